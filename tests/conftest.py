@@ -1,0 +1,17 @@
+"""Shared test configuration: hypothesis profiles chosen by environment."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile(
+    "ci",
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -1,0 +1,351 @@
+"""Naive pure-Python reference implementations of evalmark's metrics.
+
+Each function here is written for clarity, not speed, and shares no code with evalmark. The
+tests compare the Rust kernels with these element by element, and these in turn with the
+reference packages (rapidfuzz, rouge-score) where one exists.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from collections import Counter
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from itertools import groupby
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+# --------------------------------------------------------------------------------------------
+# token F1
+# --------------------------------------------------------------------------------------------
+
+_SQUAD_PUNCT = frozenset(string.punctuation)
+_SQUAD_ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
+
+
+def squad_normalize_answer(s: str) -> str:
+    """The SQuAD v2.0 script's normalize_answer, restated.
+
+    Steps, in the script's order: Python ``str.lower``; drop every character of ASCII
+    ``string.punctuation``; replace each ``\\b(a|an|the)\\b`` match (``re`` word definition) with
+    a space; collapse whitespace with ``str.split`` and a single-space join.
+    """
+    lowered = s.lower()
+    no_punct = "".join(ch for ch in lowered if ch not in _SQUAD_PUNCT)
+    no_articles = _SQUAD_ARTICLES.sub(" ", no_punct)
+    return " ".join(no_articles.split())
+
+
+def squad_get_tokens(s: str) -> list[str]:
+    """The script's get_tokens: no tokens for an empty string, else the normalized split."""
+    if not s:
+        return []
+    return squad_normalize_answer(s).split()
+
+
+def squad_compute_f1(gold: str, pred: str) -> float:
+    """The SQuAD v2.0 script's compute_f1(a_gold, a_pred), restated (returned as float)."""
+    gold_toks = squad_get_tokens(gold)
+    pred_toks = squad_get_tokens(pred)
+    common = Counter(gold_toks) & Counter(pred_toks)
+    num_same = sum(common.values())
+    if len(gold_toks) == 0 or len(pred_toks) == 0:
+        return float(gold_toks == pred_toks)
+    if num_same == 0:
+        return 0.0
+    precision = 1.0 * num_same / len(pred_toks)
+    recall = 1.0 * num_same / len(gold_toks)
+    return (2 * precision * recall) / (precision + recall)
+
+
+def _is_re_word_char(ch: str) -> bool:
+    """Python ``re``'s ``\\w`` for str patterns: alphanumeric by ``str.isalnum`` or underscore."""
+    return ch.isalnum() or ch == "_"
+
+
+def naive_squad_tokens(s: str) -> list[str]:
+    """SQuAD tokens without regular expressions.
+
+    A ``\\b(a|an|the)\\b`` match consists of word characters bounded by non-word characters on
+    both sides, so it is exactly a maximal run of word characters equal to a, an or the.
+    """
+    lowered = s.lower()
+    kept = [ch for ch in lowered if ch not in _SQUAD_PUNCT]
+    pieces: list[str] = []
+    for is_word, run in groupby(kept, key=_is_re_word_char):
+        text = "".join(run)
+        pieces.append(" " if is_word and text in ("a", "an", "the") else text)
+    return "".join(pieces).split()
+
+
+def f1_of_multisets(expected: Sequence[str], actual: Sequence[str]) -> float:
+    """F1 of two token multisets; both empty 1.0, one empty 0.0 (SQuAD's arithmetic)."""
+    if not expected or not actual:
+        return float(len(expected) == len(actual))
+    remaining = Counter(expected)
+    same = 0
+    for tok in actual:
+        if remaining[tok] > 0:
+            remaining[tok] -= 1
+            same += 1
+    if same == 0:
+        return 0.0
+    precision = same / len(actual)
+    recall = same / len(expected)
+    return 2 * precision * recall / (precision + recall)
+
+
+def token_f1(expected: str, actual: str, normalizer: str = "squad") -> float:
+    """Token F1 as evalmark defines it, computed naively."""
+    if normalizer == "squad":
+        return f1_of_multisets(naive_squad_tokens(expected), naive_squad_tokens(actual))
+    if normalizer == "none":
+        return f1_of_multisets(expected.split(), actual.split())
+    raise ValueError(f"unknown normalizer {normalizer!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# ROUGE-L
+# --------------------------------------------------------------------------------------------
+
+_ROUGE_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def rouge_tokens(text: str) -> list[str]:
+    """rouge-score's default tokenizer without stemming: lowercase, keep runs of [a-z0-9]."""
+    return _ROUGE_TOKEN.findall(text.lower())
+
+
+def unicode_tokens(text: str, is_token_char: Callable[[str], bool] = str.isalnum) -> list[str]:
+    """The "unicode" tokenizer: lowercase, then maximal runs of alphanumeric characters."""
+    lowered = text.lower()
+    return ["".join(run) for keep, run in groupby(lowered, key=is_token_char) if keep]
+
+
+def lcs_length_dp(a: Sequence[object], b: Sequence[object]) -> int:
+    """Longest common subsequence length by the classic O(n·m) table, kept to two rows."""
+    if len(a) < len(b):
+        a, b = b, a
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0] * (len(b) + 1)
+        for j, y in enumerate(b, start=1):
+            cur[j] = prev[j - 1] + 1 if x == y else max(prev[j], cur[j - 1])
+        prev = cur
+    return prev[-1]
+
+
+def lcs_length_bits(a: Sequence[object], b: Sequence[object]) -> int:
+    """LCS length by the bit-vector recurrence on Python integers (for long inputs).
+
+    Bit i of ``v`` is 0 where row ``a[i]`` has gained an LCS step; the LCS length is the number
+    of zero bits among the low ``len(a)`` bits once every symbol of ``b`` has been consumed.
+    """
+    n = len(a)
+    if n == 0 or not b:
+        return 0
+    full = (1 << n) - 1
+    masks: dict[object, int] = {}
+    for i, x in enumerate(a):
+        masks[x] = masks.get(x, 0) | (1 << i)
+    v = full
+    for y in b:
+        u = v & masks.get(y, 0)
+        v = ((v + u) | (v - u)) & full
+    return n - v.bit_count()
+
+
+def rouge_l_from_tokens(target: Sequence[str], prediction: Sequence[str]) -> dict[str, float]:
+    """ROUGE-L precision/recall/fmeasure from token lists, with rouge-score's arithmetic."""
+    if not target or not prediction:
+        return {"precision": 0.0, "recall": 0.0, "fmeasure": 0.0}
+    if len(target) * len(prediction) <= 4_000_000:
+        lcs = lcs_length_dp(target, prediction)
+    else:
+        lcs = lcs_length_bits(target, prediction)
+    precision = lcs / len(prediction)
+    recall = lcs / len(target)
+    f = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return {"precision": precision, "recall": recall, "fmeasure": f}
+
+
+def rouge_l(
+    expected: str, actual: str, tokenizer: str = "rouge", measure: str = "fmeasure"
+) -> float:
+    """ROUGE-L with target=expected and prediction=actual."""
+    if tokenizer == "rouge":
+        scores = rouge_l_from_tokens(rouge_tokens(expected), rouge_tokens(actual))
+    elif tokenizer == "unicode":
+        scores = rouge_l_from_tokens(unicode_tokens(expected), unicode_tokens(actual))
+    else:
+        raise ValueError(f"unknown tokenizer {tokenizer!r}")
+    return scores[measure]
+
+
+# --------------------------------------------------------------------------------------------
+# Levenshtein
+# --------------------------------------------------------------------------------------------
+
+
+def levenshtein_distance(a: str, b: str) -> int:
+    """Unit-cost edit distance over code points by the Wagner-Fischer table (two rows)."""
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, start=1):
+        cur = [i] + [0] * len(b)
+        for j, y in enumerate(b, start=1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y))
+        prev = cur
+    return prev[-1]
+
+
+def levenshtein_similarity(a: str, b: str) -> float:
+    """1 - d / max(len a, len b); both empty 1.0."""
+    longest = max(len(a), len(b))
+    if longest == 0:
+        return 1.0
+    return 1.0 - levenshtein_distance(a, b) / longest
+
+
+# --------------------------------------------------------------------------------------------
+# cosine
+# --------------------------------------------------------------------------------------------
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+    """dot / (|a| |b|) in float64; 0.0 when either vector is zero."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    nx = float(np.sqrt(np.dot(x, x)))
+    ny = float(np.sqrt(np.dot(y, y)))
+    if nx == 0.0 or ny == 0.0:
+        return 0.0
+    return float(np.dot(x, y)) / (nx * ny)
+
+
+def cosine_batch(a: npt.ArrayLike, b: npt.ArrayLike) -> FloatArray:
+    """Row i of ``a`` with row i of ``b``."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    return np.array([cosine(x[i], y[i]) for i in range(x.shape[0])], dtype=np.float64)
+
+
+def cosine_matrix(q: npt.ArrayLike, m: npt.ArrayLike) -> FloatArray:
+    """Every row of ``q`` with every row of ``m``."""
+    x = np.asarray(q, dtype=np.float64)
+    y = np.asarray(m, dtype=np.float64)
+    out = np.zeros((x.shape[0], y.shape[0]), dtype=np.float64)
+    for i in range(x.shape[0]):
+        for j in range(y.shape[0]):
+            out[i, j] = cosine(x[i], y[j])
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# JSON
+# --------------------------------------------------------------------------------------------
+
+
+class InvalidJSON(ValueError):
+    """The text is not JSON by RFC 8259."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise InvalidJSON(f"{name} is not valid JSON")
+
+
+def parse_json_strict(text: str) -> Any:
+    """``json.loads`` with NaN, Infinity and -Infinity rejected (RFC 8259)."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise InvalidJSON(str(exc)) from exc
+
+
+def canonical_json_strict(text: str) -> str:
+    """The strict canonical text: sorted keys, compact separators, no ASCII escaping."""
+    return json.dumps(
+        parse_json_strict(text), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+
+
+_JSON_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([-+]?[0-9]+))?")
+
+
+class _Number:
+    """An exact JSON number: sign, significant digits without trailing zeros, and exponent.
+
+    ``decimal.Decimal`` would do for ordinary numbers, but its constructor refuses exponents
+    beyond the context limits (``1e99999999999999999999`` is valid JSON), so the digits are
+    read directly. Python ints take the exponent at any size.
+    """
+
+    __slots__ = ("key",)
+
+    def __init__(self, text: str) -> None:
+        m = _JSON_NUMBER.fullmatch(text)
+        if m is None:
+            raise InvalidJSON(f"not a JSON number: {text!r}")
+        sign, whole, frac, exp = m.groups()
+        frac = frac or ""
+        digits = (whole + frac).lstrip("0")
+        exponent = int(exp or "0") - len(frac)
+        if not digits:
+            self.key: tuple[str, int, str, int] = ("n", 0, "0", 0)
+            return
+        stripped = digits.rstrip("0")
+        exponent += len(digits) - len(stripped)
+        self.key = ("n", 1 if sign else 0, stripped, exponent)
+
+    def as_decimal(self) -> Decimal:
+        """The value as a Decimal (for display; may fail for astronomically large exponents)."""
+        _, sign, digits, exponent = self.key
+        return Decimal((sign, tuple(int(c) for c in digits), exponent))
+
+
+def _value_key(node: Any) -> Any:
+    # bool is tested before any number: in Python True == 1, and JSON true is not a number.
+    if node is True or node is False or node is None:
+        return ("c", repr(node))
+    if isinstance(node, _Number):
+        return node.key
+    if isinstance(node, str):
+        return ("s", node)
+    if isinstance(node, list):
+        return ("a", tuple(_value_key(x) for x in node))
+    if isinstance(node, dict):
+        return ("o", tuple(sorted((k, _value_key(v)) for k, v in node.items())))
+    raise TypeError(f"unexpected node {node!r}")
+
+
+def json_value_key(text: str) -> Any:
+    """A hashable key of a document for ``numbers="value"``: equal keys, equal documents.
+
+    Numbers are read exactly from their digits (no float rounding) and compared by decimal
+    value; duplicate object keys keep the last value (``json.loads``).
+    """
+    try:
+        doc = json.loads(
+            text, parse_float=_Number, parse_int=_Number, parse_constant=_reject_constant
+        )
+    except json.JSONDecodeError as exc:
+        raise InvalidJSON(str(exc)) from exc
+    return _value_key(doc)
+
+
+def json_match(expected: str, actual: str, numbers: str = "value") -> bool:
+    """Invalid ``actual``: False; invalid ``expected``: InvalidJSON."""
+    canon: Callable[[str], Any] = json_value_key if numbers == "value" else canonical_json_strict
+    if numbers not in ("value", "strict"):
+        raise ValueError(f"unknown numbers mode {numbers!r}")
+    want = canon(expected)
+    try:
+        got = canon(actual)
+    except InvalidJSON:
+        return False
+    return bool(want == got)

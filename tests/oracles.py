@@ -349,3 +349,222 @@ def json_match(expected: str, actual: str, numbers: str = "value") -> bool:
     except InvalidJSON:
         return False
     return bool(want == got)
+
+
+# --------------------------------------------------------------------------------------------
+# Input generators shared by the tests (hypothesis strategies and JSON renderings)
+# --------------------------------------------------------------------------------------------
+
+# Characters that have tripped up re-implementations of these metrics: Unicode whitespace that
+# str.split() knows (\x1c-\x1f, \x85, NBSP, ideographic space), characters whose lowercase is
+# ASCII or longer (Kelvin sign, dotted capital I, final sigma), combining marks and numerics
+# that change where \b falls in Python's re (U+0308, ½, ², Arabic-Indic digits), connector
+# punctuation other than "_" (U+203F), zero-width joiner, ASCII punctuation, astral emoji.
+TRICKY_CHARS = (
+    " ",
+    "\t",
+    "\n",
+    "\x0b",
+    "\x0c",
+    "\r",
+    "\x1c",
+    "\x1d",
+    "\x1e",
+    "\x1f",
+    "\x85",
+    "\xa0",
+    "\u2028",
+    "\u3000",
+    "\u180e",
+    "\u200b",
+    "a",
+    "n",
+    "t",
+    "h",
+    "e",
+    "A",
+    "T",
+    "H",
+    "E",
+    "_",
+    "'",
+    ".",
+    ",",
+    "-",
+    "\u212a",
+    "\u0130",
+    "\u03a3",
+    "\u00df",
+    "\ufb01",
+    "\u0308",
+    "\u00bd",
+    "\u00b2",
+    "\u0663",
+    "\u203f",
+    "\u200d",
+    "\u00e9",
+    "\u6771",
+    "\U0001f600",
+    "0",
+    "9",
+)
+
+WORDS = (
+    "a",
+    "an",
+    "the",
+    "A",
+    "An",
+    "THE",
+    "The.",
+    "(the)",
+    "a_b",
+    "_a",
+    "a\u0308",
+    "a\u00bd",
+    "the\u2019",
+    "cat",
+    "Cat",
+    "CAT!",
+    "cats",
+    "dog",
+    "don't",
+    "U.S.",
+    "caf\u00e9",
+    "\u039f\u0394\u039f\u03a3",
+    "\u03bf\u03b4\u03bf\u03c2",
+    "stra\u00dfe",
+    "STRASSE",
+    "\u212aelvin",
+    "kelvin",
+    "\u0130stanbul",
+    "i\u0307stanbul",
+    "\u6771\u4eac",
+    "42",
+    "4,2",
+    "x\x1cy",
+    "\U0001f600",
+)
+
+
+def text_strategy(*, surrogates: bool = False, max_size: int = 40) -> Any:
+    """Text over the full Unicode range, biased towards tricky characters and real words.
+
+    Without ``surrogates``, only characters assigned in this Python's ``unicodedata`` are drawn:
+    lowercasing (SQuAD, ROUGE) follows the Unicode version of the implementation, Python 3.11
+    knows Unicode 14 while Rust's std follows a newer one, and characters assigned since then
+    (with case mappings Python does not know) would be disagreements about the Unicode version,
+    not about the metric.
+    """
+    from hypothesis import strategies as st
+
+    if surrogates:
+        chars = st.one_of(
+            st.sampled_from(TRICKY_CHARS),
+            st.characters(),
+            st.characters(categories=["Cs"]),
+        )
+    else:
+        chars = st.one_of(
+            st.sampled_from(TRICKY_CHARS), st.characters(exclude_categories=["Cn", "Cs"])
+        )
+    raw = st.text(alphabet=chars, max_size=max_size)
+    words = st.lists(
+        st.tuples(st.sampled_from(WORDS), st.sampled_from(TRICKY_CHARS[:16])),
+        max_size=max_size // 3,
+    ).map(lambda pairs: "".join(w + sep for w, sep in pairs))
+    return st.one_of(raw, words)
+
+
+def respell_number(text: str, rng: Any) -> str:
+    """Another spelling of the same decimal value (trailing zeros, point, exponent)."""
+    m = _JSON_NUMBER.fullmatch(text)
+    if m is None:
+        raise ValueError(text)
+    sign, whole, frac, exp = m.groups()
+    frac = frac or ""
+    digits = (whole + frac).lstrip("0")
+    exponent = int(exp or "0") - len(frac)
+    if not digits:
+        return rng.choice(["0", "-0", "0.0", "0e0", "-0.000E+7", "0E-3"])
+    zeros = rng.randrange(4)
+    digits += "0" * zeros
+    exponent -= zeros
+    point = rng.randrange(len(digits) + 1)
+    int_part = digits[: len(digits) - point] or "0"
+    frac_part = digits[len(digits) - point :]
+    shown = exponent + point
+    out = sign + int_part + ("." + frac_part if frac_part else "")
+    if shown or rng.random() < 0.3:
+        out += rng.choice("eE") + rng.choice(["", "+"] if shown >= 0 else [""]) + str(shown)
+    return out
+
+
+def render_json(doc: Any, rng: Any, *, respell: bool = False, decoys: bool = False) -> str:
+    """Render ``doc`` as JSON text with random whitespace, key order and string escapes.
+
+    With ``respell``, numbers get other spellings of the same decimal value; with ``decoys``,
+    objects gain an earlier duplicate of a key with another value (the last one wins).
+    """
+
+    def ws() -> str:
+        return "".join(rng.choice(" \t\n\r") for _ in range(rng.choice([0, 0, 0, 1, 2])))
+
+    def string(s: str) -> str:
+        out = ['"']
+        for ch in s:
+            code = ord(ch)
+            if ch in '"\\' or code < 0x20 or rng.random() < 0.1:
+                if code > 0xFFFF:
+                    hi, lo = divmod(code - 0x10000, 0x400)
+                    out.append(f"\\u{0xD800 + hi:04x}\\u{0xDC00 + lo:04X}")
+                elif ch in '\n\t"\\/' and rng.random() < 0.5:
+                    out.append("\\" + {"\n": "n", "\t": "t"}.get(ch, ch))
+                else:
+                    out.append(f"\\u{code:04x}")
+            else:
+                out.append(ch)
+        out.append('"')
+        return "".join(out)
+
+    def go(node: Any) -> str:
+        if node is None or node is True or node is False:
+            return json.dumps(node)
+        if isinstance(node, int | float):
+            text = json.dumps(node)
+            return respell_number(text, rng) if respell else text
+        if isinstance(node, str):
+            return string(node)
+        if isinstance(node, list):
+            return "[" + ws() + ",".join(ws() + go(x) + ws() for x in node) + "]"
+        items = list(node.items())
+        rng.shuffle(items)
+        parts = []
+        for k, v in items:
+            if decoys and rng.random() < 0.2:
+                parts.append(ws() + string(k) + ws() + ":" + ws() + go([v]) + ws())
+            parts.append(ws() + string(k) + ws() + ":" + ws() + go(v) + ws())
+        return "{" + ",".join(parts) + ws() + "}"
+
+    return ws() + go(doc) + ws()
+
+
+def json_doc_strategy() -> Any:
+    """JSON-able Python values: no NaN/infinity, no lone surrogates in strings."""
+    from hypothesis import strategies as st
+
+    text = st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=8)
+    scalars = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(10**30), max_value=10**30),
+        st.sampled_from([0, 1, -1, 2**53, 2**53 + 1, 2**64, -(2**63)]),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.sampled_from([0.1, 1.0, 1e16, 1e-7, 1e22, 5e-324, 1.7976931348623157e308, -0.0]),
+        text,
+    )
+    return st.recursive(
+        scalars,
+        lambda kids: st.one_of(st.lists(kids, max_size=4), st.dictionaries(text, kids, max_size=4)),
+        max_leaves=12,
+    )

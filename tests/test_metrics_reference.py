@@ -1,0 +1,539 @@
+"""Every metric against its naive oracle and its reference package, value by value."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import evalmark.metrics as em
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from rapidfuzz.distance import Levenshtein
+from rouge_score import rouge_scorer
+
+import oracles
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import workload
+
+MEASURES = ("precision", "recall", "fmeasure")
+ROUGE = rouge_scorer.RougeScorer(["rougeL"])
+WORKLOAD_N = 2000
+
+text = oracles.text_strategy()
+text_with_surrogates = oracles.text_strategy(surrogates=True)
+
+
+def rouge_reference(expected: str, actual: str) -> dict[str, float]:
+    score = ROUGE.score(expected, actual)["rougeL"]
+    return {"precision": score.precision, "recall": score.recall, "fmeasure": score.fmeasure}
+
+
+def long_text(seed: int, size: int = 100_000, alphabet: str | None = None) -> str:
+    """A deterministic text of exactly ``size`` code points made of words and tricky characters."""
+    rng = random.Random(seed)
+    parts: list[str] = []
+    total = 0
+    while total < size:
+        piece = rng.choice(oracles.WORDS) if alphabet is None else rng.choice(alphabet)
+        piece += rng.choice(oracles.TRICKY_CHARS[:16]) if alphabet is None else ""
+        parts.append(piece)
+        total += len(piece)
+    return "".join(parts)[:size]
+
+
+EMPTY_CASES = [
+    ("", ""),
+    ("", "a"),
+    ("a", ""),
+    ("", "the"),
+    ("the", ""),
+    ("a an the", ""),
+    ("   ", ""),
+    ("", "\x1c\x85 "),
+    ("...", "!!!"),
+    ("", "cat"),
+    ("cat", ""),
+]
+
+
+@pytest.fixture(scope="module")
+def text_workload() -> tuple[list[str], list[str]]:
+    return workload.text_pairs(WORKLOAD_N, seed=7)
+
+
+# ---------------------------------------------------------------------------- token F1
+
+
+@given(text, text)
+def test_token_f1_squad_equals_squad_script(expected: str, actual: str) -> None:
+    want = oracles.squad_compute_f1(expected, actual)
+    assert oracles.token_f1(expected, actual) == want  # the naive oracle agrees with the script
+    assert em.token_f1(expected, actual) == want
+
+
+@given(text, text)
+def test_token_f1_none_equals_oracle(expected: str, actual: str) -> None:
+    assert em.token_f1(expected, actual, normalizer="none") == oracles.token_f1(
+        expected, actual, "none"
+    )
+
+
+@given(st.lists(st.tuples(text, text), max_size=20), st.sampled_from(["squad", "none"]))
+def test_token_f1_batch_equals_oracle(pairs: list[tuple[str, str]], normalizer: str) -> None:
+    exp = [e for e, _ in pairs]
+    act = [a for _, a in pairs]
+    got = em.token_f1_batch(exp, act, normalizer=normalizer)
+    want = [oracles.token_f1(e, a, normalizer) for e, a in pairs]
+    assert got.dtype == np.float64
+    assert got.tolist() == want
+
+
+@pytest.mark.parametrize(("expected", "actual"), EMPTY_CASES)
+@pytest.mark.parametrize("normalizer", ["squad", "none"])
+def test_token_f1_empty(expected: str, actual: str, normalizer: str) -> None:
+    want = (
+        oracles.squad_compute_f1(expected, actual)
+        if normalizer == "squad"
+        else oracles.token_f1(expected, actual, "none")
+    )
+    assert em.token_f1(expected, actual, normalizer=normalizer) == want
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_token_f1_long(seed: int) -> None:
+    exp, act = long_text(seed), long_text(seed + 100)
+    assert len(exp) == len(act) == 100_000
+    assert em.token_f1(exp, act) == oracles.squad_compute_f1(exp, act)
+    assert em.token_f1(exp, exp[:50_000]) == oracles.squad_compute_f1(exp, exp[:50_000])
+    assert em.token_f1(exp, act, normalizer="none") == oracles.token_f1(exp, act, "none")
+
+
+def test_token_f1_workload(text_workload: tuple[list[str], list[str]]) -> None:
+    exp, act = text_workload
+    want = [oracles.squad_compute_f1(e, a) for e, a in zip(exp, act, strict=True)]
+    assert em.token_f1_batch(exp, act).tolist() == want
+    assert [em.token_f1(e, a) for e, a in zip(exp[:200], act[:200], strict=True)] == want[:200]
+
+
+# ---------------------------------------------------------------------------- ROUGE-L
+
+
+@given(text, text)
+def test_rouge_l_equals_rouge_score(expected: str, actual: str) -> None:
+    ref = rouge_reference(expected, actual)
+    for measure in MEASURES:
+        assert oracles.rouge_l(expected, actual, "rouge", measure) == ref[measure]
+        got = em.rouge_l(expected, actual, measure=measure)
+        assert got == pytest.approx(ref[measure], abs=1e-12, rel=0), measure
+
+
+@given(text, text)
+def test_rouge_l_unicode_equals_oracle(expected: str, actual: str) -> None:
+    for measure in MEASURES:
+        want = oracles.rouge_l(expected, actual, "unicode", measure)
+        got = em.rouge_l(expected, actual, tokenizer="unicode", measure=measure)
+        assert got == pytest.approx(want, abs=1e-12, rel=0), measure
+
+
+@given(
+    st.lists(st.tuples(text, text), max_size=20),
+    st.sampled_from(MEASURES),
+    st.sampled_from(["rouge", "unicode"]),
+)
+def test_rouge_l_batch_equals_oracle(
+    pairs: list[tuple[str, str]], measure: str, tokenizer: str
+) -> None:
+    exp = [e for e, _ in pairs]
+    act = [a for _, a in pairs]
+    got = em.rouge_l_batch(exp, act, tokenizer=tokenizer, measure=measure)
+    want = [oracles.rouge_l(e, a, tokenizer, measure) for e, a in pairs]
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, np.array(want, dtype=np.float64), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(("expected", "actual"), EMPTY_CASES)
+def test_rouge_l_empty(expected: str, actual: str) -> None:
+    ref = rouge_reference(expected, actual)
+    for measure in MEASURES:
+        assert em.rouge_l(expected, actual, measure=measure) == ref[measure]
+        want = oracles.rouge_l(expected, actual, "unicode", measure)
+        assert em.rouge_l(expected, actual, tokenizer="unicode", measure=measure) == want
+
+
+def test_rouge_l_long_few_tokens_equals_rouge_score() -> None:
+    # 100,000 characters in about 400 tokens: rouge-score's quadratic table stays small.
+    rng = random.Random(5)
+    vocab = ["".join(rng.choice("abcdef") for _ in range(240)) + str(i) for i in range(40)]
+    exp = " ".join(rng.choice(vocab) for _ in range(410))[:100_000]
+    act = ",".join(rng.choice(vocab).upper() for _ in range(410))[:100_000]
+    ref = rouge_reference(exp, act)
+    for measure in MEASURES:
+        assert em.rouge_l(exp, act, measure=measure) == pytest.approx(ref[measure], abs=1e-12)
+
+
+@pytest.mark.parametrize("tokenizer", ["rouge", "unicode"])
+def test_rouge_l_long_many_tokens_equals_oracle(tokenizer: str) -> None:
+    # About 20,000 tokens a side: compared with the oracle's bit-vector LCS.
+    exp, act = long_text(3), long_text(4)
+    for measure in MEASURES:
+        want = oracles.rouge_l(exp, act, tokenizer, measure)
+        got = em.rouge_l(exp, act, tokenizer=tokenizer, measure=measure)
+        assert got == pytest.approx(want, abs=1e-12, rel=0)
+
+
+def test_rouge_l_workload(text_workload: tuple[list[str], list[str]]) -> None:
+    exp, act = text_workload
+    refs = [rouge_reference(e, a) for e, a in zip(exp, act, strict=True)]
+    for measure in MEASURES:
+        got = em.rouge_l_batch(exp, act, measure=measure)
+        np.testing.assert_allclose(got, [r[measure] for r in refs], rtol=0, atol=1e-12)
+
+
+# ---------------------------------------------------------------------------- Levenshtein
+
+
+@given(text_with_surrogates, text_with_surrogates)
+def test_levenshtein_equals_rapidfuzz_and_oracle(a: str, b: str) -> None:
+    d = Levenshtein.distance(a, b)
+    assert oracles.levenshtein_distance(a, b) == d
+    assert em.levenshtein_distance(a, b) == d
+    assert em.levenshtein_similarity(a, b) == Levenshtein.normalized_similarity(a, b)
+
+
+@given(st.lists(st.tuples(text_with_surrogates, text_with_surrogates), max_size=20))
+def test_levenshtein_batch_equals_rapidfuzz(pairs: list[tuple[str, str]]) -> None:
+    exp = [e for e, _ in pairs]
+    act = [a for _, a in pairs]
+    dist = em.levenshtein_distance_batch(exp, act)
+    sim = em.levenshtein_similarity_batch(exp, act)
+    assert dist.dtype == np.int64
+    assert sim.dtype == np.float64
+    assert dist.tolist() == [Levenshtein.distance(e, a) for e, a in pairs]
+    assert sim.tolist() == [Levenshtein.normalized_similarity(e, a) for e, a in pairs]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        *EMPTY_CASES,
+        ("\ud800", ""),
+        ("\ud800", "\udc00"),
+        ("\ud83d\ude00", "\U0001f600"),  # a surrogate pair is two code points, not one emoji
+        ("e\u0301", "\u00e9"),
+        ("\U0001f600\U0001f600", "\U0001f600"),
+    ],
+)
+def test_levenshtein_edge_cases(a: str, b: str) -> None:
+    assert em.levenshtein_distance(a, b) == Levenshtein.distance(a, b)
+    assert em.levenshtein_similarity(a, b) == Levenshtein.normalized_similarity(a, b)
+
+
+@pytest.mark.parametrize("alphabet", [None, "ab", "a\U0001f600\u00e9\ud800\udfff\u6771 "])
+def test_levenshtein_long(alphabet: str | None) -> None:
+    a, b = long_text(8, alphabet=alphabet), long_text(9, alphabet=alphabet)
+    assert em.levenshtein_distance(a, b) == Levenshtein.distance(a, b)
+    assert em.levenshtein_similarity(a, b) == Levenshtein.normalized_similarity(a, b)
+    assert em.levenshtein_distance(a, a[:60_000]) == 40_000
+    assert em.levenshtein_distance(a, "") == 100_000
+
+
+def test_levenshtein_workload(text_workload: tuple[list[str], list[str]]) -> None:
+    exp, act = text_workload
+    pairs = list(zip(exp, act, strict=True))
+    assert em.levenshtein_distance_batch(exp, act).tolist() == [
+        Levenshtein.distance(e, a) for e, a in pairs
+    ]
+    assert em.levenshtein_similarity_batch(exp, act).tolist() == [
+        Levenshtein.normalized_similarity(e, a) for e, a in pairs
+    ]
+
+
+# ---------------------------------------------------------------------------- cosine
+
+F32_ANY = st.floats(width=32, allow_nan=False, allow_infinity=False)
+F64_MODERATE = st.one_of(
+    st.just(0.0),
+    st.floats(min_value=1e-100, max_value=1e100),
+    st.floats(min_value=-1e100, max_value=-1e-100),
+)
+
+
+def vector_pairs(dtype: type, elements: st.SearchStrategy[float]) -> st.SearchStrategy:
+    return st.integers(1, 48).flatmap(
+        lambda d: st.tuples(
+            hnp.arrays(dtype, d, elements=elements), hnp.arrays(dtype, d, elements=elements)
+        )
+    )
+
+
+@given(vector_pairs(np.float32, F32_ANY))
+def test_cosine_float32_full_range(pair: tuple[np.ndarray, np.ndarray]) -> None:
+    # Every finite float32 squares without overflow in float64: the reference is always finite.
+    a, b = pair
+    assert em.cosine(a, b) == pytest.approx(oracles.cosine(a, b), abs=1e-6, rel=0)
+
+
+@given(vector_pairs(np.float64, F64_MODERATE))
+def test_cosine_float64(pair: tuple[np.ndarray, np.ndarray]) -> None:
+    a, b = pair
+    assert em.cosine(a, b) == pytest.approx(oracles.cosine(a, b), abs=1e-6, rel=0)
+
+
+@given(
+    st.integers(0, 6),
+    st.integers(0, 6),
+    st.integers(1, 24),
+    st.sampled_from([np.float32, np.float64]),
+    st.data(),
+)
+def test_cosine_batch_and_matrix_equal_oracle(
+    n: int, m: int, d: int, dtype: type, data: st.DataObject
+) -> None:
+    elements = st.floats(-1e6, 1e6, width=32) | st.just(0.0)
+    q = data.draw(hnp.arrays(dtype, (n, d), elements=elements))
+    r = data.draw(hnp.arrays(dtype, (n, d), elements=elements))
+    mm = data.draw(hnp.arrays(dtype, (m, d), elements=elements))
+    got = em.cosine_batch(q, r)
+    assert got.dtype == np.float64
+    assert got.shape == (n,)
+    np.testing.assert_allclose(got, oracles.cosine_batch(q, r), rtol=0, atol=1e-6)
+    mat = em.cosine_matrix(q, mm)
+    assert mat.dtype == np.float64
+    assert mat.shape == (n, m)
+    np.testing.assert_allclose(mat, oracles.cosine_matrix(q, mm), rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ([0.0, 0.0], [1.0, 2.0]),
+        ([0.0, 0.0], [0.0, 0.0]),
+        ([1.0, 2.0], [0.0, 0.0]),
+        ([1e20, 1e20], [1e20, 1e20]),  # squares overflow float32
+        ([1e-30, 1e-30], [1e-30, -1e-30]),  # squares underflow float32
+        ([3e-39, 0.0], [3e-39, 0.0]),  # subnormal float32
+        ([1.0, 0.0], [-1.0, 0.0]),
+    ],
+)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_cosine_edge_cases(a: list[float], b: list[float], dtype: type) -> None:
+    x = np.array(a, dtype=dtype)
+    y = np.array(b, dtype=dtype)
+    want = oracles.cosine(x, y)
+    assert em.cosine(x, y) == pytest.approx(want, abs=1e-6, rel=0)
+    assert em.cosine_batch(x[None, :], y[None, :])[0] == pytest.approx(want, abs=1e-6, rel=0)
+    assert em.cosine_matrix(x[None, :], y[None, :])[0, 0] == pytest.approx(want, abs=1e-6)
+
+
+def test_cosine_zero_vector_is_exactly_zero() -> None:
+    z = np.zeros(384, dtype=np.float32)
+    v = np.ones(384, dtype=np.float32)
+    assert em.cosine(z, v) == 0.0
+    assert em.cosine(v, z) == 0.0
+    assert em.cosine(z, z) == 0.0
+    assert em.cosine_batch(np.stack([z, v]), np.stack([v, z])).tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.float16, np.uint16, bool])
+def test_cosine_other_dtypes_converted(dtype: type) -> None:
+    a = np.array([[1, 0, 1, 1], [0, 1, 1, 0]], dtype=dtype)
+    b = np.array([[1, 1, 0, 1], [1, 1, 1, 1]], dtype=dtype)
+    want = oracles.cosine_batch(a, b)
+    np.testing.assert_allclose(em.cosine_batch(a, b), want, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(em.cosine_matrix(a, b), oracles.cosine_matrix(a, b), atol=1e-6)
+    assert em.cosine(a[0], b[0]) == pytest.approx(want[0], abs=1e-6)
+    assert em.cosine([1, 2, 3], [3, 2, 1]) == pytest.approx(oracles.cosine([1, 2, 3], [3, 2, 1]))
+
+
+def test_cosine_long_vectors() -> None:
+    g = np.random.default_rng(11)
+    a = g.standard_normal(100_000).astype(np.float32)
+    b = (a + g.standard_normal(100_000).astype(np.float32)).astype(np.float32)
+    assert em.cosine(a, b) == pytest.approx(oracles.cosine(a, b), abs=1e-6, rel=0)
+
+
+def test_cosine_workload() -> None:
+    a, b = workload.vectors(WORKLOAD_N, 384, seed=3)
+    np.testing.assert_allclose(em.cosine_batch(a, b), oracles.cosine_batch(a, b), atol=1e-6)
+    mat = em.cosine_matrix(a[:40], b[:300])
+    np.testing.assert_allclose(mat, oracles.cosine_matrix(a[:40], b[:300]), rtol=0, atol=1e-6)
+
+
+# ---------------------------------------------------------------------------- JSON
+
+json_docs = oracles.json_doc_strategy()
+seeds = st.integers(0, 2**32 - 1)
+
+
+@given(json_docs, seeds)
+def test_canonical_json_strict_equals_json_dumps(doc: object, seed: int) -> None:
+    text = oracles.render_json(doc, random.Random(seed), respell=seed % 2 == 0)
+    assert em.canonical_json(text, numbers="strict") == oracles.canonical_json_strict(text)
+
+
+@given(json_docs, seeds)
+def test_json_match_equal_documents(doc: object, seed: int) -> None:
+    rng = random.Random(seed)
+    exp = oracles.render_json(doc, rng)
+    act = oracles.render_json(doc, rng, respell=True, decoys=True)
+    assert oracles.json_match(exp, act, "value")
+    assert em.json_match(exp, act) is True
+    assert em.json_match(exp, act, numbers="value") is True
+    assert em.canonical_json(exp) == em.canonical_json(act)
+    assert em.json_match(exp, act, numbers="strict") is oracles.json_match(exp, act, "strict")
+
+
+@given(json_docs, json_docs, seeds, st.sampled_from(["value", "strict"]))
+def test_json_match_any_documents(a: object, b: object, seed: int, numbers: str) -> None:
+    rng = random.Random(seed)
+    exp = oracles.render_json(a, rng, respell=True)
+    act = oracles.render_json(b, rng, respell=True)
+    want = oracles.json_match(exp, act, numbers)
+    assert em.json_match(exp, act, numbers=numbers) is want
+    assert (em.canonical_json(exp, numbers=numbers) == em.canonical_json(act, numbers=numbers)) is (
+        want
+    )
+
+
+@given(json_docs, seeds, st.sampled_from(["value", "strict"]))
+def test_json_match_invalid_actual_is_false(doc: object, seed: int, numbers: str) -> None:
+    rng = random.Random(seed)
+    exp = oracles.render_json(doc, rng)
+    cut = rng.randrange(len(exp) + 1)
+    act = rng.choice([exp[:cut], exp[:cut] + "}", exp + ",", exp + " x", "NaN", "[Infinity]"])
+    try:
+        oracles.canonical_json_strict(act)
+    except oracles.InvalidJSON:
+        assert em.json_match(exp, act, numbers=numbers) is False
+    else:
+        assert em.json_match(exp, act, numbers=numbers) is oracles.json_match(exp, act, numbers)
+
+
+@given(st.lists(st.tuples(json_docs, json_docs, seeds), max_size=12))
+def test_json_match_batch_equals_oracle(rows: list[tuple[object, object, int]]) -> None:
+    exp, act = [], []
+    for a, b, seed in rows:
+        rng = random.Random(seed)
+        exp.append(oracles.render_json(a, rng))
+        act.append(oracles.render_json(a if seed % 3 else b, rng, respell=True))
+    for numbers in ("value", "strict"):
+        got = em.json_match_batch(exp, act, numbers=numbers)
+        assert got.dtype == np.bool_
+        pairs = zip(exp, act, strict=True)
+        assert got.tolist() == [oracles.json_match(e, a, numbers) for e, a in pairs]
+
+
+JSON_CASES = [
+    ("1", "1.0"),
+    ("1", "1e0"),
+    ("1", "0.1e1"),
+    ("100", "1E+2"),
+    ("0", "-0"),
+    ("0.0", "-0.0"),
+    ("0", "0e99999999999999999999"),
+    ("9007199254740993", "9007199254740992"),
+    ("9007199254740993.0", "9007199254740992.0"),
+    ("0.1", "0.10000000000000001"),
+    ("1e400", "1e400"),
+    ("1e400", "2e400"),
+    ("1e99999999999999999999", "10e99999999999999999998"),
+    ("123456789012345678901234567890", "123456789012345678901234567890.000"),
+    ("true", "1"),
+    ("false", "0"),
+    ("null", "0"),
+    ("null", "false"),
+    ("[true]", "[1]"),
+    ('{"a": 1, "a": 2}', '{"a": 2}'),
+    ('{"a": 1, "a": 2}', '{"a": 1}'),
+    ('{"a": {"b": [1, {"c": 2, "d": 3}]}}', '{"a": {"b": [1, {"d": 3, "c": 2}]}}'),
+    ("[1, 2]", "[2, 1]"),
+    ('"\\u00e9"', '"é"'),
+    ('"e\\u0301"', '"é"'),
+    ('"\\ud83d\\ude00"', '"😀"'),
+    ('"a\\/b"', '"a/b"'),
+    ("{}", "[]"),
+    ('""', "null"),
+    ("[]", " [ ] "),
+    ("1", "NaN"),
+    ("1", "Infinity"),
+    ("[1]", "[1,]"),
+    ("{}", "{} {}"),
+    ("1", "01"),
+    ("1", "+1"),
+    ("1", "1."),
+    ("1", ".1e1"),
+    ('"a"', "'a'"),
+    ('"a\\tb"', '"a\tb"'),
+    ("1", "\ufeff1"),
+    ("1", ""),
+    ("[[[[[[[[[[1]]]]]]]]]]", "[[[[[[[[[[1.0]]]]]]]]]]"),
+    ("[" * 200 + "]" * 200, "[" * 200 + "]" * 200),
+]
+
+
+@pytest.mark.parametrize(("expected", "actual"), JSON_CASES)
+@pytest.mark.parametrize("numbers", ["value", "strict"])
+def test_json_match_cases(expected: str, actual: str, numbers: str) -> None:
+    want = oracles.json_match(expected, actual, numbers)
+    assert em.json_match(expected, actual, numbers=numbers) is want
+    assert em.json_match_batch([expected], [actual], numbers=numbers).tolist() == [want]
+
+
+STRICT_CANONICAL_CASES = [
+    "1E5",
+    "1e16",
+    "1e15",
+    "1.5E-7",
+    "0.00001",
+    "0.0001",
+    "-0",
+    "-0.0",
+    "0.1e1",
+    "1e400",
+    "-1e400",
+    "5e-324",
+    "2.5e-324",
+    "1e-400",
+    "123456789012345678901234567890",
+    "9007199254740993.0",
+    "17.0000000000000000001",
+    '"\\u0000\\u001f\\u007f\\u2028\\b\\f\\n\\r\\t\\"\\\\/"',
+    '"😀\\ud83d\\ude00é"',
+    '{"b": 1, "a": [true, false, null], "é": {}, "Z": "", "aa": 1, "\\u00e9": 2}',
+    '{"\\ud83d\\ude00": 1, "\\uffff": 2}',  # an astral key sorts after U+FFFF
+    "[ ]",
+    "{ }",
+]
+
+
+@pytest.mark.parametrize("text", STRICT_CANONICAL_CASES)
+def test_canonical_json_strict_cases(text: str) -> None:
+    assert em.canonical_json(text, numbers="strict") == oracles.canonical_json_strict(text)
+
+
+def test_json_long_documents() -> None:
+    rng = random.Random(2)
+    doc = {f"k{i}": [rng.random(), rng.randint(-(10**12), 10**12), "x" * 30] for i in range(2000)}
+    exp = oracles.render_json(doc, rng)
+    act = oracles.render_json(doc, rng, respell=True)
+    assert len(exp) > 100_000
+    assert em.json_match(exp, act) is True
+    assert em.json_match(exp, act, numbers="strict") is oracles.json_match(exp, act, "strict")
+    assert em.canonical_json(exp, numbers="strict") == oracles.canonical_json_strict(exp)
+    long_string = json.dumps("é" * 100_000)
+    assert em.json_match(long_string, long_string[:-2] + '"') is False
+
+
+def test_json_workload() -> None:
+    exp, act = workload.json_pairs(WORKLOAD_N, seed=5)
+    for numbers in ("value", "strict"):
+        want = [oracles.json_match(e, a, numbers) for e, a in zip(exp, act, strict=True)]
+        assert em.json_match_batch(exp, act, numbers=numbers).tolist() == want
+    for e in exp[:300]:
+        assert em.canonical_json(e, numbers="strict") == oracles.canonical_json_strict(e)

@@ -34,6 +34,11 @@ def render_text(report: TuneReport) -> str:
             f"{report.regressed_failing_cases} truly failing cases"
         )
         lines += _table(level, report.runs)
+        if level.omitted:
+            lines.append(
+                f"({level.omitted} more gates not shown: both builds fail them with probability "
+                "below 0.00005 or above 0.99995)"
+            )
         lines += _advice(level, report)
     return "\n".join(lines) + "\n"
 
@@ -41,10 +46,10 @@ def render_text(report: TuneReport) -> str:
 def _table(level: NoiseLevel, runs: int) -> list[str]:
     width = max(len(row.gate.label) for row in level.rows)
     needs = [f"≥{row.gate.min_passing}/{row.gate.cases}" for row in level.rows]
-    need_width = max(len("cases"), *(len(n) for n in needs))
+    need_width = max(len("needs"), *(len(n) for n in needs))
     count_width = len(str(runs))
     header = (
-        f"{'gate':<{width}}  {'cases':<{need_width}}  {'healthy build fails it':<26}  "
+        f"{'gate':<{width}}  {'needs':<{need_width}}  {'healthy build fails it':<26}  "
         "regressed build fails it"
     )
     lines = [header]
@@ -70,11 +75,11 @@ def _advice(level: NoiseLevel, report: TuneReport) -> list[str]:
             f"(lowest: {lowest.healthy_fails:.4f} with {lowest.gate.label})"
         )
     else:
-        verdict = "meets" if rec.meets_max_miss else "misses"
+        met = "met" if rec.meets_max_miss else "NOT met"
         advice = (
-            f"recommended: {_name(rec.gate)} — false alarm {rec.false_alarm:.4f} "
-            f"≤ {report.max_false_alarm:g}, catches the regressed build with "
-            f"{1 - rec.miss:.4f} (miss {rec.miss:.4f}, {verdict} the target ≤ {report.max_miss:g})"
+            f"recommended: {_name(rec.gate)}\n  false alarm {rec.false_alarm:.4f} "
+            f"(target ≤ {report.max_false_alarm:g}), miss {rec.miss:.4f} "
+            f"(target ≤ {report.max_miss:g}, {met})"
         )
     need = level.cases_needed
     targets = f"false alarm ≤ {report.max_false_alarm:g} and miss ≤ {report.max_miss:g}"
@@ -82,15 +87,14 @@ def _advice(level: NoiseLevel, report: TuneReport) -> list[str]:
         size = f"cases needed for {targets}: more than {need.searched_up_to}"
     else:
         size = (
-            f"cases needed for {targets}: {need.cases} "
-            f"(gate ≥{need.min_passing}/{need.cases} passing: false alarm "
-            f"{need.false_alarm:.4f}, miss {need.miss:.4f})"
+            f"cases needed for {targets}: {need.cases}, gating on ≥{need.min_passing}/"
+            f"{need.cases} (false alarm {need.false_alarm:.4f}, miss {need.miss:.4f})"
         )
     return [advice, size]
 
 
 def _name(gate: Gate) -> str:
-    return f"{gate.label} (≥{gate.min_passing}/{gate.cases} cases)"
+    return f"{gate.label} (≥{gate.min_passing}/{gate.cases} cases pass)"
 
 
 def _cell(probability: float, simulated: int | None, runs: int, width: int) -> str:
@@ -105,6 +109,7 @@ def _level_to_dict(level: NoiseLevel, runs: int) -> dict[str, Any]:
     return {
         "flip_rate": level.flip_rate,
         "gates": [_row_to_dict(row, runs) for row in level.rows],
+        "gates_omitted": level.omitted,
         "recommendation": None
         if rec.gate is None
         else {

@@ -12,8 +12,8 @@ from evalmark.noise.gates import Gate, make_gates
 from evalmark.noise.simulate import simulate_gates
 from evalmark.noise.suite import Suite, check_flip_rate
 
-# Below this a probability prints as 0.0000: default gates that neither build fails this often
-# catch nothing and are left out of the table.
+# Below this a probability prints as 0.0000 (and above 1 minus it, as 1.0000): default gates that
+# both builds fail almost never, or almost always, tell nothing and are left out of the table.
 _NEGLIGIBLE = 0.5e-4
 
 
@@ -66,6 +66,7 @@ class NoiseLevel:
 
     flip_rate: float
     rows: tuple[GateRow, ...]
+    omitted: int  # default gates left out: both builds fail them almost always or almost never
     recommendation: Recommendation
     cases_needed: CasesNeeded
 
@@ -103,8 +104,8 @@ def tune(
     order) for a good build and a broken one. For each flip rate: the exact probability that each
     gate fails each build, the simulated failure counts over ``runs`` seeded runs (``runs=0``
     skips the simulation), the recommended gate, and the smallest suite reaching
-    ``max_false_alarm`` and ``max_miss``. Default thresholds: every distinct gate that either
-    build fails with a probability of at least 0.00005.
+    ``max_false_alarm`` and ``max_miss``. Default thresholds: "every case" and every other
+    distinct gate except those both builds fail with probability below 0.00005, or above 0.99995.
     """
     if len(healthy) != len(regressed):
         raise ValueError(
@@ -121,31 +122,30 @@ def tune(
     if isinstance(max_cases, bool) or not isinstance(max_cases, int) or max_cases < 1:
         raise ValueError(f"max_cases must be a positive integer, got {max_cases!r}")
 
-    gates = make_gates(len(healthy), thresholds)
-    exact = [_exact_rows(healthy, regressed, p, gates) for p in rates]
-    if thresholds is None:
-        keep = [
-            i
-            for i in range(len(gates))
-            if any(max(rows[i]) >= _NEGLIGIBLE for rows in exact) or i == 0
-        ]
-        gates = tuple(gates[i] for i in keep)
-        exact = [[rows[i] for i in keep] for rows in exact]
-
+    all_gates = make_gates(len(healthy), thresholds)
     levels = []
-    for p, exact_rows in zip(rates, exact, strict=True):
+    for p in rates:
+        exact = _exact_rows(healthy, regressed, p, all_gates)
+        shown: Sequence[int] = range(len(all_gates))
+        if thresholds is None:
+            shown = [i for i in shown if i == 0 or _informative(*exact[i])]
+        gates = [all_gates[i] for i in shown]
         healthy_counts = _simulated(healthy, p, gates, runs, seed, workers)
         regressed_counts = _simulated(regressed, p, gates, runs, seed, workers)
         rows = tuple(
             GateRow(
-                gate, h, r, healthy_counts[gate.min_passing], regressed_counts[gate.min_passing]
+                all_gates[i],
+                *exact[i],
+                healthy_counts[all_gates[i].min_passing],
+                regressed_counts[all_gates[i].min_passing],
             )
-            for gate, (h, r) in zip(gates, exact_rows, strict=True)
+            for i in shown
         )
         levels.append(
             NoiseLevel(
                 flip_rate=p,
                 rows=rows,
+                omitted=len(all_gates) - len(rows),
                 recommendation=recommend(rows, false_alarm_target, miss_target),
                 cases_needed=cases_needed(
                     healthy, regressed, p, false_alarm_target, miss_target, max_cases=max_cases
@@ -218,6 +218,11 @@ def cases_needed(
             false_alarm = fail_probability(pmf_healthy, k)
             return CasesNeeded(n, k, false_alarm, miss, max_cases)
     return CasesNeeded(None, None, None, None, max_cases)
+
+
+def _informative(healthy_fails: float, regressed_fails: float) -> bool:
+    low, high = sorted((healthy_fails, regressed_fails))
+    return high >= _NEGLIGIBLE and low <= 1.0 - _NEGLIGIBLE
 
 
 def _add_case(pmf: np.ndarray[tuple[int], np.dtype[np.float64]], n: int, q: float) -> None:

@@ -1,0 +1,813 @@
+"""Reading YAML, JSON and JSONL data files into records that remember where they came from.
+
+Shared by the sample and the test-case loaders. The readers here only parse: they return one
+``RawRecord`` per list item (or JSONL line) with its line and the position of every value inside
+it, so the callers can report "file:line:column: sample 'x': what is wrong; what to do".
+
+YAML is read with the safe loader only; tags that would build Python objects are refused before
+anything is constructed. Nothing here runs code from a data file.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+import yaml
+from yaml.constructor import SafeConstructor
+
+Format = Literal["yaml", "json", "jsonl"]
+PathKey = tuple[str | int, ...]
+Position = tuple[int, int]  # 1-based line and column
+
+_EXTENSIONS: dict[str, Format] = {
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
+MAX_PROBLEMS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong in a data file: where it is, which record, and what to do about it."""
+
+    message: str
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
+    record: str | None = None
+
+    def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return f"{self.record}: {self.message}" if self.record else self.message
+        where = self.path or "<data>"
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        label = f" {self.record}:" if self.record else ""
+        return f"{where}:{label} {self.message}"
+
+
+class DataFileError(ValueError):
+    """A data file could not be loaded; ``problems`` lists every problem found (at most 20)."""
+
+    def __init__(self, problems: Sequence[Problem] | str, *, more: int = 0) -> None:
+        if isinstance(problems, str):
+            problems = [Problem(problems)]
+        if not problems:
+            raise ValueError("a DataFileError needs at least one problem")
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        self.more = more
+        first = self.problems[0]
+        self.path = first.path
+        self.line = first.line
+        self.column = first.column
+        self.record = first.record
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if len(self.problems) == 1 and not self.more:
+            return str(self.problems[0])
+        count = len(self.problems) + self.more
+        lines = [f"{count} problems found:"]
+        lines += [f"  {p}" for p in self.problems]
+        if self.more:
+            lines.append(f"  ... and {self.more} more")
+        return "\n".join(lines)
+
+
+def raise_problems(
+    problems: Sequence[Problem], error: type[DataFileError], total: int | None = None
+) -> None:
+    """Raise ``error`` with the first problems, if there are any."""
+    if problems:
+        shown = list(problems[:MAX_PROBLEMS])
+        more = (total if total is not None else len(problems)) - len(shown)
+        raise error(shown, more=more)
+
+
+def format_of(path: str | os.PathLike[str]) -> Format | None:
+    """The data format implied by a file name's extension (case-insensitive), or None."""
+    return _EXTENSIONS.get(Path(path).suffix.lower())
+
+
+def describe_value(value: object) -> str:
+    """A short, human name for the type of a decoded value ("a string", "a list"...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float | Decimal):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return f"a {type(value).__name__}"
+
+
+def read_bytes(path: Path, error: type[DataFileError]) -> bytes:
+    """Read a file, turning a missing file into an error that shows the resolved path."""
+    resolved = path.resolve()
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        hint = ""
+        parent = resolved.parent
+        if parent.is_dir():
+            close = difflib.get_close_matches(
+                resolved.name, sorted(os.listdir(parent)), n=1, cutoff=0.75
+            )
+            if close:
+                hint = f"; did you mean {parent / close[0]}?"
+        raise error(
+            [
+                Problem(
+                    f"no such file (resolved to {resolved}; relative paths start from the "
+                    f"current directory {Path.cwd()}){hint}",
+                    path=str(path),
+                )
+            ]
+        ) from None
+    except IsADirectoryError:
+        raise error(
+            [Problem("is a directory: name the data files in it one by one", path=str(path))]
+        ) from None
+    except OSError as exc:
+        raise error([Problem(f"cannot read the file: {exc.strerror}", path=str(path))]) from None
+
+
+def strip_bom(data: bytes) -> bytes:
+    """Drop a UTF-8 byte order mark."""
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def _line_col_of_byte(data: bytes, offset: int) -> Position:
+    offset = max(0, min(offset, len(data)))
+    line = data.count(b"\n", 0, offset) + 1
+    start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[start:offset].decode("utf-8", "replace")) + 1
+    return line, column
+
+
+def decode_text(data: bytes, path: str, error: type[DataFileError]) -> str:
+    """Decode UTF-8, reporting the line and column of the first invalid byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _line_col_of_byte(data, exc.start)
+        raise error(
+            [
+                Problem(
+                    "the file is not valid UTF-8 text; save it as UTF-8",
+                    path=path,
+                    line=line,
+                    column=column,
+                )
+            ]
+        ) from None
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(slots=True)
+class RawRecord:
+    """One item of a data file before validation, with where it and its parts start."""
+
+    value: Any
+    index: int  # 0-based position among the file's records
+    line: int
+    column: int
+    positions: dict[PathKey, Position] = field(default_factory=dict)
+
+    def position(self, path: PathKey, *, of_value: bool = False) -> Position:
+        """The line and column of the key at ``path`` (or of its value with ``of_value``),
+        falling back to the nearest enclosing item that has a known position."""
+        key = tuple(_norm_key(p) for p in path)
+        if of_value and (*key, "\0value") in self.positions:
+            return self.positions[(*key, "\0value")]
+        while key:
+            found = self.positions.get(key)
+            if found is not None:
+                return found
+            key = key[:-1]
+        return self.line, self.column
+
+
+def _norm_key(part: str | int) -> str | int:
+    return part.replace("_", "-") if isinstance(part, str) else part
+
+
+class _LineIndex:
+    """Maps character offsets of a text to 1-based (line, column)."""
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def __call__(self, offset: int) -> Position:
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
+
+
+# --------------------------------------------------------------------------- YAML
+
+_SAFE_TAGS = frozenset(t for t in SafeConstructor.yaml_constructors if t is not None)
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+_YAML_HINTS = (
+    ("found character '\\t'", "YAML indentation must use spaces, not tabs"),
+    ("mapping values are not allowed", "a plain value contains ': '; put it in quotes"),
+    (
+        "could not find expected ':'",
+        "a key is missing its ':' or a multi-line value needs a block scalar (key: |)",
+    ),
+    ("found undefined alias", "every *alias needs an &anchor defined before it"),
+)
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag.removeprefix("tag:yaml.org,2002:") if tag.startswith("tag:yaml.org") else tag
+
+
+def read_yaml(
+    data: bytes,
+    path: str,
+    error: type[DataFileError],
+    *,
+    text_keys: frozenset[str] = frozenset(),
+) -> list[RawRecord]:
+    """Parse a YAML list of records safely.
+
+    ``text_keys`` names record keys whose scalar values are kept as the text written in the
+    file (used for exact decimals such as a cost: YAML would otherwise round them to floats).
+    """
+    text = decode_text(strip_bom(data), path, error)
+    try:
+        loader = yaml.CSafeLoader(text)
+    except AttributeError:  # pragma: no cover - libyaml missing
+        loader = yaml.SafeLoader(text)  # type: ignore[assignment]
+    try:
+        try:
+            root = loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            raise error([_yaml_problem(exc, path)]) from None
+        if root is None:
+            raise error([Problem("the file is empty: write a list of records", path=path)])
+        records = _yaml_records(root, path, error)
+        for record, node in records:
+            _check_tags_and_duplicates(node, record, path, error)
+            if text_keys and isinstance(node, yaml.MappingNode):
+                for key_node, value_node in node.value:
+                    if key_node.value in text_keys and isinstance(value_node, yaml.ScalarNode):
+                        if value_node.tag in (
+                            "tag:yaml.org,2002:float",
+                            "tag:yaml.org,2002:int",
+                        ):
+                            value_node.tag = _STR_TAG
+            try:
+                record.value = loader.construct_document(node)
+            except yaml.MarkedYAMLError as exc:
+                raise error([_yaml_problem(exc, path)]) from None
+        return [record for record, _ in records]
+    finally:
+        loader.dispose()
+
+
+def _yaml_problem(exc: yaml.MarkedYAMLError, path: str) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or exc.context or "unreadable YAML"
+    if "expected a single document" in str(exc):
+        message = (
+            "malformed YAML: the file holds more than one document (a second '---'); "
+            "put all records in one list"
+        )
+    else:
+        message = f"malformed YAML: {problem}"
+        if exc.context and exc.problem:
+            message += f" ({exc.context}"
+            if exc.context_mark is not None:
+                message += f" at line {exc.context_mark.line + 1}"
+            message += ")"
+        for needle, hint in _YAML_HINTS:
+            if needle in problem:
+                message += f"; {hint}"
+                break
+    return Problem(
+        message,
+        path=path,
+        line=mark.line + 1 if mark else None,
+        column=mark.column + 1 if mark else None,
+    )
+
+
+def _yaml_records(
+    root: yaml.Node, path: str, error: type[DataFileError]
+) -> list[tuple[RawRecord, yaml.Node]]:
+    if not isinstance(root, yaml.SequenceNode):
+        line = root.start_mark.line + 1
+        if isinstance(root, yaml.MappingNode):
+            keys = [k.value for k, _ in root.value if isinstance(k, yaml.ScalarNode)]
+            hint = (
+                "the file holds a single mapping; make it a list by starting each record "
+                "with '- ' (for example '- name: ...')"
+            )
+            if len(keys) == 1:
+                hint = (
+                    f"the file holds a mapping with the key '{keys[0]}'; write the list of "
+                    "records at the top level instead"
+                )
+            raise error([Problem(f"expected a list of records: {hint}", path=path, line=line)])
+        raise error(
+            [Problem("expected a list of records, found a single value", path=path, line=line)]
+        )
+    records = []
+    for index, node in enumerate(root.value):
+        mark = node.start_mark
+        record = RawRecord(None, index, mark.line + 1, mark.column + 1)
+        records.append((record, node))
+    return records
+
+
+def _check_tags_and_duplicates(
+    node: yaml.Node, record: RawRecord, path: str, error: type[DataFileError]
+) -> None:
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, PathKey]] = [(node, ())]
+    while stack:
+        current, where = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        mark = current.start_mark
+        record.positions.setdefault(where, (mark.line + 1, mark.column + 1))
+        tag = current.tag
+        if tag not in _SAFE_TAGS:
+            if tag.startswith("tag:yaml.org,2002:python/"):
+                message = (
+                    f"the YAML tag '{_short_tag(tag)}' would build a Python object; evalmark "
+                    "loads YAML safely and never runs code from a data file: remove the tag "
+                    "and write plain data"
+                )
+            else:
+                message = (
+                    f"unsupported YAML tag '{_short_tag(tag)}'; evalmark reads plain YAML "
+                    "(strings, numbers, booleans, lists, mappings): remove the tag"
+                )
+            raise error([Problem(message, path=path, line=mark.line + 1, column=mark.column + 1)])
+        if isinstance(current, yaml.MappingNode):
+            first_line: dict[object, int] = {}
+            for key_node, value_node in current.value:
+                if key_node.tag == _MERGE_TAG:
+                    stack.append((value_node, where))
+                    continue
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
+                key_mark = key_node.start_mark
+                if key in first_line:
+                    raise error(
+                        [
+                            Problem(
+                                f"the key '{key}' appears twice (first at line "
+                                f"{first_line[key]}); keep only one",
+                                path=path,
+                                line=key_mark.line + 1,
+                                column=key_mark.column + 1,
+                            )
+                        ]
+                    )
+                first_line[key] = key_mark.line + 1
+                stack.append((key_node, (*where, "\0key")))
+                child: PathKey = (*where, _norm_key(key)) if isinstance(key, str) else where
+                record.positions.setdefault(child, (key_mark.line + 1, key_mark.column + 1))
+                stack.append((value_node, child))
+                vmark = value_node.start_mark
+                record.positions.setdefault(
+                    (*child, "\0value"), (vmark.line + 1, vmark.column + 1)
+                )
+        elif isinstance(current, yaml.SequenceNode):
+            for i, item in enumerate(current.value):
+                stack.append((item, (*where, i)))
+
+
+# --------------------------------------------------------------------------- JSON
+
+_BYTE_OFFSET = re.compile(r"\(byte (\d+)\)")
+_JSON_HINTS = (
+    ("trailing comma", "JSON allows no comma before '}' or ']'"),
+    ("truncated", "the JSON ends too early: a bracket, brace or quote is not closed"),
+    ("invalid character", "strings need double quotes; keys must be quoted"),
+)
+
+
+def _json_decode_problem(
+    exc: msgspec.DecodeError, data: bytes, path: str, line_offset: int = 0
+) -> Problem:
+    text = str(exc)
+    match = _BYTE_OFFSET.search(text)
+    offset = int(match.group(1)) if match else len(data)
+    line, column = _line_col_of_byte(data, offset)
+    message = "malformed JSON: " + _BYTE_OFFSET.sub("", text.removeprefix("JSON is malformed: "))
+    message = message.strip()
+    for needle, hint in _JSON_HINTS:
+        if needle in text.lower():
+            message += f"; {hint}"
+            break
+    return Problem(message, path=path, line=line + line_offset, column=column)
+
+
+_GENERIC_JSON = msgspec.json.Decoder(float_hook=Decimal)
+
+
+def _floats_except(value: Any, keep: frozenset[str]) -> Any:
+    """Turn the Decimals of an exact parse back into floats, except under ``keep`` keys."""
+    if isinstance(value, dict):
+        return {
+            k: (v if k in keep else _exact_to_float(v)) for k, v in value.items()
+        }
+    return _exact_to_float(value)
+
+
+def _exact_to_float(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: _exact_to_float(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_exact_to_float(v) for v in value]
+    return value
+
+
+def read_json(
+    data: bytes,
+    path: str,
+    error: type[DataFileError],
+    *,
+    text_keys: frozenset[str] = frozenset(),
+) -> list[RawRecord]:
+    """Parse a JSON list of records; numbers under ``text_keys`` keep their exact value."""
+    data = strip_bom(data)
+    if not data.strip():
+        raise error([Problem("the file is empty: write a JSON list of records", path=path)])
+    try:
+        value = _GENERIC_JSON.decode(data)
+    except msgspec.DecodeError as exc:
+        decode_text(data, path, error)
+        raise error([_json_decode_problem(exc, data, path)]) from None
+    text = data.decode("utf-8")
+    if not isinstance(value, list):
+        hint = "wrap the records in [ ... ]"
+        if isinstance(value, dict) and len(value) == 1:
+            hint = f"write the list under '{next(iter(value))}' at the top level"
+        raise error(
+            [Problem(f"expected a JSON list of records, found {describe_value(value)}; {hint}", path=path, line=1)]
+        )
+    index = _LineIndex(text)
+    starts, positions = _json_positions(text)
+    records = []
+    for i, item in enumerate(value):
+        line, column = index(starts[i])
+        record = RawRecord(_floats_except(item, text_keys), i, line, column)
+        for key, offset in positions[i].items():
+            record.positions[key] = index(offset)
+        records.append(record)
+    return records
+
+
+def read_jsonl(
+    data: bytes,
+    path: str,
+    error: type[DataFileError],
+    *,
+    text_keys: frozenset[str] = frozenset(),
+) -> list[RawRecord]:
+    """Parse JSON Lines: one record per non-blank line."""
+    data = strip_bom(data)
+    records: list[RawRecord] = []
+    problems: list[Problem] = []
+    for number, line_bytes in enumerate(data.split(b"\n"), start=1):
+        if not line_bytes.strip():
+            continue
+        try:
+            value = _GENERIC_JSON.decode(line_bytes)
+        except msgspec.DecodeError as exc:
+            decode_text(line_bytes, path, error)
+            problem = _json_decode_problem(exc, line_bytes, path, number - 1)
+            if not records and not problems and line_bytes.strip() in (b"[", b"{"):
+                problem = Problem(
+                    problem.message + "; each line of a JSON Lines file must hold one whole "
+                    "record (a pretty-printed JSON list belongs in a .json file)",
+                    path=path,
+                    line=number,
+                    column=problem.column,
+                )
+            problems.append(problem)
+            continue
+        text = line_bytes.decode("utf-8")
+        index = _LineIndex(text)
+        _, positions = _json_positions("[" + text + "]")
+        record = RawRecord(_floats_except(value, text_keys), len(records), number, 1)
+        for key, offset in positions[0].items():
+            line, column = index(max(0, offset - 1))
+            record.positions[key] = (number + line - 1, column)
+        records.append(record)
+    raise_problems(problems, error)
+    if not records:
+        raise error([Problem("the file is empty: write one JSON record per line", path=path)])
+    return records
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_SCALAR = json.JSONDecoder()
+
+
+def _json_positions(text: str) -> tuple[list[int], list[dict[PathKey, int]]]:
+    """Offsets of the elements of a top-level JSON array and of every value inside each."""
+    pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    assert text[pos] == "["
+    pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    starts: list[int] = []
+    maps: list[dict[PathKey, int]] = []
+    if text[pos] == "]":
+        return starts, maps
+    while True:
+        starts.append(pos)
+        found: dict[PathKey, int] = {}
+        pos = _scan_value(text, pos, (), found)
+        maps.append(found)
+        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+        if text[pos] == "]":
+            return starts, maps
+        pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+
+
+def _scan_value(text: str, pos: int, where: PathKey, found: dict[PathKey, int]) -> int:
+    found.setdefault(where, pos)
+    char = text[pos]
+    if char == "{":
+        pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+        if text[pos] == "}":
+            return pos + 1
+        while True:
+            key, end = _SCALAR.raw_decode(text, pos)
+            child = (*where, _norm_key(key))
+            found.setdefault(child, pos)
+            pos = _WS.match(text, end).end()  # type: ignore[union-attr]
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # past ':'
+            found.setdefault((*child, "\0value"), pos)
+            pos = _scan_value(text, pos, child, found)
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if text[pos] == "}":
+                return pos + 1
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    if char == "[":
+        pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+        if text[pos] == "]":
+            return pos + 1
+        i = 0
+        while True:
+            pos = _scan_value(text, pos, (*where, i), found)
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if text[pos] == "]":
+                return pos + 1
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+            i += 1
+    _, end = _SCALAR.raw_decode(text, pos)
+    return int(end)
+
+
+def read_records(
+    data: bytes,
+    path: str,
+    fmt: Format,
+    error: type[DataFileError],
+    *,
+    text_keys: frozenset[str] = frozenset(),
+) -> list[RawRecord]:
+    """Parse ``data`` in format ``fmt`` into raw records."""
+    reader = {"yaml": read_yaml, "json": read_json, "jsonl": read_jsonl}[fmt]
+    return reader(data, path, error, text_keys=text_keys)
+
+
+# --------------------------------------------------------------------------- keys
+
+
+@dataclass(frozen=True)
+class RecordSpec:
+    """The keys a kind of record accepts (kebab-case), with aliases and nested record kinds."""
+
+    kind: str  # "sample", "test case", "tool call"...
+    keys: tuple[str, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    nested: Mapping[str, RecordSpec] = field(default_factory=dict)  # key -> spec of a mapping
+    nested_lists: Mapping[str, RecordSpec] = field(default_factory=dict)  # key -> list items
+
+    def suggest(self, key: str) -> str | None:
+        """The accepted key a misspelt or foreign ``key`` most likely means."""
+        folded = key.strip().lower().replace("_", "-").replace(" ", "-")
+        if folded in self.keys:
+            return folded
+        if folded in self.aliases:
+            return self.aliases[folded]
+        close = difflib.get_close_matches(folded, self.keys, n=1, cutoff=0.6)
+        return close[0] if close else None
+
+
+def normalize_keys(
+    value: Any,
+    spec: RecordSpec,
+    *,
+    snake_case: bool,
+    where: PathKey,
+    report: Callable[[PathKey, str], None],
+) -> Any:
+    """Return ``value`` with keys in kebab-case, reporting unknown or doubled keys.
+
+    ``snake_case`` accepts ``expected_output`` for ``expected-output`` (JSON and JSONL).
+    Non-mapping values are returned unchanged (type errors are reported later).
+    """
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    spelled: dict[str, str] = {}
+    for raw_key, item in value.items():
+        if not isinstance(raw_key, str):
+            report(where, f"keys must be strings, found {describe_value(raw_key)} {raw_key!r}")
+            continue
+        key = raw_key.replace("_", "-") if snake_case else raw_key
+        if key not in spec.keys:
+            suggestion = spec.suggest(raw_key)
+            if suggestion is not None:
+                hint = f"did you mean '{suggestion}'?"
+            else:
+                hint = "the accepted keys are " + ", ".join(f"'{k}'" for k in spec.keys)
+            report((*where, raw_key), f"unknown key '{raw_key}' in a {spec.kind}; {hint}")
+            continue
+        if key in spelled:
+            report(
+                (*where, raw_key),
+                f"'{raw_key}' and '{spelled[key]}' are the same key; keep only one",
+            )
+            continue
+        spelled[key] = raw_key
+        if key in spec.nested:
+            item = normalize_keys(
+                item, spec.nested[key], snake_case=snake_case, where=(*where, key), report=report
+            )
+        elif key in spec.nested_lists and isinstance(item, list):
+            inner = spec.nested_lists[key]
+            item = [
+                normalize_keys(
+                    element, inner, snake_case=snake_case, where=(*where, key, i), report=report
+                )
+                for i, element in enumerate(item)
+            ]
+        out[key] = item
+    return out
+
+
+# --------------------------------------------------------------------------- conversion
+
+_MSGSPEC_ERROR = re.compile(r"^(?P<message>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_PATH_PART = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+_TYPE_NAMES = {
+    "str": "a string",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "null": "null",
+    "array": "a list",
+    "object": "a mapping",
+    "decimal": "a decimal number",
+}
+_GOT_NAMES = {"bool": "a boolean", "null": "null (nothing)"}
+
+
+def parse_validation_error(exc: msgspec.ValidationError) -> tuple[str, PathKey]:
+    """Split a msgspec validation error into a readable message and the path it points at."""
+    match = _MSGSPEC_ERROR.match(str(exc))
+    assert match is not None
+    message = match.group("message")
+    where: PathKey = tuple(
+        name if name else int(number)
+        for name, number in _PATH_PART.findall(match.group("path") or "")
+    )
+    expected = re.match(r"Expected `([^`]*)`, got `([^`]*)`(.*)$", message)
+    if expected:
+        alternatives = [t.strip() for t in expected.group(1).split("|")]
+        if len(alternatives) > 1 and "null" in alternatives:
+            alternatives.remove("null")  # null only stands for "not given"
+        wanted = " or ".join(_TYPE_NAMES.get(t, t) for t in alternatives)
+        got = _GOT_NAMES.get(expected.group(2), _TYPE_NAMES.get(expected.group(2), "a value"))
+        message = f"expected {wanted}, got {got}{expected.group(3)}"
+    return message, where
+
+
+def path_label(where: PathKey) -> str:
+    """Render a path such as ('expected-facts', 2) as 'expected-facts[2]'."""
+    out = ""
+    for part in where:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+def value_at(value: Any, where: PathKey) -> Any:
+    """The value found at ``where`` inside ``value``, or None if the path does not exist."""
+    for part in where:
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with_suppress_unlink(tmp)
+        raise
+
+
+def with_suppress_unlink(name: str) -> None:
+    """Remove ``name`` if it still exists."""
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
+
+
+class _BlockDumper(yaml.SafeDumper):
+    """Writes multi-line strings as literal blocks and keeps key order."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if "\n" in value and _block_safe(value):
+        return dumper.represent_scalar(_STR_TAG, value, style="|")
+    return dumper.represent_scalar(_STR_TAG, value)
+
+
+def _block_safe(value: str) -> bool:
+    # Literal blocks cannot hold trailing spaces on a line, tabs or most control characters
+    # faithfully; fall back to a quoted scalar for those.
+    return not any(
+        line != line.rstrip(" ") for line in value.split("\n")
+    ) and all(ch == "\n" or ch.isprintable() for ch in value) and not value.startswith(" ")
+
+
+_BlockDumper.add_representer(str, _represent_str)
+_BlockDumper.add_representer(tuple, lambda d, v: d.represent_list(list(v)))
+_BlockDumper.add_representer(
+    Decimal, lambda d, v: d.represent_scalar(_STR_TAG, str(v))
+)
+
+
+def dump_yaml(records: list[Any]) -> bytes:
+    """Serialize plain records as block-style YAML (UTF-8, keys in the given order)."""
+    text = yaml.dump(
+        records,
+        Dumper=_BlockDumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=100,
+    )
+    return ("---\n" + text).encode("utf-8")
+
+
+def iter_nonblank_lines(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """(1-based line number, line) for every line that is not blank."""
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if line.strip():
+            yield number, line

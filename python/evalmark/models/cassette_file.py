@@ -1,0 +1,252 @@
+"""The cassette file: reading, validating and atomically writing the JSON Lines format.
+
+Line 1 is the header ``{"format":"evalmark-cassette","version":1,"key_version":1}``; every
+other line is one entry ``{"key","kind","index","request","response"}``, sorted by key then
+sample index. Files are UTF-8 and end with a newline.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from evalmark.models.canonical import KEY_VERSION
+from evalmark.models.errors import CassetteFormatError
+
+FORMAT_NAME = "evalmark-cassette"
+FORMAT_VERSION = 1
+
+Kind = Literal["chat", "embedding"]
+
+
+class Header(msgspec.Struct, frozen=True):
+    """The first line of a cassette."""
+
+    format: str = FORMAT_NAME
+    version: int = FORMAT_VERSION
+    key_version: int = KEY_VERSION
+
+
+class Entry(msgspec.Struct, frozen=True):
+    """One recorded call: its key, kind, sample index, canonical request and response."""
+
+    key: str
+    kind: Kind
+    index: int
+    request: dict[str, Any]
+    response: dict[str, Any]
+
+    @property
+    def slot(self) -> tuple[str, int]:
+        """(key, sample index): what identifies an entry."""
+        return (self.key, self.index)
+
+
+class CassetteContents(msgspec.Struct, frozen=True):
+    """A parsed cassette: entries in file order, with the line number of each."""
+
+    path: str
+    entries: tuple[Entry, ...]
+    lines: tuple[int, ...]
+
+
+_entry_decoder = msgspec.json.Decoder(Entry)
+_encoder = msgspec.json.Encoder()
+
+
+def read_cassette(path: Path) -> CassetteContents:
+    """Read and validate a cassette. A missing or empty file is an empty cassette.
+
+    Raises ``CassetteFormatError`` naming the file and line of a corrupt or truncated line, a
+    duplicate entry, a git conflict marker, or an unknown format or key version.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return CassetteContents(path=str(path), entries=(), lines=())
+    return parse_cassette(data, str(path))
+
+
+def parse_cassette(data: bytes, where: str) -> CassetteContents:
+    """Parse cassette bytes; ``where`` names the source in error messages."""
+    raw_lines = data.split(b"\n")
+    truncated = bool(data) and not data.endswith(b"\n")
+    numbered = [(number, line) for number, line in enumerate(raw_lines, 1) if line.strip()]
+    if not numbered:
+        return CassetteContents(path=where, entries=(), lines=())
+    _check_header(numbered[0][1], where, numbered[0][0])
+    entries: list[Entry] = []
+    lines: list[int] = []
+    seen: dict[tuple[str, int], int] = {}
+    last_number = numbered[-1][0]
+    for number, line in numbered[1:]:
+        entry = _decode_entry(line, where, number, truncated and number == last_number)
+        first = seen.get(entry.slot)
+        if first is not None:
+            raise CassetteFormatError(
+                f"{where}:{number}: duplicate entry for key {entry.key[:12]}… sample "
+                f"{entry.index} (first at line {first}); keep one of the two lines"
+            )
+        seen[entry.slot] = number
+        entries.append(entry)
+        lines.append(number)
+    return CassetteContents(path=where, entries=tuple(entries), lines=tuple(lines))
+
+
+def _check_header(line: bytes, where: str, number: int) -> None:
+    try:
+        header = msgspec.json.decode(line)
+    except msgspec.DecodeError as exc:
+        raise CassetteFormatError(
+            f"{where}:{number}: the header line is not valid JSON ({exc}); "
+            "this does not look like an evalmark cassette"
+        ) from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
+        raise CassetteFormatError(
+            f"{where}:{number}: not an evalmark cassette (the first line must be a header with "
+            f'"format": "{FORMAT_NAME}")'
+        )
+    version = header.get("version")
+    if version != FORMAT_VERSION:
+        raise CassetteFormatError(
+            f"{where}:{number}: cassette format version {version!r} is unknown to this evalmark, "
+            f"which reads version {FORMAT_VERSION}; upgrade evalmark (or re-record the cassette "
+            "with this one)"
+        )
+    key_version = header.get("key_version")
+    if key_version != KEY_VERSION:
+        raise CassetteFormatError(
+            f"{where}:{number}: cassette key version {key_version!r} is unknown to this "
+            f"evalmark, which computes key version {KEY_VERSION}; its keys would never match. "
+            "Upgrade evalmark or re-record with mode 'rewrite'"
+        )
+
+
+def _decode_entry(line: bytes, where: str, number: int, last_unterminated: bool) -> Entry:
+    if line.startswith((b"<<<<<<<", b"=======", b">>>>>>>")):
+        raise CassetteFormatError(
+            f"{where}:{number}: git conflict marker; resolve the merge by keeping the entry "
+            "lines of both sides (then run `evalmark cassette verify`)"
+        )
+    try:
+        entry = _entry_decoder.decode(line)
+    except msgspec.ValidationError as exc:
+        raise CassetteFormatError(f"{where}:{number}: invalid cassette entry: {exc}") from None
+    except msgspec.DecodeError as exc:
+        hint = (
+            "the file is truncated (its last line has no newline); re-record it or delete that line"
+            if last_unterminated
+            else "the line is corrupt; fix or delete it, then run `evalmark cassette verify`"
+        )
+        raise CassetteFormatError(f"{where}:{number}: not valid JSON ({exc}): {hint}") from None
+    if entry.index < 0:
+        raise CassetteFormatError(f"{where}:{number}: negative sample index {entry.index}")
+    return entry
+
+
+def serialize(entries: Iterable[Entry]) -> bytes:
+    """The bytes of a cassette holding ``entries`` (sorted by key, then sample index)."""
+    parts = [_encoder.encode(Header())]
+    parts.extend(_encoder.encode(entry) for entry in sorted(entries, key=_sort_key))
+    return b"\n".join(parts) + b"\n"
+
+
+def _sort_key(entry: Entry) -> tuple[str, int]:
+    return (entry.key, entry.index)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data``: temporary file in the same folder, fsync, rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o644
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _fsync_directory(path.parent)
+
+
+def _fsync_directory(folder: Path) -> None:
+    if sys.platform == "win32":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+_thread_locks: dict[str, threading.Lock] = {}
+_thread_locks_guard = threading.Lock()
+
+
+def _thread_lock(path: Path) -> threading.Lock:
+    name = os.path.abspath(path)
+    with _thread_locks_guard:
+        return _thread_locks.setdefault(name, threading.Lock())
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file guarding ``path`` (``<name>.lock`` next to it; safe to git-ignore)."""
+    return path.with_name(path.name + ".lock")
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold the cassette's lock, against other threads and other processes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _thread_lock(path):
+        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            _lock_fd(fd)
+            try:
+                yield
+            finally:
+                _unlock_fd(fd)
+        finally:
+            os.close(fd)
+
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+    import time
+
+    def _lock_fd(fd: int) -> None:
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+                return
+            except OSError:
+                time.sleep(0.05)
+
+    def _unlock_fd(fd: int) -> None:
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _lock_fd(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+
+    def _unlock_fd(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)

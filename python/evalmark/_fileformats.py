@@ -18,9 +18,10 @@ import re
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime, time
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import msgspec
 import yaml
@@ -28,6 +29,7 @@ from yaml.constructor import SafeConstructor
 
 Format = Literal["yaml", "json", "jsonl"]
 PathKey = tuple[str | int, ...]
+T = TypeVar("T")
 Position = tuple[int, int]  # 1-based line and column
 
 _EXTENSIONS: dict[str, Format] = {
@@ -254,12 +256,13 @@ def read_yaml(
     path: str,
     error: type[DataFileError],
     *,
-    text_keys: frozenset[str] = frozenset(),
+    text_keys: frozenset[PathKey] = frozenset(),
 ) -> list[RawRecord]:
     """Parse a YAML list of records safely.
 
-    ``text_keys`` names record keys whose scalar values are kept as the text written in the
-    file (used for exact decimals such as a cost: YAML would otherwise round them to floats).
+    ``text_keys`` are paths inside a record (such as ``("cost",)``; "*" matches any list
+    index) whose numbers are kept as the text written in the file, for exact decimals: YAML
+    would otherwise round them to floats.
     """
     text = decode_text(strip_bom(data), path, error)
     try:
@@ -275,15 +278,7 @@ def read_yaml(
             raise error([Problem("the file is empty: write a list of records", path=path)])
         records = _yaml_records(root, path, error)
         for record, node in records:
-            _check_tags_and_duplicates(node, record, path, error)
-            if text_keys and isinstance(node, yaml.MappingNode):
-                for key_node, value_node in node.value:
-                    if key_node.value in text_keys and isinstance(value_node, yaml.ScalarNode):
-                        if value_node.tag in (
-                            "tag:yaml.org,2002:float",
-                            "tag:yaml.org,2002:int",
-                        ):
-                            value_node.tag = _STR_TAG
+            _check_tags_and_duplicates(node, record, path, error, text_keys)
             try:
                 record.value = loader.construct_document(node)
             except yaml.MarkedYAMLError as exc:
@@ -348,8 +343,25 @@ def _yaml_records(
     return records
 
 
+def matches_text_key(where: PathKey, text_keys: frozenset[PathKey]) -> bool:
+    """True if ``where`` matches one of the patterns ("*" stands for any list index)."""
+    for pattern in text_keys:
+        if len(pattern) == len(where) and all(
+            p == w or (p == "*" and isinstance(w, int)) for p, w in zip(pattern, where, strict=True)
+        ):
+            return True
+    return False
+
+
+_NUMBER_TAGS = ("tag:yaml.org,2002:float", "tag:yaml.org,2002:int")
+
+
 def _check_tags_and_duplicates(
-    node: yaml.Node, record: RawRecord, path: str, error: type[DataFileError]
+    node: yaml.Node,
+    record: RawRecord,
+    path: str,
+    error: type[DataFileError],
+    text_keys: frozenset[PathKey] = frozenset(),
 ) -> None:
     seen: set[int] = set()
     stack: list[tuple[yaml.Node, PathKey]] = [(node, ())]
@@ -360,6 +372,13 @@ def _check_tags_and_duplicates(
         seen.add(id(current))
         mark = current.start_mark
         record.positions.setdefault(where, (mark.line + 1, mark.column + 1))
+        if (
+            text_keys
+            and isinstance(current, yaml.ScalarNode)
+            and current.tag in _NUMBER_TAGS
+            and matches_text_key(where, text_keys)
+        ):
+            current.tag = _STR_TAG
         tag = current.tag
         if tag not in _SAFE_TAGS:
             if tag.startswith("tag:yaml.org,2002:python/"):
@@ -437,22 +456,17 @@ def _json_decode_problem(
 _GENERIC_JSON = msgspec.json.Decoder(float_hook=Decimal)
 
 
-def _floats_except(value: Any, keep: frozenset[str]) -> Any:
-    """Turn the Decimals of an exact parse back into floats, except under ``keep`` keys."""
+def _floats_except(value: Any, keep: frozenset[PathKey], where: PathKey = ()) -> Any:
+    """Turn the Decimals of an exact parse back into floats, except at the ``keep`` paths."""
+    if isinstance(value, Decimal):
+        return value if keep and matches_text_key(where, keep) else float(value)
     if isinstance(value, dict):
         return {
-            k: (v if k in keep else _exact_to_float(v)) for k, v in value.items()
+            k: _floats_except(v, keep, (*where, _norm_key(k) if isinstance(k, str) else k))
+            for k, v in value.items()
         }
-    return _exact_to_float(value)
-
-
-def _exact_to_float(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return float(value)
-    if isinstance(value, dict):
-        return {k: _exact_to_float(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_exact_to_float(v) for v in value]
+        return [_floats_except(v, keep, (*where, i)) for i, v in enumerate(value)]
     return value
 
 
@@ -461,7 +475,7 @@ def read_json(
     path: str,
     error: type[DataFileError],
     *,
-    text_keys: frozenset[str] = frozenset(),
+    text_keys: frozenset[PathKey] = frozenset(),
 ) -> list[RawRecord]:
     """Parse a JSON list of records; numbers under ``text_keys`` keep their exact value."""
     data = strip_bom(data)
@@ -497,7 +511,7 @@ def read_jsonl(
     path: str,
     error: type[DataFileError],
     *,
-    text_keys: frozenset[str] = frozenset(),
+    text_keys: frozenset[PathKey] = frozenset(),
 ) -> list[RawRecord]:
     """Parse JSON Lines: one record per non-blank line."""
     data = strip_bom(data)
@@ -600,7 +614,7 @@ def read_records(
     fmt: Format,
     error: type[DataFileError],
     *,
-    text_keys: frozenset[str] = frozenset(),
+    text_keys: frozenset[PathKey] = frozenset(),
 ) -> list[RawRecord]:
     """Parse ``data`` in format ``fmt`` into raw records."""
     reader = {"yaml": read_yaml, "json": read_json, "jsonl": read_jsonl}[fmt]
@@ -811,3 +825,103 @@ def iter_nonblank_lines(data: bytes) -> Iterator[tuple[int, bytes]]:
     for number, line in enumerate(data.split(b"\n"), start=1):
         if line.strip():
             yield number, line
+
+
+# --------------------------------------------------------------------------- validation
+
+Report = Callable[..., None]
+
+
+def record_label(record: RawRecord, kind: str, name_key: str) -> str:
+    """"sample 'refund-window'" when the record has a usable name, else "sample #3"."""
+    value = record.value
+    if isinstance(value, dict):
+        name = value.get(name_key)
+        if isinstance(name, str) and name.strip():
+            return f"{kind} '{name}'"
+    return f"{kind} #{record.index + 1}"
+
+
+def type_hint(got: object, message: str, yaml_source: bool) -> str:
+    """A suggestion for a type error, given the offending value."""
+    wanted = message.split(", got")[0]
+    if "a list" in wanted and isinstance(got, str):
+        return '; write it as a list, e.g. ["..."]'
+    if wanted.startswith("expected a string") and yaml_source:
+        if isinstance(got, bool):
+            return "; YAML reads yes/no/on/off/true/false as booleans: put the value in quotes"
+        if isinstance(got, int | float | date | datetime | time):
+            return "; put the value in quotes so YAML reads it as text"
+    if wanted.startswith("expected a string") and isinstance(got, list | dict):
+        return "; write the text on one line or as a block (key: |)"
+    return ""
+
+
+def convert_records(
+    records: list[RawRecord],
+    *,
+    path: str,
+    spec: RecordSpec,
+    target: type[T],
+    error: type[DataFileError],
+    snake_case: bool,
+    rules: Callable[[dict[str, Any], Report], None] | None = None,
+    dec_hook: Callable[[type, Any], Any] | None = None,
+    unique_key: str | None = None,
+    name_key: str = "name",
+) -> list[T]:
+    """Validate raw records and convert them to ``target``, reporting every problem found.
+
+    Unknown keys get a suggestion, ``rules`` add checks with friendlier messages than the
+    type checks, and ``unique_key`` (a field name) must not repeat.
+    """
+    problems: list[Problem] = []
+    converted: list[T] = []
+    first_use: dict[Any, int] = {}
+    for record in records:
+        label = record_label(record, spec.kind, name_key)
+        before = len(problems)
+
+        def report(
+            where: PathKey,
+            message: str,
+            *,
+            of_value: bool = False,
+            record: RawRecord = record,
+            label: str = label,
+        ) -> None:
+            line, column = record.position(where, of_value=of_value)
+            problems.append(Problem(message, path=path, line=line, column=column, record=label))
+
+        value = record.value
+        if not isinstance(value, dict):
+            report((), f"each {spec.kind} must be a mapping of keys to values; found "
+                   f"{describe_value(value)}")
+            continue
+        fields = normalize_keys(value, spec, snake_case=snake_case, where=(), report=report)
+        if len(problems) == before and rules is not None:
+            rules(fields, report)
+        if len(problems) > before:
+            continue
+        try:
+            item = msgspec.convert(fields, target, dec_hook=dec_hook)
+        except msgspec.ValidationError as exc:
+            message, where = parse_validation_error(exc)
+            message += type_hint(value_at(fields, where), message, not snake_case)
+            prefix = f"{path_label(where)}: " if where else ""
+            report(where, prefix + message, of_value=True)
+            continue
+        if unique_key is not None:
+            key = getattr(item, unique_key.replace("-", "_"))
+            if key is not None and key in first_use:
+                report(
+                    (unique_key,),
+                    f"duplicate {unique_key} '{key}' (first used at line {first_use[key]}); "
+                    f"each {spec.kind} needs its own {unique_key}: rename one",
+                    of_value=True,
+                )
+                continue
+            first_use[key] = record.line
+        converted.append(item)
+    raise_problems(problems, error)
+    return converted

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from datetime import date, datetime, time
 from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import Any, Protocol, overload, runtime_checkable
@@ -24,21 +23,17 @@ import msgspec
 
 from evalmark._fileformats import (
     DataFileError,
-    PathKey,
     Problem,
     RawRecord,
     RecordSpec,
+    Report,
+    convert_records,
     describe_value,
     dump_yaml,
     format_of,
-    normalize_keys,
-    parse_validation_error,
-    path_label,
-    raise_problems,
     read_bytes,
     read_records,
     strip_bom,
-    value_at,
     write_atomically,
 )
 
@@ -440,87 +435,25 @@ def _read_file(path: Path) -> _Loaded:
     return _Loaded(_samples_from_records(records, shown, snake_case=fmt != "yaml"), shown, records)
 
 
-def _record_label(record: RawRecord) -> str:
-    value = record.value
-    if isinstance(value, dict):
-        name = value.get("name")
-        if isinstance(name, str) and name.strip():
-            return f"sample '{name}'"
-    return f"sample #{record.index + 1}"
-
-
-def _type_hint(got: object, message: str, yaml_source: bool) -> str:
-    if "a list" in message.split(", got")[0] and isinstance(got, str):
-        return '; write it as a list, e.g. ["..."]'
-    if message.startswith("expected a string") and yaml_source:
-        if isinstance(got, bool):
-            return "; YAML reads yes/no/on/off/true/false as booleans: put the value in quotes"
-        if isinstance(got, int | float | date | datetime | time):
-            return "; put the value in quotes so YAML reads it as text"
-    if message.startswith("expected a string") and isinstance(got, list | dict):
-        return "; write the text on one line or as a block (key: |)"
-    return ""
-
-
 def _samples_from_records(
     records: list[RawRecord], path: str, *, snake_case: bool
 ) -> tuple[Sample, ...]:
-    problems: list[Problem] = []
-    samples: list[Sample] = []
-    first_use: dict[str, int] = {}
-    for record in records:
-        label = _record_label(record)
-        before = len(problems)
-
-        def report(
-            where: PathKey,
-            message: str,
-            *,
-            of_value: bool = False,
-            record: RawRecord = record,
-            label: str = label,
-        ) -> None:
-            line, column = record.position(where, of_value=of_value)
-            problems.append(Problem(message, path=path, line=line, column=column, record=label))
-
-        value = record.value
-        if not isinstance(value, dict):
-            report(
-                (),
-                "each sample must be a mapping with the keys name, parameters and "
-                f"expected-output (or expected-outputs); found {describe_value(value)}",
-            )
-            continue
-        fields = normalize_keys(value, SAMPLE_SPEC, snake_case=snake_case, where=(), report=report)
-        if len(problems) > before:
-            continue
-        _check_sample_rules(fields, report)
-        if len(problems) > before:
-            continue
-        try:
-            sample = msgspec.convert(fields, Sample, dec_hook=_decode_hook)
-        except msgspec.ValidationError as exc:
-            message, where = parse_validation_error(exc)
-            got = value_at(fields, where)
-            message += _type_hint(got, message, not snake_case)
-            prefix = f"{path_label(where)}: " if where else ""
-            report(where, prefix + message, of_value=True)
-            continue
-        if sample.name in first_use:
-            report(
-                ("name",),
-                f"duplicate name '{sample.name}' (first used at line {first_use[sample.name]}); "
-                "sample names must be unique: rename one",
-                of_value=True,
-            )
-            continue
-        first_use[sample.name] = record.line
-        samples.append(sample)
-    raise_problems(problems, SampleError)
-    return tuple(samples)
+    return tuple(
+        convert_records(
+            records,
+            path=path,
+            spec=SAMPLE_SPEC,
+            target=Sample,
+            error=SampleError,
+            snake_case=snake_case,
+            rules=_check_sample_rules,
+            dec_hook=_decode_hook,
+            unique_key="name",
+        )
+    )
 
 
-def _check_sample_rules(fields: dict[str, Any], report: Callable[..., None]) -> None:
+def _check_sample_rules(fields: dict[str, Any], report: Report) -> None:
     if "name" not in fields:
         report((), "missing 'name': give every sample a unique name, e.g. name: refund-window")
     elif not isinstance(fields["name"], str) or not fields["name"].strip():

@@ -1,0 +1,275 @@
+"""Metric functions: scalar and batch forms over the Rust kernels in ``evalmark._core``.
+
+Arguments are always ``(expected, actual)``. Batch forms take sequences of ``str`` (or a
+:class:`TextColumn`), or 2-D arrays for vectors, and return 1-D numpy arrays. They release the
+GIL and run on ``workers`` threads: ``-1`` every core, ``1`` serial, ``n`` that many; the default
+comes from the ``EVALMARK_WORKERS`` environment variable, else ``-1``. Results are bit-identical
+for every value of ``workers``. The definitions are stated in ``evalmark/_core.pyi``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from evalmark import _core
+from evalmark._core import MetricInputError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = [
+    "MetricInputError",
+    "TextColumn",
+    "canonical_json",
+    "cosine",
+    "cosine_batch",
+    "cosine_matrix",
+    "json_match",
+    "json_match_batch",
+    "levenshtein_distance",
+    "levenshtein_distance_batch",
+    "levenshtein_similarity",
+    "levenshtein_similarity_batch",
+    "rouge_l",
+    "rouge_l_batch",
+    "token_f1",
+    "token_f1_batch",
+]
+
+Normalizer = Literal["squad", "none"]
+Tokenizer = Literal["rouge", "unicode"]
+Measure = Literal["fmeasure", "precision", "recall"]
+Numbers = Literal["value", "strict"]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class TextColumn:
+    """A column of UTF-8 texts as one byte buffer plus offsets: row i is
+    ``data[offsets[i]:offsets[i + 1]]``. Batch functions accept it in place of a list of ``str``,
+    so Arrow data reaches the kernels without one Python string per row."""
+
+    data: npt.NDArray[np.uint8]
+    offsets: npt.NDArray[np.int64]
+
+    def __post_init__(self) -> None:
+        data = np.ascontiguousarray(self.data, dtype=np.uint8).reshape(-1)
+        offsets = np.ascontiguousarray(self.offsets, dtype=np.int64).reshape(-1)
+        if offsets.size == 0:
+            raise MetricInputError("a TextColumn needs n + 1 offsets for n rows, got none")
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "offsets", offsets)
+
+    def __len__(self) -> int:
+        return int(self.offsets.size - 1)
+
+    @classmethod
+    def from_strings(cls, texts: Sequence[str]) -> TextColumn:
+        """Pack Python strings (encoded as UTF-8) into one buffer."""
+        encoded = [t.encode("utf-8") for t in texts]
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum([len(b) for b in encoded], out=offsets[1:])
+        data = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        return cls(data, offsets)
+
+    @classmethod
+    def from_arrow(cls, array: pa.Array | pa.ChunkedArray) -> TextColumn:
+        """Wrap a pyarrow ``string`` or ``large_string`` array (no nulls) without copying rows
+        into Python objects."""
+        import pyarrow as pa
+
+        if isinstance(array, pa.ChunkedArray):
+            array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
+        if array.null_count:
+            raise MetricInputError(
+                f"the Arrow column has {array.null_count} null values; fill or drop them first"
+            )
+        if pa.types.is_string(array.type):
+            offset_type: type[np.integer[Any]] = np.int32
+        elif pa.types.is_large_string(array.type):
+            offset_type = np.int64
+        else:
+            raise TypeError(f"expected an Arrow string column, got type {array.type}")
+        _, offsets_buf, data_buf = array.buffers()
+        n = len(array)
+        offsets = np.frombuffer(offsets_buf, dtype=offset_type)[array.offset : array.offset + n + 1]
+        data = (
+            np.frombuffer(data_buf, dtype=np.uint8)
+            if data_buf is not None
+            else np.zeros(0, np.uint8)
+        )
+        return cls(data, offsets.astype(np.int64))
+
+    def _parts(self) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+        return (self.data, self.offsets)
+
+
+Texts = Sequence[str] | TextColumn
+
+
+def resolve_workers(workers: int | None) -> int:
+    """The thread count to use: ``workers`` if given, else ``EVALMARK_WORKERS``, else -1."""
+    if workers is None:
+        env = os.environ.get("EVALMARK_WORKERS", "").strip()
+        if not env:
+            return -1
+        try:
+            workers = int(env)
+        except ValueError:
+            raise MetricInputError(
+                f"EVALMARK_WORKERS must be an integer (-1 for all cores), got {env!r}"
+            ) from None
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise TypeError(f"workers must be an int, got {type(workers).__name__}")
+    if workers == 0 or workers < -1:
+        raise MetricInputError(f"workers must be -1 (all cores) or a positive count, got {workers}")
+    return workers
+
+
+def _texts(batch: Texts) -> Any:
+    return batch._parts() if isinstance(batch, TextColumn) else batch
+
+
+def _matrix(x: npt.ArrayLike, name: str) -> npt.NDArray[np.floating[Any]]:
+    arr = np.asarray(x)
+    if arr.dtype not in (np.float32, np.float64):
+        arr = arr.astype(np.float64)
+    if arr.ndim != 2:
+        raise MetricInputError(f"{name} must be 2-D (rows of vectors), got {arr.ndim}-D")
+    return np.ascontiguousarray(arr)
+
+
+def _vector(x: npt.ArrayLike, name: str) -> FloatArray:
+    arr = np.ascontiguousarray(np.asarray(x, dtype=np.float64))
+    if arr.ndim != 1:
+        raise MetricInputError(f"{name} must be a 1-D vector, got {arr.ndim}-D")
+    return arr
+
+
+def token_f1(expected: str, actual: str, *, normalizer: Normalizer = "squad") -> float:
+    """Token F1 of ``actual`` against ``expected`` (SQuAD's ``compute_f1`` by default)."""
+    return _core.token_f1(expected, actual, normalizer)
+
+
+def token_f1_batch(
+    expected: Texts,
+    actual: Texts,
+    *,
+    normalizer: Normalizer = "squad",
+    workers: int | None = None,
+) -> FloatArray:
+    """Token F1 for each pair of a batch."""
+    return _core.token_f1_batch(
+        _texts(expected), _texts(actual), normalizer, resolve_workers(workers)
+    )
+
+
+def rouge_l(
+    expected: str,
+    actual: str,
+    *,
+    tokenizer: Tokenizer = "rouge",
+    measure: Measure = "fmeasure",
+) -> float:
+    """ROUGE-L of ``actual`` (prediction) against ``expected`` (target), as rouge-score."""
+    return _core.rouge_l(expected, actual, tokenizer, measure)
+
+
+def rouge_l_batch(
+    expected: Texts,
+    actual: Texts,
+    *,
+    tokenizer: Tokenizer = "rouge",
+    measure: Measure = "fmeasure",
+    workers: int | None = None,
+) -> FloatArray:
+    """ROUGE-L for each pair of a batch."""
+    return _core.rouge_l_batch(
+        _texts(expected), _texts(actual), tokenizer, measure, resolve_workers(workers)
+    )
+
+
+def levenshtein_distance(a: str, b: str) -> int:
+    """Unit-cost edit distance over Unicode code points."""
+    return _core.levenshtein_distance(a, b)
+
+
+def levenshtein_similarity(a: str, b: str) -> float:
+    """1 − distance / max(len a, len b); 1.0 when both are empty."""
+    return _core.levenshtein_similarity(a, b)
+
+
+def levenshtein_distance_batch(
+    expected: Texts, actual: Texts, *, workers: int | None = None
+) -> npt.NDArray[np.int64]:
+    """Levenshtein distance for each pair of a batch."""
+    return _core.levenshtein_distance_batch(
+        _texts(expected), _texts(actual), resolve_workers(workers)
+    )
+
+
+def levenshtein_similarity_batch(
+    expected: Texts, actual: Texts, *, workers: int | None = None
+) -> FloatArray:
+    """Levenshtein similarity for each pair of a batch."""
+    return _core.levenshtein_similarity_batch(
+        _texts(expected), _texts(actual), resolve_workers(workers)
+    )
+
+
+def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+    """Cosine similarity of two vectors; 0.0 when either is zero."""
+    return _core.cosine(_vector(a, "a"), _vector(b, "b"))
+
+
+def _same_dtype(
+    x: npt.NDArray[np.floating[Any]], y: npt.NDArray[np.floating[Any]]
+) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]]]:
+    if x.dtype != y.dtype:
+        return x.astype(np.float64), y.astype(np.float64)
+    return x, y
+
+
+def cosine_batch(
+    expected: npt.ArrayLike, actual: npt.ArrayLike, *, workers: int | None = None
+) -> FloatArray:
+    """Cosine similarity of row i of ``expected`` with row i of ``actual``."""
+    e, a = _same_dtype(_matrix(expected, "expected"), _matrix(actual, "actual"))
+    return _core.cosine_batch(e, a, resolve_workers(workers))
+
+
+def cosine_matrix(
+    queries: npt.ArrayLike, matrix: npt.ArrayLike, *, workers: int | None = None
+) -> FloatArray:
+    """Cosine similarity of every row of ``queries`` with every row of ``matrix``."""
+    q, m = _same_dtype(_matrix(queries, "queries"), _matrix(matrix, "matrix"))
+    return _core.cosine_matrix(q, m, resolve_workers(workers))
+
+
+def json_match(expected: str, actual: str, *, numbers: Numbers = "value") -> bool:
+    """Whether two JSON documents are equal by meaning (key order and spacing ignored)."""
+    return _core.json_match(expected, actual, numbers)
+
+
+def json_match_batch(
+    expected: Texts,
+    actual: Texts,
+    *,
+    numbers: Numbers = "value",
+    workers: int | None = None,
+) -> npt.NDArray[np.bool_]:
+    """JSON match for each pair of a batch."""
+    return _core.json_match_batch(
+        _texts(expected), _texts(actual), numbers, resolve_workers(workers)
+    )
+
+
+def canonical_json(text: str, *, numbers: Numbers = "value") -> str:
+    """The canonical text of a JSON document: equal texts exactly when the documents match."""
+    return _core.canonical_json(text, numbers)

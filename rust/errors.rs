@@ -1,0 +1,42 @@
+//! The one error type of the binding and its single mapping to Python exceptions.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::{create_exception, PyErr};
+
+create_exception!(
+    _core,
+    MetricInputError,
+    PyValueError,
+    "A metric received a value it cannot score; the message names the row and the side."
+);
+
+/// Everything that can go wrong at the boundary.
+#[derive(Debug)]
+pub enum EvalError {
+    /// Two batches that must pair up have different lengths.
+    Lengths { expected: usize, actual: usize },
+    /// A value of the wrong Python type.
+    Type(String),
+    /// A bad value or option (raised as `MetricInputError`, a `ValueError`).
+    Input(String),
+}
+
+impl EvalError {
+    pub fn input(msg: impl Into<String>) -> Self {
+        EvalError::Input(msg.into())
+    }
+}
+
+impl From<EvalError> for PyErr {
+    fn from(e: EvalError) -> PyErr {
+        match e {
+            EvalError::Lengths { expected, actual } => MetricInputError::new_err(format!(
+                "expected batches of equal length, got {expected} and {actual}"
+            )),
+            EvalError::Type(msg) => PyTypeError::new_err(msg),
+            EvalError::Input(msg) => MetricInputError::new_err(msg),
+        }
+    }
+}
+
+pub type EvalResult<T> = Result<T, EvalError>;

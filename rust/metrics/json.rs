@@ -1,0 +1,685 @@
+//! JSON documents compared by meaning: an RFC 8259 parser into a canonical tree (object keys
+//! sorted, duplicate keys resolved last-wins, numbers normalized per mode) and its serializer.
+//!
+//! Strings are generalized UTF-8, so lone surrogates (from `\ud800` escapes or from Python
+//! strings) are kept and compared like any other code point.
+
+use std::borrow::Cow;
+
+/// How numbers are compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbers {
+    /// By exact decimal value: 1 == 1.0 == 1e0; no float rounding.
+    Value,
+    /// As Python's `json` module reads them: integers exact, others as binary64 floats, and an
+    /// integer never equals a float (1 != 1.0).
+    Strict,
+}
+
+/// Deepest nesting accepted; deeper documents are rejected instead of exhausting the stack.
+pub const MAX_DEPTH: usize = 512;
+
+/// Where and why a document failed to parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: &'static str,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+/// A digit string without leading or trailing zeros, and a power of ten.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Digits {
+    Small(u128),
+    Big(Box<[u8]>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Number {
+    /// Exact decimal: (-1)^neg × digits × 10^exp; zero is `Small(0)`, exp 0, not negative.
+    Decimal { neg: bool, digits: Digits, exp: i64 },
+    /// An integer literal read exactly (strict mode); zero is never negative.
+    Int { neg: bool, digits: Digits },
+    /// A non-integer literal read as binary64 (strict mode), compared by bits.
+    Float(u64),
+}
+
+/// A parsed document in canonical form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document<'a>(Node<'a>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Node<'a> {
+    Null,
+    Bool(bool),
+    Num(Number),
+    Str(Cow<'a, [u8]>),
+    Arr(Vec<Node<'a>>),
+    Obj(Vec<(Cow<'a, [u8]>, Node<'a>)>),
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    numbers: Numbers,
+}
+
+type PResult<T> = Result<T, (usize, &'static str)>;
+
+/// Parse `src` into its canonical form.
+pub fn parse(src: &[u8], numbers: Numbers) -> Result<Document<'_>, ParseError> {
+    let mut p = Parser {
+        src,
+        pos: 0,
+        numbers,
+    };
+    match p.document() {
+        Ok(node) => Ok(Document(node)),
+        Err((pos, message)) => Err(locate(src, pos, message)),
+    }
+}
+
+fn locate(src: &[u8], pos: usize, message: &'static str) -> ParseError {
+    let pos = pos.min(src.len());
+    let before = &src[..pos];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = before[line_start..]
+        .iter()
+        .filter(|&&b| (b & 0xC0) != 0x80)
+        .count()
+        + 1;
+    ParseError {
+        line,
+        column,
+        message,
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn document(&mut self) -> PResult<Node<'a>> {
+        self.skip_ws();
+        let node = self.value(0)?;
+        self.skip_ws();
+        if self.pos != self.src.len() {
+            return Err((self.pos, "unexpected data after the JSON document"));
+        }
+        Ok(node)
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.src.get(self.pos) {
+            if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    fn literal(&mut self, word: &'static [u8], node: Node<'a>) -> PResult<Node<'a>> {
+        if self.src[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(node)
+        } else {
+            Err((self.pos, "expected a JSON value"))
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> PResult<Node<'a>> {
+        match self.peek() {
+            None => Err((self.pos, "expected a JSON value, found the end of the text")),
+            Some(b'{') => self.object(depth + 1),
+            Some(b'[') => self.array(depth + 1),
+            Some(b'"') => Ok(Node::Str(self.string()?)),
+            Some(b't') => self.literal(b"true", Node::Bool(true)),
+            Some(b'f') => self.literal(b"false", Node::Bool(false)),
+            Some(b'n') => self.literal(b"null", Node::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err((self.pos, "expected a JSON value")),
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> PResult<Node<'a>> {
+        if depth > MAX_DEPTH {
+            return Err((self.pos, "nesting deeper than 512 levels"));
+        }
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Node::Arr(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(depth)?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Node::Arr(items));
+                }
+                _ => return Err((self.pos, "expected ',' or ']' in an array")),
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> PResult<Node<'a>> {
+        if depth > MAX_DEPTH {
+            return Err((self.pos, "nesting deeper than 512 levels"));
+        }
+        self.pos += 1;
+        let mut members: Vec<(Cow<'a, [u8]>, Node<'a>)> = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Node::Obj(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err((self.pos, "expected a double-quoted object key"));
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err((self.pos, "expected ':' after an object key"));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value = self.value(depth)?;
+            members.push((key, value));
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return Err((self.pos, "expected ',' or '}' in an object")),
+            }
+        }
+        // Stable sort keeps duplicates in document order, so keeping the last of each run
+        // resolves duplicate keys the way Python's json module does.
+        members.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(Cow<'a, [u8]>, Node<'a>)> = Vec::with_capacity(members.len());
+        for (k, v) in members {
+            match out.last_mut() {
+                Some(last) if last.0 == k => *last = (k, v),
+                _ => out.push((k, v)),
+            }
+        }
+        Ok(Node::Obj(out))
+    }
+
+    fn hex4(&mut self) -> PResult<u32> {
+        let s = self
+            .src
+            .get(self.pos..self.pos + 4)
+            .ok_or((self.pos, "invalid \\u escape: four hex digits needed"))?;
+        let mut v = 0u32;
+        for &b in s {
+            let d = (b as char)
+                .to_digit(16)
+                .ok_or((self.pos, "invalid \\u escape: four hex digits needed"))?;
+            v = v * 16 + d;
+        }
+        self.pos += 4;
+        Ok(v)
+    }
+
+    fn string(&mut self) -> PResult<Cow<'a, [u8]>> {
+        let open = self.pos;
+        self.pos += 1;
+        let start = self.pos;
+        // Fast path: no escapes, borrow the bytes.
+        while let Some(&b) = self.src.get(self.pos) {
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    return Ok(Cow::Borrowed(&self.src[start..self.pos - 1]));
+                }
+                b'\\' => break,
+                0x00..=0x1F => {
+                    return Err((self.pos, "unescaped control character in a string"))
+                }
+                _ => self.pos += 1,
+            }
+        }
+        let mut buf = self.src[start..self.pos].to_vec();
+        loop {
+            let Some(&b) = self.src.get(self.pos) else {
+                return Err((open, "unterminated string"));
+            };
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(buf));
+                }
+                0x00..=0x1F => {
+                    return Err((self.pos, "unescaped control character in a string"))
+                }
+                b'\\' => {
+                    let esc_pos = self.pos;
+                    self.pos += 1;
+                    let Some(&e) = self.src.get(self.pos) else {
+                        return Err((open, "unterminated string"));
+                    };
+                    self.pos += 1;
+                    let ch = match e {
+                        b'"' => b'"',
+                        b'\\' => b'\\',
+                        b'/' => b'/',
+                        b'b' => 0x08,
+                        b'f' => 0x0C,
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        b'u' => {
+                            let mut cp = self.hex4()?;
+                            if (0xD800..=0xDBFF).contains(&cp)
+                                && self.src[self.pos..].starts_with(b"\\u")
+                            {
+                                let save = self.pos;
+                                self.pos += 2;
+                                let low = self.hex4()?;
+                                if (0xDC00..=0xDFFF).contains(&low) {
+                                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                                } else {
+                                    self.pos = save;
+                                }
+                            }
+                            push_code_point(&mut buf, cp);
+                            continue;
+                        }
+                        _ => return Err((esc_pos, "invalid escape in a string")),
+                    };
+                    buf.push(ch);
+                }
+                _ => {
+                    buf.push(b);
+                    self.pos += 1;
+                }
+            }
+        }
+    }
+
+    fn digits_run(&mut self) -> &'a [u8] {
+        let start = self.pos;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+        &self.src[start..self.pos]
+    }
+
+    fn number(&mut self) -> PResult<Node<'a>> {
+        let start = self.pos;
+        let neg = self.peek() == Some(b'-');
+        if neg {
+            self.pos += 1;
+        }
+        let int_part = self.digits_run();
+        if int_part.is_empty() {
+            return Err((self.pos, "invalid number: a digit must follow '-'"));
+        }
+        if int_part.len() > 1 && int_part[0] == b'0' {
+            return Err((start, "invalid number: leading zeros are not allowed"));
+        }
+        let mut frac = &self.src[0..0];
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            frac = self.digits_run();
+            if frac.is_empty() {
+                return Err((self.pos, "invalid number: a digit must follow '.'"));
+            }
+        }
+        let mut exp_neg = false;
+        let mut exp_digits = &self.src[0..0];
+        let has_exp = matches!(self.peek(), Some(b'e' | b'E'));
+        if has_exp {
+            self.pos += 1;
+            if let Some(s @ (b'+' | b'-')) = self.peek() {
+                exp_neg = s == b'-';
+                self.pos += 1;
+            }
+            exp_digits = self.digits_run();
+            if exp_digits.is_empty() {
+                return Err((self.pos, "invalid number: a digit must follow the exponent"));
+            }
+        }
+        let text = &self.src[start..self.pos];
+        let number = match self.numbers {
+            Numbers::Strict if frac.is_empty() && !has_exp => Number::Int {
+                neg: neg && int_part.iter().any(|&d| d != b'0'),
+                digits: make_digits(int_part.iter().copied()),
+            },
+            Numbers::Strict => {
+                // ASCII by construction, and Rust's parse rounds correctly, like Python's float().
+                let s = std::str::from_utf8(text).map_err(|_| (start, "invalid number"))?;
+                let f: f64 = s.parse().map_err(|_| (start, "invalid number"))?;
+                Number::Float(f.to_bits())
+            }
+            Numbers::Value => {
+                let mut exp: i64 = 0;
+                for &d in exp_digits.iter().skip_while(|&&d| d == b'0') {
+                    exp = exp
+                        .checked_mul(10)
+                        .and_then(|e| e.checked_add((d - b'0') as i64))
+                        .filter(|e| *e <= 1_000_000_000_000_000)
+                        .ok_or((start, "number exponent too large to compare exactly"))?;
+                }
+                if exp_neg {
+                    exp = -exp;
+                }
+                decimal(neg, int_part, frac, exp)
+            }
+        };
+        Ok(Node::Num(number))
+    }
+}
+
+fn make_digits(it: impl Iterator<Item = u8> + Clone) -> Digits {
+    let digits: Vec<u8> = it.skip_while(|&d| d == b'0').collect();
+    if digits.len() <= 38 {
+        let mut v = 0u128;
+        for d in &digits {
+            v = v * 10 + (d - b'0') as u128;
+        }
+        Digits::Small(v)
+    } else {
+        Digits::Big(digits.into_boxed_slice())
+    }
+}
+
+fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp: i64) -> Number {
+    let all = int_part.iter().chain(frac.iter()).copied();
+    let lead = all.clone().take_while(|&d| d == b'0').count();
+    let total = int_part.len() + frac.len();
+    if lead == total {
+        return Number::Decimal {
+            neg: false,
+            digits: Digits::Small(0),
+            exp: 0,
+        };
+    }
+    let trail = all.clone().rev().take_while(|&d| d == b'0').count();
+    let sig = all.skip(lead).take(total - lead - trail);
+    Number::Decimal {
+        neg,
+        digits: make_digits(sig),
+        exp: exp - frac.len() as i64 + trail as i64,
+    }
+}
+
+fn push_code_point(buf: &mut Vec<u8>, cp: u32) {
+    if cp < 0x80 {
+        buf.push(cp as u8);
+    } else if cp < 0x800 {
+        buf.extend_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]);
+    } else if cp < 0x10000 {
+        buf.extend_from_slice(&[
+            0xE0 | (cp >> 12) as u8,
+            0x80 | ((cp >> 6) & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]);
+    } else {
+        buf.extend_from_slice(&[
+            0xF0 | (cp >> 18) as u8,
+            0x80 | ((cp >> 12) & 0x3F) as u8,
+            0x80 | ((cp >> 6) & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]);
+    }
+}
+
+/// Whether two documents are equal under `numbers`; `None` when `expected` is invalid is left to
+/// the caller: here an invalid `actual` simply does not match.
+pub fn matches(expected: &Document<'_>, actual: &[u8], numbers: Numbers) -> bool {
+    parse(actual, numbers).is_ok_and(|a| a == *expected)
+}
+
+impl Document<'_> {
+    /// The canonical text: compact, keys sorted, numbers in the mode's canonical form. Two
+    /// documents are equal exactly when their canonical texts are equal.
+    pub fn canonical(&self) -> String {
+        let mut out = Vec::new();
+        write_node(&self.0, &mut out);
+        // Every byte written is ASCII or copied from generalized UTF-8 with surrogates escaped.
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+fn write_node(node: &Node<'_>, out: &mut Vec<u8>) {
+    match node {
+        Node::Null => out.extend_from_slice(b"null"),
+        Node::Bool(true) => out.extend_from_slice(b"true"),
+        Node::Bool(false) => out.extend_from_slice(b"false"),
+        Node::Num(n) => write_number(n, out),
+        Node::Str(s) => write_string(s, out),
+        Node::Arr(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_node(item, out);
+            }
+            out.push(b']');
+        }
+        Node::Obj(members) => {
+            out.push(b'{');
+            for (i, (k, v)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_string(k, out);
+                out.push(b':');
+                write_node(v, out);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+fn write_string(s: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
+    let mut i = 0;
+    while i < s.len() {
+        let b = s[i];
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0C => out.extend_from_slice(b"\\f"),
+            0x00..=0x1F => out.extend_from_slice(format!("\\u{:04x}", b).as_bytes()),
+            // A lone surrogate (ED A0..BF xx) cannot stand in UTF-8 text: escape it.
+            0xED if s.get(i + 1).is_some_and(|&n| n >= 0xA0) && i + 2 < s.len() => {
+                let cp = ((b as u32 & 0x0F) << 12)
+                    | ((s[i + 1] as u32 & 0x3F) << 6)
+                    | (s[i + 2] as u32 & 0x3F);
+                out.extend_from_slice(format!("\\u{:04x}", cp).as_bytes());
+                i += 3;
+                continue;
+            }
+            _ => out.push(b),
+        }
+        i += 1;
+    }
+    out.push(b'"');
+}
+
+fn digits_string(d: &Digits) -> String {
+    match d {
+        Digits::Small(v) => v.to_string(),
+        Digits::Big(b) => String::from_utf8_lossy(b).into_owned(),
+    }
+}
+
+fn write_number(n: &Number, out: &mut Vec<u8>) {
+    match n {
+        Number::Int { neg, digits } => {
+            if *neg {
+                out.push(b'-');
+            }
+            out.extend_from_slice(digits_string(digits).as_bytes());
+        }
+        Number::Float(bits) => out.extend_from_slice(python_float_repr(f64::from_bits(*bits)).as_bytes()),
+        Number::Decimal { neg, digits, exp } => {
+            if *neg {
+                out.push(b'-');
+            }
+            let d = digits_string(digits);
+            out.extend_from_slice(decimal_text(&d, *exp).as_bytes());
+        }
+    }
+}
+
+/// Text of digits × 10^exp (digits without leading or trailing zeros, or "0").
+fn decimal_text(d: &str, exp: i64) -> String {
+    if d == "0" {
+        return "0".to_string();
+    }
+    let n = d.len() as i64;
+    let point = n + exp;
+    if exp >= 0 && point <= 21 {
+        return format!("{d}{}", "0".repeat(exp as usize));
+    }
+    if exp < 0 && point > -6 && point <= 21 {
+        return if point > 0 {
+            format!("{}.{}", &d[..point as usize], &d[point as usize..])
+        } else {
+            format!("0.{}{d}", "0".repeat((-point) as usize))
+        };
+    }
+    let mantissa = if n > 1 {
+        format!("{}.{}", &d[..1], &d[1..])
+    } else {
+        d.to_string()
+    };
+    let e = point - 1;
+    format!("{mantissa}e{}{}", if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+/// Python's `repr(float)` as `json.dumps` writes it (`Infinity` for infinities).
+pub fn python_float_repr(x: f64) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
+    }
+    if x.is_nan() {
+        return "NaN".to_string();
+    }
+    // `{:e}` gives the shortest digits that round-trip, as Python's repr does.
+    let sci = format!("{:e}", x.abs());
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i64 = exp.parse().unwrap_or(0);
+    let digits: String = mant.chars().filter(|c| *c != '.').collect();
+    let n = digits.len() as i64;
+    let point = exp + 1;
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    let body = if !(-4 < point && point <= 16) {
+        let m = if n > 1 {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        } else {
+            digits.clone()
+        };
+        let e = point - 1;
+        format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+    } else if point <= 0 {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    } else if point >= n {
+        format!("{digits}{}.0", "0".repeat((point - n) as usize))
+    } else {
+        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+    };
+    format!("{sign}{body}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(s: &str, n: Numbers) -> String {
+        parse(s.as_bytes(), n).unwrap().canonical()
+    }
+
+    fn eq(a: &str, b: &str, n: Numbers) -> bool {
+        matches(&parse(a.as_bytes(), n).unwrap(), b.as_bytes(), n)
+    }
+
+    #[test]
+    fn value_mode_numbers() {
+        let v = Numbers::Value;
+        assert!(eq("1", "1.0", v));
+        assert!(eq("1", "1e0", v));
+        assert!(eq("1", "0.1e1", v));
+        assert!(eq("100", "1E2", v));
+        assert!(eq("-0", "0.0", v));
+        assert!(!eq("9007199254740993", "9007199254740992", v));
+        assert!(!eq("true", "1", v));
+        assert_eq!(canon("[1.50, 0.001, 1e30, -2.5e-9, 0]", v), "[1.5,0.001,1e+30,-2.5e-9,0]");
+        let big = "123456789012345678901234567890123456789012345";
+        assert_eq!(canon(big, v), "1.23456789012345678901234567890123456789012345e+44");
+    }
+
+    #[test]
+    fn strict_mode_follows_python_json() {
+        let s = Numbers::Strict;
+        assert!(!eq("1", "1.0", s));
+        assert!(eq("1.0", "1e0", s));
+        assert_eq!(canon("[1.0, 1e16, 1e15, 0.0001, 0.00001, -0.0, 1e400, -0]", s),
+            "[1.0,1e+16,1000000000000000.0,0.0001,1e-05,-0.0,Infinity,0]");
+    }
+
+    #[test]
+    fn objects_sorted_and_last_key_wins() {
+        let v = Numbers::Value;
+        assert_eq!(canon(r#"{"b": 1, "a": [true, null], "b": 2}"#, v), r#"{"a":[true,null],"b":2}"#);
+        assert!(eq(r#"{"x": {"q": 1, "p": 2}}"#, r#"{"x":{"p":2,"q":1}}"#, v));
+        assert!(!eq("[1, 2]", "[2, 1]", v));
+    }
+
+    #[test]
+    fn strings_unescape_and_escape() {
+        let v = Numbers::Value;
+        assert!(eq(r#""caf\u00e9""#, "\"café\"", v));
+        assert!(eq(r#""\ud83d\ude00""#, "\"😀\"", v));
+        assert_eq!(canon(r#""a\"\\\n\u0001\ud800/""#, v), r#""a\"\\\n\u0001\ud800/""#);
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = parse(b"{\n  \"a\": 01}", Numbers::Value).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 8));
+        for bad in ["", "NaN", "[1,]", "{\"a\" 1}", "\"\t\"", "[1] x", "tru", "1.", "-", "\"\\x\""] {
+            assert!(parse(bad.as_bytes(), Numbers::Value).is_err(), "{bad:?}");
+        }
+        let deep = "[".repeat(600) + &"]".repeat(600);
+        assert!(parse(deep.as_bytes(), Numbers::Value).is_err());
+        let ok = "[".repeat(500) + &"]".repeat(500);
+        assert!(parse(ok.as_bytes(), Numbers::Value).is_ok());
+    }
+}

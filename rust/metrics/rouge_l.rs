@@ -1,0 +1,187 @@
+//! ROUGE-L: precision, recall and F-measure from the longest common subsequence of tokens.
+
+use rustc_hash::FxHashMap;
+
+use super::lcs::{lcs_len, LcsScratch};
+use super::text::{decode_into, py_lower_into};
+
+/// How text is cut into tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tokenizer {
+    /// rouge-score's: lowercase, then maximal runs of `[a-z0-9]`; everything else separates.
+    Rouge,
+    /// Lowercase, then maximal runs of Unicode letters and digits.
+    Unicode,
+}
+
+/// Precision, recall and F-measure, as rouge-score reports them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RougeScore {
+    pub precision: f64,
+    pub recall: f64,
+    pub fmeasure: f64,
+}
+
+/// Reusable buffers so a batch allocates once per thread, not once per pair.
+#[derive(Default)]
+pub struct Scratch {
+    raw: Vec<u32>,
+    chars_e: Vec<u32>,
+    chars_a: Vec<u32>,
+    spans_e: Vec<(u32, u32)>,
+    spans_a: Vec<(u32, u32)>,
+    ids_e: Vec<u32>,
+    ids_a: Vec<u32>,
+    lcs: LcsScratch,
+}
+
+const SEP: u32 = 0x20;
+
+/// Map text to a code-point stream in which every separator is `SEP` and tokens are the runs
+/// between separators.
+fn tokenize_chars(text: &[u8], tokenizer: Tokenizer, raw: &mut Vec<u32>, out: &mut Vec<u32>) {
+    raw.clear();
+    decode_into(text, raw);
+    out.clear();
+    match tokenizer {
+        Tokenizer::Rouge => {
+            // Python's str.lower() yields [a-z0-9] only from ASCII letters and digits, from
+            // U+0130 (to "i" + U+0307) and from U+212A KELVIN SIGN (to "k").
+            for &c in raw.iter() {
+                let mapped = match c {
+                    0x30..=0x39 | 0x61..=0x7A => c,
+                    0x41..=0x5A => c + 32,
+                    0x212A => 0x6B,
+                    0x130 => {
+                        out.push(0x69);
+                        SEP
+                    }
+                    _ => SEP,
+                };
+                out.push(mapped);
+            }
+        }
+        Tokenizer::Unicode => {
+            py_lower_into(raw, out);
+            for c in out.iter_mut() {
+                if !char::from_u32(*c).is_some_and(char::is_alphanumeric) {
+                    *c = SEP;
+                }
+            }
+        }
+    }
+}
+
+fn token_spans(chars: &[u32], spans: &mut Vec<(u32, u32)>) {
+    spans.clear();
+    let mut start = None;
+    for (i, &c) in chars.iter().enumerate() {
+        if c == SEP {
+            if let Some(s) = start.take() {
+                spans.push((s as u32, i as u32));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        spans.push((s as u32, chars.len() as u32));
+    }
+}
+
+/// Tokenize `text` into its separator-marked code points (for inspection and tests).
+pub fn tokens(text: &[u8], tokenizer: Tokenizer) -> Vec<String> {
+    let (mut raw, mut chars, mut spans) = (Vec::new(), Vec::new(), Vec::new());
+    tokenize_chars(text, tokenizer, &mut raw, &mut chars);
+    token_spans(&chars, &mut spans);
+    spans
+        .iter()
+        .map(|&(a, b)| {
+            chars[a as usize..b as usize]
+                .iter()
+                .map(|&c| char::from_u32(c).unwrap_or('\u{FFFD}'))
+                .collect()
+        })
+        .collect()
+}
+
+/// ROUGE-L of `actual` (the prediction) against `expected` (the target).
+pub fn rouge_l(expected: &[u8], actual: &[u8], tokenizer: Tokenizer, s: &mut Scratch) -> RougeScore {
+    tokenize_chars(expected, tokenizer, &mut s.raw, &mut s.chars_e);
+    tokenize_chars(actual, tokenizer, &mut s.raw, &mut s.chars_a);
+    token_spans(&s.chars_e, &mut s.spans_e);
+    token_spans(&s.chars_a, &mut s.spans_a);
+    let (n_e, n_a) = (s.spans_e.len(), s.spans_a.len());
+    if n_e == 0 || n_a == 0 {
+        return RougeScore {
+            precision: 0.0,
+            recall: 0.0,
+            fmeasure: 0.0,
+        };
+    }
+
+    let mut ids: FxHashMap<&[u32], u32> = FxHashMap::default();
+    s.ids_e.clear();
+    for &(a, b) in &s.spans_e {
+        let next = ids.len() as u32;
+        s.ids_e
+            .push(*ids.entry(&s.chars_e[a as usize..b as usize]).or_insert(next));
+    }
+    s.ids_a.clear();
+    for &(a, b) in &s.spans_a {
+        let next = ids.len() as u32;
+        s.ids_a
+            .push(*ids.entry(&s.chars_a[a as usize..b as usize]).or_insert(next));
+    }
+    let alphabet = ids.len();
+    let lcs = if n_e <= n_a {
+        lcs_len(&s.ids_e, &s.ids_a, alphabet, &mut s.lcs)
+    } else {
+        lcs_len(&s.ids_a, &s.ids_e, alphabet, &mut s.lcs)
+    };
+
+    let precision = lcs as f64 / n_a as f64;
+    let recall = lcs as f64 / n_e as f64;
+    let fmeasure = if precision + recall > 0.0 {
+        2.0 * precision * recall / (precision + recall)
+    } else {
+        0.0
+    };
+    RougeScore {
+        precision,
+        recall,
+        fmeasure,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rouge_tokenizer_keeps_ascii_alnum_runs() {
+        assert_eq!(
+            tokens("Hello, WORLD! café x2".as_bytes(), Tokenizer::Rouge),
+            vec!["hello", "world", "caf", "x2"]
+        );
+        assert_eq!(tokens("\u{130}K\u{212A}".as_bytes(), Tokenizer::Rouge), vec!["i", "kk"]);
+    }
+
+    #[test]
+    fn unicode_tokenizer_keeps_letters() {
+        assert_eq!(
+            tokens("Café Zürich 東京!".as_bytes(), Tokenizer::Unicode),
+            vec!["café", "zürich", "東京"]
+        );
+    }
+
+    #[test]
+    fn scores() {
+        let s = &mut Scratch::default();
+        let r = rouge_l(b"the cat sat on the mat", b"the cat on the mat", Tokenizer::Rouge, s);
+        assert_eq!(r.precision, 1.0);
+        assert_eq!(r.recall, 5.0 / 6.0);
+        let r = rouge_l(b"", b"x", Tokenizer::Rouge, s);
+        assert_eq!(r.fmeasure, 0.0);
+    }
+}

@@ -1,0 +1,204 @@
+//! Code-point level text helpers that reproduce CPython's own string semantics: `str.lower`
+//! (with the Final_Sigma rule), `str.isspace` and the `re` module's word characters. The tables
+//! are generated from Python itself (see `tools/gen_unicode_tables.py`).
+
+use super::unicode_tables::{PY_LOWER, PY_SPACE, PY_WORD, SIGMA_CASED, SIGMA_IGNORABLE};
+
+/// Decode generalized UTF-8 (UTF-8 that may encode lone surrogates) into code points, appending
+/// to `out`. Bytes come from Python strings, so they are well formed; a stray byte decodes as
+/// itself rather than panicking.
+pub fn decode_into(bytes: &[u8], out: &mut Vec<u32>) {
+    out.reserve(bytes.len());
+    let mut i = 0;
+    let n = bytes.len();
+    while i < n {
+        let b0 = bytes[i] as u32;
+        if b0 < 0x80 {
+            out.push(b0);
+            i += 1;
+            continue;
+        }
+        let (len, init) = if b0 >= 0xF0 {
+            (4, b0 & 0x07)
+        } else if b0 >= 0xE0 {
+            (3, b0 & 0x0F)
+        } else if b0 >= 0xC0 {
+            (2, b0 & 0x1F)
+        } else {
+            (1, b0)
+        };
+        if i + len > n {
+            out.push(b0);
+            i += 1;
+            continue;
+        }
+        let mut cp = init;
+        for k in 1..len {
+            cp = (cp << 6) | (bytes[i + k] as u32 & 0x3F);
+        }
+        out.push(cp);
+        i += len;
+    }
+}
+
+/// Decode generalized UTF-8 into a fresh vector of code points.
+pub fn decode(bytes: &[u8]) -> Vec<u32> {
+    let mut v = Vec::new();
+    decode_into(bytes, &mut v);
+    v
+}
+
+fn in_ranges(table: &[(u32, u32)], cp: u32) -> bool {
+    table
+        .binary_search_by(|&(lo, hi)| {
+            if hi < cp {
+                std::cmp::Ordering::Less
+            } else if lo > cp {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// `chr(cp).isspace()` in CPython.
+#[inline]
+pub fn is_py_space(cp: u32) -> bool {
+    if cp < 0x80 {
+        return matches!(cp, 0x09..=0x0D | 0x1C..=0x20);
+    }
+    in_ranges(PY_SPACE, cp)
+}
+
+/// A word character of Python's `re` module for `str` patterns: `isalnum()` or `_`.
+#[inline]
+pub fn is_py_word(cp: u32) -> bool {
+    if cp < 0x80 {
+        let c = cp as u8;
+        return c.is_ascii_alphanumeric() || c == b'_';
+    }
+    in_ranges(PY_WORD, cp)
+}
+
+/// Append the lowercase of one code point (context-free) to `out`.
+#[inline]
+fn push_lower(cp: u32, out: &mut Vec<u32>) {
+    if cp < 0x80 {
+        out.push(if (0x41..=0x5A).contains(&cp) { cp + 32 } else { cp });
+        return;
+    }
+    match PY_LOWER.binary_search_by_key(&cp, |&(c, _, _)| c) {
+        Ok(i) => {
+            let (_, a, b) = PY_LOWER[i];
+            out.push(a);
+            if b != 0 {
+                out.push(b);
+            }
+        }
+        Err(_) => out.push(cp),
+    }
+}
+
+const CAPITAL_SIGMA: u32 = 0x03A3;
+const SMALL_SIGMA: u32 = 0x03C3;
+const FINAL_SIGMA: u32 = 0x03C2;
+
+fn sigma_is_final(cps: &[u32], i: usize) -> bool {
+    let ignorable = |c: u32| c >= 0x80 && in_ranges(SIGMA_IGNORABLE, c);
+    let cased = |c: u32| {
+        if c < 0x80 {
+            (c as u8).is_ascii_alphabetic()
+        } else {
+            in_ranges(SIGMA_CASED, c)
+        }
+    };
+    let before = cps[..i].iter().rev().find(|&&c| !ignorable(c));
+    if !before.is_some_and(|&c| cased(c)) {
+        return false;
+    }
+    let after = cps[i + 1..].iter().find(|&&c| !ignorable(c));
+    !after.is_some_and(|&c| cased(c))
+}
+
+/// CPython's `str.lower()` over code points, appending to `out`.
+pub fn py_lower_into(cps: &[u32], out: &mut Vec<u32>) {
+    out.reserve(cps.len());
+    for (i, &cp) in cps.iter().enumerate() {
+        if cp == CAPITAL_SIGMA {
+            out.push(if sigma_is_final(cps, i) {
+                FINAL_SIGMA
+            } else {
+                SMALL_SIGMA
+            });
+        } else {
+            push_lower(cp, out);
+        }
+    }
+}
+
+/// Split code points on CPython whitespace (`str.split()` with no argument), calling `f` with
+/// each non-empty token.
+#[inline]
+pub fn for_each_py_token<'a>(cps: &'a [u32], mut f: impl FnMut(&'a [u32])) {
+    let mut start = None;
+    for (i, &c) in cps.iter().enumerate() {
+        if is_py_space(c) {
+            if let Some(s) = start.take() {
+                f(&cps[s..i]);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        f(&cps[s..]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lower(s: &str) -> String {
+        let mut out = Vec::new();
+        py_lower_into(&decode(s.as_bytes()), &mut out);
+        out.iter().map(|&c| char::from_u32(c).unwrap()).collect()
+    }
+
+    #[test]
+    fn decodes_utf8_and_lone_surrogates() {
+        assert_eq!(decode("aé東😀".as_bytes()), vec![0x61, 0xE9, 0x6771, 0x1F600]);
+        assert_eq!(decode(&[0xED, 0xA0, 0x80]), vec![0xD800]);
+    }
+
+    #[test]
+    fn lowercases_like_python() {
+        assert_eq!(lower("HeLLo ÉCOLE"), "hello école");
+        assert_eq!(lower("\u{130}"), "i\u{307}");
+        assert_eq!(lower("\u{212A}"), "k");
+        assert_eq!(lower("ΟΔΟΣ"), "\u{3bf}\u{3b4}\u{3bf}\u{3c2}");
+        assert_eq!(lower("ΟΔΟΣ."), "\u{3bf}\u{3b4}\u{3bf}\u{3c2}.");
+        assert_eq!(lower("Σ"), "σ");
+        assert_eq!(lower("ΑΣΑ"), "\u{3b1}\u{3c3}\u{3b1}");
+    }
+
+    #[test]
+    fn python_whitespace_includes_separators() {
+        assert!(is_py_space(0x1F));
+        assert!(is_py_space(0x3000));
+        assert!(!is_py_space(0x200B));
+        let mut toks = Vec::new();
+        for_each_py_token(&decode(b"  a\x1cb  c "), |t| toks.push(t.len()));
+        assert_eq!(toks, vec![1, 1, 1]);
+    }
+
+    #[test]
+    fn word_characters_follow_python_re() {
+        assert!(is_py_word('_' as u32));
+        assert!(is_py_word('é' as u32));
+        assert!(is_py_word('½' as u32));
+        assert!(!is_py_word(0x301));
+        assert!(!is_py_word('-' as u32));
+    }
+}

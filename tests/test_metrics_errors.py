@@ -13,11 +13,12 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import evalmark.metrics as em
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+import evalmark.metrics as em
 
 TEXT_BATCH_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "token_f1_batch": em.token_f1_batch,

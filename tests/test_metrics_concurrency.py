@@ -1,0 +1,109 @@
+"""Every batch entry point called from many Python threads at once equals its serial result."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import evalmark.metrics as em
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import workload
+
+THREADS = 8
+CALLS = 48
+
+TEXT, ACTUAL = workload.text_pairs(600, seed=21)
+JSON_EXP, JSON_ACT = workload.json_pairs(600, seed=22)
+VEC_A, VEC_B = workload.vectors(600, 96, seed=23)
+
+# name -> function of (row slice, workers) returning the batch result for those rows
+ENTRY_POINTS: dict[str, Callable[[slice, int], np.ndarray]] = {
+    "token_f1_batch": lambda s, w: em.token_f1_batch(TEXT[s], ACTUAL[s], workers=w),
+    "token_f1_batch_none": lambda s, w: em.token_f1_batch(
+        TEXT[s], ACTUAL[s], normalizer="none", workers=w
+    ),
+    "rouge_l_batch": lambda s, w: em.rouge_l_batch(TEXT[s], ACTUAL[s], workers=w),
+    "rouge_l_batch_unicode_recall": lambda s, w: em.rouge_l_batch(
+        TEXT[s], ACTUAL[s], tokenizer="unicode", measure="recall", workers=w
+    ),
+    "levenshtein_distance_batch": lambda s, w: em.levenshtein_distance_batch(
+        TEXT[s], ACTUAL[s], workers=w
+    ),
+    "levenshtein_similarity_batch": lambda s, w: em.levenshtein_similarity_batch(
+        TEXT[s], ACTUAL[s], workers=w
+    ),
+    "levenshtein_text_column": lambda s, w: em.levenshtein_similarity_batch(
+        em.TextColumn.from_strings(TEXT[s]), em.TextColumn.from_strings(ACTUAL[s]), workers=w
+    ),
+    "json_match_batch": lambda s, w: em.json_match_batch(JSON_EXP[s], JSON_ACT[s], workers=w),
+    "json_match_batch_strict": lambda s, w: em.json_match_batch(
+        JSON_EXP[s], JSON_ACT[s], numbers="strict", workers=w
+    ),
+    "cosine_batch": lambda s, w: em.cosine_batch(VEC_A[s], VEC_B[s], workers=w),
+    "cosine_matrix": lambda s, w: em.cosine_matrix(VEC_A[s][:20], VEC_B[s], workers=w),
+}
+
+
+def job(k: int) -> tuple[slice, int]:
+    """The k-th call's rows and workers: overlapping slices of varied sizes, varied workers."""
+    start = (k * 37) % 500
+    return slice(start, start + 20 + (k * 53) % 80), (1, 2, -1, 3)[k % 4]
+
+
+def same_bits(x: np.ndarray, y: np.ndarray) -> bool:
+    return x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+
+
+def run_concurrently(calls: list[Callable[[], Any]]) -> list[Any]:
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        return list(pool.map(lambda call: call(), calls))
+
+
+@pytest.mark.parametrize("name", list(ENTRY_POINTS))
+def test_thread_pool_equals_serial(name: str) -> None:
+    fn = ENTRY_POINTS[name]
+    jobs = [job(k) for k in range(CALLS)]
+    serial = [fn(rows, 1) for rows, _ in jobs]
+    threaded = run_concurrently([lambda rows=rows, w=w: fn(rows, w) for rows, w in jobs])
+    for k, (got, want) in enumerate(zip(threaded, serial, strict=True)):
+        assert same_bits(got, want), (name, k)
+
+
+def test_all_entry_points_at_once() -> None:
+    names = sorted(ENTRY_POINTS)
+    calls = [(names[k % len(names)], *job(k)) for k in range(CALLS * 2)]
+    serial = [ENTRY_POINTS[name](rows, 1) for name, rows, _ in calls]
+    threaded = run_concurrently(
+        [lambda n=name, r=rows, w=w: ENTRY_POINTS[n](r, w) for name, rows, w in calls]
+    )
+    for (name, _, _), got, want in zip(calls, threaded, serial, strict=True):
+        assert same_bits(got, want), name
+
+
+def test_errors_under_concurrency_stay_in_their_thread() -> None:
+    # Calls that fail (invalid expected JSON) run among calls that succeed; each gets its own.
+    good = em.json_match_batch(JSON_EXP[:50], JSON_ACT[:50], workers=1)
+    bad_exp = [*JSON_EXP[:49], "{"]
+
+    def call(k: int) -> object:
+        try:
+            if k % 2:
+                return em.json_match_batch(bad_exp, JSON_ACT[:50], workers=(1, -1)[k % 3 % 2])
+            return em.json_match_batch(JSON_EXP[:50], JSON_ACT[:50], workers=-1)
+        except BaseException as exc:
+            return exc
+
+    results = run_concurrently([lambda k=k: call(k) for k in range(CALLS)])
+    for k, out in enumerate(results):
+        if k % 2:
+            assert isinstance(out, em.MetricInputError), out
+        else:
+            assert isinstance(out, np.ndarray)
+            assert same_bits(out, good)

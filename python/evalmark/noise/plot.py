@@ -31,7 +31,7 @@ def plot_tuning(report: TuneReport, path: str | Path) -> Path:
             axes.step(
                 x,
                 [r.healthy_fails for r in rows],
-                where="mid",
+                where="pre",
                 color=colour,
                 marker="o",
                 label=f"false alarm, {label}",
@@ -39,7 +39,7 @@ def plot_tuning(report: TuneReport, path: str | Path) -> Path:
             axes.step(
                 x,
                 [r.miss for r in rows],
-                where="mid",
+                where="pre",
                 color=colour,
                 linestyle="--",
                 marker="x",

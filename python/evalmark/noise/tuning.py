@@ -200,14 +200,11 @@ def cases_needed(
     for pair in pairs:
         kinds[pair] = kinds.get(pair, 0) + 1
     kind_list = list(kinds)
-    shares = np.array([kinds[k] for k in kind_list], dtype=np.float64) / len(healthy)
-    counts = np.zeros(len(kind_list))
+    order = _growth_order([kinds[k] for k in kind_list], max_cases)
     pmf_healthy = np.zeros(max_cases + 1)
     pmf_regressed = np.zeros(max_cases + 1)
     pmf_healthy[0] = pmf_regressed[0] = 1.0
-    for n in range(1, max_cases + 1):
-        kind = int(np.argmax(shares * n - counts))
-        counts[kind] += 1
+    for n, kind in enumerate(order, start=1):
         q_healthy, q_regressed = kind_list[kind]
         _add_case(pmf_healthy, n, q_healthy)
         _add_case(pmf_regressed, n, q_regressed)
@@ -218,6 +215,32 @@ def cases_needed(
             false_alarm = fail_probability(pmf_healthy, k)
             return CasesNeeded(n, k, false_alarm, miss, max_cases)
     return CasesNeeded(None, None, None, None, max_cases)
+
+
+def scaled_kind_counts(counts: Sequence[int], cases: int) -> tuple[int, ...]:
+    """How many cases of each kind a suite of ``cases`` cases has when it keeps the mix ``counts``.
+
+    Cases are added one at a time to the kind furthest below its share (ties: the earlier kind),
+    so each kind's count is within one of its share, never decreases as the suite grows, and
+    equals ``counts`` when ``cases`` is their sum.
+    """
+    result = [0] * len(counts)
+    for kind in _growth_order(counts, cases):
+        result[kind] += 1
+    return tuple(result)
+
+
+def _growth_order(counts: Sequence[int], cases: int) -> list[int]:
+    total = sum(counts)
+    have = [0] * len(counts)
+    order = []
+    for n in range(1, cases + 1):
+        # the deficit of kind k is counts[k] * n / total - have[k], scaled by total to stay exact
+        deficits = [c * n - h * total for c, h in zip(counts, have, strict=True)]
+        kind = deficits.index(max(deficits))
+        have[kind] += 1
+        order.append(kind)
+    return order
 
 
 def _informative(healthy_fails: float, regressed_fails: float) -> bool:

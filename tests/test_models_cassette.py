@@ -73,7 +73,9 @@ def test_file_layout_is_header_then_entries_sorted_by_key_and_index(tmp_path: Pa
     assert [list(e) for e in entries] == [["key", "kind", "index", "request", "response"]] * 6
     slots = [(e["key"], e["index"]) for e in entries]
     assert slots == sorted(slots)
-    assert sorted(e["index"] for e in entries if e["request"]["messages"][0]["content"] == "q1") == [
+    assert sorted(
+        e["index"] for e in entries if e["request"]["messages"][0]["content"] == "q1"
+    ) == [
         0,
         1,
         2,
@@ -341,7 +343,9 @@ def test_redactors_apply_before_hashing_so_redacted_cassettes_match(tmp_path: Pa
     assert seen == ["use sk-AAAAAAAAAAAAAAAAAAAA"], "the real model still gets the real text"
     assert "<KEY>" in cassette.read_text("utf-8") and "sk-A" not in cassette.read_text("utf-8")
     replayer = record_replay(ScriptedChat([]), cassette, model_id="m", redact=redact)
-    assert replayer.chat([{"role": "user", "content": "use sk-BBBBBBBBBBBBBBBBBBBB"}]).text == "done"
+    assert (
+        replayer.chat([{"role": "user", "content": "use sk-BBBBBBBBBBBBBBBBBBBB"}]).text == "done"
+    )
 
 
 def _write(path: Path, *lines: str, newline: bool = True) -> Path:
@@ -378,7 +382,7 @@ def test_corrupt_line_names_file_and_line(tmp_path: Path) -> None:
 
 def test_unknown_versions_and_foreign_files_are_refused(tmp_path: Path) -> None:
     future = _write(tmp_path / "f.jsonl", '{"format":"evalmark-cassette","version":2}')
-    with pytest.raises(CassetteFormatError, match="format version 2 is unknown.*upgrade evalmark"):
+    with pytest.raises(CassetteFormatError, match=r"format version 2 is unknown.*upgrade evalmark"):
         read_cassette(future)
     keys = _write(
         tmp_path / "k.jsonl", '{"format":"evalmark-cassette","version":1,"key_version":9}'

@@ -67,7 +67,20 @@ def rows_from_embeddings(response: Any, count: int, source: str) -> FloatArray:
 
 
 def _is_async(function: Any) -> bool:
-    return inspect.iscoroutinefunction(function)
+    # The openai package wraps its async create methods in a plain decorator: look through it.
+    return inspect.iscoroutinefunction(inspect.unwrap(function))
+
+
+def _call_sync(create: Any, arguments: dict[str, Any]) -> Any:
+    result = create(**arguments)
+    return _run(result) if inspect.isawaitable(result) else result
+
+
+async def _call_async(create: Any, arguments: dict[str, Any]) -> Any:
+    if _is_async(create):
+        return await create(**arguments)
+    result = await asyncio.to_thread(create, **arguments)
+    return await result if inspect.isawaitable(result) else result
 
 
 def _run(coroutine: Any) -> Any:
@@ -109,17 +122,12 @@ class OpenAIChat:
 
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Send one chat completion request and return its first choice."""
-        arguments = self._arguments(messages, params)
-        if _is_async(self._create):
-            return reply_from_completion(_run(self._create(**arguments)))
-        return reply_from_completion(self._create(**arguments))
+        return reply_from_completion(_call_sync(self._create, self._arguments(messages, params)))
 
     async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Async :meth:`chat` (awaits an async client; runs a sync one in a worker thread)."""
         arguments = self._arguments(messages, params)
-        if _is_async(self._create):
-            return reply_from_completion(await self._create(**arguments))
-        return reply_from_completion(await asyncio.to_thread(self._create, **arguments))
+        return reply_from_completion(await _call_async(self._create, arguments))
 
 
 class OpenAIEmbedding:
@@ -147,12 +155,7 @@ class OpenAIEmbedding:
         if not batch:
             return np.zeros((0, 0), dtype=np.float32)
         arguments = {"model": self.model_id, "input": batch, **self._defaults}
-        response = (
-            _run(self._create(**arguments))
-            if _is_async(self._create)
-            else self._create(**arguments)
-        )
-        return rows_from_embeddings(response, len(batch), self.model_id)
+        return rows_from_embeddings(_call_sync(self._create, arguments), len(batch), self.model_id)
 
     async def aembed(self, texts: Sequence[str]) -> FloatArray:
         """Async :meth:`embed`."""
@@ -160,10 +163,7 @@ class OpenAIEmbedding:
         if not batch:
             return np.zeros((0, 0), dtype=np.float32)
         arguments = {"model": self.model_id, "input": batch, **self._defaults}
-        if _is_async(self._create):
-            response = await self._create(**arguments)
-        else:
-            response = await asyncio.to_thread(self._create, **arguments)
+        response = await _call_async(self._create, arguments)
         return rows_from_embeddings(response, len(batch), self.model_id)
 
 

@@ -1,0 +1,32 @@
+"""Streaming scorer: score files of any size with the batch metric kernels in constant memory.
+
+    from evalmark.scoring import ScoreOptions, parse_metrics, score_file
+    summary = score_file(Path("pairs.jsonl"), ScoreOptions(parse_metrics("token_f1,rouge_l")),
+                         output=Path("scores.parquet"))
+
+Inputs: JSONL, CSV, Parquet (with ``evalmark[arrow]``). Outputs: the same three, by extension.
+"""
+
+from evalmark.scoring.chunks import BadRow, Columns
+from evalmark.scoring.compute import ON_ERROR_CHOICES, OnError
+from evalmark.scoring.errors import OptionalDependencyError, ScoringInputError
+from evalmark.scoring.pipeline import ScoreOptions, score_file, summary_json
+from evalmark.scoring.registry import METRICS, MetricSpec, parse_metrics
+from evalmark.scoring.summary import MetricSummary, Summary
+
+__all__ = [
+    "METRICS",
+    "ON_ERROR_CHOICES",
+    "BadRow",
+    "Columns",
+    "MetricSpec",
+    "MetricSummary",
+    "OnError",
+    "OptionalDependencyError",
+    "ScoreOptions",
+    "ScoringInputError",
+    "Summary",
+    "parse_metrics",
+    "score_file",
+    "summary_json",
+]

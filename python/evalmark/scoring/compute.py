@@ -1,0 +1,208 @@
+"""Score one chunk with the batch kernels, isolating the rows a kernel rejects.
+
+A kernel call covers the whole chunk. When a kernel rejects its batch (``MetricInputError``,
+for example invalid JSON in `expected`), the batch is split in halves until the rejected rows
+are found: a handful of extra calls, and every other row keeps the score the whole-batch call
+would have given it, since each pair is scored independently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from evalmark.scoring.chunks import BadRow, Chunk, Columns
+from evalmark.scoring.errors import ScoringInputError
+from evalmark.scoring.registry import MetricSpec
+
+OnError = Literal["fail", "skip", "null"]
+ON_ERROR_CHOICES: tuple[OnError, ...] = ("fail", "skip", "null")
+
+
+@dataclass(slots=True)
+class ScoredChunk:
+    """A chunk's scores: one full-length column per metric, and which rows to write.
+
+    ``valid[name]`` is None when every kept row has a score; otherwise False marks a null.
+    ``keep`` is None when every row is written (``--on-error skip`` drops bad rows).
+    """
+
+    start: int
+    size: int
+    ids: Any
+    scores: dict[str, npt.NDArray[Any]]
+    valid: dict[str, npt.NDArray[np.bool_] | None]
+    keep: npt.NDArray[np.bool_] | None = None
+    bad: list[BadRow] = field(default_factory=list)
+
+    @property
+    def kept(self) -> int:
+        """Number of rows written."""
+        return self.size if self.keep is None else int(self.keep.sum())
+
+
+class _Inputs:
+    """The good rows' inputs of one metric kind, sliceable into kernel-ready batches."""
+
+    def __init__(self, expected: Any, actual: Any) -> None:
+        self.expected = expected
+        self.actual = actual
+        self.size = len(expected)
+
+    def batch(self, lo: int, hi: int) -> tuple[Any, Any]:
+        if lo == 0 and hi == self.size:
+            return self.whole()
+        return _kernel_ready(_slice(self.expected, lo, hi)), _kernel_ready(
+            _slice(self.actual, lo, hi)
+        )
+
+    def whole(self) -> tuple[Any, Any]:
+        if not hasattr(self, "_whole"):
+            self._whole = (_kernel_ready(self.expected), _kernel_ready(self.actual))
+        return self._whole
+
+
+def _slice(data: Any, lo: int, hi: int) -> Any:
+    if isinstance(data, list | np.ndarray):
+        return data[lo:hi]
+    return data.slice(lo, hi - lo)  # a pyarrow array
+
+
+def _kernel_ready(data: Any) -> Any:
+    """Lists of str and Arrow string arrays become a TextColumn, read once for every metric."""
+    if isinstance(data, np.ndarray):
+        return data
+    from evalmark.metrics import TextColumn
+
+    if isinstance(data, list):
+        return TextColumn.from_strings(data)
+    return TextColumn.from_arrow(data)
+
+
+def _take(data: Any, good: npt.NDArray[np.bool_], good_index: npt.NDArray[np.intp]) -> Any:
+    if isinstance(data, np.ndarray):
+        return data[good]
+    if isinstance(data, list):
+        return [data[i] for i in good_index.tolist()]
+    import pyarrow as pa
+
+    return data.filter(pa.array(good))
+
+
+def score_chunk(
+    chunk: Chunk,
+    metrics: Sequence[MetricSpec],
+    columns: Columns,
+    *,
+    workers: int | None = None,
+    on_error: OnError = "fail",
+    source: str = "",
+) -> ScoredChunk:
+    """Score every good row of ``chunk`` with each metric, applying the bad-row policy.
+
+    With ``on_error="fail"`` the first bad row (in input order) raises
+    :class:`ScoringInputError` naming ``source``, the row's place and the field.
+    """
+    good = np.ones(chunk.size, dtype=bool)
+    for index in chunk.bad:
+        good[index] = False
+    good_index = np.flatnonzero(good)
+    all_good = good_index.size == chunk.size
+    inputs: dict[str, _Inputs] = {}
+    if any(spec.inputs == "text" for spec in metrics):
+        e, a = chunk.expected, chunk.actual
+        if not all_good:
+            e, a = _take(e, good, good_index), _take(a, good, good_index)
+        inputs["text"] = _Inputs(e, a)
+    if any(spec.inputs == "vector" for spec in metrics):
+        ev, av = chunk.expected_vectors, chunk.actual_vectors
+        if not all_good:
+            ev, av = _take(ev, good, good_index), _take(av, good, good_index)
+        inputs["vector"] = _Inputs(ev, av)
+
+    scores: dict[str, npt.NDArray[Any]] = {}
+    valid: dict[str, npt.NDArray[np.bool_] | None] = {}
+    kernel_bad: list[BadRow] = []
+    for spec in metrics:
+        values, ok, rejected = _score_isolating(
+            spec, inputs[spec.inputs], workers, stop_at_first=on_error == "fail"
+        )
+        full = np.zeros(chunk.size, dtype=spec.dtype)
+        full[good_index] = values
+        scores[spec.name] = full
+        row_ok = good.copy()
+        row_ok[good_index[~ok]] = False
+        valid[spec.name] = None if row_ok.all() else row_ok
+        for position, message in rejected:
+            index = int(good_index[position])
+            kernel_bad.append(
+                BadRow(index, chunk.locate(index), _blame(spec, columns), f"{spec.name}: {message}")
+            )
+
+    bad = sorted([*chunk.bad.values(), *kernel_bad], key=lambda row: row.index)
+    if on_error == "fail" and bad:
+        first = bad[0]
+        raise ScoringInputError(
+            source,
+            first.where,
+            first.field,
+            first.problem,
+            "fix the row, or pass --on-error skip or --on-error null",
+        )
+    keep: npt.NDArray[np.bool_] | None = None
+    if on_error == "skip" and bad:
+        keep = good.copy()
+        for row in kernel_bad:
+            keep[row.index] = False
+        valid = dict.fromkeys(valid)
+    return ScoredChunk(chunk.start, chunk.size, chunk.ids, scores, valid, keep, bad)
+
+
+def _blame(spec: MetricSpec, columns: Columns) -> str:
+    if spec.inputs == "vector":
+        return f"{columns.expected_vector} or {columns.actual_vector}"
+    if spec.blame == "expected":
+        return columns.expected
+    if spec.blame == "actual":
+        return columns.actual
+    return f"{columns.expected} or {columns.actual}"
+
+
+def _score_isolating(
+    spec: MetricSpec, inputs: _Inputs, workers: int | None, *, stop_at_first: bool
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], list[tuple[int, str]]]:
+    """Scores, an ok mask, and the (position, message) of every row the kernel rejected."""
+    from evalmark.metrics import MetricInputError
+
+    values = np.zeros(inputs.size, dtype=spec.dtype)
+    ok = np.ones(inputs.size, dtype=bool)
+    rejected: list[tuple[int, str]] = []
+    if inputs.size == 0:
+        return values, ok, rejected
+    pending = [(0, inputs.size)]
+    while pending:
+        lo, hi = pending.pop()
+        expected, actual = inputs.batch(lo, hi)
+        try:
+            values[lo:hi] = spec.compute(expected, actual, workers)
+        except MetricInputError as exc:
+            if hi - lo == 1:
+                ok[lo] = False
+                rejected.append((lo, _strip_row(str(exc))))
+                if stop_at_first:
+                    break
+                continue
+            mid = (lo + hi) // 2
+            pending += [(mid, hi), (lo, mid)]  # the lower half is tried first
+    return values, ok, sorted(rejected)
+
+
+def _strip_row(message: str) -> str:
+    """Drop the kernel's batch-relative row number: the caller names the real place."""
+    import re
+
+    return re.sub(r"^(at )?row \d+( of)?:?\s*", "", message).strip() or message

@@ -1,0 +1,273 @@
+"""Stream a file through the metric kernels: read a chunk, score it, write it, summarise.
+
+Reading and writing run in the calling thread while the previous chunk is scored in a
+helper thread (the kernels release the GIL), so file handling overlaps with scoring. Chunks
+are written strictly in input order: the output does not depend on timing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import msgspec
+
+from evalmark.scoring.atomic import AtomicFile
+from evalmark.scoring.chunks import BadRow, Chunk, Columns, Needs
+from evalmark.scoring.compute import OnError, ScoredChunk, score_chunk
+from evalmark.scoring.errors import ScoringInputError
+from evalmark.scoring.progress import NoProgress, Progress
+from evalmark.scoring.registry import MetricSpec
+from evalmark.scoring.summary import Summary, SummaryBuilder
+from evalmark.scoring.vectors import NpyVectors
+from evalmark.scoring.writers import format_of, open_writer
+
+INPUT_FORMATS = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+    ".csv": "csv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+
+
+class Reader(Protocol):
+    """What every input reader offers (see jsonl.py, csvfile.py, parquet.py)."""
+
+    path: Path
+    id_column: str | None
+    progress_total: int | None
+    progress_unit: str
+
+    def __iter__(self) -> Iterator[Chunk]: ...
+
+    def position(self) -> int: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreOptions:
+    """How to score a file: metrics, columns, chunking, parallelism, bad-row policy."""
+
+    metrics: tuple[MetricSpec, ...]
+    columns: Columns = field(default_factory=Columns)
+    chunk_size: int = 10_000
+    workers: int | None = None
+    on_error: OnError = "fail"
+    expected_npy: Path | None = None
+    actual_npy: Path | None = None
+
+    @property
+    def needs(self) -> Needs:
+        """Which inputs the metrics read from the file itself."""
+        vectors = any(spec.inputs == "vector" for spec in self.metrics)
+        from_file = self.expected_npy is None and self.actual_npy is None
+        return Needs(
+            text=any(spec.inputs == "text" for spec in self.metrics),
+            vectors=vectors and from_file,
+        )
+
+
+def input_format(path: Path) -> str:
+    """``jsonl``, ``csv`` or ``parquet`` from the input's extension."""
+    kind = INPUT_FORMATS.get(path.suffix.lower())
+    if kind is None:
+        raise ValueError(
+            f"{path}: cannot tell the input format from the extension {path.suffix or '(none)'};"
+            " use .jsonl, .csv or .parquet"
+        )
+    return kind
+
+
+def open_reader(path: Path, options: ScoreOptions) -> Reader:
+    """Open ``path`` with the reader for its format."""
+    if options.chunk_size < 1:
+        raise ValueError(f"the chunk size must be at least 1, got {options.chunk_size}")
+    kind = input_format(path)
+    if kind == "parquet":
+        from evalmark.scoring.parquet import ParquetReader
+
+        return ParquetReader(path, options.columns, options.needs, options.chunk_size)
+    if kind == "csv":
+        from evalmark.scoring.csvfile import CsvReader
+
+        return CsvReader(path, options.columns, options.needs, options.chunk_size)
+    from evalmark.scoring.jsonl import JsonlReader
+
+    return JsonlReader(path, options.columns, options.needs, options.chunk_size)
+
+
+def _npy_sources(options: ScoreOptions) -> tuple[NpyVectors, NpyVectors] | None:
+    wants = any(spec.inputs == "vector" for spec in options.metrics)
+    given = (options.expected_npy, options.actual_npy)
+    if given == (None, None):
+        return None
+    if None in given:
+        raise ValueError("give both --expected-npy and --actual-npy, or neither")
+    if not wants:
+        raise ValueError("--expected-npy and --actual-npy are only read by the cosine metric")
+    assert options.expected_npy is not None and options.actual_npy is not None
+    return NpyVectors(options.expected_npy, "expected"), NpyVectors(options.actual_npy, "actual")
+
+
+def iter_scored(reader: Reader, options: ScoreOptions) -> Iterator[ScoredChunk]:
+    """Score the reader's chunks in order, scoring one chunk while the next is read."""
+    from evalmark.metrics import resolve_workers
+
+    resolve_workers(options.workers)  # a bad value is a usage error, not a bad row
+    npy = _npy_sources(options)
+    source = str(reader.path)
+
+    def prepare_and_score(chunk: Chunk) -> ScoredChunk:
+        if npy is not None:
+            chunk.expected_vectors = npy[0].take(chunk)
+            chunk.actual_vectors = npy[1].take(chunk)
+        _check_vector_dims(chunk, options, source)
+        return score_chunk(
+            chunk,
+            options.metrics,
+            options.columns,
+            workers=options.workers,
+            on_error=options.on_error,
+            source=source,
+        )
+
+    rows = 0
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalmark-score") as pool:
+        pending: Future[ScoredChunk] | None = None
+        try:
+            for chunk in reader:
+                rows += chunk.size
+                submitted = pool.submit(prepare_and_score, chunk)
+                if pending is not None:
+                    yield pending.result()
+                pending = submitted
+            if pending is not None:
+                done, pending = pending, None
+                yield done.result()
+        finally:
+            if pending is not None:
+                pending.cancel()
+    if npy is not None:
+        for source_file in npy:
+            source_file.check_exhausted(rows)
+
+
+def _check_vector_dims(chunk: Chunk, options: ScoreOptions, source: str) -> None:
+    e, a = chunk.expected_vectors, chunk.actual_vectors
+    if e is not None and a is not None and e.shape[1] and a.shape[1] and e.shape[1] != a.shape[1]:
+        raise ScoringInputError(
+            source,
+            "",
+            "",
+            f"expected vectors have {e.shape[1]} dimensions and actual vectors {a.shape[1]}",
+            "both sides of a cosine pair must come from the same embedding model",
+        )
+
+
+def score_file(
+    path: Path,
+    options: ScoreOptions,
+    *,
+    output: Path | None = None,
+    summary_path: Path | None = None,
+    progress: Callable[[str, int | None, str], Progress] | None = None,
+    on_bad_row: Callable[[BadRow], None] | None = None,
+) -> Summary:
+    """Score every row of ``path``; write scores to ``output`` and the summary to ``summary_path``.
+
+    Both files appear only when the whole input was scored: they are written to temporary
+    files beside their targets and renamed at the end, so a failure or Ctrl-C leaves any
+    earlier file at those paths untouched and no partial file behind. ``progress`` is called
+    with (label, total, unit) to make a progress display.
+    """
+    check_targets(path, output, summary_path)
+    with ExitStack() as stack:
+        reader = open_reader(path, options)
+        stack.callback(reader.close)
+        bar = (
+            progress(path.name, reader.progress_total, reader.progress_unit)
+            if progress is not None
+            else NoProgress()
+        )
+        return write_scored(
+            iter_scored(reader, options),
+            id_column=reader.id_column,
+            metrics=options.metrics,
+            output=output,
+            summary_path=summary_path,
+            progress=bar,
+            position=reader.position,
+            on_bad_row=on_bad_row,
+        )
+
+
+def check_targets(path: Path, output: Path | None, summary_path: Path | None) -> None:
+    """Refuse outputs that would overwrite the input, and unknown output extensions."""
+    for target in (output, summary_path):
+        if target is not None and target.resolve() == path.resolve():
+            raise ValueError(f"{target}: the output would overwrite the input")
+    if output is not None:
+        format_of(output)
+    if (
+        output is not None
+        and summary_path is not None
+        and output.resolve() == summary_path.resolve()
+    ):
+        raise ValueError(f"{output}: the scores and the summary cannot go to the same file")
+
+
+def write_scored(
+    stream: Iterable[ScoredChunk],
+    *,
+    id_column: str | None,
+    metrics: tuple[MetricSpec, ...],
+    output: Path | None = None,
+    summary_path: Path | None = None,
+    progress: Progress | None = None,
+    position: Callable[[], int] | None = None,
+    on_bad_row: Callable[[BadRow], None] | None = None,
+) -> Summary:
+    """Write scored chunks in order, summarise them, and commit the files only at the end."""
+    builder = SummaryBuilder(tuple(spec.name for spec in metrics))
+    bar = progress if progress is not None else NoProgress()
+    with ExitStack() as stack:
+        stack.callback(bar.close)
+        out_file = stack.enter_context(AtomicFile(output)) if output is not None else None
+        summary_file = (
+            stack.enter_context(AtomicFile(summary_path)) if summary_path is not None else None
+        )
+        writer = (
+            open_writer(output, out_file.temp, id_column, metrics)
+            if output is not None and out_file is not None
+            else None
+        )
+        try:
+            for scored in stream:
+                builder.rows += scored.size
+                builder.skipped += scored.size - scored.kept
+                builder.add(scored.scores, scored.valid, scored.keep)
+                if on_bad_row is not None:
+                    for row in scored.bad:
+                        on_bad_row(row)
+                if writer is not None:
+                    writer.write(scored)
+                bar.update(position() if position is not None else builder.rows, builder.rows)
+        finally:
+            if writer is not None:
+                writer.close()
+        summary = builder.build()
+        if summary_file is not None:
+            summary_file.temp.write_bytes(summary_json(summary))
+    return summary
+
+
+def summary_json(summary: Summary) -> bytes:
+    """The summary as indented JSON text with a final newline."""
+    return msgspec.json.format(msgspec.json.encode(summary.as_dict()), indent=2) + b"\n"

@@ -1,0 +1,247 @@
+"""Incremental score writers: JSONL, CSV or Parquet, chosen by the output file's extension.
+
+Each writes the row's id (or its 0-based index, column ``row``) and one column per metric;
+a score that could not be computed is null (empty in CSV). Output is deterministic: the same
+input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import msgspec
+import numpy as np
+import numpy.typing as npt
+
+from evalmark.scoring.compute import ScoredChunk
+from evalmark.scoring.errors import ScoringInputError, require_pyarrow
+from evalmark.scoring.registry import MetricSpec
+
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".parquet": "parquet"}
+
+
+class ScoreWriter(Protocol):
+    """Writes scored chunks in order to an open file."""
+
+    def write(self, scored: ScoredChunk) -> None:
+        """Append one chunk's kept rows."""
+
+    def close(self) -> None:
+        """Finish the file (footer, flush) and close it."""
+
+
+def format_of(path: Path) -> str:
+    """``jsonl``, ``csv`` or ``parquet`` from the extension; ValueError for any other."""
+    kind = FORMATS.get(path.suffix.lower())
+    if kind is None:
+        raise ValueError(
+            f"{path}: cannot tell the output format from the extension {path.suffix or '(none)'};"
+            " use .jsonl, .csv or .parquet"
+        )
+    return kind
+
+
+def open_writer(
+    path: Path, temp: Path, id_column: str | None, metrics: Sequence[MetricSpec]
+) -> ScoreWriter:
+    """A writer for ``path``'s format writing into ``temp`` (see :class:`AtomicFile`)."""
+    kind = format_of(path)
+    if kind == "parquet":
+        return ParquetScoreWriter(temp, id_column, metrics, str(path))
+    if kind == "csv":
+        return CsvScoreWriter(temp, id_column, metrics)
+    return JsonlScoreWriter(temp, id_column, metrics)
+
+
+def row_ids(scored: ScoredChunk) -> list[Any]:
+    """The kept rows' ids as Python values (row indices when the input has no id column)."""
+    if scored.ids is None:
+        ids: list[Any] = list(range(scored.start, scored.start + scored.size))
+    elif isinstance(scored.ids, list):
+        ids = scored.ids
+    else:
+        ids = list(scored.ids.to_pylist())
+    if scored.keep is None:
+        return ids
+    return [ids[i] for i in np.flatnonzero(scored.keep).tolist()]
+
+
+def score_lists(scored: ScoredChunk, name: str) -> list[Any]:
+    """One metric's kept scores as Python values, None where there is no score."""
+    values = scored.scores[name]
+    valid = scored.valid[name]
+    out: list[Any] = values.tolist()
+    if valid is not None:
+        for i in np.flatnonzero(~valid).tolist():
+            out[i] = None
+    if scored.keep is not None:
+        out = [out[i] for i in np.flatnonzero(scored.keep).tolist()]
+    return out
+
+
+def _id_name(id_column: str | None, metrics: Sequence[MetricSpec]) -> str:
+    from evalmark.scoring.chunks import ROW_COLUMN
+
+    name = id_column or ROW_COLUMN
+    if any(spec.name == name for spec in metrics):
+        raise ValueError(f"the id column {name!r} has the name of a metric; rename it")
+    return name
+
+
+class JsonlScoreWriter:
+    """One JSON object per row: ``{"id": ..., "token_f1": 0.5, ...}``."""
+
+    def __init__(self, temp: Path, id_column: str | None, metrics: Sequence[MetricSpec]) -> None:
+        names = [_id_name(id_column, metrics), *(spec.name for spec in metrics)]
+        self._metrics = names[1:]
+        encode = msgspec.json.encode
+        keys = [encode(name) for name in names]
+        # One %b slot per column: b'{"id":%b,"token_f1":%b}\n'
+        self._template = (
+            b"{" + b",".join(key.replace(b"%", b"%%") + b":%b" for key in keys) + b"}\n"
+        )
+        self._file = temp.open("wb")
+
+    def write(self, scored: ScoredChunk) -> None:
+        columns = [_json_values(row_ids(scored))]
+        columns += [_json_values(score_lists(scored, name)) for name in self._metrics]
+        template = self._template
+        self._file.write(b"".join([template % values for values in zip(*columns, strict=True)]))
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _json_values(values: list[Any]) -> list[bytes]:
+    """The JSON text of each value; numbers, booleans and nulls are encoded in one call."""
+    encode = msgspec.json.encode
+    if not values:
+        return []
+    if any(isinstance(value, str) for value in values):
+        return [encode(value) for value in values]
+    # Numbers, true, false and null never contain a comma.
+    return encode(values)[1:-1].split(b",")
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return value
+
+
+class CsvScoreWriter:
+    """A header row, then one row per input row; floats in shortest round-trip form."""
+
+    def __init__(self, temp: Path, id_column: str | None, metrics: Sequence[MetricSpec]) -> None:
+        names = [_id_name(id_column, metrics), *(spec.name for spec in metrics)]
+        self._metrics = names[1:]
+        self._bools = {spec.name for spec in metrics if spec.dtype == "bool"}
+        self._file = temp.open("w", encoding="utf-8", newline="")
+        self._csv = csv.writer(self._file, lineterminator="\n")
+        self._csv.writerow(names)
+
+    def write(self, scored: ScoredChunk) -> None:
+        columns: list[list[Any]] = [[_csv_cell(v) for v in row_ids(scored)]]
+        for name in self._metrics:
+            values = score_lists(scored, name)
+            if name in self._bools or scored.valid[name] is not None:
+                values = [_csv_cell(v) for v in values]
+            columns.append(values)
+        self._csv.writerows(zip(*columns, strict=True))
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class ParquetScoreWriter:
+    """One row group per chunk; the id column keeps the input's type."""
+
+    def __init__(
+        self, temp: Path, id_column: str | None, metrics: Sequence[MetricSpec], shown: str
+    ) -> None:
+        require_pyarrow("Writing Parquet")
+        self._temp = temp
+        self._shown = shown
+        self._id_name = _id_name(id_column, metrics)
+        self._by_rows = id_column is None
+        self._metrics = list(metrics)
+        self._writer: Any = None
+        self._schema: Any = None
+
+    def _table(self, scored: ScoredChunk) -> Any:
+        import pyarrow as pa
+
+        keep = scored.keep
+        if scored.ids is None:
+            ids: Any = pa.array(
+                np.arange(scored.start, scored.start + scored.size)[
+                    slice(None) if keep is None else keep
+                ],
+                type=pa.int64(),
+            )
+        elif isinstance(scored.ids, list):
+            try:
+                ids = pa.array(row_ids(scored))
+            except (pa.ArrowInvalid, pa.ArrowTypeError):
+                raise ScoringInputError(
+                    self._shown,
+                    "",
+                    self._id_name,
+                    "mixes strings and numbers; Parquet output needs one type",
+                    "write JSONL or CSV output instead",
+                ) from None
+        else:
+            ids = scored.ids if keep is None else scored.ids.filter(pa.array(keep))
+        arrays = [ids]
+        for spec in self._metrics:
+            values: npt.NDArray[Any] = scored.scores[spec.name]
+            valid = scored.valid[spec.name]
+            if keep is not None:
+                values = values[keep]
+                valid = None if valid is None else valid[keep]
+            mask = None if valid is None else ~valid
+            arrays.append(pa.array(values, mask=mask))
+        return pa.Table.from_arrays(arrays, names=[self._id_name, *(s.name for s in self._metrics)])
+
+    def write(self, scored: ScoredChunk) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = self._table(scored)
+        if self._writer is None:
+            self._schema = table.schema
+            self._writer = pq.ParquetWriter(self._temp, self._schema)
+        elif not table.schema.equals(self._schema):
+            try:
+                table = table.cast(self._schema)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+                raise ScoringInputError(
+                    self._shown,
+                    f"row {scored.start} onwards",
+                    self._id_name,
+                    f"changes type from {self._schema.field(0).type} to "
+                    f"{table.schema.field(0).type}",
+                    "give every id the same type",
+                ) from None
+        self._writer.write_table(table)
+
+    def close(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if self._writer is None:  # no rows: still a valid, empty file with the columns
+            id_type = pa.int64() if self._by_rows else pa.string()
+            fields = [pa.field(self._id_name, id_type)]
+            fields += [
+                pa.field(spec.name, pa.from_numpy_dtype(np.dtype(spec.dtype)))
+                for spec in self._metrics
+            ]
+            self._writer = pq.ParquetWriter(self._temp, pa.schema(fields))
+        self._writer.close()

@@ -19,6 +19,29 @@ from evalmark.metrics import (
     token_f1,
     token_f1_batch,
 )
+from evalmark.samples import (
+    Parameters,
+    Sample,
+    SampleError,
+    SampleLoader,
+    Samples,
+    load_samples,
+    register_sample_loader,
+    unregister_sample_loader,
+    write_samples,
+)
+from evalmark.testcase import (
+    Conversation,
+    ReasoningStep,
+    TestCase,
+    TestCaseError,
+    TokenUsage,
+    ToolCall,
+    load_conversations,
+    load_test_cases,
+    write_conversations,
+    write_test_cases,
+)
 
 __all__ = [
     # metrics
@@ -38,6 +61,27 @@ __all__ = [
     "rouge_l_batch",
     "token_f1",
     "token_f1_batch",
+    # samples
+    "Parameters",
+    "Sample",
+    "SampleError",
+    "SampleLoader",
+    "Samples",
+    "load_samples",
+    "register_sample_loader",
+    "unregister_sample_loader",
+    "write_samples",
+    # test cases
+    "Conversation",
+    "ReasoningStep",
+    "TestCase",
+    "TestCaseError",
+    "TokenUsage",
+    "ToolCall",
+    "load_conversations",
+    "load_test_cases",
+    "write_conversations",
+    "write_test_cases",
     # package
     "__version__",
 ]

@@ -11,6 +11,7 @@ anything is constructed. Nothing here runs code from a data file.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import difflib
 import json
 import os
@@ -419,9 +420,7 @@ def _check_tags_and_duplicates(
                 record.positions.setdefault(child, (key_mark.line + 1, key_mark.column + 1))
                 stack.append((value_node, child))
                 vmark = value_node.start_mark
-                record.positions.setdefault(
-                    (*child, "\0value"), (vmark.line + 1, vmark.column + 1)
-                )
+                record.positions.setdefault((*child, "\0value"), (vmark.line + 1, vmark.column + 1))
         elif isinstance(current, yaml.SequenceNode):
             for i, item in enumerate(current.value):
                 stack.append((item, (*where, i)))
@@ -492,7 +491,13 @@ def read_json(
         if isinstance(value, dict) and len(value) == 1:
             hint = f"write the list under '{next(iter(value))}' at the top level"
         raise error(
-            [Problem(f"expected a JSON list of records, found {describe_value(value)}; {hint}", path=path, line=1)]
+            [
+                Problem(
+                    f"expected a JSON list of records, found {describe_value(value)}; {hint}",
+                    path=path,
+                    line=1,
+                )
+            ]
         )
     index = _LineIndex(text)
     starts, positions = _json_positions(text)
@@ -770,16 +775,9 @@ def write_atomically(path: Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
-        with_suppress_unlink(tmp)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
         raise
-
-
-def with_suppress_unlink(name: str) -> None:
-    """Remove ``name`` if it still exists."""
-    try:
-        os.unlink(name)
-    except FileNotFoundError:
-        pass
 
 
 class _BlockDumper(yaml.SafeDumper):
@@ -795,16 +793,16 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 def _block_safe(value: str) -> bool:
     # Literal blocks cannot hold trailing spaces on a line, tabs or most control characters
     # faithfully; fall back to a quoted scalar for those.
-    return not any(
-        line != line.rstrip(" ") for line in value.split("\n")
-    ) and all(ch == "\n" or ch.isprintable() for ch in value) and not value.startswith(" ")
+    return (
+        not any(line != line.rstrip(" ") for line in value.split("\n"))
+        and all(ch == "\n" or ch.isprintable() for ch in value)
+        and not value.startswith(" ")
+    )
 
 
 _BlockDumper.add_representer(str, _represent_str)
 _BlockDumper.add_representer(tuple, lambda d, v: d.represent_list(list(v)))
-_BlockDumper.add_representer(
-    Decimal, lambda d, v: d.represent_scalar(_STR_TAG, str(v))
-)
+_BlockDumper.add_representer(Decimal, lambda d, v: d.represent_scalar(_STR_TAG, str(v)))
 
 
 def dump_yaml(records: list[Any]) -> bytes:
@@ -833,7 +831,7 @@ Report = Callable[..., None]
 
 
 def record_label(record: RawRecord, kind: str, name_key: str) -> str:
-    """"sample 'refund-window'" when the record has a usable name, else "sample #3"."""
+    """ "sample 'refund-window'" when the record has a usable name, else "sample #3"."""
     value = record.value
     if isinstance(value, dict):
         name = value.get(name_key)
@@ -895,8 +893,11 @@ def convert_records(
 
         value = record.value
         if not isinstance(value, dict):
-            report((), f"each {spec.kind} must be a mapping of keys to values; found "
-                   f"{describe_value(value)}")
+            report(
+                (),
+                f"each {spec.kind} must be a mapping of keys to values; found "
+                f"{describe_value(value)}",
+            )
             continue
         fields = normalize_keys(value, spec, snake_case=snake_case, where=(), report=report)
         if len(problems) == before and rules is not None:

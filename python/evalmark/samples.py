@@ -197,9 +197,7 @@ class Samples(msgspec.Struct, frozen=True, gc=False):
         items = self.items
         if type(items) is not tuple:
             if isinstance(items, Sample) or not isinstance(items, Iterable):
-                raise TypeError(
-                    f"Samples takes an iterable of Sample, got {type(items).__name__}"
-                )
+                raise TypeError(f"Samples takes an iterable of Sample, got {type(items).__name__}")
             items = tuple(items)
             msgspec.structs.force_setattr(self, "items", items)
         names = {sample.name for sample in items}
@@ -316,9 +314,7 @@ def _unknown_tags_message(unknown: list[str], known: list[str]) -> str:
         close = difflib.get_close_matches(tag, known, n=1)
         parts.append(f"'{tag}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
     in_use = ", ".join(known) if known else "none"
-    return (
-        f"no sample carries the tag {', '.join(parts)}; the tags in use are: {in_use}"
-    )
+    return f"no sample carries the tag {', '.join(parts)}; the tags in use are: {in_use}"
 
 
 def _missing_name_message(name: str, names: Sequence[str]) -> str:
@@ -519,7 +515,9 @@ def register_sample_loader(loader: SampleLoader) -> SampleLoader:
         raise TypeError(
             f"register an instance, not the class: register_sample_loader({loader.__name__}())"
         )
-    if not (callable(getattr(loader, "supports", None)) and callable(getattr(loader, "load", None))):
+    if not (
+        callable(getattr(loader, "supports", None)) and callable(getattr(loader, "load", None))
+    ):
         raise TypeError(
             f"a sample loader needs supports(source) and load(source) methods; "
             f"{type(loader).__name__} lacks them"

@@ -79,7 +79,9 @@ def _str_tuple(value: object, what: str) -> tuple[str, ...]:
     items = tuple(value)
     for item in items:
         if not isinstance(item, str):
-            raise TestCaseError(f"every item of {what} must be a string, got {describe_value(item)}")
+            raise TestCaseError(
+                f"every item of {what} must be a string, got {describe_value(item)}"
+            )
     return items
 
 
@@ -88,7 +90,9 @@ _S = TypeVar("_S")
 
 def _struct_tuple(value: object, kind: type[_S], what: str) -> tuple[_S, ...]:
     if isinstance(value, str | dict) or not isinstance(value, Iterable):
-        raise TestCaseError(f"{what} must be a list of {kind.__name__}, got {describe_value(value)}")
+        raise TestCaseError(
+            f"{what} must be a list of {kind.__name__}, got {describe_value(value)}"
+        )
     items = tuple(value)
     for item in items:
         if not isinstance(item, kind):
@@ -165,7 +169,7 @@ class _Interaction(msgspec.Struct, frozen=True, rename="kebab", forbid_unknown_f
     actual_output: str
 
 
-class TestCase(_Interaction, kw_only=True, omit_defaults=True):
+class TestCase(_Interaction, frozen=True, kw_only=True, omit_defaults=True):
     """One finished interaction to score.
 
     ``input`` and ``actual_output`` are required (and may be given positionally); the rest
@@ -449,8 +453,7 @@ def _load(
         except (msgspec.DecodeError, msgspec.ValidationError):
             items = []
         if items and (
-            unique_key is None
-            or len({getattr(i, unique_key) for i in items}) == len(items)
+            unique_key is None or len({getattr(i, unique_key) for i in items}) == len(items)
         ):
             out.extend(items)
             continue

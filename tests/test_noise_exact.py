@@ -87,7 +87,8 @@ def test_every_gate_matches_brute_force_enumeration_of_flips(
         flipped = dict(zip(judged, pattern, strict=True))
         weight = 1.0
         for (i, j), f in flipped.items():
-            rate = cases[i][j].flip_rate if cases[i][j].flip_rate is not None else p
+            own = cases[i][j].flip_rate
+            rate = own if own is not None else p
             weight *= rate if f else 1 - rate
         passing = sum(
             all(c.passes != flipped.get((i, j), False) for j, c in enumerate(case))

@@ -93,10 +93,14 @@ def estimate_flip_rate(
 
 def wilson_interval(rate: float, trials: int, confidence: float = 0.95) -> tuple[float, float]:
     """The Wilson score interval for a binomial proportion observed as ``rate`` over ``trials``."""
+    if trials < 1:
+        raise ValueError(f"trials must be at least 1, got {trials!r}")
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     z2 = z * z
     centre = (rate + z2 / (2 * trials)) / (1 + z2 / trials)
     half = (
         z * math.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
     )
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if rate <= 0.0 else max(0.0, centre - half)
+    high = 1.0 if rate >= 1.0 else min(1.0, centre + half)
+    return low, high

@@ -19,6 +19,7 @@ from evalmark.metrics import (
     token_f1,
     token_f1_batch,
 )
+from evalmark.noise import gate_risk, simulate_gates, tune
 from evalmark.samples import (
     Parameters,
     Sample,
@@ -61,6 +62,10 @@ __all__ = [
     "rouge_l_batch",
     "token_f1",
     "token_f1_batch",
+    # judge noise and gates
+    "gate_risk",
+    "simulate_gates",
+    "tune",
     # samples
     "Parameters",
     "Sample",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import copy
 import difflib
 import json
 import os
@@ -769,6 +770,11 @@ def write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        try:
+            mode = path.stat().st_mode & 0o777
+        except FileNotFoundError:
+            mode = 0o644
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -926,3 +932,84 @@ def convert_records(
         converted.append(item)
     raise_problems(problems, error)
     return converted
+
+
+# --------------------------------------------------------------------------- JSON Schema
+
+_DECIMAL_SCHEMA: dict[str, Any] = {
+    "anyOf": [
+        {"type": "number"},
+        {"type": "string", "pattern": r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$"},
+    ]
+}
+
+
+def build_file_schema(
+    target: Any,
+    *,
+    title: str,
+    description: str,
+    fields: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    schema_hook: Callable[[type], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A JSON Schema (draft 2020-12) for a file holding a list of ``target`` records.
+
+    ``fields`` adds keywords (descriptions, minimums) per definition and property. Every
+    kebab-case property also gets its snake_case spelling, which JSON and JSON Lines accept;
+    giving both spellings of one key is rejected.
+    """
+    generated = msgspec.json.schema(list[target], schema_hook=schema_hook)
+    definitions: dict[str, Any] = generated["$defs"]
+    for def_name, definition in definitions.items():
+        definition["description"] = definition.get("description", "").split("\n\n")[0]
+        extra = fields.get(def_name, {})
+        pairs = []
+        properties: dict[str, Any] = {}
+        for prop, schema in definition["properties"].items():
+            schema = _clean_property(schema)
+            schema.update(extra.get(prop, {}))
+            properties[prop] = schema
+            if "-" in prop:
+                snake = prop.replace("-", "_")
+                properties[snake] = copy.deepcopy(schema)
+                properties[snake]["description"] = (
+                    f"The snake_case spelling of '{prop}' (JSON and JSON Lines only)."
+                )
+                pairs.append([prop, snake])
+        definition["properties"] = properties
+        if pairs:
+            definition["allOf"] = [{"not": {"required": pair}} for pair in pairs]
+        required = definition.get("required", [])
+        if any("-" in r for r in required):
+            definition["anyOf"] = [
+                {"required": [r.replace("-", "_") if s else r for r in required]}
+                for s in (False, True)
+            ]
+            definition.pop("required")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": title,
+        "description": description,
+        "type": "array",
+        "items": generated["items"],
+        "$defs": definitions,
+    }
+
+
+def _clean_property(schema: dict[str, Any]) -> dict[str, Any]:
+    schema = dict(schema)
+    if schema.get("default", 0) is None:
+        del schema["default"]
+    options = schema.get("anyOf")
+    if options is not None:
+        options = [o for o in options if o != {"type": "null"}]
+        if len(options) == 1:
+            del schema["anyOf"]
+            schema.update(options[0])
+        else:
+            schema["anyOf"] = options
+    if schema.get("format") == "decimal":
+        del schema["format"]
+        del schema["type"]
+        schema.update(_DECIMAL_SCHEMA)
+    return schema

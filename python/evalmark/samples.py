@@ -27,6 +27,7 @@ from evalmark._fileformats import (
     RawRecord,
     RecordSpec,
     Report,
+    build_file_schema,
     convert_records,
     describe_value,
     dump_yaml,
@@ -45,6 +46,7 @@ __all__ = [
     "Samples",
     "load_samples",
     "register_sample_loader",
+    "sample_file_schema",
     "unregister_sample_loader",
     "write_samples",
 ]
@@ -666,3 +668,48 @@ def write_samples(samples: Iterable[Sample], path: str | os.PathLike[str]) -> No
     else:
         data = dump_yaml(msgspec.to_builtins(items))
     write_atomically(target, data)
+
+
+# --------------------------------------------------------------------------- JSON Schema
+
+_SAMPLE_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
+    "Sample": {
+        "name": {"description": "A unique name for the sample.", "minLength": 1},
+        "parameters": {
+            "description": "The inputs handed to the function under test; always a list, "
+            "even for a single value."
+        },
+        "expected-output": {"description": "The expected answer (may span several lines)."},
+        "expected-outputs": {
+            "description": "The expected items, e.g. the segments a retriever should return."
+        },
+        "expected-facts": {"description": "Facts a good answer must contain."},
+        "context": {"description": "The documents the application is shown."},
+        "tags": {"description": "Labels for selecting and grouping samples."},
+        "metadata": {"description": "Free-form data kept with the sample."},
+    }
+}
+
+
+def _schema_hook(type_: type) -> dict[str, Any]:
+    if type_ is Parameters:
+        return {"type": "array"}
+    raise NotImplementedError
+
+
+def sample_file_schema() -> dict[str, Any]:
+    """The JSON Schema of a samples file (YAML, JSON, or one JSON Lines line per item)."""
+    schema = build_file_schema(
+        Sample,
+        title="evalmark samples",
+        description="A list of evaluation samples. YAML files use the kebab-case keys; JSON "
+        "and JSON Lines files also accept snake_case. In JSON Lines, each line holds one item.",
+        fields=_SAMPLE_FIELDS,
+        schema_hook=_schema_hook,
+    )
+    definition = schema["$defs"]["Sample"]
+    definition["oneOf"] = [
+        {"required": [key]}
+        for key in ("expected-output", "expected_output", "expected-outputs", "expected_outputs")
+    ]
+    return schema

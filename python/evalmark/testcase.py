@@ -27,6 +27,7 @@ from evalmark._fileformats import (
     RawRecord,
     RecordSpec,
     Report,
+    build_file_schema,
     convert_records,
     describe_value,
     dump_yaml,
@@ -45,8 +46,10 @@ __all__ = [
     "TestCaseError",
     "TokenUsage",
     "ToolCall",
+    "conversation_file_schema",
     "load_conversations",
     "load_test_cases",
+    "test_case_file_schema",
     "write_conversations",
     "write_test_cases",
 ]
@@ -523,3 +526,81 @@ def write_conversations(
 ) -> None:
     """Write conversations to a .yaml, .json or .jsonl file (kebab-case keys), atomically."""
     _write(list(conversations), path)
+
+
+# --------------------------------------------------------------------------- JSON Schema
+
+_NON_NEGATIVE = {"minimum": 0}
+_TEST_CASE_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
+    "TestCase": {
+        "input": {"description": "What the application was asked."},
+        "actual-output": {"description": "What the application answered."},
+        "expected-output": {"description": "The expected answer, if there is one."},
+        "retrieval-context": {"description": "What the pipeline retrieved."},
+        "context": {"description": "What the pipeline should have retrieved."},
+        "tool-calls": {"description": "The tool calls the application made, in order."},
+        "expected-tool-calls": {
+            "description": "The tool calls it should have made; an empty list means none."
+        },
+        "reasoning-trace": {"description": "The agent's reasoning steps, in order."},
+        "latency-ms": {"description": "End-to-end latency in milliseconds.", **_NON_NEGATIVE},
+        "token-usage": {"description": "Tokens read and written."},
+        "cost": {
+            "description": "The cost of the interaction; write it as a string to keep every "
+            "digit exact (numbers are read exactly too)."
+        },
+        "tags": {"description": "Labels for selecting and grouping test cases."},
+        "metadata": {"description": "Free-form data kept with the test case."},
+        "name": {"description": "An optional name for the test case."},
+    },
+    "ToolCall": {
+        "name": {"description": "The tool's name.", "minLength": 1},
+        "arguments": {"description": "The arguments, as a mapping."},
+        "result": {"description": "What the tool returned (any JSON value)."},
+        "duration-ms": {"description": "How long the call took.", **_NON_NEGATIVE},
+        "id": {"description": "The call's id, when the model gives one."},
+    },
+    "ReasoningStep": {
+        "type": {"description": "plan, thought, observation or action."},
+        "content": {"description": "The text of the step."},
+        "tool-call": {"description": "The tool call an action step makes."},
+    },
+    "TokenUsage": {
+        "input": {"description": "Tokens read.", **_NON_NEGATIVE},
+        "output": {"description": "Tokens written.", **_NON_NEGATIVE},
+        "total": {
+            "description": "Defaults to input + output; may not be less.",
+            **_NON_NEGATIVE,
+        },
+    },
+    "Conversation": {
+        "id": {"description": "A unique id for the conversation.", "minLength": 1},
+        "system-prompt": {"description": "The system prompt, if any."},
+        "turns": {"description": "The turns of the conversation, oldest first."},
+    },
+}
+
+
+def test_case_file_schema() -> dict[str, Any]:
+    """The JSON Schema of a test-case file (YAML, JSON, or one JSON Lines line per item)."""
+    return build_file_schema(
+        TestCase,
+        title="evalmark test cases",
+        description="A list of finished interactions to score. YAML files use the kebab-case "
+        "keys; JSON and JSON Lines files also accept snake_case. In JSON Lines, each line "
+        "holds one item.",
+        fields=_TEST_CASE_FIELDS,
+    )
+
+
+def conversation_file_schema() -> dict[str, Any]:
+    """The JSON Schema of a conversations file."""
+    return build_file_schema(
+        Conversation,
+        title="evalmark conversations",
+        description="A list of multi-turn conversations, each with its turns as test cases.",
+        fields=_TEST_CASE_FIELDS,
+    )
+
+
+test_case_file_schema.__test__ = False  # type: ignore[attr-defined]

@@ -6,7 +6,9 @@ It is a stand-in for tests and demos, not a judge of meaning. Known, pinned fail
   approved" is supported by "the drug is not approved";
 * it **rejects a correct paraphrase**: "the meeting was postponed" shares too few words with
   "the meeting was delayed to a later date";
-* it ignores word order, so "Alice paid Bob" is supported by "Bob paid Alice".
+* it ignores word order, so "Alice paid Bob" is supported by "Bob paid Alice";
+* a wrong number is one missing word among several, so "the tower is 500 metres" passes against
+  "the tower is 330 metres tall" (3 of 4 content words match).
 """
 
 from __future__ import annotations

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from evalmark.noise.exact import case_pass_probabilities, fail_probability, passing_distribution
 from evalmark.noise.gates import Gate, make_gates
@@ -204,15 +206,18 @@ def cases_needed(
     pmf_healthy = np.zeros(max_cases + 1)
     pmf_regressed = np.zeros(max_cases + 1)
     pmf_healthy[0] = pmf_regressed[0] = 1.0
+    scratch = np.empty(max_cases + 1)
     for n, kind in enumerate(order, start=1):
         q_healthy, q_regressed = kind_list[kind]
-        _add_case(pmf_healthy, n, q_healthy)
-        _add_case(pmf_regressed, n, q_regressed)
-        below = np.cumsum(pmf_healthy[: n + 1])
+        _add_case(pmf_healthy, n, q_healthy, scratch)
+        _add_case(pmf_regressed, n, q_regressed, scratch)
+        # the strictest gate (most cases required) whose false-alarm rate is within the target
+        below = np.cumsum(pmf_healthy[: n + 1], out=scratch[: n + 1])
         k = min(int(np.searchsorted(below, max_false_alarm, side="right")), n)
-        miss = 1.0 - fail_probability(pmf_regressed, k)
+        miss = float(pmf_regressed[k : n + 1].sum())
         if miss <= max_miss:
             false_alarm = fail_probability(pmf_healthy, k)
+            miss = min(math.fsum(pmf_regressed[k : n + 1].tolist()), 1.0)
             return CasesNeeded(n, k, false_alarm, miss, max_cases)
     return CasesNeeded(None, None, None, None, max_cases)
 
@@ -248,8 +253,13 @@ def _informative(healthy_fails: float, regressed_fails: float) -> bool:
     return high >= _NEGLIGIBLE and low <= 1.0 - _NEGLIGIBLE
 
 
-def _add_case(pmf: np.ndarray[tuple[int], np.dtype[np.float64]], n: int, q: float) -> None:
-    pmf[1 : n + 1] = pmf[1 : n + 1] * (1.0 - q) + pmf[:n] * q
+def _add_case(
+    pmf: npt.NDArray[np.float64], n: int, q: float, scratch: npt.NDArray[np.float64]
+) -> None:
+    """Update the distribution of passing cases among n - 1 cases for an n-th case."""
+    shifted = np.multiply(pmf[:n], q, out=scratch[:n])
+    pmf[1 : n + 1] *= 1.0 - q
+    pmf[1 : n + 1] += shifted
     pmf[0] *= 1.0 - q
 
 

@@ -364,8 +364,9 @@ def test_lone_surrogates_in_token_metrics_are_values_or_value_errors(name: str) 
         else:
             assert isinstance(out, bool | float)
     batch = TEXT_BATCH_FUNCTIONS[name + "_batch"]
+    rows = ['"ok"', '"x\udfff"'] if name == "json_match" else ["ok", "x\udfff"]
     try:
-        batch(["ok", "x\udfff"], ["ok", "y"])
+        batch(rows, rows[:1] * 2)
     except BaseException as exc:
         assert isinstance(exc, ValueError), type(exc)
         assert names_row(str(exc), 1), str(exc)

@@ -5,6 +5,8 @@ by the seed. Run ``r`` reads the counter block that starts at ``r`` times the bl
 its draws do not depend on how runs are split into chunks or on how many threads take them.
 The same seed gives the same draws for every build and every noise level over suites of the same
 shape (common random numbers): a flip at a lower rate is also a flip at any higher rate.
+A flip happens when the draw is below ⌈p·2³²⌉, so a flip rate is rounded up to a multiple of
+2⁻³² (an error below 2.4·10⁻¹⁰, far under any Monte Carlo error).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from evalmark.noise.suite import Suite, check_flip_rate
 
 _DRAWS_PER_BLOCK = 8  # Philox4x64 yields four 64-bit words, eight 32-bit draws, per counter
 _DRAW_RANGE = 1 << 32
-_DEFAULT_CHUNK_RUNS = 8192
+_DRAWS_PER_CHUNK = 1 << 21  # about 8 MB of draws per chunk and thread
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,31 +79,37 @@ def simulate_gates(
     runs: int = 10_000,
     seed: int = 0,
     workers: int | None = None,
-    chunk_runs: int = _DEFAULT_CHUNK_RUNS,
+    chunk_runs: int | None = None,
 ) -> GateSimulation:
     """Simulate ``runs`` runs of the suite with a noisy judge and count how often each gate fails.
 
     The counts depend only on the suite, the flip rates, ``runs`` and ``seed``: never on
-    ``workers`` (threads, default: all cores) or ``chunk_runs`` (runs drawn at once).
+    ``workers`` (threads, default: all cores) or ``chunk_runs`` (runs drawn at once, default:
+    about two million draws' worth).
     """
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
         raise ValueError(f"runs must be a positive integer, got {runs!r}")
-    if isinstance(chunk_runs, bool) or not isinstance(chunk_runs, int) or chunk_runs < 1:
-        raise ValueError(f"chunk_runs must be a positive integer, got {chunk_runs!r}")
+    if chunk_runs is not None and (
+        isinstance(chunk_runs, bool) or not isinstance(chunk_runs, int) or chunk_runs < 1
+    ):
+        raise ValueError(f"chunk_runs must be a positive integer or None, got {chunk_runs!r}")
     if workers is not None and (isinstance(workers, bool) or workers < 1):
         raise ValueError(f"workers must be a positive integer or None, got {workers!r}")
     gates = make_gates(len(suite), thresholds)
     plan = _plan(suite, flip_rate)
     key = _philox_key(seed)
-    starts = range(0, runs, chunk_runs)
-    jobs = [(start, min(chunk_runs, runs - start)) for start in starts]
+    if chunk_runs is None:
+        chunk_runs = max(1, _DRAWS_PER_CHUNK // max(plan.width * plan.depth, 1))
+    jobs = [(start, min(chunk_runs, runs - start)) for start in range(0, runs, chunk_runs)]
     threads = min(workers or os.cpu_count() or 1, len(jobs))
+    histogram = np.zeros(plan.cases + 1, dtype=np.int64)
     if threads == 1:
-        parts = [_simulate_chunk(plan, key, start, count) for start, count in jobs]
+        for start, count in jobs:
+            histogram += _simulate_chunk(plan, key, start, count)
     else:
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            parts = list(pool.map(lambda job: _simulate_chunk(plan, key, *job), jobs))
-    histogram: npt.NDArray[np.int64] = np.sum(parts, axis=0, dtype=np.int64)
+            for part in pool.map(lambda job: _simulate_chunk(plan, key, *job), jobs):
+                histogram += part
     below = np.concatenate(([0], np.cumsum(histogram)))
     return GateSimulation(
         runs=runs,

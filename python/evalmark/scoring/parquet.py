@@ -9,12 +9,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
+from evalmark.scoring.arrow import is_text, is_vector, text_column, vector_column
 from evalmark.scoring.chunks import Chunk, Columns, Needs
 from evalmark.scoring.errors import ScoringInputError, require_pyarrow
-from evalmark.scoring.vectors import VectorShape, mark_non_finite
+from evalmark.scoring.vectors import VectorShape
 
 
 def _locator(group: int, first: int, start: int) -> Callable[[int], str]:
@@ -67,13 +65,13 @@ class ParquetReader:
                 )
         for column in (columns.expected, columns.actual) if needs.text else ():
             kind = schema.field(column).type
-            if not _is_text(kind):
+            if not is_text(kind):
                 raise ScoringInputError(
                     str(path), "", column, f"has type {kind}; it must be a string column"
                 )
         for column in (columns.expected_vector, columns.actual_vector) if needs.vectors else ():
             kind = schema.field(column).type
-            if not _is_vector(kind):
+            if not is_vector(kind):
                 raise ScoringInputError(
                     str(path), "", column, f"has type {kind}; vectors must be a list of numbers"
                 )
@@ -106,85 +104,18 @@ class ParquetReader:
         chunk = Chunk(start=start, size=batch.num_rows, locate=_locator(group, first, start))
         columns = self._columns
         if self.needs.text:
-            chunk.expected = _text(chunk, batch.column(columns.expected), columns.expected)
-            chunk.actual = _text(chunk, batch.column(columns.actual), columns.actual)
+            chunk.expected = text_column(chunk, batch.column(columns.expected), columns.expected)
+            chunk.actual = text_column(chunk, batch.column(columns.actual), columns.actual)
         if self.needs.vectors:
-            chunk.expected_vectors = _vectors(
+            chunk.expected_vectors = vector_column(
                 chunk,
                 batch.column(columns.expected_vector),
                 columns.expected_vector,
                 self._shapes[0],
             )
-            chunk.actual_vectors = _vectors(
+            chunk.actual_vectors = vector_column(
                 chunk, batch.column(columns.actual_vector), columns.actual_vector, self._shapes[1]
             )
         if self.id_column:
             chunk.ids = batch.column(self.id_column)
         return chunk
-
-
-def _is_text(kind: Any) -> bool:
-    import pyarrow as pa
-
-    if pa.types.is_dictionary(kind):
-        return _is_text(kind.value_type)
-    return bool(
-        pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind)
-    )
-
-
-def _is_vector(kind: Any) -> bool:
-    import pyarrow as pa
-
-    list_like = (
-        pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind)
-    )
-    return bool(
-        list_like
-        and (pa.types.is_floating(kind.value_type) or pa.types.is_integer(kind.value_type))
-    )
-
-
-def _text(chunk: Chunk, array: Any, field: str) -> Any:
-    """A string or large_string array; null rows are marked bad."""
-    import pyarrow as pa
-
-    if pa.types.is_dictionary(array.type):
-        array = array.dictionary_decode()
-    if pa.types.is_string_view(array.type):
-        array = array.cast(pa.large_string())
-    if array.null_count:
-        nulls = np.flatnonzero(array.is_null().to_numpy(zero_copy_only=False))
-        for index in nulls.tolist():
-            chunk.mark_bad(index, field, "is null")
-    return array
-
-
-def _vectors(chunk: Chunk, array: Any, field: str, shape: VectorShape) -> npt.NDArray[np.float64]:
-    """Stack a list column into a 2-D float64 array; null or ill-sized rows are marked bad."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    lengths = pc.list_value_length(array)
-    length_values = lengths.fill_null(-1).to_numpy(zero_copy_only=False)
-    for index, length in enumerate(length_values.tolist()):
-        problem = "is null" if length < 0 else shape.check(length)
-        if problem:
-            chunk.mark_bad(index, field, problem)
-    dim = shape.dim or 0
-    out = np.zeros((chunk.size, dim), dtype=np.float64)
-    good = np.ones(chunk.size, dtype=bool)
-    for index in chunk.bad:
-        good[index] = False
-    if dim and good.any():
-        flat = pc.list_flatten(array.filter(pa.array(good)))
-        if flat.null_count:
-            # Rare: find the rows holding a null element, then leave them out.
-            for index in np.flatnonzero(good).tolist():
-                if array[index].values.null_count:
-                    chunk.mark_bad(index, field, "holds a null element")
-                    good[index] = False
-            flat = pc.list_flatten(array.filter(pa.array(good)))
-        out[good] = flat.to_numpy(zero_copy_only=False).astype(np.float64).reshape(-1, dim)
-    mark_non_finite(chunk, out, field)
-    return out

@@ -37,6 +37,10 @@ def register(subparsers: Any) -> None:
             "pass-rate gate fails a healthy build and a regressed build, the recommended gate, "
             "and the number of cases needed to reach the false-alarm and miss targets."
         ),
+        epilog=(
+            "example: evalmark tune --cases 12 --judged-checks 2 --failing 3 --flip 0.03,0.08 "
+            "--thresholds every,0.9,0.85,0.8"
+        ),
     )
     counts = parser.add_argument_group("suite by counts")
     counts.add_argument("--cases", type=int, metavar="N", help="number of cases in the suite")
@@ -73,7 +77,9 @@ def register(subparsers: Any) -> None:
         default=10_000,
         help="simulated runs per build and noise level (10000; 0 skips)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the simulation (0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="seed of the simulation (0)"
+    )
     parser.add_argument(
         "--max-false-alarm",
         type=float,
@@ -95,7 +101,9 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="largest suite size searched for the cases needed (5000)",
     )
-    parser.add_argument("--workers", type=int, default=None, help="simulation threads (all cores)")
+    parser.add_argument(
+        "--workers", type=int, default=None, metavar="N", help="simulation threads (all cores)"
+    )
     parser.add_argument(
         "--plot", metavar="FILE.png", help="draw false alarm and miss per threshold"
     )

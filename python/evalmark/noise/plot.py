@@ -45,7 +45,11 @@ def plot_tuning(report: TuneReport, path: str | Path) -> Path:
                 marker="x",
                 label=f"miss, {label}",
             )
-        axes.axhline(report.max_false_alarm, color="grey", linewidth=0.8, linestyle=":")
+        targets = {report.max_false_alarm: "false-alarm target", report.max_miss: "miss target"}
+        if report.max_false_alarm == report.max_miss:
+            targets = {report.max_miss: "false-alarm and miss target"}
+        for value, name in targets.items():
+            axes.axhline(value, color="grey", linewidth=0.8, linestyle=":", label=name)
         axes.set_xlabel(f"gate: pass rate ≥ threshold ({report.cases} cases)")
         axes.set_ylabel("probability")
         axes.set_ylim(-0.02, 1.02)

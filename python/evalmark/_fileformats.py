@@ -240,6 +240,7 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 _YAML_HINTS = (
     ("found character '\\t'", "YAML indentation must use spaces, not tabs"),
+    ("tab character", "YAML indentation must use spaces, not tabs"),
     ("mapping values are not allowed", "a plain value contains ': '; put it in quotes"),
     (
         "could not find expected ':'",
@@ -521,6 +522,7 @@ def read_jsonl(
 ) -> list[RawRecord]:
     """Parse JSON Lines: one record per non-blank line."""
     data = strip_bom(data)
+    decode_text(data, path, error)
     records: list[RawRecord] = []
     problems: list[Problem] = []
     for number, line_bytes in enumerate(data.split(b"\n"), start=1):
@@ -790,9 +792,15 @@ class _BlockDumper(yaml.SafeDumper):
     """Writes multi-line strings as literal blocks and keeps key order."""
 
 
+_YAML_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
 def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     if "\n" in value and _block_safe(value):
         return dumper.represent_scalar(_STR_TAG, value, style="|")
+    if any(ch in value for ch in _YAML_BREAKS):
+        # YAML reads these as line breaks unless they are escaped in double quotes.
+        return dumper.represent_scalar(_STR_TAG, value, style='"')
     return dumper.represent_scalar(_STR_TAG, value)
 
 

@@ -403,6 +403,18 @@ class _Loaded(msgspec.Struct, frozen=True):
 def _read_file(path: Path) -> _Loaded:
     fmt = format_of(path)
     shown = str(path)
+    if path.is_dir():
+        found = sorted(p.name for p in path.iterdir() if format_of(p) is not None)
+        listed = ", ".join(found[:10]) if found else "none"
+        raise SampleError(
+            [
+                Problem(
+                    "is a directory: name the sample files in it one by one (data files "
+                    f"there: {listed})",
+                    path=shown,
+                )
+            ]
+        )
     if fmt is None:
         raise SampleError(
             [

@@ -46,6 +46,13 @@ class CsvReader:
         self._binary = path.open("rb")
         self.progress_total: int | None = path.stat().st_size
         self._text = io.TextIOWrapper(self._binary, encoding="utf-8-sig", newline="")
+        try:
+            self._open(path, columns, needs)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, path: Path, columns: Columns, needs: Needs) -> None:
         self._reader = csv.reader(self._text, strict=True)
         header = self._next_row()
         self._empty = header is None

@@ -154,7 +154,7 @@ class JsonlReader:
             found = value[column]
             if kind is str and not isinstance(found, str):
                 return column, f"is {_kind(found)}; it must be a string"
-            if kind is list[float] and not (
+            if kind == list[float] and not (
                 isinstance(found, list)
                 and all(isinstance(x, int | float) and not isinstance(x, bool) for x in found)
             ):

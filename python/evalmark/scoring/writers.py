@@ -160,8 +160,13 @@ class CsvScoreWriter:
         self._file.close()
 
 
+# Rows per Parquet row group, whatever the chunk size, so that the file's bytes do not depend on
+# how the input was chunked.
+PARQUET_ROW_GROUP = 65_536
+
+
 class ParquetScoreWriter:
-    """One row group per chunk; the id column keeps the input's type."""
+    """Row groups of :data:`PARQUET_ROW_GROUP` rows; the id column keeps the input's type."""
 
     def __init__(
         self, temp: Path, id_column: str | None, metrics: Sequence[MetricSpec], shown: str
@@ -174,6 +179,8 @@ class ParquetScoreWriter:
         self._metrics = list(metrics)
         self._writer: Any = None
         self._schema: Any = None
+        self._pending: list[Any] = []
+        self._pending_rows = 0
 
     def _table(self, scored: ScoredChunk) -> Any:
         import pyarrow as pa
@@ -230,7 +237,20 @@ class ParquetScoreWriter:
                     f"{table.schema.field(0).type}",
                     "give every id the same type",
                 ) from None
-        self._writer.write_table(table)
+        self._pending.append(table)
+        self._pending_rows += table.num_rows
+        while self._pending_rows >= PARQUET_ROW_GROUP:
+            self._flush(PARQUET_ROW_GROUP)
+
+    def _flush(self, rows: int) -> None:
+        import pyarrow as pa
+
+        pending = pa.concat_tables(self._pending)
+        group = pending.slice(0, rows).combine_chunks()
+        self._writer.write_table(group, row_group_size=rows)
+        rest = pending.slice(rows)
+        self._pending = [rest] if rest.num_rows else []
+        self._pending_rows = rest.num_rows
 
     def close(self) -> None:
         import pyarrow as pa
@@ -244,4 +264,6 @@ class ParquetScoreWriter:
                 for spec in self._metrics
             ]
             self._writer = pq.ParquetWriter(self._temp, pa.schema(fields))
+        if self._pending_rows:
+            self._flush(self._pending_rows)
         self._writer.close()

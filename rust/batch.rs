@@ -27,7 +27,9 @@ pub fn check_workers(workers: isize) -> EvalResult<()> {
 fn pool(threads: usize) -> EvalResult<Arc<ThreadPool>> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
     let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut guard = pools.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut guard = pools
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(p) = guard.get(&threads) {
         return Ok(p.clone());
     }

@@ -26,12 +26,9 @@ impl Texts {
 
 /// The bytes of one Python `str`, lone surrogates included.
 pub fn str_bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
-    let s = obj.cast::<PyString>().map_err(|_| {
-        EvalError::Type(format!(
-            "{what} must be str, got {}",
-            type_name(obj)
-        ))
-    })?;
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| EvalError::Type(format!("{what} must be str, got {}", type_name(obj))))?;
     match s.to_str() {
         Ok(text) => Ok(text.as_bytes().to_vec()),
         Err(_) => Ok(surrogate_bytes(s)?.as_bytes().to_vec()),
@@ -120,7 +117,9 @@ fn column(
         .as_slice()
         .map_err(|_| bad("the text column's offsets must be contiguous".into()))?;
     if offsets.is_empty() {
-        return Err(bad("a text column needs at least one offset (n + 1 for n rows)".into()));
+        return Err(bad(
+            "a text column needs at least one offset (n + 1 for n rows)".into(),
+        ));
     }
     let base = offsets[0];
     let mut offs = Vec::with_capacity(offsets.len());

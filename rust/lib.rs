@@ -38,7 +38,7 @@ fn tokenizer(name: &str) -> EvalResult<Tokenizer> {
 enum Measure {
     Precision,
     Recall,
-    FMeasure,
+    F,
 }
 
 fn measure(name: &str) -> EvalResult<Measure> {
@@ -46,7 +46,7 @@ fn measure(name: &str) -> EvalResult<Measure> {
         match choice("measure", name, &["fmeasure", "precision", "recall"])? {
             "precision" => Measure::Precision,
             "recall" => Measure::Recall,
-            _ => Measure::FMeasure,
+            _ => Measure::F,
         },
     )
 }
@@ -55,7 +55,7 @@ fn pick(score: rouge_l::RougeScore, m: Measure) -> f64 {
     match m {
         Measure::Precision => score.precision,
         Measure::Recall => score.recall,
-        Measure::FMeasure => score.fmeasure,
+        Measure::F => score.fmeasure,
     }
 }
 
@@ -89,12 +89,15 @@ fn py_token_f1(
     normalizer: &str,
 ) -> PyResult<f64> {
     let n = self::normalizer(normalizer)?;
-    let (e, a) = (str_bytes(expected, "expected")?, str_bytes(actual, "actual")?);
+    let (e, a) = (
+        str_bytes(expected, "expected")?,
+        str_bytes(actual, "actual")?,
+    );
     Ok(token_f1::token_f1(&e, &a, n, &mut Default::default()))
 }
 
 #[pyfunction]
-#[pyo3(signature = (expected, actual, normalizer = "squad", workers = -1))]
+#[pyo3(signature = (expected, actual, normalizer = "squad", workers = -1), text_signature = "(expected, actual, normalizer='squad', workers=-1)")]
 fn token_f1_batch<'py>(
     py: Python<'py>,
     expected: &Bound<'py, PyAny>,
@@ -123,12 +126,18 @@ fn py_rouge_l(
     measure: &str,
 ) -> PyResult<f64> {
     let (t, m) = (self::tokenizer(tokenizer)?, self::measure(measure)?);
-    let (e, a) = (str_bytes(expected, "expected")?, str_bytes(actual, "actual")?);
-    Ok(pick(rouge_l::rouge_l(&e, &a, t, &mut Default::default()), m))
+    let (e, a) = (
+        str_bytes(expected, "expected")?,
+        str_bytes(actual, "actual")?,
+    );
+    Ok(pick(
+        rouge_l::rouge_l(&e, &a, t, &mut Default::default()),
+        m,
+    ))
 }
 
 #[pyfunction]
-#[pyo3(signature = (expected, actual, tokenizer = "rouge", measure = "fmeasure", workers = -1))]
+#[pyo3(signature = (expected, actual, tokenizer = "rouge", measure = "fmeasure", workers = -1), text_signature = "(expected, actual, tokenizer='rouge', measure='fmeasure', workers=-1)")]
 fn rouge_l_batch<'py>(
     py: Python<'py>,
     expected: &Bound<'py, PyAny>,
@@ -162,7 +171,7 @@ fn levenshtein_similarity(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResul
 }
 
 #[pyfunction]
-#[pyo3(signature = (expected, actual, workers = -1))]
+#[pyo3(signature = (expected, actual, workers = -1), text_signature = "(expected, actual, workers=-1)")]
 fn levenshtein_distance_batch<'py>(
     py: Python<'py>,
     expected: &Bound<'py, PyAny>,
@@ -179,7 +188,7 @@ fn levenshtein_distance_batch<'py>(
 }
 
 #[pyfunction]
-#[pyo3(signature = (expected, actual, workers = -1))]
+#[pyo3(signature = (expected, actual, workers = -1), text_signature = "(expected, actual, workers=-1)")]
 fn levenshtein_similarity_batch<'py>(
     py: Python<'py>,
     expected: &Bound<'py, PyAny>,
@@ -240,7 +249,9 @@ fn cosine_all_pairs<T: Float>(
         let qi = &q[i * dim..(i + 1) * dim];
         let nqi = cosine::squared_norm(qi);
         (0..nm)
-            .map(|j| cosine::from_parts(cosine::dot(qi, &m[j * dim..(j + 1) * dim]), nqi, m_norms[j]))
+            .map(|j| {
+                cosine::from_parts(cosine::dot(qi, &m[j * dim..(j + 1) * dim]), nqi, m_norms[j])
+            })
             .collect::<Vec<f64>>()
     })?;
     Ok(rows.concat())
@@ -274,7 +285,10 @@ fn matrix<'py>(obj: &Bound<'py, PyAny>, side: &str) -> PyResult<Matrix<'py>> {
     .into())
 }
 
-fn contiguous<'a, T: numpy::Element>(a: &'a PyReadonlyArray2<'_, T>, side: &str) -> PyResult<&'a [T]> {
+fn contiguous<'a, T: numpy::Element>(
+    a: &'a PyReadonlyArray2<'_, T>,
+    side: &str,
+) -> PyResult<&'a [T]> {
     a.as_slice()
         .map_err(|_| EvalError::input(format!("{side} must be C-contiguous")).into())
 }
@@ -304,7 +318,7 @@ fn py_cosine(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
 }
 
 #[pyfunction]
-#[pyo3(signature = (expected, actual, workers = -1))]
+#[pyo3(signature = (expected, actual, workers = -1), text_signature = "(expected, actual, workers=-1)")]
 fn cosine_batch<'py>(
     py: Python<'py>,
     expected: &Bound<'py, PyAny>,
@@ -335,7 +349,7 @@ fn cosine_batch<'py>(
 }
 
 #[pyfunction]
-#[pyo3(signature = (queries, matrix, workers = -1))]
+#[pyo3(signature = (queries, matrix, workers = -1), text_signature = "(queries, matrix, workers=-1)")]
 fn cosine_matrix<'py>(
     py: Python<'py>,
     queries: &Bound<'py, PyAny>,
@@ -343,7 +357,10 @@ fn cosine_matrix<'py>(
     workers: isize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     check_workers(workers)?;
-    let (q, m) = (self::matrix(queries, "queries")?, self::matrix(matrix, "matrix")?);
+    let (q, m) = (
+        self::matrix(queries, "queries")?,
+        self::matrix(matrix, "matrix")?,
+    );
     let ((nq, dq), (nm, dm)) = (q.shape(), m.shape());
     if dq != dm {
         return Err(EvalError::input(format!(
@@ -363,12 +380,16 @@ fn cosine_matrix<'py>(
         _ => return Err(EvalError::Type("queries and matrix must share a dtype".into()).into()),
     };
     let flat = PyArray1::from_vec(py, out);
-    Ok(flat.reshape([nq, nm])?)
+    flat.reshape([nq, nm])
 }
 
 // ---- JSON -----------------------------------------------------------------------------------
 
-fn parse_expected<'a>(text: &'a [u8], n: Numbers, row: Option<usize>) -> EvalResult<json::Document<'a>> {
+fn parse_expected<'a>(
+    text: &'a [u8],
+    n: Numbers,
+    row: Option<usize>,
+) -> EvalResult<json::Document<'a>> {
     json::parse(text, n).map_err(|e| {
         let at = row.map_or(String::new(), |r| format!("row {r} of "));
         EvalError::input(format!(
@@ -385,13 +406,16 @@ fn json_match(
     numbers: &str,
 ) -> PyResult<bool> {
     let n = self::numbers(numbers)?;
-    let (e, a) = (str_bytes(expected, "expected")?, str_bytes(actual, "actual")?);
+    let (e, a) = (
+        str_bytes(expected, "expected")?,
+        str_bytes(actual, "actual")?,
+    );
     let doc = parse_expected(&e, n, None)?;
     Ok(json::matches(&doc, &a, n))
 }
 
 #[pyfunction]
-#[pyo3(signature = (expected, actual, numbers = "value", workers = -1))]
+#[pyo3(signature = (expected, actual, numbers = "value", workers = -1), text_signature = "(expected, actual, numbers='value', workers=-1)")]
 fn json_match_batch<'py>(
     py: Python<'py>,
     expected: &Bound<'py, PyAny>,

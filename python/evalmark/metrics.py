@@ -72,7 +72,19 @@ class TextColumn:
     @classmethod
     def from_strings(cls, texts: Sequence[str]) -> TextColumn:
         """Pack Python strings (encoded as UTF-8) into one buffer."""
-        encoded = [t.encode("utf-8") for t in texts]
+        if isinstance(texts, str):
+            raise TypeError("from_strings takes a sequence of str, got a single str")
+        encoded = []
+        for i, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(f"row {i}: expected str, got {type(t).__name__}")
+            try:
+                encoded.append(t.encode("utf-8"))
+            except UnicodeEncodeError:
+                raise MetricInputError(
+                    f"row {i} holds a lone surrogate, which UTF-8 cannot store; "
+                    "pass the list of str itself instead of a TextColumn"
+                ) from None
         offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
         np.cumsum([len(b) for b in encoded], out=offsets[1:])
         data = np.frombuffer(b"".join(encoded), dtype=np.uint8)
@@ -115,10 +127,12 @@ Texts = Sequence[str] | TextColumn
 
 def resolve_workers(workers: int | None) -> int:
     """The thread count to use: ``workers`` if given, else ``EVALMARK_WORKERS``, else -1."""
+    source = "workers"
     if workers is None:
         env = os.environ.get("EVALMARK_WORKERS", "").strip()
         if not env:
             return -1
+        source = "EVALMARK_WORKERS"
         try:
             workers = int(env)
         except ValueError:
@@ -128,7 +142,9 @@ def resolve_workers(workers: int | None) -> int:
     if isinstance(workers, bool) or not isinstance(workers, int):
         raise TypeError(f"workers must be an int, got {type(workers).__name__}")
     if workers == 0 or workers < -1:
-        raise MetricInputError(f"workers must be -1 (all cores) or a positive count, got {workers}")
+        raise MetricInputError(
+            f"{source} must be -1 (all cores) or a positive thread count, got {workers}"
+        )
     return workers
 
 
@@ -146,10 +162,10 @@ def _matrix(x: npt.ArrayLike, name: str) -> npt.NDArray[np.floating[Any]]:
 
 
 def _vector(x: npt.ArrayLike, name: str) -> FloatArray:
-    arr = np.ascontiguousarray(np.asarray(x, dtype=np.float64))
+    arr = np.asarray(x, dtype=np.float64)
     if arr.ndim != 1:
         raise MetricInputError(f"{name} must be a 1-D vector, got {arr.ndim}-D")
-    return arr
+    return np.ascontiguousarray(arr)
 
 
 def token_f1(expected: str, actual: str, *, normalizer: Normalizer = "squad") -> float:

@@ -30,7 +30,10 @@ pub fn dot_and_norms<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
     let mut nb = [0.0f64; LANES];
     let chunks = a.len() / LANES;
     for k in 0..chunks {
-        let (ca, cb) = (&a[k * LANES..(k + 1) * LANES], &b[k * LANES..(k + 1) * LANES]);
+        let (ca, cb) = (
+            &a[k * LANES..(k + 1) * LANES],
+            &b[k * LANES..(k + 1) * LANES],
+        );
         for l in 0..LANES {
             let (x, y) = (ca[l].to_f64(), cb[l].to_f64());
             dot[l] += x * y;
@@ -86,7 +89,10 @@ pub fn dot<T: Float>(a: &[T], b: &[T]) -> f64 {
     let mut acc = [0.0f64; LANES];
     let chunks = a.len() / LANES;
     for k in 0..chunks {
-        let (ca, cb) = (&a[k * LANES..(k + 1) * LANES], &b[k * LANES..(k + 1) * LANES]);
+        let (ca, cb) = (
+            &a[k * LANES..(k + 1) * LANES],
+            &b[k * LANES..(k + 1) * LANES],
+        );
         for l in 0..LANES {
             acc[l] += ca[l].to_f64() * cb[l].to_f64();
         }
@@ -109,6 +115,9 @@ mod tests {
         assert_eq!(cosine(&[0.0f32; 3], &[1.0, 2.0, 3.0]), 0.0);
         let a: Vec<f64> = (0..37).map(|i| i as f64 * 0.5 - 3.0).collect();
         let b: Vec<f64> = (0..37).map(|i| (i * i) as f64 * 0.1).collect();
-        assert_eq!(cosine(&a, &b), from_parts(dot(&a, &b), squared_norm(&a), squared_norm(&b)));
+        assert_eq!(
+            cosine(&a, &b),
+            from_parts(dot(&a, &b), squared_norm(&a), squared_norm(&b))
+        );
     }
 }

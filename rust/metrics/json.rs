@@ -37,6 +37,104 @@ impl std::fmt::Display for ParseError {
     }
 }
 
+/// A power of ten: small ones as `i64`, any other as sign and decimal digits (canonical: `Big`
+/// only when the value does not fit in an `i64`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Exp {
+    Small(i64),
+    Big { neg: bool, digits: Box<[u8]> },
+}
+
+impl Exp {
+    /// Exponent from its literal digits (no sign) and sign, plus a small adjustment.
+    fn from_literal(neg: bool, digits: &[u8], delta: i64) -> Exp {
+        let digits: Vec<u8> = digits.iter().copied().skip_while(|&d| d == b'0').collect();
+        let mut mag: Vec<u8> = digits;
+        let mut neg = neg && !mag.is_empty();
+        // value = (neg ? -mag : mag) + delta, computed on digit strings.
+        let (dneg, dmag) = (delta < 0, delta.unsigned_abs().to_string().into_bytes());
+        if mag.is_empty() {
+            mag = dmag;
+            neg = dneg;
+        } else if neg == dneg {
+            mag = add_digits(&mag, &dmag);
+        } else if cmp_digits(&mag, &dmag) != std::cmp::Ordering::Less {
+            mag = sub_digits(&mag, &dmag);
+        } else {
+            mag = sub_digits(&dmag, &mag);
+            neg = dneg;
+        }
+        let mag: Vec<u8> = mag.into_iter().skip_while(|&d| d == b'0').collect();
+        if mag.is_empty() {
+            return Exp::Small(0);
+        }
+        if mag.len() <= 18 {
+            let v: i64 = mag.iter().fold(0, |acc, &d| acc * 10 + (d - b'0') as i64);
+            return Exp::Small(if neg { -v } else { v });
+        }
+        Exp::Big {
+            neg,
+            digits: mag.into_boxed_slice(),
+        }
+    }
+
+    /// This exponent plus `delta`, as text.
+    fn text_plus(&self, delta: i64) -> (bool, String) {
+        let e = match self {
+            Exp::Small(v) => {
+                let s = v.unsigned_abs().to_string();
+                Exp::from_literal(*v < 0, s.as_bytes(), delta)
+            }
+            Exp::Big { neg, digits } => Exp::from_literal(*neg, digits, delta),
+        };
+        match e {
+            Exp::Small(v) => (v < 0, v.unsigned_abs().to_string()),
+            Exp::Big { neg, digits } => (neg, String::from_utf8_lossy(&digits).into_owned()),
+        }
+    }
+}
+
+fn cmp_digits(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+fn add_digits(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()) + 1);
+    let (mut i, mut j, mut carry) = (a.len(), b.len(), 0u8);
+    while i > 0 || j > 0 || carry > 0 {
+        let x = if i > 0 { a[i - 1] - b'0' } else { 0 };
+        let y = if j > 0 { b[j - 1] - b'0' } else { 0 };
+        let s = x + y + carry;
+        out.push(b'0' + s % 10);
+        carry = s / 10;
+        i = i.saturating_sub(1);
+        j = j.saturating_sub(1);
+    }
+    out.reverse();
+    out
+}
+
+/// a − b for a ≥ b.
+fn sub_digits(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(a.len());
+    let (mut i, mut j, mut borrow) = (a.len(), b.len(), 0i8);
+    while i > 0 {
+        let x = (a[i - 1] - b'0') as i8;
+        let y = if j > 0 { (b[j - 1] - b'0') as i8 } else { 0 };
+        let mut d = x - y - borrow;
+        borrow = 0;
+        if d < 0 {
+            d += 10;
+            borrow = 1;
+        }
+        out.push(b'0' + d as u8);
+        i -= 1;
+        j = j.saturating_sub(1);
+    }
+    out.reverse();
+    out
+}
+
 /// A digit string without leading or trailing zeros, and a power of ten.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Digits {
@@ -47,7 +145,7 @@ enum Digits {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Number {
     /// Exact decimal: (-1)^neg × digits × 10^exp; zero is `Small(0)`, exp 0, not negative.
-    Decimal { neg: bool, digits: Digits, exp: i64 },
+    Decimal { neg: bool, digits: Digits, exp: Exp },
     /// An integer literal read exactly (strict mode); zero is never negative.
     Int { neg: bool, digits: Digits },
     /// A non-integer literal read as binary64 (strict mode), compared by bits.
@@ -261,9 +359,7 @@ impl<'a> Parser<'a> {
                     return Ok(Cow::Borrowed(&self.src[start..self.pos - 1]));
                 }
                 b'\\' => break,
-                0x00..=0x1F => {
-                    return Err((self.pos, "unescaped control character in a string"))
-                }
+                0x00..=0x1F => return Err((self.pos, "unescaped control character in a string")),
                 _ => self.pos += 1,
             }
         }
@@ -277,9 +373,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     return Ok(Cow::Owned(buf));
                 }
-                0x00..=0x1F => {
-                    return Err((self.pos, "unescaped control character in a string"))
-                }
+                0x00..=0x1F => return Err((self.pos, "unescaped control character in a string")),
                 b'\\' => {
                     let esc_pos = self.pos;
                     self.pos += 1;
@@ -380,20 +474,7 @@ impl<'a> Parser<'a> {
                 let f: f64 = s.parse().map_err(|_| (start, "invalid number"))?;
                 Number::Float(f.to_bits())
             }
-            Numbers::Value => {
-                let mut exp: i64 = 0;
-                for &d in exp_digits.iter().skip_while(|&&d| d == b'0') {
-                    exp = exp
-                        .checked_mul(10)
-                        .and_then(|e| e.checked_add((d - b'0') as i64))
-                        .filter(|e| *e <= 1_000_000_000_000_000)
-                        .ok_or((start, "number exponent too large to compare exactly"))?;
-                }
-                if exp_neg {
-                    exp = -exp;
-                }
-                decimal(neg, int_part, frac, exp)
-            }
+            Numbers::Value => decimal(neg, int_part, frac, exp_neg, exp_digits),
         };
         Ok(Node::Num(number))
     }
@@ -412,7 +493,7 @@ fn make_digits(it: impl Iterator<Item = u8> + Clone) -> Digits {
     }
 }
 
-fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp: i64) -> Number {
+fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp_neg: bool, exp_digits: &[u8]) -> Number {
     let all = int_part.iter().chain(frac.iter()).copied();
     let lead = all.clone().take_while(|&d| d == b'0').count();
     let total = int_part.len() + frac.len();
@@ -420,7 +501,7 @@ fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp: i64) -> Number {
         return Number::Decimal {
             neg: false,
             digits: Digits::Small(0),
-            exp: 0,
+            exp: Exp::Small(0),
         };
     }
     let trail = all.clone().rev().take_while(|&d| d == b'0').count();
@@ -428,7 +509,7 @@ fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp: i64) -> Number {
     Number::Decimal {
         neg,
         digits: make_digits(sig),
-        exp: exp - frac.len() as i64 + trail as i64,
+        exp: Exp::from_literal(exp_neg, exp_digits, trail as i64 - frac.len() as i64),
     }
 }
 
@@ -466,7 +547,8 @@ impl Document<'_> {
         let mut out = Vec::new();
         write_node(&self.0, &mut out);
         // Every byte written is ASCII or copied from generalized UTF-8 with surrogates escaped.
-        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
@@ -547,41 +629,45 @@ fn write_number(n: &Number, out: &mut Vec<u8>) {
             }
             out.extend_from_slice(digits_string(digits).as_bytes());
         }
-        Number::Float(bits) => out.extend_from_slice(python_float_repr(f64::from_bits(*bits)).as_bytes()),
+        Number::Float(bits) => {
+            out.extend_from_slice(python_float_repr(f64::from_bits(*bits)).as_bytes())
+        }
         Number::Decimal { neg, digits, exp } => {
             if *neg {
                 out.push(b'-');
             }
             let d = digits_string(digits);
-            out.extend_from_slice(decimal_text(&d, *exp).as_bytes());
+            out.extend_from_slice(decimal_text(&d, exp).as_bytes());
         }
     }
 }
 
 /// Text of digits × 10^exp (digits without leading or trailing zeros, or "0").
-fn decimal_text(d: &str, exp: i64) -> String {
+fn decimal_text(d: &str, exp: &Exp) -> String {
     if d == "0" {
         return "0".to_string();
     }
     let n = d.len() as i64;
-    let point = n + exp;
-    if exp >= 0 && point <= 21 {
-        return format!("{d}{}", "0".repeat(exp as usize));
-    }
-    if exp < 0 && point > -6 && point <= 21 {
-        return if point > 0 {
-            format!("{}.{}", &d[..point as usize], &d[point as usize..])
-        } else {
-            format!("0.{}{d}", "0".repeat((-point) as usize))
-        };
+    if let Exp::Small(exp) = *exp {
+        let point = n + exp;
+        if exp >= 0 && point <= 21 {
+            return format!("{d}{}", "0".repeat(exp as usize));
+        }
+        if exp < 0 && point > -6 && point <= 21 {
+            return if point > 0 {
+                format!("{}.{}", &d[..point as usize], &d[point as usize..])
+            } else {
+                format!("0.{}{d}", "0".repeat((-point) as usize))
+            };
+        }
     }
     let mantissa = if n > 1 {
         format!("{}.{}", &d[..1], &d[1..])
     } else {
         d.to_string()
     };
-    let e = point - 1;
-    format!("{mantissa}e{}{}", if e < 0 { '-' } else { '+' }, e.abs())
+    let (neg, e) = exp.text_plus(n - 1);
+    format!("{mantissa}e{}{e}", if neg { '-' } else { '+' })
 }
 
 /// Python's `repr(float)` as `json.dumps` writes it (`Infinity` for infinities).
@@ -613,7 +699,11 @@ pub fn python_float_repr(x: f64) -> String {
     } else if point >= n {
         format!("{digits}{}.0", "0".repeat((point - n) as usize))
     } else {
-        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+        format!(
+            "{}.{}",
+            &digits[..point as usize],
+            &digits[point as usize..]
+        )
     };
     format!("{sign}{body}")
 }
@@ -638,11 +728,37 @@ mod tests {
         assert!(eq("1", "0.1e1", v));
         assert!(eq("100", "1E2", v));
         assert!(eq("-0", "0.0", v));
+        assert!(eq("0", "0e99999999999999999999", v));
+        assert!(eq(
+            "1e9999999999999999999999999",
+            "10e9999999999999999999999998",
+            v
+        ));
+        assert!(!eq(
+            "1e9999999999999999999999999",
+            "1e9999999999999999999999998",
+            v
+        ));
+        assert!(eq(
+            "1e-99999999999999999999",
+            "0.1e-99999999999999999998",
+            v
+        ));
+        assert_eq!(
+            canon("12e99999999999999999999", v),
+            "1.2e+100000000000000000000"
+        );
         assert!(!eq("9007199254740993", "9007199254740992", v));
         assert!(!eq("true", "1", v));
-        assert_eq!(canon("[1.50, 0.001, 1e30, -2.5e-9, 0]", v), "[1.5,0.001,1e+30,-2.5e-9,0]");
+        assert_eq!(
+            canon("[1.50, 0.001, 1e30, -2.5e-9, 0]", v),
+            "[1.5,0.001,1e+30,-2.5e-9,0]"
+        );
         let big = "123456789012345678901234567890123456789012345";
-        assert_eq!(canon(big, v), "1.23456789012345678901234567890123456789012345e+44");
+        assert_eq!(
+            canon(big, v),
+            "1.23456789012345678901234567890123456789012345e+44"
+        );
     }
 
     #[test]
@@ -650,15 +766,24 @@ mod tests {
         let s = Numbers::Strict;
         assert!(!eq("1", "1.0", s));
         assert!(eq("1.0", "1e0", s));
-        assert_eq!(canon("[1.0, 1e16, 1e15, 0.0001, 0.00001, -0.0, 1e400, -0]", s),
-            "[1.0,1e+16,1000000000000000.0,0.0001,1e-05,-0.0,Infinity,0]");
+        assert_eq!(
+            canon("[1.0, 1e16, 1e15, 0.0001, 0.00001, -0.0, 1e400, -0]", s),
+            "[1.0,1e+16,1000000000000000.0,0.0001,1e-05,-0.0,Infinity,0]"
+        );
     }
 
     #[test]
     fn objects_sorted_and_last_key_wins() {
         let v = Numbers::Value;
-        assert_eq!(canon(r#"{"b": 1, "a": [true, null], "b": 2}"#, v), r#"{"a":[true,null],"b":2}"#);
-        assert!(eq(r#"{"x": {"q": 1, "p": 2}}"#, r#"{"x":{"p":2,"q":1}}"#, v));
+        assert_eq!(
+            canon(r#"{"b": 1, "a": [true, null], "b": 2}"#, v),
+            r#"{"a":[true,null],"b":2}"#
+        );
+        assert!(eq(
+            r#"{"x": {"q": 1, "p": 2}}"#,
+            r#"{"x":{"p":2,"q":1}}"#,
+            v
+        ));
         assert!(!eq("[1, 2]", "[2, 1]", v));
     }
 
@@ -667,14 +792,28 @@ mod tests {
         let v = Numbers::Value;
         assert!(eq(r#""caf\u00e9""#, "\"café\"", v));
         assert!(eq(r#""\ud83d\ude00""#, "\"😀\"", v));
-        assert_eq!(canon(r#""a\"\\\n\u0001\ud800/""#, v), r#""a\"\\\n\u0001\ud800/""#);
+        assert_eq!(
+            canon(r#""a\"\\\n\u0001\ud800/""#, v),
+            r#""a\"\\\n\u0001\ud800/""#
+        );
     }
 
     #[test]
     fn errors_have_positions() {
         let e = parse(b"{\n  \"a\": 01}", Numbers::Value).unwrap_err();
         assert_eq!((e.line, e.column), (2, 8));
-        for bad in ["", "NaN", "[1,]", "{\"a\" 1}", "\"\t\"", "[1] x", "tru", "1.", "-", "\"\\x\""] {
+        for bad in [
+            "",
+            "NaN",
+            "[1,]",
+            "{\"a\" 1}",
+            "\"\t\"",
+            "[1] x",
+            "tru",
+            "1.",
+            "-",
+            "\"\\x\"",
+        ] {
             assert!(parse(bad.as_bytes(), Numbers::Value).is_err(), "{bad:?}");
         }
         let deep = "[".repeat(600) + &"]".repeat(600);

@@ -132,7 +132,11 @@ fn lcs_multi_word(pattern: &[u32], text: &[u32], alphabet: usize, s: &mut LcsScr
     let mut lcs = 0usize;
     for (w, &x) in s.v.iter().enumerate() {
         let bits = (m - w * 64).min(64);
-        let live = if bits == 64 { !0u64 } else { (1u64 << bits) - 1 };
+        let live = if bits == 64 {
+            !0u64
+        } else {
+            (1u64 << bits) - 1
+        };
         lcs += (!x & live).count_ones() as usize;
     }
     lcs

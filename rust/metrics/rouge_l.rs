@@ -106,7 +106,12 @@ pub fn tokens(text: &[u8], tokenizer: Tokenizer) -> Vec<String> {
 }
 
 /// ROUGE-L of `actual` (the prediction) against `expected` (the target).
-pub fn rouge_l(expected: &[u8], actual: &[u8], tokenizer: Tokenizer, s: &mut Scratch) -> RougeScore {
+pub fn rouge_l(
+    expected: &[u8],
+    actual: &[u8],
+    tokenizer: Tokenizer,
+    s: &mut Scratch,
+) -> RougeScore {
     tokenize_chars(expected, tokenizer, &mut s.raw, &mut s.chars_e);
     tokenize_chars(actual, tokenizer, &mut s.raw, &mut s.chars_a);
     token_spans(&s.chars_e, &mut s.spans_e);
@@ -124,14 +129,18 @@ pub fn rouge_l(expected: &[u8], actual: &[u8], tokenizer: Tokenizer, s: &mut Scr
     s.ids_e.clear();
     for &(a, b) in &s.spans_e {
         let next = ids.len() as u32;
-        s.ids_e
-            .push(*ids.entry(&s.chars_e[a as usize..b as usize]).or_insert(next));
+        s.ids_e.push(
+            *ids.entry(&s.chars_e[a as usize..b as usize])
+                .or_insert(next),
+        );
     }
     s.ids_a.clear();
     for &(a, b) in &s.spans_a {
         let next = ids.len() as u32;
-        s.ids_a
-            .push(*ids.entry(&s.chars_a[a as usize..b as usize]).or_insert(next));
+        s.ids_a.push(
+            *ids.entry(&s.chars_a[a as usize..b as usize])
+                .or_insert(next),
+        );
     }
     let alphabet = ids.len();
     let lcs = if n_e <= n_a {
@@ -164,7 +173,10 @@ mod tests {
             tokens("Hello, WORLD! café x2".as_bytes(), Tokenizer::Rouge),
             vec!["hello", "world", "caf", "x2"]
         );
-        assert_eq!(tokens("\u{130}K\u{212A}".as_bytes(), Tokenizer::Rouge), vec!["i", "kk"]);
+        assert_eq!(
+            tokens("\u{130}K\u{212A}".as_bytes(), Tokenizer::Rouge),
+            vec!["i", "kk"]
+        );
     }
 
     #[test]
@@ -178,7 +190,12 @@ mod tests {
     #[test]
     fn scores() {
         let s = &mut Scratch::default();
-        let r = rouge_l(b"the cat sat on the mat", b"the cat on the mat", Tokenizer::Rouge, s);
+        let r = rouge_l(
+            b"the cat sat on the mat",
+            b"the cat on the mat",
+            Tokenizer::Rouge,
+            s,
+        );
         assert_eq!(r.precision, 1.0);
         assert_eq!(r.recall, 5.0 / 6.0);
         let r = rouge_l(b"", b"x", Tokenizer::Rouge, s);

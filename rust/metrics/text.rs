@@ -85,7 +85,11 @@ pub fn is_py_word(cp: u32) -> bool {
 #[inline]
 fn push_lower(cp: u32, out: &mut Vec<u32>) {
     if cp < 0x80 {
-        out.push(if (0x41..=0x5A).contains(&cp) { cp + 32 } else { cp });
+        out.push(if (0x41..=0x5A).contains(&cp) {
+            cp + 32
+        } else {
+            cp
+        });
         return;
     }
     match PY_LOWER.binary_search_by_key(&cp, |&(c, _, _)| c) {
@@ -168,7 +172,10 @@ mod tests {
 
     #[test]
     fn decodes_utf8_and_lone_surrogates() {
-        assert_eq!(decode("aé東😀".as_bytes()), vec![0x61, 0xE9, 0x6771, 0x1F600]);
+        assert_eq!(
+            decode("aé東😀".as_bytes()),
+            vec![0x61, 0xE9, 0x6771, 0x1F600]
+        );
         assert_eq!(decode(&[0xED, 0xA0, 0x80]), vec![0xD800]);
     }
 

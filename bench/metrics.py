@@ -1,0 +1,311 @@
+"""Throughput of evalmark's metric kernels against peer libraries, measured in one run.
+
+    python bench/metrics.py                 # 100,000 pairs per metric, plus the memory check
+    python bench/metrics.py --quick         # 10,000 pairs, smaller memory check
+    python bench/metrics.py --n 50000 --no-memory
+
+For each metric it prints evalmark's pairs/s (all cores, and one thread), the peer's pairs/s on
+the same inputs in the same process, their ratio and the ratio the project aims for. Inputs come
+from bench/workload.py (the shared generator). Slow peers are timed on a subset and scaled,
+which the output says. A missing peer prints "peer not installed"; nothing here fails a build.
+
+The memory check runs each 1,000,000-pair batch call in a fresh subprocess and reads the RSS
+high-water mark (VmHWM in /proc/self/status), reset just before the call through
+/proc/self/clear_refs, so the figure is the call's own peak above the process's resident size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+import evalmark.metrics as em  # noqa: E402
+import workload  # noqa: E402
+
+
+@dataclass
+class Row:
+    metric: str
+    ours: float  # pairs/s, all cores
+    ours_serial: float  # pairs/s, workers=1
+    peer: str
+    theirs: float | None  # pairs/s, None when the peer is missing
+    target: float
+    note: str = ""
+
+
+def best_time(fn: Callable[[], Any], repeat: int) -> float:
+    """The fastest of ``repeat`` runs, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def rate(n: int, fn: Callable[[], Any], repeat: int = 3) -> float:
+    return n / best_time(fn, repeat)
+
+
+def peer_rate(n: int, make: Callable[[], Callable[[], Any]], repeat: int = 1) -> float | None:
+    """Pairs/s of a peer, or None when its package is not installed."""
+    try:
+        fn = make()
+    except ImportError:
+        return None
+    return rate(n, fn, repeat)
+
+
+def bench_levenshtein(exp: list[str], act: list[str]) -> Row:
+    n = len(exp)
+
+    def make() -> Callable[[], Any]:
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        return lambda: process.cpdist(
+            exp, act, scorer=Levenshtein.normalized_similarity, workers=-1
+        )
+
+    return Row(
+        "Levenshtein similarity",
+        rate(n, lambda: em.levenshtein_similarity_batch(exp, act)),
+        rate(n, lambda: em.levenshtein_similarity_batch(exp, act, workers=1)),
+        "rapidfuzz cpdist(workers=-1)",
+        peer_rate(n, make, repeat=3),
+        1.0,
+    )
+
+
+def bench_rouge(exp: list[str], act: list[str], subset: int) -> Row:
+    n = len(exp)
+    k = min(subset, n)
+
+    def make() -> Callable[[], Any]:
+        from rouge_score import rouge_scorer
+
+        scorer = rouge_scorer.RougeScorer(["rougeL"])
+        pairs = list(zip(exp[:k], act[:k], strict=True))
+        return lambda: [scorer.score(e, a)["rougeL"].fmeasure for e, a in pairs]
+
+    return Row(
+        "ROUGE-L F",
+        rate(n, lambda: em.rouge_l_batch(exp, act)),
+        rate(n, lambda: em.rouge_l_batch(exp, act, workers=1)),
+        "rouge-score",
+        peer_rate(k, make),
+        100.0,
+        f"peer timed on the first {k:,} pairs, pairs/s scaled" if k < n else "",
+    )
+
+
+def bench_token_f1(exp: list[str], act: list[str], subset: int) -> Row:
+    import oracles
+
+    n = len(exp)
+    k = min(subset, n)
+
+    def make() -> Callable[[], Any]:
+        pairs = list(zip(exp[:k], act[:k], strict=True))
+        return lambda: [oracles.squad_compute_f1(e, a) for e, a in pairs]
+
+    return Row(
+        "token F1 (SQuAD)",
+        rate(n, lambda: em.token_f1_batch(exp, act)),
+        rate(n, lambda: em.token_f1_batch(exp, act, workers=1)),
+        "pure-Python SQuAD compute_f1",
+        peer_rate(k, make),
+        30.0,
+        f"peer timed on the first {k:,} pairs, pairs/s scaled" if k < n else "",
+    )
+
+
+def bench_cosine(n: int, seed: int) -> Row:
+    a, b = workload.vectors(n, 384, seed=seed)
+
+    def make() -> Callable[[], Any]:
+        return lambda: (
+            np.einsum("ij,ij->i", a, b) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+        )
+
+    return Row(
+        "cosine, 384-d float32",
+        rate(n, lambda: em.cosine_batch(a, b)),
+        rate(n, lambda: em.cosine_batch(a, b, workers=1)),
+        "numpy einsum / norms",
+        peer_rate(n, make, repeat=3),
+        3.0,
+    )
+
+
+def bench_json(exp: list[str], act: list[str]) -> Row:
+    n = len(exp)
+
+    def make() -> Callable[[], Any]:
+        import orjson
+
+        loads = orjson.loads
+        pairs = list(zip(exp, act, strict=True))
+        return lambda: [loads(e) == loads(a) for e, a in pairs]
+
+    return Row(
+        "JSON match",
+        rate(n, lambda: em.json_match_batch(exp, act)),
+        rate(n, lambda: em.json_match_batch(exp, act, workers=1)),
+        "orjson.loads(e) == orjson.loads(a)",
+        peer_rate(n, make, repeat=3),
+        2.0,
+    )
+
+
+def print_table(rows: list[Row], n: int) -> None:
+    print(f"\nthroughput, {n:,} pairs per metric, {os.cpu_count()} cores (pairs/s)\n")
+    head = (
+        f"{'metric':<24}{'evalmark':>13}{'1 thread':>12}  {'peer':<36}{'peer':>12}"
+        f"{'ratio':>9}{'target':>9}  met"
+    )
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        if r.theirs is None:
+            print(
+                f"{r.metric:<24}{r.ours:>13,.0f}{r.ours_serial:>12,.0f}  {r.peer:<36}"
+                f"{'peer not installed':>30}"
+            )
+            continue
+        ratio = r.ours / r.theirs
+        met = "yes" if ratio >= r.target else "NO"
+        print(
+            f"{r.metric:<24}{r.ours:>13,.0f}{r.ours_serial:>12,.0f}  {r.peer:<36}"
+            f"{r.theirs:>12,.0f}{ratio:>8.1f}x{r.target:>8.1f}x  {met}"
+        )
+    for r in rows:
+        if r.note:
+            print(f"  {r.metric}: {r.note}")
+
+
+# ---------------------------------------------------------------------------- memory
+
+_CHILD = r"""
+import gc, json, sys
+sys.path.insert(0, {bench!r})
+import workload
+import evalmark.metrics as em
+
+def hwm_kb():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+
+def rss_kb():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+
+metric, pairs, base, column = {metric!r}, {pairs}, {base}, {column!r}
+exp, act = workload.text_pairs(base, seed=1)
+reps = pairs // base
+exp, act = exp * reps, act * reps
+input_bytes = sum(len(s.encode()) for s in exp) + sum(len(s.encode()) for s in act)
+if column:
+    exp, act = em.TextColumn.from_strings(exp), em.TextColumn.from_strings(act)
+fn = {{"token_f1": em.token_f1_batch, "rouge_l": em.rouge_l_batch,
+       "levenshtein": em.levenshtein_similarity_batch}}[metric]
+fn(exp[:10] if not column else em.TextColumn.from_strings(["a"]),
+   act[:10] if not column else em.TextColumn.from_strings(["b"]))  # load everything lazy
+gc.collect()
+try:
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    reset = True
+except OSError:
+    reset = False
+before_rss, before_hwm = rss_kb(), hwm_kb()
+out = fn(exp, act)
+after_hwm = hwm_kb()
+assert len(out) == pairs
+print(json.dumps({{"input_bytes": input_bytes, "rss_kb": before_rss, "hwm_before_kb": before_hwm,
+                  "hwm_after_kb": after_hwm, "reset": reset}}))
+"""
+
+
+def memory_check(pairs: int, base: int) -> None:
+    print(f"\npeak memory of one {pairs:,}-pair batch call (fresh subprocess each)")
+    if pairs > base:
+        print(f"  inputs: the {base:,}-pair workload repeated {pairs // base} times")
+    head = f"  {'metric':<14}{'input':<12}{'input MB':>10}{'call peak MB':>14}{'x input':>9}"
+    print(head + f"{'RSS peak MB':>13}{'x input':>9}")
+    for column in (False, True):
+        for metric in ("token_f1", "rouge_l", "levenshtein"):
+            code = _CHILD.format(
+                bench=str(HERE), metric=metric, pairs=pairs, base=base, column=column
+            )
+            proc = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=False
+            )
+            kind = "TextColumn" if column else "list[str]"
+            if proc.returncode != 0:
+                print(f"  {metric:<14}{kind:<12} failed: {proc.stderr.strip().splitlines()[-1:]}")
+                continue
+            m = json.loads(proc.stdout.strip().splitlines()[-1])
+            mb = m["input_bytes"] / 1e6
+            extra = max(0, m["hwm_after_kb"] - (m["rss_kb"] if m["reset"] else m["hwm_before_kb"]))
+            extra_mb = extra * 1024 / 1e6
+            peak_mb = m["hwm_after_kb"] * 1024 / 1e6
+            print(
+                f"  {metric:<14}{kind:<12}{mb:>10.1f}{extra_mb:>14.1f}{extra_mb / mb:>8.2f}x"
+                f"{peak_mb:>13.1f}{peak_mb / mb:>8.2f}x"
+            )
+            if not m["reset"]:
+                print("    (could not reset VmHWM: the call peak is a lower bound)")
+    print("  call peak = VmHWM during the call above the RSS just before it (goal: < 2x input);")
+    print("  process MB = the whole process's VmHWM, interpreter and Python strings included")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=None, help="pairs per metric (100,000)")
+    parser.add_argument("--quick", action="store_true", help="10,000 pairs, small memory check")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory check")
+    parser.add_argument(
+        "--memory-pairs", type=int, default=None, help="pairs in the memory check (1,000,000)"
+    )
+    args = parser.parse_args()
+    n = args.n or (10_000 if args.quick else 100_000)
+    subset = 1_000 if args.quick else 5_000
+
+    print(f"generating {n:,} text pairs, JSON pairs and vector pairs (bench/workload.py) ...")
+    exp, act = workload.text_pairs(n, seed=args.seed)
+    jexp, jact = workload.json_pairs(n, seed=args.seed)
+    rows = [
+        bench_levenshtein(exp, act),
+        bench_rouge(exp, act, subset),
+        bench_token_f1(exp, act, max(subset, min(n, 20_000))),
+        bench_cosine(n, args.seed),
+        bench_json(jexp, jact),
+    ]
+    print_table(rows, n)
+    if not args.no_memory:
+        pairs = args.memory_pairs or (100_000 if args.quick else 1_000_000)
+        memory_check(pairs, base=min(pairs, 10_000 if args.quick else 100_000))
+
+
+if __name__ == "__main__":
+    main()

@@ -250,7 +250,7 @@ def memory_check(pairs: int, base: int) -> None:
     if pairs > base:
         print(f"  inputs: the {base:,}-pair workload repeated {pairs // base} times")
     head = f"  {'metric':<14}{'input':<12}{'input MB':>10}{'call peak MB':>14}{'x input':>9}"
-    print(head + f"{'RSS peak MB':>13}{'x input':>9}")
+    print(head + f"{'process MB':>13}{'x input':>9}")
     for column in (False, True):
         for metric in ("token_f1", "rouge_l", "levenshtein"):
             code = _CHILD.format(

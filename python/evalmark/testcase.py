@@ -400,6 +400,17 @@ def _check_test_case(fields: dict[str, Any], report: Report, where: PathKey = ()
     ):
         if key not in fields:
             report(where, f"missing '{key}': add {meaning}")
+    trace = fields.get("reasoning-trace")
+    if isinstance(trace, list):
+        for i, step in enumerate(trace):
+            kind = step.get("type") if isinstance(step, dict) else None
+            if isinstance(kind, str) and kind not in _STEP_TYPES:
+                report(
+                    (*where, "reasoning-trace", i, "type"),
+                    f"reasoning-trace[{i}].type: '{kind}' is not a step type; use one of "
+                    + ", ".join(_STEP_TYPES),
+                    of_value=True,
+                )
 
 
 def _check_conversation(fields: dict[str, Any], report: Report) -> None:

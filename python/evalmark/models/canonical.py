@@ -1,11 +1,12 @@
 """Canonical request JSON and the cassette key derived from it.
 
 The key of a request is the sha256 hex digest of its canonical JSON. Canonical means: object
-keys sorted at every depth, no insignificant whitespace, UTF-8 text kept as is, and numbers by
-value (an integral float such as ``1.0`` is written ``1``, so ``temperature=1`` and
-``temperature=1.0`` share a key). It is computed here in Python with ``json.dumps`` after that
-number normalization, which is what ``KEY_VERSION`` 1 means; a change to any of this needs a
-new key version.
+keys sorted at every depth (by code point), no insignificant whitespace, UTF-8 text kept as is,
+and numbers by value (an integral float such as ``1.0`` is written ``1``, so ``temperature=1`` and
+``temperature=1.0`` share a key; NaN and infinity are refused). The text is exactly what
+``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` writes after
+that normalization (computed with msgspec, which writes the same bytes faster). That is what
+``KEY_VERSION`` 1 means; any change to it needs a new key version.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import msgspec
 
 KEY_VERSION = 1
 
@@ -37,7 +40,31 @@ TRANSPORT_PARAMS = frozenset(
 )
 
 
-def _normalized(value: Any, path: str) -> Any:
+class _NoJsonForm(Exception):
+    """Internal: the fast walk met something it cannot normalize; the slow walk explains."""
+
+
+def _fast(value: Any) -> Any:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        if value - value != 0.0:  # NaN or infinity
+            raise _NoJsonForm
+        return int(value) if value.is_integer() else value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NoJsonForm
+            out[key] = _fast(item)
+        return out
+    if kind is list or kind is tuple:
+        return [_fast(item) for item in value]
+    raise _NoJsonForm
+
+
+def _slow(value: Any, path: str) -> Any:
     if value is None or isinstance(value, bool | str):
         return value
     if isinstance(value, int):
@@ -45,36 +72,32 @@ def _normalized(value: Any, path: str) -> Any:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"{path} is {value!r}; a request must hold finite numbers only")
-        return int(value) if value.is_integer() else value
+        return int(value) if value.is_integer() else float(value)
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
-        for key in sorted(value, key=_key_text(path)):
-            out[key] = _normalized(value[key], f"{path}.{key}")
+        for key in value:
+            if not isinstance(key, str):
+                raise TypeError(f"{path} has a non-string key {key!r}; JSON keys are strings")
+            out[str(key)] = _slow(value[key], f"{path}.{key}")
         return out
     if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
-        return [_normalized(item, f"{path}[{i}]") for i, item in enumerate(value)]
+        return [_slow(item, f"{path}[{i}]") for i, item in enumerate(value)]
     raise TypeError(
         f"{path} is a {type(value).__name__}, which has no JSON form; pass plain dicts, lists, "
         "strings, numbers, booleans or None (for a schema class, pass its JSON schema dict)"
     )
 
 
-def _key_text(path: str) -> Any:
-    def check(key: object) -> str:
-        if not isinstance(key, str):
-            raise TypeError(f"{path} has a non-string key {key!r}; JSON object keys are strings")
-        return key
-
-    return check
-
-
 def normalize(value: Any, path: str = "request") -> Any:
-    """Return ``value`` as plain JSON data: dict keys sorted, integral floats turned into ints.
+    """Return ``value`` as plain JSON data (fresh dicts and lists), integral floats as ints.
 
     Raises ``TypeError``/``ValueError`` naming the path of a value with no JSON form (an object,
     NaN, infinity, a non-string key).
     """
-    return _normalized(value, path)
+    try:
+        return _fast(value)
+    except _NoJsonForm:
+        return _slow(value, path)
 
 
 def canonical_json(value: Any) -> str:
@@ -87,9 +110,21 @@ def dumps_normalized(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+# msgspec with sorted keys writes the same bytes as ``dumps_normalized(...).encode()`` for every
+# normalized value (they differ only in the exponent of floats >= 1e16, which are integral and
+# so already ints); tests/test_models_keys.py checks this. It is several times faster.
+_sorted_encoder = msgspec.json.Encoder(order="sorted")
+
+
 def key_of(normalized_request: Any) -> str:
     """The sha256 hex key of an already normalized request."""
-    return hashlib.sha256(dumps_normalized(normalized_request).encode("utf-8")).hexdigest()
+    try:
+        data = _sorted_encoder.encode(normalized_request)
+    except UnicodeEncodeError:
+        raise ValueError(
+            "the request holds a lone surrogate character, which UTF-8 cannot encode"
+        ) from None
+    return hashlib.sha256(data).hexdigest()
 
 
 def request_key(request: Any) -> str:
@@ -102,18 +137,33 @@ def split_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in params.items() if name not in TRANSPORT_PARAMS}
 
 
+def _plain_text_message(message: Mapping[str, Any]) -> bool:
+    return all(type(key) is str and type(value) is str for key, value in message.items())
+
+
 def chat_request(
     model_id: str, messages: Sequence[Mapping[str, Any]], params: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """The request a chat call makes, as recorded: kind, model, messages and parameters."""
+    """The normalized request a chat call makes, as recorded: kind, model, messages and
+    generation parameters (see :func:`normalize`)."""
     return {
         "kind": "chat",
         "model": model_id,
-        "messages": list(messages),
-        "params": split_params(params),
+        "messages": [
+            dict(message)
+            if _plain_text_message(message)
+            else normalize(message, f"request.messages[{position}]")
+            for position, message in enumerate(messages)
+        ],
+        "params": normalize(split_params(params), "request.params"),
     }
 
 
 def embedding_request(model_id: str, text: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """The request for embedding one text, as recorded."""
-    return {"kind": "embedding", "model": model_id, "input": text, "params": split_params(params)}
+    """The normalized request for embedding one text, as recorded."""
+    return {
+        "kind": "embedding",
+        "model": model_id,
+        "input": text,
+        "params": normalize(split_params(params), "request.params"),
+    }

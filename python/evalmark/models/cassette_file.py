@@ -11,7 +11,7 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Literal
@@ -59,7 +59,8 @@ class CassetteContents(msgspec.Struct, frozen=True):
 
 
 _entry_decoder = msgspec.json.Decoder(Entry)
-_encoder = msgspec.json.Encoder()
+# "deterministic" sorts dict keys at every depth and keeps the entry fields in declared order.
+_encoder = msgspec.json.Encoder(order="deterministic")
 
 
 def read_cassette(path: Path) -> CassetteContents:
@@ -152,15 +153,21 @@ def _decode_entry(line: bytes, where: str, number: int, last_unterminated: bool)
     return entry
 
 
-def serialize(entries: Iterable[Entry]) -> bytes:
-    """The bytes of a cassette holding ``entries`` (sorted by key, then sample index)."""
+def encode_entry(entry: Entry) -> bytes:
+    """One entry line, without its newline."""
+    return _encoder.encode(entry)
+
+
+def join_lines(lines: Mapping[tuple[str, int], bytes]) -> bytes:
+    """The bytes of a cassette from encoded entry lines keyed by (key, sample index)."""
     parts = [_encoder.encode(Header())]
-    parts.extend(_encoder.encode(entry) for entry in sorted(entries, key=_sort_key))
+    parts.extend(lines[slot] for slot in sorted(lines))
     return b"\n".join(parts) + b"\n"
 
 
-def _sort_key(entry: Entry) -> tuple[str, int]:
-    return (entry.key, entry.index)
+def serialize(entries: Iterable[Entry]) -> bytes:
+    """The bytes of a cassette holding ``entries`` (sorted by key, then sample index)."""
+    return join_lines({entry.slot: encode_entry(entry) for entry in entries})
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -19,9 +19,11 @@ from evalmark.models.canonical import chat_request, embedding_request, key_of, n
 from evalmark.models.cassette_file import (
     Entry,
     Kind,
+    encode_entry,
+    join_lines,
     locked,
+    parse_cassette,
     read_cassette,
-    serialize,
     write_atomic,
 )
 from evalmark.models.context import current_call
@@ -74,6 +76,18 @@ def append_usage(usage_file: Path, cassette: str, used: Iterable[tuple[str, int]
         os.fsync(handle.fileno())
 
 
+class _OnDisk:
+    """The entries of a cassette file and their encoded lines, by (key, sample index)."""
+
+    def __init__(
+        self,
+        entries: dict[tuple[str, int], Entry] | None = None,
+        lines: dict[tuple[str, int], bytes] | None = None,
+    ) -> None:
+        self.entries = entries if entries is not None else {}
+        self.lines = lines if lines is not None else {}
+
+
 class _Store:
     """The in-memory cassette of one recorder, and its link to the file."""
 
@@ -100,6 +114,7 @@ class _Store:
         self.loaded = False
         self.existed = False
         self.replace_on_write = mode.mode is RecordMode.REWRITE
+        self.last_written: tuple[bytes, _OnDisk] | None = None
 
     def ensure_loaded(self) -> None:
         if self.loaded:
@@ -118,17 +133,25 @@ class _Store:
                 self.entries[entry.slot] = entry
                 self.counts[entry.key] = self.counts.get(entry.key, 0) + 1
 
-    def take_index(self, key: str) -> int:
+    def claim(self, key: str) -> tuple[int, Entry | None]:
+        """The sample index of this call of ``key`` and its recording, if any (marked used)."""
         context = current_call()
-        if context is not None and context.repeat is not None:
-            return context.repeat
+        repeat = None if context is None else context.repeat
         with self.lock:
-            free = self.free_indexes.get(key)
-            if free:
-                return heapq.heappop(free)
-            index = self.next_index.get(key, 0)
-            self.next_index[key] = index + 1
-            return index
+            if repeat is not None:
+                index = repeat
+            else:
+                free = self.free_indexes.get(key)
+                if free:
+                    index = heapq.heappop(free)
+                else:
+                    index = self.next_index.get(key, 0)
+                    self.next_index[key] = index + 1
+            entry = self.entries.get((key, index))
+            if entry is not None:
+                self.used.add((key, index))
+                self.replayed += 1
+        return index, entry
 
     def give_back(self, key: str, index: int) -> None:
         context = current_call()
@@ -138,6 +161,7 @@ class _Store:
             heapq.heappush(self.free_indexes.setdefault(key, []), index)
 
     def lookup(self, key: str, index: int) -> Entry | None:
+        """The recording at (key, index), marked used, or None."""
         entry = self.entries.get((key, index))
         if entry is not None:
             with self.lock:
@@ -145,8 +169,8 @@ class _Store:
                 self.replayed += 1
         return entry
 
-    def canonical(self, request: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        normalized = normalize(request)
+    def canonical(self, normalized: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """The request after the redactors, and its key."""
         for redactor in self.redactors:
             normalized = normalize(redactor(normalized))
         return normalized, key_of(normalized)
@@ -186,17 +210,35 @@ class _Store:
             with self.lock:
                 replace = self.replace_on_write
                 self.replace_on_write = False
-            on_disk = () if replace else read_cassette(self.path).entries
-            merged = {entry.slot: entry for entry in on_disk}
+            on_disk = _OnDisk() if replace else self._read_disk()
+            merged = _OnDisk(dict(on_disk.entries), dict(on_disk.lines))
             for entry in new:
-                merged.setdefault(entry.slot, entry)
-            write_atomic(self.path, serialize(merged.values()))
+                if entry.slot not in merged.entries:
+                    merged.entries[entry.slot] = entry
+                    merged.lines[entry.slot] = encode_entry(entry)
+            data = join_lines(merged.lines)
+            write_atomic(self.path, data)
+            self.last_written = (data, merged)
             with self.lock:
                 self.existed = True
                 self._adopt(new)
-                self._adopt(on_disk)
+                self._adopt(on_disk.entries.values())
                 self.used.update(entry.slot for entry in new)
                 self.recorded += len(new)
+
+    def _read_disk(self) -> _OnDisk:
+        """The entries on disk; parsing is skipped when the bytes are what this store wrote."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return _OnDisk()
+        if self.last_written is not None and self.last_written[0] == data:
+            return self.last_written[1]
+        contents = parse_cassette(data, str(self.path))
+        return _OnDisk(
+            {entry.slot: entry for entry in contents.entries},
+            {entry.slot: encode_entry(entry) for entry in contents.entries},
+        )
 
     def _scan(self, entry: Entry) -> None:
         where = f"an entry to cassette {self.path}"
@@ -304,8 +346,7 @@ class RecordedChat(_Recorder):
         store.ensure_loaded()
         request = chat_request(self.model_id, message_dicts(messages), {**self._defaults, **params})
         request, key = store.canonical(request)
-        index = store.take_index(key)
-        entry = store.lookup(key, index)
+        index, entry = store.claim(key)
         if entry is not None:
             return request, key, index, self._decode(entry)
         if store.mode.mode is RecordMode.REPLAY:

@@ -64,7 +64,9 @@ def message_dicts(messages: Sequence[MessageLike]) -> list[dict[str, Any]]:
         )
     out: list[dict[str, Any]] = []
     for position, message in enumerate(messages):
-        if isinstance(message, Message):
+        if type(message) is dict and "role" in message:
+            out.append(message.copy())
+        elif isinstance(message, Message):
             out.append(msgspec.to_builtins(message))
         elif isinstance(message, Mapping):
             if "role" not in message:

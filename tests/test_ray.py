@@ -93,14 +93,22 @@ def test_summarize_equals_the_local_summary(tmp_path: Path) -> None:
 
 def test_bad_rows_under_each_policy() -> None:
     table = pa.table(
-        {"id": ["a", "b", "c"], "expected": ["[1]", "{broken", None], "actual": ["[1]", "[1]", "x"]}
+        {
+            "id": ["a", "b", "c", "d"],
+            "expected": ["[1]", "{broken", None, "[2]"],
+            "actual": ["[1]", "[1]", "x", "[2]"],
+        }
     )
     dataset = ray.data.from_arrow(table)
     nulls = evalmark.ray.score(dataset, ["json_match"], id="id", on_error="null").take_all()
-    assert [row["json_match"] for row in nulls] == [True, None, None]
+    assert [row["json_match"] for row in nulls] == [True, None, None, True]
     kept = evalmark.ray.score(dataset, ["json_match"], id="id", on_error="skip").take_all()
-    assert [row["id"] for row in kept] == ["a"]
-    with pytest.raises(Exception, match=r"id 'b', field 'expected': json_match") as caught:
+    assert [(row["id"], row["json_match"]) for row in kept] == [
+        ("a", True),
+        ("b", None),
+        ("d", True),
+    ]
+    with pytest.raises(Exception, match=r"id 'c', field 'expected': is null") as caught:
         evalmark.ray.score(dataset, ["json_match"], id="id").take_all()
     assert isinstance(caught.value, ScoringInputError) or "ScoringInputError" in str(caught.value)
 

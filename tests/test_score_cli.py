@@ -48,8 +48,6 @@ def test_prints_row_count_and_per_metric_statistics(
         pairs,
         "--metrics",
         "token_f1,rouge_l,levenshtein,json_match_strict",
-        "--on-error",
-        "null",
     )
     assert code == 0
     lines = out.splitlines()
@@ -72,7 +70,10 @@ def test_prints_row_count_and_per_metric_statistics(
         token_row[4] == f"{expected_f1.min():.4f}" and token_row[-1] == f"{expected_f1.max():.4f}"
     )
     assert lines[5].split()[:3] == ["json_match_strict", "0", "4"]  # none of these is JSON
-    assert "null scores for line 1, field 'expected': json_match_strict:" in err
+    assert (
+        "json_match_strict is null for 4 rows it cannot score; the first, line 1, field 'expected'"
+        in err
+    )
 
 
 def test_writes_scores_and_summary_files(

@@ -280,23 +280,31 @@ def test_null_keeps_bad_rows_with_null_scores(tmp_path: Path) -> None:
     assert (stats.count, stats.nulls, summary.skipped) == (2, 4, 0)
 
 
-def test_invalid_expected_json_is_located_by_kernel_isolation(tmp_path: Path) -> None:
+@pytest.mark.parametrize("policy", ["fail", "skip", "null"])
+def test_a_metric_that_cannot_score_a_row_gives_a_null_and_a_note(
+    tmp_path: Path, policy: Any
+) -> None:
     rows = [{"expected": "[1]", "actual": "[1]"}] * 5 + [{"expected": "{oops", "actual": "{}"}]
     rows += [{"expected": '{"a": 1}', "actual": '{"a": 1}'}] * 4
     src = write_jsonl(tmp_path / "docs.jsonl", rows)
-    with pytest.raises(
-        ScoringInputError, match=r"docs\.jsonl, line 6, field 'expected': json_match"
-    ):
-        score_file(src, options("json_match,token_f1", chunk_size=4))
     out = tmp_path / "o.jsonl"
-    summary = score_file(src, options("json_match,token_f1", on_error="null"), output=out)
+    notes: list[Any] = []
+    summary = score_file(
+        src,
+        options("json_match,token_f1", chunk_size=4, on_error=policy),
+        output=out,
+        on_bad_row=notes.append,
+    )
     scored = read_jsonl(out)
     assert scored[5] == {"row": 5, "json_match": None, "token_f1": 0.0}
     assert all(r["json_match"] is True for i, r in enumerate(scored) if i != 5)
+    assert (summary.rows, summary.skipped) == (10, 0)
     assert summary.metrics["json_match"].nulls == 1
     assert summary.metrics["token_f1"].nulls == 0
-    score_file(src, options("json_match,token_f1", on_error="skip"), output=out)
-    assert [r["row"] for r in read_jsonl(out)] == [0, 1, 2, 3, 4, 6, 7, 8, 9]
+    [note] = notes
+    assert (note.where, note.field, note.metric) == ("line 6", "expected", "json_match")
+    assert "not valid JSON" in note.problem
+    assert "row 0" not in note.problem  # the kernel's batch-relative row is not shown
 
 
 def test_csv_bad_rows_name_the_starting_line(tmp_path: Path) -> None:

@@ -39,6 +39,9 @@ Input: .jsonl (one JSON object per line), .csv (header row) or .parquet (needs
 evalmark[arrow]). Output (-o): .jsonl, .csv or .parquet, one row per input row: the id
 (--id-col, or the column "id" when there is one, else the 0-based row number in "row")
 and one column per metric. Files are written whole or not at all.
+A bad row (unreadable, a field missing, null or not text) stops the run unless --on-error
+says otherwise. A row whose values one metric cannot score (json_match when the expected
+text is not JSON) gets a null for that metric only, so prose and JSON rows can share a file.
 Exit codes: 0 scored, 2 usage or input error, 130 interrupted.
 """
 
@@ -168,27 +171,41 @@ def _options(args: argparse.Namespace) -> ScoreOptions:
 
 
 class _BadRowLog:
-    """Prints the first few bad rows on stderr and counts the rest."""
+    """Reports bad rows (the first few, then a count) and null scores (one line per metric)."""
 
     def __init__(self, action: str) -> None:
         self.action = action
-        self.count = 0
+        self.rows = 0
+        self.nulls: dict[str, tuple[int, BadRow]] = {}
 
     def __call__(self, row: BadRow) -> None:
-        self.count += 1
-        if self.count <= _SHOWN_BAD_ROWS:
-            place = ", ".join(
-                p for p in (row.where, f"field {row.field!r}" if row.field else "") if p
-            )
-            print(f"evalmark score: {self.action} {place}: {row.problem}", file=sys.stderr)
+        if row.metric:
+            count, first = self.nulls.get(row.metric, (0, row))
+            self.nulls[row.metric] = (count + 1, first)
+            return
+        self.rows += 1
+        if self.rows <= _SHOWN_BAD_ROWS:
+            print(f"evalmark score: {self.action} {_place(row)}: {row.problem}", file=sys.stderr)
 
     def finish(self) -> None:
-        if self.count > _SHOWN_BAD_ROWS:
+        """Print the totals of what was not shown."""
+        if self.rows > _SHOWN_BAD_ROWS:
             print(
-                f"evalmark score: {self.action} {self.count:,} bad rows in all "
-                f"({self.count - _SHOWN_BAD_ROWS:,} more not shown)",
+                f"evalmark score: {self.action} {self.rows:,} bad rows in all "
+                f"({self.rows - _SHOWN_BAD_ROWS:,} more not shown)",
                 file=sys.stderr,
             )
+        for metric, (count, first) in self.nulls.items():
+            print(
+                f"evalmark score: {metric} is null for {count:,} row{'s' * (count != 1)} it "
+                f"cannot score; the first, {_place(first)}: {first.problem}",
+                file=sys.stderr,
+            )
+
+
+def _place(row: BadRow) -> str:
+    field = f"field {row.field!r}" if row.field else ""
+    return ", ".join(part for part in (row.where, field) if part)
 
 
 def run_score(args: argparse.Namespace) -> int:

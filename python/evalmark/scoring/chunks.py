@@ -44,6 +44,9 @@ class BadRow:
     where: str
     field: str
     problem: str
+    # Set when the row was read fine but this metric cannot score its values (json_match on
+    # an expected text that is not JSON): that score is null, the row is not a bad row.
+    metric: str = ""
 
 
 TextData = Any  # list[str] from JSONL/CSV, or a pyarrow string array (nulls mark bad rows)

@@ -1,5 +1,10 @@
 """Score one chunk with the batch kernels, isolating the rows a kernel rejects.
 
+Two kinds of trouble are kept apart. A bad row (unreadable, a field missing, null or of the
+wrong type) is handled by the ``on_error`` policy. A row that was read fine but whose values
+one metric cannot score (json_match when `expected` is not JSON) gets a null for that metric
+only, and a note: a file mixing prose and JSON answers can be scored with every metric at once.
+
 A kernel call covers the whole chunk. When a kernel rejects its batch (``MetricInputError``,
 for example invalid JSON in `expected`), the batch is split in halves until the rejected rows
 are found: a handful of extra calls, and every other row keeps the score the whole-batch call
@@ -29,6 +34,7 @@ class ScoredChunk:
 
     ``valid[name]`` is None when every kept row has a score; otherwise False marks a null.
     ``keep`` is None when every row is written (``--on-error skip`` drops bad rows).
+    ``bad`` lists the bad rows, ``notes`` the scores a metric could not give.
     """
 
     start: int
@@ -38,6 +44,7 @@ class ScoredChunk:
     valid: dict[str, npt.NDArray[np.bool_] | None]
     keep: npt.NDArray[np.bool_] | None = None
     bad: list[BadRow] = field(default_factory=list)
+    notes: list[BadRow] = field(default_factory=list)
 
     @property
     def kept(self) -> int:
@@ -105,8 +112,19 @@ def score_chunk(
     """Score every good row of ``chunk`` with each metric, applying the bad-row policy.
 
     With ``on_error="fail"`` the first bad row (in input order) raises
-    :class:`ScoringInputError` naming ``source``, the row's place and the field.
+    :class:`ScoringInputError` naming ``source``, the row's place and the field. A metric
+    that cannot score a row's values leaves a null and a note (see the module docstring).
     """
+    bad = sorted(chunk.bad.values(), key=lambda row: row.index)
+    if on_error == "fail" and bad:
+        first = bad[0]
+        raise ScoringInputError(
+            source,
+            first.where,
+            first.field,
+            first.problem,
+            "fix the row, or pass --on-error skip or --on-error null",
+        )
     good = np.ones(chunk.size, dtype=bool)
     for index in chunk.bad:
         good[index] = False
@@ -128,9 +146,7 @@ def score_chunk(
     valid: dict[str, npt.NDArray[np.bool_] | None] = {}
     kernel_bad: list[BadRow] = []
     for spec in metrics:
-        values, ok, rejected = _score_isolating(
-            spec, inputs[spec.inputs], workers, stop_at_first=on_error == "fail"
-        )
+        values, ok, rejected = _score_isolating(spec, inputs[spec.inputs], workers)
         full = np.zeros(chunk.size, dtype=spec.dtype)
         full[good_index] = values
         scores[spec.name] = full
@@ -140,26 +156,12 @@ def score_chunk(
         for position, message in rejected:
             index = int(good_index[position])
             kernel_bad.append(
-                BadRow(index, chunk.locate(index), _blame(spec, columns), f"{spec.name}: {message}")
+                BadRow(index, chunk.locate(index), _blame(spec, columns), message, metric=spec.name)
             )
 
-    bad = sorted([*chunk.bad.values(), *kernel_bad], key=lambda row: row.index)
-    if on_error == "fail" and bad:
-        first = bad[0]
-        raise ScoringInputError(
-            source,
-            first.where,
-            first.field,
-            first.problem,
-            "fix the row, or pass --on-error skip or --on-error null",
-        )
-    keep: npt.NDArray[np.bool_] | None = None
-    if on_error == "skip" and bad:
-        keep = good.copy()
-        for row in kernel_bad:
-            keep[row.index] = False
-        valid = dict.fromkeys(valid)
-    return ScoredChunk(chunk.start, chunk.size, chunk.ids, scores, valid, keep, bad)
+    keep = good.copy() if on_error == "skip" and bad else None
+    kernel_bad.sort(key=lambda row: row.index)
+    return ScoredChunk(chunk.start, chunk.size, chunk.ids, scores, valid, keep, bad, kernel_bad)
 
 
 def _blame(spec: MetricSpec, columns: Columns) -> str:
@@ -173,7 +175,7 @@ def _blame(spec: MetricSpec, columns: Columns) -> str:
 
 
 def _score_isolating(
-    spec: MetricSpec, inputs: _Inputs, workers: int | None, *, stop_at_first: bool
+    spec: MetricSpec, inputs: _Inputs, workers: int | None
 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], list[tuple[int, str]]]:
     """Scores, an ok mask, and the (position, message) of every row the kernel rejected."""
     from evalmark.metrics import MetricInputError
@@ -193,8 +195,6 @@ def _score_isolating(
             if hi - lo == 1:
                 ok[lo] = False
                 rejected.append((lo, _strip_row(str(exc))))
-                if stop_at_first:
-                    break
                 continue
             mid = (lo + hi) // 2
             pending += [(mid, hi), (lo, mid)]  # the lower half is tried first

@@ -234,7 +234,10 @@ def write_scored(
     position: Callable[[], int] | None = None,
     on_bad_row: Callable[[BadRow], None] | None = None,
 ) -> Summary:
-    """Write scored chunks in order, summarise them, and commit the files only at the end."""
+    """Write scored chunks in order, summarise them, and commit the files only at the end.
+
+    ``on_bad_row`` hears of every bad row and every null score (``BadRow.metric`` set).
+    """
     builder = SummaryBuilder(tuple(spec.name for spec in metrics))
     bar = progress if progress is not None else NoProgress()
     with ExitStack() as stack:
@@ -254,7 +257,7 @@ def write_scored(
                 builder.skipped += scored.size - scored.kept
                 builder.add(scored.scores, scored.valid, scored.keep)
                 if on_bad_row is not None:
-                    for row in scored.bad:
+                    for row in sorted([*scored.bad, *scored.notes], key=lambda r: r.index):
                         on_bad_row(row)
                 if writer is not None:
                     writer.write(scored)

@@ -1,0 +1,895 @@
+"""Suite files: one YAML file that says what to evaluate, how, and when the run fails.
+
+A suite names its samples, the application under test (recorded builds replayed from cassettes,
+or a live ``module:function``), the strategies (checks), the judge behind the judged checks, the
+gate, and where the reports go. ``evalmark run SUITE`` and the pytest plugin read suites with
+:func:`load_suite`; every problem is reported as a ``SuiteError`` naming the file, the line, the
+key and what to write instead. Input paths in a suite (samples, cassettes, baseline) are
+relative to the suite file; the report folder is relative to where evalmark runs.
+
+A minimal suite::
+
+    name: support
+    samples: samples.yaml
+    application:
+      model-id: support-assistant
+      builds:
+        healthy: builds/healthy.jsonl
+        regressed: builds/regressed.jsonl
+    strategies: [contains-facts, relevancy, groundedness]
+    judge: {kind: rule}
+    gate: {pass-rate: 0.9}
+    report: {dir: reports, formats: [md, json]}
+
+A suite with several parts (different samples, application or checks) lists them under
+``evaluations:``, each with its own ``name``, ``samples``, ``application`` and ``strategies``;
+the judge, gate and report stay shared.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from evalmark._fileformats import DataFileError, Problem, decode_text, read_bytes
+
+__all__ = [
+    "STRATEGY_KINDS",
+    "ApplicationSpec",
+    "EvaluationSpec",
+    "GateSpec",
+    "JudgeSpec",
+    "ReportSpec",
+    "StrategyKind",
+    "StrategySpec",
+    "Suite",
+    "SuiteError",
+    "load_suite",
+    "resolve_suite_path",
+]
+
+SUITE_FILE = "suite.yaml"
+REPORT_FORMATS = ("md", "json", "html", "xml")
+JudgeKindName = Literal["rule", "recorded", "noisy"]
+
+
+class SuiteError(DataFileError):
+    """A suite file is invalid; the message names the file, line, key and the fix."""
+
+
+# --------------------------------------------------------------------------- the model
+
+
+@dataclass(frozen=True, slots=True)
+class StrategySpec:
+    """One check of a suite: its kind (``contains-facts``, ``relevancy``...) and options."""
+
+    kind: str
+    options: Mapping[str, Any]
+    where: str
+
+    @property
+    def judged(self) -> bool:
+        """True when a judge model decides this check."""
+        return STRATEGY_KINDS[self.kind].prompt is not None
+
+    @property
+    def label(self) -> str:
+        """The check's name in reports: its ``name`` option, else its kind."""
+        name = self.options.get("name")
+        return name if isinstance(name, str) else self.kind
+
+
+@dataclass(frozen=True, slots=True)
+class ApplicationSpec:
+    """The application under test: recorded builds, a live function, or both.
+
+    A recorded build is a cassette of the application's chat calls: for each sample the request
+    is the ``system-prompt`` (if any) and the sample's first parameter as the user message, sent
+    to ``model-id``. With a ``function`` as well, record modes other than ``replay`` call it to
+    fill or rewrite a build's cassette.
+    """
+
+    builds: Mapping[str, Path]
+    function: str | None
+    model_id: str
+    system_prompt: str | None
+    base: Path
+
+    @property
+    def build_names(self) -> tuple[str, ...]:
+        """The recorded builds, in file order; the first is the default."""
+        return tuple(self.builds)
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationSpec:
+    """One evaluation of a suite: samples, the application and the checks applied to it."""
+
+    name: str
+    samples: tuple[Path, ...]
+    tags: tuple[str, ...]
+    application: ApplicationSpec
+    strategies: tuple[StrategySpec, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeSpec:
+    """The judge of the judged checks.
+
+    ``rule``: :class:`~evalmark.models.RuleJudge` with ``min_overlap``. ``recorded``: replayed from
+    ``cassette`` (and recorded from ``model``, a ``module:factory`` returning a chat model, in the
+    record modes). ``noisy``: ``inner`` with its verdicts flipped at ``flip_rate`` (seeded).
+    """
+
+    kind: JudgeKindName = "rule"
+    min_overlap: float = 0.6
+    cassette: Path | None = None
+    model: str | None = None
+    model_id: str | None = None
+    flip_rate: float = 0.0
+    seed: int = 0
+    inner: JudgeSpec | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GateSpec:
+    """When a run fails: overall and per-tag pass rates, and the largest drop from a baseline."""
+
+    pass_rate: float | None = None
+    tags: Mapping[str, float] = field(default_factory=dict)
+    max_drop: float | None = None
+    baseline: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReportSpec:
+    """Where the reports go and in which formats."""
+
+    dir: Path | None = None
+    formats: tuple[str, ...] = ("md", "json")
+
+
+@dataclass(frozen=True, slots=True)
+class Suite:
+    """A loaded suite file."""
+
+    path: Path
+    name: str
+    description: str
+    evaluations: tuple[EvaluationSpec, ...]
+    judge: JudgeSpec
+    gate: GateSpec
+    report: ReportSpec
+    concurrency: int = 4
+
+    @property
+    def base(self) -> Path:
+        """The folder paths in the suite are relative to."""
+        return self.path.parent
+
+    @property
+    def build_names(self) -> tuple[str, ...]:
+        """Every recorded build named by any evaluation, in order of first mention."""
+        names: dict[str, None] = {}
+        for evaluation in self.evaluations:
+            names.update(dict.fromkeys(evaluation.application.build_names))
+        return tuple(names)
+
+    @property
+    def judged(self) -> bool:
+        """True when some check needs the judge."""
+        return any(s.judged for e in self.evaluations for s in e.strategies)
+
+
+# --------------------------------------------------------------------------- strategy kinds
+
+Checker = Callable[[Any], str | None]
+
+
+def _fraction(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return "expected a number between 0 and 1"
+    return None if 0.0 <= value <= 1.0 else f"expected a number between 0 and 1, got {value}"
+
+
+def _positive_int(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return "expected a whole number of at least 1"
+    return None
+
+
+def _integer(value: Any) -> str | None:
+    return None if isinstance(value, int) and not isinstance(value, bool) else "expected an integer"
+
+
+def _text(value: Any) -> str | None:
+    return None if isinstance(value, str) and value.strip() else "expected a non-empty string"
+
+
+def _choice(*allowed: str) -> Checker:
+    def check(value: Any) -> str | None:
+        if value in allowed:
+            return None
+        return "expected one of " + ", ".join(f"'{a}'" for a in allowed)
+
+    return check
+
+
+def _grade(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
+        return "expected a whole grade from 1 to 5"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyKind:
+    """A strategy a suite can name: its options and, for judged checks, the judge prompt."""
+
+    name: str
+    summary: str
+    options: Mapping[str, Checker] = field(default_factory=dict)
+    prompt: str | None = None
+
+
+_COMMON: dict[str, Checker] = {"name": _text}
+
+STRATEGY_KINDS: Mapping[str, StrategyKind] = {
+    kind.name: kind
+    for kind in (
+        StrategyKind("exact-match", "the output equals the expected output (normalized)"),
+        StrategyKind("contains", "the output contains the expected output"),
+        StrategyKind("contains-facts", "every expected fact appears in the output"),
+        StrategyKind(
+            "token-f1", "SQuAD token F1 against the expected output", {"threshold": _fraction}
+        ),
+        StrategyKind(
+            "rouge-l", "ROUGE-L F-measure against the expected output", {"threshold": _fraction}
+        ),
+        StrategyKind(
+            "levenshtein", "edit similarity to the expected output", {"threshold": _fraction}
+        ),
+        StrategyKind(
+            "semantic-similarity",
+            "cosine of embeddings (offline hashing embedding)",
+            {"threshold": _fraction, "dim": _positive_int, "seed": _integer},
+        ),
+        StrategyKind(
+            "json-match",
+            "JSON equal to the expected output",
+            {"numbers": _choice("value", "strict")},
+        ),
+        StrategyKind(
+            "retrieved-segments",
+            "every expected segment is in a retrieved item",
+            {"threshold": _fraction},
+        ),
+        StrategyKind(
+            "relevancy", "a judge: does the answer address the question?", prompt="relevancy"
+        ),
+        StrategyKind(
+            "groundedness",
+            "a judge: is the answer supported by the context?",
+            prompt="groundedness",
+        ),
+        StrategyKind(
+            "correctness",
+            "a judge: does the answer agree with the reference?",
+            prompt="correctness",
+        ),
+        StrategyKind(
+            "rubric",
+            "a judge: a 1-5 grade against the reference",
+            {"min-grade": _grade},
+            prompt="rubric",
+        ),
+    )
+}
+
+# --------------------------------------------------------------------------- keys
+
+_TOP_KEYS = (
+    "name",
+    "description",
+    "samples",
+    "tags",
+    "application",
+    "strategies",
+    "evaluations",
+    "judge",
+    "gate",
+    "report",
+    "concurrency",
+)
+_EVALUATION_KEYS = ("name", "samples", "tags", "application", "strategies")
+_APPLICATION_KEYS = ("model-id", "builds", "function", "system-prompt")
+_JUDGE_KEYS = ("kind", "min-overlap", "cassette", "model", "model-id", "flip-rate", "seed", "judge")
+_GATE_KEYS = ("pass-rate", "tags", "max-drop", "baseline")
+_REPORT_KEYS = ("dir", "formats")
+
+# Words people reach for, and the key they mean.
+_ALIASES: Mapping[str, str] = {
+    "checks": "strategies",
+    "metrics": "strategies",
+    "evaluators": "strategies",
+    "scorers": "strategies",
+    "dataset": "samples",
+    "datasets": "samples",
+    "golden": "samples",
+    "app": "application",
+    "function-under-test": "application",
+    "target": "application",
+    "threshold": "pass-rate",
+    "min-pass-rate": "pass-rate",
+    "pass_rate": "pass-rate",
+    "reports": "report",
+    "output": "dir",
+    "directory": "dir",
+    "format": "formats",
+    "workers": "concurrency",
+    "parallel": "concurrency",
+    "recordings": "builds",
+    "cassettes": "builds",
+    "callable": "function",
+    "model": "model-id",
+    "system": "system-prompt",
+    "prompt": "system-prompt",
+    "type": "kind",
+    "flip": "flip-rate",
+    "noise": "flip-rate",
+    "min_overlap": "min-overlap",
+    "suites": "evaluations",
+    "parts": "evaluations",
+}
+
+# --------------------------------------------------------------------------- reading YAML
+
+_Key = tuple[str | int, ...]
+
+
+class _Located:
+    """The parsed suite with the line and column of every key and list item."""
+
+    def __init__(self, path: str, value: Any, marks: dict[_Key, tuple[int, int]]) -> None:
+        self.path = path
+        self.value = value
+        self.marks = marks
+        self.problems: list[Problem] = []
+
+    def where(self, key: _Key) -> tuple[int | None, int | None]:
+        while key not in self.marks and key:
+            key = key[:-1]
+        line, column = self.marks.get(key, (None, None))
+        return line, column
+
+    def report(self, key: _Key, message: str) -> None:
+        line, column = self.where(key)
+        label = _label(key)
+        text = f"{label}: {message}" if label else message
+        self.problems.append(Problem(text, path=self.path, line=line, column=column))
+
+    def at(self, key: _Key) -> str:
+        line, _ = self.where(key)
+        return f"{self.path}:{line}" if line is not None else self.path
+
+
+def _label(key: _Key) -> str:
+    out = ""
+    for part in key:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def _read_yaml(path: Path) -> _Located:
+    shown = str(path)
+    text = decode_text(read_bytes(path, SuiteError), shown, SuiteError)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        value = yaml.load(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        hint = ""
+        if "\t" in text and "tab" in str(exc):
+            hint = "; YAML indentation must use spaces, not tabs"
+        raise SuiteError(
+            [
+                Problem(
+                    f"malformed YAML: {exc.problem or exc.context}{hint}",
+                    path=shown,
+                    line=mark.line + 1 if mark else None,
+                    column=mark.column + 1 if mark else None,
+                )
+            ]
+        ) from None
+    except yaml.YAMLError as exc:
+        raise SuiteError([Problem(f"malformed YAML: {exc}", path=shown)]) from None
+    marks: dict[_Key, tuple[int, int]] = {}
+    if node is not None:
+        _collect_marks(node, (), marks)
+    return _Located(shown, value, marks)
+
+
+def _collect_marks(node: yaml.Node, key: _Key, marks: dict[_Key, tuple[int, int]]) -> None:
+    marks.setdefault(key, (node.start_mark.line + 1, node.start_mark.column + 1))
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                child = (*key, key_node.value)
+                marks.setdefault(
+                    child, (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                )
+                _collect_marks(value_node, child, marks)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _collect_marks(item, (*key, index), marks)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def resolve_suite_path(source: str | Path) -> Path:
+    """The suite file for ``source``: the file itself, or ``suite.yaml`` inside a folder."""
+    path = Path(source)
+    if path.is_dir():
+        inside = path / SUITE_FILE
+        if not inside.exists():
+            found = sorted(p.name for p in path.iterdir() if p.suffix in (".yaml", ".yml"))
+            listed = ", ".join(found) if found else "no YAML files"
+            raise SuiteError(
+                [
+                    Problem(
+                        f"the folder holds no {SUITE_FILE} ({listed}); name the suite file "
+                        "itself or add a suite.yaml",
+                        path=str(path),
+                    )
+                ]
+            )
+        return inside
+    if not path.exists() and path.suffix == "" and path.with_suffix(".yaml").exists():
+        return path.with_suffix(".yaml")
+    return path
+
+
+def load_suite(source: str | Path) -> Suite:
+    """Read and check a suite file (or a folder holding ``suite.yaml``).
+
+    Raises ``SuiteError`` listing every problem found, each with the file, line, key and a fix.
+    """
+    path = resolve_suite_path(source)
+    doc = _read_yaml(path)
+    value = doc.value
+    if value is None:
+        raise SuiteError(
+            [
+                Problem(
+                    "the suite file is empty: give at least samples and strategies", path=doc.path
+                )
+            ]
+        )
+    if not isinstance(value, dict):
+        raise SuiteError(
+            [
+                Problem(
+                    "a suite file is a mapping of keys (name, samples, application, "
+                    f"strategies, ...), found {_kind_of(value)}",
+                    path=doc.path,
+                    line=1,
+                )
+            ]
+        )
+    _check_keys(doc, (), value, _TOP_KEYS, "suite")
+    base = path.parent
+    name = _string(doc, ("name",), value.get("name"), default=_default_name(path))
+    description = _string(doc, ("description",), value.get("description"), default="")
+    judge = _judge(doc, ("judge",), value.get("judge"), base)
+    gate = _gate(doc, ("gate",), value.get("gate"), base)
+    report = _report(doc, ("report",), value.get("report"), base)
+    concurrency = value.get("concurrency", 4)
+    if _positive_int(concurrency) is not None:
+        doc.report(("concurrency",), "expected a whole number of at least 1, e.g. concurrency: 4")
+        concurrency = 4
+    evaluations = _evaluations(doc, value, base, name)
+    if doc.problems:
+        raise SuiteError(doc.problems[:20], more=max(0, len(doc.problems) - 20))
+    return Suite(
+        path=path,
+        name=name,
+        description=description,
+        evaluations=evaluations,
+        judge=judge,
+        gate=gate,
+        report=report,
+        concurrency=concurrency,
+    )
+
+
+def _default_name(path: Path) -> str:
+    return path.parent.name if path.name == SUITE_FILE else path.stem
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "nothing"
+    return "a number" if isinstance(value, int | float) else f"a {type(value).__name__}"
+
+
+def _suggest(key: str, accepted: Sequence[str]) -> str | None:
+    folded = key.strip().lower().replace("_", "-").replace(" ", "-")
+    if folded in accepted:
+        return folded
+    alias = _ALIASES.get(folded) or _ALIASES.get(key)
+    if alias in accepted:
+        return alias
+    close = difflib.get_close_matches(folded, accepted, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _check_keys(
+    doc: _Located, key: _Key, value: Mapping[Any, Any], accepted: Sequence[str], what: str
+) -> None:
+    for raw in value:
+        if raw in accepted:
+            continue
+        if not isinstance(raw, str):
+            doc.report(key, f"keys must be strings, found {raw!r}")
+            continue
+        suggestion = _suggest(raw, accepted)
+        hint = (
+            f"did you mean '{suggestion}'?"
+            if suggestion
+            else "the accepted keys are " + ", ".join(f"'{k}'" for k in accepted)
+        )
+        doc.report((*key, raw), f"unknown key '{raw}' in the {what}; {hint}")
+
+
+def _string(doc: _Located, key: _Key, value: Any, *, default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, str) or not value.strip():
+        doc.report(key, f"expected a non-empty string, found {_kind_of(value)}; put it in quotes")
+        return default
+    return value
+
+
+def _mapping(doc: _Located, key: _Key, value: Any, example: str) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        doc.report(key, f"expected a mapping, found {_kind_of(value)}; for example {example}")
+        return None
+    return value
+
+
+def _string_list(doc: _Located, key: _Key, value: Any, example: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        doc.report(key, f"expected a string or a list of strings; for example {example}")
+        return ()
+    return tuple(value)
+
+
+def _evaluations(
+    doc: _Located, value: dict[str, Any], base: Path, suite_name: str
+) -> tuple[EvaluationSpec, ...]:
+    parts = value.get("evaluations")
+    if parts is None:
+        if "samples" not in value:
+            doc.report(
+                (), "missing 'samples': name the samples file(s), e.g. samples: samples.yaml"
+            )
+        if "strategies" not in value:
+            doc.report(
+                (), "missing 'strategies': list the checks, e.g. strategies: [contains-facts]"
+            )
+        return (_evaluation(doc, (), value, base, suite_name),)
+    for single in ("samples", "application", "strategies"):
+        if single in value:
+            doc.report(
+                (single,),
+                f"'{single}' belongs inside each item of 'evaluations' when the suite has "
+                "several evaluations; move it there",
+            )
+    if not isinstance(parts, list) or not parts:
+        doc.report(
+            ("evaluations",),
+            "expected a non-empty list of evaluations, e.g. '- name: chatbot' with its own "
+            "samples, application and strategies",
+        )
+        return ()
+    out: list[EvaluationSpec] = []
+    seen: dict[str, int] = {}
+    for index, part in enumerate(parts):
+        key: _Key = ("evaluations", index)
+        if not isinstance(part, dict):
+            doc.report(key, f"each evaluation is a mapping, found {_kind_of(part)}")
+            continue
+        _check_keys(doc, key, part, _EVALUATION_KEYS, "evaluation")
+        for needed in ("name", "samples", "strategies"):
+            if needed not in part:
+                doc.report(key, f"missing '{needed}' in this evaluation")
+        evaluation = _evaluation(doc, key, part, base, f"{suite_name}-{index + 1}")
+        if evaluation.name in seen:
+            doc.report(
+                (*key, "name"),
+                f"duplicate evaluation name '{evaluation.name}' (also item {seen[evaluation.name]}"
+                "); give each evaluation its own name",
+            )
+        seen[evaluation.name] = index + 1
+        out.append(evaluation)
+    return tuple(out)
+
+
+def _evaluation(
+    doc: _Located, key: _Key, value: dict[str, Any], base: Path, default_name: str
+) -> EvaluationSpec:
+    name = _string(doc, (*key, "name"), value.get("name"), default=default_name)
+    sample_files = _string_list(
+        doc, (*key, "samples"), value.get("samples"), "samples: [golden/a.yaml, golden/b.yaml]"
+    )
+    samples = tuple(_existing(doc, (*key, "samples"), base, f) for f in sample_files)
+    tags = _string_list(doc, (*key, "tags"), value.get("tags"), "tags: [smoke, billing]")
+    application = _application(doc, (*key, "application"), value.get("application"), base)
+    strategies = _strategies(doc, (*key, "strategies"), value.get("strategies"))
+    return EvaluationSpec(name, samples, tags, application, strategies)
+
+
+def _existing(doc: _Located, key: _Key, base: Path, name: str) -> Path:
+    path = base / name
+    if not path.exists():
+        hint = ""
+        if path.parent.is_dir():
+            close = difflib.get_close_matches(
+                path.name, sorted(p.name for p in path.parent.iterdir()), n=1, cutoff=0.6
+            )
+            if close:
+                hint = f"; did you mean '{close[0]}'?"
+        doc.report(key, f"no such file '{name}' (resolved to {path}){hint}")
+    return path
+
+
+def _application(doc: _Located, key: _Key, value: Any, base: Path) -> ApplicationSpec:
+    mapping = _mapping(doc, key, value, "application: {builds: {healthy: builds/healthy.jsonl}}")
+    if mapping is None:
+        if value is None:
+            doc.report(
+                key,
+                "missing 'application': give recorded builds (builds: {name: cassette.jsonl}) "
+                "or a live function (function: package.module:answer)",
+            )
+        return ApplicationSpec({}, None, "application", None, base)
+    _check_keys(doc, key, mapping, _APPLICATION_KEYS, "application")
+    builds: dict[str, Path] = {}
+    raw_builds = mapping.get("builds")
+    if raw_builds is not None:
+        if not isinstance(raw_builds, dict) or not raw_builds:
+            doc.report(
+                (*key, "builds"),
+                "expected a mapping from build name to cassette file, e.g. "
+                "builds: {healthy: builds/healthy.jsonl}",
+            )
+        else:
+            for build, cassette in raw_builds.items():
+                if not isinstance(build, str) or not isinstance(cassette, str):
+                    doc.report((*key, "builds"), "each build is 'name: path/to/cassette.jsonl'")
+                    continue
+                builds[build] = base / cassette
+    function = mapping.get("function")
+    if function is not None and (not isinstance(function, str) or ":" not in function):
+        doc.report(
+            (*key, "function"),
+            "expected 'package.module:function' or 'file.py:function', e.g. "
+            "function: myapp.support:answer",
+        )
+        function = None
+    if not builds and function is None and mapping.get("builds") is None:
+        doc.report(key, "give recorded 'builds', a live 'function', or both")
+    model_id = _string(doc, (*key, "model-id"), mapping.get("model-id"), default="application")
+    system_prompt = mapping.get("system-prompt")
+    if system_prompt is not None and not isinstance(system_prompt, str):
+        doc.report((*key, "system-prompt"), "expected text; use a block scalar (system-prompt: |)")
+        system_prompt = None
+    return ApplicationSpec(builds, function, model_id, system_prompt, base)
+
+
+def _strategies(doc: _Located, key: _Key, value: Any) -> tuple[StrategySpec, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value:
+        doc.report(key, "expected a list of checks, e.g. strategies: [contains-facts, relevancy]")
+        return ()
+    out: list[StrategySpec] = []
+    labels: dict[str, int] = {}
+    for index, item in enumerate(value):
+        item_key: _Key = (*key, index)
+        options: dict[str, Any]
+        if isinstance(item, str):
+            kind, options = item, {}
+        elif isinstance(item, dict) and len(item) == 1:
+            kind, options = next(iter(item.items()))
+            item_key = (*item_key, kind)
+            if options is None:
+                options = {}
+            if not isinstance(options, dict):
+                doc.report(
+                    item_key,
+                    f"the options of '{kind}' are a mapping, e.g. '- {kind}: {{threshold: 0.8}}'",
+                )
+                continue
+        else:
+            doc.report(
+                item_key,
+                "each check is a name ('- contains-facts') or a name with options "
+                "('- token-f1: {threshold: 0.6}')",
+            )
+            continue
+        spec = STRATEGY_KINDS.get(kind)
+        if spec is None:
+            suggestion = _suggest(kind, tuple(STRATEGY_KINDS))
+            hint = (
+                f"did you mean '{suggestion}'?"
+                if suggestion
+                else "the known checks are " + ", ".join(STRATEGY_KINDS)
+            )
+            doc.report(item_key, f"unknown check '{kind}'; {hint}")
+            continue
+        accepted = {**_COMMON, **spec.options}
+        bad = False
+        for option, option_value in options.items():
+            checker = accepted.get(option)
+            if checker is None:
+                suggestion = _suggest(str(option), tuple(accepted))
+                allowed = ", ".join(f"'{k}'" for k in accepted)
+                hint = f"did you mean '{suggestion}'?" if suggestion else f"it accepts {allowed}"
+                doc.report((*item_key, option), f"unknown option '{option}' of '{kind}'; {hint}")
+                bad = True
+                continue
+            problem = checker(option_value)
+            if problem is not None:
+                doc.report((*item_key, option), problem)
+                bad = True
+        if bad:
+            continue
+        strategy = StrategySpec(kind, dict(options), doc.at(item_key))
+        if strategy.label in labels:
+            doc.report(
+                item_key,
+                f"the check '{strategy.label}' appears twice (item {labels[strategy.label]}); "
+                "give one a different 'name' option",
+            )
+            continue
+        labels[strategy.label] = index + 1
+        out.append(strategy)
+    return tuple(out)
+
+
+def _judge(doc: _Located, key: _Key, value: Any, base: Path) -> JudgeSpec:
+    mapping = _mapping(doc, key, value, "judge: {kind: rule}")
+    if mapping is None:
+        return JudgeSpec()
+    _check_keys(doc, key, mapping, _JUDGE_KEYS, "judge")
+    kind = mapping.get("kind", "rule")
+    if kind not in ("rule", "recorded", "noisy"):
+        suggestion = _suggest(str(kind), ("rule", "recorded", "noisy"))
+        hint = f"did you mean '{suggestion}'?" if suggestion else "use rule, recorded or noisy"
+        doc.report((*key, "kind"), f"unknown judge kind '{kind}'; {hint}")
+        return JudgeSpec()
+    min_overlap = mapping.get("min-overlap", 0.6)
+    if _fraction(min_overlap) is not None:
+        doc.report((*key, "min-overlap"), "expected a number between 0 and 1, e.g. 0.6")
+        min_overlap = 0.6
+    cassette = None
+    if kind == "recorded":
+        raw = mapping.get("cassette")
+        if not isinstance(raw, str):
+            doc.report(key, "a recorded judge needs 'cassette: path/to/judge.jsonl'")
+        else:
+            cassette = base / raw
+    model = mapping.get("model")
+    if model is not None and (not isinstance(model, str) or ":" not in model):
+        doc.report((*key, "model"), "expected 'package.module:factory' returning a chat model")
+        model = None
+    model_id = mapping.get("model-id")
+    if model_id is not None and not isinstance(model_id, str):
+        doc.report((*key, "model-id"), "expected a string")
+        model_id = None
+    flip_rate = mapping.get("flip-rate", 0.0)
+    if _fraction(flip_rate) is not None:
+        doc.report((*key, "flip-rate"), "expected a probability between 0 and 1, e.g. 0.05")
+        flip_rate = 0.0
+    seed = mapping.get("seed", 0)
+    if _integer(seed) is not None:
+        doc.report((*key, "seed"), "expected an integer")
+        seed = 0
+    inner = None
+    if kind == "noisy":
+        inner = _judge(doc, (*key, "judge"), mapping.get("judge") or {"kind": "rule"}, base)
+        if inner.kind == "noisy":
+            doc.report((*key, "judge"), "a noisy judge wraps a rule or recorded judge")
+    elif "judge" in mapping:
+        doc.report((*key, "judge"), "only a noisy judge wraps another judge; set kind: noisy")
+    return JudgeSpec(
+        kind, float(min_overlap), cassette, model, model_id, float(flip_rate), seed, inner
+    )
+
+
+def _gate(doc: _Located, key: _Key, value: Any, base: Path) -> GateSpec:
+    mapping = _mapping(doc, key, value, "gate: {pass-rate: 0.9}")
+    if mapping is None:
+        return GateSpec()
+    _check_keys(doc, key, mapping, _GATE_KEYS, "gate")
+    pass_rate = mapping.get("pass-rate")
+    if pass_rate is not None and _fraction(pass_rate) is not None:
+        hint = (
+            " (write 0.9, not 90)" if isinstance(pass_rate, int | float) and pass_rate > 1 else ""
+        )
+        doc.report((*key, "pass-rate"), f"expected a fraction between 0 and 1{hint}")
+        pass_rate = None
+    tags: dict[str, float] = {}
+    raw_tags = mapping.get("tags")
+    if raw_tags is not None:
+        if not isinstance(raw_tags, dict):
+            doc.report(
+                (*key, "tags"), "expected a mapping from tag to pass rate, e.g. {smoke: 1.0}"
+            )
+        else:
+            for tag, rate in raw_tags.items():
+                if _fraction(rate) is not None:
+                    doc.report((*key, "tags", tag), "expected a pass rate between 0 and 1")
+                else:
+                    tags[str(tag)] = float(rate)
+    max_drop = mapping.get("max-drop")
+    if max_drop is not None and _fraction(max_drop) is not None:
+        doc.report((*key, "max-drop"), "expected a fraction between 0 and 1, e.g. 0.05")
+        max_drop = None
+    baseline = mapping.get("baseline")
+    baseline_path = base / baseline if isinstance(baseline, str) else None
+    if baseline is not None and baseline_path is None:
+        doc.report((*key, "baseline"), "expected the path of a JSON report")
+    return GateSpec(
+        None if pass_rate is None else float(pass_rate),
+        tags,
+        None if max_drop is None else float(max_drop),
+        baseline_path,
+    )
+
+
+def _report(doc: _Located, key: _Key, value: Any, base: Path) -> ReportSpec:
+    mapping = _mapping(doc, key, value, "report: {dir: reports, formats: [md, json]}")
+    if mapping is None:
+        return ReportSpec()
+    _check_keys(doc, key, mapping, _REPORT_KEYS, "report")
+    directory = mapping.get("dir")
+    if directory is not None and not isinstance(directory, str):
+        doc.report((*key, "dir"), "expected a folder path, e.g. dir: reports")
+        directory = None
+    formats = _string_list(doc, (*key, "formats"), mapping.get("formats"), "formats: [md, json]")
+    for index, fmt in enumerate(formats):
+        if fmt not in REPORT_FORMATS:
+            suggestion = {"markdown": "md", "junit": "xml", "htm": "html"}.get(fmt.lower())
+            hint = (
+                f"did you mean '{suggestion}'?"
+                if suggestion
+                else "use " + ", ".join(REPORT_FORMATS)
+            )
+            doc.report((*key, "formats", index), f"unknown report format '{fmt}'; {hint}")
+    return ReportSpec(
+        None if directory is None else Path(directory),
+        formats or ReportSpec().formats,
+    )

@@ -1,0 +1,165 @@
+"""The application under test of a suite, as a callable: a recorded build or a live function.
+
+A recorded build replays the application's answers from a cassette. Its request for a sample is
+the suite's ``system-prompt`` (when given) and the sample's first parameter as the user message,
+sent to the application's ``model-id``; :func:`application_messages` builds it, both when a build
+is recorded and when it is replayed, so the two always agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from evalmark.models import ChatReply, RecordedChat, RecordMode, record_replay
+from evalmark.models.values import MessageLike, last_user_text, message_dicts
+from evalmark.samples import Sample
+from evalmark.suite import ApplicationSpec, SuiteError
+
+__all__ = [
+    "NoLiveApplication",
+    "application_messages",
+    "import_callable",
+    "question_of",
+    "recorded_application",
+]
+
+
+def question_of(sample: Sample) -> str:
+    """The text sent to the application for ``sample``: its first parameter."""
+    if not sample.parameters:
+        raise ValueError(f"sample {sample.name!r} has no parameters to ask the application")
+    first = sample.parameters[0]
+    return first if isinstance(first, str) else json.dumps(first, sort_keys=True)
+
+
+def application_messages(app: ApplicationSpec, sample: Sample) -> list[dict[str, str]]:
+    """The chat request a recorded build holds for ``sample``."""
+    messages = []
+    if app.system_prompt:
+        messages.append({"role": "system", "content": app.system_prompt})
+    messages.append({"role": "user", "content": question_of(sample)})
+    return messages
+
+
+def import_callable(reference: str, base: Path) -> Callable[..., Any]:
+    """Import ``package.module:name`` or ``path/to/file.py:name`` (relative to ``base``).
+
+    Raises ``SuiteError`` saying what could not be found.
+    """
+    target, _, name = reference.rpartition(":")
+    if not target or not name:
+        raise SuiteError(f"function {reference!r}: write 'package.module:function'")
+    if target.endswith(".py"):
+        path = (base / target).resolve()
+        if not path.exists():
+            raise SuiteError(f"function {reference!r}: no such file {path}")
+        digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        module_name = f"evalmark_suite_{path.stem}_{digest}"
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise SuiteError(f"function {reference!r}: cannot import {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    else:
+        try:
+            module = importlib.import_module(target)
+        except ImportError as exc:
+            raise SuiteError(
+                f"function {reference!r}: cannot import {target!r} ({exc}); is it installed "
+                "or on PYTHONPATH?"
+            ) from None
+    found = getattr(module, name, None)
+    if not callable(found):
+        public = sorted(n for n in vars(module) if not n.startswith("_"))[:12]
+        raise SuiteError(
+            f"function {reference!r}: {target} has no callable {name!r} (it has "
+            f"{', '.join(public) or 'nothing public'})"
+        )
+    return found  # type: ignore[no-any-return]
+
+
+class NoLiveApplication:
+    """The model behind a recorded build that has no live function: it can only explain."""
+
+    def __init__(self, model_id: str, build: str, cassette: Path) -> None:
+        self.model_id = model_id
+        self._build = build
+        self._cassette = cassette
+
+    @property
+    def default_params(self) -> Mapping[str, Any]:
+        """No parameters."""
+        return {}
+
+    def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
+        """Refuse: there is no live application to ask."""
+        question = last_user_text(message_dicts(messages)) or ""
+        raise RuntimeError(
+            f"build {self._build!r} has no recorded answer to {question[:80]!r} in "
+            f"{self._cassette}, and the suite names no live 'function' to record it from"
+        )
+
+    async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
+        """Same as :meth:`chat`."""
+        return self.chat(messages, **params)
+
+
+class _LiveApplication:
+    """A live application function seen as a chat model, so record_replay can record it."""
+
+    def __init__(self, function: Callable[..., Any], model_id: str) -> None:
+        self._function = function
+        self.model_id = model_id
+
+    @property
+    def default_params(self) -> Mapping[str, Any]:
+        """No parameters."""
+        return {}
+
+    def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
+        """Ask the live function the user message's question."""
+        answer = self._function(last_user_text(message_dicts(messages)) or "")
+        return answer if isinstance(answer, ChatReply) else ChatReply(text=str(answer))
+
+    async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
+        """Same as :meth:`chat`."""
+        return self.chat(messages, **params)
+
+
+def recorded_application(
+    app: ApplicationSpec, build: str, mode: RecordMode | str | None
+) -> Callable[[Sample], str]:
+    """The function under test for a recorded build: ``sample -> answer text``.
+
+    ``mode`` is the cassette record mode (None: the usual resolution, replay by default).
+    """
+    try:
+        cassette = app.builds[build]
+    except KeyError:
+        known = ", ".join(app.build_names) or "none"
+        raise SuiteError(f"no build named {build!r}; the suite records: {known}") from None
+    if app.function is not None:
+        live: Any = _LiveApplication(import_callable(app.function, app.base), app.model_id)
+    else:
+        if not cassette.exists():
+            raise SuiteError(
+                f"the cassette of build {build!r} does not exist ({cassette}); record it with "
+                "a live 'function' and --record-mode record-missing, or fix the path"
+            )
+        live = NoLiveApplication(app.model_id, build, cassette)
+    chat: RecordedChat = record_replay(live, cassette, mode, model_id=app.model_id)
+
+    def answer(sample: Sample) -> str:
+        return chat.chat(application_messages(app, sample)).text
+
+    answer.__name__ = f"{app.model_id}@{build}"
+    answer.__qualname__ = answer.__name__
+    return answer

@@ -14,6 +14,7 @@ import bisect
 import contextlib
 import copy
 import difflib
+import gc
 import json
 import os
 import re
@@ -102,6 +103,23 @@ def raise_problems(
         shown = list(problems[:MAX_PROBLEMS])
         more = (total if total is not None else len(problems)) - len(shown)
         raise error(shown, more=more)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while many small containers are built.
+
+    Decoding a large file into dicts and lists otherwise triggers collections that traverse
+    every object built so far, which makes decoding several times slower. Nothing made while
+    paused holds a reference cycle.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def format_of(path: str | os.PathLike[str]) -> Format | None:
@@ -193,24 +211,57 @@ def decode_text(data: bytes, path: str, error: type[DataFileError]) -> str:
 # --------------------------------------------------------------------------- records
 
 
+Locator = Callable[[int], tuple[Position, dict[PathKey, Position]]]
+
+
 @dataclass(slots=True)
 class RawRecord:
-    """One item of a data file before validation, with where it and its parts start."""
+    """One item of a data file before validation, with where it and its parts start.
+
+    Positions are found lazily for JSON (only when a problem is reported), eagerly for YAML.
+    """
 
     value: Any
     index: int  # 0-based position among the file's records
-    line: int
-    column: int
-    positions: dict[PathKey, Position] = field(default_factory=dict)
+    start: Position | None = None
+    found: dict[PathKey, Position] | None = None
+    locator: Locator | None = None
+
+    def _locate(self) -> None:
+        if self.start is None or self.found is None:
+            assert self.locator is not None
+            self.start, self.found = self.locator(self.index)
+
+    @property
+    def line(self) -> int:
+        """The 1-based line where the record starts."""
+        self._locate()
+        assert self.start is not None
+        return self.start[0]
+
+    @property
+    def column(self) -> int:
+        """The 1-based column where the record starts."""
+        self._locate()
+        assert self.start is not None
+        return self.start[1]
+
+    @property
+    def positions(self) -> dict[PathKey, Position]:
+        """Where each key and value inside the record starts, by path."""
+        self._locate()
+        assert self.found is not None
+        return self.found
 
     def position(self, path: PathKey, *, of_value: bool = False) -> Position:
         """The line and column of the key at ``path`` (or of its value with ``of_value``),
         falling back to the nearest enclosing item that has a known position."""
+        positions = self.positions
         key = tuple(_norm_key(p) for p in path)
-        if of_value and (*key, "\0value") in self.positions:
-            return self.positions[(*key, "\0value")]
+        if of_value and (*key, "\0value") in positions:
+            return positions[(*key, "\0value")]
         while key:
-            found = self.positions.get(key)
+            found = positions.get(key)
             if found is not None:
                 return found
             key = key[:-1]
@@ -341,7 +392,7 @@ def _yaml_records(
     records = []
     for index, node in enumerate(root.value):
         mark = node.start_mark
-        record = RawRecord(None, index, mark.line + 1, mark.column + 1)
+        record = RawRecord(None, index, (mark.line + 1, mark.column + 1), {})
         records.append((record, node))
     return records
 
@@ -501,16 +552,42 @@ def read_json(
                 )
             ]
         )
-    index = _LineIndex(text)
-    starts, positions = _json_positions(text)
-    records = []
-    for i, item in enumerate(value):
-        line, column = index(starts[i])
-        record = RawRecord(_floats_except(item, text_keys), i, line, column)
-        for key, offset in positions[i].items():
-            record.positions[key] = index(offset)
-        records.append(record)
-    return records
+    locator = _JsonLocator(text)
+    return [
+        RawRecord(_floats_except(item, text_keys), i, locator=locator)
+        for i, item in enumerate(value)
+    ]
+
+
+class _JsonLocator:
+    """Finds where the items of a JSON list start, scanning the text once, when first asked."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._found: list[tuple[Position, dict[PathKey, Position]]] | None = None
+
+    def __call__(self, index: int) -> tuple[Position, dict[PathKey, Position]]:
+        if self._found is None:
+            lines = _LineIndex(self._text)
+            starts, maps = _json_positions(self._text)
+            self._found = [
+                (lines(start), {key: lines(offset) for key, offset in found.items()})
+                for start, found in zip(starts, maps, strict=True)
+            ]
+        return self._found[index]
+
+
+def _jsonl_locator(text: str, number: int) -> Locator:
+    def locate(index: int) -> tuple[Position, dict[PathKey, Position]]:
+        lines = _LineIndex(text)
+        _, maps = _json_positions("[" + text + "]")
+        found = {}
+        for key, offset in maps[0].items():
+            line, column = lines(max(0, offset - 1))
+            found[key] = (number + line - 1, column)
+        return (number, 1), found
+
+    return locate
 
 
 def read_jsonl(
@@ -543,14 +620,10 @@ def read_jsonl(
                 )
             problems.append(problem)
             continue
-        text = line_bytes.decode("utf-8")
-        index = _LineIndex(text)
-        _, positions = _json_positions("[" + text + "]")
-        record = RawRecord(_floats_except(value, text_keys), len(records), number, 1)
-        for key, offset in positions[0].items():
-            line, column = index(max(0, offset - 1))
-            record.positions[key] = (number + line - 1, column)
-        records.append(record)
+        locator = _jsonl_locator(line_bytes.decode("utf-8"), number)
+        records.append(
+            RawRecord(_floats_except(value, text_keys), len(records), (number, 1), None, locator)
+        )
     raise_problems(problems, error)
     if not records:
         raise error([Problem("the file is empty: write one JSON record per line", path=path)])
@@ -626,7 +699,8 @@ def read_records(
 ) -> list[RawRecord]:
     """Parse ``data`` in format ``fmt`` into raw records."""
     reader = {"yaml": read_yaml, "json": read_json, "jsonl": read_jsonl}[fmt]
-    return reader(data, path, error, text_keys=text_keys)
+    with gc_paused():
+        return reader(data, path, error, text_keys=text_keys)
 
 
 # --------------------------------------------------------------------------- keys

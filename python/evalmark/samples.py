@@ -32,6 +32,7 @@ from evalmark._fileformats import (
     describe_value,
     dump_yaml,
     format_of,
+    gc_paused,
     read_bytes,
     read_records,
     strip_bom,
@@ -438,11 +439,38 @@ def _read_file(path: Path) -> _Loaded:
             decode = _JSON_SAMPLE.decode
             items = tuple([decode(line) for line in strip_bom(data).split(b"\n") if line.strip()])
     except (msgspec.DecodeError, msgspec.ValidationError):
-        items = ()
+        items = _snake_case_fast_path(data, fmt) if fmt != "yaml" else ()
     if items and len({sample.name for sample in items}) == len(items):
         return _Loaded(items, shown)
     records = read_records(data, shown, fmt, SampleError)
     return _Loaded(_samples_from_records(records, shown, snake_case=fmt != "yaml"), shown, records)
+
+
+_SNAKE_KEYS = {key.replace("-", "_"): key for key in SAMPLE_SPEC.keys if "-" in key}
+_GENERIC_JSON = msgspec.json.Decoder()
+
+
+def _snake_case_fast_path(data: bytes, fmt: str) -> tuple[Sample, ...]:
+    """Decode a file that uses snake_case keys, or () to send it to the checked reader."""
+    data = strip_bom(data)
+    try:
+        with gc_paused():
+            if fmt == "json":
+                raw = _GENERIC_JSON.decode(data)
+            else:
+                decode = _GENERIC_JSON.decode
+                raw = [decode(line) for line in data.split(b"\n") if line.strip()]
+            if not isinstance(raw, list):
+                return ()
+            renamed = []
+            for record in raw:
+                fields = {_SNAKE_KEYS.get(key, key): value for key, value in record.items()}
+                if len(fields) != len(record):  # both spellings of a key: the reader explains
+                    return ()
+                renamed.append(fields)
+            return tuple(msgspec.convert(renamed, list[Sample], dec_hook=_decode_hook))
+    except (msgspec.DecodeError, msgspec.ValidationError, AttributeError, TypeError):
+        return ()
 
 
 def _samples_from_records(

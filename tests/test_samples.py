@@ -123,9 +123,13 @@ def test_samples_behaves_as_a_sequence() -> None:
     assert (items[:1] + items[1:]) == items
 
 
-def test_samples_refuses_duplicate_names() -> None:
-    with pytest.raises(SampleError, match="'a'"):
+def test_samples_refuses_duplicate_names_and_other_values() -> None:
+    with pytest.raises(SampleError, match="used more than once: 'a'"):
         Samples([sample("a"), sample("b"), sample("a")])
+    with pytest.raises(TypeError, match="Sample values only, got dict"):
+        Samples([sample("a"), {"name": "b"}])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="iterable of Sample"):
+        Samples(sample("a"))  # type: ignore[arg-type]
 
 
 def test_filter_by_tags_keeps_any_match_in_order() -> None:

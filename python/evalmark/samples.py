@@ -203,7 +203,10 @@ class Samples(msgspec.Struct, frozen=True, gc=False):
                 raise TypeError(f"Samples takes an iterable of Sample, got {type(items).__name__}")
             items = tuple(items)
             msgspec.structs.force_setattr(self, "items", items)
-        names = {sample.name for sample in items}
+        try:
+            names = {sample.name for sample in items}
+        except AttributeError:
+            names = set()
         if len(names) != len(items):
             for sample in items:
                 if not isinstance(sample, Sample):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -117,14 +116,24 @@ def dumps_normalized(value: Any) -> str:
 # with "e-" after a digit, so output holding either falls back to json.dumps. A string that
 # merely contains such text falls back too, which costs time, never correctness.
 _sorted_encoder = msgspec.json.Encoder(order="sorted")
-_MAYBE_SMALL_FLOAT = re.compile(rb"0\.0000|[0-9]e-")
+
+
+def _maybe_small_float(data: bytes) -> bool:
+    if b"0.0000" in data:
+        return True
+    at = data.find(b"e-")
+    while at > 0:
+        if 0x30 <= data[at - 1] <= 0x39:
+            return True
+        at = data.find(b"e-", at + 2)
+    return False
 
 
 def key_of(normalized_request: Any) -> str:
     """The sha256 hex key of an already normalized request."""
     try:
         data = _sorted_encoder.encode(normalized_request)
-        if _MAYBE_SMALL_FLOAT.search(data):
+        if _maybe_small_float(data):
             data = dumps_normalized(normalized_request).encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError(
@@ -151,13 +160,14 @@ def chat_request(
     model_id: str, messages: Sequence[Mapping[str, Any]], params: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The normalized request a chat call makes, as recorded: kind, model, messages and
-    generation parameters (see :func:`normalize`)."""
+    generation parameters (see :func:`normalize`). Plain-text message dicts are used as given,
+    not copied: pass fresh ones (``message_dicts`` makes them)."""
     return {
         "kind": "chat",
         "model": model_id,
         "messages": [
-            dict(message)
-            if _plain_text_message(message)
+            message
+            if type(message) is dict and _plain_text_message(message)
             else normalize(message, f"request.messages[{position}]")
             for position, message in enumerate(messages)
         ],

@@ -25,10 +25,6 @@ from evalmark._fileformats import (
     DataFileError,
     Problem,
     RawRecord,
-    RecordSpec,
-    Report,
-    build_file_schema,
-    convert_records,
     describe_value,
     dump_yaml,
     format_of,
@@ -37,6 +33,12 @@ from evalmark._fileformats import (
     read_records,
     strip_bom,
     write_atomically,
+)
+from evalmark._records import (
+    RecordSpec,
+    Report,
+    build_file_schema,
+    convert_records,
 )
 
 __all__ = [

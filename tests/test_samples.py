@@ -763,3 +763,19 @@ def test_floats_keep_their_value_through_the_slow_path(tmp_path: Path) -> None:
 def test_top_level_names_are_exported() -> None:
     for name in ("Sample", "Samples", "Parameters", "SampleError", "load_samples"):
         assert name in evalmark.__all__
+
+
+def test_loading_from_many_threads_equals_loading_serially(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    records = [
+        {"name": f"s{i}", "parameters": [f"q{i}"], "expected_output": f"a{i}"} for i in range(300)
+    ]
+    paths = [
+        write(tmp_path / "a.jsonl", "\n".join(json.dumps(r) for r in records)),
+        write(tmp_path / "b.yaml", YAML_TEXT),
+    ]
+    serial = load_samples(*paths)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda _: load_samples(*paths), range(32)))
+    assert all(result == serial for result in results)

@@ -16,12 +16,12 @@ from evalmark.models import (
     CassetteFormatError,
     CassetteMiss,
     ChatReply,
+    ChatToolCall,
     HashEmbedding,
     Message,
     RecordMode,
     ScriptedChat,
     SecretFound,
-    ToolCall,
     Usage,
     call_context,
     chat_from_callable,
@@ -51,7 +51,7 @@ def test_chat_round_trip_keeps_every_reply_field(tmp_path: Path) -> None:
     cassette = tmp_path / "chat.jsonl"
     reply = ChatReply(
         text="Paris — «la capitale»",
-        tool_calls=(ToolCall(id="c1", name="lookup", arguments='{"q": "France"}'),),
+        tool_calls=(ChatToolCall(id="c1", name="lookup", arguments='{"q": "France"}'),),
         usage=Usage(prompt_tokens=7, completion_tokens=3, total_tokens=10),
         finish_reason="stop",
     )
@@ -406,3 +406,30 @@ def test_usage_reports_entries_never_used(tmp_path: Path) -> None:
     assert set(usage.used) | set(usage.unused) == {
         (e["key"], e["index"]) for e in _lines(cassette)[1:]
     }
+
+
+def test_tool_calls_convert_to_test_case_tool_calls() -> None:
+    call = ChatToolCall(id="c1", name="lookup", arguments='{"q": "France", "n": 2}')
+    converted = call.to_tool_call()
+    assert (converted.name, converted.arguments, converted.id) == (
+        "lookup",
+        {"q": "France", "n": 2},
+        "c1",
+    )
+    with pytest.raises(ValueError, match=r"'lookup' .* not valid JSON"):
+        ChatToolCall(id="c2", name="lookup", arguments='{"q": ').to_tool_call()
+    with pytest.raises(ValueError, match="must be a JSON object, got list"):
+        ChatToolCall(id="c3", name="lookup", arguments="[1]").to_tool_call()
+
+
+def test_fakes_and_adapters_satisfy_the_protocols() -> None:
+    from evalmark.models import ChatModel, EmbeddingModel, NoisyJudge, RuleJudge
+    from evalmark.models.fakes import EchoChat
+
+    chats = [ScriptedChat([]), EchoChat(), RuleJudge(), NoisyJudge(RuleJudge(), 0.1, seed=0)]
+    chats.append(chat_from_callable(lambda messages, **params: "x"))
+    assert all(isinstance(model, ChatModel) for model in chats)
+    embedders = [HashEmbedding(), embedding_from_callable(lambda texts: [[0.0]] * len(texts))]
+    assert all(isinstance(model, EmbeddingModel) for model in embedders)
+    recorded = record_replay(EchoChat(), "unused.jsonl", mode="off")
+    assert isinstance(recorded, ChatModel) and not isinstance(recorded, EmbeddingModel)

@@ -36,11 +36,15 @@ def _recorded(cassette: Path) -> list[dict[str, Any]]:
 def _check(cassette: Path, workers: int) -> None:
     entries = _recorded(cassette)
     asked = {e["request"]["messages"][0]["content"] for e in entries}
-    assert asked >= {f"worker {w} call {c}" for w in range(workers) for c in range(CALLS_PER_WORKER)}
+    assert asked >= {
+        f"worker {w} call {c}" for w in range(workers) for c in range(CALLS_PER_WORKER)
+    }
     own = [e for e in entries if e["request"]["messages"][0]["content"] != "shared question"]
     assert len(own) == workers * CALLS_PER_WORKER
     for entry in own:
-        assert entry["response"]["text"] == "answer to " + entry["request"]["messages"][0]["content"]
+        assert (
+            entry["response"]["text"] == "answer to " + entry["request"]["messages"][0]["content"]
+        )
     slots = [(e["key"], e["index"]) for e in entries]
     assert slots == sorted(set(slots))
     replayer = record_replay(ScriptedChat([]), cassette, mode="replay", model_id="m")

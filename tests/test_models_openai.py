@@ -17,7 +17,7 @@ openai = pytest.importorskip("openai")
 
 from evalmark.models import (  # noqa: E402
     CassetteMiss,
-    ToolCall,
+    ChatToolCall,
     openai_chat,
     openai_embedding,
     record_replay,
@@ -151,7 +151,7 @@ def test_tool_calls_round_trip(server: _Server, tmp_path: Path) -> None:
     with openai.OpenAI(base_url=_url(server), api_key="k", max_retries=0) as client:
         recorder = record_replay(openai_chat(client, "m"), cassette, mode="record-missing")
         reply = recorder.chat([{"role": "user", "content": "look"}], tools=tools)
-    assert reply.tool_calls == (ToolCall(id="call_1", name="lookup", arguments='{"q": "x"}'),)
+    assert reply.tool_calls == (ChatToolCall(id="call_1", name="lookup", arguments='{"q": "x"}'),)
     assert reply.text == ""
     with openai.OpenAI(base_url=DEAD_URL, api_key="k", max_retries=0) as offline:
         replayed = record_replay(openai_chat(offline, "m"), cassette)

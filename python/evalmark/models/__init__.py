@@ -28,7 +28,7 @@ from evalmark.models.protocols import ChatModel, EmbeddingModel
 from evalmark.models.recorder import CassetteUsage, RecordedChat, RecordedEmbedding, record_replay
 from evalmark.models.rule_judge import RuleJudge
 from evalmark.models.secrets import redact_pattern
-from evalmark.models.values import ChatReply, Message, ToolCall, Usage
+from evalmark.models.values import ChatReply, ChatToolCall, Message, Usage
 
 __all__ = [
     "CallContext",
@@ -40,6 +40,7 @@ __all__ = [
     "CassetteUsage",
     "ChatModel",
     "ChatReply",
+    "ChatToolCall",
     "EchoChat",
     "EmbeddingModel",
     "Entry",
@@ -57,7 +58,6 @@ __all__ = [
     "ScriptedCall",
     "ScriptedChat",
     "SecretFound",
-    "ToolCall",
     "Usage",
     "call_context",
     "canonical_json",

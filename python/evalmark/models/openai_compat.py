@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from evalmark.models.protocols import FloatArray, as_embedding_rows
-from evalmark.models.values import ChatReply, MessageLike, ToolCall, Usage, message_dicts
+from evalmark.models.values import ChatReply, ChatToolCall, MessageLike, Usage, message_dicts
 
 
 def _field(value: Any, name: str) -> Any:
@@ -33,7 +33,7 @@ def reply_from_completion(completion: Any) -> ChatReply:
     message = _field(choice, "message")
     calls = _field(message, "tool_calls") or []
     tool_calls = tuple(
-        ToolCall(
+        ChatToolCall(
             id=str(_field(call, "id") or ""),
             name=str(_field(_field(call, "function"), "name") or ""),
             arguments=str(_field(_field(call, "function"), "arguments") or ""),

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
 import msgspec
+
+from evalmark.testcase import ToolCall
 
 
 class Message(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -17,12 +20,32 @@ class Message(msgspec.Struct, frozen=True, omit_defaults=True):
     tool_call_id: str | None = None
 
 
-class ToolCall(msgspec.Struct, frozen=True):
-    """A function call requested by the model; ``arguments`` is the JSON text the model wrote."""
+class ChatToolCall(msgspec.Struct, frozen=True):
+    """A function call requested by the model; ``arguments`` is the JSON text the model wrote
+    (possibly invalid JSON: models make mistakes, and the recording keeps them)."""
 
     id: str
     name: str
     arguments: str
+
+    def to_tool_call(self) -> ToolCall:
+        """This call as an ``evalmark.ToolCall`` of a test case, with its arguments parsed.
+
+        Raises ``ValueError`` naming the tool when the arguments are not a JSON object.
+        """
+        try:
+            arguments = json.loads(self.arguments) if self.arguments.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ValueError(
+                f"tool call {self.name!r} ({self.id}): the model wrote arguments that are not "
+                f"valid JSON ({exc}): {self.arguments[:80]!r}"
+            ) from None
+        if not isinstance(arguments, dict):
+            raise ValueError(
+                f"tool call {self.name!r} ({self.id}): arguments must be a JSON object, got "
+                f"{type(arguments).__name__}"
+            )
+        return ToolCall(name=self.name, arguments=arguments, id=self.id or None)
 
 
 class Usage(msgspec.Struct, frozen=True):
@@ -42,7 +65,7 @@ class ChatReply(msgspec.Struct, frozen=True, omit_defaults=True):
     """
 
     text: str
-    tool_calls: tuple[ToolCall, ...] | None = None
+    tool_calls: tuple[ChatToolCall, ...] | None = None
     usage: Usage | None = None
     finish_reason: str | None = None
     metadata: dict[str, Any] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -779,3 +780,4 @@ def test_loading_from_many_threads_equals_loading_serially(tmp_path: Path) -> No
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda _: load_samples(*paths), range(32)))
     assert all(result == serial for result in results)
+    assert gc.isenabled()

@@ -19,6 +19,7 @@ from evalmark.metrics import (
     token_f1,
     token_f1_batch,
 )
+from evalmark.models import CassetteMiss, record_replay
 from evalmark.noise import gate_risk, simulate_gates, tune
 from evalmark.samples import (
     Parameters,
@@ -62,6 +63,9 @@ __all__ = [
     "rouge_l_batch",
     "token_f1",
     "token_f1_batch",
+    # recorded models
+    "CassetteMiss",
+    "record_replay",
     # judge noise and gates
     "gate_risk",
     "simulate_gates",

@@ -10,7 +10,7 @@ from evalmark.models.adapters import (
     chat_from_callable,
     embedding_from_callable,
 )
-from evalmark.models.canonical import canonical_json, request_key
+from evalmark.models.canonical import request_key
 from evalmark.models.cassette_file import Entry, read_cassette
 from evalmark.models.context import CallContext, call_context, current_call
 from evalmark.models.errors import (
@@ -60,7 +60,6 @@ __all__ = [
     "SecretFound",
     "Usage",
     "call_context",
-    "canonical_json",
     "chat_from_callable",
     "current_call",
     "embedding_from_callable",

@@ -35,16 +35,19 @@ def question_of(sample: Sample) -> str:
     """The text sent to the application for ``sample``: its first parameter."""
     if not sample.parameters:
         raise ValueError(f"sample {sample.name!r} has no parameters to ask the application")
-    first = sample.parameters[0]
-    return first if isinstance(first, str) else json.dumps(first, sort_keys=True)
+    return _as_question(sample.parameters[0])
 
 
-def application_messages(app: ApplicationSpec, sample: Sample) -> list[dict[str, str]]:
-    """The chat request a recorded build holds for ``sample``."""
+def _as_question(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+def application_messages(app: ApplicationSpec, question: str) -> list[dict[str, str]]:
+    """The chat request a recorded build holds for the user message ``question``."""
     messages = []
     if app.system_prompt:
         messages.append({"role": "system", "content": app.system_prompt})
-    messages.append({"role": "user", "content": question_of(sample)})
+    messages.append({"role": "user", "content": question})
     return messages
 
 
@@ -136,8 +139,9 @@ class _LiveApplication:
 
 def recorded_application(
     app: ApplicationSpec, build: str, mode: RecordMode | str | None
-) -> Callable[[Sample], str]:
-    """The function under test for a recorded build: ``sample -> answer text``.
+) -> Callable[..., str]:
+    """The function under test for a recorded build: ``(*sample.parameters) -> answer text``
+    (the scorer calls it with the sample's parameters; the first is the question).
 
     ``mode`` is the cassette record mode (None: the usual resolution, replay by default).
     """
@@ -157,8 +161,10 @@ def recorded_application(
         live = NoLiveApplication(app.model_id, build, cassette)
     chat: RecordedChat = record_replay(live, cassette, mode, model_id=app.model_id)
 
-    def answer(sample: Sample) -> str:
-        return chat.chat(application_messages(app, sample)).text
+    def answer(*parameters: Any) -> str:
+        if not parameters:
+            raise ValueError("the sample has no parameters to ask the application")
+        return chat.chat(application_messages(app, _as_question(parameters[0]))).text
 
     answer.__name__ = f"{app.model_id}@{build}"
     answer.__qualname__ = answer.__name__

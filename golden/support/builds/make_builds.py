@@ -135,7 +135,7 @@ def main() -> None:
         assistant = ScriptedChat(script, model_id=app.model_id)
         recorded = record_replay(assistant, app.builds[build], "rewrite", model_id=app.model_id)
         for sample in samples:
-            recorded.chat(application_messages(app, sample))
+            recorded.chat(application_messages(app, question_of(sample)))
         print(f"recorded {len(samples)} answers into {app.builds[build]}")
 
 

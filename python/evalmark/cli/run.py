@@ -1,0 +1,192 @@
+"""``evalmark run SUITE``: run a suite file, print a per-case table and the averages, write the
+reports, and exit non-zero when the gate fails."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK, CliError
+from evalmark.cli.run_output import compare_with_baseline, print_run, write_reports
+
+_EPILOG = """\
+examples:
+  evalmark run golden/support --build healthy
+  evalmark run golden/support --build regressed --report-dir out/
+  evalmark run golden/support --tags smoke --concurrency 8
+  evalmark run my-suite.yaml --baseline reports/main/support.json --max-drop 0.05
+
+A suite is a YAML file, or a folder holding suite.yaml: its samples, the application under
+test (recorded builds replayed from cassettes, or a live package.module:function), the
+checks, the judge, the gate and where the reports go. See golden/support/suite.yaml.
+
+The gate's pass rate counts cases: a case passes when every one of its checks passes.
+
+exit codes:
+  0  the gate passed
+  1  the gate failed (or the score dropped more than --max-drop below --baseline)
+  2  usage or input error (a bad suite file, a missing cassette recording, ...)
+"""
+
+_PROGRESS_DELAY = 0.5  # seconds before a progress bar appears
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``run`` subcommand."""
+    parser = subparsers.add_parser(
+        "run",
+        help="run an evaluation suite and apply its gate",
+        description="Run an evaluation suite: ask the application (or replay a recorded "
+        "build), apply every check, print a per-case table and the averages, write the "
+        "reports and apply the gate.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("suite", type=Path, metavar="SUITE", help="suite.yaml, or its folder")
+    parser.add_argument(
+        "--build", metavar="NAME", help="the recorded build to replay (default: the first)"
+    )
+    parser.add_argument(
+        "--tags",
+        metavar="TAG[,TAG...]",
+        help="only the cases carrying any of these tags",
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help="calls in flight at a time (default: the suite's, else 4)",
+    )
+    parser.add_argument(
+        "--record-mode",
+        choices=("replay", "record-missing", "rewrite", "off"),
+        help="cassette mode for the application and judge (default: replay)",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE.json",
+        help="a previous JSON report of this suite: fail on a drop beyond --max-drop",
+    )
+    parser.add_argument(
+        "--max-drop",
+        type=float,
+        metavar="FRACTION",
+        help="largest allowed drop of a pass rate against the baseline (suite's, else 0.05)",
+    )
+    parser.add_argument(
+        "--report-dir",
+        type=Path,
+        metavar="DIR",
+        help="write the reports here (default: the suite's report dir)",
+    )
+    parser.add_argument(
+        "--no-report", action="store_true", help="write no report files, print only"
+    )
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="print only the failing cases and the gate"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handle ``evalmark run``."""
+    from evalmark.suite import load_suite
+    from evalmark.suite_runner import run_suite
+
+    if args.concurrency is not None and args.concurrency < 1:
+        raise CliError(f"--concurrency must be at least 1, got {args.concurrency}")
+    if args.max_drop is not None and not 0.0 <= args.max_drop <= 1.0:
+        raise CliError(
+            f"--max-drop is a fraction between 0 and 1 (0.05 for 5 points), got {args.max_drop}"
+        )
+    suite = load_suite(args.suite)
+    tags = _split_tags(args.tags)
+    with _ProgressBar(sys.stderr) as bar:
+        outcome = run_suite(
+            suite,
+            build=args.build,
+            mode=args.record_mode,
+            tags=tags,
+            concurrency=args.concurrency,
+            progress=bar.advance,
+        )
+    out = sys.stdout
+    print_run(outcome, out, quiet=args.quiet)
+    code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED
+    baseline = args.baseline or suite.gate.baseline
+    if baseline is not None:
+        max_drop = args.max_drop if args.max_drop is not None else suite.gate.max_drop
+        ok = compare_with_baseline(outcome, baseline, 0.05 if max_drop is None else max_drop, out)
+        if not ok:
+            code = EXIT_GATE_FAILED
+    if not args.no_report:
+        directory = args.report_dir or suite.report.dir
+        if directory is not None:
+            written = write_reports(outcome, directory, suite.report.formats)
+            out.write("reports: " + ", ".join(str(p) for p in written) + "\n")
+    return code
+
+
+def _split_tags(text: str | None) -> list[str]:
+    if not text:
+        return []
+    tags = [tag.strip() for tag in text.split(",")]
+    if not all(tags):
+        raise CliError(f"--tags: empty tag in {text!r}; separate tags with single commas")
+    return tags
+
+
+class _ProgressBar:
+    """A rich progress bar on stderr that appears only when a run takes more than a moment and
+    stderr is a terminal; a no-op otherwise (and when rich is not installed)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._start = time.monotonic()
+        self._done = 0
+        self._progress: Any = None
+        self._task: Any = None
+        self._enabled = stream.isatty()
+
+    def __enter__(self) -> _ProgressBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def advance(self, count: int) -> None:
+        """Count ``count`` more answered samples."""
+        self._done += count
+        if not self._enabled:
+            return
+        if self._progress is None:
+            if time.monotonic() - self._start < _PROGRESS_DELAY:
+                return
+            self._progress = _start_rich(self._stream)
+            if self._progress is None:
+                self._enabled = False
+                return
+            self._task = self._progress.add_task("evaluating", total=None)
+        self._progress.update(self._task, completed=self._done)
+
+
+def _start_rich(stream: TextIO) -> Any:
+    try:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    except ImportError:
+        return None
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(file=stream),
+        transient=True,
+    )
+    progress.start()
+    return progress

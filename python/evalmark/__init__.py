@@ -1,5 +1,6 @@
 """evalmark: offline-first, deterministic evaluation for LLM applications."""
 
+from evalmark import strategies
 from evalmark._core import __version__
 from evalmark.metrics import (
     MetricInputError,
@@ -21,6 +22,8 @@ from evalmark.metrics import (
 )
 from evalmark.models import CassetteMiss, record_replay
 from evalmark.noise import gate_risk, simulate_gates, tune
+from evalmark.report import Report, SuiteReport, assert_that, register_formatter
+from evalmark.results import EvaluationError, EvaluationResult
 from evalmark.samples import (
     Parameters,
     Sample,
@@ -32,6 +35,7 @@ from evalmark.samples import (
     unregister_sample_loader,
     write_samples,
 )
+from evalmark.scorer import Evaluation, Scorer
 from evalmark.testcase import (
     Conversation,
     ReasoningStep,
@@ -91,6 +95,16 @@ __all__ = [
     "load_test_cases",
     "write_conversations",
     "write_test_cases",
+    # evaluation engine
+    "Evaluation",
+    "EvaluationError",
+    "EvaluationResult",
+    "Report",
+    "Scorer",
+    "SuiteReport",
+    "assert_that",
+    "register_formatter",
+    "strategies",
     # package
     "__version__",
 ]

@@ -20,12 +20,15 @@ the class builds a passing result.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, overload
 
-__all__ = ["ErrorKind", "EvaluationError", "EvaluationResult"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["ErrorKind", "EvaluationError", "EvaluationResult", "ResultColumn", "place_column"]
 
 ErrorKind = Literal["function", "strategy", "judge", "parse"]
 _ERROR_KINDS: tuple[str, ...] = ("function", "strategy", "judge", "parse")
@@ -293,3 +296,119 @@ class EvaluationResult:
         if self.error is not None:
             parts.append(f"error={self.error!r}")
         return f"EvaluationResult({', '.join(parts)})"
+
+
+class ResultColumn:
+    """The results of one strategy over a batch of outputs, stored by column.
+
+    Batch strategies fill ``scores`` and ``passed`` arrays with one kernel call and explain a
+    row only when someone reads it (``column[i]``), so scoring 100,000 outputs builds no
+    per-row Python objects. ``overrides`` maps a row index to a full result (an error or a row
+    scored another way). A column built from a list of results keeps the list.
+    """
+
+    __slots__ = ("_cache", "_explain", "errored", "passed", "scores")
+
+    def __init__(
+        self,
+        scores: npt.NDArray[np.float64],
+        passed: npt.NDArray[np.bool_],
+        explain: Callable[[int, float, bool], str],
+        overrides: Mapping[int, EvaluationResult] | None = None,
+    ) -> None:
+        if scores.shape != passed.shape or scores.ndim != 1:
+            raise ValueError(
+                f"scores and passed must be 1-D arrays of one length, got {scores.shape} and "
+                f"{passed.shape}"
+            )
+        self.scores = np.asarray(scores, dtype=np.float64)
+        self.passed = np.asarray(passed, dtype=np.bool_)
+        self.errored = np.zeros(len(scores), dtype=np.bool_)
+        self._explain = explain
+        self._cache: dict[int, EvaluationResult] = {}
+        if overrides:
+            self.scores = self.scores.copy()
+            self.passed = self.passed.copy()
+            for index, result in overrides.items():
+                self.scores[index] = result.score
+                self.passed[index] = result.passed
+                self.errored[index] = result.error is not None
+                self._cache[index] = result
+
+    @classmethod
+    def from_results(cls, results: Sequence[EvaluationResult]) -> ResultColumn:
+        """A column holding ``results`` as they are."""
+        count = len(results)
+        column = cls.__new__(cls)
+        column.scores = np.fromiter((r.score for r in results), dtype=np.float64, count=count)
+        column.passed = np.fromiter((r.passed for r in results), dtype=np.bool_, count=count)
+        column.errored = np.fromiter(
+            (r.error is not None for r in results), dtype=np.bool_, count=count
+        )
+        column._explain = _no_explanation
+        column._cache = dict(enumerate(results))
+        return column
+
+    def __len__(self) -> int:
+        return int(self.scores.shape[0])
+
+    def __getitem__(self, index: int) -> EvaluationResult:
+        if not -len(self) <= index < len(self):
+            raise IndexError(f"result index {index} out of range for {len(self)} rows")
+        index %= len(self)
+        result = self._cache.get(index)
+        if result is None:
+            score = float(self.scores[index])
+            passed = bool(self.passed[index])
+            result = EvaluationResult._unchecked(
+                passed, score, self._explain(index, score, passed), _EMPTY, None
+            )
+            self._cache[index] = result
+        return result
+
+    def __iter__(self) -> Iterator[EvaluationResult]:
+        return (self[i] for i in range(len(self)))
+
+    def results(self) -> list[EvaluationResult]:
+        """Every row as an :class:`EvaluationResult`."""
+        return list(self)
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _no_explanation(index: int, score: float, passed: bool) -> str:
+    return ""
+
+
+def place_column(
+    column: ResultColumn,
+    total: int,
+    positions: npt.NDArray[np.int64],
+    extra: Mapping[int, EvaluationResult],
+) -> ResultColumn:
+    """``column`` (rows at ``positions`` of a batch of ``total`` rows) widened to ``total`` rows,
+    the other rows taken from ``extra`` (e.g. error results of samples whose function raised)."""
+    if len(positions) == total and not extra:
+        return column
+    inverse = np.full(total, -1, dtype=np.int64)
+    inverse[positions] = np.arange(len(positions), dtype=np.int64)
+    inner = column._explain
+
+    def explain(index: int, score: float, passed: bool) -> str:
+        return inner(int(inverse[index]), score, passed)
+
+    scores = np.zeros(total, dtype=np.float64)
+    passed = np.zeros(total, dtype=np.bool_)
+    scores[positions] = column.scores
+    passed[positions] = column.passed
+    wide = ResultColumn(scores, passed, explain)
+    wide.errored[positions] = column.errored
+    for k, result in column._cache.items():
+        wide._cache[int(positions[k])] = result
+    for index, result in extra.items():
+        wide.scores[index] = result.score
+        wide.passed[index] = result.passed
+        wide.errored[index] = result.error is not None
+        wide._cache[index] = result
+    return wide

@@ -1,0 +1,51 @@
+"""Evaluation strategies: deterministic checks, metric strategies with a batch path, judges,
+key-by-key JSON and trajectory matchers, retrieval, guardrails and composites.
+
+A strategy is anything with ``evaluate(sample, output) -> EvaluationResult`` (or a plain
+function ``(sample, output) -> EvaluationResult | bool``); see :mod:`evalmark.strategies.base`.
+"""
+
+from evalmark.strategies.base import (
+    AsyncStrategy,
+    BatchStrategy,
+    FunctionStrategy,
+    Strategy,
+    StrategyError,
+    as_strategy,
+    strategy_name,
+)
+from evalmark.strategies.composite import Composite
+from evalmark.strategies.guardrail import Guardrail
+from evalmark.strategies.metric import (
+    JsonMatch,
+    Levenshtein,
+    MetricStrategy,
+    RougeL,
+    SemanticSimilarity,
+    TokenF1,
+)
+from evalmark.strategies.retrieval import RetrievedSegments
+from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch, normalize_text
+
+__all__ = [
+    "AsyncStrategy",
+    "BatchStrategy",
+    "Composite",
+    "Contains",
+    "ContainsFacts",
+    "ExactMatch",
+    "FunctionStrategy",
+    "Guardrail",
+    "JsonMatch",
+    "Levenshtein",
+    "MetricStrategy",
+    "RetrievedSegments",
+    "RougeL",
+    "SemanticSimilarity",
+    "Strategy",
+    "StrategyError",
+    "TokenF1",
+    "as_strategy",
+    "normalize_text",
+    "strategy_name",
+]

@@ -1,0 +1,75 @@
+"""``Guardrail``: an ACCEPT/REJECT decision compared with the expected one.
+
+Each result's metadata holds ``{"guardrail": {"expected": ..., "actual": ...}}``; the report
+aggregates them into accuracy, precision, recall and the false-positive and false-negative
+rates, with REJECT as the positive class (the guardrail catching what it should).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from evalmark.results import EvaluationResult
+from evalmark.samples import Sample
+from evalmark.strategies.base import StrategyError, output_text
+
+__all__ = ["Decision", "Guardrail", "read_decision"]
+
+Decision = Literal["ACCEPT", "REJECT"]
+_WORD = re.compile(r"[A-Za-z]+")
+_SYNONYMS: dict[str, Decision] = {
+    "accept": "ACCEPT",
+    "accepted": "ACCEPT",
+    "allow": "ACCEPT",
+    "allowed": "ACCEPT",
+    "pass": "ACCEPT",
+    "reject": "REJECT",
+    "rejected": "REJECT",
+    "block": "REJECT",
+    "blocked": "REJECT",
+    "deny": "REJECT",
+    "denied": "REJECT",
+}
+
+
+def read_decision(value: object) -> Decision | None:
+    """ACCEPT or REJECT from the first word of a text (accept/allow/pass, reject/block/deny),
+    or from a bool (True = ACCEPT); None when it is neither."""
+    if isinstance(value, bool):
+        return "ACCEPT" if value else "REJECT"
+    if not isinstance(value, str):
+        return None
+    word = _WORD.search(value)
+    return _SYNONYMS.get(word.group(0).casefold()) if word else None
+
+
+class Guardrail:
+    """Passes when the output's decision equals the sample's ``expected_output`` (ACCEPT or
+    REJECT). An output that is neither fails, naming what it said."""
+
+    def __init__(self, *, name: str | None = None) -> None:
+        self.name = name or "Guardrail"
+
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Compare the decisions."""
+        expected = read_decision(sample.expected_output or "")
+        if expected is None:
+            raise StrategyError(
+                f"{self.name}: sample '{sample.name}' must have expected-output ACCEPT or "
+                f"REJECT, got {sample.expected_output!r}"
+            )
+        raw = (
+            output
+            if isinstance(output, bool)
+            else output_text(output, strategy=self.name, sample=sample)
+        )
+        actual = read_decision(raw)
+        metadata = {"guardrail": {"expected": expected, "actual": actual}}
+        if actual is None:
+            return EvaluationResult.failed(
+                0.0, f"the output is neither ACCEPT nor REJECT: {str(raw)[:80]!r}", metadata
+            )
+        if actual == expected:
+            return EvaluationResult.passed(1.0, f"{actual} as expected", metadata)
+        return EvaluationResult.failed(0.0, f"expected {expected}, got {actual}", metadata)

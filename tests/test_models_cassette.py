@@ -433,3 +433,15 @@ def test_fakes_and_adapters_satisfy_the_protocols() -> None:
     assert all(isinstance(model, EmbeddingModel) for model in embedders)
     recorded = record_replay(EchoChat(), "unused.jsonl", mode="off")
     assert isinstance(recorded, ChatModel) and not isinstance(recorded, EmbeddingModel)
+
+
+def test_a_recording_run_and_a_replaying_run_see_equal_replies(tmp_path: Path) -> None:
+    from evalmark.models import RuleJudge
+    from evalmark.prompts import GROUNDEDNESS
+
+    cassette = tmp_path / "judge.jsonl"
+    prompt = GROUNDEDNESS.render(context="The sky is blue.", response="The sky is blue.")
+    assert RuleJudge().chat(prompt).metadata == {"overlap": 1.0}
+    recorded = record_replay(RuleJudge(), cassette, mode="record-missing").chat(prompt)
+    replayed = record_replay(RuleJudge(), cassette, mode="replay").chat(prompt)
+    assert recorded == replayed and recorded.metadata == {}

@@ -335,7 +335,11 @@ class _Recorder:
 
 
 class RecordedChat(_Recorder):
-    """A chat model that answers from a cassette and records what it misses (by mode)."""
+    """A chat model that answers from a cassette and records what it misses (by mode).
+
+    A reply's ``metadata`` is not recorded; a recorded call returns the reply as stored, so a
+    recording run and a replaying run see equal replies.
+    """
 
     _kind: Kind = "chat"
 
@@ -383,11 +387,12 @@ class RecordedChat(_Recorder):
             return replayed
         try:
             reply = self.model.chat(messages, **params)
-            self._store.record([self._entry(request, key, index, reply)])
+            entry = self._entry(request, key, index, reply)
+            self._store.record([entry])
         except BaseException:
             self._store.give_back(key, index)
             raise
-        return reply
+        return self._decode(entry)
 
     async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Async :meth:`chat`: the real model's ``achat`` is awaited and the write runs in a
@@ -404,7 +409,7 @@ class RecordedChat(_Recorder):
         except BaseException:
             self._store.give_back(key, index)
             raise
-        return reply
+        return self._decode(entry)
 
 
 def encode_vector(row: FloatArray) -> dict[str, Any]:

@@ -361,6 +361,7 @@ class _Located:
         self.value = value
         self.marks = marks
         self.problems: list[Problem] = []
+        self.suggested: set[str] = set()  # keys already offered for a misspelling
 
     def where(self, key: _Key) -> tuple[int | None, int | None]:
         while key not in self.marks and key:
@@ -548,6 +549,8 @@ def _check_keys(
             doc.report(key, f"keys must be strings, found {raw!r}")
             continue
         suggestion = _suggest(raw, accepted)
+        if suggestion:
+            doc.suggested.add(suggestion)
         hint = (
             f"did you mean '{suggestion}'?"
             if suggestion
@@ -590,11 +593,11 @@ def _evaluations(
 ) -> tuple[EvaluationSpec, ...]:
     parts = value.get("evaluations")
     if parts is None:
-        if "samples" not in value:
+        if "samples" not in value and "samples" not in doc.suggested:
             doc.report(
                 (), "missing 'samples': name the samples file(s), e.g. samples: samples.yaml"
             )
-        if "strategies" not in value:
+        if "strategies" not in value and "strategies" not in doc.suggested:
             doc.report(
                 (), "missing 'strategies': list the checks, e.g. strategies: [contains-facts]"
             )

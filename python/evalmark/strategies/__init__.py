@@ -16,6 +16,7 @@ from evalmark.strategies.base import (
 )
 from evalmark.strategies.composite import Composite
 from evalmark.strategies.guardrail import Guardrail
+from evalmark.strategies.judge import REDUCERS, JudgeStrategy, Reducer, reduce_votes
 from evalmark.strategies.metric import (
     JsonMatch,
     Levenshtein,
@@ -24,10 +25,21 @@ from evalmark.strategies.metric import (
     SemanticSimilarity,
     TokenF1,
 )
+from evalmark.strategies.parsing import (
+    GradeParseError,
+    JsonJudgmentParseError,
+    JudgeParseError,
+    Judgment,
+    VerdictParseError,
+    parse_grade,
+    parse_json_judgment,
+    parse_yes_no,
+)
 from evalmark.strategies.retrieval import RetrievedSegments
 from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch, normalize_text
 
 __all__ = [
+    "REDUCERS",
     "AsyncStrategy",
     "BatchStrategy",
     "Composite",
@@ -35,17 +47,28 @@ __all__ = [
     "ContainsFacts",
     "ExactMatch",
     "FunctionStrategy",
+    "GradeParseError",
     "Guardrail",
+    "JsonJudgmentParseError",
     "JsonMatch",
+    "JudgeParseError",
+    "JudgeStrategy",
+    "Judgment",
     "Levenshtein",
     "MetricStrategy",
+    "Reducer",
     "RetrievedSegments",
     "RougeL",
     "SemanticSimilarity",
     "Strategy",
     "StrategyError",
     "TokenF1",
+    "VerdictParseError",
     "as_strategy",
     "normalize_text",
+    "parse_grade",
+    "parse_json_judgment",
+    "parse_yes_no",
+    "reduce_votes",
     "strategy_name",
 ]

@@ -1,0 +1,410 @@
+"""``JudgeStrategy``: a chat model judges the output with a prompt template.
+
+The judge is any chat model (live, recorded in a cassette, ``RuleJudge``, ``NoisyJudge``).
+Each call is made inside ``evalmark.models.call_context(run_index=..., sample=<sample name>,
+check=<check>, repeat=<r>)``: ``run_index`` comes from the scorer's context (0 outside one);
+``check`` is the strategy's name, or ``"<name>#<r>"`` when ``repeats > 1`` so that a
+``NoisyJudge`` draws each repeat independently; ``repeat`` lets a cassette replay the r-th
+recording whatever the scheduling.
+
+Template variables are filled from the sample and the output: ``question`` (the TestCase's
+``input``, else the sample's first parameter), ``response`` (the output's text),
+``expected_output`` (the sample's, or its expected outputs joined) and ``context`` (the
+TestCase's retrieval context, else the sample's context).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import string
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from evalmark.models.context import call_context, current_call
+from evalmark.models.protocols import ChatModel, achat_of, model_id_of
+from evalmark.models.values import ChatReply
+from evalmark.prompts import PROMPTS, VARIABLES, JudgePrompt
+from evalmark.results import EvaluationError, EvaluationResult
+from evalmark.samples import Sample
+from evalmark.strategies.base import as_strategy, output_text, strategy_name
+from evalmark.strategies.parsing import (
+    JudgeParseError,
+    parse_grade_reply,
+    parse_json_judgment,
+    parse_verdict_reply,
+)
+
+__all__ = ["REDUCERS", "JudgeStrategy", "Reducer", "Vote", "judge_variables", "reduce_votes"]
+
+Reducer = Literal["majority", "all", "any", "mean"]
+REDUCERS: tuple[str, ...] = ("majority", "all", "any", "mean")
+ParseMode = Literal["verdict", "grade", "json"]
+
+
+class Vote:
+    """One judge call read: pass/fail, score in [0, 1], the reply, and whether it was flipped
+    by a noisy judge (None when unknown)."""
+
+    __slots__ = ("flipped", "passed", "reply", "score")
+
+    def __init__(self, passed: bool, score: float, reply: str, flipped: bool | None) -> None:
+        self.passed = passed
+        self.score = score
+        self.reply = reply
+        self.flipped = flipped
+
+
+def reduce_votes(votes: Sequence[Vote], reducer: Reducer, threshold: float) -> tuple[bool, float]:
+    """(passed, score) of several votes. ``majority``: more than half passed (a tie fails);
+    ``all`` / ``any``: every / some vote passed; ``mean``: the mean score reaches
+    ``threshold``. The score is always the votes' mean."""
+    if not votes:
+        raise ValueError("no votes to reduce")
+    score = math.fsum(v.score for v in votes) / len(votes)
+    passes = sum(v.passed for v in votes)
+    if reducer == "majority":
+        return passes * 2 > len(votes), score
+    if reducer == "all":
+        return passes == len(votes), score
+    if reducer == "any":
+        return passes > 0, score
+    if reducer == "mean":
+        return score >= threshold, score
+    raise ValueError(f"reducer must be one of {', '.join(REDUCERS)}, got {reducer!r}")
+
+
+def _question(sample: Sample, output: Any) -> str | None:
+    question = getattr(output, "input", None)
+    if isinstance(question, str):
+        return question
+    texts = [p for p in sample.parameters if isinstance(p, str)]
+    return texts[0] if texts else None
+
+
+def judge_variables(
+    sample: Sample, output: Any, needed: Sequence[str], *, strategy: str
+) -> dict[str, str | Sequence[str]]:
+    """The template variables ``needed``, filled from ``sample`` and ``output`` (see the module
+    docstring). A variable with no value is left out, so rendering names it as missing."""
+    values: dict[str, str | Sequence[str]] = {}
+    for name in needed:
+        if name == "question":
+            question = _question(sample, output)
+            if question is not None:
+                values[name] = question
+        elif name == "response":
+            values[name] = output_text(output, strategy=strategy, sample=sample)
+        elif name == "expected_output":
+            if sample.expected_output is not None:
+                values[name] = sample.expected_output
+            elif sample.expected_outputs:
+                values[name] = "\n".join(sample.expected_outputs)
+        elif name == "context":
+            retrieved = getattr(output, "retrieval_context", None)
+            context = retrieved if retrieved else sample.context
+            if context:
+                values[name] = list(context)
+    return values
+
+
+class _TextTemplate:
+    """A user template given as a plain string with ``{variables}``."""
+
+    def __init__(self, template: str) -> None:
+        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+        unknown = sorted(set(fields) - set(VARIABLES))
+        if unknown:
+            raise ValueError(
+                f"judge template uses unknown variable(s) {', '.join(unknown)}; the variables "
+                f"are {', '.join('{' + v + '}' for v in VARIABLES)}"
+            )
+        self.name = "custom"
+        self.template = template
+        self.variables = tuple(dict.fromkeys(fields))
+
+    def render(self, **values: str | Sequence[str]) -> list[dict[str, str]]:
+        missing = [v for v in self.variables if v not in values]
+        if missing:
+            raise ValueError(
+                f"judge template needs {', '.join('{' + v + '}' for v in self.variables)}; "
+                f"missing {', '.join('{' + v + '}' for v in missing)}"
+            )
+        filled = {
+            k: v if isinstance(v, str) else "\n\n".join(v)
+            for k, v in values.items()
+            if k in self.variables
+        }
+        return [{"role": "user", "content": self.template.format_map(filled)}]
+
+
+class JudgeFailure(Exception):
+    """Every call of the judge failed (model error or unreadable reply)."""
+
+    def __init__(self, message: str, error: EvaluationError) -> None:
+        super().__init__(message)
+        self.error = error
+
+
+class JudgeStrategy:
+    """A chat model judges each output.
+
+    ``template``: a :class:`~evalmark.prompts.JudgePrompt`, the name of one of evalmark's
+    (``"relevancy"``, ``"groundedness"``, ``"correctness"``, ``"rubric"``), or a string with
+    ``{variables}`` (then give ``parse``). ``parse``: ``"verdict"`` (yes/no), ``"grade"`` (a
+    whole grade on ``grades``; passes at ``min_grade``, default the second highest; score
+    (grade − low) / (high − low)) or ``"json"`` (``{"score", "passed", "explanation"}``);
+    by default from the template's kind. ``repeats``: ask ``k`` times and combine with
+    ``reducer`` (majority, all, any, mean; ``threshold`` is the mean's pass mark).
+    ``fallback``: a strategy used when the judge fails (every call raised or gave an unreadable
+    reply); without one such a sample is an error result (kind ``judge`` or ``parse``, the raw
+    reply kept). ``params`` are passed to ``model.chat``.
+    """
+
+    def __init__(
+        self,
+        model: ChatModel | Any,
+        template: JudgePrompt | str,
+        *,
+        parse: ParseMode | None = None,
+        grades: tuple[int, int] = (1, 5),
+        min_grade: int | None = None,
+        clamp: bool = False,
+        repeats: int = 1,
+        reducer: Reducer = "majority",
+        threshold: float = 0.5,
+        fallback: object | None = None,
+        name: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not callable(getattr(model, "chat", None)):
+            raise TypeError(f"the judge must be a chat model with chat(messages), got {model!r}")
+        self.model = model
+        self.prompt: JudgePrompt | _TextTemplate
+        if isinstance(template, JudgePrompt):
+            self.prompt = template
+        elif isinstance(template, str) and template in PROMPTS:
+            self.prompt = PROMPTS[template]
+        elif isinstance(template, str) and "{" in template:
+            self.prompt = _TextTemplate(template)
+        else:
+            raise ValueError(
+                f"unknown judge template {template!r}: give a JudgePrompt, one of "
+                f"{', '.join(sorted(PROMPTS))}, or a template string with {{variables}}"
+            )
+        kind = getattr(self.prompt, "kind", None)
+        self.parse: ParseMode = parse or ("grade" if kind == "graded" else "verdict")
+        if self.parse not in ("verdict", "grade", "json"):
+            raise ValueError(f"parse must be 'verdict', 'grade' or 'json', got {self.parse!r}")
+        prompt_grades = getattr(self.prompt, "grades", ())
+        low, high = (min(prompt_grades), max(prompt_grades)) if prompt_grades else grades
+        if low >= high:
+            raise ValueError(f"grades must be (low, high) with low < high, got {grades}")
+        self.grades = (int(low), int(high))
+        self.min_grade = high - 1 if min_grade is None else int(min_grade)
+        if not low <= self.min_grade <= high:
+            raise ValueError(f"min_grade {self.min_grade} is outside the grades {low}..{high}")
+        if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+            raise ValueError(f"repeats must be a whole number >= 1, got {repeats!r}")
+        if reducer not in REDUCERS:
+            raise ValueError(f"reducer must be one of {', '.join(REDUCERS)}, got {reducer!r}")
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be in [0, 1], got {threshold}")
+        self.clamp = clamp
+        self.repeats = repeats
+        self.reducer: Reducer = reducer
+        self.threshold = float(threshold)
+        self.fallback = as_strategy(fallback) if fallback is not None else None
+        self.params = dict(params or {})
+        self.name = name or f"Judge({self.prompt.name})"
+
+    # ------------------------------------------------------------------ pieces
+
+    def messages(self, sample: Sample, output: Any) -> list[dict[str, str]]:
+        """The chat messages sent to the judge for this sample and output."""
+        values = judge_variables(sample, output, self.prompt.variables, strategy=self.name)
+        try:
+            return self.prompt.render(**values)
+        except ValueError as exc:
+            raise ValueError(f"{self.name}: sample '{sample.name}': {exc}") from None
+
+    def read(self, reply: ChatReply) -> Vote:
+        """One reply as a vote; :class:`JudgeParseError` when unreadable."""
+        text = reply.text
+        flipped = reply.metadata.get("flipped") if reply.metadata else None
+        flag = flipped if isinstance(flipped, bool) else None
+        if self.parse == "verdict":
+            passed = parse_verdict_reply(text)
+            return Vote(passed, 1.0 if passed else 0.0, text, flag)
+        if self.parse == "grade":
+            low, high = self.grades
+            grade = parse_grade_reply(text, low, high, clamp=self.clamp)
+            return Vote(grade >= self.min_grade, (grade - low) / (high - low), text, flag)
+        judgment = parse_json_judgment(text, threshold=self.threshold)
+        return Vote(judgment.passed, judgment.score, judgment.explanation or text, flag)
+
+    def _checks(self, sample: Sample) -> list[tuple[int, str]]:
+        if self.repeats == 1:
+            return [(0, self.name)]
+        return [(r, f"{self.name}#{r}") for r in range(self.repeats)]
+
+    def _run_index(self) -> int:
+        context = current_call()
+        return context.run_index if context is not None else 0
+
+    # ------------------------------------------------------------------ evaluate
+
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Ask the judge (``repeats`` times) and combine the verdicts."""
+        messages = self.messages(sample, output)
+        run_index = self._run_index()
+        outcomes: list[Vote | EvaluationError] = []
+        for repeat, check in self._checks(sample):
+            with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
+                outcomes.append(self._ask(lambda: self.model.chat(messages, **self.params)))
+        result = self._result(sample, output, outcomes, self._fallback_sync)
+        assert result is not None
+        return result
+
+    async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Async :meth:`evaluate`; the repeats are asked concurrently."""
+        messages = self.messages(sample, output)
+        run_index = self._run_index()
+
+        async def ask(repeat: int, check: str) -> Vote | EvaluationError:
+            with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
+                try:
+                    reply = await achat_of(self.model, messages, **self.params)
+                except Exception as exc:
+                    return EvaluationError.from_exception("judge", exc)
+                return self._read_safely(reply)
+
+        outcomes = await asyncio.gather(*(ask(r, c) for r, c in self._checks(sample)))
+        result = self._result(sample, output, list(outcomes), None)
+        if result is not None:
+            return result
+        return await self._fallback_async(sample, output, outcomes)
+
+    def _ask(self, call: Callable[[], ChatReply]) -> Vote | EvaluationError:
+        try:
+            reply = call()
+        except Exception as exc:
+            return EvaluationError.from_exception("judge", exc)
+        return self._read_safely(reply)
+
+    def _read_safely(self, reply: object) -> Vote | EvaluationError:
+        if not isinstance(reply, ChatReply):
+            text = getattr(reply, "text", reply)
+            if not isinstance(text, str):
+                return EvaluationError.from_exception(
+                    "judge", TypeError(f"the judge returned {type(reply).__name__}, not a reply")
+                )
+            reply = ChatReply(text=text)
+        try:
+            return self.read(reply)
+        except JudgeParseError as exc:
+            return EvaluationError.from_exception("parse", exc)
+
+    def _metadata(self, votes: Sequence[Vote], errors: Sequence[EvaluationError]) -> dict[str, Any]:
+        metadata: dict[str, Any] = {
+            "judge": model_id_of(self.model),
+            "template": self.prompt.name,
+            "votes": [{"passed": v.passed, "score": v.score} for v in votes],
+        }
+        flips = [v.flipped for v in votes if v.flipped is not None]
+        if flips:
+            metadata["flipped"] = sum(flips)
+        if errors:
+            metadata["failed_calls"] = [e.to_dict() for e in errors]
+        if self.repeats > 1:
+            metadata["reducer"] = self.reducer
+        return metadata
+
+    def _result(
+        self,
+        sample: Sample,
+        output: Any,
+        outcomes: list[Vote | EvaluationError],
+        fallback: Callable[..., EvaluationResult] | None,
+    ) -> EvaluationResult | None:
+        votes = [o for o in outcomes if isinstance(o, Vote)]
+        errors = [o for o in outcomes if isinstance(o, EvaluationError)]
+        if not votes:
+            if fallback is None and self.fallback is not None:
+                return None  # the async caller runs the fallback
+            if fallback is not None and self.fallback is not None:
+                return fallback(sample, output, outcomes)
+            error = errors[0]
+            return EvaluationResult(
+                False,
+                0.0,
+                f"the judge failed: {error.message}",
+                self._metadata(votes, errors),
+                error=error,
+            )
+        passed, score = reduce_votes(votes, self.reducer, self.threshold)
+        if len(votes) == 1:
+            explanation = _reply_text(votes[0].reply)
+        else:
+            explanation = (
+                f"{sum(v.passed for v in votes)} of {len(votes)} judge votes passed "
+                f"({self.reducer}); first reply: {_reply_text(votes[0].reply, 300)}"
+            )
+        return EvaluationResult(passed, score, explanation, self._metadata(votes, errors))
+
+    def _fallback_note(self, outcomes: Sequence[Vote | EvaluationError]) -> tuple[str, list[Any]]:
+        errors = [o for o in outcomes if isinstance(o, EvaluationError)]
+        return errors[0].message if errors else "no verdict", [e.to_dict() for e in errors]
+
+    def _fallback_sync(
+        self, sample: Sample, output: Any, outcomes: Sequence[Vote | EvaluationError]
+    ) -> EvaluationResult:
+        assert self.fallback is not None
+        try:
+            result = self.fallback.evaluate(sample, output)
+        except Exception as exc:
+            result = EvaluationResult.from_error("strategy", exc)
+        return self._after_fallback(result, outcomes)
+
+    async def _fallback_async(
+        self, sample: Sample, output: Any, outcomes: Sequence[Vote | EvaluationError]
+    ) -> EvaluationResult:
+        assert self.fallback is not None
+        aevaluate = getattr(self.fallback, "aevaluate", None)
+        try:
+            if aevaluate is not None and asyncio.iscoroutinefunction(aevaluate):
+                result = await aevaluate(sample, output)
+            else:
+                result = self.fallback.evaluate(sample, output)
+        except Exception as exc:
+            result = EvaluationResult.from_error("strategy", exc)
+        return self._after_fallback(result, outcomes)
+
+    def _after_fallback(
+        self, result: EvaluationResult, outcomes: Sequence[Vote | EvaluationError]
+    ) -> EvaluationResult:
+        message, errors = self._fallback_note(outcomes)
+        assert self.fallback is not None
+        fallback_name = strategy_name(self.fallback)
+        explanation = (
+            f"the judge failed ({message}); fallback {fallback_name}: {result.explanation}"
+        )
+        return EvaluationResult(
+            result.passed,
+            result.score,
+            explanation,
+            {**result.metadata, "fallback": fallback_name, "judge_errors": errors},
+            error=result.error,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"JudgeStrategy(model={model_id_of(self.model)!r}, template={self.prompt.name!r}, "
+            f"parse={self.parse!r}, repeats={self.repeats}, reducer={self.reducer!r}, "
+            f"name={self.name!r})"
+        )
+
+
+def _reply_text(text: str, limit: int = 500) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -261,7 +261,7 @@ def per_sample(
             from evalmark.samples import Samples
 
             sample = kwargs["sample"] if takes_sample else kwargs.pop("sample")
-            report = _run_and_gate(Samples([sample]), function, strategies, 1.0, 1)
+            report = _run_and_gate(Samples((sample,)), function, strategies, 1.0, 1)
             if wants_report:
                 kwargs["report"] = report
             return test(*args, **kwargs)

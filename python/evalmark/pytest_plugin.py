@@ -109,6 +109,11 @@ def pytest_configure(config: pytest.Config) -> None:
             f"--evalmark-max-drop is a fraction between 0 and 1 (0.05 for 5 points), "
             f"got {state.max_drop}"
         )
+    if state.baseline is not None and not _is_worker(config) and not Path(state.baseline).is_file():
+        raise pytest.UsageError(
+            f"--evalmark-baseline {state.baseline}: no such file; give the "
+            f"{REPORT_STEM}.json of an earlier run (written with --evalmark-report=DIR)"
+        )
     if state.mode is not None:
         os.environ[_MODE_ENV] = state.mode
     config.stash[_PLUGIN_KEY] = state

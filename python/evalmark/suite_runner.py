@@ -128,12 +128,9 @@ def build_strategy(spec: StrategySpec, judge: Any) -> Any:
 
 def _judged_strategy(kind: str, options: dict[str, Any], judge: Any, name: str) -> Any:
     from evalmark.prompts import PROMPTS
-    from evalmark.strategies import JudgeStrategy
+    from evalmark.suite_judge import judge_strategy
 
-    prompt = PROMPTS[kind]
-    if prompt.kind == "graded":
-        return JudgeStrategy(judge, prompt, min_grade=options.get("min-grade", 4), name=name)
-    return JudgeStrategy(judge, prompt, name=name)
+    return judge_strategy(judge, PROMPTS[kind], name=name, min_grade=options.get("min-grade", 4))
 
 
 def _function_under_test(
@@ -207,7 +204,12 @@ def run_suite(
             function = _counting(function, progress)
         strategies = [build_strategy(spec, judge_model) for spec in evaluation.strategies]
         scorer = Scorer(concurrency=workers, run_index=run_index)
-        report = scorer.evaluate(samples, function, *strategies, name=evaluation.name)
+        metadata = (
+            {"suite": suite.name, "build": used} if used is not None else {"suite": suite.name}
+        )
+        report = scorer.evaluate(
+            samples, function, *strategies, name=evaluation.name, metadata=metadata
+        )
         reports.append(report)
     gates = check_gate(suite.gate, reports)
     return SuiteRun(suite, chosen_build, tuple(reports), gates)

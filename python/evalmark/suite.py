@@ -239,6 +239,10 @@ class StrategyKind:
 
 
 _COMMON: dict[str, Checker] = {"name": _text}
+_JUDGED: dict[str, Checker] = {
+    "repeats": _positive_int,
+    "reducer": _choice("majority", "all", "any", "mean"),
+}
 
 STRATEGY_KINDS: Mapping[str, StrategyKind] = {
     kind.name: kind
@@ -752,7 +756,7 @@ def _strategies(doc: _Located, key: _Key, value: Any) -> tuple[StrategySpec, ...
             )
             doc.report(item_key, f"unknown check '{kind}'; {hint}")
             continue
-        accepted = {**_COMMON, **spec.options}
+        accepted = {**_COMMON, **(_JUDGED if spec.prompt else {}), **spec.options}
         bad = False
         for option, option_value in options.items():
             checker = accepted.get(option)

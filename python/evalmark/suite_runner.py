@@ -128,9 +128,16 @@ def build_strategy(spec: StrategySpec, judge: Any) -> Any:
 
 def _judged_strategy(kind: str, options: dict[str, Any], judge: Any, name: str) -> Any:
     from evalmark.prompts import PROMPTS
-    from evalmark.suite_judge import judge_strategy
+    from evalmark.strategies import JudgeStrategy
 
-    return judge_strategy(judge, PROMPTS[kind], name=name, min_grade=options.get("min-grade", 4))
+    extra: dict[str, Any] = {}
+    if "min-grade" in options:
+        extra["min_grade"] = options["min-grade"]
+    if "repeats" in options:
+        extra["repeats"] = options["repeats"]
+    if "reducer" in options:
+        extra["reducer"] = options["reducer"]
+    return JudgeStrategy(judge, PROMPTS[kind], name=name, **extra)
 
 
 def _function_under_test(

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from evalmark.cli import EXIT_OK, CliError
+from evalmark.cli import EXIT_OK, CliError, tune_suite
 from evalmark.noise import (
     PlotUnavailableError,
     Suite,
@@ -38,8 +38,8 @@ def register(subparsers: Any) -> None:
             "and the number of cases needed to reach the false-alarm and miss targets."
         ),
         epilog=(
-            "example: evalmark tune --cases 12 --judged-checks 2 --failing 3 --flip 0.03,0.08 "
-            "--thresholds every,0.9,0.85,0.8"
+            "examples: evalmark tune --cases 12 --judged-checks 2 --failing 3 --flip 0.03,0.08 "
+            "--thresholds every,0.9,0.85,0.8; evalmark tune golden/support --flip 0.03,0.08"
         ),
     )
     counts = parser.add_argument_group("suite by counts")
@@ -108,17 +108,28 @@ def register(subparsers: Any) -> None:
         "--plot", metavar="FILE.png", help="draw false alarm and miss per threshold"
     )
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    tune_suite.add_suite_arguments(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Handle ``evalmark tune`` with a suite given by counts."""
+    """Handle ``evalmark tune`` with a suite given by counts, or by a suite file."""
+    flip_rates = parse_flip_rates(args.flip) if args.flip or not args.from_cassette else []
+    if args.from_cassette is not None:
+        flip_rates += tune_suite.flip_rates_from_cassette(args.from_cassette, args.grades)
+    if args.suite is not None:
+        if args.cases is not None:
+            raise CliError("give either a SUITE file or --cases, not both")
+        healthy, regressed = tune_suite.run_for_suite(args, flip_rates)
+        return report_for_builds(healthy, regressed, flip_rates, args)
     if args.cases is None:
-        raise CliError("give the suite size with --cases N (and --judged-checks, --failing)")
+        raise CliError(
+            "give the suite size with --cases N (and --judged-checks, --failing), or a SUITE file"
+        )
     healthy, regressed = builds_from_counts(
         args.cases, args.judged_checks, args.failing, args.deterministic_checks
     )
-    return report_for_builds(healthy, regressed, parse_flip_rates(args.flip), args)
+    return report_for_builds(healthy, regressed, flip_rates, args)
 
 
 def report_for_builds(

@@ -95,10 +95,10 @@ def run_diff(args: argparse.Namespace) -> int:
     before = _load(args.before)
     after = _load(args.after)
     comparison = after.compare(before)
-    if args.format == "markdown" and hasattr(comparison, "to_markdown"):
+    if args.format == "markdown":
         sys.stdout.write(comparison.to_markdown())
     else:
-        sys.stdout.write(comparison.to_text())
+        sys.stdout.write(comparison_text(comparison, str(args.before), str(args.after)))
     if args.max_drop is None:
         return EXIT_OK
     try:
@@ -107,6 +107,41 @@ def run_diff(args: argparse.Namespace) -> int:
         sys.stdout.write(f"FAILED: {exc}\n")
         return EXIT_GATE_FAILED
     return EXIT_OK
+
+
+def _points(delta: Any) -> list[str]:
+    before = "-" if delta.before is None else f"{delta.before:.1%}"
+    after = "-" if delta.after is None else f"{delta.after:.1%}"
+    change = "-" if delta.change is None else f"{delta.change * 100:+.1f}"
+    return [before, after, change]
+
+
+def comparison_text(comparison: Any, before: str | None = None, after: str | None = None) -> str:
+    """A plain-text rendering of a ``Comparison``: pass-rate deltas, then the changed cases.
+    ``before`` and ``after`` label the two runs (default: the reports' names)."""
+    from evalmark.cli.run_output import table
+
+    rows = [["overall", *_points(comparison.pass_rate)]]
+    rows += [[f"check {k}", *_points(d)] for k, d in comparison.strategies.items()]
+    rows += [[f"tag {k}", *_points(d)] for k, d in comparison.tags.items()]
+    out = [f"{before or comparison.baseline_name} -> {after or comparison.name}\n"]
+    out.append(table(["pass rate", "before", "after", "points"], rows, right=[1, 2, 3]))
+    for title, changes in (
+        ("regressions (pass -> fail)", comparison.regressions),
+        ("fixes (fail -> pass)", comparison.fixes),
+    ):
+        out.append(f"\n{title}: {len(changes)}\n")
+        out += [
+            f"  {c.sample} [{c.strategy}] {c.before} -> {c.after}"
+            + (f": {' '.join(c.explanation.split())[:150]}" if c.explanation else "")
+            + "\n"
+            for c in changes
+        ]
+    if comparison.vanished:
+        out.append(f"\nonly in the earlier run: {', '.join(comparison.vanished)}\n")
+    if comparison.new:
+        out.append(f"\nonly in the later run: {', '.join(comparison.new)}\n")
+    return "".join(out)
 
 
 def run_render(args: argparse.Namespace) -> int:

@@ -180,9 +180,11 @@ def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: T
             path = baseline / f"{report_stem(run, evaluation.name)}.json"
         if not path.exists():
             raise CliError(f"--baseline: no such report {path}")
+        from evalmark.cli.report import comparison_text
+
         comparison = report.compare(path)
         out.write(f"\nbaseline {path}:\n")
-        out.write(comparison.to_text() if hasattr(comparison, "to_text") else f"{comparison}\n")
+        out.write(comparison_text(comparison, str(path), "this run"))
         try:
             comparison.require_no_drop(max_drop=max_drop)
         except AssertionError as exc:

@@ -16,6 +16,7 @@ from evalmark.strategies.base import (
 )
 from evalmark.strategies.composite import Composite
 from evalmark.strategies.guardrail import Guardrail
+from evalmark.strategies.json_keys import JsonKeysMatch, KeyOutcome
 from evalmark.strategies.judge import REDUCERS, JudgeStrategy, Reducer, reduce_votes
 from evalmark.strategies.metric import (
     JsonMatch,
@@ -37,6 +38,7 @@ from evalmark.strategies.parsing import (
 )
 from evalmark.strategies.retrieval import RetrievedSegments
 from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch, normalize_text
+from evalmark.strategies.trajectory import TrajectoryMatch
 
 __all__ = [
     "REDUCERS",
@@ -50,10 +52,12 @@ __all__ = [
     "GradeParseError",
     "Guardrail",
     "JsonJudgmentParseError",
+    "JsonKeysMatch",
     "JsonMatch",
     "JudgeParseError",
     "JudgeStrategy",
     "Judgment",
+    "KeyOutcome",
     "Levenshtein",
     "MetricStrategy",
     "Reducer",
@@ -63,6 +67,7 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "TokenF1",
+    "TrajectoryMatch",
     "VerdictParseError",
     "as_strategy",
     "normalize_text",

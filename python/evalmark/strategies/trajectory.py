@@ -1,0 +1,276 @@
+"""``TrajectoryMatch``: compare the tool calls an agent made with the expected ones.
+
+Modes (how the two lists must relate):
+
+* ``strict`` — same calls in the same order;
+* ``unordered`` — the same calls in any order (a perfect pairing exists);
+* ``subset`` — every call made is among the expected ones (no call outside the plan);
+* ``superset`` — every expected call was made (extra calls allowed).
+
+Argument modes (when two calls of the same tool match): ``exact`` (equal arguments by JSON
+value: 1 == 1.0, key order ignored), ``ignore`` (names only), ``subset`` (the actual
+arguments are a subset of the expected ones), ``superset`` (the actual arguments include every
+expected one). ``tool_arguments`` overrides the mode per tool name.
+
+Pairing is a maximum bipartite matching (Hopcroft–Karp), so repeated calls of one tool are
+paired optimally rather than first-come; the explanation names the calls left unmatched.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any, Literal
+
+from evalmark.results import EvaluationResult
+from evalmark.samples import Sample
+from evalmark.strategies.base import StrategyError
+from evalmark.strategies.matching import max_matching
+
+__all__ = ["ArgumentMode", "Call", "TrajectoryMatch", "TrajectoryMode", "json_equal"]
+
+TrajectoryMode = Literal["strict", "unordered", "subset", "superset"]
+ArgumentMode = Literal["exact", "ignore", "subset", "superset"]
+_MODES = ("strict", "unordered", "subset", "superset")
+_ARG_MODES = ("exact", "ignore", "subset", "superset")
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality of JSON values by meaning: numbers by exact value (1 == 1.0; True is not 1),
+    objects ignoring key order, arrays in order."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, int | float | Decimal) and isinstance(b, int | float | Decimal):
+        return _decimal(a) == _decimal(b)
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and bool(a == b)
+
+
+def _decimal(value: int | float | Decimal) -> Decimal:
+    return (
+        value
+        if isinstance(value, Decimal)
+        else Decimal(repr(value) if isinstance(value, float) else value)
+    )
+
+
+class Call:
+    """A tool call reduced to what matching needs: name and arguments."""
+
+    __slots__ = ("arguments", "name")
+
+    def __init__(self, name: str, arguments: Mapping[str, Any]) -> None:
+        self.name = name
+        self.arguments = dict(arguments)
+
+    def __repr__(self) -> str:
+        args = ", ".join(
+            f"{k}={json.dumps(v, ensure_ascii=False, default=str)}"
+            for k, v in sorted(self.arguments.items())
+        )
+        text = f"{self.name}({args})"
+        return text if len(text) <= 120 else text[:119] + "…"
+
+
+def _call(value: object, where: str) -> Call:
+    name = getattr(value, "name", None)
+    arguments: Any = getattr(value, "arguments", None)
+    if isinstance(value, Mapping):
+        name = value.get("name", value.get("tool", value.get("function")))
+        arguments = value.get("arguments", value.get("args", value.get("parameters", {})))
+    if isinstance(arguments, str):  # a chat reply's tool call carries JSON text
+        try:
+            arguments = json.loads(arguments, parse_float=Decimal) if arguments.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise StrategyError(f"{where}: arguments are not valid JSON ({exc})") from None
+    if arguments is None:
+        arguments = {}
+    if not isinstance(name, str) or not name:
+        raise StrategyError(f"{where}: a tool call needs a name, got {value!r}")
+    if not isinstance(arguments, Mapping):
+        raise StrategyError(f"{where}: arguments of {name!r} must be a mapping, got {arguments!r}")
+    return Call(name, arguments)
+
+
+def _calls(value: object, where: str) -> list[Call]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value, parse_float=Decimal)
+        except json.JSONDecodeError as exc:
+            raise StrategyError(f"{where}: not a JSON list of tool calls ({exc})") from None
+    if not isinstance(value, Sequence) or isinstance(value, str | bytes):
+        raise StrategyError(f"{where}: expected a list of tool calls, got {type(value).__name__}")
+    return [_call(item, f"{where}[{i}]") for i, item in enumerate(value)]
+
+
+class TrajectoryMatch:
+    """Compares tool calls with the expected ones; see the module docstring.
+
+    The actual calls are the output's ``tool_calls`` (a TestCase or a chat reply) or the
+    output itself when it is a list. The expected calls are ``expected`` if given, else the
+    TestCase's ``expected_tool_calls``, else the sample's ``expected-tool-calls`` metadata,
+    else its ``expected_output`` read as a JSON list.
+
+    Score: pairs found / calls that had to be paired (both lists for strict and unordered, the
+    actual calls for subset, the expected calls for superset); passes at 1.0.
+    """
+
+    def __init__(
+        self,
+        mode: TrajectoryMode = "strict",
+        *,
+        arguments: ArgumentMode = "exact",
+        tool_arguments: Mapping[str, ArgumentMode] | None = None,
+        expected: Sequence[Any] | None = None,
+        name: str | None = None,
+    ) -> None:
+        if mode not in _MODES:
+            raise ValueError(
+                f"TrajectoryMatch mode must be one of {', '.join(_MODES)}, got {mode!r}"
+            )
+        for tool, arg_mode in {"*": arguments, **dict(tool_arguments or {})}.items():
+            if arg_mode not in _ARG_MODES:
+                raise ValueError(
+                    f"argument mode for {tool!r} must be one of {', '.join(_ARG_MODES)}, "
+                    f"got {arg_mode!r}"
+                )
+        self.mode: TrajectoryMode = mode
+        self.arguments: ArgumentMode = arguments
+        self.tool_arguments = dict(tool_arguments or {})
+        self.expected = _calls(list(expected), "expected") if expected is not None else None
+        self.name = name or f"TrajectoryMatch({mode})"
+
+    def _arguments_match(self, expected: Call, actual: Call) -> bool:
+        mode = self.tool_arguments.get(expected.name, self.arguments)
+        if mode == "ignore":
+            return True
+        e, a = expected.arguments, actual.arguments
+        if mode == "exact":
+            return json_equal(e, a)
+        if mode == "subset":
+            return all(k in e and json_equal(e[k], v) for k, v in a.items())
+        return all(k in a and json_equal(a[k], v) for k, v in e.items())
+
+    def matches(self, expected: Call, actual: Call) -> bool:
+        """Whether ``actual`` counts as the ``expected`` call."""
+        return expected.name == actual.name and self._arguments_match(expected, actual)
+
+    def _expected_calls(self, sample: Sample, output: Any) -> list[Call]:
+        if self.expected is not None:
+            return self.expected
+        from_case = getattr(output, "expected_tool_calls", None)
+        if from_case is not None:
+            return _calls(list(from_case), f"{self.name}: sample '{sample.name}': expected")
+        for key in ("expected-tool-calls", "expected_tool_calls"):
+            if key in sample.metadata:
+                return _calls(sample.metadata[key], f"{self.name}: sample '{sample.name}': {key}")
+        if sample.expected_output is not None:
+            return _calls(
+                sample.expected_output, f"{self.name}: sample '{sample.name}': expected-output"
+            )
+        raise StrategyError(
+            f"{self.name}: sample '{sample.name}' has no expected tool calls; give them as "
+            "TrajectoryMatch(expected=[...]), the TestCase's expected-tool-calls, the sample's "
+            "metadata 'expected-tool-calls', or a JSON list in expected-output"
+        )
+
+    def _actual_calls(self, sample: Sample, output: Any) -> list[Call]:
+        where = f"{self.name}: sample '{sample.name}': output"
+        calls = getattr(output, "tool_calls", None)
+        if calls is not None and not isinstance(output, Sequence):
+            return _calls(list(calls), where)
+        if isinstance(output, Sequence) and not isinstance(output, str | bytes):
+            return _calls(output, where)
+        if calls is None and hasattr(output, "text"):
+            return []  # a chat reply without tool calls made none
+        raise StrategyError(
+            f"{where}: expected a TestCase, a chat reply or a list of tool calls, got "
+            f"{type(output).__name__}"
+        )
+
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Pair the calls and judge the trajectory."""
+        expected = self._expected_calls(sample, output)
+        actual = self._actual_calls(sample, output)
+        if self.mode == "strict":
+            return self._strict(expected, actual)
+        edges = [[j for j, a in enumerate(actual) if self.matches(e, a)] for e in expected]
+        pairs = max_matching(len(expected), len(actual), edges)
+        matched = sum(1 for p in pairs if p >= 0)
+        used = {p for p in pairs if p >= 0}
+        lost_expected = [expected[i] for i, p in enumerate(pairs) if p < 0]
+        lost_actual = [actual[j] for j in range(len(actual)) if j not in used]
+        if self.mode == "unordered":
+            needed = max(len(expected), len(actual))
+            problems = bool(lost_expected or lost_actual)
+        elif self.mode == "subset":
+            needed = len(actual)
+            problems = bool(lost_actual)
+            lost_expected = []
+        else:
+            needed = len(expected)
+            problems = bool(lost_expected)
+            lost_actual = []
+        score = matched / needed if needed else 1.0
+        metadata = {
+            "mode": self.mode,
+            "expected": len(expected),
+            "actual": len(actual),
+            "matched": matched,
+        }
+        if not problems:
+            return EvaluationResult.passed(
+                score,
+                f"every call paired ({self.mode}): {matched} matched, {len(expected)} expected, "
+                f"{len(actual)} made",
+                metadata,
+            )
+        return EvaluationResult.failed(
+            score, _unmatched(lost_expected, lost_actual, self.mode), metadata
+        )
+
+    def _strict(self, expected: list[Call], actual: list[Call]) -> EvaluationResult:
+        metadata = {"mode": "strict", "expected": len(expected), "actual": len(actual)}
+        longest = max(len(expected), len(actual))
+        if longest == 0:
+            return EvaluationResult.passed(1.0, "no calls expected and none made", metadata)
+        good = sum(1 for e, a in zip(expected, actual, strict=False) if self.matches(e, a))
+        score = good / longest
+        if good == longest:
+            return EvaluationResult.passed(score, f"all {good} calls match in order", metadata)
+        first = next(
+            (
+                i
+                for i in range(longest)
+                if i >= len(expected)
+                or i >= len(actual)
+                or not self.matches(expected[i], actual[i])
+            ),
+            0,
+        )
+        wanted = repr(expected[first]) if first < len(expected) else "no call"
+        got = repr(actual[first]) if first < len(actual) else "no call"
+        return EvaluationResult.failed(
+            score,
+            f"call {first + 1} differs: expected {wanted}, got {got} "
+            f"({good} of {longest} positions match; {len(expected)} expected, {len(actual)} made)",
+            metadata,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"TrajectoryMatch(mode={self.mode!r}, arguments={self.arguments!r}, name={self.name!r})"
+        )
+
+
+def _unmatched(expected: list[Call], actual: list[Call], mode: str) -> str:
+    parts = []
+    if expected:
+        parts.append(f"expected calls not made: {', '.join(map(repr, expected[:10]))}")
+    if actual:
+        parts.append(f"calls made but not expected: {', '.join(map(repr, actual[:10]))}")
+    return f"trajectory does not match ({mode}): " + "; ".join(parts)

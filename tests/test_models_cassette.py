@@ -445,3 +445,20 @@ def test_a_recording_run_and_a_replaying_run_see_equal_replies(tmp_path: Path) -
     recorded = record_replay(RuleJudge(), cassette, mode="record-missing").chat(prompt)
     replayed = record_replay(RuleJudge(), cassette, mode="replay").chat(prompt)
     assert recorded == replayed and recorded.metadata == {}
+
+
+def test_a_malformed_response_is_reported_with_file_and_line_when_replayed(
+    tmp_path: Path,
+) -> None:
+    cassette = tmp_path / "c.jsonl"
+    record_replay(ScriptedChat(["a"]), cassette, mode="record-missing").chat(USER)
+    header, entry = cassette.read_text("utf-8").splitlines()
+    broken = json.loads(entry)
+    broken["response"] = {"text": 42}
+    cassette.write_text(f"{header}\n{json.dumps(broken)}\n", "utf-8")
+    with pytest.raises(CassetteFormatError, match=r"c\.jsonl:2: invalid chat response"):
+        record_replay(ScriptedChat([]), cassette).chat(USER)
+    broken["response"] = ["not", "an", "object"]
+    cassette.write_text(f"{header}\n{json.dumps(broken)}\n", "utf-8")
+    with pytest.raises(CassetteFormatError, match=r"c\.jsonl:2: .*response must be a JSON object"):
+        read_cassette(cassette)

@@ -58,7 +58,33 @@ class CassetteContents(msgspec.Struct, frozen=True):
     lines: tuple[int, ...]
 
 
-_entry_decoder = msgspec.json.Decoder(Entry)
+class RawEntry(msgspec.Struct, frozen=True):
+    """An entry as loaded: key, kind and index parsed; request and response kept as JSON text
+    (checked well-formed) until someone needs them. Loading stays fast for large cassettes."""
+
+    key: str
+    kind: Kind
+    index: int
+    request: msgspec.Raw
+    response: msgspec.Raw
+
+    @property
+    def slot(self) -> tuple[str, int]:
+        """(key, sample index): what identifies an entry."""
+        return (self.key, self.index)
+
+
+class RawContents(msgspec.Struct, frozen=True):
+    """A cassette parsed lazily: entries, their line numbers and their line bytes."""
+
+    path: str
+    entries: tuple[RawEntry, ...]
+    lines: tuple[int, ...]
+    texts: tuple[bytes, ...]
+
+
+_raw_decoder = msgspec.json.Decoder(RawEntry)
+_object_decoder = msgspec.json.Decoder(dict[str, Any])
 # "deterministic" sorts dict keys at every depth and keeps the entry fields in declared order.
 _encoder = msgspec.json.Encoder(order="deterministic")
 
@@ -76,30 +102,71 @@ def read_cassette(path: Path) -> CassetteContents:
     return parse_cassette(data, str(path))
 
 
+def read_raw(path: Path) -> RawContents:
+    """Read a cassette lazily (see :class:`RawEntry`); a missing file is an empty cassette."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return RawContents(path=str(path), entries=(), lines=(), texts=())
+    return parse_raw(data, str(path))
+
+
 def parse_cassette(data: bytes, where: str) -> CassetteContents:
-    """Parse cassette bytes; ``where`` names the source in error messages."""
+    """Parse and fully validate cassette bytes; ``where`` names the source in error messages."""
+    raw = parse_raw(data, where)
+    entries = tuple(
+        materialize(entry, f"{where}:{line}")
+        for entry, line in zip(raw.entries, raw.lines, strict=True)
+    )
+    return CassetteContents(path=where, entries=entries, lines=raw.lines)
+
+
+def materialize(raw: RawEntry, where: str) -> Entry:
+    """The full ``Entry`` of a lazily loaded one; ``where`` is its file and line."""
+    parts: list[dict[str, Any]] = []
+    for name, text in (("request", raw.request), ("response", raw.response)):
+        try:
+            parts.append(_object_decoder.decode(text))
+        except msgspec.ValidationError:
+            raise CassetteFormatError(
+                f"{where}: invalid cassette entry: the {name} must be a JSON object"
+            ) from None
+    return Entry(raw.key, raw.kind, raw.index, parts[0], parts[1])
+
+
+def parse_raw(data: bytes, where: str) -> RawContents:
+    """Parse cassette bytes lazily: header, entry keys and indexes, well-formed JSON."""
     raw_lines = data.split(b"\n")
     truncated = bool(data) and not data.endswith(b"\n")
-    numbered = [(number, line) for number, line in enumerate(raw_lines, 1) if line.strip()]
+    numbered = [
+        (number, line)
+        for number, line in enumerate(raw_lines, 1)
+        if line and (line[0] not in _BLANK or line.strip())
+    ]
     if not numbered:
-        return CassetteContents(path=where, entries=(), lines=())
+        return RawContents(path=where, entries=(), lines=(), texts=())
     _check_header(numbered[0][1], where, numbered[0][0])
-    entries: list[Entry] = []
+    entries: list[RawEntry] = []
     lines: list[int] = []
+    texts: list[bytes] = []
     seen: dict[tuple[str, int], int] = {}
     last_number = numbered[-1][0]
     for number, line in numbered[1:]:
         entry = _decode_entry(line, where, number, truncated and number == last_number)
-        first = seen.get(entry.slot)
-        if first is not None:
+        slot = (entry.key, entry.index)
+        first = seen.setdefault(slot, number)
+        if first != number:
             raise CassetteFormatError(
                 f"{where}:{number}: duplicate entry for key {entry.key[:12]}… sample "
                 f"{entry.index} (first at line {first}); keep one of the two lines"
             )
-        seen[entry.slot] = number
         entries.append(entry)
         lines.append(number)
-    return CassetteContents(path=where, entries=tuple(entries), lines=tuple(lines))
+        texts.append(line[:-1] if line[-1] == 0x0D else line)
+    return RawContents(path=where, entries=tuple(entries), lines=tuple(lines), texts=tuple(texts))
+
+
+_BLANK = frozenset(b" \t\r")
 
 
 def _check_header(line: bytes, where: str, number: int) -> None:
@@ -131,17 +198,17 @@ def _check_header(line: bytes, where: str, number: int) -> None:
         )
 
 
-def _decode_entry(line: bytes, where: str, number: int, last_unterminated: bool) -> Entry:
-    if line.startswith((b"<<<<<<<", b"=======", b">>>>>>>")):
-        raise CassetteFormatError(
-            f"{where}:{number}: git conflict marker; resolve the merge by keeping the entry "
-            "lines of both sides (then run `evalmark cassette verify`)"
-        )
+def _decode_entry(line: bytes, where: str, number: int, last_unterminated: bool) -> RawEntry:
     try:
-        entry = _entry_decoder.decode(line)
+        entry = _raw_decoder.decode(line)
     except msgspec.ValidationError as exc:
         raise CassetteFormatError(f"{where}:{number}: invalid cassette entry: {exc}") from None
     except msgspec.DecodeError as exc:
+        if line.startswith((b"<<<<<<<", b"=======", b">>>>>>>")):
+            raise CassetteFormatError(
+                f"{where}:{number}: git conflict marker; resolve the merge by keeping the entry "
+                "lines of both sides (then run `evalmark cassette verify`)"
+            ) from None
         hint = (
             "the file is truncated (its last line has no newline); re-record it or delete that line"
             if last_unterminated

@@ -19,11 +19,13 @@ from evalmark.models.canonical import chat_request, embedding_request, key_of, n
 from evalmark.models.cassette_file import (
     Entry,
     Kind,
+    RawEntry,
     encode_entry,
     join_lines,
     locked,
-    parse_cassette,
-    read_cassette,
+    materialize,
+    parse_raw,
+    read_raw,
     write_atomic,
 )
 from evalmark.models.context import current_call
@@ -76,12 +78,15 @@ def append_usage(usage_file: Path, cassette: str, used: Iterable[tuple[str, int]
         os.fsync(handle.fileno())
 
 
+AnyEntry = Entry | RawEntry
+
+
 class _OnDisk:
     """The entries of a cassette file and their encoded lines, by (key, sample index)."""
 
     def __init__(
         self,
-        entries: dict[tuple[str, int], Entry] | None = None,
+        entries: dict[tuple[str, int], AnyEntry] | None = None,
         lines: dict[tuple[str, int], bytes] | None = None,
     ) -> None:
         self.entries = entries if entries is not None else {}
@@ -103,7 +108,8 @@ class _Store:
         self.redactors = tuple(redactors)
         self.scanner = scanner
         self.lock = threading.Lock()
-        self.entries: dict[tuple[str, int], Entry] = {}
+        self.entries: dict[tuple[str, int], AnyEntry] = {}
+        self.origin: dict[tuple[str, int], int] = {}
         self.counts: dict[str, int] = {}
         self.decoded: dict[tuple[str, int], Any] = {}
         self.used: set[tuple[str, int]] = set()
@@ -124,16 +130,33 @@ class _Store:
                 return
             if self.mode.mode is not RecordMode.REWRITE:
                 self.existed = self.path.exists()
-                self._adopt(read_cassette(self.path).entries)
+                contents = read_raw(self.path)
+                self._adopt(contents.entries)
+                self.origin.update(
+                    zip(((e.key, e.index) for e in contents.entries), contents.lines, strict=True)
+                )
             self.loaded = True
 
-    def _adopt(self, entries: Iterable[Entry]) -> None:
+    def _adopt(self, entries: Iterable[AnyEntry]) -> None:
+        known, counts = self.entries, self.counts
         for entry in entries:
-            if entry.slot not in self.entries:
-                self.entries[entry.slot] = entry
-                self.counts[entry.key] = self.counts.get(entry.key, 0) + 1
+            slot = (entry.key, entry.index)
+            if slot not in known:
+                known[slot] = entry
+                counts[entry.key] = counts.get(entry.key, 0) + 1
 
-    def claim(self, key: str) -> tuple[int, Entry | None]:
+    def where(self, entry: AnyEntry) -> str:
+        """The file and line of an entry, for messages."""
+        line = self.origin.get(entry.slot)
+        return f"{self.path}:{line}" if line else f"{self.path} (key {entry.key[:12]}…)"
+
+    def full(self, entry: AnyEntry) -> Entry:
+        """``entry`` with its request and response decoded."""
+        if isinstance(entry, Entry):
+            return entry
+        return materialize(entry, self.where(entry))
+
+    def claim(self, key: str) -> tuple[int, AnyEntry | None]:
         """The sample index of this call of ``key`` and its recording, if any (marked used)."""
         context = current_call()
         repeat = None if context is None else context.repeat
@@ -160,7 +183,7 @@ class _Store:
         with self.lock:
             heapq.heappush(self.free_indexes.setdefault(key, []), index)
 
-    def lookup(self, key: str, index: int) -> Entry | None:
+    def lookup(self, key: str, index: int) -> AnyEntry | None:
         """The recording at (key, index), marked used, or None."""
         entry = self.entries.get((key, index))
         if entry is not None:
@@ -179,8 +202,9 @@ class _Store:
         self, request: dict[str, Any], key: str, index: int, *, also_missing: int = 0
     ) -> CassetteMiss:
         with self.lock:
-            candidates = list(self.entries.values())
+            stored = list(self.entries.values())
             recorded = self.counts.get(key, 0)
+        candidates = [self.full(entry) for entry in stored]
         message = miss_message(
             path=self.path,
             exists=self.existed,
@@ -234,10 +258,13 @@ class _Store:
             return _OnDisk()
         if self.last_written is not None and self.last_written[0] == data:
             return self.last_written[1]
-        contents = parse_cassette(data, str(self.path))
+        contents = parse_raw(data, str(self.path))
+        with self.lock:
+            for entry, line in zip(contents.entries, contents.lines, strict=True):
+                self.origin.setdefault(entry.slot, line)
         return _OnDisk(
             {entry.slot: entry for entry in contents.entries},
-            {entry.slot: encode_entry(entry) for entry in contents.entries},
+            dict(zip((entry.slot for entry in contents.entries), contents.texts, strict=True)),
         )
 
     def _scan(self, entry: Entry) -> None:
@@ -259,9 +286,7 @@ class _Store:
                 sorted(
                     slot
                     for slot, entry in self.entries.items()
-                    if slot not in self.used
-                    and entry.kind == kind
-                    and entry.request.get("model") == model_id
+                    if slot not in self.used and entry.kind == kind and _model_of(entry) == model_id
                 )
             )
             return CassetteUsage(
@@ -272,6 +297,25 @@ class _Store:
                 used=used,
                 unused=unused,
             )
+
+
+_reply_decoder = msgspec.json.Decoder(ChatReply)
+
+
+class _ModelOnly(msgspec.Struct):
+    model: object = None
+
+
+_model_decoder = msgspec.json.Decoder(_ModelOnly)
+
+
+def _model_of(entry: AnyEntry) -> object:
+    if isinstance(entry, Entry):
+        return entry.request.get("model")
+    try:
+        return _model_decoder.decode(entry.request).model
+    except msgspec.ValidationError:
+        return None
 
 
 class _Recorder:
@@ -357,15 +401,17 @@ class RecordedChat(_Recorder):
             raise store.miss(request, key, index)
         return request, key, index, None
 
-    def _decode(self, entry: Entry) -> ChatReply:
+    def _decode(self, entry: AnyEntry) -> ChatReply:
         cached = self._store.decoded.get(entry.slot)
         if cached is None:
             try:
-                cached = msgspec.convert(entry.response, ChatReply)
+                if isinstance(entry, RawEntry):
+                    cached = _reply_decoder.decode(entry.response)
+                else:
+                    cached = msgspec.convert(entry.response, ChatReply)
             except msgspec.ValidationError as exc:
                 raise CassetteFormatError(
-                    f"{self._store.path}: entry {entry.key[:12]}… sample {entry.index} has an "
-                    f"invalid chat response: {exc}"
+                    f"{self._store.where(entry)}: invalid chat response: {exc}"
                 ) from None
             self._store.decoded[entry.slot] = cached
         reply: ChatReply = cached
@@ -468,10 +514,11 @@ class RecordedEmbedding(_Recorder):
             raise store.miss(request, key, 0, also_missing=len(missing) - 1)
         return rows, missing
 
-    def _decode(self, entry: Entry) -> FloatArray:
+    def _decode(self, entry: AnyEntry) -> FloatArray:
         cached = self._store.decoded.get(entry.slot)
         if cached is None:
-            cached = decode_vector(entry.response, f"{self._store.path} entry {entry.key[:12]}…")
+            full = self._store.full(entry)
+            cached = decode_vector(full.response, self._store.where(entry))
             cached.flags.writeable = False
             self._store.decoded[entry.slot] = cached
         vector: FloatArray = cached

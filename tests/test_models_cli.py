@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.models import ScriptedChat, record_replay
+from evalmark.models import HashEmbedding, ScriptedChat, record_replay
 from evalmark.models.modes import MODE_ENV
 
 
@@ -29,6 +29,17 @@ def cassette(tmp_path: Path) -> Path:
     for question in ("first question", "second question", "first question"):
         recorder.chat([{"role": "user", "content": question}], temperature=0.7)
     return path
+
+
+def test_ls_shows_embeddings_with_their_shape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "emb.jsonl"
+    record_replay(HashEmbedding(dim=8), path, mode="record-missing").embed(["hello", "world"])
+    assert main(["cassette", "ls", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 entries, 2 keys (embedding 2)" in out and "'hello' -> vector [8]" in out
+    assert main(["cassette", "verify", str(path)]) == 0
 
 
 def _rewrite(path: Path, edit: object) -> None:
@@ -84,7 +95,7 @@ def test_prune_keeps_what_a_run_used(
 ) -> None:
     usage = tmp_path / "usage.jsonl"
     script = (
-        "import sys; from evalmark.models import ScriptedChat, record_replay;"
+        "import sys; from evalmark.models import HashEmbedding, ScriptedChat, record_replay;"
         "r = record_replay(ScriptedChat([]), sys.argv[1]);"
         "print(r.chat([{'role': 'user', 'content': 'first question'}], temperature=0.7).text)"
     )

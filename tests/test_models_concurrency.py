@@ -87,3 +87,25 @@ def test_four_processes_lose_nothing(tmp_path: Path) -> None:
         process.join(120)
         assert process.exitcode == 0
     _check(cassette, 4)
+
+
+def test_asyncio_gather_records_every_call_once(tmp_path: Path) -> None:
+    import asyncio
+
+    cassette = tmp_path / "async.jsonl"
+
+    async def answer(messages: list[dict[str, Any]], **params: Any) -> str:
+        await asyncio.sleep(0.001)
+        return "answer to " + messages[-1]["content"]
+
+    async def run(mode: str) -> list[str]:
+        model = record_replay(chat_from_callable(answer, model_id="m"), cassette, mode=mode)
+        questions = [[{"role": "user", "content": f"q{i % 5}"}] for i in range(30)]
+        replies = await asyncio.gather(*(model.achat(q) for q in questions))
+        return sorted(reply.text for reply in replies)
+
+    recorded = asyncio.run(run("record-missing"))
+    entries = _recorded(cassette)
+    assert len(entries) == 30
+    assert sorted(e["index"] for e in entries) == sorted(list(range(6)) * 5)
+    assert asyncio.run(run("replay")) == recorded

@@ -43,7 +43,7 @@ from evalmark.models.protocols import (
     model_id_of,
 )
 from evalmark.models.secrets import Redactor, SecretScanner
-from evalmark.models.values import ChatReply, MessageLike, message_dicts
+from evalmark.models.values import ChatReply, MessageLike, message_dicts, reply_from
 
 USAGE_ENV = "EVALMARK_CASSETTE_USAGE"
 
@@ -231,10 +231,7 @@ class _Store:
         for entry in new:
             self._scan(entry)
         with locked(self.path):
-            with self.lock:
-                replace = self.replace_on_write
-                self.replace_on_write = False
-            on_disk = _OnDisk() if replace else self._read_disk()
+            on_disk = _OnDisk() if self.replace_on_write else self._read_disk()
             merged = _OnDisk(dict(on_disk.entries), dict(on_disk.lines))
             for entry in new:
                 if entry.slot not in merged.entries:
@@ -244,6 +241,7 @@ class _Store:
             write_atomic(self.path, data)
             self.last_written = (data, merged)
             with self.lock:
+                self.replace_on_write = False
                 self.existed = True
                 self._adopt(new)
                 self._adopt(on_disk.entries.values())
@@ -374,6 +372,8 @@ class _Recorder:
             self._store.free_indexes.clear()
 
     def _write_usage_at_exit(self, usage_file: Path) -> None:
+        if not self._store.loaded:
+            return
         usage = self.usage()
         append_usage(usage_file, usage.path, usage.used)
 
@@ -398,6 +398,7 @@ class RecordedChat(_Recorder):
         if entry is not None:
             return request, key, index, self._decode(entry)
         if store.mode.mode is RecordMode.REPLAY:
+            store.give_back(key, index)
             raise store.miss(request, key, index)
         return request, key, index, None
 
@@ -417,10 +418,9 @@ class RecordedChat(_Recorder):
         reply: ChatReply = cached
         return reply
 
-    def _entry(self, request: dict[str, Any], key: str, index: int, reply: ChatReply) -> Entry:
-        if not isinstance(reply, ChatReply):
-            raise TypeError(f"{self.model_id}.chat returned {type(reply).__name__}, not ChatReply")
-        stored = msgspec.structs.replace(reply, metadata={})
+    def _entry(self, request: dict[str, Any], key: str, index: int, reply: object) -> Entry:
+        answer = reply_from(reply, source=f"{self.model_id}.chat")
+        stored = msgspec.structs.replace(answer, metadata={})
         return Entry(key, "chat", index, request, msgspec.to_builtins(stored))
 
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:

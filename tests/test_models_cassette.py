@@ -152,7 +152,7 @@ def test_async_chat_and_embed_record_and_replay(tmp_path: Path) -> None:
 
     async def answer(messages: list[dict[str, Any]], **params: Any) -> str:
         await asyncio.sleep(0)
-        return "async " + messages[-1]["content"]
+        return "async " + str(messages[-1]["content"])
 
     async def run(mode: str) -> tuple[str, bytes]:
         chat = record_replay(chat_from_callable(answer, model_id="a"), cassette, mode=mode)

@@ -17,7 +17,7 @@ CALLS_PER_WORKER = 12
 
 
 def _answer(messages: list[dict[str, Any]], **params: Any) -> str:
-    return "answer to " + messages[-1]["content"]
+    return "answer to " + str(messages[-1]["content"])
 
 
 def _record(worker: int, cassette: str) -> None:
@@ -96,7 +96,7 @@ def test_asyncio_gather_records_every_call_once(tmp_path: Path) -> None:
 
     async def answer(messages: list[dict[str, Any]], **params: Any) -> str:
         await asyncio.sleep(0.001)
-        return "answer to " + messages[-1]["content"]
+        return "answer to " + str(messages[-1]["content"])
 
     async def run(mode: str) -> list[str]:
         model = record_replay(chat_from_callable(answer, model_id="m"), cassette, mode=mode)

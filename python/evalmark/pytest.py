@@ -60,33 +60,68 @@ class RegisteredReport:
         return f"RegisteredReport({self.name!r})"
 
 
+class _Frame:
+    """The reports of one pytest session, and the test currently running (set by the plugin)."""
+
+    def __init__(self) -> None:
+        self.entries: list[RegisteredReport] = []
+        self.current_test: str | None = None
+
+
 class _Registry:
-    """The reports of this pytest process, and the test currently running (set by the plugin)."""
+    """The reports of this process, per pytest session. Sessions nest (pytester runs one inside
+    another in the same process), so each gets its own frame on a stack."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: list[RegisteredReport] = []
-        self.current_test: str | None = None
+        self._frames: list[_Frame] = [_Frame()]
+
+    def push(self) -> _Frame:
+        """Start the frame of a new session."""
+        frame = _Frame()
+        with self._lock:
+            self._frames.append(frame)
+        return frame
+
+    def pop(self, frame: _Frame) -> None:
+        """End a session's frame."""
+        with self._lock:
+            if frame in self._frames and len(self._frames) > 1:
+                self._frames.remove(frame)
+
+    @property
+    def top(self) -> _Frame:
+        """The frame of the innermost session."""
+        with self._lock:
+            return self._frames[-1]
+
+    @property
+    def current_test(self) -> str | None:
+        """The id of the test running in the innermost session."""
+        return self.top.current_test
+
+    @current_test.setter
+    def current_test(self, nodeid: str | None) -> None:
+        self.top.current_test = nodeid
 
     def add(self, report: Report, name: str | None = None) -> RegisteredReport:
-        base = name or self.current_test or "evalmark"
+        """Add ``report`` to the innermost session under a name not used there yet."""
+        frame = self.top
+        base = name or frame.current_test or "evalmark"
         with self._lock:
-            taken = {entry.name for entry in self._entries}
+            taken = {entry.name for entry in frame.entries}
             unique, number = base, 2
             while unique in taken:
                 unique, number = f"{base} #{number}", number + 1
             entry = RegisteredReport(unique, report)
-            self._entries.append(entry)
+            frame.entries.append(entry)
             return entry
 
     def entries(self) -> tuple[RegisteredReport, ...]:
+        """The reports of the innermost session, in registration order."""
+        frame = self.top
         with self._lock:
-            return tuple(self._entries)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-        self.current_test = None
+            return tuple(frame.entries)
 
 
 REGISTRY = _Registry()

@@ -86,6 +86,7 @@ class _SessionState:
         self.worker_payloads: list[dict[str, str]] = []
         self.summary_lines: list[str] = []
         self.failure: str | None = None
+        self.frame: Any = None
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -116,14 +117,17 @@ def pytest_configure(config: pytest.Config) -> None:
         )
     if state.mode is not None:
         os.environ[_MODE_ENV] = state.mode
+    state.frame = REGISTRY.push()
     config.stash[_PLUGIN_KEY] = state
-    REGISTRY.clear()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Restore the environment."""
     state = config.stash.get(_PLUGIN_KEY, None)
-    if state is None or state.mode is None:
+    if state is None:
+        return
+    REGISTRY.pop(state.frame)
+    if state.mode is None:
         return
     if state.previous_mode is None:
         os.environ.pop(_MODE_ENV, None)

@@ -106,8 +106,8 @@ def _baseline_lines(
     if not drops:
         return lines, None
     return lines, (
-        f"evalmark: {len(drops)} pass rate(s) dropped more than --evalmark-max-drop="
-        f"{max_drop:g} against {path}"
+        f"evalmark: the run dropped beyond --evalmark-max-drop={max_drop:g} against {path} "
+        f"({len(drops)} drops listed above)"
     )
 
 

@@ -781,3 +781,35 @@ def test_loading_from_many_threads_equals_loading_serially(tmp_path: Path) -> No
         results = list(pool.map(lambda _: load_samples(*paths), range(32)))
     assert all(result == serial for result in results)
     assert gc.isenabled()
+
+
+def test_yaml_anchors_and_merge_keys_share_fields(tmp_path: Path) -> None:
+    text = """\
+- &base
+  name: a
+  parameters: &question [How long is the refund window?]
+  expected-output: 30 days
+  tags: [billing]
+- <<: *base
+  name: b
+  expected-output: 14 days
+- name: c
+  parameters: *question
+  expected-output: 30 days
+"""
+    loaded = load_samples(write(tmp_path / "s.yaml", text))
+    assert loaded.names == ("a", "b", "c")
+    assert loaded["b"].tags == ("billing",) and loaded["b"].expected_output == "14 days"
+    assert loaded["c"].parameters == loaded["a"].parameters
+    error = load_error(write(tmp_path / "t.yaml", text.replace("&question ", "")))
+    assert error.line == 10
+    assert "every *alias needs an &anchor" in str(error)
+
+
+def test_samples_pickle() -> None:
+    import pickle
+
+    items = Samples([sample("a", "t"), Sample(name="b", parameters=[1], expected_outputs=["x"])])
+    again = pickle.loads(pickle.dumps(items))
+    assert again == items
+    assert isinstance(again[1].parameters, Parameters)

@@ -505,6 +505,8 @@ STRICT_CANONICAL_CASES = [
     "2.5e-324",
     "1e-400",
     "-1e-400",
+    "1000000000000000.25",  # repr ties round half to even: ...0.2
+    "-243915020125850.125",
     "12345678901234567.0",
     "1234567890123456.0",
     "0.1e-3",
@@ -523,6 +525,18 @@ STRICT_CANONICAL_CASES = [
 @pytest.mark.parametrize("text", STRICT_CANONICAL_CASES)
 def test_canonical_json_strict_cases(text: str) -> None:
     assert em.canonical_json(text, numbers="strict") == oracles.canonical_json_strict(text)
+
+
+@given(st.integers(10**14, 2**53), st.sampled_from([0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875]))
+def test_canonical_json_strict_float_repr_ties(whole: int, frac: float) -> None:
+    # 16-17 significant digits where two shortest spellings are equally near: repr rounds the
+    # exact binary value half to even.
+    x = float(whole) + frac
+    text = repr(x)
+    assert em.canonical_json(text, numbers="strict") == json.dumps(x)
+    assert em.canonical_json(f"[{x!r}, {-x!r}]", numbers="strict") == json.dumps(
+        [x, -x], separators=(",", ":")
+    )
 
 
 def test_json_long_documents() -> None:

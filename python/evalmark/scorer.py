@@ -20,6 +20,7 @@ import asyncio
 import contextvars
 import inspect
 import threading
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
@@ -75,18 +76,30 @@ def _text_of(output: object) -> str | None:
     return repr(output) if not isinstance(output, list | dict) else str(output)
 
 
+def _all_str(values: Sequence[Any]) -> bool:
+    return set(map(type, values)) <= {str}
+
+
+def _failures(outputs: Sequence[Any]) -> dict[int, BaseException]:
+    if _Failed not in set(map(type, outputs)):
+        return {}
+    return {i: o.exc for i, o in enumerate(outputs) if type(o) is _Failed}
+
+
 def _as_samples(samples: Samples | Iterable[Sample]) -> tuple[Sample, ...]:
     items = tuple(samples)
-    for position, item in enumerate(items):
-        if not isinstance(item, Sample):
-            raise TypeError(
-                f"samples[{position}] is a {type(item).__name__}, not a Sample; load samples "
-                "with evalmark.load_samples or build Sample(name=..., parameters=[...], ...)"
-            )
+    if not set(map(type, items)) <= {Sample}:
+        for position, item in enumerate(items):
+            if not isinstance(item, Sample):
+                raise TypeError(
+                    f"samples[{position}] is a {type(item).__name__}, not a Sample; load "
+                    "samples with evalmark.load_samples or build Sample(name=..., "
+                    "parameters=[...], ...)"
+                )
     names = [s.name for s in items]
     if len(set(names)) != len(names):
-        seen: set[str] = set()
-        doubled = sorted({n for n in names if n in seen or seen.add(n)})  # type: ignore[func-returns-value]
+        counts = Counter(names)
+        doubled = sorted(n for n, c in counts.items() if c > 1)
         raise ValueError(f"sample names must be unique in a run; repeated: {', '.join(doubled)}")
     return items
 
@@ -250,7 +263,7 @@ class Scorer:
         pool: ThreadPoolExecutor,
         limit: asyncio.Semaphore,
     ) -> Report:
-        failed = {i: o.exc for i, o in enumerate(outputs) if type(o) is _Failed}
+        failed = _failures(outputs)
         skipped: list[SkippedSample] = []
         if failed and self.errors == "skip":
             skipped = [
@@ -261,7 +274,10 @@ class Scorer:
             outputs = [outputs[i] for i in keep]
             failed = {}
         total = len(items)
-        ok_positions = np.asarray([i for i in range(total) if i not in failed], dtype=np.int64)
+        if failed:
+            ok_positions = np.asarray([i for i in range(total) if i not in failed], np.int64)
+        else:
+            ok_positions = np.arange(total, dtype=np.int64)
         if failed:
             ok_samples: Sequence[Sample] = [items[i] for i in ok_positions]
             ok_outputs: Sequence[Any] = [outputs[i] for i in ok_positions]
@@ -284,17 +300,21 @@ class Scorer:
                     strategy_label, strategy, ok_samples, ok_outputs, pool, limit
                 )
             columns[strategy_label] = place_column(column, total, ok_positions, function_errors)
-        usage = {}
-        texts: list[str | None] = []
-        for i, output in enumerate(outputs):
-            if i in failed:
-                texts.append(None)
-                continue
-            texts.append(_text_of(output))
-            if type(output) is not str:
-                found = _usage_of(output)
-                if found is not None:
-                    usage[i] = found
+        usage: dict[int, SampleUsage] = {}
+        texts: list[str | None]
+        if not failed and _all_str(outputs):
+            texts = outputs
+        else:
+            texts = []
+            for i, output in enumerate(outputs):
+                if i in failed:
+                    texts.append(None)
+                    continue
+                texts.append(_text_of(output))
+                if type(output) is not str:
+                    found = _usage_of(output)
+                    if found is not None:
+                        usage[i] = found
         return Report(
             name=name,
             sample_names=[s.name for s in items],

@@ -44,7 +44,7 @@ class TextPairs:
     shared by every metric strategy of a scorer run (see :meth:`of`).
     """
 
-    __slots__ = ("actual", "bad", "expected", "names", "owners", "rows", "single")
+    __slots__ = ("actual", "bad", "expected", "owners", "rows", "samples", "single")
 
     _cache_lock = threading.Lock()
     _cache: tuple[object, object, str, TextPairs] | None = None
@@ -56,8 +56,16 @@ class TextPairs:
                 "pass one output per sample"
             )
         self.rows = len(samples)
-        self.names = [sample.name for sample in samples]
+        self.samples = samples
         self.bad: dict[int, StrategyError] = {}
+        wanted = [sample.expected_output for sample in samples]
+        if None not in wanted and set(map(type, outputs)) <= {str}:
+            # The common case: one expected text per sample, text outputs.
+            self.expected: list[str] = wanted  # type: ignore[assignment]
+            self.actual: list[str] = list(outputs)
+            self.owners = np.arange(self.rows, dtype=np.int64)
+            self.single = True
+            return
         expected: list[str] = []
         actual: list[str] = []
         owners: list[int] = []
@@ -69,10 +77,8 @@ class TextPairs:
                     if type(output) is str
                     else output_text(output, strategy=strategy, sample=sample)
                 )
-                wanted = sample.expected_output
-                choices = (
-                    (wanted,) if wanted is not None else expected_texts(sample, strategy=strategy)
-                )
+                one = wanted[i]
+                choices = (one,) if one is not None else expected_texts(sample, strategy=strategy)
             except StrategyError as exc:
                 self.bad[i] = exc
                 single = False
@@ -97,7 +103,13 @@ class TextPairs:
         """The pairs of this batch, reused when the same sequences are passed again."""
         with cls._cache_lock:
             cached = cls._cache
-            if cached is not None and cached[0] is samples and cached[1] is outputs:
+            # Errors name the strategy: reuse only when there are none or it is the same.
+            if (
+                cached is not None
+                and cached[0] is samples
+                and cached[1] is outputs
+                and (not cached[3].bad or cached[2] == strategy)
+            ):
                 return cached[3]
         pairs = cls(samples, outputs, strategy)
         with cls._cache_lock:
@@ -285,8 +297,9 @@ class JsonMatch(MetricStrategy):
                 overrides[row] = EvaluationResult.from_error(
                     "strategy",
                     StrategyError(
-                        f"{self.name}: sample '{pairs.names[row]}': the expected output is not "
-                        f"valid JSON ({where.group(1) if where else exc}); fix its expected-output"
+                        f"{self.name}: sample '{pairs.samples[row].name}': the expected "
+                        f"output is not valid JSON ({where.group(1) if where else exc}); "
+                        "fix its expected-output"
                     ),
                 )
                 keep = keep[keep != bad]

@@ -224,31 +224,26 @@ class RawRecord:
     found: dict[PathKey, Position] | None = None
     locator: Locator | None = None
 
-    def _locate(self) -> None:
+    def _locate(self) -> tuple[Position, dict[PathKey, Position]]:
         if self.start is None or self.found is None:
             assert self.locator is not None
             self.start, self.found = self.locator(self.index)
+        return self.start, self.found
 
     @property
     def line(self) -> int:
         """The 1-based line where the record starts."""
-        self._locate()
-        assert self.start is not None
-        return self.start[0]
+        return (self.start or self._locate()[0])[0]
 
     @property
     def column(self) -> int:
         """The 1-based column where the record starts."""
-        self._locate()
-        assert self.start is not None
-        return self.start[1]
+        return (self.start or self._locate()[0])[1]
 
     @property
     def positions(self) -> dict[PathKey, Position]:
         """Where each key and value inside the record starts, by path."""
-        self._locate()
-        assert self.found is not None
-        return self.found
+        return self._locate()[1]
 
     def position(self, path: PathKey, *, of_value: bool = False) -> Position:
         """The line and column of the key at ``path`` (or of its value with ``of_value``),
@@ -329,7 +324,9 @@ def read_yaml(
             raise error([Problem("the file is empty: write a list of records", path=path)])
         records = _yaml_records(root, path, error)
         for record, node in records:
-            _check_tags_and_duplicates(node, record, path, error, text_keys)
+            _check_node_tree(node, path, error)
+            for pattern in text_keys:
+                _keep_numbers_as_text(node, pattern)
             try:
                 record.value = loader.construct_document(node)
             except yaml.MarkedYAMLError as exc:
@@ -389,7 +386,7 @@ def _yaml_records(
     records = []
     for index, node in enumerate(root.value):
         mark = node.start_mark
-        record = RawRecord(None, index, (mark.line + 1, mark.column + 1), {})
+        record = RawRecord(None, index, (mark.line + 1, mark.column + 1), None, _yaml_locator(node))
         records.append((record, node))
     return records
 
@@ -407,52 +404,38 @@ def matches_text_key(where: PathKey, text_keys: frozenset[PathKey]) -> bool:
 _NUMBER_TAGS = ("tag:yaml.org,2002:float", "tag:yaml.org,2002:int")
 
 
-def _check_tags_and_duplicates(
-    node: yaml.Node,
-    record: RawRecord,
-    path: str,
-    error: type[DataFileError],
-    text_keys: frozenset[PathKey] = frozenset(),
-) -> None:
+def _check_node_tree(node: yaml.Node, path: str, error: type[DataFileError]) -> None:
+    """Refuse unsafe or unknown tags and doubled keys anywhere under ``node``."""
     seen: set[int] = set()
-    stack: list[tuple[yaml.Node, PathKey]] = [(node, ())]
+    stack = [node]
     while stack:
-        current, where = stack.pop()
+        current = stack.pop()
         if id(current) in seen:
             continue
         seen.add(id(current))
-        mark = current.start_mark
-        record.positions.setdefault(where, (mark.line + 1, mark.column + 1))
-        if (
-            text_keys
-            and isinstance(current, yaml.ScalarNode)
-            and current.tag in _NUMBER_TAGS
-            and matches_text_key(where, text_keys)
-        ):
-            current.tag = _STR_TAG
         tag = current.tag
         if tag not in _SAFE_TAGS:
-            if tag.startswith("tag:yaml.org,2002:python/"):
-                message = (
-                    f"the YAML tag '{_short_tag(tag)}' would build a Python object; evalmark "
-                    "loads YAML safely and never runs code from a data file: remove the tag "
-                    "and write plain data"
-                )
-            else:
-                message = (
-                    f"unsupported YAML tag '{_short_tag(tag)}'; evalmark reads plain YAML "
-                    "(strings, numbers, booleans, lists, mappings): remove the tag"
-                )
-            raise error([Problem(message, path=path, line=mark.line + 1, column=mark.column + 1)])
+            mark = current.start_mark
+            raise error(
+                [
+                    Problem(
+                        _unsafe_tag_message(tag),
+                        path=path,
+                        line=mark.line + 1,
+                        column=mark.column + 1,
+                    )
+                ]
+            )
         if isinstance(current, yaml.MappingNode):
             first_line: dict[object, int] = {}
             for key_node, value_node in current.value:
+                stack.append(value_node)
                 if key_node.tag == _MERGE_TAG:
-                    stack.append((value_node, where))
                     continue
+                stack.append(key_node)
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
-                key_mark = key_node.start_mark
                 if key in first_line:
+                    key_mark = key_node.start_mark
                     raise error(
                         [
                             Problem(
@@ -464,16 +447,71 @@ def _check_tags_and_duplicates(
                             )
                         ]
                     )
-                first_line[key] = key_mark.line + 1
-                stack.append((key_node, (*where, "\0key")))
-                child: PathKey = (*where, _norm_key(key)) if isinstance(key, str) else where
-                record.positions.setdefault(child, (key_mark.line + 1, key_mark.column + 1))
-                stack.append((value_node, child))
-                vmark = value_node.start_mark
-                record.positions.setdefault((*child, "\0value"), (vmark.line + 1, vmark.column + 1))
+                first_line[key] = key_node.start_mark.line + 1
         elif isinstance(current, yaml.SequenceNode):
-            for i, item in enumerate(current.value):
-                stack.append((item, (*where, i)))
+            stack.extend(current.value)
+
+
+def _unsafe_tag_message(tag: str) -> str:
+    if tag.startswith("tag:yaml.org,2002:python/"):
+        return (
+            f"the YAML tag '{_short_tag(tag)}' would build a Python object; evalmark loads "
+            "YAML safely and never runs code from a data file: remove the tag and write "
+            "plain data"
+        )
+    return (
+        f"unsupported YAML tag '{_short_tag(tag)}'; evalmark reads plain YAML (strings, "
+        "numbers, booleans, lists, mappings): remove the tag"
+    )
+
+
+def _keep_numbers_as_text(node: yaml.Node, pattern: PathKey) -> None:
+    """Retag the numbers found at ``pattern`` ("*" = every list item) as strings."""
+    if not pattern:
+        if isinstance(node, yaml.ScalarNode) and node.tag in _NUMBER_TAGS:
+            node.tag = _STR_TAG
+        return
+    head, rest = pattern[0], pattern[1:]
+    if head == "*" and isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _keep_numbers_as_text(item, rest)
+    elif isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and _norm_key(key_node.value) == head:
+                _keep_numbers_as_text(value_node, rest)
+
+
+def _yaml_locator(node: yaml.Node) -> Locator:
+    """Positions of every key and value under ``node``, found when a problem is reported."""
+
+    def locate(index: int) -> tuple[Position, dict[PathKey, Position]]:
+        found: dict[PathKey, Position] = {}
+        seen: set[int] = set()
+        stack: list[tuple[yaml.Node, PathKey]] = [(node, ())]
+        while stack:
+            current, where = stack.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            mark = current.start_mark
+            found.setdefault(where, (mark.line + 1, mark.column + 1))
+            if isinstance(current, yaml.MappingNode):
+                for key_node, value_node in current.value:
+                    if not isinstance(key_node, yaml.ScalarNode):
+                        continue
+                    child = (*where, _norm_key(key_node.value))
+                    key_mark, value_mark = key_node.start_mark, value_node.start_mark
+                    found.setdefault(child, (key_mark.line + 1, key_mark.column + 1))
+                    found.setdefault(
+                        (*child, "\0value"), (value_mark.line + 1, value_mark.column + 1)
+                    )
+                    stack.append((value_node, child))
+            elif isinstance(current, yaml.SequenceNode):
+                stack.extend((item, (*where, i)) for i, item in enumerate(current.value))
+        start = node.start_mark
+        return (start.line + 1, start.column + 1), found
+
+    return locate
 
 
 # --------------------------------------------------------------------------- JSON

@@ -182,6 +182,21 @@ def _bucket(feature: str, dim: int, seed: int) -> tuple[int, float]:
     return value % dim, (1.0 if value >> 63 else -1.0)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _word_buckets(word: str, dim: int, seed: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """The buckets and signed weights of one word's features (the word and its 3-grams)."""
+    padded = f"<{word}>"
+    features = [("w " + word, 1.0)]
+    features.extend(("g " + padded[i : i + 3], 0.5) for i in range(len(padded) - 2))
+    indexes: list[int] = []
+    signed: list[float] = []
+    for feature, weight in features:
+        index, sign = _bucket(feature, dim, seed)
+        indexes.append(index)
+        signed.append(sign * weight)
+    return tuple(indexes), tuple(signed)
+
+
 class HashEmbedding:
     """Deterministic lexical embeddings by signed feature hashing, L2-normalized.
 
@@ -206,24 +221,36 @@ class HashEmbedding:
         """No default parameters."""
         return {}
 
+    def _features(self, text: str, offset: int, slots: list[int], weights: list[float]) -> None:
+        dim, seed = self.dim, self.seed
+        for word in _WORD.findall(unicodedata.normalize("NFKC", text).casefold()):
+            indexes, signed = _word_buckets(word, dim, seed)
+            slots.extend(offset + index for index in indexes)
+            weights.extend(signed)
+
     def vector(self, text: str) -> FloatArray:
         """The embedding of one text."""
-        out = np.zeros(self.dim, dtype=np.float64)
-        for feature, weight in hash_features(text):
-            index, sign = _bucket(feature, self.dim, self.seed)
-            out[index] += sign * weight
-        norm = float(np.linalg.norm(out))
-        if norm > 0.0:
-            out /= norm
-        return out.astype(np.float32)
+        row: FloatArray = self.embed([text])[0]
+        return row
 
     def embed(self, texts: Sequence[str]) -> FloatArray:
         """One row per text, shape (len(texts), dim)."""
         if isinstance(texts, str):
             raise TypeError("embed takes a sequence of texts, got a single string; wrap it")
-        if len(texts) == 0:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self.vector(text) for text in texts])
+        slots: list[int] = []
+        weights: list[float] = []
+        for row, text in enumerate(texts):
+            self._features(text, row * self.dim, slots, weights)
+        # bincount adds the weights in input order: the same sums on every run.
+        totals = np.bincount(
+            np.asarray(slots, dtype=np.intp),
+            weights=np.asarray(weights, dtype=np.float64),
+            minlength=len(texts) * self.dim,
+        ).astype(np.float64)
+        matrix = totals.reshape(len(texts), self.dim)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        np.divide(matrix, norms, out=matrix, where=norms > 0.0)
+        return matrix.astype(np.float32)
 
     async def aembed(self, texts: Sequence[str]) -> FloatArray:
         """Same as :meth:`embed`."""

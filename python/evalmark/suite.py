@@ -366,6 +366,7 @@ class _Located:
         self.marks = marks
         self.problems: list[Problem] = []
         self.suggested: set[str] = set()  # keys already offered for a misspelling
+        self.name = Path(path).name
 
     def where(self, key: _Key) -> tuple[int | None, int | None]:
         while key not in self.marks and key:
@@ -539,8 +540,11 @@ def _suggest(key: str, accepted: Sequence[str]) -> str | None:
     alias = _ALIASES.get(folded) or _ALIASES.get(key)
     if alias in accepted:
         return alias
-    close = difflib.get_close_matches(folded, accepted, n=1, cutoff=0.6)
-    return close[0] if close else None
+    # A misspelt alias ("cheks") means what the alias means.
+    spellings = {name: name for name in accepted}
+    spellings.update({a: t for a, t in _ALIASES.items() if t in accepted and a not in spellings})
+    close = difflib.get_close_matches(folded, list(spellings), n=1, cutoff=0.6)
+    return spellings[close[0]] if close else None
 
 
 def _check_keys(
@@ -662,9 +666,10 @@ def _existing(doc: _Located, key: _Key, base: Path, name: str) -> Path:
     if not path.exists():
         hint = ""
         if path.parent.is_dir():
-            close = difflib.get_close_matches(
-                path.name, sorted(p.name for p in path.parent.iterdir()), n=1, cutoff=0.6
+            siblings = sorted(
+                p.name for p in path.parent.iterdir() if p.name not in (SUITE_FILE, doc.name)
             )
+            close = difflib.get_close_matches(path.name, siblings, n=1, cutoff=0.6)
             if close:
                 hint = f"; did you mean '{close[0]}'?"
         doc.report(key, f"no such file '{name}' (resolved to {path}){hint}")
@@ -676,7 +681,7 @@ def _application(doc: _Located, key: _Key, value: Any, base: Path) -> Applicatio
     if mapping is None:
         if value is None:
             doc.report(
-                key,
+                key[:-1],
                 "missing 'application': give recorded builds (builds: {name: cassette.jsonl}) "
                 "or a live function (function: package.module:answer)",
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -27,7 +27,7 @@ class Recording:
     """A judge that answers from a list and records the call context of each call."""
 
     model_id = "recording"
-    default_params: dict[str, Any] = {}
+    default_params: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, replies: Sequence[str]) -> None:
         self.replies = list(replies)

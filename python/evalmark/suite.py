@@ -136,6 +136,7 @@ class JudgeSpec:
     flip_rate: float = 0.0
     seed: int = 0
     inner: JudgeSpec | None = None
+    base: Path = Path()
 
 
 @dataclass(frozen=True, slots=True)
@@ -817,6 +818,13 @@ def _judge(doc: _Located, key: _Key, value: Any, base: Path) -> JudgeSpec:
     if model is not None and (not isinstance(model, str) or ":" not in model):
         doc.report((*key, "model"), "expected 'package.module:factory' returning a chat model")
         model = None
+    elif model is None and kind == "recorded":
+        doc.report(
+            key,
+            "a recorded judge needs 'model: package.module:factory' returning the judge model; "
+            "it is built even to replay (no call goes out), since its id and default parameters "
+            "are part of the cassette keys",
+        )
     model_id = mapping.get("model-id")
     if model_id is not None and not isinstance(model_id, str):
         doc.report((*key, "model-id"), "expected a string")
@@ -837,7 +845,7 @@ def _judge(doc: _Located, key: _Key, value: Any, base: Path) -> JudgeSpec:
     elif "judge" in mapping:
         doc.report((*key, "judge"), "only a noisy judge wraps another judge; set kind: noisy")
     return JudgeSpec(
-        kind, float(min_overlap), cassette, model, model_id, float(flip_rate), seed, inner
+        kind, float(min_overlap), cassette, model, model_id, float(flip_rate), seed, inner, base
     )
 
 

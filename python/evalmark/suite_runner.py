@@ -71,27 +71,18 @@ class SuiteRun:
 # --------------------------------------------------------------------------- building blocks
 
 
-def build_judge(spec: JudgeSpec, mode: RecordMode | str | None, base_label: str = "judge") -> Any:
+def build_judge(spec: JudgeSpec, mode: RecordMode | str | None) -> Any:
     """The chat model behind the judged checks."""
     from evalmark.models import NoisyJudge, RuleJudge, record_replay
 
     if spec.kind == "rule":
         return RuleJudge(min_overlap=spec.min_overlap)
     if spec.kind == "noisy":
-        inner = build_judge(spec.inner or JudgeSpec(), mode, base_label)
+        inner = build_judge(spec.inner or JudgeSpec(), mode)
         return NoisyJudge(inner, spec.flip_rate, seed=spec.seed)
-    assert spec.cassette is not None
-    if spec.model is not None:
-        factory = import_callable(spec.model, spec.cassette.parent)
-        live = factory()
-    else:
-        if not spec.cassette.exists():
-            raise SuiteError(
-                f"the judge cassette {spec.cassette} does not exist; record it by giving the "
-                "judge a live 'model' and running with --record-mode record-missing"
-            )
-        live = RuleJudge(min_overlap=spec.min_overlap)
-        mode = RecordMode.REPLAY
+    assert spec.cassette is not None and spec.model is not None
+    # The model is built even to replay: its id and default parameters are part of the keys.
+    live = import_callable(spec.model, spec.base)()
     return record_replay(live, spec.cassette, mode, model_id=spec.model_id)
 
 

@@ -100,7 +100,8 @@ def test_a_recorded_judge_records_then_replays(support_copy: Path) -> None:
 
 def test_a_recorded_judge_needs_its_model(support_copy: Path) -> None:
     _edit(support_copy, "  kind: rule ", "  kind: recorded\n  cassette: judge.jsonl ")
-    with pytest.raises(ValueError, match=r"a recorded judge needs 'model: package\.module:factory'"):
+    needs_model = r"a recorded judge needs 'model: package\.module:factory'"
+    with pytest.raises(ValueError, match=needs_model):
         load_suite(support_copy)
 
 

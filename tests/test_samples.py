@@ -813,3 +813,11 @@ def test_samples_pickle() -> None:
     again = pickle.loads(pickle.dumps(items))
     assert again == items
     assert isinstance(again[1].parameters, Parameters)
+
+
+def test_a_leading_tilde_means_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    write(tmp_path / "s.yaml", YAML_TEXT)
+    assert len(load_samples("~/s.yaml")) == 2

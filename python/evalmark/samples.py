@@ -637,7 +637,7 @@ def _load_one(source: object) -> _Loaded:
                 f"no registered sample loader supports {text!r}; built-in loaders read local "
                 ".yaml, .json and .jsonl files (register a loader for other sources)"
             )
-        return _read_file(Path(text))
+        return _read_file(Path(text).expanduser())
     if isinstance(source, Iterable) and not isinstance(source, bytes | dict):
         items = tuple(source)
         if all(isinstance(s, Sample) for s in items):

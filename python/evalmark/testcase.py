@@ -445,7 +445,7 @@ def _load(
     list_decoder = msgspec.json.Decoder(list[target])  # type: ignore[valid-type]
     one_decoder = msgspec.json.Decoder(target)
     for source in sources:
-        path = Path(os.fspath(source))
+        path = Path(os.fspath(source)).expanduser()
         shown = str(path)
         fmt = format_of(path)
         if fmt is None:

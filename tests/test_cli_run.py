@@ -136,10 +136,10 @@ def test_reports_go_to_the_suites_dir_relative_to_the_working_directory(
     monkeypatch.chdir(tmp_path)
     code, out, _ = cli(capsys, "run", str(SUPPORT), "-q")
     assert code == 0
-    assert "reports: reports/support/support-healthy.md, reports/support/support-healthy.json" in (
+    assert "reports: out/support/support-healthy.md, out/support/support-healthy.json" in (
         out
     )
-    report = json.loads((tmp_path / "reports/support/support-healthy.json").read_text())
+    report = json.loads((tmp_path / "out/support/support-healthy.json").read_text())
     assert report["name"] == "support"
 
 

@@ -3,6 +3,7 @@ with the checks that caught them, the gate, the baseline comparison and the repo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -126,8 +127,12 @@ def _failure(row: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _one_line(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
+_VERDICT_LINE = re.compile(r"\s*\bVERDICT:\s*(yes|no)\s*$", re.IGNORECASE)
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    # A judge's explanation ends with its verdict line, which the table already shows.
+    flat = _VERDICT_LINE.sub("", " ".join(text.split()))
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 

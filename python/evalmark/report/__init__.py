@@ -5,8 +5,8 @@ from evalmark.report.baseline import CaseChange, Comparison, Delta, compare
 from evalmark.report.formatters import (
     ENTRY_POINT_GROUP,
     Formatter,
-    formatters,
     get_formatter,
+    known_formatters,
     register_formatter,
     unregister_formatter,
 )
@@ -37,8 +37,8 @@ __all__ = [
     "Summary",
     "assert_that",
     "compare",
-    "formatters",
     "get_formatter",
+    "known_formatters",
     "register_formatter",
     "require_pass_rate",
     "unregister_formatter",

@@ -23,8 +23,8 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Formatter",
     "formatter_for_path",
-    "formatters",
     "get_formatter",
+    "known_formatters",
     "register_formatter",
     "unregister_formatter",
 ]
@@ -125,7 +125,7 @@ def _ensure_builtins() -> None:
             register_formatter(name, function, extensions=exts)
 
 
-def formatters() -> dict[str, Formatter]:
+def known_formatters() -> dict[str, Formatter]:
     """Every known format by name (built-ins, registered and entry points)."""
     _ensure_builtins()
     _load_entry_points()
@@ -148,7 +148,7 @@ def get_formatter(name: str) -> Formatter:
             found = _formatters.get(name)
     if found is None:
         raise KeyError(
-            f"no report format named {name!r}; known formats: {', '.join(formatters())}. "
+            f"no report format named {name!r}; known formats: {', '.join(known_formatters())}. "
             "Register one with evalmark.report.register_formatter"
         )
     return found
@@ -157,10 +157,10 @@ def get_formatter(name: str) -> Formatter:
 def formatter_for_path(path: Path) -> Formatter:
     """The formatter whose extensions include ``path``'s suffix."""
     suffix = path.suffix.lower()
-    for formatter in formatters().values():
+    for formatter in known_formatters().values():
         if suffix in formatter.extensions:
             return formatter
-    known = sorted({e for f in formatters().values() for e in f.extensions})
+    known = sorted({e for f in known_formatters().values() for e in f.extensions})
     raise ValueError(
         f"cannot tell the report format from {path.name!r}; use one of the extensions "
         f"{', '.join(known)} or pass format=..."

@@ -13,6 +13,7 @@ import pytest
 
 from evalmark import load_samples
 from evalmark.cli import main
+from evalmark.report import SuiteReport
 from evalmark.suite import load_suite
 from evalmark.suite_app import recorded_application
 
@@ -134,12 +135,23 @@ def test_tune_reads_the_suite(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_car_rental_passes_with_the_lexical_retrievers_known_miss(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    code, out, _ = run_cli(capsys, "run", str(CAR_RENTAL), "--no-report")
+    code, out, _ = run_cli(capsys, "run", str(CAR_RENTAL), "--report-dir", str(tmp_path))
     assert code == 0
     assert "== chatbot" in out and "== retriever" in out
     assert "semantic-similarity   10/10" in out
     assert "retrieved-segments     4/5" in out
     assert "retrieve-pets  (FAIL)" in out
     assert "14 of 15 cases pass every check" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "car-rental-chatbot-current.json",
+        "car-rental-chatbot-current.md",
+        "car-rental-current.json",
+        "car-rental-current.md",
+        "car-rental-retriever.json",
+        "car-rental-retriever.md",
+    ]
+    suite = SuiteReport.from_json((tmp_path / "car-rental-current.json").read_text())
+    assert [r.name for r in suite.reports] == ["chatbot", "retriever"]
+    assert (suite.summary.passed, suite.summary.evaluations) == (24, 25)

@@ -61,11 +61,12 @@ def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
     """Print the per-case table, the averages, the failing cases and the gate."""
     out.write(f"evalmark run: {_title(run)}\n")
     for evaluation, report in zip(run.suite.evaluations, run.reports, strict=True):
+        if quiet:
+            continue
         if len(run.suite.evaluations) > 1:
             out.write(f"\n== {evaluation.name}\n")
-        if not quiet:
-            out.write("\n" + _case_table(report))
-            out.write("\n" + _averages(report))
+        out.write("\n" + _case_table(report))
+        out.write("\n" + _averages(report))
     failing = [(report, row) for report in run.reports for row in report.rows() if not row.passed]
     if failing:
         out.write(f"\nfailing cases ({len(failing)}):\n")
@@ -155,23 +156,38 @@ def _gate_lines(run: SuiteRun) -> str:
     return table(["gate", "actual", "required", "result", "detail"], rows) + verdict + "\n"
 
 
-def report_stem(run: SuiteRun, evaluation: str | None = None) -> str:
-    """The file name (without extension) of a report of this run."""
+def report_stem(run: SuiteRun, evaluation: str | None = None, build: str | None = None) -> str:
+    """The file name (without extension) of a report of this run: the suite, the evaluation
+    when the suite has several, and the build when one was replayed."""
     parts = [run.suite.name]
     if evaluation is not None and len(run.suite.evaluations) > 1:
         parts.append(evaluation)
-    if run.build is not None:
-        parts.append(run.build)
+    if build is not None:
+        parts.append(build)
     return "-".join(parts)
 
 
+def _build_of(report: Any) -> str | None:
+    build = report.metadata.get("build")
+    return build if isinstance(build, str) else None
+
+
 def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> list[Path]:
-    """Write every evaluation's report in every format; returns the paths written."""
+    """Write every evaluation's report in every format, and for a suite of several evaluations
+    the suite report (Markdown and JSON formats); returns the paths written."""
+    from evalmark.report import SuiteReport
+
     written = []
     for evaluation, report in zip(run.suite.evaluations, run.reports, strict=True):
-        stem = report_stem(run, evaluation.name)
+        stem = report_stem(run, evaluation.name, _build_of(report))
         for fmt in formats:
             written.append(report.write(directory / f"{stem}{_EXTENSIONS[fmt]}"))
+    if len(run.reports) > 1:
+        suite = SuiteReport(run.reports, name=run.suite.name)
+        stem = report_stem(run, None, run.build)
+        for fmt in formats:
+            if fmt in ("md", "json"):
+                written.append(suite.write(directory / f"{stem}{_EXTENSIONS[fmt]}"))
     return written
 
 
@@ -182,7 +198,7 @@ def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: T
     for evaluation, report in zip(run.suite.evaluations, run.reports, strict=True):
         path = baseline
         if baseline.is_dir():
-            path = baseline / f"{report_stem(run, evaluation.name)}.json"
+            path = baseline / f"{report_stem(run, evaluation.name, _build_of(report))}.json"
         if not path.exists():
             raise CliError(f"--baseline: no such report {path}")
         from evalmark.cli.report import comparison_text

@@ -85,9 +85,10 @@ def test_writes_scores_and_summary_files(
     )
     assert code == 0
     rouge = rouge_l_batch([p[0] for p in PAIRS], [p[1] for p in PAIRS]).tolist()
-    assert out_path.read_text().splitlines() == ["id,rouge_l"] + [
-        f"r{i},{value!r}" for i, value in enumerate(rouge)
-    ]
+    lines = out_path.read_text().splitlines()
+    assert lines[0] == "id,rouge_l"
+    assert [line.split(",")[0] for line in lines[1:]] == [f"r{i}" for i in range(len(PAIRS))]
+    assert [float(line.split(",")[1]) for line in lines[1:]] == rouge
     summary = json.loads(summary_path.read_text())
     assert summary["rows"] == 4
     assert summary["metrics"]["rouge_l"]["count"] == 4
@@ -251,3 +252,22 @@ def _has_pyarrow() -> bool:
     except ImportError:
         return False
     return True
+
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "metrics"
+
+
+def test_golden_pairs_score_the_same_from_jsonl_and_csv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    metrics = "token_f1,rouge_l,levenshtein,json_match"
+    outputs = []
+    for name in ("pairs.jsonl", "pairs.csv"):
+        out_path = tmp_path / f"{name}.scores.jsonl"
+        code, out, err = run(capsys, GOLDEN / name, "--metrics", metrics, "-o", out_path)
+        assert code == 0, err
+        outputs.append((out_path.read_bytes(), out.splitlines()[1:-1]))
+        assert "json_match is null for" in err  # prose rows have no JSON to match
+    assert outputs[0] == outputs[1]
+    rows = (GOLDEN / "pairs.jsonl").read_text("utf-8").count("\n")
+    assert outputs[0][0].count(b"\n") == rows > 0

@@ -6,6 +6,7 @@ import csv
 import json
 import math
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +167,35 @@ def test_json_match_scores_and_bool_output(tmp_path: Path) -> None:
     assert expected == [True, False]
     assert out.read_text() == "row,json_match,json_match_strict\n0,true,false\n1,false,false\n"
     assert summary.metrics["json_match"].mean == 0.5
+
+
+texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
+
+
+@given(
+    st.lists(st.tuples(texts, texts), max_size=30),
+    st.integers(min_value=1, max_value=8),
+    st.sampled_from(["jsonl", "csv"]),
+)
+def test_streamed_scores_equal_the_kernels_for_any_text(
+    pairs: list[tuple[str, str]], chunk_size: int, kind: str
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        src = Path(folder) / f"pairs.{kind}"
+        if kind == "jsonl":
+            write_jsonl(src, pair_rows(pairs))
+        else:
+            write_csv(
+                src,
+                ["id", "expected", "actual"],
+                [[f"q{i}", e, a] for i, (e, a) in enumerate(pairs)],
+            )
+        out = Path(folder) / "scores.jsonl"
+        score_file(src, options(chunk_size=chunk_size), output=out)
+        rows = read_jsonl(out)
+    assert [r["id"] for r in rows] == [f"q{i}" for i in range(len(pairs))]
+    for name, expected in kernel_scores(pairs).items():
+        assert [r[name] for r in rows] == expected
 
 
 # --- empty inputs ------------------------------------------------------------------------------

@@ -128,6 +128,7 @@ def score(
     on_error: OnError = "fail",
     workers: int | None = 1,
     batch_size: int = DEFAULT_BATCH_SIZE,
+    ray_remote_args: dict[str, Any] | None = None,
 ) -> Any:
     """Add one score column per metric to a Ray Dataset (lazily, like every Ray transform).
 
@@ -135,7 +136,8 @@ def score(
     ``on_error``: ``"fail"`` raises on the first bad row (a null text, invalid expected JSON),
     naming it by its ``id`` column when given; ``"skip"`` drops bad rows; ``"null"`` keeps them
     with null scores. ``workers`` is the kernel thread count inside each Ray task (1: let Ray
-    spread the work over its CPUs).
+    spread the work over its CPUs); raise it together with ``ray_remote_args={"num_cpus": n}``,
+    which is passed to ``map_batches``.
     """
     _require_ray()
     if on_error not in ON_ERROR_CHOICES:
@@ -148,6 +150,7 @@ def score(
         mode=on_error,
         workers=workers,
         batch_size=batch_size,
+        ray_remote_args=ray_remote_args or {},
     )
 
 
@@ -161,6 +164,7 @@ def _score(
     workers: int | None,
     batch_size: int,
     check_columns: bool = True,
+    ray_remote_args: dict[str, Any] | None = None,
 ) -> Any:
     names = set(dataset.schema().names) if check_columns else set()
     wanted = [columns.expected, columns.actual] if any(m.inputs == "text" for m in metrics) else []
@@ -182,6 +186,7 @@ def _score(
         batch_format="pyarrow",
         batch_size=batch_size,
         zero_copy_batch=True,
+        **(ray_remote_args or {}),
     )
 
 

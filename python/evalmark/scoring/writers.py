@@ -7,7 +7,6 @@ input gives the same bytes.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -126,38 +125,36 @@ def _json_values(values: list[Any]) -> list[bytes]:
     return encode(values)[1:-1].split(b",")
 
 
-def _csv_cell(value: Any) -> Any:
-    if value is None:
-        return ""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return value
-
-
 class CsvScoreWriter:
-    """A header row, then one row per input row; floats in shortest round-trip form."""
+    """A header row, then one row per input row: numbers in shortest round-trip form, true and
+    false for booleans, an empty cell for a null, ids quoted as RFC 4180 asks."""
 
     def __init__(self, temp: Path, id_column: str | None, metrics: Sequence[MetricSpec]) -> None:
         names = [_id_name(id_column, metrics), *(spec.name for spec in metrics)]
         self._metrics = names[1:]
-        self._bools = {spec.name for spec in metrics if spec.dtype == "bool"}
-        self._file = temp.open("w", encoding="utf-8", newline="")
-        self._csv = csv.writer(self._file, lineterminator="\n")
-        self._csv.writerow(names)
+        self._file = temp.open("wb")
+        self._file.write(b",".join(_csv_text(name) for name in names) + b"\n")
 
     def write(self, scored: ScoredChunk) -> None:
-        columns: list[list[Any]] = [[_csv_cell(v) for v in row_ids(scored)]]
+        columns = [[_csv_text(value) for value in row_ids(scored)]]
         for name in self._metrics:
-            values = score_lists(scored, name)
-            if name in self._bools or scored.valid[name] is not None:
-                values = [_csv_cell(v) for v in values]
+            values = _json_values(score_lists(scored, name))
+            if scored.valid[name] is not None:
+                values = [b"" if value == b"null" else value for value in values]
             columns.append(values)
-        self._csv.writerows(zip(*columns, strict=True))
+        self._file.write(b"".join([b",".join(row) + b"\n" for row in zip(*columns, strict=True)]))
 
     def close(self) -> None:
         self._file.close()
+
+
+def _csv_text(value: Any) -> bytes:
+    if value is None:
+        return b""
+    text = str(value)
+    if any(c in text for c in ',"\r\n') or text != text.strip():
+        text = '"' + text.replace('"', '""') + '"'
+    return text.encode("utf-8")
 
 
 # Rows per Parquet row group, whatever the chunk size, so that the file's bytes do not depend on

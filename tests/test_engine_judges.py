@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
 from evalmark import Sample, Scorer, TestCase
-from evalmark.models import ChatReply, NoisyJudge, RuleJudge, ScriptedChat, current_call
+from evalmark.models import (
+    ChatReply,
+    NoisyJudge,
+    RuleJudge,
+    ScriptedChat,
+    current_call,
+    record_replay,
+)
 from evalmark.prompts import CORRECTNESS
 from evalmark.strategies import ExactMatch, JudgeStrategy, TokenF1
 from evalmark.strategies.judge import Vote, reduce_votes
@@ -186,3 +194,35 @@ def test_grade_threshold_and_clamp() -> None:
         ScriptedChat(["I give it 9"]), "Rate {response}", parse="grade", clamp=True
     )
     assert clamped.evaluate(SAMPLE, GOOD).score == 1.0
+
+
+def test_recorded_judge_replays_each_repeat_whatever_the_scheduling(tmp_path: Path) -> None:
+    class ByRepeat:
+        model_id = "by-repeat"
+        default_params: ClassVar[dict[str, Any]] = {}
+
+        def chat(self, messages: Sequence[Any], **params: Any) -> ChatReply:
+            context = current_call()
+            assert context is not None and context.repeat is not None
+            return ChatReply(text=f"VERDICT: {'yes' if context.repeat != 1 else 'no'}")
+
+    class Offline:
+        model_id = "by-repeat"
+        default_params: ClassVar[dict[str, Any]] = {}
+
+        def chat(self, messages: Sequence[Any], **params: Any) -> ChatReply:
+            raise AssertionError("replay must not call the model")
+
+    samples = [
+        Sample(name=f"s{i}", parameters=[f"question {i}"], expected_output="x") for i in range(6)
+    ]
+    cassette = tmp_path / "judge.jsonl"
+
+    def run(model: Any, mode: str, concurrency: int) -> str:
+        judge = record_replay(model, cassette, mode)
+        strategy = JudgeStrategy(judge, "relevancy", repeats=3, reducer="all", name="rel")
+        return Scorer(concurrency=concurrency).evaluate(samples, lambda q: q, strategy).to_json()
+
+    recorded = run(ByRepeat(), "rewrite", 1)
+    assert '"passed": false' in recorded  # repeat 1 said no, so "all" fails
+    assert run(Offline(), "replay", 4) == recorded

@@ -345,3 +345,29 @@ def test_guardrail_figures() -> None:
     assert g.false_negative_rate == pytest.approx(1 / 3)
     assert "## Guardrails" in report.to_markdown() and "0.667" in report.to_markdown()
     assert json.loads(report.to_json())["guardrails"]["Guardrail"]["recall"] == pytest.approx(2 / 3)
+
+
+def test_timestamps_only_when_asked() -> None:
+    report = make_report()
+    assert "Generated" not in report.to_markdown() and "generated_at" not in report.to_json()
+    stamped = report.to_json(timestamp="2026-01-02T03:04:05Z")
+    assert json.loads(stamped)["generated_at"] == "2026-01-02T03:04:05Z"
+    assert Report.from_json(stamped).to_json() == report.to_json()
+    assert "Generated 2026-01-02." in report.to_markdown(timestamp="2026-01-02")
+    assert "Generated " in report.to_html(timestamp=True)
+
+
+def test_reports_are_immutable_and_can_be_renamed() -> None:
+    report = make_report()
+    with pytest.raises(AttributeError, match="immutable"):
+        report.name = "other"  # type: ignore[misc]
+    renamed = report.with_name("other")
+    assert renamed.name == "other" and report.name == "support-bot"
+    assert (
+        renamed.to_json().replace('"name": "other"', '"name": "support-bot"', 1) == report.to_json()
+    )
+
+
+def test_markdown_caps_long_tables() -> None:
+    md = make_report().to_markdown(max_rows=2)
+    assert "… and 4 more." in md and "… and 2 more samples." in md

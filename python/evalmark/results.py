@@ -373,6 +373,11 @@ class ResultColumn:
         """Every row as an :class:`EvaluationResult`."""
         return list(self)
 
+    def built(self) -> dict[int, EvaluationResult]:
+        """The rows that exist as objects already (all of them for a column made from results).
+        The other rows of a batch column carry no metadata."""
+        return dict(self._cache)
+
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

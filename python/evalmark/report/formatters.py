@@ -26,6 +26,7 @@ __all__ = [
     "get_formatter",
     "known_formatters",
     "register_formatter",
+    "stamp",
     "unregister_formatter",
 ]
 
@@ -152,6 +153,16 @@ def get_formatter(name: str) -> Formatter:
             "Register one with evalmark.report.register_formatter"
         )
     return found
+
+
+def stamp(timestamp: bool | str) -> str | None:
+    """The timestamp a formatter prints: None when not asked (the default, so the same run
+    gives the same bytes), the current UTC time for True, or the given text."""
+    if timestamp is True:
+        from datetime import UTC, datetime
+
+        return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return timestamp or None
 
 
 def formatter_for_path(path: Path) -> Formatter:

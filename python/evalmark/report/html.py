@@ -47,9 +47,13 @@ _SUMMARY_HEAD = (
 )
 
 
-def render(report: Report, *, max_rows: int | None = None) -> str:
-    """The HTML page. ``max_rows`` caps the sample table."""
+def render(report: Report, *, max_rows: int | None = None, timestamp: bool | str = False) -> str:
+    """The HTML page. ``max_rows`` caps the sample table; ``timestamp=True`` (or a text) adds
+    a "Generated" line."""
+    from evalmark.report.formatters import stamp
+
     s = report.summary
+    when = stamp(timestamp)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -58,6 +62,7 @@ def render(report: Report, *, max_rows: int | None = None) -> str:
         f"<title>Evaluation report: {_e(report.name)}</title>",
         f"<style>{_STYLE}</style></head><body>",
         f"<h1>Evaluation report: {_e(report.name)}</h1>",
+        *([f"<p>Generated {_e(when)}.</p>"] if when else []),
         f'<p class="score">Score: {percent(s.score)}</p>',
         f"<p>{s.passed} passed, {s.failed} failed, {s.errors} errors of {s.evaluations} "
         f"evaluations ({len(report)} samples, {len(report.strategies)} strategies).</p>",

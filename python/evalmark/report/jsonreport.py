@@ -75,9 +75,20 @@ def report_to_dict(report: Report) -> dict[str, Any]:
     return document
 
 
-def render(report: Report, *, indent: int | None = 2) -> str:
-    """The JSON report text (ends with a newline)."""
-    return json.dumps(report_to_dict(report), indent=indent, ensure_ascii=False) + "\n"
+def render(report: Report, *, indent: int | None = 2, timestamp: bool | str = False) -> str:
+    """The JSON report text (ends with a newline); ``timestamp=True`` (or a text) adds a
+    ``generated_at`` field after ``name``."""
+    from evalmark.report.formatters import stamp
+
+    document = report_to_dict(report)
+    when = stamp(timestamp)
+    if when:
+        document = {
+            **{k: document[k] for k in ("format", "version", "name")},
+            "generated_at": when,
+            **document,
+        }
+    return json.dumps(document, indent=indent, ensure_ascii=False) + "\n"
 
 
 def report_from_json(text: str | bytes) -> Report:

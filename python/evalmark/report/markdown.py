@@ -46,11 +46,23 @@ def _counts(summary: Summary) -> list[str]:
     ]
 
 
-def render(report: Report, *, max_rows: int | None = None, samples: bool = True) -> str:
+def render(
+    report: Report,
+    *,
+    max_rows: int | None = None,
+    samples: bool = True,
+    timestamp: bool | str = False,
+) -> str:
     """The Markdown report. ``max_rows`` caps the failure and sample tables (the rest are
-    counted); ``samples=False`` leaves the per-sample table out."""
+    counted); ``samples=False`` leaves the per-sample table out; ``timestamp=True`` (or a text)
+    adds a "Generated" line."""
+    from evalmark.report.formatters import stamp
+
     s = report.summary
     out = [f"# Evaluation report: {cell(report.name)}", ""]
+    when = stamp(timestamp)
+    if when:
+        out += [f"Generated {cell(when)}.", ""]
     out.append(
         f"**Score: {percent(s.score)}** — {s.passed} passed, {s.failed} failed, {s.errors} "
         f"errors of {s.evaluations} evaluations ({len(report)} samples, "

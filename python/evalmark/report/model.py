@@ -243,6 +243,16 @@ class Report:
         "strategies",
     )
 
+    name: str
+    sample_names: tuple[str, ...]
+    sample_tags: tuple[tuple[str, ...], ...]
+    strategies: tuple[str, ...]
+    skipped: tuple[SkippedSample, ...]
+    metadata: Mapping[str, Any]
+    _columns: Mapping[str, ResultColumn]
+    _outputs: tuple[str | None, ...] | None
+    _usage: Mapping[int, SampleUsage]
+
     def __init__(
         self,
         *,
@@ -265,15 +275,32 @@ class Report:
                 )
         if outputs is not None and len(outputs) != count:
             raise ValueError(f"got {len(outputs)} outputs for {count} samples")
-        self.name = name
-        self.sample_names = tuple(sample_names)
-        self.sample_tags = tuple(sample_tags)
-        self.strategies = tuple(columns)
-        self._columns = MappingProxyType(dict(columns))
-        self._outputs = outputs
-        self._usage = MappingProxyType(dict(usage or {}))
-        self.skipped = tuple(skipped)
-        self.metadata = MappingProxyType(dict(metadata or {}))
+        set_ = object.__setattr__
+        set_(self, "name", name)
+        set_(self, "sample_names", tuple(sample_names))
+        set_(self, "sample_tags", tuple(sample_tags))
+        set_(self, "strategies", tuple(columns))
+        set_(self, "_columns", MappingProxyType(dict(columns)))
+        set_(self, "_outputs", tuple(outputs) if outputs is not None else None)
+        set_(self, "_usage", MappingProxyType(dict(usage or {})))
+        set_(self, "skipped", tuple(skipped))
+        set_(self, "metadata", MappingProxyType(dict(metadata or {})))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Report is immutable (cannot set {name!r}); use with_name(...)")
+
+    def with_name(self, name: str) -> Report:
+        """The same report under another name (results shared, nothing recomputed)."""
+        return Report(
+            name=name,
+            sample_names=self.sample_names,
+            sample_tags=self.sample_tags,
+            columns=self._columns,
+            outputs=self._outputs,
+            usage=self._usage,
+            skipped=self.skipped,
+            metadata=self.metadata,
+        )
 
     # ------------------------------------------------------------------ access
 
@@ -461,7 +488,9 @@ class Report:
             column = self._columns[name]
             counts = {"tp": 0, "fp": 0, "tn": 0, "fn": 0, "undecided": 0}
             seen = False
-            for result in column:
+            built = column.built()
+            for index in sorted(built):
+                result = built[index]
                 decision = result.metadata.get("guardrail")
                 if not isinstance(decision, Mapping):
                     continue

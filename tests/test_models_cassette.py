@@ -462,3 +462,21 @@ def test_a_malformed_response_is_reported_with_file_and_line_when_replayed(
     cassette.write_text(f"{header}\n{json.dumps(broken)}\n", "utf-8")
     with pytest.raises(CassetteFormatError, match=r"c\.jsonl:2: .*response must be a JSON object"):
         read_cassette(cassette)
+
+
+@pytest.mark.parametrize(
+    "refused",
+    [
+        ChatReply(text="", refusal="I can't help with that."),
+        ChatReply(text="partial", finish_reason="content_filter"),
+    ],
+)
+def test_refused_replies_are_returned_but_never_recorded(
+    tmp_path: Path, refused: ChatReply
+) -> None:
+    cassette = tmp_path / "c.jsonl"
+    recorder = record_replay(ScriptedChat([refused, "fine"]), cassette, mode="record-missing")
+    assert recorder.chat(USER) == refused and refused.refused
+    assert not cassette.exists()
+    assert recorder.chat(USER).text == "fine"
+    assert [e["index"] for e in _lines(cassette)[1:]] == [0], "the refusal freed its index"

@@ -61,6 +61,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _chat(self, body: dict[str, Any]) -> dict[str, Any]:
         question = body["messages"][-1]["content"]
         message: dict[str, Any] = {"role": "assistant", "content": f"echo: {question}"}
+        if question == "refuse":
+            message = {"role": "assistant", "content": None, "refusal": "I won't."}
         if body.get("tools"):
             message = {
                 "role": "assistant",
@@ -187,3 +189,12 @@ def test_embeddings_record_in_input_order_and_replay_bit_exact(
         replayer = record_replay(openai_embedding(offline, "embed-small"), cassette)
         assert replayer.embed(["alpha", "beta"]).tobytes() == expected.tobytes()
     assert len(server.seen) == 2
+
+
+def test_a_provider_refusal_is_not_recorded(server: _Server, tmp_path: Path) -> None:
+    cassette = tmp_path / "refusal.jsonl"
+    with openai.OpenAI(base_url=_url(server), api_key="k", max_retries=0) as client:
+        recorder = record_replay(openai_chat(client, "m"), cassette, mode="record-missing")
+        reply = recorder.chat([{"role": "user", "content": "refuse"}])
+    assert reply.refusal == "I won't." and reply.refused and reply.text == ""
+    assert not cassette.exists()

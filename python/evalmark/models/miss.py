@@ -108,7 +108,8 @@ def _recorded_text(recorded: int, sample_index: int) -> str:
 
 def _how_to_record(path: Path, mode: ResolvedMode) -> str:
     command = (
-        f"  To record it, run once with the real model: {MODE_ENV}=record-missing <your command>"
+        f"  To record it, run once with the real model: {MODE_ENV}=record-missing <your command> "
+        "(under pytest: --evalmark-record-mode=record-missing)"
     )
     if mode.mode is RecordMode.REPLAY and mode.source.startswith("CI"):
         command += " outside CI (CI forces replay), or pass mode='record-missing' to record_replay"

@@ -52,6 +52,7 @@ def reply_from_completion(completion: Any) -> ChatReply:
             total_tokens=int(_field(usage, "total_tokens") or 0),
         ),
         finish_reason=_field(choice, "finish_reason"),
+        refusal=_field(message, "refusal"),
     )
 
 

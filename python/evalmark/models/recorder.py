@@ -382,7 +382,8 @@ class RecordedChat(_Recorder):
     """A chat model that answers from a cassette and records what it misses (by mode).
 
     A reply's ``metadata`` is not recorded; a recorded call returns the reply as stored, so a
-    recording run and a replaying run see equal replies.
+    recording run and a replaying run see equal replies. Errors raised by the real model and
+    refused replies (``ChatReply.refused``) are returned or raised but never recorded.
     """
 
     _kind: Kind = "chat"
@@ -418,9 +419,8 @@ class RecordedChat(_Recorder):
         reply: ChatReply = cached
         return reply
 
-    def _entry(self, request: dict[str, Any], key: str, index: int, reply: object) -> Entry:
-        answer = reply_from(reply, source=f"{self.model_id}.chat")
-        stored = msgspec.structs.replace(answer, metadata={})
+    def _entry(self, request: dict[str, Any], key: str, index: int, reply: ChatReply) -> Entry:
+        stored = msgspec.structs.replace(reply, metadata={})
         return Entry(key, "chat", index, request, msgspec.to_builtins(stored))
 
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
@@ -432,7 +432,10 @@ class RecordedChat(_Recorder):
         if replayed is not None:
             return replayed
         try:
-            reply = self.model.chat(messages, **params)
+            reply = reply_from(self.model.chat(messages, **params), source=self.model_id)
+            if reply.refused:
+                self._store.give_back(key, index)
+                return reply
             entry = self._entry(request, key, index, reply)
             self._store.record([entry])
         except BaseException:
@@ -449,7 +452,10 @@ class RecordedChat(_Recorder):
         if replayed is not None:
             return replayed
         try:
-            reply = await achat_of(self.model, messages, **params)
+            reply = reply_from(await achat_of(self.model, messages, **params), source=self.model_id)
+            if reply.refused:
+                self._store.give_back(key, index)
+                return reply
             entry = self._entry(request, key, index, reply)
             await asyncio.to_thread(self._store.record, [entry])
         except BaseException:

@@ -59,7 +59,9 @@ class Usage(msgspec.Struct, frozen=True):
 class ChatReply(msgspec.Struct, frozen=True, omit_defaults=True):
     """What a chat model answered.
 
-    ``metadata`` carries facts about how the reply was produced (for example ``flipped`` from
+    ``refusal`` holds the provider's refusal message when it declined to answer (OpenAI's
+    ``message.refusal``); refused replies are never recorded in a cassette. ``metadata``
+    carries facts about how the reply was produced (for example ``flipped`` from
     :class:`~evalmark.models.NoisyJudge`); treat it as read-only. It is never recorded in a
     cassette.
     """
@@ -68,7 +70,13 @@ class ChatReply(msgspec.Struct, frozen=True, omit_defaults=True):
     tool_calls: tuple[ChatToolCall, ...] | None = None
     usage: Usage | None = None
     finish_reason: str | None = None
+    refusal: str | None = None
     metadata: dict[str, Any] = {}
+
+    @property
+    def refused(self) -> bool:
+        """True when the provider refused: a ``refusal`` text or a content-filter stop."""
+        return self.refusal is not None or self.finish_reason == "content_filter"
 
 
 MessageLike: TypeAlias = Message | Mapping[str, Any]

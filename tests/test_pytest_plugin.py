@@ -312,7 +312,7 @@ def test_register_adds_any_report(project: pytest.Pytester) -> None:
 def test_no_reports_no_summary(project: pytest.Pytester) -> None:
     project.makepyfile(test_plain="def test_it():\n    pass\n")
     result = run(project)
-    assert "evalmark" not in result.stdout.str()
+    assert "= evalmark =" not in result.stdout.str()
     result = run(project, "--evalmark-report=out")
     result.stdout.fnmatch_lines(["no evaluation reports were registered in this run"])
 

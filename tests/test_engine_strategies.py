@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from evalmark import Sample, TestCase, metrics
 from evalmark.models import HashEmbedding
@@ -227,3 +231,54 @@ def test_plain_functions_are_strategies() -> None:
 def test_scores_are_numpy_free_python_floats() -> None:
     column = TokenF1().evaluate_batch([sample("a")], ["a"])
     assert type(column[0].score) is float and isinstance(column.scores, np.ndarray)
+
+
+_words = st.lists(
+    st.sampled_from(["the", "cat", "sat", "mat", "Paris", "a", "on", "!"]), max_size=6
+)
+_text = _words.map(" ".join)
+
+
+@given(st.lists(st.tuples(st.lists(_text, min_size=1, max_size=3), _text), min_size=1, max_size=8))
+def test_batch_scores_are_the_best_scalar_score_over_expected_outputs(
+    rows: list[tuple[list[str], str]],
+) -> None:
+    samples = [
+        Sample(name=f"r{i}", parameters=["q"], expected_outputs=choices)
+        if len(choices) > 1
+        else Sample(name=f"r{i}", parameters=["q"], expected_output=choices[0])
+        for i, (choices, _) in enumerate(rows)
+    ]
+    outputs = [actual for _, actual in rows]
+    for strategy, kernel in (
+        (TokenF1(0.5), metrics.token_f1),
+        (RougeL(0.5), metrics.rouge_l),
+        (Levenshtein(0.5), metrics.levenshtein_similarity),
+    ):
+        column = strategy.evaluate_batch(samples, outputs)
+        for i, (choices, actual) in enumerate(rows):
+            assert column[i].score == max(kernel(e, actual) for e in choices)
+            assert column[i].passed is (column[i].score >= 0.5)
+
+
+def test_batch_calls_from_many_threads_equal_the_serial_results() -> None:
+    batches = [
+        (
+            [
+                Sample(name=f"b{b}-{i}", parameters=["q"], expected_output=f"word {i} of {b}")
+                for i in range(50)
+            ],
+            [f"word {i} of {b % 3}" for i in range(50)],
+        )
+        for b in range(16)
+    ]
+    strategies = [TokenF1(0.5), RougeL(0.5), JsonMatch()]
+    serial = [[s.evaluate_batch(*batch).scores.tolist() for s in strategies] for batch in batches]
+    with ThreadPoolExecutor(8) as pool:
+        parallel = list(
+            pool.map(
+                lambda batch: [s.evaluate_batch(*batch).scores.tolist() for s in strategies],
+                batches,
+            )
+        )
+    assert parallel == serial

@@ -32,6 +32,7 @@ from evalmark.report.model import Report, SampleUsage, SkippedSample
 from evalmark.results import EvaluationResult, ResultColumn, place_column
 from evalmark.samples import Sample, Samples
 from evalmark.strategies.base import as_strategy, strategy_name
+from evalmark.strategies.metric import TextPairs
 
 __all__ = ["ErrorPolicy", "Evaluation", "Scorer"]
 
@@ -300,6 +301,7 @@ class Scorer:
                     strategy_label, strategy, ok_samples, ok_outputs, pool, limit
                 )
             columns[strategy_label] = place_column(column, total, ok_positions, function_errors)
+        TextPairs.clear_cache()  # the batch's texts need not outlive the run
         usage: dict[int, SampleUsage] = {}
         texts: list[str | None]
         if not failed and _all_str(outputs):

@@ -116,6 +116,12 @@ class TextPairs:
             cls._cache = (samples, outputs, strategy, pairs)
         return pairs
 
+    @classmethod
+    def clear_cache(cls) -> None:
+        """Forget the cached batch (the scorer calls this at the end of a run)."""
+        with cls._cache_lock:
+            cls._cache = None
+
     def row_scores(self, pair_scores: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
         """(best score of each row, whether the row has a score)."""
         if self.single:

@@ -114,6 +114,18 @@ def test_per_sample_rates_and_their_errors() -> None:
         NoisyJudge(RuleJudge(), {"x": 1.5}, seed=0)
 
 
+@pytest.mark.parametrize(
+    ("reply", "flipped"),
+    [("Yes.", "No."), ("**no** - unsupported", "**yes** - unsupported"), ("YES", "NO")],
+)
+def test_plain_yes_no_replies_flip_their_first_word(reply: str, flipped: str) -> None:
+    judge = NoisyJudge(ScriptedChat({".": reply}), 1.0, seed=0)
+    with call_context(sample="s", check="c"):
+        out = judge.chat(PROMPT)
+    assert out.text == flipped and out.metadata["flipped"] is True
+    assert out.metadata["original_verdict"] is reply.strip("*").lower().startswith("yes")
+
+
 def test_calls_outside_a_context_and_unparseable_replies_are_errors() -> None:
     with pytest.raises(RuntimeError, match="call_context"):
         NoisyJudge(RuleJudge(), 0.1, seed=0).chat(PROMPT)

@@ -11,6 +11,7 @@ outside any ``call_context`` is an error, never a silent fallback to call order.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,6 +22,17 @@ from evalmark.models.protocols import achat_of, model_id_of
 from evalmark.models.values import ChatReply, MessageLike
 from evalmark.prompts import Verdict, parse_verdict, replace_verdict
 from evalmark.seeded import randbelow, uniform
+
+# A reply that starts with yes or no (after markdown and quotes), as plain judges answer.
+_LEADING_YES_NO = re.compile(r"^([\s*_#>`\"'“”‘’(\[-]*)(yes|no)\b", re.IGNORECASE)
+
+
+def _opposite(answer: str) -> str:
+    """no for yes and yes for no, in the same letter case."""
+    other = "no" if answer.casefold() == "yes" else "yes"
+    if answer.isupper():
+        return other.upper()
+    return other.capitalize() if answer[0].isupper() else other
 
 
 class Flip(msgspec.Struct, frozen=True):
@@ -42,8 +54,9 @@ def _check_rate(rate: float, where: str) -> float:
 class NoisyJudge:
     """Wraps ``judge`` and flips its verdicts with probability ``flip_rate``.
 
-    A yes/no verdict (``VERDICT: yes|no``) is inverted; a graded verdict (``GRADE: n``) is
-    replaced by a different grade of ``grades``, drawn uniformly. ``flip_rate`` is one
+    A yes/no verdict (a ``VERDICT: yes|no`` line, else a reply starting with yes or no) is
+    inverted; a graded verdict (``GRADE: n``) is replaced by a different grade of ``grades``,
+    drawn uniformly. JSON judgments are not supported. ``flip_rate`` is one
     probability or a mapping from sample name to probability (a sample missing from it is an
     error). The reply's metadata gains ``flipped`` (bool), ``original_verdict`` and
     ``flip_rate``. See the module docstring for how calls are identified.
@@ -107,24 +120,29 @@ class NoisyJudge:
     def perturb(self, reply: ChatReply, context: CallContext) -> ChatReply:
         """``reply`` with its verdict flipped or kept, and the decision in its metadata."""
         verdict = parse_verdict(reply.text)
-        if verdict is None:
+        leading = None if verdict is not None else _LEADING_YES_NO.match(reply.text)
+        if verdict is None and leading is None:
             raise ValueError(
-                f"NoisyJudge: the judge's reply has no 'VERDICT: yes|no' or 'GRADE: n' line: "
-                f"{reply.text[-120:]!r}"
+                "NoisyJudge: the judge's reply has no 'VERDICT: yes|no' or 'GRADE: n' line and "
+                f"does not start with yes or no: {reply.text[-120:]!r}"
             )
         decision = self.flip(context.run_index, context.sample, context.check)
-        original: bool | int | None = verdict.passed if verdict.kind == "binary" else verdict.grade
-        new_text = reply.text
-        if decision.flipped:
-            if verdict.kind == "binary":
-                changed = Verdict(kind="binary", passed=not verdict.passed)
-            else:
-                assert verdict.grade is not None
-                grade = self.replacement_grade(
-                    verdict.grade, context.run_index, context.sample, context.check
+        if leading is not None:
+            answer = leading.group(2)
+            original: bool | int | None = answer.casefold() == "yes"
+            new_text = reply.text
+            if decision.flipped:
+                new_text = (
+                    reply.text[: leading.start(2)]
+                    + _opposite(answer)
+                    + reply.text[leading.end(2) :]
                 )
-                changed = Verdict(kind="graded", grade=grade)
-            new_text = replace_verdict(reply.text, changed)
+        else:
+            assert verdict is not None
+            original = verdict.passed if verdict.kind == "binary" else verdict.grade
+            new_text = reply.text
+            if decision.flipped:
+                new_text = replace_verdict(reply.text, self._flipped(verdict, context))
         metadata = {
             **reply.metadata,
             "flipped": decision.flipped,
@@ -132,6 +150,15 @@ class NoisyJudge:
             "flip_rate": decision.rate,
         }
         return msgspec.structs.replace(reply, text=new_text, metadata=metadata)
+
+    def _flipped(self, verdict: Verdict, context: CallContext) -> Verdict:
+        if verdict.kind == "binary":
+            return Verdict(kind="binary", passed=not verdict.passed)
+        assert verdict.grade is not None
+        grade = self.replacement_grade(
+            verdict.grade, context.run_index, context.sample, context.check
+        )
+        return Verdict(kind="graded", grade=grade)
 
     def _context(self) -> CallContext:
         context = current_call()

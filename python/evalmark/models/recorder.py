@@ -335,7 +335,9 @@ class _Recorder:
         self.model_id = model_id or model_id_of(model)
         self._defaults = default_params_of(model)
         self._resolved = resolve_mode(mode)
-        self._store = _Store(Path(cassette), self._resolved, redact, SecretScanner(secret_patterns))
+        self._store = _Store(
+            Path(os.path.abspath(cassette)), self._resolved, redact, SecretScanner(secret_patterns)
+        )
         usage_file = os.environ.get(USAGE_ENV)
         if usage_file and self._resolved.mode is not RecordMode.OFF:
             atexit.register(self._write_usage_at_exit, Path(usage_file))

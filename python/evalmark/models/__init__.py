@@ -1,7 +1,27 @@
 """Chat and embedding models: protocols, adapters, cassettes (record/replay), fakes, noisy judge.
 
-Judge calls are identified with :func:`call_context` (run index, sample, check, repeat); see
-:mod:`evalmark.models.noisy` and :mod:`evalmark.models.context`.
+Record once against the real model, commit the cassette, replay offline in CI::
+
+    from openai import OpenAI
+    from evalmark.models import openai_chat, record_replay
+
+    judge = record_replay(openai_chat(OpenAI(), "gpt-4o-mini", temperature=0), "judge.jsonl")
+    judge.chat([{"role": "user", "content": "Is the sky blue? Answer yes or no."}])
+
+Run once with ``EVALMARK_RECORD_MODE=record-missing`` (and an API key) to record; afterwards,
+and always when ``CI`` is set, calls replay from ``judge.jsonl`` and an unrecorded call raises
+:class:`CassetteMiss` explaining what differs and how to record it. Modes: ``replay``,
+``record-missing``, ``rewrite``, ``off``. The cassette is JSON Lines sorted by key, safe to
+review and merge; ``evalmark cassette ls|verify|prune`` inspects it. Concurrent writers take
+``<cassette>.lock`` (git-ignore it).
+
+Without a real model: :class:`ScriptedChat`, :class:`EchoChat`, :class:`RuleJudge` (word
+overlap on evalmark's judge prompts; lexical, see its pinned failures) and
+:class:`HashEmbedding`. :class:`NoisyJudge` flips a judge's verdicts at a seeded rate.
+
+Judge calls are identified with :func:`call_context` (run index, sample, check, repeat): the
+evaluation engine sets it; ``NoisyJudge`` draws from it and cassettes use ``repeat`` as the
+sample index.
 """
 
 from evalmark.models.adapters import (

@@ -337,6 +337,25 @@ def test_a_metric_that_cannot_score_a_row_gives_a_null_and_a_note(
     assert "row 0" not in note.problem  # the kernel's batch-relative row is not shown
 
 
+def test_rejected_rows_are_found_by_halving_large_batches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalmark.scoring import compute
+
+    monkeypatch.setattr(compute, "ROW_BY_ROW", 2)
+    rows = [{"expected": "[1]", "actual": "[1]"}] * 40
+    for bad in (0, 17, 18, 39):
+        rows[bad] = {"expected": "prose", "actual": "[1]"}
+    src = write_jsonl(tmp_path / "docs.jsonl", rows)
+    out = tmp_path / "o.jsonl"
+    notes: list[Any] = []
+    score_file(src, options("json_match", chunk_size=40), output=out, on_bad_row=notes.append)
+    assert [n.where for n in notes] == ["line 1", "line 18", "line 19", "line 40"]
+    assert [r["json_match"] for r in read_jsonl(out)] == [
+        None if i in (0, 17, 18, 39) else True for i in range(40)
+    ]
+
+
 def test_csv_bad_rows_name_the_starting_line(tmp_path: Path) -> None:
     src = tmp_path / "bad.csv"
     src.write_text('expected,actual\n"multi\nline",x\nonly one field\na,b\n', "utf-8")

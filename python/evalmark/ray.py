@@ -13,7 +13,7 @@ Each Arrow batch reaches the kernels without a Python string per row; the scores
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,6 +31,7 @@ from evalmark.scoring.pipeline import (
     open_reader,
     write_scored,
 )
+from evalmark.scoring.progress import Progress
 from evalmark.scoring.registry import METRICS, MetricSpec, parse_metrics
 from evalmark.scoring.summary import Summary, SummaryBuilder
 from evalmark.scoring.vectors import VectorShape
@@ -247,7 +248,8 @@ def score_file_on_ray(
     address: str | None = None,
     output: Path | None = None,
     summary_path: Path | None = None,
-    on_bad_row: Any = None,
+    on_bad_row: Callable[[BadRow], None] | None = None,
+    progress: Callable[[str, int | None, str], Progress] | None = None,
 ) -> Summary:
     """`evalmark score --engine ray`: read ``path`` with Ray Data, score it on the cluster at
     ``address`` (None: a local Ray), and stream the scores back in order to the same writers
@@ -294,6 +296,7 @@ def score_file_on_ray(
             output=output,
             summary_path=summary_path,
             on_bad_row=on_bad_row,
+            progress=progress(path.name, None, "rows") if progress is not None else None,
         )
     finally:
         if started:

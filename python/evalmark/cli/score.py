@@ -229,6 +229,7 @@ def run_score(args: argparse.Namespace) -> int:
                 output=args.output,
                 summary_path=args.summary,
                 on_bad_row=log,
+                progress=progress,
             )
         else:
             summary = score_file(

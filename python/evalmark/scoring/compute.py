@@ -6,14 +6,16 @@ one metric cannot score (json_match when `expected` is not JSON) gets a null for
 only, and a note: a file mixing prose and JSON answers can be scored with every metric at once.
 
 A kernel call covers the whole chunk. When a kernel rejects its batch (``MetricInputError``,
-for example invalid JSON in `expected`), the batch is split in halves until the rejected rows
-are found: a handful of extra calls, and every other row keeps the score the whole-batch call
-would have given it, since each pair is scored independently.
+for example invalid JSON in `expected`), the batch is split in halves, and halves of at most
+:data:`ROW_BY_ROW` rows are scored one row at a time, until the rejected rows are found: a
+handful of extra calls for one bad row, about a microsecond a row when most rows are bad
+(json_match over prose), and every other row keeps the score the whole-batch call would have
+given it, since each pair is scored independently.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,6 +26,7 @@ from evalmark.scoring.chunks import BadRow, Chunk, Columns
 from evalmark.scoring.errors import ScoringInputError
 from evalmark.scoring.registry import MetricSpec
 
+ROW_BY_ROW = 2048
 OnError = Literal["fail", "skip", "null"]
 ON_ERROR_CHOICES: tuple[OnError, ...] = ("fail", "skip", "null")
 
@@ -66,6 +69,18 @@ class _Inputs:
         return _kernel_ready(_slice(self.expected, lo, hi)), _kernel_ready(
             _slice(self.actual, lo, hi)
         )
+
+    def rows(self, lo: int, hi: int) -> Iterator[tuple[Any, Any]]:
+        """Each row of ``lo .. hi - 1`` as a one-row batch of plain Python values."""
+        if isinstance(self.expected, np.ndarray):
+            for i in range(lo, hi):
+                yield self.expected[i : i + 1], self.actual[i : i + 1]
+            return
+        expected, actual = _slice(self.expected, lo, hi), _slice(self.actual, lo, hi)
+        if not isinstance(expected, list):
+            expected, actual = expected.to_pylist(), actual.to_pylist()
+        for e, a in zip(expected, actual, strict=True):
+            yield [e], [a]
 
     def whole(self) -> tuple[Any, Any]:
         if not hasattr(self, "_whole"):
@@ -191,13 +206,17 @@ def _score_isolating(
         expected, actual = inputs.batch(lo, hi)
         try:
             values[lo:hi] = spec.compute(expected, actual, workers)
-        except MetricInputError as exc:
-            if hi - lo == 1:
-                ok[lo] = False
-                rejected.append((lo, _strip_row(str(exc))))
+        except MetricInputError:
+            if hi - lo > ROW_BY_ROW:
+                mid = (lo + hi) // 2
+                pending += [(mid, hi), (lo, mid)]  # the lower half is tried first
                 continue
-            mid = (lo + hi) // 2
-            pending += [(mid, hi), (lo, mid)]  # the lower half is tried first
+            for index, (one_expected, one_actual) in enumerate(inputs.rows(lo, hi), start=lo):
+                try:
+                    values[index] = spec.compute(one_expected, one_actual, 1)[0]
+                except MetricInputError as exc:
+                    ok[index] = False
+                    rejected.append((index, _strip_row(str(exc))))
     return values, ok, sorted(rejected)
 
 

@@ -175,3 +175,21 @@ def test_tune_input_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     car_rental = ROOT / "golden" / "car-rental"
     assert main(["tune", str(car_rental), "--flip", "0.1"]) == 2
     assert "the suite needs two recorded builds" in capsys.readouterr().err
+
+
+def test_load_application_gives_a_callable_application() -> None:
+    from evalmark.suite_app import load_application
+
+    regressed = load_application(SUPPORT, "regressed")
+    answer = regressed("Does the Team plan include SAML single sign-on?")
+    assert answer.startswith("Tallybird invoices can be customised")
+    default = load_application(SUPPORT)
+    assert "Enterprise plan only" in default("Does the Team plan include SAML single sign-on?")
+    car_rental = ROOT / "golden" / "car-rental"
+    retrieve = load_application(car_rental, evaluation="retriever")
+    passages = retrieve("Which law applies if I have a dispute with Roadlark?")
+    assert len(passages) == 3 and any("State of Oregon" in p for p in passages)
+    with pytest.raises(ValueError, match="no evaluation named 'nope'"):
+        load_application(car_rental, evaluation="nope")
+    with pytest.raises(ValueError, match="records no builds; it calls retriever.py:retrieve"):
+        load_application(car_rental, "current", evaluation="retriever")

@@ -26,6 +26,7 @@ __all__ = [
     "NoLiveApplication",
     "application_messages",
     "import_callable",
+    "load_application",
     "question_of",
     "recorded_application",
 ]
@@ -169,3 +170,31 @@ def recorded_application(
     answer.__name__ = f"{app.model_id}@{build}"
     answer.__qualname__ = answer.__name__
     return answer
+
+
+def load_application(
+    suite: str | Path,
+    build: str | None = None,
+    mode: RecordMode | str | None = None,
+    *,
+    evaluation: str | None = None,
+) -> Callable[..., Any]:
+    """The application under test of a suite file, ready to call with a sample's parameters:
+    a recorded ``build`` (default: the first) replayed in ``mode``, or the live function.
+    ``evaluation`` picks one evaluation of a suite that has several (default: the first)."""
+    from evalmark.suite import load_suite
+
+    loaded = load_suite(suite)
+    chosen = loaded.evaluations[0]
+    if evaluation is not None:
+        names = [e.name for e in loaded.evaluations]
+        if evaluation not in names:
+            raise SuiteError(f"no evaluation named {evaluation!r}; the suite has {names}")
+        chosen = loaded.evaluations[names.index(evaluation)]
+    app = chosen.application
+    if app.builds:
+        return recorded_application(app, build or app.build_names[0], mode)
+    if build is not None:
+        raise SuiteError(f"evaluation {chosen.name!r} records no builds; it calls {app.function}")
+    assert app.function is not None
+    return import_callable(app.function, app.base)

@@ -191,5 +191,5 @@ def test_load_application_gives_a_callable_application() -> None:
     assert len(passages) == 3 and any("State of Oregon" in p for p in passages)
     with pytest.raises(ValueError, match="no evaluation named 'nope'"):
         load_application(car_rental, evaluation="nope")
-    with pytest.raises(ValueError, match="records no builds; it calls retriever.py:retrieve"):
+    with pytest.raises(ValueError, match=r"records no builds; it calls retriever\.py:retrieve"):
         load_application(car_rental, "current", evaluation="retriever")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import subprocess
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -395,3 +396,47 @@ def test_text_column_workload(text_workload: tuple[list[str], list[str]]) -> Non
         for workers in (1, -1):
             got = batch(exp_col, act_col, workers=workers)
             assert same_bits(got, batch(exp, act, workers=1)), name
+
+
+# ---------------------------------------------------------------------------- memory
+
+_MEMORY_CHILD = r"""
+import random, resource, sys
+import evalmark.metrics as em
+
+def status_kb(field):
+    for line in open("/proc/self/status"):
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+
+rng = random.Random(1)
+vocab = [f"w{i}" for i in range(5000)]
+exp = " ".join(rng.choice(vocab) for _ in range(100_000))
+act = " ".join(rng.choice(vocab) for _ in range(100_000))
+# Cap the address space 1.5 GB above today's: a quadratic table (10**10 cells) fails at once
+# instead of taking the machine's memory.
+cap = status_kb("VmSize") * 1024 + 1_500_000_000
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")
+before = status_kb("VmRSS")
+results = [em.rouge_l(exp, act, tokenizer=t, measure="recall") for t in ("rouge", "unicode")]
+results.append(em.token_f1(exp, act))
+results.append(em.levenshtein_similarity(exp[:100_000], act[:100_000]))
+print(status_kb("VmHWM") - before, len(exp.encode()) + len(act.encode()), *results)
+"""
+
+
+def test_long_answers_use_linear_memory() -> None:
+    """Two 100,000-word answers: the call's peak memory stays a small multiple of the input."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _MEMORY_CHILD],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    extra_kb, input_bytes, *scores = proc.stdout.split()
+    assert int(extra_kb) * 1024 < 20 * int(input_bytes), proc.stdout
+    assert all(0.0 < float(s) < 1.0 for s in scores), scores

@@ -333,6 +333,42 @@ def test_record_mode_option_sets_the_mode_for_the_run(project: pytest.Pytester) 
     assert os.environ.get("EVALMARK_RECORD_MODE") == before
 
 
+def test_record_mode_is_in_the_header_with_a_note_under_ci(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.makepyfile(test_plain="def test_it():\n    pass\n")
+    monkeypatch.delenv("CI", raising=False)
+    result = run(project, "--evalmark-record-mode=rewrite")
+    result.stdout.fnmatch_lines(["evalmark: record mode rewrite (--evalmark-record-mode)"])
+    assert "CI is set" not in result.stdout.str()
+    monkeypatch.setenv("CI", "true")
+    result = run(project, "--evalmark-record-mode=rewrite")
+    result.stdout.fnmatch_lines(["evalmark: CI is set, so cassettes left to choose their own*"])
+    assert "evalmark: record mode" not in run(project).stdout.str()
+
+
+def test_scorer_fixture_registers_async_and_precomputed_reports(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_more="""
+        import asyncio
+        from app import answer
+        from evalmark import load_samples
+        from evalmark.strategies import ExactMatch
+
+        def test_both(scorer):
+            samples = load_samples("samples_b.yaml")
+            asyncio.run(scorer.aevaluate(samples, answer, ExactMatch()))
+            scorer.score(samples, ["5"], ExactMatch())
+        """
+    )
+    run(project, "--evalmark-report=out").assert_outcomes(passed=1)
+    suite = SuiteReport.from_json((project.path / "out/evaluation-suite-report.json").read_text())
+    assert [(r.name, r.passed) for r in suite.reports] == [
+        ("test_more.py::test_both", 1),
+        ("test_more.py::test_both #2", 0),
+    ]
+
+
 def test_record_mode_fixture_is_none_without_the_option(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_mode="def test_mode(evalmark_record_mode):\n    assert evalmark_record_mode is None\n"

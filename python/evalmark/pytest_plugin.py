@@ -89,6 +89,20 @@ class _SessionState:
         self.frame: Any = None
 
 
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Say which record mode the run uses, when it was set."""
+    state = config.stash.get(_PLUGIN_KEY, None)
+    if state is None or state.mode is None:
+        return []
+    lines = [f"evalmark: record mode {state.mode} (--evalmark-record-mode)"]
+    if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+        lines.append(
+            "evalmark: CI is set, so cassettes left to choose their own mode replay; pass the "
+            "evalmark_record_mode fixture to record_replay to use this mode"
+        )
+    return lines
+
+
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
@@ -159,17 +173,33 @@ def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
 
 
 class RegisteringScorer:
-    """The ``scorer`` fixture: a ``Scorer`` whose reports join the suite report."""
+    """The ``scorer`` fixture: a ``Scorer`` whose reports join the suite report, under the id of
+    the test that made them. ``evaluate``, ``aevaluate``, ``score`` and ``ascore`` register
+    their report; everything else is the scorer's own."""
 
     def __init__(self, scorer: Any, test_id: str) -> None:
         self._scorer = scorer
         self._test_id = test_id
 
-    def evaluate(self, *args: Any, **kwargs: Any) -> Any:
-        """``Scorer.evaluate``, then register the report under the test's id."""
-        report = self._scorer.evaluate(*args, **kwargs)
+    def _register(self, report: Any) -> Any:
         REGISTRY.add(report, self._test_id)
         return report
+
+    def evaluate(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.evaluate``, then register the report."""
+        return self._register(self._scorer.evaluate(*args, **kwargs))
+
+    async def aevaluate(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.aevaluate``, then register the report."""
+        return self._register(await self._scorer.aevaluate(*args, **kwargs))
+
+    def score(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.score`` (precomputed outputs), then register the report."""
+        return self._register(self._scorer.score(*args, **kwargs))
+
+    async def ascore(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.ascore``, then register the report."""
+        return self._register(await self._scorer.ascore(*args, **kwargs))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._scorer, name)

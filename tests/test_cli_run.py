@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -136,9 +137,7 @@ def test_reports_go_to_the_suites_dir_relative_to_the_working_directory(
     monkeypatch.chdir(tmp_path)
     code, out, _ = cli(capsys, "run", str(SUPPORT), "-q")
     assert code == 0
-    assert "reports: out/support/support-healthy.md, out/support/support-healthy.json" in (
-        out
-    )
+    assert "reports: out/support/support-healthy.md, out/support/support-healthy.json" in (out)
     report = json.loads((tmp_path / "out/support/support-healthy.json").read_text())
     assert report["name"] == "support"
 
@@ -398,3 +397,27 @@ def test_suite_text_in_help_matches_the_bundled_suite() -> None:
     text = textwrap.dedent(run_module._EPILOG)
     assert "golden/support/suite.yaml" in text
     assert (ROOT / "golden/support/suite.yaml").exists()
+
+
+def test_record_mode_reaches_cassettes_inside_a_live_application(
+    capsys: pytest.CaptureFixture[str], live_suite: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("EVALMARK_RECORD_MODE", raising=False)
+    (live_suite / "app.py").write_text(
+        "import os\n\n"
+        "def answer(question):\n"
+        "    return 'mode ' + os.environ.get('EVALMARK_RECORD_MODE', 'unset')\n",
+        encoding="utf-8",
+    )
+    (live_suite / "samples.yaml").write_text(
+        "- name: mode\n  parameters: [which?]\n  expected-output: mode off\n"
+        "  expected-facts: [mode off]\n",
+        encoding="utf-8",
+    )
+    text = LIVE_SUITE.replace("  builds:\n    main: builds/main.jsonl\n", "")
+    (live_suite / "suite.yaml").write_text(text, encoding="utf-8")
+    code, _, _ = cli(capsys, "run", str(live_suite), "--no-report", "--record-mode", "off")
+    assert code == 0
+    code, out, _ = cli(capsys, "run", str(live_suite), "--no-report")
+    assert code == 1 and "'mode off'" in out
+    assert "EVALMARK_RECORD_MODE" not in os.environ

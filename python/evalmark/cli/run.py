@@ -4,13 +4,17 @@ reports, and exit non-zero when the gate fails."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK, CliError
 from evalmark.cli.run_output import compare_with_baseline, print_run, write_reports
+from evalmark.models.modes import MODE_ENV
 
 _EPILOG = """\
 examples:
@@ -105,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         )
     suite = load_suite(args.suite)
     tags = _split_tags(args.tags)
-    with _ProgressBar(sys.stderr) as bar:
+    with _record_mode_env(args.record_mode), _ProgressBar(sys.stderr) as bar:
         outcome = run_suite(
             suite,
             build=args.build,
@@ -129,6 +133,23 @@ def run(args: argparse.Namespace) -> int:
             written = write_reports(outcome, directory, suite.report.formats)
             out.write("reports: " + ", ".join(str(p) for p in written) + "\n")
     return code
+
+
+@contextlib.contextmanager
+def _record_mode_env(mode: str | None) -> Iterator[None]:
+    """Cassettes inside a live application that choose their own mode follow --record-mode."""
+    if mode is None:
+        yield
+        return
+    previous = os.environ.get(MODE_ENV)
+    os.environ[MODE_ENV] = mode
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(MODE_ENV, None)
+        else:
+            os.environ[MODE_ENV] = previous
 
 
 def _split_tags(text: str | None) -> list[str]:

@@ -471,7 +471,7 @@ def text_strategy(
         tricky = [c for c in TRICKY_CHARS if unicodedata.category(c) not in exclude]
         chars = st.one_of(
             st.sampled_from(tricky),
-            st.characters(exclude_categories=["Cn", "Cs", *exclude]),
+            st.characters(exclude_categories=["Cn", "Cs", *exclude]),  # type: ignore[list-item]
         )
     raw = st.text(alphabet=chars, max_size=max_size)
     words = st.lists(
@@ -491,7 +491,7 @@ def respell_number(text: str, rng: Any) -> str:
     digits = (whole + frac).lstrip("0")
     exponent = int(exp or "0") - len(frac)
     if not digits:
-        return rng.choice(["0", "-0", "0.0", "0e0", "-0.000E+7", "0E-3"])
+        return str(rng.choice(["0", "-0", "0.0", "0e0", "-0.000E+7", "0E-3"]))
     zeros = rng.randrange(4)
     digits += "0" * zeros
     exponent -= zeros

@@ -301,9 +301,9 @@ def build() -> list[dict[str, Any]]:
             value = oracles.json_match(e, a, numbers)
             out.append(_record("json_match", {"numbers": numbers}, e, a, value, why))
     for text in CANONICAL_STRICT:
-        value = oracles.canonical_json_strict(text)
+        canon = oracles.canonical_json_strict(text)
         out.append(
-            _record("canonical_json", {"numbers": "strict"}, text, None, value, "json.dumps")
+            _record("canonical_json", {"numbers": "strict"}, text, None, canon, "json.dumps")
         )
     # invalid expected documents: the spec's error, confirmed invalid by the json module
     for text, why in [("{", "unclosed object"), ("[1,]", "trailing comma"), ("NaN", "NaN")]:

@@ -821,3 +821,12 @@ def test_a_leading_tilde_means_the_home_folder(
     monkeypatch.setenv("HOME", str(tmp_path))
     write(tmp_path / "s.yaml", YAML_TEXT)
     assert len(load_samples("~/s.yaml")) == 2
+
+
+def test_the_same_file_given_twice_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path / "s.yaml", YAML_TEXT)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SampleError, match=r"is given twice \(as .*s\.yaml and s\.yaml\)"):
+        load_samples(path, "s.yaml")

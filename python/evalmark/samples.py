@@ -657,6 +657,7 @@ def load_samples(*sources: object, tags: Iterable[str] | str | None = None) -> S
     """
     if not sources:
         raise TypeError("load_samples needs at least one source (a file path)")
+    _refuse_repeated_files(sources)
     loaded = [_load_one(source) for source in sources]
     items: list[Sample] = []
     origin: dict[str, tuple[int, int]] = {}
@@ -676,6 +677,19 @@ def load_samples(*sources: object, tags: Iterable[str] | str | None = None) -> S
     if tags is not None:
         samples = samples.filter_by_tags(*_tag_set(tags))
     return samples
+
+
+def _refuse_repeated_files(sources: tuple[object, ...]) -> None:
+    seen: dict[Path, object] = {}
+    for source in sources:
+        if isinstance(source, str | os.PathLike) and "://" not in os.fspath(source):
+            resolved = Path(os.fspath(source)).expanduser().resolve()
+            if resolved in seen:
+                raise SampleError(
+                    f"the file {resolved} is given twice (as {seen[resolved]!s} and "
+                    f"{source!s}); give each file once"
+                )
+            seen[resolved] = source
 
 
 def _locate(part: _Loaded, index: int) -> str:

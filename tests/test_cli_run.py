@@ -82,7 +82,10 @@ def test_an_unknown_build_lists_the_recorded_ones(capsys: pytest.CaptureFixture[
         (["--concurrency", "0"], "--concurrency must be at least 1, got 0"),
         (["--max-drop", "5"], "--max-drop is a fraction between 0 and 1"),
         (["--tags", "smoke,,billing"], "--tags: empty tag in 'smoke,,billing'"),
-        (["--tags", "nosuchtag"], "no sample of evaluation 'support' carries the tag(s) nosuchtag"),
+        (
+            ["--tags", "nosuchtag"],
+            "no sample of the suite carries nosuchtag; the samples' tags are api,",
+        ),
     ],
 )
 def test_bad_options_exit_2(

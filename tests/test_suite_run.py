@@ -193,3 +193,25 @@ def test_load_application_gives_a_callable_application() -> None:
         load_application(car_rental, evaluation="nope")
     with pytest.raises(ValueError, match=r"records no builds; it calls retriever\.py:retrieve"):
         load_application(car_rental, "current", evaluation="retriever")
+
+
+def test_tags_select_across_evaluations_and_skip_empty_ones() -> None:
+    suite = load_suite(ROOT / "golden" / "car-rental")
+    run = run_suite(suite, tags=["retrieval"])
+    assert [e.name for e in run.evaluations] == ["retriever"]
+    assert run.cases == 5 and run.build is None
+    both = run_suite(suite, tags=["smoke", "terms"])
+    assert [e.name for e in both.evaluations] == ["chatbot", "retriever"]
+    assert [len(r) for r in both.reports] == [5, 3]
+
+
+def test_evaluation_tags_and_run_tags_both_apply(support_copy: Path) -> None:
+    _edit(support_copy, "samples: samples.yaml", "samples: samples.yaml\ntags: [billing]")
+    suite = load_suite(support_copy)
+    assert len(run_suite(suite).reports[0]) == 5
+    narrowed = run_suite(suite, tags=["smoke"]).reports[0]
+    assert narrowed.sample_names == (
+        "refund-annual-team",
+        "team-price-eight-users-annual",
+        "free-trial-terms",
+    )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalmark.models import RecordMode
-from evalmark.samples import Samples, load_samples
+from evalmark.samples import Sample, Samples, load_samples
 from evalmark.suite import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite, SuiteError
 from evalmark.suite_app import import_callable, recorded_application
 
@@ -49,7 +49,8 @@ class SuiteRun:
 
     suite: Suite
     build: str | None
-    reports: tuple[Any, ...]  # evalmark.report.Report, one per evaluation
+    evaluations: tuple[EvaluationSpec, ...]  # those with samples selected, in suite order
+    reports: tuple[Any, ...]  # evalmark.report.Report, one per evaluation run
     gates: tuple[GateResult, ...]
 
     @property
@@ -136,30 +137,28 @@ def _function_under_test(
 ) -> tuple[Callable[..., Any], str | None]:
     app = evaluation.application
     if app.builds:
-        chosen = build if build is not None else app.build_names[0]
-        if chosen not in app.builds and build is not None and app.function is not None:
+        if build is not None and build not in app.builds:
             raise SuiteError(
-                f"evaluation {evaluation.name!r} has no build {build!r}; its builds: "
+                f"evaluation {evaluation.name!r} records no build {build!r}; its builds: "
                 f"{', '.join(app.build_names)}"
             )
+        chosen = build if build is not None else app.build_names[0]
         return recorded_application(app, chosen, mode), chosen
     assert app.function is not None
     return import_callable(app.function, app.base), None
 
 
+def _has_any(sample: Sample, tags: Sequence[str]) -> bool:
+    return not tags or any(tag in sample.tags for tag in tags)
+
+
 def _samples(evaluation: EvaluationSpec, tags: Sequence[str]) -> Samples:
-    wanted = [*evaluation.tags, *tags]
+    """The evaluation's samples carrying any of its own tags (if it names some) and any of the
+    run's ``tags`` (if given)."""
     samples = load_samples(*evaluation.samples)
-    if not wanted:
+    if not evaluation.tags and not tags:
         return samples
-    known = set(samples.tags)
-    unknown = [tag for tag in tags if tag not in known]
-    if unknown and len(unknown) == len(tags):
-        raise SuiteError(
-            f"no sample of evaluation {evaluation.name!r} carries the tag(s) "
-            f"{', '.join(unknown)}; its tags are {', '.join(sorted(known)) or 'none'}"
-        )
-    return samples.filter(lambda sample: any(tag in sample.tags for tag in wanted))
+    return samples.filter(lambda s: _has_any(s, evaluation.tags) and _has_any(s, tags))
 
 
 # --------------------------------------------------------------------------- running
@@ -179,7 +178,8 @@ def run_suite(
     """Run every evaluation of ``suite`` and apply its gate.
 
     ``build`` picks a recorded build (default: each evaluation's first), ``mode`` the cassette
-    record mode, ``tags`` keeps the samples carrying any of them, ``judge`` replaces the suite's
+    record mode, ``tags`` keeps the samples carrying any of them (an evaluation left without
+    samples is not run), ``judge`` replaces the suite's
     judge (the noise tools pass a noisy one), ``run_index`` identifies the run to seeded judges,
     and ``progress(n)`` is called each time the application has answered n more samples.
     """
@@ -191,11 +191,19 @@ def run_suite(
     judge_model = (
         judge if judge is not None else (build_judge(suite.judge, mode) if suite.judged else None)
     )
+    selected = [(evaluation, _samples(evaluation, tags)) for evaluation in suite.evaluations]
+    selected = [(evaluation, samples) for evaluation, samples in selected if len(samples)]
+    if not selected:
+        known = sorted({t for e in suite.evaluations for t in load_samples(*e.samples).tags})
+        wanted = ", ".join(tags) if tags else "the tags its evaluations name"
+        raise SuiteError(
+            f"{suite.path}: no sample of the suite carries {wanted}; the samples' tags are "
+            f"{', '.join(known) or 'none'}"
+        )
     reports = []
     chosen_build: str | None = None
     workers = concurrency if concurrency is not None else suite.concurrency
-    for evaluation in suite.evaluations:
-        samples = _samples(evaluation, tags)
+    for evaluation, samples in selected:
         function, used = _function_under_test(evaluation, build, mode)
         chosen_build = chosen_build or used
         if progress is not None:
@@ -210,7 +218,8 @@ def run_suite(
         )
         reports.append(report)
     gates = check_gate(suite.gate, reports)
-    return SuiteRun(suite, chosen_build, tuple(reports), gates)
+    evaluations = tuple(evaluation for evaluation, _ in selected)
+    return SuiteRun(suite, chosen_build, evaluations, tuple(reports), gates)
 
 
 def _counting(function: Callable[..., Any], progress: Progress) -> Callable[..., Any]:
@@ -282,7 +291,7 @@ def _at_least(actual: float, required: float) -> bool:
 def verdict_rows(run: SuiteRun) -> list[tuple[str, str, bool, bool]]:
     """``(case, check, passed, judged)`` for every check of every case, for ``evalmark tune``."""
     rows: list[tuple[str, str, bool, bool]] = []
-    for evaluation, report in zip(run.suite.evaluations, run.reports, strict=True):
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         judged = {spec.label: spec.judged for spec in evaluation.strategies}
         prefix = f"{evaluation.name}/" if len(run.suite.evaluations) > 1 else ""
         for row in report.rows():

@@ -60,7 +60,7 @@ def _title(run: SuiteRun) -> str:
 def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
     """Print the per-case table, the averages, the failing cases and the gate."""
     out.write(f"evalmark run: {_title(run)}\n")
-    for evaluation, report in zip(run.suite.evaluations, run.reports, strict=True):
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         if quiet:
             continue
         if len(run.suite.evaluations) > 1:
@@ -178,7 +178,7 @@ def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> lis
     from evalmark.report import SuiteReport
 
     written = []
-    for evaluation, report in zip(run.suite.evaluations, run.reports, strict=True):
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         stem = report_stem(run, evaluation.name, _build_of(report))
         for fmt in formats:
             written.append(report.write(directory / f"{stem}{_EXTENSIONS[fmt]}"))
@@ -195,7 +195,7 @@ def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: T
     """Compare each report with its baseline (a JSON report, or a folder of them named like the
     run's reports); print the differences; False when a pass rate dropped beyond ``max_drop``."""
     ok = True
-    for evaluation, report in zip(run.suite.evaluations, run.reports, strict=True):
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         path = baseline
         if baseline.is_dir():
             path = baseline / f"{report_stem(run, evaluation.name, _build_of(report))}.json"

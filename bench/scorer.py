@@ -13,7 +13,8 @@ Two scorer runs over the same inputs as the direct kernel calls, in one process:
 levenshtein_similarity_batch, json_match_batch). The ratio is direct time / scorer time: the
 share of the scorer's time spent in the kernels (goal >= 0.5). Building the Sample objects is
 setup, outside both timings. Each figure is the best of ``--repeat`` runs. Then the report is
-summarized (score, per-strategy table) and timed separately. Nothing here fails a build.
+summarized (score, per-strategy table), its failing rows explained and its JSON written, each
+timed separately. Nothing here fails a build.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def main() -> None:
 
     t_summary, summary = best_of(repeat, lambda: (text_report.summary, text_report.by_strategy()))
     t_failing, failing = best_of(1, text_report.failing_rows)
+    t_json, json_text = best_of(1, text_report.to_json)
     print()
     print(f"text report: score {summary[0].score:.1f}%, {summary[0].evaluations:,} evaluations")
     for name, s in summary[1].items():
@@ -107,6 +109,7 @@ def main() -> None:
     print(f"json report: score {json_report.score:.1f}%")
     print(f"summary + per-strategy table: {t_summary * 1000:.1f} ms")
     print(f"failing rows with explanations ({len(failing):,} samples): {t_failing:.2f} s")
+    print(f"text report to_json ({len(json_text) / 1e6:.0f} MB): {t_json:.2f} s")
 
 
 if __name__ == "__main__":

@@ -353,17 +353,20 @@ class ResultColumn:
         return int(self.scores.shape[0])
 
     def __getitem__(self, index: int) -> EvaluationResult:
-        if not -len(self) <= index < len(self):
-            raise IndexError(f"result index {index} out of range for {len(self)} rows")
-        index %= len(self)
         result = self._cache.get(index)
-        if result is None:
-            score = float(self.scores[index])
-            passed = bool(self.passed[index])
-            result = EvaluationResult._unchecked(
-                passed, score, self._explain(index, score, passed), _EMPTY, None
-            )
-            self._cache[index] = result
+        if result is not None:
+            return result
+        count = int(self.scores.shape[0])
+        if not -count <= index < count:
+            raise IndexError(f"result index {index} out of range for {count} rows")
+        if index < 0:
+            return self[index + count]
+        score = float(self.scores[index])
+        passed = bool(self.passed[index])
+        result = EvaluationResult._unchecked(
+            passed, score, self._explain(index, score, passed), _EMPTY, None
+        )
+        self._cache[index] = result
         return result
 
     def __iter__(self) -> Iterator[EvaluationResult]:
@@ -373,10 +376,10 @@ class ResultColumn:
         """Every row as an :class:`EvaluationResult`."""
         return list(self)
 
-    def built(self) -> dict[int, EvaluationResult]:
-        """The rows that exist as objects already (all of them for a column made from results).
-        The other rows of a batch column carry no metadata."""
-        return dict(self._cache)
+    def built(self) -> Iterator[EvaluationResult]:
+        """The rows that exist as objects already, in no particular order (all of them for a
+        column made from results). The other rows of a batch column carry no metadata."""
+        return iter(list(self._cache.values()))
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})

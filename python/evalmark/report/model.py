@@ -488,9 +488,7 @@ class Report:
             column = self._columns[name]
             counts = {"tp": 0, "fp": 0, "tn": 0, "fn": 0, "undecided": 0}
             seen = False
-            built = column.built()
-            for index in sorted(built):
-                result = built[index]
+            for result in column.built():
                 decision = result.metadata.get("guardrail")
                 if not isinstance(decision, Mapping):
                     continue

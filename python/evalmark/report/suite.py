@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from evalmark.report.jsonreport import FORMAT, VERSION, report_from_json, report_to_dict
+from evalmark.report.jsonreport import FORMAT, VERSION, dumps, report_from_json, report_to_dict
 from evalmark.report.markdown import cell, percent
 from evalmark.report.model import Report, Summary
 
@@ -130,7 +130,7 @@ class SuiteReport:
 
     def to_json(self) -> str:
         """The suite as JSON text, every report in full."""
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        return dumps(self.to_dict())
 
     def write(self, path: str | Path, *, format: str | None = None) -> Path:
         """Write the suite as Markdown (``.md``) or JSON (``.json``), or as ``format``."""
@@ -154,7 +154,7 @@ class SuiteReport:
         document = json.loads(text)
         if not isinstance(document, dict) or document.get("format") != SUITE_FORMAT:
             raise ValueError(f'not an evalmark suite: expected "format": "{SUITE_FORMAT}"')
-        reports = [report_from_json(json.dumps(r)) for r in document.get("reports", [])]
+        reports = [report_from_json(dumps(r, None)) for r in document.get("reports", [])]
         for r in document.get("reports", []):
             if r.get("format") != FORMAT:
                 raise ValueError("a suite entry is not an evalmark report")

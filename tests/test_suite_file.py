@@ -218,3 +218,28 @@ def test_the_bundled_suites_load() -> None:
         "relevancy",
         "groundedness",
     ]
+
+
+def test_the_json_schema_accepts_the_bundled_suites_and_rejects_mistakes() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    import yaml
+
+    from evalmark.suite import suite_file_schema
+
+    schema = suite_file_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    root = Path(__file__).resolve().parent.parent / "golden"
+    for name in ("support", "car-rental"):
+        document = yaml.safe_load((root / name / "suite.yaml").read_text(encoding="utf-8"))
+        assert list(validator.iter_errors(document)) == [], name
+    document = yaml.safe_load(GOOD)
+    assert list(validator.iter_errors(document)) == []
+    for mistake in (
+        {**document, "checks": []},
+        {**document, "strategies": ["vibes"]},
+        {**document, "strategies": [{"token-f1": {"treshold": 0.5}}]},
+        {**document, "gate": {"pass-rate": 90}},
+        {**document, "report": {"formats": ["markdown"]}},
+    ):
+        assert list(validator.iter_errors(mistake)), mistake

@@ -12,7 +12,7 @@ from evalmark.cli import main
 from evalmark.models import RuleJudge, ScriptedChat, call_context, record_replay
 from evalmark.prompts import PROMPTS
 from evalmark.suite import STRATEGY_KINDS, StrategySpec, load_suite
-from evalmark.suite_runner import build_strategy, check_gate, run_suite, verdict_rows
+from evalmark.suite.runner import build_strategy, check_gate, run_suite, verdict_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT = ROOT / "golden" / "support"
@@ -178,7 +178,7 @@ def test_tune_input_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 
 def test_load_application_gives_a_callable_application() -> None:
-    from evalmark.suite_app import load_application
+    from evalmark.suite.application import load_application
 
     regressed = load_application(SUPPORT, "regressed")
     answer = regressed("Does the Team plan include SAML single sign-on?")

@@ -98,8 +98,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``evalmark run``."""
-    from evalmark.suite import load_suite
-    from evalmark.suite_runner import run_suite
+    from evalmark.suite.loader import load_suite
+    from evalmark.suite.runner import run_suite
 
     if args.concurrency is not None and args.concurrency < 1:
         raise CliError(f"--concurrency must be at least 1, got {args.concurrency}")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evalmark.cli import CliError
-from evalmark.suite_runner import SuiteRun
+from evalmark.suite.runner import SuiteRun
 
 __all__ = ["compare_with_baseline", "print_run", "report_stem", "table", "write_reports"]
 

@@ -70,8 +70,8 @@ def _pick(names: tuple[str, ...], wanted: str | None, usual: str, position: int)
 def suite_builds(args: argparse.Namespace) -> tuple[Any, Any, str, str, float | None]:
     """The noise-free truth of the healthy and the regressed build: two ``noise.Suite``."""
     from evalmark.noise import Suite
-    from evalmark.suite import load_suite
-    from evalmark.suite_runner import run_suite, verdict_rows
+    from evalmark.suite.loader import load_suite
+    from evalmark.suite.runner import run_suite, verdict_rows
 
     suite = load_suite(args.suite)
     if not suite.judged:

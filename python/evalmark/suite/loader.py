@@ -1,302 +1,36 @@
-"""Suite files: one YAML file that says what to evaluate, how, and when the run fails.
-
-A suite names its samples, the application under test (recorded builds replayed from cassettes,
-or a live ``module:function``), the strategies (checks), the judge behind the judged checks, the
-gate, and where the reports go. ``evalmark run SUITE`` and the pytest plugin read suites with
-:func:`load_suite`; every problem is reported as a ``SuiteError`` naming the file, the line, the
-key and what to write instead. Input paths in a suite (samples, cassettes, baseline) are
-relative to the suite file; the report folder is relative to where evalmark runs.
-
-A minimal suite::
-
-    name: support
-    samples: samples.yaml
-    application:
-      model-id: support-assistant
-      builds:
-        healthy: builds/healthy.jsonl
-        regressed: builds/regressed.jsonl
-    strategies: [contains-facts, relevancy, groundedness]
-    judge: {kind: rule}
-    gate: {pass-rate: 0.9}
-    report: {dir: reports, formats: [md, json]}
-
-A suite with several parts (different samples, application or checks) lists them under
-``evaluations:``, each with its own ``name``, ``samples``, ``application`` and ``strategies``;
-the judge, gate and report stay shared.
-"""
+"""Reading a suite file: safe YAML with the line and column of every key, then checks that
+report every problem with the file, line, key and the key or value meant."""
 
 from __future__ import annotations
 
 import difflib
-import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 
-from evalmark._fileformats import DataFileError, Problem, decode_text, read_bytes
+from evalmark._fileformats import Problem, decode_text, read_bytes
+from evalmark.suite.model import (
+    COMMON_OPTIONS,
+    JUDGED_OPTIONS,
+    REPORT_FORMATS,
+    STRATEGY_KINDS,
+    SUITE_FILE,
+    ApplicationSpec,
+    EvaluationSpec,
+    GateSpec,
+    JudgeSpec,
+    ReportSpec,
+    StrategySpec,
+    Suite,
+    SuiteError,
+    check_fraction,
+    check_integer,
+    check_positive_int,
+)
 
-__all__ = [
-    "STRATEGY_KINDS",
-    "ApplicationSpec",
-    "EvaluationSpec",
-    "GateSpec",
-    "JudgeSpec",
-    "ReportSpec",
-    "StrategyKind",
-    "StrategySpec",
-    "Suite",
-    "SuiteError",
-    "load_suite",
-    "resolve_suite_path",
-    "suite_file_schema",
-]
-
-SUITE_FILE = "suite.yaml"
-REPORT_FORMATS = ("md", "json", "html", "xml")
-JudgeKindName = Literal["rule", "recorded", "noisy"]
-
-
-class SuiteError(DataFileError):
-    """A suite file is invalid; the message names the file, line, key and the fix."""
-
-
-# --------------------------------------------------------------------------- the model
-
-
-@dataclass(frozen=True, slots=True)
-class StrategySpec:
-    """One check of a suite: its kind (``contains-facts``, ``relevancy``...) and options."""
-
-    kind: str
-    options: Mapping[str, Any]
-    where: str
-
-    @property
-    def judged(self) -> bool:
-        """True when a judge model decides this check."""
-        return STRATEGY_KINDS[self.kind].prompt is not None
-
-    @property
-    def label(self) -> str:
-        """The check's name in reports: its ``name`` option, else its kind."""
-        name = self.options.get("name")
-        return name if isinstance(name, str) else self.kind
-
-
-@dataclass(frozen=True, slots=True)
-class ApplicationSpec:
-    """The application under test: recorded builds, a live function, or both.
-
-    A recorded build is a cassette of the application's chat calls: for each sample the request
-    is the ``system-prompt`` (if any) and the sample's first parameter as the user message, sent
-    to ``model-id``. With a ``function`` as well, record modes other than ``replay`` call it to
-    fill or rewrite a build's cassette.
-    """
-
-    builds: Mapping[str, Path]
-    function: str | None
-    model_id: str
-    system_prompt: str | None
-    base: Path
-
-    @property
-    def build_names(self) -> tuple[str, ...]:
-        """The recorded builds, in file order; the first is the default."""
-        return tuple(self.builds)
-
-
-@dataclass(frozen=True, slots=True)
-class EvaluationSpec:
-    """One evaluation of a suite: samples, the application and the checks applied to it."""
-
-    name: str
-    samples: tuple[Path, ...]
-    tags: tuple[str, ...]
-    application: ApplicationSpec
-    strategies: tuple[StrategySpec, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class JudgeSpec:
-    """The judge of the judged checks.
-
-    ``rule``: :class:`~evalmark.models.RuleJudge` with ``min_overlap``. ``recorded``: replayed from
-    ``cassette`` (and recorded from ``model``, a ``module:factory`` returning a chat model, in the
-    record modes). ``noisy``: ``inner`` with its verdicts flipped at ``flip_rate`` (seeded).
-    """
-
-    kind: JudgeKindName = "rule"
-    min_overlap: float = 0.6
-    cassette: Path | None = None
-    model: str | None = None
-    model_id: str | None = None
-    flip_rate: float = 0.0
-    seed: int = 0
-    inner: JudgeSpec | None = None
-    base: Path = Path()
-
-
-@dataclass(frozen=True, slots=True)
-class GateSpec:
-    """When a run fails: overall and per-tag pass rates, and the largest drop from a baseline."""
-
-    pass_rate: float | None = None
-    tags: Mapping[str, float] = field(default_factory=dict)
-    max_drop: float | None = None
-    baseline: Path | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ReportSpec:
-    """Where the reports go and in which formats."""
-
-    dir: Path | None = None
-    formats: tuple[str, ...] = ("md", "json")
-
-
-@dataclass(frozen=True, slots=True)
-class Suite:
-    """A loaded suite file."""
-
-    path: Path
-    name: str
-    description: str
-    evaluations: tuple[EvaluationSpec, ...]
-    judge: JudgeSpec
-    gate: GateSpec
-    report: ReportSpec
-    concurrency: int = 4
-
-    @property
-    def base(self) -> Path:
-        """The folder paths in the suite are relative to."""
-        return self.path.parent
-
-    @property
-    def build_names(self) -> tuple[str, ...]:
-        """Every recorded build named by any evaluation, in order of first mention."""
-        names: dict[str, None] = {}
-        for evaluation in self.evaluations:
-            names.update(dict.fromkeys(evaluation.application.build_names))
-        return tuple(names)
-
-    @property
-    def judged(self) -> bool:
-        """True when some check needs the judge."""
-        return any(s.judged for e in self.evaluations for s in e.strategies)
-
-
-# --------------------------------------------------------------------------- strategy kinds
-
-Checker = Callable[[Any], str | None]
-
-
-def _fraction(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return "expected a number between 0 and 1"
-    return None if 0.0 <= value <= 1.0 else f"expected a number between 0 and 1, got {value}"
-
-
-def _positive_int(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        return "expected a whole number of at least 1"
-    return None
-
-
-def _integer(value: Any) -> str | None:
-    return None if isinstance(value, int) and not isinstance(value, bool) else "expected an integer"
-
-
-def _text(value: Any) -> str | None:
-    return None if isinstance(value, str) and value.strip() else "expected a non-empty string"
-
-
-def _choice(*allowed: str) -> Checker:
-    def check(value: Any) -> str | None:
-        if value in allowed:
-            return None
-        return "expected one of " + ", ".join(f"'{a}'" for a in allowed)
-
-    return check
-
-
-def _grade(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
-        return "expected a whole grade from 1 to 5"
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class StrategyKind:
-    """A strategy a suite can name: its options and, for judged checks, the judge prompt."""
-
-    name: str
-    summary: str
-    options: Mapping[str, Checker] = field(default_factory=dict)
-    prompt: str | None = None
-
-
-_COMMON: dict[str, Checker] = {"name": _text}
-_JUDGED: dict[str, Checker] = {
-    "repeats": _positive_int,
-    "reducer": _choice("majority", "all", "any", "mean"),
-}
-
-STRATEGY_KINDS: Mapping[str, StrategyKind] = {
-    kind.name: kind
-    for kind in (
-        StrategyKind("exact-match", "the output equals the expected output (normalized)"),
-        StrategyKind("contains", "the output contains the expected output"),
-        StrategyKind("contains-facts", "every expected fact appears in the output"),
-        StrategyKind(
-            "token-f1", "SQuAD token F1 against the expected output", {"threshold": _fraction}
-        ),
-        StrategyKind(
-            "rouge-l", "ROUGE-L F-measure against the expected output", {"threshold": _fraction}
-        ),
-        StrategyKind(
-            "levenshtein", "edit similarity to the expected output", {"threshold": _fraction}
-        ),
-        StrategyKind(
-            "semantic-similarity",
-            "cosine of embeddings (offline hashing embedding)",
-            {"threshold": _fraction, "dim": _positive_int, "seed": _integer},
-        ),
-        StrategyKind(
-            "json-match",
-            "JSON equal to the expected output",
-            {"numbers": _choice("value", "strict")},
-        ),
-        StrategyKind(
-            "retrieved-segments",
-            "every expected segment is in a retrieved item",
-            {"threshold": _fraction},
-        ),
-        StrategyKind(
-            "relevancy", "a judge: does the answer address the question?", prompt="relevancy"
-        ),
-        StrategyKind(
-            "groundedness",
-            "a judge: is the answer supported by the context?",
-            prompt="groundedness",
-        ),
-        StrategyKind(
-            "correctness",
-            "a judge: does the answer agree with the reference?",
-            prompt="correctness",
-        ),
-        StrategyKind(
-            "rubric",
-            "a judge: a 1-5 grade against the reference",
-            {"min-grade": _grade},
-            prompt="rubric",
-        ),
-    )
-}
+__all__ = ["load_suite", "resolve_suite_path"]
 
 # --------------------------------------------------------------------------- keys
 
@@ -499,7 +233,7 @@ def load_suite(source: str | Path) -> Suite:
     gate = _gate(doc, ("gate",), value.get("gate"), base)
     report = _report(doc, ("report",), value.get("report"), base)
     concurrency = value.get("concurrency", 4)
-    if _positive_int(concurrency) is not None:
+    if check_positive_int(concurrency) is not None:
         doc.report(("concurrency",), "expected a whole number of at least 1, e.g. concurrency: 4")
         concurrency = 4
     evaluations = _evaluations(doc, value, base, name)
@@ -763,7 +497,7 @@ def _strategies(doc: _Located, key: _Key, value: Any) -> tuple[StrategySpec, ...
             )
             doc.report(item_key, f"unknown check '{kind}'; {hint}")
             continue
-        accepted = {**_COMMON, **(_JUDGED if spec.prompt else {}), **spec.options}
+        accepted = {**COMMON_OPTIONS, **(JUDGED_OPTIONS if spec.prompt else {}), **spec.options}
         bad = False
         for option, option_value in options.items():
             checker = accepted.get(option)
@@ -805,7 +539,7 @@ def _judge(doc: _Located, key: _Key, value: Any, base: Path) -> JudgeSpec:
         doc.report((*key, "kind"), f"unknown judge kind '{kind}'; {hint}")
         return JudgeSpec()
     min_overlap = mapping.get("min-overlap", 0.6)
-    if _fraction(min_overlap) is not None:
+    if check_fraction(min_overlap) is not None:
         doc.report((*key, "min-overlap"), "expected a number between 0 and 1, e.g. 0.6")
         min_overlap = 0.6
     cassette = None
@@ -831,11 +565,11 @@ def _judge(doc: _Located, key: _Key, value: Any, base: Path) -> JudgeSpec:
         doc.report((*key, "model-id"), "expected a string")
         model_id = None
     flip_rate = mapping.get("flip-rate", 0.0)
-    if _fraction(flip_rate) is not None:
+    if check_fraction(flip_rate) is not None:
         doc.report((*key, "flip-rate"), "expected a probability between 0 and 1, e.g. 0.05")
         flip_rate = 0.0
     seed = mapping.get("seed", 0)
-    if _integer(seed) is not None:
+    if check_integer(seed) is not None:
         doc.report((*key, "seed"), "expected an integer")
         seed = 0
     inner = None
@@ -856,7 +590,7 @@ def _gate(doc: _Located, key: _Key, value: Any, base: Path) -> GateSpec:
         return GateSpec()
     _check_keys(doc, key, mapping, _GATE_KEYS, "gate")
     pass_rate = mapping.get("pass-rate")
-    if pass_rate is not None and _fraction(pass_rate) is not None:
+    if pass_rate is not None and check_fraction(pass_rate) is not None:
         hint = (
             " (write 0.9, not 90)" if isinstance(pass_rate, int | float) and pass_rate > 1 else ""
         )
@@ -871,12 +605,12 @@ def _gate(doc: _Located, key: _Key, value: Any, base: Path) -> GateSpec:
             )
         else:
             for tag, rate in raw_tags.items():
-                if _fraction(rate) is not None:
+                if check_fraction(rate) is not None:
                     doc.report((*key, "tags", tag), "expected a pass rate between 0 and 1")
                 else:
                     tags[str(tag)] = float(rate)
     max_drop = mapping.get("max-drop")
-    if max_drop is not None and _fraction(max_drop) is not None:
+    if max_drop is not None and check_fraction(max_drop) is not None:
         doc.report((*key, "max-drop"), "expected a fraction between 0 and 1, e.g. 0.05")
         max_drop = None
     baseline = mapping.get("baseline")
@@ -914,140 +648,3 @@ def _report(doc: _Located, key: _Key, value: Any, base: Path) -> ReportSpec:
         None if directory is None else Path(directory),
         formats or ReportSpec().formats,
     )
-
-
-# --------------------------------------------------------------------------- JSON Schema
-
-
-def _fraction_schema(description: str) -> dict[str, Any]:
-    return {"type": "number", "minimum": 0, "maximum": 1, "description": description}
-
-
-def _paths_schema(description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
-    }
-
-
-def _strategy_schema() -> dict[str, Any]:
-    option_schemas: dict[str, dict[str, Any]] = {
-        "name": {"type": "string", "description": "the check's name in reports"},
-        "threshold": _fraction_schema("the score at which the check passes"),
-        "dim": {"type": "integer", "minimum": 1, "description": "embedding dimensions"},
-        "seed": {"type": "integer", "description": "seed of the hashing embedding"},
-        "numbers": {"enum": ["value", "strict"], "description": "how JSON numbers compare"},
-        "min-grade": {"type": "integer", "minimum": 1, "maximum": 5},
-        "repeats": {"type": "integer", "minimum": 1, "description": "judge calls per output"},
-        "reducer": {"enum": ["majority", "all", "any", "mean"]},
-    }
-    variants: list[dict[str, Any]] = [
-        {"enum": list(STRATEGY_KINDS), "description": "a check without options"}
-    ]
-    for kind in STRATEGY_KINDS.values():
-        accepted = [*_COMMON, *(_JUDGED if kind.prompt else {}), *kind.options]
-        variants.append(
-            {
-                "type": "object",
-                "description": kind.summary,
-                "properties": {
-                    kind.name: {
-                        "type": ["object", "null"],
-                        "properties": {name: option_schemas[name] for name in accepted},
-                        "additionalProperties": False,
-                    }
-                },
-                "required": [kind.name],
-                "additionalProperties": False,
-            }
-        )
-    return {"oneOf": variants}
-
-
-def suite_file_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of suite files, for editors."""
-    application = {
-        "type": "object",
-        "description": "the application under test: recorded builds, a live function, or both",
-        "properties": {
-            "model-id": {"type": "string", "description": "the model id of recorded builds"},
-            "builds": {
-                "type": "object",
-                "description": "build name -> cassette file; the first is the default",
-                "additionalProperties": {"type": "string"},
-                "minProperties": 1,
-            },
-            "function": {
-                "type": "string",
-                "pattern": ":",
-                "description": "package.module:function or file.py:function",
-            },
-            "system-prompt": {"type": "string"},
-        },
-        "additionalProperties": False,
-    }
-    strategies = {"type": "array", "items": {"$ref": "#/$defs/strategy"}, "minItems": 1}
-    evaluation = {
-        "type": "object",
-        "properties": {
-            "name": {"type": "string"},
-            "samples": _paths_schema("sample files, merged in order"),
-            "tags": {"type": "array", "items": {"type": "string"}},
-            "application": application,
-            "strategies": strategies,
-        },
-        "required": ["name", "samples", "strategies"],
-        "additionalProperties": False,
-    }
-    judge: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            "kind": {"enum": ["rule", "recorded", "noisy"]},
-            "min-overlap": _fraction_schema("RuleJudge's share of words needed for yes"),
-            "cassette": {"type": "string"},
-            "model": {"type": "string", "pattern": ":"},
-            "model-id": {"type": "string"},
-            "flip-rate": _fraction_schema("probability that a noisy judge flips a verdict"),
-            "seed": {"type": "integer"},
-            "judge": {"$ref": "#/$defs/judge"},
-        },
-        "additionalProperties": False,
-    }
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "evalmark suite",
-        "description": "An evaluation suite run by `evalmark run`. Input paths are relative to "
-        "the suite file; the report folder is relative to where evalmark runs.",
-        "type": "object",
-        "properties": {
-            "name": {"type": "string"},
-            "description": {"type": "string"},
-            "samples": _paths_schema("sample files, merged in order"),
-            "tags": {"type": "array", "items": {"type": "string"}},
-            "application": application,
-            "strategies": strategies,
-            "evaluations": {"type": "array", "items": evaluation, "minItems": 1},
-            "judge": {"$ref": "#/$defs/judge"},
-            "gate": {
-                "type": "object",
-                "properties": {
-                    "pass-rate": _fraction_schema("share of cases that must pass every check"),
-                    "tags": {"type": "object", "additionalProperties": _fraction_schema("")},
-                    "max-drop": _fraction_schema("largest allowed drop against the baseline"),
-                    "baseline": {"type": "string"},
-                },
-                "additionalProperties": False,
-            },
-            "report": {
-                "type": "object",
-                "properties": {
-                    "dir": {"type": "string"},
-                    "formats": {"type": "array", "items": {"enum": list(REPORT_FORMATS)}},
-                },
-                "additionalProperties": False,
-            },
-            "concurrency": {"type": "integer", "minimum": 1},
-        },
-        "additionalProperties": False,
-        "$defs": {"strategy": _strategy_schema(), "judge": judge},
-    }

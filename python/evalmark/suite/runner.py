@@ -16,8 +16,15 @@ from typing import Any
 
 from evalmark.models import RecordMode
 from evalmark.samples import Sample, Samples, load_samples
-from evalmark.suite import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite, SuiteError
-from evalmark.suite_app import import_callable, recorded_application
+from evalmark.suite.application import import_callable, recorded_application
+from evalmark.suite.model import (
+    EvaluationSpec,
+    GateSpec,
+    JudgeSpec,
+    StrategySpec,
+    Suite,
+    SuiteError,
+)
 
 __all__ = [
     "GateResult",
@@ -194,11 +201,11 @@ def run_suite(
     selected = [(evaluation, _samples(evaluation, tags)) for evaluation in suite.evaluations]
     selected = [(evaluation, samples) for evaluation, samples in selected if len(samples)]
     if not selected:
-        known = sorted({t for e in suite.evaluations for t in load_samples(*e.samples).tags})
+        present = sorted({t for e in suite.evaluations for t in load_samples(*e.samples).tags})
         wanted = ", ".join(tags) if tags else "the tags its evaluations name"
         raise SuiteError(
             f"{suite.path}: no sample of the suite carries {wanted}; the samples' tags are "
-            f"{', '.join(known) or 'none'}"
+            f"{', '.join(present) or 'none'}"
         )
     reports = []
     chosen_build: str | None = None

@@ -20,7 +20,7 @@ from typing import Any
 from evalmark.models import ChatReply, RecordedChat, RecordMode, record_replay
 from evalmark.models.values import MessageLike, last_user_text, message_dicts
 from evalmark.samples import Sample
-from evalmark.suite import ApplicationSpec, SuiteError
+from evalmark.suite.model import ApplicationSpec, SuiteError
 
 __all__ = [
     "NoLiveApplication",
@@ -182,7 +182,7 @@ def load_application(
     """The application under test of a suite file, ready to call with a sample's parameters:
     a recorded ``build`` (default: the first) replayed in ``mode``, or the live function.
     ``evaluation`` picks one evaluation of a suite that has several (default: the first)."""
-    from evalmark.suite import load_suite
+    from evalmark.suite.loader import load_suite
 
     loaded = load_suite(suite)
     chosen = loaded.evaluations[0]

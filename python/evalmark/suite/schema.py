@@ -1,0 +1,145 @@
+"""The JSON Schema of suite files (``evalmark schema suite``), for editors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evalmark.suite.model import COMMON_OPTIONS, JUDGED_OPTIONS, REPORT_FORMATS, STRATEGY_KINDS
+
+__all__ = ["suite_file_schema"]
+
+# --------------------------------------------------------------------------- JSON Schema
+
+
+def _fraction_schema(description: str) -> dict[str, Any]:
+    return {"type": "number", "minimum": 0, "maximum": 1, "description": description}
+
+
+def _paths_schema(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+    }
+
+
+def _strategy_schema() -> dict[str, Any]:
+    option_schemas: dict[str, dict[str, Any]] = {
+        "name": {"type": "string", "description": "the check's name in reports"},
+        "threshold": _fraction_schema("the score at which the check passes"),
+        "dim": {"type": "integer", "minimum": 1, "description": "embedding dimensions"},
+        "seed": {"type": "integer", "description": "seed of the hashing embedding"},
+        "numbers": {"enum": ["value", "strict"], "description": "how JSON numbers compare"},
+        "min-grade": {"type": "integer", "minimum": 1, "maximum": 5},
+        "repeats": {"type": "integer", "minimum": 1, "description": "judge calls per output"},
+        "reducer": {"enum": ["majority", "all", "any", "mean"]},
+    }
+    variants: list[dict[str, Any]] = [
+        {"enum": list(STRATEGY_KINDS), "description": "a check without options"}
+    ]
+    for kind in STRATEGY_KINDS.values():
+        accepted = [*COMMON_OPTIONS, *(JUDGED_OPTIONS if kind.prompt else {}), *kind.options]
+        variants.append(
+            {
+                "type": "object",
+                "description": kind.summary,
+                "properties": {
+                    kind.name: {
+                        "type": ["object", "null"],
+                        "properties": {name: option_schemas[name] for name in accepted},
+                        "additionalProperties": False,
+                    }
+                },
+                "required": [kind.name],
+                "additionalProperties": False,
+            }
+        )
+    return {"oneOf": variants}
+
+
+def suite_file_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of suite files, for editors."""
+    application = {
+        "type": "object",
+        "description": "the application under test: recorded builds, a live function, or both",
+        "properties": {
+            "model-id": {"type": "string", "description": "the model id of recorded builds"},
+            "builds": {
+                "type": "object",
+                "description": "build name -> cassette file; the first is the default",
+                "additionalProperties": {"type": "string"},
+                "minProperties": 1,
+            },
+            "function": {
+                "type": "string",
+                "pattern": ":",
+                "description": "package.module:function or file.py:function",
+            },
+            "system-prompt": {"type": "string"},
+        },
+        "additionalProperties": False,
+    }
+    strategies = {"type": "array", "items": {"$ref": "#/$defs/strategy"}, "minItems": 1}
+    evaluation = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "samples": _paths_schema("sample files, merged in order"),
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "application": application,
+            "strategies": strategies,
+        },
+        "required": ["name", "samples", "strategies"],
+        "additionalProperties": False,
+    }
+    judge: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "kind": {"enum": ["rule", "recorded", "noisy"]},
+            "min-overlap": _fraction_schema("RuleJudge's share of words needed for yes"),
+            "cassette": {"type": "string"},
+            "model": {"type": "string", "pattern": ":"},
+            "model-id": {"type": "string"},
+            "flip-rate": _fraction_schema("probability that a noisy judge flips a verdict"),
+            "seed": {"type": "integer"},
+            "judge": {"$ref": "#/$defs/judge"},
+        },
+        "additionalProperties": False,
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "evalmark suite",
+        "description": "An evaluation suite run by `evalmark run`. Input paths are relative to "
+        "the suite file; the report folder is relative to where evalmark runs.",
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "description": {"type": "string"},
+            "samples": _paths_schema("sample files, merged in order"),
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "application": application,
+            "strategies": strategies,
+            "evaluations": {"type": "array", "items": evaluation, "minItems": 1},
+            "judge": {"$ref": "#/$defs/judge"},
+            "gate": {
+                "type": "object",
+                "properties": {
+                    "pass-rate": _fraction_schema("share of cases that must pass every check"),
+                    "tags": {"type": "object", "additionalProperties": _fraction_schema("")},
+                    "max-drop": _fraction_schema("largest allowed drop against the baseline"),
+                    "baseline": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+            "report": {
+                "type": "object",
+                "properties": {
+                    "dir": {"type": "string"},
+                    "formats": {"type": "array", "items": {"enum": list(REPORT_FORMATS)}},
+                },
+                "additionalProperties": False,
+            },
+            "concurrency": {"type": "integer", "minimum": 1},
+        },
+        "additionalProperties": False,
+        "$defs": {"strategy": _strategy_schema(), "judge": judge},
+    }

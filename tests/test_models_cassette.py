@@ -480,3 +480,39 @@ def test_refused_replies_are_returned_but_never_recorded(
     assert not cassette.exists()
     assert recorder.chat(USER).text == "fine"
     assert [e["index"] for e in _lines(cassette)[1:]] == [0], "the refusal freed its index"
+
+
+def test_buffered_recording_writes_once_and_replays_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import evalmark.models.recorder as recorder_module
+    from evalmark.models.cassette_file import write_atomic as real_write
+
+    writes: list[int] = []
+
+    def counting_write(path: Path, data: bytes) -> None:
+        writes.append(len(data))
+        real_write(path, data)
+
+    monkeypatch.setattr(recorder_module, "write_atomic", counting_write)
+    cassette = tmp_path / "c.jsonl"
+    recorder = record_replay(
+        chat_from_callable(lambda messages, **params: "re: " + messages[-1]["content"]),
+        cassette,
+        mode="record-missing",
+        model_id="m",
+    )
+    with recorder.buffered():
+        for i in range(50):
+            recorder.chat([{"role": "user", "content": f"q{i}"}])
+        with recorder.buffered():
+            recorder.chat([{"role": "user", "content": "nested"}])
+        assert not cassette.exists() and writes == []
+        assert recorder.usage().recorded == 51
+    assert len(writes) == 1 and len(_lines(cassette)) == 52
+    with pytest.raises(RuntimeError), recorder.buffered():
+        recorder.chat([{"role": "user", "content": "before the error"}])
+        raise RuntimeError("boom")
+    assert len(writes) == 2 and len(_lines(cassette)) == 53, "written even when the block fails"
+    replayer = record_replay(ScriptedChat([]), cassette, model_id="m")
+    assert replayer.chat([{"role": "user", "content": "q7"}]).text == "re: q7"

@@ -8,7 +8,8 @@ import base64
 import heapq
 import os
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, overload
 
@@ -121,6 +122,8 @@ class _Store:
         self.existed = False
         self.replace_on_write = mode.mode is RecordMode.REWRITE
         self.last_written: tuple[bytes, _OnDisk] | None = None
+        self.buffering = 0
+        self.pending: list[Entry] = []
 
     def ensure_loaded(self) -> None:
         if self.loaded:
@@ -227,9 +230,30 @@ class _Store:
         )
 
     def record(self, new: Sequence[Entry]) -> None:
-        """Scan, then merge ``new`` into the file under its lock and write it atomically."""
+        """Scan ``new``, then write it (merged into the file under its lock, atomically), or
+        keep it for :meth:`flush` while writes are buffered. Replayable at once either way."""
         for entry in new:
             self._scan(entry)
+        with self.lock:
+            if self.buffering:
+                self._adopt(new)
+                self.used.update(entry.slot for entry in new)
+                self.recorded += len(new)
+                self.pending.extend(new)
+                return
+        self._write(new)
+        with self.lock:
+            self.used.update(entry.slot for entry in new)
+            self.recorded += len(new)
+
+    def flush(self) -> None:
+        """Write the entries kept while writes were buffered."""
+        with self.lock:
+            batch, self.pending = self.pending, []
+        if batch:
+            self._write(batch)
+
+    def _write(self, new: Sequence[Entry]) -> None:
         with locked(self.path):
             on_disk = _OnDisk() if self.replace_on_write else self._read_disk()
             merged = _OnDisk(dict(on_disk.entries), dict(on_disk.lines))
@@ -245,8 +269,6 @@ class _Store:
                 self.existed = True
                 self._adopt(new)
                 self._adopt(on_disk.entries.values())
-                self.used.update(entry.slot for entry in new)
-                self.recorded += len(new)
 
     def _read_disk(self) -> _OnDisk:
         """The entries on disk; parsing is skipped when the bytes are what this store wrote."""
@@ -366,6 +388,24 @@ class _Recorder:
         """Entries used so far, and entries of this kind and model never used."""
         self._store.ensure_loaded()
         return self._store.usage(self._kind, self.model_id)
+
+    @contextmanager
+    def buffered(self) -> Iterator[None]:
+        """Keep new recordings in memory inside the ``with`` block and write them in one go at
+        its end (also when it ends with an error). Much faster for recording many calls from a
+        fast model; a crash inside the block loses what it recorded. Blocks may nest; the
+        outermost one writes."""
+        store = self._store
+        with store.lock:
+            store.buffering += 1
+        try:
+            yield
+        finally:
+            with store.lock:
+                store.buffering -= 1
+                outermost = store.buffering == 0
+            if outermost:
+                store.flush()
 
     def reset_counters(self) -> None:
         """Start counting identical calls from sample index 0 again (e.g. per test)."""

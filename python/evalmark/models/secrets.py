@@ -23,19 +23,25 @@ class SecretScanner:
     """Finds credential-like text: the built-in patterns plus ``extra`` user patterns."""
 
     def __init__(self, extra: Iterable[str | re.Pattern[str]] = ()) -> None:
-        patterns: list[tuple[str, re.Pattern[str]]] = [
-            (label, re.compile(source)) for label, source in BUILTIN_PATTERNS
+        # A leading \b stops the regex engine from skipping ahead to the literal prefix (about
+        # 20 times slower), so the built-in patterns search without it and check the word
+        # boundary on each candidate instead.
+        patterns: list[tuple[str, re.Pattern[str], bool]] = [
+            (label, re.compile(source.removeprefix(r"\b")), source.startswith(r"\b"))
+            for label, source in BUILTIN_PATTERNS
         ]
         for item in extra:
             compiled = item if isinstance(item, re.Pattern) else re.compile(item)
-            patterns.append((f"user pattern {compiled.pattern!r}", compiled))
+            patterns.append((f"user pattern {compiled.pattern!r}", compiled, False))
         self._patterns = tuple(patterns)
 
     def first_hit(self, text: str) -> tuple[str, str] | None:
         """(pattern label, masked match) of the first credential-like text, or None."""
-        for label, pattern in self._patterns:
+        for label, pattern, boundary in self._patterns:
             match = pattern.search(text)
-            if match:
+            while match is not None and boundary and _word_before(text, match.start()):
+                match = pattern.search(text, match.start() + 1)
+            if match is not None:
                 return label, _mask(match.group(0))
         return None
 
@@ -51,6 +57,13 @@ class SecretScanner:
                     "record_replay(..., redact=[redact_pattern(...)]) so it is replaced before "
                     "hashing and writing."
                 )
+
+
+def _word_before(text: str, position: int) -> bool:
+    if position == 0:
+        return False
+    previous = text[position - 1]
+    return previous.isalnum() or previous == "_"
 
 
 def _mask(secret: str) -> str:

@@ -830,3 +830,14 @@ def test_the_same_file_given_twice_is_named(
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SampleError, match=r"is given twice \(as .*s\.yaml and s\.yaml\)"):
         load_samples(path, "s.yaml")
+
+
+def test_data_nested_too_deeply_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    deep = "[" * 5000 + "]" * 5000
+    line = f'{{"name": "a", "parameters": [{deep}], "expected-output": "x"}}\n'
+    for suffix in (".jsonl", ".json"):
+        text = line if suffix == ".jsonl" else f"[{line}]"
+        error = load_error(write(tmp_path / f"deep{suffix}", text))
+        assert "nested too deeply" in str(error)
+    yaml_error = load_error(write(tmp_path / "deep.yaml", f"- parameters: [{deep}]\n"))
+    assert "nesting depth" in str(yaml_error)

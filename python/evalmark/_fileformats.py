@@ -604,7 +604,10 @@ class _JsonLocator:
     def __call__(self, index: int) -> tuple[Position, dict[PathKey, Position]]:
         if self._found is None:
             lines = _LineIndex(self._text)
-            starts, maps = _json_positions(self._text)
+            try:
+                starts, maps = _json_positions(self._text)
+            except RecursionError:  # nested too deeply to scan: positions stay unknown
+                return (1, 1), {}
             self._found = [
                 (lines(start), {key: lines(offset) for key, offset in found.items()})
                 for start, found in zip(starts, maps, strict=True)
@@ -615,7 +618,10 @@ class _JsonLocator:
 def _jsonl_locator(text: str, number: int) -> Locator:
     def locate(index: int) -> tuple[Position, dict[PathKey, Position]]:
         lines = _LineIndex(text)
-        _, maps = _json_positions("[" + text + "]")
+        try:
+            _, maps = _json_positions("[" + text + "]")
+        except RecursionError:  # nested too deeply to scan: positions stay unknown
+            return (number, 1), {}
         found = {}
         for key, offset in maps[0].items():
             line, column = lines(max(0, offset - 1))
@@ -734,8 +740,13 @@ def read_records(
 ) -> list[RawRecord]:
     """Parse ``data`` in format ``fmt`` into raw records."""
     reader = {"yaml": read_yaml, "json": read_json, "jsonl": read_jsonl}[fmt]
-    with gc_paused():
-        return reader(data, path, error, text_keys=text_keys)
+    try:
+        with gc_paused():
+            return reader(data, path, error, text_keys=text_keys)
+    except RecursionError:
+        raise error(
+            [Problem("the data is nested too deeply to read; flatten it", path=path)]
+        ) from None
 
 
 # --------------------------------------------------------------------------- writing

@@ -443,7 +443,7 @@ def _read_file(path: Path) -> _Loaded:
         elif fmt == "jsonl":
             decode = _JSON_SAMPLE.decode
             items = tuple([decode(line) for line in strip_bom(data).split(b"\n") if line.strip()])
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         items = _snake_case_fast_path(data, fmt) if fmt != "yaml" else ()
     if items and len({sample.name for sample in items}) == len(items):
         return _Loaded(items, shown)
@@ -474,7 +474,13 @@ def _snake_case_fast_path(data: bytes, fmt: str) -> tuple[Sample, ...]:
                     return ()
                 renamed.append(fields)
             return tuple(msgspec.convert(renamed, list[Sample], dec_hook=_decode_hook))
-    except (msgspec.DecodeError, msgspec.ValidationError, AttributeError, TypeError):
+    except (
+        msgspec.DecodeError,
+        msgspec.ValidationError,
+        AttributeError,
+        TypeError,
+        RecursionError,
+    ):
         return ()
 
 

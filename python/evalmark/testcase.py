@@ -466,7 +466,7 @@ def _load(
             elif fmt == "jsonl":
                 lines = strip_bom(data).split(b"\n")
                 items = [one_decoder.decode(line) for line in lines if line.strip()]
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             items = []
         if items and (
             unique_key is None or len({getattr(i, unique_key) for i in items}) == len(items)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -107,3 +111,69 @@ def test_errors_under_concurrency_stay_in_their_thread() -> None:
         else:
             assert isinstance(out, np.ndarray)
             assert same_bits(out, good)
+
+
+def _long_texts(n: int, size: int) -> list[str]:
+    rng = random.Random(n + size)
+    words = ["alpha", "beta", "gamma", "delta", "the", "a", "zeta", "eta"]
+    return [" ".join(rng.choice(words) for _ in range(size // 5)) for _ in range(n)]
+
+
+GIL_WORK = ("levenshtein", "rouge_l", "token_f1", "json_match", "cosine_matrix")
+
+
+def gil_work(name: str) -> Callable[[], object]:
+    """A serial batch call of about a second on this kind of machine."""
+    if name == "levenshtein":
+        e, a = _long_texts(20, 20_000), _long_texts(20, 20_001)
+        return partial(em.levenshtein_distance_batch, e, a, workers=1)
+    if name == "rouge_l":
+        e, a = _long_texts(40, 60_000), _long_texts(40, 60_001)
+        return partial(em.rouge_l_batch, e, a, workers=1)
+    if name == "token_f1":
+        e, a = _long_texts(200, 20_000), _long_texts(200, 20_001)
+        return partial(em.token_f1_batch, e, a, workers=1)
+    if name == "json_match":
+        return partial(em.json_match_batch, JSON_EXP * 300, JSON_ACT * 300, workers=1)
+    q = np.ones((1500, 384), np.float32)
+    return partial(em.cosine_matrix, q, q, workers=1)
+
+
+def max_pause_beside(work: Callable[[], object]) -> tuple[float, float]:
+    """Run ``work`` in a thread while this one spins; (longest pause of the spinning thread,
+    duration of the call)."""
+    started = threading.Event()
+    span: list[float] = []
+
+    def worker() -> None:
+        started.set()
+        t0 = time.perf_counter()
+        work()
+        span.append(time.perf_counter() - t0)
+
+    thread = threading.Thread(target=worker)
+    last = time.perf_counter()  # before the start: a call holding the GIL also stalls wait()
+    thread.start()
+    started.wait()
+    longest = 0.0
+    while thread.is_alive():
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
+    thread.join()
+    assert span, "the batch call did not return"
+    return longest, span[0]
+
+
+def test_the_gil_check_can_fail() -> None:
+    # The builtin sum over a range runs one C loop that holds the GIL throughout.
+    pause, call = max_pause_beside(lambda: sum(range(30_000_000)))
+    assert pause > 0.5 * call
+
+
+@pytest.mark.parametrize("name", GIL_WORK)
+def test_batch_calls_release_the_gil(name: str) -> None:
+    """While a batch call runs in one thread, another thread keeps running Python code: its
+    longest pause is a small part of the call (holding the GIL, it would be all of it)."""
+    pause, call = max_pause_beside(gil_work(name))
+    assert pause < 0.5 * call, f"{pause:.3f} s pause during a {call:.3f} s call"

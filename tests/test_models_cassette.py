@@ -263,9 +263,14 @@ def test_env_var_sets_the_mode_and_ci_forces_replay(
 def test_rewrite_starts_afresh_and_off_bypasses(tmp_path: Path) -> None:
     cassette = tmp_path / "c.jsonl"
     record_replay(ScriptedChat(["old", "old2"]), cassette, mode="record-missing").chat(USER)
-    rewriter = record_replay(ScriptedChat(["new"]), cassette, mode="rewrite")
+    record_replay(ScriptedChat(["other"]), cassette, mode="record-missing").chat(
+        [{"role": "user", "content": "unrelated"}]
+    )
+    rewriter = record_replay(ScriptedChat(["new", "second"]), cassette, mode="rewrite")
     assert rewriter.chat(USER).text == "new"
     assert [e["response"]["text"] for e in _lines(cassette)[1:]] == ["new"]
+    assert rewriter.chat([{"role": "user", "content": "next"}]).text == "second"
+    assert sorted(e["response"]["text"] for e in _lines(cassette)[1:]) == ["new", "second"]
     before = cassette.read_bytes()
     off = record_replay(ScriptedChat(["live"]), cassette, mode="off")
     assert off.chat([{"role": "user", "content": "other"}]).text == "live"

@@ -178,6 +178,24 @@ def test_samples_fixture_paths_are_relative_to_the_rootdir_or_the_test_file(
     )
 
 
+def test_decorators_find_sample_files_next_to_the_test_file(project: pytest.Pytester) -> None:
+    sub = project.mkpydir("sub")
+    (sub / "local.yaml").write_text(SAMPLES_B, encoding="utf-8")
+    (sub / "test_near.py").write_text(
+        "from app import answer\n"
+        "from evalmark.pytest import evaluation_test, per_sample\n"
+        "from evalmark.strategies import ExactMatch\n\n"
+        '@evaluation_test(samples="local.yaml", function=answer, strategy=ExactMatch())\n'
+        "def test_declared():\n"
+        "    pass\n\n"
+        '@per_sample(["samples_a.yaml", "local.yaml"])\n'
+        "def test_each(sample):\n"
+        "    pass\n",
+        encoding="utf-8",
+    )
+    run(project).assert_outcomes(passed=4)
+
+
 def test_samples_fixture_without_its_marker_says_what_to_add(project: pytest.Pytester) -> None:
     project.makepyfile(test_nomark="def test_it(samples):\n    pass\n")
     result = run(project)

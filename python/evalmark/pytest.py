@@ -146,14 +146,35 @@ def registered_reports() -> tuple[RegisteredReport, ...]:
 # --------------------------------------------------------------------------- helpers
 
 
-def load_samples_from(source: Any, *, tags: Iterable[str] | None = None) -> Samples:
-    """Samples from a path, a list of paths (merged in order) or a ``Samples`` value."""
+def _near(source: Any, folder: Path | None) -> Any:
+    """A relative path that does not exist from the current directory, tried from ``folder``."""
+    if not isinstance(source, str | Path) or folder is None:
+        return source
+    path = Path(source)
+    if path.is_absolute() or path.exists() or not (folder / path).exists():
+        return source
+    return folder / path
+
+
+def load_samples_from(
+    source: Any, *, tags: Iterable[str] | None = None, near: Path | None = None
+) -> Samples:
+    """Samples from a path, a list of paths (merged in order) or a ``Samples`` value. Relative
+    paths start from the current directory (the rootdir, as pytest usually runs), else from
+    ``near`` (the test file's folder)."""
     from evalmark.samples import Samples, load_samples
 
     if isinstance(source, Samples):
         return source.filter_by_tags(*tags) if tags else source
     sources = [source] if isinstance(source, str | Path) else list(source)
-    return load_samples(*sources, tags=list(tags) if tags else None)
+    return load_samples(*(_near(s, near) for s in sources), tags=list(tags) if tags else None)
+
+
+def _folder_of(test: Callable[..., Any]) -> Path | None:
+    try:
+        return Path(inspect.getfile(test)).resolve().parent
+    except (TypeError, OSError):
+        return None
 
 
 def _strategies(strategy: Any) -> tuple[Any, ...]:
@@ -229,7 +250,7 @@ def evaluation_test(
 
         @functools.wraps(test)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            loaded = load_samples_from(samples, tags=tag_list)
+            loaded = load_samples_from(samples, tags=tag_list, near=_folder_of(test))
             report = _run_and_gate(loaded, function, strategies, threshold, concurrency)
             if wants_report:
                 kwargs["report"] = report
@@ -270,26 +291,26 @@ def per_sample(
     (so the suite report shows each sample's score and verdict) and fails when any check fails;
     a test that also takes ``report`` receives it.
     """
-    loaded = load_samples_from(samples, tags=list(tags) if tags else None)
     if (function is None) != (strategy is None):
         raise TypeError("per_sample: give both function= and strategy=, or neither")
     strategies = _strategies(strategy) if strategy is not None else ()
-    items: list[Sample] = list(loaded)
-    parametrize = pytest.mark.parametrize("sample", items, ids=[s.name for s in items])
+    tag_list = list(tags) if tags else None
 
     def decorate(test: F) -> F:
+        items: list[Sample] = list(load_samples_from(samples, tags=tag_list, near=_folder_of(test)))
+        parametrize = pytest.mark.parametrize("sample", items, ids=[s.name for s in items])
         if function is None:
             return parametrize(test)  # type: ignore[no-any-return]
         signature = inspect.signature(test)
         wants_report = "report" in signature.parameters
-        if "sample" not in signature.parameters:
+        takes_sample = "sample" in signature.parameters
+        if not takes_sample:  # pytest must still pass the sample to the wrapper
             signature = signature.replace(
                 parameters=[
                     *signature.parameters.values(),
                     inspect.Parameter("sample", inspect.Parameter.KEYWORD_ONLY),
                 ]
             )
-        takes_sample = "sample" in inspect.signature(test).parameters
 
         @functools.wraps(test)
         def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -28,7 +28,7 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 
 from evalmark.models.context import call_context
-from evalmark.report.model import Report, SampleUsage, SkippedSample
+from evalmark.report.model import Report, SkippedSample
 from evalmark.results import EvaluationResult, ResultColumn, place_column
 from evalmark.samples import Sample, Samples
 from evalmark.strategies.base import as_strategy, strategy_name
@@ -41,53 +41,7 @@ _POLICIES: tuple[str, ...] = ("fail", "skip", "raise")
 _T = TypeVar("_T")
 
 
-class _Failed:
-    """The function under test raised for a sample."""
-
-    __slots__ = ("exc",)
-
-    def __init__(self, exc: BaseException) -> None:
-        self.exc = exc
-
-
-def _usage_of(output: object) -> SampleUsage | None:
-    latency = getattr(output, "latency_ms", None)
-    tokens = getattr(output, "token_usage", None)
-    cost = getattr(output, "cost", None)
-    if latency is None and tokens is None and cost is None:
-        return None
-    return SampleUsage(
-        latency_ms=float(latency) if latency is not None else None,
-        input_tokens=getattr(tokens, "input", None),
-        output_tokens=getattr(tokens, "output", None),
-        total_tokens=getattr(tokens, "total", None),
-        cost=cost,
-    )
-
-
-def _text_of(output: object) -> str | None:
-    if type(output) is str:
-        return output
-    for attribute in ("actual_output", "text"):
-        value = getattr(output, attribute, None)
-        if isinstance(value, str):
-            return value
-    if output is None:
-        return None
-    return repr(output) if not isinstance(output, list | dict) else str(output)
-
-
-def _all_str(values: Sequence[Any]) -> bool:
-    return set(map(type, values)) <= {str}
-
-
-def _failures(outputs: Sequence[Any]) -> dict[int, BaseException]:
-    if _Failed not in set(map(type, outputs)):
-        return {}
-    return {i: o.exc for i, o in enumerate(outputs) if type(o) is _Failed}
-
-
-def _as_samples(samples: Samples | Iterable[Sample]) -> tuple[Sample, ...]:
+def _as_samples(samples: Samples | Iterable[Sample]) -> tuple[tuple[Sample, ...], list[str]]:
     items = tuple(samples)
     if not set(map(type, items)) <= {Sample}:
         for position, item in enumerate(items):
@@ -102,7 +56,7 @@ def _as_samples(samples: Samples | Iterable[Sample]) -> tuple[Sample, ...]:
         counts = Counter(names)
         doubled = sorted(n for n, c in counts.items() if c > 1)
         raise ValueError(f"sample names must be unique in a run; repeated: {', '.join(doubled)}")
-    return items
+    return items, names
 
 
 def _named_strategies(strategies: Sequence[object]) -> list[tuple[str, Any]]:
@@ -173,15 +127,17 @@ class Scorer:
         metadata: Mapping[str, Any] | None = None,
     ) -> Report:
         """Async :meth:`evaluate`."""
-        items = _as_samples(samples)
+        items, names = _as_samples(samples)
         named = _named_strategies(strategies)
         if not callable(function):
             raise TypeError(f"the function under test must be callable, got {function!r}")
         report_name = name or str(getattr(function, "__name__", "evaluation"))
         with ThreadPoolExecutor(self.concurrency, thread_name_prefix="evalmark") as pool:
             limit = asyncio.Semaphore(self.concurrency)
-            outputs = await self._call_all(items, function, pool, limit)
-            return await self._score(items, outputs, named, report_name, metadata, pool, limit)
+            outputs, failed = await self._call_all(items, function, pool, limit)
+            return await self._score(
+                items, names, outputs, failed, named, report_name, metadata, pool, limit
+            )
 
     def score(
         self,
@@ -203,13 +159,15 @@ class Scorer:
         metadata: Mapping[str, Any] | None = None,
     ) -> Report:
         """Async :meth:`score`."""
-        items = _as_samples(samples)
+        items, names = _as_samples(samples)
         named = _named_strategies(strategies)
         if len(outputs) != len(items):
             raise ValueError(f"got {len(outputs)} outputs for {len(items)} samples; give one each")
         with ThreadPoolExecutor(self.concurrency, thread_name_prefix="evalmark") as pool:
             limit = asyncio.Semaphore(self.concurrency)
-            return await self._score(items, list(outputs), named, name, metadata, pool, limit)
+            return await self._score(
+                items, names, list(outputs), {}, named, name, metadata, pool, limit
+            )
 
     # ------------------------------------------------------------------ the run
 
@@ -219,8 +177,9 @@ class Scorer:
         function: Callable[..., Any],
         pool: ThreadPoolExecutor,
         limit: asyncio.Semaphore,
-    ) -> list[Any]:
+    ) -> tuple[list[Any], dict[int, BaseException]]:
         outputs: list[Any] = [None] * len(items)
+        failed: dict[int, BaseException] = {}
         is_async = inspect.iscoroutinefunction(function)
 
         async def call(index: int, sample: Sample) -> None:
@@ -240,7 +199,8 @@ class Scorer:
                             f"evalmark: raised by the function under test on sample '{sample.name}'"
                         )
                         raise
-                    value = _Failed(exc)
+                    failed[index] = exc
+                    return
                 outputs[index] = value
 
         if self.errors == "raise":
@@ -252,19 +212,20 @@ class Scorer:
                 raise _first_exception(group_error) from None
         else:
             await asyncio.gather(*(call(i, s) for i, s in enumerate(items)))
-        return outputs
+        return outputs, dict(sorted(failed.items()))
 
     async def _score(
         self,
         items: Sequence[Sample],
+        names: list[str],
         outputs: list[Any],
+        failed: dict[int, BaseException],
         named: list[tuple[str, Any]],
         name: str,
         metadata: Mapping[str, Any] | None,
         pool: ThreadPoolExecutor,
         limit: asyncio.Semaphore,
     ) -> Report:
-        failed = _failures(outputs)
         skipped: list[SkippedSample] = []
         if failed and self.errors == "skip":
             skipped = [
@@ -272,6 +233,7 @@ class Scorer:
             ]
             keep = [i for i in range(len(items)) if i not in failed]
             items = [items[i] for i in keep]
+            names = [names[i] for i in keep]
             outputs = [outputs[i] for i in keep]
             failed = {}
         total = len(items)
@@ -302,28 +264,12 @@ class Scorer:
                 )
             columns[strategy_label] = place_column(column, total, ok_positions, function_errors)
         TextPairs.clear_cache()  # the batch's texts need not outlive the run
-        usage: dict[int, SampleUsage] = {}
-        texts: list[str | None]
-        if not failed and _all_str(outputs):
-            texts = outputs
-        else:
-            texts = []
-            for i, output in enumerate(outputs):
-                if i in failed:
-                    texts.append(None)
-                    continue
-                texts.append(_text_of(output))
-                if type(output) is not str:
-                    found = _usage_of(output)
-                    if found is not None:
-                        usage[i] = found
         return Report(
             name=name,
-            sample_names=[s.name for s in items],
+            sample_names=names,
             sample_tags=[s.tags for s in items],
             columns=columns,
-            outputs=texts,
-            usage=usage,
+            outputs=outputs,
             skipped=skipped,
             metadata=metadata,
         )

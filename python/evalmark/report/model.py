@@ -9,7 +9,9 @@ report of 100,000 samples costs a few arrays until someone reads its rows.
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -32,6 +34,8 @@ __all__ = [
     "SampleUsage",
     "SkippedSample",
     "Summary",
+    "output_text_of",
+    "usage_of",
 ]
 
 
@@ -203,6 +207,45 @@ class SampleRow:
         return self.verdict == "pass"
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def output_text_of(output: object) -> str | None:
+    """The text shown for an output: a str itself, a TestCase's ``actual_output`` or a reply's
+    ``text``, JSON for dicts and lists, else its ``repr`` (memory addresses removed, so the
+    report's bytes do not change between runs). None stays None."""
+    if output is None or type(output) is str:
+        return output
+    for attribute in ("actual_output", "text"):
+        value = getattr(output, attribute, None)
+        if isinstance(value, str):
+            return value
+    if isinstance(output, dict | list | tuple):
+        try:
+            return json.dumps(output, ensure_ascii=False, sort_keys=True, default=str)
+        except (TypeError, ValueError):
+            pass
+    return _ADDRESS.sub("", repr(output))
+
+
+def usage_of(output: object) -> SampleUsage | None:
+    """Latency, tokens and cost recorded on an output (a TestCase), or None."""
+    if output is None or type(output) is str:
+        return None
+    latency = getattr(output, "latency_ms", None)
+    tokens = getattr(output, "token_usage", None)
+    cost = getattr(output, "cost", None)
+    if latency is None and tokens is None and cost is None:
+        return None
+    return SampleUsage(
+        latency_ms=float(latency) if isinstance(latency, int | float) else None,
+        input_tokens=getattr(tokens, "input", None),
+        output_tokens=getattr(tokens, "output", None),
+        total_tokens=getattr(tokens, "total", None),
+        cost=cost if isinstance(cost, Decimal) else None,
+    )
+
+
 def _summary(
     passed: npt.NDArray[np.bool_], errored: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64]
 ) -> Summary:
@@ -250,8 +293,8 @@ class Report:
     skipped: tuple[SkippedSample, ...]
     metadata: Mapping[str, Any]
     _columns: Mapping[str, ResultColumn]
-    _outputs: tuple[str | None, ...] | None
-    _usage: Mapping[int, SampleUsage]
+    _outputs: tuple[Any, ...] | None
+    _usage: Mapping[int, SampleUsage] | None
 
     def __init__(
         self,
@@ -260,7 +303,7 @@ class Report:
         sample_names: Sequence[str],
         sample_tags: Sequence[tuple[str, ...]],
         columns: Mapping[str, ResultColumn],
-        outputs: Sequence[str | None] | None = None,
+        outputs: Sequence[Any] | None = None,
         usage: Mapping[int, SampleUsage] | None = None,
         skipped: Sequence[SkippedSample] = (),
         metadata: Mapping[str, Any] | None = None,
@@ -282,7 +325,8 @@ class Report:
         set_(self, "strategies", tuple(columns))
         set_(self, "_columns", MappingProxyType(dict(columns)))
         set_(self, "_outputs", tuple(outputs) if outputs is not None else None)
-        set_(self, "_usage", MappingProxyType(dict(usage or {})))
+        # usage None: read from the outputs when first needed.
+        set_(self, "_usage", MappingProxyType(dict(usage)) if usage is not None else None)
         set_(self, "skipped", tuple(skipped))
         set_(self, "metadata", MappingProxyType(dict(metadata or {})))
 
@@ -297,7 +341,7 @@ class Report:
             sample_tags=self.sample_tags,
             columns=self._columns,
             outputs=self._outputs,
-            usage=self._usage,
+            usage=self._usage_map(),
             skipped=self.skipped,
             metadata=self.metadata,
         )
@@ -330,11 +374,22 @@ class Report:
 
     def output(self, index: int) -> str | None:
         """The text of sample ``index``'s output (None when the function raised)."""
-        return None if self._outputs is None else self._outputs[index]
+        return None if self._outputs is None else output_text_of(self._outputs[index])
+
+    def _usage_map(self) -> Mapping[int, SampleUsage]:
+        if self._usage is None:
+            found: dict[int, SampleUsage] = {}
+            for index, output in enumerate(self._outputs or ()):
+                usage = usage_of(output)
+                if usage is not None:
+                    found[index] = usage
+            object.__setattr__(self, "_usage", MappingProxyType(found))
+        assert self._usage is not None
+        return self._usage
 
     def usage(self, index: int) -> SampleUsage | None:
         """Latency, tokens and cost of sample ``index``, when its output was a TestCase."""
-        return self._usage.get(index)
+        return self._usage_map().get(index)
 
     def row(self, index: int) -> SampleRow:
         """Sample ``index`` with its results."""
@@ -456,7 +511,8 @@ class Report:
         means: dict[str, float | None] = {
             name: summary.mean for name, summary in self.by_strategy().items()
         }
-        usages = [self._usage[i] for i in sorted(self._usage)]
+        usage = self._usage_map()
+        usages = [usage[i] for i in sorted(usage)]
         latency = [u.latency_ms for u in usages if u.latency_ms is not None]
         tokens = [float(u.total_tokens) for u in usages if u.total_tokens is not None]
         costs = [u.cost for u in usages if u.cost is not None]
@@ -471,7 +527,8 @@ class Report:
     def totals(self) -> dict[str, float | str]:
         """Summed tokens and cost over the samples that recorded them (cost as a decimal
         string, exact)."""
-        usages = list(self._usage.values())
+        usage = self._usage_map()
+        usages = [usage[i] for i in sorted(usage)]
         out: dict[str, float | str] = {}
         tokens = [u.total_tokens for u in usages if u.total_tokens is not None]
         costs = [u.cost for u in usages if u.cost is not None]

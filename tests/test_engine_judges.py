@@ -226,3 +226,30 @@ def test_recorded_judge_replays_each_repeat_whatever_the_scheduling(tmp_path: Pa
     recorded = run(ByRepeat(), "rewrite", 1)
     assert '"passed": false' in recorded  # repeat 1 said no, so "all" fails
     assert run(Offline(), "replay", 4) == recorded
+
+
+def test_judge_calls_in_flight_stay_within_the_scorer_concurrency() -> None:
+    class Slow:
+        model_id = "slow"
+        default_params: ClassVar[dict[str, Any]] = {}
+
+        def __init__(self) -> None:
+            self.now = 0
+            self.peak = 0
+
+        def chat(self, messages: Sequence[Any], **params: Any) -> ChatReply:
+            raise AssertionError("the scorer must use achat")
+
+        async def achat(self, messages: Sequence[Any], **params: Any) -> ChatReply:
+            self.now += 1
+            self.peak = max(self.peak, self.now)
+            await asyncio.sleep(0.002)
+            self.now -= 1
+            return ChatReply(text="Yes.")
+
+    judge = Slow()
+    samples = [Sample(name=f"s{i}", parameters=[f"q{i}"], expected_output="x") for i in range(10)]
+    strategy = JudgeStrategy(judge, "relevancy", repeats=3)
+    report = Scorer(concurrency=3).evaluate(samples, lambda q: q, strategy)
+    assert report.passed == 10
+    assert 1 < judge.peak <= 3

@@ -267,7 +267,7 @@ class JudgeStrategy:
         return result
 
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
-        """Async :meth:`evaluate`; the repeats are asked concurrently."""
+        """Async :meth:`evaluate`; the repeats are asked one after another."""
         messages = self.messages(sample, output)
         run_index = self._run_index()
 
@@ -279,8 +279,9 @@ class JudgeStrategy:
                     return EvaluationError.from_exception("judge", exc)
                 return self._read_safely(reply)
 
-        outcomes = await asyncio.gather(*(ask(r, c) for r, c in self._checks(sample)))
-        result = self._result(sample, output, list(outcomes), None)
+        # One after another, so a scorer's concurrency bounds the judge calls in flight too.
+        outcomes = [await ask(r, c) for r, c in self._checks(sample)]
+        result = self._result(sample, output, outcomes, None)
         if result is not None:
             return result
         return await self._fallback_async(sample, output, outcomes)

@@ -490,7 +490,7 @@ def test_refused_replies_are_returned_but_never_recorded(
 def test_buffered_recording_writes_once_and_replays_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import evalmark.models.recorder as recorder_module
+    import evalmark.models.store as store_module
     from evalmark.models.cassette_file import write_atomic as real_write
 
     writes: list[int] = []
@@ -499,7 +499,7 @@ def test_buffered_recording_writes_once_and_replays_at_once(
         writes.append(len(data))
         real_write(path, data)
 
-    monkeypatch.setattr(recorder_module, "write_atomic", counting_write)
+    monkeypatch.setattr(store_module, "write_atomic", counting_write)
     cassette = tmp_path / "c.jsonl"
     recorder = record_replay(
         chat_from_callable(lambda messages, **params: "re: " + messages[-1]["content"]),

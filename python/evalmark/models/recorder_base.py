@@ -1,0 +1,98 @@
+"""What chat and embedding recorders share: the store, the mode, the usage report."""
+
+from __future__ import annotations
+
+import atexit
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from evalmark.models.cassette_file import Kind
+from evalmark.models.modes import RecordMode, resolve_mode
+from evalmark.models.protocols import default_params_of, model_id_of
+from evalmark.models.secrets import Redactor, SecretScanner
+from evalmark.models.store import USAGE_ENV, CassetteStore, CassetteUsage, append_usage
+
+
+class Recorder:
+    """What chat and embedding recorders share: the store, the mode, the usage report."""
+
+    _kind: Kind
+
+    def __init__(
+        self,
+        model: Any,
+        cassette: str | os.PathLike[str],
+        mode: str | RecordMode | None,
+        *,
+        model_id: str | None,
+        redact: Sequence[Redactor],
+        secret_patterns: Sequence[str],
+    ) -> None:
+        self.model = model
+        self.model_id = model_id or model_id_of(model)
+        self._defaults = default_params_of(model)
+        self._resolved = resolve_mode(mode)
+        self._store = CassetteStore(
+            Path(os.path.abspath(cassette)), self._resolved, redact, SecretScanner(secret_patterns)
+        )
+        usage_file = os.environ.get(USAGE_ENV)
+        if usage_file and self._resolved.mode is not RecordMode.OFF:
+            atexit.register(self._write_usage_at_exit, Path(usage_file))
+
+    @property
+    def default_params(self) -> Mapping[str, Any]:
+        """The wrapped model's default parameters."""
+        return dict(self._defaults)
+
+    @property
+    def cassette(self) -> Path:
+        """The cassette file."""
+        return self._store.path
+
+    @property
+    def mode(self) -> RecordMode:
+        """The mode in force (after the argument, ``CI`` and ``EVALMARK_RECORD_MODE``)."""
+        return self._resolved.mode
+
+    @property
+    def mode_source(self) -> str:
+        """Where the mode came from, in words."""
+        return self._resolved.source
+
+    def usage(self) -> CassetteUsage:
+        """Entries used so far, and entries of this kind and model never used."""
+        self._store.ensure_loaded()
+        return self._store.usage(self._kind, self.model_id)
+
+    @contextmanager
+    def buffered(self) -> Iterator[None]:
+        """Keep new recordings in memory inside the ``with`` block and write them in one go at
+        its end (also when it ends with an error). Much faster for recording many calls from a
+        fast model; a crash inside the block loses what it recorded. Blocks may nest; the
+        outermost one writes."""
+        store = self._store
+        with store.lock:
+            store.buffering += 1
+        try:
+            yield
+        finally:
+            with store.lock:
+                store.buffering -= 1
+                outermost = store.buffering == 0
+            if outermost:
+                store.flush()
+
+    def reset_counters(self) -> None:
+        """Start counting identical calls from sample index 0 again (e.g. per test)."""
+        with self._store.lock:
+            self._store.next_index.clear()
+            self._store.free_indexes.clear()
+
+    def _write_usage_at_exit(self, usage_file: Path) -> None:
+        if not self._store.loaded:
+            return
+        usage = self.usage()
+        append_usage(usage_file, usage.path, usage.used)

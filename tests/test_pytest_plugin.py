@@ -115,8 +115,8 @@ def test_scorer_fixture_takes_the_marker_options_and_registers_reports(
         [
             "*= evalmark =*",
             "1 reports, 2 evaluations: 1 passed, 1 failed, 0 errors; score 50.0%",
-            "report*samples*evaluations*passed*failed*errors*score",
-            "test_scorer.py::test_capitals*2*2*1*1*0*50.0%",
+            "report*samples*evaluations*passed*failed*errors*score*verdict",
+            "test_scorer.py::test_capitals*2*2*1*1*0*50.0%*FAIL",
             "suite report: out*evaluation-suite-report.md, out*evaluation-suite-report.json",
         ]
     )
@@ -295,6 +295,12 @@ def test_per_sample_ids_are_sample_names(project: pytest.Pytester) -> None:
             "*test_evaluated?capital-france? PASSED*",
             "*test_evaluated?capital-japan? FAILED*",
             "*test_evaluated?two-plus-two? PASSED*",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "test_each.py::test_evaluated?capital-france? * 100.0%  pass",
+            "test_each.py::test_evaluated?capital-japan? *   0.0%  FAIL",
         ]
     )
     markdown = (project.path / "out/evaluation-suite-report.md").read_text()

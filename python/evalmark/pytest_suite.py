@@ -42,8 +42,14 @@ def suite_of(entries: Sequence[RegisteredReport], name: str = "pytest") -> Suite
     return SuiteReport([_renamed(e.report, e.name) for e in ordered], name=name)
 
 
+def _verdict(report: Report) -> str:
+    if report.errors:
+        return "ERROR"
+    return "FAIL" if report.failed else "pass"
+
+
 def _table(suite: SuiteReport) -> list[str]:
-    header = ["report", "samples", "evaluations", "passed", "failed", "errors", "score"]
+    header = ["report", "samples", "evaluations", "passed", "failed", "errors", "score", "verdict"]
     rows = [
         [
             r.name,
@@ -53,6 +59,7 @@ def _table(suite: SuiteReport) -> list[str]:
             str(r.failed),
             str(r.errors),
             f"{r.score:.1f}%",
+            _verdict(r),
         ]
         for r in suite.reports
     ]
@@ -60,8 +67,8 @@ def _table(suite: SuiteReport) -> list[str]:
 
     def line(cells: list[str]) -> str:
         first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-        return "  ".join([first, *rest])
+        numbers = [c.rjust(w) for c, w in zip(cells[1:-1], widths[1:-1], strict=True)]
+        return "  ".join([first, *numbers, cells[-1]]).rstrip()
 
     return [line(header), *(line(row) for row in rows)]
 

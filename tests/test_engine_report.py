@@ -371,3 +371,10 @@ def test_reports_are_immutable_and_can_be_renamed() -> None:
 def test_markdown_caps_long_tables() -> None:
     md = make_report().to_markdown(max_rows=2)
     assert "… and 4 more." in md and "… and 2 more samples." in md
+
+
+def test_reports_pickle_through_their_json_form() -> None:
+    import pickle
+
+    report = make_report()
+    assert pickle.loads(pickle.dumps(report)).to_json() == report.to_json()

@@ -88,3 +88,14 @@ def test_place_column_spreads_rows_and_keeps_explanations() -> None:
     assert [r.explanation for r in wide] == ["i0", error.explanation, "i1"]
     assert wide.scores.tolist() == [0.25, 0.0, 1.0]
     assert wide.errored.tolist() == [False, True, False]
+
+
+def test_results_pickle_and_copy() -> None:
+    import copy
+    import pickle
+
+    result = EvaluationResult.failed(0.5, "half", {"k": [1, 2]}).with_metadata(x=1)
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert copy.deepcopy(result) == result and copy.copy(result) == result
+    error = EvaluationResult.from_error("parse", ValueError("bad reply"))
+    assert pickle.loads(pickle.dumps(error)) == error

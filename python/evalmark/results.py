@@ -175,6 +175,13 @@ class EvaluationResult:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("EvaluationResult is immutable")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle and copy through the constructor: the slots cannot be set from outside.
+        return (
+            _restore,
+            (self._verdict, self.score, self.explanation, dict(self.metadata), self.error),
+        )
+
     # ------------------------------------------------------------------ constructors
 
     @classmethod
@@ -296,6 +303,18 @@ class EvaluationResult:
         if self.error is not None:
             parts.append(f"error={self.error!r}")
         return f"EvaluationResult({', '.join(parts)})"
+
+
+def _restore(
+    passed: bool,
+    score: float,
+    explanation: str,
+    metadata: Mapping[str, Any],
+    error: EvaluationError | None,
+) -> EvaluationResult:
+    return EvaluationResult._unchecked(
+        passed, score, explanation, MappingProxyType(dict(metadata)), error
+    )
 
 
 class ResultColumn:

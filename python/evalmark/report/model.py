@@ -333,6 +333,10 @@ class Report:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Report is immutable (cannot set {name!r}); use with_name(...)")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Columns explain rows with closures, which do not pickle: go through the JSON form.
+        return (Report.from_json, (self.to_json(),))
+
     def with_name(self, name: str) -> Report:
         """The same report under another name (results shared, nothing recomputed)."""
         return Report(

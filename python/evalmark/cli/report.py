@@ -119,7 +119,7 @@ def _points(delta: Any) -> list[str]:
 def comparison_text(comparison: Any, before: str | None = None, after: str | None = None) -> str:
     """A plain-text rendering of a ``Comparison``: pass-rate deltas, then the changed cases.
     ``before`` and ``after`` label the two runs (default: the reports' names)."""
-    from evalmark.cli.run_output import table
+    from evalmark.cli.run_output import one_line, table
 
     rows = [["overall", *_points(comparison.pass_rate)]]
     rows += [[f"check {k}", *_points(d)] for k, d in comparison.strategies.items()]
@@ -133,7 +133,7 @@ def comparison_text(comparison: Any, before: str | None = None, after: str | Non
         out.append(f"\n{title}: {len(changes)}\n")
         out += [
             f"  {c.sample} [{c.strategy}] {c.before} -> {c.after}"
-            + (f": {' '.join(c.explanation.split())[:150]}" if c.explanation else "")
+            + (f": {one_line(c.explanation)}" if c.explanation else "")
             + "\n"
             for c in changes
         ]

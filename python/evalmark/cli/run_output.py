@@ -11,7 +11,14 @@ from typing import Any, TextIO
 from evalmark.cli import CliError
 from evalmark.suite.runner import SuiteRun
 
-__all__ = ["compare_with_baseline", "print_run", "report_stem", "table", "write_reports"]
+__all__ = [
+    "compare_with_baseline",
+    "one_line",
+    "print_run",
+    "report_stem",
+    "table",
+    "write_reports",
+]
 
 _VERDICT = {"pass": "pass", "fail": "FAIL", "error": "ERROR"}
 _EXTENSIONS = {"md": ".md", "json": ".json", "html": ".html", "xml": ".xml"}
@@ -122,7 +129,7 @@ def _failure(row: Any) -> str:
     for name in bad:
         result = row.results[name]
         text = result.explanation or (result.error.message if result.error else "failed")
-        lines.append(f"    {name}: {_one_line(text)}")
+        lines.append(f"    {name}: {one_line(text)}")
     if len(bad) == 1 and good:
         lines.append(f"    caught only by {bad[0]} ({', '.join(good)} passed it)")
     return "\n".join(lines) + "\n"
@@ -131,7 +138,8 @@ def _failure(row: Any) -> str:
 _VERDICT_LINE = re.compile(r"\s*\bVERDICT:\s*(yes|no)\s*$", re.IGNORECASE)
 
 
-def _one_line(text: str, limit: int = 200) -> str:
+def one_line(text: str, limit: int = 200) -> str:
+    """``text`` on one line, without a judge's trailing verdict line, cut at ``limit``."""
     # A judge's explanation ends with its verdict line, which the table already shows.
     flat = _VERDICT_LINE.sub("", " ".join(text.split()))
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"

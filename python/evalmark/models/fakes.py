@@ -43,11 +43,13 @@ class _CallLog:
         self._calls: list[ScriptedCall] = []
 
     def add(self, messages: list[dict[str, Any]], params: dict[str, Any]) -> int:
+        """Keep one call; returns its position."""
         with self._lock:
             self._calls.append(ScriptedCall(tuple(messages), params))
             return len(self._calls) - 1
 
     def all(self) -> tuple[ScriptedCall, ...]:
+        """Every call kept so far."""
         with self._lock:
             return tuple(self._calls)
 

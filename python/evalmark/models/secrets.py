@@ -87,6 +87,7 @@ def redact_pattern(pattern: str | re.Pattern[str], replacement: str = "[REDACTED
     compiled = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern)
 
     def redact(request: dict[str, Any]) -> dict[str, Any]:
+        """The request with every match replaced."""
         result = _replace_strings(request, compiled, replacement)
         assert isinstance(result, dict)
         return result

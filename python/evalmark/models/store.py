@@ -106,6 +106,7 @@ class CassetteStore:
         self.pending: list[Entry] = []
 
     def ensure_loaded(self) -> None:
+        """Read the cassette on first use (not in rewrite mode, which starts afresh)."""
         if self.loaded:
             return
         with self.lock:
@@ -160,6 +161,7 @@ class CassetteStore:
         return index, entry
 
     def give_back(self, key: str, index: int) -> None:
+        """Return an unrecorded sample index so the next identical call takes it again."""
         context = current_call()
         if context is not None and context.repeat is not None:
             return
@@ -184,6 +186,7 @@ class CassetteStore:
     def miss(
         self, request: dict[str, Any], key: str, index: int, *, also_missing: int = 0
     ) -> CassetteMiss:
+        """The ``CassetteMiss`` for a request nothing answers, with its full explanation."""
         with self.lock:
             stored = list(self.entries.values())
             recorded = self.counts.get(key, 0)
@@ -280,6 +283,7 @@ class CassetteStore:
             )
 
     def usage(self, kind: Kind, model_id: str) -> CassetteUsage:
+        """Entries used so far, and entries of ``kind`` and ``model_id`` never used."""
         with self.lock:
             used = tuple(sorted(self.used))
             unused = tuple(
@@ -307,6 +311,7 @@ _model_decoder = msgspec.json.Decoder(_ModelOnly)
 
 
 def model_of(entry: AnyEntry) -> object:
+    """The model id in an entry's request, read without decoding the rest."""
     if isinstance(entry, Entry):
         return entry.request.get("model")
     try:

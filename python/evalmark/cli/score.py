@@ -52,8 +52,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "score",
         help="score a JSONL, CSV or Parquet file of (expected, actual) pairs",
-        description="Score every (expected, actual) pair of a file with the batch metric "
-        "kernels, streaming in chunks with constant memory; print per-metric statistics.",
+        description="Score every (expected, actual) pair of a file with the batch metric kernels,\n"
+        "streaming in chunks with constant memory; print per-metric statistics.",
         epilog=_EXAMPLES.format(metrics=listing),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -75,8 +75,10 @@ def register(subparsers: Any) -> None:
         "--summary", type=Path, metavar="FILE", help="also write the summary as JSON to FILE"
     )
     columns = parser.add_argument_group("columns")
-    columns.add_argument("--expected-col", default="expected", metavar="NAME")
-    columns.add_argument("--actual-col", default="actual", metavar="NAME")
+    columns.add_argument(
+        "--expected-col", default="expected", metavar="NAME", help="default: expected"
+    )
+    columns.add_argument("--actual-col", default="actual", metavar="NAME", help="default: actual")
     columns.add_argument(
         "--id-col",
         default=None,

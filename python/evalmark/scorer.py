@@ -237,15 +237,13 @@ class Scorer:
             outputs = [outputs[i] for i in keep]
             failed = {}
         total = len(items)
+        ok_samples: Sequence[Sample] = items
+        ok_outputs: Sequence[Any] = outputs
+        ok_positions = np.arange(total, dtype=np.int64)
         if failed:
-            ok_positions = np.asarray([i for i in range(total) if i not in failed], np.int64)
-        else:
-            ok_positions = np.arange(total, dtype=np.int64)
-        if failed:
-            ok_samples: Sequence[Sample] = [items[i] for i in ok_positions]
-            ok_outputs: Sequence[Any] = [outputs[i] for i in ok_positions]
-        else:
-            ok_samples, ok_outputs = items, outputs
+            ok_positions = ok_positions[[i not in failed for i in range(total)]]
+            ok_samples = [items[i] for i in ok_positions]
+            ok_outputs = [outputs[i] for i in ok_positions]
         function_errors = {
             i: EvaluationResult.from_error(
                 "function",

@@ -242,8 +242,9 @@ class Scorer:
         ok_positions = np.arange(total, dtype=np.int64)
         if failed:
             ok_positions = ok_positions[[i not in failed for i in range(total)]]
-            ok_samples = [items[i] for i in ok_positions]
-            ok_outputs = [outputs[i] for i in ok_positions]
+            kept = ok_positions.tolist()
+            ok_samples = [items[i] for i in kept]
+            ok_outputs = [outputs[i] for i in kept]
         function_errors = {
             i: EvaluationResult.from_error(
                 "function",

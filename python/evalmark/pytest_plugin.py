@@ -150,18 +150,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """Name reports after the test that made them."""
-    REGISTRY.current_test = item.nodeid
-    try:
-        return (yield)
-    finally:
-        REGISTRY.current_test = None
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
-    """Fixtures run in setup; their reports belong to the test too."""
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Name the reports made during a test (setup, call and teardown) after the test."""
     REGISTRY.current_test = item.nodeid
     try:
         return (yield)

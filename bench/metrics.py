@@ -48,33 +48,57 @@ class Row:
     note: str = ""
 
 
-def best_time(fn: Callable[[], Any], repeat: int) -> float:
-    """The fastest of ``repeat`` runs, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+ROUNDS = 3
 
 
-def rate(n: int, fn: Callable[[], Any], repeat: int = 3) -> float:
-    return n / best_time(fn, repeat)
+def once(fn: Callable[[], Any]) -> float:
+    """Seconds for one call."""
+    gc.collect()
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
 
 
-def peer_rate(n: int, make: Callable[[], Callable[[], Any]], repeat: int = 1) -> float | None:
-    """Pairs/s of a peer, or None when its package is not installed."""
+def measure(
+    metric: str,
+    n: int,
+    ours: Callable[[], Any],
+    ours_serial: Callable[[], Any],
+    peer: str,
+    make_peer: Callable[[], Callable[[], Any]],
+    target: float,
+    peer_n: int | None = None,
+) -> Row:
+    """Best-of-ROUNDS pairs/s of evalmark (all cores, one thread) and of the peer.
+
+    The three are timed in turn within each round, so that a change of machine load during the
+    run weighs on both sides alike. ``peer_n`` < ``n``: the peer runs on the first ``peer_n``
+    pairs only (its pairs/s is what is compared).
+    """
     try:
-        fn = make()
+        theirs: Callable[[], Any] | None = make_peer()
     except ImportError:
-        return None
-    return rate(n, fn, repeat)
+        theirs = None
+    best = [float("inf")] * 3
+    for _ in range(ROUNDS):
+        best[0] = min(best[0], once(ours))
+        best[1] = min(best[1], once(ours_serial))
+        if theirs is not None:
+            best[2] = min(best[2], once(theirs))
+    k = n if peer_n is None else min(peer_n, n)
+    note = f"peer timed on the first {k:,} pairs, pairs/s scaled" if k < n else ""
+    return Row(
+        metric,
+        n / best[0],
+        n / best[1],
+        peer,
+        None if theirs is None else k / best[2],
+        target,
+        note,
+    )
 
 
 def bench_levenshtein(exp: list[str], act: list[str]) -> Row:
-    n = len(exp)
-
     def make() -> Callable[[], Any]:
         from rapidfuzz import process
         from rapidfuzz.distance import Levenshtein
@@ -83,56 +107,53 @@ def bench_levenshtein(exp: list[str], act: list[str]) -> Row:
             exp, act, scorer=Levenshtein.normalized_similarity, workers=-1
         )
 
-    return Row(
+    return measure(
         "Levenshtein similarity",
-        rate(n, lambda: em.levenshtein_similarity_batch(exp, act)),
-        rate(n, lambda: em.levenshtein_similarity_batch(exp, act, workers=1)),
+        len(exp),
+        lambda: em.levenshtein_similarity_batch(exp, act),
+        lambda: em.levenshtein_similarity_batch(exp, act, workers=1),
         "rapidfuzz cpdist(workers=-1)",
-        peer_rate(n, make, repeat=3),
+        make,
         1.0,
     )
 
 
 def bench_rouge(exp: list[str], act: list[str], subset: int) -> Row:
-    n = len(exp)
-    k = min(subset, n)
-
     def make() -> Callable[[], Any]:
         from rouge_score import rouge_scorer
 
         scorer = rouge_scorer.RougeScorer(["rougeL"])
-        pairs = list(zip(exp[:k], act[:k], strict=True))
+        pairs = list(zip(exp[:subset], act[:subset], strict=True))
         return lambda: [scorer.score(e, a)["rougeL"].fmeasure for e, a in pairs]
 
-    return Row(
+    return measure(
         "ROUGE-L F",
-        rate(n, lambda: em.rouge_l_batch(exp, act)),
-        rate(n, lambda: em.rouge_l_batch(exp, act, workers=1)),
+        len(exp),
+        lambda: em.rouge_l_batch(exp, act),
+        lambda: em.rouge_l_batch(exp, act, workers=1),
         "rouge-score",
-        peer_rate(k, make),
+        make,
         100.0,
-        f"peer timed on the first {k:,} pairs, pairs/s scaled" if k < n else "",
+        subset,
     )
 
 
 def bench_token_f1(exp: list[str], act: list[str], subset: int) -> Row:
     import oracles
 
-    n = len(exp)
-    k = min(subset, n)
-
     def make() -> Callable[[], Any]:
-        pairs = list(zip(exp[:k], act[:k], strict=True))
+        pairs = list(zip(exp[:subset], act[:subset], strict=True))
         return lambda: [oracles.squad_compute_f1(e, a) for e, a in pairs]
 
-    return Row(
+    return measure(
         "token F1 (SQuAD)",
-        rate(n, lambda: em.token_f1_batch(exp, act)),
-        rate(n, lambda: em.token_f1_batch(exp, act, workers=1)),
+        len(exp),
+        lambda: em.token_f1_batch(exp, act),
+        lambda: em.token_f1_batch(exp, act, workers=1),
         "pure-Python SQuAD compute_f1",
-        peer_rate(k, make),
+        make,
         30.0,
-        f"peer timed on the first {k:,} pairs, pairs/s scaled" if k < n else "",
+        subset,
     )
 
 
@@ -144,19 +165,18 @@ def bench_cosine(n: int, seed: int) -> Row:
             np.einsum("ij,ij->i", a, b) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
         )
 
-    return Row(
+    return measure(
         "cosine, 384-d float32",
-        rate(n, lambda: em.cosine_batch(a, b)),
-        rate(n, lambda: em.cosine_batch(a, b, workers=1)),
+        n,
+        lambda: em.cosine_batch(a, b),
+        lambda: em.cosine_batch(a, b, workers=1),
         "numpy einsum / norms",
-        peer_rate(n, make, repeat=3),
+        make,
         3.0,
     )
 
 
 def bench_json(exp: list[str], act: list[str]) -> Row:
-    n = len(exp)
-
     def make() -> Callable[[], Any]:
         import orjson
 
@@ -164,18 +184,22 @@ def bench_json(exp: list[str], act: list[str]) -> Row:
         pairs = list(zip(exp, act, strict=True))
         return lambda: [loads(e) == loads(a) for e, a in pairs]
 
-    return Row(
+    return measure(
         "JSON match",
-        rate(n, lambda: em.json_match_batch(exp, act)),
-        rate(n, lambda: em.json_match_batch(exp, act, workers=1)),
+        len(exp),
+        lambda: em.json_match_batch(exp, act),
+        lambda: em.json_match_batch(exp, act, workers=1),
         "orjson.loads(e) == orjson.loads(a)",
-        peer_rate(n, make, repeat=3),
+        make,
         2.0,
     )
 
 
 def print_table(rows: list[Row], n: int) -> None:
-    print(f"\nthroughput, {n:,} pairs per metric, {os.cpu_count()} cores (pairs/s)\n")
+    print(
+        f"\nthroughput, {n:,} pairs per metric, {os.cpu_count()} cores, best of {ROUNDS}"
+        f" interleaved rounds (pairs/s; 1-minute load average {os.getloadavg()[0]:.1f})\n"
+    )
     head = (
         f"{'metric':<24}{'evalmark':>13}{'1 thread':>12}  {'peer':<36}{'peer':>12}"
         f"{'ratio':>9}{'target':>9}  met"
@@ -283,11 +307,14 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=None, help="pairs per metric (100,000)")
     parser.add_argument("--quick", action="store_true", help="10,000 pairs, small memory check")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=3, help="timing rounds, best kept (3)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory check")
     parser.add_argument(
         "--memory-pairs", type=int, default=None, help="pairs in the memory check (1,000,000)"
     )
     args = parser.parse_args()
+    global ROUNDS
+    ROUNDS = max(1, args.rounds)
     n = args.n or (10_000 if args.quick else 100_000)
     subset = 1_000 if args.quick else 5_000
 

@@ -70,7 +70,8 @@ def _named_strategies(strategies: Sequence[object]) -> list[tuple[str, Any]]:
     if doubled:
         raise ValueError(
             f"strategy names must be distinct in a run; {', '.join(doubled)} appears more than "
-            "once: pass name=... to tell them apart (e.g. TokenF1(0.8, name='TokenF1@0.8'))"
+            "once: pass name=... to tell them apart (e.g. TokenF1(0.8, name='TokenF1@0.8'); "
+            "for a plain function, FunctionStrategy(function, name=...))"
         )
     return named
 

@@ -398,6 +398,17 @@ def test_text_column_workload(text_workload: tuple[list[str], list[str]]) -> Non
             assert same_bits(got, batch(exp, act, workers=1)), name
 
 
+def test_text_column_rows_are_slices_of_one_buffer() -> None:
+    # row i is data[offsets[i]:offsets[i + 1]]: offsets need not start at 0 nor reach the end
+    data = np.frombuffer(b"xxthe cat sat|a cat|yy", dtype=np.uint8)
+    exp = em.TextColumn(data, np.array([2, 13], dtype=np.int64))
+    act = em.TextColumn(data, np.array([14, 19], dtype=np.int64))
+    assert em.token_f1_batch(exp, act).tolist() == [em.token_f1("the cat sat", "a cat")]
+    assert em.levenshtein_distance_batch(exp, act).tolist() == [
+        em.levenshtein_distance("the cat sat", "a cat")
+    ]
+
+
 # ---------------------------------------------------------------------------- memory
 
 _MEMORY_CHILD = r"""

@@ -219,6 +219,19 @@ def test_a_build_without_its_cassette_and_without_a_function(
     assert "record it with a live 'function' and --record-mode record-missing" in err
 
 
+@pytest.mark.parametrize("mode", ["rewrite", "off"])
+def test_rewriting_a_build_needs_a_live_function(
+    capsys: pytest.CaptureFixture[str], mode: str, tmp_path: Path
+) -> None:
+    cassette = SUPPORT / "builds" / "healthy.jsonl"
+    before = cassette.read_bytes()
+    code, _, err = cli(capsys, "run", str(SUPPORT), "--no-report", "--record-mode", mode)
+    assert code == 2
+    assert f"record mode {mode} (" in err and "calls the application, but the suite " in err
+    assert "names no live 'function' for build 'healthy'; add one, or replay" in err
+    assert cassette.read_bytes() == before
+
+
 def test_a_live_function_alone_is_called_directly(
     capsys: pytest.CaptureFixture[str], live_suite: Path
 ) -> None:

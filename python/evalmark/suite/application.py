@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark.models import ChatReply, RecordedChat, RecordMode, record_replay
+from evalmark.models.modes import resolve_mode
 from evalmark.models.values import MessageLike, last_user_text, message_dicts
 from evalmark.samples import Sample
 from evalmark.suite.model import ApplicationSpec, SuiteError
@@ -154,6 +155,14 @@ def recorded_application(
     if app.function is not None:
         live: Any = _LiveApplication(import_callable(app.function, app.base), app.model_id)
     else:
+        # record-missing only fills gaps, so it can replay a complete build (and record the
+        # judge meanwhile); rewrite and off would need the application for every call.
+        resolved = resolve_mode(mode)
+        if resolved.mode in (RecordMode.REWRITE, RecordMode.OFF):
+            raise SuiteError(
+                f"record mode {resolved.mode.value} ({resolved.source}) calls the application, "
+                f"but the suite names no live 'function' for build {build!r}; add one, or replay"
+            )
         if not cassette.exists():
             raise SuiteError(
                 f"the cassette of build {build!r} does not exist ({cassette}); record it with "

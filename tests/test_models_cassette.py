@@ -215,8 +215,8 @@ def test_miss_message_names_everything_needed_to_fix_it(tmp_path: Path) -> None:
     with pytest.raises(CassetteMiss) as caught:
         replayer.chat(asked, temperature=0.5)
     message = str(caught.value)
-    assert str(cassette) in message and "exists, 1 entries" in message
-    assert "mode replay (from the default)" in message
+    assert str(cassette) in message and "exists, 1 entry" in message
+    assert "mode replay (the default)" in message
     assert caught.value.key in message and "sample index 0" in message
     assert "no sample is recorded for this key" in message
     assert "messages[0].content: asked 'What is the capital of Spain?'" in message

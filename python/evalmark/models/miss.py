@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark.models.cassette_file import Entry
-from evalmark.models.modes import MODE_ENV, RecordMode, ResolvedMode
+from evalmark.models.modes import CI_FORCED, MODE_ENV, RecordMode, ResolvedMode
 
 _MAX_DIFFERENCES = 8
 _MAX_VALUE = 70
@@ -72,11 +72,12 @@ def miss_message(
     also_missing: int = 0,
 ) -> str:
     """Explain a miss: the cassette, the mode, the key, what is closest, and how to record."""
-    state = f"exists, {total_entries} entries" if exists else "does not exist yet"
+    plural = "entry" if total_entries == 1 else "entries"
+    state = f"exists, {total_entries} {plural}" if exists else "does not exist yet"
     lines = [
         f"no recording for this {request.get('kind', 'chat')} request of model "
         f"{request.get('model')!r} in cassette {path} ({state}); mode {mode.mode.value} "
-        f"(from {mode.source}).",
+        f"({mode.source}).",
         f"  key {key}, sample index {sample_index}: {_recorded_text(recorded, sample_index)}",
     ]
     if also_missing:
@@ -111,6 +112,6 @@ def _how_to_record(path: Path, mode: ResolvedMode) -> str:
         f"  To record it, run once with the real model: {MODE_ENV}=record-missing <your command> "
         "(under pytest: --evalmark-record-mode=record-missing)"
     )
-    if mode.mode is RecordMode.REPLAY and mode.source.startswith("CI"):
+    if mode.mode is RecordMode.REPLAY and mode.source == CI_FORCED:
         command += " outside CI (CI forces replay), or pass mode='record-missing' to record_replay"
     return f"{command}; then commit {path}."

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 import msgspec
 
 MODE_ENV = "EVALMARK_RECORD_MODE"
+CI_FORCED = "forced because CI is set"
 
 
 class RecordMode(enum.StrEnum):
@@ -56,10 +57,12 @@ def resolve_mode(
     """The effective mode: the argument, else ``replay`` under CI, else the env var, else replay."""
     env = os.environ if environ is None else environ
     if argument is not None:
-        return ResolvedMode(parse_mode(argument, source="mode argument"), "the mode argument")
+        return ResolvedMode(
+            parse_mode(argument, source="mode argument"), "set by the mode argument"
+        )
     if ci_is_set(env):
-        return ResolvedMode(RecordMode.REPLAY, "CI is set, which forces replay")
+        return ResolvedMode(RecordMode.REPLAY, CI_FORCED)
     from_env = env.get(MODE_ENV, "").strip()
     if from_env:
-        return ResolvedMode(parse_mode(from_env, source=MODE_ENV), f"{MODE_ENV}={from_env}")
+        return ResolvedMode(parse_mode(from_env, source=MODE_ENV), f"set by {MODE_ENV}={from_env}")
     return ResolvedMode(RecordMode.REPLAY, "the default")

@@ -36,6 +36,7 @@ from evalmark.samples import (
     write_samples,
 )
 from evalmark.scorer import Evaluation, Scorer
+from evalmark.suite import load_suite, run_suite
 from evalmark.testcase import (
     Conversation,
     ReasoningStep,
@@ -105,6 +106,9 @@ __all__ = [
     "assert_that",
     "register_formatter",
     "strategies",
+    # suites
+    "load_suite",
+    "run_suite",
     # package
     "__version__",
 ]

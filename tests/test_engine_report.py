@@ -378,3 +378,24 @@ def test_reports_pickle_through_their_json_form() -> None:
 
     report = make_report()
     assert pickle.loads(pickle.dumps(report)).to_json() == report.to_json()
+
+
+def test_guardrail_figures_survive_function_errors_and_composites() -> None:
+    from evalmark.strategies import Composite
+
+    expected = ["REJECT", "ACCEPT", "REJECT"]
+    samples = [
+        Sample(name=f"g{i}", parameters=[i], expected_output=e) for i, e in enumerate(expected)
+    ]
+
+    def guard(i: int) -> str:
+        if i == 2:
+            raise RuntimeError("guard crashed")
+        return "REJECT"
+
+    report = Scorer().evaluate(samples, guard, Guardrail(), Composite(Guardrail(), name="both"))
+    g = report.guardrails()["Guardrail"]
+    assert (g.true_positive, g.false_positive, g.total) == (1, 1, 2)
+    assert report.errors == 2
+    members = report.result("g0", "both").metadata["members"]
+    assert members["Guardrail"]["passed"] is True

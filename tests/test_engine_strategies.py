@@ -282,3 +282,21 @@ def test_batch_calls_from_many_threads_equal_the_serial_results() -> None:
             )
         )
     assert parallel == serial
+
+
+def test_composite_of_batch_strategies_has_a_batch_path_equal_to_row_by_row() -> None:
+    composite = Composite(TokenF1(0.5), RougeL(0.5), ExactMatch())
+    assert composite.batch is False  # ExactMatch has no batch path
+    metric_only = Composite(TokenF1(0.5), RougeL(0.5), JsonMatch())
+    assert metric_only.batch is True
+    samples = [sample(e, name=f"c{i}") for i, (e, _) in enumerate(TEXTS)] + [
+        Sample(name="none", parameters=["q"], expected_outputs=[])
+    ]
+    outputs = [a for _, a in TEXTS] + ["x"]
+    column = metric_only.evaluate_batch(samples, outputs)
+    for i, (s, o) in enumerate(zip(samples, outputs, strict=True)):
+        assert column[i] == metric_only.evaluate(s, o)
+    assert column.errored.tolist() == [r.error is not None for r in column]
+    assert column[len(samples) - 1].error is not None
+    mixed = composite.evaluate_batch(samples[:2], outputs[:2])
+    assert mixed[1] == composite.evaluate(samples[1], outputs[1])

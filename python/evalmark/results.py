@@ -20,7 +20,7 @@ the class builds a passing result.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, overload
@@ -326,7 +326,7 @@ class ResultColumn:
     scored another way). A column built from a list of results keeps the list.
     """
 
-    __slots__ = ("_cache", "_explain", "errored", "passed", "scores")
+    __slots__ = ("_build", "_cache", "_explain", "_metadata_rows", "errored", "passed", "scores")
 
     def __init__(
         self,
@@ -344,6 +344,8 @@ class ResultColumn:
         self.passed = np.asarray(passed, dtype=np.bool_)
         self.errored = np.zeros(len(scores), dtype=np.bool_)
         self._explain = explain
+        self._build: Callable[[int], EvaluationResult] | None = None
+        self._metadata_rows: Callable[[], Iterable[EvaluationResult]] | None = None
         self._cache: dict[int, EvaluationResult] = {}
         if overrides:
             self.scores = self.scores.copy()
@@ -365,7 +367,27 @@ class ResultColumn:
             (r.error is not None for r in results), dtype=np.bool_, count=count
         )
         column._explain = _no_explanation
+        column._build = None
+        column._metadata_rows = None
         column._cache = dict(enumerate(results))
+        return column
+
+    @classmethod
+    def lazy(
+        cls,
+        scores: npt.NDArray[np.float64],
+        passed: npt.NDArray[np.bool_],
+        errored: npt.NDArray[np.bool_],
+        build: Callable[[int], EvaluationResult],
+        metadata_rows: Callable[[], Iterable[EvaluationResult]] | None = None,
+    ) -> ResultColumn:
+        """A column whose figures are known now and whose row ``i`` is ``build(i)``, called
+        the first time the row is read (for rows with metadata, e.g. composites).
+        ``metadata_rows`` yields the rows that can carry metadata (default: every row)."""
+        column = cls(scores, passed, _no_explanation)
+        column.errored = np.asarray(errored, dtype=np.bool_)
+        column._build = build
+        column._metadata_rows = metadata_rows
         return column
 
     def __len__(self) -> int:
@@ -380,6 +402,10 @@ class ResultColumn:
             raise IndexError(f"result index {index} out of range for {count} rows")
         if index < 0:
             return self[index + count]
+        if self._build is not None:
+            result = self._build(index)
+            self._cache[index] = result
+            return result
         score = float(self.scores[index])
         passed = bool(self.passed[index])
         result = EvaluationResult._unchecked(
@@ -395,9 +421,14 @@ class ResultColumn:
         """Every row as an :class:`EvaluationResult`."""
         return list(self)
 
-    def built(self) -> Iterator[EvaluationResult]:
-        """The rows that exist as objects already, in no particular order (all of them for a
-        column made from results). The other rows of a batch column carry no metadata."""
+    def rows_with_metadata(self) -> Iterator[EvaluationResult]:
+        """Every row that can carry metadata, in no particular order: all rows of a column
+        made from results or built lazily, only the overridden rows of a metric column (its
+        other rows have none). For figures read from metadata, e.g. guardrail decisions."""
+        if self._metadata_rows is not None:
+            return iter(list(self._metadata_rows()))
+        if self._build is not None:
+            return iter(self)
         return iter(list(self._cache.values()))
 
 
@@ -420,22 +451,23 @@ def place_column(
         return column
     inverse = np.full(total, -1, dtype=np.int64)
     inverse[positions] = np.arange(len(positions), dtype=np.int64)
-    inner = column._explain
 
-    def explain(index: int, score: float, passed: bool) -> str:
-        return inner(int(inverse[index]), score, passed)
+    def build(index: int) -> EvaluationResult:
+        return extra[index] if index in extra else column[int(inverse[index])]
 
     scores = np.zeros(total, dtype=np.float64)
     passed = np.zeros(total, dtype=np.bool_)
+    errored = np.zeros(total, dtype=np.bool_)
     scores[positions] = column.scores
     passed[positions] = column.passed
-    wide = ResultColumn(scores, passed, explain)
-    wide.errored[positions] = column.errored
-    for k, result in column._cache.items():
-        wide._cache[int(positions[k])] = result
+    errored[positions] = column.errored
     for index, result in extra.items():
-        wide.scores[index] = result.score
-        wide.passed[index] = result.passed
-        wide.errored[index] = result.error is not None
-        wide._cache[index] = result
-    return wide
+        scores[index] = result.score
+        passed[index] = result.passed
+        errored[index] = result.error is not None
+
+    def metadata_rows() -> Iterator[EvaluationResult]:
+        yield from column.rows_with_metadata()
+        yield from extra.values()
+
+    return ResultColumn.lazy(scores, passed, errored, build, metadata_rows)

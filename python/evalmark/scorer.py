@@ -256,7 +256,7 @@ class Scorer:
         }
         columns: dict[str, ResultColumn] = {}
         for strategy_label, strategy in named:
-            if hasattr(strategy, "evaluate_batch"):
+            if hasattr(strategy, "evaluate_batch") and getattr(strategy, "batch", True):
                 column = await self._batch(strategy_label, strategy, ok_samples, ok_outputs)
             else:
                 column = await self._each(

@@ -549,7 +549,7 @@ class Report:
             column = self._columns[name]
             counts = {"tp": 0, "fp": 0, "tn": 0, "fn": 0, "undecided": 0}
             seen = False
-            for result in column.built():
+            for result in column.rows_with_metadata():
                 decision = result.metadata.get("guardrail")
                 if not isinstance(decision, Mapping):
                     continue

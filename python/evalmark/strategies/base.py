@@ -44,7 +44,11 @@ class Strategy(Protocol):
 
 @runtime_checkable
 class BatchStrategy(Strategy, Protocol):
-    """A strategy that can also judge many outputs in one call (one kernel call)."""
+    """A strategy that can also judge many outputs in one call (one kernel call).
+
+    An optional attribute ``batch = False`` tells the scorer not to use the batch path (a
+    composite whose members are not all batch strategies sets it).
+    """
 
     def evaluate_batch(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
         """The verdicts on ``outputs[i]`` for ``samples[i]``, in order."""

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Sequence
 from typing import Any
 
-from evalmark.results import EvaluationError, EvaluationResult
+import numpy as np
+
+from evalmark.results import EvaluationError, EvaluationResult, ResultColumn
 from evalmark.samples import Sample
 from evalmark.strategies.base import as_strategy, strategy_name
 
@@ -30,6 +33,8 @@ class Composite:
             )
         self.member_names = tuple(names)
         self.name = name or f"Composite({', '.join(names)})"
+        # The scorer takes the batch path only when every member has one.
+        self.batch = all(hasattr(m, "evaluate_batch") for m in self.members)
 
     def _combine(self, results: list[EvaluationResult]) -> EvaluationResult:
         members = {
@@ -54,6 +59,26 @@ class Composite:
                 first.kind, first.type, first.message, first.raw, first.exception
             )
         return EvaluationResult(False, score, text, {"members": members}, error=error)
+
+    def evaluate_batch(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        """Every member's batch path once over all outputs (members without one are called row
+        by row); rows with their per-member metadata are built when read."""
+        columns = [
+            m.evaluate_batch(samples, outputs)
+            if hasattr(m, "evaluate_batch")
+            else ResultColumn.from_results(
+                [_safe(m, s, o) for s, o in zip(samples, outputs, strict=True)]
+            )
+            for m in self.members
+        ]
+        errored = np.logical_or.reduce([c.errored for c in columns])
+        passed = np.logical_and.reduce([c.passed for c in columns]) & ~errored
+        scores = np.mean(np.stack([c.scores for c in columns]), axis=0)
+
+        def build(index: int) -> EvaluationResult:
+            return self._combine([c[index] for c in columns])
+
+        return ResultColumn.lazy(scores, passed, errored, build)
 
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Evaluate every member."""

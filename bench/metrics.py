@@ -302,6 +302,40 @@ def memory_check(pairs: int, base: int) -> None:
     print("  process MB = the whole process's VmHWM, interpreter and Python strings included")
 
 
+def agreement(exp: list[str], act: list[str], jexp: list[str], jact: list[str], k: int) -> None:
+    """How often evalmark's values equal the peers' on the first ``k`` benchmark pairs."""
+    import oracles
+
+    print(f"\nagreement with the references on the first {k:,} pairs of each workload")
+    e, a = exp[:k], act[:k]
+    try:
+        from rapidfuzz.distance import Levenshtein
+
+        ours = em.levenshtein_similarity_batch(e, a).tolist()
+        ref = [Levenshtein.normalized_similarity(x, y) for x, y in zip(e, a, strict=True)]
+        print(f"  Levenshtein similarity == rapidfuzz: {sum(map(float.__eq__, ours, ref)):,}/{k:,}")
+    except ImportError:
+        print("  Levenshtein: peer not installed")
+    try:
+        from rouge_score import rouge_scorer
+
+        scorer = rouge_scorer.RougeScorer(["rougeL"])
+        ours = em.rouge_l_batch(e, a).tolist()
+        ref = [scorer.score(x, y)["rougeL"].fmeasure for x, y in zip(e, a, strict=True)]
+        close = sum(abs(p - q) <= 1e-12 for p, q in zip(ours, ref, strict=True))
+        print(f"  ROUGE-L F within 1e-12 of rouge-score: {close:,}/{k:,}")
+    except ImportError:
+        print("  ROUGE-L: peer not installed")
+    ours = em.token_f1_batch(e, a).tolist()
+    ref = [oracles.squad_compute_f1(x, y) for x, y in zip(e, a, strict=True)]
+    print(f"  token F1 == SQuAD compute_f1: {sum(map(float.__eq__, ours, ref)):,}/{k:,}")
+    je, ja = jexp[:k], jact[:k]
+    ours_json = em.json_match_batch(je, ja, numbers="strict").tolist()
+    ref_json = [oracles.json_match(x, y, "strict") for x, y in zip(je, ja, strict=True)]
+    same = sum(p == q for p, q in zip(ours_json, ref_json, strict=True))
+    print(f"  JSON match (strict) == json.dumps(json.loads(...), sort_keys=True): {same:,}/{k:,}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=None, help="pairs per metric (100,000)")
@@ -329,6 +363,7 @@ def main() -> None:
         bench_json(jexp, jact),
     ]
     print_table(rows, n)
+    agreement(exp, act, jexp, jact, min(n, subset))
     if not args.no_memory:
         pairs = args.memory_pairs or (100_000 if args.quick else 1_000_000)
         memory_check(pairs, base=min(pairs, 10_000 if args.quick else 100_000))

@@ -126,6 +126,14 @@ def _failure(row: Any) -> str:
     bad = [name for name, result in row.results.items() if not result.passed]
     good = [name for name, result in row.results.items() if result.passed]
     lines = [f"  {row.name}  ({_VERDICT.get(row.verdict, row.verdict)})"]
+    errors = [row.results[name].error for name in bad]
+    if bad and all(e is not None and e.kind == "function" for e in errors):
+        # The application raised: every check carries the same error; show it once, whole.
+        first = errors[0]
+        assert first is not None
+        lines.append(f"    the application raised {first.type}:")
+        lines += [f"      {line}" for line in first.message.splitlines()]
+        return "\n".join(lines) + "\n"
     for name in bad:
         result = row.results[name]
         text = result.explanation or (result.error.message if result.error else "failed")
@@ -150,15 +158,14 @@ def _gate_lines(run: SuiteRun) -> str:
         return "gate: none (the suite sets no gate)\n"
     rows = []
     for gate in run.gates:
-        relation = ">=" if gate.passed else "<"
+        if gate.unit == "count":
+            actual = f"{gate.actual:g}"
+            required = f"{'<=' if gate.passed else '>'} {gate.required:g}"
+        else:
+            actual = f"{gate.actual:.1%}"
+            required = f"{'>=' if gate.passed else '<'} {gate.required * 100:g}%"
         rows.append(
-            [
-                gate.label,
-                f"{gate.actual:.1%}",
-                f"{relation} {gate.required:.0%}",
-                "passed" if gate.passed else "FAILED",
-                gate.detail,
-            ]
+            [gate.label, actual, required, "passed" if gate.passed else "FAILED", gate.detail]
         )
     verdict = "gate passed" if run.passed else "gate FAILED"
     return table(["gate", "actual", "required", "result", "detail"], rows) + verdict + "\n"

@@ -12,7 +12,7 @@ import inspect
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from evalmark.models import RecordMode
 from evalmark.samples import Sample, Samples, load_samples
@@ -41,13 +41,18 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True, slots=True)
 class GateResult:
-    """One condition of the gate: what it asked, what the run got, and whether it held."""
+    """One condition of the gate: what it asked, what the run got, and whether it held.
+
+    ``unit`` is ``"rate"`` for pass rates (at least ``required``) and ``"count"`` for the
+    errored cases (at most ``required``).
+    """
 
     label: str
     required: float
     actual: float
     passed: bool
     detail: str = ""
+    unit: Literal["rate", "count"] = "rate"
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,9 +262,19 @@ def _case_rate(rows: Iterable[Any]) -> tuple[int, int]:
 
 
 def check_gate(gate: GateSpec, reports: Sequence[Any]) -> tuple[GateResult, ...]:
-    """The gate's conditions, checked against the reports (case pass rates)."""
+    """The gate's conditions, checked against the reports (case pass rates). A case that ended
+    in an error (the application or a judge raised) always fails the gate: an error says
+    nothing about the application's quality, so a pass rate around it cannot be trusted."""
     results: list[GateResult] = []
     all_rows = [row for report in reports for row in report.rows()]
+    errored = [row.name for row in all_rows if row.verdict == "error"]
+    if errored:
+        listed = ", ".join(errored[:5]) + (
+            f" and {len(errored) - 5} more" if len(errored) > 5 else ""
+        )
+        results.append(
+            GateResult("errors", 0, len(errored), False, f"errored: {listed}", unit="count")
+        )
     if gate.pass_rate is not None:
         passed, total = _case_rate(all_rows)
         actual = passed / total if total else 0.0

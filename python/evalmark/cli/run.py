@@ -27,7 +27,8 @@ A suite is a YAML file, or a folder holding suite.yaml: its samples, the applica
 test (recorded builds replayed from cassettes, or a live package.module:function), the
 checks, the judge, the gate and where the reports go. See golden/support/suite.yaml.
 
-The gate's pass rate counts cases: a case passes when every one of its checks passes.
+The gate's pass rate counts cases: a case passes when every one of its checks passes. A case
+that ended in an error (the application or the judge raised) fails the gate whatever the rate.
 
 exit codes:
   0  the gate passed

@@ -32,8 +32,9 @@ that ended in an error (the application or the judge raised) fails the gate what
 
 exit codes:
   0  the gate passed
-  1  the gate failed (or the score dropped more than --max-drop below --baseline)
-  2  usage or input error (a bad suite file, a missing cassette recording, ...)
+  1  the gate failed: a pass rate below its threshold, a case that errored, or a pass rate
+     that dropped more than --max-drop below --baseline
+  2  usage or input error (a bad suite file, a missing samples or cassette file, ...)
 """
 
 _PROGRESS_DELAY = 0.5  # seconds before a progress bar appears

@@ -215,3 +215,12 @@ def test_evaluation_tags_and_run_tags_both_apply(support_copy: Path) -> None:
         "team-price-eight-users-annual",
         "free-trial-terms",
     )
+
+
+def test_tune_takes_the_truth_without_the_suites_judge_noise(
+    capsys: pytest.CaptureFixture[str], support_copy: Path
+) -> None:
+    _edit(support_copy, "  kind: rule ", "  kind: noisy\n  flip-rate: 1.0\n  seed: 7 ")
+    assert main(["tune", str(support_copy), "--flip", "0.03", "--runs", "0"]) == 0
+    err = capsys.readouterr().err
+    assert "(0 of 12 cases truly failing)" in err and "(3 truly failing)" in err

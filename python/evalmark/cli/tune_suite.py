@@ -71,7 +71,7 @@ def suite_builds(args: argparse.Namespace) -> tuple[Any, Any, str, str, float | 
     """The noise-free truth of the healthy and the regressed build: two ``noise.Suite``."""
     from evalmark.noise import Suite
     from evalmark.suite.loader import load_suite
-    from evalmark.suite.runner import run_suite, verdict_rows
+    from evalmark.suite.runner import build_judge, run_suite, verdict_rows
 
     suite = load_suite(args.suite)
     if not suite.judged:
@@ -82,9 +82,14 @@ def suite_builds(args: argparse.Namespace) -> tuple[Any, Any, str, str, float | 
         )
     healthy = _pick(suite.build_names, args.healthy, "healthy", 0)
     regressed = _pick(suite.build_names, args.regressed, "regressed", 1)
+    # The truth is what the judge says without noise: a noisy judge is replaced by the judge
+    # it wraps.
+    judge = None
+    if suite.judge.kind == "noisy" and suite.judge.inner is not None:
+        judge = build_judge(suite.judge.inner, "replay")
     truths = []
     for build in (healthy, regressed):
-        run = run_suite(suite, build=build, mode="replay")
+        run = run_suite(suite, build=build, mode="replay", judge=judge)
         truths.append(Suite.from_verdicts(verdict_rows(run)))
     return truths[0], truths[1], healthy, regressed, suite.gate.pass_rate
 

@@ -169,26 +169,32 @@ Checker = Callable[[Any], str | None]
 
 
 def check_fraction(value: Any) -> str | None:
+    """None when ``value`` is a number in [0, 1], else what is wrong."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return "expected a number between 0 and 1"
     return None if 0.0 <= value <= 1.0 else f"expected a number between 0 and 1, got {value}"
 
 
 def check_positive_int(value: Any) -> str | None:
+    """None when ``value`` is a whole number of at least 1, else what is wrong."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         return "expected a whole number of at least 1"
     return None
 
 
 def check_integer(value: Any) -> str | None:
+    """None when ``value`` is an integer, else what is wrong."""
     return None if isinstance(value, int) and not isinstance(value, bool) else "expected an integer"
 
 
 def check_text(value: Any) -> str | None:
+    """None when ``value`` is a non-empty string, else what is wrong."""
     return None if isinstance(value, str) and value.strip() else "expected a non-empty string"
 
 
 def check_choice(*allowed: str) -> Checker:
+    """A checker accepting only the ``allowed`` values."""
+
     def check(value: Any) -> str | None:
         if value in allowed:
             return None
@@ -198,6 +204,7 @@ def check_choice(*allowed: str) -> Checker:
 
 
 def check_grade(value: Any) -> str | None:
+    """None when ``value`` is a whole grade from 1 to 5, else what is wrong."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
         return "expected a whole grade from 1 to 5"
     return None

@@ -381,6 +381,19 @@ def test_report_render(
     assert code == 0 and out.startswith("# Evaluation report: support")
 
 
+def test_ctrl_c_exits_130_without_reports(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("evalmark.suite.runner.run_suite", interrupted)
+    code, out, err = cli(capsys, "run", str(SUPPORT), "--report-dir", str(tmp_path / "r"))
+    assert code == 130 and out == ""
+    assert "evalmark run: interrupted; no report written" in err
+    assert not (tmp_path / "r").exists()
+
+
 # --------------------------------------------------------------------------- progress bar
 
 

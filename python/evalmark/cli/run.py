@@ -35,9 +35,11 @@ exit codes:
   1  the gate failed: a pass rate below its threshold, a case that errored, or a pass rate
      that dropped more than --max-drop below --baseline
   2  usage or input error (a bad suite file, a missing samples or cassette file, ...)
+  130  interrupted (Ctrl-C)
 """
 
 _PROGRESS_DELAY = 0.5  # seconds before a progress bar appears
+EXIT_INTERRUPTED = 130
 
 
 def register(subparsers: Any) -> None:
@@ -111,15 +113,19 @@ def run(args: argparse.Namespace) -> int:
         )
     suite = load_suite(args.suite)
     tags = _split_tags(args.tags)
-    with _record_mode_env(args.record_mode), _ProgressBar(sys.stderr) as bar:
-        outcome = run_suite(
-            suite,
-            build=args.build,
-            mode=args.record_mode,
-            tags=tags,
-            concurrency=args.concurrency,
-            progress=bar.advance,
-        )
+    try:
+        with _record_mode_env(args.record_mode), _ProgressBar(sys.stderr) as bar:
+            outcome = run_suite(
+                suite,
+                build=args.build,
+                mode=args.record_mode,
+                tags=tags,
+                concurrency=args.concurrency,
+                progress=bar.advance,
+            )
+    except KeyboardInterrupt:
+        print("evalmark run: interrupted; no report written", file=sys.stderr)
+        return EXIT_INTERRUPTED
     out = sys.stdout
     print_run(outcome, out, quiet=args.quiet)
     code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED

@@ -166,3 +166,22 @@ def test_cli_ray_engine_writes_the_same_bytes_as_local(
     capsys.readouterr()
     assert outputs[0] == outputs[1]
     assert outputs[0][0].count(b"\n") == len(PAIRS)
+
+
+def test_cli_ray_engine_bad_rows_follow_the_policy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "pairs.parquet"
+    pq.write_table(
+        pa.table({"expected": ["a", "b", None, "d"], "actual": ["a", "x", "c", "d"]}), src
+    )
+    out = tmp_path / "scores.jsonl"
+    base = ["score", str(src), "--metrics", "token_f1", "--engine", "ray", "-o", str(out)]
+    assert main(base) == 2
+    assert "row 2 (from 0), field 'expected': is null" in capsys.readouterr().err
+    assert not out.exists()
+    assert main([*base, "--on-error", "skip"]) == 0
+    assert [json.loads(line)["row"] for line in out.read_text().splitlines()] == [0, 1, 3]
+    assert main([*base, "--on-error", "null"]) == 0
+    scores = [json.loads(line)["token_f1"] for line in out.read_text().splitlines()]
+    assert scores == [1.0, 0.0, None, 1.0]

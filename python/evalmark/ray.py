@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
@@ -39,7 +40,7 @@ from evalmark.scoring.vectors import VectorShape
 __all__ = ["score", "score_file_on_ray", "summarize"]
 
 DEFAULT_BATCH_SIZE = 16_384
-# Column added in "report" mode: why a row could not be scored (null when it could).
+# Column added in "report" mode: JSON [field, problem] for a bad row, null for a good one.
 PROBLEM_COLUMN = "__evalmark_problem"
 _Mode = Literal["fail", "skip", "null", "report"]
 
@@ -104,8 +105,7 @@ class _ScoreBatch:
             problems: list[str | None] = [None] * table.num_rows
             for row in scored.bad:
                 if problems[row.index] is None:
-                    field = f"field {row.field!r}: " if row.field else ""
-                    problems[row.index] = field + row.problem
+                    problems[row.index] = msgspec.json.encode([row.field, row.problem]).decode()
             table = table.append_column(PROBLEM_COLUMN, pa.array(problems, type=pa.string()))
         if scored.keep is not None:
             table = table.filter(pa.array(scored.keep))
@@ -314,13 +314,14 @@ def _collect(
         scores, valid = _score_arrays(batch, names)
         problems = batch.column(PROBLEM_COLUMN).to_pylist()
         bad = [
-            BadRow(i, f"row {start + i} (from 0)", "", text)
+            BadRow(i, f"row {start + i} (from 0)", *msgspec.json.decode(text))
             for i, text in enumerate(problems)
             if text is not None
         ]
         if bad and options.on_error == "fail":
+            first = bad[0]
             raise ScoringInputError(
-                str(path), bad[0].where, "", bad[0].problem, "pass --on-error skip or null"
+                str(path), first.where, first.field, first.problem, "pass --on-error skip or null"
             )
         keep = None
         if bad and options.on_error == "skip":

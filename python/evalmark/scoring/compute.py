@@ -8,7 +8,7 @@ only, and a note: a file mixing prose and JSON answers can be scored with every 
 A kernel call covers the whole chunk. When a kernel rejects its batch (``MetricInputError``,
 for example invalid JSON in `expected`), the batch is split in halves, and halves of at most
 :data:`ROW_BY_ROW` rows are scored one row at a time, until the rejected rows are found: a
-handful of extra calls for one bad row, about a microsecond a row when most rows are bad
+handful of extra calls for one bad row, some microseconds a row when most rows are bad
 (json_match over prose), and every other row keeps the score the whole-batch call would have
 given it, since each pair is scored independently.
 """
@@ -62,6 +62,7 @@ class _Inputs:
         self.expected = expected
         self.actual = actual
         self.size = len(expected)
+        self._whole: tuple[Any, Any] | None = None
 
     def batch(self, lo: int, hi: int) -> tuple[Any, Any]:
         if lo == 0 and hi == self.size:
@@ -83,7 +84,7 @@ class _Inputs:
             yield [e], [a]
 
     def whole(self) -> tuple[Any, Any]:
-        if not hasattr(self, "_whole"):
+        if self._whole is None:
             self._whole = (_kernel_ready(self.expected), _kernel_ready(self.actual))
         return self._whole
 

@@ -405,11 +405,11 @@ class _Terminal(io.StringIO):
 def test_no_progress_bar_off_a_terminal_or_on_quick_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = io.StringIO()
     with run_module._ProgressBar(stream) as bar:
-        bar.advance(5)
+        bar.advance(5, 10)
     assert stream.getvalue() == ""
     terminal = _Terminal()
     with run_module._ProgressBar(terminal) as bar:
-        bar.advance(5)  # well within the first half second
+        bar.advance(5, 10)  # well within the first half second
     assert terminal.getvalue() == ""
 
 
@@ -418,9 +418,10 @@ def test_a_progress_bar_on_a_terminal_after_a_moment(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(run_module, "_PROGRESS_DELAY", 0.0)
     terminal = _Terminal()
     with run_module._ProgressBar(terminal) as bar:
-        bar.advance(3)
-        bar.advance(4)
-    assert "evaluating" in terminal.getvalue()
+        bar.advance(3, 7)
+        bar.advance(4, 7)
+    shown = terminal.getvalue()
+    assert "evaluating" in shown and "7/7" in shown
 
 
 def test_suite_text_in_help_matches_the_bundled_suite() -> None:

@@ -224,3 +224,11 @@ def test_tune_takes_the_truth_without_the_suites_judge_noise(
     assert main(["tune", str(support_copy), "--flip", "0.03", "--runs", "0"]) == 0
     err = capsys.readouterr().err
     assert "(0 of 12 cases truly failing)" in err and "(3 truly failing)" in err
+
+
+def test_progress_counts_every_answered_sample_of_the_run() -> None:
+    calls: list[tuple[int, int]] = []
+    run_suite(
+        load_suite(ROOT / "golden" / "car-rental"), progress=lambda n, t: calls.append((n, t))
+    )
+    assert calls == [(1, 15)] * 15

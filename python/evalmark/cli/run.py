@@ -188,8 +188,8 @@ class _ProgressBar:
         if self._progress is not None:
             self._progress.stop()
 
-    def advance(self, count: int) -> None:
-        """Count ``count`` more answered samples."""
+    def advance(self, count: int, total: int) -> None:
+        """Count ``count`` more answered samples out of ``total``."""
         self._done += count
         if not self._enabled:
             return
@@ -200,7 +200,7 @@ class _ProgressBar:
             if self._progress is None:
                 self._enabled = False
                 return
-            self._task = self._progress.add_task("evaluating", total=None)
+            self._task = self._progress.add_task("evaluating", total=total)
         self._progress.update(self._task, completed=self._done)
 
 

@@ -36,7 +36,7 @@ __all__ = [
     "verdict_rows",
 ]
 
-Progress = Callable[[int], None]
+Progress = Callable[[int, int], None]  # (samples just answered, samples in the run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +193,8 @@ def run_suite(
     record mode, ``tags`` keeps the samples carrying any of them (an evaluation left without
     samples is not run), ``judge`` replaces the suite's
     judge (the noise tools pass a noisy one), ``run_index`` identifies the run to seeded judges,
-    and ``progress(n)`` is called each time the application has answered n more samples.
+    and ``progress(n, total)`` is called each time the application has answered n more of the
+    run's ``total`` samples.
     """
     from evalmark.scorer import Scorer
 
@@ -212,6 +213,7 @@ def run_suite(
             f"{suite.path}: no sample of the suite carries {wanted}; the samples' tags are "
             f"{', '.join(present) or 'none'}"
         )
+    total = sum(len(samples) for _, samples in selected)
     reports = []
     chosen_build: str | None = None
     workers = concurrency if concurrency is not None else suite.concurrency
@@ -219,7 +221,7 @@ def run_suite(
         function, used = _function_under_test(evaluation, build, mode)
         chosen_build = chosen_build or used
         if progress is not None:
-            function = _counting(function, progress)
+            function = _counting(function, progress, total)
         strategies = [build_strategy(spec, judge_model) for spec in evaluation.strategies]
         scorer = Scorer(concurrency=workers, run_index=run_index)
         metadata = (
@@ -234,14 +236,14 @@ def run_suite(
     return SuiteRun(suite, chosen_build, evaluations, tuple(reports), gates)
 
 
-def _counting(function: Callable[..., Any], progress: Progress) -> Callable[..., Any]:
+def _counting(function: Callable[..., Any], progress: Progress, total: int) -> Callable[..., Any]:
     if inspect.iscoroutinefunction(function):
 
         async def acounted(*args: Any) -> Any:
             try:
                 return await function(*args)
             finally:
-                progress(1)
+                progress(1, total)
 
         acounted.__name__ = getattr(function, "__name__", "application")
         return acounted
@@ -250,7 +252,7 @@ def _counting(function: Callable[..., Any], progress: Progress) -> Callable[...,
         try:
             return function(*args)
         finally:
-            progress(1)
+            progress(1, total)
 
     counted.__name__ = getattr(function, "__name__", "application")
     return counted

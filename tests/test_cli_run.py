@@ -452,3 +452,32 @@ def test_record_mode_reaches_cassettes_inside_a_live_application(
     code, out, _ = cli(capsys, "run", str(live_suite), "--no-report")
     assert code == 1 and "'mode off'" in out
     assert "EVALMARK_RECORD_MODE" not in os.environ
+
+
+def test_report_formats_and_a_baseline_named_in_the_suite(
+    capsys: pytest.CaptureFixture[str], live_suite: Path, tmp_path: Path
+) -> None:
+    text = LIVE_SUITE.replace("  builds:\n    main: builds/main.jsonl\n", "")
+    text += "report: {formats: [md, json, html, xml]}\n"
+    (live_suite / "suite.yaml").write_text(text, encoding="utf-8")
+    out_dir = tmp_path / "out"
+    code, _, _ = cli(capsys, "run", str(live_suite), "--report-dir", str(out_dir))
+    assert code == 0
+    assert sorted(p.name for p in out_dir.iterdir()) == [
+        "live.html",
+        "live.json",
+        "live.md",
+        "live.xml",
+    ]
+    assert (out_dir / "live.xml").read_text().startswith("<?xml")
+    baseline = live_suite / "baseline.json"
+    baseline.write_bytes((out_dir / "live.json").read_bytes())
+    with_baseline = text.replace(
+        "gate: {pass-rate: 1.0}", "gate: {pass-rate: 0.5, baseline: baseline.json}"
+    )
+    (live_suite / "suite.yaml").write_text(with_baseline, encoding="utf-8")
+    app = (live_suite / "app.py").read_text().replace("Two follows one.", "Two is even.")
+    (live_suite / "app.py").write_text(app, encoding="utf-8")
+    code, out, _ = cli(capsys, "run", str(live_suite), "--no-report")
+    assert code == 1
+    assert f"baseline {baseline}:" in out and "baseline FAILED" in out

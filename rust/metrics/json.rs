@@ -534,10 +534,177 @@ fn push_code_point(buf: &mut Vec<u8>, cp: u32) {
     }
 }
 
-/// Whether two documents are equal under `numbers`; `None` when `expected` is invalid is left to
-/// the caller: here an invalid `actual` simply does not match.
+/// Whether `actual` is a valid document equal to `expected` under `numbers`. An invalid
+/// `actual` simply does not match.
+///
+/// `actual` is compared while it is read, against the already canonical `expected`, so no tree
+/// is built for the parts that match. A difference inside an object member cannot end the work
+/// at once, because a later duplicate of that key (the last occurrence wins) may replace it: the
+/// member is marked and its value skipped, and the object is decided at its closing brace.
 pub fn matches(expected: &Document<'_>, actual: &[u8], numbers: Numbers) -> bool {
-    parse(actual, numbers).is_ok_and(|a| a == *expected)
+    let mut p = Parser {
+        src: actual,
+        pos: 0,
+        numbers,
+    };
+    p.skip_ws();
+    if p.eq_value(&expected.0, 0).is_err() {
+        return false;
+    }
+    p.skip_ws();
+    p.pos == p.src.len()
+}
+
+/// Why a streaming comparison stopped early.
+enum Stop {
+    /// Valid so far, but different from the expected value.
+    Differs,
+    /// Not valid JSON.
+    Invalid,
+}
+
+impl From<(usize, &'static str)> for Stop {
+    fn from(_: (usize, &'static str)) -> Stop {
+        Stop::Invalid
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Member {
+    Unseen,
+    Same,
+    Different,
+}
+
+impl<'a> Parser<'a> {
+    fn eq_value(&mut self, exp: &Node<'_>, depth: usize) -> Result<(), Stop> {
+        match (self.peek(), exp) {
+            (Some(b'{'), Node::Obj(members)) => self.eq_object(members, depth + 1),
+            (Some(b'['), Node::Arr(items)) => self.eq_array(items, depth + 1),
+            (Some(b'"'), Node::Str(want)) => {
+                let got = self.string()?;
+                if got.as_ref() == want.as_ref() {
+                    Ok(())
+                } else {
+                    Err(Stop::Differs)
+                }
+            }
+            (Some(b'-' | b'0'..=b'9'), Node::Num(want)) => match self.number()? {
+                Node::Num(got) if got == *want => Ok(()),
+                _ => Err(Stop::Differs),
+            },
+            (Some(b't' | b'f' | b'n'), Node::Bool(_) | Node::Null) => {
+                let got = self.value(depth)?;
+                if got == *exp {
+                    Ok(())
+                } else {
+                    Err(Stop::Differs)
+                }
+            }
+            _ => Err(Stop::Differs),
+        }
+    }
+
+    fn eq_array(&mut self, items: &[Node<'_>], depth: usize) -> Result<(), Stop> {
+        if depth > MAX_DEPTH {
+            return Err(Stop::Invalid);
+        }
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return if items.is_empty() {
+                Ok(())
+            } else {
+                Err(Stop::Differs)
+            };
+        }
+        let mut i = 0;
+        loop {
+            self.skip_ws();
+            let item = items.get(i).ok_or(Stop::Differs)?;
+            self.eq_value(item, depth)?;
+            i += 1;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return if i == items.len() {
+                        Ok(())
+                    } else {
+                        Err(Stop::Differs)
+                    };
+                }
+                _ => return Err(Stop::Differs),
+            }
+        }
+    }
+
+    fn eq_object(
+        &mut self,
+        members: &[(Cow<'_, [u8]>, Node<'_>)],
+        depth: usize,
+    ) -> Result<(), Stop> {
+        if depth > MAX_DEPTH {
+            return Err(Stop::Invalid);
+        }
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return if members.is_empty() {
+                Ok(())
+            } else {
+                Err(Stop::Differs)
+            };
+        }
+        let mut state = vec![Member::Unseen; members.len()];
+        let mut extra_key = false;
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(Stop::Invalid);
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(Stop::Invalid);
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let start = self.pos;
+            match members.binary_search_by(|(k, _)| k.as_ref().cmp(key.as_ref())) {
+                Ok(j) => match self.eq_value(&members[j].1, depth) {
+                    Ok(()) => state[j] = Member::Same,
+                    Err(Stop::Differs) => {
+                        self.pos = start;
+                        self.value(depth)?;
+                        state[j] = Member::Different;
+                    }
+                    Err(Stop::Invalid) => return Err(Stop::Invalid),
+                },
+                Err(_) => {
+                    self.value(depth)?;
+                    extra_key = true;
+                }
+            }
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    let all_same = state.iter().all(|&m| m == Member::Same);
+                    return if all_same && !extra_key {
+                        Ok(())
+                    } else {
+                        Err(Stop::Differs)
+                    };
+                }
+                _ => return Err(Stop::Invalid),
+            }
+        }
+    }
 }
 
 impl Document<'_> {
@@ -796,6 +963,34 @@ mod tests {
             canon(r#""a\"\\\n\u0001\ud800/""#, v),
             r#""a\"\\\n\u0001\ud800/""#
         );
+    }
+
+    #[test]
+    fn streaming_compare_agrees_with_full_parse() {
+        let docs = [
+            r#"{"a": 1, "b": [1, 2, {"c": null}]}"#,
+            r#"{"b": [1, 2, {"c": null}], "a": 1.0}"#,
+            r#"{"a": 1, "a": 2, "b": [1, 2, {"c": null}]}"#,
+            r#"{"a": 2, "b": [1, 2, {"c": null}], "a": 1}"#,
+            r#"{"a": 1, "b": [1, 2, {"c": null}], "x": 0}"#,
+            r#"{"a": 1, "b": [1, 2]}"#,
+            r#"{"a": 1, "b": [1, 2, {"c": null}]} x"#,
+            r#"{"a": 1, "b": [1, 2, {"c": false}]}"#,
+            r#"[]"#,
+            r#"{}"#,
+            r#""a""#,
+        ];
+        for n in [Numbers::Value, Numbers::Strict] {
+            for e in docs {
+                let Ok(exp) = parse(e.as_bytes(), n) else {
+                    continue;
+                };
+                for a in docs {
+                    let full = parse(a.as_bytes(), n).is_ok_and(|d| d == exp);
+                    assert_eq!(matches(&exp, a.as_bytes(), n), full, "{e} vs {a}");
+                }
+            }
+        }
     }
 
     #[test]

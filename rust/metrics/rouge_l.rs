@@ -3,7 +3,7 @@
 use rustc_hash::FxHashMap;
 
 use super::lcs::{lcs_len, LcsScratch};
-use super::text::{decode_into, py_lower_into};
+use super::text::{decode_into, py_lower_into, TokenKey};
 
 /// How text is cut into tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,12 +26,14 @@ pub struct RougeScore {
 #[derive(Default)]
 pub struct Scratch {
     raw: Vec<u32>,
-    chars_e: Vec<u32>,
-    chars_a: Vec<u32>,
-    spans_e: Vec<(u32, u32)>,
-    spans_a: Vec<(u32, u32)>,
+    chars: Vec<u32>,
+    spans: Vec<(u32, u32)>,
+    bytes: Vec<u8>,
+    keys_e: Vec<TokenKey>,
+    keys_a: Vec<TokenKey>,
     ids_e: Vec<u32>,
     ids_a: Vec<u32>,
+    ids: FxHashMap<TokenKey, u32>,
     lcs: LcsScratch,
 }
 
@@ -105,6 +107,27 @@ pub fn tokens(text: &[u8], tokenizer: Tokenizer) -> Vec<String> {
         .collect()
 }
 
+/// Token keys of `text`, in order, into `keys`.
+fn keys_into(text: &[u8], tokenizer: Tokenizer, s: &mut Scratch, keys: &mut Vec<TokenKey>) {
+    keys.clear();
+    if text.is_ascii() {
+        // For ASCII both tokenizers agree: lowercase, then runs of letters and digits.
+        s.bytes.clear();
+        s.bytes.extend(text.iter().map(u8::to_ascii_lowercase));
+        for run in s.bytes.split(|b| !b.is_ascii_alphanumeric()) {
+            if !run.is_empty() {
+                keys.push(TokenKey::of_ascii(run));
+            }
+        }
+        return;
+    }
+    tokenize_chars(text, tokenizer, &mut s.raw, &mut s.chars);
+    token_spans(&s.chars, &mut s.spans);
+    for &(a, b) in &s.spans {
+        keys.push(TokenKey::of(&s.chars[a as usize..b as usize]));
+    }
+}
+
 /// ROUGE-L of `actual` (the prediction) against `expected` (the target).
 pub fn rouge_l(
     expected: &[u8],
@@ -112,11 +135,17 @@ pub fn rouge_l(
     tokenizer: Tokenizer,
     s: &mut Scratch,
 ) -> RougeScore {
-    tokenize_chars(expected, tokenizer, &mut s.raw, &mut s.chars_e);
-    tokenize_chars(actual, tokenizer, &mut s.raw, &mut s.chars_a);
-    token_spans(&s.chars_e, &mut s.spans_e);
-    token_spans(&s.chars_a, &mut s.spans_a);
-    let (n_e, n_a) = (s.spans_e.len(), s.spans_a.len());
+    let (mut keys_e, mut keys_a) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
+    keys_into(expected, tokenizer, s, &mut keys_e);
+    keys_into(actual, tokenizer, s, &mut keys_a);
+    let score = score_keys(&keys_e, &keys_a, s);
+    s.keys_e = keys_e;
+    s.keys_a = keys_a;
+    score
+}
+
+fn score_keys(keys_e: &[TokenKey], keys_a: &[TokenKey], s: &mut Scratch) -> RougeScore {
+    let (n_e, n_a) = (keys_e.len(), keys_a.len());
     if n_e == 0 || n_a == 0 {
         return RougeScore {
             precision: 0.0,
@@ -124,25 +153,20 @@ pub fn rouge_l(
             fmeasure: 0.0,
         };
     }
-
-    let mut ids: FxHashMap<&[u32], u32> = FxHashMap::default();
+    // Ids for the expected tokens; an actual token absent from expected gets the one id
+    // `alphabet - 1`, which can never match.
+    s.ids.clear();
     s.ids_e.clear();
-    for &(a, b) in &s.spans_e {
-        let next = ids.len() as u32;
-        s.ids_e.push(
-            *ids.entry(&s.chars_e[a as usize..b as usize])
-                .or_insert(next),
-        );
+    for key in keys_e {
+        let next = s.ids.len() as u32;
+        s.ids_e.push(*s.ids.entry(key.clone()).or_insert(next));
     }
+    let absent = s.ids.len() as u32;
+    let alphabet = s.ids.len() + 1;
     s.ids_a.clear();
-    for &(a, b) in &s.spans_a {
-        let next = ids.len() as u32;
-        s.ids_a.push(
-            *ids.entry(&s.chars_a[a as usize..b as usize])
-                .or_insert(next),
-        );
+    for key in keys_a {
+        s.ids_a.push(s.ids.get(key).copied().unwrap_or(absent));
     }
-    let alphabet = ids.len();
     let lcs = if n_e <= n_a {
         lcs_len(&s.ids_e, &s.ids_a, alphabet, &mut s.lcs)
     } else {

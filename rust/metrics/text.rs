@@ -160,6 +160,58 @@ pub fn for_each_py_token<'a>(cps: &'a [u32], mut f: impl FnMut(&'a [u32])) {
     }
 }
 
+/// A token as a compact, totally ordered key: up to 15 ASCII characters or up to 4 code points
+/// packed into one integer (the top byte tells the two packings and the length apart, so no two
+/// tokens share a key), anything longer boxed.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TokenKey {
+    Packed(u128),
+    Long(Box<[u32]>),
+}
+
+impl TokenKey {
+    /// The key of a token given as code points.
+    #[inline]
+    pub fn of(cps: &[u32]) -> TokenKey {
+        let n = cps.len();
+        if n <= 15 && cps.iter().all(|&c| c < 0x80) {
+            let mut k = (n as u128) << 120;
+            for (i, &c) in cps.iter().enumerate() {
+                k |= (c as u128) << (8 * i);
+            }
+            return TokenKey::Packed(k);
+        }
+        if n <= 4 {
+            let mut k = (0x80u128 | n as u128) << 120;
+            for (i, &c) in cps.iter().enumerate() {
+                k |= (c as u128) << (21 * i);
+            }
+            return TokenKey::Packed(k);
+        }
+        TokenKey::Long(cps.into())
+    }
+
+    /// The key of an ASCII token given as bytes; equal to `TokenKey::of` on its code points.
+    #[inline]
+    pub fn of_ascii(bytes: &[u8]) -> TokenKey {
+        let n = bytes.len();
+        if n <= 15 {
+            // Bytes in little-endian order, the length in the top byte: the layout of `of`.
+            let mut raw = [0u8; 16];
+            raw[..n].copy_from_slice(bytes);
+            raw[15] = n as u8;
+            return TokenKey::Packed(u128::from_le_bytes(raw));
+        }
+        TokenKey::Long(bytes.iter().map(|&b| b as u32).collect())
+    }
+}
+
+/// `chr(b).isspace()` for an ASCII byte.
+#[inline(always)]
+pub fn is_ascii_py_space(b: u8) -> bool {
+    matches!(b, 0x09..=0x0D | 0x1C..=0x20)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,6 +240,44 @@ mod tests {
         assert_eq!(lower("ΟΔΟΣ."), "\u{3bf}\u{3b4}\u{3bf}\u{3c2}.");
         assert_eq!(lower("Σ"), "σ");
         assert_eq!(lower("ΑΣΑ"), "\u{3b1}\u{3c3}\u{3b1}");
+    }
+
+    #[test]
+    fn token_keys_are_distinct() {
+        let words: [&[u32]; 8] = [
+            &[0x61],
+            &[0x61, 0],
+            &[0, 0x61],
+            &[],
+            &[0x1F600],
+            &[0x61; 15],
+            &[0x61; 16],
+            &[0x61, 0x1F600],
+        ];
+        for (i, a) in words.iter().enumerate() {
+            for (j, b) in words.iter().enumerate() {
+                assert_eq!(TokenKey::of(a) == TokenKey::of(b), i == j, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_keys_equal_code_point_keys() {
+        for w in [
+            "",
+            "a",
+            "hello",
+            "exactly15chars!",
+            "sixteen-chars-xx",
+            "x\x00",
+        ] {
+            let cps: Vec<u32> = w.bytes().map(|b| b as u32).collect();
+            assert_eq!(
+                TokenKey::of_ascii(w.as_bytes()),
+                TokenKey::of(&cps),
+                "{w:?}"
+            );
+        }
     }
 
     #[test]

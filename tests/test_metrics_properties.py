@@ -317,6 +317,14 @@ def test_workers_invariance_text(name: str, text_workload: tuple[list[str], list
     assert same_bits(batch(exp, act), serial)
 
 
+@given(st.lists(st.tuples(text, text), max_size=300), st.sampled_from([2, 3, 7, -1]))
+def test_workers_invariance_any_batch(pairs: list[tuple[str, str]], workers: int) -> None:
+    exp = [e for e, _ in pairs]
+    act = [a for _, a in pairs]
+    for name, batch in TEXT_BATCHES.items():
+        assert same_bits(batch(exp, act, workers=workers), batch(exp, act, workers=1)), name
+
+
 @pytest.mark.parametrize("numbers", ["value", "strict"])
 def test_workers_invariance_json(numbers: str) -> None:
     exp, act = json_texts(3000, seed=2)

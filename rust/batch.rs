@@ -68,6 +68,32 @@ where
     }
 }
 
+/// Fill `out`, seen as rows of `width` values, by calling `f(row index, row)` on `workers`
+/// threads.
+pub fn fill_rows<F>(out: &mut [f64], width: usize, workers: isize, f: F) -> EvalResult<()>
+where
+    F: Fn(usize, &mut [f64]) + Sync + Send,
+{
+    if width == 0 {
+        return Ok(());
+    }
+    if workers == 1 {
+        out.chunks_mut(width).enumerate().for_each(|(i, r)| f(i, r));
+        return Ok(());
+    }
+    let mut run = || {
+        out.par_chunks_mut(width)
+            .enumerate()
+            .for_each(|(i, r)| f(i, r))
+    };
+    if workers == -1 {
+        run();
+    } else {
+        pool(workers as usize)?.install(run);
+    }
+    Ok(())
+}
+
 /// Like [`map_rows`], for fallible rows: the error of the lowest failing row wins, so the
 /// reported error does not depend on scheduling either.
 pub fn try_map_rows<S, T, F>(n: usize, workers: isize, f: F) -> EvalResult<Vec<T>>

@@ -11,7 +11,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArra
 use numpy::{PyUntypedArrayMethods, ToPyArray};
 use pyo3::prelude::*;
 
-use batch::{check_workers, map_rows, try_map_rows};
+use batch::{check_workers, fill_rows, map_rows, try_map_rows};
 use errors::{EvalError, EvalResult, MetricInputError};
 use inputs::{choice, same_length, str_bytes, texts};
 use metrics::cosine::Float;
@@ -212,10 +212,14 @@ fn check_finite_rows<T: Float>(data: &[T], dim: usize, side: &str) -> EvalResult
     }
     match data.chunks(dim).position(|row| !cosine::all_finite(row)) {
         None => Ok(()),
-        Some(row) => Err(EvalError::input(format!(
-            "row {row} of {side} contains NaN or infinity; cosine needs finite values"
-        ))),
+        Some(row) => Err(non_finite_row(row, side)),
     }
+}
+
+fn non_finite_row(row: usize, side: &str) -> EvalError {
+    EvalError::input(format!(
+        "row {row} of {side} contains NaN or infinity; cosine needs finite values"
+    ))
 }
 
 fn cosine_rows<T: Float>(
@@ -225,10 +229,12 @@ fn cosine_rows<T: Float>(
     dim: usize,
     workers: isize,
 ) -> EvalResult<Vec<f64>> {
-    check_finite_rows(a, dim, "expected")?;
-    check_finite_rows(b, dim, "actual")?;
-    map_rows(rows, workers, |_: &mut (), i| {
-        cosine::cosine(&a[i * dim..(i + 1) * dim], &b[i * dim..(i + 1) * dim])
+    try_map_rows(rows, workers, |_: &mut (), i| {
+        let span = i * dim..(i + 1) * dim;
+        cosine::checked_cosine(&a[span.clone()], &b[span]).map_err(|side| match side {
+            cosine::NonFinite::First => non_finite_row(i, "expected"),
+            cosine::NonFinite::Second => non_finite_row(i, "actual"),
+        })
     })
 }
 
@@ -245,16 +251,22 @@ fn cosine_all_pairs<T: Float>(
     let m_norms = map_rows(nm, workers, |_: &mut (), j| {
         cosine::squared_norm(&m[j * dim..(j + 1) * dim])
     })?;
-    let rows = map_rows(nq, workers, |_: &mut (), i| {
+    let mut out = vec![0.0f64; nq * nm];
+    fill_rows(&mut out, nm, workers, |i, row| {
         let qi = &q[i * dim..(i + 1) * dim];
         let nqi = cosine::squared_norm(qi);
-        (0..nm)
-            .map(|j| {
-                cosine::from_parts(cosine::dot(qi, &m[j * dim..(j + 1) * dim]), nqi, m_norms[j])
-            })
-            .collect::<Vec<f64>>()
+        for (j, cell) in row.iter_mut().enumerate() {
+            let mj = &m[j * dim..(j + 1) * dim];
+            let c = cosine::from_parts(cosine::dot(qi, mj), nqi, m_norms[j]);
+            // Squares of huge finite f64 values overflow: recompute those pairs rescaled.
+            *cell = if c.is_finite() {
+                c
+            } else {
+                cosine::checked_cosine(qi, mj).unwrap_or(f64::NAN)
+            };
+        }
     })?;
-    Ok(rows.concat())
+    Ok(out)
 }
 
 enum Matrix<'py> {
@@ -307,14 +319,17 @@ fn py_cosine(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
         ))
         .into());
     }
-    if !cosine::all_finite(a) || !cosine::all_finite(b) {
-        let side = if cosine::all_finite(a) { "b" } else { "a" };
-        return Err(EvalError::input(format!(
-            "{side} contains NaN or infinity; cosine needs finite values"
+    cosine::checked_cosine(a, b).map_err(|side| {
+        let name = if side == cosine::NonFinite::First {
+            "a"
+        } else {
+            "b"
+        };
+        EvalError::input(format!(
+            "{name} contains NaN or infinity; cosine needs finite values"
         ))
-        .into());
-    }
-    Ok(cosine::cosine(a, b))
+        .into()
+    })
 }
 
 #[pyfunction]

@@ -1,14 +1,34 @@
 //! Cosine similarity, accumulated in f64 in a fixed order so results do not depend on threads.
 
 /// Element types the kernel reads (f32 and f64).
-pub trait Float: Copy + Send + Sync {
+pub trait Float: Copy + Send + Sync + Sized {
     fn to_f64(self) -> f64;
+
+    /// Load 8 consecutive values widened to f64, as lanes 0–3 and 4–7.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and `p` must point to 8 readable values.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load8(p: *const Self) -> (x86::__m256d, x86::__m256d);
 }
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64 as x86;
 
 impl Float for f32 {
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self as f64
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const f32) -> (x86::__m256d, x86::__m256d) {
+        let v = x86::_mm256_loadu_ps(p);
+        (
+            x86::_mm256_cvtps_pd(x86::_mm256_castps256_ps128(v)),
+            x86::_mm256_cvtps_pd(x86::_mm256_extractf128_ps(v, 1)),
+        )
     }
 }
 
@@ -16,6 +36,12 @@ impl Float for f64 {
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const f64) -> (x86::__m256d, x86::__m256d) {
+        (x86::_mm256_loadu_pd(p), x86::_mm256_loadu_pd(p.add(4)))
     }
 }
 
@@ -37,10 +63,40 @@ pub fn dot_and_norms<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
     dot_and_norms_portable(a, b)
 }
 
+/// The same sums as [`dot_and_norms_portable`], lane for lane: lane l of the two 4-wide
+/// accumulators is partial sum l, and multiply and add stay separate operations.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn dot_and_norms_avx2<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
-    dot_and_norms_portable(a, b)
+    use x86::*;
+    let chunks = a.len() / LANES;
+    let (mut d0, mut d1) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+    let (mut a0, mut a1) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+    let (mut b0, mut b1) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+    for k in 0..chunks {
+        let (x0, x1) = T::load8(a.as_ptr().add(k * LANES));
+        let (y0, y1) = T::load8(b.as_ptr().add(k * LANES));
+        d0 = _mm256_add_pd(d0, _mm256_mul_pd(x0, y0));
+        d1 = _mm256_add_pd(d1, _mm256_mul_pd(x1, y1));
+        a0 = _mm256_add_pd(a0, _mm256_mul_pd(x0, x0));
+        a1 = _mm256_add_pd(a1, _mm256_mul_pd(x1, x1));
+        b0 = _mm256_add_pd(b0, _mm256_mul_pd(y0, y0));
+        b1 = _mm256_add_pd(b1, _mm256_mul_pd(y1, y1));
+    }
+    let lanes = |lo: __m256d, hi: __m256d| {
+        let mut out = [0.0f64; LANES];
+        _mm256_storeu_pd(out.as_mut_ptr(), lo);
+        _mm256_storeu_pd(out.as_mut_ptr().add(4), hi);
+        out
+    };
+    let (mut dot, mut na, mut nb) = (lanes(d0, d1), lanes(a0, a1), lanes(b0, b1));
+    for i in chunks * LANES..a.len() {
+        let (x, y) = (a[i].to_f64(), b[i].to_f64());
+        dot[0] += x * y;
+        na[0] += x * x;
+        nb[0] += y * y;
+    }
+    (sum(&dot), sum(&na), sum(&nb))
 }
 
 #[inline(always)]
@@ -48,24 +104,21 @@ fn dot_and_norms_portable<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
     let mut dot = [0.0f64; LANES];
     let mut na = [0.0f64; LANES];
     let mut nb = [0.0f64; LANES];
-    let chunks = a.len() / LANES;
-    for k in 0..chunks {
-        let (ca, cb) = (
-            &a[k * LANES..(k + 1) * LANES],
-            &b[k * LANES..(k + 1) * LANES],
-        );
+    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
         for l in 0..LANES {
-            let (x, y) = (ca[l].to_f64(), cb[l].to_f64());
-            dot[l] += x * y;
-            na[l] += x * x;
-            nb[l] += y * y;
+            let (p, q) = (x[l].to_f64(), y[l].to_f64());
+            dot[l] += p * q;
+            na[l] += p * p;
+            nb[l] += q * q;
         }
     }
-    for i in chunks * LANES..a.len() {
-        let (x, y) = (a[i].to_f64(), b[i].to_f64());
-        dot[0] += x * y;
-        na[0] += x * x;
-        nb[0] += y * y;
+    for (x, y) in ra.iter().zip(rb) {
+        let (p, q) = (x.to_f64(), y.to_f64());
+        dot[0] += p * q;
+        na[0] += p * p;
+        nb[0] += q * q;
     }
     (sum(&dot), sum(&na), sum(&nb))
 }
@@ -97,6 +150,40 @@ pub fn cosine<T: Float>(a: &[T], b: &[T]) -> f64 {
     from_parts(d, na, nb)
 }
 
+/// Which vector of a pair holds a NaN or an infinity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NonFinite {
+    First,
+    Second,
+}
+
+/// Cosine of two equal-length vectors, or which of them is not finite. Finite inputs whose
+/// squares overflow f64 are rescaled first, so they still get their cosine.
+pub fn checked_cosine<T: Float>(a: &[T], b: &[T]) -> Result<f64, NonFinite> {
+    let (d, na, nb) = dot_and_norms(a, b);
+    if d.is_finite() && na.is_finite() && nb.is_finite() {
+        return Ok(from_parts(d, na, nb));
+    }
+    if !all_finite(a) {
+        return Err(NonFinite::First);
+    }
+    if !all_finite(b) {
+        return Err(NonFinite::Second);
+    }
+    Ok(rescaled_cosine(a, b))
+}
+
+fn rescaled_cosine<T: Float>(a: &[T], b: &[T]) -> f64 {
+    let scaled = |v: &[T]| -> Vec<f64> {
+        let top = v.iter().fold(0.0f64, |m, x| m.max(x.to_f64().abs()));
+        if top == 0.0 {
+            return vec![0.0; v.len()];
+        }
+        v.iter().map(|x| x.to_f64() / top).collect()
+    };
+    cosine(&scaled(a), &scaled(b))
+}
+
 /// Whether every element is finite.
 #[inline]
 pub fn all_finite<T: Float>(a: &[T]) -> bool {
@@ -119,24 +206,36 @@ pub fn dot<T: Float>(a: &[T], b: &[T]) -> f64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn dot_avx2<T: Float>(a: &[T], b: &[T]) -> f64 {
-    dot_portable(a, b)
+    use x86::*;
+    let chunks = a.len() / LANES;
+    let (mut d0, mut d1) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+    for k in 0..chunks {
+        let (x0, x1) = T::load8(a.as_ptr().add(k * LANES));
+        let (y0, y1) = T::load8(b.as_ptr().add(k * LANES));
+        d0 = _mm256_add_pd(d0, _mm256_mul_pd(x0, y0));
+        d1 = _mm256_add_pd(d1, _mm256_mul_pd(x1, y1));
+    }
+    let mut acc = [0.0f64; LANES];
+    _mm256_storeu_pd(acc.as_mut_ptr(), d0);
+    _mm256_storeu_pd(acc.as_mut_ptr().add(4), d1);
+    for i in chunks * LANES..a.len() {
+        acc[0] += a[i].to_f64() * b[i].to_f64();
+    }
+    sum(&acc)
 }
 
 #[inline(always)]
 fn dot_portable<T: Float>(a: &[T], b: &[T]) -> f64 {
     let mut acc = [0.0f64; LANES];
-    let chunks = a.len() / LANES;
-    for k in 0..chunks {
-        let (ca, cb) = (
-            &a[k * LANES..(k + 1) * LANES],
-            &b[k * LANES..(k + 1) * LANES],
-        );
+    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
         for l in 0..LANES {
-            acc[l] += ca[l].to_f64() * cb[l].to_f64();
+            acc[l] += x[l].to_f64() * y[l].to_f64();
         }
     }
-    for i in chunks * LANES..a.len() {
-        acc[0] += a[i].to_f64() * b[i].to_f64();
+    for (x, y) in ra.iter().zip(rb) {
+        acc[0] += x.to_f64() * y.to_f64();
     }
     sum(&acc)
 }
@@ -151,6 +250,16 @@ mod tests {
         assert!((cosine(&[1.0f32, 2.0, 3.0], &[1.0, 2.0, 3.0]) - 1.0).abs() < 1e-15);
         assert!((cosine(&[1.0f64, 1.0], &[-1.0, -1.0]) + 1.0).abs() < 1e-15);
         assert_eq!(cosine(&[0.0f32; 3], &[1.0, 2.0, 3.0]), 0.0);
+        let big = checked_cosine(&[1e200f64, 1e200], &[1e200, 1e200]).unwrap();
+        assert!((big - 1.0).abs() < 1e-15);
+        assert_eq!(
+            checked_cosine(&[1.0f64, f64::NAN], &[1.0, 1.0]),
+            Err(NonFinite::First)
+        );
+        assert_eq!(
+            checked_cosine(&[1.0f32, 1.0], &[f32::INFINITY, 1.0]),
+            Err(NonFinite::Second)
+        );
         let a: Vec<f64> = (0..37).map(|i| i as f64 * 0.5 - 3.0).collect();
         let b: Vec<f64> = (0..37).map(|i| (i * i) as f64 * 0.1).collect();
         assert_eq!(

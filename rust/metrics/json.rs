@@ -845,8 +845,19 @@ pub fn python_float_repr(x: f64) -> String {
     if x.is_nan() {
         return "NaN".to_string();
     }
-    // `{:e}` gives the shortest digits that round-trip, as Python's repr does.
-    let sci = format!("{:e}", x.abs());
+    // `{:e}` gives the shortest digits that round-trip; when two such digit strings are equally
+    // close, Python keeps the even last digit, which the correctly rounded `{:.N$e}` gives.
+    let shortest = format!("{:e}", x.abs());
+    let n_digits = shortest
+        .split('e')
+        .next()
+        .map_or(1, |m| m.chars().filter(char::is_ascii_digit).count());
+    let exact = format!("{:.*e}", n_digits.saturating_sub(1), x.abs());
+    let sci = if exact.parse::<f64>() == Ok(x.abs()) {
+        exact
+    } else {
+        shortest
+    };
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i64 = exp.parse().unwrap_or(0);
     let digits: String = mant.chars().filter(|c| *c != '.').collect();
@@ -926,6 +937,13 @@ mod tests {
             canon(big, v),
             "1.23456789012345678901234567890123456789012345e+44"
         );
+    }
+
+    #[test]
+    fn float_repr_breaks_ties_to_even() {
+        assert_eq!(python_float_repr(1e15 + 0.25), "1000000000000000.2");
+        assert_eq!(python_float_repr(0.1), "0.1");
+        assert_eq!(python_float_repr(5e-324), "5e-324");
     }
 
     #[test]

@@ -208,6 +208,20 @@ def test_cosine_non_finite_names_the_row(bad: float, dtype: type) -> None:
     assert isinstance(catch(em.cosine, b[4], a[4]), em.MetricInputError)
 
 
+@pytest.mark.parametrize("d", [1, 7, 8, 9, 15, 16, 17, 33, 383, 384, 385])
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_cosine_non_finite_at_any_lane(d: int, where: str, dtype: type) -> None:
+    # vectorised loops handle a tail apart from full lanes: a NaN must be seen in either
+    col = {"first": 0, "middle": d // 2, "last": d - 1}[where]
+    bad = np.ones((3, d), dtype=dtype)
+    bad[1, col] = np.nan
+    good = np.ones((3, d), dtype=dtype)
+    assert names_row(str(catch(em.cosine_batch, good, bad)), 1)
+    assert names_row(str(catch(em.cosine_matrix, good[:2], bad)), 1)
+    assert isinstance(catch(em.cosine, good[0], bad[1]), em.MetricInputError)
+
+
 def test_cosine_non_finite_in_other_dtype() -> None:
     a = np.ones((2, 3), dtype=np.float16)
     a[1, 0] = np.inf

@@ -229,6 +229,18 @@ def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
     return float(np.dot(x, y)) / (nx * ny)
 
 
+def cosine_scaled(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+    """The same value computed after dividing each vector by its largest magnitude, so that no
+    square overflows or underflows (for vectors far from 1 in scale)."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    sx = float(np.max(np.abs(x), initial=0.0))
+    sy = float(np.max(np.abs(y), initial=0.0))
+    if sx == 0.0 or sy == 0.0:
+        return 0.0
+    return cosine(x / sx, y / sy)
+
+
 def cosine_batch(a: npt.ArrayLike, b: npt.ArrayLike) -> FloatArray:
     """Row i of ``a`` with row i of ``b``."""
     x = np.asarray(a, dtype=np.float64)

@@ -335,6 +335,33 @@ def test_cosine_edge_cases(a: list[float], b: list[float], dtype: type) -> None:
     assert em.cosine_matrix(x[None, :], y[None, :])[0, 0] == pytest.approx(want, abs=1e-6)
 
 
+@given(
+    st.integers(1, 40).flatmap(
+        lambda d: st.tuples(
+            hnp.arrays(np.float64, d, elements=st.floats(-1.0, 1.0)),
+            hnp.arrays(np.float64, d, elements=st.floats(-1.0, 1.0)),
+        )
+    ),
+    st.sampled_from([1e150, 1e200, 1e300, 1e307]),
+)
+def test_cosine_float64_large_magnitudes(pair: tuple[np.ndarray, np.ndarray], scale: float) -> None:
+    # Finite inputs whose squares overflow float64: never an error, and the value of the
+    # rescaled vectors (naive numpy would give NaN here).
+    a, b = pair
+    want = oracles.cosine_scaled(a, b)
+    assert em.cosine(a * scale, b * scale) == pytest.approx(want, abs=1e-6, rel=0)
+    got = em.cosine_batch((a * scale)[None], (b * scale)[None])[0]
+    assert got == pytest.approx(want, abs=1e-6, rel=0)
+
+
+@pytest.mark.parametrize("value", [1e-160, 1e-300, 5e-324, 1e200, 1.7976931348623157e308])
+def test_cosine_finite_extremes_are_not_errors(value: float) -> None:
+    x = np.array([[value, value, 0.0]])
+    y = np.array([[value, 0.0, -value]])
+    for out in (em.cosine_batch(x, y)[0], em.cosine_matrix(x, y)[0, 0], em.cosine(x[0], y[0])):
+        assert -1.0 <= out <= 1.0
+
+
 def test_cosine_zero_vector_is_exactly_zero() -> None:
     z = np.zeros(384, dtype=np.float32)
     v = np.ones(384, dtype=np.float32)

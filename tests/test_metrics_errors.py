@@ -222,6 +222,15 @@ def test_cosine_non_finite_at_any_lane(d: int, where: str, dtype: type) -> None:
     assert isinstance(catch(em.cosine, good[0], bad[1]), em.MetricInputError)
 
 
+def test_cosine_matrix_non_finite_against_an_empty_side() -> None:
+    # no pair is ever scored, yet the NaN is still an error naming its row
+    bad = np.ones((3, 4))
+    bad[2, 1] = np.inf
+    empty = np.zeros((0, 4))
+    assert names_row(str(catch(em.cosine_matrix, bad, empty)), 2)
+    assert names_row(str(catch(em.cosine_matrix, empty, bad)), 2)
+
+
 def test_cosine_non_finite_in_other_dtype() -> None:
     a = np.ones((2, 3), dtype=np.float16)
     a[1, 0] = np.inf

@@ -96,13 +96,15 @@ def _slice(data: Any, lo: int, hi: int) -> Any:
 
 
 def _kernel_ready(data: Any) -> Any:
-    """Lists of str and Arrow string arrays become a TextColumn, read once for every metric."""
-    if isinstance(data, np.ndarray):
+    """Arrow string arrays become a TextColumn (their buffers, no Python string per row).
+
+    Lists of str go to the kernels as they are: packing them into a TextColumn first costs
+    more, in Python, than the kernels spend reading the strings themselves.
+    """
+    if isinstance(data, np.ndarray | list):
         return data
     from evalmark.metrics import TextColumn
 
-    if isinstance(data, list):
-        return TextColumn.from_strings(data)
     return TextColumn.from_arrow(data)
 
 

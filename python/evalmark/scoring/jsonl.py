@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -84,7 +84,7 @@ class JsonlReader:
 
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
-        line_number = 0
+        next_line = 1
         first = True
         while True:
             raw_lines = list(itertools.islice(self._file, self.chunk_size))
@@ -93,28 +93,32 @@ class JsonlReader:
             if first:
                 raw_lines[0] = raw_lines[0].removeprefix(_BOM)
                 first = False
-            lines: list[int] = []
-            texts: list[bytes] = []
-            for raw in raw_lines:
-                line_number += 1
-                if raw.strip():
-                    lines.append(line_number)
-                    texts.append(raw)
+            texts = [raw for raw in raw_lines if not raw.isspace()]
+            lines: Sequence[int]
+            if len(texts) == len(raw_lines):
+                lines = range(next_line, next_line + len(raw_lines))
+            else:
+                numbered = enumerate(raw_lines, start=next_line)
+                lines = [number for number, raw in numbered if not raw.isspace()]
+            next_line += len(raw_lines)
             if texts:
                 yield self._chunk(start, lines, texts)
                 start += len(texts)
 
-    def _chunk(self, start: int, lines: list[int], texts: list[bytes]) -> Chunk:
+    def _chunk(self, start: int, lines: Sequence[int], texts: list[bytes]) -> Chunk:
         chunk = Chunk(start=start, size=len(texts), locate=lines_locator(lines))
         decode = self._decoder.decode
-        rows: list[Any] = []
-        for index, text in enumerate(texts):
-            try:
-                rows.append(decode(text))
-            except (msgspec.DecodeError, UnicodeDecodeError):
-                field, problem = self._diagnose(text)
-                chunk.mark_bad(index, field, problem)
-                rows.append(None)
+        try:
+            rows: list[Any] = [decode(text) for text in texts]
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            rows = []
+            for index, text in enumerate(texts):
+                try:
+                    rows.append(decode(text))
+                except (msgspec.DecodeError, UnicodeDecodeError):
+                    field, problem = self._diagnose(text)
+                    chunk.mark_bad(index, field, problem)
+                    rows.append(None)
         if self.needs.text:
             chunk.expected = [row.e if row is not None else "" for row in rows]
             chunk.actual = [row.a if row is not None else "" for row in rows]

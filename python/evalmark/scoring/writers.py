@@ -115,14 +115,15 @@ class JsonlScoreWriter:
 
 
 def _json_values(values: list[Any]) -> list[bytes]:
-    """The JSON text of each value; numbers, booleans and nulls are encoded in one call."""
+    """The JSON text of each value, from one encoding of the whole list when possible."""
     encode = msgspec.json.encode
     if not values:
         return []
-    if any(isinstance(value, str) for value in values):
+    whole = encode(values)
+    if b'"' in whole:  # strings may hold commas: encode them one by one
         return [encode(value) for value in values]
     # Numbers, true, false and null never contain a comma.
-    return encode(values)[1:-1].split(b",")
+    return whole[1:-1].split(b",")
 
 
 class CsvScoreWriter:

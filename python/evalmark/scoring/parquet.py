@@ -40,8 +40,7 @@ class ParquetReader:
             raise ScoringInputError(
                 str(path), "", "", f"cannot be read as Parquet: {exc}"
             ) from None
-        schema = self._file.schema_arrow
-        names = list(schema.names)
+        names = list(self._file.schema_arrow.names)
         self.progress_total: int | None = self._file.metadata.num_rows
         self._done = 0
         self.id_column = (
@@ -54,6 +53,18 @@ class ParquetReader:
             self._wanted += [columns.expected_vector, columns.actual_vector]
         if self.id_column:
             self._wanted.append(self.id_column)
+        self._shapes = (VectorShape(), VectorShape())
+        try:
+            self._check_columns()
+        except BaseException:
+            self._file.close()
+            raise
+
+    def _check_columns(self) -> None:
+        """Every wanted column exists and has a type the kernels can read."""
+        path, columns, needs = self.path, self._columns, self.needs
+        schema = self._file.schema_arrow
+        names = list(schema.names)
         for column in self._wanted:
             if column not in names:
                 raise ScoringInputError(
@@ -75,7 +86,6 @@ class ParquetReader:
                 raise ScoringInputError(
                     str(path), "", column, f"has type {kind}; vectors must be a list of numbers"
                 )
-        self._shapes = (VectorShape(), VectorShape())
 
     def position(self) -> int:
         """Rows read so far."""

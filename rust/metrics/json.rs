@@ -48,6 +48,15 @@ enum Exp {
 impl Exp {
     /// Exponent from its literal digits (no sign) and sign, plus a small adjustment.
     fn from_literal(neg: bool, digits: &[u8], delta: i64) -> Exp {
+        if digits.len() <= 18 {
+            let v = digits
+                .iter()
+                .fold(0i64, |acc, &d| acc * 10 + (d - b'0') as i64);
+            let v = if neg { -v } else { v };
+            if let Some(e) = v.checked_add(delta) {
+                return Exp::Small(e);
+            }
+        }
         let digits: Vec<u8> = digits.iter().copied().skip_while(|&d| d == b'0').collect();
         let mut mag: Vec<u8> = digits;
         let mut neg = neg && !mag.is_empty();
@@ -321,14 +330,17 @@ impl<'a> Parser<'a> {
         // Stable sort keeps duplicates in document order, so keeping the last of each run
         // resolves duplicate keys the way Python's json module does.
         members.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out: Vec<(Cow<'a, [u8]>, Node<'a>)> = Vec::with_capacity(members.len());
-        for (k, v) in members {
-            match out.last_mut() {
-                Some(last) if last.0 == k => *last = (k, v),
-                _ => out.push((k, v)),
+        if members.windows(2).any(|w| w[0].0 == w[1].0) {
+            let mut out: Vec<(Cow<'a, [u8]>, Node<'a>)> = Vec::with_capacity(members.len());
+            for (k, v) in members {
+                match out.last_mut() {
+                    Some(last) if last.0 == k => *last = (k, v),
+                    _ => out.push((k, v)),
+                }
             }
+            members = out;
         }
-        Ok(Node::Obj(out))
+        Ok(Node::Obj(members))
     }
 
     fn hex4(&mut self) -> PResult<u32> {
@@ -481,19 +493,53 @@ impl<'a> Parser<'a> {
 }
 
 fn make_digits(it: impl Iterator<Item = u8> + Clone) -> Digits {
-    let digits: Vec<u8> = it.skip_while(|&d| d == b'0').collect();
-    if digits.len() <= 38 {
-        let mut v = 0u128;
-        for d in &digits {
-            v = v * 10 + (d - b'0') as u128;
+    let mut it = it.skip_while(|&d| d == b'0');
+    let mut v = 0u128;
+    let mut count = 0usize;
+    for d in it.by_ref() {
+        v = v * 10 + (d - b'0') as u128;
+        count += 1;
+        if count == 38 {
+            break;
         }
-        Digits::Small(v)
-    } else {
-        Digits::Big(digits.into_boxed_slice())
+    }
+    match it.next() {
+        None => Digits::Small(v),
+        Some(next) => {
+            // More than 38 digits: keep them all as text.
+            let mut digits = v.to_string().into_bytes();
+            digits.push(next);
+            digits.extend(it);
+            Digits::Big(digits.into_boxed_slice())
+        }
     }
 }
 
 fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp_neg: bool, exp_digits: &[u8]) -> Number {
+    if int_part.len() + frac.len() <= 38 {
+        // Common case: every digit fits in a u128; strip the trailing zeros arithmetically.
+        let mut v = int_part
+            .iter()
+            .chain(frac)
+            .fold(0u128, |acc, &d| acc * 10 + (d - b'0') as u128);
+        if v == 0 {
+            return Number::Decimal {
+                neg: false,
+                digits: Digits::Small(0),
+                exp: Exp::Small(0),
+            };
+        }
+        let mut trail = 0i64;
+        while v % 10 == 0 {
+            v /= 10;
+            trail += 1;
+        }
+        return Number::Decimal {
+            neg,
+            digits: Digits::Small(v),
+            exp: Exp::from_literal(exp_neg, exp_digits, trail - frac.len() as i64),
+        };
+    }
     let all = int_part.iter().chain(frac.iter()).copied();
     let lead = all.clone().take_while(|&d| d == b'0').count();
     let total = int_part.len() + frac.len();
@@ -659,7 +705,14 @@ impl<'a> Parser<'a> {
                 Err(Stop::Differs)
             };
         }
-        let mut state = vec![Member::Unseen; members.len()];
+        let mut inline = [Member::Unseen; 16];
+        let mut heap = Vec::new();
+        let state: &mut [Member] = if members.len() <= inline.len() {
+            &mut inline[..members.len()]
+        } else {
+            heap.resize(members.len(), Member::Unseen);
+            &mut heap
+        };
         let mut extra_key = false;
         loop {
             self.skip_ws();

@@ -112,12 +112,21 @@ fn keys_into(text: &[u8], tokenizer: Tokenizer, s: &mut Scratch, keys: &mut Vec<
     keys.clear();
     if text.is_ascii() {
         // For ASCII both tokenizers agree: lowercase, then runs of letters and digits.
+        let mut start = None;
         s.bytes.clear();
         s.bytes.extend(text.iter().map(u8::to_ascii_lowercase));
-        for run in s.bytes.split(|b| !b.is_ascii_alphanumeric()) {
-            if !run.is_empty() {
-                keys.push(TokenKey::of_ascii(run));
+        for (i, &b) in s.bytes.iter().enumerate() {
+            match (b.is_ascii_alphanumeric(), start) {
+                (true, None) => start = Some(i),
+                (false, Some(st)) => {
+                    keys.push(TokenKey::of_ascii(&s.bytes[st..i]));
+                    start = None;
+                }
+                _ => {}
             }
+        }
+        if let Some(st) = start {
+            keys.push(TokenKey::of_ascii(&s.bytes[st..]));
         }
         return;
     }

@@ -19,9 +19,45 @@ pub struct Scratch {
     raw: Vec<u32>,
     lowered: Vec<u32>,
     norm: Vec<u32>,
-    keys_e: Vec<TokenKey>,
-    keys_a: Vec<TokenKey>,
+    bag_e: TokenBag,
+    bag_a: TokenBag,
     bytes: Vec<u8>,
+}
+
+/// A multiset of tokens: short ones as packed integers (cheap to sort and compare), long ones
+/// boxed.
+#[derive(Default)]
+struct TokenBag {
+    packed: Vec<u128>,
+    long: Vec<Box<[u32]>>,
+}
+
+impl TokenBag {
+    fn clear(&mut self) {
+        self.packed.clear();
+        self.long.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.packed.len() + self.long.len()
+    }
+
+    fn push(&mut self, key: TokenKey) {
+        match key {
+            TokenKey::Packed(k) => self.packed.push(k),
+            TokenKey::Long(b) => self.long.push(b),
+        }
+    }
+
+    fn sort(&mut self) {
+        self.packed.sort_unstable();
+        self.long.sort_unstable();
+    }
+
+    /// Size of the multiset intersection with `other` (both sorted).
+    fn common(&self, other: &TokenBag) -> usize {
+        common_count(&self.packed, &other.packed) + common_count(&self.long, &other.long)
+    }
 }
 
 /// `string.punctuation`, as a lookup table over ASCII.
@@ -67,11 +103,20 @@ fn replace_articles(text: &[u32], out: &mut Vec<u32>) {
     }
 }
 
-/// Sorted token keys of `text` under `normalizer`, into `keys`.
-fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, keys: &mut Vec<TokenKey>) {
-    keys.clear();
+/// The tokens of `text` under `normalizer`, sorted, into `bag`.
+fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, bag: &mut TokenBag) {
+    bag.clear();
     if text.is_ascii() {
-        ascii_tokens(text, normalizer, &mut s.bytes, keys);
+        match normalizer {
+            Normalizer::Squad => ascii_squad_tokens(text, &mut s.bytes, bag),
+            Normalizer::None => {
+                for token in text.split(|&b| is_ascii_py_space(b)) {
+                    if !token.is_empty() {
+                        bag.push(TokenKey::of_ascii(token));
+                    }
+                }
+            }
+        }
     } else {
         s.raw.clear();
         decode_into(text, &mut s.raw);
@@ -85,61 +130,97 @@ fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, keys: &mut 
                 &s.norm
             }
         };
-        for_each_py_token(cps, |t| keys.push(TokenKey::of(t)));
+        for_each_py_token(cps, |t| bag.push(TokenKey::of(t)));
     }
-    keys.sort_unstable();
+    bag.sort();
 }
 
-/// The same normalization for ASCII text, on bytes, in two passes.
-fn ascii_tokens(text: &[u8], normalizer: Normalizer, buf: &mut Vec<u8>, keys: &mut Vec<TokenKey>) {
-    let squad = normalizer == Normalizer::Squad;
-    let src: &[u8] = if squad {
-        buf.clear();
-        buf.extend(
-            text.iter()
-                .map(|&b| SQUAD_ASCII[b as usize])
-                .filter(|&b| b != DROP),
-        );
-        buf
-    } else {
-        text
-    };
-    for token in src
-        .split(|&b| is_ascii_py_space(b))
-        .filter(|t| !t.is_empty())
-    {
-        if !squad {
-            keys.push(TokenKey::of_ascii(token));
-        } else if token.iter().all(u8::is_ascii_alphanumeric) {
-            // With punctuation gone, a token of word characters is one word.
-            if !is_article_ascii(token) {
-                keys.push(TokenKey::of_ascii(token));
+/// SQuAD normalization of ASCII text in one pass. A token made only of word characters (the
+/// common case) is packed into its key as it is read; any other token is gathered into `buf`
+/// and handled by [`finish_ascii_token`].
+fn ascii_squad_tokens(text: &[u8], buf: &mut Vec<u8>, bag: &mut TokenBag) {
+    buf.clear();
+    let (mut lo, mut hi, mut len) = (0u64, 0u64, 0usize);
+    let mut all_word = true;
+    let flush = |lo: u64, hi: u64, len: usize, all_word: bool, buf: &[u8], bag: &mut TokenBag| {
+        if all_word && len <= 15 {
+            let word = (hi as u128) << 64 | lo as u128;
+            // "a", "an", "the" packed as in `TokenKey::of_ascii`.
+            const A: u128 = 1 << 120 | 0x61;
+            const AN: u128 = 2 << 120 | 0x6E61;
+            const THE: u128 = 3 << 120 | 0x65_6874;
+            let key = word | (len as u128) << 120;
+            if key != A && key != AN && key != THE {
+                bag.packed.push(key);
             }
         } else {
-            // Word runs separated by other non-space characters: each article run becomes a
-            // space, which splits the token.
-            let mut piece_start = 0;
-            let mut i = 0;
-            while i < token.len() {
-                if token[i].is_ascii_alphanumeric() {
-                    let start = i;
-                    while i < token.len() && token[i].is_ascii_alphanumeric() {
-                        i += 1;
-                    }
-                    if is_article_ascii(&token[start..i]) {
-                        if start > piece_start {
-                            keys.push(TokenKey::of_ascii(&token[piece_start..start]));
-                        }
-                        piece_start = i;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            if token.len() > piece_start {
-                keys.push(TokenKey::of_ascii(&token[piece_start..]));
-            }
+            finish_ascii_token(buf, all_word, bag);
         }
+    };
+    for &b in text {
+        let m = SQUAD_ASCII[b as usize];
+        if m == DROP {
+            continue;
+        }
+        if is_ascii_py_space(m) {
+            if len > 0 {
+                flush(lo, hi, len, all_word, buf, bag);
+                buf.clear();
+                (lo, hi, len, all_word) = (0, 0, 0, true);
+            }
+            continue;
+        }
+        all_word &= m.is_ascii_alphanumeric();
+        if len < 8 {
+            lo |= (m as u64) << (8 * len);
+        } else if len < 15 {
+            hi |= (m as u64) << (8 * (len - 8));
+        }
+        if len >= 15 || !all_word {
+            if buf.len() < len {
+                // Switching to the slow path mid-token: recover the bytes packed so far.
+                let packed = ((hi as u128) << 64 | lo as u128).to_le_bytes();
+                buf.extend_from_slice(&packed[..len.min(15)]);
+            }
+            buf.push(m);
+        }
+        len += 1;
+    }
+    if len > 0 {
+        flush(lo, hi, len, all_word, buf, bag);
+    }
+}
+
+fn finish_ascii_token(token: &[u8], all_word: bool, bag: &mut TokenBag) {
+    if all_word {
+        // With punctuation gone, a token of word characters is one word.
+        if !is_article_ascii(token) {
+            bag.push(TokenKey::of_ascii(token));
+        }
+        return;
+    }
+    // Word runs separated by other non-space characters: each article run becomes a space,
+    // which splits the token.
+    let mut piece_start = 0;
+    let mut i = 0;
+    while i < token.len() {
+        if token[i].is_ascii_alphanumeric() {
+            let start = i;
+            while i < token.len() && token[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if is_article_ascii(&token[start..i]) {
+                if start > piece_start {
+                    bag.push(TokenKey::of_ascii(&token[piece_start..start]));
+                }
+                piece_start = i;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    if token.len() > piece_start {
+        bag.push(TokenKey::of_ascii(&token[piece_start..]));
     }
 }
 
@@ -164,8 +245,8 @@ fn is_article_ascii(word: &[u8]) -> bool {
     matches!(word, b"a" | b"an" | b"the")
 }
 
-/// Size of the multiset intersection of two sorted key lists.
-fn common_count(a: &[TokenKey], b: &[TokenKey]) -> usize {
+/// Size of the multiset intersection of two sorted lists.
+fn common_count<T: Ord>(a: &[T], b: &[T]) -> usize {
     let (mut i, mut j, mut same) = (0, 0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
@@ -183,26 +264,26 @@ fn common_count(a: &[TokenKey], b: &[TokenKey]) -> usize {
 
 /// Token F1 of `actual` against `expected`, computed exactly as SQuAD's `compute_f1`.
 pub fn token_f1(expected: &[u8], actual: &[u8], normalizer: Normalizer, s: &mut Scratch) -> f64 {
-    let (mut keys_e, mut keys_a) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
-    tokens_into(expected, normalizer, s, &mut keys_e);
-    tokens_into(actual, normalizer, s, &mut keys_a);
-    let score = f1_of(&keys_e, &keys_a);
-    s.keys_e = keys_e;
-    s.keys_a = keys_a;
+    let (mut bag_e, mut bag_a) = (std::mem::take(&mut s.bag_e), std::mem::take(&mut s.bag_a));
+    tokens_into(expected, normalizer, s, &mut bag_e);
+    tokens_into(actual, normalizer, s, &mut bag_a);
+    let score = f1_of(&bag_e, &bag_a);
+    s.bag_e = bag_e;
+    s.bag_a = bag_a;
     score
 }
 
-fn f1_of(keys_e: &[TokenKey], keys_a: &[TokenKey]) -> f64 {
-    let (gold, pred) = (keys_e.len(), keys_a.len());
-    if gold == 0 || pred == 0 {
-        return if gold == pred { 1.0 } else { 0.0 };
+fn f1_of(gold: &TokenBag, pred: &TokenBag) -> f64 {
+    let (n_gold, n_pred) = (gold.len(), pred.len());
+    if n_gold == 0 || n_pred == 0 {
+        return if n_gold == n_pred { 1.0 } else { 0.0 };
     }
-    let same = common_count(keys_e, keys_a);
+    let same = gold.common(pred);
     if same == 0 {
         return 0.0;
     }
-    let precision = 1.0 * same as f64 / pred as f64;
-    let recall = 1.0 * same as f64 / gold as f64;
+    let precision = 1.0 * same as f64 / n_pred as f64;
+    let recall = 1.0 * same as f64 / n_gold as f64;
     (2.0 * precision * recall) / (precision + recall)
 }
 
@@ -252,15 +333,17 @@ mod tests {
         ];
         for a in cases {
             for n in [Normalizer::Squad, Normalizer::None] {
-                let (mut k1, mut k2) = (Vec::new(), Vec::new());
+                let (mut k1, mut k2) = (TokenBag::default(), TokenBag::default());
                 tokens_into(a.as_bytes(), n, s, &mut k1);
                 // Force the code-point path with an extra non-ASCII token, then drop its key.
                 let wide = format!("{a} é");
                 tokens_into(wide.as_bytes(), n, s, &mut k2);
-                let e = TokenKey::of(&['é' as u32]);
-                let pos = k2.iter().position(|k| *k == e).unwrap();
-                k2.remove(pos);
-                assert_eq!(k1, k2, "{a:?} {n:?}");
+                let TokenKey::Packed(e) = TokenKey::of(&['é' as u32]) else {
+                    unreachable!()
+                };
+                let pos = k2.packed.iter().position(|k| *k == e).unwrap();
+                k2.packed.remove(pos);
+                assert_eq!((k1.packed, k1.long), (k2.packed, k2.long), "{a:?} {n:?}");
             }
         }
     }

@@ -25,7 +25,7 @@ def _digest(seed: int, labels: tuple[object, ...]) -> bytes:
 
 def uniform(seed: int, *labels: object) -> float:
     """A number in [0, 1) determined only by ``seed`` and ``labels`` (53 random bits)."""
-    (word,) = struct.unpack("<Q", _digest(seed, labels)[:8])
+    word = int.from_bytes(_digest(seed, labels)[:8], "little")
     return (word >> 11) / _SCALE
 
 

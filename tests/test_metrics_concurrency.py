@@ -128,14 +128,14 @@ def gil_work(name: str) -> Callable[[], object]:
         e, a = _long_texts(20, 20_000), _long_texts(20, 20_001)
         return partial(em.levenshtein_distance_batch, e, a, workers=1)
     if name == "rouge_l":
-        e, a = _long_texts(40, 60_000), _long_texts(40, 60_001)
+        e, a = _long_texts(120, 60_000), _long_texts(120, 60_001)
         return partial(em.rouge_l_batch, e, a, workers=1)
     if name == "token_f1":
-        e, a = _long_texts(200, 20_000), _long_texts(200, 20_001)
+        e, a = _long_texts(1500, 20_000), _long_texts(1500, 20_001)
         return partial(em.token_f1_batch, e, a, workers=1)
     if name == "json_match":
-        return partial(em.json_match_batch, JSON_EXP * 300, JSON_ACT * 300, workers=1)
-    q = np.ones((1500, 384), np.float32)
+        return partial(em.json_match_batch, JSON_EXP * 900, JSON_ACT * 900, workers=1)
+    q = np.ones((2500, 384), np.float32)
     return partial(em.cosine_matrix, q, q, workers=1)
 
 

@@ -141,7 +141,7 @@ def test_samples_fixture_merges_sources_in_order_and_filters_tags(
     project: pytest.Pytester,
 ) -> None:
     project.makepyfile(
-        test_samples="""
+        test_merged_samples="""
         import pytest
 
         @pytest.mark.evalmark_samples("samples_b.yaml", "samples_a.yaml")

@@ -157,6 +157,19 @@ def test_column_options_and_explicit_id(tmp_path: Path) -> None:
     assert out.read_text() == "row,token_f1\n0,0.6666666666666666\n"
 
 
+@pytest.mark.parametrize(
+    "ids", [["a", "b,c", 'say "hi"', "two\nlines", "", " padded "], ["plain", "ids", "only"]]
+)
+def test_csv_output_quotes_ids_that_need_it(tmp_path: Path, ids: list[str]) -> None:
+    rows = [{"id": i, "expected": "x", "actual": "x"} for i in ids]
+    src = write_jsonl(tmp_path / "pairs.jsonl", rows)
+    out = tmp_path / "scores.csv"
+    score_file(src, options("token_f1"), output=out)
+    with out.open(newline="", encoding="utf-8") as handle:
+        parsed = list(csv.reader(handle))
+    assert parsed == [["id", "token_f1"]] + [[i, "1.0"] for i in ids]
+
+
 def test_json_match_scores_and_bool_output(tmp_path: Path) -> None:
     docs = [('{"a": 1, "b": [1, 2]}', '{"b": [1, 2], "a": 1.0}'), ("[1]", "not json")]
     rows = [{"expected": e, "actual": a} for e, a in docs]
@@ -370,6 +383,13 @@ def test_csv_missing_column_is_named_with_the_header(tmp_path: Path) -> None:
     with pytest.raises(
         ScoringInputError, match=r"field 'expected': is not a column.*question, answer"
     ):
+        score_file(src, options("token_f1"))
+
+
+def test_malformed_csv_quoting_is_an_input_error(tmp_path: Path) -> None:
+    src = tmp_path / "q.csv"
+    src.write_text('expected,actual\na,b\n"c"d,e\n', "utf-8")
+    with pytest.raises(ScoringInputError, match=r"q\.csv, line 3: is not valid CSV"):
         score_file(src, options("token_f1"))
 
 

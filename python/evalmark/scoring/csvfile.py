@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
+import operator
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,17 +96,23 @@ class CsvReader:
         except StopIteration:
             return None
         except UnicodeDecodeError as exc:
-            raise ScoringInputError(
-                str(self.path),
-                f"near line {self._reader.line_num + 1}",
-                "",
-                f"is not valid UTF-8 ({exc.reason})",
-                "save the file as UTF-8",
-            ) from None
+            raise self._not_utf8(exc) from None
         except csv.Error as exc:
-            raise ScoringInputError(
-                str(self.path), f"line {self._reader.line_num}", "", f"is not valid CSV: {exc}"
-            ) from None
+            raise self._not_csv(exc) from None
+
+    def _not_utf8(self, exc: UnicodeDecodeError) -> ScoringInputError:
+        return ScoringInputError(
+            str(self.path),
+            f"near line {self._reader.line_num + 1}",
+            "",
+            f"is not valid UTF-8 ({exc.reason})",
+            "save the file as UTF-8",
+        )
+
+    def _not_csv(self, exc: csv.Error) -> ScoringInputError:
+        return ScoringInputError(
+            str(self.path), f"line {self._reader.line_num}", "", f"is not valid CSV: {exc}"
+        )
 
     def position(self) -> int:
         """Bytes read so far (the reader reads ahead in blocks)."""
@@ -116,21 +124,30 @@ class CsvReader:
 
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
+        reader = self._reader
+        last_line = reader.line_num  # the line the previous record ended on
         while not self._empty:
+            try:
+                # (record, the line it ends on); a record starts the line after the previous one
+                records = [
+                    (row, reader.line_num) for row in itertools.islice(reader, self.chunk_size)
+                ]
+            except UnicodeDecodeError as exc:
+                raise self._not_utf8(exc) from None
+            except csv.Error as exc:
+                raise self._not_csv(exc) from None
+            if not records:
+                return
             lines: list[int] = []
             rows: list[list[str]] = []
-            while len(rows) < self.chunk_size:
-                first_line = self._reader.line_num + 1
-                row = self._next_row()
-                if row is None:
-                    break
+            for row, end in records:
                 if row:  # a blank line reads as []
-                    lines.append(first_line)
+                    lines.append(last_line + 1)
                     rows.append(row)
-            if not rows:
-                return
-            yield self._chunk(start, lines, rows)
-            start += len(rows)
+                last_line = end
+            if rows:
+                yield self._chunk(start, lines, rows)
+                start += len(rows)
 
     def _chunk(self, start: int, lines: list[int], rows: list[list[str]]) -> Chunk:
         chunk = Chunk(start=start, size=len(rows), locate=lines_locator(lines))
@@ -146,6 +163,8 @@ class CsvReader:
 
         def column(role: str) -> list[str]:
             at = self._index[role]
+            if not chunk.bad:
+                return list(map(operator.itemgetter(at), rows))
             return [row[at] if len(row) == width else "" for row in rows]
 
         if self.needs.text:
@@ -155,8 +174,10 @@ class CsvReader:
             chunk.expected_vectors = self._vectors(chunk, column("expected_vector"), 0)
             chunk.actual_vectors = self._vectors(chunk, column("actual_vector"), 1)
         if self.id_column:
-            ids = column("id")
-            chunk.ids = [None if index in chunk.bad else cell for index, cell in enumerate(ids)]
+            ids: list[str | None] = list(column("id"))
+            for index in chunk.bad:
+                ids[index] = None
+            chunk.ids = ids
         return chunk
 
     def _vectors(self, chunk: Chunk, cells: list[str], side: int) -> Any:

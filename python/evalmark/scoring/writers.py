@@ -137,7 +137,7 @@ class CsvScoreWriter:
         self._file.write(b",".join(_csv_text(name) for name in names) + b"\n")
 
     def write(self, scored: ScoredChunk) -> None:
-        columns = [[_csv_text(value) for value in row_ids(scored)]]
+        columns = [_csv_cells(row_ids(scored))]
         for name in self._metrics:
             values = _json_values(score_lists(scored, name))
             if scored.valid[name] is not None:
@@ -153,9 +153,22 @@ def _csv_text(value: Any) -> bytes:
     if value is None:
         return b""
     text = str(value)
-    if any(c in text for c in ',"\r\n') or text != text.strip():
+    if any(c in text for c in ',"\r\n'):
         text = '"' + text.replace('"', '""') + '"'
     return text.encode("utf-8")
+
+
+def _csv_cells(values: list[Any]) -> list[bytes]:
+    """CSV cells for ids: numbers from one encoding, plain text in one pass, else one by one."""
+    if not values:
+        return []
+    if all(isinstance(value, int) for value in values):
+        return _json_values(values)
+    texts = ["" if value is None else str(value) for value in values]
+    joined = "\n".join(texts)
+    if joined.count("\n") == len(texts) - 1 and not any(c in joined for c in ',"\r'):
+        return joined.encode("utf-8").split(b"\n")
+    return [_csv_text(value) for value in values]
 
 
 # Rows per Parquet row group, whatever the chunk size, so that the file's bytes do not depend on

@@ -258,8 +258,12 @@ fn cosine_all_pairs<T: Float>(
         for (j, cell) in row.iter_mut().enumerate() {
             let mj = &m[j * dim..(j + 1) * dim];
             let c = cosine::from_parts(cosine::dot(qi, mj), nqi, m_norms[j]);
-            // Squares of huge finite f64 values overflow: recompute those pairs rescaled.
-            *cell = if c.is_finite() {
+            // Squares of huge or tiny finite f64 values overflow or lose precision: those
+            // pairs are recomputed rescaled.
+            let ordinary = c.is_finite()
+                && nqi >= cosine::TINY_SQUARED_NORM
+                && m_norms[j] >= cosine::TINY_SQUARED_NORM;
+            *cell = if ordinary {
                 c
             } else {
                 cosine::checked_cosine(qi, mj).unwrap_or(f64::NAN)
@@ -463,6 +467,11 @@ fn canonical_json(text: &Bound<'_, PyAny>, numbers: &str) -> PyResult<String> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("UNICODE_VERSION", metrics::UNICODE_VERSION)?;
+    let (major, minor, update) = char::UNICODE_VERSION;
+    m.add(
+        "ALPHANUMERIC_UNICODE_VERSION",
+        format!("{major}.{minor}.{update}"),
+    )?;
     m.add("MetricInputError", m.py().get_type::<MetricInputError>())?;
     m.add_function(wrap_pyfunction!(py_token_f1, m)?)?;
     m.add_function(wrap_pyfunction!(token_f1_batch, m)?)?;

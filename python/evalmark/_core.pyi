@@ -12,7 +12,9 @@ import numpy.typing as npt
 
 __version__: str
 UNICODE_VERSION: str
-"""The Unicode version of the case and whitespace tables (read off CPython when generated)."""
+"""The Unicode version of the case, whitespace and word tables (read off CPython 3.11)."""
+ALPHANUMERIC_UNICODE_VERSION: str
+"""The Unicode version of the letter-and-digit test of the ``"unicode"`` ROUGE tokenizer."""
 
 class MetricInputError(ValueError):
     """A value a metric cannot score; the message names the row and the side."""
@@ -38,7 +40,10 @@ def rouge_l(
     """ROUGE-L, equal to ``RougeScorer(["rougeL"]).score(expected, actual)["rougeL"]``.
 
     tokenizer ``"rouge"``: ``str.lower()``, then tokens are maximal runs of ``[a-z0-9]``.
-    ``"unicode"``: ``str.lower()``, then maximal runs of Unicode letters and digits.
+    ``"unicode"``: ``str.lower()``, then maximal runs of characters with the Unicode
+    Alphabetic or Numeric property (as of ``ALPHANUMERIC_UNICODE_VERSION``). Unlike Python's
+    ``str.isalnum`` this keeps combining vowel signs (Mn, Mc) inside words, so Devanagari or
+    Thai words are not cut apart; circled letters such as Ⓐ count as letters too.
     lcs = longest common subsequence of the token sequences; precision = lcs/len(actual),
     recall = lcs/len(expected), fmeasure = 2pr/(p+r) (0.0 when p + r = 0). Either side without
     tokens: 0.0. Memory is linear in the input length.

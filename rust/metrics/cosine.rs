@@ -150,6 +150,10 @@ pub fn cosine<T: Float>(a: &[T], b: &[T]) -> f64 {
     from_parts(d, na, nb)
 }
 
+/// Below this squared norm, products of float64 components near the bottom of the exponent
+/// range have lost precision (or underflowed to zero): such pairs are rescaled first.
+pub const TINY_SQUARED_NORM: f64 = 1e-200;
+
 /// Which vector of a pair holds a NaN or an infinity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NonFinite {
@@ -162,7 +166,11 @@ pub enum NonFinite {
 pub fn checked_cosine<T: Float>(a: &[T], b: &[T]) -> Result<f64, NonFinite> {
     let (d, na, nb) = dot_and_norms(a, b);
     if d.is_finite() && na.is_finite() && nb.is_finite() {
-        return Ok(from_parts(d, na, nb));
+        if na >= TINY_SQUARED_NORM && nb >= TINY_SQUARED_NORM {
+            return Ok(from_parts(d, na, nb));
+        }
+        // A zero vector, or squares so small they lose precision: rescale (zero stays zero).
+        return Ok(rescaled_cosine(a, b));
     }
     if !all_finite(a) {
         return Err(NonFinite::First);
@@ -250,6 +258,11 @@ mod tests {
         assert!((cosine(&[1.0f32, 2.0, 3.0], &[1.0, 2.0, 3.0]) - 1.0).abs() < 1e-15);
         assert!((cosine(&[1.0f64, 1.0], &[-1.0, -1.0]) + 1.0).abs() < 1e-15);
         assert_eq!(cosine(&[0.0f32; 3], &[1.0, 2.0, 3.0]), 0.0);
+        let tiny = checked_cosine(&[1e150f64], &[5e-174]).unwrap();
+        assert!((tiny - 1.0).abs() < 1e-15);
+        let small = checked_cosine(&[3.0f64, 4.0], &[3e-160, 4e-160]).unwrap();
+        assert!((small - 1.0).abs() < 1e-15);
+        assert_eq!(checked_cosine(&[0.0f64, 0.0], &[1.0, 1.0]), Ok(0.0));
         let big = checked_cosine(&[1e200f64, 1e200], &[1e200, 1e200]).unwrap();
         assert!((big - 1.0).abs() < 1e-15);
         assert_eq!(

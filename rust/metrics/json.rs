@@ -268,7 +268,7 @@ impl<'a> Parser<'a> {
 
     fn array(&mut self, depth: usize) -> PResult<Node<'a>> {
         if depth > MAX_DEPTH {
-            return Err((self.pos, "nesting deeper than 512 levels"));
+            return Err((self.pos, "nesting deeper than 512 levels is not supported"));
         }
         self.pos += 1;
         let mut items = Vec::new();
@@ -294,7 +294,7 @@ impl<'a> Parser<'a> {
 
     fn object(&mut self, depth: usize) -> PResult<Node<'a>> {
         if depth > MAX_DEPTH {
-            return Err((self.pos, "nesting deeper than 512 levels"));
+            return Err((self.pos, "nesting deeper than 512 levels is not supported"));
         }
         self.pos += 1;
         let mut members: Vec<(Cow<'a, [u8]>, Node<'a>)> = Vec::new();

@@ -96,8 +96,16 @@ class Distribution:
         if self._raw is not None:
             self._raw.append(chunk.copy())
             return
-        values, counts = np.unique(chunk, return_counts=True)
-        self._values, self._counts = _merge(self._values, self._counts, values, counts)
+        known = self._values
+        if known.size:
+            # Scores already in the table are counted without sorting the chunk.
+            at = np.minimum(np.searchsorted(known, chunk), known.size - 1)
+            found = known[at] == chunk
+            self._counts = self._counts + np.bincount(at[found], minlength=known.size)
+            chunk = chunk[~found]
+        if chunk.size:
+            values, counts = np.unique(chunk, return_counts=True)
+            self._values, self._counts = _merge(self._values, self._counts, values, counts)
         if self._values.size > _SMALL_TABLE and self._values.size * 4 > self._count:
             self._raw = [np.repeat(self._values, self._counts)]
             self._values = np.empty(0, dtype=np.float64)

@@ -6,21 +6,64 @@ use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
 use crate::errors::{EvalError, EvalResult};
 
-/// A batch of texts copied into one buffer: row i is `buf[offs[i]..offs[i + 1]]`, in
-/// generalized UTF-8 (lone surrogates kept as Python's `surrogatepass` encodes them).
-pub struct Texts {
-    buf: Vec<u8>,
-    offs: Vec<usize>,
+/// A batch of texts borrowed from the Python objects that hold them: row i is `rows[i]`, in
+/// generalized UTF-8 (lone surrogates kept as Python's `surrogatepass` encodes them). Nothing is
+/// copied; the [`Held`] value it borrows from keeps every object alive.
+pub struct Texts<'a> {
+    rows: Vec<&'a [u8]>,
 }
 
-impl Texts {
+impl Texts<'_> {
     pub fn len(&self) -> usize {
-        self.offs.len() - 1
+        self.rows.len()
     }
 
     #[inline]
     pub fn row(&self, i: usize) -> &[u8] {
-        &self.buf[self.offs[i]..self.offs[i + 1]]
+        self.rows[i]
+    }
+}
+
+/// One text of a batch: a `str` whose UTF-8 form Python holds, or, for a `str` with lone
+/// surrogates, the bytes object of its `surrogatepass` encoding.
+pub enum Item<'py> {
+    Str(Bound<'py, PyString>),
+    Bytes(Bound<'py, PyBytes>),
+}
+
+/// A batch's Python objects, held (with a reference each) while the GIL is released, so that the
+/// borrowed rows stay valid even if another thread changes the caller's list meanwhile.
+pub enum Held<'py> {
+    Items(Vec<Item<'py>>),
+    Column {
+        data: PyReadonlyArray1<'py, u8>,
+        offsets: PyReadonlyArray1<'py, i64>,
+    },
+}
+
+impl Held<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            Held::Items(items) => items.len(),
+            Held::Column { offsets, .. } => offsets.as_array().len().saturating_sub(1),
+        }
+    }
+
+    /// Borrow the rows; for the column form, check the offsets and that each row is UTF-8.
+    pub fn texts(&self, side: &str) -> PyResult<Texts<'_>> {
+        match self {
+            Held::Items(items) => {
+                let rows = items
+                    .iter()
+                    .map(|item| match item {
+                        Item::Str(s) => s.to_str().map(str::as_bytes),
+                        Item::Bytes(b) => Ok(b.as_bytes()),
+                    })
+                    .collect::<PyResult<Vec<&[u8]>>>()?;
+                Ok(Texts { rows })
+            }
+            Held::Column { data, offsets } => column_rows(data, offsets, side),
+        }
     }
 }
 
@@ -47,24 +90,23 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "an unknown type".into())
 }
 
-fn push_item(texts: &mut Texts, item: &Bound<'_, PyAny>, i: usize, side: &str) -> PyResult<()> {
-    let s = item.cast::<PyString>().map_err(|_| {
+fn item<'py>(obj: Bound<'py, PyAny>, i: usize, side: &str) -> PyResult<Item<'py>> {
+    let s = obj.cast_into::<PyString>().map_err(|e| {
         EvalError::Type(format!(
             "row {i} of {side}: expected str, got {}",
-            type_name(item)
+            type_name(e.into_inner().as_any())
         ))
     })?;
-    match s.to_str() {
-        Ok(text) => texts.buf.extend_from_slice(text.as_bytes()),
-        Err(_) => texts.buf.extend_from_slice(surrogate_bytes(s)?.as_bytes()),
+    if s.to_str().is_ok() {
+        Ok(Item::Str(s))
+    } else {
+        Ok(Item::Bytes(surrogate_bytes(&s)?))
     }
-    texts.offs.push(texts.buf.len());
-    Ok(())
 }
 
-/// Read a batch of texts: a sequence of `str`, or the column form `(data, offsets)` of a
-/// `TextColumn` (a uint8 buffer and int64 offsets, UTF-8 checked row by row).
-pub fn texts(obj: &Bound<'_, PyAny>, side: &str) -> PyResult<Texts> {
+/// Hold a batch of texts: a sequence of `str`, or the column form `(data, offsets)` of a
+/// `TextColumn` (a uint8 buffer and int64 offsets).
+pub fn hold<'py>(obj: &Bound<'py, PyAny>, side: &str) -> PyResult<Held<'py>> {
     if obj.is_instance_of::<PyString>() {
         return Err(EvalError::Type(format!(
             "{side} must be a sequence of str, got a single str (wrap it in a list)"
@@ -74,23 +116,20 @@ pub fn texts(obj: &Bound<'_, PyAny>, side: &str) -> PyResult<Texts> {
     if let Ok(tuple) = obj.cast::<PyTuple>() {
         if tuple.len() == 2 {
             if let (Ok(data), Ok(offsets)) = (
-                tuple.get_item(0)?.extract::<PyReadonlyArray1<'_, u8>>(),
-                tuple.get_item(1)?.extract::<PyReadonlyArray1<'_, i64>>(),
+                tuple.get_item(0)?.extract::<PyReadonlyArray1<'py, u8>>(),
+                tuple.get_item(1)?.extract::<PyReadonlyArray1<'py, i64>>(),
             ) {
-                return column(&data, &offsets, side);
+                return Ok(Held::Column { data, offsets });
             }
         }
     }
-    let mut out = Texts {
-        buf: Vec::new(),
-        offs: vec![0],
-    };
     if let Ok(list) = obj.cast::<PyList>() {
-        out.offs.reserve(list.len());
-        for (i, item) in list.iter().enumerate() {
-            push_item(&mut out, &item, i, side)?;
-        }
-        return Ok(out);
+        let items = list
+            .iter()
+            .enumerate()
+            .map(|(i, x)| item(x, i, side))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(Held::Items(items));
     }
     let iter = obj.try_iter().map_err(|_| {
         EvalError::Type(format!(
@@ -98,17 +137,18 @@ pub fn texts(obj: &Bound<'_, PyAny>, side: &str) -> PyResult<Texts> {
             type_name(obj)
         ))
     })?;
-    for (i, item) in iter.enumerate() {
-        push_item(&mut out, &item?, i, side)?;
-    }
-    Ok(out)
+    let items = iter
+        .enumerate()
+        .map(|(i, x)| item(x?, i, side))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(Held::Items(items))
 }
 
-fn column(
-    data: &PyReadonlyArray1<'_, u8>,
-    offsets: &PyReadonlyArray1<'_, i64>,
+fn column_rows<'a>(
+    data: &'a PyReadonlyArray1<'_, u8>,
+    offsets: &'a PyReadonlyArray1<'_, i64>,
     side: &str,
-) -> PyResult<Texts> {
+) -> PyResult<Texts<'a>> {
     let bad = |msg: String| -> PyErr { EvalError::input(format!("{side}: {msg}")).into() };
     let data = data
         .as_slice()
@@ -121,8 +161,7 @@ fn column(
             "a text column needs at least one offset (n + 1 for n rows)".into(),
         ));
     }
-    let base = offsets[0];
-    let mut offs = Vec::with_capacity(offsets.len());
+    let mut rows = Vec::with_capacity(offsets.len() - 1);
     for (i, w) in offsets.windows(2).enumerate() {
         if w[0] < 0 || w[1] < w[0] || w[1] as usize > data.len() {
             return Err(bad(format!(
@@ -136,16 +175,9 @@ fn column(
         if std::str::from_utf8(row).is_err() {
             return Err(bad(format!("row {i} is not valid UTF-8")));
         }
+        rows.push(row);
     }
-    if base < 0 || base as usize > data.len() {
-        return Err(bad(format!("offset {base} lies outside the buffer")));
-    }
-    offs.extend(offsets.iter().map(|&o| (o - base) as usize));
-    let end = *offsets.last().unwrap_or(&base) as usize;
-    Ok(Texts {
-        buf: data[base as usize..end].to_vec(),
-        offs,
-    })
+    Ok(Texts { rows })
 }
 
 /// Check that two batches pair up.

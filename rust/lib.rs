@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 
 use batch::{check_workers, fill_rows, map_rows, try_map_rows};
 use errors::{EvalError, EvalResult, MetricInputError};
-use inputs::{choice, same_length, str_bytes, texts};
+use inputs::{choice, hold, same_length, str_bytes};
 use metrics::cosine::Float;
 use metrics::json::Numbers;
 use metrics::rouge_l::Tokenizer;
@@ -66,15 +66,15 @@ fn numbers(name: &str) -> EvalResult<Numbers> {
     })
 }
 
-/// Read both sides of a text batch and check that they pair up.
-fn text_pair(
-    expected: &Bound<'_, PyAny>,
-    actual: &Bound<'_, PyAny>,
+/// Hold both sides of a text batch and check that they pair up.
+fn hold_pair<'py>(
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
     workers: isize,
-) -> PyResult<(inputs::Texts, inputs::Texts)> {
+) -> PyResult<(inputs::Held<'py>, inputs::Held<'py>)> {
     check_workers(workers)?;
-    let e = texts(expected, "expected")?;
-    let a = texts(actual, "actual")?;
+    let e = hold(expected, "expected")?;
+    let a = hold(actual, "actual")?;
     same_length(e.len(), a.len())?;
     Ok((e, a))
 }
@@ -106,7 +106,8 @@ fn token_f1_batch<'py>(
     workers: isize,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let n = self::normalizer(normalizer)?;
-    let (e, a) = text_pair(expected, actual, workers)?;
+    let (he, ha) = hold_pair(expected, actual, workers)?;
+    let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
     let out = py.detach(|| {
         map_rows(e.len(), workers, |s: &mut token_f1::Scratch, i| {
             token_f1::token_f1(e.row(i), a.row(i), n, s)
@@ -147,7 +148,8 @@ fn rouge_l_batch<'py>(
     workers: isize,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let (t, m) = (self::tokenizer(tokenizer)?, self::measure(measure)?);
-    let (e, a) = text_pair(expected, actual, workers)?;
+    let (he, ha) = hold_pair(expected, actual, workers)?;
+    let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
     let out = py.detach(|| {
         map_rows(e.len(), workers, |s: &mut rouge_l::Scratch, i| {
             pick(rouge_l::rouge_l(e.row(i), a.row(i), t, s), m)
@@ -178,7 +180,8 @@ fn levenshtein_distance_batch<'py>(
     actual: &Bound<'py, PyAny>,
     workers: isize,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let (e, a) = text_pair(expected, actual, workers)?;
+    let (he, ha) = hold_pair(expected, actual, workers)?;
+    let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
     let out = py.detach(|| {
         map_rows(e.len(), workers, |s: &mut levenshtein::Scratch, i| {
             levenshtein::distance(e.row(i), a.row(i), s) as i64
@@ -195,7 +198,8 @@ fn levenshtein_similarity_batch<'py>(
     actual: &Bound<'py, PyAny>,
     workers: isize,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let (e, a) = text_pair(expected, actual, workers)?;
+    let (he, ha) = hold_pair(expected, actual, workers)?;
+    let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
     let out = py.detach(|| {
         map_rows(e.len(), workers, |s: &mut levenshtein::Scratch, i| {
             levenshtein::similarity(e.row(i), a.row(i), s)
@@ -443,7 +447,8 @@ fn json_match_batch<'py>(
     workers: isize,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
     let n = self::numbers(numbers)?;
-    let (e, a) = text_pair(expected, actual, workers)?;
+    let (he, ha) = hold_pair(expected, actual, workers)?;
+    let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
     let out = py.detach(|| {
         try_map_rows(e.len(), workers, |_: &mut (), i| {
             let doc = parse_expected(e.row(i), n, Some(i))?;

@@ -22,6 +22,7 @@ pub struct Scratch {
     bag_e: TokenBag,
     bag_a: TokenBag,
     bytes: Vec<u8>,
+    table: Vec<(u128, u32)>,
 }
 
 /// A multiset of tokens: short ones as packed integers (cheap to sort and compare), long ones
@@ -49,19 +50,59 @@ impl TokenBag {
         }
     }
 
-    fn sort(&mut self) {
-        self.packed.sort_unstable();
+    fn sort_long(&mut self) {
         self.long.sort_unstable();
     }
 
-    /// Size of the multiset intersection with `other` (both sorted).
-    fn common(&self, other: &TokenBag) -> usize {
-        common_count(&self.packed, &other.packed) + common_count(&self.long, &other.long)
+    /// Size of the multiset intersection with `other`: packed keys through a small hash table
+    /// of counts (no key is 0, so 0 marks an empty slot), long keys by merging sorted lists.
+    fn common(&self, other: &TokenBag, table: &mut Vec<(u128, u32)>) -> usize {
+        let bits = (2 * self.packed.len())
+            .max(16)
+            .next_power_of_two()
+            .trailing_zeros();
+        table.clear();
+        table.resize(1 << bits, (0, 0));
+        let mask = (1usize << bits) - 1;
+        let slot_of = |k: u128| {
+            let h = (k as u64 ^ (k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            (h >> (64 - bits)) as usize
+        };
+        for &k in &self.packed {
+            let mut i = slot_of(k);
+            loop {
+                let slot = &mut table[i];
+                if slot.0 == k || slot.0 == 0 {
+                    *slot = (k, slot.1 + 1);
+                    break;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        let mut same = 0;
+        for &k in &other.packed {
+            let mut i = slot_of(k);
+            loop {
+                let slot = &mut table[i];
+                if slot.0 == k {
+                    if slot.1 > 0 {
+                        slot.1 -= 1;
+                        same += 1;
+                    }
+                    break;
+                }
+                if slot.0 == 0 {
+                    break;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        same + common_count(&self.long, &other.long)
     }
 }
 
 /// `string.punctuation`, as a lookup table over ASCII.
-const IS_PUNCT: [bool; 128] = {
+static IS_PUNCT: [bool; 128] = {
     let mut t = [false; 128];
     let p = b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
     let mut i = 0;
@@ -103,7 +144,7 @@ fn replace_articles(text: &[u32], out: &mut Vec<u32>) {
     }
 }
 
-/// The tokens of `text` under `normalizer`, sorted, into `bag`.
+/// The tokens of `text` under `normalizer` into `bag` (long ones sorted).
 fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, bag: &mut TokenBag) {
     bag.clear();
     if text.is_ascii() {
@@ -132,7 +173,7 @@ fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, bag: &mut T
         };
         for_each_py_token(cps, |t| bag.push(TokenKey::of(t)));
     }
-    bag.sort();
+    bag.sort_long();
 }
 
 /// SQuAD normalization of ASCII text in one pass. A token made only of word characters (the
@@ -158,19 +199,17 @@ fn ascii_squad_tokens(text: &[u8], buf: &mut Vec<u8>, bag: &mut TokenBag) {
         }
     };
     for &b in text {
-        let m = SQUAD_ASCII[b as usize];
-        if m == DROP {
-            continue;
-        }
-        if is_ascii_py_space(m) {
-            if len > 0 {
+        let class = SQUAD_CLASS[b as usize];
+        if class & (DROPPED | SPACE) != 0 {
+            if class & SPACE != 0 && len > 0 {
                 flush(lo, hi, len, all_word, buf, bag);
                 buf.clear();
                 (lo, hi, len, all_word) = (0, 0, 0, true);
             }
             continue;
         }
-        all_word &= m.is_ascii_alphanumeric();
+        let m = SQUAD_ASCII[b as usize];
+        all_word &= class & WORD != 0;
         if len < 8 {
             lo |= (m as u64) << (8 * len);
         } else if len < 15 {
@@ -227,7 +266,7 @@ fn finish_ascii_token(token: &[u8], all_word: bool, bag: &mut TokenBag) {
 const DROP: u8 = 0xFF;
 
 /// ASCII byte → its lowercase, or `DROP` for punctuation.
-const SQUAD_ASCII: [u8; 128] = {
+static SQUAD_ASCII: [u8; 128] = {
     let mut t = [0u8; 128];
     let mut i = 0;
     while i < 128 {
@@ -235,6 +274,31 @@ const SQUAD_ASCII: [u8; 128] = {
             DROP
         } else {
             (i as u8).to_ascii_lowercase()
+        };
+        i += 1;
+    }
+    t
+};
+
+const DROPPED: u8 = 1;
+const SPACE: u8 = 2;
+const WORD: u8 = 4;
+
+/// ASCII byte → its class for SQuAD normalization: punctuation (dropped), whitespace, a word
+/// character (letter or digit), or another character (0).
+static SQUAD_CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        t[i] = if IS_PUNCT[i] {
+            DROPPED
+        } else if matches!(b, 0x09..=0x0D | 0x1C..=0x20) {
+            SPACE
+        } else if b.is_ascii_alphanumeric() {
+            WORD
+        } else {
+            0
         };
         i += 1;
     }
@@ -267,18 +331,18 @@ pub fn token_f1(expected: &[u8], actual: &[u8], normalizer: Normalizer, s: &mut 
     let (mut bag_e, mut bag_a) = (std::mem::take(&mut s.bag_e), std::mem::take(&mut s.bag_a));
     tokens_into(expected, normalizer, s, &mut bag_e);
     tokens_into(actual, normalizer, s, &mut bag_a);
-    let score = f1_of(&bag_e, &bag_a);
+    let score = f1_of(&bag_e, &bag_a, &mut s.table);
     s.bag_e = bag_e;
     s.bag_a = bag_a;
     score
 }
 
-fn f1_of(gold: &TokenBag, pred: &TokenBag) -> f64 {
+fn f1_of(gold: &TokenBag, pred: &TokenBag, table: &mut Vec<(u128, u32)>) -> f64 {
     let (n_gold, n_pred) = (gold.len(), pred.len());
     if n_gold == 0 || n_pred == 0 {
         return if n_gold == n_pred { 1.0 } else { 0.0 };
     }
-    let same = gold.common(pred);
+    let same = gold.common(pred, table);
     if same == 0 {
         return 0.0;
     }
@@ -343,6 +407,8 @@ mod tests {
                 };
                 let pos = k2.packed.iter().position(|k| *k == e).unwrap();
                 k2.packed.remove(pos);
+                k1.packed.sort_unstable();
+                k2.packed.sort_unstable();
                 assert_eq!((k1.packed, k1.long), (k2.packed, k2.long), "{a:?} {n:?}");
             }
         }

@@ -1,4 +1,5 @@
-//! Turning Python arguments into owned Rust values while the GIL is held.
+//! Reading Python arguments while the GIL is held: texts are borrowed from the objects (held
+//! with a reference each for the length of the call), scalars are copied.
 
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;

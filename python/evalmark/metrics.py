@@ -53,7 +53,8 @@ FloatArray = npt.NDArray[np.float64]
 class TextColumn:
     """A column of UTF-8 texts as one byte buffer plus offsets: row i is
     ``data[offsets[i]:offsets[i + 1]]``. Batch functions accept it in place of a list of ``str``,
-    so Arrow data reaches the kernels without one Python string per row."""
+    so Arrow data reaches the kernels without one Python string per row. The kernels read the
+    two arrays in place while the GIL is released: do not write to them during a call."""
 
     data: npt.NDArray[np.uint8]
     offsets: npt.NDArray[np.int64]

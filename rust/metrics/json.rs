@@ -516,6 +516,30 @@ fn make_digits(it: impl Iterator<Item = u8> + Clone) -> Digits {
 }
 
 fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp_neg: bool, exp_digits: &[u8]) -> Number {
+    if int_part.len() + frac.len() <= 19 {
+        // Fits in a u64 (u128 division is a library call): the same normal form, cheaper.
+        let mut v = int_part
+            .iter()
+            .chain(frac)
+            .fold(0u64, |acc, &d| acc * 10 + (d - b'0') as u64);
+        if v == 0 {
+            return Number::Decimal {
+                neg: false,
+                digits: Digits::Small(0),
+                exp: Exp::Small(0),
+            };
+        }
+        let mut trail = 0i64;
+        while v % 10 == 0 {
+            v /= 10;
+            trail += 1;
+        }
+        return Number::Decimal {
+            neg,
+            digits: Digits::Small(v as u128),
+            exp: Exp::from_literal(exp_neg, exp_digits, trail - frac.len() as i64),
+        };
+    }
     if int_part.len() + frac.len() <= 38 {
         // Common case: every digit fits in a u128; strip the trailing zeros arithmetically.
         let mut v = int_part

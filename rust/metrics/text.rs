@@ -81,30 +81,38 @@ pub fn is_py_word(cp: u32) -> bool {
     in_ranges(PY_WORD, cp)
 }
 
-/// Append the lowercase of one code point (context-free) to `out`.
+/// The lowercase of one code point, context-free (`str.lower` on that character alone): one
+/// or two code points, the second 0 when there is none. Capital sigma gives small sigma here;
+/// the final form needs the context that [`py_lower_into`] looks at.
 #[inline]
-fn push_lower(cp: u32, out: &mut Vec<u32>) {
+pub fn py_lower_char(cp: u32) -> (u32, u32) {
     if cp < 0x80 {
-        out.push(if (0x41..=0x5A).contains(&cp) {
-            cp + 32
-        } else {
-            cp
-        });
-        return;
+        return (
+            if (0x41..=0x5A).contains(&cp) {
+                cp + 32
+            } else {
+                cp
+            },
+            0,
+        );
     }
     match PY_LOWER.binary_search_by_key(&cp, |&(c, _, _)| c) {
-        Ok(i) => {
-            let (_, a, b) = PY_LOWER[i];
-            out.push(a);
-            if b != 0 {
-                out.push(b);
-            }
-        }
-        Err(_) => out.push(cp),
+        Ok(i) => (PY_LOWER[i].1, PY_LOWER[i].2),
+        Err(_) => (cp, 0),
     }
 }
 
-const CAPITAL_SIGMA: u32 = 0x03A3;
+#[inline]
+fn push_lower(cp: u32, out: &mut Vec<u32>) {
+    let (a, b) = py_lower_char(cp);
+    out.push(a);
+    if b != 0 {
+        out.push(b);
+    }
+}
+
+/// GREEK CAPITAL LETTER SIGMA, whose lowercase depends on its neighbours.
+pub const CAPITAL_SIGMA: u32 = 0x03A3;
 const SMALL_SIGMA: u32 = 0x03C3;
 const FINAL_SIGMA: u32 = 0x03C2;
 

@@ -1,7 +1,8 @@
 //! Token F1: the SQuAD v2.0 `compute_f1` over normalized tokens, or over whitespace tokens.
 
 use super::text::{
-    decode_into, for_each_py_token, is_ascii_py_space, is_py_word, py_lower_into, TokenKey,
+    decode_into, for_each_py_token, is_ascii_py_space, is_py_space, is_py_word, py_lower_char,
+    py_lower_into, TokenKey, CAPITAL_SIGMA,
 };
 
 /// How answers are turned into tokens before F1 is taken.
@@ -161,6 +162,12 @@ fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, bag: &mut T
     } else {
         s.raw.clear();
         decode_into(text, &mut s.raw);
+        if normalizer == Normalizer::Squad && !s.raw.contains(&CAPITAL_SIGMA) {
+            // Without a capital sigma lowercasing is per character: one fused pass.
+            squad_tokens_fused(&s.raw, &mut s.norm, bag);
+            bag.sort_long();
+            return;
+        }
         let cps = match normalizer {
             Normalizer::None => &s.raw,
             Normalizer::Squad => {
@@ -174,6 +181,64 @@ fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, bag: &mut T
         for_each_py_token(cps, |t| bag.push(TokenKey::of(t)));
     }
     bag.sort_long();
+}
+
+/// SQuAD normalization of code points in one pass (for text without a capital sigma, whose
+/// lowercase depends on its neighbours): each whitespace-separated token is gathered lowercased
+/// and without punctuation into `token`, then split at its article words.
+fn squad_tokens_fused(cps: &[u32], token: &mut Vec<u32>, bag: &mut TokenBag) {
+    token.clear();
+    for &c in cps {
+        let (first, second) = py_lower_char(c);
+        feed_squad(first, token, bag);
+        if second != 0 {
+            feed_squad(second, token, bag);
+        }
+    }
+    if !token.is_empty() {
+        split_at_articles(token, bag);
+    }
+}
+
+/// One lowercased code point: dropped (punctuation), ending the token (whitespace) or added.
+#[inline]
+fn feed_squad(c: u32, token: &mut Vec<u32>, bag: &mut TokenBag) {
+    if c < 0x80 && IS_PUNCT[c as usize] {
+        return;
+    }
+    if is_py_space(c) {
+        if !token.is_empty() {
+            split_at_articles(token, bag);
+            token.clear();
+        }
+    } else {
+        token.push(c);
+    }
+}
+
+/// The pieces of one token between its article words (each maximal run of word characters
+/// that is "a", "an" or "the" acts as a separator).
+fn split_at_articles(token: &[u32], bag: &mut TokenBag) {
+    let (mut piece_start, mut i) = (0, 0);
+    while i < token.len() {
+        if !is_py_word(token[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < token.len() && is_py_word(token[i]) {
+            i += 1;
+        }
+        if is_article(&token[start..i]) {
+            if start > piece_start {
+                bag.push(TokenKey::of(&token[piece_start..start]));
+            }
+            piece_start = i;
+        }
+    }
+    if token.len() > piece_start {
+        bag.push(TokenKey::of(&token[piece_start..]));
+    }
 }
 
 /// SQuAD normalization of ASCII text in one pass. A token made only of word characters (the
@@ -411,6 +476,35 @@ mod tests {
                 k2.packed.sort_unstable();
                 assert_eq!((k1.packed, k1.long), (k2.packed, k2.long), "{a:?} {n:?}");
             }
+        }
+    }
+
+    #[test]
+    fn fused_pass_equals_the_pipeline() {
+        let cases = [
+            "Zürich the café, a İstanbul \u{212A}elvin!",
+            "l'été\u{301}the\u{301}x \u{3000}an\u{85}a b",
+            "東京 the 東京 The\u{2028}AN",
+            "ÀN ÂN the_thé €the€",
+        ];
+        for text in cases {
+            let cps: Vec<u32> = text.chars().map(|c| c as u32).collect();
+            let (mut fused, mut piped) = (TokenBag::default(), TokenBag::default());
+            squad_tokens_fused(&cps, &mut Vec::new(), &mut fused);
+            let (mut lowered, mut norm) = (Vec::new(), Vec::new());
+            py_lower_into(&cps, &mut lowered);
+            lowered.retain(|&c| c >= 0x80 || !IS_PUNCT[c as usize]);
+            replace_articles(&lowered, &mut norm);
+            for_each_py_token(&norm, |t| piped.push(TokenKey::of(t)));
+            fused.packed.sort_unstable();
+            piped.packed.sort_unstable();
+            fused.sort_long();
+            piped.sort_long();
+            assert_eq!(
+                (fused.packed, fused.long),
+                (piped.packed, piped.long),
+                "{text:?}"
+            );
         }
     }
 

@@ -515,49 +515,45 @@ fn make_digits(it: impl Iterator<Item = u8> + Clone) -> Digits {
     }
 }
 
-fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp_neg: bool, exp_digits: &[u8]) -> Number {
-    if int_part.len() + frac.len() <= 19 {
-        // Fits in a u64 (u128 division is a library call): the same normal form, cheaper.
-        let mut v = int_part
-            .iter()
-            .chain(frac)
-            .fold(0u64, |acc, &d| acc * 10 + (d - b'0') as u64);
-        if v == 0 {
-            return Number::Decimal {
-                neg: false,
-                digits: Digits::Small(0),
-                exp: Exp::Small(0),
-            };
-        }
-        let mut trail = 0i64;
-        while v % 10 == 0 {
-            v /= 10;
+/// The one representation of zero, whatever its sign or exponent.
+fn decimal_zero() -> Number {
+    Number::Decimal {
+        neg: false,
+        digits: Digits::Small(0),
+        exp: Exp::Small(0),
+    }
+}
+
+/// `v` without its trailing decimal zeros, and how many there were.
+fn strip_trailing_zeros(v: u128) -> (u128, i64) {
+    // In u64 arithmetic when the value fits: u128 division is a library call.
+    if let Ok(mut x) = u64::try_from(v) {
+        let mut trail = 0;
+        while x % 10 == 0 {
+            x /= 10;
             trail += 1;
         }
-        return Number::Decimal {
-            neg,
-            digits: Digits::Small(v as u128),
-            exp: Exp::from_literal(exp_neg, exp_digits, trail - frac.len() as i64),
-        };
+        return (x as u128, trail);
     }
+    let (mut x, mut trail) = (v, 0);
+    while x % 10 == 0 {
+        x /= 10;
+        trail += 1;
+    }
+    (x, trail)
+}
+
+fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp_neg: bool, exp_digits: &[u8]) -> Number {
     if int_part.len() + frac.len() <= 38 {
         // Common case: every digit fits in a u128; strip the trailing zeros arithmetically.
-        let mut v = int_part
+        let v = int_part
             .iter()
             .chain(frac)
             .fold(0u128, |acc, &d| acc * 10 + (d - b'0') as u128);
         if v == 0 {
-            return Number::Decimal {
-                neg: false,
-                digits: Digits::Small(0),
-                exp: Exp::Small(0),
-            };
+            return decimal_zero();
         }
-        let mut trail = 0i64;
-        while v % 10 == 0 {
-            v /= 10;
-            trail += 1;
-        }
+        let (v, trail) = strip_trailing_zeros(v);
         return Number::Decimal {
             neg,
             digits: Digits::Small(v),
@@ -568,11 +564,7 @@ fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp_neg: bool, exp_digits: &
     let lead = all.clone().take_while(|&d| d == b'0').count();
     let total = int_part.len() + frac.len();
     if lead == total {
-        return Number::Decimal {
-            neg: false,
-            digits: Digits::Small(0),
-            exp: Exp::Small(0),
-        };
+        return decimal_zero();
     }
     let trail = all.clone().rev().take_while(|&d| d == b'0').count();
     let sig = all.skip(lead).take(total - lead - trail);

@@ -127,6 +127,28 @@ class Sample(
     metadata: dict[str, Any] = {}
 
     def __post_init__(self) -> None:
+        # Runs for every decoded sample, so the common case (already well typed) is checked
+        # first with as few attribute reads as possible; anything unusual takes the slow path.
+        name = self.name
+        output = self.expected_output
+        outputs = self.expected_outputs
+        if (
+            type(name) is str
+            and name
+            and not name.isspace()
+            and type(self.parameters) is Parameters
+            and (
+                (outputs is None and type(output) is str)
+                or (output is None and type(outputs) is tuple)
+            )
+            and type(self.expected_facts) is tuple
+            and type(self.context) is tuple
+            and type(self.tags) is tuple
+        ):
+            return
+        self._check_and_coerce()
+
+    def _check_and_coerce(self) -> None:
         name = self.name
         if not isinstance(name, str) or not name.strip():
             raise SampleError(
@@ -145,13 +167,7 @@ class Sample(
                 f"sample '{name}': give exactly one of expected-output (the expected answer) "
                 "and expected-outputs (a list of expected items)"
             )
-        if not (
-            type(self.expected_facts) is tuple
-            and type(self.context) is tuple
-            and type(self.tags) is tuple
-            and (self.expected_outputs is None or type(self.expected_outputs) is tuple)
-        ):
-            self._coerce_lists(name)
+        self._coerce_lists(name)
         if type(self.expected_output) is not str and self.expected_output is not None:
             raise SampleError(
                 f"sample '{name}': expected-output must be a string, got "
@@ -438,11 +454,13 @@ def _read_file(path: Path) -> _Loaded:
     # accepts snake_case and reports every problem with its line.
     items: tuple[Sample, ...] = ()
     try:
-        if fmt == "json":
-            items = tuple(_JSON_SAMPLES.decode(strip_bom(data)))
-        elif fmt == "jsonl":
-            decode = _JSON_SAMPLE.decode
-            items = tuple([decode(line) for line in strip_bom(data).split(b"\n") if line.strip()])
+        with gc_paused():
+            if fmt == "json":
+                items = tuple(_JSON_SAMPLES.decode(strip_bom(data)))
+            elif fmt == "jsonl":
+                decode = _JSON_SAMPLE.decode
+                lines = strip_bom(data).split(b"\n")
+                items = tuple([decode(line) for line in lines if line.strip()])
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         items = _snake_case_fast_path(data, fmt) if fmt != "yaml" else ()
     if items and len({sample.name for sample in items}) == len(items):
@@ -664,25 +682,32 @@ def load_samples(*sources: object, tags: Iterable[str] | str | None = None) -> S
     if not sources:
         raise TypeError("load_samples needs at least one source (a file path)")
     _refuse_repeated_files(sources)
-    loaded = [_load_one(source) for source in sources]
-    items: list[Sample] = []
+    with gc_paused():
+        loaded = [_load_one(source) for source in sources]
+        if len(loaded) == 1:
+            items = loaded[0].samples
+        else:
+            items = tuple(sample for part in loaded for sample in part.samples)
+            if len({sample.name for sample in items}) != len(items):
+                _raise_repeated_name(loaded)
+        samples = Samples(items)
+    if tags is not None:
+        samples = samples.filter_by_tags(*_tag_set(tags))
+    return samples
+
+
+def _raise_repeated_name(loaded: list[_Loaded]) -> None:
     origin: dict[str, tuple[int, int]] = {}
     for s_index, part in enumerate(loaded):
         for i, sample in enumerate(part.samples):
             if sample.name in origin:
                 first_source, first_i = origin[sample.name]
-                first = loaded[first_source]
                 raise SampleError(
                     f"{_locate(part, i)}: sample '{sample.name}': the name is also used at "
-                    f"{_locate(first, first_i)}; names must be unique across all sources: "
-                    "rename one"
+                    f"{_locate(loaded[first_source], first_i)}; names must be unique across "
+                    "all sources: rename one"
                 )
             origin[sample.name] = (s_index, i)
-            items.append(sample)
-    samples = Samples(tuple(items))
-    if tags is not None:
-        samples = samples.filter_by_tags(*_tag_set(tags))
-    return samples
 
 
 def _refuse_repeated_files(sources: tuple[object, ...]) -> None:

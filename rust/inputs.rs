@@ -25,17 +25,17 @@ impl Texts<'_> {
     }
 }
 
-/// One text of a batch: a `str` whose UTF-8 form Python holds, or, for a `str` with lone
-/// surrogates, the bytes object of its `surrogatepass` encoding.
-pub enum Item<'py> {
-    Str(Bound<'py, PyString>),
-    Bytes(Bound<'py, PyBytes>),
-}
-
-/// A batch's Python objects, held (with a reference each) while the GIL is released, so that the
-/// borrowed rows stay valid even if another thread changes the caller's list meanwhile.
+/// A batch's Python objects, held while the GIL is released, so that the borrowed rows stay
+/// valid even if another thread changes the caller's list meanwhile.
 pub enum Held<'py> {
-    Items(Vec<Item<'py>>),
+    /// A tuple snapshot of the caller's sequence (one reference keeps every item alive), the
+    /// `surrogatepass` encodings made for texts with lone surrogates, and where each row's
+    /// bytes lie inside those objects.
+    Strs {
+        _snapshot: Bound<'py, PyTuple>,
+        _encoded: Vec<Bound<'py, PyBytes>>,
+        rows: Vec<(*const u8, usize)>,
+    },
     Column {
         data: PyReadonlyArray1<'py, u8>,
         offsets: PyReadonlyArray1<'py, i64>,
@@ -45,7 +45,7 @@ pub enum Held<'py> {
 impl Held<'_> {
     pub fn len(&self) -> usize {
         match self {
-            Held::Items(items) => items.len(),
+            Held::Strs { rows, .. } => rows.len(),
             Held::Column { offsets, .. } => offsets.as_array().len().saturating_sub(1),
         }
     }
@@ -53,16 +53,16 @@ impl Held<'_> {
     /// Borrow the rows; for the column form, check the offsets and that each row is UTF-8.
     pub fn texts(&self, side: &str) -> PyResult<Texts<'_>> {
         match self {
-            Held::Items(items) => {
-                let rows = items
+            Held::Strs { rows, .. } => Ok(Texts {
+                rows: rows
                     .iter()
-                    .map(|item| match item {
-                        Item::Str(s) => s.to_str().map(str::as_bytes),
-                        Item::Bytes(b) => Ok(b.as_bytes()),
-                    })
-                    .collect::<PyResult<Vec<&[u8]>>>()?;
-                Ok(Texts { rows })
-            }
+                    // SAFETY: each pointer is the UTF-8 buffer of a str (or the buffer of a
+                    // bytes object) owned by `_snapshot` or `_encoded`; both live as long as
+                    // `self`, and neither kind of buffer moves or changes during an object's
+                    // life.
+                    .map(|&(ptr, len)| unsafe { std::slice::from_raw_parts(ptr, len) })
+                    .collect(),
+            }),
             Held::Column { data, offsets } => column_rows(data, offsets, side),
         }
     }
@@ -91,18 +91,22 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "an unknown type".into())
 }
 
-fn item<'py>(obj: Bound<'py, PyAny>, i: usize, side: &str) -> PyResult<Item<'py>> {
-    let s = obj.cast_into::<PyString>().map_err(|e| {
+/// A tuple of the batch's items: the object itself when it is a tuple, else a snapshot.
+fn snapshot<'py>(obj: &Bound<'py, PyAny>, side: &str) -> PyResult<Bound<'py, PyTuple>> {
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return Ok(tuple.clone());
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        return Ok(list.to_tuple());
+    }
+    let iter = obj.try_iter().map_err(|_| {
         EvalError::Type(format!(
-            "row {i} of {side}: expected str, got {}",
-            type_name(e.into_inner().as_any())
+            "{side} must be a sequence of str, got {}",
+            type_name(obj)
         ))
     })?;
-    if s.to_str().is_ok() {
-        Ok(Item::Str(s))
-    } else {
-        Ok(Item::Bytes(surrogate_bytes(&s)?))
-    }
+    let items = iter.collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(obj.py(), items)
 }
 
 /// Hold a batch of texts: a sequence of `str`, or the column form `(data, offsets)` of a
@@ -124,25 +128,30 @@ pub fn hold<'py>(obj: &Bound<'py, PyAny>, side: &str) -> PyResult<Held<'py>> {
             }
         }
     }
-    if let Ok(list) = obj.cast::<PyList>() {
-        let items = list
-            .iter()
-            .enumerate()
-            .map(|(i, x)| item(x, i, side))
-            .collect::<PyResult<Vec<_>>>()?;
-        return Ok(Held::Items(items));
+    let items = snapshot(obj, side)?;
+    let mut rows = Vec::with_capacity(items.len());
+    let mut encoded = Vec::new();
+    for (i, x) in items.iter_borrowed().enumerate() {
+        let s = x.cast::<PyString>().map_err(|_| {
+            EvalError::Type(format!(
+                "row {i} of {side}: expected str, got {}",
+                type_name(&x)
+            ))
+        })?;
+        let bytes: &[u8] = match s.to_str() {
+            Ok(text) => text.as_bytes(),
+            Err(_) => {
+                encoded.push(surrogate_bytes(&s.to_owned())?);
+                encoded[encoded.len() - 1].as_bytes()
+            }
+        };
+        rows.push((bytes.as_ptr(), bytes.len()));
     }
-    let iter = obj.try_iter().map_err(|_| {
-        EvalError::Type(format!(
-            "{side} must be a sequence of str, got {}",
-            type_name(obj)
-        ))
-    })?;
-    let items = iter
-        .enumerate()
-        .map(|(i, x)| item(x?, i, side))
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok(Held::Items(items))
+    Ok(Held::Strs {
+        _snapshot: items,
+        _encoded: encoded,
+        rows,
+    })
 }
 
 fn column_rows<'a>(

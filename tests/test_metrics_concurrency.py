@@ -177,3 +177,57 @@ def test_batch_calls_release_the_gil(name: str) -> None:
     longest pause is a small part of the call (holding the GIL, it would be all of it)."""
     pause, call = max_pause_beside(gil_work(name))
     assert pause < 0.5 * call, f"{pause:.3f} s pause during a {call:.3f} s call"
+
+
+class Tagged(str):
+    """A str subclass, as some libraries hand out."""
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [list, tuple, iter, lambda rows: (row for row in rows), lambda rows: map(Tagged, rows)],
+    ids=["list", "tuple", "iterator", "generator", "str-subclass"],
+)
+def test_any_iterable_of_str_gives_the_list_result(shape: Callable[[list[str]], Any]) -> None:
+    exp, act = TEXT[:200], ACTUAL[:200]
+    want = em.token_f1_batch(exp, act, workers=1)
+    assert same_bits(em.token_f1_batch(shape(exp), shape(act), workers=2), want)
+    want_json = em.json_match_batch(JSON_EXP[:200], JSON_ACT[:200], workers=1)
+    got_json = em.json_match_batch(shape(JSON_EXP[:200]), shape(JSON_ACT[:200]), workers=2)
+    assert same_bits(got_json, want_json)
+
+
+def test_changing_the_callers_list_during_a_call_changes_nothing() -> None:
+    """A batch call works on a snapshot of its inputs: another thread that replaces the list's
+    items (dropping the only reference to each old text) while the GIL is released changes
+    neither the result nor the memory being read."""
+    exp = _long_texts(300, 4_000)
+    act = _long_texts(300, 4_001)
+    want = em.levenshtein_distance_batch(exp, act, workers=1)
+    victim_e = [text.encode().decode() for text in exp]  # copies: the lists own them alone
+    victim_a = [text.encode().decode() for text in act]
+    go, stop = threading.Event(), threading.Event()
+    replaced = []
+
+    def vandal() -> None:
+        go.wait()
+        k = 0
+        while not stop.is_set():
+            victim_e[k % len(victim_e)] = "x" * (k % 7)
+            victim_a[k % len(victim_a)] = ""
+            k += 1
+        replaced.append(k)
+
+    thread = threading.Thread(target=vandal)
+    thread.start()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(10.0)  # this thread keeps the GIL until the call releases it
+    try:
+        go.set()
+        got = em.levenshtein_distance_batch(victim_e, victim_a, workers=2)
+    finally:
+        stop.set()
+        sys.setswitchinterval(interval)
+        thread.join()
+    assert replaced and replaced[0] > 0, "the other thread never ran during the call"
+    assert same_bits(got, want)

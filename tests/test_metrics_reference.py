@@ -66,6 +66,30 @@ EMPTY_CASES = [
 ]
 
 
+# Lowercasing whose result depends on neighbours: a capital sigma is final unless a cased letter
+# follows, looking past case-ignorable characters, ASCII ones ('.', ':', "'", '^', '`') included.
+CASE_CONTEXT_CASES = [
+    ("A\u03a3.b", "a\u03c3b"),
+    ("A\u03a3.b", "a\u03c2b"),
+    ("A\u03a3'", "a\u03c2"),
+    ("A.\u03a3", "a\u03c2"),
+    ("A:\u03a3:B x", "a\u03c3b x"),
+    ("\u039f\u0394\u039f\u03a3^", "\u03bf\u03b4\u03bf\u03c2"),
+    ("\u0130stanbul \u212aelvin", "i\u0307stanbul kelvin"),
+]
+
+
+@pytest.mark.parametrize(("expected", "actual"), CASE_CONTEXT_CASES)
+def test_lowercasing_in_context_equals_python(expected: str, actual: str) -> None:
+    assert em.token_f1(expected, actual) == oracles.squad_compute_f1(expected, actual)
+    assert em.token_f1_batch([expected], [actual]).tolist() == [
+        oracles.squad_compute_f1(expected, actual)
+    ]
+    for measure in ("precision", "recall", "fmeasure"):
+        want = oracles.rouge_l(expected, actual, "unicode", measure)
+        assert em.rouge_l(expected, actual, tokenizer="unicode", measure=measure) == want
+
+
 @pytest.fixture(scope="module")
 def text_workload() -> tuple[list[str], list[str]]:
     return workload.text_pairs(WORKLOAD_N, seed=7)

@@ -117,7 +117,7 @@ const SMALL_SIGMA: u32 = 0x03C3;
 const FINAL_SIGMA: u32 = 0x03C2;
 
 fn sigma_is_final(cps: &[u32], i: usize) -> bool {
-    let ignorable = |c: u32| c >= 0x80 && in_ranges(SIGMA_IGNORABLE, c);
+    let ignorable = |c: u32| in_ranges(SIGMA_IGNORABLE, c);
     let cased = |c: u32| {
         if c < 0x80 {
             (c as u8).is_ascii_alphabetic()
@@ -248,6 +248,12 @@ mod tests {
         assert_eq!(lower("ΟΔΟΣ."), "\u{3bf}\u{3b4}\u{3bf}\u{3c2}.");
         assert_eq!(lower("Σ"), "σ");
         assert_eq!(lower("ΑΣΑ"), "\u{3b1}\u{3c3}\u{3b1}");
+        // ASCII case-ignorables ('.', ':', '\'', '^', '`') are skipped when looking for a
+        // cased neighbour, as in CPython.
+        assert_eq!(lower("AΣ.b"), "a\u{3c3}.b");
+        assert_eq!(lower("AΣ'"), "a\u{3c2}'");
+        assert_eq!(lower("A.Σ"), "a.\u{3c2}");
+        assert_eq!(lower("A:Σ:B"), "a:\u{3c3}:b");
     }
 
     #[test]

@@ -6,6 +6,8 @@
 
 use std::borrow::Cow;
 
+use super::text::push_utf8;
+
 /// How numbers are compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Numbers {
@@ -416,7 +418,7 @@ impl<'a> Parser<'a> {
                                     self.pos = save;
                                 }
                             }
-                            push_code_point(&mut buf, cp);
+                            push_utf8(cp, &mut buf);
                             continue;
                         }
                         _ => return Err((esc_pos, "invalid escape in a string")),
@@ -572,27 +574,6 @@ fn decimal(neg: bool, int_part: &[u8], frac: &[u8], exp_neg: bool, exp_digits: &
         neg,
         digits: make_digits(sig),
         exp: Exp::from_literal(exp_neg, exp_digits, trail as i64 - frac.len() as i64),
-    }
-}
-
-fn push_code_point(buf: &mut Vec<u8>, cp: u32) {
-    if cp < 0x80 {
-        buf.push(cp as u8);
-    } else if cp < 0x800 {
-        buf.extend_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]);
-    } else if cp < 0x10000 {
-        buf.extend_from_slice(&[
-            0xE0 | (cp >> 12) as u8,
-            0x80 | ((cp >> 6) & 0x3F) as u8,
-            0x80 | (cp & 0x3F) as u8,
-        ]);
-    } else {
-        buf.extend_from_slice(&[
-            0xF0 | (cp >> 18) as u8,
-            0x80 | ((cp >> 12) & 0x3F) as u8,
-            0x80 | ((cp >> 6) & 0x3F) as u8,
-            0x80 | (cp & 0x3F) as u8,
-        ]);
     }
 }
 

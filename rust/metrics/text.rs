@@ -4,40 +4,65 @@
 
 use super::unicode_tables::{PY_LOWER, PY_SPACE, PY_WORD, SIGMA_CASED, SIGMA_IGNORABLE};
 
-/// Decode generalized UTF-8 (UTF-8 that may encode lone surrogates) into code points, appending
-/// to `out`. Bytes come from Python strings, so they are well formed; a stray byte decodes as
-/// itself rather than panicking.
+/// The code point that starts at `bytes[i]` and the number of bytes it takes, in generalized
+/// UTF-8 (UTF-8 that may encode lone surrogates). Bytes come from Python strings, so they are
+/// well formed; a stray byte decodes as itself rather than panicking.
+#[inline]
+pub fn next_code_point(bytes: &[u8], i: usize) -> (u32, usize) {
+    let b0 = bytes[i] as u32;
+    if b0 < 0x80 {
+        return (b0, 1);
+    }
+    let (len, init) = if b0 >= 0xF0 {
+        (4, b0 & 0x07)
+    } else if b0 >= 0xE0 {
+        (3, b0 & 0x0F)
+    } else if b0 >= 0xC0 {
+        (2, b0 & 0x1F)
+    } else {
+        (1, b0)
+    };
+    if i + len > bytes.len() {
+        return (b0, 1);
+    }
+    let mut cp = init;
+    for k in 1..len {
+        cp = (cp << 6) | (bytes[i + k] as u32 & 0x3F);
+    }
+    (cp, len)
+}
+
+/// Decode generalized UTF-8 into code points, appending to `out`.
 pub fn decode_into(bytes: &[u8], out: &mut Vec<u32>) {
     out.reserve(bytes.len());
     let mut i = 0;
-    let n = bytes.len();
-    while i < n {
-        let b0 = bytes[i] as u32;
-        if b0 < 0x80 {
-            out.push(b0);
-            i += 1;
-            continue;
-        }
-        let (len, init) = if b0 >= 0xF0 {
-            (4, b0 & 0x07)
-        } else if b0 >= 0xE0 {
-            (3, b0 & 0x0F)
-        } else if b0 >= 0xC0 {
-            (2, b0 & 0x1F)
-        } else {
-            (1, b0)
-        };
-        if i + len > n {
-            out.push(b0);
-            i += 1;
-            continue;
-        }
-        let mut cp = init;
-        for k in 1..len {
-            cp = (cp << 6) | (bytes[i + k] as u32 & 0x3F);
-        }
+    while i < bytes.len() {
+        let (cp, len) = next_code_point(bytes, i);
         out.push(cp);
         i += len;
+    }
+}
+
+/// Append the generalized UTF-8 form of `cp` (a lone surrogate takes the three bytes Python's
+/// `surrogatepass` writes).
+pub fn push_utf8(cp: u32, buf: &mut Vec<u8>) {
+    if cp < 0x80 {
+        buf.push(cp as u8);
+    } else if cp < 0x800 {
+        buf.extend_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]);
+    } else if cp < 0x10000 {
+        buf.extend_from_slice(&[
+            0xE0 | (cp >> 12) as u8,
+            0x80 | ((cp >> 6) & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]);
+    } else {
+        buf.extend_from_slice(&[
+            0xF0 | (cp >> 18) as u8,
+            0x80 | ((cp >> 12) & 0x3F) as u8,
+            0x80 | ((cp >> 6) & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]);
     }
 }
 

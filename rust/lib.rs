@@ -408,12 +408,14 @@ fn cosine_matrix<'py>(
 
 // ---- JSON -----------------------------------------------------------------------------------
 
+/// Parse row `row`'s expected document into `doc` (reusing its buffers), or say what is wrong.
 fn parse_expected<'a>(
+    doc: &mut json::Document<'a>,
     text: &'a [u8],
     n: Numbers,
     row: Option<usize>,
-) -> EvalResult<json::Document<'a>> {
-    json::parse(text, n).map_err(|e| {
+) -> EvalResult<()> {
+    doc.reparse(text, n).map_err(|e| {
         let at = row.map_or(String::new(), |r| format!("row {r} of "));
         EvalError::input(format!(
             "{at}expected is not valid JSON ({e}); fix the expected document"
@@ -433,8 +435,9 @@ fn json_match(
         str_bytes(expected, "expected")?,
         str_bytes(actual, "actual")?,
     );
-    let doc = parse_expected(&e, n, None)?;
-    Ok(json::matches(&doc, &a, n))
+    let mut doc = json::Document::default();
+    parse_expected(&mut doc, &e, n, None)?;
+    Ok(doc.matches(&a))
 }
 
 #[pyfunction]
@@ -450,9 +453,9 @@ fn json_match_batch<'py>(
     let (he, ha) = hold_pair(expected, actual, workers)?;
     let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
     let out = py.detach(|| {
-        try_map_rows(e.len(), workers, |_: &mut (), i| {
-            let doc = parse_expected(e.row(i), n, Some(i))?;
-            Ok(json::matches(&doc, a.row(i), n))
+        try_map_rows(e.len(), workers, |doc: &mut json::Document<'_>, i| {
+            parse_expected(doc, e.row(i), n, Some(i))?;
+            Ok(doc.matches(a.row(i)))
         })
     })?;
     Ok(out.to_pyarray(py))

@@ -561,8 +561,6 @@ def test_json_match_cases(expected: str, actual: str, numbers: str) -> None:
     assert em.json_match_batch([expected], [actual], numbers=numbers).tolist() == [want]
 
 
-
-
 @pytest.mark.parametrize("text", oracles.STRICT_CANONICAL_CASES)
 def test_canonical_json_strict_cases(text: str) -> None:
     assert em.canonical_json(text, numbers="strict") == oracles.canonical_json_strict(text)

@@ -299,6 +299,55 @@ impl<'a> Parser<'a> {
         Ok(node)
     }
 
+    /// Step into the container that opens here (`close` is its closing bracket); true when it
+    /// is empty, and then already closed.
+    fn open(&mut self, close: u8, depth: usize) -> PResult<bool> {
+        if depth > MAX_DEPTH {
+            return Err((self.pos, "nesting deeper than 512 levels is not supported"));
+        }
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(close) {
+            self.pos += 1;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Read an object key and its colon, and the whitespace around them.
+    fn key(&mut self) -> PResult<Cow<'a, [u8]>> {
+        self.skip_ws();
+        if self.peek() != Some(b'"') {
+            return Err((self.pos, "expected a double-quoted object key"));
+        }
+        let key = self.string()?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err((self.pos, "expected ':' after an object key"));
+        }
+        self.pos += 1;
+        self.skip_ws();
+        Ok(key)
+    }
+
+    /// After a container's element: true at its closing bracket `close` (consumed), false at a
+    /// comma (consumed).
+    fn next_element(&mut self, close: u8) -> PResult<bool> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            Some(c) if c == close => {
+                self.pos += 1;
+                Ok(true)
+            }
+            _ if close == b']' => Err((self.pos, "expected ',' or ']' in an array")),
+            _ => Err((self.pos, "expected ',' or '}' in an object")),
+        }
+    }
+
     fn hex4(&mut self) -> PResult<u32> {
         let s = self
             .src
@@ -484,29 +533,14 @@ impl<'a> Builder<'a, '_> {
     }
 
     fn array(&mut self, depth: usize) -> PResult<Node<'a>> {
-        let p = &mut self.p;
-        if depth > MAX_DEPTH {
-            return Err((p.pos, "nesting deeper than 512 levels is not supported"));
-        }
-        p.pos += 1;
-        p.skip_ws();
         let base = self.doc.open_items.len();
-        if p.peek() == Some(b']') {
-            p.pos += 1;
-        } else {
+        if !self.p.open(b']', depth)? {
             loop {
                 self.p.skip_ws();
                 let item = self.value(depth)?;
                 self.doc.open_items.push(item);
-                let p = &mut self.p;
-                p.skip_ws();
-                match p.peek() {
-                    Some(b',') => p.pos += 1,
-                    Some(b']') => {
-                        p.pos += 1;
-                        break;
-                    }
-                    _ => return Err((p.pos, "expected ',' or ']' in an array")),
+                if self.p.next_element(b']')? {
+                    break;
                 }
             }
         }
@@ -520,40 +554,14 @@ impl<'a> Builder<'a, '_> {
     }
 
     fn object(&mut self, depth: usize) -> PResult<Node<'a>> {
-        let p = &mut self.p;
-        if depth > MAX_DEPTH {
-            return Err((p.pos, "nesting deeper than 512 levels is not supported"));
-        }
-        p.pos += 1;
-        p.skip_ws();
         let base = self.doc.open_members.len();
-        if p.peek() == Some(b'}') {
-            p.pos += 1;
-        } else {
+        if !self.p.open(b'}', depth)? {
             loop {
-                let p = &mut self.p;
-                p.skip_ws();
-                if p.peek() != Some(b'"') {
-                    return Err((p.pos, "expected a double-quoted object key"));
-                }
-                let key = p.string()?;
-                p.skip_ws();
-                if p.peek() != Some(b':') {
-                    return Err((p.pos, "expected ':' after an object key"));
-                }
-                p.pos += 1;
-                p.skip_ws();
+                let key = self.p.key()?;
                 let value = self.value(depth)?;
                 self.doc.open_members.push((key, value));
-                let p = &mut self.p;
-                p.skip_ws();
-                match p.peek() {
-                    Some(b',') => p.pos += 1,
-                    Some(b'}') => {
-                        p.pos += 1;
-                        break;
-                    }
-                    _ => return Err((p.pos, "expected ',' or '}' in an object")),
+                if self.p.next_element(b'}')? {
+                    break;
                 }
             }
         }
@@ -830,53 +838,31 @@ impl Comparer<'_, '_> {
     }
 
     fn eq_array(&mut self, span: Span, depth: usize) -> Result<(), Stop> {
-        if depth > MAX_DEPTH {
-            return Err(Stop::Invalid);
-        }
-        let doc = self.doc;
-        let items = span.of(&doc.items);
-        self.p.pos += 1;
-        self.p.skip_ws();
-        if self.p.peek() == Some(b']') {
-            self.p.pos += 1;
+        let items = span.of(&self.doc.items);
+        if self.p.open(b']', depth)? {
             return if items.is_empty() {
                 Ok(())
             } else {
                 Err(Stop::Differs)
             };
         }
-        let mut i = 0;
-        loop {
+        for (i, item) in items.iter().enumerate() {
             self.p.skip_ws();
-            let item = items.get(i).ok_or(Stop::Differs)?;
             self.eq_value(item, depth)?;
-            i += 1;
-            self.p.skip_ws();
-            match self.p.peek() {
-                Some(b',') => self.p.pos += 1,
-                Some(b']') => {
-                    self.p.pos += 1;
-                    return if i == items.len() {
-                        Ok(())
-                    } else {
-                        Err(Stop::Differs)
-                    };
-                }
-                _ => return Err(Stop::Differs),
+            if self.p.next_element(b']')? {
+                return if i + 1 == items.len() {
+                    Ok(())
+                } else {
+                    Err(Stop::Differs)
+                };
             }
         }
+        Err(Stop::Differs) // more items than expected
     }
 
     fn eq_object(&mut self, span: Span, depth: usize) -> Result<(), Stop> {
-        if depth > MAX_DEPTH {
-            return Err(Stop::Invalid);
-        }
-        let doc = self.doc;
-        let members = span.of(&doc.members);
-        self.p.pos += 1;
-        self.p.skip_ws();
-        if self.p.peek() == Some(b'}') {
-            self.p.pos += 1;
+        let members = span.of(&self.doc.members);
+        if self.p.open(b'}', depth)? {
             return if members.is_empty() {
                 Ok(())
             } else {
@@ -893,19 +879,8 @@ impl Comparer<'_, '_> {
         };
         let mut extra_key = false;
         loop {
-            let p = &mut self.p;
-            p.skip_ws();
-            if p.peek() != Some(b'"') {
-                return Err(Stop::Invalid);
-            }
-            let key = p.string()?;
-            p.skip_ws();
-            if p.peek() != Some(b':') {
-                return Err(Stop::Invalid);
-            }
-            p.pos += 1;
-            p.skip_ws();
-            let start = p.pos;
+            let key = self.p.key()?;
+            let start = self.p.pos;
             match members.binary_search_by(|(k, _)| k.as_ref().cmp(key.as_ref())) {
                 Ok(j) => match self.eq_value(&members[j].1, depth) {
                     Ok(()) => state[j] = Member::Same,
@@ -921,20 +896,13 @@ impl Comparer<'_, '_> {
                     extra_key = true;
                 }
             }
-            let p = &mut self.p;
-            p.skip_ws();
-            match p.peek() {
-                Some(b',') => p.pos += 1,
-                Some(b'}') => {
-                    p.pos += 1;
-                    let all_same = state.iter().all(|&m| m == Member::Same);
-                    return if all_same && !extra_key {
-                        Ok(())
-                    } else {
-                        Err(Stop::Differs)
-                    };
-                }
-                _ => return Err(Stop::Invalid),
+            if self.p.next_element(b'}')? {
+                let all_same = state.iter().all(|&m| m == Member::Same);
+                return if all_same && !extra_key {
+                    Ok(())
+                } else {
+                    Err(Stop::Differs)
+                };
             }
         }
     }
@@ -947,38 +915,17 @@ impl Parser<'_> {
             None => Err((self.pos, "expected a JSON value, found the end of the text")),
             Some(open @ (b'{' | b'[')) => {
                 let close = if open == b'{' { b'}' } else { b']' };
-                if depth + 1 > MAX_DEPTH {
-                    return Err((self.pos, "nesting deeper than 512 levels is not supported"));
-                }
-                self.pos += 1;
-                self.skip_ws();
-                if self.peek() == Some(close) {
-                    self.pos += 1;
+                if self.open(close, depth + 1)? {
                     return Ok(());
                 }
                 loop {
-                    self.skip_ws();
                     if open == b'{' {
-                        if self.peek() != Some(b'"') {
-                            return Err((self.pos, "expected a double-quoted object key"));
-                        }
-                        self.string()?;
-                        self.skip_ws();
-                        if self.peek() != Some(b':') {
-                            return Err((self.pos, "expected ':' after an object key"));
-                        }
-                        self.pos += 1;
-                        self.skip_ws();
+                        self.key()?;
                     }
-                    self.skip_value(depth + 1)?;
                     self.skip_ws();
-                    match self.peek() {
-                        Some(b',') => self.pos += 1,
-                        Some(c) if c == close => {
-                            self.pos += 1;
-                            return Ok(());
-                        }
-                        _ => return Err((self.pos, "expected ',' or a closing bracket")),
+                    self.skip_value(depth + 1)?;
+                    if self.next_element(close)? {
+                        return Ok(());
                     }
                 }
             }

@@ -162,15 +162,15 @@ const fn is_ascii_space(b: u8) -> bool {
     matches!(b, 0x09..=0x0D | 0x1C..=0x20)
 }
 
-fn is_article(word: &[u32]) -> bool {
-    matches!(
-        word,
-        [0x61] | [0x61, 0x6E] | [0x74, 0x68, 0x65] // "a" | "an" | "the"
-    )
-}
-
-fn is_article_ascii(word: &[u8]) -> bool {
-    matches!(word, b"a" | b"an" | b"the")
+/// Whether a word is "a", "an" or "the".
+fn is_article<T: Copy + Into<u32>>(word: &[T]) -> bool {
+    let c = |i: usize| word[i].into();
+    match word.len() {
+        1 => c(0) == 0x61,
+        2 => c(0) == 0x61 && c(1) == 0x6E,
+        3 => c(0) == 0x74 && c(1) == 0x68 && c(2) == 0x65,
+        _ => false,
+    }
 }
 
 /// One text, classified 64 bytes at a time. `text` holds the text (ASCII letters lowercased
@@ -412,7 +412,7 @@ fn squad_general(raw: &[u8], lowered: &[u8], s: &mut General, bag: &mut TokenBag
         s.token.clear();
         s.token
             .extend(lowered.iter().filter(|&&b| !IS_PUNCT[b as usize]));
-        split_ascii_at_articles(&s.token, bag);
+        split_at_articles(&s.token, |piece| bag.push(piece));
         return;
     }
     // Lowercase the whole run at once: a capital sigma's form depends on its neighbours, and
@@ -423,7 +423,9 @@ fn squad_general(raw: &[u8], lowered: &[u8], s: &mut General, bag: &mut TokenBag
     py_lower_into(&s.cps, &mut s.lowered);
     s.lowered.retain(|&c| !is_punct(c));
     let (lowered, utf8) = (&s.lowered, &mut s.utf8);
-    for_each_py_token(lowered, |piece| split_at_articles(piece, utf8, bag));
+    for_each_py_token(lowered, |token| {
+        split_at_articles(token, |piece| bag.push_code_points(piece, utf8))
+    });
 }
 
 /// The tokens of one run under the "none" normalizer when it holds non-ASCII characters, some
@@ -445,53 +447,30 @@ fn split_general(raw: &[u8], bag: &mut TokenBag) {
     }
 }
 
-/// The pieces of an ASCII token (punctuation already gone) between its article words: each
-/// maximal run of letters and digits that is "a", "an" or "the" acts as a separator, as
-/// SQuAD's `\b(a|an|the)\b` replaced by a space does.
-fn split_ascii_at_articles(token: &[u8], bag: &mut TokenBag) {
+/// The pieces of a token (punctuation already gone) between its article words: each maximal
+/// run of word characters that is "a", "an" or "the" acts as a separator, as SQuAD's
+/// `\b(a|an|the)\b` replaced by a space does. Works on bytes of ASCII text or on code points.
+fn split_at_articles<T: Copy + Into<u32>>(token: &[T], mut push: impl FnMut(&[T])) {
+    let word = |i: usize| is_py_word(token[i].into());
     let (mut piece_start, mut i) = (0, 0);
     while i < token.len() {
-        if !token[i].is_ascii_alphanumeric() {
+        if !word(i) {
             i += 1;
             continue;
         }
         let start = i;
-        while i < token.len() && token[i].is_ascii_alphanumeric() {
-            i += 1;
-        }
-        if is_article_ascii(&token[start..i]) {
-            if start > piece_start {
-                bag.push(&token[piece_start..start]);
-            }
-            piece_start = i;
-        }
-    }
-    if token.len() > piece_start {
-        bag.push(&token[piece_start..]);
-    }
-}
-
-/// [`split_ascii_at_articles`] for a token of code points, with Python's word characters.
-fn split_at_articles(token: &[u32], utf8: &mut Vec<u8>, bag: &mut TokenBag) {
-    let (mut piece_start, mut i) = (0, 0);
-    while i < token.len() {
-        if !is_py_word(token[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < token.len() && is_py_word(token[i]) {
+        while i < token.len() && word(i) {
             i += 1;
         }
         if is_article(&token[start..i]) {
             if start > piece_start {
-                bag.push_code_points(&token[piece_start..start], utf8);
+                push(&token[piece_start..start]);
             }
             piece_start = i;
         }
     }
     if token.len() > piece_start {
-        bag.push_code_points(&token[piece_start..], utf8);
+        push(&token[piece_start..]);
     }
 }
 

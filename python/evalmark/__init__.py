@@ -1,6 +1,15 @@
-"""evalmark: offline-first, deterministic evaluation for LLM applications."""
+"""evalmark: offline-first, deterministic evaluation for LLM applications.
 
-from evalmark import strategies
+The metric kernels load with the package; everything else (samples, models, noise, engine,
+suites, reports) is imported on first use, so ``import evalmark`` stays quick for the command
+line and the pytest plugin.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from evalmark._core import __version__
 from evalmark.metrics import (
     MetricInputError,
@@ -20,35 +29,95 @@ from evalmark.metrics import (
     token_f1,
     token_f1_batch,
 )
-from evalmark.models import CassetteMiss, record_replay
-from evalmark.noise import gate_risk, simulate_gates, tune
-from evalmark.report import Report, SuiteReport, assert_that, register_formatter
-from evalmark.results import EvaluationError, EvaluationResult
-from evalmark.samples import (
-    Parameters,
-    Sample,
-    SampleError,
-    SampleLoader,
-    Samples,
-    load_samples,
-    register_sample_loader,
-    unregister_sample_loader,
-    write_samples,
-)
-from evalmark.scorer import Evaluation, Scorer
-from evalmark.suite import load_suite, run_suite
-from evalmark.testcase import (
-    Conversation,
-    ReasoningStep,
-    TestCase,
-    TestCaseError,
-    TokenUsage,
-    ToolCall,
-    load_conversations,
-    load_test_cases,
-    write_conversations,
-    write_test_cases,
-)
+
+if TYPE_CHECKING:
+    from evalmark import strategies
+    from evalmark.models import CassetteMiss, record_replay
+    from evalmark.noise import gate_risk, simulate_gates, tune
+    from evalmark.report import Report, SuiteReport, assert_that, register_formatter
+    from evalmark.results import EvaluationError, EvaluationResult
+    from evalmark.samples import (
+        Parameters,
+        Sample,
+        SampleError,
+        SampleLoader,
+        Samples,
+        load_samples,
+        register_sample_loader,
+        unregister_sample_loader,
+        write_samples,
+    )
+    from evalmark.scorer import Evaluation, Scorer
+    from evalmark.suite import load_suite, run_suite
+    from evalmark.testcase import (
+        Conversation,
+        ReasoningStep,
+        TestCase,
+        TestCaseError,
+        TokenUsage,
+        ToolCall,
+        load_conversations,
+        load_test_cases,
+        write_conversations,
+        write_test_cases,
+    )
+
+# name -> the module that defines it, imported when the name is first asked for
+_LAZY: dict[str, str] = {
+    "strategies": "evalmark.strategies",
+    **dict.fromkeys(["CassetteMiss", "record_replay"], "evalmark.models"),
+    **dict.fromkeys(["gate_risk", "simulate_gates", "tune"], "evalmark.noise"),
+    **dict.fromkeys(
+        ["Report", "SuiteReport", "assert_that", "register_formatter"], "evalmark.report"
+    ),
+    **dict.fromkeys(["EvaluationError", "EvaluationResult"], "evalmark.results"),
+    **dict.fromkeys(
+        [
+            "Parameters",
+            "Sample",
+            "SampleError",
+            "SampleLoader",
+            "Samples",
+            "load_samples",
+            "register_sample_loader",
+            "unregister_sample_loader",
+            "write_samples",
+        ],
+        "evalmark.samples",
+    ),
+    **dict.fromkeys(["Evaluation", "Scorer"], "evalmark.scorer"),
+    **dict.fromkeys(["load_suite", "run_suite"], "evalmark.suite"),
+    **dict.fromkeys(
+        [
+            "Conversation",
+            "ReasoningStep",
+            "TestCase",
+            "TestCaseError",
+            "TokenUsage",
+            "ToolCall",
+            "load_conversations",
+            "load_test_cases",
+            "write_conversations",
+            "write_test_cases",
+        ],
+        "evalmark.testcase",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evalmark' has no attribute {name!r}")
+    imported = importlib.import_module(module)
+    value = imported if module == f"evalmark.{name}" else getattr(imported, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     # recorded models

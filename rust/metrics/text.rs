@@ -241,7 +241,7 @@ impl TokenKey {
 
 /// `chr(b).isspace()` for an ASCII byte.
 #[inline(always)]
-pub fn is_ascii_py_space(b: u8) -> bool {
+pub const fn is_ascii_py_space(b: u8) -> bool {
     matches!(b, 0x09..=0x0D | 0x1C..=0x20)
 }
 

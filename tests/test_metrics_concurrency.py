@@ -211,6 +211,8 @@ def test_changing_the_callers_list_during_a_call_changes_nothing() -> None:
 
     def vandal() -> None:
         go.wait()
+        # Running means the call has released the GIL: let the call take it back promptly.
+        sys.setswitchinterval(interval)
         k = 0
         while not stop.is_set():
             victim_e[k % len(victim_e)] = "x" * (k % 7)
@@ -218,9 +220,9 @@ def test_changing_the_callers_list_during_a_call_changes_nothing() -> None:
             k += 1
         replaced.append(k)
 
+    interval = sys.getswitchinterval()
     thread = threading.Thread(target=vandal)
     thread.start()
-    interval = sys.getswitchinterval()
     sys.setswitchinterval(10.0)  # this thread keeps the GIL until the call releases it
     try:
         go.set()

@@ -148,6 +148,8 @@ COSINE_CASES: list[tuple[list[float], list[float], str, str]] = [
 ]
 JSON_PAIRS = [
     ("1", "1.0", "int against float"),
+    ("10e999999999999999999", "1e1000000000000000000", "an exponent of 10^18 written two ways"),
+    ("-1e9223372036854775807", "-10e9223372036854775806", "an exponent at the i64 limit"),
     ("1", "1e0", "exponent"),
     ("1", "0.1e1", "fraction and exponent"),
     ("100", "1E+2", "capital E, explicit plus"),

@@ -80,9 +80,12 @@ impl Exp {
         if mag.is_empty() {
             return Exp::Small(0);
         }
-        if mag.len() <= 18 {
-            let v: i64 = mag.iter().fold(0, |acc, &d| acc * 10 + (d - b'0') as i64);
-            return Exp::Small(if neg { -v } else { v });
+        // Small exactly when the value fits in an i64, so that each exponent has one form.
+        if mag.len() <= 19 {
+            let v: i128 = mag.iter().fold(0, |acc, &d| acc * 10 + (d - b'0') as i128);
+            if let Ok(e) = i64::try_from(if neg { -v } else { v }) {
+                return Exp::Small(e);
+            }
         }
         Exp::Big {
             neg,
@@ -1001,7 +1004,8 @@ fn decimal_text(d: &str, exp: &Exp) -> String {
     }
     let n = d.len() as i64;
     if let Exp::Small(exp) = *exp {
-        let point = n + exp;
+        // Where the decimal point falls; i128, as an exponent may be any i64.
+        let point = n as i128 + exp as i128;
         if exp >= 0 && point <= 21 {
             return format!("{d}{}", "0".repeat(exp as usize));
         }
@@ -1122,6 +1126,43 @@ mod tests {
             canon(big, v),
             "1.23456789012345678901234567890123456789012345e+44"
         );
+    }
+
+    #[test]
+    fn exponents_near_the_i64_limits_have_one_form() {
+        let v = Numbers::Value;
+        assert!(eq("10e999999999999999999", "1e1000000000000000000", v));
+        assert!(eq("-10e999999999999999999", "-1e1000000000000000000", v));
+        assert!(eq("1e-1000000000000000000", "0.1e-999999999999999999", v));
+        assert!(eq("1e9223372036854775807", "10e9223372036854775806", v));
+        assert!(eq("1e9223372036854775808", "10e9223372036854775807", v));
+        assert!(eq("1e-9223372036854775808", "0.1e-9223372036854775807", v));
+        assert!(eq("1e-9223372036854775809", "0.1e-9223372036854775808", v));
+        assert!(!eq("1e9223372036854775808", "1e9223372036854775807", v));
+        for (e, want) in [
+            ("9223372036854775807", Exp::Small(i64::MAX)),
+            ("0009223372036854775807", Exp::Small(i64::MAX)),
+        ] {
+            assert_eq!(Exp::from_literal(false, e.as_bytes(), 0), want);
+        }
+        assert_eq!(
+            Exp::from_literal(true, b"9223372036854775808", 0),
+            Exp::Small(i64::MIN)
+        );
+        assert!(matches!(
+            Exp::from_literal(false, b"9223372036854775808", 0),
+            Exp::Big { .. }
+        ));
+        for (text, want) in [
+            ("1e9223372036854775807", "1e+9223372036854775807"),
+            ("-1e9223372036854775807", "-1e+9223372036854775807"),
+            ("12e9223372036854775807", "1.2e+9223372036854775808"),
+            ("1e-9223372036854775808", "1e-9223372036854775808"),
+            ("123e-9223372036854775808", "1.23e-9223372036854775806"),
+            ("[10e999999999999999999]", "[1e+1000000000000000000]"),
+        ] {
+            assert_eq!(canon(text, v), want, "{text}");
+        }
     }
 
     #[test]

@@ -36,3 +36,18 @@ def test_import_loads_the_metrics_only() -> None:
     ).stdout.split("\n")
     assert out[0] == "", f"imported at `import evalmark`: {out[0]}"
     assert out[1] == "True"
+
+
+def test_submodules_are_reachable_from_a_plain_import() -> None:
+    code = (
+        "import pkgutil, evalmark\n"
+        "names = [m.name for m in pkgutil.iter_modules(evalmark.__path__) if m.name[:2] != '__']\n"
+        "missing = [n for n in names if not hasattr(evalmark, n)]\n"
+        "print(','.join(missing))\n"
+        "print(callable(evalmark.suite.suite_file_schema))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    assert out[0] == "", f"not reachable as attributes: {out[0]}"
+    assert out[1] == "True"

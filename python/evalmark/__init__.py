@@ -8,6 +8,7 @@ line and the pytest plugin.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from evalmark._core import __version__
@@ -64,7 +65,6 @@ if TYPE_CHECKING:
 
 # name -> the module that defines it, imported when the name is first asked for
 _LAZY: dict[str, str] = {
-    "strategies": "evalmark.strategies",
     **dict.fromkeys(["CassetteMiss", "record_replay"], "evalmark.models"),
     **dict.fromkeys(["gate_risk", "simulate_gates", "tune"], "evalmark.noise"),
     **dict.fromkeys(
@@ -105,18 +105,36 @@ _LAZY: dict[str, str] = {
 }
 
 
+# Subpackages and modules people reach through the package (``evalmark.suite.run_suite``).
+_SUBMODULES = (
+    "metrics",
+    "models",
+    "noise",
+    "report",
+    "results",
+    "samples",
+    "scorer",
+    "scoring",
+    "strategies",
+    "suite",
+    "testcase",
+)
+
+
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
-    if module is None:
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
+    elif not name.startswith("__") and importlib.util.find_spec(f"evalmark.{name}") is not None:
+        value = importlib.import_module(f"evalmark.{name}")  # any submodule, on first use
+    else:
         raise AttributeError(f"module 'evalmark' has no attribute {name!r}")
-    imported = importlib.import_module(module)
-    value = imported if module == f"evalmark.{name}" else getattr(imported, name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))
 
 
 __all__ = [

@@ -23,6 +23,12 @@ def test_unknown_names_raise_attribute_error() -> None:
         raise AssertionError("evalmark.no_such_name did not raise")
 
 
+def run_python(code: str) -> list[str]:
+    """The output lines of ``code`` run in a fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.split("\n")
+
+
 def test_import_loads_the_metrics_only() -> None:
     code = (
         "import sys, evalmark\n"
@@ -31,9 +37,7 @@ def test_import_loads_the_metrics_only() -> None:
         "evalmark.load_samples\n"
         "print('evalmark.samples' in sys.modules)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.split("\n")
+    out = run_python(code)
     assert out[0] == "", f"imported at `import evalmark`: {out[0]}"
     assert out[1] == "True"
 
@@ -46,8 +50,6 @@ def test_submodules_are_reachable_from_a_plain_import() -> None:
         "print(','.join(missing))\n"
         "print(callable(evalmark.suite.suite_file_schema))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.split("\n")
+    out = run_python(code)
     assert out[0] == "", f"not reachable as attributes: {out[0]}"
     assert out[1] == "True"

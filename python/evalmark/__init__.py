@@ -105,22 +105,6 @@ _LAZY: dict[str, str] = {
 }
 
 
-# Subpackages and modules people reach through the package (``evalmark.suite.run_suite``).
-_SUBMODULES = (
-    "metrics",
-    "models",
-    "noise",
-    "report",
-    "results",
-    "samples",
-    "scorer",
-    "scoring",
-    "strategies",
-    "suite",
-    "testcase",
-)
-
-
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is not None:
@@ -134,7 +118,10 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))
+    import pkgutil
+
+    submodules = {m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")}
+    return sorted(set(globals()) | set(_LAZY) | submodules)
 
 
 __all__ = [

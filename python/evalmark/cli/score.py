@@ -222,7 +222,7 @@ def run_score(args: argparse.Namespace) -> int:
 
     try:
         if args.engine == "ray":
-            from evalmark.ray import score_file_on_ray
+            from evalmark.scoring.ray import score_file_on_ray
 
             summary = score_file_on_ray(
                 args.file,

@@ -98,8 +98,8 @@ def flip_rates_from_cassette(path: Path, grades: int | None) -> list[float]:
     """The flip-rate estimate and the top of its interval, from repeated judge verdicts: the
     entries of one request key are the repeats of one prompt."""
     from evalmark.models import read_cassette
+    from evalmark.models.prompts import parse_verdict
     from evalmark.noise import estimate_flip_rate
-    from evalmark.prompts import parse_verdict
 
     if not path.exists():
         raise CliError(f"--from-cassette: no such file {path}")

@@ -16,7 +16,7 @@ from typing import Protocol
 
 import msgspec
 
-from evalmark.scoring.atomic import AtomicFile
+from evalmark._files.atomic import AtomicFile
 from evalmark.scoring.chunks import BadRow, Chunk, Columns, Needs
 from evalmark.scoring.compute import OnError, ScoredChunk, score_chunk
 from evalmark.scoring.errors import ScoringInputError

@@ -13,8 +13,8 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from evalmark.results import EvaluationResult, ResultColumn
-from evalmark.samples import Sample
+from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.data.samples import Sample
 
 __all__ = [
     "AsyncStrategy",

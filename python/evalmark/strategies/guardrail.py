@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from evalmark.results import EvaluationResult
-from evalmark.samples import Sample
+from evalmark.data.results import EvaluationResult
+from evalmark.data.samples import Sample
 from evalmark.strategies.base import StrategyError, output_text
 
 __all__ = ["Decision", "Guardrail", "read_decision"]

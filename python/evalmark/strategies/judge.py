@@ -21,12 +21,12 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
+from evalmark.data.results import EvaluationError, EvaluationResult
+from evalmark.data.samples import Sample
 from evalmark.models.context import call_context, current_call
+from evalmark.models.prompts import PROMPTS, VARIABLES, JudgePrompt
 from evalmark.models.protocols import ChatModel, achat_of, model_id_of
 from evalmark.models.values import ChatReply
-from evalmark.prompts import PROMPTS, VARIABLES, JudgePrompt
-from evalmark.results import EvaluationError, EvaluationResult
-from evalmark.samples import Sample
 from evalmark.strategies.base import as_strategy, output_text, strategy_name
 from evalmark.strategies.parsing import (
     JudgeParseError,
@@ -149,7 +149,7 @@ class JudgeFailure(Exception):
 class JudgeStrategy:
     """A chat model judges each output.
 
-    ``template``: a :class:`~evalmark.prompts.JudgePrompt`, the name of one of evalmark's
+    ``template``: a :class:`~evalmark.models.prompts.JudgePrompt`, the name of one of evalmark's
     (``"relevancy"``, ``"groundedness"``, ``"correctness"``, ``"rubric"``), or a string with
     ``{variables}`` (then give ``parse``). ``parse``: ``"verdict"`` (yes/no), ``"grade"`` (a
     whole grade on ``grades``; passes at ``min_grade``, default the second highest; score

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from evalmark.prompts import parse_verdict
+from evalmark.models.prompts import parse_verdict
 
 __all__ = [
     "GradeParseError",

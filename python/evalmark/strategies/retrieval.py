@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evalmark.results import EvaluationResult
-from evalmark.samples import Sample
+from evalmark.data.results import EvaluationResult
+from evalmark.data.samples import Sample
 from evalmark.strategies.base import StrategyError
 
 __all__ = ["RetrievedSegments"]

@@ -6,8 +6,8 @@ import re
 import unicodedata
 from typing import Any
 
-from evalmark.results import EvaluationResult
-from evalmark.samples import Sample
+from evalmark.data.results import EvaluationResult
+from evalmark.data.samples import Sample
 from evalmark.strategies.base import StrategyError, expected_texts, output_text
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "normalize_text"]

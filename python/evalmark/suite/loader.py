@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from evalmark._fileformats import Problem, decode_text, read_bytes
+from evalmark._files.formats import Problem, decode_text, read_bytes
 from evalmark.suite.model import (
     COMMON_OPTIONS,
     JUDGED_OPTIONS,

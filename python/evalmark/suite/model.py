@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from evalmark._fileformats import DataFileError
+from evalmark._files.formats import DataFileError
 
 __all__ = [
     "COMMON_OPTIONS",

@@ -21,13 +21,13 @@ import evalmark.data.samples as samples_module
 from evalmark import (
     Parameters,
     Sample,
-    SampleError,
     Samples,
     load_samples,
     register_sample_loader,
     unregister_sample_loader,
     write_samples,
 )
+from evalmark.errors import SampleError
 
 
 def write(path: Path, text: str) -> Path:

@@ -17,7 +17,6 @@ from evalmark import (
     Conversation,
     ReasoningStep,
     TestCase,
-    TestCaseError,
     TokenUsage,
     ToolCall,
     load_conversations,
@@ -25,6 +24,7 @@ from evalmark import (
     write_conversations,
     write_test_cases,
 )
+from evalmark.errors import TestCaseError
 
 
 def write(path: Path, text: str) -> Path:

@@ -12,16 +12,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from evalmark.errors import CassetteFormatError, CassetteMiss, SecretFound
 from evalmark.models import (
-    CassetteFormatError,
-    CassetteMiss,
     ChatReply,
     ChatToolCall,
     HashEmbedding,
     Message,
     RecordMode,
     ScriptedChat,
-    SecretFound,
     Usage,
     call_context,
     chat_from_callable,

@@ -12,15 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark.models import (
-    ChatReply,
-    EchoChat,
-    HashEmbedding,
-    Message,
-    RuleJudge,
-    ScriptedChat,
-    ScriptExhausted,
-)
+from evalmark.errors import ScriptExhausted
+from evalmark.models import ChatReply, EchoChat, HashEmbedding, Message, RuleJudge, ScriptedChat
 from evalmark.models.prompts import CORRECTNESS, GROUNDEDNESS, RELEVANCY, RUBRIC, parse_verdict
 from evalmark.models.rule_judge import STOPWORDS
 

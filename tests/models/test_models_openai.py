@@ -15,13 +15,8 @@ import pytest
 
 openai = pytest.importorskip("openai")
 
-from evalmark.models import (  # noqa: E402
-    CassetteMiss,
-    ChatToolCall,
-    openai_chat,
-    openai_embedding,
-    record_replay,
-)
+from evalmark.errors import CassetteMiss  # noqa: E402
+from evalmark.models import ChatToolCall, openai_chat, openai_embedding, record_replay  # noqa: E402
 from evalmark.models.modes import MODE_ENV  # noqa: E402
 
 VECTORS = {"alpha": [0.1, 0.2, 0.3], "beta": [1e-40, -0.5, 1.0 / 3.0]}

@@ -16,7 +16,8 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import evalmark.ray  # noqa: E402
 from evalmark.cli import main  # noqa: E402
-from evalmark.scoring import ScoreOptions, ScoringInputError, parse_metrics, score_file  # noqa: E402
+from evalmark.errors import ScoringInputError  # noqa: E402
+from evalmark.scoring import ScoreOptions, parse_metrics, score_file  # noqa: E402
 
 # Ray warns about its own deprecated settings when its data context starts.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.*")

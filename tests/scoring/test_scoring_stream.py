@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evalmark.errors import OptionalDependencyError, ScoringInputError
 from evalmark.metrics import (
     cosine_batch,
     json_match_batch,
@@ -23,15 +24,7 @@ from evalmark.metrics import (
     rouge_l_batch,
     token_f1_batch,
 )
-from evalmark.scoring import (
-    Columns,
-    OptionalDependencyError,
-    ScoreOptions,
-    ScoringInputError,
-    parse_metrics,
-    score_file,
-    summary_json,
-)
+from evalmark.scoring import Columns, ScoreOptions, parse_metrics, score_file, summary_json
 from evalmark.scoring import summary as summary_module
 from evalmark.scoring.summary import Distribution
 

@@ -11,9 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalmark import Sample, TestCase, ToolCall
+from evalmark.errors import StrategyError
 from evalmark.models import ChatReply
 from evalmark.models import ChatToolCall as ReplyToolCall
-from evalmark.strategies import JsonKeysMatch, StrategyError, TrajectoryMatch
+from evalmark.strategies import JsonKeysMatch, TrajectoryMatch
 from evalmark.strategies.matching import max_matching, max_weight_assignment
 
 S = Sample(name="t", parameters=["q"], expected_output="[]")

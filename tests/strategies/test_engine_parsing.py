@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from evalmark.errors import GradeParseError, JsonJudgmentParseError, VerdictParseError
 from evalmark.strategies.parsing import (
-    GradeParseError,
-    JsonJudgmentParseError,
-    VerdictParseError,
     parse_grade,
     parse_grade_reply,
     parse_json_judgment,

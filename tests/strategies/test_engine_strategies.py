@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalmark import Sample, TestCase, metrics
+from evalmark.errors import StrategyError
 from evalmark.models import HashEmbedding
 from evalmark.strategies import (
     Composite,
@@ -22,7 +23,6 @@ from evalmark.strategies import (
     RetrievedSegments,
     RougeL,
     SemanticSimilarity,
-    StrategyError,
     TokenF1,
 )
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from evalmark.suite import SuiteError, load_suite
+from evalmark.errors import SuiteError
+from evalmark.suite import load_suite
 
 SAMPLES = """\
 - name: one

@@ -28,6 +28,8 @@ import msgspec
 import yaml
 from yaml.constructor import SafeConstructor
 
+from evalmark.errors import DataFileError, Problem
+
 Format = Literal["yaml", "json", "jsonl"]
 PathKey = tuple[str | int, ...]
 Position = tuple[int, int]  # 1-based line and column
@@ -40,56 +42,6 @@ _EXTENSIONS: dict[str, Format] = {
     ".ndjson": "jsonl",
 }
 MAX_PROBLEMS = 20
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong in a data file: where it is, which record, and what to do about it."""
-
-    message: str
-    path: str | None = None
-    line: int | None = None
-    column: int | None = None
-    record: str | None = None
-
-    def __str__(self) -> str:
-        if self.path is None and self.line is None:
-            return f"{self.record}: {self.message}" if self.record else self.message
-        where = self.path or "<data>"
-        if self.line is not None:
-            where += f":{self.line}"
-            if self.column is not None:
-                where += f":{self.column}"
-        label = f" {self.record}:" if self.record else ""
-        return f"{where}:{label} {self.message}"
-
-
-class DataFileError(ValueError):
-    """A data file could not be loaded; ``problems`` lists every problem found (at most 20)."""
-
-    def __init__(self, problems: Sequence[Problem] | str, *, more: int = 0) -> None:
-        if isinstance(problems, str):
-            problems = [Problem(problems)]
-        if not problems:
-            raise ValueError("a DataFileError needs at least one problem")
-        self.problems: tuple[Problem, ...] = tuple(problems)
-        self.more = more
-        first = self.problems[0]
-        self.path = first.path
-        self.line = first.line
-        self.column = first.column
-        self.record = first.record
-        super().__init__(self._render())
-
-    def _render(self) -> str:
-        if len(self.problems) == 1 and not self.more:
-            return str(self.problems[0])
-        count = len(self.problems) + self.more
-        lines = [f"{count} problems found:"]
-        lines += [f"  {p}" for p in self.problems]
-        if self.more:
-            lines.append(f"  ... and {self.more} more")
-        return "\n".join(lines)
 
 
 def raise_problems(

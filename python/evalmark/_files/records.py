@@ -17,14 +17,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from evalmark._files.formats import (
-    DataFileError,
-    PathKey,
-    Problem,
-    RawRecord,
-    describe_value,
-    raise_problems,
-)
+from evalmark._files.formats import PathKey, RawRecord, describe_value, raise_problems
+from evalmark.errors import DataFileError, Problem
 
 T = TypeVar("T")
 

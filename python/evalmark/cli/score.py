@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalmark.cli import EXIT_OK, CliError
+from evalmark.cli import EXIT_OK
+from evalmark.errors import CliError, OptionalDependencyError
 from evalmark.scoring import (
     METRICS,
     ON_ERROR_CHOICES,
     BadRow,
     Columns,
-    OptionalDependencyError,
     ScoreOptions,
     Summary,
     parse_metrics,

@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
-from evalmark.cli import CliError
+from evalmark.errors import CliError
 
 __all__ = ["add_suite_arguments", "flip_rates_from_cassette", "run_for_suite", "suite_builds"]
 

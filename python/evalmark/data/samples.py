@@ -22,8 +22,6 @@ from typing import Any, Protocol, overload, runtime_checkable
 import msgspec
 
 from evalmark._files.formats import (
-    DataFileError,
-    Problem,
     RawRecord,
     describe_value,
     dump_yaml,
@@ -40,6 +38,7 @@ from evalmark._files.records import (
     build_file_schema,
     convert_records,
 )
+from evalmark.errors import Problem, SampleError
 
 __all__ = [
     "Parameters",
@@ -55,14 +54,6 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "evalmark.sample_loaders"
-
-
-class SampleError(DataFileError):
-    """A sample or a samples file is invalid; the message says where and what to do.
-
-    Attributes ``path``, ``line``, ``column`` and ``record`` locate the first problem;
-    ``problems`` holds every problem found in the file (at most 20 are kept).
-    """
 
 
 class Parameters(tuple[Any, ...]):

@@ -21,9 +21,7 @@ from typing import Any, Literal, TypeVar
 import msgspec
 
 from evalmark._files.formats import (
-    DataFileError,
     PathKey,
-    Problem,
     RawRecord,
     describe_value,
     dump_yaml,
@@ -39,6 +37,7 @@ from evalmark._files.records import (
     build_file_schema,
     convert_records,
 )
+from evalmark.errors import Problem, TestCaseError
 
 __all__ = [
     "Conversation",
@@ -58,12 +57,6 @@ __all__ = [
 
 StepType = Literal["plan", "thought", "observation", "action"]
 _STEP_TYPES: tuple[str, ...] = ("plan", "thought", "observation", "action")
-
-
-class TestCaseError(DataFileError):
-    """A test case or a test-case file is invalid; the message says where and what to do."""
-
-    __test__ = False  # not a pytest test class
 
 
 def _check_non_negative(value: object, what: str) -> None:

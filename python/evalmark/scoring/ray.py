@@ -21,10 +21,10 @@ import msgspec
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.errors import OptionalDependencyError, ScoringInputError
 from evalmark.scoring.arrow import text_column, vector_column
 from evalmark.scoring.chunks import BadRow, Chunk, Columns
 from evalmark.scoring.compute import ON_ERROR_CHOICES, OnError, ScoredChunk, score_chunk
-from evalmark.scoring.errors import OptionalDependencyError, ScoringInputError
 from evalmark.scoring.pipeline import (
     ScoreOptions,
     check_targets,

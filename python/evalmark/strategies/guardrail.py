@@ -12,7 +12,8 @@ from typing import Any, Literal
 
 from evalmark.data.results import EvaluationResult
 from evalmark.data.samples import Sample
-from evalmark.strategies.base import StrategyError, output_text
+from evalmark.errors import StrategyError
+from evalmark.strategies.base import output_text
 
 __all__ = ["Decision", "Guardrail", "read_decision"]
 

@@ -30,7 +30,8 @@ from typing import Any, Literal
 
 from evalmark.data.results import EvaluationResult
 from evalmark.data.samples import Parameters, Sample
-from evalmark.strategies.base import StrategyError, output_text
+from evalmark.errors import StrategyError
+from evalmark.strategies.base import output_text
 from evalmark.strategies.matching import max_weight_assignment
 from evalmark.strategies.trajectory import json_equal
 

@@ -19,9 +19,10 @@ import numpy.typing as npt
 from evalmark import metrics
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.data.samples import Sample
+from evalmark.errors import StrategyError
 from evalmark.models.fakes import HashEmbedding
 from evalmark.models.protocols import EmbeddingModel, as_embedding_rows, model_id_of
-from evalmark.strategies.base import StrategyError, expected_texts, output_text
+from evalmark.strategies.base import expected_texts, output_text
 
 __all__ = [
     "JsonMatch",

@@ -7,7 +7,7 @@ from typing import Any
 
 from evalmark.data.results import EvaluationResult
 from evalmark.data.samples import Sample
-from evalmark.strategies.base import StrategyError
+from evalmark.errors import StrategyError
 
 __all__ = ["RetrievedSegments"]
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from evalmark.data.results import EvaluationResult
 from evalmark.data.samples import Sample
-from evalmark.strategies.base import StrategyError, expected_texts, output_text
+from evalmark.errors import StrategyError
+from evalmark.strategies.base import expected_texts, output_text
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "normalize_text"]
 

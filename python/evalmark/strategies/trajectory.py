@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from evalmark.data.results import EvaluationResult
 from evalmark.data.samples import Sample
-from evalmark.strategies.base import StrategyError
+from evalmark.errors import StrategyError
 from evalmark.strategies.matching import max_matching
 
 __all__ = ["ArgumentMode", "Call", "TrajectoryMatch", "TrajectoryMode", "json_equal"]

@@ -15,16 +15,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from evalmark.data.samples import Sample, Samples, load_samples
+from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
 from evalmark.suite.application import import_callable, recorded_application
-from evalmark.suite.model import (
-    EvaluationSpec,
-    GateSpec,
-    JudgeSpec,
-    StrategySpec,
-    Suite,
-    SuiteError,
-)
+from evalmark.suite.model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
 
 __all__ = [
     "GateResult",

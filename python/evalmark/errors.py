@@ -18,6 +18,7 @@ __all__ = [
     "DataFileError",
     "EvalmarkError",
     "GradeParseError",
+    "HistoryError",
     "JsonJudgmentParseError",
     "JudgeFailure",
     "JudgeParseError",
@@ -230,6 +231,11 @@ class OptionalDependencyError(EvalmarkError, ImportError):
 
 class PlotUnavailableError(EvalmarkError, ImportError):
     """matplotlib is not installed, so no plot can be drawn."""
+
+
+class HistoryError(EvalmarkError, RuntimeError):
+    """The run history database cannot be opened, read or written; the message says why and
+    what to do. Never changes a run's verdict: the command line reports it as a warning."""
 
 
 class CliError(EvalmarkError):

@@ -32,6 +32,7 @@ __all__ = [
     "SecretFound",
     "StrategyError",
     "SuiteError",
+    "TextTooLongError",
     "TestCaseError",
     "VerdictParseError",
 ]
@@ -43,6 +44,14 @@ class EvalmarkError(Exception):
 
 class MetricInputError(EvalmarkError, ValueError):
     """A metric kernel was given input it cannot score; the message names the row and field."""
+
+
+class TextTooLongError(MetricInputError):
+    """Texts longer than the call's ``max_chars``. The message names the first few rows (or the
+    side, for a single pair) and their lengths; ``rows`` lists every offending row of a batch
+    (ascending, counted from 0), empty for a single pair."""
+
+    rows: tuple[int, ...] = ()
 
 
 # --------------------------------------------------------------------------- data files

@@ -1,7 +1,7 @@
 //! The one error type of the binding and its single mapping to Python exceptions.
 
-use pyo3::import_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError};
+use pyo3::import_exception;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 

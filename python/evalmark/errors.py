@@ -32,8 +32,8 @@ __all__ = [
     "SecretFound",
     "StrategyError",
     "SuiteError",
-    "TextTooLongError",
     "TestCaseError",
+    "TextTooLongError",
     "VerdictParseError",
 ]
 

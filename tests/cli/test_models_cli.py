@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.models import HashEmbedding, ScriptedChat, record_replay
+from evalmark.models import HashEmbedding, ScriptedChat, call_context, record_replay
 from evalmark.models.modes import MODE_ENV
 
 
@@ -26,8 +26,9 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 def cassette(tmp_path: Path) -> Path:
     path = tmp_path / "judge.jsonl"
     recorder = record_replay(ScriptedChat(["yes", "no", "maybe"]), path, mode="record-missing")
-    for question in ("first question", "second question", "first question"):
-        recorder.chat([{"role": "user", "content": question}], temperature=0.7)
+    for question, repeat in (("first question", 0), ("second question", 0), ("first question", 1)):
+        with call_context(repeat=repeat):
+            recorder.chat([{"role": "user", "content": question}], temperature=0.7)
     return path
 
 

@@ -19,7 +19,7 @@ from evalmark.models.cassette_file import (
     parse_cassette,
     read_cassette,
     serialize,
-    write_atomic,
+    write_cassette,
 )
 from evalmark.models.recorder import USAGE_ENV, decode_vector
 from evalmark.models.secrets import SecretScanner
@@ -218,7 +218,7 @@ def _prune(args: argparse.Namespace) -> int:
         for entry in drop:
             print(f"{'would drop' if args.dry_run else 'dropped'} {entry.key[:12]} #{entry.index}")
         if drop and not args.dry_run:
-            write_atomic(path, serialize(keep))
+            write_cassette(path, serialize(keep))
     verb = "would keep" if args.dry_run else "kept"
     print(f"{path}: {verb} {len(keep)} of {len(contents.entries)} entries")
     return EXIT_OK

@@ -232,7 +232,7 @@ def _check_header(line: bytes, where: str, number: int) -> None:
 
 
 def _decode_entry(line: bytes, where: str, number: int, last_unterminated: bool) -> RawEntry:
-    if too_deep(line, MAX_DEPTH + 2):  # the entry object and its request or response
+    if too_deep(line, MAX_DEPTH + 1):  # the entry object holds the request
         raise CassetteFormatError(
             f"{where}:{number}: the entry is nested more than {MAX_DEPTH} levels deep; no "
             "model request needs that, so the line is corrupt or hostile: delete it"
@@ -264,7 +264,7 @@ def encode_entry(entry: Entry) -> bytes:
     """One entry line, without its newline. Raises ``ValueError`` for an entry nested more
     than :data:`MAX_DEPTH` levels deep (no reader would accept it)."""
     line = _encoder.encode(entry)
-    if too_deep(line, MAX_DEPTH + 2):
+    if too_deep(line, MAX_DEPTH + 1):
         raise ValueError(
             f"refusing to record a {entry.kind} call nested more than {MAX_DEPTH} levels deep"
         )

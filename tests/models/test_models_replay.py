@@ -20,9 +20,11 @@ from evalmark.models import (
     chat_from_callable,
     record_replay,
 )
+from evalmark.models.cassette_file import read_cassette
 from evalmark.models.modes import MODE_ENV
 from evalmark.models.prompts import RELEVANCY
 from evalmark.strategies import Contains, ExactMatch, JudgeStrategy
+from evalmark.strategies.base import strategy_name
 
 pytest_plugins = ["pytester"]
 
@@ -276,3 +278,25 @@ def test_xdist_rewrite_loses_nothing_and_replay_survives_any_rerun(
         replayed = _session(project, *args, ci=ci)
         replayed.assert_outcomes(passed=12)
     assert not log.exists(), "replay never called the live application"
+
+
+def test_the_committed_support_build_replays_twice_under_two_strategies_in_any_order() -> None:
+    from evalmark import load_samples
+    from evalmark.suite.application import load_application
+
+    support = Path(__file__).resolve().parents[2] / "golden" / "support"
+    answer = load_application(support / "suite.yaml", "healthy")
+    samples = list(load_samples(support / "samples.yaml"))
+    recorded = {
+        e.request["messages"][-1]["content"]: e.response["text"]
+        for e in read_cassette(support / "builds" / "healthy.jsonl").entries
+    }
+    for strategy in (Contains(), ExactMatch()):
+        verdicts = []
+        for order, concurrency in ((samples, 1), (samples[::-1], 3), (samples, 2)):
+            report = Scorer(concurrency=concurrency).evaluate(order, answer, strategy)
+            assert report.errors == 0
+            name = strategy_name(strategy)
+            verdicts.append({s.name: report.result(s.name, name).passed for s in samples})
+        assert verdicts[0] == verdicts[1] == verdicts[2]
+    assert [answer(*s.parameters) for s in samples] == [recorded[s.parameters[0]] for s in samples]

@@ -149,6 +149,10 @@ def test_ordinary_field_names(name: str) -> None:
         ({"client_secret": UNKNOWN}, "request.params.client_secret"),
         ({"extra_body": {"keys": [{"apiKey": UNKNOWN}]}}, "request.params.extra_body.keys[0]"),
         ({"Authorization": 12345678901}, "request.params.Authorization"),
+        (
+            {"extra_body": {"headers": {"x-api-key": [UNKNOWN, "second"]}}},
+            "request.params.extra_body.headers.x-api-key",
+        ),
     ],
 )
 def test_values_under_credential_names_are_redacted_and_the_entry_says_where(

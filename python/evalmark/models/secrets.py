@@ -105,8 +105,10 @@ def sensitive_values(value: Any) -> Iterator[str]:
     """The scalar values held under sensitive names anywhere in ``value`` (as text)."""
     if isinstance(value, Mapping):
         for key, item in value.items():
-            if isinstance(key, str) and sensitive_name(key) and _is_scalar(item):
-                yield str(item)
+            if isinstance(key, str) and sensitive_name(key) and _held(item):
+                yield from (
+                    str(part) for part in (item if isinstance(item, list | tuple) else [item])
+                )
             else:
                 yield from sensitive_values(item)
     elif isinstance(value, list | tuple):
@@ -116,6 +118,18 @@ def sensitive_values(value: Any) -> Iterator[str]:
 
 def _is_scalar(value: Any) -> bool:
     return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+def _held(value: Any) -> bool:
+    """Whether a credential field's value is redacted whole: a scalar, or a list of scalars
+    (a header sent several times). Objects are walked, their own field names deciding."""
+    return _is_scalar(value) or (
+        isinstance(value, list | tuple) and bool(value) and all(map(_is_scalar, value))
+    )
+
+
+def _redacted_whole(value: Any) -> Any:
+    return [REDACTED] * len(value) if isinstance(value, list | tuple) else REDACTED
 
 
 class SecretScanner:
@@ -199,8 +213,8 @@ def _unredacted_fields(value: Any, path: str) -> Iterator[str]:
     if isinstance(value, dict):
         for key, item in value.items():
             where = f"{path}.{key}"
-            if isinstance(key, str) and sensitive_name(key) and _is_scalar(item):
-                if item != REDACTED:
+            if isinstance(key, str) and sensitive_name(key) and _held(item):
+                if item not in (REDACTED, _redacted_whole(item)):
                     yield where
             else:
                 yield from _unredacted_fields(item, where)
@@ -263,6 +277,7 @@ class SecretRedactor:
         return result, found
 
     def _walk(self, value: Any, path: str, found: list[Redaction]) -> Any:
+        # Returns ``value`` itself when nothing in it changes, so clean data is never copied.
         if isinstance(value, str):
             return self._text(value, path, found)
         if isinstance(value, dict):
@@ -270,8 +285,9 @@ class SecretRedactor:
             for position, (key, item) in enumerate(value.items()):
                 new_key = self._text(key, f"{path} (a key)", found) if self._suspect(key) else key
                 where = f"{path}.{new_key}"
-                if sensitive_name(key) and _is_scalar(item):
-                    new = item if item == REDACTED else REDACTED
+                if sensitive_name(key) and _held(item):
+                    whole = _redacted_whole(item)
+                    new = item if item == whole else whole
                     if new is not item:
                         found.append(Redaction(where, "field name"))
                 else:

@@ -262,7 +262,7 @@ class SecretRedactor:
         text, no credential field name, and no user pattern (those are always looked for)."""
         if self._patterns:
             return False
-        if any(prefix in data for prefix in _PREFIXES):
+        if _PREFIXES.search(data) is not None:
             return False
         if any(variant in data for variant in self._json_variants):
             return False
@@ -271,6 +271,8 @@ class SecretRedactor:
     def redact(self, value: dict[str, Any], root: str) -> tuple[dict[str, Any], list[Redaction]]:
         """``value`` with every credential replaced, and where each was. ``value`` itself is
         returned (not copied) when nothing is found."""
+        if self.clean(_encoder.encode(value), value):
+            return value, []
         found: list[Redaction] = []
         result = self._walk(value, root, found)
         assert isinstance(result, dict)
@@ -344,28 +346,21 @@ class SecretRedactor:
         found.extend(Redaction(path, label) for label in labels)
         return "".join(pieces)
 
-    def leak(self, line: str) -> str | None:
+    def leak(self, line: bytes) -> str | None:
         """What known secret an encoded entry line still holds (a label), or None."""
-        if any(variant in line for variant in self.variants):
+        if any(variant in line for variant in self._json_variants):
             return "configured secret"
-        hit = self.scanner.first_hit(line)
+        if not self._patterns and _PREFIXES.search(line) is None:
+            return None
+        hit = self.scanner.first_hit(line.decode("utf-8"))
         return None if hit is None else f"{hit[0]} ({hit[1]})"
 
 
 # The literal start of every built-in format: text holding none of them matches none.
-_PREFIXES: tuple[bytes, ...] = (
-    b"sk-",
-    b"Bearer",
-    b"AKIA",
-    b"ASIA",
-    b"ghp_",
-    b"gho_",
-    b"ghu_",
-    b"ghs_",
-    b"ghr_",
-    b"github_pat_",
-    b"xox",
-)
+_PREFIXES = re.compile(rb"sk-|Bearer|A[KS]IA|gh[opusr]_|github_pat_|xox")
+
+
+_encoder = msgspec.json.Encoder()
 
 
 def _json_forms(variants: Iterable[str]) -> tuple[bytes, ...]:
@@ -374,13 +369,23 @@ def _json_forms(variants: Iterable[str]) -> tuple[bytes, ...]:
 
 
 def _has_sensitive_name(value: Any) -> bool:
-    if type(value) is dict:
+    kind = type(value)
+    if kind is dict:
         for key, item in value.items():
-            if sensitive_name(key) or (type(item) in (dict, list) and _has_sensitive_name(item)):
+            known = _names.get(key)
+            if known is None:
+                known = sensitive_name(key)
+            if known:
+                return True
+            inner = type(item)
+            if (inner is dict or inner is list) and _has_sensitive_name(item):
                 return True
         return False
-    if type(value) is list:
-        return any(type(item) in (dict, list) and _has_sensitive_name(item) for item in value)
+    if kind is list:
+        for item in value:
+            inner = type(item)
+            if (inner is dict or inner is list) and _has_sensitive_name(item):
+                return True
     return False
 
 

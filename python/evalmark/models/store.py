@@ -327,7 +327,7 @@ class CassetteStore:
 
     def _line(self, entry: Entry, secrets: SecretRedactor) -> bytes:
         line = encode_entry(entry)
-        leak = secrets.leak(line.decode("utf-8"))
+        leak = secrets.leak(line)
         if leak is not None:
             raise SecretFound(
                 f"refusing to write an entry to cassette {self.path}: after redaction it still "

@@ -73,7 +73,8 @@ class CassetteContents(msgspec.Struct, frozen=True):
 
 class RawEntry(msgspec.Struct, frozen=True):
     """An entry as loaded: key, kind and index parsed; request and response kept as JSON text
-    (checked well-formed) until someone needs them. Loading stays fast for large cassettes."""
+    (checked well-formed) until someone needs them (see :func:`materialize`, which also checks
+    their depth). Loading stays fast for large cassettes."""
 
     key: str
     kind: Kind
@@ -139,6 +140,7 @@ def materialize(raw: RawEntry, where: str) -> Entry:
     """The full ``Entry`` of a lazily loaded one; ``where`` is its file and line."""
     parts: list[dict[str, Any]] = []
     for name, text in (("request", raw.request), ("response", raw.response)):
+        check_depth(text, where)
         try:
             parts.append(_object_decoder.decode(text))
         except msgspec.ValidationError:
@@ -189,6 +191,8 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def _check_utf8(data: bytes, where: str) -> None:
+    if data.isascii():
+        return
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -231,16 +235,26 @@ def _check_header(line: bytes, where: str, number: int) -> None:
         )
 
 
+def _too_deep(where: str) -> CassetteFormatError:
+    return CassetteFormatError(
+        f"{where}: the entry is nested more than {MAX_DEPTH} levels deep; no model request "
+        "needs that, so the line is corrupt or hostile: delete it"
+    )
+
+
+def check_depth(text: bytes | msgspec.Raw, where: str) -> None:
+    """Raise ``CassetteFormatError`` when a request or response is nested more than
+    :data:`MAX_DEPTH` levels deep. Checked where an entry's JSON becomes Python values (so
+    nothing that walks them nears the recursion limit), not when a cassette is loaded."""
+    if too_deep(text if isinstance(text, bytes) else bytes(text), MAX_DEPTH):
+        raise _too_deep(where)
+
+
 def _decode_entry(line: bytes, where: str, number: int, last_unterminated: bool) -> RawEntry:
-    if too_deep(line, MAX_DEPTH + 1):  # the entry object holds the request
-        raise CassetteFormatError(
-            f"{where}:{number}: the entry is nested more than {MAX_DEPTH} levels deep; no "
-            "model request needs that, so the line is corrupt or hostile: delete it"
-        )
     try:
         entry = _raw_decoder.decode(line)
-    except RecursionError:
-        raise CassetteFormatError(f"{where}:{number}: the entry is nested too deeply") from None
+    except RecursionError:  # far deeper than MAX_DEPTH: the decoder itself gave up
+        raise _too_deep(f"{where}:{number}") from None
     except msgspec.ValidationError as exc:
         raise CassetteFormatError(f"{where}:{number}: invalid cassette entry: {exc}") from None
     except msgspec.DecodeError as exc:

@@ -10,7 +10,7 @@ import msgspec
 
 from evalmark.errors import CassetteFormatError
 from evalmark.models.canonical import chat_request, key_of
-from evalmark.models.cassette_file import Entry, Kind, RawEntry
+from evalmark.models.cassette_file import Entry, Kind, RawEntry, check_depth
 from evalmark.models.modes import RecordMode
 from evalmark.models.protocols import achat_of
 from evalmark.models.recorder_base import Recorder
@@ -56,10 +56,11 @@ class RecordedChat(Recorder):
         if cached is None:
             try:
                 if isinstance(entry, RawEntry):
+                    check_depth(entry.response, self._store.where(entry))
                     cached = _reply_decoder.decode(entry.response)
                 else:
                     cached = msgspec.convert(entry.response, ChatReply)
-            except msgspec.ValidationError as exc:
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
                 raise CassetteFormatError(
                     f"{self._store.where(entry)}: invalid chat response: {exc}"
                 ) from None

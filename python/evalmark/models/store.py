@@ -370,5 +370,5 @@ def model_of(entry: AnyEntry) -> object:
         return entry.request.get("model")
     try:
         return _model_decoder.decode(entry.request).model
-    except msgspec.ValidationError:
+    except (msgspec.ValidationError, msgspec.DecodeError):
         return None

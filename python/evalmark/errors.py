@@ -25,6 +25,7 @@ __all__ = [
     "OptionalDependencyError",
     "PlotUnavailableError",
     "Problem",
+    "ReportFormatError",
     "SampleError",
     "ScoringInputError",
     "ScriptExhausted",
@@ -113,6 +114,12 @@ class TestCaseError(DataFileError):
 
 class SuiteError(DataFileError):
     """A suite file is invalid; the message names the file, line, key and the fix."""
+
+
+class ReportFormatError(DataFileError):
+    """A JSON report (or suite report) that cannot be read: not JSON, nested too deep, not in
+    evalmark's report format, or a field of the wrong type; the message names the file, the
+    place (line, or the field's path such as ``samples[3].results``) and what to do."""
 
 
 # --------------------------------------------------------------------------- cassettes and models

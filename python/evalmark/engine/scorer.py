@@ -30,7 +30,8 @@ import numpy as np
 from evalmark.data.results import EvaluationResult, ResultColumn, place_column
 from evalmark.data.samples import Sample, Samples
 from evalmark.models.context import call_context
-from evalmark.report.model import Report, SkippedSample
+from evalmark.report.model import Report
+from evalmark.report.values import SkippedSample
 from evalmark.strategies.base import as_strategy, strategy_name
 from evalmark.strategies.metric import TextPairs
 

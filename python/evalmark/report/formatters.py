@@ -26,7 +26,6 @@ __all__ = [
     "get_formatter",
     "known_formatters",
     "register_formatter",
-    "stamp",
     "unregister_formatter",
 ]
 
@@ -114,11 +113,11 @@ def _load_entry_points() -> None:
 def _ensure_builtins() -> None:
     if "markdown" in _formatters:
         return
-    from evalmark.report import html, jsonreport, junit, markdown
+    from evalmark.report.render import html, json, junit, markdown
 
     for name, function, exts in (
         ("markdown", markdown.render, (".md", ".markdown")),
-        ("json", jsonreport.render, (".json",)),
+        ("json", json.render, (".json",)),
         ("html", html.render, (".html", ".htm")),
         ("junit", junit.render, (".xml",)),
     ):
@@ -153,16 +152,6 @@ def get_formatter(name: str) -> Formatter:
             "Register one with evalmark.report.register_formatter"
         )
     return found
-
-
-def stamp(timestamp: bool | str) -> str | None:
-    """The timestamp a formatter prints: None when not asked (the default, so the same run
-    gives the same bytes), the current UTC time for True, or the given text."""
-    if timestamp is True:
-        from datetime import UTC, datetime
-
-        return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return timestamp or None
 
 
 def formatter_for_path(path: Path) -> Formatter:

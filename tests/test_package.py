@@ -155,3 +155,22 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
             return self.imports.get(module, set())
 
     assert _cycles(Graph()) == [["a", "b", "c"]]
+
+
+def test_a_pytest_session_without_evaluations_never_loads_the_engine(tmp_path: Path) -> None:
+    from importlib.metadata import entry_points
+
+    installed = any(e.name == "evalmark" for e in entry_points(group="pytest11"))
+    load = "" if installed else "'-p', 'evalmark.pytest.plugin', "
+    code = (
+        "import sys, pytest\n"
+        f"code = pytest.main(['--co', '-q', '-p', 'no:cacheprovider', {load}])\n"
+        "assert 'evalmark.pytest.plugin' in sys.modules\n"
+        "heavy = ['numpy', 'yaml', 'msgspec', 'evalmark._core', 'evalmark.report']\n"
+        "print('RESULT', int(code), ','.join(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True
+    )
+    result = [line for line in done.stdout.splitlines() if line.startswith("RESULT")]
+    assert result == ["RESULT 5 "], done.stdout  # 5: no tests collected; nothing heavy loaded

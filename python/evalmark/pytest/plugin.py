@@ -172,6 +172,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             {"name": entry.name, "report": entry.report.to_json()} for entry in entries
         ]
         return
+    if not entries and not state.worker_payloads and not (state.report_dir or state.baseline):
+        return  # nothing to report: the engine is never imported
     from evalmark.pytest.session import finish_session
 
     merged = [*entries, *_from_workers(state.worker_payloads)]

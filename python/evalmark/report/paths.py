@@ -38,7 +38,7 @@ def safe_file_name(text: str) -> str:
     name = kept.strip("._ ")
     if name.split(".")[0].upper() in _WINDOWS_DEVICES:
         name = "_" + name
-    if name == text and len(name) <= MAX_NAME:
+    if name and name == text and len(name) <= MAX_NAME:
         return name
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     head = name[: MAX_NAME - len(digest) - 1].rstrip("._ ")

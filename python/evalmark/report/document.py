@@ -192,10 +192,26 @@ def _result(value: Any, source: str | None, field: str) -> EvaluationResult:
         raise _problem(source, str(exc), field=field) from None
 
 
+def _number(value: Any, source: str | None, field: str, kind: type = float) -> Any:
+    if value is None:
+        return None
+    allowed = (int,) if kind is int else (int, float)
+    if isinstance(value, bool) or not isinstance(value, allowed):
+        wanted = "a whole number" if kind is int else "a number"
+        raise _problem(source, f"expected {wanted} or null, got {_json_type(value)}", field=field)
+    return value
+
+
 def _usage(row: dict[str, Any], source: str | None, field: str) -> SampleUsage:
+    _number(row.get("latency_ms"), source, f"{field}.latency_ms")
     tokens = row.get("tokens")
     if tokens is not None:
         _expect(tokens, dict, source, f"{field}.tokens")
+        for part in ("input", "output", "total"):
+            _number(tokens.get(part), source, f"{field}.tokens.{part}", int)
+    cost = row.get("cost")
+    if cost is not None:
+        _expect(cost, str, source, f"{field}.cost")
     try:
         return SampleUsage.from_dict(row)
     except (InvalidOperation, TypeError, ValueError) as exc:

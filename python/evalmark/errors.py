@@ -24,6 +24,7 @@ __all__ = [
     "MetricInputError",
     "OptionalDependencyError",
     "PlotUnavailableError",
+    "PluginError",
     "Problem",
     "ReportFormatError",
     "SampleError",
@@ -237,6 +238,10 @@ class OptionalDependencyError(EvalmarkError, ImportError):
 
 class PlotUnavailableError(EvalmarkError, ImportError):
     """matplotlib is not installed, so no plot can be drawn."""
+
+
+class PluginError(EvalmarkError, RuntimeError):
+    """An installed plug-in (an entry point of an ``evalmark.*`` group) failed to load."""
 
 
 class CliError(EvalmarkError):

@@ -14,11 +14,11 @@ import pytest
 from evalmark.data.results import EvaluationResult
 from evalmark.data.samples import Sample
 from evalmark.models.prompts import PROMPTS
+from evalmark.strategies.kinds import check_text
 from evalmark.strategies.registry import (
     STRATEGY_KINDS,
     StrategyKind,
     build_strategy,
-    check_text,
     get_strategy_kind,
     register_strategy,
     unregister_strategy,
@@ -159,5 +159,7 @@ def test_a_broken_entry_point_says_which(monkeypatch: pytest.MonkeyPatch) -> Non
     entry = SimpleNamespace(name="broken", value="plugin:KIND", load=fail)
     monkeypatch.setattr(registry, "entry_points", lambda group: [entry])
     monkeypatch.setattr(registry, "_entry_points_loaded", False)
-    with pytest.raises(RuntimeError, match=r"strategy entry point 'broken' \(plugin:KIND\) failed"):
+    with pytest.raises(
+        RuntimeError, match=r"strategy entry point .broken. \(plugin:KIND\) failed to load"
+    ):
         get_strategy_kind("broken")

@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from evalmark.errors import CliError
+from evalmark.errors import CliError, EvalmarkError
 
 EXIT_OK = 0
 EXIT_GATE_FAILED = 1
@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"evalmark {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (ValueError, OSError) as exc:
+    except (EvalmarkError, ValueError, OSError) as exc:  # typed input errors: one line, exit 2
         print(f"evalmark {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     return code

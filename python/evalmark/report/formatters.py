@@ -16,6 +16,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalmark._plugins import load_entry_points
+
 if TYPE_CHECKING:
     from evalmark.report.model import Report
 
@@ -96,18 +98,10 @@ def _load_entry_points() -> None:
     if _entry_points_loaded:
         return
     _entry_points_loaded = True
-    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        if entry.name in _formatters:
-            continue
-        try:
-            loaded = entry.load()
-        except Exception as exc:
-            raise RuntimeError(
-                f"the report formatter entry point {entry.name!r} ({entry.value}) failed to "
-                f"load: {exc}"
-            ) from exc
-        extensions = tuple(getattr(loaded, "extensions", ()))
-        register_formatter(entry.name, loaded, extensions=extensions)
+    for name, loaded in load_entry_points(
+        entry_points(group=ENTRY_POINT_GROUP), "report formatter", skip=frozenset(_formatters)
+    ):
+        register_formatter(name, loaded, extensions=tuple(getattr(loaded, "extensions", ())))
 
 
 def _ensure_builtins() -> None:

@@ -3,15 +3,16 @@
 Each kind has a name (``token-f1``, ``relevancy``...), a one-line summary, the options it
 accepts (each with a checker that says what is wrong with a value), the judge prompt it uses
 when a judge decides it, and a factory that builds the engine strategy. Suite files
-(:mod:`evalmark.suite`), their JSON Schema and the command line read this registry; the judged
-kinds are the judge prompts of :data:`evalmark.models.prompts.PROMPTS`.
+(:mod:`evalmark.suite`: their loader, runner and JSON Schema, hence ``evalmark run``) read
+this registry; the judged kinds are the judge prompts of :data:`evalmark.models.prompts.PROMPTS`.
 
 Add a kind with :func:`register_strategy`; a package can also declare kinds under the entry
 point group ``evalmark.strategies`` (the entry point's name is the kind; it loads a
 :class:`StrategyKind`, or a factory), read the first time a kind is looked up that is not
 registered::
 
-    from evalmark.strategies.registry import check_fraction, register_strategy
+    from evalmark.strategies.kinds import check_text
+    from evalmark.strategies.registry import register_strategy
 
     register_strategy(
         "starts-with",
@@ -32,39 +33,16 @@ from collections.abc import Iterator, Mapping
 from importlib.metadata import entry_points
 from typing import Any
 
+from evalmark._plugins import load_entry_points
 from evalmark.strategies.builtin_kinds import KINDS
-from evalmark.strategies.kinds import (
-    COMMON_OPTIONS,
-    JUDGED_OPTIONS,
-    Checker,
-    StrategyFactory,
-    StrategyKind,
-    check_choice,
-    check_fraction,
-    check_grade,
-    check_integer,
-    check_positive_int,
-    check_text,
-    option_schema,
-)
+from evalmark.strategies.kinds import Checker, StrategyFactory, StrategyKind
 
 __all__ = [
-    "COMMON_OPTIONS",
     "ENTRY_POINT_GROUP",
-    "JUDGED_OPTIONS",
     "STRATEGY_KINDS",
-    "Checker",
-    "StrategyFactory",
     "StrategyKind",
     "build_strategy",
-    "check_choice",
-    "check_fraction",
-    "check_grade",
-    "check_integer",
-    "check_positive_int",
-    "check_text",
     "get_strategy_kind",
-    "option_schema",
     "register_strategy",
     "unregister_strategy",
 ]
@@ -122,20 +100,14 @@ def _load_entry_points() -> None:
         if _entry_points_loaded:
             return
         _entry_points_loaded = True
-        for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-            if entry.name in _kinds:
-                continue
-            try:
-                loaded = entry.load()
-            except Exception as exc:
-                raise RuntimeError(
-                    f"the strategy entry point {entry.name!r} ({entry.value}) failed to load: {exc}"
-                ) from exc
+        for name, loaded in load_entry_points(
+            entry_points(group=ENTRY_POINT_GROUP), "strategy", skip=frozenset(_kinds)
+        ):
             if isinstance(loaded, StrategyKind):
                 register_strategy(loaded)
             else:
-                summary = str(getattr(loaded, "summary", "") or entry.name)
-                register_strategy(entry.name, loaded, summary=summary)
+                summary = str(getattr(loaded, "summary", "") or name)
+                register_strategy(name, loaded, summary=summary)
 
 
 class _Kinds(Mapping[str, StrategyKind]):

@@ -8,19 +8,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from evalmark.errors import SuiteError
-from evalmark.strategies.registry import (
+from evalmark.strategies.kinds import (
     COMMON_OPTIONS,
     JUDGED_OPTIONS,
-    STRATEGY_KINDS,
-    Checker,
     StrategyKind,
-    check_choice,
     check_fraction,
-    check_grade,
     check_integer,
     check_positive_int,
-    check_text,
 )
+from evalmark.strategies.registry import STRATEGY_KINDS
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -29,7 +25,6 @@ __all__ = [
     "STRATEGY_KINDS",
     "SUITE_FILE",
     "ApplicationSpec",
-    "Checker",
     "EvaluationSpec",
     "GateSpec",
     "JudgeSpec",
@@ -38,12 +33,9 @@ __all__ = [
     "StrategySpec",
     "Suite",
     "SuiteError",
-    "check_choice",
     "check_fraction",
-    "check_grade",
     "check_integer",
     "check_positive_int",
-    "check_text",
 ]
 
 SUITE_FILE = "suite.yaml"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalmark.strategies.registry import STRATEGY_KINDS, option_schema
+from evalmark.strategies.kinds import option_schema
+from evalmark.strategies.registry import STRATEGY_KINDS
 from evalmark.suite.model import REPORT_FORMATS
 
 __all__ = ["suite_file_schema"]

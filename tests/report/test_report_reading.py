@@ -173,3 +173,10 @@ def test_the_cli_says_which_file_and_exits_2(
     assert code == 2
     assert err.count("\n") == 1 and "Traceback" not in err
     assert f"{bad}: not an evalmark JSON report (not a report: the JSON is nested too deep" in err
+
+
+def test_a_suite_with_two_reports_of_one_name_names_the_file() -> None:
+    document = json.loads(SuiteReport([small_report()]).to_json())
+    document["reports"].append(document["reports"][0])
+    with pytest.raises(ReportFormatError, match=r"^s\.json: reports: suite 'suite': report names"):
+        SuiteReport.from_json(json.dumps(document), source="s.json")

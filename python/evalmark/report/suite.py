@@ -141,7 +141,10 @@ class SuiteReport:
                     ]
                 ) from None
         name = document.get("name", "suite")
-        return cls(reports, name=name if isinstance(name, str) else str(name))
+        try:
+            return cls(reports, name=name if isinstance(name, str) else str(name))
+        except ValueError as exc:  # two reports of one name
+            raise ReportFormatError([Problem(str(exc), source, record="reports")]) from None
 
     def __repr__(self) -> str:
         return (

@@ -19,7 +19,16 @@ EXIT_GATE_FAILED = 1
 EXIT_USAGE = 2
 
 # Subcommand modules, in the order `evalmark --help` lists them.
-_COMMANDS: tuple[str, ...] = ("init", "run", "report", "score", "tune", "cassette", "schema")
+_COMMANDS: tuple[str, ...] = (
+    "init",
+    "run",
+    "report",
+    "history",
+    "score",
+    "tune",
+    "cassette",
+    "schema",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,6 +26,7 @@ __all__ = [
     "PlotUnavailableError",
     "Problem",
     "SampleError",
+    "SandboxUnavailableError",
     "ScoringInputError",
     "ScriptExhausted",
     "SecretFound",
@@ -230,6 +231,11 @@ class OptionalDependencyError(EvalmarkError, ImportError):
 
 class PlotUnavailableError(EvalmarkError, ImportError):
     """matplotlib is not installed, so no plot can be drawn."""
+
+
+class SandboxUnavailableError(EvalmarkError, RuntimeError):
+    """A code sandbox cannot run on this machine (bubblewrap missing, namespaces refused, an
+    interpreter the sandbox cannot reach); the message says which and what to do."""
 
 
 class CliError(EvalmarkError):

@@ -12,6 +12,7 @@ the code raised); ``timeout``; a limit (``cpu_limit``, ``memory_limit``, ``file_
 
 from __future__ import annotations
 
+import ast
 import json
 import secrets
 from collections.abc import Sequence
@@ -148,7 +149,7 @@ def run_tests(
     outcome = box.run(request, limits)
     events = _read_events(outcome.stderr, nonce)
     ended = {str(e.get("test")): e for e in events.ended}
-    total = len(events.plan) or 1
+    total = len(events.plan or _planned_cases(tests, entry_point))
     passed_cases = sum(1 for e in events.ended if e.get("passed") is True)
     failures = [e for e in events.ended if e.get("passed") is not True]
     done = events.done
@@ -191,6 +192,27 @@ def run_tests(
     text += f"; {_count(passed_cases, total, 'test')} passed before"
     reason = outcome.reason if outcome.reason != "ok" else "exit_code"
     return _result(False, passed_cases / total, text, reason, case, outcome, events.stderr, meta)
+
+
+def _planned_cases(tests: str, entry_point: str | None) -> list[str]:
+    """The cases the harness will run, read from the test code without running it (for runs
+    that end before the harness reports its plan)."""
+    try:
+        tree = ast.parse(tests)
+    except (SyntaxError, ValueError):
+        return ["tests"]
+    names = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
+    ]
+    has_check = any(
+        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == "check"
+        for node in tree.body
+    )
+    if entry_point is not None and has_check:
+        names.append("check")
+    return list(dict.fromkeys(names)) or ["tests"]
 
 
 def _count(passed: int, total: int, noun: str) -> str:
@@ -282,6 +304,9 @@ def run_cases(
             reason = "timeout"
         else:
             problem, reason = outcome.describe(), outcome.reason
+            last = _last_line(outcome.stderr)
+            if last and last not in problem:
+                problem += f": {last}"
         if first is None:
             first = (case, outcome, problem, reason)
         if stop_at_first_failure:
@@ -312,6 +337,12 @@ def _difference(expected: str, actual: str, compare: Compare) -> str:
             shown_b = "nothing" if b is None else _short(b)
             return f"stdout {unit} {index + 1}: expected {shown_a}, got {shown_b}"
     return f"stdout differs: expected {_short(expected)}, got {_short(actual)}"
+
+
+def _last_line(data: bytes, limit: int = 200) -> str:
+    lines = [line.strip() for line in data.decode("utf-8", "replace").splitlines()]
+    last = next((line for line in reversed(lines) if line), "")
+    return last if len(last) <= limit else last[: limit - 1] + "…"
 
 
 def _short(text: str, limit: int = 80) -> str:

@@ -155,7 +155,7 @@ def run_checker(
     argv = [item.replace("{file}", filename) for item in argv]
     box = get_sandbox(sandbox)
     outcome = box.run(RunRequest(argv=tuple(argv), files={filename: code.encode()}), limits)
-    output = (outcome.stdout + b"\n" + outcome.stderr).strip()
+    output = b"\n".join(part.strip() for part in (outcome.stdout, outcome.stderr) if part.strip())
     diagnostics = tail(output, 2000)
     meta: dict[str, Any] = {
         "sandbox": outcome.sandbox,

@@ -190,6 +190,8 @@ class BwrapSandbox:
 
 
 def _hint_for(detail: str, python: str) -> str:
+    if "execvp" in detail and "Permission denied" not in detail:
+        return f"; {python} is not inside the sandbox: pass python= an interpreter under /usr"
     if "Can't find source path" in detail or "Permission denied" in detail:
         who = (
             f"uid {SANDBOX_UID} (evalmark runs as root, so bubblewrap runs as that user)"
@@ -237,24 +239,23 @@ def _mount_flags(bwrap: str, python: str, limits: Limits) -> list[str]:
     etc = [*_ETC_FILES, *sorted(glob.glob("/etc/python3*"))]
     for item in etc:
         flags += ["--ro-bind-try", item, item]
-    for folder in _interpreter_folders(python, bound):
-        flags += ["--ro-bind", folder, folder]
     flags += ["--proc", "/proc", "--dev", "/dev"]
     size = ["--size", str(limits.disk_bytes)] if "--size" in _features(bwrap) else []
     flags += [*size, "--tmpfs", "/tmp", *size, "--tmpfs", WORK]
+    for folder in _interpreter_folders(python, bound):  # after /tmp, which would hide them
+        flags += ["--ro-bind", folder, folder]
     return flags
 
 
 def _interpreter_folders(python: str, bound: Sequence[str]) -> list[str]:
-    """The installation folder of an interpreter outside the system directories."""
-    real = os.path.realpath(python)
-    if any(real == b or real.startswith(b + "/") for b in bound):
-        return []
-    parent = PurePosixPath(real).parent
-    prefix = parent.parent if parent.name == "bin" else parent
-    folders = [str(prefix)]
-    if python != real and not any(python.startswith(b + "/") for b in bound):
-        folders.append(str(PurePosixPath(python).parent))
+    """The folders to mount for an interpreter outside the system directories: its
+    installation folder, and the folder of the path given when that is a link from elsewhere."""
+    folders: list[str] = []
+    for path in (python, os.path.realpath(python)):
+        if any(path == b or path.startswith(b + "/") for b in bound):
+            continue
+        parent = PurePosixPath(path).parent
+        folders.append(str(parent.parent if parent.name == "bin" else parent))
     return list(dict.fromkeys(folders))
 
 
@@ -328,9 +329,16 @@ def _probe(bwrap_path: str | None, python: str) -> str | None:
     full = _try(bwrap, [*_isolation_flags(bwrap), *base, python, "-S", "-c", "pass"])
     if full is None:
         return None
+    if "execvp" in full or "Can't find source path" in full:
+        return (
+            f"bubblewrap cannot run the interpreter {python} in the sandbox ({full})"
+            f"{_hint_for(full, python)}"
+        )
+    # Name the namespace the machine refuses, with a program that is surely there.
+    probe = shutil.which("true", path="/usr/bin:/bin") or python
     for ns in _NAMESPACES:
         flags = ["--unshare-user"] if ns == "user" else ["--unshare-user", f"--unshare-{ns}"]
-        failed = _try(bwrap, [*flags, *base, python, "-S", "-c", "pass"])
+        failed = _try(bwrap, [*flags, "--ro-bind", "/", "/", "--", probe])
         if failed is not None:
             return (
                 f"bubblewrap cannot create a new {ns} namespace on this machine ({failed}); {_HELP}"

@@ -22,11 +22,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
 from evalmark._files.formats import decode_text, read_bytes
+from evalmark.code.extract import Select
 from evalmark.code.sandbox import SANDBOXES, Limits
 from evalmark.errors import DataFileError, Problem
 
@@ -55,8 +56,8 @@ class CodeConfig:
     sandbox: str = "bwrap"
     k: tuple[int, ...] = (1,)
     concurrency: int = 2
-    extract: str = "markdown"
-    select: str = "first"
+    extract: Literal["markdown", "none"] = "markdown"
+    select: Select = "first"
     limits: Limits = field(default_factory=Limits)
     gate: Mapping[int, float] = field(default_factory=dict)
 

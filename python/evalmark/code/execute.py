@@ -154,11 +154,14 @@ def run_tests(
     failures = [e for e in events.ended if e.get("passed") is not True]
     done = events.done
     meta: dict[str, Any] = {"cases": total, "passed_cases": passed_cases}
+
+    def finish(
+        passed: bool, score: float, text: str, reason: str, case: str | None
+    ) -> EvaluationResult:
+        return _result(passed, score, text, reason, case, outcome, box.name, events.stderr, meta)
+
     if done is not None and done.get("phase") == "end" and not failures and outcome.ok:
-        return _result(
-            True, 1.0, f"{_count(total, total, 'test')} passed", "passed", None, outcome,
-            events.stderr, meta,
-        )  # fmt: skip
+        return finish(True, 1.0, f"{_count(total, total, 'test')} passed", "passed", None)
     if done is not None and done.get("phase") in ("solution", "tests"):
         phase = str(done["phase"])
         error = done.get("error") or {}
@@ -167,7 +170,7 @@ def run_tests(
         fallback = "solution_error" if phase == "solution" else "tests_failed"
         reason = _error_reason(error) or fallback
         text = f"{where} raised {_error_line(error)}" + _location(error)
-        return _result(False, 0.0, text, reason, case, outcome, events.stderr, meta)
+        return finish(False, 0.0, text, reason, case)
     if failures:
         first = failures[0]
         error = first.get("error") or {}
@@ -175,9 +178,7 @@ def run_tests(
         reason = _error_reason(error) or "tests_failed"
         text = f"{name} failed: {_error_line(error)}{_location(error)}; "
         text += f"{_count(passed_cases, total, 'test')} passed"
-        return _result(
-            False, passed_cases / total, text, reason, name, outcome, events.stderr, meta
-        )
+        return finish(False, passed_cases / total, text, reason, name)
     # The program ended (or was killed) without finishing the tests.
     running = next((name for name in reversed(events.started) if name not in ended), None)
     case = running or "<solution>"
@@ -191,7 +192,7 @@ def run_tests(
         text = f"the program exited (exit code 0) while running {case}, before the tests ended"
     text += f"; {_count(passed_cases, total, 'test')} passed before"
     reason = outcome.reason if outcome.reason != "ok" else "exit_code"
-    return _result(False, passed_cases / total, text, reason, case, outcome, events.stderr, meta)
+    return finish(False, passed_cases / total, text, reason, case)
 
 
 def _planned_cases(tests: str, entry_point: str | None) -> list[str]:
@@ -315,12 +316,13 @@ def run_cases(
     assert last_outcome is not None
     if first is None:
         text = f"{_count(total, total, 'case')} passed"
-        return _result(True, 1.0, text, "passed", None, last_outcome, last_outcome.stderr, meta)
+        return _result(
+            True, 1.0, text, "passed", None, last_outcome, box.name, last_outcome.stderr, meta
+        )
     case, outcome, problem, reason = first
     text = f"case {case.name!r} failed: {problem}; {_count(passed_cases, total, 'case')} passed"
-    return _result(
-        False, passed_cases / total, text, reason, case.name, outcome, outcome.stderr, meta
-    )
+    score = passed_cases / total
+    return _result(False, score, text, reason, case.name, outcome, box.name, outcome.stderr, meta)
 
 
 def _difference(expected: str, actual: str, compare: Compare) -> str:
@@ -359,9 +361,11 @@ def _result(
     reason: str,
     case: str | None,
     outcome: RunOutcome,
+    sandbox: str,
     stderr: bytes,
     meta: dict[str, Any],
 ) -> EvaluationResult:
+    """The result; ``sandbox`` is the name of the sandbox that was asked to run the code."""
     stdout_tail = tail(outcome.stdout, _TAIL)
     stderr_tail = tail(stderr, _TAIL)
     if not passed:
@@ -371,9 +375,9 @@ def _result(
             text += f"\nstdout (tail):\n{stdout_tail}"
         if stderr_tail:
             text += f"\nstderr (tail):\n{stderr_tail}"
-    text += f"\n[sandbox {outcome.sandbox}]" if "\n" in text else f" [sandbox {outcome.sandbox}]"
+    text += f"\n[sandbox {sandbox}]" if "\n" in text else f" [sandbox {sandbox}]"
     metadata = {
-        "sandbox": outcome.sandbox,
+        "sandbox": sandbox,
         "reason": reason,
         **meta,
         "failing_case": case,

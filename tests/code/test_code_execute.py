@@ -25,7 +25,7 @@ TESTS = (
     "def test_negative():\n    assert add(-1, -1) == -2\n\n"
     "def test_strings():\n    assert add('a', 'b') == 'ab'\n"
 )
-LIMITS = Limits(timeout=5.0, cpu_seconds=5)
+LIMITS = Limits(timeout=5.0, cpu_seconds=10)
 
 
 def test_passing_tests(sandbox: Sandbox) -> None:
@@ -63,6 +63,19 @@ def test_results_read_the_same_in_both_sandboxes(bwrap: Sandbox) -> None:
         "[sandbox bwrap]", ""
     )
     assert {**local.metadata, "sandbox": ""} == {**boxed.metadata, "sandbox": ""}
+
+
+def test_crashes_read_the_same_in_both_sandboxes(bwrap: Sandbox) -> None:
+    from evalmark.code import LocalSandbox
+
+    program = "import os\nprint(os.getcwd())\nprint(1 / int(input()))\n"
+    cases = [IOCase("zero", "", stdin="0\n")]
+    local = run_cases(program, cases, sandbox=LocalSandbox())
+    boxed = run_cases(program, cases, sandbox=bwrap)
+    assert local.metadata["stdout_tail"] == boxed.metadata["stdout_tail"] == "/work"
+    assert 'File "/work/solution.py", line 3' in local.metadata["stderr_tail"]
+    assert local.metadata["stderr_tail"] == boxed.metadata["stderr_tail"]
+    assert local.metadata["reason"] == boxed.metadata["reason"] == "exit_code"
 
 
 def test_stdout_and_stderr_tails_are_reported(sandbox: Sandbox) -> None:

@@ -51,14 +51,17 @@ class Limits:
 
     ``timeout``: wall-clock seconds before the whole process tree is killed. ``cpu_seconds``,
     ``memory_bytes`` (address space), ``processes`` and ``file_size_bytes`` are rlimits
-    (``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_NPROC``, ``RLIMIT_FSIZE``). ``disk_bytes`` is the
-    size of the private work directory and ``/tmp`` where the sandbox can bound it (bwrap: a
-    tmpfs). ``output_bytes``: how much of stdout and of stderr is kept (the first and the last
-    ``output_bytes // 2`` bytes when a stream is longer).
+    (``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_NPROC``, ``RLIMIT_FSIZE``; the CPU limit is per
+    process). Keep ``cpu_seconds`` above ``timeout``: a single-threaded program then always
+    meets the wall clock first, so which limit stopped it does not depend on how loaded the
+    machine is, and the CPU limit remains a backstop for programs that burn several cores.
+    ``disk_bytes`` is the size of the private work directory and ``/tmp`` where the sandbox can
+    bound it (bwrap: a tmpfs). ``output_bytes``: how much of stdout and of stderr is kept (the
+    first and the last ``output_bytes // 2`` bytes when a stream is longer).
     """
 
     timeout: float = 10.0
-    cpu_seconds: int = 10
+    cpu_seconds: int = 20
     memory_bytes: int = 1024 * _MIB
     processes: int = 64
     file_size_bytes: int = 64 * _MIB

@@ -9,7 +9,9 @@ address space, processes, file size) and a timeout that kills the program's proc
 
 The process limit (``RLIMIT_NPROC``) counts every process of your user, so it is set to the
 processes you already run plus :attr:`Limits.processes`; the kernel does not enforce it for
-root. :attr:`Limits.disk_bytes` is not enforced here (only the size of each file is).
+root. :attr:`Limits.disk_bytes` is not enforced here (only the size of each file is). The
+work directory's path is reported as ``/work`` in the program's output, as in bwrap, so results
+do not depend on the temporary folder's random name.
 """
 
 from __future__ import annotations
@@ -119,14 +121,22 @@ class LocalSandbox:
                 stdin=request.stdin,
                 limits=limits,
             )
+            # Report paths in the (randomly named) work directory as /work/..., as bwrap
+            # shows them, so the same program gives the same output in both sandboxes.
+            real = os.path.realpath(work).encode()
+            stdout = captured.stdout.replace(real, b"/work")
+            stderr = captured.stderr.replace(real, b"/work")
+            if real != work.encode():
+                stdout = stdout.replace(work.encode(), b"/work")
+                stderr = stderr.replace(work.encode(), b"/work")
         code = captured.returncode
         return RunOutcome(
             sandbox=self.name,
             exit_code=None if captured.timed_out or code < 0 else code,
             signal=-code if code < 0 and not captured.timed_out else None,
             timed_out=captured.timed_out,
-            stdout=captured.stdout,
-            stderr=captured.stderr,
+            stdout=stdout,
+            stderr=stderr,
             stdout_truncated=captured.stdout_truncated,
             stderr_truncated=captured.stderr_truncated,
         )

@@ -87,6 +87,12 @@ def test_stdout_and_stderr_tails_are_reported(sandbox: Sandbox) -> None:
     assert "\x1e" not in result.explanation  # the harness's own lines are removed
 
 
+def test_async_tests_are_awaited(sandbox: Sandbox) -> None:
+    tests = "async def test_async():\n    assert add(1, 1) == 3\n"
+    result = run_tests(ADD, tests, sandbox=sandbox)
+    assert not result.passed and result.metadata["failing_case"] == "test_async"
+
+
 def test_module_level_asserts_are_one_case(sandbox: Sandbox) -> None:
     assert run_tests(ADD, "assert add(2, 2) == 4\n", sandbox=sandbox).passed
     result = run_tests(ADD, "assert add(2, 2) == 5, 'two and two'\n", sandbox=sandbox)

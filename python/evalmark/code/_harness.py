@@ -19,6 +19,7 @@ Python 3.8 syntax.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -112,7 +113,11 @@ def main(argv: list[str]) -> int:
     for name, function in cases:
         emit("start", test=name)
         try:
-            function()
+            value = function()
+            if inspect.iscoroutine(value):  # an async test
+                import asyncio
+
+                asyncio.run(value)
         except BaseException as exc:
             failed += 1
             emit("end", test=name, passed=False, error=_describe(exc))

@@ -9,7 +9,6 @@ import pytest
 
 from evalmark import Sample, Scorer
 from evalmark.code import (
-    CODE_STRATEGIES,
     CodeChecker,
     CodeTests,
     DataSyntax,
@@ -125,19 +124,6 @@ def test_options_are_checked_when_built() -> None:
         CodeTests("x", cases=[{"expected-stdout": ""}])
     with pytest.raises(ValueError, match="unknown sandbox"):
         CodeTests(TESTS, sandbox="docker")
-
-
-def test_the_kinds_for_suite_files() -> None:
-    assert sorted(CODE_STRATEGIES) == [
-        "code-checker",
-        "code-tests",
-        "json-syntax",
-        "python-syntax",
-        "toml-syntax",
-        "yaml-syntax",
-    ]
-    assert isinstance(CODE_STRATEGIES["yaml-syntax"](), DataSyntax)
-    assert CODE_STRATEGIES["json-syntax"](extract="markdown").extract == "markdown"
 
 
 def test_with_the_scorer_concurrently_in_sample_order() -> None:

@@ -9,7 +9,7 @@
   any :class:`Sandbox` object.
 - :func:`pass_at_k` and :func:`run_tasks`: n recorded samples per task, scored in the sandbox.
 - Strategies for the engine and suite files: :class:`PythonSyntax`, :class:`DataSyntax`,
-  :class:`CodeChecker`, :class:`CodeTests` (kinds in :data:`CODE_STRATEGIES`).
+  :class:`CodeChecker`, :class:`CodeTests` (suite-file kinds in :data:`CODE_KINDS`).
 
 See docs/code.md.
 """
@@ -25,6 +25,7 @@ from evalmark.code.extract import (
     extraction_failed,
     markdown_blocks,
 )
+from evalmark.code.kinds import CODE_KINDS, register_code_strategies
 from evalmark.code.passk import mean_pass_at_k, pass_at_k
 from evalmark.code.sandbox import (
     PYTHON,
@@ -40,7 +41,6 @@ from evalmark.code.sandbox import (
 )
 from evalmark.code.static import check_data_syntax, check_python_syntax, run_checker
 from evalmark.code.strategies import (
-    CODE_STRATEGIES,
     CodeChecker,
     CodeTests,
     DataSyntax,
@@ -60,7 +60,7 @@ from evalmark.code.tasks import (
 from evalmark.errors import SandboxUnavailableError
 
 __all__ = [
-    "CODE_STRATEGIES",
+    "CODE_KINDS",
     "PYTHON",
     "SANDBOXES",
     "BwrapSandbox",
@@ -99,6 +99,7 @@ __all__ = [
     "markdown_blocks",
     "mean_pass_at_k",
     "pass_at_k",
+    "register_code_strategies",
     "run_cases",
     "run_checker",
     "run_tasks",

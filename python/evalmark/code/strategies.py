@@ -1,5 +1,6 @@
 """The code evaluators as engine strategies (``evaluate(sample, output) -> EvaluationResult``),
-usable with :class:`evalmark.Scorer` and from suite files.
+usable with :class:`evalmark.Scorer` and from suite files (their kinds are in
+:mod:`evalmark.code.kinds`).
 
 Each takes the code out of the output first (``extract``: ``"markdown"``, ``"none"`` or a
 function; see :mod:`evalmark.code.extract`); when there is none the result fails with
@@ -9,7 +10,7 @@ strategy's arguments or from the sample's metadata (``tests``, ``cases``, ``entr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evalmark.code.execute import Compare, IOCase, run_cases, run_tests
@@ -29,7 +30,6 @@ from evalmark.errors import StrategyError
 from evalmark.strategies.base import output_text
 
 __all__ = [
-    "CODE_STRATEGIES",
     "CodeChecker",
     "CodeTests",
     "DataSyntax",
@@ -303,14 +303,3 @@ class CodeTests(_Extracting):
             raise StrategyError(f"{where}: metadata 'entry-point' must be a function name")
         cases = cases_from(raw_cases, where=where) if raw_cases is not None else None
         return tests, cases, entry_point
-
-
-CODE_STRATEGIES: dict[str, Callable[..., Any]] = {
-    "python-syntax": PythonSyntax,
-    "json-syntax": lambda **options: DataSyntax("json", **options),
-    "yaml-syntax": lambda **options: DataSyntax("yaml", **options),
-    "toml-syntax": lambda **options: DataSyntax("toml", **options),
-    "code-checker": CodeChecker,
-    "code-tests": CodeTests,
-}
-"""Suite-file kinds of the code strategies -> their factories (keyword options)."""

@@ -29,6 +29,7 @@ __all__ = [
     "Problem",
     "ReportFormatError",
     "SampleError",
+    "SandboxUnavailableError",
     "ScoringInputError",
     "ScriptExhausted",
     "SecretFound",
@@ -257,6 +258,11 @@ class PluginError(EvalmarkError, RuntimeError):
 class HistoryError(EvalmarkError, RuntimeError):
     """The run history database cannot be opened, read or written; the message says why and
     what to do. Never changes a run's verdict: the command line reports it as a warning."""
+
+
+class SandboxUnavailableError(EvalmarkError, RuntimeError):
+    """A code sandbox cannot run on this machine (bubblewrap missing, namespaces refused, an
+    interpreter the sandbox cannot reach); the message says which and what to do."""
 
 
 class CliError(EvalmarkError):

@@ -28,6 +28,7 @@ _COMMANDS: tuple[str, ...] = (
     "tune",
     "cassette",
     "schema",
+    "code",
 )
 
 

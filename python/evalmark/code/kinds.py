@@ -23,6 +23,7 @@ from typing import Any
 
 from evalmark.code.sandbox import Limits
 from evalmark.code.strategies import CodeChecker, CodeTests, DataSyntax, PythonSyntax
+from evalmark.errors import StrategyError
 from evalmark.strategies.kinds import Checker, StrategyKind, check_choice, check_positive_int
 from evalmark.strategies.kinds import check_text as _check_text
 from evalmark.strategies.registry import STRATEGY_KINDS, register_strategy
@@ -152,7 +153,12 @@ TOML_SYNTAX = _data("toml")
 
 
 def _code_checker(options: Options, judge: Any) -> CodeChecker:
-    command = options["command"]
+    command = options.get("command")
+    if not command:
+        raise StrategyError(
+            f"check {options['name']!r}: code-checker needs a 'command', for example "
+            "command: ruff check {file}"
+        )
     argv = shlex.split(command) if isinstance(command, str) else list(command)
     return CodeChecker(
         argv,

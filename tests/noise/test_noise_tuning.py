@@ -165,9 +165,9 @@ def test_tune_checks_its_arguments() -> None:
     other, _ = builds_from_counts(10, 2)
     with pytest.raises(ValueError, match="same suite: they have 12 and 10 cases"):
         tune(healthy, other, [0.03])
-    with pytest.raises(ValueError, match="flip_rates must name at least one"):
+    with pytest.raises(ValueError, match="noise must name at least one noise level"):
         tune(healthy, regressed, [])
-    with pytest.raises(ValueError, match="each flip rate must be a probability"):
+    with pytest.raises(ValueError, match=r"each noise level \(a flip rate\) must be a probability"):
         tune(healthy, regressed, [1.5])
     with pytest.raises(ValueError, match="max_false_alarm must be a probability"):
         tune(healthy, regressed, [0.1], max_false_alarm=-1)

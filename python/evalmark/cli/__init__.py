@@ -19,7 +19,7 @@ EXIT_GATE_FAILED = 1
 EXIT_USAGE = 2
 
 # Subcommand modules, in the order `evalmark --help` lists them.
-_COMMANDS: tuple[str, ...] = ("run", "report", "score", "tune", "cassette", "schema")
+_COMMANDS: tuple[str, ...] = ("run", "report", "score", "tune", "compare", "cassette", "schema")
 
 
 def build_parser() -> argparse.ArgumentParser:

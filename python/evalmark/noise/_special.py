@@ -62,7 +62,12 @@ def betainc(a: float, b: float, x: float) -> float:
 
 
 def betaincinv(a: float, b: float, p: float) -> float:
-    """The x with I_x(a, b) = p: the p-quantile of Beta(a, b)."""
+    """The x with I_x(a, b) = p: the p-quantile of Beta(a, b).
+
+    Newton steps on log x (below ½) or log(1 − x) (above), where the tails of I_x are close to
+    power laws, kept inside a shrinking bracket; a step leaving the bracket is replaced by its
+    (geometric, for a wide bracket) midpoint.
+    """
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"betaincinv needs a probability p in [0, 1], got {p!r}")
     if p == 0.0:
@@ -70,34 +75,56 @@ def betaincinv(a: float, b: float, p: float) -> float:
     if p == 1.0:
         return 1.0
     low, high = 0.0, 1.0
-    x = _initial_guess(a, b, p)
     log_norm = log_beta(a, b)
-    for _ in range(200):
+    x = _initial_guess(a, b, p, log_norm)
+    for _ in range(300):
+        if not 0.0 < x < 1.0:  # the bracket closed on an end: that end, to double precision
+            return min(max(x, 0.0), 1.0)
         error = betainc(a, b, x) - p
+        if error == 0.0:
+            return x
         if error > 0.0:
             high = x
         else:
             low = x
-        if error == 0.0 or high - low <= 4 * _EPS * max(x, _TINY):
-            return x
         log_density = (a - 1.0) * math.log(x) + (b - 1.0) * math.log1p(-x) - log_norm
-        density = math.exp(log_density) if log_density < 700 else math.inf
-        step = error / density if density > 0.0 else math.inf
-        candidate = x - step
-        if not low < candidate < high:  # Newton left the bracket: bisect instead
-            candidate = 0.5 * (low + high)
-        if abs(candidate - x) <= 2 * _EPS * max(abs(x), _TINY):
+        candidate = -1.0  # outside the bracket unless a Newton step lands inside
+        if x < 0.5:
+            slope = math.exp(min(log_density + math.log(x), 700.0))
+            step = math.log(x) - error / slope if slope > 0.0 else 1.0
+            if step < 0.0:
+                candidate = math.exp(step)
+        else:
+            slope = math.exp(min(log_density + math.log1p(-x), 700.0))
+            step = math.log1p(-x) + error / slope if slope > 0.0 else 1.0
+            if step < 0.0:
+                candidate = -math.expm1(step)
+        if not low < candidate < high:
+            if low > 0.0 and high > 4.0 * low:
+                candidate = math.exp(0.5 * (math.log(low) + math.log(high)))
+            elif low == 0.0:
+                candidate = high * 1e-3
+            else:
+                candidate = 0.5 * (low + high)
+        if candidate <= 0.0:  # below the smallest float: the quantile is 0 to double precision
+            return 0.0
+        if abs(candidate - x) <= 4 * _EPS * min(x, 1.0 - x):
             return candidate
         x = candidate
     return x
 
 
-def _initial_guess(a: float, b: float, p: float) -> float:
-    """A starting point for the inverse (the normal approximation, kept inside (0, 1))."""
+def _initial_guess(a: float, b: float, p: float, log_norm: float) -> float:
+    """A starting point for the inverse: the normal approximation, or in a far tail the
+    leading term of I_x there (x^a / (a B) near 0, (1 − x)^b / (b B) near 1)."""
     mean = a / (a + b)
     sd = math.sqrt(a * b / ((a + b) ** 2 * (a + b + 1.0)))
     guess = mean + sd * NormalDist().inv_cdf(p)
-    return min(max(guess, 1e-12), 1.0 - 1e-12)
+    if guess <= 0.0 or p < 1e-3:
+        guess = math.exp((math.log(p) + math.log(a) + log_norm) / a)
+    elif guess >= 1.0 or p > 1.0 - 1e-3:
+        guess = -math.expm1((math.log1p(-p) + math.log(b) + log_norm) / b)
+    return min(max(guess, 1e-300), 1.0 - 1e-16)
 
 
 def student_t_cdf(t: float, df: float) -> float:
@@ -106,7 +133,11 @@ def student_t_cdf(t: float, df: float) -> float:
         raise ValueError(f"degrees of freedom must be positive, got {df!r}")
     if math.isinf(t):
         return 1.0 if t > 0 else 0.0
-    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))
+    t2 = t * t
+    if t2 < df:  # near the centre: P(|T| < |t|) = I_y(½, df/2), y = t² / (df + t²), no cancellation
+        inner = 0.5 * betainc(0.5, df / 2.0, t2 / (df + t2))
+        return 0.5 + inner if t > 0 else 0.5 - inner
+    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t2))
     return 1.0 - tail if t > 0 else tail
 
 

@@ -32,6 +32,9 @@ from evalmark.noise.suite import Suite
 Array = npt.NDArray[np.float64]
 RatesLike = ErrorRates | JudgeRates | float
 
+# Below this the Beta's variance ρ·m(1 − m) is under 2.5·10⁻¹⁶: treated as independent errors.
+_NO_DISPERSION = 1e-15
+
 
 @dataclass(frozen=True, slots=True)
 class GateRisk:
@@ -123,7 +126,7 @@ def _beta_basis_expectations(mean: Array, overdispersion: float, degree: int) ->
     """E[θʷ(1 − θ)ᵈ⁻ʷ] for w = 0..d, θ ~ Beta(mean, ρ); shape (len(mean), d + 1)."""
     m = mean[:, None]
     w = np.arange(degree + 1)
-    if overdispersion == 0.0:  # θ is the mean itself (0.0 ** 0 is 1.0)
+    if overdispersion < _NO_DISPERSION:  # θ is the mean itself (0.0 ** 0 is 1.0)
         return np.asarray(m**w * (1.0 - m) ** (degree - w), dtype=np.float64)
     if overdispersion == 1.0:  # θ is 0 or 1: the case is always or never got wrong
         result = np.zeros((mean.size, degree + 1))

@@ -119,7 +119,7 @@ def simulate_gates(
     gates = make_gates(len(suite), thresholds)
     key = _philox_key(seed)
     model = None if rates is None else as_error_rates(rates, "rates")
-    if repeats > 1 or draw_rates or (model is not None and model.overdispersion > 0.0):
+    if repeats > 1 or draw_rates or (model is not None and model.overdispersion >= 1e-15):
         general = _general_plan(suite, model, repeats)
         posterior = rates if draw_rates and isinstance(rates, JudgeRates) else None
         blocks = [(s, min(_BLOCK_RUNS, runs - s)) for s in range(0, runs, _BLOCK_RUNS)]
@@ -319,7 +319,7 @@ def _simulate_block(
         means[:, shared_ff] = false_fail[:, None]
         means[:, shared_fp] = false_pass[:, None]
     theta = means
-    if plan.overdispersion > 0.0:
+    if plan.overdispersion >= 1e-15:  # below, the Beta is a point (as in the exact model)
         theta = _draw_theta(generator, means, plan.overdispersion)
     wrong = generator.binomial(plan.repeats, theta[:, plan.column_slot])
     k = plan.repeats

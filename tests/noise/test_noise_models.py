@@ -230,7 +230,7 @@ def test_passing_distribution_matches_the_case_by_case_recurrence() -> None:
 
 
 def test_ten_thousand_cases_and_every_gate_match_scipy() -> None:
-    healthy, regressed = builds_from_counts(10_000, 2, failing=300, deterministic_checks=1)
+    _, regressed = builds_from_counts(10_000, 2, failing=300, deterministic_checks=1)
     rates = ErrorRates(0.1, 0.01, 0.2)
     fails = [r.fails for r in gate_risk(regressed, rates)]  # every distinct gate, strictest first
     a, b = beta_of(0.01, 0.2)

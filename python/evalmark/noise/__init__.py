@@ -31,6 +31,7 @@ from evalmark.noise.estimate import FlipRateEstimate, estimate_flip_rate, wilson
 from evalmark.noise.exact import (
     GateRisk,
     case_pass_probabilities,
+    every_gate_risk,
     fail_probabilities,
     gate_risk,
     passing_distribution,
@@ -105,6 +106,7 @@ __all__ = [
     "compare_builds",
     "estimate_flip_rate",
     "estimate_overdispersion",
+    "every_gate_risk",
     "fail_probabilities",
     "gate_risk",
     "make_gates",

@@ -69,12 +69,13 @@ def check_repeats(repeats: int) -> int:
     return repeats
 
 
-def case_kinds(suite: Suite, *, needs_rates: bool) -> list[CaseKind]:
-    """The kind of each case of ``suite``, in order.
+_Key = tuple[bool, int, int, tuple[tuple[float, bool], ...]]
 
-    With ``needs_rates`` True a judged check without a rate of its own is an error naming it.
-    """
-    kinds = []
+
+def _case_keys(suite: Suite, needs_rates: bool) -> list[_Key]:
+    """Each case's kind as a plain tuple (cheap to hash: suites can have many cases)."""
+    keys: list[_Key] = []
+    forced_key: _Key = (True, 0, 0, ())
     for case in suite.cases:
         forced = False
         passing = failing = 0
@@ -93,18 +94,25 @@ def case_kinds(suite: Suite, *, needs_rates: bool) -> list[CaseKind]:
                 passing += 1
             else:
                 failing += 1
-        kinds.append(
-            CaseKind(True, 0, 0, ()) if forced else CaseKind(False, passing, failing, tuple(own))
-        )
-    return kinds
+        keys.append(forced_key if forced else (False, passing, failing, tuple(own)))
+    return keys
+
+
+def case_kinds(suite: Suite, *, needs_rates: bool) -> list[CaseKind]:
+    """The kind of each case of ``suite``, in order.
+
+    With ``needs_rates`` True a judged check without a rate of its own is an error naming it.
+    """
+    kinds: dict[_Key, CaseKind] = {}
+    return [kinds.setdefault(key, CaseKind(*key)) for key in _case_keys(suite, needs_rates)]
 
 
 def suite_kinds(suite: Suite, *, needs_rates: bool) -> dict[CaseKind, int]:
     """The kinds of case in ``suite`` with how many cases each, in order of first appearance."""
-    counts: dict[CaseKind, int] = {}
-    for kind in case_kinds(suite, needs_rates=needs_rates):
-        counts[kind] = counts.get(kind, 0) + 1
-    return counts
+    counts: dict[_Key, int] = {}
+    for key in _case_keys(suite, needs_rates):
+        counts[key] = counts.get(key, 0) + 1
+    return {CaseKind(*key): n for key, n in counts.items()}
 
 
 @functools.lru_cache(maxsize=256)
@@ -303,8 +311,13 @@ def gate_risk(
     are pass rates (1.0 is "every case passes"); by default every distinct gate. Each result's
     gate lists the other thresholds that are the same gate.
     """
-    below = fail_probabilities(suite_distribution(suite, rates, repeats=repeats))
-    return tuple(
-        GateRisk(gate, float(below[gate.min_passing]))
-        for gate in make_gates(len(suite), thresholds)
-    )
+    below = every_gate_risk(suite, rates, repeats=repeats)
+    gates = make_gates(len(suite), thresholds)
+    values = below[[gate.min_passing for gate in gates]].tolist()
+    return tuple(GateRisk(gate, value) for gate, value in zip(gates, values, strict=True))
+
+
+def every_gate_risk(suite: Suite, rates: RatesLike | None = None, *, repeats: int = 1) -> Array:
+    """The exact failure probability of every gate at once: entry k is P(fewer than k of the
+    suite's cases pass), the risk of the gate "at least k cases pass", for k = 0..n."""
+    return fail_probabilities(suite_distribution(suite, rates, repeats=repeats))

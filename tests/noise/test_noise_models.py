@@ -343,3 +343,33 @@ def test_simulation_arguments_are_checked() -> None:
         simulate_gates(healthy, 0.1, draw_rates=True)
     with pytest.raises(ValueError, match="repeats must be a whole number"):
         gate_risk(healthy, 0.1, repeats=True)  # type: ignore[arg-type]
+
+
+def test_the_worked_example_of_the_docs() -> None:
+    """docs/noise.md works these numbers out by hand; they must stay what evalmark computes."""
+    healthy, regressed = builds_from_counts(10, 1, failing=2)
+    lenient = ErrorRates(0.2, 0.05)
+
+    def alarm_and_miss(rates: ErrorRates, k: int = 1) -> tuple[float, float]:
+        alarm = gate_risk(healthy, rates, [0.9], repeats=k)[0].fails
+        return round(alarm, 4), round(1 - gate_risk(regressed, rates, [0.9], repeats=k)[0].fails, 4)
+
+    assert alarm_and_miss(lenient) == (0.0861, 0.2500)
+    assert alarm_and_miss(ErrorRates.flip(0.05)) == (0.0861, 0.0654)
+    assert alarm_and_miss(lenient, 3)[0] == 0.0023
+    correlated = ErrorRates(0.2, 0.05, 0.3)
+    assert alarm_and_miss(correlated, 3) == (0.0431, 0.2340)
+    assert alarm_and_miss(correlated, 1) == (0.0861, 0.2500)
+    good = Suite((Case("c", (Check("j", True, judged=True),)),))
+    (right,) = case_pass_probabilities(good, correlated, repeats=3)
+    assert round(1 - right, 4) == 0.0339
+    measured = JudgeRates(RateCounts(8, 40), RateCounts(2, 40))
+    low, high = measured.false_fail.interval()
+    assert (round(measured.false_fail.mean, 3), round(low, 3), round(high, 3)) == (
+        0.061,
+        0.011,
+        0.151,
+    )
+    (row,) = posterior_rows(healthy, regressed, measured, make_gates(10, [0.9]))
+    assert round(row.false_alarm.mean, 2) == 0.13
+    assert (round(row.false_alarm.low, 3), round(row.false_alarm.high, 2)) == (0.005, 0.46)

@@ -122,6 +122,8 @@ def _focus(level: NoiseLevel, report: TuneReport) -> Gate | None:
     for row in level.rows:
         if row.gate.min_passing == current:
             return row.gate
+    if level.recommendation.gate is None and len(_distinct(level.rows)) == 1:
+        return level.rows[0].gate  # the only gate asked about
     return level.recommendation.gate
 
 

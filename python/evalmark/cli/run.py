@@ -16,6 +16,7 @@ from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.cli.run_output import compare_with_baseline, print_run, write_reports
 from evalmark.errors import CliError
 from evalmark.models.modes import MODE_ENV
+from evalmark.offline.cli import add_flag, run_guard
 
 _EPILOG = """\
 examples:
@@ -98,6 +99,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="print only the failing cases and the gate"
     )
+    add_flag(parser)
     parser.set_defaults(handler=run)
 
 
@@ -115,7 +117,11 @@ def run(args: argparse.Namespace) -> int:
     suite = load_suite(args.suite)
     tags = _split_tags(args.tags)
     try:
-        with _record_mode_env(args.record_mode), _ProgressBar(sys.stderr) as bar:
+        with (
+            _record_mode_env(args.record_mode),
+            run_guard(args) as guard,
+            _ProgressBar(sys.stderr) as bar,
+        ):
             outcome = run_suite(
                 suite,
                 build=args.build,
@@ -129,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     out = sys.stdout
     print_run(outcome, out, quiet=args.quiet)
+    out.write(guard.note(outcome.reports))
     code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED
     baseline = args.baseline or suite.gate.baseline
     if baseline is not None:

@@ -123,6 +123,8 @@ def test_evalmark_run_fails_fast_naming_the_case_the_host_and_the_line(
     assert len(attempts()) == 2
 
 
+# evalmark_network: under CI this session is itself guarded; the runs here decide for themselves.
+@pytest.mark.evalmark_network
 @pytest.mark.parametrize(
     ("args", "env", "offline_run"),
     [
@@ -156,6 +158,7 @@ def test_when_evalmark_run_is_offline(
         assert "outside CI (CI forces replay)" in out
 
 
+@pytest.mark.evalmark_network
 def test_the_allowlist_of_a_run_comes_from_the_environment(
     suite: Path,
     no_escape: Net,

@@ -226,10 +226,12 @@ def decide(
     record_mode: str | None = None,
     environ: Mapping[str, str] | None = None,
     default: bool = True,
+    flag_names: tuple[str, str] = ("--offline", "--no-offline"),
 ) -> Decision:
     """Whether a run should be offline. The first rule that applies decides:
 
-    1. ``flag`` (``--offline`` / ``--no-offline``, ``--evalmark-offline=on|off``);
+    1. ``flag`` (``--offline`` / ``--no-offline``, ``--evalmark-offline=on|off``; the
+       reason quotes ``flag_names``, the spelling that sets it on and off);
     2. ``EVALMARK_OFFLINE`` (1/true/yes/on or 0/false/no/off);
     3. ``CI`` set: offline (CI replays cassettes);
     4. the record mode (``record_mode``, else ``EVALMARK_RECORD_MODE``): offline in replay,
@@ -239,7 +241,7 @@ def decide(
     env = os.environ if environ is None else environ
     ci = _ci_is_set(env)
     if flag is not None:
-        return Decision(flag, "--offline was given" if flag else "--no-offline was given", ci)
+        return Decision(flag, f"{flag_names[0] if flag else flag_names[1]} was given", ci)
     from_env = _env_flag(env)
     if from_env is not None:
         return Decision(from_env, f"{OFFLINE_ENV}={env[OFFLINE_ENV].strip()}", ci)

@@ -14,7 +14,7 @@
 Markers: ``@pytest.mark.evalmark_network`` lets one test use the network (with arguments,
 ``@pytest.mark.evalmark_network("api.example.com")``, only those hosts besides the session's
 allowlist); ``@pytest.mark.evalmark_offline(*allow)`` guards one test whatever the session
-does. Both cover the test's setup, call and teardown.
+does (``allow=[]`` blocks loopback too). Both cover the test's setup, call and teardown.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from evalmark.offline import Guard, decide, environment_allow, record_hint
+from evalmark.offline.policy import parse_allow
 
 _GUARD_KEY = pytest.StashKey["Guard | None"]()
 _ITEM_KEY = pytest.StashKey["Guard | None"]()
@@ -64,13 +65,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "evalmark_offline(*allow): block the network for this test (allowing loopback and "
-        "unix sockets, or exactly the given entries)",
+        "unix sockets, or exactly the given entries; allow=[] blocks loopback too)",
     )
     choice = config.getoption("--evalmark-offline")
     flag = {"on": True, "off": False}.get(choice)
     mode = config.getoption("--evalmark-record-mode", default=None)
     try:
-        decision = decide(flag=flag, record_mode=mode, default=False)
+        decision = decide(
+            flag=flag,
+            record_mode=mode,
+            default=False,
+            flag_names=("--evalmark-offline", "--evalmark-offline=off"),
+        )
         allow = (*environment_allow(), *config.getoption("--evalmark-allow"))
         guard = None
         if decision.enabled:
@@ -112,8 +118,11 @@ def _test_guard(item: pytest.Item) -> Guard | None:
         )
     try:
         if offline is not None:
+            if offline.args and "allow" in offline.kwargs:
+                raise ValueError("evalmark_offline: give the entries or allow=[...], not both")
+            entries = offline.kwargs.get("allow", offline.args or None)
             return Guard(
-                offline.args or None,
+                entries,
                 reason=f"{item.nodeid} is marked evalmark_offline",
                 hint=record_hint(_RECORD),
             )
@@ -121,6 +130,7 @@ def _test_guard(item: pytest.Item) -> Guard | None:
             return None
         if not network.args:
             return Guard(["*"], reason=f"{item.nodeid} is marked evalmark_network")
+        parse_allow(network.args)  # a bad entry is an error even when the session is online
         if session is None:
             return None  # the session is online: the test reaches everything already
         return Guard(

@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 _MAX_ATTEMPTS = 1000
+_SPECIAL_HOSTS = {"": "0.0.0.0", "<broadcast>": "255.255.255.255"}  # how connect() reads them
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +297,7 @@ def _check_address(family: int, address: object, operation: str) -> None:
         if host is None:
             return
         port = _port(address[1])
-        target = {"": "0.0.0.0", "<broadcast>": "255.255.255.255"}.get(host, host)
+        target = _SPECIAL_HOSTS.get(host, host)
         if not policy.allows_host(target):
             raise _refuse(entry, operation, host or "0.0.0.0", port)
         return

@@ -24,6 +24,7 @@ too. Ports are not part of an entry.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import ipaddress
 import os
 import re
@@ -62,8 +63,16 @@ def _own_host_names() -> frozenset[str]:
     return frozenset({name, name.split(".")[0]} - {""})
 
 
+@functools.lru_cache(maxsize=1024)
+def _is_local(address: IPAddress) -> bool:
+    return any(address in network for network in _LOCAL_ADDRESSES)
+
+
+@functools.lru_cache(maxsize=1024)
 def parse_ip(host: str) -> IPAddress | None:
     """The address ``host`` spells (IPv4-mapped IPv6 unwrapped, zone dropped), else None."""
+    if ":" not in host and not host[:1].isdigit():
+        return None  # a name: no address starts with a letter unless it has a colon
     text = host.strip("[]")
     if "%" in text:
         text = text.split("%", 1)[0]
@@ -104,7 +113,7 @@ class Policy:
         """True when connecting to ``address`` is allowed."""
         if self.allow_all:
             return True
-        if self.loopback and any(address in network for network in _LOCAL_ADDRESSES):
+        if self.loopback and _is_local(address):
             return True
         if any(address in network for network in self.networks):
             return True

@@ -4,6 +4,8 @@ drop counter and a clean shutdown."""
 from __future__ import annotations
 
 import asyncio
+import math
+import random
 import threading
 from typing import Any
 
@@ -24,6 +26,21 @@ def splitmix64(value: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % (1 << 64)
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % (1 << 64)
     return z ^ (z >> 31)
+
+
+def reference_picks(seed: int, rate: float, count: int) -> list[int]:
+    """The documented rule: blocks of 4096 calls, each a Bernoulli process drawn by geometric
+    gaps from random.Random(splitmix64(splitmix64(seed) ^ block))."""
+    picks: list[int] = []
+    for block in range((count + 4095) // 4096):
+        rng = random.Random(splitmix64(splitmix64(seed % (1 << 64)) ^ block))
+        at = block * 4096 - 1
+        while True:
+            at += 1 + math.floor(math.log(1.0 - rng.random()) / math.log(1.0 - rate))
+            if at >= (block + 1) * 4096:
+                break
+            picks.append(at)
+    return [i for i in picks if i < count]
 
 
 def not_empty(sample: Sample, output: Any) -> bool:
@@ -70,15 +87,15 @@ def test_rate_zero_scores_nothing_and_starts_no_thread() -> None:
 def test_the_picked_calls_follow_the_seeded_hash() -> None:
     for seed, rate in [(0, 0.01), (7, 0.25), (2**63 + 5, 0.5)]:
         tracer = RecordingTracer()
-        options = {"seed": seed, "tracer": tracer, "queue_size": 4000}  # room for every call
+        options = {"seed": seed, "tracer": tracer, "queue_size": 9000}  # room for every call
         with monitor([not_empty], sample_rate=rate, **options) as watch:
             wrapped = watch(answer)
-            for _ in range(4000):
+            for _ in range(9000):  # three blocks
                 wrapped("q")
-        mixed = splitmix64(seed & MASK)
-        expected = [i for i in range(4000) if splitmix64(mixed ^ i) < int(rate * 2**64)]
+        expected = reference_picks(seed, rate, 9000)
         assert picked(tracer) == expected and watch.stats().dropped == 0
-        assert abs(len(expected) - rate * 4000) < 6 * (rate * (1 - rate) * 4000) ** 0.5 + 1
+        assert abs(len(expected) - rate * 9000) < 6 * (rate * (1 - rate) * 9000) ** 0.5 + 1
+        assert [watch.picks(i) for i in range(9000)] == [i in set(expected) for i in range(9000)]
 
 
 def test_the_same_seed_picks_the_same_calls_whatever_the_threads() -> None:

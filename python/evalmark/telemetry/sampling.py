@@ -7,9 +7,12 @@ request path.
     @monitor
     def answer(question: str) -> str: ...
 
-Each call of ``answer`` returns as before. Whether call number *n* is scored is decided by a
-counter hashed with the seed (splitmix64), so the same seed picks the same calls in every
-process, whatever the thread timing; ``key=`` decides by a request key instead. A picked call's
+Each call of ``answer`` returns as before. Whether call number *n* is scored is decided from
+the seed and *n* alone: the calls are taken in blocks of 4096, and the picked positions of a
+block are the successes of a Bernoulli(``sample_rate``) process drawn by geometric gaps from a
+``random.Random`` seeded with splitmix64(splitmix64(seed) xor block). So the same seed picks the
+same calls in every process, whatever the thread timing, and a call costs one table look-up;
+``key=`` decides by a hash of a request key instead. A picked call's
 arguments and result go into a bounded queue; one background thread takes them out, runs every
 strategy on ``Sample(name="call-<n>", parameters=<the positional arguments>)`` (or what
 ``sample=`` builds) and reports each result to the tracer given, else to the tracer that was
@@ -29,7 +32,9 @@ import functools
 import hashlib
 import inspect
 import itertools
+import math
 import queue
+import random
 import threading
 import time
 import weakref
@@ -47,6 +52,28 @@ __all__ = ["Monitor", "MonitorStats", "monitor"]
 _F = TypeVar("_F", bound=Callable[..., Any])
 _MASK = (1 << 64) - 1
 _STOP = object()
+
+
+_BLOCK_BITS = 12
+_BLOCK = 1 << _BLOCK_BITS
+_IN_BLOCK = _BLOCK - 1
+_KEPT_BLOCKS = 64
+
+
+def _block_marks(seed_mix: int, block: int, rate: float) -> bytes:
+    """1 at the picked positions of ``block``, 0 elsewhere."""
+    if rate >= 1.0:
+        return b"\x01" * _BLOCK
+    marks = bytearray(_BLOCK)
+    draw = random.Random(_splitmix64(seed_mix ^ block)).random
+    log_miss = math.log1p(-rate)
+    position = -1
+    while True:
+        # The number of misses before the next pick is geometric: floor(log(1 - u) / log(1 - p)).
+        position += 1 + int(math.log1p(-draw()) / log_miss)
+        if position >= _BLOCK:
+            return bytes(marks)
+        marks[position] = 1
 
 
 def _splitmix64(value: int) -> int:
@@ -116,9 +143,10 @@ class Monitor:
         self.tags = tuple(tags)
         self._key = key
         self._make_sample = sample
-        # A call is picked when its hash falls below the threshold: rate 1 picks all.
+        # With key=, a request is picked when its hash falls below the threshold.
         self._threshold = (1 << 64) if rate >= 1.0 else int(rate * (1 << 64))
         self._seed_mix = _splitmix64(seed & _MASK)
+        self._blocks: dict[int, bytes] = {}
         self._calls = itertools.count()
         self._queue: queue.Queue[_Job | object] = queue.Queue(queue_size)
         self._lock = threading.Lock()
@@ -138,10 +166,17 @@ class Monitor:
             return False
         if key is not None:
             digest = hashlib.blake2b(repr(key).encode(), digest_size=8, key=b"%d" % self.seed)
-            value = int.from_bytes(digest.digest(), "little")
-        else:
-            value = _splitmix64(self._seed_mix ^ index)
-        return value < self._threshold
+            return int.from_bytes(digest.digest(), "little") < self._threshold
+        marks = self._blocks.get(index >> _BLOCK_BITS) or self._block(index >> _BLOCK_BITS)
+        return bool(marks[index & _IN_BLOCK])
+
+    def _block(self, block: int) -> bytes:
+        marks = _block_marks(self._seed_mix, block, self.sample_rate)
+        with self._lock:
+            if len(self._blocks) >= _KEPT_BLOCKS:
+                del self._blocks[min(self._blocks)]
+            self._blocks[block] = marks
+        return marks
 
     def __call__(self, function: _F) -> _F:
         """Wrap ``function`` (sync or async): same arguments, same result, same exceptions."""
@@ -158,12 +193,22 @@ class Monitor:
             monitored_async.monitor = self  # type: ignore[attr-defined]
             return cast(_F, monitored_async)
 
+        calls, blocks, by_key = self._calls, self._blocks, self._key is not None
+        active = self._threshold != 0
+
         @functools.wraps(function)
         def monitored(*args: Any, **kwargs: Any) -> Any:
-            index = next(self._calls)
+            index = next(calls)
             output = function(*args, **kwargs)
-            if self._threshold and self._picked(index, args, kwargs):
-                self._submit(index, args, kwargs, output)
+            if active:
+                if by_key:
+                    if self._picked(index, args, kwargs):
+                        self._submit(index, args, kwargs, output)
+                else:  # the common case, inlined: one dict and one bytes look-up
+                    block = index >> _BLOCK_BITS
+                    marks = blocks.get(block) or self._block(block)
+                    if marks[index & _IN_BLOCK]:
+                        self._submit(index, args, kwargs, output)
             return output
 
         monitored.monitor = self  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.errors import CliError, HistoryError
 from evalmark.models.modes import MODE_ENV
+from evalmark.offline.cli import add_flag, run_guard
 
 _EPILOG = """\
 examples:
@@ -107,6 +108,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-history", action="store_true", help="do not append the run to the history"
     )
+    add_flag(parser)
     parser.set_defaults(handler=run)
 
 
@@ -126,7 +128,11 @@ def run(args: argparse.Namespace) -> int:
     tags = _split_tags(args.tags)
     started_at, started = utc_now(), time.perf_counter()
     try:
-        with _record_mode_env(args.record_mode), _ProgressBar(sys.stderr) as bar:
+        with (
+            _record_mode_env(args.record_mode),
+            run_guard(args) as guard,
+            _ProgressBar(sys.stderr) as bar,
+        ):
             outcome = run_suite(
                 suite,
                 build=args.build,
@@ -140,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     out = sys.stdout
     print_run(outcome, out, quiet=args.quiet)
+    out.write(guard.note(outcome.reports))
     code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED
     baseline = args.baseline or suite.gate.baseline
     if baseline is not None:

@@ -6,6 +6,7 @@ pub mod cosine;
 pub mod json;
 pub mod lcs;
 pub mod levenshtein;
+pub mod porter;
 pub mod rouge_l;
 pub mod text;
 pub mod token_f1;

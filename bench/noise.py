@@ -5,8 +5,8 @@
 Simulates a healthy build whose every check truly passes, at flip rate 0.03, with
 ``simulate_gates`` (vectorized numpy, Philox draws, threads) and with two plain-Python loops on a
 smaller number of runs: one drawing from ``random.Random``, one drawing every verdict from
-``evalmark.seeded.uniform`` as the seeded noisy judge does. Rates are per simulated run, so the
-ratios compare equal work.
+``evalmark.models.seeded.uniform`` as the seeded noisy judge does. Rates are per simulated
+run, so the ratios compare equal work.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import random
 import time
 from collections.abc import Callable
 
+from evalmark.models.seeded import uniform
 from evalmark.noise import builds_from_counts, gate_risk, simulate_gates
-from evalmark.seeded import uniform
 
 FLIP = 0.03
 

@@ -1,14 +1,10 @@
 //! The one error type of the binding and its single mapping to Python exceptions.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
-use pyo3::{create_exception, PyErr};
+use pyo3::exceptions::PyTypeError;
+use pyo3::{import_exception, PyErr};
 
-create_exception!(
-    _core,
-    MetricInputError,
-    PyValueError,
-    "A metric received a value it cannot score; the message names the row and the side."
-);
+// Defined in Python (`evalmark.errors`, under the package's one error root) and raised from here.
+import_exception!(evalmark.errors, MetricInputError);
 
 /// Everything that can go wrong at the boundary.
 #[derive(Debug)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import evalmark
 
@@ -29,17 +30,45 @@ def run_python(code: str) -> list[str]:
     return done.stdout.split("\n")
 
 
-def test_import_loads_the_metrics_only() -> None:
+def test_import_loads_nothing_heavy() -> None:
     code = (
         "import sys, evalmark\n"
-        "heavy = ['evalmark.samples', 'evalmark.scorer', 'evalmark.suite', 'asyncio', 'yaml']\n"
+        "heavy = ['numpy', 'evalmark._core', 'evalmark.metrics', 'evalmark.data.samples',"
+        " 'evalmark.engine.scorer', 'evalmark.suite', 'asyncio', 'yaml', 'msgspec']\n"
         "print(','.join(m for m in heavy if m in sys.modules))\n"
         "evalmark.load_samples\n"
-        "print('evalmark.samples' in sys.modules)\n"
+        "print('evalmark.data.samples' in sys.modules)\n"
+        "print(evalmark.token_f1('a b', 'a b'))\n"
     )
     out = run_python(code)
     assert out[0] == "", f"imported at `import evalmark`: {out[0]}"
     assert out[1] == "True"
+    assert out[2] == "1.0"
+
+
+def test_the_pytest_plugin_imports_only_itself() -> None:
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import evalmark.pytest.plugin\n"
+        "new = sorted(m for m in set(sys.modules) - before if m.startswith('evalmark'))\n"
+        "print(','.join(new))\n"
+        "heavy = ['numpy', 'yaml', 'msgspec', 'asyncio', 'evalmark._core']\n"
+        "print(','.join(m for m in heavy if m in sys.modules))\n"
+    )
+    out = run_python(code)
+    assert out[0] == "evalmark,evalmark.pytest,evalmark.pytest.helpers,evalmark.pytest.plugin"
+    assert out[1] == "", f"the plugin imported {out[1]}"
+
+
+def test_the_package_stub_matches_the_export_table() -> None:
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "tools" / "gen_init_stub.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout
 
 
 def test_submodules_are_reachable_from_a_plain_import() -> None:

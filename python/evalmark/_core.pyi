@@ -10,14 +10,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.errors import MetricInputError as MetricInputError
+
 __version__: str
 UNICODE_VERSION: str
 """The Unicode version of the case, whitespace and word tables (read off CPython 3.11)."""
 ALPHANUMERIC_UNICODE_VERSION: str
 """The Unicode version of the letter-and-digit test of the ``"unicode"`` ROUGE tokenizer."""
-
-class MetricInputError(ValueError):
-    """A value a metric cannot score; the message names the row and the side."""
 
 def token_f1(expected: str, actual: str, normalizer: str = "squad") -> float:
     """Token F1, equal to the SQuAD v2.0 script's ``compute_f1(expected, actual)``.

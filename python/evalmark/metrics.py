@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark import _core
-from evalmark._core import MetricInputError
+from evalmark.errors import MetricInputError
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -12,16 +12,14 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from evalmark.errors import CliError
+
 EXIT_OK = 0
 EXIT_GATE_FAILED = 1
 EXIT_USAGE = 2
 
 # Subcommand modules, in the order `evalmark --help` lists them.
 _COMMANDS: tuple[str, ...] = ("run", "report", "score", "tune", "cassette", "schema")
-
-
-class CliError(Exception):
-    """A usage or input error: printed as one line on stderr, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:

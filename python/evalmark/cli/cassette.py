@@ -10,7 +10,8 @@ from typing import Any
 
 import msgspec
 
-from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK, CliError
+from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
+from evalmark.errors import CassetteFormatError, CliError, SecretFound
 from evalmark.models.canonical import request_key
 from evalmark.models.cassette_file import (
     Entry,
@@ -20,7 +21,6 @@ from evalmark.models.cassette_file import (
     serialize,
     write_atomic,
 )
-from evalmark.models.errors import CassetteFormatError, SecretFound
 from evalmark.models.recorder import USAGE_ENV, decode_vector
 from evalmark.models.secrets import SecretScanner
 from evalmark.models.values import ChatReply, content_text

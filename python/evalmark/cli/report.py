@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK, CliError
+from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
+from evalmark.errors import CliError
 
 _EPILOG = """\
 examples:

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK, CliError
+from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.cli.run_output import compare_with_baseline, print_run, write_reports
+from evalmark.errors import CliError
 from evalmark.models.modes import MODE_ENV
 
 _EPILOG = """\

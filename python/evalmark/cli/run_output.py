@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from evalmark.cli import CliError
+from evalmark.errors import CliError
 from evalmark.suite.runner import SuiteRun
 
 __all__ = [

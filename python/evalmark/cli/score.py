@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalmark.cli import EXIT_OK, CliError
+from evalmark.cli import EXIT_OK
+from evalmark.errors import CliError, OptionalDependencyError
 from evalmark.scoring import (
     METRICS,
     ON_ERROR_CHOICES,
     BadRow,
     Columns,
-    OptionalDependencyError,
     ScoreOptions,
     Summary,
     parse_metrics,
@@ -222,7 +222,7 @@ def run_score(args: argparse.Namespace) -> int:
 
     try:
         if args.engine == "ray":
-            from evalmark.ray import score_file_on_ray
+            from evalmark.scoring.ray import score_file_on_ray
 
             summary = score_file_on_ray(
                 args.file,

@@ -14,9 +14,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from evalmark.cli import EXIT_OK, CliError, tune_suite
+from evalmark.cli import EXIT_OK, tune_suite
+from evalmark.errors import CliError, PlotUnavailableError
 from evalmark.noise import (
-    PlotUnavailableError,
     Suite,
     builds_from_counts,
     parse_threshold,

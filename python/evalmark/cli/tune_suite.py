@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
-from evalmark.cli import CliError
+from evalmark.errors import CliError
 
 __all__ = ["add_suite_arguments", "flip_rates_from_cassette", "run_for_suite", "suite_builds"]
 
@@ -98,8 +98,8 @@ def flip_rates_from_cassette(path: Path, grades: int | None) -> list[float]:
     """The flip-rate estimate and the top of its interval, from repeated judge verdicts: the
     entries of one request key are the repeats of one prompt."""
     from evalmark.models import read_cassette
+    from evalmark.models.prompts import parse_verdict
     from evalmark.noise import estimate_flip_rate
-    from evalmark.prompts import parse_verdict
 
     if not path.exists():
         raise CliError(f"--from-cassette: no such file {path}")

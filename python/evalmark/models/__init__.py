@@ -24,6 +24,13 @@ evaluation engine sets it; ``NoisyJudge`` draws from it and cassettes use ``repe
 sample index.
 """
 
+from evalmark.errors import (
+    CassetteError,
+    CassetteFormatError,
+    CassetteMiss,
+    ScriptExhausted,
+    SecretFound,
+)
 from evalmark.models.adapters import (
     CallableChat,
     CallableEmbedding,
@@ -33,13 +40,6 @@ from evalmark.models.adapters import (
 from evalmark.models.canonical import request_key
 from evalmark.models.cassette_file import Entry, read_cassette
 from evalmark.models.context import CallContext, call_context, current_call
-from evalmark.models.errors import (
-    CassetteError,
-    CassetteFormatError,
-    CassetteMiss,
-    ScriptExhausted,
-    SecretFound,
-)
 from evalmark.models.fakes import EchoChat, HashEmbedding, ScriptedCall, ScriptedChat
 from evalmark.models.modes import RecordMode
 from evalmark.models.noisy import Flip, NoisyJudge

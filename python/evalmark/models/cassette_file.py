@@ -18,8 +18,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from evalmark.errors import CassetteFormatError
 from evalmark.models.canonical import KEY_VERSION
-from evalmark.models.errors import CassetteFormatError
 
 FORMAT_NAME = "evalmark-cassette"
 FORMAT_VERSION = 1

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from evalmark.models.errors import ScriptExhausted
+from evalmark.errors import ScriptExhausted
 from evalmark.models.protocols import FloatArray
 from evalmark.models.values import (
     ChatReply,

@@ -2,7 +2,7 @@
 
 How a call is identified: the evaluation engine wraps each judge call in
 ``evalmark.models.call_context(run_index=..., sample=..., check=...)``; ``NoisyJudge`` reads it
-with ``current_call()``. The flip decision is ``evalmark.seeded.uniform(seed, "noisy-judge",
+with ``current_call()``. The flip decision is ``evalmark.models.seeded.uniform(seed, "noisy-judge",
 run_index, sample, check) < rate``, a pure function of those four values, so the same seed
 gives the same flips whatever the thread scheduling, evaluation order or machine. A call made
 outside any ``call_context`` is an error, never a silent fallback to call order.
@@ -18,10 +18,10 @@ from typing import Any
 import msgspec
 
 from evalmark.models.context import CallContext, current_call
+from evalmark.models.prompts import Verdict, parse_verdict, replace_verdict
 from evalmark.models.protocols import achat_of, model_id_of
+from evalmark.models.seeded import randbelow, uniform
 from evalmark.models.values import ChatReply, MessageLike
-from evalmark.prompts import Verdict, parse_verdict, replace_verdict
-from evalmark.seeded import randbelow, uniform
 
 # A reply that starts with yes or no (after markdown and quotes), as plain judges answer.
 _LEADING_YES_NO = re.compile(r"^([\s*_#>`\"'“”‘’(\[-]*)(yes|no)\b", re.IGNORECASE)

@@ -8,9 +8,9 @@ from typing import Any
 
 import msgspec
 
+from evalmark.errors import CassetteFormatError
 from evalmark.models.canonical import chat_request
 from evalmark.models.cassette_file import Entry, Kind, RawEntry
-from evalmark.models.errors import CassetteFormatError
 from evalmark.models.modes import RecordMode
 from evalmark.models.protocols import achat_of
 from evalmark.models.recorder_base import Recorder

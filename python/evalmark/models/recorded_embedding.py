@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from evalmark.errors import CassetteFormatError
 from evalmark.models.canonical import embedding_request
 from evalmark.models.cassette_file import Entry, Kind
-from evalmark.models.errors import CassetteFormatError
 from evalmark.models.modes import RecordMode
 from evalmark.models.protocols import FloatArray, aembed_of, as_embedding_rows
 from evalmark.models.recorder_base import Recorder

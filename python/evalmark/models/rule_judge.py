@@ -19,8 +19,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evalmark.models.prompts import PROMPTS, JudgePrompt, read_prompt
 from evalmark.models.values import ChatReply, MessageLike, last_user_text, message_dicts
-from evalmark.prompts import PROMPTS, JudgePrompt, read_prompt
 
 _STOPWORD_TEXT = """
     a an the and or but if then else of to in on at by for with from into onto as about
@@ -62,7 +62,7 @@ def overlap(claim: str, evidence: str) -> tuple[float, list[str]]:
 
 class RuleJudge:
     """A deterministic judge that reads the claim and the evidence out of an evalmark judge
-    prompt (see :mod:`evalmark.prompts`) and answers by word overlap.
+    prompt (see :mod:`evalmark.models.prompts`) and answers by word overlap.
 
     Binary prompts: ``VERDICT: yes`` when at least ``min_overlap`` of the claim's content words
     and numbers appear in the evidence, else ``VERDICT: no``. Graded prompts: ``GRADE: g`` with
@@ -88,8 +88,8 @@ class RuleJudge:
         rendered = read_prompt(text)
         if rendered is None:
             raise ValueError(
-                "RuleJudge reads only evalmark's own judge prompts (evalmark.prompts): the last "
-                "user message has no 'evalmark-judge:' header line"
+                "RuleJudge reads only evalmark's own judge prompts (evalmark.models.prompts): "
+                "the last user message has no 'evalmark-judge:' header line"
             )
         prompt = PROMPTS.get(rendered.name)
         if prompt is None:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeAlias
 
-from evalmark.models.errors import SecretFound
+from evalmark.errors import SecretFound
 
 Redactor: TypeAlias = Callable[[dict[str, Any]], dict[str, Any]]
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from evalmark.errors import CassetteMiss, SecretFound
 from evalmark.models.canonical import key_of, normalize
 from evalmark.models.cassette_file import (
     Entry,
@@ -25,7 +26,6 @@ from evalmark.models.cassette_file import (
     write_atomic,
 )
 from evalmark.models.context import current_call
-from evalmark.models.errors import CassetteMiss, SecretFound
 from evalmark.models.miss import miss_message
 from evalmark.models.modes import RecordMode, ResolvedMode
 from evalmark.models.secrets import Redactor, SecretScanner

@@ -8,7 +8,7 @@ from typing import Any, TypeAlias
 
 import msgspec
 
-from evalmark.testcase import ToolCall
+from evalmark.data.testcase import ToolCall
 
 
 class Message(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -7,10 +7,11 @@ compares a healthy and a regressed build gate by gate, and ``estimate_flip_rate`
 judge's flip rate from repeated verdicts.
 """
 
+from evalmark.errors import PlotUnavailableError
 from evalmark.noise.estimate import FlipRateEstimate, estimate_flip_rate, wilson_interval
 from evalmark.noise.exact import GateRisk, case_pass_probabilities, gate_risk, passing_distribution
 from evalmark.noise.gates import Gate, make_gates, min_passing, parse_threshold
-from evalmark.noise.plot import PlotUnavailableError, plot_tuning
+from evalmark.noise.plot import plot_tuning
 from evalmark.noise.render import render_text, report_to_dict
 from evalmark.noise.simulate import GateSimulation, SimulatedGate, simulate_gates
 from evalmark.noise.suite import Case, Check, Suite, builds_from_counts

@@ -9,11 +9,8 @@ import importlib
 from pathlib import Path
 from typing import Any
 
+from evalmark.errors import PlotUnavailableError
 from evalmark.noise.tuning import TuneReport
-
-
-class PlotUnavailableError(ImportError):
-    """matplotlib is not installed, so no plot can be drawn."""
 
 
 def plot_tuning(report: TuneReport, path: str | Path) -> Path:

@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
+from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.report.model import Report, SampleUsage, SkippedSample
-from evalmark.results import EvaluationResult, ResultColumn
 
 __all__ = ["FORMAT", "VERSION", "dumps", "render", "report_from_json", "report_to_dict", "to_plain"]
 

@@ -3,7 +3,7 @@
 An evaluation is one (sample, strategy) pair. The report's ``score`` is the percentage of
 evaluations that passed (0–100); errors (the function under test raised, a strategy raised, a
 judge's reply could not be read) are counted apart from failures and never count as passed.
-Results are stored one column per strategy (see :class:`~evalmark.results.ResultColumn`), so a
+Results are stored one column per strategy (see :class:`~evalmark.data.results.ResultColumn`), so a
 report of 100,000 samples costs a few arrays until someone reads its rows.
 """
 
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from evalmark.results import EvaluationResult, ResultColumn
+from evalmark.data.results import EvaluationResult, ResultColumn
 
 if TYPE_CHECKING:
     from evalmark.report.baseline import Comparison

@@ -7,9 +7,9 @@
 Inputs: JSONL, CSV, Parquet (with ``evalmark[arrow]``). Outputs: the same three, by extension.
 """
 
+from evalmark.errors import OptionalDependencyError, ScoringInputError
 from evalmark.scoring.chunks import BadRow, Columns
 from evalmark.scoring.compute import ON_ERROR_CHOICES, OnError
-from evalmark.scoring.errors import OptionalDependencyError, ScoringInputError
 from evalmark.scoring.pipeline import ScoreOptions, score_file, summary_json
 from evalmark.scoring.registry import METRICS, MetricSpec, parse_metrics
 from evalmark.scoring.summary import MetricSummary, Summary

@@ -22,8 +22,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.errors import ScoringInputError
 from evalmark.scoring.chunks import BadRow, Chunk, Columns
-from evalmark.scoring.errors import ScoringInputError
 from evalmark.scoring.registry import MetricSpec
 
 ROW_BY_ROW = 2048
@@ -196,7 +196,7 @@ def _score_isolating(
     spec: MetricSpec, inputs: _Inputs, workers: int | None
 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], list[tuple[int, str]]]:
     """Scores, an ok mask, and the (position, message) of every row the kernel rejected."""
-    from evalmark.metrics import MetricInputError
+    from evalmark.errors import MetricInputError
 
     values = np.zeros(inputs.size, dtype=spec.dtype)
     ok = np.ones(inputs.size, dtype=bool)

@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
+from evalmark.errors import ScoringInputError
 from evalmark.scoring.chunks import Chunk, Columns, Needs, lines_locator
-from evalmark.scoring.errors import ScoringInputError
 from evalmark.scoring.vectors import VectorShape, stack_rows
 
 _VECTOR = msgspec.json.Decoder(list[float])

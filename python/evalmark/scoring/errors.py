@@ -2,39 +2,9 @@
 
 from __future__ import annotations
 
+from evalmark.errors import OptionalDependencyError, ScoringInputError
 
-class ScoringInputError(ValueError):
-    """The input cannot be scored as given; the message names the file, the place and the field.
-
-    ``where`` is a human description of the place ("line 12", "row group 3, row 40"), empty
-    for whole-file problems; ``field`` is the column involved, empty when none is.
-    """
-
-    def __init__(self, path: str, where: str, field: str, problem: str, hint: str = "") -> None:
-        self.path = path
-        self.where = where
-        self.field = field
-        self.problem = problem
-        parts = [path]
-        if where:
-            parts.append(where)
-        if field:
-            parts.append(f"field {field!r}")
-        message = ", ".join(parts) + f": {problem}"
-        if hint:
-            message += f" ({hint})"
-        super().__init__(message)
-
-
-class OptionalDependencyError(ImportError):
-    """An optional extra is needed for what was asked; the message says which to install."""
-
-    def __init__(self, module: str, extra: str, purpose: str) -> None:
-        super().__init__(
-            f"{purpose} needs the {module!r} package: install it with "
-            f"`pip install 'evalmark[{extra}]'`"
-        )
-        self.extra = extra
+__all__ = ["OptionalDependencyError", "ScoringInputError", "require_pyarrow"]
 
 
 def require_pyarrow(purpose: str) -> None:

@@ -9,9 +9,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from evalmark.errors import ScoringInputError
 from evalmark.scoring.arrow import is_text, is_vector, text_column, vector_column
 from evalmark.scoring.chunks import Chunk, Columns, Needs
-from evalmark.scoring.errors import ScoringInputError, require_pyarrow
+from evalmark.scoring.errors import require_pyarrow
 from evalmark.scoring.vectors import VectorShape
 
 

@@ -16,10 +16,10 @@ from typing import Protocol
 
 import msgspec
 
-from evalmark.scoring.atomic import AtomicFile
+from evalmark._files.atomic import AtomicFile
+from evalmark.errors import ScoringInputError
 from evalmark.scoring.chunks import BadRow, Chunk, Columns, Needs
 from evalmark.scoring.compute import OnError, ScoredChunk, score_chunk
-from evalmark.scoring.errors import ScoringInputError
 from evalmark.scoring.progress import NoProgress, Progress
 from evalmark.scoring.registry import MetricSpec
 from evalmark.scoring.summary import Summary, SummaryBuilder

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.errors import ScoringInputError
 from evalmark.scoring.chunks import Chunk
-from evalmark.scoring.errors import ScoringInputError
 
 
 class VectorShape:

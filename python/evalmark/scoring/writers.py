@@ -15,8 +15,9 @@ import msgspec
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.errors import ScoringInputError
 from evalmark.scoring.compute import ScoredChunk
-from evalmark.scoring.errors import ScoringInputError, require_pyarrow
+from evalmark.scoring.errors import require_pyarrow
 from evalmark.scoring.registry import MetricSpec
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".parquet": "parquet"}

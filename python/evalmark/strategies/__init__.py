@@ -5,12 +5,18 @@ A strategy is anything with ``evaluate(sample, output) -> EvaluationResult`` (or
 function ``(sample, output) -> EvaluationResult | bool``); see :mod:`evalmark.strategies.base`.
 """
 
+from evalmark.errors import (
+    GradeParseError,
+    JsonJudgmentParseError,
+    JudgeParseError,
+    StrategyError,
+    VerdictParseError,
+)
 from evalmark.strategies.base import (
     AsyncStrategy,
     BatchStrategy,
     FunctionStrategy,
     Strategy,
-    StrategyError,
     as_strategy,
     strategy_name,
 )
@@ -26,16 +32,7 @@ from evalmark.strategies.metric import (
     SemanticSimilarity,
     TokenF1,
 )
-from evalmark.strategies.parsing import (
-    GradeParseError,
-    JsonJudgmentParseError,
-    JudgeParseError,
-    Judgment,
-    VerdictParseError,
-    parse_grade,
-    parse_json_judgment,
-    parse_yes_no,
-)
+from evalmark.strategies.parsing import Judgment, parse_grade, parse_json_judgment, parse_yes_no
 from evalmark.strategies.retrieval import RetrievedSegments
 from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch, normalize_text
 from evalmark.strategies.trajectory import TrajectoryMatch

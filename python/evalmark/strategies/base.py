@@ -13,8 +13,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from evalmark.results import EvaluationResult, ResultColumn
-from evalmark.samples import Sample
+from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.data.samples import Sample
+from evalmark.errors import StrategyError
 
 __all__ = [
     "AsyncStrategy",
@@ -27,10 +28,6 @@ __all__ = [
     "output_text",
     "strategy_name",
 ]
-
-
-class StrategyError(ValueError):
-    """A strategy cannot evaluate a sample as given (missing expectation, unreadable output)."""
 
 
 @runtime_checkable

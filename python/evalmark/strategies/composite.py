@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from evalmark.results import EvaluationError, EvaluationResult, ResultColumn
-from evalmark.samples import Sample
+from evalmark.data.results import EvaluationError, EvaluationResult, ResultColumn
+from evalmark.data.samples import Sample
 from evalmark.strategies.base import as_strategy, strategy_name
 
 __all__ = ["Composite"]

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from evalmark.results import EvaluationResult
-from evalmark.samples import Sample
-from evalmark.strategies.base import StrategyError, output_text
+from evalmark.data.results import EvaluationResult
+from evalmark.data.samples import Sample
+from evalmark.errors import StrategyError
+from evalmark.strategies.base import output_text
 
 __all__ = ["Decision", "Guardrail", "read_decision"]
 

@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
-from evalmark.results import EvaluationResult
-from evalmark.samples import Parameters, Sample
-from evalmark.strategies.base import StrategyError, output_text
+from evalmark.data.results import EvaluationResult
+from evalmark.data.samples import Parameters, Sample
+from evalmark.errors import StrategyError
+from evalmark.strategies.base import output_text
 from evalmark.strategies.matching import max_weight_assignment
 from evalmark.strategies.trajectory import json_equal
 

@@ -21,19 +21,15 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
+from evalmark.data.results import EvaluationError, EvaluationResult
+from evalmark.data.samples import Sample
+from evalmark.errors import JudgeParseError
 from evalmark.models.context import call_context, current_call
+from evalmark.models.prompts import PROMPTS, VARIABLES, JudgePrompt
 from evalmark.models.protocols import ChatModel, achat_of, model_id_of
 from evalmark.models.values import ChatReply
-from evalmark.prompts import PROMPTS, VARIABLES, JudgePrompt
-from evalmark.results import EvaluationError, EvaluationResult
-from evalmark.samples import Sample
 from evalmark.strategies.base import as_strategy, output_text, strategy_name
-from evalmark.strategies.parsing import (
-    JudgeParseError,
-    parse_grade_reply,
-    parse_json_judgment,
-    parse_verdict_reply,
-)
+from evalmark.strategies.parsing import parse_grade_reply, parse_json_judgment, parse_verdict_reply
 
 __all__ = ["REDUCERS", "JudgeStrategy", "Reducer", "Vote", "judge_variables", "reduce_votes"]
 
@@ -138,18 +134,10 @@ class _TextTemplate:
         return [{"role": "user", "content": self.template.format_map(filled)}]
 
 
-class JudgeFailure(Exception):
-    """Every call of the judge failed (model error or unreadable reply)."""
-
-    def __init__(self, message: str, error: EvaluationError) -> None:
-        super().__init__(message)
-        self.error = error
-
-
 class JudgeStrategy:
     """A chat model judges each output.
 
-    ``template``: a :class:`~evalmark.prompts.JudgePrompt`, the name of one of evalmark's
+    ``template``: a :class:`~evalmark.models.prompts.JudgePrompt`, the name of one of evalmark's
     (``"relevancy"``, ``"groundedness"``, ``"correctness"``, ``"rubric"``), or a string with
     ``{variables}`` (then give ``parse``). ``parse``: ``"verdict"`` (yes/no), ``"grade"`` (a
     whole grade on ``grades``; passes at ``min_grade``, default the second highest; score

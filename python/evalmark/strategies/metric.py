@@ -1,7 +1,7 @@
 """Metric strategies over the batch kernels of :mod:`evalmark.metrics`.
 
 Each has a batch path: ``evaluate_batch`` makes one kernel call over every output and returns a
-:class:`~evalmark.results.ResultColumn` whose explanations are written only when read. A sample
+:class:`~evalmark.data.results.ResultColumn` whose explanations are written only when read. A sample
 with several ``expected_outputs`` scores the best of them (as SQuAD does). ``evaluate`` is the
 batch path on one row, so both give identical numbers.
 """
@@ -17,11 +17,12 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark import metrics
+from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.data.samples import Sample
+from evalmark.errors import StrategyError
 from evalmark.models.fakes import HashEmbedding
 from evalmark.models.protocols import EmbeddingModel, as_embedding_rows, model_id_of
-from evalmark.results import EvaluationResult, ResultColumn
-from evalmark.samples import Sample
-from evalmark.strategies.base import StrategyError, expected_texts, output_text
+from evalmark.strategies.base import expected_texts, output_text
 
 __all__ = [
     "JsonMatch",

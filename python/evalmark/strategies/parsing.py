@@ -23,7 +23,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from evalmark.prompts import parse_verdict
+from evalmark.errors import (
+    GradeParseError,
+    JsonJudgmentParseError,
+    JudgeParseError,
+    VerdictParseError,
+)
+from evalmark.models.prompts import parse_verdict
 
 __all__ = [
     "GradeParseError",
@@ -37,26 +43,6 @@ __all__ = [
     "parse_verdict_reply",
     "parse_yes_no",
 ]
-
-
-class JudgeParseError(ValueError):
-    """A judge's reply could not be read; ``raw`` holds the reply."""
-
-    def __init__(self, message: str, raw: str) -> None:
-        super().__init__(f"{message}; the reply was {_excerpt(raw)}")
-        self.raw = raw
-
-
-class VerdictParseError(JudgeParseError):
-    """The reply does not start with yes or no."""
-
-
-class GradeParseError(JudgeParseError):
-    """The reply holds no grade, or one outside the scale."""
-
-
-class JsonJudgmentParseError(JudgeParseError):
-    """The reply holds no usable JSON judgment."""
 
 
 def _excerpt(text: str, limit: int = 160) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evalmark.results import EvaluationResult
-from evalmark.samples import Sample
-from evalmark.strategies.base import StrategyError
+from evalmark.data.results import EvaluationResult
+from evalmark.data.samples import Sample
+from evalmark.errors import StrategyError
 
 __all__ = ["RetrievedSegments"]
 

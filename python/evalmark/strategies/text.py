@@ -6,9 +6,10 @@ import re
 import unicodedata
 from typing import Any
 
-from evalmark.results import EvaluationResult
-from evalmark.samples import Sample
-from evalmark.strategies.base import StrategyError, expected_texts, output_text
+from evalmark.data.results import EvaluationResult
+from evalmark.data.samples import Sample
+from evalmark.errors import StrategyError
+from evalmark.strategies.base import expected_texts, output_text
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "normalize_text"]
 

@@ -23,9 +23,9 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Literal
 
-from evalmark.results import EvaluationResult
-from evalmark.samples import Sample
-from evalmark.strategies.base import StrategyError
+from evalmark.data.results import EvaluationResult
+from evalmark.data.samples import Sample
+from evalmark.errors import StrategyError
 from evalmark.strategies.matching import max_matching
 
 __all__ = ["ArgumentMode", "Call", "TrajectoryMatch", "TrajectoryMode", "json_equal"]

@@ -31,6 +31,7 @@ test as a callable), :mod:`~evalmark.suite.runner` (running a suite and its gate
 :mod:`~evalmark.suite.schema` (the JSON Schema).
 """
 
+from evalmark.errors import SuiteError
 from evalmark.suite.application import load_application, recorded_application
 from evalmark.suite.loader import load_suite, resolve_suite_path
 from evalmark.suite.model import (
@@ -43,7 +44,6 @@ from evalmark.suite.model import (
     StrategyKind,
     StrategySpec,
     Suite,
-    SuiteError,
 )
 from evalmark.suite.runner import GateResult, SuiteRun, run_suite, verdict_rows
 from evalmark.suite.schema import suite_file_schema

@@ -17,11 +17,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from evalmark.data.samples import Sample
+from evalmark.errors import SuiteError
 from evalmark.models import ChatReply, RecordedChat, RecordMode, record_replay
 from evalmark.models.modes import resolve_mode
 from evalmark.models.values import MessageLike, last_user_text, message_dicts
-from evalmark.samples import Sample
-from evalmark.suite.model import ApplicationSpec, SuiteError
+from evalmark.suite.model import ApplicationSpec
 
 __all__ = [
     "NoLiveApplication",

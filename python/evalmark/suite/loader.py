@@ -10,7 +10,8 @@ from typing import Any
 
 import yaml
 
-from evalmark._fileformats import Problem, decode_text, read_bytes
+from evalmark._files.formats import decode_text, read_bytes
+from evalmark.errors import Problem, SuiteError
 from evalmark.suite.model import (
     COMMON_OPTIONS,
     JUDGED_OPTIONS,
@@ -24,7 +25,6 @@ from evalmark.suite.model import (
     ReportSpec,
     StrategySpec,
     Suite,
-    SuiteError,
     check_fraction,
     check_integer,
     check_positive_int,

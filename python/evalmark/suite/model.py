@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from evalmark._fileformats import DataFileError
+from evalmark.errors import SuiteError
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -31,10 +31,6 @@ __all__ = [
 SUITE_FILE = "suite.yaml"
 REPORT_FORMATS = ("md", "json", "html", "xml")
 JudgeKindName = Literal["rule", "recorded", "noisy"]
-
-
-class SuiteError(DataFileError):
-    """A suite file is invalid; the message names the file, line, key and the fix."""
 
 
 # --------------------------------------------------------------------------- the model

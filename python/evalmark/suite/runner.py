@@ -14,17 +14,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from evalmark.data.samples import Sample, Samples, load_samples
+from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
-from evalmark.samples import Sample, Samples, load_samples
 from evalmark.suite.application import import_callable, recorded_application
-from evalmark.suite.model import (
-    EvaluationSpec,
-    GateSpec,
-    JudgeSpec,
-    StrategySpec,
-    Suite,
-    SuiteError,
-)
+from evalmark.suite.model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
 
 __all__ = [
     "GateResult",
@@ -131,7 +125,7 @@ def build_strategy(spec: StrategySpec, judge: Any) -> Any:
 
 
 def _judged_strategy(kind: str, options: dict[str, Any], judge: Any, name: str) -> Any:
-    from evalmark.prompts import PROMPTS
+    from evalmark.models.prompts import PROMPTS
     from evalmark.strategies import JudgeStrategy
 
     extra: dict[str, Any] = {}
@@ -196,7 +190,7 @@ def run_suite(
     and ``progress(n, total)`` is called each time the application has answered n more of the
     run's ``total`` samples.
     """
-    from evalmark.scorer import Scorer
+    from evalmark.engine.scorer import Scorer
 
     if build is not None and build not in suite.build_names:
         known = ", ".join(suite.build_names) or "none (the suite has no recorded builds)"

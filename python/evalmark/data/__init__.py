@@ -1,0 +1,2 @@
+"""The values that flow through an evaluation: samples, test cases, conversations and the
+results strategies give them, with their loaders, writers and JSON Schemas."""

@@ -1,0 +1,236 @@
+"""Every public evalmark exception, under one root: ``except evalmark.errors.EvalmarkError``.
+
+Each error is also the built-in exception it behaves as (``ValueError`` for bad input,
+``LookupError`` for a missing recording, ``ImportError`` for a missing extra), so code that
+catches the built-in keeps working. This module imports nothing else of evalmark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "CassetteError",
+    "CassetteFormatError",
+    "CassetteMiss",
+    "CliError",
+    "DataFileError",
+    "EvalmarkError",
+    "GradeParseError",
+    "JsonJudgmentParseError",
+    "JudgeFailure",
+    "JudgeParseError",
+    "MetricInputError",
+    "OptionalDependencyError",
+    "PlotUnavailableError",
+    "Problem",
+    "SampleError",
+    "ScoringInputError",
+    "ScriptExhausted",
+    "SecretFound",
+    "StrategyError",
+    "SuiteError",
+    "TestCaseError",
+    "VerdictParseError",
+]
+
+
+class EvalmarkError(Exception):
+    """The root of every error evalmark raises on purpose."""
+
+
+class MetricInputError(EvalmarkError, ValueError):
+    """A metric kernel was given input it cannot score; the message names the row and field."""
+
+
+# --------------------------------------------------------------------------- data files
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong in a data file: where it is, which record, and what to do about it."""
+
+    message: str
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
+    record: str | None = None
+
+    def __str__(self) -> str:
+        if self.path is None and self.line is None:
+            return f"{self.record}: {self.message}" if self.record else self.message
+        where = self.path or "<data>"
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        label = f" {self.record}:" if self.record else ""
+        return f"{where}:{label} {self.message}"
+
+
+class DataFileError(EvalmarkError, ValueError):
+    """A data file could not be loaded; ``problems`` lists every problem found (at most 20)."""
+
+    def __init__(self, problems: Sequence[Problem] | str, *, more: int = 0) -> None:
+        if isinstance(problems, str):
+            problems = [Problem(problems)]
+        if not problems:
+            raise ValueError("a DataFileError needs at least one problem")
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        self.more = more
+        first = self.problems[0]
+        self.path = first.path
+        self.line = first.line
+        self.column = first.column
+        self.record = first.record
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if len(self.problems) == 1 and not self.more:
+            return str(self.problems[0])
+        count = len(self.problems) + self.more
+        lines = [f"{count} problems found:"]
+        lines += [f"  {p}" for p in self.problems]
+        if self.more:
+            lines.append(f"  ... and {self.more} more")
+        return "\n".join(lines)
+
+
+class SampleError(DataFileError):
+    """A sample or a samples file is invalid; the message says where and what to do.
+
+    Attributes ``path``, ``line``, ``column`` and ``record`` locate the first problem;
+    ``problems`` holds every problem found in the file (at most 20 are kept).
+    """
+
+
+class TestCaseError(DataFileError):
+    """A test case or a test-case file is invalid; the message says where and what to do."""
+
+    __test__ = False  # not a pytest test class
+
+
+class SuiteError(DataFileError):
+    """A suite file is invalid; the message names the file, line, key and the fix."""
+
+
+# --------------------------------------------------------------------------- cassettes and models
+
+
+class CassetteError(EvalmarkError):
+    """Base class of every cassette error."""
+
+
+class CassetteFormatError(CassetteError, ValueError):
+    """A cassette file that cannot be read: corrupt or truncated line, unknown version."""
+
+
+class SecretFound(CassetteError, ValueError):
+    """A write refused because the text looked like a credential."""
+
+
+class CassetteMiss(CassetteError, LookupError):
+    """No recording for a request in replay mode.
+
+    Deliberately not a connection error, so no SDK retry loop retries it. Attributes: ``path``,
+    ``mode``, ``key``, ``sample_index``, ``recorded`` (samples recorded for that key).
+    """
+
+    def __init__(
+        self, message: str, *, path: str, mode: str, key: str, sample_index: int, recorded: int
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.mode = mode
+        self.key = key
+        self.sample_index = sample_index
+        self.recorded = recorded
+
+
+class ScriptExhausted(EvalmarkError, RuntimeError):
+    """A ``ScriptedChat`` was asked more often than it has replies, or nothing matched."""
+
+
+# --------------------------------------------------------------------------- strategies and judges
+
+
+class StrategyError(EvalmarkError, ValueError):
+    """A strategy cannot evaluate a sample as given (missing expectation, unreadable output)."""
+
+
+class JudgeParseError(EvalmarkError, ValueError):
+    """A judge's reply could not be read; ``raw`` holds the reply."""
+
+    def __init__(self, message: str, raw: str) -> None:
+        super().__init__(f"{message}; the reply was {_excerpt(raw)}")
+        self.raw = raw
+
+
+class VerdictParseError(JudgeParseError):
+    """The reply does not start with yes or no."""
+
+
+class GradeParseError(JudgeParseError):
+    """The reply holds no grade, or one outside the scale."""
+
+
+class JsonJudgmentParseError(JudgeParseError):
+    """The reply holds no usable JSON judgment."""
+
+
+def _excerpt(text: str, limit: int = 160) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+class JudgeFailure(EvalmarkError):
+    """Every call of the judge failed (model error or unreadable reply); ``error`` says why."""
+
+    def __init__(self, message: str, error: object) -> None:
+        super().__init__(message)
+        self.error = error
+
+
+# --------------------------------------------------------------------------- scoring and extras
+
+
+class ScoringInputError(EvalmarkError, ValueError):
+    """The input cannot be scored as given; the message names the file, the place and the field.
+
+    ``where`` is a human description of the place ("line 12", "row group 3, row 40"), empty
+    for whole-file problems; ``field`` is the column involved, empty when none is.
+    """
+
+    def __init__(self, path: str, where: str, field: str, problem: str, hint: str = "") -> None:
+        self.path = path
+        self.where = where
+        self.field = field
+        self.problem = problem
+        parts = [path]
+        if where:
+            parts.append(where)
+        if field:
+            parts.append(f"field {field!r}")
+        message = ", ".join(parts) + f": {problem}"
+        if hint:
+            message += f" ({hint})"
+        super().__init__(message)
+
+
+class OptionalDependencyError(EvalmarkError, ImportError):
+    """An optional extra is needed for what was asked; the message says which to install."""
+
+    def __init__(self, module: str, extra: str, purpose: str) -> None:
+        super().__init__(
+            f"{purpose} needs the {module!r} package: install it with "
+            f"`pip install 'evalmark[{extra}]'`"
+        )
+        self.extra = extra
+
+
+class PlotUnavailableError(EvalmarkError, ImportError):
+    """matplotlib is not installed, so no plot can be drawn."""
+
+
+class CliError(EvalmarkError):
+    """A usage or input error of the command line: one line on stderr, exit code 2."""

@@ -1,0 +1,328 @@
+"""pytest helpers: declarative evaluation tests, one test per strategy or per sample, and
+``register`` to add a report to the run's suite report.
+
+These work with the evalmark pytest plugin (``--evalmark-report=DIR``, the ``scorer`` and
+``samples`` fixtures); see :mod:`evalmark.pytest.plugin`. Reports made through the ``scorer``
+fixture or :func:`evaluation_test` are registered automatically.
+
+Example::
+
+    from evalmark.pytest.helpers import evaluation_test, per_sample
+    from evalmark.strategies import ContainsFacts
+
+    @evaluation_test(samples="golden/support/samples.yaml", function=answer,
+                     strategy=ContainsFacts(), min_score=0.9)
+    def test_support_answers():
+        pass
+
+    @per_sample("golden/support/samples.yaml", function=answer, strategy=ContainsFacts())
+    def test_each_answer(sample):
+        pass
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pytest
+
+if TYPE_CHECKING:
+    from evalmark.data.samples import Sample, Samples
+    from evalmark.report import Report
+
+__all__ = [
+    "RegisteredReport",
+    "evaluation_test",
+    "per_sample",
+    "register",
+    "registered_reports",
+    "strategy_test",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class RegisteredReport:
+    """A report registered during the run, with the name it has in the suite report."""
+
+    __slots__ = ("name", "report")
+
+    def __init__(self, name: str, report: Report) -> None:
+        self.name = name
+        self.report = report
+
+    def __repr__(self) -> str:
+        return f"RegisteredReport({self.name!r})"
+
+
+class _Frame:
+    """The reports of one pytest session, and the test currently running (set by the plugin)."""
+
+    def __init__(self) -> None:
+        self.entries: list[RegisteredReport] = []
+        self.current_test: str | None = None
+
+
+class _Registry:
+    """The reports of this process, per pytest session. Sessions nest (pytester runs one inside
+    another in the same process), so each gets its own frame on a stack."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._frames: list[_Frame] = [_Frame()]
+
+    def push(self) -> _Frame:
+        """Start the frame of a new session."""
+        frame = _Frame()
+        with self._lock:
+            self._frames.append(frame)
+        return frame
+
+    def pop(self, frame: _Frame) -> None:
+        """End a session's frame."""
+        with self._lock:
+            if frame in self._frames and len(self._frames) > 1:
+                self._frames.remove(frame)
+
+    @property
+    def top(self) -> _Frame:
+        """The frame of the innermost session."""
+        with self._lock:
+            return self._frames[-1]
+
+    @property
+    def current_test(self) -> str | None:
+        """The id of the test running in the innermost session."""
+        return self.top.current_test
+
+    @current_test.setter
+    def current_test(self, nodeid: str | None) -> None:
+        self.top.current_test = nodeid
+
+    def add(self, report: Report, name: str | None = None) -> RegisteredReport:
+        """Add ``report`` to the innermost session under a name not used there yet."""
+        frame = self.top
+        base = name or frame.current_test or "evalmark"
+        with self._lock:
+            taken = {entry.name for entry in frame.entries}
+            unique, number = base, 2
+            while unique in taken:
+                unique, number = f"{base} #{number}", number + 1
+            entry = RegisteredReport(unique, report)
+            frame.entries.append(entry)
+            return entry
+
+    def entries(self) -> tuple[RegisteredReport, ...]:
+        """The reports of the innermost session, in registration order."""
+        frame = self.top
+        with self._lock:
+            return tuple(frame.entries)
+
+
+REGISTRY = _Registry()
+
+
+def register(report: Report, name: str | None = None) -> Report:
+    """Add ``report`` to the suite report of this pytest run; returns it unchanged.
+
+    ``name`` defaults to the id of the running test (a second report from the same test gets
+    ``#2``). Reports from the ``scorer`` fixture and :func:`evaluation_test` are registered
+    already; call this for reports made another way.
+    """
+    REGISTRY.add(report, name)
+    return report
+
+
+def registered_reports() -> tuple[RegisteredReport, ...]:
+    """The reports registered so far in this process, in registration order."""
+    return REGISTRY.entries()
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _near(source: Any, folder: Path | None) -> Any:
+    """A relative path that does not exist from the current directory, tried from ``folder``."""
+    if not isinstance(source, str | Path) or folder is None:
+        return source
+    path = Path(source)
+    if path.is_absolute() or path.exists() or not (folder / path).exists():
+        return source
+    return folder / path
+
+
+def load_samples_from(
+    source: Any, *, tags: Iterable[str] | None = None, near: Path | None = None
+) -> Samples:
+    """Samples from a path, a list of paths (merged in order) or a ``Samples`` value. Relative
+    paths start from the current directory (the rootdir, as pytest usually runs), else from
+    ``near`` (the test file's folder)."""
+    from evalmark.data.samples import Samples, load_samples
+
+    if isinstance(source, Samples):
+        return source.filter_by_tags(*tags) if tags else source
+    sources = [source] if isinstance(source, str | Path) else list(source)
+    return load_samples(*(_near(s, near) for s in sources), tags=list(tags) if tags else None)
+
+
+def _folder_of(test: Callable[..., Any]) -> Path | None:
+    try:
+        return Path(inspect.getfile(test)).resolve().parent
+    except (TypeError, OSError):
+        return None
+
+
+def _strategies(strategy: Any) -> tuple[Any, ...]:
+    if strategy is None:
+        raise TypeError("give the check(s) to apply with strategy=...")
+    if isinstance(strategy, list | tuple):
+        if not strategy:
+            raise TypeError("strategy=[] holds no check; give at least one")
+        return tuple(strategy)
+    return (strategy,)
+
+
+def _check_min_score(min_score: float | None) -> float | None:
+    if min_score is None:
+        return None
+    if isinstance(min_score, bool) or not isinstance(min_score, int | float):
+        raise TypeError(f"min_score must be a number between 0 and 1, got {min_score!r}")
+    if not 0.0 <= min_score <= 1.0:
+        raise ValueError(
+            f"min_score is the share of passed evaluations, between 0 and 1 (0.9 for 90%); "
+            f"got {min_score}"
+        )
+    return float(min_score)
+
+
+def _without(signature: inspect.Signature, *names: str) -> inspect.Signature:
+    return signature.replace(
+        parameters=[p for p in signature.parameters.values() if p.name not in names]
+    )
+
+
+def _run_and_gate(
+    samples: Samples,
+    function: Callable[..., Any],
+    strategies: Sequence[Any],
+    min_score: float | None,
+    concurrency: int,
+    name: str | None = None,
+) -> Report:
+    from evalmark.engine.scorer import Scorer
+
+    report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies)
+    register(report, name)
+    if min_score is not None:
+        report.require_pass_rate(min_score)
+    return report
+
+
+# --------------------------------------------------------------------------- decorators
+
+
+def evaluation_test(
+    *,
+    samples: Any,
+    function: Callable[..., Any],
+    strategy: Any,
+    min_score: float | None = 1.0,
+    tags: Iterable[str] | None = None,
+    concurrency: int = 4,
+) -> Callable[[F], F]:
+    """Turn a test into an evaluation: run ``function`` on ``samples``, apply ``strategy`` (one
+    or a list), register the report, and fail when the share of passed evaluations is below
+    ``min_score`` (a fraction; None only records). The body may be empty; when it takes a
+    ``report`` argument it receives the report for further assertions.
+    """
+    strategies = _strategies(strategy)
+    threshold = _check_min_score(min_score)
+    tag_list = list(tags) if tags else None
+
+    def decorate(test: F) -> F:
+        signature = inspect.signature(test)
+        wants_report = "report" in signature.parameters
+
+        @functools.wraps(test)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            loaded = load_samples_from(samples, tags=tag_list, near=_folder_of(test))
+            report = _run_and_gate(loaded, function, strategies, threshold, concurrency)
+            if wants_report:
+                kwargs["report"] = report
+            return test(*args, **kwargs)
+
+        wrapper.__signature__ = _without(signature, "report")  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def _id_of_strategy(strategy: Any) -> str:
+    from evalmark.strategies.base import strategy_name
+
+    return strategy_name(strategy)
+
+
+def strategy_test(*strategies: Any) -> pytest.MarkDecorator:
+    """Run the test once per strategy, as separate tests with the strategy in their ids; the
+    test receives it as its ``strategy`` argument."""
+    if not strategies:
+        raise TypeError("strategy_test needs at least one strategy")
+    return pytest.mark.parametrize(
+        "strategy", strategies, ids=[_id_of_strategy(s) for s in strategies]
+    )
+
+
+def per_sample(
+    samples: Any,
+    *,
+    tags: Iterable[str] | None = None,
+    function: Callable[..., Any] | None = None,
+    strategy: Any = None,
+) -> Callable[[F], F]:
+    """One test per sample, with the sample's name as its id; the test receives ``sample``.
+
+    With ``function`` and ``strategy`` each test also evaluates its sample, registers the report
+    (so the suite report shows each sample's score and verdict) and fails when any check fails;
+    a test that also takes ``report`` receives it.
+    """
+    if (function is None) != (strategy is None):
+        raise TypeError("per_sample: give both function= and strategy=, or neither")
+    strategies = _strategies(strategy) if strategy is not None else ()
+    tag_list = list(tags) if tags else None
+
+    def decorate(test: F) -> F:
+        items: list[Sample] = list(load_samples_from(samples, tags=tag_list, near=_folder_of(test)))
+        parametrize = pytest.mark.parametrize("sample", items, ids=[s.name for s in items])
+        if function is None:
+            return parametrize(test)  # type: ignore[no-any-return]
+        signature = inspect.signature(test)
+        wants_report = "report" in signature.parameters
+        takes_sample = "sample" in signature.parameters
+        if not takes_sample:  # pytest must still pass the sample to the wrapper
+            signature = signature.replace(
+                parameters=[
+                    *signature.parameters.values(),
+                    inspect.Parameter("sample", inspect.Parameter.KEYWORD_ONLY),
+                ]
+            )
+
+        @functools.wraps(test)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            from evalmark.data.samples import Samples
+
+            sample = kwargs["sample"] if takes_sample else kwargs.pop("sample")
+            report = _run_and_gate(Samples((sample,)), function, strategies, 1.0, 1)
+            if wants_report:
+                kwargs["report"] = report
+            return test(*args, **kwargs)
+
+        wrapper.__signature__ = _without(signature, "report")  # type: ignore[attr-defined]
+        return parametrize(wrapper)  # type: ignore[no-any-return]
+
+    return decorate

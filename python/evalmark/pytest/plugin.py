@@ -1,0 +1,315 @@
+"""The evalmark pytest plugin: fixtures, markers, options and the suite report.
+
+Options (all ``--evalmark-*``):
+
+``--evalmark-report=DIR``
+    write ``evaluation-suite-report.md`` and ``.json`` into DIR, aggregating every report of
+    the run (from the ``scorer`` fixture, ``evalmark.pytest.evaluation_test`` or
+    ``evalmark.pytest.register``); under pytest-xdist the workers' reports are merged.
+``--evalmark-record-mode=replay|record-missing|rewrite|off``
+    the cassette mode for the run (sets ``EVALMARK_RECORD_MODE``; the ``evalmark_record_mode``
+    fixture gives it to pass explicitly, which also wins over ``CI``).
+``--evalmark-baseline=FILE`` and ``--evalmark-max-drop=FRACTION``
+    compare the run's suite report with a previous JSON suite report and fail the session when
+    the score drops by more than the allowed fraction (default 0.05).
+
+Fixtures: ``scorer`` (configured by ``@pytest.mark.evalmark_scorer(concurrency=5)``),
+``samples`` (from ``@pytest.mark.evalmark_samples("a.yaml", "b.yaml", tags=[...])``) and
+``evalmark_record_mode``. The engine is imported only when a fixture or the report needs it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from evalmark.pytest.helpers import REGISTRY, RegisteredReport
+
+if TYPE_CHECKING:
+    from evalmark.data.samples import Samples
+    from evalmark.models import RecordMode
+
+REPORT_STEM = "evaluation-suite-report"
+_WORKER_KEY = "evalmark_reports"
+_MODE_ENV = "EVALMARK_RECORD_MODE"
+_MODES = ("replay", "record-missing", "rewrite", "off")
+
+_PLUGIN_KEY = pytest.StashKey["_SessionState"]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Add the ``--evalmark-*`` options."""
+    group = parser.getgroup("evalmark", "evalmark evaluation reports and cassettes")
+    group.addoption(
+        "--evalmark-report",
+        metavar="DIR",
+        default=None,
+        help=f"write {REPORT_STEM}.md and .json aggregating every evaluation report into DIR",
+    )
+    group.addoption(
+        "--evalmark-record-mode",
+        choices=_MODES,
+        default=None,
+        help="cassette record mode for this run (default: replay, or $EVALMARK_RECORD_MODE)",
+    )
+    group.addoption(
+        "--evalmark-baseline",
+        metavar="FILE",
+        default=None,
+        help="a previous suite report (JSON) to compare with; a drop beyond "
+        "--evalmark-max-drop fails the session",
+    )
+    group.addoption(
+        "--evalmark-max-drop",
+        metavar="FRACTION",
+        type=float,
+        default=0.05,
+        help="largest allowed drop of the score against the baseline, as a fraction (0.05)",
+    )
+
+
+class _SessionState:
+    """What the plugin keeps for one session."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.report_dir: str | None = config.getoption("--evalmark-report")
+        self.baseline: str | None = config.getoption("--evalmark-baseline")
+        self.max_drop: float = config.getoption("--evalmark-max-drop")
+        self.mode: str | None = config.getoption("--evalmark-record-mode")
+        self.previous_mode: str | None = os.environ.get(_MODE_ENV)
+        self.merged: list[RegisteredReport] = []
+        self.worker_payloads: list[dict[str, str]] = []
+        self.summary_lines: list[str] = []
+        self.failure: str | None = None
+        self.frame: Any = None
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Say which record mode the run uses, when it was set."""
+    state = config.stash.get(_PLUGIN_KEY, None)
+    if state is None or state.mode is None:
+        return []
+    lines = [f"evalmark: record mode {state.mode} (--evalmark-record-mode)"]
+    if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+        lines.append(
+            "evalmark: CI is set, so cassettes left to choose their own mode replay; pass the "
+            "evalmark_record_mode fixture to record_replay to use this mode"
+        )
+    return lines
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers, check the options and apply the record mode."""
+    config.addinivalue_line(
+        "markers",
+        "evalmark_scorer(**options): options of the `scorer` fixture, e.g. concurrency=5",
+    )
+    config.addinivalue_line(
+        "markers",
+        "evalmark_samples(*sources, tags=None): sample files merged in order for the "
+        "`samples` fixture",
+    )
+    state = _SessionState(config)
+    if not 0.0 <= state.max_drop <= 1.0:
+        raise pytest.UsageError(
+            f"--evalmark-max-drop is a fraction between 0 and 1 (0.05 for 5 points), "
+            f"got {state.max_drop}"
+        )
+    if state.baseline is not None and not _is_worker(config) and not Path(state.baseline).is_file():
+        raise pytest.UsageError(
+            f"--evalmark-baseline {state.baseline}: no such file; give the "
+            f"{REPORT_STEM}.json of an earlier run (written with --evalmark-report=DIR)"
+        )
+    if state.mode is not None:
+        os.environ[_MODE_ENV] = state.mode
+    state.frame = REGISTRY.push()
+    config.stash[_PLUGIN_KEY] = state
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Restore the environment."""
+    state = config.stash.get(_PLUGIN_KEY, None)
+    if state is None:
+        return
+    REGISTRY.pop(state.frame)
+    if state.mode is None:
+        return
+    if state.previous_mode is None:
+        os.environ.pop(_MODE_ENV, None)
+    else:
+        os.environ[_MODE_ENV] = state.previous_mode
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Name the reports made during a test (setup, call and teardown) after the test."""
+    REGISTRY.current_test = item.nodeid
+    try:
+        return (yield)
+    finally:
+        REGISTRY.current_test = None
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+class RegisteringScorer:
+    """The ``scorer`` fixture: a ``Scorer`` whose reports join the suite report, under the id of
+    the test that made them. ``evaluate``, ``aevaluate``, ``score`` and ``ascore`` register
+    their report; everything else is the scorer's own."""
+
+    def __init__(self, scorer: Any, test_id: str) -> None:
+        self._scorer = scorer
+        self._test_id = test_id
+
+    def _register(self, report: Any) -> Any:
+        REGISTRY.add(report, self._test_id)
+        return report
+
+    def evaluate(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.evaluate``, then register the report."""
+        return self._register(self._scorer.evaluate(*args, **kwargs))
+
+    async def aevaluate(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.aevaluate``, then register the report."""
+        return self._register(await self._scorer.aevaluate(*args, **kwargs))
+
+    def score(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.score`` (precomputed outputs), then register the report."""
+        return self._register(self._scorer.score(*args, **kwargs))
+
+    async def ascore(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.ascore``, then register the report."""
+        return self._register(await self._scorer.ascore(*args, **kwargs))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._scorer, name)
+
+
+@pytest.fixture
+def scorer(request: pytest.FixtureRequest) -> RegisteringScorer:
+    """A ``Scorer`` configured by ``@pytest.mark.evalmark_scorer(...)``; its reports are
+    registered in the suite report under the test's id."""
+    from evalmark.engine.scorer import Scorer
+
+    options: dict[str, Any] = {}
+    for marker in reversed(list(request.node.iter_markers("evalmark_scorer"))):
+        if marker.args:
+            raise pytest.UsageError(
+                f"{request.node.nodeid}: evalmark_scorer takes keyword options only, e.g. "
+                "@pytest.mark.evalmark_scorer(concurrency=5)"
+            )
+        options.update(marker.kwargs)
+    try:
+        made = Scorer(**options)
+    except TypeError as exc:
+        raise pytest.UsageError(f"{request.node.nodeid}: evalmark_scorer: {exc}") from None
+    return RegisteringScorer(made, request.node.nodeid)
+
+
+def _resolve_source(source: Any, request: pytest.FixtureRequest) -> Any:
+    if not isinstance(source, str | Path):
+        return source
+    path = Path(source)
+    if path.is_absolute():
+        return path
+    candidates = [request.config.rootpath / path, Path(request.node.path).parent / path]
+    for candidate in candidates:
+        if candidate.exists():
+            return candidate
+    tried = " and ".join(str(c) for c in candidates)
+    raise FileNotFoundError(
+        f"{request.node.nodeid}: evalmark_samples: no file {str(source)!r} (tried {tried}); "
+        "paths are relative to the rootdir or to the test file"
+    )
+
+
+@pytest.fixture
+def samples(request: pytest.FixtureRequest) -> Samples:
+    """The samples named by ``@pytest.mark.evalmark_samples(*sources, tags=[...])``, merged in
+    order. Relative paths start from the rootdir, else from the test file's folder."""
+    from evalmark.data.samples import load_samples
+
+    marker = request.node.get_closest_marker("evalmark_samples")
+    if marker is None or not marker.args:
+        raise pytest.UsageError(
+            f"{request.node.nodeid} uses the `samples` fixture but has no "
+            '@pytest.mark.evalmark_samples("path/to/samples.yaml") marker'
+        )
+    unknown = sorted(set(marker.kwargs) - {"tags"})
+    if unknown:
+        raise pytest.UsageError(
+            f"{request.node.nodeid}: evalmark_samples takes only tags=..., not {', '.join(unknown)}"
+        )
+    sources = [_resolve_source(source, request) for source in marker.args]
+    return load_samples(*sources, tags=marker.kwargs.get("tags"))
+
+
+@pytest.fixture
+def evalmark_record_mode(request: pytest.FixtureRequest) -> RecordMode | None:
+    """The ``--evalmark-record-mode`` of the run (None when not given), for ``record_replay``."""
+    from evalmark.models import RecordMode
+
+    mode = request.config.getoption("--evalmark-record-mode")
+    return None if mode is None else RecordMode(mode)
+
+
+# --------------------------------------------------------------------------- xdist and the report
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Workers send their reports to the controller; the controller writes the suite report."""
+    config = session.config
+    state = config.stash.get(_PLUGIN_KEY, None)
+    if state is None:
+        return
+    entries = REGISTRY.entries()
+    if _is_worker(config):
+        config.workeroutput[_WORKER_KEY] = [  # type: ignore[attr-defined]
+            {"name": entry.name, "report": entry.report.to_json()} for entry in entries
+        ]
+        return
+    from evalmark.pytest.session import finish_session
+
+    merged = [*entries, *_from_workers(state.worker_payloads)]
+    outcome = finish_session(merged, state.report_dir, state.baseline, state.max_drop)
+    state.summary_lines = outcome.lines
+    state.failure = outcome.failure
+    if outcome.failure is not None and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _from_workers(payloads: list[dict[str, str]]) -> list[RegisteredReport]:
+    from evalmark.report import Report
+
+    return [RegisteredReport(p["name"], Report.from_json(p["report"])) for p in payloads]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """Collect the reports a pytest-xdist worker sent back."""
+    state = node.config.stash.get(_PLUGIN_KEY, None)
+    output = getattr(node, "workeroutput", {})
+    if state is not None:
+        state.worker_payloads.extend(output.get(_WORKER_KEY, []))
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Print the evaluation summary table and the baseline verdict."""
+    state = config.stash.get(_PLUGIN_KEY, None)
+    if state is None or not state.summary_lines:
+        return
+    terminalreporter.write_sep("=", "evalmark")
+    for line in state.summary_lines:
+        terminalreporter.write_line(line)
+    if state.failure is not None:
+        terminalreporter.write_line(state.failure, red=True, bold=True)

@@ -1,0 +1,148 @@
+"""The end of a pytest session with evalmark: the suite report, the summary table, the baseline.
+
+Kept apart from :mod:`evalmark.pytest.plugin` so that the plugin imports the engine only when a
+session actually registered reports.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evalmark.pytest.helpers import RegisteredReport
+from evalmark.pytest.plugin import REPORT_STEM
+from evalmark.report import Report, SuiteReport
+from evalmark.report.jsonreport import report_from_json, report_to_dict
+
+__all__ = ["REPORT_STEM", "SessionOutcome", "finish_session", "suite_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOutcome:
+    """What to print at the end of the session, and why it fails (None when it does not)."""
+
+    lines: list[str] = field(default_factory=list)
+    failure: str | None = None
+
+
+def _renamed(report: Report, name: str) -> Report:
+    if report.name == name:
+        return report
+    document = report_to_dict(report)
+    document["name"] = name
+    return report_from_json(json.dumps(document))
+
+
+def suite_of(entries: Sequence[RegisteredReport], name: str = "pytest") -> SuiteReport:
+    """The suite report of the registered reports, each named after its test, sorted by name
+    so a run under pytest-xdist gives the same bytes as a serial run."""
+    ordered = sorted(entries, key=lambda entry: entry.name)
+    return SuiteReport([_renamed(e.report, e.name) for e in ordered], name=name)
+
+
+def _verdict(report: Report) -> str:
+    if report.errors:
+        return "ERROR"
+    return "FAIL" if report.failed else "pass"
+
+
+def _table(suite: SuiteReport) -> list[str]:
+    header = ["report", "samples", "evaluations", "passed", "failed", "errors", "score", "verdict"]
+    rows = [
+        [
+            r.name,
+            str(len(r)),
+            str(r.evaluations),
+            str(r.passed),
+            str(r.failed),
+            str(r.errors),
+            f"{r.score:.1f}%",
+            _verdict(r),
+        ]
+        for r in suite.reports
+    ]
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        numbers = [c.rjust(w) for c, w in zip(cells[1:-1], widths[1:-1], strict=True)]
+        return "  ".join([first, *numbers, cells[-1]]).rstrip()
+
+    return [line(header), *(line(row) for row in rows)]
+
+
+def _baseline_lines(
+    suite: SuiteReport, baseline: str, max_drop: float
+) -> tuple[list[str], str | None]:
+    path = Path(baseline)
+    try:
+        previous = SuiteReport.from_json(path.read_bytes())
+    except FileNotFoundError:
+        return [], f"evalmark: --evalmark-baseline {baseline}: no such file"
+    except ValueError as exc:
+        return [], f"evalmark: --evalmark-baseline {baseline}: {exc}"
+    lines: list[str] = []
+    drops: list[str] = []
+    regressions: list[str] = []
+    before, after = previous.summary.pass_rate, suite.summary.pass_rate
+    change = after - before
+    lines.append(
+        f"baseline {path}: pass rate {before:.1%} -> {after:.1%} ({change * 100:+.1f} points; "
+        f"allowed drop {max_drop * 100:.1f} points)"
+    )
+    if -change > max_drop + 1e-12:
+        drops.append(f"the suite pass rate fell from {before:.1%} to {after:.1%}")
+    known = {report.name: report for report in previous.reports}
+    for report in suite.reports:
+        old = known.get(report.name)
+        if old is None:
+            continue
+        comparison = report.compare(old)
+        drops += [f"{report.name}: {drop}" for drop in comparison.drops(max_drop)]
+        regressions += [
+            f"{report.name}: {c.sample} [{c.strategy}] went from pass to {c.after}"
+            for c in comparison.regressions
+        ]
+    vanished = sorted(set(known) - {report.name for report in suite.reports})
+    if vanished:
+        lines.append(f"reports in the baseline but not in this run: {', '.join(vanished)}")
+    lines += [f"  drop: {text}" for text in drops]
+    lines += [f"  regression: {text}" for text in regressions]
+    if not drops:
+        return lines, None
+    return lines, (
+        f"evalmark: the run dropped beyond --evalmark-max-drop={max_drop:g} against {path} "
+        f"({len(drops)} drops listed above)"
+    )
+
+
+def finish_session(
+    entries: Sequence[RegisteredReport],
+    report_dir: str | None,
+    baseline: str | None,
+    max_drop: float,
+) -> SessionOutcome:
+    """Write the suite report (when asked), and return the summary lines and any failure."""
+    if not entries:
+        if report_dir is None and baseline is None:
+            return SessionOutcome()
+        return SessionOutcome(["no evaluation reports were registered in this run"])
+    suite = suite_of(entries)
+    s = suite.summary
+    lines = [
+        f"{len(suite)} reports, {s.evaluations} evaluations: {s.passed} passed, {s.failed} "
+        f"failed, {s.errors} errors; score {s.score:.1f}%",
+        *_table(suite),
+    ]
+    if report_dir is not None:
+        directory = Path(report_dir)
+        md = suite.write(directory / f"{REPORT_STEM}.md")
+        js = suite.write(directory / f"{REPORT_STEM}.json")
+        lines.append(f"suite report: {md}, {js}")
+    failure = None
+    if baseline is not None:
+        extra, failure = _baseline_lines(suite, baseline, max_drop)
+        lines += extra
+    return SessionOutcome(lines, failure)

@@ -2,7 +2,10 @@
 //! also hold lone surrogates, as Python's `surrogatepass` writes them) so that every Python
 //! string, including ones no Rust `str` can hold, is scored.
 
+pub mod bleu;
+pub mod bleu_tokenize;
 pub mod cosine;
+mod intl_tables;
 pub mod json;
 pub mod lcs;
 pub mod levenshtein;
@@ -16,4 +19,5 @@ pub mod text;
 pub mod token_f1;
 mod unicode_tables;
 
+pub use intl_tables::REGEX_VERSION;
 pub use unicode_tables::UNICODE_VERSION;

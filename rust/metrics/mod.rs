@@ -4,6 +4,7 @@
 
 pub mod bleu;
 pub mod bleu_tokenize;
+pub mod chrf;
 pub mod cosine;
 mod intl_tables;
 pub mod json;

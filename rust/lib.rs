@@ -3,6 +3,7 @@
 //! of Python.
 
 mod batch;
+mod bindings_text_metrics;
 mod errors;
 mod inputs;
 pub mod metrics;
@@ -18,7 +19,7 @@ use metrics::cosine::Float;
 use metrics::json::Numbers;
 use metrics::rouge_l::Tokenizer;
 use metrics::token_f1::Normalizer;
-use metrics::{cosine, json, levenshtein, rouge_l, token_f1};
+use metrics::{cosine, json, levenshtein, rouge_l, rouge_tokens, token_f1};
 
 fn normalizer(name: &str) -> EvalResult<Normalizer> {
     Ok(match choice("normalizer", name, &["squad", "none"])? {
@@ -119,26 +120,25 @@ fn token_f1_batch<'py>(
 // ---- ROUGE-L --------------------------------------------------------------------------------
 
 #[pyfunction]
-#[pyo3(signature = (expected, actual, tokenizer = "rouge", measure = "fmeasure"), name = "rouge_l")]
+#[pyo3(signature = (expected, actual, tokenizer = "rouge", measure = "fmeasure", stemmer = None), name = "rouge_l")]
 fn py_rouge_l(
     expected: &Bound<'_, PyAny>,
     actual: &Bound<'_, PyAny>,
     tokenizer: &str,
     measure: &str,
+    stemmer: Option<&str>,
 ) -> PyResult<f64> {
     let (t, m) = (self::tokenizer(tokenizer)?, self::measure(measure)?);
+    let st = bindings_text_metrics::stemmer(stemmer)?;
     let (e, a) = (
         str_bytes(expected, "expected")?,
         str_bytes(actual, "actual")?,
     );
-    Ok(pick(
-        rouge_l::rouge_l(&e, &a, t, &mut Default::default()),
-        m,
-    ))
+    Ok(pick(bindings_text_metrics::rouge_l_one(&e, &a, t, st), m))
 }
 
 #[pyfunction]
-#[pyo3(signature = (expected, actual, tokenizer = "rouge", measure = "fmeasure", workers = -1), text_signature = "(expected, actual, tokenizer='rouge', measure='fmeasure', workers=-1)")]
+#[pyo3(signature = (expected, actual, tokenizer = "rouge", measure = "fmeasure", workers = -1, stemmer = None), text_signature = "(expected, actual, tokenizer='rouge', measure='fmeasure', workers=-1, stemmer=None)")]
 fn rouge_l_batch<'py>(
     py: Python<'py>,
     expected: &Bound<'py, PyAny>,
@@ -146,13 +146,18 @@ fn rouge_l_batch<'py>(
     tokenizer: &str,
     measure: &str,
     workers: isize,
+    stemmer: Option<&str>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let (t, m) = (self::tokenizer(tokenizer)?, self::measure(measure)?);
+    let st = bindings_text_metrics::stemmer(stemmer)?;
     let (he, ha) = hold_pair(expected, actual, workers)?;
     let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
     let out = py.detach(|| {
-        map_rows(e.len(), workers, |s: &mut rouge_l::Scratch, i| {
-            pick(rouge_l::rouge_l(e.row(i), a.row(i), t, s), m)
+        map_rows(e.len(), workers, |s: &mut rouge_tokens::TokenScratch, i| {
+            pick(
+                rouge_tokens::rouge_l_stemmed(e.row(i), a.row(i), t, st, s),
+                m,
+            )
         })
     })?;
     Ok(PyArray1::from_vec(py, out))
@@ -495,5 +500,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(json_match, m)?)?;
     m.add_function(wrap_pyfunction!(json_match_batch, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
+    bindings_text_metrics::register(m)?;
     Ok(())
 }

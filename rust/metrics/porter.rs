@@ -92,7 +92,7 @@ fn is_consonant<T: Letter>(w: &[T], i: usize) -> bool {
         flip = !flip;
         j -= 1;
     }
-    (!is_vowel(w[j].ascii())) != flip
+    is_vowel(w[j].ascii()) == flip
 }
 
 /// The measure m of a stem: the number of vowel-to-consonant transitions, [C](VC){m}[V].
@@ -265,7 +265,7 @@ fn step1b<T: Letter>(w: &mut Vec<T>) {
     }
 }
 
-fn step1c<T: Letter>(w: &mut Vec<T>) {
+fn step1c<T: Letter>(w: &mut [T]) {
     let n = w.len();
     if n >= 1 && w[n - 1].ascii() == b'y' && n - 1 > 1 && is_consonant(w, n - 2) {
         w[n - 1] = T::from_ascii(b'i');

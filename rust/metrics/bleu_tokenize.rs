@@ -128,19 +128,86 @@ fn replace_in(buf: &mut Vec<u8>, spare: &mut Vec<u8>, pat: &[u8], with: &[u8]) {
     }
 }
 
-/// An ASCII symbol that 13a's first pass surrounds with spaces.
+/// The ASCII symbols 13a's first pass surrounds with spaces: `{|}~ [\]^_` ` space!"#$%& ()*+
+/// :;<=>?@ /` (every ASCII symbol but `'` `,` `-` `.`).
+const CUT_13A: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] =
+            matches!(b, 0x7B..=0x7E | 0x5B..=0x60 | 0x20..=0x26 | 0x28..=0x2B | 0x3A..=0x40 | 0x2F);
+        b += 1;
+    }
+    t
+};
+
 #[inline(always)]
-fn cut_13a(b: u8) -> bool {
-    matches!(b, 0x7B..=0x7E | 0x5B..=0x60 | 0x20..=0x26 | 0x28..=0x2B | 0x3A..=0x40 | 0x2F)
+fn is_dot(c: u8) -> bool {
+    c == b'.' || c == b','
+}
+
+/// 13a's `([^0-9])([\.,])` → `\1 \2 ` from `src` into `dst`. A match needs a `.` or `,` at
+/// its second place, so only those are visited; the rest is copied in runs.
+fn cut_dots_after_non_digits(src: &[u8], dst: &mut Vec<u8>) {
+    dst.clear();
+    let (mut copied, mut free) = (0, 0);
+    for k in 1..src.len() {
+        if !is_dot(src[k]) || k - 1 < free || src[k - 1].is_ascii_digit() {
+            continue;
+        }
+        dst.extend_from_slice(&src[copied..k]);
+        dst.extend_from_slice(&[b' ', src[k], b' ']);
+        copied = k + 1;
+        free = k + 1;
+    }
+    dst.extend_from_slice(&src[copied..]);
+}
+
+/// 13a's `([\.,])([^0-9])` → ` \1 \2`.
+fn cut_dots_before_non_digits(src: &[u8], dst: &mut Vec<u8>) {
+    dst.clear();
+    let (mut copied, mut free) = (0, 0);
+    for j in 0..src.len().saturating_sub(1) {
+        if !is_dot(src[j]) || j < free || src[j + 1].is_ascii_digit() {
+            continue;
+        }
+        dst.extend_from_slice(&src[copied..j]);
+        dst.extend_from_slice(&[b' ', src[j], b' ', src[j + 1]]);
+        copied = j + 2;
+        free = j + 2;
+    }
+    dst.extend_from_slice(&src[copied..]);
+}
+
+/// 13a's `([0-9])(-)` → `\1 \2 `.
+fn cut_dashes_after_digits(src: &[u8], dst: &mut Vec<u8>) {
+    dst.clear();
+    let (mut copied, mut free) = (0, 0);
+    for k in 1..src.len() {
+        if src[k] != b'-' || k - 1 < free || !src[k - 1].is_ascii_digit() {
+            continue;
+        }
+        dst.extend_from_slice(&src[copied..k]);
+        dst.extend_from_slice(b" - ");
+        copied = k + 1;
+        free = k + 1;
+    }
+    dst.extend_from_slice(&src[copied..]);
 }
 
 /// The 13a tokenization of `line` (already rstripped), its pieces left in `s.a` separated by
 /// whitespace.
 fn tokenize_13a(line: &[u8], s: &mut Scratch) {
     let (a, b) = (&mut s.a, &mut s.b);
-    a.clear();
-    a.extend_from_slice(line);
-    if line.iter().any(|&c| matches!(c, b'<' | b'\n' | b'&')) {
+    let (mut dots, mut dashes, mut special) = (false, false, false);
+    for &c in line {
+        dots |= is_dot(c);
+        dashes |= c == b'-';
+        special |= matches!(c, b'<' | b'\n' | b'&');
+    }
+    let src: &[u8] = if special {
+        a.clear();
+        a.extend_from_slice(line);
         replace_in(a, b, b"<skipped>", b"");
         replace_in(a, b, b"-\n", b"");
         replace_in(a, b, b"\n", b" ");
@@ -150,56 +217,37 @@ fn tokenize_13a(line: &[u8], s: &mut Scratch) {
             replace_in(a, b, b"&lt;", b"<");
             replace_in(a, b, b"&gt;", b">");
         }
-    }
-    // ` line `, with every cut symbol surrounded by spaces.
-    b.clear();
-    b.reserve(a.len() * 2 + 2);
-    b.push(b' ');
-    for &c in a.iter() {
-        if cut_13a(c) {
-            b.extend_from_slice(&[b' ', c, b' ']);
-        } else {
-            b.push(c);
-        }
-    }
-    b.push(b' ');
-    let is_digit = |c: u8| c.is_ascii_digit();
-    let is_dot = |c: u8| c == b'.' || c == b',';
-    // ([^0-9])([\.,]) -> "\1 \2 "
+        std::mem::swap(a, b);
+        b
+    } else {
+        line
+    };
+    // ` line `, every cut symbol surrounded by spaces (a space stays one space: how many
+    // spaces separate two characters changes no later match and no token).
     a.clear();
-    let mut i = 0;
-    while i < b.len() {
-        if i + 1 < b.len() && !is_digit(b[i]) && is_dot(b[i + 1]) {
-            a.extend_from_slice(&[b[i], b' ', b[i + 1], b' ']);
-            i += 2;
-        } else {
-            a.push(b[i]);
-            i += 1;
+    a.reserve(src.len() + src.len() / 2 + 2);
+    a.push(b' ');
+    let mut run = 0;
+    for (i, &c) in src.iter().enumerate() {
+        if CUT_13A[c as usize] {
+            a.extend_from_slice(&src[run..i]);
+            if c == b' ' {
+                a.push(b' ');
+            } else {
+                a.extend_from_slice(&[b' ', c, b' ']);
+            }
+            run = i + 1;
         }
     }
-    // ([\.,])([^0-9]) -> " \1 \2"
-    b.clear();
-    let mut i = 0;
-    while i < a.len() {
-        if i + 1 < a.len() && is_dot(a[i]) && !is_digit(a[i + 1]) {
-            b.extend_from_slice(&[b' ', a[i], b' ', a[i + 1]]);
-            i += 2;
-        } else {
-            b.push(a[i]);
-            i += 1;
-        }
+    a.extend_from_slice(&src[run..]);
+    a.push(b' ');
+    if dots {
+        cut_dots_after_non_digits(a, b);
+        cut_dots_before_non_digits(b, a);
     }
-    // ([0-9])(-) -> "\1 \2 "
-    a.clear();
-    let mut i = 0;
-    while i < b.len() {
-        if i + 1 < b.len() && is_digit(b[i]) && b[i + 1] == b'-' {
-            a.extend_from_slice(&[b[i], b' ', b'-', b' ']);
-            i += 2;
-        } else {
-            a.push(b[i]);
-            i += 1;
-        }
+    if dashes {
+        cut_dashes_after_digits(a, b);
+        std::mem::swap(a, b);
     }
 }
 
@@ -257,6 +305,23 @@ pub fn key_of_bytes(token: &[u8], cps: &mut Vec<u32>) -> TokenKey {
 /// Call `f` with each piece of `text.split()` (Python whitespace), as bytes.
 #[inline]
 pub fn for_each_word<'a>(text: &'a [u8], mut f: impl FnMut(&'a [u8])) {
+    if text.is_ascii() {
+        let mut start = usize::MAX;
+        for (i, &c) in text.iter().enumerate() {
+            if is_ascii_py_space(c) {
+                if start != usize::MAX {
+                    f(&text[start..i]);
+                    start = usize::MAX;
+                }
+            } else if start == usize::MAX {
+                start = i;
+            }
+        }
+        if start != usize::MAX {
+            f(&text[start..]);
+        }
+        return;
+    }
     let mut start = None;
     let mut i = 0;
     while i < text.len() {

@@ -52,10 +52,129 @@ impl<K: std::hash::Hash + Eq> UnitIds<K> {
     }
 }
 
+/// Dense ids for `u64` keys: an open-addressing table (linear probing, Fibonacci hashing)
+/// emptied in O(1) by bumping a generation stamp, so clearing it between pairs costs nothing
+/// however large it once grew. Faster than a general hash map on the few hundred keys a pair
+/// of texts has.
+pub struct KeyIds {
+    slots: Vec<Slot>,
+    generation: u32,
+    bits: u32,
+    len: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    id: u32,
+    generation: u32,
+}
+
+impl Default for KeyIds {
+    fn default() -> Self {
+        KeyIds {
+            slots: vec![Slot::default(); 64],
+            generation: 1,
+            bits: 6,
+            len: 0,
+        }
+    }
+}
+
+impl KeyIds {
+    /// Forget every key.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Stamps wrapped around: old ones could look current again.
+            self.slots.fill(Slot::default());
+            self.generation = 1;
+        }
+    }
+
+    /// How many keys have ids.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
+    }
+
+    /// The id of `key`, a new one (the next integer) if it has none.
+    #[inline]
+    pub fn intern(&mut self, key: u64) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.generation != self.generation {
+                let id = self.len;
+                *slot = Slot {
+                    key,
+                    id,
+                    generation: self.generation,
+                };
+                self.len += 1;
+                if self.len as usize * 2 > self.slots.len() {
+                    self.grow();
+                }
+                return id;
+            }
+            if slot.key == key {
+                return slot.id;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The id of `key`, or [`ABSENT`].
+    #[inline]
+    pub fn get(&self, key: u64) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let slot = &self.slots[i];
+            if slot.generation != self.generation {
+                return ABSENT;
+            }
+            if slot.key == key {
+                return slot.id;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        let live = self.generation;
+        self.bits += 1;
+        self.slots = vec![Slot::default(); 1 << self.bits];
+        self.generation = 1;
+        let mask = self.slots.len() - 1;
+        for slot in old.into_iter().filter(|s| s.generation == live) {
+            let mut i = self.home(slot.key);
+            while self.slots[i].generation == 1 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = Slot {
+                generation: 1,
+                ..slot
+            };
+        }
+    }
+}
+
 /// Ids of n-grams of order 2 and up (order 1 is the unit ids themselves).
 #[derive(Default)]
 pub struct NgramIds {
-    orders: Vec<FxHashMap<u64, u32>>,
+    orders: Vec<KeyIds>,
 }
 
 impl NgramIds {
@@ -87,24 +206,26 @@ impl NgramIds {
             return;
         }
         while self.orders.len() < n - 1 {
-            self.orders.push(FxHashMap::default());
+            self.orders.push(KeyIds::default());
         }
         let map = &mut self.orders[n - 2];
         let count = units.len() + 1 - n;
         out.reserve(count);
-        for i in 0..count {
-            let (p, u) = (prev[i], units[i + n - 1]);
-            if p == ABSENT || u == ABSENT {
-                out.push(ABSENT);
-                continue;
-            }
-            let key = (p as u64) << 32 | u as u64;
-            out.push(if insert {
-                let next = map.len() as u32;
-                *map.entry(key).or_insert(next)
-            } else {
-                map.get(&key).copied().unwrap_or(ABSENT)
-            });
+        let (prev, last) = (&prev[..count], &units[n - 1..]);
+        if insert {
+            out.extend(
+                prev.iter()
+                    .zip(last)
+                    .map(|(&p, &u)| map.intern((p as u64) << 32 | u as u64)),
+            );
+        } else {
+            out.extend(prev.iter().zip(last).map(|(&p, &u)| {
+                if p == ABSENT || u == ABSENT {
+                    ABSENT
+                } else {
+                    map.get((p as u64) << 32 | u as u64)
+                }
+            }));
         }
     }
 }
@@ -161,6 +282,30 @@ mod tests {
         let mut b4 = vec![7];
         ng.next_order(4, &b3, &b, false, &mut b4);
         assert!(b4.is_empty(), "a 3-unit text has no 4-grams");
+    }
+
+    #[test]
+    fn key_ids_grow_and_clear() {
+        let mut t = KeyIds::default();
+        for round in 0..3u64 {
+            for k in 0..5000u64 {
+                assert_eq!(t.intern(k * 7919 + round), k as u32);
+            }
+            for k in 0..5000u64 {
+                assert_eq!(t.get(k * 7919 + round), k as u32);
+                assert_eq!(t.intern(k * 7919 + round), k as u32);
+            }
+            assert_eq!(t.get(u64::MAX), ABSENT);
+            assert_eq!(t.len(), 5000);
+            t.clear();
+            assert!(t.is_empty());
+            assert_eq!(t.get(round), ABSENT);
+        }
+        // The generation stamp wrapping around empties the table for real.
+        t.generation = u32::MAX;
+        t.intern(42);
+        t.clear();
+        assert_eq!(t.get(42), ABSENT);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 # Cargo files or pyproject.toml change, and each group of extras only when pyproject.toml does.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-TEST_EXTRAS ?= dev,arrow,ray,plot,progress
+TEST_EXTRAS ?= dev,arrow,ray,plot,progress,browser
 RUST_SOURCES := $(shell find rust -name '*.rs') Cargo.toml Cargo.lock
 STAMP := $(VENV)/.stamp
 
@@ -32,6 +32,10 @@ $(STAMP)-extras: $(STAMP)-build pyproject.toml
 
 comma := ,
 
+$(STAMP)-docs: $(STAMP)-build pyproject.toml
+	@$(PY) tools/requirements.py docs | $(PY) -m pip install -q --disable-pip-version-check -r /dev/stdin
+	@touch $@
+
 build: $(STAMP)-build ## build the package into .venv (core dependencies only)
 
 dev: $(STAMP)-extras ## build, and install every extra the tests and lints use
@@ -58,6 +62,9 @@ lint: dev ## formatting, lints and type checks for Rust and Python
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest evalmark._core --ignore-missing-stub
 
+docs: $(STAMP)-docs ## build the user guide and API reference into build/site (strict: warnings fail)
+	$(VENV)/bin/mkdocs build --strict -q
+
 bench: dev ## print throughput and ratios against the peer libraries (never fails a build)
 	$(PY) bench/metrics.py
 	$(PY) bench/scorer.py
@@ -65,4 +72,4 @@ bench: dev ## print throughput and ratios against the peer libraries (never fail
 	$(PY) bench/cassette.py
 	$(PY) bench/noise.py
 
-.PHONY: help build dev demo demo-all test lint bench
+.PHONY: help build dev demo demo-all test lint docs bench

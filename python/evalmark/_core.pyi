@@ -1,8 +1,13 @@
 """Stub of the Rust extension ``evalmark._core``: the metric kernels and their definitions.
 
-Every text is taken as a sequence of Unicode code points, lone surrogates included. Batch
-functions release the GIL and run on ``workers`` threads (-1: every core); their results do not
-depend on ``workers``.
+Every text is taken as a sequence of Unicode code points, lone surrogates included. Arguments
+are ``(expected, actual)`` everywhere. Batch functions release the GIL and run on ``workers``
+threads (-1: every core, at most ``MAX_WORKERS``); their results do not depend on ``workers``.
+
+Cost, for texts of n and m code points: token F1, JSON match and tokenizing are O(n + m);
+Levenshtein and the LCS of ROUGE-L are O(n·m/64) word operations (bit-parallel) and O(n + m)
+memory. ``max_chars`` caps the code points of each text: a text over it raises
+``TextTooLongError`` (naming each offending row) instead of being scored or truncated.
 """
 
 from typing import Any
@@ -11,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark.errors import MetricInputError as MetricInputError
+from evalmark.errors import TextTooLongError as TextTooLongError
 
 __version__: str
 UNICODE_VERSION: str
@@ -18,7 +24,13 @@ UNICODE_VERSION: str
 ALPHANUMERIC_UNICODE_VERSION: str
 """The Unicode version of the letter-and-digit test of the ``"unicode"`` ROUGE tokenizer."""
 
-def token_f1(expected: str, actual: str, normalizer: str = "squad") -> float:
+MAX_WORKERS: int
+"""The largest ``workers`` value a batch function accepts."""
+
+
+def token_f1(
+    expected: str, actual: str, normalizer: str = "squad", max_chars: int | None = None
+) -> float:
     """Token F1, equal to the SQuAD v2.0 script's ``compute_f1(expected, actual)``.
 
     normalizer ``"squad"``: ``str.lower()``; drop ASCII punctuation (``string.punctuation``);
@@ -29,7 +41,11 @@ def token_f1(expected: str, actual: str, normalizer: str = "squad") -> float:
     """
 
 def token_f1_batch(
-    expected: Any, actual: Any, normalizer: str = "squad", workers: int = -1
+    expected: Any,
+    actual: Any,
+    normalizer: str = "squad",
+    workers: int = -1,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.float64]:
     """``token_f1`` for each pair."""
 
@@ -39,6 +55,7 @@ def rouge_l(
     tokenizer: str = "rouge",
     measure: str = "fmeasure",
     stemmer: str | None = None,
+    max_chars: int | None = None,
 ) -> float:
     """ROUGE-L, equal to ``RougeScorer(["rougeL"]).score(expected, actual)["rougeL"]``.
 
@@ -52,7 +69,7 @@ def rouge_l(
     ``use_stemmer=True``; ``None``: no stemming.
     lcs = longest common subsequence of the token sequences; precision = lcs/len(actual),
     recall = lcs/len(expected), fmeasure = 2pr/(p+r) (0.0 when p + r = 0). Either side without
-    tokens: 0.0. Memory is linear in the input length.
+    tokens: 0.0. Time O(n·m/64) for n and m tokens; memory linear in the input length.
     """
 
 def rouge_l_batch(
@@ -60,8 +77,9 @@ def rouge_l_batch(
     actual: Any,
     tokenizer: str = "rouge",
     measure: str = "fmeasure",
-    workers: int = -1,
     stemmer: str | None = None,
+    workers: int = -1,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.float64]:
     """``rouge_l`` for each pair."""
 
@@ -72,6 +90,7 @@ def rouge_n(
     tokenizer: str = "rouge",
     stemmer: str | None = None,
     measure: str = "fmeasure",
+    max_chars: int | None = None,
 ) -> float:
     """ROUGE-N, equal to ``RougeScorer([f"rouge{n}"], use_stemmer=stemmer == "porter")``'s
     score (rouge-score itself stops at n = 9; any n >= 1 is accepted here).
@@ -89,6 +108,7 @@ def rouge_n_batch(
     stemmer: str | None = None,
     measure: str = "fmeasure",
     workers: int = -1,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.float64]:
     """``rouge_n`` for each pair."""
 
@@ -98,6 +118,7 @@ def rouge_lsum(
     tokenizer: str = "rouge",
     stemmer: str | None = None,
     measure: str = "fmeasure",
+    max_chars: int | None = None,
 ) -> float:
     """ROUGE-Lsum, equal to ``RougeScorer(["rougeLsum"], use_stemmer=...)``'s score.
 
@@ -116,29 +137,31 @@ def rouge_lsum_batch(
     stemmer: str | None = None,
     measure: str = "fmeasure",
     workers: int = -1,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.float64]:
     """``rouge_lsum`` for each pair."""
 
-def levenshtein_distance(a: str, b: str) -> int:
+def levenshtein_distance(expected: str, actual: str, max_chars: int | None = None) -> int:
     """Unit-cost insert/delete/substitute edit distance over code points; equal to
-    ``rapidfuzz.distance.Levenshtein.distance``."""
+    ``rapidfuzz.distance.Levenshtein.distance``. Time O(n·m/64) after the common prefix and
+    suffix are stripped, memory O(n + m)."""
 
-def levenshtein_similarity(a: str, b: str) -> float:
-    """1 − distance / max(len a, len b); both empty: 1.0. Equal to
+def levenshtein_similarity(expected: str, actual: str, max_chars: int | None = None) -> float:
+    """1 − distance / max(len expected, len actual); both empty: 1.0. Equal to
     ``rapidfuzz.distance.Levenshtein.normalized_similarity``."""
 
 def levenshtein_distance_batch(
-    expected: Any, actual: Any, workers: int = -1
+    expected: Any, actual: Any, workers: int = -1, max_chars: int | None = None
 ) -> npt.NDArray[np.int64]:
     """``levenshtein_distance`` for each pair."""
 
 def levenshtein_similarity_batch(
-    expected: Any, actual: Any, workers: int = -1
+    expected: Any, actual: Any, workers: int = -1, max_chars: int | None = None
 ) -> npt.NDArray[np.float64]:
     """``levenshtein_similarity`` for each pair."""
 
-def cosine(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
-    """dot(a, b) / (‖a‖·‖b‖), accumulated in float64; a zero vector gives 0.0; NaN or
+def cosine(expected: npt.NDArray[np.float64], actual: npt.NDArray[np.float64]) -> float:
+    """dot(e, a) / (‖e‖·‖a‖), accumulated in float64; a zero vector gives 0.0; NaN or
     infinity is an error."""
 
 def cosine_batch(
@@ -147,11 +170,14 @@ def cosine_batch(
     """Cosine of row i with row i of two C-contiguous float32 or float64 matrices."""
 
 def cosine_matrix(
-    queries: npt.NDArray[Any], matrix: npt.NDArray[Any], workers: int = -1
+    expected: npt.NDArray[Any], actual: npt.NDArray[Any], workers: int = -1
 ) -> npt.NDArray[np.float64]:
-    """Cosine of every row of ``queries`` with every row of ``matrix``: shape (len q, len m)."""
+    """Cosine of every row of ``expected`` with every row of ``actual``: shape
+    (len expected, len actual). A result too large to allocate raises ``MemoryError``."""
 
-def json_match(expected: str, actual: str, numbers: str = "value") -> bool:
+def json_match(
+    expected: str, actual: str, numbers: str = "value", max_chars: int | None = None
+) -> bool:
     """Whether two JSON (RFC 8259) documents are equal by meaning.
 
     Object key order is ignored at every depth, arrays compare in order, strings exactly after
@@ -163,7 +189,11 @@ def json_match(expected: str, actual: str, numbers: str = "value") -> bool:
     """
 
 def json_match_batch(
-    expected: Any, actual: Any, numbers: str = "value", workers: int = -1
+    expected: Any,
+    actual: Any,
+    numbers: str = "value",
+    workers: int = -1,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.bool_]:
     """``json_match`` for each pair; an invalid expected document names its row."""
 
@@ -185,6 +215,7 @@ def bleu(
     smooth: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
+    max_chars: int | None = None,
 ) -> float:
     """Sentence BLEU in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs, ...).score / 100``
     (capped at 1.0, which float rounding of a perfect score exceeds by an ulp).
@@ -216,6 +247,7 @@ def bleu_batch(
     smooth_value: float | None = None,
     effective_order: bool = True,
     workers: int = -1,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.float64]:
     """``bleu`` for each row: ``expected[i]`` (a ``str`` or a sequence of ``str``) holds row i's
     references, or expected is a text column (one reference per row)."""
@@ -229,6 +261,7 @@ def corpus_bleu(
     smooth_value: float | None = None,
     effective_order: bool = False,
     workers: int = -1,
+    max_chars: int | None = None,
 ) -> float:
     """Corpus BLEU in [0, 1]: the statistics of ``bleu`` summed over rows, then scored once;
     sacrebleu's ``corpus_bleu(actual, streams).score / 100`` where ``streams[k][i]`` is
@@ -243,6 +276,7 @@ def chrf(
     whitespace: bool = False,
     eps_smoothing: bool = False,
     lowercase: bool = False,
+    max_chars: int | None = None,
 ) -> float:
     """Sentence chrF in [0, 1] (chrF++ with ``word_order=2``): sacrebleu's
     ``CHRF(...).sentence_score(actual, refs).score / 100``.
@@ -269,6 +303,7 @@ def chrf_batch(
     eps_smoothing: bool = False,
     lowercase: bool = False,
     workers: int = -1,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.float64]:
     """``chrf`` for each row; ``expected[i]`` holds row i's references."""
 
@@ -282,6 +317,7 @@ def corpus_chrf(
     eps_smoothing: bool = False,
     lowercase: bool = False,
     workers: int = -1,
+    max_chars: int | None = None,
 ) -> float:
     """Corpus chrF in [0, 1]: each row's best-reference statistics summed, then scored once;
     sacrebleu's ``corpus_chrf`` / 100. No rows: 0.0."""

@@ -18,6 +18,7 @@ __all__ = [
     "DataFileError",
     "EvalmarkError",
     "GradeParseError",
+    "HistoryError",
     "JsonJudgmentParseError",
     "JudgeFailure",
     "JudgeParseError",
@@ -32,6 +33,7 @@ __all__ = [
     "StrategyError",
     "SuiteError",
     "TestCaseError",
+    "TextTooLongError",
     "VerdictParseError",
 ]
 
@@ -42,6 +44,14 @@ class EvalmarkError(Exception):
 
 class MetricInputError(EvalmarkError, ValueError):
     """A metric kernel was given input it cannot score; the message names the row and field."""
+
+
+class TextTooLongError(MetricInputError):
+    """Texts longer than the call's ``max_chars``. The message names the first few rows (or the
+    side, for a single pair) and their lengths; ``rows`` lists every offending row of a batch
+    (ascending, counted from 0), empty for a single pair."""
+
+    rows: tuple[int, ...] = ()
 
 
 # --------------------------------------------------------------------------- data files
@@ -230,6 +240,11 @@ class OptionalDependencyError(EvalmarkError, ImportError):
 
 class PlotUnavailableError(EvalmarkError, ImportError):
     """matplotlib is not installed, so no plot can be drawn."""
+
+
+class HistoryError(EvalmarkError, RuntimeError):
+    """The run history database cannot be opened, read or written; the message says why and
+    what to do. Never changes a run's verdict: the command line reports it as a warning."""
 
 
 class CliError(EvalmarkError):

@@ -4,7 +4,9 @@ Arguments are always ``(expected, actual)``. Batch forms take sequences of ``str
 :class:`TextColumn`), or 2-D arrays for vectors, and return 1-D numpy arrays. They release the
 GIL and run on ``workers`` threads: ``-1`` every core, ``1`` serial, ``n`` that many; the default
 comes from the ``EVALMARK_WORKERS`` environment variable, else ``-1``. Results are bit-identical
-for every value of ``workers``. The definitions are stated in ``evalmark/_core.pyi``.
+for every value of ``workers``. Text functions take ``max_chars``: a text with more code points
+raises :class:`TextTooLongError`, whose ``rows`` lists the offending rows of a batch. The
+definitions and the cost model are stated in ``evalmark/_core.pyi``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark import _core
-from evalmark.errors import MetricInputError
+from evalmark.errors import MetricInputError, TextTooLongError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MetricInputError",
     "TextColumn",
+    "TextTooLongError",
     "bleu",
     "bleu_batch",
     "canonical_json",
@@ -155,9 +158,10 @@ def resolve_workers(workers: int | None) -> int:
             ) from None
     if isinstance(workers, bool) or not isinstance(workers, int):
         raise TypeError(f"workers must be an int, got {type(workers).__name__}")
-    if workers == 0 or workers < -1:
+    if workers == 0 or workers < -1 or workers > _core.MAX_WORKERS:
         raise MetricInputError(
-            f"{source} must be -1 (all cores) or a positive thread count, got {workers}"
+            f"{source} must be -1 (all cores) or a thread count from 1 to {_core.MAX_WORKERS},"
+            f" got {workers}"
         )
     return workers
 
@@ -182,9 +186,15 @@ def _vector(x: npt.ArrayLike, name: str) -> FloatArray:
     return np.ascontiguousarray(arr)
 
 
-def token_f1(expected: str, actual: str, *, normalizer: Normalizer = "squad") -> float:
+def token_f1(
+    expected: str,
+    actual: str,
+    *,
+    normalizer: Normalizer = "squad",
+    max_chars: int | None = None,
+) -> float:
     """Token F1 of ``actual`` against ``expected`` (SQuAD's ``compute_f1`` by default)."""
-    return _core.token_f1(expected, actual, normalizer)
+    return _core.token_f1(expected, actual, normalizer, max_chars)
 
 
 def token_f1_batch(
@@ -193,10 +203,11 @@ def token_f1_batch(
     *,
     normalizer: Normalizer = "squad",
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """Token F1 for each pair of a batch."""
     return _core.token_f1_batch(
-        _texts(expected), _texts(actual), normalizer, resolve_workers(workers)
+        _texts(expected), _texts(actual), normalizer, resolve_workers(workers), max_chars
     )
 
 
@@ -207,10 +218,11 @@ def rouge_l(
     tokenizer: Tokenizer = "rouge",
     measure: Measure = "fmeasure",
     stemmer: Stemmer | None = None,
+    max_chars: int | None = None,
 ) -> float:
     """ROUGE-L of ``actual`` (prediction) against ``expected`` (target), as rouge-score;
     ``stemmer="porter"`` is rouge-score's ``use_stemmer=True``."""
-    return _core.rouge_l(expected, actual, tokenizer, measure, stemmer)
+    return _core.rouge_l(expected, actual, tokenizer, measure, stemmer, max_chars)
 
 
 def rouge_l_batch(
@@ -221,44 +233,59 @@ def rouge_l_batch(
     measure: Measure = "fmeasure",
     stemmer: Stemmer | None = None,
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """ROUGE-L for each pair of a batch."""
     return _core.rouge_l_batch(
-        _texts(expected), _texts(actual), tokenizer, measure, resolve_workers(workers), stemmer
+        _texts(expected),
+        _texts(actual),
+        tokenizer,
+        measure,
+        stemmer,
+        resolve_workers(workers),
+        max_chars,
     )
 
 
-def levenshtein_distance(a: str, b: str) -> int:
+def levenshtein_distance(expected: str, actual: str, *, max_chars: int | None = None) -> int:
     """Unit-cost edit distance over Unicode code points."""
-    return _core.levenshtein_distance(a, b)
+    return _core.levenshtein_distance(expected, actual, max_chars)
 
 
-def levenshtein_similarity(a: str, b: str) -> float:
-    """1 − distance / max(len a, len b); 1.0 when both are empty."""
-    return _core.levenshtein_similarity(a, b)
+def levenshtein_similarity(expected: str, actual: str, *, max_chars: int | None = None) -> float:
+    """1 − distance / max(len expected, len actual); 1.0 when both are empty."""
+    return _core.levenshtein_similarity(expected, actual, max_chars)
 
 
 def levenshtein_distance_batch(
-    expected: Texts, actual: Texts, *, workers: int | None = None
+    expected: Texts,
+    actual: Texts,
+    *,
+    workers: int | None = None,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.int64]:
     """Levenshtein distance for each pair of a batch."""
     return _core.levenshtein_distance_batch(
-        _texts(expected), _texts(actual), resolve_workers(workers)
+        _texts(expected), _texts(actual), resolve_workers(workers), max_chars
     )
 
 
 def levenshtein_similarity_batch(
-    expected: Texts, actual: Texts, *, workers: int | None = None
+    expected: Texts,
+    actual: Texts,
+    *,
+    workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """Levenshtein similarity for each pair of a batch."""
     return _core.levenshtein_similarity_batch(
-        _texts(expected), _texts(actual), resolve_workers(workers)
+        _texts(expected), _texts(actual), resolve_workers(workers), max_chars
     )
 
 
-def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+def cosine(expected: npt.ArrayLike, actual: npt.ArrayLike) -> float:
     """Cosine similarity of two vectors; 0.0 when either is zero."""
-    return _core.cosine(_vector(a, "a"), _vector(b, "b"))
+    return _core.cosine(_vector(expected, "expected"), _vector(actual, "actual"))
 
 
 def _same_dtype(
@@ -278,16 +305,23 @@ def cosine_batch(
 
 
 def cosine_matrix(
-    queries: npt.ArrayLike, matrix: npt.ArrayLike, *, workers: int | None = None
+    expected: npt.ArrayLike, actual: npt.ArrayLike, *, workers: int | None = None
 ) -> FloatArray:
-    """Cosine similarity of every row of ``queries`` with every row of ``matrix``."""
-    q, m = _same_dtype(_matrix(queries, "queries"), _matrix(matrix, "matrix"))
-    return _core.cosine_matrix(q, m, resolve_workers(workers))
+    """Cosine similarity of every row of ``expected`` with every row of ``actual``: shape
+    (len expected, len actual)."""
+    e, a = _same_dtype(_matrix(expected, "expected"), _matrix(actual, "actual"))
+    return _core.cosine_matrix(e, a, resolve_workers(workers))
 
 
-def json_match(expected: str, actual: str, *, numbers: Numbers = "value") -> bool:
+def json_match(
+    expected: str,
+    actual: str,
+    *,
+    numbers: Numbers = "value",
+    max_chars: int | None = None,
+) -> bool:
     """Whether two JSON documents are equal by meaning (key order and spacing ignored)."""
-    return _core.json_match(expected, actual, numbers)
+    return _core.json_match(expected, actual, numbers, max_chars)
 
 
 def json_match_batch(
@@ -296,10 +330,11 @@ def json_match_batch(
     *,
     numbers: Numbers = "value",
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.bool_]:
     """JSON match for each pair of a batch."""
     return _core.json_match_batch(
-        _texts(expected), _texts(actual), numbers, resolve_workers(workers)
+        _texts(expected), _texts(actual), numbers, resolve_workers(workers), max_chars
     )
 
 
@@ -309,15 +344,6 @@ def canonical_json(text: str, *, numbers: Numbers = "value") -> str:
 
 
 # ---------------------------------------------------------------------------- ROUGE-N, ROUGE-Lsum
-
-
-def _count(name: str, value: object, minimum: int) -> int:
-    """An int option (not a bool) of at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < minimum:
-        raise MetricInputError(f"{name} must be an int of {minimum} or more, got {value}")
-    return value
 
 
 def _flag(name: str, value: object) -> bool:
@@ -334,10 +360,11 @@ def rouge_n(
     tokenizer: Tokenizer = "rouge",
     stemmer: Stemmer | None = None,
     measure: Measure = "fmeasure",
+    max_chars: int | None = None,
 ) -> float:
     """ROUGE-N of ``actual`` (prediction) against ``expected`` (target), as rouge-score's
     ``rouge{n}``; ``stemmer="porter"`` is its ``use_stemmer=True``."""
-    return _core.rouge_n(expected, actual, _count("n", n, 1), tokenizer, stemmer, measure)
+    return _core.rouge_n(expected, actual, n, tokenizer, stemmer, measure, max_chars)
 
 
 def rouge_n_batch(
@@ -349,16 +376,18 @@ def rouge_n_batch(
     stemmer: Stemmer | None = None,
     measure: Measure = "fmeasure",
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """ROUGE-N for each pair of a batch."""
     return _core.rouge_n_batch(
         _texts(expected),
         _texts(actual),
-        _count("n", n, 1),
+        n,
         tokenizer,
         stemmer,
         measure,
         resolve_workers(workers),
+        max_chars,
     )
 
 
@@ -369,9 +398,10 @@ def rouge_lsum(
     tokenizer: Tokenizer = "rouge",
     stemmer: Stemmer | None = None,
     measure: Measure = "fmeasure",
+    max_chars: int | None = None,
 ) -> float:
     """ROUGE-Lsum (summary-level LCS over newline-separated sentences), as rouge-score."""
-    return _core.rouge_lsum(expected, actual, tokenizer, stemmer, measure)
+    return _core.rouge_lsum(expected, actual, tokenizer, stemmer, measure, max_chars)
 
 
 def rouge_lsum_batch(
@@ -382,10 +412,17 @@ def rouge_lsum_batch(
     stemmer: Stemmer | None = None,
     measure: Measure = "fmeasure",
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """ROUGE-Lsum for each pair of a batch."""
     return _core.rouge_lsum_batch(
-        _texts(expected), _texts(actual), tokenizer, stemmer, measure, resolve_workers(workers)
+        _texts(expected),
+        _texts(actual),
+        tokenizer,
+        stemmer,
+        measure,
+        resolve_workers(workers),
+        max_chars,
     )
 
 
@@ -436,6 +473,7 @@ def bleu(
     smooth: Smooth = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
+    max_chars: int | None = None,
 ) -> float:
     """Sentence BLEU of ``actual`` (the hypothesis) against ``expected`` (one reference or a
     list), in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs).score / 100``."""
@@ -447,6 +485,7 @@ def bleu(
         smooth,
         _smooth_value(smooth_value),
         _flag("effective_order", effective_order),
+        max_chars,
     )
 
 
@@ -460,6 +499,7 @@ def bleu_batch(
     smooth_value: float | None = None,
     effective_order: bool = True,
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """Sentence BLEU for each row; row i's references are ``expected[i]``."""
     return _core.bleu_batch(
@@ -471,6 +511,7 @@ def bleu_batch(
         _smooth_value(smooth_value),
         _flag("effective_order", effective_order),
         resolve_workers(workers),
+        max_chars,
     )
 
 
@@ -484,6 +525,7 @@ def corpus_bleu(
     smooth_value: float | None = None,
     effective_order: bool = False,
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> float:
     """Corpus BLEU in [0, 1]: sacrebleu's ``corpus_bleu`` / 100, with references given per row
     (``expected[i]`` for ``actual[i]``), not as sacrebleu's streams."""
@@ -496,6 +538,7 @@ def corpus_bleu(
         _smooth_value(smooth_value),
         _flag("effective_order", effective_order),
         resolve_workers(workers),
+        max_chars,
     )
 
 
@@ -508,9 +551,9 @@ def _chrf_args(
     lowercase: bool,
 ) -> tuple[int, int, int, bool, bool, bool]:
     return (
-        _count("char_order", char_order, 0),
-        _count("word_order", word_order, 0),
-        _count("beta", beta, 0),
+        char_order,
+        word_order,
+        beta,
         _flag("whitespace", whitespace),
         _flag("eps_smoothing", eps_smoothing),
         _flag("lowercase", lowercase),
@@ -527,6 +570,7 @@ def chrf(
     whitespace: bool = False,
     eps_smoothing: bool = False,
     lowercase: bool = False,
+    max_chars: int | None = None,
 ) -> float:
     """Sentence chrF (``word_order=2``: chrF++) of ``actual`` against ``expected`` (one
     reference or a list), in [0, 1]: sacrebleu's ``sentence_chrf(actual, refs).score / 100``."""
@@ -534,6 +578,7 @@ def chrf(
         expected,
         actual,
         *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
+        max_chars,
     )
 
 
@@ -548,6 +593,7 @@ def chrf_batch(
     eps_smoothing: bool = False,
     lowercase: bool = False,
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """Sentence chrF for each row; row i's references are ``expected[i]``."""
     return _core.chrf_batch(
@@ -555,6 +601,7 @@ def chrf_batch(
         _texts(actual),
         *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
         resolve_workers(workers),
+        max_chars,
     )
 
 
@@ -569,6 +616,7 @@ def corpus_chrf(
     eps_smoothing: bool = False,
     lowercase: bool = False,
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> float:
     """Corpus chrF in [0, 1]: sacrebleu's ``corpus_chrf`` / 100, references given per row."""
     return _core.corpus_chrf(
@@ -576,4 +624,5 @@ def corpus_chrf(
         _texts(actual),
         *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
         resolve_workers(workers),
+        max_chars,
     )

@@ -49,6 +49,40 @@ pub enum Smooth {
     Exp,
 }
 
+/// The name of a smoothing method, before its value is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmoothMethod {
+    Exp,
+    Floor,
+    AddK,
+    None,
+}
+
+impl Smooth {
+    /// The method with its value: `value` (finite, 0 or more) applies to `Floor` (default 0.1)
+    /// and `AddK` (default 1) only, as in sacrebleu.
+    pub fn new(method: SmoothMethod, value: Option<f64>) -> Result<Smooth, String> {
+        if let Some(v) = value {
+            if matches!(method, SmoothMethod::Exp | SmoothMethod::None) {
+                return Err(
+                    "smooth_value applies to smooth='floor' and 'add-k' only; leave it None".into(),
+                );
+            }
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!(
+                    "smooth_value must be a finite number of 0 or more, got {v}"
+                ));
+            }
+        }
+        Ok(match method {
+            SmoothMethod::Exp => Smooth::Exp,
+            SmoothMethod::Floor => Smooth::Floor(value.unwrap_or(0.1)),
+            SmoothMethod::AddK => Smooth::AddK(value.unwrap_or(1.0)),
+            SmoothMethod::None => Smooth::None,
+        })
+    }
+}
+
 /// How segments are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BleuOptions {

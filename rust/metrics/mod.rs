@@ -6,6 +6,7 @@ pub mod bleu;
 pub mod bleu_tokenize;
 pub mod chrf;
 pub mod cosine;
+pub mod halt;
 mod intl_tables;
 pub mod json;
 pub mod lcs;

@@ -13,6 +13,7 @@
 //! Long sentences keep a checkpoint every √|c| columns and recompute one block at a time while
 //! backtracking, so memory stays O(√|c| · |r| / 64) words.
 
+use super::halt::{Run, Stop, TryVec};
 use super::lcs::step;
 use super::ngrams::{UnitIds, ABSENT};
 use super::rouge_l::{RougeScore, Tokenizer};
@@ -193,6 +194,7 @@ fn sentences(
 
 /// Mark in `marks` the positions of `r` on the LCS of (r, c) that rouge-score's backtrack
 /// reads out. `masks` holds r's masks.
+#[allow(clippy::too_many_arguments)]
 fn mark_lcs(
     r: &[u32],
     c: &[u32],
@@ -201,16 +203,20 @@ fn mark_lcs(
     checkpoints: &mut Vec<u64>,
     columns: &mut Vec<u64>,
     marks: &mut [bool],
-) {
+    stop: &Stop,
+) -> Run<()> {
     let words = masks.words;
     let n = c.len();
-    let block = if (n + 1) * words <= COLUMN_BUDGET {
+    let block = if (n + 1).saturating_mul(words) <= COLUMN_BUDGET {
         n
     } else {
         (n as f64).sqrt().ceil() as usize
     }
     .max(1);
     checkpoints.clear();
+    columns.clear();
+    checkpoints.try_capacity((n / block + 1) * words, "ROUGE-Lsum checkpoints")?;
+    columns.try_capacity((block + 1) * words, "ROUGE-Lsum columns")?;
     if block < n {
         v.clear();
         v.resize(words, !0u64);
@@ -224,6 +230,7 @@ fn mark_lcs(
     }
     let (mut i, mut j) = (r.len(), n);
     while i > 0 && j > 0 {
+        stop.check()?;
         let begin = (j - 1) / block * block;
         // Columns begin..=j of the table, from the checkpoint at `begin`.
         v.clear();
@@ -252,17 +259,20 @@ fn mark_lcs(
             }
         }
     }
+    Ok(())
 }
 
 /// ROUGE-Lsum of `actual` (the prediction) against `expected` (the target). Sentences are the
-/// non-empty pieces between `\n`s; either side without tokens scores 0.
+/// non-empty pieces between `\n`s; either side without tokens scores 0. The table work,
+/// O(|r|·|c|/64) per pair of sentences, polls `stop`.
 pub fn rouge_lsum(
     expected: &[u8],
     actual: &[u8],
     tokenizer: Tokenizer,
     stemmer: Stemmer,
     s: &mut Scratch,
-) -> RougeScore {
+    stop: &Stop,
+) -> Run<RougeScore> {
     let zero = RougeScore {
         precision: 0.0,
         recall: 0.0,
@@ -293,7 +303,7 @@ pub fn rouge_lsum(
     );
     let (m, n) = (ids_e.len(), ids_a.len());
     if m == 0 || n == 0 {
-        return zero;
+        return Ok(zero);
     }
     let vocab = units.len();
     counts_e.clear();
@@ -315,7 +325,7 @@ pub fn rouge_lsum(
         for &(cb, ce) in sents_a.iter() {
             let c = &ids_a[cb as usize..ce as usize];
             if !c.is_empty() {
-                mark_lcs(r, c, masks, v, checkpoints, columns, marks);
+                mark_lcs(r, c, masks, v, checkpoints, columns, marks, stop)?;
             }
         }
         masks.reset(r);
@@ -330,11 +340,11 @@ pub fn rouge_lsum(
     }
     let precision = hits as f64 / n as f64;
     let recall = hits as f64 / m as f64;
-    RougeScore {
+    Ok(RougeScore {
         precision,
         recall,
         fmeasure: fmeasure(precision, recall),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -382,7 +392,17 @@ mod tests {
         masks.build(r, vocab);
         let mut marks = vec![false; r.len()];
         let (mut v, mut ck, mut cols) = (Vec::new(), Vec::new(), Vec::new());
-        mark_lcs(r, c, &mut masks, &mut v, &mut ck, &mut cols, &mut marks);
+        mark_lcs(
+            r,
+            c,
+            &mut masks,
+            &mut v,
+            &mut ck,
+            &mut cols,
+            &mut marks,
+            &Stop::new(),
+        )
+        .unwrap();
         masks.reset(r);
         (0..r.len()).filter(|&i| marks[i]).collect()
     }
@@ -423,7 +443,24 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::None,
             &mut Scratch::default(),
+            &Stop::new(),
         )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_raised_stop_halts_the_table_work() {
+        let stop = Stop::new();
+        stop.raise();
+        let got = rouge_lsum(
+            b"a b",
+            b"a b",
+            Tokenizer::Rouge,
+            Stemmer::None,
+            &mut Scratch::default(),
+            &stop,
+        );
+        assert_eq!(got, Err(super::super::halt::Halt::Stopped));
     }
 
     #[test]

@@ -26,6 +26,11 @@ pub struct Scratch {
     counts_a: Vec<u32>,
 }
 
+/// `n` as the kernel takes it (a count option is at least 1; 0 would mean 1).
+pub fn order(n: usize) -> NonZeroUsize {
+    NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN)
+}
+
 /// ROUGE-N of `actual` (the prediction) against `expected` (the target).
 ///
 /// intersection = Σ over n-grams of min(count in expected, count in actual);

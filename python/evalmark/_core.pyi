@@ -27,7 +27,6 @@ ALPHANUMERIC_UNICODE_VERSION: str
 MAX_WORKERS: int
 """The largest ``workers`` value a batch function accepts."""
 
-
 def token_f1(
     expected: str, actual: str, normalizer: str = "squad", max_chars: int | None = None
 ) -> float:

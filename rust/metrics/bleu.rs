@@ -6,7 +6,7 @@
 //! sacrebleu reports BLEU on a 0–100 scale; [`score`] returns that number divided by 100.
 
 use super::bleu_tokenize::{self, BleuTokenizer};
-use super::ngrams::{NgramIds, UnitIds, ABSENT};
+use super::ngrams::{NgramIds, TokenIds, ABSENT};
 use super::text::TokenKey;
 
 /// The highest n-gram order (sacrebleu's `MAX_NGRAM_ORDER`).
@@ -95,13 +95,14 @@ pub struct BleuOptions {
 pub struct Scratch {
     tok: bleu_tokenize::Scratch,
     keys: Vec<TokenKey>,
-    units: UnitIds<TokenKey>,
+    units: TokenIds,
     ngrams: NgramIds,
     ids: Vec<u32>,
     grams: [Vec<u32>; MAX_ORDER],
     tmp: Vec<u32>,
     ref_max: [Vec<u32>; MAX_ORDER],
     counts: Vec<u32>,
+    ref_lens: Vec<u64>,
 }
 
 /// The n-gram ids of every order of `ids`, into `grams` (order k + 1 in `grams[k]`).
@@ -133,29 +134,37 @@ pub fn segment_stats(refs: &[&[u8]], hyp: &[u8], opts: BleuOptions, s: &mut Scra
         tmp,
         ref_max,
         counts,
+        ref_lens,
     } = s;
     units.clear();
     ngrams.clear();
     for m in ref_max.iter_mut() {
         m.clear();
     }
-    let mut ref_lens = Vec::with_capacity(refs.len());
+    ref_lens.clear();
     for r in refs {
         bleu_tokenize::tokens(r, opts.tokenizer, opts.lowercase, tok, keys);
         ref_lens.push(keys.len() as u64);
         ids.clear();
         ids.extend(keys.drain(..).map(|k| units.intern(k)));
         all_orders(ngrams, ids, true, grams, tmp);
-        for (order, g) in grams.iter().enumerate() {
+        for (g, best) in grams.iter().zip(ref_max.iter_mut()) {
+            // ids are numbered in order of first appearance, so this reference's largest id
+            // bounds the vocabulary seen so far.
+            let vocab = g.iter().max().map_or(0, |&m| m as usize + 1);
+            if best.len() < vocab {
+                best.resize(vocab, 0);
+            }
+            if refs.len() == 1 {
+                for &id in g {
+                    best[id as usize] += 1;
+                }
+                continue;
+            }
             // This reference's counts, then the running maximum over references.
-            let vocab = if order == 0 {
-                units.len()
-            } else {
-                ngrams.len(order + 1)
-            };
-            counts.resize(vocab.max(counts.len()), 0);
-            let best = &mut ref_max[order];
-            best.resize(vocab, 0);
+            if counts.len() < vocab {
+                counts.resize(vocab, 0);
+            }
             for &id in g {
                 counts[id as usize] += 1;
             }
@@ -177,26 +186,20 @@ pub fn segment_stats(refs: &[&[u8]], hyp: &[u8], opts: BleuOptions, s: &mut Scra
 
     let mut stats = BleuStats {
         hyp_len,
-        ref_len: closest_ref_len(hyp_len, &ref_lens),
+        ref_len: closest_ref_len(hyp_len, ref_lens),
         ..Default::default()
     };
-    for (order, g) in grams.iter().enumerate() {
+    for (order, (g, best)) in grams.iter().zip(ref_max.iter_mut()).enumerate() {
         stats.total[order] = g.len() as u64;
-        let best = &ref_max[order];
-        counts.clear();
-        counts.resize(best.len(), 0);
-        for &id in g {
-            if id != ABSENT {
-                counts[id as usize] += 1;
-            }
-        }
+        // Each hypothesis n-gram takes one unused copy from the clipping counts: the sum of
+        // min(count in hyp, clip count).
         let mut correct = 0u64;
         for &id in g {
             if id != ABSENT {
-                let c = &mut counts[id as usize];
+                let c = &mut best[id as usize];
                 if *c > 0 {
-                    correct += (*c).min(best[id as usize]) as u64;
-                    *c = 0;
+                    *c -= 1;
+                    correct += 1;
                 }
             }
         }

@@ -146,57 +146,80 @@ fn is_dot(c: u8) -> bool {
     c == b'.' || c == b','
 }
 
-/// 13a's `([^0-9])([\.,])` → `\1 \2 ` from `src` into `dst`. A match needs a `.` or `,` at
-/// its second place, so only those are visited; the rest is copied in runs.
-fn cut_dots_after_non_digits(src: &[u8], dst: &mut Vec<u8>) {
+/// `dst` cleared and sized to `len` bytes, to be written by index (and truncated after).
+#[inline]
+fn presized(dst: &mut Vec<u8>, len: usize) -> &mut [u8] {
     dst.clear();
-    let (mut copied, mut free) = (0, 0);
-    for k in 1..src.len() {
-        if !is_dot(src[k]) || k - 1 < free || src[k - 1].is_ascii_digit() {
-            continue;
+    dst.resize(len, b' ');
+    dst
+}
+
+/// 13a's `([^0-9])([\.,])` → `\1 \2 ` from `src` into `dst`. Matches do not overlap: the
+/// second character of one cannot start the next.
+fn cut_dots_after_non_digits(src: &[u8], dst: &mut Vec<u8>) {
+    let out = presized(dst, src.len() * 2 + 1);
+    let (mut k, mut free) = (0, 0);
+    for (j, &c) in src.iter().enumerate() {
+        if j >= 1 && is_dot(c) && j > free && !src[j - 1].is_ascii_digit() {
+            out[k] = b' ';
+            out[k + 1] = c;
+            out[k + 2] = b' ';
+            k += 3;
+            free = j + 1;
+        } else {
+            out[k] = c;
+            k += 1;
         }
-        dst.extend_from_slice(&src[copied..k]);
-        dst.extend_from_slice(&[b' ', src[k], b' ']);
-        copied = k + 1;
-        free = k + 1;
     }
-    dst.extend_from_slice(&src[copied..]);
+    dst.truncate(k);
 }
 
 /// 13a's `([\.,])([^0-9])` → ` \1 \2`.
 fn cut_dots_before_non_digits(src: &[u8], dst: &mut Vec<u8>) {
-    dst.clear();
-    let (mut copied, mut free) = (0, 0);
-    for j in 0..src.len().saturating_sub(1) {
-        if !is_dot(src[j]) || j < free || src[j + 1].is_ascii_digit() {
-            continue;
+    let out = presized(dst, src.len() * 2 + 1);
+    let (mut k, mut j) = (0, 0);
+    while j < src.len() {
+        let c = src[j];
+        if is_dot(c) && j + 1 < src.len() && !src[j + 1].is_ascii_digit() {
+            out[k] = b' ';
+            out[k + 1] = c;
+            out[k + 2] = b' ';
+            out[k + 3] = src[j + 1];
+            k += 4;
+            j += 2;
+        } else {
+            out[k] = c;
+            k += 1;
+            j += 1;
         }
-        dst.extend_from_slice(&src[copied..j]);
-        dst.extend_from_slice(&[b' ', src[j], b' ', src[j + 1]]);
-        copied = j + 2;
-        free = j + 2;
     }
-    dst.extend_from_slice(&src[copied..]);
+    dst.truncate(k);
 }
 
 /// 13a's `([0-9])(-)` → `\1 \2 `.
 fn cut_dashes_after_digits(src: &[u8], dst: &mut Vec<u8>) {
-    dst.clear();
-    let (mut copied, mut free) = (0, 0);
-    for k in 1..src.len() {
-        if src[k] != b'-' || k - 1 < free || !src[k - 1].is_ascii_digit() {
-            continue;
+    let out = presized(dst, src.len() * 2 + 1);
+    let (mut k, mut free) = (0, 0);
+    for (j, &c) in src.iter().enumerate() {
+        if j >= 1 && c == b'-' && j > free && src[j - 1].is_ascii_digit() {
+            out[k] = b' ';
+            out[k + 1] = b'-';
+            out[k + 2] = b' ';
+            k += 3;
+            free = j + 1;
+        } else {
+            out[k] = c;
+            k += 1;
         }
-        dst.extend_from_slice(&src[copied..k]);
-        dst.extend_from_slice(b" - ");
-        copied = k + 1;
-        free = k + 1;
     }
-    dst.extend_from_slice(&src[copied..]);
+    dst.truncate(k);
 }
 
+/// Spaces after the text, so that a token key can be read as one 16-byte load.
+const KEY_PAD: usize = 16;
+
 /// The 13a tokenization of `line` (already rstripped), its pieces left in `s.a` separated by
-/// whitespace.
+/// whitespace (and followed by [`KEY_PAD`] spaces).
 fn tokenize_13a(line: &[u8], s: &mut Scratch) {
     let (a, b) = (&mut s.a, &mut s.b);
     let (mut dots, mut dashes, mut special) = (false, false, false);
@@ -224,23 +247,20 @@ fn tokenize_13a(line: &[u8], s: &mut Scratch) {
     };
     // ` line `, every cut symbol surrounded by spaces (a space stays one space: how many
     // spaces separate two characters changes no later match and no token).
-    a.clear();
-    a.reserve(src.len() + src.len() / 2 + 2);
-    a.push(b' ');
-    let mut run = 0;
-    for (i, &c) in src.iter().enumerate() {
-        if CUT_13A[c as usize] {
-            a.extend_from_slice(&src[run..i]);
-            if c == b' ' {
-                a.push(b' ');
-            } else {
-                a.extend_from_slice(&[b' ', c, b' ']);
-            }
-            run = i + 1;
+    let out = presized(a, src.len() * 3 + 2);
+    let mut k = 1;
+    for &c in src {
+        if CUT_13A[c as usize] && c != b' ' {
+            out[k] = b' ';
+            out[k + 1] = c;
+            out[k + 2] = b' ';
+            k += 3;
+        } else {
+            out[k] = c;
+            k += 1;
         }
     }
-    a.extend_from_slice(&src[run..]);
-    a.push(b' ');
+    a.truncate(k + 1);
     if dots {
         cut_dots_after_non_digits(a, b);
         cut_dots_before_non_digits(b, a);
@@ -249,6 +269,7 @@ fn tokenize_13a(line: &[u8], s: &mut Scratch) {
         cut_dashes_after_digits(a, b);
         std::mem::swap(a, b);
     }
+    a.extend_from_slice(&[b' '; KEY_PAD]);
 }
 
 /// The intl tokenization of `cps` (already rstripped), into `s.ca`.
@@ -345,6 +366,109 @@ pub fn for_each_word<'a>(text: &'a [u8], mut f: impl FnMut(&'a [u8])) {
     }
 }
 
+/// The keys of the pieces of `text.split()`, appended to `out`. ASCII text is split and packed
+/// in one pass (the key of an ASCII token of up to 15 bytes is those bytes, little-endian,
+/// under its length: [`TokenKey::of_ascii`]'s layout).
+fn push_word_keys(text: &[u8], cps: &mut Vec<u32>, out: &mut Vec<TokenKey>) {
+    if !text.is_ascii() {
+        for_each_word(text, |w| out.push(key_of_bytes(w, cps)));
+        return;
+    }
+    let n = text.len();
+    let mut i = 0;
+    loop {
+        while i < n && is_ascii_py_space(text[i]) {
+            i += 1;
+        }
+        if i == n {
+            return;
+        }
+        let start = i;
+        while i < n && !is_ascii_py_space(text[i]) {
+            i += 1;
+        }
+        out.push(ascii_key(text, start, i));
+    }
+}
+
+/// The key of the ASCII token `text[start..end]` ([`TokenKey::of_ascii`]), read as one 16-byte
+/// load when the text runs on far enough.
+#[inline(always)]
+fn ascii_key(text: &[u8], start: usize, end: usize) -> TokenKey {
+    let len = end - start;
+    match text.get(start..start + 16) {
+        Some(chunk) if len <= 15 => {
+            let mut raw = [0u8; 16];
+            raw.copy_from_slice(chunk);
+            let k = u128::from_le_bytes(raw);
+            TokenKey::Packed(k & ((1u128 << (8 * len)) - 1) | (len as u128) << 120)
+        }
+        _ => TokenKey::of_ascii(&text[start..end]),
+    }
+}
+
+/// 13a on ASCII text with nothing to replace, in one pass: the four substitutions only insert
+/// spaces, so each character's fate can be read off its neighbours.
+///
+/// * a cut symbol is a token of its own;
+/// * `-` after a digit is a token of its own;
+/// * in a run of `.`/`,`, the first is matched by `([^0-9])([\.,])` when the character before
+///   the run is not a digit, and matching alternates along the run (a match takes the next
+///   character); a matched one is cut out. An unmatched one is cut out too by
+///   `([\.,])([^0-9])` unless it ends the run and a digit follows; then it stays joined to
+///   that digit, and to the character before it only if it is the whole run (`3.5`).
+fn tokens_13a_plain(src: &[u8], out: &mut Vec<TokenKey>) {
+    let n = src.len();
+    let mut start = usize::MAX;
+    let mut prev_matched = false;
+    for i in 0..n {
+        let c = src[i];
+        if is_ascii_py_space(c) {
+            if start != usize::MAX {
+                out.push(ascii_key(src, start, i));
+                start = usize::MAX;
+            }
+            continue;
+        }
+        let (before, after) = if CUT_13A[c as usize] {
+            (true, true)
+        } else if is_dot(c) {
+            let prev_dot = i > 0 && is_dot(src[i - 1]);
+            let matched = if prev_dot {
+                !prev_matched
+            } else {
+                !(i > 0 && src[i - 1].is_ascii_digit())
+            };
+            prev_matched = matched;
+            let next_dot = i + 1 < n && is_dot(src[i + 1]);
+            let next_digit = i + 1 < n && src[i + 1].is_ascii_digit();
+            if matched || next_dot || !next_digit {
+                (true, true)
+            } else {
+                (prev_dot, false)
+            }
+        } else if c == b'-' && i > 0 && src[i - 1].is_ascii_digit() {
+            (true, true)
+        } else {
+            (false, false)
+        };
+        if before && start != usize::MAX {
+            out.push(ascii_key(src, start, i));
+            start = usize::MAX;
+        }
+        if start == usize::MAX {
+            start = i;
+        }
+        if after {
+            out.push(ascii_key(src, start, i + 1));
+            start = usize::MAX;
+        }
+    }
+    if start != usize::MAX {
+        out.push(ascii_key(src, start, n));
+    }
+}
+
 /// The BLEU tokens of `text`, in order, into `out` (cleared first).
 pub fn tokens(
     text: &[u8],
@@ -370,14 +494,14 @@ pub fn tokens(
     };
     let line = &line[..rstrip_len(line)];
     match tokenizer {
-        BleuTokenizer::None => {
-            let cps = &mut s.cps;
-            for_each_word(line, |w| out.push(key_of_bytes(w, cps)));
-        }
+        BleuTokenizer::None => push_word_keys(line, &mut s.cps, out),
         BleuTokenizer::Tok13a => {
-            tokenize_13a(line, s);
-            let (a, cps) = (&s.a, &mut s.cps);
-            for_each_word(a, |w| out.push(key_of_bytes(w, cps)));
+            if line.is_ascii() && !line.iter().any(|&c| matches!(c, b'<' | b'\n' | b'&')) {
+                tokens_13a_plain(line, out);
+            } else {
+                tokenize_13a(line, s);
+                push_word_keys(&s.a, &mut s.cps, out);
+            }
         }
         BleuTokenizer::Intl => {
             s.cps.clear();
@@ -462,6 +586,55 @@ mod tests {
             words("a\u{3000}b\u{85}c, d ", BleuTokenizer::None),
             ["a", "b", "c,", "d"]
         );
+    }
+
+    #[test]
+    fn one_pass_13a_equals_the_four_substitutions() {
+        // Random ASCII over the characters the rules look at.
+        let alphabet = b"..,,--0123456789ab x(\t'";
+        let mut seed = 17u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let mut s = Scratch::default();
+        for round in 0..50_000 {
+            let len = next() % 24;
+            let text: Vec<u8> = (0..len)
+                .map(|_| alphabet[next() % alphabet.len()])
+                .collect();
+            let mut fused = Vec::new();
+            tokens_13a_plain(&text, &mut fused);
+            tokenize_13a(&text, &mut s);
+            let mut slow = Vec::new();
+            push_word_keys(&s.a, &mut Vec::new(), &mut slow);
+            assert_eq!(
+                fused,
+                slow,
+                "round {round}: {:?}",
+                String::from_utf8_lossy(&text)
+            );
+        }
+    }
+
+    #[test]
+    fn packed_keys_equal_token_keys() {
+        for text in [
+            "a bb  ccc\tfifteen-chars-xy sixteen-chars-xyz",
+            " x ",
+            "",
+            "   ",
+        ] {
+            let (mut cps, mut out) = (Vec::new(), Vec::new());
+            push_word_keys(text.as_bytes(), &mut cps, &mut out);
+            let want: Vec<TokenKey> = text
+                .split_ascii_whitespace()
+                .map(|w| TokenKey::of_ascii(w.as_bytes()))
+                .collect();
+            assert_eq!(out, want, "{text:?}");
+        }
     }
 
     #[test]

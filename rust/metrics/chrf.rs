@@ -7,9 +7,8 @@
 //! statistics over segments. sacrebleu reports chrF on a 0–100 scale; [`f_score`] returns that
 //! number divided by 100.
 
-use super::bleu_tokenize::for_each_word;
-use super::ngrams::{NgramIds, UnitIds, ABSENT};
-use super::text::{decode_into, is_py_space, py_lower_into, TokenKey};
+use super::ngrams::{KeyIds, NgramIds, TokenIds, ABSENT};
+use super::text::{decode_into, for_each_py_token, is_py_space, py_lower_into, TokenKey};
 
 /// sacrebleu's `CHRF` parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +44,63 @@ fn is_ascii_punct(c: u32) -> bool {
     c < 0x80 && (c as u8).is_ascii_punctuation()
 }
 
+/// Dense ids for characters: ASCII through a direct table, the rest through a [`KeyIds`],
+/// numbered together in order of first appearance.
+struct CharIds {
+    ascii: [u32; 128],
+    other: KeyIds<u64>,
+    len: u32,
+}
+
+impl Default for CharIds {
+    fn default() -> Self {
+        CharIds {
+            ascii: [ABSENT; 128],
+            other: KeyIds::default(),
+            len: 0,
+        }
+    }
+}
+
+impl CharIds {
+    fn clear(&mut self) {
+        self.ascii = [ABSENT; 128];
+        self.other.clear();
+        self.len = 0;
+    }
+
+    fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    fn intern(&mut self, c: u32) -> u32 {
+        let len = &mut self.len;
+        let mut next = || {
+            *len += 1;
+            *len - 1
+        };
+        if c < 128 {
+            let slot = &mut self.ascii[c as usize];
+            if *slot == ABSENT {
+                *slot = next();
+            }
+            *slot
+        } else {
+            self.other.intern_with(c as u64, next)
+        }
+    }
+
+    #[inline]
+    fn get(&self, c: u32) -> u32 {
+        if c < 128 {
+            self.ascii[c as usize]
+        } else {
+            self.other.get(c as u64)
+        }
+    }
+}
+
 /// One side's n-gram ids: orders 1..=char_order, then word orders 1..=word_order.
 #[derive(Default)]
 struct Side {
@@ -56,21 +112,18 @@ struct Side {
 pub struct Scratch {
     raw: Vec<u32>,
     cps: Vec<u32>,
-    chars: Vec<u32>,
-    bytes: Vec<u8>,
-    char_units: UnitIds<u32>,
+    char_units: CharIds,
     char_ngrams: NgramIds,
-    word_units: UnitIds<TokenKey>,
+    word_units: TokenIds,
     word_ngrams: NgramIds,
     ids: Vec<u32>,
     refs: Vec<Side>,
     hyp: Side,
-    counts: Vec<u32>,
-    hyp_distinct: Vec<Vec<(u32, u32)>>,
+    budget: Vec<u32>,
     stats: Vec<OrderStats>,
 }
 
-/// The n-gram ids of `ids`, orders 1..=max, into `grams[first..first + max]`.
+/// The n-gram ids of `ids`, orders 1..=max, into `grams[..max]`.
 fn fill_orders(
     ngrams: &mut NgramIds,
     ids: &[u32],
@@ -91,52 +144,37 @@ fn fill_orders(
 
 /// Read one side: preprocess, then character and word n-gram ids (interned when `insert`).
 fn read_side(text: &[u8], opts: &ChrfOptions, insert: bool, s: &mut Scratch, side: &mut Side) {
-    let orders = opts.orders();
-    side.grams.resize_with(orders, Vec::new);
-    s.raw.clear();
-    decode_into(text, &mut s.raw);
-    s.cps.clear();
-    if opts.lowercase {
+    side.grams.resize_with(opts.orders(), Vec::new);
+    let cps = if opts.lowercase {
+        s.raw.clear();
+        decode_into(text, &mut s.raw);
+        s.cps.clear();
         py_lower_into(&s.raw, &mut s.cps);
+        &s.cps
     } else {
-        s.cps.extend_from_slice(&s.raw);
-    }
+        s.cps.clear();
+        decode_into(text, &mut s.cps);
+        &s.cps
+    };
 
-    s.chars.clear();
-    if opts.whitespace {
-        s.chars.extend_from_slice(&s.cps);
+    let (units, ids) = (&mut s.char_units, &mut s.ids);
+    ids.clear();
+    let keep = |c: &u32| opts.whitespace || !is_py_space(*c);
+    if insert {
+        ids.extend(cps.iter().filter(|c| keep(c)).map(|&c| units.intern(c)));
     } else {
-        s.chars
-            .extend(s.cps.iter().copied().filter(|&c| !is_py_space(c)));
-    }
-    s.ids.clear();
-    for &c in &s.chars {
-        s.ids.push(if insert {
-            s.char_units.intern(c)
-        } else {
-            s.char_units.get(&c)
-        });
+        ids.extend(cps.iter().filter(|c| keep(c)).map(|&c| units.get(c)));
     }
     let (char_grams, word_grams) = side.grams.split_at_mut(opts.char_order);
-    fill_orders(
-        &mut s.char_ngrams,
-        &s.ids,
-        opts.char_order,
-        insert,
-        char_grams,
-    );
+    fill_orders(&mut s.char_ngrams, ids, opts.char_order, insert, char_grams);
 
     if opts.word_order == 0 {
         return;
     }
     // sacrebleu's `_remove_punctuation`: split on whitespace; a word of two or more characters
     // loses one trailing ASCII punctuation mark, or else one leading one, as a separate word.
-    s.bytes.clear();
-    for &c in &s.cps {
-        super::text::push_utf8(c, &mut s.bytes);
-    }
-    s.ids.clear();
-    let (units, ids, raw) = (&mut s.word_units, &mut s.ids, &mut s.raw);
+    ids.clear();
+    let units = &mut s.word_units;
     let mut push = |w: &[u32]| {
         let key = TokenKey::of(w);
         ids.push(if insert {
@@ -145,29 +183,21 @@ fn read_side(text: &[u8], opts: &ChrfOptions, insert: bool, s: &mut Scratch, sid
             units.get(&key)
         });
     };
-    for_each_word(&s.bytes, |w| {
-        raw.clear();
-        decode_into(w, raw);
-        let n = raw.len();
+    for_each_py_token(cps, |w| {
+        let n = w.len();
         if n == 1 {
-            push(raw);
-        } else if is_ascii_punct(raw[n - 1]) {
-            push(&raw[..n - 1]);
-            push(&raw[n - 1..]);
-        } else if is_ascii_punct(raw[0]) {
-            push(&raw[..1]);
-            push(&raw[1..]);
+            push(w);
+        } else if is_ascii_punct(w[n - 1]) {
+            push(&w[..n - 1]);
+            push(&w[n - 1..]);
+        } else if is_ascii_punct(w[0]) {
+            push(&w[..1]);
+            push(&w[1..]);
         } else {
-            push(raw);
+            push(w);
         }
     });
-    fill_orders(
-        &mut s.word_ngrams,
-        &s.ids,
-        opts.word_order,
-        insert,
-        word_grams,
-    );
+    fill_orders(&mut s.word_ngrams, ids, opts.word_order, insert, word_grams);
 }
 
 /// The statistics of hypothesis `hyp` against the best of `refs`, into `out` (one triple per
@@ -194,49 +224,38 @@ pub fn segment_stats(
     let mut hyp_side = std::mem::take(&mut s.hyp);
     read_side(hyp, opts, false, s, &mut hyp_side);
 
-    // The hypothesis's distinct n-grams (known to some reference) with their counts.
-    s.hyp_distinct.resize_with(orders, Vec::new);
-    for k in 0..orders {
-        let vocab = vocab_of(s, opts, k);
-        s.counts.clear();
-        s.counts.resize(vocab, 0);
-        let distinct = &mut s.hyp_distinct[k];
-        distinct.clear();
-        for &id in &hyp_side.grams[k] {
-            if id != ABSENT {
-                s.counts[id as usize] += 1;
-            }
-        }
-        for &id in &hyp_side.grams[k] {
-            if id != ABSENT && s.counts[id as usize] > 0 {
-                distinct.push((id, s.counts[id as usize]));
-                s.counts[id as usize] = 0;
-            }
-        }
+    // Matches per order: each hypothesis n-gram takes one unused copy of it from the
+    // reference's counts (zero again afterwards), which is Σ min(count in hyp, count in ref).
+    let vocab = s.char_units.len().max(s.word_units.len()).max(
+        (2..=opts.char_order.max(opts.word_order))
+            .map(|k| s.char_ngrams.len(k).max(s.word_ngrams.len(k)))
+            .max()
+            .unwrap_or(0),
+    );
+    if s.budget.len() < vocab {
+        s.budget.resize(vocab, 0);
     }
-
+    let budget = &mut s.budget;
     let mut best = -1.0f64;
     let mut stats = std::mem::take(&mut s.stats);
     for side in sides.iter().take(refs.len()) {
         stats.clear();
-        for k in 0..orders {
-            let vocab = vocab_of(s, opts, k);
-            s.counts.clear();
-            s.counts.resize(vocab, 0);
-            let ref_grams = &side.grams[k];
+        for (ref_grams, hyp_grams) in side.grams.iter().zip(&hyp_side.grams) {
             for &id in ref_grams {
-                s.counts[id as usize] += 1;
+                budget[id as usize] += 1;
             }
-            let matches: u64 = s.hyp_distinct[k]
-                .iter()
-                .map(|&(id, c)| c.min(s.counts[id as usize]) as u64)
-                .sum();
+            let mut matches = 0u64;
+            for &id in hyp_grams {
+                if id != ABSENT && budget[id as usize] > 0 {
+                    budget[id as usize] -= 1;
+                    matches += 1;
+                }
+            }
+            for &id in ref_grams {
+                budget[id as usize] = 0;
+            }
             let n_ref = ref_grams.len() as u64;
-            let n_hyp = if n_ref > 0 {
-                hyp_side.grams[k].len() as u64
-            } else {
-                0
-            };
+            let n_hyp = if n_ref > 0 { hyp_grams.len() as u64 } else { 0 };
             stats.push([n_hyp, n_ref, matches]);
         }
         let f = f_score(&stats, opts);
@@ -248,24 +267,6 @@ pub fn segment_stats(
     s.stats = stats;
     s.refs = sides;
     s.hyp = hyp_side;
-}
-
-/// How many distinct n-grams statistics order `k` (0-based, characters first) has ids for.
-fn vocab_of(s: &Scratch, opts: &ChrfOptions, k: usize) -> usize {
-    if k < opts.char_order {
-        if k == 0 {
-            s.char_units.len()
-        } else {
-            s.char_ngrams.len(k + 1)
-        }
-    } else {
-        let w = k - opts.char_order;
-        if w == 0 {
-            s.word_units.len()
-        } else {
-            s.word_ngrams.len(w + 1)
-        }
-    }
 }
 
 /// chrF from statistics, in [0, 1]: sacrebleu's `CHRF._compute_f_score` divided by 100.

@@ -8,47 +8,51 @@
 
 use rustc_hash::FxHashMap;
 
+use super::text::TokenKey;
+
 /// The id of an n-gram that was looked up and not found.
 pub const ABSENT: u32 = u32::MAX;
 
-/// Dense ids for units (tokens, characters) of any hashable kind.
-pub struct UnitIds<K> {
-    ids: FxHashMap<K, u32>,
+/// Dense ids for tokens: short tokens (packed keys) in a [`KeyIds`], long ones in a hash map,
+/// numbered together 0, 1, 2, … in order of first appearance.
+#[derive(Default)]
+pub struct TokenIds {
+    packed: KeyIds<u128>,
+    long: FxHashMap<Box<[u32]>, u32>,
 }
 
-impl<K> Default for UnitIds<K> {
-    fn default() -> Self {
-        UnitIds {
-            ids: FxHashMap::default(),
-        }
-    }
-}
-
-impl<K: std::hash::Hash + Eq> UnitIds<K> {
+impl TokenIds {
     pub fn clear(&mut self) {
-        self.ids.clear();
+        self.packed.clear();
+        self.long.clear();
     }
 
-    /// How many distinct units have ids.
+    /// How many distinct tokens have ids.
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.packed.len() + self.long.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.len() == 0
     }
 
     /// The id of `key`, a new one if it has none.
     #[inline]
-    pub fn intern(&mut self, key: K) -> u32 {
-        let next = self.ids.len() as u32;
-        *self.ids.entry(key).or_insert(next)
+    pub fn intern(&mut self, key: TokenKey) -> u32 {
+        let next = self.len() as u32;
+        match key {
+            TokenKey::Packed(k) => self.packed.intern_with(k, || next),
+            TokenKey::Long(cps) => *self.long.entry(cps).or_insert(next),
+        }
     }
 
     /// The id of `key`, or [`ABSENT`].
     #[inline]
-    pub fn get(&self, key: &K) -> u32 {
-        self.ids.get(key).copied().unwrap_or(ABSENT)
+    pub fn get(&self, key: &TokenKey) -> u32 {
+        match key {
+            TokenKey::Packed(k) => self.packed.get(*k),
+            TokenKey::Long(cps) => self.long.get(cps).copied().unwrap_or(ABSENT),
+        }
     }
 }
 
@@ -56,21 +60,44 @@ impl<K: std::hash::Hash + Eq> UnitIds<K> {
 /// emptied in O(1) by bumping a generation stamp, so clearing it between pairs costs nothing
 /// however large it once grew. Faster than a general hash map on the few hundred keys a pair
 /// of texts has.
-pub struct KeyIds {
-    slots: Vec<Slot>,
+pub struct KeyIds<K = u64> {
+    slots: Vec<Slot<K>>,
     generation: u32,
     bits: u32,
     len: u32,
 }
 
+/// A key type of [`KeyIds`]: a plain integer, hashed by Fibonacci hashing.
+pub trait SlotKey: Copy + Eq + Default {
+    /// The top `bits` bits of the key's multiplicative hash.
+    fn home(self, bits: u32) -> usize;
+}
+
+const FIB: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl SlotKey for u64 {
+    #[inline(always)]
+    fn home(self, bits: u32) -> usize {
+        (self.wrapping_mul(FIB) >> (64 - bits)) as usize
+    }
+}
+
+impl SlotKey for u128 {
+    #[inline(always)]
+    fn home(self, bits: u32) -> usize {
+        let folded = (self as u64).wrapping_mul(FIB) ^ ((self >> 64) as u64);
+        (folded.wrapping_mul(FIB) >> (64 - bits)) as usize
+    }
+}
+
 #[derive(Clone, Copy, Default)]
-struct Slot {
-    key: u64,
+struct Slot<K> {
+    key: K,
     id: u32,
     generation: u32,
 }
 
-impl Default for KeyIds {
+impl<K: SlotKey> Default for KeyIds<K> {
     fn default() -> Self {
         KeyIds {
             slots: vec![Slot::default(); 64],
@@ -81,7 +108,7 @@ impl Default for KeyIds {
     }
 }
 
-impl KeyIds {
+impl<K: SlotKey> KeyIds<K> {
     /// Forget every key.
     pub fn clear(&mut self) {
         self.len = 0;
@@ -103,13 +130,13 @@ impl KeyIds {
     }
 
     #[inline(always)]
-    fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
+    fn home(&self, key: K) -> usize {
+        key.home(self.bits)
     }
 
     /// The id of `key`, a new one (the next integer) if it has none.
     #[inline]
-    pub fn intern(&mut self, key: u64) -> u32 {
+    pub fn intern(&mut self, key: K) -> u32 {
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
@@ -122,7 +149,7 @@ impl KeyIds {
                     generation: self.generation,
                 };
                 self.len += 1;
-                if self.len as usize * 2 > self.slots.len() {
+                if self.len as usize * 4 > self.slots.len() {
                     self.grow();
                 }
                 return id;
@@ -136,13 +163,40 @@ impl KeyIds {
 
     /// The id of `key`, or [`ABSENT`].
     #[inline]
-    pub fn get(&self, key: u64) -> u32 {
+    pub fn get(&self, key: K) -> u32 {
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             let slot = &self.slots[i];
             if slot.generation != self.generation {
                 return ABSENT;
+            }
+            if slot.key == key {
+                return slot.id;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The id of `key`, or `next()` given to it if it has none; `next` is called at most once.
+    #[inline]
+    pub fn intern_with(&mut self, key: K, next: impl FnOnce() -> u32) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.generation != self.generation {
+                let id = next();
+                *slot = Slot {
+                    key,
+                    id,
+                    generation: self.generation,
+                };
+                self.len += 1;
+                if self.len as usize * 4 > self.slots.len() {
+                    self.grow();
+                }
+                return id;
             }
             if slot.key == key {
                 return slot.id;
@@ -256,16 +310,14 @@ mod tests {
 
     #[test]
     fn ids_follow_first_appearance_and_lookups_stay_absent() {
-        let mut units = UnitIds::default();
+        let mut units = TokenIds::default();
+        let key = |w: &str| TokenKey::of_ascii(w.as_bytes());
         let a: Vec<u32> = "a b a b c"
             .split(' ')
-            .map(|w| units.intern(w.to_string()))
+            .map(|w| units.intern(key(w)))
             .collect();
         assert_eq!(a, vec![0, 1, 0, 1, 2]);
-        let b: Vec<u32> = "a b d"
-            .split(' ')
-            .map(|w| units.get(&w.to_string()))
-            .collect();
+        let b: Vec<u32> = "a b d".split(' ').map(|w| units.get(&key(w))).collect();
         assert_eq!(b, vec![0, 1, ABSENT]);
 
         let mut ng = NgramIds::default();
@@ -285,8 +337,27 @@ mod tests {
     }
 
     #[test]
+    fn token_ids_number_short_and_long_tokens_together() {
+        let mut t = TokenIds::default();
+        let long = TokenKey::of(&[0x61; 40]);
+        assert_eq!(t.intern(TokenKey::of_ascii(b"x")), 0);
+        assert_eq!(t.intern(long.clone()), 1);
+        assert_eq!(t.intern(TokenKey::of(&[0x1F600])), 2);
+        assert_eq!(t.get(&long), 1);
+        assert_eq!(t.get(&TokenKey::of_ascii(b"y")), ABSENT);
+        assert_eq!(t.len(), 3);
+        t.clear();
+        assert_eq!(t.get(&long), ABSENT);
+        let mut k = KeyIds::<u128>::default();
+        for i in 0..3000u128 {
+            assert_eq!(k.intern(i << 100 | i), i as u32);
+        }
+        assert_eq!(k.get(5 << 100 | 5), 5);
+    }
+
+    #[test]
     fn key_ids_grow_and_clear() {
-        let mut t = KeyIds::default();
+        let mut t = KeyIds::<u64>::default();
         for round in 0..3u64 {
             for k in 0..5000u64 {
                 assert_eq!(t.intern(k * 7919 + round), k as u32);

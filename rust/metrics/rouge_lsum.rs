@@ -15,7 +15,7 @@
 
 use super::halt::{Run, Stop, TryVec};
 use super::lcs::step;
-use super::ngrams::{UnitIds, ABSENT};
+use super::ngrams::{TokenIds, ABSENT};
 use super::rouge_l::{RougeScore, Tokenizer};
 use super::rouge_tokens::{fmeasure, token_keys, Stemmer, TokenScratch};
 use super::text::TokenKey;
@@ -150,7 +150,7 @@ fn prefix_lcs(col: &[u64], i: usize) -> u32 {
 pub struct Scratch {
     tokens: TokenScratch,
     keys: Vec<TokenKey>,
-    units: UnitIds<TokenKey>,
+    units: TokenIds,
     ids_e: Vec<u32>,
     ids_a: Vec<u32>,
     sents_e: Vec<(u32, u32)>,
@@ -174,7 +174,7 @@ fn sentences(
     insert: bool,
     tokens: &mut TokenScratch,
     keys: &mut Vec<TokenKey>,
-    units: &mut UnitIds<TokenKey>,
+    units: &mut TokenIds,
     ids: &mut Vec<u32>,
     sents: &mut Vec<(u32, u32)>,
 ) {

@@ -3,7 +3,7 @@
 
 use std::num::NonZeroUsize;
 
-use super::ngrams::{clipped_matches, count_into, NgramIds, UnitIds};
+use super::ngrams::{clipped_matches, count_into, NgramIds, TokenIds};
 use super::rouge_l::{RougeScore, Tokenizer};
 use super::rouge_tokens::{fmeasure, token_keys, Stemmer, TokenScratch};
 use super::text::TokenKey;
@@ -14,7 +14,7 @@ pub struct Scratch {
     tokens: TokenScratch,
     keys_e: Vec<TokenKey>,
     keys_a: Vec<TokenKey>,
-    units: UnitIds<TokenKey>,
+    units: TokenIds,
     ngrams: NgramIds,
     ids_e: Vec<u32>,
     ids_a: Vec<u32>,

@@ -49,6 +49,7 @@ demo-all: build ## every bundled job, each with the exit code it must give
 	$(VENV)/bin/evalmark run golden/car-rental -q
 	$(VENV)/bin/evalmark tune golden/support --flip 0.03,0.08 > /dev/null
 	$(VENV)/bin/evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein,json_match
+	$(VENV)/bin/evalmark code run golden/code -q
 
 test: dev ## run the Rust and Python test suites
 	cargo test --release --quiet
@@ -61,6 +62,7 @@ lint: dev ## formatting, lints and type checks for Rust and Python
 	$(VENV)/bin/ruff format --check python tests bench tools
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest evalmark._core --ignore-missing-stub
+	$(VENV)/bin/lint-imports
 
 docs: $(STAMP)-docs ## build the user guide and API reference into build/site (strict: warnings fail)
 	$(VENV)/bin/mkdocs build --strict -q

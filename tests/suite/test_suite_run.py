@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
+from evalmark.errors import StrategyError
 from evalmark.models import RuleJudge, ScriptedChat, call_context, record_replay
 from evalmark.models.prompts import PROMPTS
 from evalmark.suite import STRATEGY_KINDS, StrategySpec, load_suite
@@ -18,11 +19,21 @@ ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"
 
 
+# the options a kind cannot do without
+REQUIRED: dict[str, dict[str, object]] = {"code-checker": {"command": "ruff check {file}"}}
+
+
 @pytest.mark.parametrize("kind", sorted(STRATEGY_KINDS))
 def test_every_check_kind_builds_an_engine_strategy(kind: str) -> None:
-    strategy = build_strategy(StrategySpec(kind, {"name": f"my-{kind}"}, "here"), RuleJudge())
+    options = {"name": f"my-{kind}", **REQUIRED.get(kind, {})}
+    strategy = build_strategy(StrategySpec(kind, options, "here"), RuleJudge())
     assert strategy.name == f"my-{kind}"
     assert callable(strategy.evaluate)
+
+
+def test_a_missing_required_option_is_named() -> None:
+    with pytest.raises(StrategyError, match="code-checker needs a 'command'"):
+        build_strategy(StrategySpec("code-checker", {"name": "lint"}, "here"), RuleJudge())
 
 
 def test_check_options_reach_the_strategy() -> None:
@@ -156,8 +167,8 @@ def test_tune_from_a_cassette_of_repeated_verdicts(
     code = main(["tune", str(SUPPORT), "--from-cassette", str(cassette), "--runs", "0"])
     captured = capsys.readouterr()
     assert code == 0
-    assert f"judge flip rate from {cassette}: 0.035 (95% interval " in captured.err
-    assert "20 prompts, 60 pairs" in captured.err
+    assert f"judge flip rate from {cassette}: 0.035 (95% interval " in captured.out
+    assert "20 prompts, 60 pairs" in captured.out
     assert "judge flip rate 0.0345" in captured.out
 
 
@@ -222,8 +233,8 @@ def test_tune_takes_the_truth_without_the_suites_judge_noise(
 ) -> None:
     _edit(support_copy, "  kind: rule ", "  kind: noisy\n  flip-rate: 1.0\n  seed: 7 ")
     assert main(["tune", str(support_copy), "--flip", "0.03", "--runs", "0"]) == 0
-    err = capsys.readouterr().err
-    assert "(0 of 12 cases truly failing)" in err and "(3 truly failing)" in err
+    out = capsys.readouterr().out
+    assert "(0 of 12 cases truly failing)" in out and "(3 truly failing)" in out
 
 
 def test_progress_counts_every_answered_sample_of_the_run() -> None:

@@ -48,10 +48,13 @@ class AtomicFile:
         return self
 
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
-        if kind is None:
-            if not self._done:
+        if kind is None and not self._done:
+            try:
                 self.commit()
-        else:
+            except BaseException:
+                self.discard()
+                raise
+        elif kind is not None:
             self.discard()
 
 

@@ -8,7 +8,6 @@ moves it). These commands read it; none of them writes a run.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -113,8 +112,8 @@ def _verdict(value: bool | None) -> str:
 
 
 def _ls(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import list_runs
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         runs = list_runs(store, suite=args.suite, limit=args.limit)
@@ -141,8 +140,8 @@ def _ls(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import run_summary
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         run = run_summary(store, args.run)
@@ -166,8 +165,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _trend(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import trend
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         points = trend(store, suite=args.suite, metric=args.metric, tag=args.tag)
@@ -202,8 +201,8 @@ def _trend(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import diff_runs
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         changes = diff_runs(store, args.run_a, args.run_b)
@@ -230,8 +229,8 @@ def _mark(passed: bool | None, score: float | None) -> str:
 
 
 def _flaky(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import flake_counts, flaky_cases
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         found = flaky_cases(store, suite=args.suite, min_runs=args.min_runs)
@@ -261,11 +260,15 @@ def _flaky(args: argparse.Namespace) -> int:
             end="",
         )
     if args.rates is not None:
-        from evalmark._files.atomic import write_atomically
+        from evalmark.noise.rates import JudgeRates, RateCounts, write_rates
 
-        document = {"source": "evalmark history flaky", **counts}
-        write_atomically(args.rates, (json.dumps(document, indent=2) + "\n").encode())
-        print(f"rates: {args.rates}")
+        rates = JudgeRates(
+            false_pass=RateCounts(counts["false_pass"], counts["false_pass_trials"]),
+            false_fail=RateCounts(counts["false_fail"], counts["false_fail_trials"]),
+            source="evalmark history flaky: verdict changes between runs with the same inputs",
+        )
+        write_rates(args.rates, rates)
+        print(f"rates for evalmark tune --rates: {args.rates}")
     return EXIT_OK
 
 

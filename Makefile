@@ -53,7 +53,7 @@ demo-all: build ## every bundled job, each with the exit code it must give
 
 test: dev ## run the Rust and Python test suites
 	cargo test --release --quiet
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n 2
 
 lint: dev ## formatting, lints and type checks for Rust and Python
 	cargo fmt --check

@@ -23,6 +23,7 @@ __all__ = [
     "JudgeParseError",
     "MetricInputError",
     "OptionalDependencyError",
+    "OutputPathError",
     "PlotUnavailableError",
     "Problem",
     "SampleError",
@@ -226,6 +227,18 @@ class OptionalDependencyError(EvalmarkError, ImportError):
             f"`pip install 'evalmark[{extra}]'`"
         )
         self.extra = extra
+
+
+class OutputPathError(EvalmarkError, OSError):
+    """An output file cannot be written at the path given; the message names that path (never
+    a temporary file) and what to do. ``filename`` is the path given."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.filename = path
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class PlotUnavailableError(EvalmarkError, ImportError):

@@ -489,7 +489,7 @@ def test_buffered_recording_writes_once_and_replays_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import evalmark.models.store as store_module
-    from evalmark.models.cassette_file import write_atomic as real_write
+    from evalmark._files.atomic import write_atomically as real_write
 
     writes: list[int] = []
 

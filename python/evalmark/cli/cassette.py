@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from evalmark._files.atomic import write_atomically as write_atomic
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.errors import CassetteFormatError, CliError, SecretFound
 from evalmark.models.canonical import request_key
@@ -19,7 +20,6 @@ from evalmark.models.cassette_file import (
     parse_cassette,
     read_cassette,
     serialize,
-    write_atomic,
 )
 from evalmark.models.recorder import USAGE_ENV, decode_vector
 from evalmark.models.secrets import SecretScanner

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from evalmark._files.atomic import write_atomically
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.errors import CliError
 
@@ -152,6 +153,5 @@ def run_render(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text, encoding="utf-8")
+        write_atomically(args.output, text.encode("utf-8"))
     return EXIT_OK

@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from evalmark._files.atomic import write_atomically as write_atomic
 from evalmark.errors import CassetteMiss, SecretFound
 from evalmark.models.canonical import key_of, normalize
 from evalmark.models.cassette_file import (
@@ -23,7 +24,6 @@ from evalmark.models.cassette_file import (
     materialize,
     parse_raw,
     read_raw,
-    write_atomic,
 )
 from evalmark.models.context import current_call
 from evalmark.models.miss import miss_message

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from evalmark._files.atomic import write_atomically
 from evalmark.data.results import EvaluationResult, ResultColumn
 
 if TYPE_CHECKING:
@@ -600,8 +601,7 @@ class Report:
         target = Path(path)
         formatter = get_formatter(format) if format is not None else formatter_for_path(target)
         text = formatter.render(self, **options)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text.encode("utf-8"))
+        write_atomically(target, text.encode("utf-8"))
         return target
 
     @classmethod

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from evalmark._files.atomic import write_atomically
 from evalmark.report.jsonreport import FORMAT, VERSION, dumps, report_from_json, report_to_dict
 from evalmark.report.markdown import cell, percent
 from evalmark.report.model import Report, Summary
@@ -144,8 +145,7 @@ class SuiteReport:
                 f"{format or target.name!r}"
             )
         text = self.to_markdown() if chosen == "markdown" else self.to_json()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text.encode("utf-8"))
+        write_atomically(target, text.encode("utf-8"))
         return target
 
     @classmethod

@@ -60,7 +60,14 @@ def decode_problem(
     offset = int(match.group(1)) if match else len(data)
     line, column = line_col_of_byte(data, offset)
     reason = _BYTE_OFFSET.sub("", text.removeprefix("JSON is malformed: ")).strip()
-    if offset < len(data) and data[offset] < 0x20 and data[offset] not in b"\t\n\r":
+    if "utf-8" in reason.lower():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            line, column = line_col_of_byte(data, bad.start)
+            offset = bad.start
+        reason = "a byte that is not UTF-8; save the file as UTF-8"
+    elif offset < len(data) and data[offset] < 0x20 and data[offset] not in b"\t\n\r":
         reason = f"control character U+{data[offset]:04X} ({reason})"
     message = "malformed JSON: " + reason
     for needle, hint in _JSON_HINTS:

@@ -267,7 +267,7 @@ def write_scored(
                 writer.close()
         summary = builder.build()
         if summary_file is not None:
-            summary_file.temp.write_bytes(summary_json(summary))
+            summary_file.write_bytes(summary_json(summary))
     return summary
 
 

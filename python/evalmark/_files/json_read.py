@@ -49,6 +49,8 @@ _JSON_HINTS = (
     ),
 )
 _GENERIC_JSON = msgspec.json.Decoder(float_hook=Decimal)
+# A string (skipped), or an integer beyond 64 bits (group 1).
+_LONG_INTEGER = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?\d{20,})(?![\d.eE])', re.DOTALL)
 
 
 def decode_problem(
@@ -58,8 +60,11 @@ def decode_problem(
     text = str(exc)
     match = _BYTE_OFFSET.search(text)
     offset = int(match.group(1)) if match else len(data)
-    line, column = line_col_of_byte(data, offset)
     reason = _BYTE_OFFSET.sub("", text.removeprefix("JSON is malformed: ")).strip()
+    if "out of range" in reason:  # msgspec gives no offset: find the number
+        offset = next((m.start() for m in _LONG_INTEGER.finditer(data) if m.group(1)), offset)
+        reason = reason.split(" - at ")[0]
+    line, column = line_col_of_byte(data, offset)
     if "utf-8" in reason.lower():
         try:
             data.decode("utf-8")

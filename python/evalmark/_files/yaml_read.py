@@ -282,9 +282,10 @@ def _check_scalar(
         raise error([_yaml_problem(exc, path)]) from None
     except Exception as exc:  # each constructor fails its own way (ValueError, KeyError...)
         limit = sys.get_int_max_str_digits()
-        if node.tag == _INT_TAG and len(node.value) > limit > 0:
+        digits = sum(char.isdigit() for char in node.value)
+        if node.tag == _INT_TAG and digits > limit > 0:
             message = (
-                f"the number has {len(node.value):,} digits, more than the {limit:,} Python "
+                f"the number has {digits:,} digits, more than the {limit:,} Python "
                 "reads as an integer; put it in quotes to keep it as text"
             )
         else:

@@ -126,6 +126,16 @@ class SuiteDocument:
             return None
         return value
 
+    def section(
+        self, key: PathKey, value: Any, example: str, accepted: Sequence[str], what: str
+    ) -> dict[Any, Any] | None:
+        """A part of the suite given as a mapping (None when absent or not a mapping), its
+        keys checked against ``accepted``."""
+        mapping = self.mapping(key, value, example)
+        if mapping is not None:
+            self.check_keys(key, mapping, accepted, what)
+        return mapping
+
     def string_list(self, key: PathKey, value: Any, example: str) -> tuple[str, ...]:
         """``value`` as a tuple of strings (one string is a list of one), else a problem."""
         if value is None:

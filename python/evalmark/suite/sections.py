@@ -32,7 +32,13 @@ _REPORT_KEYS = ("dir", "formats")
 
 def application(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> ApplicationSpec:
     """The application under test: recorded builds, a live function, or both."""
-    mapping = doc.mapping(key, value, "application: {builds: {healthy: builds/healthy.jsonl}}")
+    mapping = doc.section(
+        key,
+        value,
+        "application: {builds: {healthy: builds/healthy.jsonl}}",
+        _APPLICATION_KEYS,
+        "application",
+    )
     if mapping is None:
         if value is None:
             doc.report(
@@ -41,7 +47,6 @@ def application(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> App
                 "or a live function (function: package.module:answer)",
             )
         return ApplicationSpec({}, None, "application", None, base)
-    doc.check_keys(key, mapping, _APPLICATION_KEYS, "application")
     builds: dict[str, Path] = {}
     raw_builds = mapping.get("builds")
     if raw_builds is not None:
@@ -149,10 +154,9 @@ def strategies(doc: SuiteDocument, key: PathKey, value: Any) -> tuple[StrategySp
 
 def judge(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> JudgeSpec:
     """The judge of the judged checks (a rule judge when the suite names none)."""
-    mapping = doc.mapping(key, value, "judge: {kind: rule}")
+    mapping = doc.section(key, value, "judge: {kind: rule}", _JUDGE_KEYS, "judge")
     if mapping is None:
         return JudgeSpec()
-    doc.check_keys(key, mapping, _JUDGE_KEYS, "judge")
     kind = mapping.get("kind", "rule")
     if kind not in ("rule", "recorded", "noisy"):
         suggestion = doc.suggest(kind, ("rule", "recorded", "noisy"))
@@ -207,10 +211,9 @@ def judge(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> JudgeSpec
 
 def gate(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> GateSpec:
     """When a run fails: pass rates (overall and per tag) and the drop from a baseline."""
-    mapping = doc.mapping(key, value, "gate: {pass-rate: 0.9}")
+    mapping = doc.section(key, value, "gate: {pass-rate: 0.9}", _GATE_KEYS, "gate")
     if mapping is None:
         return GateSpec()
-    doc.check_keys(key, mapping, _GATE_KEYS, "gate")
     pass_rate = mapping.get("pass-rate")
     if pass_rate is not None and check_fraction(pass_rate) is not None:
         hint = (
@@ -249,10 +252,11 @@ def gate(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> GateSpec:
 
 def report(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> ReportSpec:
     """Where the reports go and in which formats."""
-    mapping = doc.mapping(key, value, "report: {dir: reports, formats: [md, json]}")
+    mapping = doc.section(
+        key, value, "report: {dir: reports, formats: [md, json]}", _REPORT_KEYS, "report"
+    )
     if mapping is None:
         return ReportSpec()
-    doc.check_keys(key, mapping, _REPORT_KEYS, "report")
     directory = mapping.get("dir")
     if directory is not None and not isinstance(directory, str):
         doc.report((*key, "dir"), "expected a folder path, e.g. dir: reports")

@@ -4,7 +4,7 @@ strings, mappings, lists of strings)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +135,23 @@ class SuiteDocument:
         if mapping is not None:
             self.check_keys(key, mapping, accepted, what)
         return mapping
+
+    def option(
+        self,
+        mapping: Mapping[Any, Any],
+        key: PathKey,
+        name: str,
+        default: Any,
+        check: Callable[[Any], str | None],
+        message: str,
+    ) -> Any:
+        """``mapping[name]`` when ``check`` accepts it (``default`` when absent); otherwise the
+        problem ``message`` at the option, and ``default``."""
+        value = mapping.get(name, default)
+        if check(value) is not None:
+            self.report((*key, name), message)
+            return default
+        return value
 
     def string_list(self, key: PathKey, value: Any, example: str) -> tuple[str, ...]:
         """``value`` as a tuple of strings (one string is a list of one), else a problem."""

@@ -105,10 +105,14 @@ def _check(path: Path, data: bytes) -> Suite:
     judge = sections.judge(doc, ("judge",), value.get("judge"), base)
     gate = sections.gate(doc, ("gate",), value.get("gate"), base)
     report = sections.report(doc, ("report",), value.get("report"), base)
-    concurrency = value.get("concurrency", 4)
-    if check_positive_int(concurrency) is not None:
-        doc.report(("concurrency",), "expected a whole number of at least 1, e.g. concurrency: 4")
-        concurrency = 4
+    concurrency = doc.option(
+        value,
+        (),
+        "concurrency",
+        4,
+        check_positive_int,
+        "expected a whole number of at least 1, e.g. concurrency: 4",
+    )
     evaluations = _evaluations(doc, value, base, name)
     doc.raise_problems()
     return Suite(

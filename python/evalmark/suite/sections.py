@@ -163,10 +163,14 @@ def judge(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> JudgeSpec
         hint = f"did you mean '{suggestion}'?" if suggestion else "use rule, recorded or noisy"
         doc.report((*key, "kind"), f"unknown judge kind '{kind}'; {hint}")
         return JudgeSpec()
-    min_overlap = mapping.get("min-overlap", 0.6)
-    if check_fraction(min_overlap) is not None:
-        doc.report((*key, "min-overlap"), "expected a number between 0 and 1, e.g. 0.6")
-        min_overlap = 0.6
+    min_overlap = doc.option(
+        mapping,
+        key,
+        "min-overlap",
+        0.6,
+        check_fraction,
+        "expected a number between 0 and 1, e.g. 0.6",
+    )
     cassette = None
     if kind == "recorded":
         raw = mapping.get("cassette")
@@ -189,14 +193,15 @@ def judge(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> JudgeSpec
     if model_id is not None and not isinstance(model_id, str):
         doc.report((*key, "model-id"), "expected a string")
         model_id = None
-    flip_rate = mapping.get("flip-rate", 0.0)
-    if check_fraction(flip_rate) is not None:
-        doc.report((*key, "flip-rate"), "expected a probability between 0 and 1, e.g. 0.05")
-        flip_rate = 0.0
-    seed = mapping.get("seed", 0)
-    if check_integer(seed) is not None:
-        doc.report((*key, "seed"), "expected an integer")
-        seed = 0
+    flip_rate = doc.option(
+        mapping,
+        key,
+        "flip-rate",
+        0.0,
+        check_fraction,
+        "expected a probability between 0 and 1, e.g. 0.05",
+    )
+    seed = doc.option(mapping, key, "seed", 0, check_integer, "expected an integer")
     inner = None
     if kind == "noisy":
         inner = judge(doc, (*key, "judge"), mapping.get("judge") or {"kind": "rule"}, base)

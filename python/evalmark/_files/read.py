@@ -1,5 +1,11 @@
 """Reading a data file into raw records, whatever its format: the one entry point the sample
-and test-case loaders share."""
+and test-case loaders share.
+
+The empty-file rule of every evalmark loader: a file with no content (no bytes, or only blank
+lines) is an error, since it is most often a failed export or a wrong path; an explicitly empty
+collection (``[]`` in YAML or JSON, a CSV with only its header row, a Parquet table without
+rows) holds no records.
+"""
 
 from __future__ import annotations
 
@@ -12,13 +18,7 @@ from evalmark._files.yaml_read import nesting_problem as yaml_nesting_problem
 from evalmark._files.yaml_read import read_yaml
 from evalmark.errors import DataFileError, Problem
 
-__all__ = ["EMPTY_FILE_RULE", "read_records", "require_format", "too_deep"]
-
-EMPTY_FILE_RULE = (
-    "A file with no content (no bytes, or only blank lines) is an error, since it is most "
-    "often a failed export or a wrong path; an explicitly empty collection (`[]` in YAML or "
-    "JSON, a CSV with only its header row, a Parquet table without rows) holds no records."
-)
+__all__ = ["read_records", "require_format", "too_deep"]
 
 
 def require_format(path: Path, error: type[DataFileError], hint: str = "") -> Format:

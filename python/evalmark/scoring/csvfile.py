@@ -12,15 +12,10 @@ import msgspec
 from evalmark._files.csv_rows import CsvRows
 from evalmark.errors import Problem, ScoringInputError
 from evalmark.scoring.chunks import Chunk, Columns, Needs, lines_locator
+from evalmark.scoring.errors import input_error
 from evalmark.scoring.vectors import VectorShape, stack_rows
 
 _VECTOR = msgspec.json.Decoder(list[float])
-
-
-def input_error(problem: Problem, hint: str = "") -> ScoringInputError:
-    """A file problem found while reading scoring input, as a :class:`ScoringInputError`."""
-    where = f"line {problem.line}" if problem.line is not None else ""
-    return ScoringInputError(problem.path or "", where, "", problem.message, hint)
 
 
 def _csv_error(problem: Problem) -> ScoringInputError:

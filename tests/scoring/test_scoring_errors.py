@@ -11,7 +11,7 @@ import pytest
 
 from evalmark.cli import main
 from evalmark.errors import ScoringInputError
-from evalmark.scoring import ScoreOptions, parse_metrics, score_file
+from evalmark.scoring import Columns, ScoreOptions, parse_metrics, score_file
 
 
 def options(metrics: str = "token_f1", **kwargs: Any) -> ScoreOptions:
@@ -253,3 +253,22 @@ def test_a_bad_row_with_an_id_column_after_the_bad_cell_gets_no_guessed_id(tmp_p
     out = tmp_path / "scores.csv"
     score_file(src, options(on_error="null"), output=out)
     assert out.read_text().splitlines() == ["id,token_f1", "r1,1.0", ","]
+
+
+@pytest.mark.parametrize("kind", ["list", "float", "struct"])
+def test_a_parquet_id_column_that_cannot_identify_rows_is_refused(
+    tmp_path: Path, kind: str
+) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    ids = {
+        "list": pa.array([[None, 0.0]], pa.list_(pa.float64())),
+        "float": pa.array([1.5]),
+        "struct": pa.array([{"a": 1}]),
+    }[kind]
+    src = tmp_path / "pairs.parquet"
+    pq.write_table(pa.table({"id": ids, "expected": ["a"], "actual": ["a"]}), src)
+    with pytest.raises(ScoringInputError, match=r"field 'id': has type .*an id must be text or an"):
+        score_file(src, options(), output=tmp_path / "scores.jsonl")
+    summary = score_file(src, ScoreOptions(parse_metrics("token_f1"), columns=Columns(id="")))
+    assert summary.rows == 1

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark.errors import ScoringInputError
-from evalmark.scoring.arrow import is_text, is_vector, text_column, vector_column
+from evalmark.scoring.arrow import is_id, is_text, is_vector, text_column, vector_column
 from evalmark.scoring.chunks import Chunk, Columns, Needs
 from evalmark.scoring.errors import require_pyarrow
 from evalmark.scoring.vectors import VectorShape
@@ -81,6 +81,15 @@ class ParquetReader:
                 raise ScoringInputError(
                     str(path), "", column, f"has type {kind}; it must be a string column"
                 )
+        if self.id_column and not is_id(schema.field(self.id_column).type):
+            kind = schema.field(self.id_column).type
+            raise ScoringInputError(
+                str(path),
+                "",
+                self.id_column,
+                f"has type {kind}; an id must be text or an integer",
+                "name another column with --id-col, or --id-col '' to number the rows",
+            )
         for column in (columns.expected_vector, columns.actual_vector) if needs.vectors else ():
             kind = schema.field(column).type
             if not is_vector(kind):

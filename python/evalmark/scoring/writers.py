@@ -109,7 +109,8 @@ def _json_values(values: list[Any]) -> list[bytes]:
     if not values:
         return []
     whole = encode(values)
-    if b'"' in whole:  # strings may hold commas: encode them one by one
+    if b'"' in whole or whole.count(b",") != len(values) - 1:
+        # Strings and lists may hold commas: encode the values one by one.
         return [encode(value) for value in values]
     # Numbers, true, false and null never contain a comma.
     return whole[1:-1].split(b",")

@@ -29,6 +29,14 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 _INT_TAG = "tag:yaml.org,2002:int"
 _NUMBER_TAGS = ("tag:yaml.org,2002:float", _INT_TAG)
 _TEXT_TAGS = (STR_TAG, "tag:yaml.org,2002:null", _MERGE_TAG)
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+# The patterns by which YAML recognises plain numbers, booleans and dates, by tag.
+_IMPLICIT: dict[str, re.Pattern[str]] = {
+    tag: pattern
+    for resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.values()
+    for tag, pattern in resolvers
+}
+_SHORT = 4_000  # fewer characters than Python's limit on the digits of an integer
 # Values that aliases may add beyond the nodes written in the file ("billion laughs").
 _MAX_ALIAS_EXPANSION = 1_000_000
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed
@@ -63,7 +71,7 @@ def read_yaml(
     index) whose numbers are kept as the text written in the file, for exact decimals: YAML
     would otherwise round them to floats.
     """
-    loader, root = _compose(data, path, error)
+    loader, root, anchors = _compose(data, path, error)
     try:
         if root is None:
             raise error([Problem("the file is empty: write a list of records", path=path)])
@@ -71,7 +79,7 @@ def read_yaml(
         for _, node in records:
             for pattern in text_keys:
                 _keep_numbers_as_text(node, pattern)
-        _check_node_tree(root, loader, path, error)
+        _check_node_tree(root, loader, path, error, anchors=anchors)
         for record, node in records:
             record.value = _construct(loader, node, path, error)
         return [record for record, _ in records]
@@ -82,11 +90,11 @@ def read_yaml(
 def read_yaml_document(data: bytes, path: str, error: type[DataFileError]) -> RawRecord | None:
     """Parse one YAML document of any shape into a record that knows the position of every
     key and value (None for an empty document)."""
-    loader, root = _compose(data, path, error)
+    loader, root, anchors = _compose(data, path, error)
     try:
         if root is None:
             return None
-        _check_node_tree(root, loader, path, error)
+        _check_node_tree(root, loader, path, error, anchors=anchors)
         value = _construct(loader, root, path, error)
         start, found = _yaml_locator(root)(0)
         return RawRecord(value, 0, start, found)
@@ -94,14 +102,18 @@ def read_yaml_document(data: bytes, path: str, error: type[DataFileError]) -> Ra
         loader.dispose()
 
 
-def _compose(data: bytes, path: str, error: type[DataFileError]) -> tuple[Any, yaml.Node | None]:
+def _compose(
+    data: bytes, path: str, error: type[DataFileError]
+) -> tuple[Any, yaml.Node | None, bool]:
+    """The loader, the root node (None for an empty document) and whether the text may hold
+    an anchor (so that a node may be reached twice)."""
     text = decode_text(strip_bom(data), path, error)
     bad = _NOT_ALLOWED.search(text)
     if bad is not None:
         raise error([_character_problem(text, bad.start(), path)])
     loader: Any = _LOADER(text)
     try:
-        return loader, loader.get_single_node()
+        return loader, loader.get_single_node(), "&" in text
     except yaml.MarkedYAMLError as exc:
         loader.dispose()
         raise error([_yaml_problem(exc, path)]) from None
@@ -200,6 +212,45 @@ def _problem_at(node: yaml.Node, message: str, path: str) -> Problem:
     return Problem(message, path=path, line=line, column=column)
 
 
+def _check_node_tree(
+    root: yaml.Node, loader: Any, path: str, error: type[DataFileError], *, anchors: bool
+) -> None:
+    """Refuse unsafe or unknown tags, doubled keys, unreadable scalars and aliases that refer
+    to themselves or multiply the data, anywhere under ``root``.
+
+    One pass over the nodes, in document order; only a file with aliases (a node reached
+    twice) gets the second pass that looks for cycles and counts the expanded values.
+    """
+    seen: set[int] = set()
+    shared = False
+    stack: list[yaml.Node] = [root]
+    push, pop, visit = stack.append, stack.pop, seen.add
+    while stack:
+        node = pop()
+        if anchors:  # without an anchor no node can be reached twice: no need to remember
+            if id(node) in seen:
+                shared = True
+                continue
+            visit(id(node))
+        tag = node.tag
+        kind = type(node)
+        if tag == STR_TAG and kind is yaml.ScalarNode:  # most nodes: nothing to check
+            continue
+        if tag not in _SAFE_TAGS and tag != _MERGE_TAG:
+            raise error([_problem_at(node, _unsafe_tag_message(tag), path)])
+        if isinstance(node, yaml.MappingNode):
+            _check_keys(node, path, error)
+            for key_node, value_node in reversed(node.value):
+                push(value_node)
+                push(key_node)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, yaml.ScalarNode) and tag not in _TEXT_TAGS:
+            _check_scalar(node, loader, path, error)
+    if shared:
+        _check_aliases(root, path, error)
+
+
 def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]
@@ -208,9 +259,8 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
-def _check_node_tree(root: yaml.Node, loader: Any, path: str, error: type[DataFileError]) -> None:
-    """Refuse unsafe or unknown tags, doubled keys, unreadable scalars and aliases that refer
-    to themselves or multiply the data, anywhere under ``root``."""
+def _check_aliases(root: yaml.Node, path: str, error: type[DataFileError]) -> None:
+    """Refuse an alias inside the item it names, and aliases that expand the data enormously."""
     expanded: dict[int, int] = {}  # node id -> values it stands for, aliases expanded
     on_path: set[int] = set()
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
@@ -221,60 +271,54 @@ def _check_node_tree(root: yaml.Node, loader: Any, path: str, error: type[DataFi
             expanded[id(node)] = 1 + sum(expanded[id(c)] for c in _children(node))
             continue
         if id(node) in on_path:
-            raise error(
-                [
-                    _problem_at(
-                        node,
-                        "an alias refers to the item that holds it; "
-                        "evalmark reads plain trees: repeat the data instead",
-                        path,
-                    )
-                ]
+            message = (
+                "an alias refers to the item that holds it; evalmark reads plain trees: repeat "
+                "the data instead"
             )
+            raise error([_problem_at(node, message, path)])
         if id(node) in expanded:
             continue
-        _check_node(node, loader, path, error)
         on_path.add(id(node))
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(_children(node)))
     if expanded[id(root)] - len(expanded) > _MAX_ALIAS_EXPANSION:
-        raise error(
-            [
-                _problem_at(
-                    root,
-                    f"the aliases (*name) expand to {expanded[id(root)]:,} values, far more than "
-                    "the file writes out; repeat the data instead of nesting aliases",
-                    path,
-                )
-            ]
+        message = (
+            f"the aliases (*name) expand to {expanded[id(root)]:,} values, far more than the "
+            "file writes out; repeat the data instead of nesting aliases"
         )
+        raise error([_problem_at(root, message, path)])
 
 
-def _check_node(node: yaml.Node, loader: Any, path: str, error: type[DataFileError]) -> None:
-    tag = node.tag
-    if tag not in _SAFE_TAGS and tag != _MERGE_TAG:
-        raise error([_problem_at(node, _unsafe_tag_message(tag), path)])
-    if isinstance(node, yaml.MappingNode):
-        first_line: dict[object, int] = {}
-        for key_node, _ in node.value:
-            if key_node.tag == _MERGE_TAG:
-                continue
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
-            if key in first_line:
-                message = (
-                    f"the key '{key}' appears twice (first at line {first_line[key]}); "
-                    "keep only one"
-                )
-                raise error([_problem_at(key_node, message, path)])
-            first_line[key] = key_node.start_mark.line + 1
-    elif isinstance(node, yaml.ScalarNode) and tag not in _TEXT_TAGS:
-        _check_scalar(node, loader, path, error)
+def _check_keys(node: yaml.MappingNode, path: str, error: type[DataFileError]) -> None:
+    first_line: dict[object, int] = {}
+    for key_node, _ in node.value:
+        if key_node.tag == _MERGE_TAG:
+            continue
+        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
+        if key in first_line:
+            message = (
+                f"the key '{key}' appears twice (first at line {first_line[key]}); keep only one"
+            )
+            raise error([_problem_at(key_node, message, path)])
+        first_line[key] = key_node.start_mark.line + 1
 
 
 def _check_scalar(
     node: yaml.ScalarNode, loader: Any, path: str, error: type[DataFileError]
 ) -> None:
-    """Build a number, date or other typed scalar once, to report the ones that cannot be."""
+    """Build a number, date or other typed scalar once, to report the ones that cannot be.
+
+    A plain number or boolean written the way YAML recognises it always builds (unless it is
+    too long to read), so only the others are built here.
+    """
+    pattern = _IMPLICIT.get(node.tag)
+    if (
+        pattern is not None
+        and len(node.value) <= _SHORT
+        and node.tag != _TIMESTAMP_TAG
+        and pattern.match(node.value)
+    ):
+        return
     try:
         loader.yaml_constructors[node.tag](loader, node)
         return

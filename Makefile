@@ -1,27 +1,55 @@
 # evalmark developer commands. `make help` lists them.
+# Each target installs only what it needs, once: the build is redone only when the Rust sources,
+# Cargo files or pyproject.toml change, and each group of extras only when pyproject.toml does.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-EXTRAS ?= dev,arrow,ray,plot,progress
+TEST_EXTRAS ?= dev,arrow,ray,plot,progress,browser
+RUST_SOURCES := $(shell find rust -name '*.rs') Cargo.toml Cargo.lock
+STAMP := $(VENV)/.stamp
 
 .DEFAULT_GOAL := help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
 
-dev: ## create .venv, install the dependencies and build the extension (release)
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip maturin
-	$(VENV)/bin/maturin develop --release -q -E $(EXTRAS)
+$(PY):
+	@echo "creating $(VENV)"
+	@python3 -m venv $(VENV)
+	@$(PY) -m pip install -q --disable-pip-version-check --upgrade pip maturin
 
-demo: dev ## run the main job: the offline support suite, healthy build (exit 0)
+# the package with its core dependencies only (numpy, msgspec, pyyaml), extension in release mode
+$(STAMP)-build: $(PY) $(RUST_SOURCES) pyproject.toml
+	@echo "building the evalmark extension (release)"
+	@$(VENV)/bin/maturin develop --release -q > $(VENV)/build.log 2>&1 || { cat $(VENV)/build.log; exit 1; }
+	@touch $@
+
+# the extras the tests, lints and benchmarks use
+$(STAMP)-extras: $(STAMP)-build pyproject.toml
+	@echo "installing the test extras ($(TEST_EXTRAS))"
+	@$(PY) tools/requirements.py $(subst $(comma), ,$(TEST_EXTRAS)) \
+		| $(PY) -m pip install -q --disable-pip-version-check -r /dev/stdin
+	@touch $@
+
+comma := ,
+
+$(STAMP)-docs: $(STAMP)-build pyproject.toml
+	@$(PY) tools/requirements.py docs | $(PY) -m pip install -q --disable-pip-version-check -r /dev/stdin
+	@touch $@
+
+build: $(STAMP)-build ## build the package into .venv (core dependencies only)
+
+dev: $(STAMP)-extras ## build, and install every extra the tests and lints use
+
+demo: build ## run the main job: the offline support suite, healthy build (exit 0)
 	$(VENV)/bin/evalmark run golden/support --build healthy
 
-demo-all: dev ## every bundled job, each with the exit code it must give
+demo-all: build ## every bundled job, each with the exit code it must give
 	$(VENV)/bin/evalmark run golden/support --build healthy
 	$(VENV)/bin/evalmark run golden/support --build regressed -q; test $$? -eq 1
 	$(VENV)/bin/evalmark run golden/car-rental -q
 	$(VENV)/bin/evalmark tune golden/support --flip 0.03,0.08 > /dev/null
 	$(VENV)/bin/evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein,json_match
+	$(VENV)/bin/evalmark code run golden/code -q
 
 test: dev ## run the Rust and Python test suites
 	cargo test --release --quiet
@@ -34,6 +62,10 @@ lint: dev ## formatting, lints and type checks for Rust and Python
 	$(VENV)/bin/ruff format --check python tests bench tools
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest evalmark._core --ignore-missing-stub
+	$(VENV)/bin/lint-imports
+
+docs: $(STAMP)-docs ## build the user guide and API reference into build/site (strict: warnings fail)
+	$(VENV)/bin/mkdocs build --strict -q
 
 bench: dev ## print throughput and ratios against the peer libraries (never fails a build)
 	$(PY) bench/metrics.py
@@ -42,4 +74,4 @@ bench: dev ## print throughput and ratios against the peer libraries (never fail
 	$(PY) bench/cassette.py
 	$(PY) bench/noise.py
 
-.PHONY: help dev demo demo-all test lint bench
+.PHONY: help build dev demo demo-all test lint docs bench

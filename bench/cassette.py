@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalmark.models import ChatReply, HashEmbedding, ScriptedChat, record_replay
 from evalmark.models.canonical import chat_request, key_of, normalize
-from evalmark.models.cassette_file import Entry, serialize, write_atomic
+from evalmark.models.cassette_file import Entry, serialize, write_cassette
 from workload import text_pairs
 
 SYSTEM = {"role": "system", "content": "You are a helpful support assistant. Answer briefly."}
@@ -45,7 +45,7 @@ def build(path: Path, messages: list[list[dict[str, str]]], answers: list[str]) 
     for conversation, answer in zip(messages, answers, strict=True):
         request = normalize(chat_request("bench-model", conversation, PARAMS))
         entries.append(Entry(key_of(request), "chat", 0, request, {"text": answer}))
-    write_atomic(path, serialize(entries))
+    write_cassette(path, serialize(entries))
 
 
 def rate(count: int, seconds: float) -> str:
@@ -69,11 +69,9 @@ def main() -> None:
         start = time.perf_counter()
         replayer.chat(messages[0], **PARAMS)
         load = time.perf_counter() - start
-        replayer.reset_counters()
 
         replay = direct = replay_cpu = direct_cpu = float("inf")
         for _ in range(args.rounds):
-            replayer.reset_counters()
             start, start_cpu = time.perf_counter(), time.process_time()
             for conversation in messages:
                 replayer.chat(conversation, **PARAMS)

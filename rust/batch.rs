@@ -1,27 +1,58 @@
-//! The `workers` knob and the order-preserving parallel map.
+//! Running kernels: the `workers` knob, the order-preserving parallel fill of a result array,
+//! and the watched run that keeps Ctrl-C working while the GIL is released.
 //!
 //! Every result depends only on its own row, so the output is the same for any thread count.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::Duration;
 
+use pyo3::prelude::*;
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::errors::{EvalError, EvalResult};
+use crate::metrics::halt::{Stop, TryVec};
 
 /// The most threads a call may ask for.
 pub const MAX_WORKERS: isize = 1024;
 
-/// Validate `workers`: -1 means every core, n ≥ 1 means n threads.
-pub fn check_workers(workers: isize) -> EvalResult<()> {
-    if workers == -1 || (1..=MAX_WORKERS).contains(&workers) {
-        Ok(())
-    } else {
-        Err(EvalError::input(format!(
-            "workers must be -1 (all cores) or between 1 and {MAX_WORKERS}, got {workers}"
-        )))
+/// The `workers` argument: -1 means every core (the global pool), n ≥ 1 means a pool of n
+/// threads. Converted from Python by `options.rs`, which checks the range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Workers(isize);
+
+impl Workers {
+    pub const ALL: Workers = Workers(-1);
+
+    /// Validate a thread count.
+    pub fn new(workers: isize) -> EvalResult<Workers> {
+        if workers == -1 || (1..=MAX_WORKERS).contains(&workers) {
+            Ok(Workers(workers))
+        } else {
+            Err(bad_workers(&workers.to_string()))
+        }
     }
+
+    fn serial(self) -> bool {
+        self.0 == 1
+    }
+
+    /// The pool to run on; `None` for the global pool.
+    fn pool(self) -> EvalResult<Option<Arc<ThreadPool>>> {
+        if self.0 == -1 {
+            return Ok(None);
+        }
+        pool(self.0 as usize).map(Some)
+    }
+}
+
+/// The error for a `workers` value out of range, given as text (it may not fit any integer).
+pub fn bad_workers(value: &str) -> EvalError {
+    EvalError::input(format!(
+        "workers must be -1 (all cores) or between 1 and {MAX_WORKERS}, got {value}"
+    ))
 }
 
 fn pool(threads: usize) -> EvalResult<Arc<ThreadPool>> {
@@ -43,64 +74,174 @@ fn pool(threads: usize) -> EvalResult<Arc<ThreadPool>> {
     Ok(p)
 }
 
-/// `f(scratch, i)` for every i in 0..n, in order, on `workers` threads. Each thread gets its own
-/// scratch value, built with `S::default()`.
-pub fn map_rows<S, T, F>(n: usize, workers: isize, f: F) -> EvalResult<Vec<T>>
-where
-    S: Default,
-    T: Send,
-    F: Fn(&mut S, usize) -> T + Sync + Send,
-{
-    if workers == 1 || n < 2 {
-        let mut scratch = S::default();
-        return Ok((0..n).map(|i| f(&mut scratch, i)).collect());
+/// How often a thread waiting for a kernel looks for a pending signal (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// A result slot one thread fills and another waits on.
+struct Slot<T> {
+    value: Mutex<Option<T>>,
+    filled: Condvar,
+}
+
+impl<T> Slot<T> {
+    fn new() -> Self {
+        Slot {
+            value: Mutex::new(None),
+            filled: Condvar::new(),
+        }
     }
-    let run = || {
-        (0..n)
-            .into_par_iter()
-            .map_init(S::default, |s, i| f(s, i))
-            .collect()
-    };
-    if workers == -1 {
-        Ok(run())
-    } else {
-        Ok(pool(workers as usize)?.install(run))
+
+    fn fill(&self, v: T) {
+        let mut guard = self.value.lock().unwrap_or_else(|p| p.into_inner());
+        *guard = Some(v);
+        self.filled.notify_all();
+    }
+
+    /// Wait up to `timeout`; the value once it is there.
+    fn take_within(&self, timeout: Duration) -> Option<T> {
+        let guard = self.value.lock().unwrap_or_else(|p| p.into_inner());
+        let (mut guard, _) = self
+            .filled
+            .wait_timeout_while(guard, timeout, |v| v.is_none())
+            .unwrap_or_else(|p| p.into_inner());
+        guard.take()
     }
 }
 
-/// Fill `out`, seen as rows of `width` values, by calling `f(row index, row)` on `workers`
-/// threads.
-pub fn fill_rows<F>(out: &mut [f64], width: usize, workers: isize, f: F) -> EvalResult<()>
+/// The text of a panic's payload.
+fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic".into()
+    }
+}
+
+/// Work of at most this size (about a byte of text, or a multiply-add, per unit) is done on the
+/// calling thread with the GIL held: handing it to a pool would cost more than it takes, and
+/// it ends long before a Ctrl-C needs noticing (the quadratic kernels take a few milliseconds).
+pub const SMALL_WORK: usize = 1 << 16;
+
+/// Run `work(stop, workers)` with the GIL released, on `workers`' pool, while this thread
+/// checks for signals every [`SIGNAL_POLL`]. When a signal handler raises (Ctrl-C gives
+/// `KeyboardInterrupt`), `stop` is raised, and once `work` has returned that exception is
+/// returned. Work of `size` up to [`SMALL_WORK`] runs here instead, on one thread. A panic
+/// inside `work` becomes an `EvalError::Internal`, never a `BaseException`.
+pub fn run_watched<T, W>(py: Python<'_>, workers: Workers, size: usize, work: W) -> PyResult<T>
 where
-    F: Fn(usize, &mut [f64]) + Sync + Send,
+    T: Send,
+    W: FnOnce(&Stop, Workers) -> EvalResult<T> + Send,
+{
+    if size <= SMALL_WORK {
+        let stop = Stop::new();
+        return catch_unwind(AssertUnwindSafe(|| work(&stop, Workers(1))))
+            .unwrap_or_else(|p| Err(EvalError::Internal(panic_text(p))))
+            .map_err(PyErr::from);
+    }
+    let pool = workers.pool()?;
+    let (stop, slot) = (Stop::new(), Slot::new());
+    let mut signal: Option<PyErr> = None;
+    let work = |stop: &Stop| work(stop, workers);
+    let out = match pool {
+        Some(p) => p.in_place_scope(|scope| watch(py, scope, work, &stop, &slot, &mut signal)),
+        None => rayon::in_place_scope(|scope| watch(py, scope, work, &stop, &slot, &mut signal)),
+    };
+    match signal {
+        Some(e) => Err(e),
+        None => out.map_err(PyErr::from),
+    }
+}
+
+/// Spawn `work` into `scope`, and wait for its result looking for signals meanwhile.
+fn watch<'scope, T, W>(
+    py: Python<'_>,
+    scope: &rayon::Scope<'scope>,
+    work: W,
+    stop: &'scope Stop,
+    slot: &'scope Slot<EvalResult<T>>,
+    signal: &mut Option<PyErr>,
+) -> EvalResult<T>
+where
+    T: Send + 'scope,
+    W: FnOnce(&Stop) -> EvalResult<T> + Send + 'scope,
+{
+    scope.spawn(move |_| {
+        let out = catch_unwind(AssertUnwindSafe(|| work(stop)))
+            .unwrap_or_else(|p| Err(EvalError::Internal(panic_text(p))));
+        slot.fill(out);
+    });
+    loop {
+        if let Some(out) = py.detach(|| slot.take_within(SIGNAL_POLL)) {
+            return out;
+        }
+        if signal.is_none() {
+            if let Err(e) = py.check_signals() {
+                stop.raise();
+                *signal = Some(e);
+            }
+        }
+    }
+}
+
+/// A result array of `n` values, allocated fallibly.
+pub fn result_array<T: Clone + Default>(n: usize, what: &'static str) -> EvalResult<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_resize(n, T::default(), what)?;
+    Ok(out)
+}
+
+/// Fill `out`, seen as rows of `width` values, by `f(scratch, i, row i)` on the threads of the
+/// pool this runs in (one thread when `workers` is 1). Each thread gets its own scratch value,
+/// `S::default()`. Rows are skipped once `stop` is raised. The error of the lowest failing row
+/// wins, so the error reported does not depend on scheduling either; a halt (stop, memory)
+/// ends the work early.
+pub fn fill_rows<S, T, F>(
+    out: &mut [T],
+    width: usize,
+    workers: Workers,
+    stop: &Stop,
+    f: F,
+) -> EvalResult<()>
+where
+    S: Default,
+    T: Send,
+    F: Fn(&mut S, usize, &mut [T]) -> EvalResult<()> + Sync + Send,
 {
     if width == 0 {
         return Ok(());
     }
-    if workers == 1 {
-        out.chunks_mut(width).enumerate().for_each(|(i, r)| f(i, r));
-        return Ok(());
-    }
-    let mut run = || {
+    let first_error: Mutex<Option<(usize, EvalError)>> = Mutex::new(None);
+    let one = |s: &mut S, i: usize, row: &mut [T]| {
+        if stop.is_raised() {
+            return;
+        }
+        if let Err(e) = f(s, i, row) {
+            if !matches!(e, EvalError::Input(_) | EvalError::Type(_)) {
+                stop.raise();
+            }
+            let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
+            if slot.as_ref().map_or(true, |(j, _)| i < *j) {
+                *slot = Some((i, e));
+            }
+        }
+    };
+    if workers.serial() || out.len() <= width {
+        let mut s = S::default();
+        for (i, row) in out.chunks_mut(width).enumerate() {
+            one(&mut s, i, row);
+        }
+    } else {
         out.par_chunks_mut(width)
             .enumerate()
-            .for_each(|(i, r)| f(i, r))
-    };
-    if workers == -1 {
-        run();
-    } else {
-        pool(workers as usize)?.install(run);
+            .for_each_init(S::default, |s, (i, row)| one(s, i, row));
+    }
+    if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    if stop.is_raised() {
+        return Err(EvalError::Stopped);
     }
     Ok(())
-}
-
-/// Like [`map_rows`], for fallible rows: the error of the lowest failing row wins, so the
-/// reported error does not depend on scheduling either.
-pub fn try_map_rows<S, T, F>(n: usize, workers: isize, f: F) -> EvalResult<Vec<T>>
-where
-    S: Default,
-    T: Send,
-    F: Fn(&mut S, usize) -> EvalResult<T> + Sync + Send,
-{
-    map_rows(n, workers, f)?.into_iter().collect()
 }

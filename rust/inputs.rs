@@ -1,7 +1,9 @@
 //! Reading Python arguments while the GIL is held: texts are borrowed from the objects (held
 //! with a reference each for the length of the call), scalars are copied.
 
-use numpy::PyReadonlyArray1;
+use std::borrow::Cow;
+
+use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
@@ -14,13 +16,18 @@ pub struct Texts<'a> {
     rows: Vec<&'a [u8]>,
 }
 
-impl Texts<'_> {
+impl<'a> Texts<'a> {
     pub fn len(&self) -> usize {
         self.rows.len()
     }
 
+    /// The bytes of all rows.
+    pub fn bytes(&self) -> usize {
+        self.rows.iter().map(|r| r.len()).sum()
+    }
+
     #[inline]
-    pub fn row(&self, i: usize) -> &[u8] {
+    pub fn row(&self, i: usize) -> &'a [u8] {
         self.rows[i]
     }
 }
@@ -68,14 +75,15 @@ impl Held<'_> {
     }
 }
 
-/// The bytes of one Python `str`, lone surrogates included.
-pub fn str_bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+/// The bytes of one Python `str`, lone surrogates included: borrowed from the object when it
+/// is valid UTF-8 (nearly always), else its `surrogatepass` encoding.
+pub fn str_bytes<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, [u8]>> {
     let s = obj
         .cast::<PyString>()
         .map_err(|_| EvalError::Type(format!("{what} must be str, got {}", type_name(obj))))?;
     match s.to_str() {
-        Ok(text) => Ok(text.as_bytes().to_vec()),
-        Err(_) => Ok(surrogate_bytes(s)?.as_bytes().to_vec()),
+        Ok(text) => Ok(Cow::Borrowed(text.as_bytes())),
+        Err(_) => Ok(Cow::Owned(surrogate_bytes(s)?.as_bytes().to_vec())),
     }
 }
 
@@ -84,7 +92,8 @@ fn surrogate_bytes<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyBytes
         .cast_into::<PyBytes>()?)
 }
 
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
+/// The name of `obj`'s type, for error messages.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
         .name()
         .map(|n| n.to_string())
@@ -199,18 +208,68 @@ pub fn same_length(expected: usize, actual: usize) -> EvalResult<()> {
     }
 }
 
-/// Check that `value` is one of `allowed` for option `name`.
-pub fn choice<'a>(name: &str, value: &'a str, allowed: &[&str]) -> EvalResult<&'a str> {
-    if allowed.contains(&value) {
-        Ok(value)
-    } else {
-        Err(EvalError::input(format!(
-            "{name} must be one of {}, got {value:?}",
-            allowed
-                .iter()
-                .map(|a| format!("{a:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )))
+/// A 2-D float array argument, borrowed read-only.
+pub enum Matrix<'py> {
+    F32(PyReadonlyArray2<'py, f32>),
+    F64(PyReadonlyArray2<'py, f64>),
+}
+
+/// Two matrices of one dtype, as C-contiguous slices.
+pub enum MatrixPair<'a> {
+    F32(&'a [f32], &'a [f32]),
+    F64(&'a [f64], &'a [f64]),
+}
+
+impl<'py> Matrix<'py> {
+    /// Borrow `obj`, a float32 or float64 array of two dimensions.
+    pub fn hold(obj: &Bound<'py, PyAny>, side: &str) -> PyResult<Matrix<'py>> {
+        if let Ok(a) = obj.extract::<PyReadonlyArray2<'py, f32>>() {
+            return Ok(Matrix::F32(a));
+        }
+        if let Ok(a) = obj.extract::<PyReadonlyArray2<'py, f64>>() {
+            return Ok(Matrix::F64(a));
+        }
+        Err(EvalError::Type(format!(
+            "{side} must be a 2-D float32 or float64 numpy array"
+        ))
+        .into())
     }
+
+    /// (rows, columns).
+    pub fn shape(&self) -> (usize, usize) {
+        let s = match self {
+            Matrix::F32(a) => a.shape(),
+            Matrix::F64(a) => a.shape(),
+        };
+        (s[0], s[1])
+    }
+
+    /// Both matrices' data, which must share a dtype and be C-contiguous.
+    pub fn pair<'a>(
+        &'a self,
+        other: &'a Matrix<'py>,
+        names: (&str, &str),
+    ) -> PyResult<MatrixPair<'a>> {
+        match (self, other) {
+            (Matrix::F32(x), Matrix::F32(y)) => Ok(MatrixPair::F32(
+                contiguous(x, names.0)?,
+                contiguous(y, names.1)?,
+            )),
+            (Matrix::F64(x), Matrix::F64(y)) => Ok(MatrixPair::F64(
+                contiguous(x, names.0)?,
+                contiguous(y, names.1)?,
+            )),
+            _ => Err(
+                EvalError::Type(format!("{} and {} must share a dtype", names.0, names.1)).into(),
+            ),
+        }
+    }
+}
+
+fn contiguous<'a, T: numpy::Element>(
+    a: &'a PyReadonlyArray2<'_, T>,
+    side: &str,
+) -> PyResult<&'a [T]> {
+    a.as_slice()
+        .map_err(|_| EvalError::input(format!("{side} must be C-contiguous")).into())
 }

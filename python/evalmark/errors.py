@@ -18,6 +18,7 @@ __all__ = [
     "DataFileError",
     "EvalmarkError",
     "GradeParseError",
+    "HistoryError",
     "JsonJudgmentParseError",
     "JudgeFailure",
     "JudgeParseError",
@@ -25,14 +26,18 @@ __all__ = [
     "OptionalDependencyError",
     "OutputPathError",
     "PlotUnavailableError",
+    "PluginError",
     "Problem",
+    "ReportFormatError",
     "SampleError",
+    "SandboxUnavailableError",
     "ScoringInputError",
     "ScriptExhausted",
     "SecretFound",
     "StrategyError",
     "SuiteError",
     "TestCaseError",
+    "TextTooLongError",
     "VerdictParseError",
 ]
 
@@ -43,6 +48,14 @@ class EvalmarkError(Exception):
 
 class MetricInputError(EvalmarkError, ValueError):
     """A metric kernel was given input it cannot score; the message names the row and field."""
+
+
+class TextTooLongError(MetricInputError):
+    """Texts longer than the call's ``max_chars``. The message names the first few rows (or the
+    side, for a single pair) and their lengths; ``rows`` lists every offending row of a batch
+    (ascending, counted from 0), empty for a single pair."""
+
+    rows: tuple[int, ...] = ()
 
 
 # --------------------------------------------------------------------------- data files
@@ -114,6 +127,12 @@ class TestCaseError(DataFileError):
 
 class SuiteError(DataFileError):
     """A suite file is invalid; the message names the file, line, key and the fix."""
+
+
+class ReportFormatError(DataFileError):
+    """A JSON report (or suite report) that cannot be read: not JSON, nested too deep, not in
+    evalmark's report format, or a field of the wrong type; the message names the file, the
+    place (line, or the field's path such as ``samples[3].results``) and what to do."""
 
 
 # --------------------------------------------------------------------------- cassettes and models
@@ -243,6 +262,20 @@ class OutputPathError(EvalmarkError, OSError):
 
 class PlotUnavailableError(EvalmarkError, ImportError):
     """matplotlib is not installed, so no plot can be drawn."""
+
+
+class PluginError(EvalmarkError, RuntimeError):
+    """An installed plug-in (an entry point of an ``evalmark.*`` group) failed to load."""
+
+
+class HistoryError(EvalmarkError, RuntimeError):
+    """The run history database cannot be opened, read or written; the message says why and
+    what to do. Never changes a run's verdict: the command line reports it as a warning."""
+
+
+class SandboxUnavailableError(EvalmarkError, RuntimeError):
+    """A code sandbox cannot run on this machine (bubblewrap missing, namespaces refused, an
+    interpreter the sandbox cannot reach); the message says which and what to do."""
 
 
 class CliError(EvalmarkError):

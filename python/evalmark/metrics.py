@@ -4,7 +4,9 @@ Arguments are always ``(expected, actual)``. Batch forms take sequences of ``str
 :class:`TextColumn`), or 2-D arrays for vectors, and return 1-D numpy arrays. They release the
 GIL and run on ``workers`` threads: ``-1`` every core, ``1`` serial, ``n`` that many; the default
 comes from the ``EVALMARK_WORKERS`` environment variable, else ``-1``. Results are bit-identical
-for every value of ``workers``. The definitions are stated in ``evalmark/_core.pyi``.
+for every value of ``workers``. Text functions take ``max_chars``: a text with more code points
+raises :class:`TextTooLongError`, whose ``rows`` lists the offending rows of a batch. The
+definitions and the cost model are stated in ``evalmark/_core.pyi``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark import _core
-from evalmark.errors import MetricInputError
+from evalmark.errors import MetricInputError, TextTooLongError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MetricInputError",
     "TextColumn",
+    "TextTooLongError",
     "canonical_json",
     "cosine",
     "cosine_batch",
@@ -142,9 +145,10 @@ def resolve_workers(workers: int | None) -> int:
             ) from None
     if isinstance(workers, bool) or not isinstance(workers, int):
         raise TypeError(f"workers must be an int, got {type(workers).__name__}")
-    if workers == 0 or workers < -1:
+    if workers == 0 or workers < -1 or workers > _core.MAX_WORKERS:
         raise MetricInputError(
-            f"{source} must be -1 (all cores) or a positive thread count, got {workers}"
+            f"{source} must be -1 (all cores) or a thread count from 1 to {_core.MAX_WORKERS},"
+            f" got {workers}"
         )
     return workers
 
@@ -169,9 +173,15 @@ def _vector(x: npt.ArrayLike, name: str) -> FloatArray:
     return np.ascontiguousarray(arr)
 
 
-def token_f1(expected: str, actual: str, *, normalizer: Normalizer = "squad") -> float:
+def token_f1(
+    expected: str,
+    actual: str,
+    *,
+    normalizer: Normalizer = "squad",
+    max_chars: int | None = None,
+) -> float:
     """Token F1 of ``actual`` against ``expected`` (SQuAD's ``compute_f1`` by default)."""
-    return _core.token_f1(expected, actual, normalizer)
+    return _core.token_f1(expected, actual, normalizer, max_chars)
 
 
 def token_f1_batch(
@@ -180,10 +190,11 @@ def token_f1_batch(
     *,
     normalizer: Normalizer = "squad",
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """Token F1 for each pair of a batch."""
     return _core.token_f1_batch(
-        _texts(expected), _texts(actual), normalizer, resolve_workers(workers)
+        _texts(expected), _texts(actual), normalizer, resolve_workers(workers), max_chars
     )
 
 
@@ -193,9 +204,10 @@ def rouge_l(
     *,
     tokenizer: Tokenizer = "rouge",
     measure: Measure = "fmeasure",
+    max_chars: int | None = None,
 ) -> float:
     """ROUGE-L of ``actual`` (prediction) against ``expected`` (target), as rouge-score."""
-    return _core.rouge_l(expected, actual, tokenizer, measure)
+    return _core.rouge_l(expected, actual, tokenizer, measure, max_chars)
 
 
 def rouge_l_batch(
@@ -205,44 +217,58 @@ def rouge_l_batch(
     tokenizer: Tokenizer = "rouge",
     measure: Measure = "fmeasure",
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """ROUGE-L for each pair of a batch."""
     return _core.rouge_l_batch(
-        _texts(expected), _texts(actual), tokenizer, measure, resolve_workers(workers)
+        _texts(expected),
+        _texts(actual),
+        tokenizer,
+        measure,
+        resolve_workers(workers),
+        max_chars,
     )
 
 
-def levenshtein_distance(a: str, b: str) -> int:
+def levenshtein_distance(expected: str, actual: str, *, max_chars: int | None = None) -> int:
     """Unit-cost edit distance over Unicode code points."""
-    return _core.levenshtein_distance(a, b)
+    return _core.levenshtein_distance(expected, actual, max_chars)
 
 
-def levenshtein_similarity(a: str, b: str) -> float:
-    """1 − distance / max(len a, len b); 1.0 when both are empty."""
-    return _core.levenshtein_similarity(a, b)
+def levenshtein_similarity(expected: str, actual: str, *, max_chars: int | None = None) -> float:
+    """1 − distance / max(len expected, len actual); 1.0 when both are empty."""
+    return _core.levenshtein_similarity(expected, actual, max_chars)
 
 
 def levenshtein_distance_batch(
-    expected: Texts, actual: Texts, *, workers: int | None = None
+    expected: Texts,
+    actual: Texts,
+    *,
+    workers: int | None = None,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.int64]:
     """Levenshtein distance for each pair of a batch."""
     return _core.levenshtein_distance_batch(
-        _texts(expected), _texts(actual), resolve_workers(workers)
+        _texts(expected), _texts(actual), resolve_workers(workers), max_chars
     )
 
 
 def levenshtein_similarity_batch(
-    expected: Texts, actual: Texts, *, workers: int | None = None
+    expected: Texts,
+    actual: Texts,
+    *,
+    workers: int | None = None,
+    max_chars: int | None = None,
 ) -> FloatArray:
     """Levenshtein similarity for each pair of a batch."""
     return _core.levenshtein_similarity_batch(
-        _texts(expected), _texts(actual), resolve_workers(workers)
+        _texts(expected), _texts(actual), resolve_workers(workers), max_chars
     )
 
 
-def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+def cosine(expected: npt.ArrayLike, actual: npt.ArrayLike) -> float:
     """Cosine similarity of two vectors; 0.0 when either is zero."""
-    return _core.cosine(_vector(a, "a"), _vector(b, "b"))
+    return _core.cosine(_vector(expected, "expected"), _vector(actual, "actual"))
 
 
 def _same_dtype(
@@ -262,16 +288,23 @@ def cosine_batch(
 
 
 def cosine_matrix(
-    queries: npt.ArrayLike, matrix: npt.ArrayLike, *, workers: int | None = None
+    expected: npt.ArrayLike, actual: npt.ArrayLike, *, workers: int | None = None
 ) -> FloatArray:
-    """Cosine similarity of every row of ``queries`` with every row of ``matrix``."""
-    q, m = _same_dtype(_matrix(queries, "queries"), _matrix(matrix, "matrix"))
-    return _core.cosine_matrix(q, m, resolve_workers(workers))
+    """Cosine similarity of every row of ``expected`` with every row of ``actual``: shape
+    (len expected, len actual)."""
+    e, a = _same_dtype(_matrix(expected, "expected"), _matrix(actual, "actual"))
+    return _core.cosine_matrix(e, a, resolve_workers(workers))
 
 
-def json_match(expected: str, actual: str, *, numbers: Numbers = "value") -> bool:
+def json_match(
+    expected: str,
+    actual: str,
+    *,
+    numbers: Numbers = "value",
+    max_chars: int | None = None,
+) -> bool:
     """Whether two JSON documents are equal by meaning (key order and spacing ignored)."""
-    return _core.json_match(expected, actual, numbers)
+    return _core.json_match(expected, actual, numbers, max_chars)
 
 
 def json_match_batch(
@@ -280,10 +313,11 @@ def json_match_batch(
     *,
     numbers: Numbers = "value",
     workers: int | None = None,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.bool_]:
     """JSON match for each pair of a batch."""
     return _core.json_match_batch(
-        _texts(expected), _texts(actual), numbers, resolve_workers(workers)
+        _texts(expected), _texts(actual), numbers, resolve_workers(workers), max_chars
     )
 
 

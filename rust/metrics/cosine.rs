@@ -1,4 +1,7 @@
-//! Cosine similarity, accumulated in f64 in a fixed order so results do not depend on threads.
+//! Cosine similarity, accumulated in f64 in a fixed order so results do not depend on threads:
+//! of one pair, and of every row of one matrix with every row of another.
+
+use super::halt::{Run, Stop};
 
 /// Element types the kernel reads (f32 and f64).
 pub trait Float: Copy + Send + Sync + Sized {
@@ -246,6 +249,48 @@ fn dot_portable<T: Float>(a: &[T], b: &[T]) -> f64 {
         acc[0] += x.to_f64() * y.to_f64();
     }
     sum(&acc)
+}
+
+/// The first row (rows of `dim` values) that holds a NaN or an infinity.
+pub fn first_non_finite_row<T: Float>(data: &[T], dim: usize) -> Option<usize> {
+    if dim == 0 {
+        return None;
+    }
+    data.chunks(dim).position(|row| !all_finite(row))
+}
+
+/// How many cells of an all-pairs row are computed between two looks at the stop flag.
+const CELLS_PER_CHECK: usize = 1024;
+
+/// Row `i` of the all-pairs matrix: the cosine of `qi` with each row of `m` (rows of `dim`
+/// values, all finite), whose squared norms are `m_norms`.
+pub fn all_pairs_row<T: Float>(
+    qi: &[T],
+    m: &[T],
+    m_norms: &[f64],
+    row: &mut [f64],
+    stop: &Stop,
+) -> Run<()> {
+    let dim = qi.len();
+    let nqi = squared_norm(qi);
+    for (k, cells) in row.chunks_mut(CELLS_PER_CHECK).enumerate() {
+        stop.check()?;
+        for (c, cell) in cells.iter_mut().enumerate() {
+            let j = k * CELLS_PER_CHECK + c;
+            let mj = &m[j * dim..(j + 1) * dim];
+            let v = from_parts(dot(qi, mj), nqi, m_norms[j]);
+            // Squares of huge or tiny finite f64 values overflow or lose precision: those
+            // pairs are recomputed rescaled.
+            let ordinary =
+                v.is_finite() && nqi >= TINY_SQUARED_NORM && m_norms[j] >= TINY_SQUARED_NORM;
+            *cell = if ordinary {
+                v
+            } else {
+                checked_cosine(qi, mj).unwrap_or(f64::NAN)
+            };
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

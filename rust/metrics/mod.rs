@@ -3,6 +3,7 @@
 //! string, including ones no Rust `str` can hold, is scored.
 
 pub mod cosine;
+pub mod halt;
 pub mod json;
 pub mod lcs;
 pub mod levenshtein;

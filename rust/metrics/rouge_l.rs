@@ -22,6 +22,25 @@ pub struct RougeScore {
     pub fmeasure: f64,
 }
 
+/// Which of the three figures a call returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    Precision,
+    Recall,
+    F,
+}
+
+impl RougeScore {
+    /// The figure `m` asks for.
+    pub fn get(self, m: Measure) -> f64 {
+        match m {
+            Measure::Precision => self.precision,
+            Measure::Recall => self.recall,
+            Measure::F => self.fmeasure,
+        }
+    }
+}
+
 /// Reusable buffers so a batch allocates once per thread, not once per pair.
 #[derive(Default)]
 pub struct Scratch {

@@ -66,6 +66,11 @@ pub fn push_utf8(cp: u32, buf: &mut Vec<u8>) {
     }
 }
 
+/// The number of code points of generalized UTF-8 text (Python's `len` of the string).
+pub fn count_code_points(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
 /// Decode generalized UTF-8 into a fresh vector of code points.
 pub fn decode(bytes: &[u8]) -> Vec<u32> {
     let mut v = Vec::new();

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evalmark import load_conversations, load_samples, load_suite, load_test_cases
+from evalmark.code.config import load_code_config
 from evalmark.errors import EvalmarkError
 from evalmark.scoring import ScoreOptions, parse_metrics, score_file
 
@@ -242,6 +243,31 @@ def test_the_suite_loader_gives_a_result_or_a_typed_error(content: bytes) -> Non
         path = Path(folder) / "suite.yaml"
         path.write_bytes(content)
         outcome(lambda: load_suite(path))
+
+
+GOOD_CODE_CONFIG = (
+    b"tasks: tasks.yaml\nsolutions: solutions.jsonl\nsandbox: local\nk: [1, 5]\n"
+    b"limits: {timeout: 4, memory-mb: 512}\ngate: {pass@1: 0.6}\n"
+)
+
+
+@PROPERTY
+@given(
+    content=st.one_of(
+        st.binary(max_size=200),
+        damaged(GOOD_CODE_CONFIG),
+        tagged(GOOD_CODE_CONFIG),
+        nested_file(".yaml", GOOD_CODE_CONFIG.replace(b"[1, 5]", b"NEST")),
+        nested_file(".yaml", GOOD_CODE_CONFIG.replace(b"{timeout: 4", b"{timeout: NEST")),
+    )
+)
+def test_the_code_config_loader_gives_a_result_or_a_typed_error(content: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "tasks.yaml").write_bytes(b"- id: t\n  prompt: p\n  tests: 'assert True'\n")
+        (Path(folder) / "solutions.jsonl").write_bytes(b"")
+        path = Path(folder) / "code.yaml"
+        path.write_bytes(content)
+        outcome(lambda: load_code_config(path))
 
 
 SCORING_NESTED = {

@@ -13,6 +13,7 @@ import pytest
 
 from evalmark import load_conversations, load_samples, load_suite, load_test_cases, write_samples
 from evalmark.cli import main
+from evalmark.code.config import load_code_config
 from evalmark.errors import DataFileError, SampleError, SuiteError, TestCaseError
 
 SAMPLE = "- name: a{value}\n  parameters: [q]\n  expected-output: x\n"
@@ -27,6 +28,7 @@ KINDS: list[tuple[str, str, Loader, type[DataFileError]]] = [
     ("test cases", CASE, load_test_cases, TestCaseError),
     ("conversations", CONVERSATION, load_conversations, TestCaseError),
     ("suite", SUITE, load_suite, SuiteError),
+    ("code config", "tasks: tasks.jsonl{value}\n", load_code_config, DataFileError),
 ]
 KIND_IDS = [kind[0] for kind in KINDS]
 
@@ -221,7 +223,7 @@ def test_a_typed_value_that_cannot_be_built_is_named(
     value: str,
     says: str,
 ) -> None:
-    indent = "" if kind == "suite" else "  "
+    indent = "" if kind in ("suite", "code config") else "  "
     text = template.format(value="") + f"{indent}metadata: {{when: {value}}}\n"
     path = write(tmp_path, "{value}", text)
     found = error_of(loader, path, error)
@@ -312,6 +314,22 @@ def test_a_suite_nested_too_deeply_is_a_typed_error_with_a_line(tmp_path: Path, 
     path = write(tmp_path, SUITE + "tags: " + deep.replace("{", "{{").replace("}", "}}") + "\n", "")
     found = error_of(load_suite, path, SuiteError)
     assert found.line == 5 and "flatten" in str(found)
+
+
+@pytest.mark.parametrize("depth", [990, 10_000, 100_000])
+@pytest.mark.parametrize("where", ["flow", "block"])
+def test_a_code_config_nested_too_deeply_is_a_typed_error_with_a_line(
+    tmp_path: Path, depth: int, where: str
+) -> None:
+    path = tmp_path / "code.yaml"
+    if where == "flow":
+        path.write_text("tasks: " + "[" * depth + "]" * depth + "\n")
+    else:
+        path.write_text("tasks:\n" + "".join("  " * i + "- \n" for i in range(1, depth // 10)))
+    found = error_of(load_code_config, path, DataFileError)
+    assert found.line is not None
+    if where == "flow":
+        assert found.line == 1 and "flatten" in str(found)
 
 
 def test_deep_but_readable_data_still_loads(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.models import HashEmbedding, ScriptedChat, record_replay
+from evalmark.models import HashEmbedding, ScriptedChat, call_context, record_replay
 from evalmark.models.modes import MODE_ENV
 
 
@@ -26,8 +26,9 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 def cassette(tmp_path: Path) -> Path:
     path = tmp_path / "judge.jsonl"
     recorder = record_replay(ScriptedChat(["yes", "no", "maybe"]), path, mode="record-missing")
-    for question in ("first question", "second question", "first question"):
-        recorder.chat([{"role": "user", "content": question}], temperature=0.7)
+    for question, repeat in (("first question", 0), ("second question", 0), ("first question", 1)):
+        with call_context(repeat=repeat):
+            recorder.chat([{"role": "user", "content": question}], temperature=0.7)
     return path
 
 
@@ -67,20 +68,24 @@ def test_verify_accepts_a_sound_cassette(
     assert capsys.readouterr().out == f"{cassette}: ok\n"
 
 
-def test_verify_reports_edited_requests_gaps_and_secrets(
+def test_verify_reports_edited_requests_disorder_and_secrets(
     cassette: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def edit(entries: list[dict[str, object]]) -> None:
         entries[0]["request"]["params"]["temperature"] = 0.2  # type: ignore[index]
         entries[1]["response"]["text"] = "token ghp_0123456789abcdefghijABCDEFGHIJ"  # type: ignore[index]
-        entries[2]["index"] = 3
+        params = entries[2]["request"]["params"]  # type: ignore[index]
+        params["extra_body"] = {"api_key": "not-redacted-by-hand"}
+        entries.reverse()
 
     _rewrite(cassette, edit)
     assert main(["cassette", "verify", str(cassette)]) == 1
     out = capsys.readouterr().out
-    assert f"{cassette}:2: key" in out and "does not match its request" in out
+    assert f"{cassette}:4: key" in out and "does not match its request" in out
     assert "response.text contains what looks like a GitHub token" in out
-    assert "3]; a gap means the later samples are never replayed" in out
+    assert "request.params.extra_body.api_key is a credential field" in out
+    assert "not-redacted-by-hand" not in out and "ghp_0123" not in out
+    assert "entries are not sorted by key then sample index" in out
 
 
 def test_verify_reports_a_corrupt_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -133,3 +138,29 @@ def test_prune_refuses_a_usage_file_that_names_nothing_of_this_cassette(
     assert main(["cassette", "prune", str(cassette), "--usage", str(usage)]) == 2
     assert "refusing to empty the cassette" in capsys.readouterr().err
     assert len(cassette.read_text().splitlines()) == 4
+
+
+def test_help_describes_the_command_and_every_action(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["cassette", "--help"])
+    text = capsys.readouterr().out
+    assert "A cassette is a JSON Lines file of recorded model calls" in text
+    for action in ("ls", "verify", "prune"):
+        assert f"\n    {action} " in text
+        with pytest.raises(SystemExit):
+            main(["cassette", action, "--help"])
+        described = capsys.readouterr().out
+        paragraph = described.split("\n\n")[1]
+        assert len(paragraph.split()) > 12, f"cassette {action} --help has no description"
+    assert "cassette files" in described or "the cassette to trim" in described
+
+
+def test_ls_counts_in_words_and_shows_redactions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "one.jsonl"
+    recorder = record_replay(ScriptedChat(["ok"]), path, mode="record-missing")
+    recorder.chat([{"role": "user", "content": "hi"}], extra_body={"api_key": "abcdefgh1234"})
+    assert main(["cassette", "ls", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}: 1 entry, 1 key (chat 1)" in out and "[1 redacted]" in out

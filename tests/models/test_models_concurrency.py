@@ -66,15 +66,16 @@ def test_eight_threads_with_separate_recorders_lose_nothing(tmp_path: Path) -> N
     _check(cassette, 8)
 
 
-def test_eight_threads_sharing_one_recorder_number_identical_calls(tmp_path: Path) -> None:
+def test_eight_threads_sharing_one_recorder_record_identical_calls_once(tmp_path: Path) -> None:
     cassette = tmp_path / "shared.jsonl"
     recorder = record_replay(
         chat_from_callable(_answer, model_id="m"), cassette, mode="record-missing"
     )
     question = [{"role": "user", "content": "same"}]
     with ThreadPoolExecutor(8) as pool:
-        list(pool.map(lambda _: recorder.chat(question), range(40)))
-    assert sorted(e["index"] for e in _recorded(cassette)) == list(range(40))
+        replies = list(pool.map(lambda _: recorder.chat(question).text, range(40)))
+    assert replies == ["answer to same"] * 40
+    assert [e["index"] for e in _recorded(cassette)] == [0]
 
 
 def test_four_processes_lose_nothing(tmp_path: Path) -> None:
@@ -106,6 +107,104 @@ def test_asyncio_gather_records_every_call_once(tmp_path: Path) -> None:
 
     recorded = asyncio.run(run("record-missing"))
     entries = _recorded(cassette)
-    assert len(entries) == 30
-    assert sorted(e["index"] for e in entries) == sorted(list(range(6)) * 5)
+    assert sorted(e["request"]["messages"][0]["content"] for e in entries) == [
+        f"q{i}" for i in range(5)
+    ]
+    assert {e["index"] for e in entries} == {0}
     assert asyncio.run(run("replay")) == recorded
+
+
+THREADS = 8
+CALLS_PER_THREAD = 25
+
+
+def _rewrite_worker(worker: int, cassette: str, buffered: bool, start: Any) -> None:
+    """One process of the rewrite run: 8 threads, each with its own recorder (as separate
+    tests would have), recording distinct questions and one shared question."""
+    start.wait(60)
+
+    def thread(number: int) -> None:
+        recorder = record_replay(chat_from_callable(_answer, model_id="m"), cassette, "rewrite")
+
+        def calls() -> None:
+            for call in range(CALLS_PER_THREAD):
+                question = f"process {worker} thread {number} call {call}"
+                recorder.chat([{"role": "user", "content": question}])
+                recorder.chat([{"role": "user", "content": "shared question"}])
+
+        if buffered:
+            with recorder.buffered():
+                calls()
+        else:
+            calls()
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        list(pool.map(thread, range(THREADS)))
+
+
+@pytest.mark.parametrize("buffered", [False, True], ids=["direct", "buffered"])
+def test_four_processes_of_eight_threads_rewriting_lose_nothing(
+    tmp_path: Path, buffered: bool
+) -> None:
+    cassette = tmp_path / "rewrite.jsonl"
+    stale = record_replay(chat_from_callable(_answer, model_id="m"), cassette, "record-missing")
+    stale.chat([{"role": "user", "content": "stale question from an older run"}])
+    context = multiprocessing.get_context("spawn")
+    start = context.Event()
+    processes = [
+        context.Process(target=_rewrite_worker, args=(w, str(cassette), buffered, start))
+        for w in range(4)
+    ]
+    for process in processes:
+        process.start()
+    start.set()
+    for process in processes:
+        process.join(180)
+        assert process.exitcode == 0
+    asked = sorted(e["request"]["messages"][0]["content"] for e in _recorded(cassette))
+    expected = sorted(
+        [
+            f"process {w} thread {t} call {c}"
+            for w in range(4)
+            for t in range(THREADS)
+            for c in range(CALLS_PER_THREAD)
+        ]
+        + ["shared question"]
+    )
+    assert asked == expected, f"{len(set(expected) - set(asked))} of {len(expected)} lost"
+    assert not list(tmp_path.glob("*.part")) and not list(tmp_path.glob("*.tmp"))
+
+
+def _rewrite_with_run_id(cassette: str, run_id: str, started: Any, release: Any) -> None:
+    import os
+
+    os.environ["EVALMARK_RUN_ID"] = run_id
+    recorder = record_replay(chat_from_callable(_answer, model_id="m"), cassette, "rewrite")
+    recorder.chat([{"role": "user", "content": f"from run {run_id}"}])
+    started.set()
+    release.wait(60)
+
+
+def test_a_rewrite_by_another_run_at_the_same_time_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalmark.errors import CassetteError
+
+    cassette = tmp_path / "c.jsonl"
+    context = multiprocessing.get_context("spawn")
+    started, release = context.Event(), context.Event()
+    other = context.Process(
+        target=_rewrite_with_run_id, args=(str(cassette), "run-a", started, release)
+    )
+    other.start()
+    try:
+        assert started.wait(60)
+        monkeypatch.setenv("EVALMARK_RUN_ID", "run-b")
+        mine = record_replay(chat_from_callable(_answer, model_id="m"), cassette, "rewrite")
+        with pytest.raises(CassetteError, match=r"being rewritten by another run \(run id run-a"):
+            mine.chat([{"role": "user", "content": "from run b"}])
+    finally:
+        release.set()
+        other.join(60)
+    assert other.exitcode == 0
+    assert [e["response"]["text"] for e in _recorded(cassette)] == ["answer to from run run-a"]

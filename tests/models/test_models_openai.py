@@ -56,6 +56,10 @@ class _Handler(BaseHTTPRequestHandler):
     def _chat(self, body: dict[str, Any]) -> dict[str, Any]:
         question = body["messages"][-1]["content"]
         message: dict[str, Any] = {"role": "assistant", "content": f"echo: {question}"}
+        if question == "which headers?":
+            _, headers, _ = self.server.seen[-1]
+            shown = {k: headers.get(k) for k in ("authorization", "api-key", "x-custom-auth")}
+            message["content"] = f"you sent {json.dumps(shown)} and {json.dumps(body)}"
         if question == "refuse":
             message = {"role": "assistant", "content": None, "refusal": "I won't."}
         if body.get("tools"):
@@ -193,3 +197,32 @@ def test_a_provider_refusal_is_not_recorded(server: _Server, tmp_path: Path) -> 
         reply = recorder.chat([{"role": "user", "content": "refuse"}])
     assert reply.refusal == "I won't." and reply.refused and reply.text == ""
     assert not cassette.exists()
+
+
+def test_keys_of_unknown_formats_never_reach_the_cassette_through_the_real_client(
+    server: _Server, tmp_path: Path
+) -> None:
+    cassette = tmp_path / "secrets.jsonl"
+    api_key = "sk-proj-Zt7Yb2Xc9Wd4Ve6Uf1Tg8Sh3Ri5Qj0Pk"
+    header_key = "acme-3f9a1c77e2b84d0b9c6e5a4f"
+    extra_key = "gw_71c0ffee5ca1ab1e0ddba11"
+    with openai.OpenAI(
+        base_url=_url(server),
+        api_key=api_key,
+        default_headers={"x-custom-auth": header_key},
+        max_retries=0,
+    ) as client:
+        live = openai_chat(client, "local-model", extra_headers={"api-key": extra_key})
+        recorder = record_replay(live, cassette, mode="record-missing")
+        told = recorder.chat([{"role": "user", "content": "which headers?"}])
+        echoed = recorder.chat(
+            [{"role": "user", "content": f"keys {api_key.removeprefix('sk-')} {header_key}"}],
+            extra_body={"api_key": extra_key},
+        )
+    _, headers, body = server.seen[0]
+    assert headers["authorization"] == f"Bearer {api_key}" and headers["api-key"] == extra_key
+    assert body["messages"][0]["content"] == "which headers?"
+    text = cassette.read_text("utf-8")
+    for secret in (api_key, api_key.removeprefix("sk-"), header_key, extra_key):
+        assert secret not in text and secret not in told.text and secret not in echoed.text
+    assert '"redacted":[' in text and "[REDACTED]" in told.text

@@ -9,9 +9,11 @@ refer to themselves or expand enormously, and integers too long for Python to re
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
 import yaml
@@ -21,7 +23,7 @@ from evalmark._files.located import VALUE, Locator, PathKey, RawRecord, norm_key
 from evalmark._files.source import LineIndex, Position, decode_text, strip_bom
 from evalmark.errors import DataFileError, Problem
 
-__all__ = ["STR_TAG", "nesting_problem", "read_yaml", "read_yaml_document"]
+__all__ = ["STR_TAG", "checked_nodes", "nesting_problem", "read_yaml", "read_yaml_document"]
 
 STR_TAG = "tag:yaml.org,2002:str"
 _SAFE_TAGS = frozenset(t for t in SafeConstructor.yaml_constructors if t is not None)
@@ -98,6 +100,26 @@ def read_yaml_document(data: bytes, path: str, error: type[DataFileError]) -> Ra
         value = _construct(loader, root, path, error)
         start, found = _yaml_locator(root)(0)
         return RawRecord(value, 0, start, found)
+    finally:
+        loader.dispose()
+
+
+@contextlib.contextmanager
+def checked_nodes(
+    data: bytes, path: str, error: type[DataFileError]
+) -> Iterator[tuple[Any, yaml.Node | None]]:
+    """The loader and the root node (None when empty) of a YAML document that passed every
+    check above, for readers that report problems at nodes; the loader is disposed after.
+
+    Data nested too deeply to construct is reported at its deepest point.
+    """
+    loader, root, anchors = _compose(data, path, error)
+    try:
+        if root is not None:
+            _check_node_tree(root, loader, path, error, anchors=anchors)
+        yield loader, root
+    except RecursionError:
+        raise error([nesting_problem(data, path)]) from None
     finally:
         loader.dispose()
 

@@ -12,14 +12,24 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from evalmark.errors import CliError
+from evalmark.errors import CliError, EvalmarkError
 
 EXIT_OK = 0
 EXIT_GATE_FAILED = 1
 EXIT_USAGE = 2
 
 # Subcommand modules, in the order `evalmark --help` lists them.
-_COMMANDS: tuple[str, ...] = ("run", "report", "score", "tune", "cassette", "schema")
+_COMMANDS: tuple[str, ...] = (
+    "init",
+    "run",
+    "report",
+    "history",
+    "score",
+    "tune",
+    "cassette",
+    "schema",
+    "code",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"evalmark {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (ValueError, OSError) as exc:
+    except (EvalmarkError, ValueError, OSError) as exc:  # typed input errors: one line, exit 2
         print(f"evalmark {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     return code

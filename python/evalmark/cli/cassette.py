@@ -10,7 +10,6 @@ from typing import Any
 
 import msgspec
 
-from evalmark._files.atomic import write_atomically as write_atomic
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.errors import CassetteFormatError, CliError, SecretFound
 from evalmark.models.canonical import request_key
@@ -20,6 +19,7 @@ from evalmark.models.cassette_file import (
     parse_cassette,
     read_cassette,
     serialize,
+    write_cassette,
 )
 from evalmark.models.recorder import USAGE_ENV, decode_vector
 from evalmark.models.secrets import SecretScanner
@@ -32,29 +32,53 @@ def register(subparsers: Any) -> None:
     """Add the ``cassette`` subcommand and its ``ls``, ``verify`` and ``prune`` actions."""
     parser = subparsers.add_parser(
         "cassette",
-        help="list, verify or prune recorded model calls",
-        description="Inspect, check and trim evalmark cassettes (JSON Lines recordings).",
+        help="list, check or trim cassettes (recorded model calls)",
+        description=(
+            "A cassette is a JSON Lines file of recorded model calls; record_replay answers\n"
+            "from it, so tests replay offline. These actions list what a cassette holds,\n"
+            "check it before you commit it, and drop the entries your tests no longer use."
+        ),
+        epilog=(
+            "examples:\n"
+            "  evalmark cassette ls tests/cassettes/judge.jsonl\n"
+            "  evalmark cassette verify tests/cassettes/*.jsonl\n"
+            f"  {USAGE_ENV}=$PWD/usage.jsonl pytest\n"
+            "  evalmark cassette prune tests/cassettes/judge.jsonl --usage usage.jsonl"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True, title="actions")
 
-    ls = actions.add_parser("ls", help="list the entries of cassettes")
-    ls.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    ls = actions.add_parser(
+        "ls",
+        help="list the entries of cassettes",
+        description=(
+            "List every entry of each cassette: its key, sample index, kind and model, the "
+            "question asked and the answer recorded (shortened), and how many places were "
+            "redacted. Exit 0, or 2 when a file is missing or unreadable."
+        ),
+    )
+    ls.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="cassette files")
     ls.set_defaults(handler=_ls)
 
     verify = actions.add_parser(
         "verify",
         help="check cassettes: format, keys, order, secrets, responses",
         description=(
-            "Exit 0 when every cassette is sound, 1 when a problem is found (each is listed)."
+            "Check each cassette as a reviewer would before committing it: every line parses, "
+            "every key matches its request (an edited request never replays), entries are "
+            "sorted, responses are well formed, and no text or credential field holds what "
+            "looks like a secret. Exit 0 when every cassette is sound, 1 when a problem is found "
+            "(each is listed with its file and line), 2 on a usage error."
         ),
     )
-    verify.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    verify.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="cassette files")
     verify.add_argument(
         "--secret-pattern",
         action="append",
         default=[],
         metavar="REGEX",
-        help="also refuse text matching REGEX (repeatable)",
+        help="also report text matching REGEX as a secret (repeatable)",
     )
     verify.set_defaults(handler=_verify)
 
@@ -63,13 +87,18 @@ def register(subparsers: Any) -> None:
         help="drop entries a run never used",
         description=(
             f"Keep only the entries listed in a usage file. Produce one by running your tests "
-            f"with {USAGE_ENV}=FILE: every cassette then appends the entries it used at exit."
+            f"with {USAGE_ENV}=FILE: every cassette then appends the entries it used at exit. "
+            "The cassette is rewritten atomically under its lock."
         ),
     )
-    prune.add_argument("path", type=Path, metavar="PATH")
+    prune.add_argument("path", type=Path, metavar="PATH", help="the cassette to trim")
     prune.add_argument("--usage", type=Path, required=True, metavar="FILE", help="usage file")
     prune.add_argument("--dry-run", action="store_true", help="list what would go; change nothing")
     prune.set_defaults(handler=_prune)
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
 
 
 def _excerpt(text: str, width: int = _WIDTH) -> str:
@@ -95,11 +124,16 @@ def _ls(args: argparse.Namespace) -> int:
         kinds = Counter(entry.kind for entry in contents.entries)
         keys = len({entry.key for entry in contents.entries})
         described = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
-        print(f"{path}: {len(contents.entries)} entries, {keys} keys ({described or 'empty'})")
+        print(
+            f"{path}: {_plural(len(contents.entries), 'entry', 'entries')}, "
+            f"{_plural(keys, 'key', 'keys')} ({described or 'empty'})"
+        )
         for entry in contents.entries:
             model = entry.request.get("model", "?")
+            redacted = f"  [{len(entry.redacted)} redacted]" if entry.redacted else ""
             print(
-                f"  {entry.key[:12]} #{entry.index:<2} {entry.kind:<9} {model}  {_summary(entry)}"
+                f"  {entry.key[:12]} #{entry.index:<2} {entry.kind:<9} {model}  "
+                f"{_summary(entry)}{redacted}"
             )
     return EXIT_OK
 
@@ -150,15 +184,6 @@ def problems_of(path: Path, scanner: SecretScanner) -> list[str]:
                 dims.setdefault(str(entry.request.get("model")), set()).add(vector.shape)
             except CassetteFormatError as exc:
                 problems.append(str(exc))
-    indexes: dict[str, set[int]] = {}
-    for entry in contents.entries:
-        indexes.setdefault(entry.key, set()).add(entry.index)
-    for key, found in sorted(indexes.items()):
-        if found != set(range(len(found))):
-            problems.append(
-                f"{path}: key {key[:12]}… has sample indexes {sorted(found)}; a gap means the "
-                "later samples are never replayed"
-            )
     for model, shapes in sorted(dims.items()):
         if len(shapes) > 1:
             problems.append(f"{path}: model {model!r} has vectors of shapes {sorted(shapes)}")
@@ -218,7 +243,7 @@ def _prune(args: argparse.Namespace) -> int:
         for entry in drop:
             print(f"{'would drop' if args.dry_run else 'dropped'} {entry.key[:12]} #{entry.index}")
         if drop and not args.dry_run:
-            write_atomic(path, serialize(keep))
+            write_cassette(path, serialize(keep))
     verb = "would keep" if args.dry_run else "kept"
     print(f"{path}: {verb} {len(keep)} of {len(contents.entries)} entries")
     return EXIT_OK

@@ -10,10 +10,14 @@ Record once against the real model, commit the cassette, replay offline in CI::
 
 Run once with ``EVALMARK_RECORD_MODE=record-missing`` (and an API key) to record; afterwards,
 and always when ``CI`` is set, calls replay from ``judge.jsonl`` and an unrecorded call raises
-:class:`CassetteMiss` explaining what differs and how to record it. Modes: ``replay``,
-``record-missing``, ``rewrite``, ``off``. The cassette is JSON Lines sorted by key, safe to
-review and merge; ``evalmark cassette ls|verify|prune`` inspects it. Concurrent writers take
-``<cassette>.lock`` (git-ignore it).
+:class:`CassetteMiss` saying first how to record it, then what differs. Modes: ``replay``,
+``record-missing``, ``rewrite``, ``off``. A call is its request plus the ``repeat`` of its call
+context, so the same call replays the same recording however often and in whatever order it
+is made; ``beyond_recorded`` (``repeat``, ``cycle``, ``error``) answers repeats that were not
+recorded. Credentials are redacted before anything is hashed or written (by field name, by the
+values the model was configured with, by format). The cassette is JSON Lines sorted by key,
+safe to review and merge; ``evalmark cassette ls|verify|prune`` inspects it. Writers take
+``<cassette>.lock`` and, in rewrite mode, ``<cassette>.rewrite.lock`` (git-ignore ``*.lock``).
 
 Without a real model: :class:`ScriptedChat`, :class:`EchoChat`, :class:`RuleJudge` (word
 overlap on evalmark's judge prompts; lexical, see its pinned failures) and
@@ -21,7 +25,7 @@ overlap on evalmark's judge prompts; lexical, see its pinned failures) and
 
 Judge calls are identified with :func:`call_context` (run index, sample, check, repeat): the
 evaluation engine sets it; ``NoisyJudge`` draws from it and cassettes use ``repeat`` as the
-sample index.
+sample index (run, sample and check never select another recording).
 """
 
 from evalmark.errors import (
@@ -41,7 +45,7 @@ from evalmark.models.canonical import request_key
 from evalmark.models.cassette_file import Entry, read_cassette
 from evalmark.models.context import CallContext, call_context, current_call
 from evalmark.models.fakes import EchoChat, HashEmbedding, ScriptedCall, ScriptedChat
-from evalmark.models.modes import RecordMode
+from evalmark.models.modes import BeyondRecorded, RecordMode
 from evalmark.models.noisy import Flip, NoisyJudge
 from evalmark.models.openai_compat import OpenAIChat, OpenAIEmbedding, openai_chat, openai_embedding
 from evalmark.models.protocols import ChatModel, EmbeddingModel
@@ -51,6 +55,7 @@ from evalmark.models.secrets import redact_pattern
 from evalmark.models.values import ChatReply, ChatToolCall, Message, Usage
 
 __all__ = [
+    "BeyondRecorded",
     "CallContext",
     "CallableChat",
     "CallableEmbedding",

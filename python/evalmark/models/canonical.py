@@ -14,12 +14,18 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
 
 KEY_VERSION = 1
+
+# The deepest nesting of arrays and objects a request may have (a JSON schema in
+# ``response_format`` needs a few dozen levels at most). Deeper values are refused when recorded
+# and when read, which keeps every walk over an entry far from Python's recursion limit.
+MAX_DEPTH = 128
 
 # Transport settings: they change how a request travels, never what the model answers.
 TRANSPORT_PARAMS = frozenset(
@@ -92,12 +98,37 @@ def normalize(value: Any, path: str = "request") -> Any:
     """Return ``value`` as plain JSON data (fresh dicts and lists), integral floats as ints.
 
     Raises ``TypeError``/``ValueError`` naming the path of a value with no JSON form (an object,
-    NaN, infinity, a non-string key).
+    NaN, infinity, a non-string key), and ``ValueError`` for one nested too deeply.
     """
     try:
-        return _fast(value)
-    except _NoJsonForm:
-        return _slow(value, path)
+        try:
+            return _fast(value)
+        except _NoJsonForm:
+            return _slow(value, path)
+    except RecursionError:
+        raise ValueError(
+            f"{path} is nested more than {MAX_DEPTH} levels deep; a model request is not"
+        ) from None
+
+
+# A JSON string (skipped whole), or one bracket.
+_STRUCTURE = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[\[{]|[\]}]')
+
+
+def too_deep(data: bytes, limit: int = MAX_DEPTH) -> bool:
+    """True when the JSON text ``data`` nests arrays and objects more than ``limit`` deep."""
+    if data.count(b"{") + data.count(b"[") <= limit:
+        return False
+    depth = 0
+    for match in _STRUCTURE.finditer(data):
+        token = match.group()
+        if token in (b"{", b"["):
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in (b"}", b"]"):
+            depth -= 1
+    return False
 
 
 def canonical_json(value: Any) -> str:
@@ -129,8 +160,11 @@ def _maybe_small_float(data: bytes) -> bool:
     return False
 
 
-def key_of(normalized_request: Any) -> str:
-    """The sha256 hex key of an already normalized request."""
+def canonical_bytes(normalized_request: Any) -> bytes:
+    """The canonical JSON of an already normalized request, as UTF-8 bytes.
+
+    Raises ``ValueError`` for a lone surrogate (no UTF-8 form) or nesting deeper than
+    :data:`MAX_DEPTH`."""
     try:
         data = _sorted_encoder.encode(normalized_request)
         if _maybe_small_float(data):
@@ -139,7 +173,16 @@ def key_of(normalized_request: Any) -> str:
         raise ValueError(
             "the request holds a lone surrogate character, which UTF-8 cannot encode"
         ) from None
-    return hashlib.sha256(data).hexdigest()
+    except RecursionError:
+        data = b"[" * (MAX_DEPTH + 1)
+    if too_deep(data, MAX_DEPTH):
+        raise ValueError(f"the request is nested more than {MAX_DEPTH} levels deep")
+    return data
+
+
+def key_of(normalized_request: Any) -> str:
+    """The sha256 hex key of an already normalized request."""
+    return hashlib.sha256(canonical_bytes(normalized_request)).hexdigest()
 
 
 def request_key(request: Any) -> str:

@@ -2,7 +2,10 @@
 
 Line 1 is the header ``{"format":"evalmark-cassette","version":1,"key_version":1}``; every
 other line is one entry ``{"key","kind","index","request","response"}``, sorted by key then
-sample index. Files are UTF-8 and end with a newline.
+sample index, with ``"redacted": [{"path", "reason"}, ...]`` after them when secrets were
+removed from it before writing. Files are UTF-8 (a leading byte order mark is accepted) and end
+with a newline. JSON nested more than :data:`MAX_DEPTH` levels is refused, on reading and on
+writing, so every tool that walks an entry stays within Python's recursion limit.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from typing import Any, Literal
 
 import msgspec
 
+from evalmark._files.atomic import write_atomically
 from evalmark.errors import CassetteFormatError
-from evalmark.models.canonical import KEY_VERSION
+from evalmark.models.canonical import KEY_VERSION, MAX_DEPTH, too_deep
 
 FORMAT_NAME = "evalmark-cassette"
 FORMAT_VERSION = 1
@@ -34,14 +38,24 @@ class Header(msgspec.Struct, frozen=True):
     key_version: int = KEY_VERSION
 
 
-class Entry(msgspec.Struct, frozen=True):
-    """One recorded call: its key, kind, sample index, canonical request and response."""
+class Redaction(msgspec.Struct, frozen=True):
+    """Where a secret was removed from an entry (``request.params.extra_body.api_key``) and
+    why (``field name``, ``configured secret``, or the pattern's label)."""
+
+    path: str
+    reason: str
+
+
+class Entry(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One recorded call: its key, kind, sample index, canonical request and response, and
+    the places secrets were redacted from them (none: not written)."""
 
     key: str
     kind: Kind
     index: int
     request: dict[str, Any]
     response: dict[str, Any]
+    redacted: tuple[Redaction, ...] = ()
 
     @property
     def slot(self) -> tuple[str, int]:
@@ -59,13 +73,15 @@ class CassetteContents(msgspec.Struct, frozen=True):
 
 class RawEntry(msgspec.Struct, frozen=True):
     """An entry as loaded: key, kind and index parsed; request and response kept as JSON text
-    (checked well-formed) until someone needs them. Loading stays fast for large cassettes."""
+    (checked well-formed) until someone needs them (see :func:`materialize`, which also checks
+    their depth). Loading stays fast for large cassettes."""
 
     key: str
     kind: Kind
     index: int
     request: msgspec.Raw
     response: msgspec.Raw
+    redacted: tuple[Redaction, ...] = ()
 
     @property
     def slot(self) -> tuple[str, int]:
@@ -124,17 +140,22 @@ def materialize(raw: RawEntry, where: str) -> Entry:
     """The full ``Entry`` of a lazily loaded one; ``where`` is its file and line."""
     parts: list[dict[str, Any]] = []
     for name, text in (("request", raw.request), ("response", raw.response)):
+        check_depth(text, where)
         try:
             parts.append(_object_decoder.decode(text))
         except msgspec.ValidationError:
             raise CassetteFormatError(
                 f"{where}: invalid cassette entry: the {name} must be a JSON object"
             ) from None
-    return Entry(raw.key, raw.kind, raw.index, parts[0], parts[1])
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise CassetteFormatError(f"{where}: invalid cassette entry: {exc}") from None
+    return Entry(raw.key, raw.kind, raw.index, parts[0], parts[1], raw.redacted)
 
 
 def parse_raw(data: bytes, where: str) -> RawContents:
     """Parse cassette bytes lazily: header, entry keys and indexes, well-formed JSON."""
+    data = data.removeprefix(_BOM)
+    _check_utf8(data, where)
     raw_lines = data.split(b"\n")
     truncated = bool(data) and not data.endswith(b"\n")
     numbered = [
@@ -166,12 +187,29 @@ def parse_raw(data: bytes, where: str) -> RawContents:
 
 
 _BLANK = frozenset(b" \t\r")
+_BOM = b"\xef\xbb\xbf"
+
+
+def _check_utf8(data: bytes, where: str) -> None:
+    if data.isascii():
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise CassetteFormatError(
+            f"{where}:{line}: not UTF-8 (byte {data[exc.start]:#04x} at column {column}); "
+            "cassettes are UTF-8 text: re-record the entry or fix the file's encoding"
+        ) from None
 
 
 def _check_header(line: bytes, where: str, number: int) -> None:
     try:
+        if too_deep(line, MAX_DEPTH):
+            raise msgspec.DecodeError("nested too deeply")
         header = msgspec.json.decode(line)
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, RecursionError) as exc:
         raise CassetteFormatError(
             f"{where}:{number}: the header line is not valid JSON ({exc}); "
             "this does not look like an evalmark cassette"
@@ -197,9 +235,26 @@ def _check_header(line: bytes, where: str, number: int) -> None:
         )
 
 
+def _too_deep(where: str) -> CassetteFormatError:
+    return CassetteFormatError(
+        f"{where}: the entry is nested more than {MAX_DEPTH} levels deep; no model request "
+        "needs that, so the line is corrupt or hostile: delete it"
+    )
+
+
+def check_depth(text: bytes | msgspec.Raw, where: str) -> None:
+    """Raise ``CassetteFormatError`` when a request or response is nested more than
+    :data:`MAX_DEPTH` levels deep. Checked where an entry's JSON becomes Python values (so
+    nothing that walks them nears the recursion limit), not when a cassette is loaded."""
+    if too_deep(text if isinstance(text, bytes) else bytes(text), MAX_DEPTH):
+        raise _too_deep(where)
+
+
 def _decode_entry(line: bytes, where: str, number: int, last_unterminated: bool) -> RawEntry:
     try:
         entry = _raw_decoder.decode(line)
+    except RecursionError:  # far deeper than MAX_DEPTH: the decoder itself gave up
+        raise _too_deep(f"{where}:{number}") from None
     except msgspec.ValidationError as exc:
         raise CassetteFormatError(f"{where}:{number}: invalid cassette entry: {exc}") from None
     except msgspec.DecodeError as exc:
@@ -220,8 +275,14 @@ def _decode_entry(line: bytes, where: str, number: int, last_unterminated: bool)
 
 
 def encode_entry(entry: Entry) -> bytes:
-    """One entry line, without its newline."""
-    return _encoder.encode(entry)
+    """One entry line, without its newline. Raises ``ValueError`` for an entry nested more
+    than :data:`MAX_DEPTH` levels deep (no reader would accept it)."""
+    line = _encoder.encode(entry)
+    if too_deep(line, MAX_DEPTH + 1):
+        raise ValueError(
+            f"refusing to record a {entry.kind} call nested more than {MAX_DEPTH} levels deep"
+        )
+    return line
 
 
 def join_lines(lines: Mapping[tuple[str, int], bytes]) -> bytes:
@@ -234,6 +295,12 @@ def join_lines(lines: Mapping[tuple[str, int], bytes]) -> bytes:
 def serialize(entries: Iterable[Entry]) -> bytes:
     """The bytes of a cassette holding ``entries`` (sorted by key, then sample index)."""
     return join_lines({entry.slot: encode_entry(entry) for entry in entries})
+
+
+def write_cassette(path: Path, data: bytes) -> None:
+    """Replace the cassette at ``path`` with ``data`` atomically, creating its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, data)
 
 
 _thread_locks: dict[str, threading.Lock] = {}

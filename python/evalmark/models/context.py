@@ -20,9 +20,10 @@ class CallContext(msgspec.Struct, frozen=True):
 
     ``run_index``: which run of the suite (0 for a single run, 0..N-1 in a simulation).
     ``sample``: the sample's name. ``check``: the name of the check (strategy) asking.
-    ``repeat``: which of several identical calls this is; when set, a cassette replays the
-    recording with that sample index instead of counting calls, so the answer does not depend
-    on thread scheduling.
+    ``repeat``: which of several samples of the same call this is; a cassette replays (or
+    records) the recording with that sample index, 0 when unset. Identical calls with the same
+    repeat are one call: they replay one recording, whatever the run, sample, check, order or
+    process.
     """
 
     run_index: int = 0

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from evalmark.models.protocols import FloatArray, as_embedding_rows
+from evalmark.models.secrets import sensitive_values
 from evalmark.models.values import ChatReply, ChatToolCall, MessageLike, Usage, message_dicts
 
 
@@ -67,6 +68,22 @@ def rows_from_embeddings(response: Any, count: int, source: str) -> FloatArray:
     return as_embedding_rows(np.array(vectors, dtype=np.float32), count, source=source)
 
 
+def client_secrets(client: Any) -> tuple[str, ...]:
+    """The credentials an OpenAI-style client was configured with: its ``api_key`` and the
+    values of its credential headers (``Authorization``, ``api-key``, ...)."""
+    found: list[str] = []
+    for name in ("api_key", "default_headers", "_custom_headers", "auth_headers"):
+        try:
+            value = getattr(client, name, None)
+        except Exception:  # a property of a third-party client: whatever it raises, skip it
+            continue
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, Mapping):
+            found.extend(sensitive_values(value))
+    return tuple(dict.fromkeys(found))
+
+
 def _is_async(function: Any) -> bool:
     # The openai package wraps its async create methods in a plain decorator: look through it.
     return inspect.iscoroutinefunction(inspect.unwrap(function))
@@ -94,7 +111,10 @@ def _run(coroutine: Any) -> Any:
 
 
 class OpenAIChat:
-    """A chat model calling ``client.chat.completions.create(model=..., messages=..., ...)``."""
+    """A chat model calling ``client.chat.completions.create(model=..., messages=..., ...)``.
+
+    ``secret_values`` holds the client's API key and credential headers, so a cassette redacts
+    them wherever they reappear."""
 
     def __init__(self, client: Any, model: str, **default_params: Any) -> None:
         create = getattr(
@@ -107,6 +127,7 @@ class OpenAIChat:
         self._create = create
         self.model_id = model
         self._defaults = dict(default_params)
+        self.secret_values = client_secrets(client)
 
     @property
     def default_params(self) -> Mapping[str, Any]:
@@ -144,6 +165,7 @@ class OpenAIEmbedding:
         self._create = create
         self.model_id = model
         self._defaults = dict(default_params)
+        self.secret_values = client_secrets(client)
 
     @property
     def default_params(self) -> Mapping[str, Any]:

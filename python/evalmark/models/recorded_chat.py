@@ -9,12 +9,12 @@ from typing import Any
 import msgspec
 
 from evalmark.errors import CassetteFormatError
-from evalmark.models.canonical import chat_request
-from evalmark.models.cassette_file import Entry, Kind, RawEntry
+from evalmark.models.canonical import chat_request, key_of
+from evalmark.models.cassette_file import Entry, Kind, RawEntry, check_depth
 from evalmark.models.modes import RecordMode
 from evalmark.models.protocols import achat_of
 from evalmark.models.recorder_base import Recorder
-from evalmark.models.store import AnyEntry
+from evalmark.models.store import AnyEntry, Prepared
 from evalmark.models.values import ChatReply, MessageLike, message_dicts, reply_from
 
 _reply_decoder = msgspec.json.Decoder(ChatReply)
@@ -32,28 +32,35 @@ class RecordedChat(Recorder):
 
     def _prepare(
         self, messages: Sequence[MessageLike], params: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], str, int, ChatReply | None]:
+    ) -> tuple[Prepared | None, int, ChatReply | None]:
+        """(the redacted request, its sample index, the recorded reply or None). A request that
+        is itself recorded replays at once: recorded requests hold no secret, so redacting it
+        could change nothing that matters; only a miss pays for the redaction."""
         store = self._store
         store.ensure_loaded()
         request = chat_request(self.model_id, message_dicts(messages), {**self._defaults, **params})
-        request, key = store.canonical(request)
-        index, entry = store.claim(key)
+        request = store.user_redacted(request)
+        index, entry = store.claim(key_of(request))
         if entry is not None:
-            return request, key, index, self._decode(entry)
+            return None, index, self._decode(entry)
+        prepared = store.prepare(request, params)
+        index, entry = store.claim(prepared.key)
+        if entry is not None:
+            return prepared, index, self._decode(entry)
         if store.mode.mode is RecordMode.REPLAY:
-            store.give_back(key, index)
-            raise store.miss(request, key, index)
-        return request, key, index, None
+            raise store.miss(prepared.request, prepared.key, index)
+        return prepared, index, None
 
     def _decode(self, entry: AnyEntry) -> ChatReply:
         cached = self._store.decoded.get(entry.slot)
         if cached is None:
             try:
                 if isinstance(entry, RawEntry):
+                    check_depth(entry.response, self._store.where(entry))
                     cached = _reply_decoder.decode(entry.response)
                 else:
                     cached = msgspec.convert(entry.response, ChatReply)
-            except msgspec.ValidationError as exc:
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
                 raise CassetteFormatError(
                     f"{self._store.where(entry)}: invalid chat response: {exc}"
                 ) from None
@@ -61,46 +68,40 @@ class RecordedChat(Recorder):
         reply: ChatReply = cached
         return reply
 
-    def _entry(self, request: dict[str, Any], key: str, index: int, reply: ChatReply) -> Entry:
-        stored = msgspec.structs.replace(reply, metadata={})
-        return Entry(key, "chat", index, request, msgspec.to_builtins(stored))
+    def _entry(self, prepared: Prepared, index: int, reply: ChatReply) -> Entry:
+        stored = msgspec.to_builtins(msgspec.structs.replace(reply, metadata={}))
+        response, found = prepared.redactor.redact(stored, "response")
+        redacted = (*prepared.redacted, *found)
+        return Entry(prepared.key, "chat", index, prepared.request, response, redacted)
 
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Replay the recorded answer, or (by mode) call the real model and record it."""
         if self.mode is RecordMode.OFF:
             reply: ChatReply = self.model.chat(messages, **params)
             return reply
-        request, key, index, replayed = self._prepare(messages, params)
+        prepared, index, replayed = self._prepare(messages, params)
         if replayed is not None:
             return replayed
-        try:
-            reply = reply_from(self.model.chat(messages, **params), source=self.model_id)
-            if reply.refused:
-                self._store.give_back(key, index)
-                return reply
-            entry = self._entry(request, key, index, reply)
-            self._store.record([entry])
-        except BaseException:
-            self._store.give_back(key, index)
-            raise
-        return self._decode(entry)
+        assert prepared is not None
+        reply = reply_from(self.model.chat(messages, **params), source=self.model_id)
+        if reply.refused:
+            return reply
+        entry = self._entry(prepared, index, reply)
+        self._store.record([entry], prepared.redactor)
+        return self._decode(self._store.kept(entry))
 
     async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Async :meth:`chat`: the real model's ``achat`` is awaited and the write runs in a
         worker thread."""
         if self.mode is RecordMode.OFF:
             return await achat_of(self.model, messages, **params)
-        request, key, index, replayed = self._prepare(messages, params)
+        prepared, index, replayed = self._prepare(messages, params)
         if replayed is not None:
             return replayed
-        try:
-            reply = reply_from(await achat_of(self.model, messages, **params), source=self.model_id)
-            if reply.refused:
-                self._store.give_back(key, index)
-                return reply
-            entry = self._entry(request, key, index, reply)
-            await asyncio.to_thread(self._store.record, [entry])
-        except BaseException:
-            self._store.give_back(key, index)
-            raise
-        return self._decode(entry)
+        assert prepared is not None
+        reply = reply_from(await achat_of(self.model, messages, **params), source=self.model_id)
+        if reply.refused:
+            return reply
+        entry = self._entry(prepared, index, reply)
+        await asyncio.to_thread(self._store.record, [entry], prepared.redactor)
+        return self._decode(self._store.kept(entry))

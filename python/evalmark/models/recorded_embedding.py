@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 
 from evalmark.errors import CassetteFormatError
-from evalmark.models.canonical import embedding_request
+from evalmark.models.canonical import embedding_request, key_of
 from evalmark.models.cassette_file import Entry, Kind
 from evalmark.models.modes import RecordMode
 from evalmark.models.protocols import FloatArray, aembed_of, as_embedding_rows
 from evalmark.models.recorder_base import Recorder
-from evalmark.models.store import AnyEntry
+from evalmark.models.store import AnyEntry, Prepared
 
 
 def encode_vector(row: FloatArray) -> dict[str, Any]:
@@ -52,26 +52,32 @@ class RecordedEmbedding(Recorder):
 
     def _plan(
         self, texts: Sequence[str]
-    ) -> tuple[list[FloatArray | None], dict[str, tuple[dict[str, Any], str, list[int]]]]:
+    ) -> tuple[list[FloatArray | None], dict[str, tuple[Prepared, str, list[int]]]]:
         store = self._store
         store.ensure_loaded()
         if isinstance(texts, str):
             raise TypeError("embed takes a sequence of texts, got a single string; wrap it")
         rows: list[FloatArray | None] = []
-        missing: dict[str, tuple[dict[str, Any], str, list[int]]] = {}
+        missing: dict[str, tuple[Prepared, str, list[int]]] = {}
         for position, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(f"texts[{position}] is a {type(text).__name__}, not a str")
-            request, key = store.canonical(embedding_request(self.model_id, text, self._defaults))
+            request = store.user_redacted(embedding_request(self.model_id, text, self._defaults))
+            entry = store.lookup(key_of(request), 0)
+            if entry is not None:
+                rows.append(self._decode(entry))
+                continue
+            prepared = store.prepare(request, {})
+            key = prepared.key
             entry = store.lookup(key, 0)
             if entry is not None:
                 rows.append(self._decode(entry))
                 continue
             rows.append(None)
-            missing.setdefault(key, (request, text, []))[2].append(position)
+            missing.setdefault(key, (prepared, text, []))[2].append(position)
         if missing and store.mode.mode is RecordMode.REPLAY:
-            key, (request, _, _) = next(iter(missing.items()))
-            raise store.miss(request, key, 0, also_missing=len(missing) - 1)
+            key, (prepared, _, _) = next(iter(missing.items()))
+            raise store.miss(prepared.request, key, 0, also_missing=len(missing) - 1)
         return rows, missing
 
     def _decode(self, entry: AnyEntry) -> FloatArray:
@@ -87,13 +93,14 @@ class RecordedEmbedding(Recorder):
     def _fill(
         self,
         rows: list[FloatArray | None],
-        missing: dict[str, tuple[dict[str, Any], str, list[int]]],
+        missing: dict[str, tuple[Prepared, str, list[int]]],
         fresh: object,
     ) -> list[Entry]:
         fresh_rows = as_embedding_rows(fresh, len(missing), source=f"{self.model_id}.embed")
         entries: list[Entry] = []
-        for (key, (request, _, positions)), row in zip(missing.items(), fresh_rows, strict=True):
-            entries.append(Entry(key, "embedding", 0, request, encode_vector(row)))
+        for (key, (prepared, _, positions)), row in zip(missing.items(), fresh_rows, strict=True):
+            vector = encode_vector(row)
+            entries.append(Entry(key, "embedding", 0, prepared.request, vector, prepared.redacted))
             for position in positions:
                 rows[position] = row
         return entries

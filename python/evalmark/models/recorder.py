@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import Any, overload
 
-from evalmark.models.modes import RecordMode
+from evalmark.models.modes import BeyondRecorded, RecordMode
 from evalmark.models.protocols import ChatModel, EmbeddingModel
 from evalmark.models.recorded_chat import RecordedChat
 from evalmark.models.recorded_embedding import RecordedEmbedding, decode_vector, encode_vector
@@ -34,6 +34,8 @@ def record_replay(
     model_id: str | None = None,
     redact: Sequence[Redactor] = (),
     secret_patterns: Sequence[str] = (),
+    secrets: Sequence[str] = (),
+    beyond_recorded: str | BeyondRecorded = BeyondRecorded.REPEAT,
 ) -> RecordedChat: ...
 
 
@@ -46,6 +48,8 @@ def record_replay(
     model_id: str | None = None,
     redact: Sequence[Redactor] = (),
     secret_patterns: Sequence[str] = (),
+    secrets: Sequence[str] = (),
+    beyond_recorded: str | BeyondRecorded = BeyondRecorded.REPEAT,
 ) -> RecordedEmbedding: ...
 
 
@@ -57,20 +61,34 @@ def record_replay(
     model_id: str | None = None,
     redact: Sequence[Redactor] = (),
     secret_patterns: Sequence[str] = (),
+    secrets: Sequence[str] = (),
+    beyond_recorded: str | BeyondRecorded = BeyondRecorded.REPEAT,
 ) -> RecordedChat | RecordedEmbedding:
     """Wrap ``model`` so its calls are replayed from (and, by mode, recorded into) ``cassette``.
 
     ``mode``: ``replay``, ``record-missing``, ``rewrite`` or ``off``; when None, ``replay`` if
     ``CI`` is set, else ``$EVALMARK_RECORD_MODE``, else ``replay``. ``model_id`` overrides the
-    model's own id in keys. ``redact``: functions applied to the canonical request before it is
-    hashed and written (so redacted cassettes still match). ``secret_patterns``: regular
-    expressions refused in written text, on top of the built-in credential patterns.
+    model's own id in keys.
+
+    A call is identified by its request and the ``repeat`` of its :func:`call_context` (0 when
+    unset): the same call replays the same recording however often and in whatever order it is
+    made. ``beyond_recorded`` says what replay does for a repeat that was not recorded:
+    ``"repeat"`` the last recorded one (default), ``"cycle"`` through them, ``"error"`` raise
+    ``CassetteMiss``.
+
+    Secrets never reach the file: values under credential names (``api_key``, ``Authorization``
+    ...), the model's own configured key and credential headers, the values in ``secrets``, and
+    text matching the built-in credential formats or ``secret_patterns`` (regular expressions)
+    are replaced by ``[REDACTED]`` before the request is hashed and the entry written; the entry
+    lists where. ``redact``: functions applied to the canonical request before that.
     The file is read on the first call, not here.
     """
     options: dict[str, Any] = {
         "model_id": model_id,
         "redact": redact,
         "secret_patterns": secret_patterns,
+        "secrets": secrets,
+        "beyond_recorded": beyond_recorded,
     }
     if callable(getattr(model, "chat", None)):
         return RecordedChat(model, cassette, mode, **options)

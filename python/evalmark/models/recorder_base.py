@@ -4,16 +4,30 @@ from __future__ import annotations
 
 import atexit
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from evalmark.models.cassette_file import Kind
-from evalmark.models.modes import RecordMode, resolve_mode
+from evalmark.models.modes import BeyondRecorded, RecordMode, parse_beyond, resolve_mode
 from evalmark.models.protocols import default_params_of, model_id_of
-from evalmark.models.secrets import Redactor, SecretScanner
+from evalmark.models.secrets import Redactor, SecretRedactor, sensitive_values
 from evalmark.models.store import USAGE_ENV, CassetteStore, CassetteUsage, append_usage
+
+
+def configured_secrets(model: object) -> list[str]:
+    """The secrets a model was configured with: its ``secret_values`` (adapters over a client
+    list the client's API key and credential headers there) and every value under a credential
+    name in its default parameters."""
+    found: list[str] = []
+    declared = getattr(model, "secret_values", None)
+    if isinstance(declared, str):
+        found.append(declared)
+    elif isinstance(declared, Iterable):
+        found.extend(value for value in declared if isinstance(value, str))
+    found.extend(sensitive_values(default_params_of(model)))
+    return found
 
 
 class Recorder:
@@ -30,13 +44,22 @@ class Recorder:
         model_id: str | None,
         redact: Sequence[Redactor],
         secret_patterns: Sequence[str],
+        secrets: Sequence[str] = (),
+        beyond_recorded: str | BeyondRecorded = BeyondRecorded.REPEAT,
     ) -> None:
         self.model = model
         self.model_id = model_id or model_id_of(model)
         self._defaults = default_params_of(model)
         self._resolved = resolve_mode(mode)
+        if isinstance(secrets, str):
+            raise TypeError("secrets takes a list of values; wrap the single one: [value]")
+        redactor = SecretRedactor(secret_patterns, [*secrets, *configured_secrets(model)])
         self._store = CassetteStore(
-            Path(os.path.abspath(cassette)), self._resolved, redact, SecretScanner(secret_patterns)
+            Path(os.path.abspath(cassette)),
+            self._resolved,
+            redact,
+            redactor,
+            parse_beyond(beyond_recorded),
         )
         usage_file = os.environ.get(USAGE_ENV)
         if usage_file and self._resolved.mode is not RecordMode.OFF:
@@ -56,6 +79,11 @@ class Recorder:
     def mode(self) -> RecordMode:
         """The mode in force (after the argument, ``CI`` and ``EVALMARK_RECORD_MODE``)."""
         return self._resolved.mode
+
+    @property
+    def beyond_recorded(self) -> BeyondRecorded:
+        """What replay does for a sample index beyond the recorded ones."""
+        return self._store.beyond
 
     @property
     def mode_source(self) -> str:
@@ -84,12 +112,6 @@ class Recorder:
                 outermost = store.buffering == 0
             if outermost:
                 store.flush()
-
-    def reset_counters(self) -> None:
-        """Start counting identical calls from sample index 0 again (e.g. per test)."""
-        with self._store.lock:
-            self._store.next_index.clear()
-            self._store.free_indexes.clear()
 
     def _write_usage_at_exit(self, usage_file: Path) -> None:
         if not self._store.loaded:

@@ -2,40 +2,46 @@
 
 from __future__ import annotations
 
-import heapq
+import bisect
+import hashlib
 import os
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from evalmark._files.atomic import write_atomically as write_atomic
 from evalmark.errors import CassetteMiss, SecretFound
-from evalmark.models.canonical import key_of, normalize
+from evalmark.models.canonical import canonical_bytes, key_of, normalize
 from evalmark.models.cassette_file import (
     Entry,
     Kind,
     RawEntry,
+    Redaction,
     encode_entry,
     join_lines,
     locked,
     materialize,
     parse_raw,
     read_raw,
+    write_cassette,
 )
 from evalmark.models.context import current_call
 from evalmark.models.miss import miss_message
-from evalmark.models.modes import RecordMode, ResolvedMode
-from evalmark.models.secrets import Redactor, SecretScanner
+from evalmark.models.modes import BeyondRecorded, RecordMode, ResolvedMode
+from evalmark.models.rewrite import Generation
+from evalmark.models.rewrite import join as join_rewrite
+from evalmark.models.secrets import Redactor, SecretRedactor, sensitive_values
 
 USAGE_ENV = "EVALMARK_CASSETTE_USAGE"
 
 
 class CassetteUsage(msgspec.Struct, frozen=True):
-    """Which entries a recorder used. ``unused`` lists the (key, sample index) of entries of this
-    recorder's kind and model that no call asked for."""
+    """Which entries a recorder used. ``replayed``: calls answered from the cassette, of which
+    ``reused`` were answered by the ``beyond_recorded`` policy (asking for a sample index that
+    was not recorded); ``recorded``: new entries. ``unused`` lists the (key, sample index) of
+    entries of this recorder's kind and model that no call asked for."""
 
     path: str
     mode: str
@@ -43,6 +49,7 @@ class CassetteUsage(msgspec.Struct, frozen=True):
     recorded: int
     used: tuple[tuple[str, int], ...]
     unused: tuple[tuple[str, int], ...]
+    reused: int = 0
 
     def write(self, usage_file: str | os.PathLike[str]) -> None:
         """Append the used entries to ``usage_file`` (JSON Lines, read by ``cassette prune``)."""
@@ -78,41 +85,60 @@ class OnDisk:
         self.lines = lines if lines is not None else {}
 
 
+class Prepared(msgspec.Struct, frozen=True):
+    """A request ready to look up: canonical and redacted, its key, what was redacted from it,
+    and the redactor for its reply (which also knows the call's own secrets)."""
+
+    request: dict[str, Any]
+    key: str
+    redacted: tuple[Redaction, ...]
+    redactor: SecretRedactor
+
+
 class CassetteStore:
     """The in-memory cassette of one recorder, and its link to the file."""
 
     def __init__(
-        self, path: Path, mode: ResolvedMode, redactors: Sequence[Redactor], scanner: SecretScanner
+        self,
+        path: Path,
+        mode: ResolvedMode,
+        redactors: Sequence[Redactor],
+        secrets: SecretRedactor,
+        beyond: BeyondRecorded = BeyondRecorded.REPEAT,
     ) -> None:
         self.path = path
         self.mode = mode
         self.redactors = tuple(redactors)
-        self.scanner = scanner
+        self.secrets = secrets
+        self.beyond = beyond
         self.lock = threading.Lock()
         self.entries: dict[tuple[str, int], AnyEntry] = {}
         self.origin: dict[tuple[str, int], int] = {}
-        self.counts: dict[str, int] = {}
+        self.samples: dict[str, list[int]] = {}
         self.decoded: dict[tuple[str, int], Any] = {}
         self.used: set[tuple[str, int]] = set()
         self.replayed = 0
         self.recorded = 0
-        self.next_index: dict[str, int] = {}
-        self.free_indexes: dict[str, list[int]] = {}
+        self.reused = 0
         self.loaded = False
         self.existed = False
-        self.replace_on_write = mode.mode is RecordMode.REWRITE
+        self.generation: Generation | None = None
         self.last_written: tuple[bytes, OnDisk] | None = None
         self.buffering = 0
-        self.pending: list[Entry] = []
+        self.pending: list[tuple[Entry, bytes]] = []
 
     def ensure_loaded(self) -> None:
-        """Read the cassette on first use (not in rewrite mode, which starts afresh)."""
+        """Read the cassette on first use; in rewrite mode, join the run's rewrite instead
+        (its recordings start afresh)."""
         if self.loaded:
             return
         with self.lock:
             if self.loaded:
                 return
-            if self.mode.mode is not RecordMode.REWRITE:
+            if self.mode.mode is RecordMode.REWRITE:
+                with locked(self.path):
+                    self.generation = join_rewrite(self.path)
+            else:
                 self.existed = self.path.exists()
                 contents = read_raw(self.path)
                 self._adopt(contents.entries)
@@ -122,12 +148,12 @@ class CassetteStore:
             self.loaded = True
 
     def _adopt(self, entries: Iterable[AnyEntry]) -> None:
-        known, counts = self.entries, self.counts
+        known, samples = self.entries, self.samples
         for entry in entries:
             slot = (entry.key, entry.index)
             if slot not in known:
                 known[slot] = entry
-                counts[entry.key] = counts.get(entry.key, 0) + 1
+                bisect.insort(samples.setdefault(entry.key, []), entry.index)
 
     def where(self, entry: AnyEntry) -> str:
         """The file and line of an entry, for messages."""
@@ -141,32 +167,41 @@ class CassetteStore:
         return materialize(entry, self.where(entry))
 
     def claim(self, key: str) -> tuple[int, AnyEntry | None]:
-        """The sample index of this call of ``key`` and its recording, if any (marked used)."""
+        """The sample index of this call of ``key`` and the recording that answers it, if any
+        (marked used).
+
+        The index is the ``repeat`` of the call context (0 outside one, or when it sets none):
+        the same call replays the same recording however often and in whatever order it is
+        made. In replay mode an index beyond the recorded ones follows ``beyond``."""
         context = current_call()
-        repeat = None if context is None else context.repeat
+        index = 0 if context is None or context.repeat is None else context.repeat
         with self.lock:
-            if repeat is not None:
-                index = repeat
-            else:
-                free = self.free_indexes.get(key)
-                if free:
-                    index = heapq.heappop(free)
-                else:
-                    index = self.next_index.get(key, 0)
-                    self.next_index[key] = index + 1
             entry = self.entries.get((key, index))
+            if entry is None and self.mode.mode is RecordMode.REPLAY:
+                entry = self._beyond(key, index)
+                if entry is not None:
+                    self.reused += 1
             if entry is not None:
-                self.used.add((key, index))
+                self.used.add(entry.slot)
                 self.replayed += 1
         return index, entry
 
-    def give_back(self, key: str, index: int) -> None:
-        """Return an unrecorded sample index so the next identical call takes it again."""
-        context = current_call()
-        if context is not None and context.repeat is not None:
-            return
+    def _beyond(self, key: str, index: int) -> AnyEntry | None:
+        recorded = self.samples.get(key)
+        if not recorded or self.beyond is BeyondRecorded.ERROR:
+            return None
+        if self.beyond is BeyondRecorded.CYCLE:
+            chosen = recorded[index % len(recorded)]
+        else:
+            below = bisect.bisect_left(recorded, index)
+            chosen = recorded[below - 1] if below else recorded[0]
+        return self.entries.get((key, chosen))
+
+    def kept(self, entry: Entry) -> AnyEntry:
+        """The entry kept for ``entry``'s call after recording it: ``entry`` itself, or the one
+        another thread or process recorded for the same call first."""
         with self.lock:
-            heapq.heappush(self.free_indexes.setdefault(key, []), index)
+            return self.entries.get(entry.slot, entry)
 
     def lookup(self, key: str, index: int) -> AnyEntry | None:
         """The recording at (key, index), marked used, or None."""
@@ -177,11 +212,28 @@ class CassetteStore:
                 self.replayed += 1
         return entry
 
-    def canonical(self, normalized: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        """The request after the redactors, and its key."""
+    def user_redacted(self, normalized: dict[str, Any]) -> dict[str, Any]:
+        """The request after the user's redactors (``record_replay(redact=...)``)."""
         for redactor in self.redactors:
             normalized = normalize(redactor(normalized))
-        return normalized, key_of(normalized)
+        return normalized
+
+    def prepare(self, normalized: dict[str, Any], call_params: Mapping[str, Any]) -> Prepared:
+        """The request after the secret redactor, and its key. ``normalized`` has been through
+        :meth:`user_redacted`.
+
+        ``call_params``: the parameters of this call (transport settings included): values
+        under credential names among them are also searched for in the reply."""
+        secrets = self.secrets
+        if call_params:
+            secrets = secrets.with_values(sensitive_values(call_params))
+        data = canonical_bytes(normalized)
+        if secrets.clean(data, normalized):
+            return Prepared(normalized, hashlib.sha256(data).hexdigest(), (), secrets)
+        redacted, found = secrets.redact(normalized, "request")
+        if any(redaction.reason == "field name" for redaction in found):
+            secrets = secrets.with_values(sensitive_values(normalized))
+        return Prepared(redacted, key_of(redacted), tuple(found), secrets)
 
     def miss(
         self, request: dict[str, Any], key: str, index: int, *, also_missing: int = 0
@@ -189,7 +241,8 @@ class CassetteStore:
         """The ``CassetteMiss`` for a request nothing answers, with its full explanation."""
         with self.lock:
             stored = list(self.entries.values())
-            recorded = self.counts.get(key, 0)
+            recorded = len(self.samples.get(key, ()))
+            indexes = tuple(self.samples.get(key, ()))
         candidates = [self.full(entry) for entry in stored]
         message = miss_message(
             path=self.path,
@@ -199,7 +252,8 @@ class CassetteStore:
             request=request,
             key=key,
             sample_index=index,
-            recorded=recorded,
+            recorded=indexes,
+            beyond=self.beyond,
             candidates=candidates,
             also_missing=also_missing,
         )
@@ -212,19 +266,19 @@ class CassetteStore:
             recorded=recorded,
         )
 
-    def record(self, new: Sequence[Entry]) -> None:
-        """Scan ``new``, then write it (merged into the file under its lock, atomically), or
-        keep it for :meth:`flush` while writes are buffered. Replayable at once either way."""
-        for entry in new:
-            self._scan(entry)
+    def record(self, new: Sequence[Entry], secrets: SecretRedactor | None = None) -> None:
+        """Check ``new`` holds no known secret, then write it (merged into the file under its
+        lock, atomically), or keep it for :meth:`flush` while writes are buffered. Replayable
+        at once either way."""
+        lines = [self._line(entry, secrets or self.secrets) for entry in new]
         with self.lock:
             if self.buffering:
                 self._adopt(new)
                 self.used.update(entry.slot for entry in new)
                 self.recorded += len(new)
-                self.pending.extend(new)
+                self.pending.extend(zip(new, lines, strict=True))
                 return
-        self._write(new)
+        self._write(list(zip(new, lines, strict=True)))
         with self.lock:
             self.used.update(entry.slot for entry in new)
             self.recorded += len(new)
@@ -236,21 +290,22 @@ class CassetteStore:
         if batch:
             self._write(batch)
 
-    def _write(self, new: Sequence[Entry]) -> None:
+    def _write(self, new: Sequence[tuple[Entry, bytes]]) -> None:
         with locked(self.path):
-            on_disk = OnDisk() if self.replace_on_write else self._read_disk()
+            replace = self.generation is not None and self.generation.replaces_file()
+            on_disk = OnDisk() if replace else self._read_disk()
             merged = OnDisk(dict(on_disk.entries), dict(on_disk.lines))
-            for entry in new:
+            for entry, line in new:
                 if entry.slot not in merged.entries:
                     merged.entries[entry.slot] = entry
-                    merged.lines[entry.slot] = encode_entry(entry)
+                    merged.lines[entry.slot] = line
             data = join_lines(merged.lines)
-            write_atomic(self.path, data)
+            write_cassette(self.path, data)
             self.last_written = (data, merged)
             with self.lock:
-                self.replace_on_write = False
                 self.existed = True
-                self._adopt(new)
+                # Where another writer recorded the same call first, its entry is the one kept.
+                self._adopt(merged.entries[entry.slot] for entry, _ in new)
                 self._adopt(on_disk.entries.values())
 
     def _read_disk(self) -> OnDisk:
@@ -270,17 +325,15 @@ class CassetteStore:
             dict(zip((entry.slot for entry in contents.entries), contents.texts, strict=True)),
         )
 
-    def _scan(self, entry: Entry) -> None:
-        where = f"an entry to cassette {self.path}"
-        self.scanner.check(entry.request, "request", where=where)
-        self.scanner.check(entry.response, "response", where=where)
-        text = msgspec.json.encode(entry).decode("utf-8")
-        hit = self.scanner.first_hit(text)
-        if hit is not None:
+    def _line(self, entry: Entry, secrets: SecretRedactor) -> bytes:
+        line = encode_entry(entry)
+        leak = secrets.leak(line)
+        if leak is not None:
             raise SecretFound(
-                f"refusing to write {where}: the serialized entry contains what looks like a "
-                f"{hit[0]} ({hit[1]}); remove it or add a redactor"
+                f"refusing to write an entry to cassette {self.path}: after redaction it still "
+                f"holds a {leak}; redact it with record_replay(..., redact=[...]) or remove it"
             )
+        return line
 
     def usage(self, kind: Kind, model_id: str) -> CassetteUsage:
         """Entries used so far, and entries of ``kind`` and ``model_id`` never used."""
@@ -298,6 +351,7 @@ class CassetteStore:
                 mode=self.mode.mode.value,
                 replayed=self.replayed,
                 recorded=self.recorded,
+                reused=self.reused,
                 used=used,
                 unused=unused,
             )
@@ -316,5 +370,5 @@ def model_of(entry: AnyEntry) -> object:
         return entry.request.get("model")
     try:
         return _model_decoder.decode(entry.request).model
-    except msgspec.ValidationError:
+    except (msgspec.ValidationError, msgspec.DecodeError):
         return None

@@ -1,0 +1,310 @@
+"""Questions asked of the history: which runs, how a metric moves, what changed between two
+runs, and which cases flip their verdict although nothing they read changed."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass
+
+from evalmark.errors import HistoryError
+from evalmark.history.store import HistoryStore
+
+__all__ = [
+    "CaseChange",
+    "FlakyCase",
+    "RunSummary",
+    "TrendPoint",
+    "diff_runs",
+    "flake_counts",
+    "flaky_cases",
+    "list_runs",
+    "run_summary",
+    "tags_of",
+    "trend",
+    "wilson_interval",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """One run as ``history ls`` shows it."""
+
+    id: int
+    suite: str
+    source: str
+    build: str | None
+    started_at: str
+    duration_s: float
+    git_commit: str | None
+    git_dirty: bool | None
+    gate_passed: bool | None
+    cases: int
+    cases_passed: int
+    evaluations: int
+    mean_score: float | None
+    inputs_digest: str
+
+    @property
+    def pass_rate(self) -> float | None:
+        """The share of cases that passed every check."""
+        return self.cases_passed / self.cases if self.cases else None
+
+
+@dataclass(frozen=True, slots=True)
+class TrendPoint:
+    """One run's figures for ``history trend``: mean score and pass rate of the selection."""
+
+    run_id: int
+    started_at: str
+    suite: str
+    evaluations: int
+    passed: int
+    mean_score: float | None
+
+    @property
+    def pass_rate(self) -> float | None:
+        """Passed evaluations over evaluations."""
+        return self.passed / self.evaluations if self.evaluations else None
+
+
+@dataclass(frozen=True, slots=True)
+class CaseChange:
+    """A (case, check) whose verdict differs between two runs."""
+
+    case: str
+    strategy: str
+    before: bool | None  # None: not in the first run
+    after: bool | None  # None: not in the second run
+    score_before: float | None
+    score_after: float | None
+
+    @property
+    def kind(self) -> str:
+        """``regression``, ``fix``, ``new`` or ``removed``."""
+        if self.before is None:
+            return "new"
+        if self.after is None:
+            return "removed"
+        return "regression" if self.before and not self.after else "fix"
+
+
+@dataclass(frozen=True, slots=True)
+class FlakyCase:
+    """A (case, check) whose verdict changed across runs that read the same inputs."""
+
+    suite: str
+    case: str
+    strategy: str
+    runs: int
+    passes: int
+
+    @property
+    def minority(self) -> int:
+        """Runs that disagree with the majority verdict (ties count the fails)."""
+        return min(self.passes, self.runs - self.passes)
+
+    @property
+    def flake_rate(self) -> float:
+        """The share of runs that disagree with the majority verdict."""
+        return self.minority / self.runs
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the flake rate."""
+        return wilson_interval(self.minority, self.runs)
+
+
+def wilson_interval(
+    successes: int, trials: int, z: float = 1.959963984540054
+) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% by default)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _bool(value: int | None) -> bool | None:
+    return None if value is None else bool(value)
+
+
+_RUNS = """
+SELECT r.id, r.suite, r.source, r.build, r.started_at, r.duration_s, r.git_commit, r.git_dirty,
+       r.gate_passed, r.inputs_digest,
+       (SELECT COUNT(*) FROM results x WHERE x.run_id = r.id) AS evaluations,
+       (SELECT AVG(score) FROM results x WHERE x.run_id = r.id) AS mean_score,
+       (SELECT COUNT(DISTINCT case_name) FROM results x WHERE x.run_id = r.id) AS cases,
+       (SELECT COUNT(*) FROM (SELECT case_name FROM results x WHERE x.run_id = r.id
+                              GROUP BY case_name HAVING MIN(passed) = 1)) AS cases_passed
+FROM runs r
+"""
+
+
+def _summary(row: sqlite3.Row) -> RunSummary:
+    get = row.__getitem__
+    return RunSummary(
+        id=get("id"),
+        suite=get("suite"),
+        source=get("source"),
+        build=get("build"),
+        started_at=get("started_at"),
+        duration_s=get("duration_s"),
+        git_commit=get("git_commit"),
+        git_dirty=_bool(get("git_dirty")),
+        gate_passed=_bool(get("gate_passed")),
+        cases=get("cases"),
+        cases_passed=get("cases_passed"),
+        evaluations=get("evaluations"),
+        mean_score=get("mean_score"),
+        inputs_digest=get("inputs_digest"),
+    )
+
+
+def list_runs(
+    store: HistoryStore, *, suite: str | None = None, limit: int | None = None
+) -> list[RunSummary]:
+    """Runs, newest first (optionally of one suite, at most ``limit``)."""
+    sql = _RUNS + (" WHERE r.suite = ?" if suite else "") + " ORDER BY r.id DESC"
+    parameters: tuple[object, ...] = (suite,) if suite else ()
+    if limit is not None:
+        sql += " LIMIT ?"
+        parameters += (limit,)
+    return [_summary(row) for row in store.query(sql, parameters)]
+
+
+def run_summary(store: HistoryStore, run_id: int) -> RunSummary:
+    """One run; a :class:`HistoryError` naming the known range when there is no such run."""
+    rows = store.query(_RUNS + " WHERE r.id = ?", (run_id,))
+    if not rows:
+        known = store.query("SELECT MIN(id) AS lo, MAX(id) AS hi FROM runs")[0]
+        span = f"runs {known['lo']} to {known['hi']}" if known["lo"] is not None else "no runs"
+        raise HistoryError(f"{store.path}: no run {run_id} in the history ({span})")
+    return _summary(rows[0])
+
+
+def trend(
+    store: HistoryStore,
+    *,
+    suite: str | None = None,
+    metric: str | None = None,
+    tag: str | None = None,
+) -> list[TrendPoint]:
+    """Per run, oldest first: the mean score and pass rate of the results of check ``metric``
+    (default: every check) on cases tagged ``tag`` (default: every case)."""
+    where = []
+    parameters: list[object] = []
+    if suite:
+        where.append("r.suite = ?")
+        parameters.append(suite)
+    if metric:
+        where.append("x.strategy = ?")
+        parameters.append(metric)
+    if tag:
+        where.append("EXISTS (SELECT 1 FROM json_each(x.tags) WHERE json_each.value = ?)")
+        parameters.append(tag)
+    sql = (
+        "SELECT r.id, r.started_at, r.suite, COUNT(x.seq) AS evaluations,"
+        " COALESCE(SUM(x.passed), 0) AS passed, AVG(x.score) AS mean_score"
+        " FROM runs r JOIN results x ON x.run_id = r.id"
+        + (" WHERE " + " AND ".join(where) if where else "")
+        + " GROUP BY r.id ORDER BY r.id"
+    )
+    return [
+        TrendPoint(
+            run_id=row["id"],
+            started_at=row["started_at"],
+            suite=row["suite"],
+            evaluations=row["evaluations"],
+            passed=row["passed"],
+            mean_score=row["mean_score"],
+        )
+        for row in store.query(sql, tuple(parameters))
+    ]
+
+
+def diff_runs(store: HistoryStore, before: int, after: int) -> list[CaseChange]:
+    """Every (case, check) whose verdict differs between two runs: regressions, fixes, and
+    the checks only one of them has; in the second run's order, then the first's."""
+    run_summary(store, before)
+    run_summary(store, after)
+    old = {(r.case, r.strategy): r for r in store.results_of(before)}
+    new = {(r.case, r.strategy): r for r in store.results_of(after)}
+    changes: list[CaseChange] = []
+    for key, result in new.items():
+        previous = old.get(key)
+        if previous is None or previous.passed != result.passed:
+            changes.append(
+                CaseChange(
+                    case=key[0],
+                    strategy=key[1],
+                    before=None if previous is None else previous.passed,
+                    after=result.passed,
+                    score_before=None if previous is None else previous.score,
+                    score_after=result.score,
+                )
+            )
+    for key, previous in old.items():
+        if key not in new:
+            changes.append(CaseChange(key[0], key[1], previous.passed, None, previous.score, None))
+    return changes
+
+
+def flaky_cases(
+    store: HistoryStore, *, suite: str | None = None, min_runs: int = 2
+) -> list[FlakyCase]:
+    """(case, check) pairs whose verdict changed across runs of the same suite that read the
+    same sample and cassette files (equal input digests), most flaky first."""
+    sql = (
+        "SELECT r.suite, r.inputs_digest, x.case_name, x.strategy, COUNT(*) AS runs,"
+        " SUM(x.passed) AS passes FROM results x JOIN runs r ON r.id = x.run_id"
+        + (" WHERE r.suite = ?" if suite else "")
+        + " GROUP BY r.suite, r.inputs_digest, x.case_name, x.strategy"
+        " HAVING runs >= ? AND passes > 0 AND passes < runs"
+    )
+    parameters: tuple[object, ...] = ((suite,) if suite else ()) + (min_runs,)
+    merged: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for row in store.query(sql, parameters):
+        counts = merged[(row["suite"], row["case_name"], row["strategy"])]
+        counts[0] += row["runs"]
+        counts[1] += row["passes"]
+    found = [FlakyCase(s, c, k, runs, passes) for (s, c, k), (runs, passes) in merged.items()]
+    return sorted(found, key=lambda f: (-f.flake_rate, -f.runs, f.suite, f.case, f.strategy))
+
+
+def flake_counts(store: HistoryStore, *, suite: str | None = None) -> dict[str, int]:
+    """Verdict changes between same-input runs as judge errors, for ``evalmark tune``.
+
+    The majority verdict of each (case, check) over runs that read the same inputs stands for
+    the truth: in a truly passing one every fail is a false fail, in a truly failing one every
+    pass is a false pass. Only groups of two runs or more count.
+    """
+    sql = (
+        "SELECT SUM(x.passed) AS passes, COUNT(*) AS runs"
+        " FROM results x JOIN runs r ON r.id = x.run_id"
+        + (" WHERE r.suite = ?" if suite else "")
+        + " GROUP BY r.suite, r.inputs_digest, x.case_name, x.strategy HAVING runs >= 2"
+    )
+    counts = {"false_pass": 0, "false_pass_trials": 0, "false_fail": 0, "false_fail_trials": 0}
+    for row in store.query(sql, (suite,) if suite else ()):
+        passes, runs = row["passes"], row["runs"]
+        if passes * 2 >= runs:
+            counts["false_fail"] += runs - passes
+            counts["false_fail_trials"] += runs
+        else:
+            counts["false_pass"] += passes
+            counts["false_pass_trials"] += runs
+    return counts
+
+
+def tags_of(store: HistoryStore) -> list[str]:
+    """Every tag that appears in the history, sorted."""
+    seen: set[str] = set()
+    for row in store.query("SELECT DISTINCT tags FROM results"):
+        seen.update(json.loads(row["tags"]))
+    return sorted(seen)

@@ -1,0 +1,111 @@
+//! Building the canonical tree of the expected side.
+
+use super::lex::{locate, PResult, Parser};
+use super::{Document, Node, Numbers, ParseError, Span};
+
+impl<'a> Document<'a> {
+    /// Parse `src` into this document, replacing what it held and reusing its buffers.
+    pub fn reparse(&mut self, src: &'a [u8], numbers: Numbers) -> Result<(), ParseError> {
+        self.numbers = numbers;
+        self.items.clear();
+        self.members.clear();
+        self.open_items.clear();
+        self.open_members.clear();
+        let mut b = Builder {
+            p: Parser { src, pos: 0 },
+            doc: self,
+        };
+        match b.document() {
+            Ok(root) => {
+                self.root = root;
+                Ok(())
+            }
+            Err((pos, message)) => {
+                self.root = Node::Null;
+                Err(locate(src, pos, message))
+            }
+        }
+    }
+}
+
+/// Builds the canonical tree of the expected side.
+struct Builder<'a, 'd> {
+    p: Parser<'a>,
+    doc: &'d mut Document<'a>,
+}
+
+impl<'a> Builder<'a, '_> {
+    fn document(&mut self) -> PResult<Node<'a>> {
+        self.p.skip_ws();
+        let node = self.value(0)?;
+        self.p.skip_ws();
+        if self.p.pos != self.p.src.len() {
+            return Err((self.p.pos, "unexpected data after the JSON document"));
+        }
+        Ok(node)
+    }
+
+    fn value(&mut self, depth: usize) -> PResult<Node<'a>> {
+        match self.p.peek() {
+            None => Err((
+                self.p.pos,
+                "expected a JSON value, found the end of the text",
+            )),
+            Some(b'{') => self.object(depth + 1),
+            Some(b'[') => self.array(depth + 1),
+            Some(b'"') => Ok(Node::Str(self.p.string()?)),
+            Some(b'-' | b'0'..=b'9') => Ok(Node::Num(self.p.number()?)),
+            Some(_) => self.p.literal(),
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> PResult<Node<'a>> {
+        let base = self.doc.open_items.len();
+        if !self.p.open(b']', depth)? {
+            loop {
+                self.p.skip_ws();
+                let item = self.value(depth)?;
+                self.doc.open_items.push(item);
+                if self.p.next_element(b']')? {
+                    break;
+                }
+            }
+        }
+        let doc = &mut *self.doc;
+        let start = doc.items.len();
+        doc.items.extend(doc.open_items.drain(base..));
+        Ok(Node::Arr(Span {
+            start,
+            len: doc.items.len() - start,
+        }))
+    }
+
+    fn object(&mut self, depth: usize) -> PResult<Node<'a>> {
+        let base = self.doc.open_members.len();
+        if !self.p.open(b'}', depth)? {
+            loop {
+                let key = self.p.key()?;
+                let value = self.value(depth)?;
+                self.doc.open_members.push((key, value));
+                if self.p.next_element(b'}')? {
+                    break;
+                }
+            }
+        }
+        // Stable sort keeps duplicates in document order, so keeping the last of each run
+        // resolves duplicate keys the way Python's json module does.
+        let doc = &mut *self.doc;
+        doc.open_members[base..].sort_by(|a, b| a.0.cmp(&b.0));
+        let start = doc.members.len();
+        let mut open = doc.open_members.drain(base..).peekable();
+        while let Some(member) = open.next() {
+            if !open.peek().is_some_and(|next| next.0 == member.0) {
+                doc.members.push(member);
+            }
+        }
+        Ok(Node::Obj(Span {
+            start,
+            len: doc.members.len() - start,
+        }))
+    }
+}

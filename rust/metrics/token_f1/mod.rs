@@ -1,0 +1,308 @@
+//! Token F1: the SQuAD v2.0 `compute_f1` over normalized tokens, or over whitespace tokens.
+//!
+//! A text is first classified 64 bytes at a time (with SSE2 on x86-64) into two bit masks
+//! (ASCII whitespace, and bytes that need a closer look), and lowercased in the same pass.
+//! Tokens are then read off the whitespace mask; a token with no byte that needs a closer look
+//! (for SQuAD, a run of ASCII letters and digits; for "none", any ASCII run) becomes its key
+//! straight from two 8-byte loads. The others (punctuation, control characters, anything not
+//! ASCII) take the general path, which follows Python's `str.lower`, `str.split` and `re`'s
+//! `\b` exactly.
+//!
+//! Every token is keyed by its UTF-8 bytes, so the two paths give equal keys for equal tokens.
+
+mod bag;
+mod general;
+mod masks;
+
+use bag::TokenBag;
+use general::{split_general, squad_general, General};
+use masks::{Closer, Masks};
+
+/// How answers are turned into tokens before F1 is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Normalizer {
+    /// SQuAD: lowercase, drop ASCII punctuation, drop the words a/an/the, split on whitespace.
+    Squad,
+    /// Split on whitespace only.
+    None,
+}
+
+/// Reusable buffers so a batch allocates once per thread, not once per pair.
+#[derive(Default)]
+pub struct Scratch {
+    masks: Masks,
+    general: General,
+    bag_e: TokenBag,
+    bag_a: TokenBag,
+    table: Vec<(u128, u32)>,
+}
+
+/// The tokens of `text` under `normalizer` into `bag`.
+fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, bag: &mut TokenBag) {
+    bag.clear();
+    let squad = normalizer == Normalizer::Squad;
+    let closer = if squad {
+        Closer::NotAlnum
+    } else {
+        Closer::NotAscii
+    };
+    let Scratch { masks, general, .. } = s;
+    masks.fill(text, squad, closer);
+    bag.packed.reserve(text.len() / 2 + 1);
+    let mut next_closer = 0;
+    masks.for_each_run(|start, end| {
+        if next_closer < start {
+            next_closer = masks.next_closer(start);
+        }
+        if next_closer < end {
+            if squad {
+                squad_general(&text[start..end], &masks.text[start..end], general, bag);
+            } else {
+                split_general(&text[start..end], bag);
+            }
+            return;
+        }
+        let len = end - start;
+        if len > 15 {
+            bag.long.push(masks.text[start..end].into());
+            return;
+        }
+        // The token's bytes from two 8-byte loads, cut to its length.
+        let at = |i: usize| u64::from_le_bytes(masks.text[i..i + 8].try_into().unwrap());
+        let lo = at(start) & (u64::MAX >> (8 * (8 - len.min(8))));
+        let hi = at(start + 8) & (u64::MAX >> 1 >> (63 - 8 * len.saturating_sub(8)));
+        if squad && len <= 3 && matches!(lo, 0x61 | 0x6E61 | 0x65_6874) {
+            return; // "a", "an", "the"
+        }
+        bag.packed
+            .push(((hi | (len as u64) << 56) as u128) << 64 | lo as u128);
+    });
+}
+
+/// Token F1 of `actual` against `expected`, computed exactly as SQuAD's `compute_f1`.
+pub fn token_f1(expected: &[u8], actual: &[u8], normalizer: Normalizer, s: &mut Scratch) -> f64 {
+    let (mut bag_e, mut bag_a) = (std::mem::take(&mut s.bag_e), std::mem::take(&mut s.bag_a));
+    tokens_into(expected, normalizer, s, &mut bag_e);
+    tokens_into(actual, normalizer, s, &mut bag_a);
+    let score = f1_of(&mut bag_e, &mut bag_a, &mut s.table);
+    s.bag_e = bag_e;
+    s.bag_a = bag_a;
+    score
+}
+
+fn f1_of(gold: &mut TokenBag, pred: &mut TokenBag, table: &mut Vec<(u128, u32)>) -> f64 {
+    let (n_gold, n_pred) = (gold.len(), pred.len());
+    if n_gold == 0 || n_pred == 0 {
+        return if n_gold == n_pred { 1.0 } else { 0.0 };
+    }
+    let same = gold.common(pred, table);
+    if same == 0 {
+        return 0.0;
+    }
+    let precision = 1.0 * same as f64 / n_pred as f64;
+    let recall = 1.0 * same as f64 / n_gold as f64;
+    (2.0 * precision * recall) / (precision + recall)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::general::{is_article, is_punct};
+    use super::*;
+    use crate::metrics::text::{for_each_py_token, is_py_word, py_lower_into};
+
+    fn f1(e: &str, a: &str) -> f64 {
+        token_f1(
+            e.as_bytes(),
+            a.as_bytes(),
+            Normalizer::Squad,
+            &mut Scratch::default(),
+        )
+    }
+
+    /// SQuAD's normalization step by step over the whole text's code points: lowercase, drop
+    /// punctuation, replace article words by a space, split on whitespace.
+    fn reference_tokens(text: &str, normalizer: Normalizer) -> TokenBag {
+        let cps: Vec<u32> = text.chars().map(|c| c as u32).collect();
+        let mut bag = TokenBag::default();
+        let mut utf8 = Vec::new();
+        let norm = match normalizer {
+            Normalizer::None => cps,
+            Normalizer::Squad => {
+                let mut lowered = Vec::new();
+                py_lower_into(&cps, &mut lowered);
+                lowered.retain(|&c| !is_punct(c));
+                let mut out = Vec::new();
+                let mut i = 0;
+                while i < lowered.len() {
+                    if !is_py_word(lowered[i]) {
+                        out.push(lowered[i]);
+                        i += 1;
+                        continue;
+                    }
+                    let start = i;
+                    while i < lowered.len() && is_py_word(lowered[i]) {
+                        i += 1;
+                    }
+                    if is_article(&lowered[start..i]) {
+                        out.push(0x20);
+                    } else {
+                        out.extend_from_slice(&lowered[start..i]);
+                    }
+                }
+                out
+            }
+        };
+        for_each_py_token(&norm, |t| bag.push_code_points(t, &mut utf8));
+        bag
+    }
+
+    fn sorted(mut bag: TokenBag) -> (Vec<u128>, Vec<Box<[u8]>>) {
+        bag.packed.sort_unstable();
+        bag.long.sort_unstable();
+        (bag.packed, bag.long)
+    }
+
+    /// Deterministic texts from a pool of tricky pieces, long enough to cross the 16- and
+    /// 64-byte boundaries of the masks.
+    fn generated_texts() -> Vec<String> {
+        const POOL: [&str; 30] = [
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\x1c",
+            "\u{85}",
+            "\u{a0}",
+            "\u{3000}",
+            "a",
+            "an",
+            "the",
+            "The",
+            "THE",
+            "cat",
+            "Dogs",
+            "x",
+            "sixteen-letters!",
+            "abcdefghijklmnopq",
+            ",",
+            ".",
+            "'",
+            "_",
+            "\x01",
+            "\x7f",
+            "é",
+            "Σ",
+            "ΟΔΟΣ",
+            "İ",
+            "東京",
+            "😀",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut out = Vec::new();
+        for len in 0..400 {
+            let mut text = String::new();
+            for _ in 0..len % 90 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(POOL[(state % POOL.len() as u64) as usize]);
+            }
+            out.push(text);
+        }
+        out
+    }
+
+    #[test]
+    fn tokens_equal_the_step_by_step_normalization() {
+        let mut cases: Vec<String> = [
+            "The cat, the hat!",
+            "x\x01the\x01y a\x02an",
+            "an-the a_b",
+            "A",
+            "the\x7fend",
+            "Zürich the café, a İstanbul \u{212A}elvin!",
+            "l'été\u{301}the\u{301}x \u{3000}an\u{85}a b",
+            "東京 the 東京 The\u{2028}AN",
+            "ÀN ÂN the_thé €the€",
+            "AΣ.b A.Σ ΟΔΟΣ. word-longer-than-fifteen-bytes",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        cases.extend(generated_texts());
+        let s = &mut Scratch::default();
+        for text in &cases {
+            for n in [Normalizer::Squad, Normalizer::None] {
+                let mut got = TokenBag::default();
+                tokens_into(text.as_bytes(), n, s, &mut got);
+                assert_eq!(
+                    sorted(got),
+                    sorted(reference_tokens(text, n)),
+                    "{text:?} {n:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn simd_masks_equal_byte_by_byte() {
+        let (mut fast, mut slow) = (Masks::default(), Masks::default());
+        for text in generated_texts() {
+            for (lower, closer) in [(true, Closer::NotAlnum), (false, Closer::NotAscii)] {
+                fast.fill_with(text.as_bytes(), lower, closer, true);
+                slow.fill_with(text.as_bytes(), lower, closer, false);
+                let w = fast.words;
+                assert_eq!(fast.space[..w], slow.space[..w], "{text:?}");
+                assert_eq!(fast.closer[..w], slow.closer[..w], "{text:?}");
+                let n = text.len();
+                assert_eq!(fast.text[..n], slow.text[..n], "{text:?}");
+            }
+        }
+        let all: Vec<u8> = (0..=255).collect();
+        for (lower, closer) in [(true, Closer::NotAlnum), (false, Closer::NotAscii)] {
+            fast.fill_with(&all, lower, closer, true);
+            slow.fill_with(&all, lower, closer, false);
+            let w = fast.words;
+            assert_eq!(
+                (&fast.space[..w], &fast.closer[..w], &fast.text[..256]),
+                (&slow.space[..w], &slow.closer[..w], &slow.text[..256])
+            );
+        }
+    }
+
+    #[test]
+    fn squad_examples() {
+        assert_eq!(f1("The cat sat.", "a cat sat"), 1.0);
+        assert_eq!(f1("", ""), 1.0);
+        assert_eq!(f1("the", "an"), 1.0);
+        assert_eq!(f1("cat", ""), 0.0);
+        assert_eq!(f1("cat dog", "dog"), 2.0 * 1.0 * 0.5 / 1.5);
+        assert_eq!(f1("cat cat", "cat"), 2.0 * 1.0 * 0.5 / 1.5);
+    }
+
+    #[test]
+    fn articles_are_whole_words_only() {
+        assert_eq!(f1("another theme", "another theme"), 1.0);
+        assert_eq!(f1("a-b", "ab"), 1.0);
+        // the article inside a run of non-word characters becomes a separator
+        assert_eq!(f1("€the€", "€ €"), 1.0);
+    }
+
+    #[test]
+    fn long_tokens_compare_by_content() {
+        let long = "abcdefghijklmnopqrstuvwxyz";
+        assert_eq!(f1(long, &long.to_uppercase()), 1.0);
+        assert_eq!(f1(long, "abcdefghijklmnopqrstuvwxy"), 0.0);
+        assert_eq!(f1("café-au-lait-au-lait", "CAFÉ-AU-LAIT-AU-LAIT"), 1.0);
+    }
+
+    #[test]
+    fn none_normalizer_keeps_case() {
+        let s = &mut Scratch::default();
+        assert_eq!(token_f1(b"The cat", b"the cat", Normalizer::None, s), 0.5);
+        assert_eq!(
+            token_f1("a\u{3000}b".as_bytes(), b"b a", Normalizer::None, s),
+            1.0
+        );
+    }
+}

@@ -1,0 +1,122 @@
+//! Keyword options converted from Python values by `FromPyObject`, so a binding names the
+//! Rust type in its signature and gets a checked value or a clear error:
+//!
+//! * string options (`normalizer`, `tokenizer`, `measure`, `numbers`): one [`str_option!`]
+//!   line each, mapping the accepted strings to the kernel's enum;
+//! * `workers` ([`Workers`]) and `max_chars` ([`MaxChars`]).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::Borrowed;
+
+use crate::batch::{bad_workers, Workers};
+use crate::errors::EvalError;
+use crate::inputs::type_name;
+use crate::metrics::json::Numbers;
+use crate::metrics::rouge_l::{Measure, Tokenizer};
+use crate::metrics::token_f1::Normalizer;
+
+/// The value of string option `name` among `choices`, or the error saying what is accepted.
+fn pick<T: Copy>(name: &str, obj: &Bound<'_, PyAny>, choices: &[(&str, T)]) -> PyResult<T> {
+    let listed = || {
+        choices
+            .iter()
+            .map(|(text, _)| format!("{text:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Ok(s) = obj.cast::<PyString>() else {
+        return Err(EvalError::Type(format!(
+            "{name} must be a str, one of {}, got {}",
+            listed(),
+            type_name(obj)
+        ))
+        .into());
+    };
+    let text = s.to_string_lossy();
+    match choices.iter().find(|(t, _)| *t == text) {
+        Some(&(_, value)) => Ok(value),
+        None => Err(
+            EvalError::input(format!("{name} must be one of {}, got {text:?}", listed())).into(),
+        ),
+    }
+}
+
+/// `FromPyObject` for a kernel enum chosen by name: `str_option!(Type, "option", "text" =>
+/// Type::Variant, ...)`. The first pair is listed first in the error message.
+macro_rules! str_option {
+    ($ty:ty, $name:literal, $($text:literal => $value:expr),+ $(,)?) => {
+        impl<'a, 'py> FromPyObject<'a, 'py> for $ty {
+            type Error = PyErr;
+
+            fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+                pick($name, &obj, &[$(($text, $value)),+])
+            }
+        }
+    };
+}
+
+str_option!(Normalizer, "normalizer", "squad" => Normalizer::Squad, "none" => Normalizer::None);
+str_option!(Tokenizer, "tokenizer", "rouge" => Tokenizer::Rouge, "unicode" => Tokenizer::Unicode);
+str_option!(
+    Measure,
+    "measure",
+    "fmeasure" => Measure::F,
+    "precision" => Measure::Precision,
+    "recall" => Measure::Recall,
+);
+str_option!(Numbers, "numbers", "value" => Numbers::Value, "strict" => Numbers::Strict);
+
+/// An `int` argument that is not a `bool`, as `i128` (`None` when it does not fit).
+fn int_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(
+            EvalError::Type(format!("{name} must be an int, got {}", type_name(obj))).into(),
+        );
+    }
+    Ok(obj.extract::<i128>().ok())
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Workers {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let value = int_arg("workers", &obj)?;
+        match value.and_then(|v| isize::try_from(v).ok()) {
+            Some(v) => Ok(Workers::new(v)?),
+            None => Err(bad_workers(&obj.str()?.to_string_lossy()).into()),
+        }
+    }
+}
+
+/// The `max_chars` argument: the most code points a text may have, or no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaxChars(pub Option<usize>);
+
+impl MaxChars {
+    pub const NONE: MaxChars = MaxChars(None);
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for MaxChars {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Ok(MaxChars::NONE);
+        }
+        match int_arg("max_chars", &obj)? {
+            Some(v) if v < 0 => Err(EvalError::input(format!(
+                "max_chars must be None or a count of characters (0 or more), got {v}"
+            ))
+            .into()),
+            // Beyond any text's length: no limit.
+            Some(v) => Ok(MaxChars(usize::try_from(v).ok())),
+            None if obj.lt(0)? => Err(EvalError::input(format!(
+                "max_chars must be None or a count of characters (0 or more), got {}",
+                obj.str()?
+            ))
+            .into()),
+            None => Ok(MaxChars::NONE),
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! The vector metrics' shapes: row i with row i ([`cosine_rows`]) and every row with every row
+//! ([`cosine_all_pairs`]), over C-contiguous float32 or float64 matrices, with the GIL released.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+
+use crate::batch::{fill_rows, result_array, run_watched, Workers};
+use crate::errors::EvalError;
+use crate::inputs::{Matrix, MatrixPair};
+use crate::metrics::cosine::{self, Float, NonFinite};
+use crate::metrics::halt::{bytes_of, human_bytes, Stop, TryVec};
+
+fn non_finite_row(row: usize, side: &str) -> EvalError {
+    EvalError::input(format!(
+        "row {row} of {side} contains NaN or infinity; cosine needs finite values"
+    ))
+}
+
+/// The cosine of two 1-D float64 vectors.
+pub fn cosine_pair(expected: &Bound<'_, PyAny>, actual: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let e: numpy::PyReadonlyArray1<'_, f64> = expected.extract()?;
+    let a: numpy::PyReadonlyArray1<'_, f64> = actual.extract()?;
+    let (e, a) = (e.as_slice()?, a.as_slice()?);
+    if e.len() != a.len() {
+        return Err(EvalError::input(format!(
+            "vectors of different dimensions: {} and {}",
+            e.len(),
+            a.len()
+        ))
+        .into());
+    }
+    cosine::checked_cosine(e, a).map_err(|side| {
+        let name = match side {
+            NonFinite::First => "expected",
+            NonFinite::Second => "actual",
+        };
+        EvalError::input(format!(
+            "{name} contains NaN or infinity; cosine needs finite values"
+        ))
+        .into()
+    })
+}
+
+/// The cosine of row i of `expected` with row i of `actual` (matrices of one shape).
+pub fn cosine_rows<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    workers: Workers,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (e, a) = (
+        Matrix::hold(expected, "expected")?,
+        Matrix::hold(actual, "actual")?,
+    );
+    let ((re, de), (ra, da)) = (e.shape(), a.shape());
+    if (re, de) != (ra, da) {
+        return Err(EvalError::input(format!(
+            "expected and actual must have the same shape, got ({re}, {de}) and ({ra}, {da})"
+        ))
+        .into());
+    }
+    let size = re.saturating_mul(de);
+    let out = match e.pair(&a, ("expected", "actual"))? {
+        MatrixPair::F32(x, y) => run_watched(py, workers, size, |s, w| rows(x, y, re, de, w, s))?,
+        MatrixPair::F64(x, y) => run_watched(py, workers, size, |s, w| rows(x, y, re, de, w, s))?,
+    };
+    Ok(PyArray1::from_vec(py, out))
+}
+
+fn rows<T: Float>(
+    e: &[T],
+    a: &[T],
+    n: usize,
+    dim: usize,
+    workers: Workers,
+    stop: &Stop,
+) -> Result<Vec<f64>, EvalError> {
+    let mut out = result_array(n, "the result array")?;
+    fill_rows(&mut out, 1, workers, stop, |_: &mut (), i, cell| {
+        let span = i * dim..(i + 1) * dim;
+        cell[0] =
+            cosine::checked_cosine(&e[span.clone()], &a[span]).map_err(|side| match side {
+                NonFinite::First => non_finite_row(i, "expected"),
+                NonFinite::Second => non_finite_row(i, "actual"),
+            })?;
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The cosine of every row of `expected` with every row of `actual`: shape (len e, len a).
+pub fn cosine_all_pairs<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    workers: Workers,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let (e, a) = (
+        Matrix::hold(expected, "expected")?,
+        Matrix::hold(actual, "actual")?,
+    );
+    let ((ne, de), (na, da)) = (e.shape(), a.shape());
+    if de != da {
+        return Err(EvalError::input(format!(
+            "expected and actual must have the same number of columns, got {de} and {da}"
+        ))
+        .into());
+    }
+    let shape = (ne, na, de);
+    let size = ne.saturating_mul(na).saturating_mul(de.max(1));
+    let out = match e.pair(&a, ("expected", "actual"))? {
+        MatrixPair::F32(x, y) => {
+            run_watched(py, workers, size, |s, w| all_pairs(x, y, shape, w, s))?
+        }
+        MatrixPair::F64(x, y) => {
+            run_watched(py, workers, size, |s, w| all_pairs(x, y, shape, w, s))?
+        }
+    };
+    PyArray1::from_vec(py, out).reshape([ne, na])
+}
+
+/// The `ne` x `na` result, allocated fallibly: its size comes straight from the caller.
+fn all_pairs_result(ne: usize, na: usize) -> Result<Vec<f64>, EvalError> {
+    let size = ne
+        .checked_mul(na)
+        .map(|cells| (cells, bytes_of::<f64>(cells, "the result")));
+    let mut out = Vec::new();
+    let need = match size {
+        Some((cells, Ok(bytes))) => match out.try_resize(cells, 0.0, "the result") {
+            Ok(()) => return Ok(out),
+            Err(_) => human_bytes(bytes),
+        },
+        _ => "more bytes than a 64-bit address space holds".to_string(),
+    };
+    Err(EvalError::Memory(format!(
+        "cannot allocate the {ne} x {na} result of cosine_matrix: it needs {need} of float64; \
+         pass fewer rows per call"
+    )))
+}
+
+fn all_pairs<T: Float>(
+    e: &[T],
+    a: &[T],
+    (ne, na, dim): (usize, usize, usize),
+    workers: Workers,
+    stop: &Stop,
+) -> Result<Vec<f64>, EvalError> {
+    if let Some(row) = cosine::first_non_finite_row(e, dim) {
+        return Err(non_finite_row(row, "expected"));
+    }
+    if let Some(row) = cosine::first_non_finite_row(a, dim) {
+        return Err(non_finite_row(row, "actual"));
+    }
+    let mut out = all_pairs_result(ne, na)?;
+    let mut norms = result_array::<f64>(na, "the row norms")?;
+    fill_rows(&mut norms, 1, workers, stop, |_: &mut (), j, cell| {
+        cell[0] = cosine::squared_norm(&a[j * dim..(j + 1) * dim]);
+        Ok(())
+    })?;
+    fill_rows(&mut out, na, workers, stop, |_: &mut (), i, row| {
+        let ei = &e[i * dim..(i + 1) * dim];
+        Ok(cosine::all_pairs_row(ei, a, &norms, row, stop)?)
+    })?;
+    Ok(out)
+}

@@ -78,6 +78,16 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "load_suite",
         "run_suite",
     ),
+    "evalmark.offline": (
+        "NetworkBlockedError",
+        "offline",
+    ),
+    "evalmark.telemetry": (
+        "EvalTracer",
+        "monitor",
+        "OpenTelemetryTracer",
+        "RecordingTracer",
+    ),
     "evalmark.noise": (
         "gate_risk",
         "simulate_gates",

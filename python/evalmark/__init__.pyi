@@ -67,6 +67,16 @@ from evalmark.suite import (
     load_suite as load_suite,
     run_suite as run_suite,
 )
+from evalmark.offline import (
+    NetworkBlockedError as NetworkBlockedError,
+    offline as offline,
+)
+from evalmark.telemetry import (
+    EvalTracer as EvalTracer,
+    monitor as monitor,
+    OpenTelemetryTracer as OpenTelemetryTracer,
+    RecordingTracer as RecordingTracer,
+)
 from evalmark.noise import (
     gate_risk as gate_risk,
     simulate_gates as simulate_gates,
@@ -82,6 +92,7 @@ __all__ = [
     "cosine",
     "cosine_batch",
     "cosine_matrix",
+    "EvalTracer",
     "Evaluation",
     "EvaluationError",
     "EvaluationResult",
@@ -97,9 +108,14 @@ __all__ = [
     "load_suite",
     "load_test_cases",
     "MetricInputError",
+    "monitor",
+    "NetworkBlockedError",
+    "offline",
+    "OpenTelemetryTracer",
     "Parameters",
     "ReasoningStep",
     "record_replay",
+    "RecordingTracer",
     "register_formatter",
     "register_sample_loader",
     "Report",

@@ -25,6 +25,7 @@ __all__ = [
     "MetricInputError",
     "NetworkBlockedError",
     "OptionalDependencyError",
+    "OutputPathError",
     "PlotUnavailableError",
     "PluginError",
     "Problem",
@@ -246,6 +247,18 @@ class OptionalDependencyError(EvalmarkError, ImportError):
             f"`pip install 'evalmark[{extra}]'`"
         )
         self.extra = extra
+
+
+class OutputPathError(EvalmarkError, OSError):
+    """An output file cannot be written at the path given; the message names that path (never
+    a temporary file) and what to do. ``filename`` is the path given."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.filename = path
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class PlotUnavailableError(EvalmarkError, ImportError):

@@ -81,7 +81,7 @@ def _parse_k(text: str) -> tuple[int, ...]:
 
 def run_command(args: argparse.Namespace) -> int:
     """Handle ``evalmark code run``."""
-    from evalmark._files.formats import write_atomically
+    from evalmark._files.atomic import write_atomically
     from evalmark.code.config import check_gate, load_code_config
     from evalmark.code.report import render_gate, render_run
     from evalmark.code.sandbox import bwrap_version

@@ -26,7 +26,8 @@ from typing import Any, Literal
 
 import yaml
 
-from evalmark._files.formats import decode_text, read_bytes
+from evalmark._files.source import read_bytes
+from evalmark._files.yaml_read import checked_nodes
 from evalmark.code.extract import Select
 from evalmark.code.sandbox import SANDBOXES, Limits
 from evalmark.errors import DataFileError, Problem
@@ -99,43 +100,30 @@ def load_code_config(path: str | os.PathLike[str]) -> CodeConfig:
     target = Path(path)
     if target.is_dir():
         target = target / CONFIG_NAME
-    text = decode_text(read_bytes(target, DataFileError), str(target), DataFileError)
-    loader = yaml.SafeLoader(text)
+    data = read_bytes(target, DataFileError)
     try:
-        try:
-            node = loader.get_single_node()
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark
-            raise DataFileError(
-                [
-                    Problem(
-                        f"malformed YAML: {exc.problem}",
-                        path=str(target),
-                        line=mark.line + 1 if mark else None,
-                        column=mark.column + 1 if mark else None,
+        with checked_nodes(data, str(target), DataFileError) as (loader, node):
+            if not isinstance(node, yaml.MappingNode):
+                raise DataFileError(
+                    [
+                        Problem(
+                            "a code-run file is a mapping with tasks: and solutions:",
+                            path=str(target),
+                        )
+                    ]
+                )
+            reader = _Reader(target, node)
+            values: dict[str, tuple[yaml.Node, Any]] = {}
+            for key_node, value_node in node.value:
+                key = str(key_node.value)
+                if key not in _KEYS:
+                    reader.problem(
+                        key_node, f"unknown key '{key}'; the keys are {', '.join(_KEYS)}"
                     )
-                ]
-            ) from None
-        if not isinstance(node, yaml.MappingNode):
-            raise DataFileError(
-                [
-                    Problem(
-                        "a code-run file is a mapping with tasks: and solutions:", path=str(target)
-                    )
-                ]
-            )
-        reader = _Reader(target, node)
-        values: dict[str, tuple[yaml.Node, Any]] = {}
-        for key_node, value_node in node.value:
-            key = str(key_node.value)
-            if key not in _KEYS:
-                reader.problem(key_node, f"unknown key '{key}'; the keys are {', '.join(_KEYS)}")
-                continue
-            values[key] = (value_node, loader.construct_object(value_node, deep=True))
+                    continue
+                values[key] = (value_node, loader.construct_object(value_node, deep=True))
     except yaml.YAMLError as exc:
         raise DataFileError([Problem(f"unreadable YAML: {exc}", path=str(target))]) from None
-    finally:
-        loader.dispose()
     config = _build(reader, values)
     if reader.problems:
         raise DataFileError(reader.problems[:20], more=max(len(reader.problems) - 20, 0))

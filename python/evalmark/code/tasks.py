@@ -25,8 +25,9 @@ from typing import Any
 
 import msgspec
 
-from evalmark._files.formats import format_of, read_bytes, read_records
-from evalmark._files.records import RecordSpec, Report, convert_records
+from evalmark._files.read import read_records
+from evalmark._files.source import format_of, read_bytes
+from evalmark._files.validate import RecordSpec, Report, convert_records
 from evalmark.code.execute import IOCase, run_cases, run_tests
 from evalmark.code.extract import Extractor, Select, extract_code, extraction_failed
 from evalmark.code.passk import mean_pass_at_k, pass_at_k

@@ -255,6 +255,10 @@ def read_rates(path: str | os.PathLike[str]) -> JudgeRates:
         raise DataFileError(
             [Problem(f"not JSON: {exc.msg}", path=where, line=exc.lineno, column=exc.colno)]
         ) from None
+    except (RecursionError, ValueError) as exc:  # nesting too deep, or an over-long integer
+        raise DataFileError(
+            [Problem(f"not a rates file: {exc}; write the document rates files hold", path=where)]
+        ) from None
     return rates_from_dict(document, where)
 
 

@@ -73,5 +73,7 @@ bench: dev ## print throughput and ratios against the peer libraries (never fail
 	$(PY) bench/samples.py
 	$(PY) bench/cassette.py
 	$(PY) bench/noise.py
+	$(PY) bench/history.py
+	$(PY) bench/pytest_startup.py
 
 .PHONY: help build dev demo demo-all test lint docs bench

@@ -185,7 +185,7 @@ def test_an_empty_input_exits_2_naming_the_rule(
     ("given", "meant"),
     [
         ("f1", "token_f1"),
-        ("rouge", "rouge_l"),
+        ("rougel", "rouge_l"),
         ("ROUGE-L", "rouge_l"),
         ("levenstein", "levenshtein"),
         ("json-match", "json_match"),

@@ -79,6 +79,36 @@ def _json_match(numbers: Numbers) -> Kernel:
     return run
 
 
+def _rouge_n(n: int) -> Kernel:
+    def run(e: Any, a: Any, workers: int | None) -> npt.NDArray[Any]:
+        from evalmark.metrics import rouge_n_batch
+
+        return rouge_n_batch(e, a, n=n, stemmer="porter", workers=workers)
+
+    return run
+
+
+def _rouge_lsum(e: Any, a: Any, workers: int | None) -> npt.NDArray[Any]:
+    from evalmark.metrics import rouge_lsum_batch
+
+    return rouge_lsum_batch(e, a, stemmer="porter", workers=workers)
+
+
+def _bleu(e: Any, a: Any, workers: int | None) -> npt.NDArray[Any]:
+    from evalmark.metrics import bleu_batch
+
+    return bleu_batch(e, a, workers=workers)
+
+
+def _chrf(word_order: int) -> Kernel:
+    def run(e: Any, a: Any, workers: int | None) -> npt.NDArray[Any]:
+        from evalmark.metrics import chrf_batch
+
+        return chrf_batch(e, a, word_order=word_order, workers=workers)
+
+    return run
+
+
 def _cosine(e: Any, a: Any, workers: int | None) -> npt.NDArray[Any]:
     from evalmark.metrics import cosine_batch
 
@@ -102,6 +132,14 @@ _SPECS: tuple[MetricSpec, ...] = (
         "ROUGE-L F-measure over Unicode letters and digits",
         _rouge_l("unicode", "fmeasure"),
     ),
+    MetricSpec("rouge1", "text", "float64", "ROUGE-1 F-measure, Porter-stemmed", _rouge_n(1)),
+    MetricSpec("rouge2", "text", "float64", "ROUGE-2 F-measure, Porter-stemmed", _rouge_n(2)),
+    MetricSpec(
+        "rouge_lsum", "text", "float64", "ROUGE-Lsum F-measure, Porter-stemmed", _rouge_lsum
+    ),
+    MetricSpec("bleu", "text", "float64", "sentence BLEU (sacrebleu's / 100)", _bleu),
+    MetricSpec("chrf", "text", "float64", "sentence chrF (sacrebleu's / 100)", _chrf(0)),
+    MetricSpec("chrf_pp", "text", "float64", "sentence chrF++ (sacrebleu's / 100)", _chrf(2)),
     MetricSpec("levenshtein", "text", "float64", "Levenshtein similarity", _levenshtein_similarity),
     MetricSpec(
         "levenshtein_distance", "text", "int64", "Levenshtein edit distance", _levenshtein_distance

@@ -1,0 +1,44 @@
+"""`evalmark score` knows ROUGE-1/2/Lsum (stemmed), BLEU, chrF and chrF++, with the kernels'
+own numbers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import evalmark as em
+from evalmark.cli import main
+
+PAIRS = [
+    ("The cats are running to the mat.", "The cat runs to the mat."),
+    ("Refunds within 30 days.\nEmail billing.", "Annual plans: refunds within 30 days."),
+    ("", "something"),
+]
+KERNELS = {
+    "rouge1": lambda e, a: em.rouge_n(e, a, n=1, stemmer="porter"),
+    "rouge2": lambda e, a: em.rouge_n(e, a, n=2, stemmer="porter"),
+    "rouge_lsum": lambda e, a: em.rouge_lsum(e, a, stemmer="porter"),
+    "bleu": em.bleu,
+    "chrf": em.chrf,
+    "chrf_pp": lambda e, a: em.chrf(e, a, word_order=2),
+}
+
+
+def test_score_writes_the_kernel_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "pairs.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps({"id": str(i), "expected": e, "actual": a}) + "\n"
+            for i, (e, a) in enumerate(PAIRS)
+        )
+    )
+    out = tmp_path / "scores.jsonl"
+    assert main(["score", str(source), "--metrics", ",".join(KERNELS), "-o", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == len(PAIRS)
+    for row, (e, a) in zip(rows, PAIRS, strict=True):
+        for name, kernel in KERNELS.items():
+            assert row[name] == kernel(e, a), (name, e, a)
+    capsys.readouterr()

@@ -61,6 +61,7 @@ lint: dev ## formatting, lints and type checks for Rust and Python
 	$(VENV)/bin/ruff format --check python tests bench tools
 	$(VENV)/bin/mypy
 	$(PY) -m mypy.stubtest evalmark._core --ignore-missing-stub
+	$(VENV)/bin/lint-imports
 
 docs: $(STAMP)-docs ## build the user guide and API reference into build/site (strict: warnings fail)
 	$(VENV)/bin/mkdocs build --strict -q

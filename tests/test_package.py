@@ -5,6 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import evalmark
 
@@ -57,7 +60,15 @@ def test_the_pytest_plugin_imports_only_itself() -> None:
         "print(','.join(m for m in heavy if m in sys.modules))\n"
     )
     out = run_python(code)
-    assert out[0] == "evalmark,evalmark.pytest,evalmark.pytest.helpers,evalmark.pytest.plugin"
+    assert out[0] == ",".join(
+        [
+            "evalmark",
+            "evalmark.pytest",
+            "evalmark.pytest.fixtures",
+            "evalmark.pytest.plugin",
+            "evalmark.pytest.registry",
+        ]
+    )
     assert out[1] == "", f"the plugin imported {out[1]}"
 
 
@@ -82,3 +93,84 @@ def test_submodules_are_reachable_from_a_plain_import() -> None:
     out = run_python(code)
     assert out[0] == "", f"not reachable as attributes: {out[0]}"
     assert out[1] == "True"
+
+
+def _cycles(graph: Any) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    edges = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in sorted(graph.modules)}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(edges[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(edges.get(child, []))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_module_of_the_package_takes_part_in_an_import_cycle() -> None:
+    grimp = pytest.importorskip("grimp")
+    # Imports inside functions count; imports for type checking only do not.
+    graph = grimp.build_graph("evalmark", exclude_type_checking_imports=True)
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    class Graph:
+        def __init__(self) -> None:
+            self.modules = {"a", "b", "c", "d"}
+            self.imports = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+
+        def find_modules_directly_imported_by(self, module: str) -> set[str]:
+            return self.imports.get(module, set())
+
+    assert _cycles(Graph()) == [["a", "b", "c"]]
+
+
+def test_a_pytest_session_without_evaluations_never_loads_the_engine(tmp_path: Path) -> None:
+    from importlib.metadata import entry_points
+
+    installed = any(e.name == "evalmark" for e in entry_points(group="pytest11"))
+    load = "" if installed else "'-p', 'evalmark.pytest.plugin', "
+    code = (
+        "import sys, pytest\n"
+        f"code = pytest.main(['--co', '-q', '-p', 'no:cacheprovider', {load}])\n"
+        "assert 'evalmark.pytest.plugin' in sys.modules\n"
+        "heavy = ['numpy', 'yaml', 'msgspec', 'evalmark._core', 'evalmark.report']\n"
+        "print('RESULT', int(code), ','.join(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True
+    )
+    result = [line for line in done.stdout.splitlines() if line.startswith("RESULT")]
+    assert result == ["RESULT 5 "], done.stdout  # 5: no tests collected; nothing heavy loaded

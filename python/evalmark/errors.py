@@ -25,7 +25,9 @@ __all__ = [
     "MetricInputError",
     "OptionalDependencyError",
     "PlotUnavailableError",
+    "PluginError",
     "Problem",
+    "ReportFormatError",
     "SampleError",
     "ScoringInputError",
     "ScriptExhausted",
@@ -123,6 +125,12 @@ class TestCaseError(DataFileError):
 
 class SuiteError(DataFileError):
     """A suite file is invalid; the message names the file, line, key and the fix."""
+
+
+class ReportFormatError(DataFileError):
+    """A JSON report (or suite report) that cannot be read: not JSON, nested too deep, not in
+    evalmark's report format, or a field of the wrong type; the message names the file, the
+    place (line, or the field's path such as ``samples[3].results``) and what to do."""
 
 
 # --------------------------------------------------------------------------- cassettes and models
@@ -240,6 +248,10 @@ class OptionalDependencyError(EvalmarkError, ImportError):
 
 class PlotUnavailableError(EvalmarkError, ImportError):
     """matplotlib is not installed, so no plot can be drawn."""
+
+
+class PluginError(EvalmarkError, RuntimeError):
+    """An installed plug-in (an entry point of an ``evalmark.*`` group) failed to load."""
 
 
 class HistoryError(EvalmarkError, RuntimeError):

@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"evalmark {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (EvalmarkError, ValueError, OSError) as exc:
+    except (EvalmarkError, ValueError, OSError) as exc:  # typed input errors: one line, exit 2
         print(f"evalmark {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     return code

@@ -113,8 +113,8 @@ def _verdict(value: bool | None) -> str:
 
 
 def _ls(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import list_runs
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         runs = list_runs(store, suite=args.suite, limit=args.limit)
@@ -141,8 +141,8 @@ def _ls(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import run_summary
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         run = run_summary(store, args.run)
@@ -166,8 +166,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _trend(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import trend
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         points = trend(store, suite=args.suite, metric=args.metric, tag=args.tag)
@@ -202,8 +202,8 @@ def _trend(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import diff_runs
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         changes = diff_runs(store, args.run_a, args.run_b)
@@ -230,8 +230,8 @@ def _mark(passed: bool | None, score: float | None) -> str:
 
 
 def _flaky(args: argparse.Namespace) -> int:
-    from evalmark.cli.run_output import table
     from evalmark.history.queries import flake_counts, flaky_cases
+    from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         found = flaky_cases(store, suite=args.suite, min_runs=args.min_runs)

@@ -77,22 +77,28 @@ def _no_action(parser: argparse.ArgumentParser) -> Any:
 
 
 def _load(path: Path) -> Any:
-    from evalmark.report import Report
+    from evalmark.report import Report, ReportFormatError
 
     try:
-        data = path.read_bytes()
+        return Report.read(path)
     except FileNotFoundError:
         raise CliError(f"{path}: no such report") from None
-    try:
-        return Report.from_json(data)
-    except ValueError as exc:
-        raise CliError(f"{path}: not an evalmark JSON report ({exc})") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: a folder, not a JSON report") from None
+    except ReportFormatError as exc:
+        problem = exc.problems[0]
+        where = f"line {problem.line}: " if problem.line else ""
+        where += f"{problem.record}: " if problem.record else ""
+        raise CliError(f"{path}: not an evalmark JSON report ({where}{problem.message})") from None
 
 
 def run_diff(args: argparse.Namespace) -> int:
     """Handle ``evalmark report diff``."""
-    if args.max_drop is not None and not 0.0 <= args.max_drop <= 1.0:
-        raise CliError(f"--max-drop is a fraction between 0 and 1, got {args.max_drop}")
+    from evalmark.report.gates import check_fraction
+    from evalmark.report.render.terminal import comparison_text
+
+    if args.max_drop is not None:
+        check_fraction(args.max_drop, "--max-drop", "0.05 for 5 points")
     before = _load(args.before)
     after = _load(args.after)
     comparison = after.compare(before)
@@ -110,48 +116,11 @@ def run_diff(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _points(delta: Any) -> list[str]:
-    before = "-" if delta.before is None else f"{delta.before:.1%}"
-    after = "-" if delta.after is None else f"{delta.after:.1%}"
-    change = "-" if delta.change is None else f"{delta.change * 100:+.1f}"
-    return [before, after, change]
-
-
-def comparison_text(comparison: Any, before: str | None = None, after: str | None = None) -> str:
-    """A plain-text rendering of a ``Comparison``: pass-rate deltas, then the changed cases.
-    ``before`` and ``after`` label the two runs (default: the reports' names)."""
-    from evalmark.cli.run_output import one_line, table
-
-    rows = [["overall", *_points(comparison.pass_rate)]]
-    rows += [[f"check {k}", *_points(d)] for k, d in comparison.strategies.items()]
-    rows += [[f"tag {k}", *_points(d)] for k, d in comparison.tags.items()]
-    out = [f"{before or comparison.baseline_name} -> {after or comparison.name}\n"]
-    out.append(table(["pass rate", "before", "after", "points"], rows, right=[1, 2, 3]))
-    for title, changes in (
-        ("regressions (pass -> fail)", comparison.regressions),
-        ("fixes (fail -> pass)", comparison.fixes),
-    ):
-        out.append(f"\n{title}: {len(changes)}\n")
-        out += [
-            f"  {c.sample} [{c.strategy}] {c.before} -> {c.after}"
-            + (f": {one_line(c.explanation)}" if c.explanation else "")
-            + "\n"
-            for c in changes
-        ]
-    if comparison.vanished:
-        out.append(f"\nonly in the earlier run: {', '.join(comparison.vanished)}\n")
-    if comparison.new:
-        out.append(f"\nonly in the later run: {', '.join(comparison.new)}\n")
-    return "".join(out)
-
-
 def run_render(args: argparse.Namespace) -> int:
     """Handle ``evalmark report render``."""
     report = _load(args.report)
-    text = report.format(args.format)
     if args.output is None:
-        sys.stdout.write(text)
+        sys.stdout.write(report.format(args.format))
     else:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text, encoding="utf-8")
+        report.write(args.output, format=args.format)
     return EXIT_OK

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
-from evalmark.cli.run_output import compare_with_baseline, print_run, write_reports
 from evalmark.errors import CliError
 from evalmark.models.modes import MODE_ENV
 
@@ -103,15 +102,15 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``evalmark run``."""
+    from evalmark.report.gates import check_fraction
     from evalmark.suite.loader import load_suite
+    from evalmark.suite.output import compare_with_baseline, print_run, write_reports
     from evalmark.suite.runner import run_suite
 
     if args.concurrency is not None and args.concurrency < 1:
         raise CliError(f"--concurrency must be at least 1, got {args.concurrency}")
-    if args.max_drop is not None and not 0.0 <= args.max_drop <= 1.0:
-        raise CliError(
-            f"--max-drop is a fraction between 0 and 1 (0.05 for 5 points), got {args.max_drop}"
-        )
+    if args.max_drop is not None:
+        check_fraction(args.max_drop, "--max-drop", "0.05 for 5 points")
     suite = load_suite(args.suite)
     tags = _split_tags(args.tags)
     try:

@@ -5,7 +5,6 @@ cassette of repeated verdicts."""
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections import defaultdict
 from collections.abc import Hashable
@@ -140,7 +139,9 @@ def run_for_suite(args: argparse.Namespace, flip_rates: list[float]) -> tuple[An
         file=sys.stderr,
     )
     if gate is not None:
-        needed = math.ceil(gate * len(healthy) - 1e-9)
+        from evalmark.noise.gates import min_passing
+
+        needed = min_passing(gate, len(healthy))
         print(
             f"the suite's gate: pass rate >= {gate:g}, i.e. >= {needed}/{len(healthy)} cases",
             file=sys.stderr,

@@ -7,6 +7,7 @@ the analysis works on distinct gates and says which thresholds coincide.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,13 +30,35 @@ class Gate:
 
 
 def min_passing(threshold: float, cases: int) -> int:
-    """The smallest number k of passing cases with ``k / cases >= threshold``."""
-    k = min(max(math.ceil(threshold * cases), 0), cases)
-    while k > 0 and (k - 1) / cases >= threshold:
+    """The smallest number k of passing cases with ``k / cases >= threshold``.
+
+    This is the one k-of-n rule of evalmark: every pass-rate gate (suite gates, per-tag gates,
+    ``require_pass_rate``, ``assert_that``, pytest's ``min_score``, the command line, the noise
+    tools) counts passes against it. ``k / cases`` is the float quotient (correctly rounded),
+    so a threshold written as the rate itself holds at that rate: 9 of 10 meets 0.9, 1 of 3
+    meets ``1 / 3``, and a threshold one float above ``k / cases`` needs ``k + 1``. With no
+    cases the answer is 0.
+    """
+    t = _check_threshold(threshold)
+    if isinstance(cases, bool) or not isinstance(cases, int) or cases < 0:
+        raise ValueError(f"the number of cases must be a whole number >= 0, got {cases!r}")
+    if cases == 0:
+        return 0
+    # ceil(t * cases) is within one of the answer; the quotient k / cases decides exactly.
+    k = min(max(math.ceil(t * cases), 0), cases)
+    while k > 0 and (k - 1) / cases >= t:
         k -= 1
-    while k < cases and k / cases < threshold:
+    while k < cases and k / cases < t:
         k += 1
     return k
+
+
+def passes(passed: int, total: int, threshold: float) -> bool:
+    """True when ``passed`` of ``total`` meets the pass-rate ``threshold`` (see
+    :func:`min_passing`). A group with no cases never passes: there is nothing to show."""
+    if isinstance(passed, bool) or not isinstance(passed, int) or not 0 <= passed <= total:
+        raise ValueError(f"passed must be a whole number between 0 and {total}, got {passed!r}")
+    return total > 0 and passed >= min_passing(threshold, total)
 
 
 def make_gates(cases: int, thresholds: Sequence[float] | None = None) -> tuple[Gate, ...]:
@@ -72,8 +95,10 @@ def parse_threshold(text: str) -> float:
 
 
 def _check_threshold(value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"a threshold must be a pass rate between 0 and 1, got {value!r}")
     t = float(value)
-    if not 0.0 <= t <= 1.0:
+    if not 0.0 <= t <= 1.0:  # also refuses NaN
         raise ValueError(f"a threshold must be a pass rate between 0 and 1, got {value!r}")
     return t
 

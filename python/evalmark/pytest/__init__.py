@@ -1,9 +1,10 @@
 """evalmark under pytest: declarative evaluation tests and the plugin.
 
 ``from evalmark.pytest import evaluation_test, strategy_test, per_sample, register`` gives the
-test helpers (:mod:`evalmark.pytest.helpers`); the plugin itself is
-:mod:`evalmark.pytest.plugin`, which pytest loads through its entry point. Nothing here is
-imported until a name is asked for, so loading the plugin stays cheap.
+test helpers (:mod:`evalmark.pytest.helpers`, :mod:`evalmark.pytest.registry`). The plugin is
+:mod:`evalmark.pytest.plugin`, which pytest loads through its entry point; its fixtures are in
+:mod:`evalmark.pytest.fixtures` and the end-of-session report in :mod:`evalmark.pytest.session`.
+Nothing here is imported until a name is asked for, so loading the plugin stays cheap.
 """
 
 from __future__ import annotations
@@ -12,14 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from evalmark.pytest.helpers import (
-        RegisteredReport,
-        evaluation_test,
-        per_sample,
-        register,
-        registered_reports,
-        strategy_test,
-    )
+    from evalmark.pytest.helpers import evaluation_test, per_sample, strategy_test
+    from evalmark.pytest.registry import RegisteredReport, register, registered_reports
 
 __all__ = [
     "RegisteredReport",
@@ -31,9 +26,13 @@ __all__ = [
 ]
 
 
+_HOME = {"RegisteredReport": "registry", "register": "registry", "registered_reports": "registry"}
+
+
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        value = getattr(importlib.import_module("evalmark.pytest.helpers"), name)
+        module = importlib.import_module(f"evalmark.pytest.{_HOME.get(name, 'helpers')}")
+        value = getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'evalmark.pytest' has no attribute {name!r}")

@@ -1,9 +1,8 @@
-"""pytest helpers: declarative evaluation tests, one test per strategy or per sample, and
-``register`` to add a report to the run's suite report.
+"""pytest helpers: declarative evaluation tests, one test per strategy or per sample.
 
 These work with the evalmark pytest plugin (``--evalmark-report=DIR``, the ``scorer`` and
-``samples`` fixtures); see :mod:`evalmark.pytest.plugin`. Reports made through the ``scorer``
-fixture or :func:`evaluation_test` are registered automatically.
+``samples`` fixtures); see :mod:`evalmark.pytest.plugin`. Reports made here are registered in
+the run's suite report (:func:`evalmark.pytest.register` adds others).
 
 Example::
 
@@ -24,123 +23,21 @@ from __future__ import annotations
 
 import functools
 import inspect
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
+from evalmark.pytest.registry import register
+
 if TYPE_CHECKING:
     from evalmark.data.samples import Sample, Samples
     from evalmark.report import Report
 
-__all__ = [
-    "RegisteredReport",
-    "evaluation_test",
-    "per_sample",
-    "register",
-    "registered_reports",
-    "strategy_test",
-]
+__all__ = ["evaluation_test", "load_samples_from", "per_sample", "strategy_test"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class RegisteredReport:
-    """A report registered during the run, with the name it has in the suite report."""
-
-    __slots__ = ("name", "report")
-
-    def __init__(self, name: str, report: Report) -> None:
-        self.name = name
-        self.report = report
-
-    def __repr__(self) -> str:
-        return f"RegisteredReport({self.name!r})"
-
-
-class _Frame:
-    """The reports of one pytest session, and the test currently running (set by the plugin)."""
-
-    def __init__(self) -> None:
-        self.entries: list[RegisteredReport] = []
-        self.current_test: str | None = None
-
-
-class _Registry:
-    """The reports of this process, per pytest session. Sessions nest (pytester runs one inside
-    another in the same process), so each gets its own frame on a stack."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._frames: list[_Frame] = [_Frame()]
-
-    def push(self) -> _Frame:
-        """Start the frame of a new session."""
-        frame = _Frame()
-        with self._lock:
-            self._frames.append(frame)
-        return frame
-
-    def pop(self, frame: _Frame) -> None:
-        """End a session's frame."""
-        with self._lock:
-            if frame in self._frames and len(self._frames) > 1:
-                self._frames.remove(frame)
-
-    @property
-    def top(self) -> _Frame:
-        """The frame of the innermost session."""
-        with self._lock:
-            return self._frames[-1]
-
-    @property
-    def current_test(self) -> str | None:
-        """The id of the test running in the innermost session."""
-        return self.top.current_test
-
-    @current_test.setter
-    def current_test(self, nodeid: str | None) -> None:
-        self.top.current_test = nodeid
-
-    def add(self, report: Report, name: str | None = None) -> RegisteredReport:
-        """Add ``report`` to the innermost session under a name not used there yet."""
-        frame = self.top
-        base = name or frame.current_test or "evalmark"
-        with self._lock:
-            taken = {entry.name for entry in frame.entries}
-            unique, number = base, 2
-            while unique in taken:
-                unique, number = f"{base} #{number}", number + 1
-            entry = RegisteredReport(unique, report)
-            frame.entries.append(entry)
-            return entry
-
-    def entries(self) -> tuple[RegisteredReport, ...]:
-        """The reports of the innermost session, in registration order."""
-        frame = self.top
-        with self._lock:
-            return tuple(frame.entries)
-
-
-REGISTRY = _Registry()
-
-
-def register(report: Report, name: str | None = None) -> Report:
-    """Add ``report`` to the suite report of this pytest run; returns it unchanged.
-
-    ``name`` defaults to the id of the running test (a second report from the same test gets
-    ``#2``). Reports from the ``scorer`` fixture and :func:`evaluation_test` are registered
-    already; call this for reports made another way.
-    """
-    REGISTRY.add(report, name)
-    return report
-
-
-def registered_reports() -> tuple[RegisteredReport, ...]:
-    """The reports registered so far in this process, in registration order."""
-    return REGISTRY.entries()
 
 
 # --------------------------------------------------------------------------- helpers
@@ -190,14 +87,9 @@ def _strategies(strategy: Any) -> tuple[Any, ...]:
 def _check_min_score(min_score: float | None) -> float | None:
     if min_score is None:
         return None
-    if isinstance(min_score, bool) or not isinstance(min_score, int | float):
-        raise TypeError(f"min_score must be a number between 0 and 1, got {min_score!r}")
-    if not 0.0 <= min_score <= 1.0:
-        raise ValueError(
-            f"min_score is the share of passed evaluations, between 0 and 1 (0.9 for 90%); "
-            f"got {min_score}"
-        )
-    return float(min_score)
+    from evalmark.report.gates import check_fraction
+
+    return check_fraction(min_score, "min_score (the share of passed evaluations)")
 
 
 def _without(signature: inspect.Signature, *names: str) -> inspect.Signature:

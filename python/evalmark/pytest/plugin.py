@@ -23,17 +23,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
-from evalmark.pytest.helpers import REGISTRY, RegisteredReport
+from evalmark.pytest.fixtures import evalmark_record_mode, samples, scorer
+from evalmark.pytest.registry import REGISTRY, REPORT_STEM, RegisteredReport
 
-if TYPE_CHECKING:
-    from evalmark.data.samples import Samples
-    from evalmark.models import RecordMode
+__all__ = ["evalmark_record_mode", "samples", "scorer"]  # the fixtures pytest finds here
 
-REPORT_STEM = "evaluation-suite-report"
 _WORKER_KEY = "evalmark_reports"
 _MODE_ENV = "EVALMARK_RECORD_MODE"
 _MODES = ("replay", "record-missing", "rewrite", "off")
@@ -119,9 +117,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "`samples` fixture",
     )
     state = _SessionState(config)
-    if not 0.0 <= state.max_drop <= 1.0:
+    if not 0.0 <= state.max_drop <= 1.0:  # the gates' check_fraction would import numpy here
         raise pytest.UsageError(
-            f"--evalmark-max-drop is a fraction between 0 and 1 (0.05 for 5 points), "
+            f"--evalmark-max-drop is a fraction between 0 and 1 (0.05 for 5 points); "
             f"got {state.max_drop}"
         )
     if state.baseline is not None and not _is_worker(config) and not Path(state.baseline).is_file():
@@ -159,110 +157,6 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         REGISTRY.current_test = None
 
 
-# --------------------------------------------------------------------------- fixtures
-
-
-class RegisteringScorer:
-    """The ``scorer`` fixture: a ``Scorer`` whose reports join the suite report, under the id of
-    the test that made them. ``evaluate``, ``aevaluate``, ``score`` and ``ascore`` register
-    their report; everything else is the scorer's own."""
-
-    def __init__(self, scorer: Any, test_id: str) -> None:
-        self._scorer = scorer
-        self._test_id = test_id
-
-    def _register(self, report: Any) -> Any:
-        REGISTRY.add(report, self._test_id)
-        return report
-
-    def evaluate(self, *args: Any, **kwargs: Any) -> Any:
-        """``Scorer.evaluate``, then register the report."""
-        return self._register(self._scorer.evaluate(*args, **kwargs))
-
-    async def aevaluate(self, *args: Any, **kwargs: Any) -> Any:
-        """``Scorer.aevaluate``, then register the report."""
-        return self._register(await self._scorer.aevaluate(*args, **kwargs))
-
-    def score(self, *args: Any, **kwargs: Any) -> Any:
-        """``Scorer.score`` (precomputed outputs), then register the report."""
-        return self._register(self._scorer.score(*args, **kwargs))
-
-    async def ascore(self, *args: Any, **kwargs: Any) -> Any:
-        """``Scorer.ascore``, then register the report."""
-        return self._register(await self._scorer.ascore(*args, **kwargs))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._scorer, name)
-
-
-@pytest.fixture
-def scorer(request: pytest.FixtureRequest) -> RegisteringScorer:
-    """A ``Scorer`` configured by ``@pytest.mark.evalmark_scorer(...)``; its reports are
-    registered in the suite report under the test's id."""
-    from evalmark.engine.scorer import Scorer
-
-    options: dict[str, Any] = {}
-    for marker in reversed(list(request.node.iter_markers("evalmark_scorer"))):
-        if marker.args:
-            raise pytest.UsageError(
-                f"{request.node.nodeid}: evalmark_scorer takes keyword options only, e.g. "
-                "@pytest.mark.evalmark_scorer(concurrency=5)"
-            )
-        options.update(marker.kwargs)
-    try:
-        made = Scorer(**options)
-    except TypeError as exc:
-        raise pytest.UsageError(f"{request.node.nodeid}: evalmark_scorer: {exc}") from None
-    return RegisteringScorer(made, request.node.nodeid)
-
-
-def _resolve_source(source: Any, request: pytest.FixtureRequest) -> Any:
-    if not isinstance(source, str | Path):
-        return source
-    path = Path(source)
-    if path.is_absolute():
-        return path
-    candidates = [request.config.rootpath / path, Path(request.node.path).parent / path]
-    for candidate in candidates:
-        if candidate.exists():
-            return candidate
-    tried = " and ".join(str(c) for c in candidates)
-    raise FileNotFoundError(
-        f"{request.node.nodeid}: evalmark_samples: no file {str(source)!r} (tried {tried}); "
-        "paths are relative to the rootdir or to the test file"
-    )
-
-
-@pytest.fixture
-def samples(request: pytest.FixtureRequest) -> Samples:
-    """The samples named by ``@pytest.mark.evalmark_samples(*sources, tags=[...])``, merged in
-    order. Relative paths start from the rootdir, else from the test file's folder."""
-    from evalmark.data.samples import load_samples
-
-    marker = request.node.get_closest_marker("evalmark_samples")
-    if marker is None or not marker.args:
-        raise pytest.UsageError(
-            f"{request.node.nodeid} uses the `samples` fixture but has no "
-            '@pytest.mark.evalmark_samples("path/to/samples.yaml") marker'
-        )
-    unknown = sorted(set(marker.kwargs) - {"tags"})
-    if unknown:
-        raise pytest.UsageError(
-            f"{request.node.nodeid}: evalmark_samples takes only tags=..., not {', '.join(unknown)}"
-        )
-    sources = [_resolve_source(source, request) for source in marker.args]
-    return load_samples(*sources, tags=marker.kwargs.get("tags"))
-
-
-@pytest.fixture
-def evalmark_record_mode(request: pytest.FixtureRequest) -> RecordMode | None:
-    """The ``--evalmark-record-mode`` of the run (None when not given), for ``record_replay``."""
-    from evalmark.models import RecordMode
-
-    mode = request.config.getoption("--evalmark-record-mode")
-    return None if mode is None else RecordMode(mode)
-
-
 # --------------------------------------------------------------------------- xdist and the report
 
 
@@ -278,6 +172,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             {"name": entry.name, "report": entry.report.to_json()} for entry in entries
         ]
         return
+    if not entries and not state.worker_payloads and not (state.report_dir or state.baseline):
+        return  # nothing to report: the engine is never imported
     from evalmark.pytest.session import finish_session
 
     merged = [*entries, *_from_workers(state.worker_payloads)]
@@ -291,7 +187,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def _from_workers(payloads: list[dict[str, str]]) -> list[RegisteredReport]:
     from evalmark.report import Report
 
-    return [RegisteredReport(p["name"], Report.from_json(p["report"])) for p in payloads]
+    return [
+        RegisteredReport(
+            p["name"], Report.from_json(p["report"], source=f"worker report {p['name']}")
+        )
+        for p in payloads
+    ]
 
 
 @pytest.hookimpl(optionalhook=True)

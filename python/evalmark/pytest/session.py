@@ -6,17 +6,16 @@ session actually registered reports.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalmark.pytest.helpers import RegisteredReport
-from evalmark.pytest.plugin import REPORT_STEM
-from evalmark.report import Report, SuiteReport
-from evalmark.report.jsonreport import report_from_json, report_to_dict
+from evalmark.pytest.registry import REPORT_STEM, RegisteredReport
+from evalmark.report import Report, ReportFormatError, SuiteReport
+from evalmark.report.gates import drop_exceeds
+from evalmark.report.render.terminal import table
 
-__all__ = ["REPORT_STEM", "SessionOutcome", "finish_session", "suite_of"]
+__all__ = ["SessionOutcome", "finish_session", "suite_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +27,7 @@ class SessionOutcome:
 
 
 def _renamed(report: Report, name: str) -> Report:
-    if report.name == name:
-        return report
-    document = report_to_dict(report)
-    document["name"] = name
-    return report_from_json(json.dumps(document))
+    return report if report.name == name else report.with_name(name)
 
 
 def suite_of(entries: Sequence[RegisteredReport], name: str = "pytest") -> SuiteReport:
@@ -63,14 +58,7 @@ def _table(suite: SuiteReport) -> list[str]:
         ]
         for r in suite.reports
     ]
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-
-    def line(cells: list[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        numbers = [c.rjust(w) for c, w in zip(cells[1:-1], widths[1:-1], strict=True)]
-        return "  ".join([first, *numbers, cells[-1]]).rstrip()
-
-    return [line(header), *(line(row) for row in rows)]
+    return table(header, rows, right=range(1, 7)).splitlines()
 
 
 def _baseline_lines(
@@ -78,9 +66,11 @@ def _baseline_lines(
 ) -> tuple[list[str], str | None]:
     path = Path(baseline)
     try:
-        previous = SuiteReport.from_json(path.read_bytes())
-    except FileNotFoundError:
+        previous = SuiteReport.from_json(path.read_bytes(), source=str(path))
+    except (FileNotFoundError, IsADirectoryError):
         return [], f"evalmark: --evalmark-baseline {baseline}: no such file"
+    except ReportFormatError as exc:
+        return [], f"evalmark: --evalmark-baseline: {exc}"
     except ValueError as exc:
         return [], f"evalmark: --evalmark-baseline {baseline}: {exc}"
     lines: list[str] = []
@@ -92,7 +82,7 @@ def _baseline_lines(
         f"baseline {path}: pass rate {before:.1%} -> {after:.1%} ({change * 100:+.1f} points; "
         f"allowed drop {max_drop * 100:.1f} points)"
     )
-    if -change > max_drop + 1e-12:
+    if drop_exceeds(before, after, max_drop):
         drops.append(f"the suite pass rate fell from {before:.1%} to {after:.1%}")
     known = {report.name: report for report in previous.reports}
     for report in suite.reports:

@@ -1,6 +1,14 @@
-"""Reports: figures, formatters (Markdown, JSON, HTML, JUnit XML, plug-ins), gates, baselines
-and suites. See :class:`Report`."""
+"""Reports: the results of a run and their figures (:class:`Report`, :class:`SuiteReport`),
+formats (Markdown, JSON, HTML, JUnit XML and plug-ins), gates and baselines.
 
+Layout: :mod:`~evalmark.report.values` and :mod:`~evalmark.report.model` are the data;
+:mod:`~evalmark.report.document` the JSON document; :mod:`~evalmark.report.render` the formats,
+found through :mod:`~evalmark.report.formatters`; :mod:`~evalmark.report.gates` every gate;
+:mod:`~evalmark.report.baseline` comparisons; :mod:`~evalmark.report.suite` suites of reports;
+:mod:`~evalmark.report.paths` safe file names for reports.
+"""
+
+from evalmark.errors import ReportFormatError
 from evalmark.report.baseline import CaseChange, Comparison, Delta, compare
 from evalmark.report.formatters import (
     ENTRY_POINT_GROUP,
@@ -10,16 +18,10 @@ from evalmark.report.formatters import (
     register_formatter,
     unregister_formatter,
 )
-from evalmark.report.gates import ReportAssertion, assert_that, require_pass_rate
-from evalmark.report.model import (
-    GuardrailSummary,
-    Report,
-    SampleRow,
-    SampleUsage,
-    SkippedSample,
-    Summary,
-)
+from evalmark.report.gates import GateResult, ReportAssertion, assert_that, require_pass_rate
+from evalmark.report.model import Report
 from evalmark.report.suite import SuiteReport
+from evalmark.report.values import GuardrailSummary, SampleRow, SampleUsage, SkippedSample, Tally
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -27,14 +29,16 @@ __all__ = [
     "Comparison",
     "Delta",
     "Formatter",
+    "GateResult",
     "GuardrailSummary",
     "Report",
     "ReportAssertion",
+    "ReportFormatError",
     "SampleRow",
     "SampleUsage",
     "SkippedSample",
     "SuiteReport",
-    "Summary",
+    "Tally",
     "assert_that",
     "compare",
     "get_formatter",

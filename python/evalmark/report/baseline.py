@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalmark.report.markdown import cell
-from evalmark.report.model import Report
+from evalmark.report.gates import check_fraction, drop_exceeds
+from evalmark.report.render.markdown import render_comparison
+
+if TYPE_CHECKING:
+    from evalmark.report.model import Report
 
 __all__ = ["CaseChange", "Comparison", "Delta", "compare"]
 
@@ -86,8 +89,9 @@ class Comparison:
         ]
         for label, delta in checks:
             change = delta.change
-            if change is not None and -change > max_drop + 1e-12:
-                assert delta.before is not None and delta.after is not None
+            if delta.before is None or delta.after is None or change is None:
+                continue
+            if drop_exceeds(delta.before, delta.after, max_drop):
                 found.append(
                     f"{label} fell from {delta.before:.1%} to {delta.after:.1%} "
                     f"({change * 100:+.1f} points)"
@@ -104,8 +108,7 @@ class Comparison:
         ``max_drop`` (a fraction: 0.05 = 5 points), or, with ``fail_on_vanished``, when a
         baseline case is missing. The message lists the drops, the regressed cases and the
         vanished ones. Returns the comparison."""
-        if not 0.0 <= max_drop <= 1.0:
-            raise ValueError(f"max_drop is a fraction in [0, 1], got {max_drop}")
+        max_drop = check_fraction(max_drop, "max_drop", "0.05 for 5 points")
         problems = self.drops(max_drop)
         if fail_on_vanished and self.vanished:
             problems.append(f"{len(self.vanished)} baseline samples vanished")
@@ -149,70 +152,24 @@ class Comparison:
 
     def to_markdown(self) -> str:
         """A Markdown summary of the comparison, fit for a pull-request comment."""
-
-        def pts(delta: Delta) -> list[str]:
-            return [
-                "—" if delta.before is None else f"{delta.before:.1%}",
-                "—" if delta.after is None else f"{delta.after:.1%}",
-                "—" if delta.change is None else f"{delta.change * 100:+.1f}",
-            ]
-
-        def num(delta: Delta) -> list[str]:
-            return [
-                "—" if delta.before is None else f"{delta.before:.4f}",
-                "—" if delta.after is None else f"{delta.after:.4f}",
-                "—" if delta.change is None else f"{delta.change:+.4f}",
-            ]
-
-        out = [
-            f"# Comparison: {cell(self.name)} against {cell(self.baseline_name)}",
-            "",
-            "| Pass rate | Baseline | Current | Change (points) |",
-            "|:--|--:|--:|--:|",
-            "| overall | " + " | ".join(pts(self.pass_rate)) + " |",
-        ]
-        out += [
-            f"| strategy {cell(k)} | " + " | ".join(pts(d)) + " |"
-            for k, d in self.strategies.items()
-        ]
-        out += [f"| tag {cell(k)} | " + " | ".join(pts(d)) + " |" for k, d in self.tags.items()]
-        out += ["", "| Metric mean | Baseline | Current | Change |", "|:--|--:|--:|--:|"]
-        out += [f"| {cell(k)} | " + " | ".join(num(d)) + " |" for k, d in self.metrics.items()]
-        for title, changes in (
-            ("Regressions (pass → fail)", self.regressions),
-            ("Fixes (fail → pass)", self.fixes),
-        ):
-            out += ["", f"## {title}: {len(changes)}"]
-            if changes:
-                out += ["", "| Sample | Strategy | Now | Explanation |", "|:--|:--|:--|:--|"]
-                out += [
-                    f"| {cell(c.sample)} | {cell(c.strategy)} | {c.after} | "
-                    f"{cell(c.explanation or '—')} |"
-                    for c in changes
-                ]
-        out += ["", f"## Vanished cases: {len(self.vanished)}"]
-        if self.vanished:
-            out += ["", ", ".join(f"`{cell(n)}`" for n in self.vanished)]
-        out += ["", f"## New cases: {len(self.new)}"]
-        if self.new:
-            out += ["", ", ".join(f"`{cell(n)}`" for n in self.new)]
-        return "\n".join(out) + "\n"
+        return render_comparison(self)
 
 
-def _load(baseline: Report | str | Path) -> Report:
-    if isinstance(baseline, Report):
-        return baseline
-    if isinstance(baseline, Path) or (
-        isinstance(baseline, str) and not baseline.lstrip().startswith("{")
-    ):
+def _load(report: Report, baseline: Report | str | Path) -> Report:
+    kind = type(report)  # the report class, without importing its module (no import cycle)
+    if isinstance(baseline, str) and baseline.lstrip().startswith("{"):
+        return kind.from_json(baseline)
+    if isinstance(baseline, str | Path):
         path = Path(baseline)
         if not path.exists():
             raise FileNotFoundError(
                 f"baseline report {str(path)!r} not found; write one with "
                 "report.write('baseline.json') on the reference run"
             )
-        return Report.from_json(path.read_bytes())
-    return Report.from_json(baseline)
+        return kind.read(path)
+    if not isinstance(baseline, kind):
+        raise TypeError(f"a baseline is a Report, JSON text or a path, got {baseline!r}")
+    return baseline
 
 
 def _keyed_deltas(
@@ -224,7 +181,7 @@ def _keyed_deltas(
 
 def compare(report: Report, baseline: Report | str | Path) -> Comparison:
     """The :class:`Comparison` of ``report`` with ``baseline`` (a Report, JSON text or a path)."""
-    base = _load(baseline)
+    base = _load(report, baseline)
     base_index = {name: i for i, name in enumerate(base.sample_names)}
     current_index = {name: i for i, name in enumerate(report.sample_names)}
     regressions: list[CaseChange] = []

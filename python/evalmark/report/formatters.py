@@ -16,6 +16,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalmark._plugins import load_entry_points
+
 if TYPE_CHECKING:
     from evalmark.report.model import Report
 
@@ -26,7 +28,6 @@ __all__ = [
     "get_formatter",
     "known_formatters",
     "register_formatter",
-    "stamp",
     "unregister_formatter",
 ]
 
@@ -97,28 +98,20 @@ def _load_entry_points() -> None:
     if _entry_points_loaded:
         return
     _entry_points_loaded = True
-    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        if entry.name in _formatters:
-            continue
-        try:
-            loaded = entry.load()
-        except Exception as exc:
-            raise RuntimeError(
-                f"the report formatter entry point {entry.name!r} ({entry.value}) failed to "
-                f"load: {exc}"
-            ) from exc
-        extensions = tuple(getattr(loaded, "extensions", ()))
-        register_formatter(entry.name, loaded, extensions=extensions)
+    for name, loaded in load_entry_points(
+        entry_points(group=ENTRY_POINT_GROUP), "report formatter", skip=frozenset(_formatters)
+    ):
+        register_formatter(name, loaded, extensions=tuple(getattr(loaded, "extensions", ())))
 
 
 def _ensure_builtins() -> None:
     if "markdown" in _formatters:
         return
-    from evalmark.report import html, jsonreport, junit, markdown
+    from evalmark.report.render import html, json, junit, markdown
 
     for name, function, exts in (
         ("markdown", markdown.render, (".md", ".markdown")),
-        ("json", jsonreport.render, (".json",)),
+        ("json", json.render, (".json",)),
         ("html", html.render, (".html", ".htm")),
         ("junit", junit.render, (".xml",)),
     ):
@@ -153,16 +146,6 @@ def get_formatter(name: str) -> Formatter:
             "Register one with evalmark.report.register_formatter"
         )
     return found
-
-
-def stamp(timestamp: bool | str) -> str | None:
-    """The timestamp a formatter prints: None when not asked (the default, so the same run
-    gives the same bytes), the current UTC time for True, or the given text."""
-    if timestamp is True:
-        from datetime import UTC, datetime
-
-        return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return timestamp or None
 
 
 def formatter_for_path(path: Path) -> Formatter:

@@ -1,20 +1,73 @@
-"""Gates on a report: ``require_pass_rate`` and the ``assert_that(report)`` chain.
+"""Every gate of evalmark, in one place: what fails a run, and the assertions on a report.
 
-Every failure is an ``AssertionError`` whose message states the figure, the requirement and the
-failing cases with their explanations, so a CI log says what to fix.
+A pass-rate gate asks whether k of n passed at a threshold t; the answer is always
+:func:`evalmark.noise.gates.passes` (the one k-of-n rule, kept in the noise package because the
+noise tools use it and import nothing else of evalmark). Here it is applied to:
+
+- one report: :func:`require_pass_rate` (``Report.require_pass_rate``, pytest's ``min_score``)
+  and the :func:`assert_that` chain, counting evaluations (sample × strategy);
+- several reports: :func:`require_suite_pass_rate` (``SuiteReport.require_pass_rate``);
+- a suite run: :func:`check_cases` (the suite file's ``gate:``, ``evalmark run``), counting
+  cases (a sample passes when every check passes; an errored case always fails the gate);
+- a comparison with a baseline: :func:`drop_exceeds` (``require_no_drop``, ``--max-drop``).
+
+Every failure is an ``AssertionError`` (or a failed :class:`GateResult`) whose message states
+the figure, the requirement and the failing cases with their explanations, so a CI log says
+what to fix. Reports are read through their public figures only; this module imports no other
+module of the report package but its values.
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from evalmark.report.model import Report, Summary
+from evalmark.noise.gates import passes
+from evalmark.report.values import Tally
 
-__all__ = ["ReportAssertion", "assert_that", "describe_failures", "require_pass_rate"]
+if TYPE_CHECKING:
+    from evalmark.report.model import Report
+    from evalmark.report.suite import SuiteReport
+
+__all__ = [
+    "GateResult",
+    "ReportAssertion",
+    "assert_that",
+    "check_cases",
+    "check_fraction",
+    "describe_failures",
+    "drop_exceeds",
+    "passes",
+    "require_pass_rate",
+    "require_suite_pass_rate",
+]
 
 _SHOWN = 20
+# A drop is a difference of two pass rates: 0.90 - 0.85 is 0.05000000000000004 in binary.
+_DROP_SLACK = 1e-12
+
+
+def check_fraction(value: object, what: str, example: str = "0.9 for 90%") -> float:
+    """``value`` as a float in [0, 1], else ``TypeError``/``ValueError`` naming ``what`` (with
+    a "did you mean" for a percentage such as 90)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} must be a number between 0 and 1 ({example}); got {value!r}")
+    number = float(value)
+    if not 0.0 <= number <= 1.0:  # NaN fails too
+        hint = f"; did you mean {number / 100:g}?" if 1 < number <= 100 else ""
+        raise ValueError(f"{what} is a fraction between 0 and 1 ({example}); got {value}{hint}")
+    return number
+
+
+def drop_exceeds(before: float, after: float, max_drop: float) -> bool:
+    """True when a rate fell from ``before`` to ``after`` by more than ``max_drop``."""
+    return before - after > max_drop + _DROP_SLACK
+
+
+# --------------------------------------------------------------------------- one report
 
 
 def describe_failures(
@@ -52,40 +105,25 @@ def _scope(tag: str | None, strategy: str | None) -> str:
     return f" for {' and '.join(parts)}" if parts else ""
 
 
-def _summary(report: Report, tag: str | None, strategy: str | None) -> Summary:
-    if strategy is not None:
-        report.column(strategy)  # KeyError naming the known strategies
-    if tag is not None:
-        report.for_tag(tag)  # KeyError naming the known tags
-        mask = report.tag_mask(tag)
-        return report._stack(mask, (strategy,) if strategy else None)
-    if strategy is not None:
-        return report.by_strategy()[strategy]
-    return report.summary
-
-
 def require_pass_rate(
     report: Report, minimum: float, *, tag: str | None = None, strategy: str | None = None
 ) -> None:
-    """Raise ``AssertionError`` unless the pass rate (a fraction) is at least ``minimum``."""
-    if isinstance(minimum, bool) or not isinstance(minimum, int | float):
-        raise TypeError(f"the minimum pass rate must be a number in [0, 1], got {minimum!r}")
-    if not (math.isfinite(minimum) and 0.0 <= minimum <= 1.0):
-        hint = f"; did you mean {minimum / 100:g}?" if 1 < minimum <= 100 else ""
-        raise ValueError(f"the minimum pass rate is a fraction in [0, 1], got {minimum}{hint}")
-    summary = _summary(report, tag, strategy)
+    """Raise ``AssertionError`` unless the pass rate of the evaluations (of every one, of the
+    samples tagged ``tag``, or of one ``strategy``) reaches ``minimum``, a fraction."""
+    minimum = check_fraction(minimum, "the minimum pass rate")
+    tally: Tally = report.tally(tag=tag, strategy=strategy)
     scope = _scope(tag, strategy)
-    if summary.evaluations == 0:
+    if tally.evaluations == 0:
         raise AssertionError(
             f"report {report.name!r}{scope}: no evaluations, so no pass rate to check"
         )
-    if summary.passed >= minimum * summary.evaluations - 1e-9:
+    if passes(tally.passed, tally.evaluations, minimum):
         return
     failures = describe_failures(report, tag=tag, strategy=strategy)
     raise AssertionError(
-        f"report {report.name!r}{scope}: pass rate {summary.pass_rate:.1%} is below the required "
-        f"{minimum:.1%} ({summary.passed} of {summary.evaluations} evaluations passed, "
-        f"{summary.failed} failed, {summary.errors} errors). Failing cases:\n{failures}"
+        f"report {report.name!r}{scope}: pass rate {tally.pass_rate:.1%} is below the required "
+        f"{minimum:.1%} ({tally.passed} of {tally.evaluations} evaluations passed, "
+        f"{tally.failed} failed, {tally.errors} errors). Failing cases:\n{failures}"
     )
 
 
@@ -96,7 +134,7 @@ class ReportAssertion:
     __slots__ = ("report",)
 
     def __init__(self, report: Report) -> None:
-        if not isinstance(report, Report):
+        if not callable(getattr(report, "tally", None)) or not hasattr(report, "sample_names"):
             raise TypeError(f"assert_that takes a Report, got {type(report).__name__}")
         self.report = report
 
@@ -131,54 +169,47 @@ class ReportAssertion:
             )
         return self
 
+    def _count(self, what: str, got: int, count: int, relation: str) -> ReportAssertion:
+        held = {"exactly": got == count, "at least": got >= count, "at most": got <= count}
+        if not held[relation]:
+            wanted = str(count) if relation == "exactly" else f"{relation} {count}"
+            raise self._fail(f"expected {wanted} {what}, got {got}")
+        return self
+
     def has_passed_count(self, count: int) -> ReportAssertion:
         """Exactly ``count`` evaluations passed."""
-        if self.report.passed != count:
-            raise self._fail(f"expected {count} passed evaluations, got {self.report.passed}")
-        return self
+        return self._count("passed evaluations", self.report.passed, count, "exactly")
 
     def has_at_least_passed_evaluations(self, count: int) -> ReportAssertion:
         """At least ``count`` evaluations passed."""
-        if self.report.passed < count:
-            raise self._fail(
-                f"expected at least {count} passed evaluations, got {self.report.passed}"
-            )
-        return self
+        return self._count("passed evaluations", self.report.passed, count, "at least")
 
     def has_failed_count(self, count: int) -> ReportAssertion:
         """Exactly ``count`` evaluations did not pass (failures and errors)."""
         got = self.report.failed + self.report.errors
-        if got != count:
-            raise self._fail(f"expected {count} failed evaluations, got {got}")
-        return self
+        return self._count("failed evaluations", got, count, "exactly")
 
     def has_at_most_failed_evaluations(self, count: int) -> ReportAssertion:
         """At most ``count`` evaluations did not pass (failures and errors)."""
         got = self.report.failed + self.report.errors
-        if got > count:
-            raise self._fail(f"expected at most {count} failed evaluations, got {got}")
-        return self
+        return self._count("failed evaluations", got, count, "at most")
 
     def has_error_count(self, count: int) -> ReportAssertion:
         """Exactly ``count`` evaluations are errors."""
-        if self.report.errors != count:
-            raise self._fail(f"expected {count} errors, got {self.report.errors}")
-        return self
+        return self._count("errors", self.report.errors, count, "exactly")
 
     def has_evaluation_count(self, count: int) -> ReportAssertion:
         """Exactly ``count`` evaluations (samples × strategies)."""
-        if self.report.evaluations != count:
-            raise self._fail(f"expected {count} evaluations, got {self.report.evaluations}")
-        return self
+        return self._count("evaluations", self.report.evaluations, count, "exactly")
 
     def has_passed_for_tag(self, tag: str) -> ReportAssertion:
         """Every evaluation of the samples tagged ``tag`` passed."""
-        summary = self.report.for_tag(tag)
-        if summary.passed != summary.evaluations:
+        tally = self.report.tally(tag=tag)
+        if tally.passed != tally.evaluations:
             failures = describe_failures(self.report, tag=tag)
             raise AssertionError(
                 f"report {self.report.name!r}: not every evaluation tagged {tag!r} passed "
-                f"({summary.passed} of {summary.evaluations}). Failing cases:\n{failures}"
+                f"({tally.passed} of {tally.evaluations}). Failing cases:\n{failures}"
             )
         return self
 
@@ -196,3 +227,88 @@ def assert_that(report: Report) -> ReportAssertion:
     assert_that(report).has_score_greater_than(80).has_passed_for_tag("critical")
     """
     return ReportAssertion(report)
+
+
+# --------------------------------------------------------------------------- several reports
+
+
+def require_suite_pass_rate(suite: SuiteReport, minimum: float) -> None:
+    """Raise ``AssertionError`` unless the pass rate over every evaluation of the suite's
+    reports reaches ``minimum``, listing the reports below it."""
+    minimum = check_fraction(minimum, "the minimum pass rate")
+    s = suite.summary
+    if passes(s.passed, s.evaluations, minimum):
+        return
+    below = [
+        f"  - {r.name}: {r.pass_rate:.1%} ({r.passed} of {r.evaluations})"
+        for r in suite.reports
+        if not passes(r.passed, r.evaluations, minimum)
+    ]
+    raise AssertionError(
+        f"suite {suite.name!r}: pass rate {s.pass_rate:.1%} is below the required "
+        f"{minimum:.1%} ({s.passed} of {s.evaluations} evaluations passed). Reports below "
+        "it:\n" + "\n".join(below)
+    )
+
+
+# --------------------------------------------------------------------------- a suite run
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """One condition of the gate: what it asked, what the run got, and whether it held.
+
+    ``unit`` is ``"rate"`` for pass rates (at least ``required``) and ``"count"`` for the
+    errored cases (at most ``required``).
+    """
+
+    label: str
+    required: float
+    actual: float
+    passed: bool
+    detail: str = ""
+    unit: Literal["rate", "count"] = "rate"
+
+
+def _case_rate(
+    label: str, required: float, rows: Sequence[Any], what: str, empty: str
+) -> GateResult:
+    passed, total = sum(row.passed for row in rows), len(rows)
+    if total == 0:
+        return GateResult(label, required, 0.0, False, empty)
+    return GateResult(
+        label,
+        required,
+        passed / total,
+        passes(passed, total, required),
+        f"{passed} of {total} {what} pass every check",
+    )
+
+
+def check_cases(
+    reports: Iterable[Report],
+    *,
+    pass_rate: float | None = None,
+    tags: Mapping[str, float] | None = None,
+) -> tuple[GateResult, ...]:
+    """The gate of a run over its reports, counting cases (a sample of one report passes when
+    every one of its checks passes): the overall ``pass_rate`` and each tag's rate in ``tags``.
+    A case that ended in an error (the application or a judge raised) always fails the gate:
+    an error says nothing about the application's quality, so no pass rate around it can be
+    trusted."""
+    results: list[GateResult] = []
+    rows = [row for report in reports for row in report.rows()]
+    errored = [row.name for row in rows if row.verdict == "error"]
+    if errored:
+        more = f" and {len(errored) - 5} more" if len(errored) > 5 else ""
+        listed = ", ".join(errored[:5]) + more
+        results.append(
+            GateResult("errors", 0, len(errored), False, f"errored: {listed}", unit="count")
+        )
+    if pass_rate is not None:
+        results.append(_case_rate("pass rate", pass_rate, rows, "cases", "the run has no case"))
+    for tag, required in (tags or {}).items():
+        tagged = [row for row in rows if tag in row.tags]
+        what = f"cases tagged {tag}"
+        results.append(_case_rate(f"tag {tag}", required, tagged, what, "no case has this tag"))
+    return tuple(results)

@@ -7,16 +7,19 @@ evaluations that passed. ``to_markdown`` gives an overview table and each report
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from evalmark.report.jsonreport import FORMAT, VERSION, dumps, report_from_json, report_to_dict
-from evalmark.report.markdown import cell, percent
-from evalmark.report.model import Report, Summary
+from evalmark._files.atomic import write_atomically
+from evalmark.errors import Problem, ReportFormatError
+from evalmark.report.document import VERSION, decode, dumps, report_document
+from evalmark.report.gates import require_suite_pass_rate
+from evalmark.report.model import Report
+from evalmark.report.render.markdown import render_suite
+from evalmark.report.values import Tally
 
-__all__ = ["SuiteReport"]
+__all__ = ["SUITE_FORMAT", "SuiteReport"]
 
 SUITE_FORMAT = "evalmark-suite"
 
@@ -53,18 +56,14 @@ class SuiteReport:
         )
 
     @property
-    def summary(self) -> Summary:
+    def summary(self) -> Tally:
         """Counts summed over every report; ``mean`` is left as None."""
         parts = [r.summary for r in self.reports]
-        total = sum(p.evaluations for p in parts)
-        passed = sum(p.passed for p in parts)
-        return Summary(
-            evaluations=total,
-            passed=passed,
-            failed=sum(p.failed for p in parts),
-            errors=sum(p.errors for p in parts),
-            score=100.0 * passed / total if total else 0.0,
-            mean=None,
+        return Tally.of_counts(
+            sum(p.evaluations for p in parts),
+            sum(p.passed for p in parts),
+            sum(p.failed for p in parts),
+            sum(p.errors for p in parts),
         )
 
     @property
@@ -75,48 +74,12 @@ class SuiteReport:
     def require_pass_rate(self, minimum: float) -> SuiteReport:
         """Raise ``AssertionError`` unless the suite's pass rate reaches ``minimum``, listing
         the reports below it."""
-        s = self.summary
-        if s.evaluations and s.passed >= minimum * s.evaluations - 1e-9:
-            return self
-        below = [
-            f"  - {r.name}: {r.pass_rate:.1%} ({r.passed} of {r.evaluations})"
-            for r in self.reports
-            if r.pass_rate < minimum
-        ]
-        raise AssertionError(
-            f"suite {self.name!r}: pass rate {s.pass_rate:.1%} is below the required "
-            f"{minimum:.1%} ({s.passed} of {s.evaluations} evaluations passed). Reports below "
-            "it:\n" + "\n".join(below)
-        )
+        require_suite_pass_rate(self, minimum)
+        return self
 
     def to_markdown(self) -> str:
         """The suite overview and each report's failures, in Markdown."""
-        s = self.summary
-        out = [
-            f"# Evaluation suite: {cell(self.name)}",
-            "",
-            f"**Score: {percent(s.score)}** — {s.passed} passed, {s.failed} failed, {s.errors} "
-            f"errors of {s.evaluations} evaluations in {len(self.reports)} reports.",
-            "",
-            "| Report | Score | Passed | Failed | Errors | Samples |",
-            "|:--|--:|--:|--:|--:|--:|",
-        ]
-        for report in self.reports:
-            r = report.summary
-            out.append(
-                f"| {cell(report.name)} | {percent(r.score)} | {r.passed} | {r.failed} | "
-                f"{r.errors} | {len(report)} |"
-            )
-        for report in self.reports:
-            failing = report.failing_rows()
-            out += ["", f"## {cell(report.name)}: {len(failing)} failing samples"]
-            if failing:
-                out += ["", "| Sample | Verdict | Explanation |", "|:--|:--|:--|"]
-                out += [
-                    f"| {cell(row.name)} | {row.verdict} | {cell(row.explanation or '—')} |"
-                    for row in failing
-                ]
-        return "\n".join(out) + "\n"
+        return render_suite(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document as Python values."""
@@ -125,7 +88,7 @@ class SuiteReport:
             "version": VERSION,
             "name": self.name,
             "summary": self.summary.to_dict(),
-            "reports": [report_to_dict(r) for r in self.reports],
+            "reports": [report_document(r) for r in self.reports],
         }
 
     def to_json(self) -> str:
@@ -133,7 +96,8 @@ class SuiteReport:
         return dumps(self.to_dict())
 
     def write(self, path: str | Path, *, format: str | None = None) -> Path:
-        """Write the suite as Markdown (``.md``) or JSON (``.json``), or as ``format``."""
+        """Write the suite as Markdown (``.md``) or JSON (``.json``), or as ``format``; the
+        file appears whole or not at all."""
         target = Path(path)
         chosen = format or {".md": "markdown", ".markdown": "markdown", ".json": "json"}.get(
             target.suffix.lower()
@@ -145,20 +109,42 @@ class SuiteReport:
             )
         text = self.to_markdown() if chosen == "markdown" else self.to_json()
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text.encode("utf-8"))
+        write_atomically(target, text.encode("utf-8"))
         return target
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> SuiteReport:
-        """Read back :meth:`to_json`."""
-        document = json.loads(text)
+    def from_json(cls, text: str | bytes, *, source: str | None = None) -> SuiteReport:
+        """Read back :meth:`to_json`; :class:`~evalmark.errors.ReportFormatError` (a
+        ``ValueError``) naming ``source`` and the place when it is not such a suite."""
+        document = decode(text, source)
         if not isinstance(document, dict) or document.get("format") != SUITE_FORMAT:
-            raise ValueError(f'not an evalmark suite: expected "format": "{SUITE_FORMAT}"')
-        reports = [report_from_json(dumps(r, None)) for r in document.get("reports", [])]
-        for r in document.get("reports", []):
-            if r.get("format") != FORMAT:
-                raise ValueError("a suite entry is not an evalmark report")
-        return cls(reports, name=str(document.get("name", "suite")))
+            raise ReportFormatError(
+                [Problem(f'not an evalmark suite: expected "format": "{SUITE_FORMAT}"', source)]
+            )
+        entries = document.get("reports", [])
+        if not isinstance(entries, list):
+            raise ReportFormatError([Problem("expected an array", source, record="reports")])
+        reports = []
+        for index, entry in enumerate(entries):
+            try:
+                reports.append(Report.from_dict(entry, source=source))
+            except ReportFormatError as exc:
+                first = exc.problems[0]
+                where = f"reports[{index}]" + (f".{first.record}" if first.record else "")
+                raise ReportFormatError(
+                    [
+                        Problem(
+                            f"a suite entry is not an evalmark report: {first.message}",
+                            source,
+                            record=where,
+                        )
+                    ]
+                ) from None
+        name = document.get("name", "suite")
+        try:
+            return cls(reports, name=name if isinstance(name, str) else str(name))
+        except ValueError as exc:  # two reports of one name
+            raise ReportFormatError([Problem(str(exc), source, record="reports")]) from None
 
     def __repr__(self) -> str:
         return (

@@ -92,18 +92,33 @@ def import_callable(reference: str, base: Path) -> Callable[..., Any]:
     return found  # type: ignore[no-any-return]
 
 
-class NoLiveApplication:
+class _ApplicationModel:
+    """The application seen as a chat model (no parameters; ``achat`` is ``chat``), so that
+    ``record_replay`` can record and replay it."""
+
+    model_id: str
+
+    @property
+    def default_params(self) -> Mapping[str, Any]:
+        """No parameters."""
+        return {}
+
+    def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
+        """The application's answer to the last user message."""
+        raise NotImplementedError
+
+    async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
+        """Same as :meth:`chat`."""
+        return self.chat(messages, **params)
+
+
+class NoLiveApplication(_ApplicationModel):
     """The model behind a recorded build that has no live function: it can only explain."""
 
     def __init__(self, model_id: str, build: str, cassette: Path) -> None:
         self.model_id = model_id
         self._build = build
         self._cassette = cassette
-
-    @property
-    def default_params(self) -> Mapping[str, Any]:
-        """No parameters."""
-        return {}
 
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Refuse: there is no live application to ask."""
@@ -113,31 +128,18 @@ class NoLiveApplication:
             f"{self._cassette}, and the suite names no live 'function' to record it from"
         )
 
-    async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
-        """Same as :meth:`chat`."""
-        return self.chat(messages, **params)
 
-
-class _LiveApplication:
+class _LiveApplication(_ApplicationModel):
     """A live application function seen as a chat model, so record_replay can record it."""
 
     def __init__(self, function: Callable[..., Any], model_id: str) -> None:
         self._function = function
         self.model_id = model_id
 
-    @property
-    def default_params(self) -> Mapping[str, Any]:
-        """No parameters."""
-        return {}
-
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Ask the live function the user message's question."""
         answer = self._function(last_user_text(message_dicts(messages)) or "")
         return answer if isinstance(answer, ChatReply) else ChatReply(text=str(answer))
-
-    async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
-        """Same as :meth:`chat`."""
-        return self.chat(messages, **params)
 
 
 def recorded_application(

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from evalmark.errors import SuiteError
+from evalmark.strategies.kinds import (
+    COMMON_OPTIONS,
+    JUDGED_OPTIONS,
+    StrategyKind,
+    check_fraction,
+    check_integer,
+    check_positive_int,
+)
+from evalmark.strategies.registry import STRATEGY_KINDS
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -17,7 +25,6 @@ __all__ = [
     "STRATEGY_KINDS",
     "SUITE_FILE",
     "ApplicationSpec",
-    "Checker",
     "EvaluationSpec",
     "GateSpec",
     "JudgeSpec",
@@ -26,6 +33,9 @@ __all__ = [
     "StrategySpec",
     "Suite",
     "SuiteError",
+    "check_fraction",
+    "check_integer",
+    "check_positive_int",
 ]
 
 SUITE_FILE = "suite.yaml"
@@ -47,7 +57,7 @@ class StrategySpec:
     @property
     def judged(self) -> bool:
         """True when a judge model decides this check."""
-        return STRATEGY_KINDS[self.kind].prompt is not None
+        return STRATEGY_KINDS[self.kind].judged
 
     @property
     def label(self) -> str:
@@ -160,118 +170,4 @@ class Suite:
 
 
 # --------------------------------------------------------------------------- strategy kinds
-
-Checker = Callable[[Any], str | None]
-
-
-def check_fraction(value: Any) -> str | None:
-    """None when ``value`` is a number in [0, 1], else what is wrong."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return "expected a number between 0 and 1"
-    return None if 0.0 <= value <= 1.0 else f"expected a number between 0 and 1, got {value}"
-
-
-def check_positive_int(value: Any) -> str | None:
-    """None when ``value`` is a whole number of at least 1, else what is wrong."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        return "expected a whole number of at least 1"
-    return None
-
-
-def check_integer(value: Any) -> str | None:
-    """None when ``value`` is an integer, else what is wrong."""
-    return None if isinstance(value, int) and not isinstance(value, bool) else "expected an integer"
-
-
-def check_text(value: Any) -> str | None:
-    """None when ``value`` is a non-empty string, else what is wrong."""
-    return None if isinstance(value, str) and value.strip() else "expected a non-empty string"
-
-
-def check_choice(*allowed: str) -> Checker:
-    """A checker accepting only the ``allowed`` values."""
-
-    def check(value: Any) -> str | None:
-        if value in allowed:
-            return None
-        return "expected one of " + ", ".join(f"'{a}'" for a in allowed)
-
-    return check
-
-
-def check_grade(value: Any) -> str | None:
-    """None when ``value`` is a whole grade from 1 to 5, else what is wrong."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
-        return "expected a whole grade from 1 to 5"
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class StrategyKind:
-    """A strategy a suite can name: its options and, for judged checks, the judge prompt."""
-
-    name: str
-    summary: str
-    options: Mapping[str, Checker] = field(default_factory=dict)
-    prompt: str | None = None
-
-
-COMMON_OPTIONS: dict[str, Checker] = {"name": check_text}
-JUDGED_OPTIONS: dict[str, Checker] = {
-    "repeats": check_positive_int,
-    "reducer": check_choice("majority", "all", "any", "mean"),
-}
-
-STRATEGY_KINDS: Mapping[str, StrategyKind] = {
-    kind.name: kind
-    for kind in (
-        StrategyKind("exact-match", "the output equals the expected output (normalized)"),
-        StrategyKind("contains", "the output contains the expected output"),
-        StrategyKind("contains-facts", "every expected fact appears in the output"),
-        StrategyKind(
-            "token-f1", "SQuAD token F1 against the expected output", {"threshold": check_fraction}
-        ),
-        StrategyKind(
-            "rouge-l",
-            "ROUGE-L F-measure against the expected output",
-            {"threshold": check_fraction},
-        ),
-        StrategyKind(
-            "levenshtein", "edit similarity to the expected output", {"threshold": check_fraction}
-        ),
-        StrategyKind(
-            "semantic-similarity",
-            "cosine of embeddings (offline hashing embedding)",
-            {"threshold": check_fraction, "dim": check_positive_int, "seed": check_integer},
-        ),
-        StrategyKind(
-            "json-match",
-            "JSON equal to the expected output",
-            {"numbers": check_choice("value", "strict")},
-        ),
-        StrategyKind(
-            "retrieved-segments",
-            "every expected segment is in a retrieved item",
-            {"threshold": check_fraction},
-        ),
-        StrategyKind(
-            "relevancy", "a judge: does the answer address the question?", prompt="relevancy"
-        ),
-        StrategyKind(
-            "groundedness",
-            "a judge: is the answer supported by the context?",
-            prompt="groundedness",
-        ),
-        StrategyKind(
-            "correctness",
-            "a judge: does the answer agree with the reference?",
-            prompt="correctness",
-        ),
-        StrategyKind(
-            "rubric",
-            "a judge: a 1-5 grade against the reference",
-            {"min-grade": check_grade},
-            prompt="rubric",
-        ),
-    )
-}
+# The kinds a suite can name are the strategy registry's (one list for suites, schema and CLI).

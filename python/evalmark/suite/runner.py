@@ -3,20 +3,22 @@
 ``run_suite`` returns a :class:`SuiteRun` holding one engine ``Report`` per evaluation of the
 suite and the gate's verdict. The suite's ``pass-rate`` gate counts cases: a case (a sample of
 one evaluation) passes when every one of its checks passes; that is the quantity ``evalmark
-tune`` models, so a threshold tuned there means the same here.
+tune`` models, so a threshold tuned there means the same here. Checks are built by the strategy
+registry (:mod:`evalmark.strategies.registry`), gates by :mod:`evalmark.report.gates`.
 """
 
 from __future__ import annotations
 
 import inspect
-import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from evalmark.data.samples import Sample, Samples, load_samples
 from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
+from evalmark.report.gates import GateResult, check_cases
+from evalmark.strategies.registry import get_strategy_kind
 from evalmark.suite.application import import_callable, recorded_application
 from evalmark.suite.model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
 
@@ -31,22 +33,6 @@ __all__ = [
 ]
 
 Progress = Callable[[int, int], None]  # (samples just answered, samples in the run)
-
-
-@dataclass(frozen=True, slots=True)
-class GateResult:
-    """One condition of the gate: what it asked, what the run got, and whether it held.
-
-    ``unit`` is ``"rate"`` for pass rates (at least ``required``) and ``"count"`` for the
-    errored cases (at most ``required``).
-    """
-
-    label: str
-    required: float
-    actual: float
-    passed: bool
-    detail: str = ""
-    unit: Literal["rate", "count"] = "rate"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,48 +80,8 @@ def build_judge(spec: JudgeSpec, mode: RecordMode | str | None) -> Any:
 
 
 def build_strategy(spec: StrategySpec, judge: Any) -> Any:
-    """The engine strategy a suite check names."""
-    from evalmark import strategies as s
-
-    options = dict(spec.options)
-    name = options.pop("name", None) or spec.kind
-    kind = spec.kind
-    if kind == "exact-match":
-        return s.ExactMatch(name=name)
-    if kind == "contains":
-        return s.Contains(name=name)
-    if kind == "contains-facts":
-        return s.ContainsFacts(name=name)
-    if kind == "token-f1":
-        return s.TokenF1(options.get("threshold"), name=name)
-    if kind == "rouge-l":
-        return s.RougeL(options.get("threshold"), name=name)
-    if kind == "levenshtein":
-        return s.Levenshtein(options.get("threshold"), name=name)
-    if kind == "semantic-similarity":
-        from evalmark.models import HashEmbedding
-
-        model = HashEmbedding(dim=options.get("dim", 256), seed=options.get("seed", 0))
-        return s.SemanticSimilarity(options.get("threshold"), model=model, name=name)
-    if kind == "json-match":
-        return s.JsonMatch(numbers=options.get("numbers", "value"), name=name)
-    if kind == "retrieved-segments":
-        return s.RetrievedSegments(options.get("threshold", 1.0), name=name)
-    return _judged_strategy(kind, options, judge, name)
-
-
-def _judged_strategy(kind: str, options: dict[str, Any], judge: Any, name: str) -> Any:
-    from evalmark.models.prompts import PROMPTS
-    from evalmark.strategies import JudgeStrategy
-
-    extra: dict[str, Any] = {}
-    if "min-grade" in options:
-        extra["min_grade"] = options["min-grade"]
-    if "repeats" in options:
-        extra["repeats"] = options["repeats"]
-    if "reducer" in options:
-        extra["reducer"] = options["reducer"]
-    return JudgeStrategy(judge, PROMPTS[kind], name=name, **extra)
+    """The engine strategy a suite check names (built by the strategy registry)."""
+    return get_strategy_kind(spec.kind).build(spec.options, judge)
 
 
 def _function_under_test(
@@ -252,58 +198,10 @@ def _counting(function: Callable[..., Any], progress: Progress, total: int) -> C
     return counted
 
 
-def _case_rate(rows: Iterable[Any]) -> tuple[int, int]:
-    rows = list(rows)
-    return sum(row.passed for row in rows), len(rows)
-
-
 def check_gate(gate: GateSpec, reports: Sequence[Any]) -> tuple[GateResult, ...]:
-    """The gate's conditions, checked against the reports (case pass rates). A case that ended
-    in an error (the application or a judge raised) always fails the gate: an error says
-    nothing about the application's quality, so a pass rate around it cannot be trusted."""
-    results: list[GateResult] = []
-    all_rows = [row for report in reports for row in report.rows()]
-    errored = [row.name for row in all_rows if row.verdict == "error"]
-    if errored:
-        listed = ", ".join(errored[:5]) + (
-            f" and {len(errored) - 5} more" if len(errored) > 5 else ""
-        )
-        results.append(
-            GateResult("errors", 0, len(errored), False, f"errored: {listed}", unit="count")
-        )
-    if gate.pass_rate is not None:
-        passed, total = _case_rate(all_rows)
-        actual = passed / total if total else 0.0
-        results.append(
-            GateResult(
-                "pass rate",
-                gate.pass_rate,
-                actual,
-                _at_least(actual, gate.pass_rate),
-                f"{passed} of {total} cases pass every check",
-            )
-        )
-    for tag, required in gate.tags.items():
-        passed, total = _case_rate(row for row in all_rows if tag in row.tags)
-        if total == 0:
-            results.append(GateResult(f"tag {tag}", required, 0.0, False, "no case has this tag"))
-            continue
-        actual = passed / total
-        results.append(
-            GateResult(
-                f"tag {tag}",
-                required,
-                actual,
-                _at_least(actual, required),
-                f"{passed} of {total} cases tagged {tag} pass every check",
-            )
-        )
-    return tuple(results)
-
-
-def _at_least(actual: float, required: float) -> bool:
-    # 9/10 against 0.9 must pass although 9/10 is 0.8999999999999999 in binary.
-    return actual >= required or math.isclose(actual, required, rel_tol=1e-12)
+    """The suite gate's conditions checked against the reports, counting cases (see
+    :func:`evalmark.report.gates.check_cases`)."""
+    return check_cases(reports, pass_rate=gate.pass_rate, tags=gate.tags)
 
 
 def verdict_rows(run: SuiteRun) -> list[tuple[str, str, bool, bool]]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalmark.suite.model import COMMON_OPTIONS, JUDGED_OPTIONS, REPORT_FORMATS, STRATEGY_KINDS
+from evalmark.strategies.kinds import option_schema
+from evalmark.strategies.registry import STRATEGY_KINDS
+from evalmark.suite.model import REPORT_FORMATS
 
 __all__ = ["suite_file_schema"]
 
@@ -22,22 +24,32 @@ def _paths_schema(description: str) -> dict[str, Any]:
     }
 
 
+# What the built-in options mean, for editors; their types come from the registry's checkers.
+_DESCRIPTIONS = {
+    "name": "the check's name in reports",
+    "threshold": "the score at which the check passes",
+    "dim": "embedding dimensions",
+    "seed": "seed of the hashing embedding",
+    "numbers": "how JSON numbers compare",
+    "min-grade": "the lowest passing grade",
+    "repeats": "judge calls per output",
+    "reducer": "how the verdicts of repeated judge calls combine",
+}
+
+
+def _option(name: str, check: Any) -> dict[str, Any]:
+    schema = option_schema(check)
+    if name in _DESCRIPTIONS:
+        schema["description"] = _DESCRIPTIONS[name]
+    return schema
+
+
 def _strategy_schema() -> dict[str, Any]:
-    option_schemas: dict[str, dict[str, Any]] = {
-        "name": {"type": "string", "description": "the check's name in reports"},
-        "threshold": _fraction_schema("the score at which the check passes"),
-        "dim": {"type": "integer", "minimum": 1, "description": "embedding dimensions"},
-        "seed": {"type": "integer", "description": "seed of the hashing embedding"},
-        "numbers": {"enum": ["value", "strict"], "description": "how JSON numbers compare"},
-        "min-grade": {"type": "integer", "minimum": 1, "maximum": 5},
-        "repeats": {"type": "integer", "minimum": 1, "description": "judge calls per output"},
-        "reducer": {"enum": ["majority", "all", "any", "mean"]},
-    }
     variants: list[dict[str, Any]] = [
         {"enum": list(STRATEGY_KINDS), "description": "a check without options"}
     ]
     for kind in STRATEGY_KINDS.values():
-        accepted = [*COMMON_OPTIONS, *(JUDGED_OPTIONS if kind.prompt else {}), *kind.options]
+        accepted = kind.accepted
         variants.append(
             {
                 "type": "object",
@@ -45,7 +57,7 @@ def _strategy_schema() -> dict[str, Any]:
                 "properties": {
                     kind.name: {
                         "type": ["object", "null"],
-                        "properties": {name: option_schemas[name] for name in accepted},
+                        "properties": {n: _option(n, c) for n, c in accepted.items()},
                         "additionalProperties": False,
                     }
                 },

@@ -6,9 +6,11 @@ message. CI systems (GitLab, Jenkins, GitHub actions that read JUnit) show them 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from evalmark.report.model import Report
+if TYPE_CHECKING:
+    from evalmark.report.model import Report
 
 __all__ = ["render"]
 

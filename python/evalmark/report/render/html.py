@@ -7,9 +7,13 @@ holding ``<script>`` shows as text.
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
-from evalmark.report.markdown import percent
-from evalmark.report.model import Report, Summary
+from evalmark.report.render.common import number, percent, stamp
+
+if TYPE_CHECKING:
+    from evalmark.report.model import Report
+    from evalmark.report.values import Tally
 
 __all__ = ["render"]
 
@@ -29,15 +33,11 @@ def _e(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def _num(value: float | None, digits: int = 3) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
-def _summary_cells(summary: Summary) -> str:
+def _summary_cells(summary: Tally) -> str:
     return (
         f'<td class="n">{percent(summary.score)}</td><td class="n">{summary.passed}</td>'
         f'<td class="n">{summary.failed}</td><td class="n">{summary.errors}</td>'
-        f'<td class="n">{_num(summary.mean)}</td>'
+        f'<td class="n">{number(summary.mean)}</td>'
     )
 
 
@@ -50,8 +50,6 @@ _SUMMARY_HEAD = (
 def render(report: Report, *, max_rows: int | None = None, timestamp: bool | str = False) -> str:
     """The HTML page. ``max_rows`` caps the sample table; ``timestamp=True`` (or a text) adds
     a "Generated" line."""
-    from evalmark.report.formatters import stamp
-
     s = report.summary
     when = stamp(timestamp)
     parts = [
@@ -75,7 +73,7 @@ def render(report: Report, *, max_rows: int | None = None, timestamp: bool | str
         parts.append(f"<tr><td>{_e(name)}</td>{_summary_cells(summary)}</tr>")
     parts += ["</table>", "<h2>Metric means</h2>", "<table><tr><th>Metric</th><th>Mean</th></tr>"]
     for name, value in report.metric_means().items():
-        parts.append(f'<tr><td>{_e(name)}</td><td class="n">{_num(value, 4)}</td></tr>')
+        parts.append(f'<tr><td>{_e(name)}</td><td class="n">{number(value, 4)}</td></tr>')
     parts.append("</table>")
     tags = report.by_tag()
     if tags:
@@ -92,7 +90,7 @@ def render(report: Report, *, max_rows: int | None = None, timestamp: bool | str
         ]
         for name, g in guardrails.items():
             cells = "".join(
-                f'<td class="n">{_num(v)}</td>'
+                f'<td class="n">{number(v)}</td>'
                 for v in (
                     g.accuracy,
                     g.precision,
@@ -114,7 +112,7 @@ def render(report: Report, *, max_rows: int | None = None, timestamp: bool | str
         output = "" if row.output is None else f"<pre>{_e(row.output)}</pre>"
         parts.append(
             f'<tr class="{row.verdict}"><td>{_e(row.name)}</td><td>{_e(", ".join(row.tags))}</td>'
-            f'<td class="v">{row.verdict}</td><td class="n">{_num(row.score)}</td>'
+            f'<td class="v">{row.verdict}</td><td class="n">{number(row.score)}</td>'
             f"<td>{output}</td><td><pre>{_e(row.explanation)}</pre></td></tr>"
         )
     parts.append("</table>")

@@ -1,0 +1,130 @@
+"""The strategy kinds evalmark ships: deterministic checks, metrics, and one judged kind per
+judge prompt. :mod:`evalmark.strategies.registry` starts from this list."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from evalmark.models.prompts import PROMPTS
+from evalmark.strategies.judge import JudgeStrategy
+from evalmark.strategies.kinds import (
+    StrategyKind,
+    check_choice,
+    check_fraction,
+    check_grade,
+    check_integer,
+    check_positive_int,
+)
+from evalmark.strategies.metric import JsonMatch, Levenshtein, RougeL, SemanticSimilarity, TokenF1
+from evalmark.strategies.retrieval import RetrievedSegments
+from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch
+
+__all__ = ["KINDS"]
+
+Options = Mapping[str, Any]
+
+
+def _semantic_similarity(options: Options, judge: Any) -> SemanticSimilarity:
+    from evalmark.models import HashEmbedding
+
+    model = HashEmbedding(dim=options.get("dim", 256), seed=options.get("seed", 0))
+    return SemanticSimilarity(options.get("threshold"), model=model, name=options["name"])
+
+
+def _judged(prompt: str) -> Any:
+    def build(options: Options, judge: Any) -> JudgeStrategy:
+        extra = {
+            argument: options[option]
+            for option, argument in (
+                ("min-grade", "min_grade"),
+                ("repeats", "repeats"),
+                ("reducer", "reducer"),
+            )
+            if option in options
+        }
+        return JudgeStrategy(judge, PROMPTS[prompt], name=options["name"], **extra)
+
+    return build
+
+
+_THRESHOLD = {"threshold": check_fraction}
+
+KINDS: tuple[StrategyKind, ...] = (
+    StrategyKind(
+        "exact-match",
+        "the output equals the expected output (normalized)",
+        lambda o, j: ExactMatch(name=o["name"]),
+    ),
+    StrategyKind(
+        "contains",
+        "the output contains the expected output",
+        lambda o, j: Contains(name=o["name"]),
+    ),
+    StrategyKind(
+        "contains-facts",
+        "every expected fact appears in the output",
+        lambda o, j: ContainsFacts(name=o["name"]),
+    ),
+    StrategyKind(
+        "token-f1",
+        "SQuAD token F1 against the expected output",
+        lambda o, j: TokenF1(o.get("threshold"), name=o["name"]),
+        _THRESHOLD,
+    ),
+    StrategyKind(
+        "rouge-l",
+        "ROUGE-L F-measure against the expected output",
+        lambda o, j: RougeL(o.get("threshold"), name=o["name"]),
+        _THRESHOLD,
+    ),
+    StrategyKind(
+        "levenshtein",
+        "edit similarity to the expected output",
+        lambda o, j: Levenshtein(o.get("threshold"), name=o["name"]),
+        _THRESHOLD,
+    ),
+    StrategyKind(
+        "semantic-similarity",
+        "cosine of embeddings (offline hashing embedding)",
+        _semantic_similarity,
+        {"threshold": check_fraction, "dim": check_positive_int, "seed": check_integer},
+    ),
+    StrategyKind(
+        "json-match",
+        "JSON equal to the expected output",
+        lambda o, j: JsonMatch(numbers=o.get("numbers", "value"), name=o["name"]),
+        {"numbers": check_choice("value", "strict")},
+    ),
+    StrategyKind(
+        "retrieved-segments",
+        "every expected segment is in a retrieved item",
+        lambda o, j: RetrievedSegments(o.get("threshold", 1.0), name=o["name"]),
+        _THRESHOLD,
+    ),
+    StrategyKind(
+        "relevancy",
+        "a judge: does the answer address the question?",
+        _judged("relevancy"),
+        prompt="relevancy",
+    ),
+    StrategyKind(
+        "groundedness",
+        "a judge: is the answer supported by the context?",
+        _judged("groundedness"),
+        prompt="groundedness",
+    ),
+    StrategyKind(
+        "correctness",
+        "a judge: does the answer agree with the reference?",
+        _judged("correctness"),
+        prompt="correctness",
+    ),
+    StrategyKind(
+        "rubric",
+        "a judge: a 1-5 grade against the reference",
+        _judged("rubric"),
+        {"min-grade": check_grade},
+        prompt="rubric",
+    ),
+)

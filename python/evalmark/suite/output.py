@@ -1,0 +1,135 @@
+"""What a suite run prints and writes: the per-case tables, the averages, the failing cases with
+the checks that caught them, the gate, the comparison with a baseline and the report files.
+
+``evalmark run`` is a thin shell over these; the text pieces come from
+:mod:`evalmark.report.render.terminal`, the file names from :mod:`evalmark.report.paths`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from evalmark.errors import SuiteError
+from evalmark.report import SuiteReport
+from evalmark.report.paths import path_inside
+from evalmark.report.render.terminal import (
+    averages,
+    case_table,
+    comparison_text,
+    failure_text,
+    table,
+)
+from evalmark.suite.runner import SuiteRun
+
+__all__ = ["compare_with_baseline", "gate_text", "print_run", "report_stem", "write_reports"]
+
+_EXTENSIONS = {"md": ".md", "json": ".json", "html": ".html", "xml": ".xml"}
+_JUDGES = {"rule": "RuleJudge", "recorded": "recorded judge", "noisy": "noisy judge"}
+
+
+def _title(run: SuiteRun) -> str:
+    suite = run.suite
+    checks = sorted({c for report in run.reports for c in report.strategies})
+    parts = [f"suite {suite.name}"]
+    if run.build is not None:
+        parts.append(f"build {run.build}")
+    parts += [f"{run.cases} cases", f"{len(checks)} checks"]
+    if suite.judged:
+        parts.append(f"judge: {_JUDGES.get(suite.judge.kind, suite.judge.kind)}")
+    return ", ".join(parts)
+
+
+def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
+    """Print the per-case table, the averages, the failing cases and the gate."""
+    out.write(f"evalmark run: {_title(run)}\n")
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
+        if quiet:
+            continue
+        if len(run.suite.evaluations) > 1:
+            out.write(f"\n== {evaluation.name}\n")
+        out.write("\n" + case_table(report))
+        out.write("\n" + averages(report))
+    failing = [row for report in run.reports for row in report.rows() if not row.passed]
+    if failing:
+        out.write(f"\nfailing cases ({len(failing)}):\n")
+        for row in failing:
+            out.write(failure_text(row))
+    out.write("\n" + gate_text(run))
+
+
+def gate_text(run: SuiteRun) -> str:
+    """The gate's conditions as a table, then the verdict."""
+    if not run.gates:
+        return "gate: none (the suite sets no gate)\n"
+    rows = []
+    for gate in run.gates:
+        if gate.unit == "count":
+            actual = f"{gate.actual:g}"
+            required = f"{'<=' if gate.passed else '>'} {gate.required:g}"
+        else:
+            actual = f"{gate.actual:.1%}"
+            required = f"{'>=' if gate.passed else '<'} {gate.required * 100:g}%"
+        rows.append(
+            [gate.label, actual, required, "passed" if gate.passed else "FAILED", gate.detail]
+        )
+    verdict = "gate passed" if run.passed else "gate FAILED"
+    return table(["gate", "actual", "required", "result", "detail"], rows) + verdict + "\n"
+
+
+def report_stem(run: SuiteRun, evaluation: str | None = None, build: str | None = None) -> str:
+    """The name (before sanitising and the extension) of a report of this run: the suite, the
+    evaluation when the suite has several, and the build when one was replayed."""
+    parts = [run.suite.name]
+    if evaluation is not None and len(run.suite.evaluations) > 1:
+        parts.append(evaluation)
+    if build is not None:
+        parts.append(build)
+    return "-".join(parts)
+
+
+def _build_of(report: Any) -> str | None:
+    build = report.metadata.get("build")
+    return build if isinstance(build, str) else None
+
+
+def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> list[Path]:
+    """Write every evaluation's report in every format, and for a suite of several evaluations
+    the suite report (Markdown and JSON formats); returns the paths written. Every file lies
+    directly in ``directory`` whatever the suite, evaluation and build are called."""
+    written = []
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
+        stem = report_stem(run, evaluation.name, _build_of(report))
+        for fmt in formats:
+            written.append(report.write(path_inside(directory, stem, _EXTENSIONS[fmt])))
+    if len(run.reports) > 1:
+        suite = SuiteReport(run.reports, name=run.suite.name)
+        stem = report_stem(run, None, run.build)
+        for fmt in formats:
+            if fmt in ("md", "json"):
+                written.append(suite.write(path_inside(directory, stem, _EXTENSIONS[fmt])))
+    return written
+
+
+def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> bool:
+    """Compare each report with its baseline (a JSON report, or a folder of them named like the
+    run's reports); print the differences; False when a pass rate dropped beyond ``max_drop``.
+    A missing baseline report is a :class:`~evalmark.errors.SuiteError`."""
+    ok = True
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
+        path = baseline
+        if baseline.is_dir():
+            stem = report_stem(run, evaluation.name, _build_of(report))
+            path = path_inside(baseline, stem, ".json")
+        if not path.exists():
+            raise SuiteError(f"--baseline: no such report {path}")
+        comparison = report.compare(path)
+        out.write(f"\nbaseline {path}:\n")
+        out.write(comparison_text(comparison, str(path), "this run"))
+        try:
+            comparison.require_no_drop(max_drop=max_drop)
+        except AssertionError as exc:
+            out.write(f"baseline FAILED: {exc}\n")
+            ok = False
+    return ok

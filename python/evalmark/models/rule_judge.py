@@ -22,7 +22,8 @@ from typing import Any
 
 from evalmark.models.lexical import STOPWORDS, content_words, overlap
 from evalmark.models.prompts import PROMPTS, JudgePrompt, read_prompt
-from evalmark.models.prompts.catalog import get_prompt, read_catalog_prompt
+from evalmark.models.prompts.catalog import get_prompt
+from evalmark.models.prompts.model import read_catalog_prompt
 from evalmark.models.rule_catalog import answer_catalog_prompt
 from evalmark.models.values import ChatReply, MessageLike, last_user_text, message_dicts
 

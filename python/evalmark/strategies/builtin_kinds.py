@@ -16,6 +16,7 @@ from evalmark.strategies.kinds import (
     check_integer,
     check_positive_int,
 )
+from evalmark.strategies.llm_judge_kind import LLM_JUDGE_KIND
 from evalmark.strategies.metric import JsonMatch, Levenshtein, RougeL, SemanticSimilarity, TokenF1
 from evalmark.strategies.retrieval import RetrievedSegments
 from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch
@@ -127,4 +128,5 @@ KINDS: tuple[StrategyKind, ...] = (
         {"min-grade": check_grade},
         prompt="rubric",
     ),
+    LLM_JUDGE_KIND,
 )

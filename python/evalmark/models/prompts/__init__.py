@@ -14,17 +14,13 @@ same names and :class:`~evalmark.strategies.JudgeStrategy` use them.
 """
 
 from evalmark.errors import PromptFileError, PromptVariableError
-from evalmark.models.prompts.catalog import (
-    CATALOG,
-    CATALOG_DIR,
-    GROUPS,
+from evalmark.models.prompts.catalog import CATALOG, CATALOG_DIR, GROUPS, get_prompt
+from evalmark.models.prompts.files import load_prompt, parse_prompt
+from evalmark.models.prompts.model import (
     CatalogPrompt,
     FewShotExample,
     PromptVariable,
     RenderedCatalogPrompt,
-    get_prompt,
-    load_prompt,
-    parse_prompt,
     read_catalog_prompt,
 )
 from evalmark.models.prompts.templates import (

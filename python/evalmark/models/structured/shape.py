@@ -1,149 +1,24 @@
-"""Structured judge replies: the shape a judge is asked to answer in, how it is asked, and how
-the answer is read back.
-
-A judge answers with one JSON object. Its shape (:class:`ResponseSpec`) is one of
-
-* ``bool``: ``{"reasoning": "...", "score": true}``;
-* ``continuous``: ``"score"`` a number from 0 to 1;
-* ``choices``: ``"score"`` one of a few numbers (``[0, 0.5, 1]``);
-* ``schema``: any JSON Schema (a classifier: ``{"reasoning": "...", "language": "fr"}``).
-
-With reasoning on, ``reasoning`` comes first, so the model writes its reasons before it
-commits to a score. The shape reaches the model in one of two ways (the judge's *mode*):
-``native``, as an OpenAI-compatible ``response_format`` of type ``json_schema``, or
-``prompted``, as the JSON Schema written into the prompt. ``auto`` tries native and falls
-back to prompted when the server says it does not support it.
-
-Reading a reply (:meth:`ResponseSpec.read`) recovers the JSON object from chatty or fenced
-text (:func:`json_objects`: a brace-balanced scan that ignores braces inside string literals)
-and checks it. An empty reply, no JSON, a field missing or of the wrong type, a score out of
-range or not among the choices, a schema violation: each is a :class:`JudgeReplyError` naming
-the prompt and quoting the reply.
-"""
+"""The shape of a judge's JSON reply (:class:`ResponseSpec`): how it is asked for and how the
+reply is read and checked."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from evalmark.errors import JudgeReplyError, JudgeSchemaError, OptionalDependencyError
+from evalmark.errors import JudgeReplyError, JudgeSchemaError
+from evalmark.models.structured.json_scan import json_objects
+from evalmark.models.structured.schema import check_output_schema, schema_violation
 
-__all__ = [
-    "MODES",
-    "REASONING_KEY",
-    "SCORE_KEY",
-    "Mode",
-    "ParsedReply",
-    "ResponseSpec",
-    "ScoreKind",
-    "check_output_schema",
-    "json_object_texts",
-    "json_objects",
-    "rejects_structured_output",
-]
+__all__ = ["REASONING_KEY", "SCORE_KEY", "ParsedReply", "ResponseSpec", "ScoreKind"]
 
-Mode = Literal["native", "prompted", "auto"]
-MODES: tuple[str, ...] = ("native", "prompted", "auto")
 ScoreKind = Literal["bool", "continuous", "choices", "schema"]
 REASONING_KEY = "reasoning"
 SCORE_KEY = "score"
-
-# A reply is scanned up to this many characters, and at most this many openings are tried, so
-# a pathological reply ("{{{{..." a megabyte long) costs a bounded time.
-_SCAN_LIMIT = 1_000_000
-_MAX_STARTS = 2_000
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n(.*?)```", re.DOTALL)
-
-
-# --------------------------------------------------------------------------- finding JSON
-
-
-def _closing(text: str, start: int) -> int:
-    """The index of the brace closing the one at ``start``, or -1. Braces inside string
-    literals do not count; a string that never closes ends the search."""
-    depth = 0
-    in_string = False
-    escaped = False
-    for position in range(start, len(text)):
-        ch = text[position]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return position
-    return -1
-
-
-def _parsed_object(candidate: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(candidate)
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _scan(text: str, offset: int) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """(start, text, object) of every JSON object in ``text``, outermost first, left to right.
-    An opening brace whose span does not parse is skipped and the next one is tried, so an
-    object inside a brace of prose is still found."""
-    text = text[:_SCAN_LIMIT]
-    position = text.find("{")
-    starts = 0
-    while position >= 0 and starts < _MAX_STARTS:
-        starts += 1
-        end = _closing(text, position)
-        if end >= 0:
-            candidate = text[position : end + 1]
-            value = _parsed_object(candidate)
-            if value is not None:
-                yield offset + position, candidate, value
-                position = text.find("{", end + 1)
-                continue
-        position = text.find("{", position + 1)
-
-
-def json_object_texts(text: str) -> Iterator[str]:
-    """The text of every JSON object in ``text``: those inside code fences first, then every
-    other one, left to right (see :func:`json_objects`)."""
-    for _, candidate, _ in _objects(text):
-        yield candidate
-
-
-def json_objects(text: str) -> Iterator[dict[str, Any]]:
-    """Every JSON object in a reply, parsed: objects inside ```` ``` ```` fences first, then
-    the others left to right. Found by a brace-balanced scan that ignores braces inside
-    string literals; chatter, markdown and braces in prose around the object do not matter."""
-    for _, _, value in _objects(text):
-        yield value
-
-
-def _objects(text: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    seen: set[int] = set()
-    for fence in _FENCE.finditer(text):
-        for found in _scan(fence.group(1), fence.start(1)):
-            seen.add(found[0])
-            yield found
-    for found in _scan(text, 0):
-        if found[0] not in seen:
-            yield found
-
-
-# --------------------------------------------------------------------------- the shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,76 +285,3 @@ class ResponseSpec:
             out[REASONING_KEY] = reasoning
         out[SCORE_KEY] = score
         return out
-
-
-# --------------------------------------------------------------------------- JSON Schema
-
-
-def _jsonschema() -> Any:
-    try:
-        return importlib.import_module("jsonschema")
-    except ImportError:
-        raise OptionalDependencyError(
-            "jsonschema", "judge", "a judge with an output schema"
-        ) from None
-
-
-def check_output_schema(schema: Mapping[str, Any]) -> None:
-    """A ``ValueError`` naming the place when ``schema`` is not a valid JSON Schema."""
-    jsonschema = _jsonschema()
-    validator = jsonschema.validators.validator_for(schema)
-    try:
-        validator.check_schema(schema)
-    except jsonschema.exceptions.SchemaError as exc:
-        raise ValueError(
-            f"output_schema is not a valid JSON Schema at {_path(exc.absolute_path)}: {exc.message}"
-        ) from None
-
-
-def _path(parts: Sequence[Any]) -> str:
-    out = "$"
-    for part in parts:
-        out += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return out
-
-
-def schema_violation(instance: Any, schema: Mapping[str, Any]) -> tuple[str, str] | None:
-    """(path, message) of the first violation of ``schema`` by ``instance`` (the shallowest,
-    then in path order, so the same reply always names the same place), or None."""
-    jsonschema = _jsonschema()
-    validator = jsonschema.validators.validator_for(schema)(schema)
-    errors = sorted(
-        validator.iter_errors(instance),
-        key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path], e.message),
-    )
-    if not errors:
-        return None
-    return _path(list(errors[0].absolute_path)), errors[0].message
-
-
-# --------------------------------------------------------------------------- servers
-
-_REJECTION_WORDS = ("response_format", "json_schema", "json schema", "structured output")
-
-
-def _status(exc: BaseException) -> int | None:
-    for name in ("status_code", "status"):
-        value = getattr(exc, name, None)
-        if isinstance(value, int):
-            return value
-    response = getattr(exc, "response", None)
-    value = getattr(response, "status_code", None)
-    return value if isinstance(value, int) else None
-
-
-def rejects_structured_output(exc: BaseException) -> bool:
-    """True when ``exc`` is a server saying it does not support ``response_format`` with a
-    JSON Schema: an HTTP 400, 404, 415, 422 or 501 whose message mentions ``response_format``,
-    ``json_schema`` or structured output."""
-    if _status(exc) not in (400, 404, 415, 422, 501):
-        return False
-    text = str(exc).casefold()
-    body = getattr(exc, "body", None)
-    if body is not None:
-        text += " " + json.dumps(body, default=str).casefold()
-    return any(word in text for word in _REJECTION_WORDS)

@@ -211,7 +211,9 @@ def _language_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> 
 def _intent_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> RuleOutcome:
     text = _by_roles(_text(rendered, str(rule["block"])), ["user"]).casefold()
     for intent, keys in INTENTS:
-        hit = next((key for key in keys if key in text), None)
+        hit = next(
+            (key for key in keys if re.search(rf"(?<!\w){re.escape(key)}(?!\w)", text)), None
+        )
         if hit is not None:
             return RuleOutcome(True, 1.0, f"the user writes {hit!r}.", {"intent": intent})
     return RuleOutcome(True, 1.0, "no key word of any category occurs.", {"intent": "other"})

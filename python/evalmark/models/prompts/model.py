@@ -145,7 +145,8 @@ class CatalogPrompt:
                     variable.name,
                     "type",
                     f"judge prompt {self.name!r}: variable {variable.name!r} cannot show a "
-                    f"{type(value).__name__}; give text, a list or a JSON-like value",
+                    f"value of type {type(value).__name__}; give text, a list or a JSON-like "
+                    "value",
                 )
             texts[variable.name] = text
         return texts

@@ -14,26 +14,33 @@ from typing import Any
 
 __all__ = ["json_object_texts", "json_objects"]
 
-# A reply is scanned up to this many characters, and at most this many openings are tried, so
-# a pathological reply ("{{{{..." a megabyte long) costs a bounded time.
+# A reply is scanned up to this many characters, and at most this many braces and quotes are
+# examined over all the openings tried, so a pathological reply ("{{{{..." a megabyte long)
+# costs a bounded time.
 _SCAN_LIMIT = 1_000_000
-_MAX_STARTS = 2_000
+_BUDGET = 1_000_000
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n(.*?)```", re.DOTALL)
+_SPECIAL = re.compile(r'["\\{}]')
 
 
-def _closing(text: str, start: int) -> int:
-    """The index of the brace closing the one at ``start``, or -1. Braces inside string
-    literals do not count; a string that never closes ends the search."""
+def _closing(text: str, start: int, stop: int, budget: int) -> tuple[int, int]:
+    """(the index of the brace closing the one at ``start`` or -1, the characters examined).
+    Braces inside string literals do not count; a string that never closes ends the search."""
     depth = 0
     in_string = False
-    escaped = False
-    for position in range(start, len(text)):
+    skip = -1
+    used = 0
+    for match in _SPECIAL.finditer(text, start, stop):
+        used += 1
+        if used > budget:
+            break
+        position = match.start()
+        if position < skip:
+            continue
         ch = text[position]
         if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
+            if ch == "\\":
+                skip = position + 2
             elif ch == '"':
                 in_string = False
         elif ch == '"':
@@ -43,8 +50,8 @@ def _closing(text: str, start: int) -> int:
         elif ch == "}":
             depth -= 1
             if depth == 0:
-                return position
-    return -1
+                return position, used
+    return -1, used
 
 
 def _parsed_object(candidate: str) -> dict[str, Any] | None:
@@ -60,19 +67,20 @@ def _scan(text: str, offset: int) -> Iterator[tuple[int, str, dict[str, Any]]]:
     An opening brace whose span does not parse is skipped and the next one is tried, so an
     object inside a brace of prose is still found."""
     text = text[:_SCAN_LIMIT]
-    position = text.find("{")
-    starts = 0
-    while position >= 0 and starts < _MAX_STARTS:
-        starts += 1
-        end = _closing(text, position)
+    stop = text.rfind("}") + 1  # no object can start after the last closing brace
+    budget = _BUDGET
+    position = text.find("{", 0, stop)
+    while position >= 0 and budget > 0:
+        end, used = _closing(text, position, stop, budget)
+        budget -= used
         if end >= 0:
             candidate = text[position : end + 1]
             value = _parsed_object(candidate)
             if value is not None:
                 yield offset + position, candidate, value
-                position = text.find("{", end + 1)
+                position = text.find("{", end + 1, stop)
                 continue
-        position = text.find("{", position + 1)
+        position = text.find("{", position + 1, stop)
 
 
 def json_object_texts(text: str) -> Iterator[str]:

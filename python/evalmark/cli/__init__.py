@@ -28,6 +28,8 @@ _COMMANDS: tuple[str, ...] = (
     "tune",
     "cassette",
     "schema",
+    "prompts",
+    "judge",
 )
 
 

@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 from evalmark.noise import (
     Case,
     Check,
+    ErrorRates,
+    JudgeRates,
+    RateCounts,
     Suite,
     builds_from_counts,
     cases_needed,
@@ -165,9 +168,9 @@ def test_tune_checks_its_arguments() -> None:
     other, _ = builds_from_counts(10, 2)
     with pytest.raises(ValueError, match="same suite: they have 12 and 10 cases"):
         tune(healthy, other, [0.03])
-    with pytest.raises(ValueError, match="flip_rates must name at least one"):
+    with pytest.raises(ValueError, match="noise must name at least one noise level"):
         tune(healthy, regressed, [])
-    with pytest.raises(ValueError, match="each flip rate must be a probability"):
+    with pytest.raises(ValueError, match=r"each noise level \(a flip rate\) must be a probability"):
         tune(healthy, regressed, [1.5])
     with pytest.raises(ValueError, match="max_false_alarm must be a probability"):
         tune(healthy, regressed, [0.1], max_false_alarm=-1)
@@ -187,3 +190,103 @@ def test_report_to_dict_holds_every_row_and_the_advice() -> None:
     assert level["gates"][0]["healthy_fails"] == pytest.approx(1 - 0.97**24)
     assert level["cases_needed"]["searched_up_to"] == 5000
     assert level["recommendation"] is None or "threshold" in level["recommendation"]
+
+
+# --------------------------------------------------------------------------- the new views
+
+
+def test_repeat_options_cost_judge_calls_and_the_cheapest_meeting_one_is_chosen() -> None:
+    healthy, regressed = builds_from_counts(12, 2, failing=3)
+    report = tune(healthy, regressed, [0.08], repeats=(1, 3, 5), runs=0)
+    (level,) = report.levels
+    assert [o.repeats for o in level.options] == [1, 3, 5]
+    assert [o.judge_calls for o in level.options] == [24, 72, 120]
+    assert not level.options[0].recommendation.meets  # 1 call: no gate meets both limits
+    assert level.choice is not None and level.choice.repeats == 3
+    three = level.options[1].recommendation
+    assert three.gate is not None
+    exact = {r.gate.min_passing: r.fails for r in gate_risk(healthy, 0.08, repeats=3)}
+    assert three.false_alarm == pytest.approx(exact[three.gate.min_passing])
+    assert level.options[0].recommendation == level.recommendation
+
+
+def test_correlated_levels_carry_the_independent_comparison() -> None:
+    healthy, regressed = builds_from_counts(12, 2, failing=3)
+    rates = ErrorRates(0.1, 0.04, 0.3)
+    report = tune(healthy, regressed, [rates, 0.04], runs=0)
+    correlated, plain = report.levels
+    assert plain.independent_rows == () and plain.flip_rate == 0.04
+    assert correlated.flip_rate is None
+    independent = {r.gate.min_passing: r.fails for r in gate_risk(healthy, rates.independent)}
+    for row in correlated.independent_rows:
+        assert row.healthy_fails == pytest.approx(independent[row.gate.min_passing])
+    # errors clinging to cases leave more cases wholly right: fewer false alarms here
+    assert correlated.rows[0].healthy_fails < correlated.independent_rows[0].healthy_fails
+
+
+def test_measured_rates_give_intervals_and_the_suite_gate_is_always_shown() -> None:
+    healthy, regressed = builds_from_counts(40, 1, failing=2)
+    measured = JudgeRates(RateCounts(5, 50), RateCounts(1, 200))
+    report = tune(healthy, regressed, [measured], current_gate=0.05, runs=0)
+    (level,) = report.levels
+    assert level.rates == measured.rates and level.measured is measured
+    assert any(row.gate.min_passing == 2 for row in level.rows)  # uninformative, but the suite's
+    assert [u.gate for u in level.uncertainty] == [row.gate for row in level.rows]
+    for u in level.uncertainty:  # (a skewed risk's mean may lie beyond its 95% interval)
+        assert 0.0 <= u.false_alarm.low <= u.false_alarm.high <= 1.0
+        assert 0.0 <= u.miss.low <= u.miss.high <= 1.0
+
+
+@given(n=st.integers(1, 500), t=st.floats(0.0, 1.0))
+def test_suite_threshold_names_the_same_gate(n: int, t: float) -> None:
+    from evalmark.noise.gates import make_gates, min_passing
+    from evalmark.noise.render import suite_threshold
+
+    (gate,) = make_gates(n, [t])
+    if gate.min_passing == 0:
+        return
+    text = suite_threshold(gate)
+    assert min_passing(float(text), n) == gate.min_passing
+    assert len(text) <= 8
+
+
+def test_text_says_not_met_first_and_what_would_meet_the_limits() -> None:
+    healthy, regressed = builds_from_counts(12, 2, failing=3)
+    report = tune(healthy, regressed, [0.08], repeats=(1, 3), current_gate=0.9, runs=0)
+    text = render_text(report, judged_names=("relevancy", "groundedness"))
+    verdict = text[text.index("NOT MET") :].splitlines()
+    assert verdict[0].startswith("NOT MET: no gate keeps false alarm ≤ 0.05 and miss ≤ 0.05")
+    assert verdict[1] == "what would meet them:"
+    assert verdict[2].startswith("  the majority of 3 calls per judged check with")
+    assert "40 cases of the same mix, gating on ≥30/40 (about 80 judge calls" in verdict[3]
+    assert verdict[4].startswith("best gate meanwhile: pass rate≥0.6667")
+    assert "to apply in suite.yaml: gate: {pass-rate: 0.8}, and repeats: 3 on relevancy and" in text
+    marked = [line for line in text.splitlines() if line.endswith("← suite gate")]
+    assert len(marked) == 1 and marked[0].startswith("pass rate≥0.9167  ≥11/12")
+
+
+def test_text_for_met_limits_keeps_the_recommendation_lines() -> None:
+    healthy, regressed = builds_from_counts(12, 2, failing=3)
+    report = tune(healthy, regressed, [0.03], runs=0)
+    text = render_text(report)
+    assert "NOT MET" not in text
+    assert "recommended: pass rate≥0.8333 (≥10/12 cases pass)\n  false alarm 0.0304" in text
+    assert "to apply in suite.yaml: gate: {pass-rate: 0.8}" in text
+
+
+def test_correlated_and_uncertainty_views_in_text_and_json() -> None:
+    healthy, regressed = builds_from_counts(12, 2, failing=3)
+    measured = JudgeRates(RateCounts(10, 100), RateCounts(3, 100), 0.3)
+    report = tune(healthy, regressed, [measured], repeats=(1, 3), current_gate=0.9, runs=0)
+    text = render_text(report)
+    assert "correlated errors (overdispersion 0.3" in text
+    assert "the independent model overstates the false alarm" in text
+    assert "uncertainty: the rates are counts (false pass 10/100, false fail 3/100)" in text
+    assert "the suite's gate (pass-rate 0.9, ≥11/12) fails a healthy build" in text
+    assert "if independent: false alarm / miss" in text
+    data = report_to_dict(report)
+    level = data["levels"][0]
+    assert level["measured"]["false_pass"] == {"errors": 10, "trials": 100}
+    assert len(level["independent"]) == len(level["gates"]) == len(level["uncertainty"])
+    assert [o["repeats"] for o in level["repeat_options"]] == [1, 3]
+    assert data["current_min_passing"] == 11

@@ -119,14 +119,14 @@ def test_the_recorded_builds_replay_the_written_answers() -> None:
 
 
 def test_tune_reads_the_suite(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(capsys, "tune", str(SUPPORT), "--flip", "0.03,0.08", "--runs", "0")
+    code, out, _ = run_cli(capsys, "tune", str(SUPPORT), "--flip", "0.03,0.08", "--runs", "0")
     assert code == 0
     assert (
         "build 'healthy' as healthy (0 of 12 cases truly failing), 'regressed' as regressed "
-        in (err)
+        in (out)
     )
-    assert "(3 truly failing); 24 judged checks in all" in err
-    assert "the suite's gate: pass rate >= 0.9, i.e. >= 11/12 cases" in err
+    assert "(3 truly failing); 24 judged checks in all" in out
+    assert "the suite's gate: pass rate >= 0.9, i.e. >= 11/12 cases" in out
     assert "judge flip rate 0.03: 12 cases, 24 judged checks; regressed build: 3 truly failing" in (
         out
     )

@@ -156,8 +156,8 @@ def test_tune_from_a_cassette_of_repeated_verdicts(
     code = main(["tune", str(SUPPORT), "--from-cassette", str(cassette), "--runs", "0"])
     captured = capsys.readouterr()
     assert code == 0
-    assert f"judge flip rate from {cassette}: 0.035 (95% interval " in captured.err
-    assert "20 prompts, 60 pairs" in captured.err
+    assert f"judge flip rate from {cassette}: 0.035 (95% interval " in captured.out
+    assert "20 prompts, 60 pairs" in captured.out
     assert "judge flip rate 0.0345" in captured.out
 
 
@@ -222,8 +222,8 @@ def test_tune_takes_the_truth_without_the_suites_judge_noise(
 ) -> None:
     _edit(support_copy, "  kind: rule ", "  kind: noisy\n  flip-rate: 1.0\n  seed: 7 ")
     assert main(["tune", str(support_copy), "--flip", "0.03", "--runs", "0"]) == 0
-    err = capsys.readouterr().err
-    assert "(0 of 12 cases truly failing)" in err and "(3 truly failing)" in err
+    out = capsys.readouterr().out
+    assert "(0 of 12 cases truly failing)" in out and "(3 truly failing)" in out
 
 
 def test_progress_counts_every_answered_sample_of_the_run() -> None:

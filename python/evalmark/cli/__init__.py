@@ -26,6 +26,7 @@ _COMMANDS: tuple[str, ...] = (
     "history",
     "score",
     "tune",
+    "compare",
     "cassette",
     "schema",
     "prompts",

@@ -1,9 +1,12 @@
 """``evalmark tune``: how often each gate fails a healthy and a regressed build under judge noise.
 
-The suite is given by counts (``--cases 12 --judged-checks 2 --failing 3``). Other sources of the
-two builds (a suite replayed from recorded builds) and of the noise level (a cassette of repeated
-judge verdicts) plug in through ``report_for_builds``: they build the two ``Suite`` values and the
-flip rates, then hand over.
+The suite is a suite file (``evalmark tune golden/support``: its healthy and regressed builds are
+replayed without noise) or given by counts (``--cases 12 --judged-checks 2 --failing 3``). The
+judge's noise comes, first found first used, from ``--flip`` (equal rates) or ``--false-pass``
+with ``--false-fail`` (rates, or counts such as 3/120), ``--rates FILE``, the suite's rates file
+``<suite dir>/.evalmark/judge-rates.json``, ``--from-cassette``, and else evalmark's documented
+default noise; the output says which was used and where it came from. Everything goes to
+standard output (the JSON document holds the same header facts).
 """
 
 from __future__ import annotations
@@ -12,19 +15,50 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from evalmark.cli import EXIT_OK, tune_suite
-from evalmark.errors import CliError, PlotUnavailableError
+from evalmark.errors import CliError, DataFileError, PlotUnavailableError
 from evalmark.noise import (
+    DEFAULT_JUDGE_RATES,
+    ErrorRates,
+    JudgeRates,
+    RateCounts,
     Suite,
     builds_from_counts,
     parse_threshold,
     plot_tuning,
+    rates_path,
+    read_rates,
     render_text,
     report_to_dict,
     tune,
 )
+from evalmark.noise.render import rates_label
+
+_EPILOG = """\
+examples:
+  evalmark tune golden/support
+  evalmark tune golden/support --flip 0.03,0.08
+  evalmark tune golden/support --false-pass 0.1 --false-fail 0.03 --overdispersion 0.2
+  evalmark tune golden/support --false-pass 4/40 --false-fail 3/110 --repeats 1,3,5
+  evalmark tune golden/support --rates judge-rates.json
+  evalmark tune --cases 12 --judged-checks 2 --failing 3 --flip 0.03,0.08 --thresholds every,0.9
+
+where the judge's noise comes from (the first found):
+  --flip, or --false-pass with --false-fail     given on the command line
+  --rates FILE                                  a rates file (docs/noise.md)
+  <suite dir>/.evalmark/judge-rates.json        the suite's rates file
+  --from-cassette JUDGE.jsonl                   flip rate measured from repeated verdicts
+  evalmark's default noise                      false pass 10/100, false fail 3/100,
+                                                overdispersion 0.3 (a cautious guess)
+
+exit codes:
+  0  the tables were printed (whether or not a gate meets the limits)
+  2  usage or input error
+"""
 
 
 def register(subparsers: Any) -> None:
@@ -33,14 +67,14 @@ def register(subparsers: Any) -> None:
         "tune",
         help="pick a gate threshold that survives judge noise",
         description=(
-            "For each judge flip rate, the exact probability (and simulated counts) that each "
-            "pass-rate gate fails a healthy build and a regressed build, the recommended gate, "
-            "and the number of cases needed to reach the false-alarm and miss targets."
+            "For each noise level, the exact probability (and simulated counts) that each "
+            "pass-rate gate fails a healthy build and a regressed build; with correlated "
+            "errors, the same under independent ones; with measured counts, intervals; for "
+            "each number of judge calls per check, the best gate and its cost; the "
+            "recommendation, and the cases needed to reach the false-alarm and miss targets."
         ),
-        epilog=(
-            "examples: evalmark tune --cases 12 --judged-checks 2 --failing 3 --flip 0.03,0.08 "
-            "--thresholds every,0.9,0.85,0.8; evalmark tune golden/support --flip 0.03,0.08"
-        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     counts = parser.add_argument_group("suite by counts")
     counts.add_argument("--cases", type=int, metavar="N", help="number of cases in the suite")
@@ -61,10 +95,36 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="cases that truly fail one check in the regressed build (1)",
     )
-    parser.add_argument(
+    noise = parser.add_argument_group("judge noise")
+    noise.add_argument(
         "--flip",
         metavar="P[,P...]",
-        help="judge flip rates to study, comma separated, e.g. 0.03,0.08",
+        help="flip rates to study (both errors equally likely), comma separated, e.g. 0.03,0.08",
+    )
+    noise.add_argument(
+        "--false-pass",
+        metavar="RATE|E/T",
+        help="chance the judge passes a truly failing check: a rate (0.1) or errors/trials (4/40)",
+    )
+    noise.add_argument(
+        "--false-fail",
+        metavar="RATE|E/T",
+        help="chance the judge fails a truly passing check: a rate (0.03) or errors/trials",
+    )
+    noise.add_argument(
+        "--overdispersion",
+        type=float,
+        metavar="RHO",
+        help="correlation of two calls' errors on the same case, 0 (independent) to 1",
+    )
+    noise.add_argument(
+        "--rates", type=Path, metavar="FILE", help="a judge rates file (see docs/noise.md)"
+    )
+    parser.add_argument(
+        "--repeats",
+        default="1,3,5",
+        metavar="K[,K...]",
+        help="judge calls per judged check to compare, decided by majority (1,3,5)",
     )
     parser.add_argument(
         "--thresholds",
@@ -112,42 +172,194 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+@dataclass(frozen=True, slots=True)
+class Noise:
+    """The noise levels to study and the lines saying where they come from."""
+
+    levels: list[ErrorRates | JudgeRates | float]
+    source: str
+    lines: list[str]
+
+
 def run(args: argparse.Namespace) -> int:
     """Handle ``evalmark tune`` with a suite given by counts, or by a suite file."""
-    flip_rates = parse_flip_rates(args.flip) if args.flip or not args.from_cassette else []
-    if args.from_cassette is not None:
-        flip_rates += tune_suite.flip_rates_from_cassette(args.from_cassette, args.grades)
-    if args.suite is not None:
-        if args.cases is not None:
-            raise CliError("give either a SUITE file or --cases, not both")
-        healthy, regressed = tune_suite.run_for_suite(args, flip_rates)
-        return report_for_builds(healthy, regressed, flip_rates, args)
-    if args.cases is None:
+    if args.suite is not None and args.cases is not None:
+        raise CliError("give either a SUITE file or --cases, not both")
+    if args.suite is None and args.cases is None:
         raise CliError(
-            "give the suite size with --cases N (and --judged-checks, --failing), or a SUITE file"
+            "give a SUITE file (e.g. evalmark tune golden/support), or the suite size with "
+            "--cases N (and --judged-checks, --failing)"
         )
-    healthy, regressed = builds_from_counts(
-        args.cases, args.judged_checks, args.failing, args.deterministic_checks
+    header: list[str] = []
+    source = None
+    if args.suite is not None:
+        source = tune_suite.load_suite_builds(args.suite, args.healthy, args.regressed)
+        healthy, regressed = source.builds.healthy, source.builds.regressed
+        header += tune_suite.describe(source)
+    else:
+        healthy, regressed = builds_from_counts(
+            args.cases, args.judged_checks, args.failing, args.deterministic_checks
+        )
+    noise = noise_levels(args, None if source is None else source.folder)
+    header += noise.lines
+    return report_for_builds(
+        healthy,
+        regressed,
+        noise,
+        args,
+        header=header,
+        current_gate=None if source is None else source.builds.gate,
+        current_repeats=1 if source is None else source.current_repeats,
+        judged_names=() if source is None else source.judged_names,
     )
-    return report_for_builds(healthy, regressed, flip_rates, args)
+
+
+def noise_levels(args: argparse.Namespace, suite_folder: Path | None) -> Noise:
+    """The noise levels, from the first source found (see the module docstring)."""
+    rho = args.overdispersion
+    if rho is not None and not 0.0 <= rho <= 1.0:
+        raise CliError(f"--overdispersion: {rho} is not between 0 and 1")
+    asym = args.false_pass is not None or args.false_fail is not None
+    if args.flip and asym:
+        raise CliError("give --flip (equal rates) or --false-pass with --false-fail, not both")
+    levels: list[ErrorRates | JudgeRates | float] = []
+    lines: list[str] = []
+    source = ""
+    if args.flip:
+        flips = parse_flip_rates(args.flip)
+        levels += [ErrorRates.flip(p, rho or 0.0) for p in flips] if rho else flips
+        source = "--flip"
+        lines.append(
+            f"judge noise: flip rate{'s' if len(flips) > 1 else ''} "
+            f"{', '.join(f'{p:g}' for p in flips)}"
+            + (f", overdispersion {rho:g}" if rho else "")
+            + " (from --flip)"
+        )
+    elif asym:
+        level = _asymmetric(args.false_pass, args.false_fail, rho)
+        levels.append(level)
+        source = "--false-pass/--false-fail"
+        lines.append(f"judge noise: {_describe(level)} (from --false-pass and --false-fail)")
+    elif args.rates is not None or (suite_folder is not None and rates_path(suite_folder).exists()):
+        path = args.rates if args.rates is not None else rates_path(suite_folder or Path())
+        measured = _read(path, rho)
+        levels.append(measured)
+        source = str(path)
+        lines.append(f"judge noise: {_describe(measured)} from {path}")
+        if measured.source:
+            lines.append(f"  measured by: {measured.source}")
+    elif args.from_cassette is None:
+        measured = _with_rho(DEFAULT_JUDGE_RATES, rho)
+        levels.append(measured)
+        source = "default"
+        where = (
+            f"no rates file at {rates_path(suite_folder)}"
+            if suite_folder is not None
+            else "no rates given"
+        )
+        lines.append(f"judge noise: {_describe(measured)}: {measured.source}")
+        lines.append(
+            f"  {where}; measure your judge (docs/noise.md) or pass --rates, "
+            "--false-pass/--false-fail or --flip"
+        )
+    if args.from_cassette is not None:
+        rates, line = tune_suite.flip_rates_from_cassette(args.from_cassette, args.grades)
+        levels += [ErrorRates.flip(p, rho or 0.0) for p in rates] if rho else rates
+        source = source or str(args.from_cassette)
+        lines.append(line)
+    return Noise(levels, source, lines)
+
+
+def _describe(level: ErrorRates | JudgeRates) -> str:
+    if isinstance(level, ErrorRates):
+        return rates_label(level)
+    text = f"false pass {level.false_pass.label}, false fail {level.false_fail.label}"
+    if level.overdispersion:
+        text += f", overdispersion {level.overdispersion:g}"
+    return text
+
+
+def _with_rho(measured: JudgeRates, rho: float | None) -> JudgeRates:
+    if rho is None:
+        return measured
+    return JudgeRates(measured.false_pass, measured.false_fail, rho, measured.source, measured.path)
+
+
+def _read(path: Path, rho: float | None) -> JudgeRates:
+    try:
+        return _with_rho(read_rates(path), rho)
+    except DataFileError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _asymmetric(
+    false_pass: str | None, false_fail: str | None, rho: float | None
+) -> ErrorRates | JudgeRates:
+    if false_pass is None or false_fail is None:
+        missing = "--false-fail" if false_fail is None else "--false-pass"
+        raise CliError(
+            f"give {missing} too: the judge's two error rates go together "
+            "(use --flip R for equal rates)"
+        )
+    parsed = [_rate(false_pass, "--false-pass"), _rate(false_fail, "--false-fail")]
+    if all(isinstance(p, RateCounts) for p in parsed):
+        fp, ff = parsed
+        assert isinstance(fp, RateCounts) and isinstance(ff, RateCounts)
+        return JudgeRates(fp, ff, rho, source="the command line")
+    if any(isinstance(p, RateCounts) for p in parsed):
+        raise CliError(
+            "give --false-pass and --false-fail both as rates (0.1) or both as counts (4/40)"
+        )
+    fp_rate, ff_rate = parsed
+    assert isinstance(fp_rate, float) and isinstance(ff_rate, float)
+    return ErrorRates(fp_rate, ff_rate, rho or 0.0)
+
+
+def _rate(text: str, option: str) -> float | RateCounts:
+    item = text.strip()
+    if "/" in item:
+        errors, _, trials = item.partition("/")
+        try:
+            return RateCounts(int(errors), int(trials))
+        except ValueError as exc:
+            detail = str(exc) if errors.strip().isdigit() and trials.strip().isdigit() else ""
+            raise CliError(
+                f"{option}: {item!r} is not errors/trials such as 4/40"
+                + (f" ({detail})" if detail else "")
+            ) from None
+    try:
+        rate = float(item)
+    except ValueError:
+        raise CliError(f"{option}: {item!r} is not a rate (0.1) or errors/trials (4/40)") from None
+    if not 0.0 <= rate <= 1.0:
+        raise CliError(f"{option}: {item} is not a probability between 0 and 1")
+    return rate
 
 
 def report_for_builds(
-    healthy: Suite, regressed: Suite, flip_rates: Sequence[float], args: argparse.Namespace
+    healthy: Suite,
+    regressed: Suite,
+    noise: Noise,
+    args: argparse.Namespace,
+    *,
+    header: Sequence[str] = (),
+    current_gate: float | None = None,
+    current_repeats: int = 1,
+    judged_names: Sequence[str] = (),
 ) -> int:
-    """Tune for two builds of one suite and print the report as ``args`` asks; the exit code.
-
-    The seam for other inputs: pass the noise-free truth of a healthy and a regressed build and
-    the flip rates (e.g. a measured rate and the top of its interval).
-    """
+    """Tune for two builds of one suite and print the report as ``args`` asks; the exit code."""
     thresholds = None
     if args.thresholds:
         thresholds = [parse_threshold(t) for t in _split(args.thresholds, "--thresholds")]
+    repeats = parse_repeats(args.repeats)
     report = tune(
         healthy,
         regressed,
-        flip_rates,
+        noise.levels,
         thresholds=thresholds,
+        repeats=sorted({*repeats, current_repeats}),
+        current_repeats=current_repeats,
+        current_gate=current_gate,
         runs=args.runs,
         seed=args.seed,
         max_false_alarm=args.max_false_alarm,
@@ -161,9 +373,20 @@ def report_for_builds(
         except PlotUnavailableError as exc:
             raise CliError(f"--plot: {exc}") from None
     if args.format == "json":
-        sys.stdout.write(json.dumps(report_to_dict(report), indent=2) + "\n")
+        document = {
+            "header": list(header),
+            "noise_source": noise.source,
+            "suite": None if args.suite is None else str(args.suite),
+            "judged_checks_named": list(judged_names),
+            **report_to_dict(report),
+        }
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(render_text(report))
+        text = render_text(report, judged_names=judged_names)
+        sys.stdout.write("".join(f"{line}\n" for line in header))
+        if header:
+            sys.stdout.write("\n")
+        sys.stdout.write(text)
         if args.plot:
             sys.stdout.write(f"plot written to {args.plot}\n")
     return EXIT_OK
@@ -183,6 +406,16 @@ def parse_flip_rates(text: str | None) -> list[float]:
             raise CliError(f"--flip: {item} is not a probability between 0 and 1")
         rates.append(rate)
     return rates
+
+
+def parse_repeats(text: str) -> list[int]:
+    """Read ``--repeats``: comma-separated whole numbers of judge calls per check."""
+    values = []
+    for item in _split(text, "--repeats"):
+        if not item.isdigit() or int(item) < 1:
+            raise CliError(f"--repeats: {item!r} is not a whole number ≥ 1; give e.g. 1,3,5")
+        values.append(int(item))
+    return values
 
 
 def _split(text: str, option: str) -> list[str]:

@@ -1,19 +1,29 @@
 """``evalmark tune SUITE``: the two builds of a suite file, replayed without noise, as the truth
 that ``evalmark tune`` studies; and ``--from-cassette``: the judge's flip rate measured from a
-cassette of repeated verdicts."""
+cassette of repeated verdicts.
+
+This module only runs things and reads files (through the public APIs of ``evalmark.suite`` and
+``evalmark.models``) and hands plain rows to ``evalmark.noise.from_suite``.
+"""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import defaultdict
 from collections.abc import Hashable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from evalmark.errors import CliError
+from evalmark.noise.from_suite import SuiteBuilds, builds_from_rows, pick_builds
 
-__all__ = ["add_suite_arguments", "flip_rates_from_cassette", "run_for_suite", "suite_builds"]
+__all__ = [
+    "SuiteSource",
+    "add_suite_arguments",
+    "describe",
+    "flip_rates_from_cassette",
+    "load_suite_builds",
+]
 
 
 def add_suite_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,51 +61,97 @@ def add_suite_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _pick(names: tuple[str, ...], wanted: str | None, usual: str, position: int) -> str:
-    if wanted is not None:
-        if wanted not in names:
-            raise CliError(f"no build named {wanted!r}; the suite records: {', '.join(names)}")
-        return wanted
-    if usual in names:
-        return usual
-    if len(names) <= position:
-        raise CliError(
-            f"the suite needs two recorded builds (a healthy and a regressed one) to tune; it "
-            f"records {', '.join(names) or 'none'}"
-        )
-    return names[position]
+@dataclass(frozen=True, slots=True)
+class SuiteSource:
+    """What ``tune`` needs from a suite file, as plain data."""
+
+    path: Path
+    folder: Path
+    builds: SuiteBuilds
+    judged_names: tuple[str, ...]
+    current_repeats: int
+    notes: tuple[str, ...] = field(default=())
 
 
-def suite_builds(args: argparse.Namespace) -> tuple[Any, Any, str, str, float | None]:
-    """The noise-free truth of the healthy and the regressed build: two ``noise.Suite``."""
-    from evalmark.noise import Suite
-    from evalmark.suite.loader import load_suite
-    from evalmark.suite.runner import build_judge, run_suite, verdict_rows
+def load_suite_builds(
+    path: Path, healthy: str | None = None, regressed: str | None = None
+) -> SuiteSource:
+    """Replay the suite's healthy and regressed builds with a noise-free judge."""
+    from evalmark.suite import load_suite, run_suite, verdict_rows
+    from evalmark.suite.runner import build_judge
 
-    suite = load_suite(args.suite)
+    suite = load_suite(path)
+    notes = []
     if not suite.judged:
-        print(
-            "evalmark tune: note: the suite has no judged check, so judge noise cannot "
-            "change its verdicts",
-            file=sys.stderr,
+        notes.append(
+            "note: the suite has no judged check, so judge noise cannot change its verdicts"
         )
-    healthy = _pick(suite.build_names, args.healthy, "healthy", 0)
-    regressed = _pick(suite.build_names, args.regressed, "regressed", 1)
+    try:
+        healthy_name, regressed_name = pick_builds(suite.build_names, healthy, regressed)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     # The truth is what the judge says without noise: a noisy judge is replaced by the judge
     # it wraps.
     judge = None
     if suite.judge.kind == "noisy" and suite.judge.inner is not None:
         judge = build_judge(suite.judge.inner, "replay")
-    truths = []
-    for build in (healthy, regressed):
-        run = run_suite(suite, build=build, mode="replay", judge=judge)
-        truths.append(Suite.from_verdicts(verdict_rows(run)))
-    return truths[0], truths[1], healthy, regressed, suite.gate.pass_rate
+    rows = [
+        verdict_rows(run_suite(suite, build=build, mode="replay", judge=judge))
+        for build in (healthy_name, regressed_name)
+    ]
+    builds = builds_from_rows(
+        rows[0],
+        rows[1],
+        healthy_name=healthy_name,
+        regressed_name=regressed_name,
+        gate=suite.gate.pass_rate,
+    )
+    judged = [s for e in suite.evaluations for s in e.strategies if s.judged]
+    names = tuple(dict.fromkeys(s.label for s in judged))
+    repeats = {int(s.options.get("repeats", 1)) for s in judged}
+    current = 1
+    if len(repeats) == 1:
+        current = repeats.pop()
+    elif repeats:
+        notes.append(
+            "note: the judged checks use different repeats "
+            f"({', '.join(map(str, sorted(repeats)))}); the tables assume 1 call per check"
+        )
+    return SuiteSource(
+        path=path,
+        folder=suite.base,
+        builds=builds,
+        judged_names=names,
+        current_repeats=current,
+        notes=tuple(notes),
+    )
 
 
-def flip_rates_from_cassette(path: Path, grades: int | None) -> list[float]:
-    """The flip-rate estimate and the top of its interval, from repeated judge verdicts: the
-    entries of one request key are the repeats of one prompt."""
+def describe(source: SuiteSource) -> list[str]:
+    """The header lines about the suite and its builds."""
+    builds = source.builds
+    healthy, regressed = builds.healthy, builds.regressed
+    lines = [
+        f"suite {source.path}: build {builds.healthy_name!r} as healthy "
+        f"({healthy.truly_failing_cases} of {len(healthy)} cases truly failing), "
+        f"{builds.regressed_name!r} as regressed ({regressed.truly_failing_cases} truly "
+        f"failing); {healthy.judged_checks} judged checks in all"
+    ]
+    if builds.gate is not None:
+        lines.append(
+            f"the suite's gate: pass rate >= {builds.gate:g}, i.e. >= "
+            f"{builds.gate_min_passing}/{len(healthy)} cases"
+        )
+    if source.current_repeats > 1:
+        lines.append(
+            f"the judged checks are decided by the majority of {source.current_repeats} calls"
+        )
+    return lines + list(source.notes)
+
+
+def flip_rates_from_cassette(path: Path, grades: int | None) -> tuple[list[float], str]:
+    """The flip-rate estimate and the top of its interval, from repeated judge verdicts (the
+    entries of one request key are the repeats of one prompt), and a line saying so."""
     from evalmark.models import read_cassette
     from evalmark.models.prompts import parse_verdict
     from evalmark.noise import estimate_flip_rate
@@ -119,31 +175,9 @@ def flip_rates_from_cassette(path: Path, grades: int | None) -> list[float]:
             "with repeats (JudgeStrategy(repeats=k)) to measure its noise"
         )
     estimate = estimate_flip_rate(rows, grades=grades or (5 if graded else 2))
-    print(
+    line = (
         f"judge flip rate from {path}: {estimate.flip_rate:.3f} (95% interval "
         f"{estimate.low:.3f}-{estimate.high:.3f}, {estimate.prompts} prompts, "
-        f"{estimate.pairs} pairs)",
-        file=sys.stderr,
+        f"{estimate.pairs} pairs)"
     )
-    return [estimate.flip_rate, estimate.high]
-
-
-def run_for_suite(args: argparse.Namespace, flip_rates: list[float]) -> tuple[Any, Any]:
-    """The healthy and regressed truths of ``args.suite``, announced on stderr."""
-    healthy, regressed, healthy_name, regressed_name, gate = suite_builds(args)
-    print(
-        f"suite {args.suite}: build {healthy_name!r} as healthy ({healthy.truly_failing_cases} "
-        f"of {len(healthy)} cases truly failing), {regressed_name!r} as regressed "
-        f"({regressed.truly_failing_cases} truly failing); {healthy.judged_checks} judged "
-        "checks in all",
-        file=sys.stderr,
-    )
-    if gate is not None:
-        from evalmark.noise.gates import min_passing
-
-        needed = min_passing(gate, len(healthy))
-        print(
-            f"the suite's gate: pass rate >= {gate:g}, i.e. >= {needed}/{len(healthy)} cases",
-            file=sys.stderr,
-        )
-    return healthy, regressed
+    return [estimate.flip_rate, estimate.high], line

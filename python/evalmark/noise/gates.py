@@ -73,11 +73,13 @@ def make_gates(cases: int, thresholds: Sequence[float] | None = None) -> tuple[G
     if not values:
         raise ValueError("thresholds must name at least one threshold, got none")
     needs = [min_passing(t, cases) for t in values]
-    gates = []
+    by_need: dict[int, list[float]] = {}
     for t, k in zip(values, needs, strict=True):
-        twins = tuple(u for u, j in zip(values, needs, strict=True) if j == k and u != t)
-        gates.append(Gate(t, k, cases, twins))
-    return tuple(gates)
+        by_need.setdefault(k, []).append(t)
+    return tuple(
+        Gate(t, k, cases, tuple(u for u in by_need[k] if u != t) if len(by_need[k]) > 1 else ())
+        for t, k in zip(values, needs, strict=True)
+    )
 
 
 def parse_threshold(text: str) -> float:

@@ -24,7 +24,7 @@ def plot_tuning(report: TuneReport, path: str | Path) -> Path:
             rows = sorted(level.rows, key=lambda row: row.gate.min_passing)
             x = [row.gate.min_passing / report.cases for row in rows]
             colour = colours[index % len(colours)]
-            label = f"flip {level.flip_rate:g}"
+            label = level.rates.label
             axes.step(
                 x,
                 [r.healthy_fails for r in rows],

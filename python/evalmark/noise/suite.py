@@ -11,6 +11,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from evalmark.noise.rates import check_probability
+
 
 @dataclass(frozen=True, slots=True)
 class Check:
@@ -27,7 +29,11 @@ class Check:
 
     def __post_init__(self) -> None:
         if self.flip_rate is not None:
-            check_flip_rate(self.flip_rate, f"flip_rate of check {self.name!r}")
+            object.__setattr__(
+                self,
+                "flip_rate",
+                check_probability(self.flip_rate, f"flip_rate of check {self.name!r}"),
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,14 +123,6 @@ def builds_from_counts(
     healthy = Suite(tuple(case(i, regressed=False) for i in range(cases)))
     regressed = Suite(tuple(case(i, regressed=True) for i in range(cases)))
     return healthy, regressed
-
-
-def check_flip_rate(value: float, name: str) -> float:
-    """Return ``value`` as a float if it is a probability, else raise naming the argument."""
-    rate = float(value)
-    if not 0.0 <= rate <= 1.0:
-        raise ValueError(f"{name} must be a probability between 0 and 1, got {value!r}")
-    return rate
 
 
 def _check_count(value: int, name: str, *, minimum: int) -> None:

@@ -1,4 +1,12 @@
-"""Threshold tuning: how often each gate fails a healthy and a regressed build; which to pick."""
+"""Threshold tuning: how often each gate fails a healthy and a regressed build; which to pick.
+
+For each noise level studied (a flip rate, ``ErrorRates`` or measured ``JudgeRates``) the report
+holds the table of gates at the suite's current number of judge calls per check, the
+recommended gate and the cases needed; when the errors are correlated, the same gates under
+independent errors (what the simple model would have said); for each number of calls in
+``repeats``, the best gate and its cost in judge calls; and, for measured rates, every risk's
+posterior mean and interval.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +17,19 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from evalmark.noise.exact import case_pass_probabilities, fail_probability, passing_distribution
-from evalmark.noise.gates import Gate, make_gates
+from evalmark.noise.exact import (
+    RatesLike,
+    case_pass_probabilities,
+    check_repeats,
+    fail_probabilities,
+    fail_probability,
+    suite_distribution,
+)
+from evalmark.noise.gates import Gate, make_gates, min_passing
+from evalmark.noise.rates import ErrorRates, JudgeRates, as_error_rates, check_probability
 from evalmark.noise.simulate import simulate_gates
-from evalmark.noise.suite import Suite, check_flip_rate
+from evalmark.noise.suite import Suite
+from evalmark.noise.uncertainty import UncertainRow, posterior_rows
 
 # Below this a probability prints as 0.0000 (and above 1 minus it, as 1.0000): default gates that
 # both builds fail almost never, or almost always, tell nothing and are left out of the table.
@@ -26,8 +43,8 @@ class GateRow:
     gate: Gate
     healthy_fails: float
     regressed_fails: float
-    healthy_simulated: int | None
-    regressed_simulated: int | None
+    healthy_simulated: int | None = None
+    regressed_simulated: int | None = None
 
     @property
     def miss(self) -> float:
@@ -47,6 +64,11 @@ class Recommendation:
     miss: float | None
     meets_max_miss: bool
 
+    @property
+    def meets(self) -> bool:
+        """True when the gate keeps both the false-alarm and the miss rate within the limits."""
+        return self.gate is not None and self.meets_max_miss
+
 
 @dataclass(frozen=True, slots=True)
 class CasesNeeded:
@@ -63,19 +85,57 @@ class CasesNeeded:
 
 
 @dataclass(frozen=True, slots=True)
-class NoiseLevel:
-    """The tuning table, recommendation and suite size for one judge flip rate."""
+class RepeatOption:
+    """Deciding each judged check by the majority of ``repeats`` calls: best gate and cost.
 
-    flip_rate: float
+    ``judge_calls`` is the number of judge calls one run of the suite makes. ``independent_*``
+    are the recommended gate's risks if errors were independent (None when they are).
+    """
+
+    repeats: int
+    judge_calls: int
+    recommendation: Recommendation
+    cases_needed: CasesNeeded
+    independent_false_alarm: float | None
+    independent_miss: float | None
+    uncertainty: UncertainRow | None
+
+
+@dataclass(frozen=True, slots=True)
+class NoiseLevel:
+    """The tuning table, recommendation, suite size and the other views for one noise level.
+
+    ``rates`` are the error rates studied (for measured counts, their posterior means, kept in
+    ``measured``). ``rows`` are at ``repeats`` calls per check. ``independent_rows`` hold the
+    same gates under independent errors when ``rates`` has overdispersion (else empty).
+    ``options`` has one entry per number of calls studied; ``choice`` is the cheapest that meets
+    both limits (None when none does). ``uncertainty`` holds, for measured rates, each row's
+    posterior risks.
+    """
+
+    rates: ErrorRates
+    measured: JudgeRates | None
+    repeats: int
     rows: tuple[GateRow, ...]
     omitted: int  # default gates left out: both builds fail them almost always or almost never
     recommendation: Recommendation
     cases_needed: CasesNeeded
+    independent_rows: tuple[GateRow, ...] = ()
+    options: tuple[RepeatOption, ...] = ()
+    choice: RepeatOption | None = None
+    uncertainty: tuple[UncertainRow, ...] = ()
+
+    @property
+    def flip_rate(self) -> float | None:
+        """The flip rate when the level is the flip model (equal, independent rates), else None."""
+        if self.rates.is_flip and self.rates.overdispersion == 0.0:
+            return self.rates.false_pass
+        return None
 
 
 @dataclass(frozen=True, slots=True)
 class TuneReport:
-    """The result of ``tune``: one ``NoiseLevel`` per flip rate studied."""
+    """The result of ``tune``: one ``NoiseLevel`` per noise level studied."""
 
     cases: int
     judged_checks: int
@@ -85,55 +145,81 @@ class TuneReport:
     max_false_alarm: float
     max_miss: float
     levels: tuple[NoiseLevel, ...]
+    current_gate: float | None = None
+    confidence: float = 0.95
 
 
 def tune(
     healthy: Suite,
     regressed: Suite,
-    flip_rates: Sequence[float],
+    noise: Sequence[RatesLike],
     *,
     thresholds: Sequence[float] | None = None,
+    repeats: Sequence[int] = (),
+    current_repeats: int = 1,
+    current_gate: float | None = None,
     runs: int = 10_000,
     seed: int = 0,
     max_false_alarm: float = 0.05,
     max_miss: float = 0.05,
     max_cases: int = 5_000,
+    confidence: float = 0.95,
     workers: int | None = None,
 ) -> TuneReport:
     """Tabulate each gate's false-alarm and catch probabilities for a healthy and regressed build.
 
     ``healthy`` and ``regressed`` are the true verdicts of the same suite (same cases, in the same
-    order) for a good build and a broken one. For each flip rate: the exact probability that each
-    gate fails each build, the simulated failure counts over ``runs`` seeded runs (``runs=0``
-    skips the simulation), the recommended gate, and the smallest suite reaching
-    ``max_false_alarm`` and ``max_miss``. Default thresholds: "every case" and every other
-    distinct gate except those both builds fail with probability below 0.00005, or above 0.99995.
+    order) for a good build and a broken one. ``noise`` lists the noise levels: flip rates,
+    ``ErrorRates`` or measured ``JudgeRates``. For each: the exact probability that each gate
+    fails each build with ``current_repeats`` judge calls per check, the simulated failure
+    counts over ``runs`` seeded runs (``runs=0`` skips the simulation), the recommended gate,
+    the smallest suite reaching ``max_false_alarm`` and ``max_miss``; the independent-errors
+    comparison when the rates have overdispersion; for each number of calls in ``repeats``
+    the best gate and its cost; and posterior intervals at ``confidence`` for measured rates.
+    Default thresholds: "every case" and every other distinct gate except those both builds
+    fail with probability below 0.00005, or above 0.99995 (``current_gate``, the suite's own
+    threshold, is always shown).
     """
     if len(healthy) != len(regressed):
         raise ValueError(
             f"healthy and regressed must be builds of the same suite: they have {len(healthy)} "
             f"and {len(regressed)} cases"
         )
-    if not flip_rates:
-        raise ValueError("flip_rates must name at least one noise level, got none")
-    rates = [check_flip_rate(p, "each flip rate") for p in flip_rates]
-    false_alarm_target = check_flip_rate(max_false_alarm, "max_false_alarm")
-    miss_target = check_flip_rate(max_miss, "max_miss")
+    if not noise:
+        raise ValueError("noise must name at least one noise level, got none")
+    models = [as_error_rates(item, "each noise level") for item in noise]
+    false_alarm_target = check_probability(max_false_alarm, "max_false_alarm")
+    miss_target = check_probability(max_miss, "max_miss")
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 0:
         raise ValueError(f"runs must be an integer ≥ 0 (0 skips the simulation), got {runs!r}")
     if isinstance(max_cases, bool) or not isinstance(max_cases, int) or max_cases < 1:
         raise ValueError(f"max_cases must be a positive integer, got {max_cases!r}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence!r}")
+    base = check_repeats(current_repeats)
+    calls = sorted({check_repeats(k) for k in repeats})
+    if current_gate is not None:
+        current_gate = check_probability(current_gate, "current_gate")
 
-    all_gates = make_gates(len(healthy), thresholds)
+    cases = len(healthy)
+    all_gates = make_gates(cases, thresholds)
+    keep = None if current_gate is None else min_passing(current_gate, cases)
     levels = []
-    for p in rates:
-        exact = _exact_rows(healthy, regressed, p, all_gates)
+    for item, model in zip(noise, models, strict=True):
+        measured = item if isinstance(item, JudgeRates) else None
+        exact = _exact_rows(healthy, regressed, model, all_gates, base)
         shown: Sequence[int] = range(len(all_gates))
         if thresholds is None:
-            shown = [i for i in shown if i == 0 or _informative(*exact[i])]
+            shown = [
+                i
+                for i in shown
+                if i == 0 or _informative(*exact[i]) or all_gates[i].min_passing == keep
+            ]
         gates = [all_gates[i] for i in shown]
-        healthy_counts = _simulated(healthy, p, gates, runs, seed, workers)
-        regressed_counts = _simulated(regressed, p, gates, runs, seed, workers)
+        healthy_counts, regressed_counts = (
+            _simulated(build, model, gates, repeats=base, runs=runs, seed=seed, workers=workers)
+            for build in (healthy, regressed)
+        )
         rows = tuple(
             GateRow(
                 all_gates[i],
@@ -143,19 +229,57 @@ def tune(
             )
             for i in shown
         )
+        independent_rows: tuple[GateRow, ...] = ()
+        if model.overdispersion > 0.0:
+            plain = _exact_rows(healthy, regressed, model.independent, gates, base)
+            independent_rows = tuple(GateRow(g, *r) for g, r in zip(gates, plain, strict=True))
+        options = tuple(
+            _option(
+                healthy,
+                regressed,
+                model,
+                measured,
+                k,
+                all_gates,
+                false_alarm_target,
+                miss_target,
+                max_cases,
+                confidence,
+            )
+            for k in calls
+        )
+        meeting = [option for option in options if option.recommendation.meets]
+        choice = min(meeting, key=lambda o: (o.judge_calls, o.repeats)) if meeting else None
+        uncertainty: tuple[UncertainRow, ...] = ()
+        if measured is not None:
+            uncertainty = posterior_rows(
+                healthy, regressed, measured, gates, repeats=base, confidence=confidence
+            )
         levels.append(
             NoiseLevel(
-                flip_rate=p,
+                rates=model,
+                measured=measured,
+                repeats=base,
                 rows=rows,
                 omitted=len(all_gates) - len(rows),
                 recommendation=recommend(rows, false_alarm_target, miss_target),
                 cases_needed=cases_needed(
-                    healthy, regressed, p, false_alarm_target, miss_target, max_cases=max_cases
+                    healthy,
+                    regressed,
+                    model,
+                    false_alarm_target,
+                    miss_target,
+                    max_cases=max_cases,
+                    repeats=base,
                 ),
+                independent_rows=independent_rows,
+                options=options,
+                choice=choice,
+                uncertainty=uncertainty,
             )
         )
     return TuneReport(
-        cases=len(healthy),
+        cases=cases,
         judged_checks=healthy.judged_checks,
         regressed_failing_cases=regressed.truly_failing_cases,
         runs=runs,
@@ -163,6 +287,52 @@ def tune(
         max_false_alarm=false_alarm_target,
         max_miss=miss_target,
         levels=tuple(levels),
+        current_gate=current_gate,
+        confidence=confidence,
+    )
+
+
+def _option(
+    healthy: Suite,
+    regressed: Suite,
+    model: ErrorRates,
+    measured: JudgeRates | None,
+    repeats: int,
+    gates: Sequence[Gate],
+    max_false_alarm: float,
+    max_miss: float,
+    max_cases: int,
+    confidence: float,
+) -> RepeatOption:
+    exact = _exact_rows(healthy, regressed, model, gates, repeats)
+    rows = [GateRow(g, *r) for g, r in zip(gates, exact, strict=True)]
+    rec = recommend(rows, max_false_alarm, max_miss)
+    independent_false_alarm = independent_miss = None
+    uncertainty = None
+    if rec.gate is not None:
+        if model.overdispersion > 0.0:
+            ((h, r),) = _exact_rows(healthy, regressed, model.independent, [rec.gate], repeats)
+            independent_false_alarm, independent_miss = h, 1.0 - r
+        if measured is not None:
+            (uncertainty,) = posterior_rows(
+                healthy, regressed, measured, [rec.gate], repeats=repeats, confidence=confidence
+            )
+    return RepeatOption(
+        repeats=repeats,
+        judge_calls=repeats * healthy.judged_checks,
+        recommendation=rec,
+        cases_needed=cases_needed(
+            healthy,
+            regressed,
+            model,
+            max_false_alarm,
+            max_miss,
+            max_cases=max_cases,
+            repeats=repeats,
+        ),
+        independent_false_alarm=independent_false_alarm,
+        independent_miss=independent_miss,
+        uncertainty=uncertainty,
     )
 
 
@@ -181,11 +351,12 @@ def recommend(rows: Sequence[GateRow], max_false_alarm: float, max_miss: float) 
 def cases_needed(
     healthy: Suite,
     regressed: Suite,
-    flip_rate: float,
+    rates: RatesLike,
     max_false_alarm: float,
     max_miss: float,
     *,
     max_cases: int = 5_000,
+    repeats: int = 1,
 ) -> CasesNeeded:
     """The fewest cases for which some gate keeps both the false-alarm and the miss rate in bounds.
 
@@ -195,8 +366,8 @@ def cases_needed(
     """
     kinds: dict[tuple[float, float], int] = {}
     pairs = zip(
-        case_pass_probabilities(healthy, flip_rate),
-        case_pass_probabilities(regressed, flip_rate),
+        case_pass_probabilities(healthy, rates, repeats=repeats),
+        case_pass_probabilities(regressed, rates, repeats=repeats),
         strict=True,
     )
     for pair in pairs:
@@ -264,20 +435,19 @@ def _add_case(
 
 
 def _exact_rows(
-    healthy: Suite, regressed: Suite, flip_rate: float, gates: Sequence[Gate]
+    healthy: Suite, regressed: Suite, rates: ErrorRates, gates: Sequence[Gate], repeats: int
 ) -> list[tuple[float, float]]:
-    pmf_h = passing_distribution(case_pass_probabilities(healthy, flip_rate))
-    pmf_r = passing_distribution(case_pass_probabilities(regressed, flip_rate))
-    return [
-        (fail_probability(pmf_h, g.min_passing), fail_probability(pmf_r, g.min_passing))
-        for g in gates
-    ]
+    below_h = fail_probabilities(suite_distribution(healthy, rates, repeats=repeats))
+    below_r = fail_probabilities(suite_distribution(regressed, rates, repeats=repeats))
+    return [(float(below_h[g.min_passing]), float(below_r[g.min_passing])) for g in gates]
 
 
 def _simulated(
     suite: Suite,
-    flip_rate: float,
+    rates: ErrorRates,
     gates: Sequence[Gate],
+    *,
+    repeats: int,
     runs: int,
     seed: int,
     workers: int | None,
@@ -285,6 +455,12 @@ def _simulated(
     if runs == 0:
         return {gate.min_passing: None for gate in gates}
     result = simulate_gates(
-        suite, flip_rate, [g.threshold for g in gates], runs=runs, seed=seed, workers=workers
+        suite,
+        rates,
+        [g.threshold for g in gates],
+        repeats=repeats,
+        runs=runs,
+        seed=seed,
+        workers=workers,
     )
     return {sim.gate.min_passing: sim.failed for sim in result.gates}

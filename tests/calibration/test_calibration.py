@@ -23,6 +23,7 @@ from evalmark.calibration import (
     write_rates,
 )
 from evalmark.models import ChatReply, NoisyJudge, RuleJudge, ScriptedChat, current_call
+from evalmark.noise.rates import read_rates
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "judge-calibration"
 
@@ -167,11 +168,14 @@ def test_the_rates_file_is_the_noise_format(tmp_path: Path) -> None:
 
 
 def test_the_rates_file_reads_back_through_evalmark_noise(tmp_path: Path) -> None:
-    rates = pytest.importorskip("evalmark.noise.rates")  # the noise package's reader
-    items = [LabelledItem("a", "toxicity", {"outputs": "Thanks!"}, True)]
-    path = write_rates(tmp_path / "rates.json", calibrate(items, RuleJudge()))
-    read = rates.read_rates(path)
-    assert (read.false_fail.errors, read.false_fail.trials) == (0, 1)
+    items = load_labels(GOLDEN / "labels.jsonl")
+    result = calibrate(items, RuleJudge())
+    path = write_rates(tmp_path / "rates.json", result)
+    read = read_rates(path)
+    assert (read.false_pass.errors, read.false_pass.trials) == result.false_pass
+    assert (read.false_fail.errors, read.false_fail.trials) == result.false_fail
+    assert read.source == result.judge_rates().source and read.overdispersion is None
+    assert read.rates.false_pass == pytest.approx((result.false_pass[0] + 0.5) / 22)
 
 
 def test_a_noisy_judge_calibrates_the_same_way_every_run() -> None:

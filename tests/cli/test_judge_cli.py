@@ -236,3 +236,21 @@ def test_the_demo_command_runs_from_a_fresh_process(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Cohen's kappa   0.591" in done.stdout
+
+
+def test_evalmark_tune_reads_the_rates_calibrate_wrote(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import shutil
+
+    suite = tmp_path / "support"
+    shutil.copytree(ROOT / "golden" / "support", suite)
+    code, _, err = cli(
+        capsys, "judge", "calibrate", LABELS, "--judge", CASSETTE, "--suite", str(suite)
+    )
+    assert code == 0, err
+    code, out, err = cli(capsys, "tune", str(suite))
+    assert code == 0, err
+    rates = suite / ".evalmark" / "judge-rates.json"
+    assert f"judge noise: false pass 4/21, false fail 5/23 from {rates}" in out
+    assert "measured by: evalmark judge calibrate" in out

@@ -6,6 +6,7 @@
 
     result = calibrate(load_labels("labels.jsonl"), judge_model)
     result.agreement.kappa, result.true_pass, result.true_fail
+    result.judge_rates()                                        # evalmark.noise.JudgeRates
     write_rates("suite/.evalmark/judge-rates.json", result)   # read by `evalmark tune`
 
 The command line is ``evalmark judge calibrate LABELS --judge ...``.
@@ -15,7 +16,6 @@ from evalmark.calibration.agreement import Agreement, Rate, agreement, rate
 from evalmark.calibration.labels import CalibrationSet, LabelledItem, load_labels
 from evalmark.calibration.run import (
     RATES_FILE,
-    RATES_FORMAT,
     CalibrationResult,
     ItemOutcome,
     calibrate,
@@ -25,7 +25,6 @@ from evalmark.errors import CalibrationError
 
 __all__ = [
     "RATES_FILE",
-    "RATES_FORMAT",
     "Agreement",
     "CalibrationError",
     "CalibrationResult",

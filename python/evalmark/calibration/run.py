@@ -8,38 +8,33 @@ counts as a fail, as a gate would see it (``errors="exclude"`` leaves such items
 The result holds the confusion matrix (rows the label, columns the judge), accuracy, Cohen's
 kappa, the true-pass rate (of the items people passed, the share the judge passed) and the
 true-fail rate, each with a Wilson interval, and the judge's false-pass and false-fail counts,
-which :meth:`CalibrationResult.rates_document` writes in the rates-file format that
-``evalmark tune`` reads.
+which :meth:`CalibrationResult.judge_rates` gives as :class:`evalmark.noise.JudgeRates`, the
+rates file that ``evalmark tune`` reads (:func:`write_rates`).
 """
 
 from __future__ import annotations
 
-import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from evalmark._files.atomic import write_atomically
 from evalmark.calibration.agreement import Agreement, Rate, agreement, rate
 from evalmark.calibration.labels import CalibrationSet, LabelledItem
 from evalmark.models.context import call_context
 from evalmark.models.protocols import model_id_of
+from evalmark.noise import rates as noise_rates
+from evalmark.noise.rates import RATES_FILE, JudgeRates, RateCounts
 from evalmark.strategies.llm_judge import LLMJudge
 
 __all__ = [
     "RATES_FILE",
-    "RATES_FORMAT",
     "CalibrationResult",
     "ItemOutcome",
     "calibrate",
     "write_rates",
 ]
-
-# The rates file of evalmark.noise (read by `evalmark tune`): the same format and place.
-RATES_FORMAT = "evalmark-judge-rates"
-RATES_VERSION = 1
-RATES_FILE = Path(".evalmark") / "judge-rates.json"
 
 ErrorPolicy = Literal["fail", "exclude"]
 
@@ -96,21 +91,20 @@ class CalibrationResult:
         """The items where the judge did not give the label's verdict, in file order."""
         return [i for i in self.counted if not i.agrees]
 
-    def rates_document(self) -> dict[str, Any]:
-        """The rates file: false-pass and false-fail counts, in ``evalmark.noise``'s format."""
-        errors_fp, trials_fp = self.false_pass
-        errors_ff, trials_ff = self.false_fail
-        return {
-            "format": RATES_FORMAT,
-            "version": RATES_VERSION,
-            "source": (
+    def judge_rates(self) -> JudgeRates:
+        """The false-pass and false-fail counts as the rates ``evalmark tune`` uses."""
+        return JudgeRates(
+            false_pass=RateCounts(*self.false_pass),
+            false_fail=RateCounts(*self.false_fail),
+            source=(
                 f"evalmark judge calibrate {self.source} (judge {self.judge}, "
                 f"{len(self.counted)} labelled items)"
             ),
-            "false_pass": {"errors": errors_fp, "trials": trials_fp},
-            "false_fail": {"errors": errors_ff, "trials": trials_ff},
-            "overdispersion": None,
-        }
+        )
+
+    def rates_document(self) -> dict[str, Any]:
+        """The rates file's document (:meth:`JudgeRates.to_dict`)."""
+        return self.judge_rates().to_dict()
 
     def to_dict(self) -> dict[str, Any]:
         """Everything measured, JSON-ready."""
@@ -155,14 +149,10 @@ class CalibrationResult:
         }
 
 
-def write_rates(path: str | Path, result: CalibrationResult) -> Path:
-    """Write the false-pass and false-fail counts of ``result`` as a rates file (atomically);
-    the JSON is what ``evalmark.noise.rates.JudgeRates.to_dict`` produces."""
-    target = Path(path)
-    text = json.dumps(result.rates_document(), indent=2, ensure_ascii=False) + "\n"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(target, text.encode("utf-8"))
-    return target
+def write_rates(path: str | os.PathLike[str], result: CalibrationResult) -> Path:
+    """Write the false-pass and false-fail counts of ``result`` as a rates file, atomically
+    (:func:`evalmark.noise.write_rates`)."""
+    return noise_rates.write_rates(path, result.judge_rates())
 
 
 def _judge_one(judge: LLMJudge, item: LabelledItem) -> ItemOutcome:

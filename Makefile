@@ -49,10 +49,11 @@ demo-all: build ## every bundled job, each with the exit code it must give
 	$(VENV)/bin/evalmark run golden/car-rental -q
 	$(VENV)/bin/evalmark tune golden/support --flip 0.03,0.08 > /dev/null
 	$(VENV)/bin/evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein,json_match
+	$(VENV)/bin/evalmark code run golden/code -q
 
 test: dev ## run the Rust and Python test suites
 	cargo test --release --quiet
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n 2
 
 lint: dev ## formatting, lints and type checks for Rust and Python
 	cargo fmt --check

@@ -267,6 +267,104 @@ def bench_json(exp: list[str], act: list[str]) -> Row:
     )
 
 
+def as_lines(texts: list[str]) -> list[str]:
+    """The same texts with clause breaks as newlines: ROUGE-Lsum's sentences."""
+    return [t.replace(", ", "\n").replace("; ", "\n") for t in texts]
+
+
+def bench_rouge_stemmed(exp: list[str], act: list[str], subset: int, kind: str) -> Row:
+    """ROUGE-1, ROUGE-2 or ROUGE-Lsum with Porter stemming against rouge-score's
+    ``use_stemmer=True``."""
+    if kind == "rougeLsum":
+        exp, act = as_lines(exp), as_lines(act)
+
+        def ours(w: int | None) -> Any:
+            return em.rouge_lsum_batch(exp, act, stemmer="porter", workers=w)
+
+        label = "ROUGE-Lsum F, stemmed"
+    else:
+        n = int(kind[5:])
+
+        def ours(w: int | None) -> Any:
+            return em.rouge_n_batch(exp, act, n=n, stemmer="porter", workers=w)
+
+        label = f"ROUGE-{n} F, stemmed"
+
+    def make() -> Callable[[], Any]:
+        from rouge_score import rouge_scorer
+
+        scorer = rouge_scorer.RougeScorer([kind], use_stemmer=True)
+        pairs = list(zip(exp[:subset], act[:subset], strict=True))
+        return lambda: [scorer.score(e, a)[kind].fmeasure for e, a in pairs]
+
+    return measure(
+        label, len(exp), lambda: ours(None), lambda: ours(1), "rouge-score", make, 100.0, subset
+    )
+
+
+def bench_sentence_bleu(exp: list[str], act: list[str], subset: int) -> Row:
+    def make() -> Callable[[], Any]:
+        import sacrebleu
+
+        pairs = list(zip(exp[:subset], act[:subset], strict=True))
+        return lambda: [sacrebleu.sentence_bleu(a, [e]).score for e, a in pairs]
+
+    return measure(
+        "sentence BLEU",
+        len(exp),
+        lambda: em.bleu_batch(exp, act),
+        lambda: em.bleu_batch(exp, act, workers=1),
+        "sacrebleu.sentence_bleu",
+        make,
+        30.0,
+        subset,
+    )
+
+
+def bench_sentence_chrf(exp: list[str], act: list[str], subset: int, word_order: int) -> Row:
+    def make() -> Callable[[], Any]:
+        import sacrebleu
+
+        pairs = list(zip(exp[:subset], act[:subset], strict=True))
+        return lambda: [
+            sacrebleu.sentence_chrf(a, [e], word_order=word_order).score for e, a in pairs
+        ]
+
+    return measure(
+        "chrF++" if word_order == 2 else "chrF",
+        len(exp),
+        lambda: em.chrf_batch(exp, act, word_order=word_order),
+        lambda: em.chrf_batch(exp, act, word_order=word_order, workers=1),
+        "sacrebleu.sentence_chrf",
+        make,
+        30.0,
+        subset,
+    )
+
+
+def bench_corpus(exp: list[str], act: list[str], subset: int, metric: str) -> Row:
+    """Corpus BLEU or chrF of all pairs; the peer scores the first ``subset`` as its corpus."""
+    ours = em.corpus_bleu if metric == "BLEU" else em.corpus_chrf
+
+    def make() -> Callable[[], Any]:
+        import sacrebleu
+
+        peer = sacrebleu.corpus_bleu if metric == "BLEU" else sacrebleu.corpus_chrf
+        hyps, refs = act[:subset], [exp[:subset]]
+        return lambda: peer(hyps, refs).score
+
+    return measure(
+        f"corpus {metric}",
+        len(exp),
+        lambda: ours(exp, act),
+        lambda: ours(exp, act, workers=1),
+        f"sacrebleu.corpus_{metric.lower()}",
+        make,
+        10.0,
+        subset,
+    )
+
+
 def print_table(rows: list[Row], n: int) -> None:
     print(
         f"\nthroughput, {n:,} pairs per metric, {os.cpu_count()} cores, best of {ROUNDS}"
@@ -398,6 +496,37 @@ def agreement(exp: list[str], act: list[str], jexp: list[str], jact: list[str], 
         print(f"  ROUGE-L F within 1e-12 of rouge-score: {close:,}/{k:,}")
     except ImportError:
         print("  ROUGE-L: peer not installed")
+    try:
+        from rouge_score import rouge_scorer
+
+        le, la = as_lines(e), as_lines(a)
+        for kind, ours in (
+            ("rouge1", em.rouge_n_batch(e, a, stemmer="porter").tolist()),
+            ("rouge2", em.rouge_n_batch(e, a, n=2, stemmer="porter").tolist()),
+            ("rougeLsum", em.rouge_lsum_batch(le, la, stemmer="porter").tolist()),
+        ):
+            scorer = rouge_scorer.RougeScorer([kind], use_stemmer=True)
+            texts = zip(le, la, strict=True) if kind == "rougeLsum" else zip(e, a, strict=True)
+            ref = [scorer.score(x, y)[kind].fmeasure for x, y in texts]
+            print(
+                f"  {kind} F, stemmed == rouge-score: {sum(map(float.__eq__, ours, ref)):,}/{k:,}"
+            )
+    except ImportError:
+        print("  ROUGE-N / ROUGE-Lsum: peer not installed")
+    try:
+        import sacrebleu
+
+        for name, ours, peer in (
+            ("sentence BLEU", em.bleu_batch(e, a), sacrebleu.sentence_bleu),
+            ("chrF", em.chrf_batch(e, a), sacrebleu.sentence_chrf),
+        ):
+            ref = [peer(y, [x]).score for x, y in zip(e, a, strict=True)]
+            close = sum(abs(p * 100 - q) <= 1e-9 for p, q in zip(ours, ref, strict=True))
+            print(f"  {name} x 100 within 1e-9 of sacrebleu: {close:,}/{k:,}")
+        gap = abs(em.corpus_bleu(e, a) * 100 - sacrebleu.corpus_bleu(a, [e]).score)
+        print(f"  corpus BLEU x 100 - sacrebleu: {gap:.1e}")
+    except ImportError:
+        print("  BLEU / chrF: peer not installed")
     ours = em.token_f1_batch(e, a).tolist()
     ref = [oracles.squad_compute_f1(x, y) for x, y in zip(e, a, strict=True)]
     print(f"  token F1 == SQuAD compute_f1: {sum(map(float.__eq__, ours, ref)):,}/{k:,}")
@@ -436,6 +565,14 @@ def main() -> None:
         bench_cosine(n, args.seed),
         bench_cosine_matrix(n, args.seed),
         bench_json(jexp, jact),
+        bench_rouge_stemmed(exp, act, subset, "rouge1"),
+        bench_rouge_stemmed(exp, act, subset, "rouge2"),
+        bench_rouge_stemmed(exp, act, subset, "rougeLsum"),
+        bench_sentence_bleu(exp, act, subset),
+        bench_sentence_chrf(exp, act, subset, 0),
+        bench_sentence_chrf(exp, act, subset, 2),
+        bench_corpus(exp, act, max(subset, min(n, 20_000)), "BLEU"),
+        bench_corpus(exp, act, max(subset, min(n, 20_000)), "chrF"),
     ]
     print_table(rows, n)
     agreement(exp, act, jexp, jact, min(n, subset))

@@ -3,7 +3,9 @@
 //!
 //! * string options (`normalizer`, `tokenizer`, `measure`, `numbers`): one [`str_option!`]
 //!   line each, mapping the accepted strings to the kernel's enum;
-//! * `workers` ([`Workers`]) and `max_chars` ([`MaxChars`]).
+//! * `workers` ([`Workers`]) and `max_chars` ([`MaxChars`]);
+//! * counts (`n`, `char_order`, `word_order`, `beta`): one [`count_option!`] line each;
+//! * `stemmer`: `None` or `"porter"`.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
@@ -12,8 +14,11 @@ use pyo3::Borrowed;
 use crate::batch::{bad_workers, Workers};
 use crate::errors::EvalError;
 use crate::inputs::type_name;
+use crate::metrics::bleu::SmoothMethod;
+use crate::metrics::bleu_tokenize::BleuTokenizer;
 use crate::metrics::json::Numbers;
 use crate::metrics::rouge_l::{Measure, Tokenizer};
+use crate::metrics::rouge_tokens::Stemmer;
 use crate::metrics::token_f1::Normalizer;
 
 /// The value of string option `name` among `choices`, or the error saying what is accepted.
@@ -66,6 +71,43 @@ str_option!(
     "recall" => Measure::Recall,
 );
 str_option!(Numbers, "numbers", "value" => Numbers::Value, "strict" => Numbers::Strict);
+str_option!(
+    BleuTokenizer,
+    "tokenizer",
+    "13a" => BleuTokenizer::Tok13a,
+    "intl" => BleuTokenizer::Intl,
+    "none" => BleuTokenizer::None,
+);
+str_option!(
+    SmoothMethod,
+    "smooth",
+    "exp" => SmoothMethod::Exp,
+    "floor" => SmoothMethod::Floor,
+    "add-k" => SmoothMethod::AddK,
+    "none" => SmoothMethod::None,
+);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Stemmer {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Ok(Stemmer::None);
+        }
+        pick("stemmer", &obj, &[("porter", Stemmer::Porter)]).map_err(|e| {
+            let py = obj.py();
+            if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
+                EvalError::Type(format!(
+                    "stemmer must be None or \"porter\", got {}",
+                    type_name(&obj)
+                ))
+                .into()
+            } else {
+                e
+            }
+        })
+    }
+}
 
 /// An `int` argument that is not a `bool`, as `i128` (`None` when it does not fit).
 fn int_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
@@ -76,6 +118,46 @@ fn int_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
     }
     Ok(obj.extract::<i128>().ok())
 }
+
+/// The largest count option accepted: far beyond any useful n-gram order or beta.
+pub const MAX_COUNT: i128 = 65_535;
+
+/// `FromPyObject` for an `int` option from `min` to [`MAX_COUNT`]:
+/// `count_option!(Type, "option", min);` defines `Type(pub usize)`.
+macro_rules! count_option {
+    ($ty:ident, $name:literal, $min:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $ty(pub usize);
+
+        impl<'a, 'py> FromPyObject<'a, 'py> for $ty {
+            type Error = PyErr;
+
+            fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+                match int_arg($name, &obj)? {
+                    Some(v) if ($min..=MAX_COUNT).contains(&v) => Ok($ty(v as usize)),
+                    _ => Err(EvalError::input(format!(
+                        "{} must be an int from {} to {MAX_COUNT}, got {}",
+                        $name,
+                        $min,
+                        obj.str()?
+                    ))
+                    .into()),
+                }
+            }
+        }
+    };
+}
+
+count_option!(NgramOrder, "n", 1, "ROUGE-N's n (1 or more).");
+count_option!(CharOrder, "char_order", 0, "chrF's character n-gram order.");
+count_option!(
+    WordOrder,
+    "word_order",
+    0,
+    "chrF's word n-gram order (2: chrF++)."
+);
+count_option!(Beta, "beta", 0, "chrF's recall weight.");
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Workers {
     type Error = PyErr;

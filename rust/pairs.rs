@@ -107,14 +107,14 @@ where
 }
 
 /// The number of code points of `text` when it is more than `cap`.
-fn chars_over(text: &[u8], cap: usize) -> Option<usize> {
+pub(crate) fn chars_over(text: &[u8], cap: usize) -> Option<usize> {
     if text.len() <= cap {
         return None; // never more code points than bytes
     }
     Some(count_code_points(text)).filter(|&n| n > cap)
 }
 
-fn too_long_pair(e: Option<usize>, a: Option<usize>, cap: usize) -> EvalError {
+pub(crate) fn too_long_pair(e: Option<usize>, a: Option<usize>, cap: usize) -> EvalError {
     EvalError::TooLong {
         message: format!(
             "{} more than max_chars={cap}; shorten the text or raise max_chars",
@@ -136,14 +136,27 @@ fn sides(e: Option<usize>, a: Option<usize>) -> String {
 
 /// Every row of either side over `cap` code points, or none.
 fn check_rows(e: &Texts<'_>, a: &Texts<'_>, cap: usize, stop: &Stop) -> EvalResult<()> {
+    check_row_lengths(e.len(), cap, stop, |i| {
+        (chars_over(e.row(i), cap), chars_over(a.row(i), cap))
+    })
+}
+
+/// Every row of `n` whose `over(i)` (the code points of its expected and its actual side, where
+/// over `cap`) names a side, or none.
+pub(crate) fn check_row_lengths(
+    n: usize,
+    cap: usize,
+    stop: &Stop,
+    over: impl Fn(usize) -> (Option<usize>, Option<usize>),
+) -> EvalResult<()> {
     const LISTED: usize = 5;
     let mut rows = Vec::new();
     let mut listed = Vec::new();
-    for i in 0..e.len() {
+    for i in 0..n {
         if i % 4096 == 0 {
             stop.check()?;
         }
-        let (ne, na) = (chars_over(e.row(i), cap), chars_over(a.row(i), cap));
+        let (ne, na) = over(i);
         if ne.is_none() && na.is_none() {
             continue;
         }

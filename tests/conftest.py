@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -15,3 +16,9 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture(autouse=True)
+def _no_history_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs made by tests write no history unless a test asks for it (tests/history do)."""
+    monkeypatch.setenv("EVALMARK_HISTORY", "off")

@@ -16,7 +16,13 @@ from typing import Any
 EXPORTS: dict[str, tuple[str, ...]] = {
     "evalmark._core": ("__version__",),
     "evalmark.metrics": (
+        "bleu",
+        "bleu_batch",
         "canonical_json",
+        "chrf",
+        "chrf_batch",
+        "corpus_bleu",
+        "corpus_chrf",
         "cosine",
         "cosine_batch",
         "cosine_matrix",
@@ -29,6 +35,10 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "MetricInputError",
         "rouge_l",
         "rouge_l_batch",
+        "rouge_lsum",
+        "rouge_lsum_batch",
+        "rouge_n",
+        "rouge_n_batch",
         "TextColumn",
         "token_f1",
         "token_f1_batch",
@@ -77,6 +87,16 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "evalmark.suite": (
         "load_suite",
         "run_suite",
+    ),
+    "evalmark.offline": (
+        "NetworkBlockedError",
+        "offline",
+    ),
+    "evalmark.telemetry": (
+        "EvalTracer",
+        "monitor",
+        "OpenTelemetryTracer",
+        "RecordingTracer",
     ),
     "evalmark.noise": (
         "gate_risk",

@@ -27,7 +27,6 @@ ALPHANUMERIC_UNICODE_VERSION: str
 MAX_WORKERS: int
 """The largest ``workers`` value a batch function accepts."""
 
-
 def token_f1(
     expected: str, actual: str, normalizer: str = "squad", max_chars: int | None = None
 ) -> float:
@@ -54,6 +53,7 @@ def rouge_l(
     actual: str,
     tokenizer: str = "rouge",
     measure: str = "fmeasure",
+    stemmer: str | None = None,
     max_chars: int | None = None,
 ) -> float:
     """ROUGE-L, equal to ``RougeScorer(["rougeL"]).score(expected, actual)["rougeL"]``.
@@ -63,6 +63,9 @@ def rouge_l(
     Alphabetic or Numeric property (as of ``ALPHANUMERIC_UNICODE_VERSION``). Unlike Python's
     ``str.isalnum`` this keeps combining vowel signs (Mn, Mc) inside words, so Devanagari or
     Thai words are not cut apart; circled letters such as Ⓐ count as letters too.
+    stemmer ``"porter"``: every token of four or more characters is replaced by its Porter stem
+    as NLTK's ``PorterStemmer()`` gives it (mode ``NLTK_EXTENSIONS``), which is rouge-score's
+    ``use_stemmer=True``; ``None``: no stemming.
     lcs = longest common subsequence of the token sequences; precision = lcs/len(actual),
     recall = lcs/len(expected), fmeasure = 2pr/(p+r) (0.0 when p + r = 0). Either side without
     tokens: 0.0. Time O(n·m/64) for n and m tokens; memory linear in the input length.
@@ -73,10 +76,69 @@ def rouge_l_batch(
     actual: Any,
     tokenizer: str = "rouge",
     measure: str = "fmeasure",
+    stemmer: str | None = None,
     workers: int = -1,
     max_chars: int | None = None,
 ) -> npt.NDArray[np.float64]:
     """``rouge_l`` for each pair."""
+
+def rouge_n(
+    expected: str,
+    actual: str,
+    n: int = 1,
+    tokenizer: str = "rouge",
+    stemmer: str | None = None,
+    measure: str = "fmeasure",
+    max_chars: int | None = None,
+) -> float:
+    """ROUGE-N, equal to ``RougeScorer([f"rouge{n}"], use_stemmer=stemmer == "porter")``'s
+    score (rouge-score itself stops at n = 9; any n >= 1 is accepted here).
+
+    Tokens as in ``rouge_l`` (tokenizer, stemmer). hits = sum over n-grams of min(count in
+    expected, count in actual); precision = hits / max(n-grams of actual, 1), recall = hits /
+    max(n-grams of expected, 1), fmeasure = 2pr/(p+r) (0.0 when p + r = 0).
+    """
+
+def rouge_n_batch(
+    expected: Any,
+    actual: Any,
+    n: int = 1,
+    tokenizer: str = "rouge",
+    stemmer: str | None = None,
+    measure: str = "fmeasure",
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.float64]:
+    """``rouge_n`` for each pair."""
+
+def rouge_lsum(
+    expected: str,
+    actual: str,
+    tokenizer: str = "rouge",
+    stemmer: str | None = None,
+    measure: str = "fmeasure",
+    max_chars: int | None = None,
+) -> float:
+    """ROUGE-Lsum, equal to ``RougeScorer(["rougeLsum"], use_stemmer=...)``'s score.
+
+    Sentences are the non-empty pieces of ``text.split("\n")``, tokenized as in ``rouge_l``.
+    For each expected sentence r, the union over actual sentences c of the positions of r on
+    the longest common subsequence of (r, c) that rouge-score's table backtrack reads out; each
+    token of r at such a position is a hit while both summaries still hold an unused copy of
+    it. precision = hits / tokens(actual), recall = hits / tokens(expected), fmeasure =
+    2pr/(p+r). Either side without tokens: 0.0. Without newlines this equals ``rouge_l``.
+    """
+
+def rouge_lsum_batch(
+    expected: Any,
+    actual: Any,
+    tokenizer: str = "rouge",
+    stemmer: str | None = None,
+    measure: str = "fmeasure",
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.float64]:
+    """``rouge_lsum`` for each pair."""
 
 def levenshtein_distance(expected: str, actual: str, max_chars: int | None = None) -> int:
     """Unit-cost insert/delete/substitute edit distance over code points; equal to
@@ -139,3 +201,122 @@ def canonical_json(text: str, numbers: str = "value") -> str:
     their canonical texts are equal. With ``"strict"`` it equals
     ``json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"), ensure_ascii=False)``
     (lone surrogates are written as ``\\uXXXX`` escapes)."""
+
+REGEX_VERSION: str
+"""The version of the ``regex`` module whose Unicode classes (``\\p{N}``, ``\\p{P}``,
+``\\p{S}``) the ``"intl"`` BLEU tokenizer uses, as sacrebleu's does."""
+
+def bleu(
+    expected: Any,
+    actual: str,
+    tokenizer: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+    max_chars: int | None = None,
+) -> float:
+    """Sentence BLEU in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs, ...).score / 100``
+    (capped at 1.0, which float rounding of a perfect score exceeds by an ulp).
+
+    expected: one reference (``str``) or a non-empty sequence of them. Each text is
+    ``str.lower()``-ed when ``lowercase``, then ``rstrip()``-ed and tokenized; tokens are the
+    pieces of ``str.split()``. tokenizer ``"13a"`` (mteval-v13a): remove ``<skipped>``, join
+    ``-\\n``, ``\\n`` to space, unescape ``&quot; &amp; &lt; &gt;``, then cut out every ASCII
+    symbol but ``' , - .``; cut ``.`` and ``,`` off unless preceded by a digit, then unless
+    followed by one; cut ``-`` off after a digit. ``"intl"`` (mteval-v14): cut punctuation
+    (\\p{P}) off a preceding non-number, then off a following non-number, then cut out every
+    symbol (\\p{S}), classes as in ``REGEX_VERSION``. ``"none"``: whitespace split only.
+    For n = 1..4: correct_n = sum over hypothesis n-grams of min(count, its largest count in any
+    one reference), total_n = n-grams of actual. Brevity penalty exp(1 - r/h) when h < r (h =
+    hypothesis tokens, r = the closest reference length, the shorter on a tie; 0 when h = 0).
+    No match at any order: 0. smooth ``"exp"`` (the k-th order without a match gets precision
+    1/(2^k total_n)), ``"floor"`` (smooth_value/total_n, default 0.1), ``"add-k"`` (adds
+    smooth_value, default 1, to correct_n and total_n for n >= 2), ``"none"``. effective_order:
+    average the log precisions only over orders with total_n > 0 (sacrebleu's default for
+    sentences); else over all four, an empty order contributing log 0 as -9999999999.
+    """
+
+def bleu_batch(
+    expected: Any,
+    actual: Any,
+    tokenizer: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.float64]:
+    """``bleu`` for each row: ``expected[i]`` (a ``str`` or a sequence of ``str``) holds row i's
+    references, or expected is a text column (one reference per row)."""
+
+def corpus_bleu(
+    expected: Any,
+    actual: Any,
+    tokenizer: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> float:
+    """Corpus BLEU in [0, 1]: the statistics of ``bleu`` summed over rows, then scored once;
+    sacrebleu's ``corpus_bleu(actual, streams).score / 100`` where ``streams[k][i]`` is
+    row i's k-th reference. No rows: 0.0."""
+
+def chrf(
+    expected: Any,
+    actual: str,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    max_chars: int | None = None,
+) -> float:
+    """Sentence chrF in [0, 1] (chrF++ with ``word_order=2``): sacrebleu's
+    ``CHRF(...).sentence_score(actual, refs).score / 100``.
+
+    Texts are ``str.lower()``-ed when ``lowercase``. Character n-grams (orders
+    1..char_order) of the text with every ``str.isspace`` character removed (kept when
+    ``whitespace``); word n-grams (orders 1..word_order) of ``str.split()`` words, each word of
+    two or more characters losing one trailing ASCII punctuation mark, or else one leading one,
+    as a word of its own. Per order: hyp = n-grams of actual (0 when the reference has none of
+    that order), ref = n-grams of the reference, match = the clipped overlap; precision =
+    match/hyp and recall = match/ref averaged over the orders where both are non-zero;
+    score = (1 + beta²)·P·R / (beta²·P + R), 0 when P + R = 0. ``eps_smoothing``: instead the
+    mean over all orders of that per-order F (1e-16 for an undefined precision or recall). With
+    several references the one scoring best is kept (the first on a tie).
+    """
+
+def chrf_batch(
+    expected: Any,
+    actual: Any,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.float64]:
+    """``chrf`` for each row; ``expected[i]`` holds row i's references."""
+
+def corpus_chrf(
+    expected: Any,
+    actual: Any,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> float:
+    """Corpus chrF in [0, 1]: each row's best-reference statistics summed, then scored once;
+    sacrebleu's ``corpus_chrf`` / 100. No rows: 0.0."""

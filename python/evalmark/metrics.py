@@ -29,7 +29,13 @@ __all__ = [
     "MetricInputError",
     "TextColumn",
     "TextTooLongError",
+    "bleu",
+    "bleu_batch",
     "canonical_json",
+    "chrf",
+    "chrf_batch",
+    "corpus_bleu",
+    "corpus_chrf",
     "cosine",
     "cosine_batch",
     "cosine_matrix",
@@ -41,6 +47,10 @@ __all__ = [
     "levenshtein_similarity_batch",
     "rouge_l",
     "rouge_l_batch",
+    "rouge_lsum",
+    "rouge_lsum_batch",
+    "rouge_n",
+    "rouge_n_batch",
     "token_f1",
     "token_f1_batch",
 ]
@@ -49,6 +59,9 @@ Normalizer = Literal["squad", "none"]
 Tokenizer = Literal["rouge", "unicode"]
 Measure = Literal["fmeasure", "precision", "recall"]
 Numbers = Literal["value", "strict"]
+Stemmer = Literal["porter"]
+BleuTokenizer = Literal["13a", "intl", "none"]
+Smooth = Literal["exp", "floor", "add-k", "none"]
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -204,10 +217,12 @@ def rouge_l(
     *,
     tokenizer: Tokenizer = "rouge",
     measure: Measure = "fmeasure",
+    stemmer: Stemmer | None = None,
     max_chars: int | None = None,
 ) -> float:
-    """ROUGE-L of ``actual`` (prediction) against ``expected`` (target), as rouge-score."""
-    return _core.rouge_l(expected, actual, tokenizer, measure, max_chars)
+    """ROUGE-L of ``actual`` (prediction) against ``expected`` (target), as rouge-score;
+    ``stemmer="porter"`` is rouge-score's ``use_stemmer=True``."""
+    return _core.rouge_l(expected, actual, tokenizer, measure, stemmer, max_chars)
 
 
 def rouge_l_batch(
@@ -216,6 +231,7 @@ def rouge_l_batch(
     *,
     tokenizer: Tokenizer = "rouge",
     measure: Measure = "fmeasure",
+    stemmer: Stemmer | None = None,
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
@@ -225,6 +241,7 @@ def rouge_l_batch(
         _texts(actual),
         tokenizer,
         measure,
+        stemmer,
         resolve_workers(workers),
         max_chars,
     )
@@ -324,3 +341,288 @@ def json_match_batch(
 def canonical_json(text: str, *, numbers: Numbers = "value") -> str:
     """The canonical text of a JSON document: equal texts exactly when the documents match."""
     return _core.canonical_json(text, numbers)
+
+
+# ---------------------------------------------------------------------------- ROUGE-N, ROUGE-Lsum
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+    return value
+
+
+def rouge_n(
+    expected: str,
+    actual: str,
+    *,
+    n: int = 1,
+    tokenizer: Tokenizer = "rouge",
+    stemmer: Stemmer | None = None,
+    measure: Measure = "fmeasure",
+    max_chars: int | None = None,
+) -> float:
+    """ROUGE-N of ``actual`` (prediction) against ``expected`` (target), as rouge-score's
+    ``rouge{n}``; ``stemmer="porter"`` is its ``use_stemmer=True``."""
+    return _core.rouge_n(expected, actual, n, tokenizer, stemmer, measure, max_chars)
+
+
+def rouge_n_batch(
+    expected: Texts,
+    actual: Texts,
+    *,
+    n: int = 1,
+    tokenizer: Tokenizer = "rouge",
+    stemmer: Stemmer | None = None,
+    measure: Measure = "fmeasure",
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> FloatArray:
+    """ROUGE-N for each pair of a batch."""
+    return _core.rouge_n_batch(
+        _texts(expected),
+        _texts(actual),
+        n,
+        tokenizer,
+        stemmer,
+        measure,
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def rouge_lsum(
+    expected: str,
+    actual: str,
+    *,
+    tokenizer: Tokenizer = "rouge",
+    stemmer: Stemmer | None = None,
+    measure: Measure = "fmeasure",
+    max_chars: int | None = None,
+) -> float:
+    """ROUGE-Lsum (summary-level LCS over newline-separated sentences), as rouge-score."""
+    return _core.rouge_lsum(expected, actual, tokenizer, stemmer, measure, max_chars)
+
+
+def rouge_lsum_batch(
+    expected: Texts,
+    actual: Texts,
+    *,
+    tokenizer: Tokenizer = "rouge",
+    stemmer: Stemmer | None = None,
+    measure: Measure = "fmeasure",
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> FloatArray:
+    """ROUGE-Lsum for each pair of a batch."""
+    return _core.rouge_lsum_batch(
+        _texts(expected),
+        _texts(actual),
+        tokenizer,
+        stemmer,
+        measure,
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+# ---------------------------------------------------------------------------- BLEU, chrF
+
+References = str | Sequence[str]
+"""A row's references: one ``str``, or a sequence of them (multi-reference)."""
+ReferenceBatch = Sequence[References] | TextColumn
+
+
+def _references(expected: ReferenceBatch, actual: Texts) -> Any:
+    """The references of a batch, refusing sacrebleu's stream layout with a hint."""
+    if isinstance(expected, TextColumn):
+        return expected._parts()
+    if (
+        not isinstance(expected, str)
+        and isinstance(expected, Sequence)
+        and len(expected) != len(actual)
+        and len(expected) > 0
+        and all(
+            not isinstance(r, str) and isinstance(r, Sequence) and len(r) == len(actual)
+            for r in expected
+        )
+    ):
+        raise MetricInputError(
+            f"expected has {len(expected)} rows for {len(actual)} hypotheses, each as long as "
+            "actual: this looks like sacrebleu's reference streams (one list per reference); "
+            "evalmark takes one entry per row (a str or a list of that row's references): "
+            "pass list(zip(*streams))"
+        )
+    return expected
+
+
+def _smooth_value(value: float | None) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"smooth_value must be a number or None, got {type(value).__name__}")
+    return float(value)
+
+
+def bleu(
+    expected: References,
+    actual: str,
+    *,
+    tokenizer: BleuTokenizer = "13a",
+    lowercase: bool = False,
+    smooth: Smooth = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+    max_chars: int | None = None,
+) -> float:
+    """Sentence BLEU of ``actual`` (the hypothesis) against ``expected`` (one reference or a
+    list), in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs).score / 100``."""
+    return _core.bleu(
+        expected,
+        actual,
+        tokenizer,
+        _flag("lowercase", lowercase),
+        smooth,
+        _smooth_value(smooth_value),
+        _flag("effective_order", effective_order),
+        max_chars,
+    )
+
+
+def bleu_batch(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    tokenizer: BleuTokenizer = "13a",
+    lowercase: bool = False,
+    smooth: Smooth = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> FloatArray:
+    """Sentence BLEU for each row; row i's references are ``expected[i]``."""
+    return _core.bleu_batch(
+        _references(expected, actual),
+        _texts(actual),
+        tokenizer,
+        _flag("lowercase", lowercase),
+        smooth,
+        _smooth_value(smooth_value),
+        _flag("effective_order", effective_order),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def corpus_bleu(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    tokenizer: BleuTokenizer = "13a",
+    lowercase: bool = False,
+    smooth: Smooth = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> float:
+    """Corpus BLEU in [0, 1]: sacrebleu's ``corpus_bleu`` / 100, with references given per row
+    (``expected[i]`` for ``actual[i]``), not as sacrebleu's streams."""
+    return _core.corpus_bleu(
+        _references(expected, actual),
+        _texts(actual),
+        tokenizer,
+        _flag("lowercase", lowercase),
+        smooth,
+        _smooth_value(smooth_value),
+        _flag("effective_order", effective_order),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def _chrf_args(
+    char_order: int,
+    word_order: int,
+    beta: int,
+    whitespace: bool,
+    eps_smoothing: bool,
+    lowercase: bool,
+) -> tuple[int, int, int, bool, bool, bool]:
+    return (
+        char_order,
+        word_order,
+        beta,
+        _flag("whitespace", whitespace),
+        _flag("eps_smoothing", eps_smoothing),
+        _flag("lowercase", lowercase),
+    )
+
+
+def chrf(
+    expected: References,
+    actual: str,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    max_chars: int | None = None,
+) -> float:
+    """Sentence chrF (``word_order=2``: chrF++) of ``actual`` against ``expected`` (one
+    reference or a list), in [0, 1]: sacrebleu's ``sentence_chrf(actual, refs).score / 100``."""
+    return _core.chrf(
+        expected,
+        actual,
+        *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
+        max_chars,
+    )
+
+
+def chrf_batch(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> FloatArray:
+    """Sentence chrF for each row; row i's references are ``expected[i]``."""
+    return _core.chrf_batch(
+        _references(expected, actual),
+        _texts(actual),
+        *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def corpus_chrf(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> float:
+    """Corpus chrF in [0, 1]: sacrebleu's ``corpus_chrf`` / 100, references given per row."""
+    return _core.corpus_chrf(
+        _references(expected, actual),
+        _texts(actual),
+        *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
+        resolve_workers(workers),
+        max_chars,
+    )

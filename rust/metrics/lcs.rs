@@ -145,7 +145,7 @@ fn lcs_multi_word(pattern: &[u32], text: &[u32], alphabet: usize, s: &mut LcsScr
 /// One text symbol: V ← (V + (V & M)) | (V & !M), with the carry rippling upwards. Words below
 /// `first` hold no match bits and are unchanged; above `last` only a carry can change them.
 #[inline]
-fn step(v: &mut [u64], mask: &[u64], first: usize, last: usize) {
+pub(crate) fn step(v: &mut [u64], mask: &[u64], first: usize, last: usize) {
     let mut carry = 0u64;
     for w in first..v.len() {
         let x = v[w];

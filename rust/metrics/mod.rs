@@ -2,14 +2,24 @@
 //! also hold lone surrogates, as Python's `surrogatepass` writes them) so that every Python
 //! string, including ones no Rust `str` can hold, is scored.
 
+pub mod bleu;
+pub mod bleu_tokenize;
+pub mod chrf;
 pub mod cosine;
 pub mod halt;
+mod intl_tables;
 pub mod json;
 pub mod lcs;
 pub mod levenshtein;
+pub mod ngrams;
+pub mod porter;
 pub mod rouge_l;
+pub mod rouge_lsum;
+pub mod rouge_n;
+pub mod rouge_tokens;
 pub mod text;
 pub mod token_f1;
 mod unicode_tables;
 
+pub use intl_tables::REGEX_VERSION;
 pub use unicode_tables::UNICODE_VERSION;

@@ -127,7 +127,12 @@ pub fn tokens(text: &[u8], tokenizer: Tokenizer) -> Vec<String> {
 }
 
 /// Token keys of `text`, in order, into `keys`.
-fn keys_into(text: &[u8], tokenizer: Tokenizer, s: &mut Scratch, keys: &mut Vec<TokenKey>) {
+pub(crate) fn keys_into(
+    text: &[u8],
+    tokenizer: Tokenizer,
+    s: &mut Scratch,
+    keys: &mut Vec<TokenKey>,
+) {
     keys.clear();
     if text.is_ascii() {
         // For ASCII both tokenizers agree: lowercase, then runs of letters and digits.
@@ -172,7 +177,7 @@ pub fn rouge_l(
     score
 }
 
-fn score_keys(keys_e: &[TokenKey], keys_a: &[TokenKey], s: &mut Scratch) -> RougeScore {
+pub(crate) fn score_keys(keys_e: &[TokenKey], keys_a: &[TokenKey], s: &mut Scratch) -> RougeScore {
     let (n_e, n_a) = (keys_e.len(), keys_a.len());
     if n_e == 0 || n_a == 0 {
         return RougeScore {

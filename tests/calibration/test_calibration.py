@@ -247,5 +247,8 @@ def test_labels_may_take_their_prompt_from_the_caller_and_come_as_yaml(tmp_path:
     ]
     with pytest.raises(CalibrationError, match="name the catalog prompt"):
         load_labels(path)
-    with pytest.raises(CalibrationError, match=r"a calibration set is a \.jsonl"):
+    with pytest.raises(
+        CalibrationError,
+        match=r"unsupported file type '\.txt': read \.yaml, \.yml, \.json or \.jsonl files of",
+    ):
         load_labels(tmp_path / "labels.txt")

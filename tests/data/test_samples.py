@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import evalmark
-import evalmark.data.samples as samples_module
+import evalmark.data.plugins as plugins_module
 from evalmark import (
     Parameters,
     Sample,
@@ -27,6 +27,7 @@ from evalmark import (
     unregister_sample_loader,
     write_samples,
 )
+from evalmark.data.sample import decode_hook
 from evalmark.errors import SampleError
 
 
@@ -75,7 +76,7 @@ def test_sample_lists_become_tuples_so_equality_does_not_depend_on_how_it_was_ma
         b'{"name":"a","parameters":["q"],"expected-outputs":["x","y"],"tags":["t"],'
         b'"context":["doc"]}',
         type=Sample,
-        dec_hook=samples_module._decode_hook,
+        dec_hook=decode_hook,
     )
     assert decoded == made
 
@@ -547,7 +548,7 @@ class MemoryLoader:
 
 @pytest.fixture
 def no_entry_points(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(samples_module, "_from_entry_points", [])
+    monkeypatch.setattr(plugins_module, "_from_entry_points", [])
 
 
 @pytest.mark.usefixtures("no_entry_points")
@@ -624,15 +625,15 @@ def test_entry_point_loaders_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
         assert group == "evalmark.sample_loaders"
         return [_EntryPoint("memory", FromPlugin)]
 
-    monkeypatch.setattr(samples_module, "_from_entry_points", None)
-    monkeypatch.setattr(samples_module.importlib_metadata, "entry_points", entry_points)
+    monkeypatch.setattr(plugins_module, "_from_entry_points", None)
+    monkeypatch.setattr(plugins_module.importlib_metadata, "entry_points", entry_points)
     assert load_samples("plugin://x").names == ("from-plugin://",)
 
 
 def test_a_broken_entry_point_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(samples_module, "_from_entry_points", None)
+    monkeypatch.setattr(plugins_module, "_from_entry_points", None)
     monkeypatch.setattr(
-        samples_module.importlib_metadata,
+        plugins_module.importlib_metadata,
         "entry_points",
         lambda group: [_EntryPoint("broken", ImportError("no module named x"))],
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -47,8 +46,12 @@ def test_diff_and_flaky_with_rates(
     code, out, _ = run(capsys, "history", "--history", str(history), "flaky", "--rates", str(rates))
     assert code == 0
     assert "a" in out and "2/3" in out and "33.3%" in out
-    document = json.loads(rates.read_text())
-    assert document["false_fail"] == 1 and document["false_fail_trials"] == 6
+    from evalmark.noise.rates import read_rates
+
+    measured = read_rates(rates)
+    assert (measured.false_fail.errors, measured.false_fail.trials) == (1, 6)
+    assert (measured.false_pass.errors, measured.false_pass.trials) == (0, 0)
+    assert "history flaky" in measured.source
 
 
 def test_html_writes_one_self_contained_page(

@@ -183,3 +183,15 @@ def test_overdispersion_by_hand_and_its_errors() -> None:
         estimate_overdispersion([(1, 1), (0, 1), (1, 3)])
     with pytest.raises(ValueError, match="cannot exceed trials"):
         estimate_overdispersion([(3, 2), (0, 2)])
+
+
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000 + "]" * 100_000, '{"false_pass": ' + "9" * 5000 + "}"]
+)
+def test_hostile_documents_are_typed_errors(tmp_path: Path, text: str) -> None:
+    from evalmark.errors import DataFileError
+
+    path = tmp_path / "rates.json"
+    path.write_text(text)
+    with pytest.raises(DataFileError, match="rates.json"):
+        read_rates(path)

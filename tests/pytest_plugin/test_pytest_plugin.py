@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# In-process pytester sessions drop the modules first imported inside them; importing the
+# loaders here keeps one copy of yaml and of the readers whose node classes they compare.
+import evalmark.data.samples  # noqa: F401
 from evalmark.report import SuiteReport
 
 pytest_plugins = ["pytester"]

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark.errors import OptionalDependencyError, ScoringInputError
+from evalmark import load_samples
+from evalmark.errors import OptionalDependencyError, SampleError, ScoringInputError
 from evalmark.metrics import (
     cosine_batch,
     json_match_batch,
@@ -197,6 +198,11 @@ def test_streamed_scores_equal_the_kernels_for_any_text(
                 [[f"q{i}", e, a] for i, (e, a) in enumerate(pairs)],
             )
         out = Path(folder) / "scores.jsonl"
+        if kind == "jsonl" and not pairs:  # no content at all: the empty-file rule
+            with pytest.raises(ScoringInputError, match="is empty"):
+                score_file(src, options(chunk_size=chunk_size), output=out)
+            assert not out.exists()
+            return
         score_file(src, options(chunk_size=chunk_size), output=out)
         rows = read_jsonl(out)
     assert [r["id"] for r in rows] == [f"q{i}" for i in range(len(pairs))]
@@ -212,11 +218,34 @@ def test_streamed_scores_equal_the_kernels_for_any_text(
     [
         ("e.jsonl", b""),
         ("blank.jsonl", b"\n\n  \n"),
+        ("bom.jsonl", b"\xef\xbb\xbf\n"),
         ("e.csv", b""),
-        ("h.csv", b"expected,actual\n"),
+        ("bom.csv", b"\xef\xbb\xbf"),
     ],
 )
-def test_empty_inputs_give_empty_outputs(tmp_path: Path, name: str, content: bytes) -> None:
+def test_a_file_without_content_is_an_error_like_an_empty_samples_file(
+    tmp_path: Path, name: str, content: bytes
+) -> None:
+    src = tmp_path / name
+    src.write_bytes(content)
+    out = tmp_path / "o.jsonl"
+    with pytest.raises(ScoringInputError, match=rf"{name}: is empty") as caught:
+        score_file(src, options(), output=out, summary_path=tmp_path / "s.json")
+    assert "failed export" in str(caught.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+    samples = tmp_path / "samples.jsonl"
+    samples.write_bytes(content)
+    with pytest.raises(SampleError, match="the file is empty"):
+        load_samples(samples)
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [("h.csv", b"expected,actual\n"), ("bom-header.csv", b"\xef\xbb\xbfexpected,actual\r\n")],
+)
+def test_an_explicitly_empty_table_gives_empty_outputs(
+    tmp_path: Path, name: str, content: bytes
+) -> None:
     src = tmp_path / name
     src.write_bytes(content)
     out_jsonl, out_csv = tmp_path / "o.jsonl", tmp_path / "o.csv"
@@ -303,12 +332,14 @@ def test_null_keeps_bad_rows_with_null_scores(tmp_path: Path) -> None:
     src.write_text(BAD_JSONL)
     out = tmp_path / "scores.csv"
     summary = score_file(src, options("token_f1,rouge_l", on_error="null"), output=out)
+    # A bad row keeps its id when the id itself can be read (lines 3 and 5); a line that is not
+    # JSON (2) or not an object (6) has none.
     assert out.read_text().splitlines() == [
         "id,token_f1,rouge_l",
         "1,1.0,1.0",
         ",,",
-        ",,",
-        ",,",
+        "3,,",
+        "4,,",
         ",,",
         "7,1.0,1.0",
     ]

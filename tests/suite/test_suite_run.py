@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
+from evalmark.errors import StrategyError
 from evalmark.models import RuleJudge, ScriptedChat, call_context, record_replay
 from evalmark.models.prompts import PROMPTS
 from evalmark.suite import STRATEGY_KINDS, StrategySpec, load_suite
@@ -18,11 +19,21 @@ ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"
 
 
+# the options a kind cannot do without
+REQUIRED: dict[str, dict[str, object]] = {"code-checker": {"command": "ruff check {file}"}}
+
+
 @pytest.mark.parametrize("kind", sorted(STRATEGY_KINDS))
 def test_every_check_kind_builds_an_engine_strategy(kind: str) -> None:
-    strategy = build_strategy(StrategySpec(kind, {"name": f"my-{kind}"}, "here"), RuleJudge())
+    options = {"name": f"my-{kind}", **REQUIRED.get(kind, {})}
+    strategy = build_strategy(StrategySpec(kind, options, "here"), RuleJudge())
     assert strategy.name == f"my-{kind}"
     assert callable(strategy.evaluate)
+
+
+def test_a_missing_required_option_is_named() -> None:
+    with pytest.raises(StrategyError, match="code-checker needs a 'command'"):
+        build_strategy(StrategySpec("code-checker", {"name": "lint"}, "here"), RuleJudge())
 
 
 def test_check_options_reach_the_strategy() -> None:

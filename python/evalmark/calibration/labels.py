@@ -14,14 +14,16 @@ command gives one. Every problem names the file, the line, the item and the fiel
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalmark._files.formats import RawRecord, format_of, raise_problems, read_bytes, read_records
+from evalmark._files.located import RawRecord
+from evalmark._files.problems import raise_problems, suggest
+from evalmark._files.read import read_records, require_format
+from evalmark._files.source import read_bytes
 from evalmark.errors import CalibrationError, Problem
 from evalmark.models.prompts.catalog import get_prompt
 
@@ -128,8 +130,8 @@ def _item(
     values = {k: v for k, v in value.items() if k not in _OWN_KEYS}
     for key in values:
         if key not in chosen.variable_names:
-            close = difflib.get_close_matches(key, chosen.variable_names, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = suggest(key, chosen.variable_names)
+            hint = f"; did you mean {close!r}?" if close else ""
             check.report(
                 record,
                 ident,
@@ -150,11 +152,7 @@ def load_labels(path: str | os.PathLike[str], *, prompt: str | None = None) -> C
     :class:`CalibrationError` listing every problem with its place."""
     source = Path(path)
     where = str(source)
-    fmt = format_of(source)
-    if fmt is None:
-        raise CalibrationError(
-            [Problem("a calibration set is a .jsonl, .yaml or .json file", path=where)]
-        )
+    fmt = require_format(source, CalibrationError, " of labelled items")
     records = read_records(read_bytes(source, CalibrationError), where, fmt, CalibrationError)
     check = _Checker(where)
     seen: dict[str, int] = {}

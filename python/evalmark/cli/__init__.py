@@ -29,6 +29,7 @@ _COMMANDS: tuple[str, ...] = (
     "compare",
     "cassette",
     "schema",
+    "code",
     "prompts",
     "judge",
 )

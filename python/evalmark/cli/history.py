@@ -8,7 +8,6 @@ moves it). These commands read it; none of them writes a run.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -261,11 +260,15 @@ def _flaky(args: argparse.Namespace) -> int:
             end="",
         )
     if args.rates is not None:
-        from evalmark._files.atomic import write_atomically
+        from evalmark.noise.rates import JudgeRates, RateCounts, write_rates
 
-        document = {"source": "evalmark history flaky", **counts}
-        write_atomically(args.rates, (json.dumps(document, indent=2) + "\n").encode())
-        print(f"rates: {args.rates}")
+        rates = JudgeRates(
+            false_pass=RateCounts(counts["false_pass"], counts["false_pass_trials"]),
+            false_fail=RateCounts(counts["false_fail"], counts["false_fail_trials"]),
+            source="evalmark history flaky: verdict changes between runs with the same inputs",
+        )
+        write_rates(args.rates, rates)
+        print(f"rates for evalmark tune --rates: {args.rates}")
     return EXIT_OK
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
-from evalmark.errors import CliError
+from evalmark.errors import CliError, HistoryError
 from evalmark.models.modes import MODE_ENV
+from evalmark.offline.cli import add_flag, run_guard
 
 _EPILOG = """\
 examples:
@@ -97,11 +98,23 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="print only the failing cases and the gate"
     )
+    parser.add_argument(
+        "--history",
+        type=Path,
+        metavar="FILE",
+        help="append the run to this history database (default: .evalmark/history.sqlite in "
+        "the project root, or $EVALMARK_HISTORY)",
+    )
+    parser.add_argument(
+        "--no-history", action="store_true", help="do not append the run to the history"
+    )
+    add_flag(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``evalmark run``."""
+    from evalmark.history.append import utc_now
     from evalmark.report.gates import check_fraction
     from evalmark.suite.loader import load_suite
     from evalmark.suite.output import compare_with_baseline, print_run, write_reports
@@ -113,8 +126,13 @@ def run(args: argparse.Namespace) -> int:
         check_fraction(args.max_drop, "--max-drop", "0.05 for 5 points")
     suite = load_suite(args.suite)
     tags = _split_tags(args.tags)
+    started_at, started = utc_now(), time.perf_counter()
     try:
-        with _record_mode_env(args.record_mode), _ProgressBar(sys.stderr) as bar:
+        with (
+            _record_mode_env(args.record_mode),
+            run_guard(args) as guard,
+            _ProgressBar(sys.stderr) as bar,
+        ):
             outcome = run_suite(
                 suite,
                 build=args.build,
@@ -128,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     out = sys.stdout
     print_run(outcome, out, quiet=args.quiet)
+    out.write(guard.note(outcome.reports))
     code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED
     baseline = args.baseline or suite.gate.baseline
     if baseline is not None:
@@ -140,7 +159,19 @@ def run(args: argparse.Namespace) -> int:
         if directory is not None:
             written = write_reports(outcome, directory, suite.report.formats)
             out.write("reports: " + ", ".join(str(p) for p in written) + "\n")
+    if not args.no_history:
+        _append_history(outcome, started_at, time.perf_counter() - started, args.history)
     return code
+
+
+def _append_history(outcome: Any, started_at: str, duration_s: float, path: Path | None) -> None:
+    """Append the run to the history; a problem there is a warning, never a changed verdict."""
+    from evalmark.history.append import append_suite_run
+
+    try:
+        append_suite_run(outcome, started_at=started_at, duration_s=duration_s, path=path)
+    except (HistoryError, OSError) as exc:
+        print(f"evalmark run: warning: history not written: {exc}", file=sys.stderr)
 
 
 @contextlib.contextmanager

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from evalmark._files.formats import write_atomically
+from evalmark._files.atomic import write_atomically
 from evalmark.cli import EXIT_OK
 from evalmark.data.samples import sample_file_schema
 from evalmark.data.testcase import conversation_file_schema, test_case_file_schema

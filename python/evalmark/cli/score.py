@@ -38,10 +38,13 @@ metrics:
 Input: .jsonl (one JSON object per line), .csv (header row) or .parquet (needs
 evalmark[arrow]). Output (-o): .jsonl, .csv or .parquet, one row per input row: the id
 (--id-col, or the column "id" when there is one, else the 0-based row number in "row")
-and one column per metric. Files are written whole or not at all.
+and one column per metric. Files are written whole or not at all; missing folders are made.
+An input with no content at all (no bytes, or only blank lines) is an error, as it is for
+samples files: most often a failed export; a CSV with only its header row scores no rows.
 A bad row (unreadable, a field missing, null or not text) stops the run unless --on-error
-says otherwise. A row whose values one metric cannot score (json_match when the expected
-text is not JSON) gets a null for that metric only, so prose and JSON rows can share a file.
+says otherwise; with --on-error null it is written with null scores and keeps its id. A row
+whose values one metric cannot score (json_match when the expected text is not JSON) gets a
+null for that metric only, so prose and JSON rows can share a file.
 Exit codes: 0 scored, 2 usage or input error, 130 interrupted.
 """
 

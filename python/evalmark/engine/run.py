@@ -9,6 +9,7 @@ import asyncio
 import contextvars
 import inspect
 import threading
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
@@ -21,6 +22,7 @@ from evalmark.models.context import call_context
 from evalmark.report.model import Report
 from evalmark.report.values import SkippedSample
 from evalmark.strategies.metric import TextPairs
+from evalmark.telemetry.tracer import record_column, tracer_for
 
 __all__ = ["ErrorPolicy", "Run", "in_thread", "run_sync"]
 
@@ -122,17 +124,30 @@ class Run:
             for i, exc in failed.items()
         }
         columns: dict[str, ResultColumn] = {}
+        tracer = tracer_for()
+        tags = [s.tags for s in items]
         for strategy_label, strategy in named:
+            start = time.perf_counter()
             if hasattr(strategy, "evaluate_batch") and getattr(strategy, "batch", True):
                 column = await self._batch(strategy_label, strategy, ok_samples, ok_outputs)
             else:
                 column = await self._each(strategy_label, strategy, ok_samples, ok_outputs)
             columns[strategy_label] = place_column(column, total, ok_positions, function_errors)
+            if tracer is not None:
+                record_column(
+                    columns[strategy_label],
+                    strategy=strategy_label,
+                    samples=names,
+                    tags=tags,
+                    suite=(metadata or {}).get("suite"),
+                    duration=time.perf_counter() - start,
+                    tracer=tracer,
+                )
         TextPairs.clear_cache()  # the batch's texts need not outlive the run
         return Report(
             name=name,
             sample_names=names,
-            sample_tags=[s.tags for s in items],
+            sample_tags=tags,
             columns=columns,
             outputs=outputs,
             skipped=skipped,
@@ -247,7 +262,8 @@ def run_sync(coroutine: Awaitable[_T]) -> _T:
         except BaseException as exc:
             box["error"] = exc
 
-    thread = threading.Thread(target=target, name="evalmark-run")
+    context = contextvars.copy_context()  # the caller's call context and tracer scope
+    thread = threading.Thread(target=context.run, args=(target,), name="evalmark-run")
     thread.start()
     thread.join()
     if "error" in box:

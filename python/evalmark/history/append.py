@@ -16,7 +16,7 @@ from evalmark.history.from_report import results_from_reports
 from evalmark.history.record import CaseResult, collect_run
 from evalmark.history.store import default_history_path, open_history
 
-__all__ = ["append_run", "suite_inputs", "utc_now"]
+__all__ = ["append_run", "append_suite_run", "suite_inputs", "utc_now"]
 
 
 def utc_now() -> str:
@@ -71,3 +71,25 @@ def append_run(
     )
     with open_history(target) as store:
         return store.append(record)
+
+
+def append_suite_run(
+    outcome: Any,
+    *,
+    started_at: str,
+    duration_s: float,
+    source: str = "run",
+    path: str | Path | None = None,
+) -> int | None:
+    """Append a finished suite run (:class:`~evalmark.suite.runner.SuiteRun`) to the history."""
+    return append_run(
+        suite=outcome.suite.name,
+        source=source,
+        started_at=started_at,
+        duration_s=duration_s,
+        reports=outcome.reports,
+        build=outcome.build,
+        gate_passed=outcome.passed,
+        inputs=suite_inputs(outcome.suite, outcome.build),
+        path=path,
+    )

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evalmark._files.atomic import write_atomically
 from evalmark.errors import DataFileError, Problem
 from evalmark.noise._special import betaincinv
 
@@ -235,16 +235,7 @@ def write_rates(path: str | os.PathLike[str], rates: JudgeRates) -> Path:
     target = Path(path)
     text = json.dumps(rates.to_dict(), indent=2, ensure_ascii=False) + "\n"
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(target, text.encode("utf-8"))
     return target
 
 
@@ -263,6 +254,10 @@ def read_rates(path: str | os.PathLike[str]) -> JudgeRates:
     except json.JSONDecodeError as exc:
         raise DataFileError(
             [Problem(f"not JSON: {exc.msg}", path=where, line=exc.lineno, column=exc.colno)]
+        ) from None
+    except (RecursionError, ValueError) as exc:  # nesting too deep, or an over-long integer
+        raise DataFileError(
+            [Problem(f"not a rates file: {exc}; write the document rates files hold", path=where)]
         ) from None
     return rates_from_dict(document, where)
 

@@ -38,6 +38,8 @@ _MODES = ("replay", "record-missing", "rewrite", "off")
 
 _PLUGIN_KEY = pytest.StashKey["_SessionState"]()
 
+pytest_plugins = ["evalmark.offline.pytest_plugin"]  # --evalmark-offline, evalmark_network
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Add the ``--evalmark-*`` options."""

@@ -135,4 +135,24 @@ def finish_session(
     if baseline is not None:
         extra, failure = _baseline_lines(suite, baseline, max_drop)
         lines += extra
+    lines += _append_history(suite)
     return SessionOutcome(lines, failure)
+
+
+def _append_history(suite: SuiteReport) -> list[str]:
+    """Append the session's reports to the run history (``$EVALMARK_HISTORY`` or
+    ``.evalmark/history.sqlite`` in the project root); a problem there is a warning line."""
+    from evalmark.errors import HistoryError
+    from evalmark.history.append import append_run, utc_now
+
+    try:
+        run_id = append_run(
+            suite=suite.name,
+            source="pytest",
+            started_at=utc_now(),
+            duration_s=0.0,
+            reports=list(suite),
+        )
+    except (HistoryError, OSError) as exc:
+        return [f"evalmark: warning: history not written: {exc}"]
+    return [] if run_id is None else [f"history: run {run_id}"]

@@ -5,6 +5,8 @@
                          output=Path("scores.parquet"))
 
 Inputs: JSONL, CSV, Parquet (with ``evalmark[arrow]``). Outputs: the same three, by extension.
+An input with no content (no bytes, or only blank lines) is an error, as for every data file
+evalmark reads; a CSV with only its header row, or a Parquet table without rows, scores no rows.
 """
 
 from evalmark.errors import OptionalDependencyError, ScoringInputError

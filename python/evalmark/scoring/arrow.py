@@ -25,6 +25,13 @@ def is_text(kind: Any) -> bool:
     )
 
 
+def is_id(kind: Any) -> bool:
+    """Whether an Arrow type can identify rows in the output: text or an integer."""
+    import pyarrow as pa
+
+    return is_text(kind) or bool(pa.types.is_integer(kind))
+
+
 def is_vector(kind: Any) -> bool:
     """Whether an Arrow type is a list of numbers usable as embedding vectors."""
     import pyarrow as pa

@@ -2,33 +2,25 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import itertools
 import operator
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from evalmark.errors import ScoringInputError
+from evalmark._files.csv_rows import CsvRows
+from evalmark.errors import Problem, ScoringInputError
 from evalmark.scoring.chunks import Chunk, Columns, Needs, lines_locator
+from evalmark.scoring.errors import input_error
 from evalmark.scoring.vectors import VectorShape, stack_rows
 
 _VECTOR = msgspec.json.Decoder(list[float])
 
 
-def _allow_long_fields() -> None:
-    # Model answers can exceed csv's default 131,072-character field limit.
-    limit = sys.maxsize
-    while True:
-        try:
-            csv.field_size_limit(limit)
-            return
-        except OverflowError:
-            limit //= 2
+def _csv_error(problem: Problem) -> ScoringInputError:
+    hint = "save the file as UTF-8" if "UTF-8" in problem.message else ""
+    return input_error(problem, hint)
 
 
 class CsvReader:
@@ -41,13 +33,11 @@ class CsvReader:
     progress_unit = "bytes"
 
     def __init__(self, path: Path, columns: Columns, needs: Needs, chunk_size: int) -> None:
-        _allow_long_fields()
         self.path = path
         self.chunk_size = chunk_size
         self.needs = needs
-        self._binary = path.open("rb")
+        self._rows = CsvRows(path, _csv_error)
         self.progress_total: int | None = path.stat().st_size
-        self._text = io.TextIOWrapper(self._binary, encoding="utf-8-sig", newline="")
         try:
             self._open(path, columns, needs)
         except BaseException:
@@ -55,10 +45,16 @@ class CsvReader:
             raise
 
     def _open(self, path: Path, columns: Columns, needs: Needs) -> None:
-        self._reader = csv.reader(self._text, strict=True)
-        header = self._next_row()
-        self._empty = header is None
-        self._header: list[str] = header if header is not None else []
+        if self._rows.header is None:
+            raise ScoringInputError(
+                str(path),
+                "",
+                "",
+                "is empty: a CSV file needs at least its header row",
+                "an empty file is most often a failed export; a file with only the header "
+                "row scores no rows",
+            )
+        self._header: list[str] = self._rows.header
         self.id_column = (
             ("id" if "id" in self._header else None) if columns.id is None else columns.id or None
         )
@@ -74,8 +70,6 @@ class CsvReader:
         if self.id_column:
             wanted.append(("id", self.id_column))
         for role, column in wanted:
-            if self._empty:
-                break
             if column not in self._header:
                 raise ScoringInputError(
                     str(path),
@@ -90,64 +84,19 @@ class CsvReader:
         self._shapes = (VectorShape(), VectorShape())
         self._columns = columns
 
-    def _next_row(self) -> list[str] | None:
-        try:
-            return next(self._reader)
-        except StopIteration:
-            return None
-        except UnicodeDecodeError as exc:
-            raise self._not_utf8(exc) from None
-        except csv.Error as exc:
-            raise self._not_csv(exc) from None
-
-    def _not_utf8(self, exc: UnicodeDecodeError) -> ScoringInputError:
-        return ScoringInputError(
-            str(self.path),
-            f"near line {self._reader.line_num + 1}",
-            "",
-            f"is not valid UTF-8 ({exc.reason})",
-            "save the file as UTF-8",
-        )
-
-    def _not_csv(self, exc: csv.Error) -> ScoringInputError:
-        return ScoringInputError(
-            str(self.path), f"line {self._reader.line_num}", "", f"is not valid CSV: {exc}"
-        )
-
     def position(self) -> int:
         """Bytes read so far (the reader reads ahead in blocks)."""
-        return self._binary.tell()
+        return self._rows.position()
 
     def close(self) -> None:
         """Close the file."""
-        self._text.close()
+        self._rows.close()
 
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
-        reader = self._reader
-        last_line = reader.line_num  # the line the previous record ended on
-        while not self._empty:
-            try:
-                # (record, the line it ends on); a record starts the line after the previous one
-                records = [
-                    (row, reader.line_num) for row in itertools.islice(reader, self.chunk_size)
-                ]
-            except UnicodeDecodeError as exc:
-                raise self._not_utf8(exc) from None
-            except csv.Error as exc:
-                raise self._not_csv(exc) from None
-            if not records:
-                return
-            lines: list[int] = []
-            rows: list[list[str]] = []
-            for row, end in records:
-                if row:  # a blank line reads as []
-                    lines.append(last_line + 1)
-                    rows.append(row)
-                last_line = end
-            if rows:
-                yield self._chunk(start, lines, rows)
-                start += len(rows)
+        for lines, rows in self._rows.batches(self.chunk_size):
+            yield self._chunk(start, lines, rows)
+            start += len(rows)
 
     def _chunk(self, start: int, lines: list[int], rows: list[list[str]]) -> Chunk:
         chunk = Chunk(start=start, size=len(rows), locate=lines_locator(lines))
@@ -174,10 +123,12 @@ class CsvReader:
             chunk.expected_vectors = self._vectors(chunk, column("expected_vector"), 0)
             chunk.actual_vectors = self._vectors(chunk, column("actual_vector"), 1)
         if self.id_column:
-            ids: list[str | None] = list(column("id"))
-            for index in chunk.bad:
-                ids[index] = None
-            chunk.ids = ids
+            at = self._index["id"]
+            # A bad row keeps its id when the id's cell is where the header says: always in a
+            # row of the right width, and in the first column whatever a later cell holds.
+            chunk.ids = [
+                row[at] if len(row) == width or (at == 0 and row) else None for row in rows
+            ]
         return chunk
 
     def _vectors(self, chunk: Chunk, cells: list[str], side: int) -> Any:
@@ -189,7 +140,7 @@ class CsvReader:
                 continue
             try:
                 parsed.append(_VECTOR.decode(cell))
-            except msgspec.DecodeError:
+            except (msgspec.DecodeError, RecursionError):
                 chunk.mark_bad(index, name, "must be a JSON array of numbers, like [0.1, 0.2]")
                 parsed.append(None)
         return stack_rows(chunk, parsed, name, self._shapes[side])

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import msgspec
 
+from evalmark._files.json_read import decode_problem, jsonl_batches
+from evalmark.errors import ScoringInputError
 from evalmark.scoring.chunks import Chunk, Columns, Needs, lines_locator
 from evalmark.scoring.vectors import VectorShape, stack_rows
 
-_BOM = b"\xef\xbb\xbf"
 _JSON_TYPES = {
     str: "a string",
     int: "a number",
@@ -22,6 +22,7 @@ _JSON_TYPES = {
     dict: "an object",
     type(None): "null",
 }
+_NESTED = "is nested too deeply to read; flatten it"
 
 
 def _kind(value: Any) -> str:
@@ -38,8 +39,13 @@ class JsonlReader:
         self.chunk_size = chunk_size
         self.needs = needs
         self._file: BinaryIO = path.open("rb")
+        try:
+            first = self._first_record()
+        except BaseException:
+            self._file.close()
+            raise
         self.progress_total: int | None = path.stat().st_size
-        self.id_column = self._resolve_id(columns.id)
+        self.id_column = self._resolve_id(columns.id, first)
         self._fields: list[tuple[str, str, Any]] = []  # (struct attribute, column, type)
         if needs.text:
             self._fields += [("e", columns.expected, str), ("a", columns.actual, str)]
@@ -58,21 +64,29 @@ class JsonlReader:
         self._decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(row_type)
         self._shapes = (VectorShape(), VectorShape())
 
-    def _resolve_id(self, requested: str | None) -> str | None:
+    def _first_record(self) -> bytes:
+        """The first non-blank line; a file without one is empty, which is an error."""
+        for _, texts in jsonl_batches(self._file, 1):
+            self._file.seek(0)
+            return texts[0]
+        raise ScoringInputError(
+            str(self.path),
+            "",
+            "",
+            "is empty: it holds no JSON record",
+            "an empty file is most often a failed export; there is nothing to score",
+        )
+
+    @staticmethod
+    def _resolve_id(requested: str | None, first: bytes) -> str | None:
         if requested is not None:
             return requested or None
         # Auto: use "id" when the first record has it.
-        for raw in self._file:
-            line = raw.removeprefix(_BOM).strip()
-            if line:
-                try:
-                    first = msgspec.json.decode(line)
-                except msgspec.DecodeError:
-                    first = None
-                self._file.seek(0)
-                return "id" if isinstance(first, dict) and "id" in first else None
-        self._file.seek(0)
-        return None
+        try:
+            record = msgspec.json.decode(first)
+        except (msgspec.DecodeError, RecursionError):
+            record = None
+        return "id" if isinstance(record, dict) and "id" in record else None
 
     def position(self) -> int:
         """Bytes read so far."""
@@ -84,41 +98,30 @@ class JsonlReader:
 
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
-        next_line = 1
-        first = True
-        while True:
-            raw_lines = list(itertools.islice(self._file, self.chunk_size))
-            if not raw_lines:
-                return
-            if first:
-                raw_lines[0] = raw_lines[0].removeprefix(_BOM)
-                first = False
-            texts = [raw for raw in raw_lines if not raw.isspace()]
-            lines: Sequence[int]
-            if len(texts) == len(raw_lines):
-                lines = range(next_line, next_line + len(raw_lines))
-            else:
-                numbered = enumerate(raw_lines, start=next_line)
-                lines = [number for number, raw in numbered if not raw.isspace()]
-            next_line += len(raw_lines)
-            if texts:
-                yield self._chunk(start, lines, texts)
-                start += len(texts)
+        for lines, texts in jsonl_batches(self._file, self.chunk_size):
+            yield self._chunk(start, lines, texts)
+            start += len(texts)
 
     def _chunk(self, start: int, lines: Sequence[int], texts: list[bytes]) -> Chunk:
         chunk = Chunk(start=start, size=len(texts), locate=lines_locator(lines))
         decode = self._decoder.decode
+        ids: list[Any] | None = None
         try:
             rows: list[Any] = [decode(text) for text in texts]
-        except (msgspec.DecodeError, UnicodeDecodeError):
+        except (msgspec.DecodeError, RecursionError):
             rows = []
+            ids = []
             for index, text in enumerate(texts):
                 try:
-                    rows.append(decode(text))
-                except (msgspec.DecodeError, UnicodeDecodeError):
-                    field, problem = self._diagnose(text)
+                    row = decode(text)
+                except (msgspec.DecodeError, RecursionError):
+                    field, problem, found_id = self._diagnose(text)
                     chunk.mark_bad(index, field, problem)
                     rows.append(None)
+                    ids.append(found_id)
+                    continue
+                rows.append(row)
+                ids.append(row.i if self.id_column else None)
         if self.needs.text:
             chunk.expected = [row.e if row is not None else "" for row in rows]
             chunk.actual = [row.a if row is not None else "" for row in rows]
@@ -137,34 +140,41 @@ class JsonlReader:
                 self._shapes[1],
             )
         if self.id_column:
-            chunk.ids = [row.i if row is not None else None for row in rows]
+            chunk.ids = ids if ids is not None else [row.i for row in rows]
         return chunk
 
     def _column(self, attr: str) -> str:
         return next(column for a, column, _ in self._fields if a == attr)
 
-    def _diagnose(self, text: bytes) -> tuple[str, str]:
-        """Explain why a line failed to decode: (field, problem)."""
+    def _diagnose(self, text: bytes) -> tuple[str, str, Any]:
+        """Explain why a line failed to decode: (field, problem, the row's id if readable)."""
         try:
             value = msgspec.json.decode(text)
         except msgspec.DecodeError as exc:
-            return "", f"is not valid JSON: {exc}"
+            problem = decode_problem(exc, text.rstrip(b"\r\n"), "")
+            reason = problem.message.removeprefix("malformed JSON: ")
+            return "", f"is not valid JSON (column {problem.column}): {reason}", None
+        except RecursionError:
+            return "", _NESTED, None
         if not isinstance(value, dict):
-            return "", f"holds {_kind(value)}; each line must be a JSON object"
+            return "", f"holds {_kind(value)}; each line must be a JSON object", None
+        found_id = value.get(self.id_column) if self.id_column else None
+        if isinstance(found_id, bool) or not isinstance(found_id, str | int):
+            found_id = None
         for _, column, kind in self._fields:
             if column not in value:
                 present = ", ".join(sorted(value)) or "none"
-                return column, f"is missing (fields present: {present})"
+                return column, f"is missing (fields present: {present})", found_id
             found = value[column]
             if kind is str and not isinstance(found, str):
-                return column, f"is {_kind(found)}; it must be a string"
+                return column, f"is {_kind(found)}; it must be a string", found_id
             if kind == list[float] and not (
                 isinstance(found, list)
                 and all(isinstance(x, int | float) and not isinstance(x, bool) for x in found)
             ):
-                return column, "must be an array of numbers"
+                return column, "must be an array of numbers", found_id
             if kind == (str | int) and (
                 isinstance(found, bool) or not isinstance(found, str | int)
             ):
-                return column, f"is {_kind(found)}; an id must be a string or an integer"
-        return "", "cannot be read"
+                return column, f"is {_kind(found)}; an id must be a string or an integer", None
+        return "", "cannot be read", found_id

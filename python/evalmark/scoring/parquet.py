@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark.errors import ScoringInputError
-from evalmark.scoring.arrow import is_text, is_vector, text_column, vector_column
+from evalmark.scoring.arrow import is_id, is_text, is_vector, text_column, vector_column
 from evalmark.scoring.chunks import Chunk, Columns, Needs
 from evalmark.scoring.errors import require_pyarrow
 from evalmark.scoring.vectors import VectorShape
@@ -75,18 +75,34 @@ class ParquetReader:
                     f"is not a column of the file (columns: {', '.join(names)})",
                     "name the columns with --expected-col, --actual-col and --id-col",
                 )
-        for column in (columns.expected, columns.actual) if needs.text else ():
-            kind = schema.field(column).type
-            if not is_text(kind):
-                raise ScoringInputError(
-                    str(path), "", column, f"has type {kind}; it must be a string column"
-                )
-        for column in (columns.expected_vector, columns.actual_vector) if needs.vectors else ():
-            kind = schema.field(column).type
-            if not is_vector(kind):
-                raise ScoringInputError(
-                    str(path), "", column, f"has type {kind}; vectors must be a list of numbers"
-                )
+        # (columns, whether a type fits, what a column of another type is told)
+        rules: list[tuple[tuple[str, ...], Callable[[Any], bool], str, str]] = [
+            (
+                (columns.expected, columns.actual) if needs.text else (),
+                is_text,
+                "it must be a string column",
+                "",
+            ),
+            (
+                (self.id_column,) if self.id_column else (),
+                is_id,
+                "an id must be text or an integer",
+                "name another column with --id-col, or --id-col '' to number the rows",
+            ),
+            (
+                (columns.expected_vector, columns.actual_vector) if needs.vectors else (),
+                is_vector,
+                "vectors must be a list of numbers",
+                "",
+            ),
+        ]
+        for names_checked, fits, problem, hint in rules:
+            for column in names_checked:
+                kind = schema.field(column).type
+                if not fits(kind):
+                    raise ScoringInputError(
+                        str(path), "", column, f"has type {kind}; {problem}", hint
+                    )
 
     def position(self) -> int:
         """Rows read so far."""

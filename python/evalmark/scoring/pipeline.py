@@ -20,20 +20,12 @@ from evalmark._files.atomic import AtomicFile
 from evalmark.errors import ScoringInputError
 from evalmark.scoring.chunks import BadRow, Chunk, Columns, Needs
 from evalmark.scoring.compute import OnError, ScoredChunk, score_chunk
+from evalmark.scoring.formats import input_format, output_format
 from evalmark.scoring.progress import NoProgress, Progress
 from evalmark.scoring.registry import MetricSpec
 from evalmark.scoring.summary import Summary, SummaryBuilder
 from evalmark.scoring.vectors import NpyVectors
-from evalmark.scoring.writers import format_of, open_writer
-
-INPUT_FORMATS = {
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".json": "jsonl",
-    ".csv": "csv",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
+from evalmark.scoring.writers import open_writer
 
 
 class Reader(Protocol):
@@ -72,17 +64,6 @@ class ScoreOptions:
             text=any(spec.inputs == "text" for spec in self.metrics),
             vectors=vectors and from_file,
         )
-
-
-def input_format(path: Path) -> str:
-    """``jsonl``, ``csv`` or ``parquet`` from the input's extension."""
-    kind = INPUT_FORMATS.get(path.suffix.lower())
-    if kind is None:
-        raise ValueError(
-            f"{path}: cannot tell the input format from the extension {path.suffix or '(none)'};"
-            " use .jsonl, .csv or .parquet"
-        )
-    return kind
 
 
 def open_reader(path: Path, options: ScoreOptions) -> Reader:
@@ -214,7 +195,7 @@ def check_targets(path: Path, output: Path | None, summary_path: Path | None) ->
         if target is not None and target.resolve() == path.resolve():
             raise ValueError(f"{target}: the output would overwrite the input")
     if output is not None:
-        format_of(output)
+        output_format(output)
     if (
         output is not None
         and summary_path is not None
@@ -267,7 +248,7 @@ def write_scored(
                 writer.close()
         summary = builder.build()
         if summary_file is not None:
-            summary_file.temp.write_bytes(summary_json(summary))
+            summary_file.write_bytes(summary_json(summary))
     return summary
 
 

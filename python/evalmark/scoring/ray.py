@@ -25,10 +25,10 @@ from evalmark.errors import OptionalDependencyError, ScoringInputError
 from evalmark.scoring.arrow import text_column, vector_column
 from evalmark.scoring.chunks import BadRow, Chunk, Columns
 from evalmark.scoring.compute import ON_ERROR_CHOICES, OnError, ScoredChunk, score_chunk
+from evalmark.scoring.formats import input_format
 from evalmark.scoring.pipeline import (
     ScoreOptions,
     check_targets,
-    input_format,
     open_reader,
     write_scored,
 )

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from evalmark._files.problems import suggest
+
 if TYPE_CHECKING:
     from evalmark.metrics import Measure, Normalizer, Numbers, Tokenizer
 
@@ -138,7 +140,9 @@ def parse_metrics(text: str | list[str] | tuple[str, ...]) -> tuple[MetricSpec, 
     specs: list[MetricSpec] = []
     for name in names:
         if name not in METRICS:
-            raise ValueError(f"unknown metric {name!r}; choose from: {', '.join(METRICS)}")
+            meant = suggest(name, METRICS)
+            hint = f" did you mean {meant!r}?" if meant else ""
+            raise ValueError(f"unknown metric {name!r};{hint} choose from: {', '.join(METRICS)}")
         if any(spec.name == name for spec in specs):
             raise ValueError(f"metric {name!r} is given twice")
         specs.append(METRICS[name])

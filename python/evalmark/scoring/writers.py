@@ -18,9 +18,8 @@ import numpy.typing as npt
 from evalmark.errors import ScoringInputError
 from evalmark.scoring.compute import ScoredChunk
 from evalmark.scoring.errors import require_pyarrow
+from evalmark.scoring.formats import output_format
 from evalmark.scoring.registry import MetricSpec
-
-FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".parquet": "parquet"}
 
 
 class ScoreWriter(Protocol):
@@ -33,22 +32,11 @@ class ScoreWriter(Protocol):
         """Finish the file (footer, flush) and close it."""
 
 
-def format_of(path: Path) -> str:
-    """``jsonl``, ``csv`` or ``parquet`` from the extension; ValueError for any other."""
-    kind = FORMATS.get(path.suffix.lower())
-    if kind is None:
-        raise ValueError(
-            f"{path}: cannot tell the output format from the extension {path.suffix or '(none)'};"
-            " use .jsonl, .csv or .parquet"
-        )
-    return kind
-
-
 def open_writer(
     path: Path, temp: Path, id_column: str | None, metrics: Sequence[MetricSpec]
 ) -> ScoreWriter:
     """A writer for ``path``'s format writing into ``temp`` (see :class:`AtomicFile`)."""
-    kind = format_of(path)
+    kind = output_format(path)
     if kind == "parquet":
         return ParquetScoreWriter(temp, id_column, metrics, str(path))
     if kind == "csv":
@@ -121,7 +109,8 @@ def _json_values(values: list[Any]) -> list[bytes]:
     if not values:
         return []
     whole = encode(values)
-    if b'"' in whole:  # strings may hold commas: encode them one by one
+    if b'"' in whole or whole.count(b",") != len(values) - 1:
+        # Strings and lists may hold commas: encode the values one by one.
         return [encode(value) for value in values]
     # Numbers, true, false and null never contain a comma.
     return whole[1:-1].split(b",")

@@ -32,6 +32,7 @@ from evalmark.strategies.metric import (
     SemanticSimilarity,
     TokenF1,
 )
+from evalmark.strategies.overlap import Bleu, Chrf, RougeLsum, RougeN
 from evalmark.strategies.parsing import Judgment, parse_grade, parse_json_judgment, parse_yes_no
 from evalmark.strategies.retrieval import RetrievedSegments
 from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch, normalize_text
@@ -41,6 +42,8 @@ __all__ = [
     "REDUCERS",
     "AsyncStrategy",
     "BatchStrategy",
+    "Bleu",
+    "Chrf",
     "Composite",
     "Contains",
     "ContainsFacts",
@@ -60,6 +63,8 @@ __all__ = [
     "Reducer",
     "RetrievedSegments",
     "RougeL",
+    "RougeLsum",
+    "RougeN",
     "SemanticSimilarity",
     "Strategy",
     "StrategyError",

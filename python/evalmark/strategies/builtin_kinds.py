@@ -18,6 +18,7 @@ from evalmark.strategies.kinds import (
 )
 from evalmark.strategies.llm_judge_kind import LLM_JUDGE_KIND
 from evalmark.strategies.metric import JsonMatch, Levenshtein, RougeL, SemanticSimilarity, TokenF1
+from evalmark.strategies.overlap import Bleu, Chrf, RougeLsum, RougeN
 from evalmark.strategies.retrieval import RetrievedSegments
 from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch
 
@@ -78,6 +79,36 @@ KINDS: tuple[StrategyKind, ...] = (
         "ROUGE-L F-measure against the expected output",
         lambda o, j: RougeL(o.get("threshold"), name=o["name"]),
         _THRESHOLD,
+    ),
+    StrategyKind(
+        "rouge-n",
+        "ROUGE-N F-measure against the expected output (n, stemmer: porter)",
+        lambda o, j: RougeN(
+            o.get("threshold"), n=o.get("n", 1), stemmer=o.get("stemmer"), name=o["name"]
+        ),
+        {
+            **_THRESHOLD,
+            "n": check_positive_int,
+            "stemmer": check_choice("porter"),
+        },
+    ),
+    StrategyKind(
+        "rouge-lsum",
+        "ROUGE-Lsum F-measure over newline-separated sentences (stemmer: porter)",
+        lambda o, j: RougeLsum(o.get("threshold"), stemmer=o.get("stemmer"), name=o["name"]),
+        {**_THRESHOLD, "stemmer": check_choice("porter")},
+    ),
+    StrategyKind(
+        "bleu",
+        "sentence BLEU as sacrebleu computes it, in [0, 1] (tokenizer: 13a, intl, none)",
+        lambda o, j: Bleu(o.get("threshold"), tokenizer=o.get("tokenizer", "13a"), name=o["name"]),
+        {**_THRESHOLD, "tokenizer": check_choice("13a", "intl", "none")},
+    ),
+    StrategyKind(
+        "chrf",
+        "sentence chrF as sacrebleu computes it, in [0, 1] (word-order: 2 for chrF++)",
+        lambda o, j: Chrf(o.get("threshold"), word_order=o.get("word-order", 0), name=o["name"]),
+        {**_THRESHOLD, "word-order": check_choice(0, 1, 2)},
     ),
     StrategyKind(
         "levenshtein",

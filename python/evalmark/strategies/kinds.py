@@ -76,14 +76,14 @@ def check_text(value: Any) -> str | None:
     return None if isinstance(value, str) and value.strip() else "expected a non-empty string"
 
 
-def check_choice(*allowed: str) -> Checker:
+def check_choice(*allowed: str | int) -> Checker:
     """A checker accepting only the ``allowed`` values."""
 
     @_with_schema({"enum": list(allowed)})
     def check(value: Any) -> str | None:
         if value in allowed:
             return None
-        return "expected one of " + ", ".join(f"'{a}'" for a in allowed)
+        return "expected one of " + ", ".join(repr(a) for a in allowed)
 
     return check
 

@@ -28,11 +28,11 @@ starts with ``evalmark-prompt: <name>``; each value sits in a fenced block (see
 
 from __future__ import annotations
 
-import difflib
 import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from evalmark._files.problems import suggest
 from evalmark.errors import Problem, PromptFileError
 from evalmark.models.prompts.files import load_prompt
 from evalmark.models.prompts.model import CatalogPrompt
@@ -103,8 +103,8 @@ def get_prompt(prompt: str | CatalogPrompt) -> CatalogPrompt:
     try:
         return CATALOG[prompt]
     except KeyError:
-        close = difflib.get_close_matches(str(prompt), list(CATALOG), n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
+        close = suggest(str(prompt), list(CATALOG))
+        hint = f"did you mean {close!r}? " if close else ""
         raise KeyError(
             f"no judge prompt named {prompt!r} in the catalog; {hint}the prompts are "
             f"{', '.join(CATALOG)} (evalmark prompts ls)"

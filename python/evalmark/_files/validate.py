@@ -1,14 +1,12 @@
-"""Validating raw records: accepted keys with suggestions, conversion to Structs, schemas.
+"""Validating raw records: accepted keys with suggestions, friendly rules, conversion to
+Structs, with every problem reported at its file, line, column and record.
 
-Shared by the sample and the test-case loaders. ``convert_records`` turns the ``RawRecord``s
-read by ``evalmark._files.formats`` into msgspec Structs, collecting every problem with its file,
-line, record and a suggestion; ``build_file_schema`` publishes the same rules as JSON Schema.
+Shared by the sample and the test-case loaders: ``convert_records`` turns the ``RawRecord``s
+the readers return into msgspec Structs, collecting every problem with a suggestion.
 """
 
 from __future__ import annotations
 
-import copy
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -17,8 +15,20 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from evalmark._files.formats import PathKey, RawRecord, describe_value, raise_problems
+from evalmark._files.located import PathKey, RawRecord
+from evalmark._files.problems import describe_value, raise_problems, suggest
 from evalmark.errors import DataFileError, Problem
+
+__all__ = [
+    "RecordSpec",
+    "Report",
+    "convert_records",
+    "normalize_keys",
+    "parse_validation_error",
+    "path_label",
+    "record_label",
+    "value_at",
+]
 
 T = TypeVar("T")
 
@@ -38,13 +48,7 @@ class RecordSpec:
 
     def suggest(self, key: str) -> str | None:
         """The accepted key a misspelt or foreign ``key`` most likely means."""
-        folded = key.strip().lower().replace("_", "-").replace(" ", "-")
-        if folded in self.keys:
-            return folded
-        if folded in self.aliases:
-            return self.aliases[folded]
-        close = difflib.get_close_matches(folded, self.keys, n=1, cutoff=0.6)
-        return close[0] if close else None
+        return suggest(key, self.keys, aliases=self.aliases)
 
 
 def normalize_keys(
@@ -259,84 +263,3 @@ def convert_records(
         converted.append(item)
     raise_problems(problems, error)
     return converted
-
-
-# --------------------------------------------------------------------------- JSON Schema
-
-_DECIMAL_SCHEMA: dict[str, Any] = {
-    "anyOf": [
-        {"type": "number"},
-        {"type": "string", "pattern": r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$"},
-    ]
-}
-
-
-def build_file_schema(
-    target: Any,
-    *,
-    title: str,
-    description: str,
-    fields: Mapping[str, Mapping[str, Mapping[str, Any]]],
-    schema_hook: Callable[[type], dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """A JSON Schema (draft 2020-12) for a file holding a list of ``target`` records.
-
-    ``fields`` adds keywords (descriptions, minimums) per definition and property. Every
-    kebab-case property also gets its snake_case spelling, which JSON and JSON Lines accept;
-    giving both spellings of one key is rejected.
-    """
-    generated = msgspec.json.schema(list[target], schema_hook=schema_hook)
-    definitions: dict[str, Any] = generated["$defs"]
-    for def_name, definition in definitions.items():
-        definition["description"] = definition.get("description", "").split("\n\n")[0]
-        extra = fields.get(def_name, {})
-        pairs = []
-        properties: dict[str, Any] = {}
-        for prop, schema in definition["properties"].items():
-            schema = _clean_property(schema)
-            schema.update(extra.get(prop, {}))
-            properties[prop] = schema
-            if "-" in prop:
-                snake = prop.replace("-", "_")
-                properties[snake] = copy.deepcopy(schema)
-                properties[snake]["description"] = (
-                    f"The snake_case spelling of '{prop}' (JSON and JSON Lines only)."
-                )
-                pairs.append([prop, snake])
-        definition["properties"] = properties
-        if pairs:
-            definition["allOf"] = [{"not": {"required": pair}} for pair in pairs]
-        required = definition.get("required", [])
-        if any("-" in r for r in required):
-            definition["anyOf"] = [
-                {"required": [r.replace("-", "_") if s else r for r in required]}
-                for s in (False, True)
-            ]
-            definition.pop("required")
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": title,
-        "description": description,
-        "type": "array",
-        "items": generated["items"],
-        "$defs": definitions,
-    }
-
-
-def _clean_property(schema: dict[str, Any]) -> dict[str, Any]:
-    schema = dict(schema)
-    if schema.get("default", 0) is None:
-        del schema["default"]
-    options = schema.get("anyOf")
-    if options is not None:
-        options = [o for o in options if o != {"type": "null"}]
-        if len(options) == 1:
-            del schema["anyOf"]
-            schema.update(options[0])
-        else:
-            schema["anyOf"] = options
-    if schema.get("format") == "decimal":
-        del schema["format"]
-        del schema["type"]
-        schema.update(_DECIMAL_SCHEMA)
-    return schema

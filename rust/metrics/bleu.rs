@@ -1,0 +1,345 @@
+//! BLEU (Papineni et al. 2002) as sacrebleu computes it: clipped n-gram precisions for
+//! n = 1..4 against one or more references (each n-gram's count clipped by its largest count in
+//! any one reference), the brevity penalty against the reference length closest to the
+//! hypothesis length (the shorter on a tie), and smoothing.
+//!
+//! sacrebleu reports BLEU on a 0–100 scale; [`score`] returns that number divided by 100.
+
+use super::bleu_tokenize::{self, BleuTokenizer};
+use super::ngrams::{NgramIds, TokenIds, ABSENT};
+use super::text::TokenKey;
+
+/// The highest n-gram order (sacrebleu's `MAX_NGRAM_ORDER`).
+pub const MAX_ORDER: usize = 4;
+
+/// The sufficient statistics of one segment (or, summed, of a corpus).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BleuStats {
+    pub hyp_len: u64,
+    pub ref_len: u64,
+    /// Clipped matches of each order.
+    pub correct: [u64; MAX_ORDER],
+    /// Hypothesis n-grams of each order.
+    pub total: [u64; MAX_ORDER],
+}
+
+impl BleuStats {
+    /// Add another segment's statistics (integers, so the order of addition does not matter).
+    pub fn add(&mut self, other: &BleuStats) {
+        self.hyp_len += other.hyp_len;
+        self.ref_len += other.ref_len;
+        for k in 0..MAX_ORDER {
+            self.correct[k] += other.correct[k];
+            self.total[k] += other.total[k];
+        }
+    }
+}
+
+/// sacrebleu's smoothing methods (Chen and Cherry 2014).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Smooth {
+    /// No smoothing: any order without a match makes BLEU 0.
+    None,
+    /// Method 1: an order without matches gets precision `value / total`.
+    Floor(f64),
+    /// Method 2: add `value` to the matches and totals of every order above 1.
+    AddK(f64),
+    /// Method 3 (mteval-v13a's, the default): the k-th order without matches gets precision
+    /// 1 / (2^k · total).
+    Exp,
+}
+
+/// The name of a smoothing method, before its value is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmoothMethod {
+    Exp,
+    Floor,
+    AddK,
+    None,
+}
+
+impl Smooth {
+    /// The method with its value: `value` (finite, 0 or more) applies to `Floor` (default 0.1)
+    /// and `AddK` (default 1) only, as in sacrebleu.
+    pub fn new(method: SmoothMethod, value: Option<f64>) -> Result<Smooth, String> {
+        if let Some(v) = value {
+            if matches!(method, SmoothMethod::Exp | SmoothMethod::None) {
+                return Err(
+                    "smooth_value applies to smooth='floor' and 'add-k' only; leave it None".into(),
+                );
+            }
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!(
+                    "smooth_value must be a finite number of 0 or more, got {v}"
+                ));
+            }
+        }
+        Ok(match method {
+            SmoothMethod::Exp => Smooth::Exp,
+            SmoothMethod::Floor => Smooth::Floor(value.unwrap_or(0.1)),
+            SmoothMethod::AddK => Smooth::AddK(value.unwrap_or(1.0)),
+            SmoothMethod::None => Smooth::None,
+        })
+    }
+}
+
+/// How segments are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BleuOptions {
+    pub tokenizer: BleuTokenizer,
+    pub lowercase: bool,
+}
+
+/// Reusable buffers so a batch allocates once per thread, not once per segment.
+#[derive(Default)]
+pub struct Scratch {
+    tok: bleu_tokenize::Scratch,
+    keys: Vec<TokenKey>,
+    units: TokenIds,
+    ngrams: NgramIds,
+    ids: Vec<u32>,
+    grams: [Vec<u32>; MAX_ORDER],
+    tmp: Vec<u32>,
+    ref_max: [Vec<u32>; MAX_ORDER],
+    counts: Vec<u32>,
+    ref_lens: Vec<u64>,
+}
+
+/// The n-gram ids of every order of `ids`, into `grams` (order k + 1 in `grams[k]`).
+fn all_orders(
+    ngrams: &mut NgramIds,
+    ids: &[u32],
+    insert: bool,
+    grams: &mut [Vec<u32>; MAX_ORDER],
+    tmp: &mut Vec<u32>,
+) {
+    grams[0].clear();
+    grams[0].extend_from_slice(ids);
+    for order in 2..=MAX_ORDER {
+        ngrams.next_order(order, &grams[order - 2], ids, insert, tmp);
+        std::mem::swap(&mut grams[order - 1], tmp);
+    }
+}
+
+/// The statistics of hypothesis `hyp` against references `refs`. With no reference every
+/// count is 0 (callers refuse that case: sacrebleu has no score for it).
+pub fn segment_stats(refs: &[&[u8]], hyp: &[u8], opts: BleuOptions, s: &mut Scratch) -> BleuStats {
+    let Scratch {
+        tok,
+        keys,
+        units,
+        ngrams,
+        ids,
+        grams,
+        tmp,
+        ref_max,
+        counts,
+        ref_lens,
+    } = s;
+    units.clear();
+    ngrams.clear();
+    for m in ref_max.iter_mut() {
+        m.clear();
+    }
+    ref_lens.clear();
+    for r in refs {
+        bleu_tokenize::tokens(r, opts.tokenizer, opts.lowercase, tok, keys);
+        ref_lens.push(keys.len() as u64);
+        ids.clear();
+        ids.extend(keys.drain(..).map(|k| units.intern(k)));
+        all_orders(ngrams, ids, true, grams, tmp);
+        for (g, best) in grams.iter().zip(ref_max.iter_mut()) {
+            // ids are numbered in order of first appearance, so this reference's largest id
+            // bounds the vocabulary seen so far.
+            let vocab = g.iter().max().map_or(0, |&m| m as usize + 1);
+            if best.len() < vocab {
+                best.resize(vocab, 0);
+            }
+            if refs.len() == 1 {
+                for &id in g {
+                    best[id as usize] += 1;
+                }
+                continue;
+            }
+            // This reference's counts, then the running maximum over references.
+            if counts.len() < vocab {
+                counts.resize(vocab, 0);
+            }
+            for &id in g {
+                counts[id as usize] += 1;
+            }
+            for &id in g {
+                let c = &mut counts[id as usize];
+                if *c > 0 {
+                    best[id as usize] = best[id as usize].max(*c);
+                    *c = 0;
+                }
+            }
+        }
+    }
+
+    bleu_tokenize::tokens(hyp, opts.tokenizer, opts.lowercase, tok, keys);
+    let hyp_len = keys.len() as u64;
+    ids.clear();
+    ids.extend(keys.iter().map(|k| units.get(k)));
+    all_orders(ngrams, ids, false, grams, tmp);
+
+    let mut stats = BleuStats {
+        hyp_len,
+        ref_len: closest_ref_len(hyp_len, ref_lens),
+        ..Default::default()
+    };
+    for (order, (g, best)) in grams.iter().zip(ref_max.iter_mut()).enumerate() {
+        stats.total[order] = g.len() as u64;
+        // Each hypothesis n-gram takes one unused copy from the clipping counts: the sum of
+        // min(count in hyp, clip count).
+        let mut correct = 0u64;
+        for &id in g {
+            if id != ABSENT {
+                let c = &mut best[id as usize];
+                if *c > 0 {
+                    *c -= 1;
+                    correct += 1;
+                }
+            }
+        }
+        stats.correct[order] = correct;
+    }
+    stats
+}
+
+/// The reference length closest to `hyp_len`, the shorter of two equally close (0 when there
+/// is none).
+fn closest_ref_len(hyp_len: u64, ref_lens: &[u64]) -> u64 {
+    let mut best: Option<(u64, u64)> = None;
+    for &r in ref_lens {
+        let diff = hyp_len.abs_diff(r);
+        best = match best {
+            None => Some((diff, r)),
+            Some((d, _)) if diff < d => Some((diff, r)),
+            Some((d, l)) if diff == d && r < l => Some((diff, r)),
+            keep => keep,
+        };
+    }
+    best.map_or(0, |(_, r)| r)
+}
+
+/// sacrebleu's `my_log`: log, with log 0 taken as −9999999999.
+#[inline]
+fn floored_log(x: f64) -> f64 {
+    if x == 0.0 {
+        -9_999_999_999.0
+    } else {
+        x.ln()
+    }
+}
+
+/// BLEU from statistics, in [0, 1]: sacrebleu's `BLEU.compute_bleu` divided by 100 (and capped
+/// at 1, which float rounding of a perfect score can exceed by an ulp).
+/// `effective_order`: average only over the orders the hypothesis has n-grams of (sacrebleu's
+/// `use_effective_order`, its default for sentence BLEU).
+pub fn score(stats: &BleuStats, smooth: Smooth, effective_order: bool) -> f64 {
+    let (sys_len, ref_len) = (stats.hyp_len as f64, stats.ref_len as f64);
+    let bp = if stats.hyp_len < stats.ref_len {
+        if stats.hyp_len > 0 {
+            (1.0 - ref_len / sys_len).exp()
+        } else {
+            0.0
+        }
+    } else {
+        1.0
+    };
+    if stats.correct.iter().all(|&c| c == 0) {
+        return 0.0;
+    }
+    let mut correct = stats.correct.map(|c| c as f64);
+    let mut total = stats.total.map(|t| t as f64);
+    let mut precisions = [0.0f64; MAX_ORDER];
+    let mut smooth_mteval = 1.0f64;
+    let mut eff_order = MAX_ORDER;
+    for n in 1..=MAX_ORDER {
+        if let Smooth::AddK(k) = smooth {
+            if n > 1 {
+                correct[n - 1] += k;
+                total[n - 1] += k;
+            }
+        }
+        if total[n - 1] == 0.0 {
+            break;
+        }
+        if effective_order {
+            eff_order = n;
+        }
+        precisions[n - 1] = if correct[n - 1] == 0.0 {
+            match smooth {
+                Smooth::Exp => {
+                    smooth_mteval *= 2.0;
+                    100.0 / (smooth_mteval * total[n - 1])
+                }
+                Smooth::Floor(v) => 100.0 * v / total[n - 1],
+                Smooth::None | Smooth::AddK(_) => 0.0,
+            }
+        } else {
+            100.0 * correct[n - 1] / total[n - 1]
+        };
+    }
+    let log_sum = precisions[..eff_order]
+        .iter()
+        .fold(0.0f64, |acc, &p| acc + floored_log(p));
+    // exp(ln 100) rounds to 100.00000000000004: a perfect score would exceed 1 by an ulp.
+    (bp * (log_sum / eff_order as f64).exp() / 100.0).min(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OPTS: BleuOptions = BleuOptions {
+        tokenizer: BleuTokenizer::Tok13a,
+        lowercase: false,
+    };
+
+    fn stats(refs: &[&str], hyp: &str) -> BleuStats {
+        let refs: Vec<&[u8]> = refs.iter().map(|r| r.as_bytes()).collect();
+        segment_stats(&refs, hyp.as_bytes(), OPTS, &mut Scratch::default())
+    }
+
+    #[test]
+    fn counts_clip_by_the_best_reference() {
+        let st = stats(&["the the cat", "the cat the the"], "the the the the");
+        assert_eq!(st.hyp_len, 4);
+        assert_eq!(st.ref_len, 4);
+        // "the" is clipped at 3 (its count in the second reference), "the the" at 1.
+        assert_eq!(st.correct, [3, 1, 0, 0]);
+        assert_eq!(st.total, [4, 3, 2, 1]);
+    }
+
+    #[test]
+    fn closest_reference_length_prefers_the_shorter() {
+        assert_eq!(closest_ref_len(5, &[3, 7]), 3);
+        assert_eq!(closest_ref_len(5, &[7, 3]), 3);
+        assert_eq!(closest_ref_len(5, &[9, 6, 4]), 4);
+        assert_eq!(closest_ref_len(5, &[]), 0);
+    }
+
+    #[test]
+    fn perfect_and_empty() {
+        let st = stats(&["a b c d e"], "a b c d e");
+        assert_eq!(score(&st, Smooth::Exp, true), 1.0);
+        assert_eq!(score(&stats(&["a b"], ""), Smooth::Exp, true), 0.0);
+        assert_eq!(score(&stats(&[""], "a"), Smooth::Exp, true), 0.0);
+    }
+
+    #[test]
+    fn smoothing_and_effective_order() {
+        // Two tokens: only orders 1 and 2 exist; effective order averages over those two.
+        let st = stats(&["a b"], "a b");
+        assert_eq!(score(&st, Smooth::Exp, true), 1.0);
+        assert_eq!(score(&st, Smooth::None, false), 0.0);
+        // Unigrams 1 of 2; no bigram match: exp smoothing gives it 1 / (2 · 1). BLEU = √(½ · ½).
+        let st = stats(&["a c"], "a b");
+        assert!((score(&st, Smooth::Exp, true) - 0.5).abs() < 1e-15);
+        let floor = score(&st, Smooth::Floor(0.1), true);
+        assert!((floor - (0.5f64 * 0.1).sqrt()).abs() < 1e-15);
+    }
+}

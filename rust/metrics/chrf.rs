@@ -1,0 +1,382 @@
+//! chrF (Popović 2015) and chrF++ (Popović 2017) as sacrebleu computes them: character
+//! n-gram (and, for chrF++, word n-gram) precision and recall, combined into an F-beta score.
+//!
+//! Per order the statistics are [hypothesis n-grams (0 when the reference has none of that
+//! order), reference n-grams, clipped matches]. A sentence is scored against each reference and
+//! the statistics of the best-scoring one kept (the first on a tie); a corpus score sums those
+//! statistics over segments. sacrebleu reports chrF on a 0–100 scale; [`f_score`] returns that
+//! number divided by 100.
+
+use super::ngrams::{KeyIds, NgramIds, TokenIds, ABSENT};
+use super::text::{decode_into, for_each_py_token, is_py_space, py_lower_into, TokenKey};
+
+/// sacrebleu's `CHRF` parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChrfOptions {
+    /// Character n-gram orders 1..=char_order (6).
+    pub char_order: usize,
+    /// Word n-gram orders 1..=word_order (0; 2 is chrF++).
+    pub word_order: usize,
+    /// Recall weighs beta times as much as precision (2).
+    pub beta: u32,
+    /// Keep whitespace in character n-grams (sacrebleu's `whitespace`; its functions' default
+    /// `remove_whitespace=True` is `whitespace = false`).
+    pub whitespace: bool,
+    /// chrF++.py's epsilon smoothing instead of sacrebleu's effective-order average.
+    pub eps_smoothing: bool,
+    /// `str.lower()` both sides first.
+    pub lowercase: bool,
+}
+
+impl ChrfOptions {
+    /// The number of statistics triples: one per character order, then one per word order.
+    pub fn orders(&self) -> usize {
+        self.char_order + self.word_order
+    }
+}
+
+/// [hypothesis n-grams, reference n-grams, matches] of one order.
+pub type OrderStats = [u64; 3];
+
+/// `string.punctuation`: the ASCII characters chrF++ cuts off the ends of words.
+#[inline]
+fn is_ascii_punct(c: u32) -> bool {
+    c < 0x80 && (c as u8).is_ascii_punctuation()
+}
+
+/// Dense ids for characters: ASCII through a direct table, the rest through a [`KeyIds`],
+/// numbered together in order of first appearance.
+struct CharIds {
+    ascii: [u32; 128],
+    other: KeyIds<u64>,
+    len: u32,
+}
+
+impl Default for CharIds {
+    fn default() -> Self {
+        CharIds {
+            ascii: [ABSENT; 128],
+            other: KeyIds::default(),
+            len: 0,
+        }
+    }
+}
+
+impl CharIds {
+    fn clear(&mut self) {
+        self.ascii = [ABSENT; 128];
+        self.other.clear();
+        self.len = 0;
+    }
+
+    fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    fn intern(&mut self, c: u32) -> u32 {
+        let len = &mut self.len;
+        let mut next = || {
+            *len += 1;
+            *len - 1
+        };
+        if c < 128 {
+            let slot = &mut self.ascii[c as usize];
+            if *slot == ABSENT {
+                *slot = next();
+            }
+            *slot
+        } else {
+            self.other.intern_with(c as u64, next)
+        }
+    }
+
+    #[inline]
+    fn get(&self, c: u32) -> u32 {
+        if c < 128 {
+            self.ascii[c as usize]
+        } else {
+            self.other.get(c as u64)
+        }
+    }
+}
+
+/// One side's n-gram ids: orders 1..=char_order, then word orders 1..=word_order.
+#[derive(Default)]
+struct Side {
+    grams: Vec<Vec<u32>>,
+}
+
+/// Reusable buffers so a batch allocates once per thread, not once per segment.
+#[derive(Default)]
+pub struct Scratch {
+    raw: Vec<u32>,
+    cps: Vec<u32>,
+    char_units: CharIds,
+    char_ngrams: NgramIds,
+    word_units: TokenIds,
+    word_ngrams: NgramIds,
+    ids: Vec<u32>,
+    refs: Vec<Side>,
+    hyp: Side,
+    budget: Vec<u32>,
+    stats: Vec<OrderStats>,
+}
+
+/// The n-gram ids of `ids`, orders 1..=max, into `grams[..max]`.
+fn fill_orders(
+    ngrams: &mut NgramIds,
+    ids: &[u32],
+    max: usize,
+    insert: bool,
+    grams: &mut [Vec<u32>],
+) {
+    if max == 0 {
+        return;
+    }
+    grams[0].clear();
+    grams[0].extend_from_slice(ids);
+    for order in 2..=max {
+        let (done, rest) = grams.split_at_mut(order - 1);
+        ngrams.next_order(order, &done[order - 2], ids, insert, &mut rest[0]);
+    }
+}
+
+/// Read one side: preprocess, then character and word n-gram ids (interned when `insert`).
+fn read_side(text: &[u8], opts: &ChrfOptions, insert: bool, s: &mut Scratch, side: &mut Side) {
+    side.grams.resize_with(opts.orders(), Vec::new);
+    let cps = if opts.lowercase {
+        s.raw.clear();
+        decode_into(text, &mut s.raw);
+        s.cps.clear();
+        py_lower_into(&s.raw, &mut s.cps);
+        &s.cps
+    } else {
+        s.cps.clear();
+        decode_into(text, &mut s.cps);
+        &s.cps
+    };
+
+    let (units, ids) = (&mut s.char_units, &mut s.ids);
+    ids.clear();
+    let keep = |c: &u32| opts.whitespace || !is_py_space(*c);
+    if insert {
+        ids.extend(cps.iter().filter(|c| keep(c)).map(|&c| units.intern(c)));
+    } else {
+        ids.extend(cps.iter().filter(|c| keep(c)).map(|&c| units.get(c)));
+    }
+    let (char_grams, word_grams) = side.grams.split_at_mut(opts.char_order);
+    fill_orders(&mut s.char_ngrams, ids, opts.char_order, insert, char_grams);
+
+    if opts.word_order == 0 {
+        return;
+    }
+    // sacrebleu's `_remove_punctuation`: split on whitespace; a word of two or more characters
+    // loses one trailing ASCII punctuation mark, or else one leading one, as a separate word.
+    ids.clear();
+    let units = &mut s.word_units;
+    let mut push = |w: &[u32]| {
+        let key = TokenKey::of(w);
+        ids.push(if insert {
+            units.intern(key)
+        } else {
+            units.get(&key)
+        });
+    };
+    for_each_py_token(cps, |w| {
+        let n = w.len();
+        if n == 1 {
+            push(w);
+        } else if is_ascii_punct(w[n - 1]) {
+            push(&w[..n - 1]);
+            push(&w[n - 1..]);
+        } else if is_ascii_punct(w[0]) {
+            push(&w[..1]);
+            push(&w[1..]);
+        } else {
+            push(w);
+        }
+    });
+    fill_orders(&mut s.word_ngrams, ids, opts.word_order, insert, word_grams);
+}
+
+/// The statistics of hypothesis `hyp` against the best of `refs`, into `out` (one triple per
+/// order). With no reference every count is 0 (callers refuse that case).
+pub fn segment_stats(
+    refs: &[&[u8]],
+    hyp: &[u8],
+    opts: &ChrfOptions,
+    s: &mut Scratch,
+    out: &mut Vec<OrderStats>,
+) {
+    let orders = opts.orders();
+    out.clear();
+    out.resize(orders, [0; 3]);
+    s.char_units.clear();
+    s.char_ngrams.clear();
+    s.word_units.clear();
+    s.word_ngrams.clear();
+    let mut sides = std::mem::take(&mut s.refs);
+    sides.resize_with(refs.len().max(sides.len()), Side::default);
+    for (r, side) in refs.iter().zip(sides.iter_mut()) {
+        read_side(r, opts, true, s, side);
+    }
+    let mut hyp_side = std::mem::take(&mut s.hyp);
+    read_side(hyp, opts, false, s, &mut hyp_side);
+
+    // Matches per order: each hypothesis n-gram takes one unused copy of it from the
+    // reference's counts (zero again afterwards), which is Σ min(count in hyp, count in ref).
+    let vocab = s.char_units.len().max(s.word_units.len()).max(
+        (2..=opts.char_order.max(opts.word_order))
+            .map(|k| s.char_ngrams.len(k).max(s.word_ngrams.len(k)))
+            .max()
+            .unwrap_or(0),
+    );
+    if s.budget.len() < vocab {
+        s.budget.resize(vocab, 0);
+    }
+    let budget = &mut s.budget;
+    let mut best = -1.0f64;
+    let mut stats = std::mem::take(&mut s.stats);
+    for side in sides.iter().take(refs.len()) {
+        stats.clear();
+        for (ref_grams, hyp_grams) in side.grams.iter().zip(&hyp_side.grams) {
+            for &id in ref_grams {
+                budget[id as usize] += 1;
+            }
+            let mut matches = 0u64;
+            for &id in hyp_grams {
+                if id != ABSENT && budget[id as usize] > 0 {
+                    budget[id as usize] -= 1;
+                    matches += 1;
+                }
+            }
+            for &id in ref_grams {
+                budget[id as usize] = 0;
+            }
+            let n_ref = ref_grams.len() as u64;
+            let n_hyp = if n_ref > 0 { hyp_grams.len() as u64 } else { 0 };
+            stats.push([n_hyp, n_ref, matches]);
+        }
+        let f = f_score(&stats, opts);
+        if f > best {
+            best = f;
+            out.copy_from_slice(&stats);
+        }
+    }
+    s.stats = stats;
+    s.refs = sides;
+    s.hyp = hyp_side;
+}
+
+/// chrF from statistics, in [0, 1]: sacrebleu's `CHRF._compute_f_score` divided by 100.
+pub fn f_score(stats: &[OrderStats], opts: &ChrfOptions) -> f64 {
+    const EPS: f64 = 1e-16;
+    let factor = (opts.beta as f64) * (opts.beta as f64);
+    let mut score = 0.0f64;
+    let (mut avg_prec, mut avg_rec) = (0.0f64, 0.0f64);
+    let mut effective = 0usize;
+    for &[n_hyp, n_ref, n_match] in stats {
+        let prec = if n_hyp > 0 {
+            n_match as f64 / n_hyp as f64
+        } else {
+            EPS
+        };
+        let rec = if n_ref > 0 {
+            n_match as f64 / n_ref as f64
+        } else {
+            EPS
+        };
+        let denom = factor * prec + rec;
+        score += if denom > 0.0 {
+            (1.0 + factor) * prec * rec / denom
+        } else {
+            EPS
+        };
+        if n_hyp > 0 && n_ref > 0 {
+            avg_prec += prec;
+            avg_rec += rec;
+            effective += 1;
+        }
+    }
+    if opts.eps_smoothing {
+        return score / stats.len() as f64;
+    }
+    if effective == 0 {
+        avg_prec = 0.0;
+        avg_rec = 0.0;
+    } else {
+        avg_prec /= effective as f64;
+        avg_rec /= effective as f64;
+    }
+    if avg_prec + avg_rec != 0.0 {
+        let mut f = (1.0 + factor) * avg_prec * avg_rec;
+        f /= factor * avg_prec + avg_rec;
+        f
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHRF: ChrfOptions = ChrfOptions {
+        char_order: 6,
+        word_order: 0,
+        beta: 2,
+        whitespace: false,
+        eps_smoothing: false,
+        lowercase: false,
+    };
+
+    fn stats(refs: &[&str], hyp: &str, opts: &ChrfOptions) -> Vec<OrderStats> {
+        let refs: Vec<&[u8]> = refs.iter().map(|r| r.as_bytes()).collect();
+        let mut out = Vec::new();
+        segment_stats(
+            &refs,
+            hyp.as_bytes(),
+            opts,
+            &mut Scratch::default(),
+            &mut out,
+        );
+        out
+    }
+
+    #[test]
+    fn character_statistics() {
+        // "ab c" without whitespace is "abc"; the hypothesis "abd".
+        let st = stats(&["ab c"], "abd", &CHRF);
+        assert_eq!(st[0], [3, 3, 2]);
+        assert_eq!(st[1], [2, 2, 1]);
+        assert_eq!(st[2], [1, 1, 0]);
+        // No 4-grams in the reference: the hypothesis count is 0 too.
+        assert_eq!(st[3], [0, 0, 0]);
+        assert_eq!(f_score(&stats(&["abc"], "abc", &CHRF), &CHRF), 1.0);
+        assert_eq!(f_score(&stats(&["abc"], "", &CHRF), &CHRF), 0.0);
+    }
+
+    #[test]
+    fn word_orders_split_punctuation() {
+        let plus = ChrfOptions {
+            word_order: 2,
+            ..CHRF
+        };
+        let st = stats(&["Hello, world!"], "hello world", &plus);
+        // Words: Hello , world ! against hello world.
+        assert_eq!(st[6], [2, 4, 1]);
+        assert_eq!(st[7], [1, 3, 0]);
+    }
+
+    #[test]
+    fn best_reference_wins() {
+        let st = stats(&["xyz", "abc"], "abc", &CHRF);
+        assert_eq!(st[0], [3, 3, 3]);
+        let lower = ChrfOptions {
+            lowercase: true,
+            ..CHRF
+        };
+        assert_eq!(f_score(&stats(&["ABC"], "abc", &lower), &lower), 1.0);
+    }
+}

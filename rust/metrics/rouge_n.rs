@@ -1,0 +1,200 @@
+//! ROUGE-N: precision, recall and F-measure of the clipped n-gram overlap, as rouge-score's
+//! `_score_ngrams` computes it.
+
+use std::num::NonZeroUsize;
+
+use super::ngrams::{clipped_matches, count_into, NgramIds, TokenIds};
+use super::rouge_l::{RougeScore, Tokenizer};
+use super::rouge_tokens::{fmeasure, token_keys, Stemmer, TokenScratch};
+use super::text::TokenKey;
+
+/// Reusable buffers so a batch allocates once per thread, not once per pair.
+#[derive(Default)]
+pub struct Scratch {
+    tokens: TokenScratch,
+    keys_e: Vec<TokenKey>,
+    keys_a: Vec<TokenKey>,
+    units: TokenIds,
+    ngrams: NgramIds,
+    ids_e: Vec<u32>,
+    ids_a: Vec<u32>,
+    grams_e: Vec<u32>,
+    grams_a: Vec<u32>,
+    tmp_e: Vec<u32>,
+    tmp_a: Vec<u32>,
+    counts_e: Vec<u32>,
+    counts_a: Vec<u32>,
+}
+
+/// `n` as the kernel takes it (a count option is at least 1; 0 would mean 1).
+pub fn order(n: usize) -> NonZeroUsize {
+    NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN)
+}
+
+/// ROUGE-N of `actual` (the prediction) against `expected` (the target).
+///
+/// intersection = Σ over n-grams of min(count in expected, count in actual);
+/// precision = intersection / max(n-grams of actual, 1), recall = intersection / max(n-grams of
+/// expected, 1), fmeasure = 2pr/(p+r) (0 when p + r = 0).
+pub fn rouge_n(
+    expected: &[u8],
+    actual: &[u8],
+    n: NonZeroUsize,
+    tokenizer: Tokenizer,
+    stemmer: Stemmer,
+    s: &mut Scratch,
+) -> RougeScore {
+    let n = n.get();
+    let Scratch {
+        tokens,
+        keys_e,
+        keys_a,
+        units,
+        ngrams,
+        ids_e,
+        ids_a,
+        grams_e,
+        grams_a,
+        tmp_e,
+        tmp_a,
+        counts_e,
+        counts_a,
+    } = s;
+    token_keys(expected, tokenizer, stemmer, tokens, keys_e);
+    token_keys(actual, tokenizer, stemmer, tokens, keys_a);
+    let (len_e, len_a) = (keys_e.len(), keys_a.len());
+
+    units.clear();
+    ngrams.clear();
+    ids_e.clear();
+    ids_e.extend(keys_e.drain(..).map(|key| units.intern(key)));
+    ids_a.clear();
+    ids_a.extend(keys_a.iter().map(|k| units.get(k)));
+
+    // grams_e / grams_a: the ids of the n-grams of each order in turn.
+    grams_e.clone_from(ids_e);
+    grams_a.clone_from(ids_a);
+    let mut vocab = units.len();
+    for order in 2..=n {
+        ngrams.next_order(order, grams_e, ids_e, true, tmp_e);
+        ngrams.next_order(order, grams_a, ids_a, false, tmp_a);
+        std::mem::swap(grams_e, tmp_e);
+        std::mem::swap(grams_a, tmp_a);
+        vocab = ngrams.len(order);
+    }
+    counts_e.clear();
+    counts_e.resize(vocab, 0);
+    counts_a.clear();
+    counts_a.resize(vocab, 0);
+    count_into(grams_e, counts_e);
+    count_into(grams_a, counts_a);
+    let hits = clipped_matches(counts_e, counts_a);
+
+    let total_e = (len_e + 1).saturating_sub(n);
+    let total_a = (len_a + 1).saturating_sub(n);
+    let precision = hits as f64 / total_a.max(1) as f64;
+    let recall = hits as f64 / total_e.max(1) as f64;
+    RougeScore {
+        precision,
+        recall,
+        fmeasure: fmeasure(precision, recall),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nz(n: usize) -> NonZeroUsize {
+        NonZeroUsize::new(n).unwrap()
+    }
+
+    /// rouge-score's algorithm on string tokens, written naively.
+    fn naive(e: &[&str], a: &[&str], n: usize) -> (f64, f64) {
+        use std::collections::HashMap;
+        let grams = |t: &[&str]| {
+            let mut m: HashMap<Vec<String>, usize> = HashMap::new();
+            if t.len() >= n {
+                for w in t.windows(n) {
+                    *m.entry(w.iter().map(|x| x.to_string()).collect())
+                        .or_default() += 1;
+                }
+            }
+            m
+        };
+        let (ge, ga) = (grams(e), grams(a));
+        let hits: usize = ge
+            .iter()
+            .map(|(g, &c)| c.min(*ga.get(g).unwrap_or(&0)))
+            .sum();
+        let te: usize = ge.values().sum();
+        let ta: usize = ga.values().sum();
+        (
+            hits as f64 / ta.max(1) as f64,
+            hits as f64 / te.max(1) as f64,
+        )
+    }
+
+    fn lcg(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *seed >> 33
+    }
+
+    #[test]
+    fn matches_the_naive_count() {
+        let vocab = ["a", "b", "c", "dd", "e1"];
+        let mut seed = 3u64;
+        let s = &mut Scratch::default();
+        for round in 0..500 {
+            let le = (lcg(&mut seed) % 12) as usize;
+            let la = (lcg(&mut seed) % 12) as usize;
+            let e: Vec<&str> = (0..le)
+                .map(|_| vocab[(lcg(&mut seed) % 5) as usize])
+                .collect();
+            let a: Vec<&str> = (0..la)
+                .map(|_| vocab[(lcg(&mut seed) % 5) as usize])
+                .collect();
+            let n = 1 + round % 4;
+            let got = rouge_n(
+                e.join(" ").as_bytes(),
+                a.join(" ").as_bytes(),
+                nz(n),
+                Tokenizer::Rouge,
+                Stemmer::None,
+                s,
+            );
+            let (p, r) = naive(&e, &a, n);
+            assert_eq!((got.precision, got.recall), (p, r), "{e:?} {a:?} n={n}");
+            assert_eq!(got.fmeasure, fmeasure(p, r));
+        }
+    }
+
+    #[test]
+    fn clipping_stemming_and_empty_sides() {
+        let s = &mut Scratch::default();
+        let r = rouge_n(
+            b"the the the",
+            b"the",
+            nz(1),
+            Tokenizer::Rouge,
+            Stemmer::None,
+            s,
+        );
+        assert_eq!((r.precision, r.recall), (1.0, 1.0 / 3.0));
+        let r = rouge_n(
+            b"cats running",
+            b"cat runs",
+            nz(2),
+            Tokenizer::Rouge,
+            Stemmer::Porter,
+            s,
+        );
+        assert_eq!(r.fmeasure, 1.0);
+        let r = rouge_n(b"", b"", nz(1), Tokenizer::Rouge, Stemmer::None, s);
+        assert_eq!((r.precision, r.recall, r.fmeasure), (0.0, 0.0, 0.0));
+        let r = rouge_n(b"a b", b"a", nz(3), Tokenizer::Rouge, Stemmer::None, s);
+        assert_eq!(r.fmeasure, 0.0);
+    }
+}

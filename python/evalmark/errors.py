@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "CalibrationError",
     "CassetteError",
     "CassetteFormatError",
     "CassetteMiss",
@@ -22,6 +23,8 @@ __all__ = [
     "JsonJudgmentParseError",
     "JudgeFailure",
     "JudgeParseError",
+    "JudgeReplyError",
+    "JudgeSchemaError",
     "MetricInputError",
     "NetworkBlockedError",
     "OptionalDependencyError",
@@ -29,6 +32,8 @@ __all__ = [
     "PlotUnavailableError",
     "PluginError",
     "Problem",
+    "PromptFileError",
+    "PromptVariableError",
     "ReportFormatError",
     "SampleError",
     "SandboxUnavailableError",
@@ -36,6 +41,7 @@ __all__ = [
     "ScriptExhausted",
     "SecretFound",
     "StrategyError",
+    "StructuredOutputError",
     "SuiteError",
     "TestCaseError",
     "TextTooLongError",
@@ -200,8 +206,59 @@ class JsonJudgmentParseError(JudgeParseError):
     """The reply holds no usable JSON judgment."""
 
 
+class JudgeReplyError(JudgeParseError):
+    """A judge's structured reply is unusable; the message names the prompt and quotes the
+    reply. ``prompt`` is the prompt's name; ``problem`` says what is wrong: ``"empty"``,
+    ``"no-json"`` (no JSON object in the reply), ``"shape"`` (a field missing or of the wrong
+    type), ``"range"`` (a continuous score outside [0, 1]), ``"choice"`` (a score that is
+    not one of the choices) or ``"schema"`` (see :class:`JudgeSchemaError`)."""
+
+    def __init__(self, prompt: str, problem: str, message: str, raw: str) -> None:
+        super().__init__(f"judge prompt {prompt!r}: {message}", raw)
+        self.prompt = prompt
+        self.problem = problem
+
+
+class JudgeSchemaError(JudgeReplyError):
+    """A judge's reply does not conform to the output schema; ``path`` is where the first
+    violation is (``$`` for the whole object, ``$.labels[0]`` inside it)."""
+
+    def __init__(self, prompt: str, path: str, message: str, raw: str) -> None:
+        super().__init__(
+            prompt, "schema", f"the reply violates the output schema at {path}: {message}", raw
+        )
+        self.path = path
+
+
 def _excerpt(text: str, limit: int = 160) -> str:
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+class StructuredOutputError(EvalmarkError, RuntimeError):
+    """The model server refused structured output (``response_format`` with a JSON Schema)
+    that the judge's ``mode="native"`` needs; use ``mode="auto"`` or ``"prompted"``."""
+
+
+class PromptVariableError(EvalmarkError, ValueError):
+    """A judge prompt was rendered with a variable missing, unknown to it, or of a type it
+    cannot show. ``prompt`` and ``variable`` name them; ``problem`` is ``"missing"``,
+    ``"unknown"`` or ``"type"``."""
+
+    def __init__(self, prompt: str, variable: str, problem: str, message: str) -> None:
+        super().__init__(message)
+        self.prompt = prompt
+        self.variable = variable
+        self.problem = problem
+
+
+class PromptFileError(DataFileError):
+    """A prompt file (Markdown with a YAML front matter) is malformed; the message names the
+    file, the line and the field."""
+
+
+class CalibrationError(DataFileError):
+    """A judge calibration set (labelled items) is invalid; the message names the file, the
+    line, the item and the field."""
 
 
 class JudgeFailure(EvalmarkError):

@@ -30,6 +30,8 @@ _COMMANDS: tuple[str, ...] = (
     "cassette",
     "schema",
     "code",
+    "prompts",
+    "judge",
 )
 
 

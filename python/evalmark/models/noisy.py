@@ -10,6 +10,7 @@ outside any ``call_context`` is an error, never a silent fallback to call order.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -21,10 +22,20 @@ from evalmark.models.context import CallContext, current_call
 from evalmark.models.prompts import Verdict, parse_verdict, replace_verdict
 from evalmark.models.protocols import achat_of, model_id_of
 from evalmark.models.seeded import randbelow, uniform
+from evalmark.models.structured import SCORE_KEY, json_object_texts
 from evalmark.models.values import ChatReply, MessageLike
 
 # A reply that starts with yes or no (after markdown and quotes), as plain judges answer.
 _LEADING_YES_NO = re.compile(r"^([\s*_#>`\"'“”‘’(\[-]*)(yes|no)\b", re.IGNORECASE)
+
+
+def _json_verdict(text: str) -> tuple[str, dict[str, Any]] | None:
+    """(the object's text, the object) of the first JSON object with a boolean "score"."""
+    for found in json_object_texts(text):
+        data = json.loads(found)
+        if isinstance(data.get(SCORE_KEY), bool):
+            return found, data
+    return None
 
 
 def _opposite(answer: str) -> str:
@@ -54,10 +65,11 @@ def _check_rate(rate: float, where: str) -> float:
 class NoisyJudge:
     """Wraps ``judge`` and flips its verdicts with probability ``flip_rate``.
 
-    A yes/no verdict (a ``VERDICT: yes|no`` line, else a reply starting with yes or no) is
-    inverted; a graded verdict (``GRADE: n``) is replaced by a different grade of ``grades``,
-    drawn uniformly. JSON judgments are not supported. ``flip_rate`` is one
-    probability or a mapping from sample name to probability (a sample missing from it is an
+    A yes/no verdict (a ``VERDICT: yes|no`` line, a JSON reply whose ``"score"`` is true or
+    false as :class:`~evalmark.strategies.llm_judge.LLMJudge` asks for, else a reply starting
+    with yes or no) is inverted; a graded verdict (``GRADE: n``) is replaced by a different
+    grade of ``grades``, drawn uniformly. Numeric JSON scores are not supported. ``flip_rate``
+    is one probability or a mapping from sample name to probability (a sample missing from it is an
     error). The reply's metadata gains ``flipped`` (bool), ``original_verdict`` and
     ``flip_rate``. See the module docstring for how calls are identified.
     """
@@ -121,15 +133,25 @@ class NoisyJudge:
         """``reply`` with its verdict flipped or kept, and the decision in its metadata."""
         verdict = parse_verdict(reply.text)
         leading = None if verdict is not None else _LEADING_YES_NO.match(reply.text)
-        if verdict is None and leading is None:
+        judgment = None if verdict is not None or leading is not None else _json_verdict(reply.text)
+        if verdict is None and leading is None and judgment is None:
             raise ValueError(
-                "NoisyJudge: the judge's reply has no 'VERDICT: yes|no' or 'GRADE: n' line and "
-                f"does not start with yes or no: {reply.text[-120:]!r}"
+                "NoisyJudge: the judge's reply has no 'VERDICT: yes|no' or 'GRADE: n' line, no "
+                'JSON object with a true/false "score", and does not start with yes or no: '
+                f"{reply.text[-120:]!r}"
             )
         decision = self.flip(context.run_index, context.sample, context.check)
-        if leading is not None:
+        original: bool | int | None
+        if judgment is not None:
+            found, data = judgment
+            original = bool(data["score"])
+            new_text = reply.text
+            if decision.flipped:
+                flipped = json.dumps({**data, "score": not original}, ensure_ascii=False)
+                new_text = reply.text.replace(found, flipped, 1)
+        elif leading is not None:
             answer = leading.group(2)
-            original: bool | int | None = answer.casefold() == "yes"
+            original = answer.casefold() == "yes"
             new_text = reply.text
             if decision.flipped:
                 new_text = (

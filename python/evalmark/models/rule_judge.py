@@ -1,6 +1,9 @@
 """``RuleJudge``: a deterministic word-overlap judge for evalmark's own judge prompts.
 
-It is a stand-in for tests and demos, not a judge of meaning. Known, pinned failures:
+It answers the line-verdict templates (``VERDICT: yes|no``, ``GRADE: n``) and every prompt of
+the catalog (a JSON reply of the shape asked for; see :mod:`evalmark.models.rule_catalog` for
+the rule of each). It is a stand-in for tests and demos, not a judge of meaning. Known,
+pinned failures:
 
 * it **accepts a dropped negation**: negation words are function words here, so "the drug is
   approved" is supported by "the drug is not approved";
@@ -14,60 +17,28 @@ It is a stand-in for tests and demos, not a judge of meaning. Known, pinned fail
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evalmark.models.lexical import STOPWORDS, content_words, overlap
 from evalmark.models.prompts import PROMPTS, JudgePrompt, read_prompt
+from evalmark.models.prompts.catalog import get_prompt
+from evalmark.models.prompts.model import read_catalog_prompt
+from evalmark.models.rule_catalog import answer_catalog_prompt
 from evalmark.models.values import ChatReply, MessageLike, last_user_text, message_dicts
 
-_STOPWORD_TEXT = """
-    a an the and or but if then else of to in on at by for with from into onto as about
-    is are was were be been being am do does did doing have has had having will would shall
-    should can could may might must it its it's this that these those there here which who
-    whom whose what when where why how i me my we our you your he him his she her they them
-    their not no nor never none n't s t so than too very also just only any all each
-    some such own same other more most both either neither
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|\w+")
-
-
-def content_words(text: str) -> list[str]:
-    """The content words and numbers of ``text``: NFKC, case-folded, stop words dropped;
-    thousands separators removed from numbers (``1,000`` → ``1000``)."""
-    words: list[str] = []
-    for token in _TOKEN.findall(unicodedata.normalize("NFKC", text).casefold()):
-        if token[0].isdigit():
-            token = re.sub(r",(?=\d{3}\b)", "", token)
-        if token not in STOPWORDS:
-            words.append(token)
-    return words
-
-
-def overlap(claim: str, evidence: str) -> tuple[float, list[str]]:
-    """(share of the claim's distinct content words found in the evidence, the missing ones).
-
-    A claim without content words has overlap 1.0.
-    """
-    wanted = list(dict.fromkeys(content_words(claim)))
-    if not wanted:
-        return 1.0, []
-    present = set(content_words(evidence))
-    missing = [word for word in wanted if word not in present]
-    return (len(wanted) - len(missing)) / len(wanted), missing
+__all__ = ["STOPWORDS", "RuleJudge", "content_words", "overlap"]
 
 
 class RuleJudge:
     """A deterministic judge that reads the claim and the evidence out of an evalmark judge
     prompt (see :mod:`evalmark.models.prompts`) and answers by word overlap.
 
-    Binary prompts: ``VERDICT: yes`` when at least ``min_overlap`` of the claim's content words
-    and numbers appear in the evidence, else ``VERDICT: no``. Graded prompts: ``GRADE: g`` with
-    g = 1 + round(4 × overlap). The overlap is in the reply's metadata. Lexical only; see the
-    module docstring for what it gets wrong.
+    Catalog prompts (``evalmark-prompt:`` header): the prompt's rule, answered as a JSON object
+    of the requested shape. Binary templates: ``VERDICT: yes`` when at least ``min_overlap``
+    of the claim's content words and numbers appear in the evidence, else ``VERDICT: no``.
+    Graded templates: ``GRADE: g`` with g = 1 + round(4 × overlap). The overlap is in the
+    reply's metadata. Lexical only; see the module docstring for what it gets wrong.
     """
 
     model_id = "rule-judge"
@@ -85,11 +56,22 @@ class RuleJudge:
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Judge the prompt in the last user message."""
         text = last_user_text(message_dicts(messages)) or ""
+        catalog = read_catalog_prompt(text)
+        if catalog is not None:
+            try:
+                prompt_of_catalog = get_prompt(catalog.name)
+            except KeyError as exc:
+                raise ValueError(f"RuleJudge: {exc.args[0]}") from None
+            answer, metadata = answer_catalog_prompt(
+                prompt_of_catalog, catalog, params, self.min_overlap
+            )
+            return ChatReply(text=answer, metadata=metadata)
         rendered = read_prompt(text)
         if rendered is None:
             raise ValueError(
                 "RuleJudge reads only evalmark's own judge prompts (evalmark.models.prompts): "
-                "the last user message has no 'evalmark-judge:' header line"
+                "the last user message has no 'evalmark-judge:' or 'evalmark-prompt:' header "
+                "line"
             )
         prompt = PROMPTS.get(rendered.name)
         if prompt is None:

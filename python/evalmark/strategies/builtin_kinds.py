@@ -16,6 +16,7 @@ from evalmark.strategies.kinds import (
     check_integer,
     check_positive_int,
 )
+from evalmark.strategies.llm_judge_kind import LLM_JUDGE_KIND
 from evalmark.strategies.metric import JsonMatch, Levenshtein, RougeL, SemanticSimilarity, TokenF1
 from evalmark.strategies.overlap import Bleu, Chrf, RougeLsum, RougeN
 from evalmark.strategies.retrieval import RetrievedSegments
@@ -158,4 +159,5 @@ KINDS: tuple[StrategyKind, ...] = (
         {"min-grade": check_grade},
         prompt="rubric",
     ),
+    LLM_JUDGE_KIND,
 )

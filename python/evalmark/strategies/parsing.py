@@ -30,6 +30,7 @@ from evalmark.errors import (
     VerdictParseError,
 )
 from evalmark.models.prompts import parse_verdict
+from evalmark.models.structured import json_object_texts
 
 __all__ = [
     "GradeParseError",
@@ -122,37 +123,10 @@ class Judgment:
     explanation: str
 
 
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n(.*?)```", re.DOTALL)
-
-
 def _json_objects(text: str) -> list[str]:
-    """Candidate JSON object texts: code fences first, then every top-level ``{...}`` found by
-    brace-balanced scanning (braces inside strings ignored)."""
-    candidates = [m.group(1).strip() for m in _FENCE.finditer(text)]
-    depth = 0
-    start = -1
-    in_string = False
-    escaped = False
-    for position, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"' and depth > 0:
-            in_string = True
-        elif ch == "{":
-            if depth == 0:
-                start = position
-            depth += 1
-        elif ch == "}" and depth > 0:
-            depth -= 1
-            if depth == 0:
-                candidates.append(text[start : position + 1])
-    return candidates
+    """Candidate JSON object texts: those in code fences first, then every other one (the
+    brace-balanced scan of :mod:`evalmark.models.structured`)."""
+    return list(json_object_texts(text))
 
 
 _TRUE = {"true", "yes", "pass", "passed", "1"}

@@ -1,4 +1,5 @@
-"""Judge prompt templates, their rendering, and reading the verdict out of a judge's reply.
+"""The line-verdict judge templates (relevancy, groundedness, correctness, rubric), their
+rendering, and reading the verdict out of a judge's reply.
 
 Every rendered prompt starts with a line ``evalmark-judge: <name>`` and puts each input in a
 delimited block::
@@ -7,8 +8,8 @@ delimited block::
     ...
     <<<END DOCUMENT>>>
 
-so the prompt can be read back deterministically (``RuleJudge`` does). Text inside a value that
-looks like a block marker (``<<<``) is defused to ``< < <`` so a response cannot forge a block.
+so the prompt can be read back deterministically (``RuleJudge`` does); see
+:mod:`evalmark.models.prompts.fence` for how values are fenced.
 A binary judge ends its reply with ``VERDICT: yes`` or ``VERDICT: no``; a graded judge with
 ``GRADE: n``.
 """
@@ -22,10 +23,11 @@ from typing import Literal
 
 import msgspec
 
+from evalmark.models.prompts.fence import defuse, first_line_value, read_blocks
+
 VARIABLES = ("question", "response", "expected_output", "context")
 
 _HEADER = "evalmark-judge: "
-_BLOCK = re.compile(r"^<<<BEGIN ([A-Z_]+)>>>\n(.*?)\n<<<END \1>>>$", re.MULTILINE | re.DOTALL)
 _VERDICT = re.compile(
     r"^[ \t]*\**[ \t]*verdict[ \t]*\**[ \t]*:[ \t]*\**[ \t]*(yes|no)\b", re.I | re.M
 )
@@ -71,7 +73,7 @@ class JudgePrompt(msgspec.Struct, frozen=True):
             raise ValueError(
                 f"judge prompt {self.name!r} needs {_listing(needed)}; missing {_listing(missing)}"
             )
-        filled = {name: _defuse(_as_text(name, values[name])) for name in needed}
+        filled = {name: defuse(_as_text(name, values[name])) for name in needed}
         return [
             {"role": "system", "content": self.system},
             {"role": "user", "content": self.template.format_map(filled)},
@@ -88,10 +90,6 @@ def _as_text(name: str, value: str | Sequence[str]) -> str:
     if isinstance(value, Sequence) and all(isinstance(item, str) for item in value):
         return "\n\n".join(value)
     raise TypeError(f"judge prompt variable {name!r} must be a str or a list of str")
-
-
-def _defuse(text: str) -> str:
-    return text.replace("<<<", "< < <")
 
 
 def _block(name: str, variable: str) -> str:
@@ -208,11 +206,10 @@ class RenderedPrompt(msgspec.Struct, frozen=True):
 
 def read_prompt(text: str) -> RenderedPrompt | None:
     """Read the template name and blocks out of a prompt rendered here; None if it is not one."""
-    first = text.lstrip().split("\n", 1)[0].strip()
-    if not first.startswith(_HEADER):
+    name = first_line_value(text, _HEADER)
+    if name is None:
         return None
-    blocks = {match.group(1): match.group(2) for match in _BLOCK.finditer(text)}
-    return RenderedPrompt(name=first[len(_HEADER) :].strip(), blocks=blocks)
+    return RenderedPrompt(name=name, blocks=read_blocks(text))
 
 
 class Verdict(msgspec.Struct, frozen=True):

@@ -1,0 +1,40 @@
+"""Judge calibration: how far a judge can be trusted, measured against human labels.
+
+::
+
+    from evalmark.calibration import calibrate, load_labels, write_rates
+
+    result = calibrate(load_labels("labels.jsonl"), judge_model)
+    result.agreement.kappa, result.true_pass, result.true_fail
+    result.judge_rates()                                        # evalmark.noise.JudgeRates
+    write_rates("suite/.evalmark/judge-rates.json", result)   # read by `evalmark tune`
+
+The command line is ``evalmark judge calibrate LABELS --judge ...``.
+"""
+
+from evalmark.calibration.agreement import Agreement, Rate, agreement, rate
+from evalmark.calibration.labels import CalibrationSet, LabelledItem, load_labels
+from evalmark.calibration.run import (
+    RATES_FILE,
+    CalibrationResult,
+    ItemOutcome,
+    calibrate,
+    write_rates,
+)
+from evalmark.errors import CalibrationError
+
+__all__ = [
+    "RATES_FILE",
+    "Agreement",
+    "CalibrationError",
+    "CalibrationResult",
+    "CalibrationSet",
+    "ItemOutcome",
+    "LabelledItem",
+    "Rate",
+    "agreement",
+    "calibrate",
+    "load_labels",
+    "rate",
+    "write_rates",
+]

@@ -29,7 +29,12 @@ from evalmark.models.prompts import PROMPTS, VARIABLES, JudgePrompt
 from evalmark.models.protocols import ChatModel, achat_of, model_id_of
 from evalmark.models.values import ChatReply
 from evalmark.strategies.base import as_strategy, output_text, strategy_name
-from evalmark.strategies.parsing import parse_grade_reply, parse_json_judgment, parse_verdict_reply
+from evalmark.strategies.parsing import (
+    check_score_range,
+    parse_grade_reply,
+    parse_json_judgment,
+    parse_verdict_reply,
+)
 
 __all__ = ["REDUCERS", "JudgeStrategy", "Reducer", "Vote", "judge_variables", "reduce_votes"]
 
@@ -161,6 +166,7 @@ class JudgeStrategy:
         repeats: int = 1,
         reducer: Reducer = "majority",
         threshold: float = 0.5,
+        score_range: tuple[float, float] = (0.0, 1.0),
         fallback: object | None = None,
         name: str | None = None,
         params: Mapping[str, Any] | None = None,
@@ -202,6 +208,7 @@ class JudgeStrategy:
         self.repeats = repeats
         self.reducer: Reducer = reducer
         self.threshold = float(threshold)
+        self.score_range = check_score_range(score_range)
         self.fallback = as_strategy(fallback) if fallback is not None else None
         self.params = dict(params or {})
         self.name = name or f"Judge({self.prompt.name})"
@@ -228,7 +235,7 @@ class JudgeStrategy:
             low, high = self.grades
             grade = parse_grade_reply(text, low, high, clamp=self.clamp)
             return Vote(grade >= self.min_grade, (grade - low) / (high - low), text, flag)
-        judgment = parse_json_judgment(text, threshold=self.threshold)
+        judgment = parse_json_judgment(text, threshold=self.threshold, score_range=self.score_range)
         return Vote(judgment.passed, judgment.score, judgment.explanation or text, flag)
 
     def _checks(self, sample: Sample) -> list[tuple[int, str]]:

@@ -336,7 +336,7 @@ def test_guardrail_figures() -> None:
     samples = [
         Sample(name=f"g{i}", parameters=[i], expected_output=e) for i, e in enumerate(expected)
     ]
-    report = Scorer().evaluate(samples, lambda i: said[i], Guardrail())
+    report = Scorer().evaluate(samples, lambda i: said[i], Guardrail(positive="REJECT"))
     g = report.guardrails()["Guardrail"]
     assert (g.true_positive, g.false_negative, g.false_positive, g.true_negative) == (2, 1, 1, 1)
     assert g.accuracy == pytest.approx(3 / 5)
@@ -395,7 +395,7 @@ def test_guardrail_figures_survive_function_errors_and_composites() -> None:
 
     report = Scorer().evaluate(samples, guard, Guardrail(), Composite(Guardrail(), name="both"))
     g = report.guardrails()["Guardrail"]
-    assert (g.true_positive, g.false_positive, g.total) == (1, 1, 2)
+    assert (g.true_negative, g.false_negative, g.total) == (1, 1, 2)
     assert report.errors == 2
     members = report.result("g0", "both").metadata["members"]
     assert members["Guardrail"]["passed"] is True

@@ -187,7 +187,11 @@ def test_guardrail_records_decisions() -> None:
     assert Guardrail().evaluate(reject, "REJECT: unsafe").passed
     missed = Guardrail().evaluate(reject, "accept")
     assert not missed.passed and missed.explanation == "expected REJECT, got ACCEPT"
-    assert missed.metadata["guardrail"] == {"expected": "REJECT", "actual": "ACCEPT"}
+    assert missed.metadata["guardrail"] == {
+        "expected": "REJECT",
+        "actual": "ACCEPT",
+        "positive": "ACCEPT",
+    }
     assert not Guardrail().evaluate(reject, "hmm").passed
     assert Guardrail().evaluate(reject, False).passed
     with pytest.raises(StrategyError, match="ACCEPT or REJECT"):

@@ -296,11 +296,14 @@ class Report:
         string, exact)."""
         return usage_totals(self._usages())
 
-    def guardrails(self) -> dict[str, GuardrailSummary]:
-        """For each strategy whose results carry guardrail decisions, their confusion counts."""
+    def guardrails(self, *, positive: str | None = None) -> dict[str, GuardrailSummary]:
+        """For each strategy whose results carry guardrail decisions, their confusion counts
+        (``positive`` overrides the positive class each strategy recorded; ACCEPT by default)."""
         out: dict[str, GuardrailSummary] = {}
         for name in self.strategies:
-            found = GuardrailSummary.of_results(self._columns[name].rows_with_metadata())
+            found = GuardrailSummary.of_results(
+                self._columns[name].rows_with_metadata(), positive=positive
+            )
             if found is not None:
                 out[name] = found
         return out

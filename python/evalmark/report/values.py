@@ -139,14 +139,15 @@ def tally_of(
 
 @dataclass(frozen=True, slots=True)
 class GuardrailSummary:
-    """Confusion counts of ACCEPT/REJECT decisions (REJECT is the positive class) and the rates
-    derived from them; a rate with a zero denominator is None."""
+    """Confusion counts of ACCEPT/REJECT decisions and the rates derived from them; a rate with
+    a zero denominator is None. ``positive`` names the positive class (ACCEPT by default)."""
 
     true_positive: int
     false_positive: int
     true_negative: int
     false_negative: int
     undecided: int
+    positive: str = "ACCEPT"
 
     @property
     def total(self) -> int:
@@ -170,28 +171,34 @@ class GuardrailSummary:
 
     @property
     def precision(self) -> float | None:
-        """Rejections that were right / all rejections."""
+        """Right positive decisions / all positive decisions."""
         return self._ratio(self.true_positive, self.true_positive + self.false_positive)
 
     @property
     def recall(self) -> float | None:
-        """Rejections made / rejections expected."""
+        """Right positive decisions / positives expected."""
         return self._ratio(self.true_positive, self.true_positive + self.false_negative)
 
     @property
     def false_positive_rate(self) -> float | None:
-        """Wrong rejections / expected acceptances."""
+        """Wrong positive decisions / negatives expected."""
         return self._ratio(self.false_positive, self.false_positive + self.true_negative)
 
     @property
     def false_negative_rate(self) -> float | None:
-        """Missed rejections / expected rejections."""
+        """Missed positives / positives expected."""
         return self._ratio(self.false_negative, self.false_negative + self.true_positive)
 
     @classmethod
-    def of_results(cls, results: Iterable[EvaluationResult]) -> GuardrailSummary | None:
+    def of_results(
+        cls, results: Iterable[EvaluationResult], *, positive: str | None = None
+    ) -> GuardrailSummary | None:
         """The counts of the guardrail decisions in the results' metadata; None when no
-        result carries one."""
+        result carries one. The positive class is ``positive`` if given, else the one the
+        strategy recorded, else ACCEPT."""
+        if positive not in (None, "ACCEPT", "REJECT"):
+            raise ValueError(f"positive must be 'ACCEPT' or 'REJECT', got {positive!r}")
+        chosen = positive
         counts = {"tp": 0, "fp": 0, "tn": 0, "fn": 0, "undecided": 0}
         seen = False
         for result in results:
@@ -199,16 +206,26 @@ class GuardrailSummary:
             if not isinstance(decision, Mapping):
                 continue
             seen = True
+            if chosen is None:
+                recorded = decision.get("positive")
+                chosen = recorded if recorded in ("ACCEPT", "REJECT") else "ACCEPT"
             expected, actual = decision.get("expected"), decision.get("actual")
             if actual not in ("ACCEPT", "REJECT"):
                 counts["undecided"] += 1
-            elif actual == "REJECT":
-                counts["tp" if expected == "REJECT" else "fp"] += 1
+            elif actual == chosen:
+                counts["tp" if expected == chosen else "fp"] += 1
             else:
-                counts["fn" if expected == "REJECT" else "tn"] += 1
+                counts["fn" if expected == chosen else "tn"] += 1
         if not seen:
             return None
-        return cls(counts["tp"], counts["fp"], counts["tn"], counts["fn"], counts["undecided"])
+        return cls(
+            counts["tp"],
+            counts["fp"],
+            counts["tn"],
+            counts["fn"],
+            counts["undecided"],
+            chosen or "ACCEPT",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: counts and rates."""
@@ -218,6 +235,7 @@ class GuardrailSummary:
             "true_negative": self.true_negative,
             "false_negative": self.false_negative,
             "undecided": self.undecided,
+            "positive": self.positive,
             "accuracy": self.accuracy,
             "precision": self.precision,
             "recall": self.recall,

@@ -35,7 +35,13 @@ from evalmark.strategies.metric import (
 from evalmark.strategies.overlap import Bleu, Chrf, RougeLsum, RougeN
 from evalmark.strategies.parsing import Judgment, parse_grade, parse_json_judgment, parse_yes_no
 from evalmark.strategies.retrieval import RetrievedSegments
-from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch, normalize_text
+from evalmark.strategies.text import (
+    Contains,
+    ContainsFacts,
+    ExactMatch,
+    KeywordRelevance,
+    normalize_text,
+)
 from evalmark.strategies.trajectory import TrajectoryMatch
 
 __all__ = [
@@ -58,6 +64,7 @@ __all__ = [
     "JudgeStrategy",
     "Judgment",
     "KeyOutcome",
+    "KeywordRelevance",
     "Levenshtein",
     "MetricStrategy",
     "Reducer",

@@ -20,7 +20,7 @@ from evalmark.strategies.llm_judge_kind import LLM_JUDGE_KIND
 from evalmark.strategies.metric import JsonMatch, Levenshtein, RougeL, SemanticSimilarity, TokenF1
 from evalmark.strategies.overlap import Bleu, Chrf, RougeLsum, RougeN
 from evalmark.strategies.retrieval import RetrievedSegments
-from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch
+from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch, KeywordRelevance
 
 __all__ = ["KINDS"]
 
@@ -31,7 +31,12 @@ def _semantic_similarity(options: Options, judge: Any) -> SemanticSimilarity:
     from evalmark.models import HashEmbedding
 
     model = HashEmbedding(dim=options.get("dim", 256), seed=options.get("seed", 0))
-    return SemanticSimilarity(options.get("threshold"), model=model, name=options["name"])
+    return SemanticSimilarity(
+        options.get("threshold"),
+        model=model,
+        similarity=options.get("similarity", "cosine"),
+        name=options["name"],
+    )
 
 
 def _judged(prompt: str) -> Any:
@@ -118,9 +123,20 @@ KINDS: tuple[StrategyKind, ...] = (
     ),
     StrategyKind(
         "semantic-similarity",
-        "cosine of embeddings (offline hashing embedding)",
+        "cosine (or dot product) of embeddings (offline hashing embedding)",
         _semantic_similarity,
-        {"threshold": check_fraction, "dim": check_positive_int, "seed": check_integer},
+        {
+            "threshold": check_fraction,
+            "dim": check_positive_int,
+            "seed": check_integer,
+            "similarity": check_choice("cosine", "dot"),
+        },
+    ),
+    StrategyKind(
+        "keyword-relevance",
+        "the share of the sample's keywords (metadata 'keywords') found in the output",
+        lambda o, j: KeywordRelevance(threshold=o.get("threshold", 1.0), name=o["name"]),
+        _THRESHOLD,
     ),
     StrategyKind(
         "json-match",

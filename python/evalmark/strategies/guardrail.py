@@ -2,7 +2,9 @@
 
 Each result's metadata holds ``{"guardrail": {"expected": ..., "actual": ...}}``; the report
 aggregates them into accuracy, precision, recall and the false-positive and false-negative
-rates, with REJECT as the positive class (the guardrail catching what it should).
+rates. ACCEPT is the positive class by default, as in the systems evalmark replaces
+(``Guardrail(positive="REJECT")`` counts a rejection as the positive outcome instead); the
+strategy records its positive class in the metadata so the report counts the same way.
 """
 
 from __future__ import annotations
@@ -49,7 +51,10 @@ class Guardrail:
     """Passes when the output's decision equals the sample's ``expected_output`` (ACCEPT or
     REJECT). An output that is neither fails, naming what it said."""
 
-    def __init__(self, *, name: str | None = None) -> None:
+    def __init__(self, *, positive: Decision = "ACCEPT", name: str | None = None) -> None:
+        if positive not in ("ACCEPT", "REJECT"):
+            raise ValueError(f"positive must be 'ACCEPT' or 'REJECT', got {positive!r}")
+        self.positive: Decision = positive
         self.name = name or "Guardrail"
 
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
@@ -66,7 +71,9 @@ class Guardrail:
             else output_text(output, strategy=self.name, sample=sample)
         )
         actual = read_decision(raw)
-        metadata = {"guardrail": {"expected": expected, "actual": actual}}
+        metadata = {
+            "guardrail": {"expected": expected, "actual": actual, "positive": self.positive}
+        }
         if actual is None:
             return EvaluationResult.failed(
                 0.0, f"the output is neither ACCEPT nor REJECT: {str(raw)[:80]!r}", metadata

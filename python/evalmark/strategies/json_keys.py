@@ -9,8 +9,15 @@ pass; ``average``: the mean score must reach ``threshold``). Options:
 * ``rubrics`` — a strategy (e.g. a ``JudgeStrategy``) or a function ``(expected, actual) ->
   bool | float | EvaluationResult`` per key path (same path syntax), used instead of equality
   for that key (and everything under it);
-* ``lists`` — ``"ordered"`` (item i against item i) or ``"unordered"`` (items paired to
-  maximize the total score with the Hungarian method, not greedily);
+* ``lists`` — ``"ordered"`` (item i against item i), ``"unordered"`` (items paired to
+  maximize the total score with the Hungarian method, not greedily; OpenEvals calls this
+  ``same_elements``), ``"superset"`` (the output may hold items the expected list does not:
+  they never fail) or ``"subset"`` (the output may leave expected items out: only the items it
+  has are compared, and an item with no expected partner fails);
+* ``list_aggregator`` — ``None`` (default: one mean over every key of every item) or, for a
+  top-level list of items, ``"all"`` / ``"average"``: each item is first scored on its own with
+  ``aggregator`` (``all``: 1 or 0; ``average``: its keys' mean), then the items' scores are
+  combined (``all``: every item must pass; ``average``: their mean), as OpenEvals does;
 * ``extra_keys`` — ``"ignore"`` (default) or ``"fail"``: whether keys and list items the
   expected document does not have count as failing keys.
 
@@ -38,6 +45,7 @@ from evalmark.strategies.trajectory import json_equal
 __all__ = ["JsonKeysMatch", "KeyOutcome"]
 
 _INDEX = re.compile(r"\[\d+\]")
+_LIST_MODES = ("ordered", "unordered", "subset", "superset")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,14 +77,19 @@ class JsonKeysMatch:
         rubrics: Mapping[str, object] | None = None,
         aggregator: Literal["all", "average"] = "all",
         threshold: float = 1.0,
-        lists: Literal["ordered", "unordered"] = "ordered",
+        lists: Literal["ordered", "unordered", "subset", "superset"] = "ordered",
         extra_keys: Literal["ignore", "fail"] = "ignore",
+        list_aggregator: Literal["all", "average"] | None = None,
         name: str | None = None,
     ) -> None:
         if aggregator not in ("all", "average"):
             raise ValueError(f"aggregator must be 'all' or 'average', got {aggregator!r}")
-        if lists not in ("ordered", "unordered"):
-            raise ValueError(f"lists must be 'ordered' or 'unordered', got {lists!r}")
+        if list_aggregator not in (None, "all", "average"):
+            raise ValueError(
+                f"list_aggregator must be 'all', 'average' or None, got {list_aggregator!r}"
+            )
+        if lists not in _LIST_MODES:
+            raise ValueError(f"lists must be one of {', '.join(_LIST_MODES)}, got {lists!r}")
         if extra_keys not in ("ignore", "fail"):
             raise ValueError(f"extra_keys must be 'ignore' or 'fail', got {extra_keys!r}")
         if not 0.0 <= threshold <= 1.0:
@@ -94,6 +107,7 @@ class JsonKeysMatch:
         self.aggregator = aggregator
         self.threshold = float(threshold)
         self.lists = lists
+        self.list_aggregator = list_aggregator
         self.extra_keys = extra_keys
         self.name = name or "JsonKeysMatch"
 
@@ -185,13 +199,16 @@ class JsonKeysMatch:
         out: list[KeyOutcome] = []
         for i, j in enumerate(pairs):
             child = f"{path}[{i}]"
-            if self._excluded(child):
+            if self._excluded(child) or (j < 0 and self.lists == "subset"):
                 continue
             if j < 0:
                 out.append(KeyOutcome(child, False, 0.0, f"missing item {_show(expected[i])}"))
             else:
                 out.extend(self.compare(expected[i], actual[j], child, sample))
-        if self.extra_keys == "fail":
+        extra_items_fail = self.lists == "subset" or (
+            self.extra_keys == "fail" and self.lists != "superset"
+        )
+        if extra_items_fail:
             used = {j for j in pairs if j >= 0}
             for j, item in enumerate(actual):
                 if j not in used:
@@ -261,13 +278,19 @@ class JsonKeysMatch:
         score = _mean(outcomes)
         bad = [o for o in outcomes if not o.passed]
         passed = not bad if self.aggregator == "all" else score >= self.threshold
-        metadata = {
+        items: dict[str, tuple[bool, float]] = {}
+        if self.list_aggregator is not None and isinstance(expected, list):
+            items = self._items(outcomes)
+            passed, score = self._combine_items(items)
+        metadata: dict[str, Any] = {
             "keys": {
                 o.path: {"passed": o.passed, "score": o.score}
                 | ({"explanation": o.explanation} if o.explanation else {})
                 for o in outcomes
             }
         }
+        if items:
+            metadata["items"] = {k: {"passed": p, "score": v} for k, (p, v) in items.items()}
         if not bad:
             return EvaluationResult(passed, score, f"all {len(outcomes)} keys match", metadata)
         listed = "; ".join(f"{o.path}: {o.explanation}" for o in bad[:10])
@@ -275,10 +298,40 @@ class JsonKeysMatch:
         return EvaluationResult(
             passed,
             score,
-            f"{len(bad)} of {len(outcomes)} keys differ ({self.aggregator} score {score:.3f}): "
+            f"{len(bad)} of {len(outcomes)} keys differ ({self._how()} score {score:.3f}): "
             f"{listed}{more}",
             metadata,
         )
+
+    def _how(self) -> str:
+        if self.list_aggregator is None:
+            return self.aggregator
+        return f"{self.aggregator} per item, {self.list_aggregator} over items"
+
+    def _items(self, outcomes: Sequence[KeyOutcome]) -> dict[str, tuple[bool, float]]:
+        """Each top-level item's verdict and score under ``aggregator``, in item order."""
+        groups: dict[str, list[KeyOutcome]] = {}
+        for o in outcomes:
+            item = o.path.split("]", 1)[0] + "]" if o.path.startswith("[") else o.path
+            groups.setdefault(item, []).append(o)
+        out: dict[str, tuple[bool, float]] = {}
+        for item, group in groups.items():
+            if self.aggregator == "all":
+                ok = all(o.passed for o in group)
+                out[item] = (ok, 1.0 if ok else 0.0)
+            else:
+                mean = _mean(group)
+                out[item] = (mean >= self.threshold, mean)
+        return out
+
+    def _combine_items(self, items: Mapping[str, tuple[bool, float]]) -> tuple[bool, float]:
+        if not items:
+            return True, 1.0
+        if self.list_aggregator == "all":
+            ok = all(p for p, _ in items.values())
+            return ok, 1.0 if ok else 0.0
+        mean = math.fsum(v for _, v in items.values()) / len(items)
+        return mean >= self.threshold, mean
 
 
 def _as_text(value: Any) -> str:

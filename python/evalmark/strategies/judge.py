@@ -16,6 +16,7 @@ TestCase's retrieval context, else the sample's context).
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import string
 from collections.abc import Callable, Mapping, Sequence
@@ -29,7 +30,12 @@ from evalmark.models.prompts import PROMPTS, VARIABLES, JudgePrompt
 from evalmark.models.protocols import ChatModel, achat_of, model_id_of
 from evalmark.models.values import ChatReply
 from evalmark.strategies.base import as_strategy, output_text, strategy_name
-from evalmark.strategies.parsing import parse_grade_reply, parse_json_judgment, parse_verdict_reply
+from evalmark.strategies.parsing import (
+    check_score_range,
+    parse_grade_reply,
+    parse_json_judgment,
+    parse_verdict_reply,
+)
 
 __all__ = ["REDUCERS", "JudgeStrategy", "Reducer", "Vote", "judge_variables", "reduce_votes"]
 
@@ -161,9 +167,11 @@ class JudgeStrategy:
         repeats: int = 1,
         reducer: Reducer = "majority",
         threshold: float = 0.5,
+        score_range: tuple[float, float] = (0.0, 1.0),
         fallback: object | None = None,
         name: str | None = None,
         params: Mapping[str, Any] | None = None,
+        cache: bool = False,
     ) -> None:
         if not callable(getattr(model, "chat", None)):
             raise TypeError(f"the judge must be a chat model with chat(messages), got {model!r}")
@@ -202,6 +210,9 @@ class JudgeStrategy:
         self.repeats = repeats
         self.reducer: Reducer = reducer
         self.threshold = float(threshold)
+        self.score_range = check_score_range(score_range)
+        self.cache = bool(cache)
+        self._cache: dict[tuple[int, str], EvaluationResult] = {}
         self.fallback = as_strategy(fallback) if fallback is not None else None
         self.params = dict(params or {})
         self.name = name or f"Judge({self.prompt.name})"
@@ -228,7 +239,7 @@ class JudgeStrategy:
             low, high = self.grades
             grade = parse_grade_reply(text, low, high, clamp=self.clamp)
             return Vote(grade >= self.min_grade, (grade - low) / (high - low), text, flag)
-        judgment = parse_json_judgment(text, threshold=self.threshold)
+        judgment = parse_json_judgment(text, threshold=self.threshold, score_range=self.score_range)
         return Vote(judgment.passed, judgment.score, judgment.explanation or text, flag)
 
     def _checks(self, sample: Sample) -> list[tuple[int, str]]:
@@ -242,22 +253,43 @@ class JudgeStrategy:
 
     # ------------------------------------------------------------------ evaluate
 
+    def _cache_key(self, messages: list[dict[str, str]], run_index: int) -> tuple[int, str]:
+        return run_index, json.dumps(messages, sort_keys=True, ensure_ascii=False)
+
+    def _finish(
+        self, key: tuple[int, str], messages: list[dict[str, str]], result: EvaluationResult
+    ) -> EvaluationResult:
+        """Attach the prompt to a result that did not pass, and remember it when caching."""
+        if not result.passed:
+            result = result.with_metadata({"judge_prompt": messages})
+        if self.cache:
+            self._cache[key] = result
+        return result
+
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
-        """Ask the judge (``repeats`` times) and combine the verdicts."""
+        """Ask the judge (``repeats`` times) and combine the verdicts. With ``cache=True``,
+        identical prompts within one run are asked once. A result that did not pass carries
+        the exact messages sent in ``metadata["judge_prompt"]``."""
         messages = self.messages(sample, output)
         run_index = self._run_index()
+        key = self._cache_key(messages, run_index)
+        if self.cache and key in self._cache:
+            return self._cache[key]
         outcomes: list[Vote | EvaluationError] = []
         for repeat, check in self._checks(sample):
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(self._ask(lambda: self.model.chat(messages, **self.params)))
         result = self._result(sample, output, outcomes, self._fallback_sync)
         assert result is not None
-        return result
+        return self._finish(key, messages, result)
 
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Async :meth:`evaluate`; the repeats are asked one after another."""
         messages = self.messages(sample, output)
         run_index = self._run_index()
+        key = self._cache_key(messages, run_index)
+        if self.cache and key in self._cache:
+            return self._cache[key]
 
         async def ask(repeat: int, check: str) -> Vote | EvaluationError:
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
@@ -270,9 +302,9 @@ class JudgeStrategy:
         # One after another, so a scorer's concurrency bounds the judge calls in flight too.
         outcomes = [await ask(r, c) for r, c in self._checks(sample)]
         result = self._result(sample, output, outcomes, None)
-        if result is not None:
-            return result
-        return await self._fallback_async(sample, output, outcomes)
+        if result is None:
+            result = await self._fallback_async(sample, output, outcomes)
+        return self._finish(key, messages, result)
 
     def _ask(self, call: Callable[[], ChatReply]) -> Vote | EvaluationError:
         try:

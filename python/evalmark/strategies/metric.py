@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -338,9 +338,11 @@ def _cut(text: str, limit: int = 120) -> str:
 
 
 class SemanticSimilarity(MetricStrategy):
-    """Cosine similarity of the embeddings of the output and the expected output; passes at
-    ``threshold``. ``model`` is any embedding model; the default, :class:`HashEmbedding`, is
-    lexical and offline (it does not understand synonyms)."""
+    """Cosine similarity (or, with ``similarity="dot"``, the dot product) of the embeddings of
+    the output and the expected output; passes at ``threshold``. The dot product suits models
+    whose vectors are already unit length (then it equals the cosine); scores are clipped to
+    [0, 1]. ``model`` is any embedding model; the default, :class:`HashEmbedding`, is lexical
+    and offline (it does not understand synonyms)."""
 
     label = "cosine similarity"
     default_threshold = 0.7
@@ -351,11 +353,19 @@ class SemanticSimilarity(MetricStrategy):
         threshold: float | None = None,
         *,
         model: EmbeddingModel | None = None,
+        similarity: Literal["cosine", "dot"] = "cosine",
         name: str | None = None,
         workers: int | None = None,
     ) -> None:
+        if similarity not in ("cosine", "dot"):
+            raise ValueError(f"similarity must be 'cosine' or 'dot', got {similarity!r}")
         super().__init__(threshold, name=name, workers=workers)
         self.model: EmbeddingModel = model if model is not None else HashEmbedding()
+        self.similarity = similarity
+
+    def _explain(self, index: int, score: float, passed: bool) -> str:
+        text = super()._explain(index, score, passed)
+        return text.replace(self.label, "dot product", 1) if self.similarity == "dot" else text
 
     def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
         if not expected:
@@ -363,6 +373,11 @@ class SemanticSimilarity(MetricStrategy):
         texts = expected + actual
         source = f"{self.name}: embedding model {model_id_of(self.model)}"
         rows = as_embedding_rows(self.model.embed(texts), len(texts), source=source)
+        if self.similarity == "dot":
+            left = np.asarray(rows[: len(expected)], dtype=np.float64)
+            right = np.asarray(rows[len(expected) :], dtype=np.float64)
+            dots: FloatArray = np.clip(np.einsum("ij,ij->i", left, right), 0.0, 1.0)
+            return dots
         return metrics.cosine_batch(
             rows[: len(expected)], rows[len(expected) :], workers=self.workers
         )
@@ -370,5 +385,5 @@ class SemanticSimilarity(MetricStrategy):
     def __repr__(self) -> str:
         return (
             f"SemanticSimilarity(threshold={self.threshold:g}, model={model_id_of(self.model)!r}, "
-            f"name={self.name!r})"
+            f"similarity={self.similarity!r}, name={self.name!r})"
         )

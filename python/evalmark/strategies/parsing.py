@@ -141,13 +141,32 @@ def _as_bool(value: Any, raw: str) -> bool:
     raise JsonJudgmentParseError(f'"passed" must be true or false, got {value!r}', raw)
 
 
-def parse_json_judgment(text: str, *, threshold: float = 0.5) -> Judgment:
+def check_score_range(score_range: tuple[float, float]) -> tuple[float, float]:
+    """``score_range`` as two finite floats (low, high) with low < high; ValueError otherwise."""
+    try:
+        low, high = (float(v) for v in score_range)
+    except (TypeError, ValueError):
+        raise ValueError(f"score_range must be (low, high), got {score_range!r}") from None
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise ValueError(
+            f"score_range must be (low, high) of finite numbers with low < high, got "
+            f"{score_range!r}"
+        )
+    return low, high
+
+
+def parse_json_judgment(
+    text: str, *, threshold: float = 0.5, score_range: tuple[float, float] = (0.0, 1.0)
+) -> Judgment:
     """The first JSON object in ``text`` with a ``score`` or ``passed`` field.
 
-    ``score`` must be a number in [0, 1]; ``passed`` a boolean (or "yes"/"no"). When only one is
-    given the other is derived: passed = score >= ``threshold``; score = 1.0 or 0.0.
+    ``score`` must be a number in ``score_range`` (default [0, 1]); it is normalised to [0, 1]
+    as (score - low) / (high - low), so ``{"score": 85}`` with ``score_range=(0, 100)`` is
+    0.85. ``passed`` is a boolean (or "yes"/"no"). When only one is given the other is
+    derived: passed = normalised score >= ``threshold``; score = 1.0 or 0.0.
     ``explanation`` (or ``reasoning``, ``reason``) defaults to "".
     """
+    low, high = check_score_range(score_range)
     for candidate in _json_objects(text):
         try:
             data = json.loads(candidate)
@@ -159,8 +178,16 @@ def parse_json_judgment(text: str, *, threshold: float = 0.5) -> Judgment:
         if score is not None:
             if isinstance(score, bool) or not isinstance(score, int | float):
                 raise JsonJudgmentParseError(f'"score" must be a number, got {score!r}', text)
-            if not (math.isfinite(score) and 0.0 <= score <= 1.0):
-                raise JsonJudgmentParseError(f'"score" must be in [0, 1], got {score!r}', text)
+            if not (math.isfinite(score) and low <= score <= high):
+                hint = (
+                    "; a judge on another scale needs score_range=(low, high)"
+                    if (low, high) == (0.0, 1.0) and math.isfinite(score) and score > 1
+                    else ""
+                )
+                raise JsonJudgmentParseError(
+                    f'"score" must be in [{low:g}, {high:g}], got {score!r}{hint}', text
+                )
+            score = (float(score) - low) / (high - low)
         passed = _as_bool(data["passed"], text) if "passed" in data else None
         if passed is None:
             assert score is not None

@@ -11,7 +11,7 @@ from evalmark.data.samples import Sample
 from evalmark.errors import StrategyError
 from evalmark.strategies.base import expected_texts, output_text
 
-__all__ = ["Contains", "ContainsFacts", "ExactMatch", "normalize_text"]
+__all__ = ["Contains", "ContainsFacts", "ExactMatch", "KeywordRelevance", "normalize_text"]
 
 _SPACES = re.compile(r"\s+")
 
@@ -109,5 +109,57 @@ class ContainsFacts:
         return EvaluationResult.failed(
             score,
             f"{len(missing)} of {len(facts)} expected facts missing: {listed}",
+            {**metadata, "missing": missing},
+        )
+
+
+_WORDS = re.compile(r"\w+")
+
+
+class KeywordRelevance:
+    """The share of keywords (``keywords``, else the sample's ``keywords`` metadata) that occur
+    in the output as whole words or word sequences, after normalization; passes at
+    ``threshold``. The explanation lists the missing keywords."""
+
+    def __init__(
+        self,
+        keywords: tuple[str, ...] | list[str] | None = None,
+        *,
+        threshold: float = 1.0,
+        name: str | None = None,
+    ) -> None:
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"KeywordRelevance: threshold must be in [0, 1], got {threshold}")
+        self.keywords = tuple(keywords) if keywords is not None else None
+        self.threshold = float(threshold)
+        self.name = name or "KeywordRelevance"
+
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Count the keywords present in the output."""
+        keywords = self.keywords
+        if keywords is None:
+            raw = sample.metadata.get("keywords")
+            keywords = (raw,) if isinstance(raw, str) else tuple(raw or ())
+        if not keywords or not all(isinstance(k, str) and k.strip() for k in keywords):
+            raise StrategyError(
+                f"{self.name}: sample '{sample.name}' has no keywords; pass keywords=[...] or "
+                "add a 'keywords' list (of non-empty texts) to the sample's metadata"
+            )
+        words = _WORDS.findall(
+            normalize_text(output_text(output, strategy=self.name, sample=sample))
+        )
+        padded = f" {' '.join(words)} "
+        missing = [
+            k for k in keywords if f" {' '.join(_WORDS.findall(normalize_text(k)))} " not in padded
+        ]
+        score = (len(keywords) - len(missing)) / len(keywords)
+        metadata = {"found": len(keywords) - len(missing), "keywords": len(keywords)}
+        if not missing:
+            return EvaluationResult.passed(score, f"all {len(keywords)} keywords present", metadata)
+        listed = "; ".join(_excerpt(k, 40) for k in missing)
+        return EvaluationResult(
+            score >= self.threshold,
+            score,
+            f"{len(missing)} of {len(keywords)} keywords missing: {listed}",
             {**metadata, "missing": missing},
         )

@@ -10,7 +10,16 @@ Modes (how the two lists must relate):
 Argument modes (when two calls of the same tool match): ``exact`` (equal arguments by JSON
 value: 1 == 1.0, key order ignored), ``ignore`` (names only), ``subset`` (the actual
 arguments are a subset of the expected ones), ``superset`` (the actual arguments include every
-expected one). ``tool_arguments`` overrides the mode per tool name.
+expected one). ``tool_arguments`` overrides the mode per tool name with one of those modes, a
+predicate ``(expected_arguments, actual_arguments) -> bool``, or a mapping of dotted argument
+paths (``"time.start"``) to ``"ignore"`` or a predicate ``(expected_value, actual_value) ->
+bool``; the paths it names are judged that way and the rest by ``arguments``.
+
+Both sides may be plain lists of calls or chat message lists: OpenAI-style (assistant messages
+with ``tool_calls`` of ``{"function": {"name", "arguments"}}``, arguments possibly JSON text) or
+LangChain-style (``type="ai"`` messages with ``tool_calls`` of ``{"name", "args"}``, as dicts
+or message objects). When both are message lists, ``strict`` compares message by message: the
+i-th assistant message's calls against the i-th expected one's, in any order within a message.
 
 Pairing is a maximum bipartite matching (Hopcroft–Karp), so repeated calls of one tool are
 paired optimally rather than first-come; the explanation names the calls left unmatched.
@@ -19,7 +28,7 @@ paired optimally rather than first-come; the explanation names the calls left un
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -79,6 +88,8 @@ class Call:
 def _call(value: object, where: str) -> Call:
     name = getattr(value, "name", None)
     arguments: Any = getattr(value, "arguments", None)
+    if isinstance(value, Mapping) and isinstance(value.get("function"), Mapping):
+        value = value["function"]  # OpenAI: {"type": "function", "function": {...}}
     if isinstance(value, Mapping):
         name = value.get("name", value.get("tool", value.get("function")))
         arguments = value.get("arguments", value.get("args", value.get("parameters", {})))
@@ -96,7 +107,34 @@ def _call(value: object, where: str) -> Call:
     return Call(name, arguments)
 
 
-def _calls(value: object, where: str) -> list[Call]:
+def _field(message: object, key: str) -> Any:
+    return message.get(key) if isinstance(message, Mapping) else getattr(message, key, None)
+
+
+def _is_message(item: object) -> bool:
+    role = _field(item, "role")
+    kind = _field(item, "type")
+    return isinstance(role, str) or (
+        isinstance(kind, str) and kind in ("ai", "human", "tool", "system", "AIMessage")
+    )
+
+
+def _steps(value: Sequence[Any], where: str) -> list[list[Call]]:
+    """The tool calls of each assistant message that made any, in message order."""
+    steps: list[list[Call]] = []
+    for i, message in enumerate(value):
+        if _field(message, "role") not in ("assistant", "ai") and _field(message, "type") not in (
+            "ai",
+            "AIMessage",
+        ):
+            continue
+        calls = _field(message, "tool_calls") or []
+        if calls:
+            steps.append([_call(c, f"{where}[{i}].tool_calls[{k}]") for k, c in enumerate(calls)])
+    return steps
+
+
+def _parsed(value: object, where: str) -> Sequence[Any]:
     if isinstance(value, str):
         try:
             value = json.loads(value, parse_float=Decimal)
@@ -104,7 +142,42 @@ def _calls(value: object, where: str) -> list[Call]:
             raise StrategyError(f"{where}: not a JSON list of tool calls ({exc})") from None
     if not isinstance(value, Sequence) or isinstance(value, str | bytes):
         raise StrategyError(f"{where}: expected a list of tool calls, got {type(value).__name__}")
-    return [_call(item, f"{where}[{i}]") for i, item in enumerate(value)]
+    return value
+
+
+def _messages(value: object, where: str) -> list[list[Call]] | None:
+    """The per-message calls when ``value`` is a chat message list, else None."""
+    items = _parsed(value, where)
+    if items and all(_is_message(m) for m in items):
+        return _steps(items, where)
+    return None
+
+
+def _calls(value: object, where: str) -> list[Call]:
+    items = _parsed(value, where)
+    if items and all(_is_message(m) for m in items):
+        return [call for step in _steps(items, where) for call in step]
+    return [_call(item, f"{where}[{i}]") for i, item in enumerate(items)]
+
+
+def _get_path(arguments: Mapping[str, Any], path: str) -> tuple[bool, Any]:
+    node: Any = arguments
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False, None
+        node = node[part]
+    return True, node
+
+
+def _drop_path(arguments: Mapping[str, Any], path: str) -> dict[str, Any]:
+    head, _, rest = path.partition(".")
+    out = dict(arguments)
+    if head in out:
+        if rest and isinstance(out[head], Mapping):
+            out[head] = _drop_path(out[head], rest)
+        elif not rest:
+            del out[head]
+    return out
 
 
 class TrajectoryMatch:
@@ -124,7 +197,8 @@ class TrajectoryMatch:
         mode: TrajectoryMode = "strict",
         *,
         arguments: ArgumentMode = "exact",
-        tool_arguments: Mapping[str, ArgumentMode] | None = None,
+        tool_arguments: Mapping[str, ArgumentMode | Callable[..., bool] | Mapping[str, Any]]
+        | None = None,
         expected: Sequence[Any] | None = None,
         name: str | None = None,
     ) -> None:
@@ -133,6 +207,16 @@ class TrajectoryMatch:
                 f"TrajectoryMatch mode must be one of {', '.join(_MODES)}, got {mode!r}"
             )
         for tool, arg_mode in {"*": arguments, **dict(tool_arguments or {})}.items():
+            if isinstance(arg_mode, Mapping):
+                for path, rule in arg_mode.items():
+                    if not isinstance(path, str) or not (rule == "ignore" or callable(rule)):
+                        raise ValueError(
+                            f"argument override {path!r} of {tool!r} must be 'ignore' or a "
+                            f"predicate (expected_value, actual_value) -> bool, got {rule!r}"
+                        )
+                continue
+            if callable(arg_mode):
+                continue
             if arg_mode not in _ARG_MODES:
                 raise ValueError(
                     f"argument mode for {tool!r} must be one of {', '.join(_ARG_MODES)}, "
@@ -142,13 +226,31 @@ class TrajectoryMatch:
         self.arguments: ArgumentMode = arguments
         self.tool_arguments = dict(tool_arguments or {})
         self.expected = _calls(list(expected), "expected") if expected is not None else None
+        self._expected_steps = (
+            _messages(list(expected), "expected") if expected is not None else None
+        )
         self.name = name or f"TrajectoryMatch({mode})"
 
     def _arguments_match(self, expected: Call, actual: Call) -> bool:
-        mode = self.tool_arguments.get(expected.name, self.arguments)
+        rule = self.tool_arguments.get(expected.name, self.arguments)
+        e, a = expected.arguments, actual.arguments
+        if isinstance(rule, Mapping):
+            for path, check in rule.items():
+                if check != "ignore":
+                    found_e, value_e = _get_path(e, path)
+                    found_a, value_a = _get_path(a, path)
+                    if found_e != found_a or (found_e and not check(value_e, value_a)):
+                        return False
+                e, a = _drop_path(e, path), _drop_path(a, path)
+            return self._by_mode(self.arguments, e, a)
+        if callable(rule):
+            return bool(rule(e, a))
+        return self._by_mode(rule, e, a)
+
+    @staticmethod
+    def _by_mode(mode: str, e: Mapping[str, Any], a: Mapping[str, Any]) -> bool:
         if mode == "ignore":
             return True
-        e, a = expected.arguments, actual.arguments
         if mode == "exact":
             return json_equal(e, a)
         if mode == "subset":
@@ -197,6 +299,9 @@ class TrajectoryMatch:
         expected = self._expected_calls(sample, output)
         actual = self._actual_calls(sample, output)
         if self.mode == "strict":
+            steps = self._message_steps(sample, output)
+            if steps is not None:
+                return self._strict_messages(*steps)
             return self._strict(expected, actual)
         edges = [[j for j, a in enumerate(actual) if self.matches(e, a)] for e in expected]
         pairs = max_matching(len(expected), len(actual), edges)
@@ -231,6 +336,53 @@ class TrajectoryMatch:
             )
         return EvaluationResult.failed(
             score, _unmatched(lost_expected, lost_actual, self.mode), metadata
+        )
+
+    def _message_steps(
+        self, sample: Sample, output: Any
+    ) -> tuple[list[list[Call]], list[list[Call]]] | None:
+        """Both sides' per-message calls when both are message lists, else None."""
+        if not isinstance(output, Sequence) or isinstance(output, str | bytes):
+            return None
+        actual = _messages(output, f"{self.name}: sample '{sample.name}': output")
+        expected = self._expected_steps
+        if expected is None and self.expected is None:
+            raw = sample.metadata.get("expected-tool-calls", sample.expected_output)
+            if raw is not None:
+                expected = _messages(raw, f"{self.name}: sample '{sample.name}': expected")
+        if actual is None or expected is None:
+            return None
+        return expected, actual
+
+    def _same_step(self, expected: list[Call], actual: list[Call]) -> bool:
+        if len(expected) != len(actual):
+            return False
+        edges = [[j for j, a in enumerate(actual) if self.matches(e, a)] for e in expected]
+        return all(p >= 0 for p in max_matching(len(expected), len(actual), edges))
+
+    def _strict_messages(
+        self, expected: list[list[Call]], actual: list[list[Call]]
+    ) -> EvaluationResult:
+        metadata = {"mode": "strict", "expected_messages": len(expected), "messages": len(actual)}
+        longest = max(len(expected), len(actual))
+        if longest == 0:
+            return EvaluationResult.passed(1.0, "no calls expected and none made", metadata)
+        same = [self._same_step(e, a) for e, a in zip(expected, actual, strict=False)] + [False] * (
+            longest - min(len(expected), len(actual))
+        )
+        good = sum(same)
+        if good == longest:
+            return EvaluationResult.passed(
+                1.0, f"all {good} assistant messages make the expected calls", metadata
+            )
+        first = same.index(False)
+        wanted = expected[first] if first < len(expected) else "no message"
+        got = actual[first] if first < len(actual) else "no message"
+        return EvaluationResult.failed(
+            good / longest,
+            f"assistant message {first + 1} differs: expected {wanted}, got {got} "
+            f"({good} of {longest} messages match)",
+            metadata,
         )
 
     def _strict(self, expected: list[Call], actual: list[Call]) -> EvaluationResult:

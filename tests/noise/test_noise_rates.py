@@ -193,5 +193,5 @@ def test_hostile_documents_are_typed_errors(tmp_path: Path, text: str) -> None:
 
     path = tmp_path / "rates.json"
     path.write_text(text)
-    with pytest.raises(DataFileError, match="rates.json"):
+    with pytest.raises(DataFileError, match=r"rates\.json"):
         read_rates(path)

@@ -16,6 +16,7 @@ __all__ = [
     "CassetteFormatError",
     "CassetteMiss",
     "CliError",
+    "ConversationError",
     "DataFileError",
     "EvalmarkError",
     "GradeParseError",
@@ -413,3 +414,11 @@ class SandboxUnavailableError(EvalmarkError, RuntimeError):
 
 class CliError(EvalmarkError):
     """A usage or input error of the command line: one line on stderr, exit code 2."""
+
+
+# --------------------------------------------------------------------------- conv (issue 17)
+
+
+class ConversationError(EvalmarkError, ValueError):
+    """A simulated conversation cannot go on: an empty user reply, a user or application that
+    returned something unusable. The message names the conversation and the turn."""

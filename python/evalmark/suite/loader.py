@@ -15,6 +15,7 @@ from evalmark._files.source import read_bytes
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import Problem, SuiteError
 from evalmark.suite import sections
+from evalmark.suite.conversations import CONVERSATION_KEYS, conversations
 from evalmark.suite.document import SuiteDocument
 from evalmark.suite.model import (
     SUITE_FILE,
@@ -37,8 +38,9 @@ _TOP_KEYS = (
     "gate",
     "report",
     "concurrency",
+    *CONVERSATION_KEYS,
 )
-_EVALUATION_KEYS = ("name", "samples", "tags", "application", "strategies")
+_EVALUATION_KEYS = ("name", "samples", "tags", "application", "strategies", *CONVERSATION_KEYS)
 
 
 def resolve_suite_path(source: str | Path) -> Path:
@@ -136,7 +138,7 @@ def _evaluations(
 ) -> tuple[EvaluationSpec, ...]:
     parts = value.get("evaluations")
     if parts is None:
-        if "samples" not in value and "samples" not in doc.suggested:
+        if "samples" not in value and "samples" not in doc.suggested and "conversations" not in value:
             doc.report(
                 (), "missing 'samples': name the samples file(s), e.g. samples: samples.yaml"
             )
@@ -168,7 +170,7 @@ def _evaluations(
             continue
         doc.check_keys(key, part, _EVALUATION_KEYS, "evaluation")
         for needed in ("name", "samples", "strategies"):
-            if needed not in part:
+            if needed not in part and not (needed == "samples" and "conversations" in part):
                 doc.report(key, f"missing '{needed}' in this evaluation")
         evaluation = _evaluation(doc, key, part, base, f"{suite_name}-{index + 1}")
         if evaluation.name in seen:
@@ -193,7 +195,13 @@ def _evaluation(
     tags = doc.string_list((*key, "tags"), value.get("tags"), "tags: [smoke, billing]")
     application = sections.application(doc, (*key, "application"), value.get("application"), base)
     strategies = sections.strategies(doc, (*key, "strategies"), value.get("strategies"))
-    return EvaluationSpec(name, samples, tags, application, strategies)
+    chats = None
+    if "conversations" in value:
+        turn_checks = sections.strategies(
+            doc, (*key, "turn-strategies"), value.get("turn-strategies")
+        )
+        chats = conversations(doc, key, value, base, turn_checks)
+    return EvaluationSpec(name, samples, tags, application, strategies, chats)
 
 
 def _existing(doc: SuiteDocument, key: PathKey, base: Path, name: str) -> Path:

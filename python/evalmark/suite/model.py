@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from evalmark.errors import SuiteError
 from evalmark.strategies.kinds import (
@@ -17,6 +17,9 @@ from evalmark.strategies.kinds import (
     check_positive_int,
 )
 from evalmark.strategies.registry import STRATEGY_KINDS
+
+if TYPE_CHECKING:
+    from evalmark.suite.conversations import ConversationsSpec
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -90,13 +93,15 @@ class ApplicationSpec:
 
 @dataclass(frozen=True, slots=True)
 class EvaluationSpec:
-    """One evaluation of a suite: samples, the application and the checks applied to it."""
+    """One evaluation of a suite: samples (or conversations), the application and the checks
+    applied to it."""
 
     name: str
     samples: tuple[Path, ...]
     tags: tuple[str, ...]
     application: ApplicationSpec
     strategies: tuple[StrategySpec, ...]
+    conversations: ConversationsSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +171,10 @@ class Suite:
     @property
     def judged(self) -> bool:
         """True when some check needs the judge."""
-        return any(s.judged for e in self.evaluations for s in e.strategies)
+        turn_checks = [e.conversations.turn_strategies for e in self.evaluations if e.conversations]
+        return any(s.judged for e in self.evaluations for s in e.strategies) or any(
+            s.judged for checks in turn_checks for s in checks
+        )
 
 
 # --------------------------------------------------------------------------- strategy kinds

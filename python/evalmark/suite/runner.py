@@ -20,6 +20,7 @@ from evalmark.models import RecordMode
 from evalmark.report.gates import GateResult, check_cases
 from evalmark.strategies.registry import get_strategy_kind
 from evalmark.suite.application import import_callable, recorded_application
+from evalmark.suite.conversation_run import run_conversations, selected_conversations
 from evalmark.suite.model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
 
 __all__ = [
@@ -104,9 +105,11 @@ def _has_any(sample: Sample, tags: Sequence[str]) -> bool:
     return not tags or any(tag in sample.tags for tag in tags)
 
 
-def _samples(evaluation: EvaluationSpec, tags: Sequence[str]) -> Samples:
-    """The evaluation's samples carrying any of its own tags (if it names some) and any of the
-    run's ``tags`` (if given)."""
+def _samples(evaluation: EvaluationSpec, tags: Sequence[str]) -> Any:
+    """The evaluation's samples (or conversation cases) carrying any of its own tags (if it
+    names some) and any of the run's ``tags`` (if given)."""
+    if evaluation.conversations is not None:
+        return selected_conversations(evaluation, tags)
     samples = load_samples(*evaluation.samples)
     if not evaluation.tags and not tags:
         return samples
@@ -147,7 +150,7 @@ def run_suite(
     selected = [(evaluation, _samples(evaluation, tags)) for evaluation in suite.evaluations]
     selected = [(evaluation, samples) for evaluation, samples in selected if len(samples)]
     if not selected:
-        present = sorted({t for e in suite.evaluations for t in load_samples(*e.samples).tags})
+        present = sorted({t for e in suite.evaluations for t in _tags_of(e)})
         wanted = ", ".join(tags) if tags else "the tags its evaluations name"
         raise SuiteError(
             f"{suite.path}: no sample of the suite carries {wanted}; the samples' tags are "
@@ -158,6 +161,20 @@ def run_suite(
     chosen_build: str | None = None
     workers = concurrency if concurrency is not None else suite.concurrency
     for evaluation, samples in selected:
+        if evaluation.conversations is not None:
+            report, used = run_conversations(
+                evaluation,
+                samples,
+                build=build,
+                mode=mode,
+                judge=judge_model,
+                concurrency=workers,
+                run_index=run_index,
+                suite_name=suite.name,
+            )
+            chosen_build = chosen_build or used
+            reports.append(report)
+            continue
         function, used = _function_under_test(evaluation, build, mode)
         chosen_build = chosen_build or used
         if progress is not None:
@@ -174,6 +191,12 @@ def run_suite(
     gates = check_gate(suite.gate, reports)
     evaluations = tuple(evaluation for evaluation, _ in selected)
     return SuiteRun(suite, chosen_build, evaluations, tuple(reports), gates)
+
+
+def _tags_of(evaluation: EvaluationSpec) -> set[str]:
+    if evaluation.conversations is not None:
+        return {t for c in evaluation.conversations.cases for t in c.tags}
+    return set(load_samples(*evaluation.samples).tags)
 
 
 def _counting(function: Callable[..., Any], progress: Progress, total: int) -> Callable[..., Any]:

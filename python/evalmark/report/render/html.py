@@ -10,6 +10,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from evalmark.report.render.common import number, percent, stamp
+from evalmark.report.render.conversation import html_section
 
 if TYPE_CHECKING:
     from evalmark.report.model import Report
@@ -118,5 +119,6 @@ def render(report: Report, *, max_rows: int | None = None, timestamp: bool | str
     parts.append("</table>")
     if count < len(report):
         parts.append(f"<p>… and {len(report) - count} more samples.</p>")
+    parts += html_section(report)
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

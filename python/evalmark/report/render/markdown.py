@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evalmark.report.render.common import cell, markdown_table, number, percent, stamp
+from evalmark.report.render.conversation import markdown_section
 
 if TYPE_CHECKING:
     from evalmark.report.baseline import Comparison, Delta
@@ -128,6 +129,7 @@ def render(
         )
         if len(shown) < len(rows):
             out += ["", f"… and {len(rows) - len(shown)} more."]
+    out += markdown_section(report)
     if samples:
         out += ["", "## Samples", ""]
         all_rows = (

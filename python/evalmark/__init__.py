@@ -78,6 +78,12 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "Evaluation",
         "Scorer",
     ),
+    "evalmark.conversation": (
+        "asimulate",
+        "score_conversations",
+        "simulate",
+        "SimulatedUser",
+    ),
     "evalmark.report": (
         "assert_that",
         "register_formatter",

@@ -67,6 +67,12 @@ from evalmark.engine.scorer import (
     Evaluation as Evaluation,
     Scorer as Scorer,
 )
+from evalmark.conversation import (
+    asimulate as asimulate,
+    score_conversations as score_conversations,
+    simulate as simulate,
+    SimulatedUser as SimulatedUser,
+)
 from evalmark.report import (
     assert_that as assert_that,
     register_formatter as register_formatter,
@@ -95,6 +101,7 @@ from evalmark.noise import (
 
 __all__ = [
     "__version__",
+    "asimulate",
     "assert_that",
     "bleu",
     "bleu_batch",
@@ -146,8 +153,11 @@ __all__ = [
     "SampleError",
     "SampleLoader",
     "Samples",
+    "score_conversations",
     "Scorer",
+    "simulate",
     "simulate_gates",
+    "SimulatedUser",
     "strategies",
     "SuiteReport",
     "TestCase",

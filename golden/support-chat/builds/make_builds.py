@@ -32,8 +32,12 @@ from evalmark.suite.conversation_run import (
 
 HERE = Path(__file__).resolve().parent
 
+OPENING = (
+    "Hi, I'm the owner of our Tallybird workspace. We bought the annual Team plan three weeks ago."
+)
+
 HEALTHY: dict[str, str] = {
-    "Hi, I'm the owner of our Tallybird workspace. We bought the annual Team plan three weeks ago.": (
+    OPENING: (
         "Hello, and thanks for the details: you own the workspace, and you bought the annual "
         "Team plan three weeks ago. How can I help you today?"
     ),

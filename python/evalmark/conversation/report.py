@@ -10,8 +10,8 @@ from typing import Any
 
 from evalmark.conversation.scoring import (
     ConversationCase,
-    TurnFilter,
     Judging,
+    TurnFilter,
     named_checks,
     score_case,
 )
@@ -118,8 +118,7 @@ async def ascore_conversations(
         for case, (verdicts, per_turn) in zip(cases, scored, strict=True)
     ]
     outputs = [
-        case.simulation.turns[-1].actual_output if case.simulation.turns else ""
-        for case in cases
+        case.simulation.turns[-1].actual_output if case.simulation.turns else "" for case in cases
     ]
     return Report(
         name=name,

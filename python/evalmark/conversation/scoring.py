@@ -31,12 +31,12 @@ from typing import Any
 from evalmark.conversation.simulate import Simulation, StopReason, messages_of
 from evalmark.conversation.users import ScriptedTurn
 from evalmark.data.case import Conversation, TestCase, ToolCall
-from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.data.results import EvaluationResult
+from evalmark.data.sample import Parameters
 from evalmark.data.samples import Sample
 from evalmark.engine.run import in_thread
 from evalmark.errors import ConversationError
 from evalmark.models.context import call_context
-from evalmark.report.model import Report
 from evalmark.strategies.base import as_strategy, strategy_name
 
 __all__ = ["ConversationCase", "Judging", "TurnFilter", "named_checks", "score_case", "turn_sample"]
@@ -69,7 +69,7 @@ def turn_sample(case: ConversationCase, number: int) -> Sample:
     planned = case.script[number - 1] if number <= len(case.script) else None
     return Sample(
         name=f"{case.name} turn {number}",
-        parameters=(turn.input,),
+        parameters=Parameters((turn.input,)),
         expected_output=(planned.expected_output if planned else None) or "",
         expected_facts=planned.expected_facts if planned else (),
         context=planned.context if planned else (),
@@ -92,7 +92,7 @@ def _case_sample(case: ConversationCase) -> Sample:
         ]
     return Sample(
         name=case.name,
-        parameters=(turns[0].input if turns else "",),
+        parameters=Parameters((turns[0].input if turns else "",)),
         expected_output="",
         tags=case.tags,
         metadata=metadata,
@@ -115,7 +115,9 @@ class Judging:
             except Exception as exc:
                 return EvaluationResult.from_error("strategy", exc)
 
-    async def judge(self, strategy: Any, label: str, sample: Sample, output: Any) -> EvaluationResult:
+    async def judge(
+        self, strategy: Any, label: str, sample: Sample, output: Any
+    ) -> EvaluationResult:
         """One verdict (a raised exception becomes an error result)."""
         async with self.limit:
             aevaluate = getattr(strategy, "aevaluate", None)
@@ -175,9 +177,7 @@ def _app_error(case: ConversationCase) -> EvaluationResult:
     )
 
 
-async def _locate(
-    judging: Judging, strategy: Any, label: str, case: ConversationCase
-) -> int:
+async def _locate(judging: Judging, strategy: Any, label: str, case: ConversationCase) -> int:
     """The first turn after which the conversation so far fails ``strategy``."""
     turns = case.simulation.turns
     sample = _case_sample(case)
@@ -207,9 +207,7 @@ async def score_case(
     per_turn: dict[str, list[tuple[int, EvaluationResult]]] = {}
     jobs: list[Any] = []
     for label, strategy in turn_checks:
-        chosen = [
-            (n, s) for n, s in enumerate(samples, 1) if applies is None or applies(label, s)
-        ]
+        chosen = [(n, s) for n, s in enumerate(samples, 1) if applies is None or applies(label, s)]
         jobs.append(
             asyncio.gather(*(judging.judge(strategy, label, s, turns[n - 1]) for n, s in chosen))
         )
@@ -229,9 +227,7 @@ async def score_case(
     done = await asyncio.gather(*jobs)
     verdicts: dict[str, EvaluationResult] = {}
     for (label, _), results in zip(turn_checks, done[: len(turn_checks)], strict=True):
-        numbers = [
-            n for n, s in enumerate(samples, 1) if applies is None or applies(label, s)
-        ]
+        numbers = [n for n, s in enumerate(samples, 1) if applies is None or applies(label, s)]
         per_turn[label] = list(zip(numbers, results, strict=True))
         verdicts[label] = _combine_turns(per_turn[label])
     rest = done[len(turn_checks) :]

@@ -18,7 +18,7 @@ import inspect
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from evalmark.conversation.users import Message, SimulatedUser
@@ -34,7 +34,7 @@ App = Callable[[str, str], Any]
 StopWhen = Callable[[list[Message], int], bool]
 
 
-class StopReason(str, Enum):
+class StopReason(StrEnum):
     """Why a conversation stopped."""
 
     MAX_TURNS = "max-turns"

@@ -162,7 +162,7 @@ class _NoLiveUser:
 
 
 def _user_model(spec: UserModelSpec, mode: RecordMode | str | None) -> Any:
-    live = import_callable(spec.model, spec.base)() if spec.model else _NoLiveUser(spec)
+    live: Any = import_callable(spec.model, spec.base)() if spec.model else _NoLiveUser(spec)
     return record_replay(live, spec.cassette, mode, model_id=spec.model_id)
 
 
@@ -192,11 +192,7 @@ def selected_conversations(
     def keep(case: ConversationSpec, wanted: Sequence[str]) -> bool:
         return not wanted or any(tag in case.tags for tag in wanted)
 
-    return [
-        c
-        for c in evaluation.conversations.cases
-        if keep(c, evaluation.tags) and keep(c, tags)
-    ]
+    return [c for c in evaluation.conversations.cases if keep(c, evaluation.tags) and keep(c, tags)]
 
 
 def run_conversations(
@@ -219,9 +215,7 @@ def run_conversations(
         Plan(c.id, simulated_user(c, user_model), c.max_turns, stop_condition(c.stop_phrase))
         for c in cases
     ]
-    simulations = run_sync(
-        simulate_many(app, plans, concurrency=concurrency, run_index=run_index)
-    )
+    simulations = run_sync(simulate_many(app, plans, concurrency=concurrency, run_index=run_index))
     scored = [
         ConversationCase(s, c.turns or (), c.tags, c.expected_tool_calls)
         for s, c in zip(simulations, cases, strict=True)

@@ -102,7 +102,9 @@ def _turn(doc: SuiteDocument, key: PathKey, value: Any) -> ScriptedTurn | None:
             return None
         return ScriptedTurn(value)
     if not isinstance(value, dict):
-        doc.report(key, f"a turn is a message or a mapping with 'text', found {describe_value(value)}")
+        doc.report(
+            key, f"a turn is a message or a mapping with 'text', found {describe_value(value)}"
+        )
         return None
     doc.check_keys(key, value, _TURN_KEYS, "turn")
     text = value.get("text")
@@ -184,7 +186,10 @@ def _case(doc: SuiteDocument, key: PathKey, value: dict[str, Any]) -> Conversati
 
 def _user_model(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> UserModelSpec | None:
     mapping = doc.section(
-        key, value, "user-model: {model-id: customer, cassette: users.jsonl}", _USER_MODEL_KEYS,
+        key,
+        value,
+        "user-model: {model-id: customer, cassette: users.jsonl}",
+        _USER_MODEL_KEYS,
         "user model",
     )
     if mapping is None:

@@ -138,7 +138,11 @@ def _evaluations(
 ) -> tuple[EvaluationSpec, ...]:
     parts = value.get("evaluations")
     if parts is None:
-        if "samples" not in value and "samples" not in doc.suggested and "conversations" not in value:
+        if (
+            "samples" not in value
+            and "samples" not in doc.suggested
+            and "conversations" not in value
+        ):
             doc.report(
                 (), "missing 'samples': name the samples file(s), e.g. samples: samples.yaml"
             )

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evalmark.data.samples import Sample, Samples, load_samples
+from evalmark.data.samples import Sample, load_samples
 from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
 from evalmark.report.gates import GateResult, check_cases

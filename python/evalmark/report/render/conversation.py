@@ -158,10 +158,10 @@ def html_section(report: Report) -> list[str]:
         "<th>Failing checks</th></tr>",
     ]
     for r in items:
-        verdict = "pass" if r.get("passed") else "fail"
+        status = "pass" if r.get("passed") else "fail"
         failing = ", ".join(f"{k}{_at(v)}" for k, v in _failing_checks(r)) or "—"
         parts.append(
-            f'<tr class="{verdict}"><td>{_e(r.get("id", ""))}</td><td class="v">{verdict}</td>'
+            f'<tr class="{status}"><td>{_e(r.get("id", ""))}</td><td class="v">{status}</td>'
             f'<td class="n">{len(r.get("turns") or ())}</td><td>{_e(r.get("why", ""))}</td>'
             f"<td>{_e(failing)}</td></tr>"
         )
@@ -190,7 +190,10 @@ def html_section(report: Report) -> list[str]:
     if failing_records:
         parts.append(f"<h2>Transcripts of failing conversations: {len(failing_records)}</h2>")
     for record in failing_records:
-        parts += [f"<h3>{_e(record.get('id', ''))}</h3>", f"<p>Stopped: {_e(record.get('why'))}.</p>"]
+        parts += [
+            f"<h3>{_e(record.get('id', ''))}</h3>",
+            f"<p>Stopped: {_e(record.get('why'))}.</p>",
+        ]
         for turn in record.get("turns") or ():
             n = turn.get("turn")
             parts.append(

@@ -134,7 +134,11 @@ def _turn(message: str, reply: Any, number: int, where: str) -> TestCase:
     if isinstance(reply, str):
         return TestCase(message, reply, name=name)
     if isinstance(reply, ChatReply):
-        return TestCase(message, reply.text, name=name)
+        try:
+            calls = tuple(call.to_tool_call() for call in reply.tool_calls or ())
+        except ValueError as exc:
+            raise ConversationError(f"{where}: {exc}") from None
+        return TestCase(message, reply.text, tool_calls=calls, name=name)
     if isinstance(reply, Mapping):
         text = reply.get("content", reply.get("output"))
         if isinstance(text, str):

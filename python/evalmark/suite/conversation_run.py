@@ -88,13 +88,13 @@ class ConversationApplication:
         self._lock = threading.Lock()
         self.__name__ = f"{app.model_id}@{build}"
 
-    def __call__(self, message: str, thread_id: str) -> str:
+    def __call__(self, message: str, thread_id: str) -> ChatReply:
         """The build's reply to ``message`` in thread ``thread_id``."""
         with self._lock:
             history = list(self._threads.get(thread_id, ()))
         token = _THREAD.set(thread_id)
         try:
-            reply = self._chat.chat(conversation_messages(self.app, history, message))
+            reply: ChatReply = self._chat.chat(conversation_messages(self.app, history, message))
         finally:
             _THREAD.reset(token)
         text = str(reply.text)
@@ -104,7 +104,7 @@ class ConversationApplication:
                 {"role": "user", "content": message},
                 {"role": "assistant", "content": text},
             ]
-        return text
+        return reply
 
 
 def conversation_application(

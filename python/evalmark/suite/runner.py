@@ -174,6 +174,8 @@ def run_suite(
             )
             chosen_build = chosen_build or used
             reports.append(report)
+            if progress is not None:
+                progress(len(samples), total)
             continue
         function, used = _function_under_test(evaluation, build, mode)
         chosen_build = chosen_build or used

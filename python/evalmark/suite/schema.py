@@ -6,6 +6,7 @@ from typing import Any
 
 from evalmark.strategies.kinds import option_schema
 from evalmark.strategies.registry import STRATEGY_KINDS
+from evalmark.suite.conversations import conversation_schema
 from evalmark.suite.model import REPORT_FORMATS
 
 __all__ = ["suite_file_schema"]
@@ -99,8 +100,10 @@ def suite_file_schema() -> dict[str, Any]:
             "tags": {"type": "array", "items": {"type": "string"}},
             "application": application,
             "strategies": strategies,
+            **conversation_schema(),
         },
-        "required": ["name", "samples", "strategies"],
+        "required": ["name", "strategies"],
+        "anyOf": [{"required": ["samples"]}, {"required": ["conversations"]}],
         "additionalProperties": False,
     }
     judge: dict[str, Any] = {
@@ -151,6 +154,7 @@ def suite_file_schema() -> dict[str, Any]:
                 "additionalProperties": False,
             },
             "concurrency": {"type": "integer", "minimum": 1},
+            **conversation_schema(),
         },
         "additionalProperties": False,
         "$defs": {"strategy": _strategy_schema(), "judge": judge},

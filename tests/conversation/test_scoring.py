@@ -114,7 +114,7 @@ def test_a_passing_conversation_passes_every_check() -> None:
         turn_filter=needs_facts,
     )
     row = report.row(0)
-    assert row.passed and row.results["contains-facts"].explanation == "all 2 turns judged passed"
+    assert row.passed and row.results["contains-facts"].explanation == "2 of 2 judged turns passed"
     assert report.metadata["conversations"][0]["passed"] is True
 
 

@@ -164,7 +164,8 @@ def _combine_turns(results: Sequence[tuple[int, EvaluationResult]]) -> Evaluatio
                 False, score, text, {**metadata, "turn": number}, error=result.error
             )
             return failed
-    return EvaluationResult(True, score, f"all {len(results)} turns judged passed", metadata)
+    count = len(results)
+    return EvaluationResult(True, score, f"{count} of {count} judged turns passed", metadata)
 
 
 def _app_error(case: ConversationCase) -> EvaluationResult:

@@ -18,7 +18,7 @@ pytest_plugins = ["pytester"]
 _INSTALLED = any(ep.name == "evalmark" for ep in metadata.entry_points(group="pytest11"))
 PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest.plugin"]
 
-TEST = '''
+TEST = """
 from evalmark import SimulatedUser, score_conversations, simulate
 from evalmark.conversation import ConversationCase
 from evalmark.models import RuleJudge
@@ -41,7 +41,7 @@ def test_support_chat():
         )
     )
     assert report.row(0).results["knowledge-retention"].metadata["turn"] == 2
-'''
+"""
 
 
 def test_a_registered_conversation_report_joins_the_session_report(
@@ -53,6 +53,8 @@ def test_a_registered_conversation_report_joins_the_session_report(
     result.stdout.fnmatch_lines(["*test_chat.py::test_support_chat*1*FAIL*"])
     suite_md = (pytester.path / "out" / "evaluation-suite-report.md").read_text(encoding="utf-8")
     assert "refund-chat" in suite_md and "fails from turn 2" in suite_md
-    document = json.loads((pytester.path / "out" / "evaluation-suite-report.json").read_text("utf-8"))
+    document = json.loads(
+        (pytester.path / "out" / "evaluation-suite-report.json").read_text("utf-8")
+    )
     (report,) = document["reports"]
     assert report["metadata"]["conversations"][0]["checks"]["knowledge-retention"]["turn"] == 2

@@ -69,3 +69,10 @@ def test_reports_without_conversations_get_no_section() -> None:
     )
     assert "Conversation" not in plain.to_markdown()
     assert "Conversation" not in plain.format("html")
+
+
+def test_a_report_read_back_from_json_renders_the_same_transcripts() -> None:
+    original = report()
+    again = Report.from_json(original.to_json())
+    assert again.to_markdown() == original.to_markdown()
+    assert again.format("html") == original.format("html")

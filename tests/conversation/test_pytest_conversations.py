@@ -10,7 +10,7 @@ import pytest
 
 # In-process pytester sessions drop the modules first imported inside them (see
 # tests/pytest_plugin); importing these here keeps one copy of each.
-import evalmark.conversation  # noqa: F401
+import evalmark.conversation
 import evalmark.data.samples  # noqa: F401
 
 pytest_plugins = ["pytester"]

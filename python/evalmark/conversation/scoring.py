@@ -199,23 +199,20 @@ async def score_case(
     applies: TurnFilter | None,
     locate: bool,
 ) -> tuple[dict[str, EvaluationResult], dict[str, list[tuple[int, EvaluationResult]]]]:
+    """Every check on one conversation: (the conversation's verdict per check, in check
+    order; each per-turn check's verdicts as ``(turn, result)`` pairs)."""
     labels = [label for label, _ in (*turn_checks, *whole_checks, *trajectory_checks)]
     if case.simulation.stopped is StopReason.APP_ERROR:
         error = _app_error(case)
         return {label: error for label in labels}, {}
     turns = case.simulation.turns
     samples = [turn_sample(case, n) for n in range(1, len(turns) + 1)]
-    per_turn: dict[str, list[tuple[int, EvaluationResult]]] = {}
-    jobs: list[Any] = []
-    for label, strategy in turn_checks:
-        chosen = [(n, s) for n, s in enumerate(samples, 1) if applies is None or applies(label, s)]
-        jobs.append(
-            asyncio.gather(*(judging.judge(strategy, label, s, turns[n - 1]) for n, s in chosen))
-        )
-    whole = Conversation(id=case.name, turns=turns)
+    judged_turns = {
+        label: [n for n, s in enumerate(samples, 1) if applies is None or applies(label, s)]
+        for label, _ in turn_checks
+    }
     sample = _case_sample(case)
-    for label, strategy in whole_checks:
-        jobs.append(judging.judge(strategy, label, sample, whole))
+    whole = Conversation(id=case.name, turns=turns)
     calls = TestCase(
         turns[0].input if turns else "",
         turns[-1].actual_output if turns else "",
@@ -223,16 +220,30 @@ async def score_case(
         expected_tool_calls=case.expected_tool_calls,
         name=case.name,
     )
-    for label, strategy in trajectory_checks:
-        jobs.append(judging.judge(strategy, label, sample, calls))
-    done = await asyncio.gather(*jobs)
+    per_turn_jobs = [
+        asyncio.gather(
+            *(
+                judging.judge(strategy, label, samples[n - 1], turns[n - 1])
+                for n in judged_turns[label]
+            )
+        )
+        for label, strategy in turn_checks
+    ]
+    whole_jobs = [judging.judge(strategy, label, sample, whole) for label, strategy in whole_checks]
+    trajectory_jobs = [
+        judging.judge(strategy, label, sample, calls) for label, strategy in trajectory_checks
+    ]
+    per_turn_done, whole_done, trajectory_done = await asyncio.gather(
+        asyncio.gather(*per_turn_jobs),
+        asyncio.gather(*whole_jobs),
+        asyncio.gather(*trajectory_jobs),
+    )
     verdicts: dict[str, EvaluationResult] = {}
-    for (label, _), results in zip(turn_checks, done[: len(turn_checks)], strict=True):
-        numbers = [n for n, s in enumerate(samples, 1) if applies is None or applies(label, s)]
-        per_turn[label] = list(zip(numbers, results, strict=True))
+    per_turn: dict[str, list[tuple[int, EvaluationResult]]] = {}
+    for (label, _), results in zip(turn_checks, per_turn_done, strict=True):
+        per_turn[label] = list(zip(judged_turns[label], results, strict=True))
         verdicts[label] = _combine_turns(per_turn[label])
-    rest = done[len(turn_checks) :]
-    for (label, strategy), result in zip(whole_checks, rest[: len(whole_checks)], strict=True):
+    for (label, strategy), result in zip(whole_checks, whole_done, strict=True):
         if locate and not result.passed and result.error is None and turns:
             number = await _locate(judging, strategy, label, case)
             result = EvaluationResult(
@@ -242,6 +253,6 @@ async def score_case(
                 {**result.metadata, "turn": number},
             )
         verdicts[label] = result
-    for (label, _), result in zip(trajectory_checks, rest[len(whole_checks) :], strict=True):
+    for (label, _), result in zip(trajectory_checks, trajectory_done, strict=True):
         verdicts[label] = result
     return {label: verdicts[label] for label in labels}, per_turn

@@ -222,3 +222,65 @@ def test_an_empty_user_reply_in_a_suite_exits_2_naming_conversation_and_turn(
     assert "conversation 'quiet-customer', turn 2" in err and "empty" in err
     with pytest.raises(ConversationError, match="quiet-customer', turn 2"):
         run_suite(load_suite(path), mode="rewrite")
+
+
+AGENT = """\
+def answer(message, thread_id):
+    if "invoice" in message:
+        return {"content": "Found it.", "tool_calls": [{"name": "lookup_invoice",
+                "arguments": {"number": 7}}]}
+    if "refund" in message:
+        return {"content": "Refunded.", "tool_calls": [{"name": "issue_refund", "arguments": {}}]}
+    return "Hello."
+"""
+
+TRAJECTORY_SUITE = """\
+application:
+  model-id: billing-agent
+  function: agent.py:answer
+  builds: {main: agent.jsonl}
+conversations:
+  - id: refund-flow
+    turns: [hi, find invoice 7, refund it]
+    expected-tool-calls: [{name: lookup_invoice, arguments: {number: 7}}, {name: issue_refund}]
+  - id: wrong-tool
+    turns: [refund it]
+    expected-tool-calls: [{name: close_account}]
+trajectory: {mode: strict}
+strategies:
+  - llm-judge: {prompt: task-completion, name: task-completion}
+"""
+
+
+def test_the_trajectory_check_judges_the_tool_calls_recorded_over_each_conversation(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
+    path = write_suite(tmp_path, TRAJECTORY_SUITE)
+    recorded = run_suite(load_suite(path), mode="rewrite")
+    (tmp_path / "agent.py").write_text("def answer(m, t):\n    raise AssertionError\n", "utf-8")
+    (tmp_path / "suite.yaml").write_text(
+        TRAJECTORY_SUITE.replace("  function: agent.py:answer\n", ""), encoding="utf-8"
+    )
+    replayed = run_suite(load_suite(path))
+    for run in (recorded, replayed):
+        (report,) = run.reports
+        verdicts = [row.results["trajectory"].passed for row in report.rows()]
+        assert verdicts == [True, False]
+        turns = report.metadata["conversations"][0]["turns"]
+        assert turns[1]["tool-calls"] == [{"name": "lookup_invoice", "arguments": {"number": 7}}]
+    assert replayed.reports[0].to_json() == recorded.reports[0].to_json()
+
+
+def test_the_trajectory_check_wants_expected_tool_calls_on_every_conversation(
+    tmp_path: Path,
+) -> None:
+    text = TRAJECTORY_SUITE.replace(
+        "    expected-tool-calls: [{name: close_account}]\n", ""
+    ).replace("{mode: strict}", "{mode: strikt}")
+    path = write_suite(tmp_path, text)
+    with pytest.raises(SuiteError) as info:
+        load_suite(path)
+    message = str(info.value)
+    assert "conversation 'wrong-tool' has no 'expected-tool-calls'" in message
+    assert "unknown mode 'strikt'; did you mean 'strict'?" in message

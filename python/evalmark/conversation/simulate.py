@@ -28,7 +28,18 @@ from evalmark.errors import ConversationError
 from evalmark.models.context import call_context
 from evalmark.models.values import ChatReply
 
-__all__ = ["App", "Simulation", "StopReason", "StopWhen", "asimulate", "simulate", "simulate_many"]
+__all__ = [
+    "App",
+    "Plan",
+    "Simulation",
+    "StopReason",
+    "StopWhen",
+    "asimulate",
+    "messages_of",
+    "simulate",
+    "simulate_many",
+    "tool_calls_of",
+]
 
 App = Callable[[str, str], Any]
 StopWhen = Callable[[list[Message], int], bool]
@@ -101,7 +112,9 @@ def messages_of(turns: Sequence[TestCase]) -> list[Message]:
     return out
 
 
-def _tool_calls(value: Any, where: str) -> tuple[ToolCall, ...]:
+def tool_calls_of(value: Any, where: str) -> tuple[ToolCall, ...]:
+    """``ToolCall``s from a list of them or of mappings (``{name, arguments}``, OpenAI's
+    ``{function: {name, arguments}}``, LangChain's ``{name, args}``)."""
     if value is None:
         return ()
     calls = []
@@ -142,7 +155,7 @@ def _turn(message: str, reply: Any, number: int, where: str) -> TestCase:
     if isinstance(reply, Mapping):
         text = reply.get("content", reply.get("output"))
         if isinstance(text, str):
-            calls = _tool_calls(reply.get("tool_calls"), where)
+            calls = tool_calls_of(reply.get("tool_calls"), where)
             return TestCase(message, text, tool_calls=calls, name=name)
     raise ConversationError(
         f"{where}: the application answered {type(reply).__name__}; answer with text, a "

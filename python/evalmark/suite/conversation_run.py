@@ -11,6 +11,7 @@ the ``user-model`` cassette the same way.
 from __future__ import annotations
 
 import contextvars
+import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -23,13 +24,15 @@ from evalmark.conversation import (
     score_conversations,
     simulate_many,
 )
+from evalmark.conversation.simulate import tool_calls_of
 from evalmark.data.samples import Sample
 from evalmark.engine.run import run_sync
 from evalmark.errors import SuiteError
 from evalmark.models import ChatReply, RecordMode, record_replay
 from evalmark.models.modes import resolve_mode
-from evalmark.models.values import MessageLike, last_user_text, message_dicts
+from evalmark.models.values import ChatToolCall, MessageLike, last_user_text, message_dicts
 from evalmark.strategies.registry import get_strategy_kind
+from evalmark.strategies.trajectory import TrajectoryMatch
 from evalmark.suite.application import NoLiveApplication, import_callable
 from evalmark.suite.conversations import ConversationSpec, UserModelSpec
 from evalmark.suite.model import ApplicationSpec, EvaluationSpec
@@ -74,7 +77,16 @@ class _LiveConversation:
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Ask the live function the newest user message, in the current thread."""
         answer = self._function(last_user_text(message_dicts(messages)) or "", _THREAD.get())
-        return answer if isinstance(answer, ChatReply) else ChatReply(text=str(answer))
+        if isinstance(answer, ChatReply):
+            return answer
+        if isinstance(answer, Mapping) and isinstance(answer.get("content"), str):
+            calls = tool_calls_of(answer.get("tool_calls"), f"thread '{_THREAD.get()}'")
+            recorded = tuple(
+                ChatToolCall(f"call-{n}", c.name, json.dumps(c.arguments, sort_keys=True))
+                for n, c in enumerate(calls, 1)
+            )
+            return ChatReply(text=answer["content"], tool_calls=recorded or None)
+        return ChatReply(text=str(answer))
 
 
 class ConversationApplication:
@@ -229,11 +241,21 @@ def run_conversations(
     def built(specs: Sequence[Any]) -> list[Any]:
         return [get_strategy_kind(s.kind).build(s.options, judge) for s in specs]
 
+    trajectory = []
+    if spec.trajectory is not None:
+        trajectory.append(
+            TrajectoryMatch(
+                spec.trajectory.mode,
+                arguments=spec.trajectory.arguments,
+                name="trajectory",
+            )
+        )
     metadata = {"suite": suite_name, "build": used} if used is not None else {"suite": suite_name}
     report = score_conversations(
         scored,
         turn_strategies=built(spec.turn_strategies),
         conversation_strategies=built(evaluation.strategies),
+        trajectory_strategies=trajectory,
         turn_filter=applies,
         name=evaluation.name,
         metadata=metadata,

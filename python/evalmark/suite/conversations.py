@@ -17,6 +17,7 @@ application and scores it (:mod:`evalmark.suite.conversation_run`)::
         opening: Hi, quick question about sign-on.
     user-model: {model-id: customer, cassette: users.jsonl, model: pkg.mod:factory}
     turn-strategies: [contains-facts]     # judged on each assistant turn
+    trajectory: {mode: superset}          # tool calls against each case's expected-tool-calls
     strategies:                           # judged on the whole conversation
       - llm-judge: {prompt: knowledge-retention, name: knowledge-retention}
 """
@@ -25,13 +26,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from evalmark._files.located import PathKey
 from evalmark._files.problems import describe_value
 from evalmark.conversation.users import ScriptedTurn
 from evalmark.data.case import ToolCall
 from evalmark.errors import TestCaseError
+from evalmark.strategies.trajectory import ArgumentMode, TrajectoryMode
 from evalmark.suite.document import SuiteDocument
 from evalmark.suite.model import StrategySpec
 
@@ -39,12 +41,13 @@ __all__ = [
     "CONVERSATION_KEYS",
     "ConversationSpec",
     "ConversationsSpec",
+    "TrajectorySpec",
     "UserModelSpec",
     "conversation_schema",
     "conversations",
 ]
 
-CONVERSATION_KEYS = ("conversations", "turn-strategies", "user-model")
+CONVERSATION_KEYS = ("conversations", "turn-strategies", "user-model", "trajectory")
 _CASE_KEYS = (
     "id",
     "tags",
@@ -57,6 +60,9 @@ _CASE_KEYS = (
 )
 _TURN_KEYS = ("text", "expected-output", "expected-facts", "context")
 _USER_MODEL_KEYS = ("model-id", "cassette", "model")
+_TRAJECTORY_KEYS = ("mode", "arguments")
+_TRAJECTORY_MODES = ("strict", "unordered", "subset", "superset")
+_ARGUMENT_MODES = ("exact", "ignore", "subset", "superset")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +93,23 @@ class UserModelSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class TrajectorySpec:
+    """The trajectory check of the conversations: how the tool calls made over a whole
+    conversation must match its ``expected-tool-calls`` (the modes of ``TrajectoryMatch``)."""
+
+    mode: TrajectoryMode = "superset"
+    arguments: ArgumentMode = "exact"
+
+
+@dataclass(frozen=True, slots=True)
 class ConversationsSpec:
-    """The conversation part of an evaluation: the cases, the per-turn checks, the user model."""
+    """The conversation part of an evaluation: the cases, the per-turn checks, the user model
+    and the trajectory check."""
 
     cases: tuple[ConversationSpec, ...]
     turn_strategies: tuple[StrategySpec, ...]
     user_model: UserModelSpec | None
+    trajectory: TrajectorySpec | None = None
 
 
 def _turn(doc: SuiteDocument, key: PathKey, value: Any) -> ScriptedTurn | None:
@@ -244,7 +261,45 @@ def conversations(
         )
     if "samples" in value:
         doc.report((*key, "samples"), "an evaluation has 'samples' or 'conversations', not both")
-    return ConversationsSpec(tuple(cases), turn_strategies, user_model)
+    trajectory = _trajectory(doc, (*key, "trajectory"), value.get("trajectory"))
+    if trajectory is not None:
+        for index, case in enumerate(cases):
+            if case.expected_tool_calls is None:
+                doc.report(
+                    (*key, "conversations", index),
+                    f"conversation '{case.id}' has no 'expected-tool-calls', which the "
+                    "trajectory check needs; write expected-tool-calls: [] for none",
+                )
+    return ConversationsSpec(tuple(cases), turn_strategies, user_model, trajectory)
+
+
+def _choice(doc: SuiteDocument, key: PathKey, value: Any, allowed: tuple[str, ...]) -> bool:
+    if value in allowed:
+        return True
+    suggestion = doc.suggest(value, allowed)
+    hint = f"did you mean '{suggestion}'?" if suggestion else "use " + ", ".join(allowed)
+    doc.report(key, f"unknown mode {value!r}; {hint}")
+    return False
+
+
+def _trajectory(doc: SuiteDocument, key: PathKey, value: Any) -> TrajectorySpec | None:
+    mapping = doc.section(
+        key,
+        value,
+        "trajectory: {mode: superset, arguments: ignore}",
+        _TRAJECTORY_KEYS,
+        "trajectory check",
+    )
+    if mapping is None:
+        return None
+    spec = TrajectorySpec()
+    mode = mapping.get("mode", spec.mode)
+    arguments = mapping.get("arguments", spec.arguments)
+    if not _choice(doc, (*key, "mode"), mode, _TRAJECTORY_MODES):
+        mode = spec.mode
+    if not _choice(doc, (*key, "arguments"), arguments, _ARGUMENT_MODES):
+        arguments = spec.arguments
+    return TrajectorySpec(cast("TrajectoryMode", mode), cast("ArgumentMode", arguments))
 
 
 def conversation_schema() -> dict[str, Any]:
@@ -283,6 +338,15 @@ def conversation_schema() -> dict[str, Any]:
     return {
         "conversations": {"type": "array", "items": case, "minItems": 1},
         "turn-strategies": {"type": "array", "items": {"$ref": "#/$defs/strategy"}},
+        "trajectory": {
+            "type": "object",
+            "description": "tool calls over each conversation against its expected-tool-calls",
+            "properties": {
+                "mode": {"enum": list(_TRAJECTORY_MODES)},
+                "arguments": {"enum": list(_ARGUMENT_MODES)},
+            },
+            "additionalProperties": False,
+        },
         "user-model": {
             "type": "object",
             "properties": {

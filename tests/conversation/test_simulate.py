@@ -215,8 +215,9 @@ def test_a_recorded_model_user_replays_offline_with_the_same_bytes(tmp_path: Pat
     other = SimulatedUser.model(
         "another customer", record_replay(Unreachable(), cassette, "replay")
     )
-    with pytest.raises(CassetteMiss):
-        simulate(app, other)
+    with pytest.raises(ConversationError, match=r"'new', turn 1: .*CassetteMiss") as info:
+        simulate(app, other, name="new")
+    assert isinstance(info.value.__cause__, CassetteMiss)
 
 
 def test_constructing_a_user_wrongly_says_how() -> None:

@@ -4,6 +4,7 @@ the loader's errors, live applications, and reports identical for any concurrenc
 from __future__ import annotations
 
 import json
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -284,3 +285,16 @@ def test_the_trajectory_check_wants_expected_tool_calls_on_every_conversation(
     message = str(info.value)
     assert "conversation 'wrong-tool' has no 'expected-tool-calls'" in message
     assert "unknown mode 'strikt'; did you mean 'strict'?" in message
+
+
+def test_an_unrecorded_persona_reply_exits_2_naming_conversation_and_turn(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    copy = tmp_path / "support-chat"
+    shutil.copytree(DEMO, copy)
+    suite = copy / "suite.yaml"
+    text = suite.read_text(encoding="utf-8")
+    suite.write_text(text.replace("You are polite and brief.", "You are curt."), "utf-8")
+    code, out, err = cli(capsys, "run", str(copy), "--offline", "--no-history", "--no-report")
+    assert code == 2 and out == ""
+    assert "conversation 'sso-persona', turn 2: the simulated user failed: CassetteMiss" in err

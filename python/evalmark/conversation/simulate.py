@@ -200,8 +200,13 @@ async def _run(
     while len(turns) < max_turns:
         number = len(turns) + 1
         where = f"conversation '{name}', turn {number}"
-        with call_context(run_index=run_index, sample=name, check="simulated-user"):
-            message = await user.areply(messages_of(turns), number)
+        try:
+            with call_context(run_index=run_index, sample=name, check="simulated-user"):
+                message = await user.areply(messages_of(turns), number)
+        except Exception as exc:
+            raise ConversationError(
+                f"{where}: the simulated user failed: {type(exc).__name__}: {exc}"
+            ) from exc
         if message is None:
             stopped = StopReason.USER_ENDED
             break

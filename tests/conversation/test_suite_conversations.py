@@ -298,3 +298,23 @@ def test_an_unrecorded_persona_reply_exits_2_naming_conversation_and_turn(
     code, out, err = cli(capsys, "run", str(copy), "--offline", "--no-history", "--no-report")
     assert code == 2 and out == ""
     assert "conversation 'sso-persona', turn 2: the simulated user failed: CassetteMiss" in err
+
+
+def test_the_suite_schema_accepts_the_demo_and_rejects_conversation_mistakes() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    import yaml
+
+    from evalmark.suite import suite_file_schema
+
+    validator = jsonschema.Draft202012Validator(suite_file_schema())
+    document = yaml.safe_load((DEMO / "suite.yaml").read_text(encoding="utf-8"))
+    assert list(validator.iter_errors(document)) == []
+    first = document["conversations"][0]
+    for mistake in (
+        {**document, "conversations": []},
+        {**document, "conversations": [{**first, "turns": []}]},
+        {**document, "conversations": [{**first, "max-turns": 0}]},
+        {**document, "user-model": {"model-id": "x"}},
+        {**document, "trajectory": {"mode": "strikt"}},
+    ):
+        assert list(validator.iter_errors(mistake)), mistake

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -207,3 +209,23 @@ def test_simulate_many_wants_distinct_names() -> None:
     ]
     with pytest.raises(Exception, match="repeated: same"):
         run_sync(simulate_many(forgetful_app, plans))
+
+
+def test_simulate_many_runs_conversations_at_once_within_the_limit() -> None:
+    lock = threading.Lock()
+    state = {"now": 0, "most": 0}
+
+    def slow(message: str, thread_id: str) -> str:
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.02)
+        with lock:
+            state["now"] -= 1
+        return "ok"
+
+    plans = [Plan(f"c{n}", SimulatedUser.scripted(["a", "b"]), 2) for n in range(16)]
+    simulations = run_sync(simulate_many(slow, plans, concurrency=4))
+    assert [s.name for s in simulations] == [p.name for p in plans]
+    assert all(s.thread_id == s.name for s in simulations)
+    assert 2 <= state["most"] <= 4

@@ -17,13 +17,14 @@ import asyncio
 import inspect
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from evalmark.conversation.users import Message, SimulatedUser
 from evalmark.data.case import Conversation, TestCase, ToolCall
-from evalmark.engine.run import run_sync
+from evalmark.engine.run import in_thread, run_sync
 from evalmark.errors import ConversationError
 from evalmark.models.context import call_context
 from evalmark.models.values import ChatReply
@@ -163,9 +164,13 @@ def _turn(message: str, reply: Any, number: int, where: str) -> TestCase:
     )
 
 
-async def _call_app(app: App, message: str, thread_id: str, offload: bool) -> Any:
+async def _call_app(
+    app: App, message: str, thread_id: str, offload: bool, pool: ThreadPoolExecutor | None
+) -> Any:
     if inspect.iscoroutinefunction(app):
         value = await app(message, thread_id)
+    elif offload and pool is not None:
+        value = await in_thread(pool, app, message, thread_id)
     elif offload:
         value = await asyncio.to_thread(app, message, thread_id)
     else:
@@ -185,6 +190,7 @@ async def _run(
     name: str,
     offload: bool,
     run_index: int = 0,
+    pool: ThreadPoolExecutor | None = None,
 ) -> Simulation:
     if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
         raise ConversationError(
@@ -216,7 +222,7 @@ async def _run(
                 "user ends a conversation by answering the end token, never with empty text"
             )
         try:
-            reply = await _call_app(app, message, thread, offload)
+            reply = await _call_app(app, message, thread, offload, pool)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
             conversation = Conversation(id=name, turns=tuple(turns))
@@ -307,19 +313,21 @@ async def simulate_many(
         twice = sorted({n for n in names if names.count(n) > 1})
         raise ConversationError(f"conversations need distinct names; repeated: {', '.join(twice)}")
     limit = asyncio.Semaphore(concurrency)
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="evalmark-chat") as pool:
 
-    async def one(plan: Plan) -> Simulation:
-        async with limit:
-            return await _run(
-                app,
-                plan.user,
-                max_turns=plan.max_turns,
-                stop_when=plan.stop_when,
-                thread_id=plan.name,
-                name=plan.name,
-                offload=concurrency > 1,
-                run_index=run_index,
-            )
+        async def one(plan: Plan) -> Simulation:
+            async with limit:
+                return await _run(
+                    app,
+                    plan.user,
+                    max_turns=plan.max_turns,
+                    stop_when=plan.stop_when,
+                    thread_id=plan.name,
+                    name=plan.name,
+                    offload=concurrency > 1,
+                    run_index=run_index,
+                    pool=pool,
+                )
 
-    results: Awaitable[list[Simulation]] = asyncio.gather(*(one(plan) for plan in plans))
-    return list(await results)
+        results: Awaitable[list[Simulation]] = asyncio.gather(*(one(plan) for plan in plans))
+        return list(await results)

@@ -25,7 +25,7 @@ from evalmark.conversation import (
 from evalmark.data.case import ToolCall
 from evalmark.data.samples import Sample
 from evalmark.engine.run import run_sync
-from evalmark.models import RuleJudge
+from evalmark.models import RuleJudge, ScriptedChat
 from evalmark.strategies.llm_judge import LLMJudge
 from evalmark.strategies.registry import get_strategy_kind
 from evalmark.strategies.trajectory import TrajectoryMatch
@@ -229,3 +229,44 @@ def test_simulate_many_runs_conversations_at_once_within_the_limit() -> None:
     assert [s.name for s in simulations] == [p.name for p in plans]
     assert all(s.thread_id == s.name for s in simulations)
     assert 2 <= state["most"] <= 4
+
+
+HISTORY_PROMPT = """---
+name: fits-the-conversation
+group: conversation
+title: Fits the conversation
+summary: Does the reply fit the conversation before it?
+system: You review chat replies.
+variables:
+  conversation:
+    description: the conversation before the reply
+    type: conversation
+  inputs:
+    description: the newest user message
+  outputs:
+    description: the reply
+score: bool
+rule: {kind: absent, block: conversation, lexicon: forgetful, roles: [assistant]}
+---
+Before: {{conversation}}
+Message: {{inputs}}
+Reply: {{outputs}}
+"""
+
+
+def test_a_per_turn_judge_can_read_the_conversation_so_far() -> None:
+    from evalmark.models.prompts.files import parse_prompt
+
+    judge = ScriptedChat(
+        {
+            "Could you remind me": '{"reasoning": "forgot", "score": false}',
+            ".": '{"reasoning": "fine", "score": true}',
+        }
+    )
+    check = LLMJudge(parse_prompt(HISTORY_PROMPT), judge, mode="prompted")
+    score_conversations([case()], turn_strategies=[check])
+    prompts = [call.messages[-1]["content"] for call in judge.calls]
+    assert len(prompts) == 3
+    turn_three = next(p for p in prompts if "Message: <<<BEGIN INPUTS>>>\nprice?" in p)
+    assert "[user] I am on the Team plan" in turn_three
+    assert "[assistant] Refunds take 30 days. Could you remind me" in turn_three

@@ -294,7 +294,7 @@ class LLMJudge:
         for repeat, check in self._checks():
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(self._outcome(lambda: self._call(values), expected))
-        return self._result(outcomes, expected)
+        return self._with_prompt(self._result(outcomes, expected), values)
 
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Async :meth:`evaluate`; the repeats are asked one after another."""
@@ -305,7 +305,15 @@ class LLMJudge:
         for repeat, check in self._checks():
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(await self._aoutcome(self._acall(values), expected))
-        return self._result(outcomes, expected)
+        return self._with_prompt(self._result(outcomes, expected), values)
+
+    def _with_prompt(self, result: EvaluationResult, values: Mapping[str, Any]) -> EvaluationResult:
+        """A result that did not pass carries the exact messages sent (in the mode used)."""
+        if result.passed:
+            return result
+        used = result.metadata.get("mode", "prompted")
+        mode: Mode = used if used in ("native", "prompted") else "prompted"
+        return result.with_metadata({"judge_prompt": self.messages(values, mode)})
 
     async def _aoutcome(
         self, asked: Awaitable[tuple[str, ChatReply]], expected: str | None

@@ -17,7 +17,7 @@ from typing import Any
 from evalmark.data.samples import Sample, Samples, load_samples
 from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
-from evalmark.report.gates import GateResult, check_cases
+from evalmark.report.gates import GateResult, check_budgets, check_cases, check_repeats
 from evalmark.strategies.registry import get_strategy_kind
 from evalmark.suite.application import import_callable, recorded_application
 from evalmark.suite.model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
@@ -163,7 +163,9 @@ def run_suite(
         if progress is not None:
             function = _counting(function, progress, total)
         strategies = [build_strategy(spec, judge_model) for spec in evaluation.strategies]
-        scorer = Scorer(concurrency=workers, run_index=run_index)
+        scorer = Scorer(
+            concurrency=workers, run_index=run_index, repeats=suite.repeats, k=suite.repeat_k
+        )
         metadata = (
             {"suite": suite.name, "build": used} if used is not None else {"suite": suite.name}
         )
@@ -201,7 +203,11 @@ def _counting(function: Callable[..., Any], progress: Progress, total: int) -> C
 def check_gate(gate: GateSpec, reports: Sequence[Any]) -> tuple[GateResult, ...]:
     """The suite gate's conditions checked against the reports, counting cases (see
     :func:`evalmark.report.gates.check_cases`)."""
-    return check_cases(reports, pass_rate=gate.pass_rate, tags=gate.tags)
+    return (
+        check_cases(reports, pass_rate=gate.pass_rate, tags=gate.tags)
+        + check_budgets(reports, gate.budgets)
+        + check_repeats(reports, pass_at_k=gate.pass_at_k, pass_hat_k=gate.pass_hat_k)
+    )
 
 
 def verdict_rows(run: SuiteRun) -> list[tuple[str, str, bool, bool]]:

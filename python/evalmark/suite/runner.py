@@ -29,6 +29,7 @@ __all__ = [
     "build_strategy",
     "check_gate",
     "run_suite",
+    "selected_samples",
     "verdict_rows",
 ]
 
@@ -113,6 +114,23 @@ def _samples(evaluation: EvaluationSpec, tags: Sequence[str]) -> Samples:
     return samples.filter(lambda s: _has_any(s, evaluation.tags) and _has_any(s, tags))
 
 
+def selected_samples(
+    suite: Suite, tags: Sequence[str] = ()
+) -> list[tuple[EvaluationSpec, Samples]]:
+    """Each evaluation with the samples a run with ``tags`` selects (evaluations left without
+    samples dropped); ``SuiteError`` when no sample is selected."""
+    selected = [(evaluation, _samples(evaluation, tags)) for evaluation in suite.evaluations]
+    selected = [(evaluation, samples) for evaluation, samples in selected if len(samples)]
+    if not selected:
+        present = sorted({t for e in suite.evaluations for t in load_samples(*e.samples).tags})
+        wanted = ", ".join(tags) if tags else "the tags its evaluations name"
+        raise SuiteError(
+            f"{suite.path}: no sample of the suite carries {wanted}; the samples' tags are "
+            f"{', '.join(present) or 'none'}"
+        )
+    return selected
+
+
 # --------------------------------------------------------------------------- running
 
 
@@ -144,15 +162,7 @@ def run_suite(
     judge_model = (
         judge if judge is not None else (build_judge(suite.judge, mode) if suite.judged else None)
     )
-    selected = [(evaluation, _samples(evaluation, tags)) for evaluation in suite.evaluations]
-    selected = [(evaluation, samples) for evaluation, samples in selected if len(samples)]
-    if not selected:
-        present = sorted({t for e in suite.evaluations for t in load_samples(*e.samples).tags})
-        wanted = ", ".join(tags) if tags else "the tags its evaluations name"
-        raise SuiteError(
-            f"{suite.path}: no sample of the suite carries {wanted}; the samples' tags are "
-            f"{', '.join(present) or 'none'}"
-        )
+    selected = selected_samples(suite, tags)
     total = sum(len(samples) for _, samples in selected)
     reports = []
     chosen_build: str | None = None

@@ -28,7 +28,13 @@ from evalmark.models.prompts import PROMPTS, JudgePrompt
 from evalmark.models.protocols import ChatModel, achat_of, model_id_of
 from evalmark.models.values import ChatReply
 from evalmark.strategies.base import as_strategy, strategy_name
-from evalmark.strategies.judge_inputs import TextTemplate, judge_variables
+from evalmark.strategies.judge_inputs import (
+    ExtraVariables,
+    TextTemplate,
+    extra_names,
+    extra_values,
+    judge_variables,
+)
 from evalmark.strategies.parsing import (
     check_score_range,
     parse_grade_reply,
@@ -54,7 +60,9 @@ class JudgeStrategy:
     ``reducer`` (majority, all, any, mean; ``threshold`` is the mean's pass mark).
     ``fallback``: a strategy used when the judge fails (every call raised or gave an unreadable
     reply); without one such a sample is an error result (kind ``judge`` or ``parse``, the raw
-    reply kept). ``params`` are passed to ``model.chat``.
+    reply kept). ``params`` are passed to ``model.chat``. ``variables``: extra template
+    variables, a mapping or a function ``(sample, output) -> mapping`` called for each call;
+    they fill (and may override) the template's variables of those names.
     """
 
     def __init__(
@@ -74,6 +82,7 @@ class JudgeStrategy:
         name: str | None = None,
         params: Mapping[str, Any] | None = None,
         cache: bool = False,
+        variables: ExtraVariables | None = None,
     ) -> None:
         if not callable(getattr(model, "chat", None)):
             raise TypeError(f"the judge must be a chat model with chat(messages), got {model!r}")
@@ -84,7 +93,7 @@ class JudgeStrategy:
         elif isinstance(template, str) and template in PROMPTS:
             self.prompt = PROMPTS[template]
         elif isinstance(template, str) and "{" in template:
-            self.prompt = TextTemplate(template)
+            self.prompt = TextTemplate(template, extra=extra_names(variables))
         else:
             raise ValueError(
                 f"unknown judge template {template!r}: give a JudgePrompt, one of "
@@ -117,6 +126,7 @@ class JudgeStrategy:
         self._cache: dict[tuple[int, str], EvaluationResult] = {}
         self.fallback = as_strategy(fallback) if fallback is not None else None
         self.params = dict(params or {})
+        self.variables = variables
         self.name = name or f"Judge({self.prompt.name})"
 
     # ------------------------------------------------------------------ pieces
@@ -124,6 +134,7 @@ class JudgeStrategy:
     def messages(self, sample: Sample, output: Any) -> list[dict[str, str]]:
         """The chat messages sent to the judge for this sample and output."""
         values = judge_variables(sample, output, self.prompt.variables, strategy=self.name)
+        values.update(extra_values(self.variables, sample, output, self.prompt.variables))
         try:
             return self.prompt.render(**values)
         except ValueError as exc:

@@ -5,14 +5,37 @@ given as plain strings with ``{variables}``."""
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from evalmark.data.samples import Sample
 from evalmark.models.prompts import VARIABLES
 from evalmark.strategies.base import output_text
 
-__all__ = ["TextTemplate", "judge_variables"]
+__all__ = ["ExtraVariables", "TextTemplate", "extra_names", "extra_values", "judge_variables"]
+
+# Extra variables of a judge prompt: fixed values, or a function of the sample and the output.
+ExtraVariables = Mapping[str, Any] | Callable[[Sample, Any], Mapping[str, Any]]
+
+
+def extra_names(variables: ExtraVariables | None) -> Collection[str] | None:
+    """The names a template may use besides the standard ones: those of a mapping; for a
+    function, any (None means only the standard names)."""
+    if variables is None:
+        return ()
+    return tuple(variables) if isinstance(variables, Mapping) else None
+
+
+def extra_values(
+    variables: ExtraVariables | None, sample: Sample, output: Any, needed: Sequence[str]
+) -> dict[str, Any]:
+    """The extra variables for this call that the template uses."""
+    if variables is None:
+        return {}
+    given = variables(sample, output) if callable(variables) else variables
+    if not isinstance(given, Mapping):
+        raise TypeError(f"extra judge variables must be a mapping, got {type(given).__name__}")
+    return {name: value for name, value in given.items() if name in needed}
 
 
 def _question(sample: Sample, output: Any) -> str | None:
@@ -50,13 +73,17 @@ def judge_variables(
     return values
 
 
+def _listed(value: object) -> bool:
+    return isinstance(value, list | tuple)
+
+
 class TextTemplate:
     """A user template given as a plain string with ``{variables}``."""
 
-    def __init__(self, template: str) -> None:
+    def __init__(self, template: str, *, extra: Collection[str] | None = ()) -> None:
         fields = [f for _, f, _, _ in string.Formatter().parse(template) if f]
-        unknown = sorted(set(fields) - set(VARIABLES))
-        if unknown:
+        unknown = sorted(set(fields) - set(VARIABLES) - set(extra or ()))
+        if unknown and extra is not None:
             raise ValueError(
                 f"judge template uses unknown variable(s) {', '.join(unknown)}; the variables "
                 f"are {', '.join('{' + v + '}' for v in VARIABLES)}"
@@ -74,7 +101,7 @@ class TextTemplate:
                 f"missing {', '.join('{' + v + '}' for v in missing)}"
             )
         filled = {
-            k: v if isinstance(v, str) else "\n\n".join(v)
+            k: v if isinstance(v, str) else ("\n\n".join(map(str, v)) if _listed(v) else str(v))
             for k, v in values.items()
             if k in self.variables
         }

@@ -130,3 +130,15 @@ def test_bad_repeats_are_reported_with_their_key(tmp_path: Path) -> None:
         load_suite(write_suite(tmp_path, "repeats: 0", "{pass-rate: 0.5}"))
     with pytest.raises(SuiteError, match=r"repeats\.k: expected a whole number from 1 to runs"):
         load_suite(write_suite(tmp_path, "repeats: {runs: 2, k: 3}", "{pass-rate: 0.5}"))
+
+
+def test_the_markdown_report_shows_pass_at_k_and_pass_hat_k_per_case() -> None:
+    report = Scorer(repeats=5, k=2).evaluate(SAMPLES, flaky, ExactMatch())
+    text = report.to_markdown()
+    assert "## Repeated runs: pass@2 and pass^2" in text
+    assert "Overall: pass@2 **0.633**, pass^2 **0.433**." in text
+    assert "| b | 3 of 5 | 0.900 | 0.300 |" in text
+    assert (
+        "Repeated runs"
+        not in Scorer().evaluate(SAMPLES, lambda q: "yes", ExactMatch()).to_markdown()
+    )

@@ -24,6 +24,7 @@ examples:
   evalmark run golden/support --build regressed --report-dir out/
   evalmark run golden/support --tags smoke --concurrency 8
   evalmark run my-suite.yaml --baseline reports/main/support.json --max-drop 0.05
+  evalmark run golden/support --dry-run --price-input 3 --price-output 15
 
 A suite is a YAML file, or a folder holding suite.yaml: its samples, the application under
 test (recorded builds replayed from cassettes, or a live package.module:function), the

@@ -176,3 +176,22 @@ def test_the_new_kinds_build_from_a_suite_option_mapping() -> None:
     assert build_strategy("faithfulness-judge", {}, judge).prompt.name == "rag-groundedness"
     assert get_strategy_kind("trajectory-judge").judged
     assert "repeats" in get_strategy_kind("faithfulness-judge").accepted
+
+
+def test_every_strategy_class_has_a_kind() -> None:
+    import evalmark.strategies as package
+    from evalmark.strategies.builtin_kinds import KINDS
+
+    judge = ScriptedChat([])
+    built = {type(kind.build({}, judge)) for kind in KINDS}
+    classes = {
+        value
+        for name in package.__all__
+        if isinstance(value := getattr(package, name), type) and hasattr(value, "evaluate")
+    }
+    # Composite combines other strategies; FunctionStrategy wraps a function; the rest are
+    # protocols or the base class of the metric strategies.
+    exempt = {"Composite", "FunctionStrategy", "Strategy", "BatchStrategy", "AsyncStrategy"}
+    exempt |= {"MetricStrategy"}
+    missing = sorted(c.__name__ for c in classes - built if c.__name__ not in exempt)
+    assert missing == []

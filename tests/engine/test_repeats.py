@@ -142,3 +142,14 @@ def test_the_markdown_report_shows_pass_at_k_and_pass_hat_k_per_case() -> None:
         "Repeated runs"
         not in Scorer().evaluate(SAMPLES, lambda q: "yes", ExactMatch()).to_markdown()
     )
+
+
+def test_repeats_give_the_same_report_at_any_concurrency() -> None:
+    async def aflaky(question: str) -> str:
+        return flaky(question)
+
+    one = Scorer(repeats=5, k=2).evaluate(SAMPLES, flaky, ExactMatch())
+    threads = Scorer(concurrency=4, repeats=5, k=2).evaluate(SAMPLES, flaky, ExactMatch())
+    tasks = Scorer(concurrency=4, repeats=5, k=2).evaluate(SAMPLES, aflaky, ExactMatch())
+    assert one.to_json() == threads.to_json()
+    assert tasks.metadata["repeats"] == one.metadata["repeats"]

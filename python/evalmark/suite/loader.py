@@ -24,7 +24,7 @@ from evalmark.suite.model import (
     check_positive_int,
 )
 
-__all__ = ["load_suite", "resolve_suite_path"]
+__all__ = ["load_suite", "project_root", "resolve_suite_path"]
 
 _TOP_KEYS = (
     "name",
@@ -38,6 +38,7 @@ _TOP_KEYS = (
     "gate",
     "report",
     "concurrency",
+    "repeats",
     *CONVERSATION_KEYS,
 )
 _EVALUATION_KEYS = ("name", "samples", "tags", "application", "strategies", *CONVERSATION_KEYS)
@@ -115,6 +116,7 @@ def _check(path: Path, data: bytes) -> Suite:
         check_positive_int,
         "expected a whole number of at least 1, e.g. concurrency: 4",
     )
+    repeats, repeat_k = _repeats(doc, value.get("repeats"))
     evaluations = _evaluations(doc, value, base, name)
     doc.raise_problems()
     return Suite(
@@ -126,7 +128,27 @@ def _check(path: Path, data: bytes) -> Suite:
         gate=gate,
         report=report,
         concurrency=concurrency,
+        repeats=repeats,
+        repeat_k=repeat_k,
     )
+
+
+def _repeats(doc: SuiteDocument, value: Any) -> tuple[int, int | None]:
+    """``repeats: n`` or ``repeats: {runs: n, k: k}``: the application's runs per sample."""
+    example = "expected a whole number of runs, e.g. repeats: 5, or repeats: {runs: 5, k: 3}"
+    if value is None:
+        return 1, None
+    runs, k = (value.get("runs"), value.get("k")) if isinstance(value, dict) else (value, None)
+    if isinstance(value, dict):
+        doc.check_keys(("repeats",), value, ("runs", "k"), "repeats")
+    if check_positive_int(runs) is not None:
+        doc.report(("repeats",), example)
+        return 1, None
+    if k is not None and (check_positive_int(k) is not None or k > runs):
+        doc.report(("repeats", "k"), f"expected a whole number from 1 to runs ({runs})")
+        k = None
+    assert isinstance(runs, int)
+    return runs, k
 
 
 def _default_name(path: Path) -> str:
@@ -208,16 +230,32 @@ def _evaluation(
     return EvaluationSpec(name, samples, tags, application, strategies, chats)
 
 
+def project_root(start: Path) -> Path | None:
+    """The nearest folder at or above ``start`` holding ``pyproject.toml`` or ``.git``."""
+    for folder in (start.resolve(), *start.resolve().parents):
+        if (folder / "pyproject.toml").exists() or (folder / ".git").exists():
+            return folder
+    return None
+
+
 def _existing(doc: SuiteDocument, key: PathKey, base: Path, name: str) -> Path:
+    """A samples file relative to the suite file's folder, else to the project root."""
     path = base / name
-    if not path.exists():
-        hint = ""
-        if path.parent.is_dir():
-            siblings = sorted(
-                p.name for p in path.parent.iterdir() if p.name not in (SUITE_FILE, doc.name)
-            )
-            close = difflib.get_close_matches(path.name, siblings, n=1, cutoff=0.6)
-            if close:
-                hint = f"; did you mean '{close[0]}'?"
-        doc.report(key, f"no such file '{name}' (resolved to {path}){hint}")
+    if path.exists():
+        return path
+    root = project_root(base)
+    if root is not None and (root / name).exists():
+        return root / name
+    hint = ""
+    if path.parent.is_dir():
+        siblings = sorted(
+            p.name for p in path.parent.iterdir() if p.name not in (SUITE_FILE, doc.name)
+        )
+        close = difflib.get_close_matches(path.name, siblings, n=1, cutoff=0.6)
+        if close:
+            hint = f"; did you mean '{close[0]}'?"
+    tried = f"resolved to {path}"
+    if root is not None and root / name != path:
+        tried += f" from the suite file, and to {root / name} from the project root"
+    doc.report(key, f"no such file '{name}' ({tried}){hint}")
     return path

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from evalmark.errors import SuiteError
+from evalmark.report.budgets import Budget, BudgetLimit
 from evalmark.strategies.kinds import (
     COMMON_OPTIONS,
     JUDGED_OPTIONS,
@@ -126,12 +127,16 @@ class JudgeSpec:
 
 @dataclass(frozen=True, slots=True)
 class GateSpec:
-    """When a run fails: overall and per-tag pass rates, and the largest drop from a baseline."""
+    """When a run fails: overall and per-tag pass rates, the largest drop from a baseline,
+    budgets of recorded latency, tokens and cost, and pass@k / pass^k over repeated runs."""
 
     pass_rate: float | None = None
     tags: Mapping[str, float] = field(default_factory=dict)
     max_drop: float | None = None
     baseline: Path | None = None
+    budgets: Mapping[Budget, BudgetLimit] = field(default_factory=dict)
+    pass_at_k: float | None = None
+    pass_hat_k: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +159,8 @@ class Suite:
     gate: GateSpec
     report: ReportSpec
     concurrency: int = 4
+    repeats: int = 1
+    repeat_k: int | None = None
 
     @property
     def base(self) -> Path:

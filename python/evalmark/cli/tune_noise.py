@@ -149,29 +149,25 @@ def _rate(text: str, option: str) -> float | RateCounts:
                 f"{option}: {item!r} is not errors/trials such as 4/40"
                 + (f" ({detail})" if detail else "")
             ) from None
-    try:
-        rate = float(item)
-    except ValueError:
-        raise CliError(f"{option}: {item!r} is not a rate (0.1) or errors/trials (4/40)") from None
-    if not 0.0 <= rate <= 1.0:
-        raise CliError(f"{option}: {item} is not a probability between 0 and 1")
-    return rate
+    return _probability(item, option, "is not a rate (0.1) or errors/trials (4/40)")
 
 
 def parse_flip_rates(text: str | None) -> list[float]:
     """Read ``--flip``: comma-separated probabilities."""
     if not text:
         raise CliError("give the judge noise levels with --flip, e.g. --flip 0.03,0.08")
-    rates = []
-    for item in split_values(text, "--flip"):
-        try:
-            rate = float(item)
-        except ValueError:
-            raise CliError(f"--flip: {item!r} is not a number; give rates like 0.03,0.08") from None
-        if not 0.0 <= rate <= 1.0:
-            raise CliError(f"--flip: {item} is not a probability between 0 and 1")
-        rates.append(rate)
-    return rates
+    not_number = "is not a number; give rates like 0.03,0.08"
+    return [_probability(item, "--flip", not_number) for item in split_values(text, "--flip")]
+
+
+def _probability(item: str, option: str, not_number: str) -> float:
+    try:
+        rate = float(item)
+    except ValueError:
+        raise CliError(f"{option}: {item!r} {not_number}") from None
+    if not 0.0 <= rate <= 1.0:
+        raise CliError(f"{option}: {item} is not a probability between 0 and 1")
+    return rate
 
 
 def split_values(text: str, option: str) -> list[str]:

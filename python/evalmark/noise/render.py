@@ -144,9 +144,7 @@ def _correlated(level: NoiseLevel, report: TuneReport) -> list[str]:
             f"{row.healthy_fails:<10.4f}  {plain.healthy_fails:<11.4f}  "
             f"{row.miss:<10.4f}  {plain.miss:.4f}"
         )
-        if row.gate.min_passing == current:
-            line += f"  {_MARK}"
-        lines.append(line)
+        lines.append(_marked(line, row.gate, current))
     focus = _focus(level, report)
     if focus is not None:
         row, plain = next((r, p) for r, p in pairs if r.gate.min_passing == focus.min_passing)
@@ -188,9 +186,7 @@ def _uncertainty(level: NoiseLevel, report: TuneReport) -> list[str]:
             f"{row.gate.label:<{width}}  {needs_text(row.gate):<{need_width}}  "
             f"{_interval(row.false_alarm):<21}  {_interval(row.miss)}"
         )
-        if row.gate.min_passing == current:
-            line += f"  {_MARK}"
-        lines.append(line)
+        lines.append(_marked(line, row.gate, current))
     focus = _focus(level, report)
     if focus is not None:
         row = next(r for r in rows if r.gate.min_passing == focus.min_passing)
@@ -234,6 +230,11 @@ def _repeats(level: NoiseLevel, report: TuneReport) -> list[str]:
             "independent model promises"
         )
     return lines
+
+
+def _marked(line: str, gate: Gate, current: int | None) -> str:
+    """``line`` with the suite-gate mark when ``gate`` is the suite's own gate."""
+    return f"{line}  {_MARK}" if gate.min_passing == current else line
 
 
 def _cell(probability: float, simulated: int | None, runs: int, width: int) -> str:

@@ -63,11 +63,8 @@ class BlockedAttempt:
 
     @property
     def target(self) -> str:
-        """``host:port``, or the host alone."""
-        if self.port is None:
-            return self.host
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{host}:{self.port}"
+        """``host:port`` (``[v6]:port`` for IPv6), or the host alone."""
+        return NetworkBlockedError.format_target(self.host, self.port)
 
 
 _lock = threading.RLock()

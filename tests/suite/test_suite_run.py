@@ -243,3 +243,13 @@ def test_progress_counts_every_answered_sample_of_the_run() -> None:
         load_suite(ROOT / "golden" / "car-rental"), progress=lambda n, t: calls.append((n, t))
     )
     assert calls == [(1, 15)] * 15
+
+
+def test_the_run_gate_is_attached_to_every_report_and_its_json(support_copy: Path) -> None:
+    from evalmark.report import Report
+
+    run = run_suite(load_suite(support_copy), build="regressed")
+    assert run.gates and not run.passed
+    for report in run.reports:
+        assert report.gates == run.gates
+        assert Report.from_json(report.to_json()).gates == run.gates

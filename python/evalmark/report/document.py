@@ -19,6 +19,7 @@ import msgspec
 
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.errors import Problem, ReportFormatError
+from evalmark.report.gates import GateResult
 from evalmark.report.values import SampleUsage, SkippedSample
 
 if TYPE_CHECKING:
@@ -103,6 +104,7 @@ def report_document(report: Report) -> dict[str, Any]:
             "skipped": len(report.skipped),
             **report.summary.to_dict(),
         },
+        "gate": [gate.to_dict() for gate in report.gates],
         "strategies": {name: s.to_dict() for name, s in report.by_strategy().items()},
         "metrics": report.metric_means(),
         "totals": report.totals(),
@@ -266,6 +268,16 @@ def report_parts(document: Any, source: str | None = None) -> dict[str, Any]:
                 _expect(entry.get("error"), str, source, f"{where}.error"),
             )
         )
+    gates = []
+    for index, entry in enumerate(_expect(document.get("gate", []), list, source, "gate")):
+        where = f"gate[{index}]"
+        _expect(entry, dict, source, where)
+        try:
+            gates.append(GateResult.from_dict(entry))
+        except KeyError as exc:
+            raise _problem(source, f"missing the key {exc}", field=where) from None
+        except (TypeError, ValueError) as exc:
+            raise _problem(source, str(exc), field=where) from None
     metadata = document.get("metadata") or {}
     _expect(metadata, dict, source, "metadata")
     _check_depth(metadata, source, "metadata")
@@ -279,4 +291,5 @@ def report_parts(document: Any, source: str | None = None) -> dict[str, Any]:
         "usage": usage,
         "skipped": skipped,
         "metadata": metadata,
+        "gates": gates,
     }

@@ -40,6 +40,7 @@ __all__ = [
     "check_fraction",
     "describe_failures",
     "drop_exceeds",
+    "pass_rate_gate",
     "passes",
     "require_pass_rate",
     "require_suite_pass_rate",
@@ -60,6 +61,51 @@ def check_fraction(value: object, what: str, example: str = "0.9 for 90%") -> fl
         hint = f"; did you mean {number / 100:g}?" if 1 < number <= 100 else ""
         raise ValueError(f"{what} is a fraction between 0 and 1 ({example}); got {value}{hint}")
     return number
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """One condition of the gate: what it asked, what the run got, and whether it held.
+
+    ``unit`` is ``"rate"`` for pass rates (at least ``required``) and ``"count"`` for the
+    errored cases (at most ``required``).
+    """
+
+    label: str
+    required: float
+    actual: float
+    passed: bool
+    detail: str = ""
+    unit: Literal["rate", "count"] = "rate"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, in a fixed key order."""
+        return {
+            "label": self.label,
+            "actual": self.actual,
+            "required": self.required,
+            "unit": self.unit,
+            "passed": self.passed,
+            "detail": self.detail,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GateResult:
+        """Read back :meth:`to_dict`; ``KeyError``, ``TypeError`` or ``ValueError`` naming
+        the field when it is not such a condition."""
+        label, detail, unit = data["label"], data.get("detail", ""), data.get("unit", "rate")
+        if not isinstance(label, str) or not isinstance(detail, str):
+            raise TypeError("label and detail must be strings")
+        if unit not in ("rate", "count"):
+            raise ValueError(f"unit must be 'rate' or 'count', got {unit!r}")
+        numbers = {key: data[key] for key in ("actual", "required")}
+        for key, value in numbers.items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise TypeError(f"{key} must be a number, got {value!r}")
+        passed = data["passed"]
+        if not isinstance(passed, bool):
+            raise TypeError(f"passed must be true or false, got {passed!r}")
+        return cls(label, numbers["required"], numbers["actual"], passed, detail, unit)
 
 
 def drop_exceeds(before: float, after: float, max_drop: float) -> bool:
@@ -105,24 +151,51 @@ def _scope(tag: str | None, strategy: str | None) -> str:
     return f" for {' and '.join(parts)}" if parts else ""
 
 
+def pass_rate_gate(
+    report: Report, minimum: float, *, tag: str | None = None, strategy: str | None = None
+) -> GateResult:
+    """The condition "pass rate of ``report`` (of every evaluation, of the samples tagged
+    ``tag``, or of one ``strategy``) is at least ``minimum``" checked, not raised."""
+    minimum = check_fraction(minimum, "the minimum pass rate")
+    tally: Tally = report.tally(tag=tag, strategy=strategy)
+    label = "pass rate" + _scope(tag, strategy)
+    if tally.evaluations == 0:
+        return GateResult(label, minimum, 0.0, False, "no evaluations, so no pass rate")
+    return GateResult(
+        label,
+        minimum,
+        tally.pass_rate,
+        passes(tally.passed, tally.evaluations, minimum),
+        f"{tally.passed} of {tally.evaluations} evaluations passed",
+    )
+
+
+def _record(report: Report, gate: GateResult) -> None:
+    record = getattr(report, "record_gate", None)
+    if callable(record):
+        record(gate)
+
+
 def require_pass_rate(
     report: Report, minimum: float, *, tag: str | None = None, strategy: str | None = None
 ) -> None:
     """Raise ``AssertionError`` unless the pass rate of the evaluations (of every one, of the
-    samples tagged ``tag``, or of one ``strategy``) reaches ``minimum``, a fraction."""
-    minimum = check_fraction(minimum, "the minimum pass rate")
-    tally: Tally = report.tally(tag=tag, strategy=strategy)
+    samples tagged ``tag``, or of one ``strategy``) reaches ``minimum``, a fraction. The
+    condition is recorded in ``report.gates`` either way."""
+    gate = pass_rate_gate(report, minimum, tag=tag, strategy=strategy)
+    _record(report, gate)
+    if gate.passed:
+        return
     scope = _scope(tag, strategy)
+    tally: Tally = report.tally(tag=tag, strategy=strategy)
     if tally.evaluations == 0:
         raise AssertionError(
             f"report {report.name!r}{scope}: no evaluations, so no pass rate to check"
         )
-    if passes(tally.passed, tally.evaluations, minimum):
-        return
     failures = describe_failures(report, tag=tag, strategy=strategy)
     raise AssertionError(
         f"report {report.name!r}{scope}: pass rate {tally.pass_rate:.1%} is below the required "
-        f"{minimum:.1%} ({tally.passed} of {tally.evaluations} evaluations passed, "
+        f"{gate.required:.1%} ({tally.passed} of {tally.evaluations} evaluations passed, "
         f"{tally.failed} failed, {tally.errors} errors). Failing cases:\n{failures}"
     )
 
@@ -252,22 +325,6 @@ def require_suite_pass_rate(suite: SuiteReport, minimum: float) -> None:
 
 
 # --------------------------------------------------------------------------- a suite run
-
-
-@dataclass(frozen=True, slots=True)
-class GateResult:
-    """One condition of the gate: what it asked, what the run got, and whether it held.
-
-    ``unit`` is ``"rate"`` for pass rates (at least ``required``) and ``"count"`` for the
-    errored cases (at most ``required``).
-    """
-
-    label: str
-    required: float
-    actual: float
-    passed: bool
-    detail: str = ""
-    unit: Literal["rate", "count"] = "rate"
 
 
 def _case_rate(

@@ -196,7 +196,7 @@ def test_record_missing_records_a_build_that_then_replays(
     code, out, err = cli(capsys, "run", str(live_suite), "--no-report", "--record-mode", "replay")
     assert code == 1, err
     assert "  one  (ERROR)\n    the application raised CassetteMiss:\n      no recording" in out
-    assert "errors     2       > 0       FAILED  errored: one, two" in out
+    assert "errors             2       > 0       FAILED  errored: one, two" in out
     assert not cassette.exists()
     code, out, _ = cli(
         capsys, "run", str(live_suite), "--no-report", "--record-mode", "record-missing"
@@ -240,7 +240,7 @@ def test_a_live_function_alone_is_called_directly(
     (live_suite / "suite.yaml").write_text(text, encoding="utf-8")
     code, out, _ = cli(capsys, "run", str(live_suite), "--no-report")
     assert code == 0
-    assert "suite live, 2 cases, 1 checks" in out
+    assert "suite live, 2 cases, 1 check\n" in out
 
 
 def test_a_function_that_cannot_be_found(
@@ -323,7 +323,7 @@ def test_report_diff_shows_what_changed(
     code, out, _ = cli(capsys, "report", "diff", str(healthy), str(regressed))
     assert code == 0
     assert out.startswith(f"{healthy} -> {regressed}\n")
-    assert "overall               100.0%   86.1%   -13.9" in out
+    assert "overall (cases)       100.0%   75.0%   -25.0" in out
     assert "check contains-facts  100.0%   83.3%   -16.7" in out
     assert "regressions (pass -> fail): 5" in out
     assert "  team-price-eight-users-annual [contains-facts] pass -> fail: 2 of 2 expected" in out

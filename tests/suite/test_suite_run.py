@@ -121,10 +121,13 @@ def test_per_tag_gates(support_copy: Path) -> None:
     run = run_suite(suite, build="regressed")
     spec = type(suite.gate)(pass_rate=None, tags={"pricing": 1.0, "api": 1.0, "nosuch": 0.5})
     gates = {g.label: g for g in check_gate(spec, run.reports)}
-    assert not gates["tag pricing"].passed
-    assert gates["tag pricing"].detail == "1 of 3 cases tagged pricing pass every check"
-    assert gates["tag api"].passed
-    assert not gates["tag nosuch"].passed and gates["tag nosuch"].detail == "no case has this tag"
+    assert not gates["tag pricing (cases)"].passed
+    assert gates["tag pricing (cases)"].detail == "1 of 3 cases tagged pricing pass every check"
+    assert gates["tag api (cases)"].passed
+    assert (
+        not gates["tag nosuch (cases)"].passed
+        and gates["tag nosuch (cases)"].detail == "no case has this tag"
+    )
 
 
 def test_a_gate_at_exactly_the_threshold_passes(support_copy: Path) -> None:

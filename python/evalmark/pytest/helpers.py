@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
-from evalmark.pytest.registry import register
+from evalmark.pytest.registry import REGISTRY, register
 
 if TYPE_CHECKING:
     from evalmark.data.samples import Sample, Samples
@@ -108,9 +108,12 @@ def _run_and_gate(
 ) -> Report:
     from evalmark.engine.scorer import Scorer
 
-    report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies)
+    # Named after the test (not the function under test), so a failed gate names the test.
+    test = name or REGISTRY.current_test
+    report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies, name=test)
     register(report, name)
     if min_score is not None:
+        __tracebackhide__ = True
         report.require_pass_rate(min_score)
     return report
 

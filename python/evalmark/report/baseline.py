@@ -210,8 +210,8 @@ def compare(report: Report, baseline: Report | str | Path) -> Comparison:
             {k: s.pass_rate for k, s in report.by_strategy().items()},
         ),
         tags=_keyed_deltas(
-            {k: s.pass_rate for k, s in base.by_tag().items()},
-            {k: s.pass_rate for k, s in report.by_tag().items()},
+            {k: base.cases(tag=k).pass_rate for k in base.tags},
+            {k: report.cases(tag=k).pass_rate for k in report.tags},
         ),
         metrics=_keyed_deltas(base.metric_means(), report.metric_means()),
         regressions=tuple(regressions),

@@ -103,12 +103,16 @@ def report_document(report: Report) -> dict[str, Any]:
             "samples": len(report),
             "skipped": len(report.skipped),
             **report.summary.to_dict(),
+            "cases": report.cases().to_dict(),
         },
         "gate": [gate.to_dict() for gate in report.gates],
         "strategies": {name: s.to_dict() for name, s in report.by_strategy().items()},
         "metrics": report.metric_means(),
         "totals": report.totals(),
-        "tags": {tag: s.to_dict() for tag, s in report.by_tag().items()},
+        "tags": {
+            tag: {**s.to_dict(), "cases": report.cases(tag=tag).to_dict()}
+            for tag, s in report.by_tag().items()
+        },
         "guardrails": {name: g.to_dict() for name, g in report.guardrails().items()},
         "samples": samples,
         "skipped": [{"name": s.name, "error": s.error} for s in report.skipped],

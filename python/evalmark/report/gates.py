@@ -2,19 +2,21 @@
 
 A pass-rate gate asks whether k of n passed at a threshold t; the answer is always
 :func:`evalmark.noise.gates.passes` (the one k-of-n rule, kept in the noise package because the
-noise tools use it and import nothing else of evalmark). Here it is applied to:
+noise tools use it and import nothing else of evalmark). Every pass rate counts cases (a case
+passes when every one of its checks passes; see :mod:`evalmark.report.cases`). The rule is
+applied to:
 
 - one report: :func:`require_pass_rate` (``Report.require_pass_rate``, pytest's ``min_score``)
-  and the :func:`assert_that` chain, counting evaluations (sample × strategy);
+  and the :func:`assert_that` chain;
 - several reports: :func:`require_suite_pass_rate` (``SuiteReport.require_pass_rate``);
-- a suite run: :func:`check_cases` (the suite file's ``gate:``, ``evalmark run``), counting
-  cases (a sample passes when every check passes; an errored case always fails the gate);
+- a suite run: :func:`check_cases` (the suite file's ``gate:``, ``evalmark run``; an
+  errored case always fails the gate);
 - a comparison with a baseline: :func:`drop_exceeds` (``require_no_drop``, ``--max-drop``).
 
 Every failure is an ``AssertionError`` (or a failed :class:`GateResult`) whose message states
 the figure, the requirement and the failing cases with their explanations, so a CI log says
 what to fix. Reports are read through their public figures only; this module imports no other
-module of the report package but its values.
+module of the report package but its values and cases.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from evalmark.noise.gates import passes
-from evalmark.report.values import Tally
+from evalmark.report.cases import DEFINITION, pass_rate_label
 
 if TYPE_CHECKING:
     from evalmark.report.model import Report
@@ -154,19 +156,19 @@ def _scope(tag: str | None, strategy: str | None) -> str:
 def pass_rate_gate(
     report: Report, minimum: float, *, tag: str | None = None, strategy: str | None = None
 ) -> GateResult:
-    """The condition "pass rate of ``report`` (of every evaluation, of the samples tagged
-    ``tag``, or of one ``strategy``) is at least ``minimum``" checked, not raised."""
+    """The condition "the pass rate (cases) of ``report`` (of every case, of the cases tagged
+    ``tag``, or under one ``strategy`` only) is at least ``minimum``", checked, not raised."""
     minimum = check_fraction(minimum, "the minimum pass rate")
-    tally: Tally = report.tally(tag=tag, strategy=strategy)
-    label = "pass rate" + _scope(tag, strategy)
-    if tally.evaluations == 0:
-        return GateResult(label, minimum, 0.0, False, "no evaluations, so no pass rate")
+    cases = report.cases(tag=tag, strategy=strategy)
+    label = f"pass rate ({DEFINITION})" + _scope(tag, strategy)
+    if cases.cases == 0:
+        return GateResult(label, minimum, 0.0, False, "no cases, so no pass rate")
     return GateResult(
         label,
         minimum,
-        tally.pass_rate,
-        passes(tally.passed, tally.evaluations, minimum),
-        f"{tally.passed} of {tally.evaluations} evaluations passed",
+        cases.pass_rate,
+        passes(cases.passed, cases.cases, minimum),
+        f"{cases.passed} of {cases.cases} cases pass every check",
     )
 
 
@@ -179,24 +181,23 @@ def _record(report: Report, gate: GateResult) -> None:
 def require_pass_rate(
     report: Report, minimum: float, *, tag: str | None = None, strategy: str | None = None
 ) -> None:
-    """Raise ``AssertionError`` unless the pass rate of the evaluations (of every one, of the
-    samples tagged ``tag``, or of one ``strategy``) reaches ``minimum``, a fraction. The
-    condition is recorded in ``report.gates`` either way."""
+    """Raise ``AssertionError`` unless the pass rate (cases: a case passes when every one of
+    its checks passes) of every case, of the cases tagged ``tag``, or under one ``strategy``
+    reaches ``minimum``, a fraction. The condition is recorded in ``report.gates`` either
+    way."""
     gate = pass_rate_gate(report, minimum, tag=tag, strategy=strategy)
     _record(report, gate)
     if gate.passed:
         return
     scope = _scope(tag, strategy)
-    tally: Tally = report.tally(tag=tag, strategy=strategy)
-    if tally.evaluations == 0:
-        raise AssertionError(
-            f"report {report.name!r}{scope}: no evaluations, so no pass rate to check"
-        )
+    cases = report.cases(tag=tag, strategy=strategy)
+    if cases.cases == 0:
+        raise AssertionError(f"report {report.name!r}{scope}: no cases, so no pass rate to check")
     failures = describe_failures(report, tag=tag, strategy=strategy)
     raise AssertionError(
-        f"report {report.name!r}{scope}: pass rate {tally.pass_rate:.1%} is below the required "
-        f"{gate.required:.1%} ({tally.passed} of {tally.evaluations} evaluations passed, "
-        f"{tally.failed} failed, {tally.errors} errors). Failing cases:\n{failures}"
+        f"report {report.name!r}{scope}: {pass_rate_label(cases.pass_rate)} is below the "
+        f"required {gate.required:.1%} ({cases.passed} of {cases.cases} cases passed every "
+        f"check, {cases.failed} failed, {cases.errors} errors). Failing checks:\n{failures}"
     )
 
 
@@ -212,16 +213,17 @@ class ReportAssertion:
         self.report = report
 
     def _fail(self, what: str) -> AssertionError:
-        s = self.report.summary
+        c = self.report.cases()
         failures = describe_failures(self.report)
-        listing = f" Failing cases:\n{failures}" if failures else ""
+        listing = f" Failing checks:\n{failures}" if failures else ""
         return AssertionError(
-            f"report {self.report.name!r}: {what} (score {s.score:.1f}%, {s.passed} passed, "
-            f"{s.failed} failed, {s.errors} errors of {s.evaluations}).{listing}"
+            f"report {self.report.name!r}: {what} ({pass_rate_label(c.pass_rate)}: "
+            f"{c.passed} passed, {c.failed} failed, {c.errors} errors of {c.cases} "
+            f"cases).{listing}"
         )
 
     def has_score(self, score: float, *, tolerance: float = 1e-9) -> ReportAssertion:
-        """The score (0–100) equals ``score``."""
+        """The score (the pass rate as a percentage, 0–100) equals ``score``."""
         if abs(self.report.score - score) > tolerance:
             raise self._fail(f"expected a score of {score:g}%, got {self.report.score:g}%")
         return self
@@ -306,21 +308,21 @@ def assert_that(report: Report) -> ReportAssertion:
 
 
 def require_suite_pass_rate(suite: SuiteReport, minimum: float) -> None:
-    """Raise ``AssertionError`` unless the pass rate over every evaluation of the suite's
+    """Raise ``AssertionError`` unless the pass rate (cases) over every case of the suite's
     reports reaches ``minimum``, listing the reports below it."""
     minimum = check_fraction(minimum, "the minimum pass rate")
-    s = suite.summary
-    if passes(s.passed, s.evaluations, minimum):
+    total = suite.cases()
+    if passes(total.passed, total.cases, minimum):
         return
-    below = [
-        f"  - {r.name}: {r.pass_rate:.1%} ({r.passed} of {r.evaluations})"
-        for r in suite.reports
-        if not passes(r.passed, r.evaluations, minimum)
-    ]
+    below = []
+    for report in suite.reports:
+        c = report.cases()
+        if not passes(c.passed, c.cases, minimum):
+            below.append(f"  - {report.name}: {c.pass_rate:.1%} ({c.passed} of {c.cases} cases)")
     raise AssertionError(
-        f"suite {suite.name!r}: pass rate {s.pass_rate:.1%} is below the required "
-        f"{minimum:.1%} ({s.passed} of {s.evaluations} evaluations passed). Reports below "
-        "it:\n" + "\n".join(below)
+        f"suite {suite.name!r}: {pass_rate_label(total.pass_rate)} is below the required "
+        f"{minimum:.1%} ({total.passed} of {total.cases} cases passed every check). Reports "
+        "below it:\n" + "\n".join(below)
     )
 
 
@@ -363,9 +365,12 @@ def check_cases(
             GateResult("errors", 0, len(errored), False, f"errored: {listed}", unit="count")
         )
     if pass_rate is not None:
-        results.append(_case_rate("pass rate", pass_rate, rows, "cases", "the run has no case"))
+        label = f"pass rate ({DEFINITION})"
+        results.append(_case_rate(label, pass_rate, rows, "cases", "the run has no case"))
     for tag, required in (tags or {}).items():
         tagged = [row for row in rows if tag in row.tags]
         what = f"cases tagged {tag}"
-        results.append(_case_rate(f"tag {tag}", required, tagged, what, "no case has this tag"))
+        results.append(
+            _case_rate(f"tag {tag} ({DEFINITION})", required, tagged, what, "no case has this tag")
+        )
     return tuple(results)

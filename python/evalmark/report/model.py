@@ -1,8 +1,10 @@
 """``Report``: every evaluation of a run, and the figures derived from them.
 
-An evaluation is one (sample, strategy) pair. The report's ``score`` is the percentage of
-evaluations that passed (0–100); errors (the function under test raised, a strategy raised, a
-judge's reply could not be read) are counted apart from failures and never count as passed.
+An evaluation is one (sample, strategy) pair; a case is one sample with all its evaluations.
+The report's ``pass_rate`` is the fraction of cases whose every check passed (``score`` is
+the same as a percentage; see :mod:`evalmark.report.cases`). Errors (the function under test
+raised, a strategy raised, a judge's reply could not be read) are counted apart from failures
+and never count as passed.
 Results are stored one column per strategy (see :class:`~evalmark.data.results.ResultColumn`), so a
 report of 100,000 samples costs a few arrays until someone reads its rows.
 
@@ -23,6 +25,7 @@ import numpy.typing as npt
 
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.report.baseline import compare
+from evalmark.report.cases import CaseTally, case_tally
 from evalmark.report.gates import GateResult, require_pass_rate
 from evalmark.report.report_output import ReportOutput
 from evalmark.report.values import (
@@ -250,20 +253,34 @@ class Report(ReportOutput):
         scores = np.concatenate([c.scores if mask is None else c.scores[mask] for c in columns])
         return tally_of(passed, errored, scores)
 
+    def cases(self, *, tag: str | None = None, strategy: str | None = None) -> CaseTally:
+        """The cases (samples) tagged ``tag`` (default: all) judged by ``strategy`` (default:
+        every strategy): a case passes when every one of those checks passed, and an error
+        never passes (see :mod:`evalmark.report.cases`). KeyError for an unknown name."""
+        if strategy is not None:
+            self.column(strategy)  # KeyError naming the known strategies
+        if tag is not None and tag not in self.tags:
+            self.tally(tag=tag)  # KeyError naming the known tags
+        columns = [self._columns[n] for n in (self.strategies if strategy is None else (strategy,))]
+        mask = self.tag_mask(tag) if tag is not None else None
+        return case_tally(
+            [c.passed for c in columns], [c.errored for c in columns], len(self), mask
+        )
+
     @property
     def summary(self) -> Tally:
-        """Counts and score over every evaluation."""
+        """Counts over every evaluation (sample × strategy), and their mean score."""
         return self._stack(None, self.strategies)
 
     @property
-    def score(self) -> float:
-        """Percentage of evaluations that passed (0–100)."""
-        return self.summary.score
+    def pass_rate(self) -> float:
+        """The pass rate: the fraction of cases (samples) whose every check passed, in [0, 1]."""
+        return self.cases().pass_rate
 
     @property
-    def pass_rate(self) -> float:
-        """Fraction of evaluations that passed, in [0, 1]."""
-        return self.summary.pass_rate
+    def score(self) -> float:
+        """The pass rate as a percentage (0–100); an older name for ``100 * pass_rate``."""
+        return 100.0 * self.pass_rate
 
     @property
     def evaluations(self) -> int:
@@ -362,5 +379,5 @@ class Report(ReportOutput):
         s = self.summary
         return (
             f"Report(name={self.name!r}, samples={len(self)}, strategies={len(self.strategies)}, "
-            f"score={s.score:.1f}, passed={s.passed}, failed={s.failed}, errors={s.errors})"
+            f"score={self.score:.1f}, passed={s.passed}, failed={s.failed}, errors={s.errors})"
         )

@@ -1,11 +1,24 @@
-"""Small pieces the renderers share: safe table cells, percentages, numbers, timestamps."""
+"""Small pieces the renderers (and every printed message) share: safe table cells, percentages,
+numbers, counted words, gate conditions, timestamps."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-__all__ = ["cell", "markdown_table", "number", "percent", "stamp"]
+if TYPE_CHECKING:
+    from evalmark.report.gates import GateResult
+
+__all__ = [
+    "cell",
+    "gate_cells",
+    "markdown_table",
+    "number",
+    "percent",
+    "plural",
+    "stamp",
+]
 
 _SPACE = re.compile(r"\s+")
 
@@ -46,3 +59,19 @@ def stamp(timestamp: bool | str) -> str | None:
 
         return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return timestamp or None
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``count`` with its noun: ``1 report``, ``2 reports``, ``0 failing samples``
+    (``many`` defaults to ``one`` + "s")."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def gate_cells(gate: GateResult) -> tuple[str, str, str]:
+    """A gate condition's measured value, its requirement (with how the measure stands to it)
+    and its verdict as text: ``75.0%``, ``< 90%``, ``FAILED``; a count: ``2``, ``> 0``."""
+    verdict = "passed" if gate.passed else "FAILED"
+    if gate.unit == "count":
+        return f"{gate.actual:g}", f"{'<=' if gate.passed else '>'} {gate.required:g}", verdict
+    relation = ">=" if gate.passed else "<"
+    return f"{gate.actual:.1%}", f"{relation} {gate.required * 100:g}%", verdict

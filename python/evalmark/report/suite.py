@@ -124,10 +124,26 @@ class SuiteReport:
         return target
 
     @classmethod
+    def read_any(cls, path: str | Path) -> SuiteReport:
+        """The JSON file at ``path`` as a suite, whether it holds a suite (the pytest plugin's
+        ``evaluation-suite-report.json``, a suite run's) or one report (a suite of one,
+        named after the report). ``FileNotFoundError`` when there is none;
+        :class:`~evalmark.errors.ReportFormatError` when it is neither."""
+        data = Path(path).read_bytes()
+        document = decode(data, str(path))
+        if isinstance(document, dict) and document.get("format") == SUITE_FORMAT:
+            return cls._of_document(document, str(path))
+        report = Report.from_dict(document, source=str(path))
+        return cls([report], name=report.name)
+
+    @classmethod
     def from_json(cls, text: str | bytes, *, source: str | None = None) -> SuiteReport:
         """Read back :meth:`to_json`; :class:`~evalmark.errors.ReportFormatError` (a
         ``ValueError``) naming ``source`` and the place when it is not such a suite."""
-        document = decode(text, source)
+        return cls._of_document(decode(text, source), source)
+
+    @classmethod
+    def _of_document(cls, document: Any, source: str | None) -> SuiteReport:
         if not isinstance(document, dict) or document.get("format") != SUITE_FORMAT:
             raise ReportFormatError(
                 [Problem(f'not an evalmark suite: expected "format": "{SUITE_FORMAT}"', source)]

@@ -498,12 +498,16 @@ def {name}(question):
     return {body}
 
 
-@evaluation_test(samples=Samples(SAMPLES), function={name}, strategy=ExactMatch(), min_score=None)
+@evaluation_test(
+    samples=Samples(SAMPLES), function={name}, strategy=ExactMatch(), min_score=None
+)
 def test_echo():
     pass
 
 
-@evaluation_test(samples=Samples(SAMPLES[:2]), function={name}, strategy=ExactMatch(), min_score=None)
+@evaluation_test(
+    samples=Samples(SAMPLES[:2]), function={name}, strategy=ExactMatch(), min_score=None
+)
 def test_short():
     pass
 """

@@ -232,7 +232,7 @@ def test_require_pass_rate_names_rate_threshold_and_failing_cases() -> None:
         report.require_pass_rate(0.9)
     message = str(info.value)
     assert "pass rate (cases): 25.0% is below the required 90.0%" in message
-    assert "(1 of 4 cases passed every check, 2 failed, 1 errors)" in message
+    assert "(1 of 4 cases passed every check, 2 failed, 1 error)" in message
     assert "refund-receipt [ExactMatch] fail: output" in message
     assert "timeout [TokenF1] error:" in message and "refund-window" not in message
     with pytest.raises(AssertionError, match="tag 'critical'"):
@@ -314,7 +314,7 @@ def test_vanished_cases_can_fail_the_gate() -> None:
     )
     comparison = current.compare(baseline)
     comparison.require_no_drop(0.5)
-    with pytest.raises(AssertionError, match="1 baseline samples vanished"):
+    with pytest.raises(AssertionError, match="1 baseline sample vanished"):
         comparison.require_no_drop(0.5, fail_on_vanished=True)
 
 

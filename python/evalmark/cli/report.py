@@ -67,8 +67,8 @@ def register(subparsers: Any) -> None:
     render = actions.add_parser(
         "render",
         help="render a JSON report as Markdown, HTML, JUnit XML or JSON",
-        description="Render a JSON report, or a suite of reports such as the pytest plugin's "
-        "evaluation-suite-report.json, in another format. A suite renders whole as Markdown "
+        description="Render a JSON report, or a suite of reports such as the pytest plugin's\n"
+        "evaluation-suite-report.json, in another format. A suite renders whole as Markdown\n"
         "or JSON; as HTML or JUnit XML, pick one of its reports with --report.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -118,7 +118,7 @@ def _load(path: Path) -> Any:
 
 def _pick(suite: Any, name: str | None, path: Path) -> Any:
     """The one report of ``suite`` to use: ``name``'s, or its only one."""
-    from evalmark.report.render.common import plural
+    from evalmark.report.wording import plural
 
     if name is not None:
         try:

@@ -14,8 +14,8 @@ from evalmark.pytest.registry import REPORT_STEM, RegisteredReport
 from evalmark.report import Report, ReportFormatError, SuiteReport
 from evalmark.report.cases import pass_rate_label
 from evalmark.report.gates import drop_exceeds
-from evalmark.report.render.common import gate_cells, plural
 from evalmark.report.render.terminal import table
+from evalmark.report.wording import gate_cells, plural
 
 __all__ = ["SessionOutcome", "finish_session", "suite_of"]
 

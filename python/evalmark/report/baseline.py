@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from evalmark.report.gates import check_fraction, drop_exceeds
 from evalmark.report.render.markdown import render_comparison
+from evalmark.report.wording import plural
 
 if TYPE_CHECKING:
     from evalmark.report.model import Report
@@ -111,7 +112,7 @@ class Comparison:
         max_drop = check_fraction(max_drop, "max_drop", "0.05 for 5 points")
         problems = self.drops(max_drop)
         if fail_on_vanished and self.vanished:
-            problems.append(f"{len(self.vanished)} baseline samples vanished")
+            problems.append(f"{plural(len(self.vanished), 'baseline sample')} vanished")
         if not problems:
             return self
         lines = [

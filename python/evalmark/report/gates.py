@@ -16,7 +16,7 @@ applied to:
 Every failure is an ``AssertionError`` (or a failed :class:`GateResult`) whose message states
 the figure, the requirement and the failing cases with their explanations, so a CI log says
 what to fix. Reports are read through their public figures only; this module imports no other
-module of the report package but its values and cases.
+module of the report package but its values, cases and wording.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import numpy as np
 
 from evalmark.noise.gates import passes
 from evalmark.report.cases import DEFINITION, pass_rate_label
+from evalmark.report.wording import plural
 
 if TYPE_CHECKING:
     from evalmark.report.model import Report
@@ -168,7 +169,7 @@ def pass_rate_gate(
         minimum,
         cases.pass_rate,
         passes(cases.passed, cases.cases, minimum),
-        f"{cases.passed} of {cases.cases} cases pass every check",
+        f"{cases.passed} of {plural(cases.cases, 'case')} pass every check",
     )
 
 
@@ -196,8 +197,9 @@ def require_pass_rate(
     failures = describe_failures(report, tag=tag, strategy=strategy)
     raise AssertionError(
         f"report {report.name!r}{scope}: {pass_rate_label(cases.pass_rate)} is below the "
-        f"required {gate.required:.1%} ({cases.passed} of {cases.cases} cases passed every "
-        f"check, {cases.failed} failed, {cases.errors} errors). Failing checks:\n{failures}"
+        f"required {gate.required:.1%} ({cases.passed} of {plural(cases.cases, 'case')} passed "
+        f"every check, {cases.failed} failed, {plural(cases.errors, 'error')}). Failing "
+        f"checks:\n{failures}"
     )
 
 
@@ -218,7 +220,7 @@ class ReportAssertion:
         listing = f" Failing checks:\n{failures}" if failures else ""
         return AssertionError(
             f"report {self.report.name!r}: {what} ({pass_rate_label(c.pass_rate)}: "
-            f"{c.passed} passed, {c.failed} failed, {c.errors} errors of {c.cases} "
+            f"{c.passed} passed, {c.failed} failed, {plural(c.errors, 'error')} of {c.cases} "
             f"cases).{listing}"
         )
 
@@ -318,11 +320,12 @@ def require_suite_pass_rate(suite: SuiteReport, minimum: float) -> None:
     for report in suite.reports:
         c = report.cases()
         if not passes(c.passed, c.cases, minimum):
-            below.append(f"  - {report.name}: {c.pass_rate:.1%} ({c.passed} of {c.cases} cases)")
+            counted = f"{c.passed} of {plural(c.cases, 'case')}"
+            below.append(f"  - {report.name}: {c.pass_rate:.1%} ({counted})")
     raise AssertionError(
         f"suite {suite.name!r}: {pass_rate_label(total.pass_rate)} is below the required "
-        f"{minimum:.1%} ({total.passed} of {total.cases} cases passed every check). Reports "
-        "below it:\n" + "\n".join(below)
+        f"{minimum:.1%} ({total.passed} of {plural(total.cases, 'case')} passed every check). "
+        "Reports below it:\n" + "\n".join(below)
     )
 
 
@@ -340,7 +343,7 @@ def _case_rate(
         required,
         passed / total,
         passes(passed, total, required),
-        f"{passed} of {total} {what} pass every check",
+        f"{passed} of {plural(total, 'case')}{what} pass every check",
     )
 
 
@@ -366,10 +369,10 @@ def check_cases(
         )
     if pass_rate is not None:
         label = f"pass rate ({DEFINITION})"
-        results.append(_case_rate(label, pass_rate, rows, "cases", "the run has no case"))
+        results.append(_case_rate(label, pass_rate, rows, "", "the run has no case"))
     for tag, required in (tags or {}).items():
         tagged = [row for row in rows if tag in row.tags]
-        what = f"cases tagged {tag}"
+        what = f" tagged {tag}"
         results.append(
             _case_rate(f"tag {tag} ({DEFINITION})", required, tagged, what, "no case has this tag")
         )

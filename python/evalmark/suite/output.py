@@ -14,7 +14,6 @@ from typing import Any, TextIO
 from evalmark.errors import SuiteError
 from evalmark.report import SuiteReport
 from evalmark.report.paths import path_inside
-from evalmark.report.render.common import gate_cells, plural
 from evalmark.report.render.terminal import (
     averages,
     case_table,
@@ -22,6 +21,7 @@ from evalmark.report.render.terminal import (
     failure_text,
     table,
 )
+from evalmark.report.wording import gate_cells, plural
 from evalmark.suite.runner import SuiteRun
 
 __all__ = ["compare_with_baseline", "gate_text", "print_run", "report_stem", "write_reports"]

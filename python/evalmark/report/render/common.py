@@ -1,24 +1,12 @@
-"""Small pieces the renderers (and every printed message) share: safe table cells, percentages,
-numbers, counted words, gate conditions, timestamps."""
+"""Small pieces the renderers share: safe table cells, percentages, numbers, timestamps (counted
+words and gate conditions: :mod:`evalmark.report.wording`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from evalmark.report.gates import GateResult
-
-__all__ = [
-    "cell",
-    "gate_cells",
-    "markdown_table",
-    "number",
-    "percent",
-    "plural",
-    "stamp",
-]
+__all__ = ["cell", "markdown_table", "number", "percent", "stamp"]
 
 _SPACE = re.compile(r"\s+")
 
@@ -59,19 +47,3 @@ def stamp(timestamp: bool | str) -> str | None:
 
         return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return timestamp or None
-
-
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """``count`` with its noun: ``1 report``, ``2 reports``, ``0 failing samples``
-    (``many`` defaults to ``one`` + "s")."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"
-
-
-def gate_cells(gate: GateResult) -> tuple[str, str, str]:
-    """A gate condition's measured value, its requirement (with how the measure stands to it)
-    and its verdict as text: ``75.0%``, ``< 90%``, ``FAILED``; a count: ``2``, ``> 0``."""
-    verdict = "passed" if gate.passed else "FAILED"
-    if gate.unit == "count":
-        return f"{gate.actual:g}", f"{'<=' if gate.passed else '>'} {gate.required:g}", verdict
-    relation = ">=" if gate.passed else "<"
-    return f"{gate.actual:.1%}", f"{relation} {gate.required * 100:g}%", verdict

@@ -9,15 +9,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from evalmark.report.cases import pass_rate_label
-from evalmark.report.render.common import (
-    cell,
-    gate_cells,
-    markdown_table,
-    number,
-    percent,
-    plural,
-    stamp,
-)
+from evalmark.report.render.common import cell, markdown_table, number, percent, stamp
+from evalmark.report.wording import gate_cells, plural
 
 if TYPE_CHECKING:
     from evalmark.report.baseline import Comparison, Delta

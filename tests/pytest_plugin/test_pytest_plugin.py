@@ -106,7 +106,7 @@ def test_scorer_fixture_takes_the_marker_options_and_registers_reports(
             assert report.passed == 1 and report.failed == 1
 
         def test_default_scorer(scorer):
-            assert scorer.concurrency == 1
+            assert scorer.concurrency == 4  # DEFAULT_CONCURRENCY, as for suite files
         """
     )
     result = run(project, "--evalmark-report=out")
@@ -245,6 +245,27 @@ def test_evaluation_test_refuses_a_percentage_min_score() -> None:
 
     with pytest.raises(ValueError, match=r"between 0 and 1 \(0.9 for 90%\); got 90"):
         evaluation_test(samples="x.yaml", function=str, strategy=object(), min_score=90)
+    with pytest.raises(ValueError, match=r"min_pass_rate .*got 90"):
+        evaluation_test(samples="x.yaml", function=str, strategy=object(), min_pass_rate=90)
+    with pytest.raises(TypeError, match="not both"):
+        evaluation_test(
+            samples="x.yaml", function=str, strategy=object(), min_pass_rate=0.5, min_score=0.5
+        )
+
+
+def test_every_entry_point_shares_one_default_concurrency() -> None:
+    import inspect
+
+    from evalmark.engine.defaults import DEFAULT_CONCURRENCY
+    from evalmark.engine.scorer import Scorer
+    from evalmark.pytest import evaluation_test
+    from evalmark.suite.model import Suite
+
+    assert Scorer().concurrency == DEFAULT_CONCURRENCY
+    assert inspect.signature(evaluation_test).parameters["concurrency"].default == (
+        DEFAULT_CONCURRENCY
+    )
+    assert Suite.__dataclass_fields__["concurrency"].default == DEFAULT_CONCURRENCY
 
 
 def test_strategy_test_makes_one_test_per_strategy(project: pytest.Pytester) -> None:
@@ -599,12 +620,20 @@ def test_the_table_verdict_follows_min_score(project: pytest.Pytester) -> None:
         @evaluation_test(samples="ten.yaml", function=str, strategy=ExactMatch(), min_score=0.8)
         def test_mostly_right():
             pass
+
+        @evaluation_test(samples="ten.yaml", function=str, strategy=ExactMatch(),
+                         min_pass_rate=0.8)
+        def test_new_name():
+            pass
         """
     )
     result = run(project, "--evalmark-report=out")
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(
-        ["test_ten.py::test_mostly_right*10*9*1*0*90.0%*pass (pass rate (cases) >= 80%)"]
+        [
+            "test_ten.py::test_mostly_right*10*9*1*0*90.0%*pass (pass rate (cases) >= 80%)",
+            "test_ten.py::test_new_name*10*9*1*0*90.0%*pass (pass rate (cases) >= 80%)",
+        ]
     )
     document = json.loads((project.path / "out/evaluation-suite-report.json").read_text())
     (gate,) = document["reports"][0]["gate"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from evalmark.engine.defaults import DEFAULT_CONCURRENCY
 from evalmark.errors import SuiteError
 from evalmark.strategies.kinds import (
     COMMON_OPTIONS,
@@ -148,7 +149,7 @@ class Suite:
     judge: JudgeSpec
     gate: GateSpec
     report: ReportSpec
-    concurrency: int = 4
+    concurrency: int = DEFAULT_CONCURRENCY
 
     @property
     def base(self) -> Path:

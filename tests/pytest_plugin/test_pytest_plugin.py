@@ -106,7 +106,7 @@ def test_scorer_fixture_takes_the_marker_options_and_registers_reports(
             assert report.passed == 1 and report.failed == 1
 
         def test_default_scorer(scorer):
-            assert scorer.concurrency == 4  # DEFAULT_CONCURRENCY, as for suite files
+            assert scorer.concurrency == 1
         """
     )
     result = run(project, "--evalmark-report=out")
@@ -253,15 +253,13 @@ def test_evaluation_test_refuses_a_percentage_min_score() -> None:
         )
 
 
-def test_every_entry_point_shares_one_default_concurrency() -> None:
+def test_suites_and_evaluation_test_share_one_default_concurrency() -> None:
     import inspect
 
     from evalmark.engine.defaults import DEFAULT_CONCURRENCY
-    from evalmark.engine.scorer import Scorer
     from evalmark.pytest import evaluation_test
     from evalmark.suite.model import Suite
 
-    assert Scorer().concurrency == DEFAULT_CONCURRENCY
     assert inspect.signature(evaluation_test).parameters["concurrency"].default == (
         DEFAULT_CONCURRENCY
     )

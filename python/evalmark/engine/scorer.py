@@ -22,7 +22,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from evalmark.data.samples import Sample, Samples
-from evalmark.engine.defaults import DEFAULT_CONCURRENCY
 from evalmark.engine.run import ErrorPolicy, Run, run_sync
 from evalmark.report.model import Report
 from evalmark.strategies.base import as_strategy, strategy_name
@@ -71,8 +70,7 @@ class Scorer:
     """Evaluates samples with a function under test and strategies.
 
     ``concurrency``: at most this many calls of the function (and of per-sample strategies such
-    as judges) at a time (default :data:`~evalmark.engine.defaults.DEFAULT_CONCURRENCY`, as for
-    suite files and ``evaluation_test``; the report is the same at any concurrency).
+    as judges) at a time (default 1; the report is the same at any concurrency).
     ``errors``: what an exception from the function does to its sample — ``"fail"``
     (default: every strategy's result for it is an error result carrying the exception,
     counted apart from failures), ``"skip"`` (left out of the report, listed in
@@ -82,7 +80,7 @@ class Scorer:
 
     def __init__(
         self,
-        concurrency: int = DEFAULT_CONCURRENCY,
+        concurrency: int = 1,
         *,
         errors: ErrorPolicy = "fail",
         run_index: int = 0,

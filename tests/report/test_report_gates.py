@@ -72,3 +72,19 @@ def test_gate_result_round_trips_through_its_dict() -> None:
     gate = GateResult("errors", 0, 2, False, "errored: a, b", unit="count")
     assert GateResult.from_dict(gate.to_dict()) == gate
     assert list(gate.to_dict()) == ["label", "actual", "required", "unit", "passed", "detail"]
+
+
+def test_a_suite_shows_a_gate_shared_by_its_reports_once() -> None:
+    from evalmark.report import SuiteReport
+    from evalmark.report.gates import check_cases
+
+    first, second = report_of(2, 2), report_of(1, 2).with_name("other")
+    gates = check_cases([first, second], pass_rate=0.9)
+    for report in (first, second):
+        for gate in gates:
+            report.record_gate(gate)
+    markdown = SuiteReport([first, second]).to_markdown()
+    assert markdown.count("| every report | pass rate (cases) | 75.0% | < 90% | FAILED |") == 1
+    assert "| r | 100.0% | 2 of 2 | 0 | 0 | FAILED |" in markdown  # the run's gate failed
+    document = json.loads(SuiteReport([first, second]).to_json())
+    assert [len(r["gate"]) for r in document["reports"]] == [1, 1]

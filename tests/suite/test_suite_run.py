@@ -256,3 +256,23 @@ def test_the_run_gate_is_attached_to_every_report_and_its_json(support_copy: Pat
     for report in run.reports:
         assert report.gates == run.gates
         assert Report.from_json(report.to_json()).gates == run.gates
+
+
+def test_the_written_reports_of_a_failed_run_show_its_gate(
+    support_copy: Path, tmp_path: Path
+) -> None:
+    import json
+
+    from evalmark.suite.output import write_reports
+
+    run = run_suite(load_suite(support_copy), build="regressed")
+    written = write_reports(run, tmp_path, ["md", "json"])
+    markdown = next(p for p in written if p.suffix == ".md").read_text("utf-8")
+    assert "**Pass rate (cases): 75.0%** — 9 of 12 cases passed every check" in markdown
+    assert "## Gate\n\n**Gate FAILED**" in markdown
+    assert "| pass rate (cases) | 75.0% | < 90% | FAILED | 9 of 12 cases pass every check |" in (
+        markdown
+    )
+    document = json.loads(next(p for p in written if p.suffix == ".json").read_text("utf-8"))
+    assert document["gate"][0]["label"] == "pass rate (cases)"
+    assert document["summary"]["cases"]["pass_rate"] == 0.75

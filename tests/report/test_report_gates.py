@@ -88,3 +88,22 @@ def test_a_suite_shows_a_gate_shared_by_its_reports_once() -> None:
     assert "| r | 100.0% | 2 of 2 | 0 | 0 | FAILED |" in markdown  # the run's gate failed
     document = json.loads(SuiteReport([first, second]).to_json())
     assert [len(r["gate"]) for r in document["reports"]] == [1, 1]
+
+
+def test_junit_carries_each_gate_condition_as_a_testcase() -> None:
+    import xml.etree.ElementTree as ET
+
+    report = report_of(3, 4)
+    report.require_pass_rate(0.5)
+    with pytest.raises(AssertionError):
+        report.require_pass_rate(0.9)
+    root = ET.fromstring(report.to_junit_xml())
+    suite = root.find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures")) == ("6", "2")  # 4 checks + 2 conditions
+    gates = [case for case in suite.iter("testcase") if case.get("classname") == "r.gate"]
+    assert [case.find("failure") is None for case in gates] == [True, False]
+    failure = gates[1].find("failure")
+    assert failure is not None
+    assert failure.get("message") == "pass rate (cases): 75.0%, required at least 90%"
+    assert failure.text == "3 of 4 cases pass every check"

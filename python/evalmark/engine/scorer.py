@@ -70,10 +70,9 @@ class Scorer:
     """Evaluates samples with a function under test and strategies.
 
     ``concurrency``: at most this many calls of the function (and of per-sample strategies such
-    as judges) at a time (default 1; the report is the same at any concurrency).
-    ``errors``: what an exception from the function does to its sample — ``"fail"``
-    (default: every strategy's result for it is an error result carrying the exception,
-    counted apart from failures), ``"skip"`` (left out of the report, listed in
+    as judges) at a time. ``errors``: what an exception from the function does to its sample —
+    ``"fail"`` (default: every strategy's result for it is an error result carrying the
+    exception, counted apart from failures), ``"skip"`` (left out of the report, listed in
     ``report.skipped``) or ``"raise"`` (the run stops and the exception propagates, with a note
     naming the sample). ``run_index`` is handed to judges through the call context.
     """

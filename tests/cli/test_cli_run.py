@@ -6,7 +6,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
+import sys
 import textwrap
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -196,7 +199,7 @@ def test_record_missing_records_a_build_that_then_replays(
     code, out, err = cli(capsys, "run", str(live_suite), "--no-report", "--record-mode", "replay")
     assert code == 1, err
     assert "  one  (ERROR)\n    the application raised CassetteMiss:\n      no recording" in out
-    assert "errors     2       > 0       FAILED  errored: one, two" in out
+    assert "errors             2       > 0       FAILED  errored: one, two" in out
     assert not cassette.exists()
     code, out, _ = cli(
         capsys, "run", str(live_suite), "--no-report", "--record-mode", "record-missing"
@@ -240,7 +243,7 @@ def test_a_live_function_alone_is_called_directly(
     (live_suite / "suite.yaml").write_text(text, encoding="utf-8")
     code, out, _ = cli(capsys, "run", str(live_suite), "--no-report")
     assert code == 0
-    assert "suite live, 2 cases, 1 checks" in out
+    assert "suite live, 2 cases, 1 check\n" in out
 
 
 def test_a_function_that_cannot_be_found(
@@ -323,7 +326,7 @@ def test_report_diff_shows_what_changed(
     code, out, _ = cli(capsys, "report", "diff", str(healthy), str(regressed))
     assert code == 0
     assert out.startswith(f"{healthy} -> {regressed}\n")
-    assert "overall               100.0%   86.1%   -13.9" in out
+    assert "overall (cases)       100.0%   75.0%   -25.0" in out
     assert "check contains-facts  100.0%   83.3%   -16.7" in out
     assert "regressions (pass -> fail): 5" in out
     assert "  team-price-eight-users-annual [contains-facts] pass -> fail: 2 of 2 expected" in out
@@ -481,3 +484,86 @@ def test_report_formats_and_a_baseline_named_in_the_suite(
     code, out, _ = cli(capsys, "run", str(live_suite), "--no-report")
     assert code == 1
     assert f"baseline {baseline}:" in out and "baseline FAILED" in out
+
+
+PLUGIN_SUITE_TESTS = """
+from evalmark.pytest import evaluation_test
+from evalmark.strategies import ExactMatch
+from evalmark.data.samples import Sample, Samples
+
+SAMPLES = [Sample(name=f"q{{i}}", parameters=[str(i)], expected_output=str(i)) for i in range(4)]
+
+
+def {name}(question):
+    return {body}
+
+
+@evaluation_test(
+    samples=Samples(SAMPLES), function={name}, strategy=ExactMatch(), min_score=None
+)
+def test_echo():
+    pass
+
+
+@evaluation_test(
+    samples=Samples(SAMPLES[:2]), function={name}, strategy=ExactMatch(), min_score=None
+)
+def test_short():
+    pass
+"""
+
+
+@pytest.fixture
+def plugin_suites(tmp_path: Path) -> tuple[Path, Path]:
+    """Two suite reports written by the pytest plugin itself: all right, then one wrong."""
+    made = []
+    for folder, body in (("base", "question"), ("now", "'x' if question == '1' else question")):
+        project = tmp_path / folder
+        project.mkdir()
+        (project / "test_app.py").write_text(
+            PLUGIN_SUITE_TESTS.format(name="echo", body=body), encoding="utf-8"
+        )
+        installed = any(ep.name == "evalmark" for ep in entry_points(group="pytest11"))
+        plugin = [] if installed else ["-p", "evalmark.pytest.plugin"]
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin,
+             f"--evalmark-report={project / 'out'}", str(project)],
+            capture_output=True, text=True, timeout=120, cwd=project, check=False,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stdout + result.stderr
+        made.append(project / "out" / "evaluation-suite-report.json")
+    return made[0], made[1]
+
+
+def test_report_render_and_diff_read_the_pytest_plugins_suite_report(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, plugin_suites: tuple[Path, Path]
+) -> None:
+    base, now = plugin_suites
+    code, out, err = cli(capsys, "report", "render", str(now))
+    assert code == 0, err
+    assert out.startswith("# Evaluation suite: pytest")
+    assert "| test_app.py::test_echo | 75.0% | 3 of 4 |" in out
+    code, out, _ = cli(capsys, "report", "render", str(now), "--format", "json")
+    assert code == 0 and json.loads(out)["format"] == "evalmark-suite"
+    code, _, err = cli(capsys, "report", "render", str(now), "--format", "html")
+    assert code == 2 and "holds 2 reports; pick one with --report NAME" in err
+    target = tmp_path / "echo.html"
+    code, _, err = cli(
+        capsys, "report", "render", str(now), "--format", "html",
+        "--report", "test_app.py::test_echo", "-o", str(target),
+    )  # fmt: skip
+    assert code == 0, err
+    assert target.read_text().lstrip().lower().startswith("<!doctype html")
+    code, _, err = cli(
+        capsys, "report", "render", str(now), "--report", "nope", "--format", "junit"
+    )
+    assert code == 2 and "no report named 'nope'; it holds: test_app.py::test_echo" in err
+    code, out, err = cli(capsys, "report", "diff", str(base), str(now), "--max-drop", "0.05")
+    assert code == 1, err
+    assert "== test_app.py::test_echo" in out and "== test_app.py::test_short" in out
+    assert "overall (cases)   100.0%  75.0%   -25.0" in out
+    assert "q1 [ExactMatch] pass -> fail" in out
+    code, out, _ = cli(
+        capsys, "report", "diff", str(base), str(now), "--report", "test_app.py::test_short"
+    )
+    assert code == 0 and "regressions (pass -> fail): 1" in out and "==" not in out

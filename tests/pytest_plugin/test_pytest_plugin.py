@@ -117,9 +117,10 @@ def test_scorer_fixture_takes_the_marker_options_and_registers_reports(
     result.stdout.fnmatch_lines(
         [
             "*= evalmark =*",
-            "1 reports, 2 evaluations: 1 passed, 1 failed, 0 errors; score 50.0%",
-            "report*samples*evaluations*passed*failed*errors*score*verdict",
-            "test_scorer.py::test_capitals*2*2*1*1*0*50.0%*FAIL",
+            "1 report, 2 cases: 1 passed, 1 failed, 0 errors; pass rate (cases): 50.0% (1 of 2 "
+            "checks passed)",
+            "report*cases*passed*failed*errors*pass rate (cases)*gate",
+            "test_scorer.py::test_capitals*2*1*1*0*50.0%*no gate",
             "suite report: out*evaluation-suite-report.md, out*evaluation-suite-report.json",
         ]
     )
@@ -244,6 +245,25 @@ def test_evaluation_test_refuses_a_percentage_min_score() -> None:
 
     with pytest.raises(ValueError, match=r"between 0 and 1 \(0.9 for 90%\); got 90"):
         evaluation_test(samples="x.yaml", function=str, strategy=object(), min_score=90)
+    with pytest.raises(ValueError, match=r"min_pass_rate .*got 90"):
+        evaluation_test(samples="x.yaml", function=str, strategy=object(), min_pass_rate=90)
+    with pytest.raises(TypeError, match="not both"):
+        evaluation_test(
+            samples="x.yaml", function=str, strategy=object(), min_pass_rate=0.5, min_score=0.5
+        )
+
+
+def test_suites_and_evaluation_test_share_one_default_concurrency() -> None:
+    import inspect
+
+    from evalmark.engine.defaults import DEFAULT_CONCURRENCY
+    from evalmark.pytest import evaluation_test
+    from evalmark.suite.model import Suite
+
+    assert inspect.signature(evaluation_test).parameters["concurrency"].default == (
+        DEFAULT_CONCURRENCY
+    )
+    assert Suite.__dataclass_fields__["concurrency"].default == DEFAULT_CONCURRENCY
 
 
 def test_strategy_test_makes_one_test_per_strategy(project: pytest.Pytester) -> None:
@@ -302,13 +322,17 @@ def test_per_sample_ids_are_sample_names(project: pytest.Pytester) -> None:
     )
     result.stdout.fnmatch_lines(
         [
-            "test_each.py::test_evaluated?capital-france? * 100.0%  pass",
-            "test_each.py::test_evaluated?capital-japan? *   0.0%  FAIL",
+            "test_each.py::test_evaluated?capital-france? * 100.0%  pass (*>= 100%)",
+            "test_each.py::test_evaluated?capital-japan? *   0.0%  FAIL (*< 100%)",
         ]
     )
     markdown = (project.path / "out/evaluation-suite-report.md").read_text()
-    assert "| test_each.py::test_evaluated[capital-japan] | 0.0% | 0 | 1 | 0 | 1 |" in markdown
-    assert "| test_each.py::test_evaluated[two-plus-two] | 100.0% | 1 | 0 | 0 | 1 |" in markdown
+    assert (
+        "| test_each.py::test_evaluated[capital-japan] | 0.0% | 0 of 1 | 1 | 0 | FAILED |"
+        in markdown
+    )
+    two = "| test_each.py::test_evaluated[two-plus-two] | 100.0% | 1 of 1 | 0 | 0 | passed |"
+    assert two in markdown
 
 
 def test_register_adds_any_report(project: pytest.Pytester) -> None:
@@ -431,7 +455,7 @@ def test_baseline_drop_beyond_max_drop_fails_the_session(project: pytest.Pyteste
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "*baseline base*evaluation-suite-report.json: pass rate 100.0% -> 66.7% "
+            "*baseline base*evaluation-suite-report.json: pass rate (cases) 100.0% -> 66.7% "
             "(-33.3 points; allowed drop 5.0 points)",
             "*drop: the suite pass rate fell from 100.0% to 66.7%",
             "*regression: test_quality.py::test_quality: capital-japan ?ExactMatch? went from "
@@ -485,7 +509,7 @@ def test_xdist_workers_reports_are_merged_like_a_serial_run(project: pytest.Pyte
         *PLUGIN, "-p", "no:cacheprovider", "-n", "2", "--evalmark-report=parallel"
     )
     parallel.assert_outcomes(passed=3, failed=1)
-    parallel.stdout.fnmatch_lines(["*4 reports, 5 evaluations: 3 passed, 2 failed, 0 errors*"])
+    parallel.stdout.fnmatch_lines(["*4 reports, 5 cases: 3 passed, 2 failed, 0 errors*"])
     for name in ("evaluation-suite-report.json", "evaluation-suite-report.md"):
         assert (project.path / "parallel" / name).read_bytes() == (
             project.path / "serial" / name
@@ -502,3 +526,116 @@ def test_xdist_workers_reports_are_merged_like_a_serial_run(project: pytest.Pyte
 def test_the_plugin_is_declared_as_a_pytest11_entry_point() -> None:
     text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     assert '[project.entry-points.pytest11]\nevalmark = "evalmark.pytest.plugin"' in text
+
+
+BAD_SAMPLES = """\
+- name: one
+  parameters: [What is the capital of France?]
+  expected-outptu: Paris
+"""
+
+
+def test_a_bad_sample_file_shows_the_message_not_evalmark_internals(
+    project: pytest.Pytester,
+) -> None:
+    project.makefile(".yaml", bad=BAD_SAMPLES)
+    project.makepyfile(
+        test_bad="""
+        import pytest
+        from app import answer
+        from evalmark.pytest import evaluation_test
+        from evalmark.strategies import ExactMatch
+
+        @evaluation_test(samples="bad.yaml", function=answer, strategy=ExactMatch())
+        def test_declared():
+            pass
+
+        @pytest.mark.evalmark_samples("bad.yaml")
+        def test_fixture(samples):
+            pass
+        """,
+        test_collected="""
+        from app import answer
+        from evalmark.pytest import per_sample
+        from evalmark.strategies import ExactMatch
+
+        @per_sample("bad.yaml", function=answer, strategy=ExactMatch())
+        def test_each(sample):
+            pass
+        """,
+    )
+    result = run(project, "--continue-on-collection-errors")
+    result.assert_outcomes(failed=1, errors=2)
+    text = result.stdout.str()
+    message = "unknown key 'expected-outptu' in a sample; did you mean 'expected-output'?"
+    assert text.count(message) >= 3
+    result.stdout.fnmatch_lines(["test_collected.py:5: in <module>", "*@per_sample(*", "E  *"])
+    assert "evalmark/data" not in text and "evalmark/_files" not in text
+    assert "evalmark/pytest" not in text
+    full = run(project, "--continue-on-collection-errors", "--full-trace")
+    assert "evalmark/_files" in full.stdout.str()
+
+
+def test_a_failed_gate_names_the_test_and_hides_evalmark_frames(
+    project: pytest.Pytester,
+) -> None:
+    project.makepyfile(
+        test_gate="""
+        from app import answer
+        from evalmark.strategies import ExactMatch
+
+        def test_quality(scorer):
+            from evalmark.data.samples import load_samples
+
+            report = scorer.evaluate(load_samples("samples_a.yaml"), answer, ExactMatch())
+            report.require_pass_rate(0.9)
+        """
+    )
+    result = run(project)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*report.require_pass_rate(0.9)",
+            "E *report 'test_gate.py::test_quality': pass rate (cases): 50.0% is below the "
+            "required 90.0%*",
+        ]
+    )
+    assert "evalmark/report" not in result.stdout.str()
+
+
+def test_the_table_verdict_follows_min_score(project: pytest.Pytester) -> None:
+    """9 of 10 passing under min_score=0.8 is a pass in the table, not FAIL."""
+    rows = "".join(
+        f"- name: q{i}\n  parameters: ['{i}']\n  expected-output: '{i if i else 'x'}'\n"
+        for i in range(10)
+    )
+    project.makefile(".yaml", ten=rows)
+    project.makepyfile(
+        test_ten="""
+        from evalmark.pytest import evaluation_test
+        from evalmark.strategies import ExactMatch
+
+        @evaluation_test(samples="ten.yaml", function=str, strategy=ExactMatch(), min_score=0.8)
+        def test_mostly_right():
+            pass
+
+        @evaluation_test(samples="ten.yaml", function=str, strategy=ExactMatch(),
+                         min_pass_rate=0.8)
+        def test_new_name():
+            pass
+        """
+    )
+    result = run(project, "--evalmark-report=out")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "test_ten.py::test_mostly_right*10*9*1*0*90.0%*pass (pass rate (cases) >= 80%)",
+            "test_ten.py::test_new_name*10*9*1*0*90.0%*pass (pass rate (cases) >= 80%)",
+        ]
+    )
+    document = json.loads((project.path / "out/evaluation-suite-report.json").read_text())
+    (gate,) = document["reports"][0]["gate"]
+    assert (gate["actual"], gate["required"], gate["passed"]) == (0.9, 0.8, True)
+    markdown = (project.path / "out/evaluation-suite-report.md").read_text()
+    assert "| test_ten.py::test_mostly_right | 90.0% | 9 of 10 | 1 | 0 | passed |" in markdown
+    assert "| pass rate (cases) | 90.0% | >= 80% | passed |" in markdown

@@ -108,7 +108,7 @@ def test_a_suite_gate_checks_its_budgets(tmp_path: Path) -> None:
     run = run_suite(suite)
     shown = [(g.label, g.actual, g.passed) for g in run.gates]
     assert shown == [
-        ("pass rate", 1.0, True),
+        ("pass rate (cases)", 1.0, True),
         ("latency (ms) per case", 950.0, True),
         ("tokens per case", 1400.0, False),
         ("tokens total", 2400.0, True),

@@ -85,7 +85,11 @@ def test_figures() -> None:
     report = make_report()
     s = report.summary
     assert (s.evaluations, s.passed, s.failed, s.errors) == (12, 6, 3, 3)
-    assert report.score == 50.0
+    cases = report.cases()
+    assert (cases.cases, cases.passed, cases.failed, cases.errors) == (4, 1, 2, 1)
+    assert report.pass_rate == 0.25 and report.score == 25.0  # cases, not checks (6 of 12)
+    assert report.cases(tag="critical").pass_rate == 0.5
+    assert report.cases(strategy="ContainsFacts").pass_rate == 0.75
     assert report.tags == ("critical", "refunds", "security")
     refunds = report.by_tag()["refunds"]
     assert (refunds.passed, refunds.evaluations) == (4, 6)
@@ -214,7 +218,7 @@ def test_register_formatter_and_entry_points(
         importlib.import_module("evalmark.report.formatters"), "_entry_points_loaded", False
     )
     try:
-        assert make_report().format("tsv") == "support-bot\t50\n"
+        assert make_report().format("tsv") == "support-bot\t25\n"
     finally:
         unregister_formatter("tsv")
     with pytest.raises(KeyError, match="known formats"):
@@ -223,17 +227,18 @@ def test_register_formatter_and_entry_points(
 
 def test_require_pass_rate_names_rate_threshold_and_failing_cases() -> None:
     report = make_report()
-    report.require_pass_rate(0.4)
+    report.require_pass_rate(0.25)
     with pytest.raises(AssertionError) as info:
         report.require_pass_rate(0.9)
     message = str(info.value)
-    assert "pass rate 50.0% is below the required 90.0%" in message
+    assert "pass rate (cases): 25.0% is below the required 90.0%" in message
+    assert "(1 of 4 cases passed every check, 2 failed, 1 error)" in message
     assert "refund-receipt [ExactMatch] fail: output" in message
     assert "timeout [TokenF1] error:" in message and "refund-window" not in message
     with pytest.raises(AssertionError, match="tag 'critical'"):
         report.require_pass_rate(0.9, tag="critical")
     report.require_pass_rate(0.75, strategy="ContainsFacts")
-    with pytest.raises(AssertionError, match=r"strategy 'TokenF1': pass rate 50\.0%"):
+    with pytest.raises(AssertionError, match=r"strategy 'TokenF1': pass rate \(cases\): 50\.0%"):
         report.require_pass_rate(0.9, strategy="TokenF1")
     with pytest.raises(KeyError, match="its tags are"):
         report.require_pass_rate(0.5, tag="nope")
@@ -251,9 +256,9 @@ def test_assert_that_chains_and_names_failing_samples() -> None:
         .has_error_count(3)
         .has_at_least_passed_evaluations(6)
         .has_at_most_failed_evaluations(6)
-        .has_score_between(49, 51)
-        .has_score_greater_than(49)
-        .has_score(50)
+        .has_score_between(24, 26)
+        .has_score_greater_than(24)
+        .has_score(25)
     )
     with pytest.raises(AssertionError, match="refund-receipt"):
         assert_that(report).has_score_greater_than(90)
@@ -295,7 +300,7 @@ def test_compare_with_a_baseline(tmp_path: Path) -> None:
     with pytest.raises(AssertionError) as info:
         comparison.require_no_drop(max_drop=0.05)
     message = str(info.value)
-    assert "pass rate of tag 'critical' fell from 83.3% to 33.3%" in message
+    assert "pass rate of tag 'critical' fell from 50.0% to 0.0%" in message
     assert "refund-window [ExactMatch]" in message and "Vanished from this run: timeout" in message
     check_golden("comparison.md", comparison.to_markdown())
     with pytest.raises(FileNotFoundError, match=r"report\.write"):
@@ -309,7 +314,7 @@ def test_vanished_cases_can_fail_the_gate() -> None:
     )
     comparison = current.compare(baseline)
     comparison.require_no_drop(0.5)
-    with pytest.raises(AssertionError, match="1 baseline samples vanished"):
+    with pytest.raises(AssertionError, match="1 baseline sample vanished"):
         comparison.require_no_drop(0.5, fail_on_vanished=True)
 
 
@@ -323,9 +328,10 @@ def test_suite_combines_reports() -> None:
     check_golden("suite.json", suite.to_json())
     back = SuiteReport.from_json(suite.to_json())
     assert back.to_json() == suite.to_json()
-    suite.require_pass_rate(0.5)
-    with pytest.raises(AssertionError, match=r"support-bot: 50.0% \(6 of 12\)"):
-        suite.require_pass_rate(0.6)
+    assert suite.pass_rate == 3 / 8 and suite.score == 37.5  # cases: 1 of 4, then 2 of 4
+    suite.require_pass_rate(0.375)
+    with pytest.raises(AssertionError, match=r"support-bot: 25.0% \(1 of 4 cases\)"):
+        suite.require_pass_rate(0.4)
     with pytest.raises(ValueError, match="distinct"):
         SuiteReport([first, first])
 

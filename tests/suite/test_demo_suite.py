@@ -37,7 +37,7 @@ def test_the_healthy_build_passes(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "run", str(SUPPORT), "--build", "healthy", "--no-report")
     assert code == 0
     assert "suite support, build healthy, 12 cases, 3 checks, judge: RuleJudge" in out
-    assert "pass rate  100.0%  >= 90%    passed  12 of 12 cases pass every check" in out
+    assert "pass rate (cases)  100.0%  >= 90%    passed  12 of 12 cases pass every check" in out
     assert "failing cases" not in out
     assert out.rstrip().endswith("gate passed")
 
@@ -47,7 +47,7 @@ def test_the_regressed_build_fails_naming_the_three_regressions(
 ) -> None:
     code, out, _ = run_cli(capsys, "run", str(SUPPORT), "--build", "regressed", "--no-report")
     assert code == 1
-    assert "pass rate  75.0%   < 90%     FAILED  9 of 12 cases pass every check" in out
+    assert "pass rate (cases)  75.0%   < 90%     FAILED  9 of 12 cases pass every check" in out
     block = failing_block(out)
     assert block.startswith(" (3):")
     named = re.findall(r"^  (\S+)  \(FAIL\)$", block, flags=re.MULTILINE)

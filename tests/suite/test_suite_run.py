@@ -121,10 +121,13 @@ def test_per_tag_gates(support_copy: Path) -> None:
     run = run_suite(suite, build="regressed")
     spec = type(suite.gate)(pass_rate=None, tags={"pricing": 1.0, "api": 1.0, "nosuch": 0.5})
     gates = {g.label: g for g in check_gate(spec, run.reports)}
-    assert not gates["tag pricing"].passed
-    assert gates["tag pricing"].detail == "1 of 3 cases tagged pricing pass every check"
-    assert gates["tag api"].passed
-    assert not gates["tag nosuch"].passed and gates["tag nosuch"].detail == "no case has this tag"
+    assert not gates["tag pricing (cases)"].passed
+    assert gates["tag pricing (cases)"].detail == "1 of 3 cases tagged pricing pass every check"
+    assert gates["tag api (cases)"].passed
+    assert (
+        not gates["tag nosuch (cases)"].passed
+        and gates["tag nosuch (cases)"].detail == "no case has this tag"
+    )
 
 
 def test_a_gate_at_exactly_the_threshold_passes(support_copy: Path) -> None:
@@ -243,3 +246,33 @@ def test_progress_counts_every_answered_sample_of_the_run() -> None:
         load_suite(ROOT / "golden" / "car-rental"), progress=lambda n, t: calls.append((n, t))
     )
     assert calls == [(1, 15)] * 15
+
+
+def test_the_run_gate_is_attached_to_every_report_and_its_json(support_copy: Path) -> None:
+    from evalmark.report import Report
+
+    run = run_suite(load_suite(support_copy), build="regressed")
+    assert run.gates and not run.passed
+    for report in run.reports:
+        assert report.gates == run.gates
+        assert Report.from_json(report.to_json()).gates == run.gates
+
+
+def test_the_written_reports_of_a_failed_run_show_its_gate(
+    support_copy: Path, tmp_path: Path
+) -> None:
+    import json
+
+    from evalmark.suite.output import write_reports
+
+    run = run_suite(load_suite(support_copy), build="regressed")
+    written = write_reports(run, tmp_path, ["md", "json"])
+    markdown = next(p for p in written if p.suffix == ".md").read_text("utf-8")
+    assert "**Pass rate (cases): 75.0%** — 9 of 12 cases passed every check" in markdown
+    assert "## Gate\n\n**Gate FAILED**" in markdown
+    assert "| pass rate (cases) | 75.0% | < 90% | FAILED | 9 of 12 cases pass every check |" in (
+        markdown
+    )
+    document = json.loads(next(p for p in written if p.suffix == ".json").read_text("utf-8"))
+    assert document["gate"][0]["label"] == "pass rate (cases)"
+    assert document["summary"]["cases"]["pass_rate"] == 0.75

@@ -98,7 +98,9 @@ def register(subparsers: Any) -> None:
 
 
 def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
+    from evalmark.report.wording import plural  # the one wording of counts
+
+    return plural(count, one, many)
 
 
 def _excerpt(text: str, width: int = _WIDTH) -> str:
@@ -245,5 +247,5 @@ def _prune(args: argparse.Namespace) -> int:
         if drop and not args.dry_run:
             write_cassette(path, serialize(keep))
     verb = "would keep" if args.dry_run else "kept"
-    print(f"{path}: {verb} {len(keep)} of {len(contents.entries)} entries")
+    print(f"{path}: {verb} {len(keep)} of {_plural(len(contents.entries), 'entry', 'entries')}")
     return EXIT_OK

@@ -1,5 +1,8 @@
 """``evalmark report diff A.json B.json``: what changed between two runs;
-``evalmark report render A.json --format md``: a JSON report in another format."""
+``evalmark report render A.json --format md``: a JSON report in another format.
+
+Both read a report (``evalmark run``, ``Report.write``) or a suite of reports (the pytest
+plugin's ``evaluation-suite-report.json``); ``--report NAME`` picks one report of a suite."""
 
 from __future__ import annotations
 
@@ -16,12 +19,18 @@ examples:
   evalmark report diff reports/main/support.json reports/pr/support.json
   evalmark report diff before.json after.json --max-drop 0.05
   evalmark report render reports/pr/support.json --format html -o support.html
+  evalmark report render out/evaluation-suite-report.json --format markdown
+  evalmark report render out/evaluation-suite-report.json --report "test_x.py::test_y" --format html
+  evalmark report diff base/evaluation-suite-report.json out/evaluation-suite-report.json
 
 exit codes:
   0  compared (or rendered); with --max-drop: no pass rate dropped beyond it
   1  with --max-drop: a pass rate dropped beyond it
   2  usage or input error (a missing or unreadable report)
 """
+
+
+_REPORT_HELP = "in a suite of reports, use only the report of this name (a pytest test id)"
 
 
 def register(subparsers: Any) -> None:
@@ -53,18 +62,30 @@ def register(subparsers: Any) -> None:
     diff.add_argument(
         "--format", choices=("text", "markdown"), default="text", help="output format (text)"
     )
+    diff.add_argument("--report", metavar="NAME", help=_REPORT_HELP)
     diff.set_defaults(handler=run_diff)
     render = actions.add_parser(
         "render",
         help="render a JSON report as Markdown, HTML, JUnit XML or JSON",
+        description="Render a JSON report, or a suite of reports such as the pytest plugin's\n"
+        "evaluation-suite-report.json, in another format. A suite renders whole as Markdown\n"
+        "or JSON; as HTML or JUnit XML, pick one of its reports with --report.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    render.add_argument("report", type=Path, metavar="REPORT.json")
     render.add_argument(
-        "--format", choices=("markdown", "html", "junit", "json"), default="markdown"
+        "report", type=Path, metavar="REPORT.json", help="a JSON report or suite report"
     )
-    render.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE")
+    render.add_argument(
+        "--format",
+        choices=("markdown", "html", "junit", "json"),
+        default="markdown",
+        help="output format (markdown)",
+    )
+    render.add_argument("--report", dest="name", metavar="NAME", help=_REPORT_HELP)
+    render.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout"
+    )
     render.set_defaults(handler=run_render)
     parser.set_defaults(handler=_no_action(parser))
 
@@ -77,10 +98,11 @@ def _no_action(parser: argparse.ArgumentParser) -> Any:
 
 
 def _load(path: Path) -> Any:
-    from evalmark.report import Report, ReportFormatError
+    """The file at ``path`` as a suite of reports (one report is a suite of one)."""
+    from evalmark.report import ReportFormatError, SuiteReport
 
     try:
-        return Report.read(path)
+        return SuiteReport.read_any(path)
     except FileNotFoundError:
         raise CliError(f"{path}: no such report") from None
     except IsADirectoryError:
@@ -89,7 +111,42 @@ def _load(path: Path) -> Any:
         problem = exc.problems[0]
         where = f"line {problem.line}: " if problem.line else ""
         where += f"{problem.record}: " if problem.record else ""
-        raise CliError(f"{path}: not an evalmark JSON report ({where}{problem.message})") from None
+        raise CliError(
+            f"{path}: not an evalmark JSON report or suite report ({where}{problem.message})"
+        ) from None
+
+
+def _pick(suite: Any, name: str | None, path: Path) -> Any:
+    """The one report of ``suite`` to use: ``name``'s, or its only one."""
+    from evalmark.report.wording import plural
+
+    if name is not None:
+        try:
+            return suite[name]
+        except KeyError:
+            known = ", ".join(r.name for r in suite.reports) or "none"
+            raise CliError(f"{path}: no report named {name!r}; it holds: {known}") from None
+    if len(suite) != 1:
+        raise CliError(
+            f"{path} holds {plural(len(suite), 'report')}; pick one with --report NAME "
+            f"({', '.join(r.name for r in suite.reports)})"
+        )
+    return suite.reports[0]
+
+
+def _pairs(before: Any, after: Any, args: argparse.Namespace) -> list[tuple[Any, Any]]:
+    """The (before, after) reports to compare: the named one, the only ones, or every report
+    of two suites that both hold it (matched by name)."""
+    if args.report is not None or (len(before) == 1 and len(after) == 1):
+        return [(_pick(before, args.report, args.before), _pick(after, args.report, args.after))]
+    known = {report.name: report for report in before.reports}
+    pairs = [(known[r.name], r) for r in after.reports if r.name in known]
+    if not pairs:
+        raise CliError(
+            f"{args.before} and {args.after} share no report name; pick one of each with "
+            "--report NAME, or compare suites of the same tests"
+        )
+    return pairs
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -99,28 +156,44 @@ def run_diff(args: argparse.Namespace) -> int:
 
     if args.max_drop is not None:
         check_fraction(args.max_drop, "--max-drop", "0.05 for 5 points")
-    before = _load(args.before)
-    after = _load(args.after)
-    comparison = after.compare(before)
-    if args.format == "markdown":
-        sys.stdout.write(comparison.to_markdown())
-    else:
-        sys.stdout.write(comparison_text(comparison, str(args.before), str(args.after)))
-    if args.max_drop is None:
-        return EXIT_OK
-    try:
-        comparison.require_no_drop(max_drop=args.max_drop)
-    except AssertionError as exc:
-        sys.stdout.write(f"FAILED: {exc}\n")
-        return EXIT_GATE_FAILED
-    return EXIT_OK
+    before, after = _load(args.before), _load(args.after)
+    pairs = _pairs(before, after, args)
+    failed = False
+    for old, new in pairs:
+        comparison = new.compare(old)
+        if len(pairs) > 1:
+            sys.stdout.write(f"\n== {new.name}\n" if args.format == "text" else "\n")
+        if args.format == "markdown":
+            sys.stdout.write(comparison.to_markdown())
+        else:
+            sys.stdout.write(comparison_text(comparison, str(args.before), str(args.after)))
+        if args.max_drop is None:
+            continue
+        try:
+            comparison.require_no_drop(max_drop=args.max_drop)
+        except AssertionError as exc:
+            sys.stdout.write(f"FAILED: {exc}\n")
+            failed = True
+    if len(pairs) > 1:
+        only = sorted({r.name for r in before.reports} ^ {r.name for r in after.reports})
+        if only:
+            sys.stdout.write(f"\nreports in only one of the two: {', '.join(only)}\n")
+    return EXIT_GATE_FAILED if failed else EXIT_OK
 
 
 def run_render(args: argparse.Namespace) -> int:
     """Handle ``evalmark report render``."""
-    report = _load(args.report)
-    if args.output is None:
-        sys.stdout.write(report.format(args.format))
+    from evalmark._files.atomic import write_atomically
+
+    suite = _load(args.report)
+    whole = args.name is None and len(suite) > 1 and args.format in ("markdown", "json")
+    if whole:
+        text = suite.to_markdown() if args.format == "markdown" else suite.to_json()
     else:
-        report.write(args.output, format=args.format)
+        text = _pick(suite, args.name, args.report).format(args.format)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(args.output, text.encode("utf-8"))
     return EXIT_OK

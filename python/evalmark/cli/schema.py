@@ -1,4 +1,6 @@
-"""``evalmark schema samples|testcases|conversations``: print the JSON Schema of a file format.
+"""``evalmark schema samples|testcases|conversations|suite``: print the JSON Schema of a file
+format (the suite file's comes from :func:`evalmark.suite.schema.suite_file_schema`, the one
+source of it).
 
 Editors use the schema to check data files as they are written, e.g. with a first line
 ``# yaml-language-server: $schema=<path to samples.schema.json>`` in a YAML file.
@@ -17,10 +19,25 @@ from evalmark.cli import EXIT_OK
 from evalmark.data.samples import sample_file_schema
 from evalmark.data.testcase import conversation_file_schema, test_case_file_schema
 
+
+def suite_file_schema() -> dict[str, Any]:
+    """The suite file's schema (imported when asked: it reads the strategy registry)."""
+    from evalmark.suite.schema import suite_file_schema as schema
+
+    return schema()
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "samples": sample_file_schema,
     "testcases": test_case_file_schema,
     "conversations": conversation_file_schema,
+    "suite": suite_file_schema,
+}
+WHAT = {
+    "conversations": "conversation files (multi-turn cases)",
+    "samples": "sample files (inputs, expected outputs, facts, tags)",
+    "suite": "suite files (suite.yaml: evaluations, checks, judge, gate)",
+    "testcases": "test-case files (inputs with the outputs already produced)",
 }
 
 
@@ -33,8 +50,10 @@ def register(subparsers: Any) -> None:
     """Add the ``schema`` subcommand."""
     parser = subparsers.add_parser(
         "schema",
-        help="print the JSON Schema of samples, test-case or conversation files",
-        description="Print the JSON Schema (draft 2020-12) of a data file format.",
+        help="print the JSON Schema of samples, testcases, conversations or suite files",
+        description="Print the JSON Schema (draft 2020-12) of a file format:\n"
+        + "\n".join(f"  {kind:<14} {WHAT[kind]}" for kind in sorted(SCHEMAS)),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("kind", choices=sorted(SCHEMAS), help="which file format")
     parser.add_argument(

@@ -18,13 +18,17 @@ __all__ = ["RegisteringScorer", "evalmark_record_mode", "samples", "scorer"]
 
 
 class RegisteringScorer:
-    """The ``scorer`` fixture: a ``Scorer`` whose reports join the suite report, under the id of
-    the test that made them. ``evaluate``, ``aevaluate``, ``score`` and ``ascore`` register
-    their report; everything else is the scorer's own."""
+    """The ``scorer`` fixture: a ``Scorer`` whose reports join the suite report, named (unless
+    given ``name=``) after the id of the test that made them. ``evaluate``, ``aevaluate``,
+    ``score`` and ``ascore`` register their report; everything else is the scorer's own."""
 
     def __init__(self, scorer: Any, test_id: str) -> None:
         self._scorer = scorer
         self._test_id = test_id
+
+    def _named(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        # A report is named after the test that made it, so a failed gate names the test.
+        return {"name": self._test_id, **kwargs}
 
     def _register(self, report: Any) -> Any:
         REGISTRY.add(report, self._test_id)
@@ -32,19 +36,19 @@ class RegisteringScorer:
 
     def evaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.evaluate``, then register the report."""
-        return self._register(self._scorer.evaluate(*args, **kwargs))
+        return self._register(self._scorer.evaluate(*args, **self._named(kwargs)))
 
     async def aevaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.aevaluate``, then register the report."""
-        return self._register(await self._scorer.aevaluate(*args, **kwargs))
+        return self._register(await self._scorer.aevaluate(*args, **self._named(kwargs)))
 
     def score(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.score`` (precomputed outputs), then register the report."""
-        return self._register(self._scorer.score(*args, **kwargs))
+        return self._register(self._scorer.score(*args, **self._named(kwargs)))
 
     async def ascore(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.ascore``, then register the report."""
-        return self._register(await self._scorer.ascore(*args, **kwargs))
+        return self._register(await self._scorer.ascore(*args, **self._named(kwargs)))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._scorer, name)

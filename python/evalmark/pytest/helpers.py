@@ -10,7 +10,7 @@ Example::
     from evalmark.strategies import ContainsFacts
 
     @evaluation_test(samples="golden/support/samples.yaml", function=answer,
-                     strategy=ContainsFacts(), min_score=0.9)
+                     strategy=ContainsFacts(), min_pass_rate=0.9)
     def test_support_answers():
         pass
 
@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
-from evalmark.pytest.registry import register
+from evalmark.engine.defaults import DEFAULT_CONCURRENCY
+from evalmark.pytest.registry import REGISTRY, register
 
 if TYPE_CHECKING:
     from evalmark.data.samples import Sample, Samples
@@ -84,12 +85,27 @@ def _strategies(strategy: Any) -> tuple[Any, ...]:
     return (strategy,)
 
 
+class _Unset:
+    """The default of an option not given."""
+
+
+_UNSET = _Unset()
+
+
+def _threshold(min_pass_rate: float | _Unset | None, min_score: float | _Unset | None) -> Any:
+    if not isinstance(min_pass_rate, _Unset) and not isinstance(min_score, _Unset):
+        raise TypeError("give min_pass_rate or its older name min_score, not both")
+    if not isinstance(min_pass_rate, _Unset):
+        return min_pass_rate
+    return 1.0 if isinstance(min_score, _Unset) else min_score
+
+
 def _check_min_score(min_score: float | None) -> float | None:
     if min_score is None:
         return None
     from evalmark.report.gates import check_fraction
 
-    return check_fraction(min_score, "min_score (the share of passed evaluations)")
+    return check_fraction(min_score, "min_pass_rate (the share of cases that passed)")
 
 
 def _without(signature: inspect.Signature, *names: str) -> inspect.Signature:
@@ -108,9 +124,12 @@ def _run_and_gate(
 ) -> Report:
     from evalmark.engine.scorer import Scorer
 
-    report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies)
+    # Named after the test (not the function under test), so a failed gate names the test.
+    test = name or REGISTRY.current_test
+    report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies, name=test)
     register(report, name)
     if min_score is not None:
+        __tracebackhide__ = True
         report.require_pass_rate(min_score)
     return report
 
@@ -123,17 +142,20 @@ def evaluation_test(
     samples: Any,
     function: Callable[..., Any],
     strategy: Any,
-    min_score: float | None = 1.0,
+    min_score: float | _Unset | None = _UNSET,
     tags: Iterable[str] | None = None,
-    concurrency: int = 4,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    min_pass_rate: float | _Unset | None = _UNSET,
 ) -> Callable[[F], F]:
     """Turn a test into an evaluation: run ``function`` on ``samples``, apply ``strategy`` (one
-    or a list), register the report, and fail when the share of passed evaluations is below
-    ``min_score`` (a fraction; None only records). The body may be empty; when it takes a
-    ``report`` argument it receives the report for further assertions.
+    or a list), register the report, and fail when its pass rate (the share of cases whose
+    every check passed, a fraction) is below ``min_pass_rate`` (default 1.0; None only
+    records). ``min_score`` is the older name of ``min_pass_rate``: the same fraction. The
+    body may be empty; when it takes a ``report`` argument it receives the report for further
+    assertions.
     """
     strategies = _strategies(strategy)
-    threshold = _check_min_score(min_score)
+    threshold = _check_min_score(_threshold(min_pass_rate, min_score))
     tag_list = list(tags) if tags else None
 
     def decorate(test: F) -> F:

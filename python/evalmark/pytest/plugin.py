@@ -159,6 +159,85 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         REGISTRY.current_test = None
 
 
+# --------------------------------------------------------------------------- tracebacks
+
+_PACKAGE = Path(__file__).resolve().parents[1]  # python/evalmark
+
+
+def _inside(entry: Any, folder: Path) -> bool:
+    try:
+        return Path(entry.path).resolve().is_relative_to(folder)
+    except (OSError, TypeError, ValueError):
+        return False
+
+
+def _ours(excinfo: pytest.ExceptionInfo[BaseException]) -> bool:
+    """An error evalmark raised on purpose: an evalmark error, or a failed gate."""
+    error = excinfo.value
+    if any(kind.__module__.startswith("evalmark.") for kind in type(error).__mro__):
+        return True
+    return isinstance(error, AssertionError) and _inside(excinfo.traceback[-1], _PACKAGE)
+
+
+def _user_frames(node: pytest.Item | pytest.Collector, excinfo: Any) -> Any:
+    """The traceback from the first frame in the test's file on, without evalmark's frames."""
+    entries = list(excinfo.traceback)
+    test_file = Path(node.path).resolve()
+    first = next((i for i, e in enumerate(entries) if _inside(e, test_file)), len(entries))
+    return type(excinfo.traceback)([e for e in entries[first:] if not _inside(e, _PACKAGE)])
+
+
+_REPRS = ("repr_failure", "_repr_failure_py")  # a test's call failure; setup and collection
+
+
+def _hiding(node: pytest.Item | pytest.Collector, name: str) -> Any:
+    """``node``'s method ``name`` (a failure's representation) showing, for an error evalmark
+    raised on purpose, only the user's frames and the message (``--full-trace`` still shows
+    everything)."""
+    original = getattr(node, name)
+
+    def represent(excinfo: pytest.ExceptionInfo[BaseException], *args: Any, **kw: Any) -> Any:
+        style = node.config.getoption("tbstyle", "auto")
+        fulltrace = node.config.getoption("fulltrace", False)
+        if fulltrace or style not in ("auto", "short", "long") or not _ours(excinfo):
+            return original(excinfo, *args, **kw)
+        excinfo.traceback = _user_frames(node, excinfo)
+        return excinfo.getrepr(style="long" if style == "long" else "short", tbfilter=False)
+
+    return represent
+
+
+def _hide_frames(node: pytest.Item | pytest.Collector) -> None:
+    for name in _REPRS:
+        node.__dict__[name] = _hiding(node, name)
+
+
+def _show_frames(node: pytest.Item | pytest.Collector) -> None:
+    for name in _REPRS:
+        node.__dict__.pop(name, None)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    """Hide evalmark's frames in a test's failure (see :func:`_hiding`)."""
+    _hide_frames(item)
+    try:
+        return (yield)
+    finally:
+        _show_frames(item)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
+    """Hide evalmark's frames in a collection error (a bad sample file read by
+    ``per_sample`` while the test module is imported)."""
+    _hide_frames(collector)
+    try:
+        return (yield)
+    finally:
+        _show_frames(collector)
+
+
 # --------------------------------------------------------------------------- xdist and the report
 
 

@@ -12,8 +12,10 @@ from pathlib import Path
 
 from evalmark.pytest.registry import REPORT_STEM, RegisteredReport
 from evalmark.report import Report, ReportFormatError, SuiteReport
+from evalmark.report.cases import pass_rate_label
 from evalmark.report.gates import drop_exceeds
 from evalmark.report.render.terminal import table
+from evalmark.report.wording import gate_cells, plural
 
 __all__ = ["SessionOutcome", "finish_session", "suite_of"]
 
@@ -38,27 +40,34 @@ def suite_of(entries: Sequence[RegisteredReport], name: str = "pytest") -> Suite
 
 
 def _verdict(report: Report) -> str:
-    if report.errors:
-        return "ERROR"
-    return "FAIL" if report.failed else "pass"
+    """The report's verdict: its gate's (``min_score``, ``require_pass_rate``) when one
+    applied, else ``no gate`` (a report that only records is judged by its test)."""
+    if report.gates:
+        return "pass" if all(gate.passed for gate in report.gates) else "FAIL"
+    return "no gate"
+
+
+def _gate(report: Report) -> str:
+    return "; ".join(f"{gate.label} {gate_cells(gate)[1]}" for gate in report.gates) or "-"
 
 
 def _table(suite: SuiteReport) -> list[str]:
-    header = ["report", "samples", "evaluations", "passed", "failed", "errors", "score", "verdict"]
-    rows = [
-        [
-            r.name,
-            str(len(r)),
-            str(r.evaluations),
-            str(r.passed),
-            str(r.failed),
-            str(r.errors),
-            f"{r.score:.1f}%",
-            _verdict(r),
-        ]
-        for r in suite.reports
-    ]
-    return table(header, rows, right=range(1, 7)).splitlines()
+    header = ["report", "cases", "passed", "failed", "errors", "pass rate (cases)", "gate"]
+    rows = []
+    for r in suite.reports:
+        cases = r.cases()
+        rows.append(
+            [
+                r.name,
+                str(cases.cases),
+                str(cases.passed),
+                str(cases.failed),
+                str(cases.errors),
+                f"{cases.pass_rate:.1%}",
+                f"{_verdict(r)} ({_gate(r)})" if r.gates else _verdict(r),
+            ]
+        )
+    return table(header, rows, right=range(1, 6)).splitlines()
 
 
 def _baseline_lines(
@@ -76,11 +85,11 @@ def _baseline_lines(
     lines: list[str] = []
     drops: list[str] = []
     regressions: list[str] = []
-    before, after = previous.summary.pass_rate, suite.summary.pass_rate
+    before, after = previous.pass_rate, suite.pass_rate
     change = after - before
     lines.append(
-        f"baseline {path}: pass rate {before:.1%} -> {after:.1%} ({change * 100:+.1f} points; "
-        f"allowed drop {max_drop * 100:.1f} points)"
+        f"baseline {path}: pass rate (cases) {before:.1%} -> {after:.1%} "
+        f"({change * 100:+.1f} points; allowed drop {max_drop * 100:.1f} points)"
     )
     if drop_exceeds(before, after, max_drop):
         drops.append(f"the suite pass rate fell from {before:.1%} to {after:.1%}")
@@ -104,7 +113,7 @@ def _baseline_lines(
         return lines, None
     return lines, (
         f"evalmark: the run dropped beyond --evalmark-max-drop={max_drop:g} against {path} "
-        f"({len(drops)} drops listed above)"
+        f"({plural(len(drops), 'drop')} listed above)"
     )
 
 
@@ -120,10 +129,12 @@ def finish_session(
             return SessionOutcome()
         return SessionOutcome(["no evaluation reports were registered in this run"])
     suite = suite_of(entries)
-    s = suite.summary
+    s, cases = suite.summary, suite.cases()
     lines = [
-        f"{len(suite)} reports, {s.evaluations} evaluations: {s.passed} passed, {s.failed} "
-        f"failed, {s.errors} errors; score {s.score:.1f}%",
+        f"{plural(len(suite), 'report')}, {plural(cases.cases, 'case')}: {cases.passed} "
+        f"passed, {cases.failed} failed, {plural(cases.errors, 'error')}; "
+        f"{pass_rate_label(cases.pass_rate)} ({s.passed} of {plural(s.evaluations, 'check')} "
+        "passed)",
         *_table(suite),
     ]
     if report_dir is not None:

@@ -9,6 +9,7 @@ found through :mod:`~evalmark.report.formatters`; :mod:`~evalmark.report.gates` 
 """
 
 from evalmark.errors import ReportFormatError
+from evalmark.report.assertions import ReportAssertion, assert_that
 from evalmark.report.baseline import CaseChange, Comparison, Delta, compare
 from evalmark.report.formatters import (
     ENTRY_POINT_GROUP,
@@ -18,7 +19,7 @@ from evalmark.report.formatters import (
     register_formatter,
     unregister_formatter,
 )
-from evalmark.report.gates import GateResult, ReportAssertion, assert_that, require_pass_rate
+from evalmark.report.gates import GateResult, require_pass_rate
 from evalmark.report.model import Report
 from evalmark.report.suite import SuiteReport
 from evalmark.report.values import GuardrailSummary, SampleRow, SampleUsage, SkippedSample, Tally

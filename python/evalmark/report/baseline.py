@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from evalmark.report.gates import check_fraction, drop_exceeds
 from evalmark.report.render.markdown import render_comparison
+from evalmark.report.wording import plural
 
 if TYPE_CHECKING:
     from evalmark.report.model import Report
@@ -111,7 +112,7 @@ class Comparison:
         max_drop = check_fraction(max_drop, "max_drop", "0.05 for 5 points")
         problems = self.drops(max_drop)
         if fail_on_vanished and self.vanished:
-            problems.append(f"{len(self.vanished)} baseline samples vanished")
+            problems.append(f"{plural(len(self.vanished), 'baseline sample')} vanished")
         if not problems:
             return self
         lines = [
@@ -210,8 +211,8 @@ def compare(report: Report, baseline: Report | str | Path) -> Comparison:
             {k: s.pass_rate for k, s in report.by_strategy().items()},
         ),
         tags=_keyed_deltas(
-            {k: s.pass_rate for k, s in base.by_tag().items()},
-            {k: s.pass_rate for k, s in report.by_tag().items()},
+            {k: base.cases(tag=k).pass_rate for k in base.tags},
+            {k: report.cases(tag=k).pass_rate for k in report.tags},
         ),
         metrics=_keyed_deltas(base.metric_means(), report.metric_means()),
         regressions=tuple(regressions),

@@ -19,6 +19,7 @@ import msgspec
 
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.errors import Problem, ReportFormatError
+from evalmark.report.gates import GateResult
 from evalmark.report.values import SampleUsage, SkippedSample
 
 if TYPE_CHECKING:
@@ -102,11 +103,16 @@ def report_document(report: Report) -> dict[str, Any]:
             "samples": len(report),
             "skipped": len(report.skipped),
             **report.summary.to_dict(),
+            "cases": report.cases().to_dict(),
         },
+        "gate": [gate.to_dict() for gate in report.gates],
         "strategies": {name: s.to_dict() for name, s in report.by_strategy().items()},
         "metrics": report.metric_means(),
         "totals": report.totals(),
-        "tags": {tag: s.to_dict() for tag, s in report.by_tag().items()},
+        "tags": {
+            tag: {**s.to_dict(), "cases": report.cases(tag=tag).to_dict()}
+            for tag, s in report.by_tag().items()
+        },
         "guardrails": {name: g.to_dict() for name, g in report.guardrails().items()},
         "samples": samples,
         "skipped": [{"name": s.name, "error": s.error} for s in report.skipped],
@@ -266,6 +272,16 @@ def report_parts(document: Any, source: str | None = None) -> dict[str, Any]:
                 _expect(entry.get("error"), str, source, f"{where}.error"),
             )
         )
+    gates = []
+    for index, entry in enumerate(_expect(document.get("gate", []), list, source, "gate")):
+        where = f"gate[{index}]"
+        _expect(entry, dict, source, where)
+        try:
+            gates.append(GateResult.from_dict(entry))
+        except KeyError as exc:
+            raise _problem(source, f"missing the key {exc}", field=where) from None
+        except (TypeError, ValueError) as exc:
+            raise _problem(source, str(exc), field=where) from None
     metadata = document.get("metadata") or {}
     _expect(metadata, dict, source, "metadata")
     _check_depth(metadata, source, "metadata")
@@ -279,4 +295,5 @@ def report_parts(document: Any, source: str | None = None) -> dict[str, Any]:
         "usage": usage,
         "skipped": skipped,
         "metadata": metadata,
+        "gates": gates,
     }

@@ -1,8 +1,10 @@
 """``Report``: every evaluation of a run, and the figures derived from them.
 
-An evaluation is one (sample, strategy) pair. The report's ``score`` is the percentage of
-evaluations that passed (0–100); errors (the function under test raised, a strategy raised, a
-judge's reply could not be read) are counted apart from failures and never count as passed.
+An evaluation is one (sample, strategy) pair; a case is one sample with all its evaluations.
+The report's ``pass_rate`` is the fraction of cases whose every check passed (``score`` is
+the same as a percentage; see :mod:`evalmark.report.cases`). Errors (the function under test
+raised, a strategy raised, a judge's reply could not be read) are counted apart from failures
+and never count as passed.
 Results are stored one column per strategy (see :class:`~evalmark.data.results.ResultColumn`), so a
 report of 100,000 samples costs a few arrays until someone reads its rows.
 
@@ -21,12 +23,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from evalmark._files.atomic import write_atomically
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.report.baseline import compare
-from evalmark.report.document import decode, report_document, report_parts
-from evalmark.report.formatters import formatter_for_path, get_formatter
-from evalmark.report.gates import require_budget, require_pass_rate
+from evalmark.report.cases import CaseTally, case_tally
+from evalmark.report.gates import GateResult, require_budget, require_pass_rate
+from evalmark.report.report_output import ReportOutput
 from evalmark.report.values import (
     GuardrailSummary,
     SampleRow,
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 __all__ = ["Report"]
 
 
-class Report:
+class Report(ReportOutput):
     """The results of one evaluation run.
 
     Build one with :meth:`evalmark.Scorer.evaluate`; read one back with :meth:`from_json`.
@@ -59,6 +60,7 @@ class Report:
 
     __slots__ = (
         "_columns",
+        "_gates",
         "_outputs",
         "_usage",
         "metadata",
@@ -78,6 +80,7 @@ class Report:
     _columns: Mapping[str, ResultColumn]
     _outputs: tuple[Any, ...] | None
     _usage: Mapping[int, SampleUsage] | None
+    _gates: tuple[GateResult, ...]
 
     def __init__(
         self,
@@ -90,6 +93,7 @@ class Report:
         usage: Mapping[int, SampleUsage] | None = None,
         skipped: Sequence[SkippedSample] = (),
         metadata: Mapping[str, Any] | None = None,
+        gates: Sequence[GateResult] = (),
     ) -> None:
         count = len(sample_names)
         if len(sample_tags) != count:
@@ -112,6 +116,9 @@ class Report:
         set_(self, "_usage", MappingProxyType(dict(usage)) if usage is not None else None)
         set_(self, "skipped", tuple(skipped))
         set_(self, "metadata", MappingProxyType(dict(metadata or {})))
+        set_(self, "_gates", ())
+        for gate in gates:
+            self.record_gate(gate)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Report is immutable (cannot set {name!r}); use with_name(...)")
@@ -131,7 +138,28 @@ class Report:
             usage=self._usage_map(),
             skipped=self.skipped,
             metadata=self.metadata,
+            gates=self._gates,
         )
+
+    @property
+    def gates(self) -> tuple[GateResult, ...]:
+        """The gate conditions checked against this report, in the order they were checked
+        (by the suite runner, :meth:`require_pass_rate`, pytest's ``min_score``); empty when
+        no gate applied. The only part of a report that grows after it is made."""
+        return self._gates
+
+    def record_gate(self, gate: GateResult) -> None:
+        """Add ``gate`` to :attr:`gates` (a condition already there is not added twice)."""
+        if gate not in self._gates:
+            object.__setattr__(self, "_gates", (*self._gates, gate))
+
+    def with_gates(self, gates: Sequence[GateResult]) -> Report:
+        """The same report with :attr:`gates` replaced by ``gates``."""
+        copy = self.with_name(self.name)
+        object.__setattr__(copy, "_gates", ())
+        for gate in gates:
+            copy.record_gate(gate)
+        return copy
 
     # ------------------------------------------------------------------ access
 
@@ -225,20 +253,34 @@ class Report:
         scores = np.concatenate([c.scores if mask is None else c.scores[mask] for c in columns])
         return tally_of(passed, errored, scores)
 
+    def cases(self, *, tag: str | None = None, strategy: str | None = None) -> CaseTally:
+        """The cases (samples) tagged ``tag`` (default: all) judged by ``strategy`` (default:
+        every strategy): a case passes when every one of those checks passed, and an error
+        never passes (see :mod:`evalmark.report.cases`). KeyError for an unknown name."""
+        if strategy is not None:
+            self.column(strategy)  # KeyError naming the known strategies
+        if tag is not None and tag not in self.tags:
+            self.tally(tag=tag)  # KeyError naming the known tags
+        columns = [self._columns[n] for n in (self.strategies if strategy is None else (strategy,))]
+        mask = self.tag_mask(tag) if tag is not None else None
+        return case_tally(
+            [c.passed for c in columns], [c.errored for c in columns], len(self), mask
+        )
+
     @property
     def summary(self) -> Tally:
-        """Counts and score over every evaluation."""
+        """Counts over every evaluation (sample × strategy), and their mean score."""
         return self._stack(None, self.strategies)
 
     @property
-    def score(self) -> float:
-        """Percentage of evaluations that passed (0–100)."""
-        return self.summary.score
+    def pass_rate(self) -> float:
+        """The pass rate: the fraction of cases (samples) whose every check passed, in [0, 1]."""
+        return self.cases().pass_rate
 
     @property
-    def pass_rate(self) -> float:
-        """Fraction of evaluations that passed, in [0, 1]."""
-        return self.summary.pass_rate
+    def score(self) -> float:
+        """The pass rate as a percentage (0–100); an older name for ``100 * pass_rate``."""
+        return 100.0 * self.pass_rate
 
     @property
     def evaluations(self) -> int:
@@ -308,61 +350,7 @@ class Report:
                 out[name] = found
         return out
 
-    # ------------------------------------------------------------------ documents and output
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON document of the report as plain Python values (see :meth:`to_json`)."""
-        return report_document(self)
-
-    @classmethod
-    def from_dict(cls, data: Any, *, source: str | None = None) -> Report:
-        """Read back :meth:`to_dict`; :class:`~evalmark.errors.ReportFormatError` naming
-        ``source`` (a file name, for messages) and the field when something is unreadable."""
-        return cls(**report_parts(data, source))
-
-    @classmethod
-    def from_json(cls, text: str | bytes, *, source: str | None = None) -> Report:
-        """Read a report written by :meth:`to_json` (for baselines and suites). Raises
-        :class:`~evalmark.errors.ReportFormatError` (a ``ValueError``) naming ``source``, and
-        the line or field, when the text is not such a report."""
-        return cls.from_dict(decode(text, source), source=source)
-
-    @classmethod
-    def read(cls, path: str | Path) -> Report:
-        """Read the JSON report at ``path``; ``FileNotFoundError`` when there is none."""
-        return cls.from_json(Path(path).read_bytes(), source=str(path))
-
-    def format(self, format: str, **options: Any) -> str:
-        """The report rendered by the formatter named ``format`` (``markdown``, ``json``,
-        ``html``, ``junit``, or one registered with :func:`register_formatter`)."""
-        return get_formatter(format).render(self, **options)
-
-    def to_markdown(self, **options: Any) -> str:
-        """A Markdown report (GitHub-flavoured: fit for a pull-request comment)."""
-        return self.format("markdown", **options)
-
-    def to_json(self, **options: Any) -> str:
-        """The JSON report: every result, readable back with :meth:`from_json`."""
-        return self.format("json", **options)
-
-    def to_html(self, **options: Any) -> str:
-        """A self-contained HTML page (no scripts, no network; outputs escaped)."""
-        return self.format("html", **options)
-
-    def to_junit_xml(self, **options: Any) -> str:
-        """JUnit XML: one test case per (sample, strategy)."""
-        return self.format("junit", **options)
-
-    def write(self, path: str | Path, *, format: str | None = None, **options: Any) -> Path:
-        """Write the report to ``path`` in ``format``, or the format its extension names
-        (``.md``, ``.json``, ``.html``, ``.xml``); the file appears whole or not at all.
-        Returns the path."""
-        target = Path(path)
-        formatter = get_formatter(format) if format is not None else formatter_for_path(target)
-        text = formatter.render(self, **options)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, text.encode("utf-8"))
-        return target
+    # ------------------------------------------------------------------ gates
 
     def require_pass_rate(
         self, minimum: float, *, tag: str | None = None, strategy: str | None = None
@@ -395,5 +383,5 @@ class Report:
         s = self.summary
         return (
             f"Report(name={self.name!r}, samples={len(self)}, strategies={len(self.strategies)}, "
-            f"score={s.score:.1f}, passed={s.passed}, failed={s.failed}, errors={s.errors})"
+            f"score={self.score:.1f}, passed={s.passed}, failed={s.failed}, errors={s.errors})"
         )

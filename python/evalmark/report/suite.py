@@ -1,8 +1,9 @@
 """Suite reports: several reports (one per dataset, function or pytest test) combined into one.
 
-The suite's figures are summed over its reports: its score is the percentage of all their
-evaluations that passed. ``to_markdown`` gives an overview table and each report's summary;
-``to_json`` holds every report in full, so a suite reads back with ``SuiteReport.from_json``.
+The suite's figures are summed over its reports: its pass rate is the fraction of all
+their cases whose every check passed (``score`` is the same as a percentage). ``to_markdown``
+gives an overview table, the gate and each report's failing cases; ``to_json`` holds every
+report in full, so a suite reads back with ``SuiteReport.from_json``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from evalmark._files.atomic import write_atomically
 from evalmark.errors import Problem, ReportFormatError
+from evalmark.report.cases import CaseTally
 from evalmark.report.document import VERSION, decode, dumps, report_document
 from evalmark.report.gates import require_suite_pass_rate
 from evalmark.report.model import Report
@@ -66,10 +68,19 @@ class SuiteReport:
             sum(p.errors for p in parts),
         )
 
+    def cases(self) -> CaseTally:
+        """The cases of every report summed (see :meth:`Report.cases`)."""
+        return sum((r.cases() for r in self.reports), CaseTally(0, 0, 0, 0))
+
+    @property
+    def pass_rate(self) -> float:
+        """The fraction of all the reports' cases whose every check passed, in [0, 1]."""
+        return self.cases().pass_rate
+
     @property
     def score(self) -> float:
-        """Percentage of all evaluations that passed (0–100)."""
-        return self.summary.score
+        """The pass rate as a percentage (0–100); an older name for ``100 * pass_rate``."""
+        return 100.0 * self.pass_rate
 
     def require_pass_rate(self, minimum: float) -> SuiteReport:
         """Raise ``AssertionError`` unless the suite's pass rate reaches ``minimum``, listing
@@ -87,7 +98,7 @@ class SuiteReport:
             "format": SUITE_FORMAT,
             "version": VERSION,
             "name": self.name,
-            "summary": self.summary.to_dict(),
+            "summary": {**self.summary.to_dict(), "cases": self.cases().to_dict()},
             "reports": [report_document(r) for r in self.reports],
         }
 
@@ -113,10 +124,26 @@ class SuiteReport:
         return target
 
     @classmethod
+    def read_any(cls, path: str | Path) -> SuiteReport:
+        """The JSON file at ``path`` as a suite, whether it holds a suite (the pytest plugin's
+        ``evaluation-suite-report.json``, a suite run's) or one report (a suite of one,
+        named after the report). ``FileNotFoundError`` when there is none;
+        :class:`~evalmark.errors.ReportFormatError` when it is neither."""
+        data = Path(path).read_bytes()
+        document = decode(data, str(path))
+        if isinstance(document, dict) and document.get("format") == SUITE_FORMAT:
+            return cls._of_document(document, str(path))
+        report = Report.from_dict(document, source=str(path))
+        return cls([report], name=report.name)
+
+    @classmethod
     def from_json(cls, text: str | bytes, *, source: str | None = None) -> SuiteReport:
         """Read back :meth:`to_json`; :class:`~evalmark.errors.ReportFormatError` (a
         ``ValueError``) naming ``source`` and the place when it is not such a suite."""
-        document = decode(text, source)
+        return cls._of_document(decode(text, source), source)
+
+    @classmethod
+    def _of_document(cls, document: Any, source: str | None) -> SuiteReport:
         if not isinstance(document, dict) or document.get("format") != SUITE_FORMAT:
             raise ReportFormatError(
                 [Problem(f'not an evalmark suite: expected "format": "{SUITE_FORMAT}"', source)]

@@ -84,10 +84,11 @@ class SkippedSample:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Counts and pass percentage of a group of evaluations (all, one tag or one strategy).
+    """Counts of a group of evaluations (single checks: all, one tag's or one strategy's).
 
-    ``score`` is the percentage passed (0–100); ``mean`` the mean score of the results that are
-    not errors (None when there are none)."""
+    ``score`` is the percentage of these checks that passed (0–100); ``mean`` the mean score of
+    the results that are not errors (None when there are none). For one strategy the checks are
+    the cases; otherwise the pass rate, which counts cases, is ``Report.cases(...)``."""
 
     evaluations: int
     passed: int
@@ -98,7 +99,7 @@ class Tally:
 
     @property
     def pass_rate(self) -> float:
-        """Passed / evaluations, in [0, 1] (0.0 for no evaluations)."""
+        """Passed / evaluations, in [0, 1] (0.0 for no evaluations): checks, not cases."""
         return self.passed / self.evaluations if self.evaluations else 0.0
 
     def to_dict(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from evalmark._files.problems import describe_value
 from evalmark._files.read import too_deep
 from evalmark._files.source import read_bytes
 from evalmark._files.yaml_read import read_yaml_document
+from evalmark.engine.defaults import DEFAULT_CONCURRENCY
 from evalmark.errors import Problem, SuiteError
 from evalmark.suite import sections
 from evalmark.suite.conversations import CONVERSATION_KEYS, conversations
@@ -112,7 +113,7 @@ def _check(path: Path, data: bytes) -> Suite:
         value,
         (),
         "concurrency",
-        4,
+        DEFAULT_CONCURRENCY,
         check_positive_int,
         "expected a whole number of at least 1, e.g. concurrency: 4",
     )

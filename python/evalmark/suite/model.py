@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from evalmark.engine.defaults import DEFAULT_CONCURRENCY
 from evalmark.errors import SuiteError
 from evalmark.report.budgets import Budget, BudgetLimit
 from evalmark.strategies.kinds import (
@@ -158,7 +159,7 @@ class Suite:
     judge: JudgeSpec
     gate: GateSpec
     report: ReportSpec
-    concurrency: int = 4
+    concurrency: int = DEFAULT_CONCURRENCY
     repeats: int = 1
     repeat_k: int | None = None
 

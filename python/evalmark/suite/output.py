@@ -21,6 +21,7 @@ from evalmark.report.render.terminal import (
     failure_text,
     table,
 )
+from evalmark.report.wording import gate_cells, plural
 from evalmark.suite.runner import SuiteRun
 
 __all__ = ["compare_with_baseline", "gate_text", "print_run", "report_stem", "write_reports"]
@@ -35,7 +36,7 @@ def _title(run: SuiteRun) -> str:
     parts = [f"suite {suite.name}"]
     if run.build is not None:
         parts.append(f"build {run.build}")
-    parts += [f"{run.cases} cases", f"{len(checks)} checks"]
+    parts += [plural(run.cases, "case"), plural(len(checks), "check")]
     if suite.judged:
         parts.append(f"judge: {_JUDGES.get(suite.judge.kind, suite.judge.kind)}")
     return ", ".join(parts)
@@ -63,17 +64,7 @@ def gate_text(run: SuiteRun) -> str:
     """The gate's conditions as a table, then the verdict."""
     if not run.gates:
         return "gate: none (the suite sets no gate)\n"
-    rows = []
-    for gate in run.gates:
-        if gate.unit == "count":
-            actual = f"{gate.actual:g}"
-            required = f"{'<=' if gate.passed else '>'} {gate.required:g}"
-        else:
-            actual = f"{gate.actual:.1%}"
-            required = f"{'>=' if gate.passed else '<'} {gate.required * 100:g}%"
-        rows.append(
-            [gate.label, actual, required, "passed" if gate.passed else "FAILED", gate.detail]
-        )
+    rows = [[gate.label, *gate_cells(gate), gate.detail] for gate in run.gates]
     verdict = "gate passed" if run.passed else "gate FAILED"
     return table(["gate", "actual", "required", "result", "detail"], rows) + verdict + "\n"
 

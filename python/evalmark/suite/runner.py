@@ -201,6 +201,9 @@ def run_suite(
         )
         reports.append(report)
     gates = check_gate(suite.gate, reports)
+    for report in reports:  # the run's gate, carried into every report it wrote
+        for gate in gates:
+            report.record_gate(gate)
     evaluations = tuple(evaluation for evaluation, _ in selected)
     return SuiteRun(suite, chosen_build, evaluations, tuple(reports), gates)
 

@@ -1,4 +1,5 @@
-"""Small pieces the renderers share: safe table cells, percentages, numbers, timestamps."""
+"""Small pieces the renderers share: safe table cells, percentages, numbers, timestamps (counted
+words and gate conditions: :mod:`evalmark.report.wording`)."""
 
 from __future__ import annotations
 

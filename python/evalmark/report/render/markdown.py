@@ -1,17 +1,23 @@
 """The Markdown report format (GitHub-flavoured, fit for a pull-request comment): a report
 (:func:`render`), a suite of reports (:func:`render_suite`) and a comparison with a baseline
-(:func:`render_comparison`)."""
+(:func:`render_comparison`). Every one names its pass rate by what it counts (cases, see
+:mod:`evalmark.report.cases`) and shows the gate applied, condition by condition."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from evalmark.report.cases import pass_rate_label
 from evalmark.report.render.common import cell, markdown_table, number, percent, stamp
 from evalmark.report.render.conversation import markdown_section
 from evalmark.report.render.repeats import repeats_markdown
+from evalmark.report.wording import gate_cells, plural
 
 if TYPE_CHECKING:
     from evalmark.report.baseline import Comparison, Delta
+    from evalmark.report.cases import CaseTally
+    from evalmark.report.gates import GateResult
     from evalmark.report.model import Report
     from evalmark.report.suite import SuiteReport
     from evalmark.report.values import Tally
@@ -29,6 +35,36 @@ def _counts(summary: Tally) -> list[str]:
     ]
 
 
+def _headline(cases: CaseTally, checks: Tally) -> str:
+    label = pass_rate_label(cases.pass_rate)
+    return (
+        f"**{label[0].upper()}{label[1:]}** — {cases.passed} of {plural(cases.cases, 'case')} "
+        f"passed every check ({cases.failed} failed, {plural(cases.errors, 'error')}); "
+        f"{checks.passed} of {plural(checks.evaluations, 'check')} (sample × strategy) passed."
+    )
+
+
+def gate_section(gates: Sequence[tuple[GateResult, str]]) -> list[str]:
+    """The ``## Gate`` section: each condition (with the report it applied to, when given)
+    measured against its threshold, and the verdict; says so when no gate applied."""
+    out = ["", "## Gate", ""]
+    if not gates:
+        return [*out, "No gate applied to this run."]
+    passed = all(gate.passed for gate, _ in gates)
+    out += [f"**Gate {'passed' if passed else 'FAILED'}**", ""]
+    named = any(where for _, where in gates)
+    header = ["Report"] if named else []
+    rows = [
+        [*([cell(where)] if named else []), cell(g.label), *gate_cells(g), cell(g.detail or "—")]
+        for g, where in gates
+    ]
+    return out + markdown_table(
+        [*header, "Condition", "Measured", "Required", "Verdict", "Detail"],
+        [*([":--"] if named else []), ":--", "--:", "--:", ":--", ":--"],
+        rows,
+    )
+
+
 def render(
     report: Report,
     *,
@@ -39,25 +75,21 @@ def render(
     """The Markdown report. ``max_rows`` caps the failure and sample tables (the rest are
     counted); ``samples=False`` leaves the per-sample table out; ``timestamp=True`` (or a text)
     adds a "Generated" line."""
-    s = report.summary
     out = [f"# Evaluation report: {cell(report.name)}", ""]
     when = stamp(timestamp)
     if when:
         out += [f"Generated {cell(when)}.", ""]
-    out.append(
-        f"**Score: {percent(s.score)}** — {s.passed} passed, {s.failed} failed, {s.errors} "
-        f"errors of {s.evaluations} evaluations ({len(report)} samples, "
-        f"{len(report.strategies)} strategies)."
-    )
+    out.append(_headline(report.cases(), report.summary))
     if report.skipped:
         out.append("")
         out.append(
-            f"Skipped {len(report.skipped)} samples whose function raised: "
+            f"Skipped {plural(len(report.skipped), 'sample')} whose function raised: "
             + ", ".join(f"`{cell(k.name)}`" for k in report.skipped)
         )
+    out += gate_section([(gate, "") for gate in report.gates])
     out += ["", "## Strategies", ""]
     out += markdown_table(
-        ["Strategy", "Pass rate", "Passed", "Failed", "Errors", "Mean score"],
+        ["Strategy", "Pass rate (cases)", "Passed", "Failed", "Errors", "Mean score"],
         [":--", "--:", "--:", "--:", "--:", "--:"],
         [[cell(name), *_counts(summary)] for name, summary in report.by_strategy().items()],
     )
@@ -71,10 +103,22 @@ def render(
     tags = report.by_tag()
     if tags:
         out += ["", "## Tags", ""]
+        rows = []
+        for tag, summary in tags.items():
+            cases = report.cases(tag=tag)
+            rows.append(
+                [
+                    cell(tag),
+                    percent(100 * cases.pass_rate),
+                    f"{cases.passed} of {cases.cases}",
+                    str(cases.errors),
+                    number(summary.mean),
+                ]
+            )
         out += markdown_table(
-            ["Tag", "Pass rate", "Passed", "Failed", "Errors", "Mean score"],
-            [":--", "--:", "--:", "--:", "--:", "--:"],
-            [[cell(tag), *_counts(summary)] for tag, summary in tags.items()],
+            ["Tag", "Pass rate (cases)", "Cases passed", "Errors", "Mean score"],
+            [":--", "--:", "--:", "--:", "--:"],
+            rows,
         )
     guardrails = report.guardrails()
     if guardrails:
@@ -107,10 +151,10 @@ def render(
     out += repeats_markdown(report)
     failing = report.failing_rows()
     bad = report.summary.failed + report.summary.errors
-    out += ["", f"## Failures: {bad} evaluations in {len(failing)} samples", ""]
     if not failing:
-        out.append("None: every evaluation passed.")
+        out += ["", "## Failures: none", "", "Every check of every case passed."]
     else:
+        out += ["", f"## Failures: {plural(bad, 'check')} in {plural(len(failing), 'case')}", ""]
         rows = []
         for row in failing:
             for name, result in row.results.items():
@@ -155,7 +199,7 @@ def render(
             ],
         )
         if len(all_rows) < len(report):
-            out += ["", f"… and {len(report) - len(all_rows)} more samples."]
+            out += ["", f"… and {plural(len(report) - len(all_rows), 'more sample')}."]
     return "\n".join(out) + "\n"
 
 
@@ -165,32 +209,50 @@ def _mark(verdict: str, score: float) -> str:
 
 
 def render_suite(suite: SuiteReport) -> str:
-    """The suite overview and each report's failures, in Markdown."""
-    s = suite.summary
+    """The suite overview, its gate and each report's failing cases, in Markdown."""
+    cases, checks = suite.cases(), suite.summary
     out = [
         f"# Evaluation suite: {cell(suite.name)}",
         "",
-        f"**Score: {percent(s.score)}** — {s.passed} passed, {s.failed} failed, {s.errors} "
-        f"errors of {s.evaluations} evaluations in {len(suite.reports)} reports.",
+        _headline(cases, checks) + f" {plural(len(suite.reports), 'report')}.",
         "",
-        "| Report | Score | Passed | Failed | Errors | Samples |",
-        "|:--|--:|--:|--:|--:|--:|",
+        "| Report | Pass rate (cases) | Cases passed | Failed | Errors | Gate |",
+        "|:--|--:|--:|--:|--:|:--|",
     ]
+    gates: list[tuple[GateResult, list[str]]] = []
     for report in suite.reports:
-        r = report.summary
+        c = report.cases()
+        verdict = "—"
+        if report.gates:
+            verdict = "passed" if all(g.passed for g in report.gates) else "FAILED"
         out.append(
-            f"| {cell(report.name)} | {percent(r.score)} | {r.passed} | {r.failed} | "
-            f"{r.errors} | {len(report)} |"
+            f"| {cell(report.name)} | {percent(100 * c.pass_rate)} | {c.passed} of {c.cases} | "
+            f"{c.failed} | {c.errors} | {verdict} |"
         )
-    for report in suite.reports:
-        failing = report.failing_rows()
-        out += ["", f"## {cell(report.name)}: {len(failing)} failing samples"]
-        if failing:
-            out += ["", "| Sample | Verdict | Explanation |", "|:--|:--|:--|"]
-            out += [
-                f"| {cell(row.name)} | {row.verdict} | {cell(row.explanation or '—')} |"
-                for row in failing
-            ]
+        for gate in report.gates:
+            found = next((entry for entry in gates if entry[0] == gate), None)
+            if found is None:
+                gates.append((gate, [report.name]))
+            else:
+                found[1].append(report.name)
+    everyone = len(suite.reports) > 1
+    out += gate_section(
+        [
+            (gate, "every report" if everyone and len(names) == len(suite) else ", ".join(names))
+            for gate, names in gates
+        ]
+    )
+    failing_reports = [(report, report.failing_rows()) for report in suite.reports]
+    failing_reports = [(report, rows) for report, rows in failing_reports if rows]
+    if not failing_reports:
+        out += ["", "## Failing cases: none", "", "Every case of every report passed."]
+    for report, failing in failing_reports:
+        out += ["", f"## {cell(report.name)}: {plural(len(failing), 'failing case')}"]
+        out += ["", "| Case | Verdict | Explanation |", "|:--|:--|:--|"]
+        out += [
+            f"| {cell(row.name)} | {row.verdict} | {cell(row.explanation or '—')} |"
+            for row in failing
+        ]
     return "\n".join(out) + "\n"
 
 
@@ -218,7 +280,7 @@ def render_comparison(comparison: Comparison) -> str:
         "",
         "| Pass rate | Baseline | Current | Change (points) |",
         "|:--|--:|--:|--:|",
-        "| overall | " + " | ".join(_points(c.pass_rate)) + " |",
+        "| overall (cases) | " + " | ".join(_points(c.pass_rate)) + " |",
     ]
     out += [
         f"| strategy {cell(k)} | " + " | ".join(_points(d)) + " |" for k, d in c.strategies.items()

@@ -74,10 +74,10 @@ def case_table(report: Report) -> str:
 
 
 def averages(report: Report) -> str:
-    """Per check and over all checks: passed, pass rate, mean score and errors."""
+    """Per check, then over the cases (a case passes when every check passes): passed, pass
+    rate, mean score and errors."""
     means = report.metric_means()
     named = [(check, tally, means.get(check)) for check, tally in report.by_strategy().items()]
-    named.append(("all checks", report.summary, report.summary.mean))
     rows = [
         [
             check,
@@ -88,8 +88,18 @@ def averages(report: Report) -> str:
         ]
         for check, tally, mean in named
     ]
+    cases, mean = report.cases(), report.summary.mean
+    rows.append(
+        [
+            "all (cases)",
+            f"{cases.passed}/{cases.cases}",
+            f"{cases.pass_rate:.1%}",
+            "-" if mean is None else f"{mean:.3f}",
+            str(cases.errors),
+        ]
+    )
     return "averages\n" + table(
-        ["check", "passed", "pass rate", "mean score", "errors"], rows, right=[1, 2, 3, 4]
+        ["check", "passed", "pass rate (cases)", "mean score", "errors"], rows, right=[1, 2, 3, 4]
     )
 
 
@@ -128,7 +138,7 @@ def comparison_text(
 ) -> str:
     """A comparison with a baseline: pass-rate deltas, then the changed cases. ``before`` and
     ``after`` label the two runs (default: the reports' names)."""
-    rows = [["overall", *_points(comparison.pass_rate)]]
+    rows = [["overall (cases)", *_points(comparison.pass_rate)]]
     rows += [[f"check {k}", *_points(d)] for k, d in comparison.strategies.items()]
     rows += [[f"tag {k}", *_points(d)] for k, d in comparison.tags.items()]
     out = [f"{before or comparison.baseline_name} -> {after or comparison.name}\n"]

@@ -1,0 +1,109 @@
+"""``Report.gates``: the gate conditions checked against a report, recorded by
+``require_pass_rate``, pytest's ``min_score`` and the suite runner, and carried through the JSON
+document (the ``"gate"`` key)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.errors import ReportFormatError
+from evalmark.report import GateResult, Report
+
+
+def report_of(passed: int, total: int) -> Report:
+    """``total`` samples under one check, the first ``passed`` passing."""
+    results = [
+        EvaluationResult.passed(1.0) if i < passed else EvaluationResult.failed(0.0, "wrong")
+        for i in range(total)
+    ]
+    return Report(
+        name="r",
+        sample_names=[f"s{i}" for i in range(total)],
+        sample_tags=[("t",)] * total,
+        columns={"check": ResultColumn.from_results(results)},
+    )
+
+
+def test_a_report_no_gate_touched_has_no_gates() -> None:
+    report = report_of(3, 4)
+    assert report.gates == ()
+    assert json.loads(report.to_json())["gate"] == []
+
+
+def test_require_pass_rate_records_its_condition_passed_or_not() -> None:
+    report = report_of(3, 4)
+    report.require_pass_rate(0.5)
+    with pytest.raises(AssertionError):
+        report.require_pass_rate(0.9)
+    first, second = report.gates
+    assert (first.required, first.actual, first.passed, first.unit) == (0.5, 0.75, True, "rate")
+    assert (second.required, second.actual, second.passed) == (0.9, 0.75, False)
+    report.require_pass_rate(0.5)  # the same condition again is recorded once
+    assert len(report.gates) == 2
+
+
+def test_gates_survive_json_pickle_and_renaming() -> None:
+    report = report_of(1, 2)
+    with pytest.raises(AssertionError):
+        report.require_pass_rate(0.9)
+    back = Report.from_json(report.to_json())
+    assert back.gates == report.gates
+    assert back.to_json() == report.to_json()
+    assert pickle.loads(pickle.dumps(report)).gates == report.gates
+    assert report.with_name("other").gates == report.gates
+    assert report.with_gates(()).gates == () and len(report.gates) == 1
+
+
+def test_the_gate_key_is_checked_on_reading() -> None:
+    document = json.loads(report_of(1, 2).to_json())
+    document["gate"] = [{"label": "pass rate", "actual": "high", "required": 0.9, "passed": True}]
+    with pytest.raises(ReportFormatError, match=r"gate\[0\].*actual must be a number"):
+        Report.from_dict(document, source="r.json")
+    document["gate"] = [{"label": "pass rate"}]
+    with pytest.raises(ReportFormatError, match=r"gate\[0\].*missing the key"):
+        Report.from_dict(document, source="r.json")
+
+
+def test_gate_result_round_trips_through_its_dict() -> None:
+    gate = GateResult("errors", 0, 2, False, "errored: a, b", unit="count")
+    assert GateResult.from_dict(gate.to_dict()) == gate
+    assert list(gate.to_dict()) == ["label", "actual", "required", "unit", "passed", "detail"]
+
+
+def test_a_suite_shows_a_gate_shared_by_its_reports_once() -> None:
+    from evalmark.report import SuiteReport
+    from evalmark.report.gates import check_cases
+
+    first, second = report_of(2, 2), report_of(1, 2).with_name("other")
+    gates = check_cases([first, second], pass_rate=0.9)
+    for report in (first, second):
+        for gate in gates:
+            report.record_gate(gate)
+    markdown = SuiteReport([first, second]).to_markdown()
+    assert markdown.count("| every report | pass rate (cases) | 75.0% | < 90% | FAILED |") == 1
+    assert "| r | 100.0% | 2 of 2 | 0 | 0 | FAILED |" in markdown  # the run's gate failed
+    document = json.loads(SuiteReport([first, second]).to_json())
+    assert [len(r["gate"]) for r in document["reports"]] == [1, 1]
+
+
+def test_junit_carries_each_gate_condition_as_a_testcase() -> None:
+    import xml.etree.ElementTree as ET
+
+    report = report_of(3, 4)
+    report.require_pass_rate(0.5)
+    with pytest.raises(AssertionError):
+        report.require_pass_rate(0.9)
+    root = ET.fromstring(report.to_junit_xml())
+    suite = root.find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures")) == ("6", "2")  # 4 checks + 2 conditions
+    gates = [case for case in suite.iter("testcase") if case.get("classname") == "r.gate"]
+    assert [case.find("failure") is None for case in gates] == [True, False]
+    failure = gates[1].find("failure")
+    assert failure is not None
+    assert failure.get("message") == "pass rate (cases): 75.0%, required at least 90%"
+    assert failure.text == "3 of 4 cases pass every check"

@@ -30,10 +30,12 @@ tr.error>td.v,p.error.v{color:#9a6700;font-weight:600}
 #gate h2{margin:0.2rem 0 0.5rem} #gate.passed h2{color:#1a7f37} #gate.failed h2{color:#b3261e}
 #filters{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:0.5rem 0.8rem}
 #filters label{margin-right:1.2rem}
-details.case{border:1px solid #d0d7de;border-left-width:6px;border-radius:4px;
+details.case{content-visibility:auto;contain-intrinsic-size:auto 2.6rem;
+border:1px solid #d0d7de;border-left-width:6px;border-radius:4px;
 margin:0.6rem 0;padding:0.3rem 0.8rem}
 details.case.fail{border-left-color:#b3261e} details.case.error{border-left-color:#9a6700}
 details.case.pass{border-left-color:#1a7f37}
+details.case[open]{contain-intrinsic-size:auto 28rem}
 details.case>summary{cursor:pointer;font-weight:600}
 .badge{display:inline-block;min-width:3.2rem;font-size:0.8rem;text-align:center;
 border-radius:3px;padding:0 0.3rem;margin-right:0.4rem;color:#fff}
@@ -62,7 +64,9 @@ SCRIPT = """
       el: el,
       tags: JSON.parse(el.getAttribute("data-tags")),
       bad: JSON.parse(el.getAttribute("data-bad")),
-      checks: el.querySelectorAll("tr.check")
+      checks: Array.prototype.map.call(el.querySelectorAll("tr.check"), function (row) {
+        return { row: row, name: row.getAttribute("data-strategy") };
+      })
     };
   });
   function apply() {
@@ -70,10 +74,11 @@ SCRIPT = """
     cases.forEach(function (c) {
       var keep = (t === "" || c.tags.indexOf(t) >= 0) &&
         (!onlyBad || (s === "" ? c.bad.length > 0 : c.bad.indexOf(s) >= 0));
-      c.el.hidden = !keep;
+      if (c.el.hidden === keep) { c.el.hidden = !keep; }
       if (keep) { count += 1; }
-      Array.prototype.forEach.call(c.checks, function (row) {
-        row.hidden = s !== "" && row.getAttribute("data-strategy") !== s;
+      c.checks.forEach(function (check) {
+        var hide = s !== "" && check.name !== s;
+        if (check.row.hidden !== hide) { check.row.hidden = hide; }
       });
     });
     shown.textContent = count + " of " + cases.length + " cases shown";

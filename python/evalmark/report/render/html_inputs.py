@@ -18,11 +18,11 @@ from typing import Any
 
 __all__ = ["CaseInput", "input_of", "judge_reason", "samples_by_name"]
 
-# A judge's closing verdict, possibly in Markdown bold, at the very end of its reply.
+# A judge's closing verdict, possibly in Markdown bold, at the very end of its reply; matched
+# where the last "verdict" or "grade" of the reply's tail starts.
 _TAIL = 80
 _CLOSING_VERDICT = re.compile(
-    r"(?:^|(?<=\s))\**\s*(?:verdict\s*\**\s*:\s*\**\s*(?:yes|no)|grade\s*\**\s*:\s*\**\s*\d+)\b"
-    r"\**\.?\s*\Z",
+    r"(?:verdict\s*\**\s*:\s*\**\s*(?:yes|no)|grade\s*\**\s*:\s*\**\s*\d+)\b\**\.?\s*\Z",
     re.IGNORECASE,
 )
 
@@ -117,9 +117,14 @@ def samples_by_name(samples: Iterable[Any] | Mapping[str, Any] | None) -> dict[s
 
 def judge_reason(text: str) -> str:
     """``text`` without a closing ``VERDICT: yes|no`` or ``GRADE: n`` (the reason alone)."""
-    # The verdict closes the reply: look only at its tail, so long replies cost nothing more.
-    tail = text[-_TAIL:].lower()
-    if "verdict" not in tail and "grade" not in tail:
+    offset = max(0, len(text) - _TAIL)
+    tail = text[offset:].lower()
+    at = max(tail.rfind("verdict"), tail.rfind("grade"))
+    if at < 0 or _CLOSING_VERDICT.match(text, offset + at) is None:
         return text
-    found = _CLOSING_VERDICT.search(text, max(0, len(text) - _TAIL))
-    return text if found is None else text[: found.start()].rstrip()
+    cut = offset + at
+    while cut and text[cut - 1] == "*":
+        cut -= 1
+    if cut and not text[cut - 1].isspace():
+        return text  # a word that ends in "verdict", not a verdict line
+    return text[:cut].rstrip()

@@ -18,11 +18,13 @@ from typing import Any
 
 __all__ = ["CaseInput", "input_of", "judge_reason", "samples_by_name"]
 
-# A judge's closing verdict, possibly in Markdown bold, at the very end of its reply; matched
-# where the last "verdict" or "grade" of the reply's tail starts.
+# A judge's closing verdict, possibly in Markdown bold, at the very end of its reply. It holds
+# the reply's last colon, so it is looked for only just before that colon.
 _TAIL = 80
+_BEFORE_COLON = 16
 _CLOSING_VERDICT = re.compile(
-    r"(?:verdict\s*\**\s*:\s*\**\s*(?:yes|no)|grade\s*\**\s*:\s*\**\s*\d+)\b\**\.?\s*\Z",
+    r"(?<![^\s*])(?:verdict\s*\**\s*:\s*\**\s*(?:yes|no)|grade\s*\**\s*:\s*\**\s*\d+)\b"
+    r"\**\.?\s*\Z",
     re.IGNORECASE,
 )
 
@@ -117,14 +119,15 @@ def samples_by_name(samples: Iterable[Any] | Mapping[str, Any] | None) -> dict[s
 
 def judge_reason(text: str) -> str:
     """``text`` without a closing ``VERDICT: yes|no`` or ``GRADE: n`` (the reason alone)."""
-    offset = max(0, len(text) - _TAIL)
-    tail = text[offset:].lower()
-    at = max(tail.rfind("verdict"), tail.rfind("grade"))
-    if at < 0 or _CLOSING_VERDICT.match(text, offset + at) is None:
+    colon = text.rfind(":", max(0, len(text) - _TAIL))
+    if colon < 0:
         return text
-    cut = offset + at
+    found = _CLOSING_VERDICT.search(text, max(0, colon - _BEFORE_COLON))
+    if found is None:
+        return text
+    cut = found.start()
     while cut and text[cut - 1] == "*":
         cut -= 1
     if cut and not text[cut - 1].isspace():
-        return text  # a word that ends in "verdict", not a verdict line
+        return text  # "**" glued to a word: not a verdict line
     return text[:cut].rstrip()

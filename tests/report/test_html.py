@@ -512,3 +512,12 @@ def test_guardrails_skipped_and_usage_are_shown() -> None:
     assert doc.by_id("guardrails").find_all("td")[1].text == "REJECT"
     assert "gone: TimeoutError: slow" in doc.by_id("skipped").text
     assert "mean latency 12 ms" in doc.by_id("summary").text
+
+
+def test_an_empty_report_and_one_without_checks() -> None:
+    empty = parse(Report(name="none", sample_names=[], sample_tags=[], columns={}).to_html())
+    assert "Cases passing every check: 0 of 0;" in empty.by_id("summary").text
+    assert cases(empty) == []
+    bare = parse(Report(name="bare", sample_names=["a"], sample_tags=[()], columns={}).to_html())
+    (case,) = cases(bare)
+    assert check_rows(case) == {} and "pass" in str(case.attrs["class"])

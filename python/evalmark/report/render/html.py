@@ -175,7 +175,7 @@ def _filters(report: Report) -> str:
         '<label>Check <select id="filter-strategy">'
         f"{_options(report.strategies, 'every check')}</select></label>"
         '<label><input type="checkbox" id="filter-failing"> failing only</label>'
-        '<output id="filter-shown"></output></form>'
+        '<output id="filter-shown" aria-live="polite"></output></form>'
     )
 
 

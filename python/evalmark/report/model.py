@@ -26,7 +26,7 @@ from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.report.baseline import compare
 from evalmark.report.document import decode, report_document, report_parts
 from evalmark.report.formatters import formatter_for_path, get_formatter
-from evalmark.report.gates import require_pass_rate
+from evalmark.report.gates import require_budget, require_pass_rate
 from evalmark.report.values import (
     GuardrailSummary,
     SampleRow,
@@ -346,12 +346,7 @@ class Report:
         return self.format("json", **options)
 
     def to_html(self, **options: Any) -> str:
-        """A self-contained HTML page for a reviewer: the gate's verdict, counts per check and
-        tag, then every case (failing first) with its output and each check's verdict, score
-        and reason. Nothing is fetched; a small inline script adds filters by tag, check and
-        "failing only", and the page reads whole with scripts off. Every run text is escaped.
-        Options: ``samples=`` (the run's samples: shows each case's input, expected answer,
-        facts and context), ``max_rows=``, ``timestamp=``."""
+        """A self-contained HTML page (no scripts, no network; outputs escaped)."""
         return self.format("html", **options)
 
     def to_junit_xml(self, **options: Any) -> str:
@@ -369,8 +364,6 @@ class Report:
         write_atomically(target, text.encode("utf-8"))
         return target
 
-    # ------------------------------------------------------------------ gates
-
     def require_pass_rate(
         self, minimum: float, *, tag: str | None = None, strategy: str | None = None
     ) -> Report:
@@ -380,6 +373,10 @@ class Report:
         their explanations. Returns the report, so gates chain."""
         require_pass_rate(self, minimum, tag=tag, strategy=strategy)
         return self
+
+    def require_budget(self, **budgets: float) -> Report:
+        """Raise ``AssertionError`` over a recorded budget; see ``gates.require_budget``."""
+        return require_budget(self, **budgets)
 
     def compare(self, baseline: Report | str | Path) -> Comparison:
         """The differences from ``baseline`` (a Report, JSON text or a path to a JSON report)."""

@@ -70,6 +70,24 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "EvaluationError",
         "EvaluationResult",
     ),
+    "evalmark.strategies": (
+        "ContextualPrecision",
+        "ContextualRecall",
+        "Faithfulness",
+        "KeywordRelevance",
+        "LLMJudge",
+        "PlanAdherence",
+        "PlanAdherenceJudge",
+        "TrajectoryJudge",
+    ),
+    "evalmark.calibration": (
+        "calibrate",
+        "CalibrationError",
+        "CalibrationResult",
+        "CalibrationSet",
+        "load_labels",
+        "write_rates",
+    ),
     "evalmark.models": (
         "CassetteMiss",
         "record_replay",
@@ -77,6 +95,12 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "evalmark.engine.scorer": (
         "Evaluation",
         "Scorer",
+    ),
+    "evalmark.conversation": (
+        "asimulate",
+        "score_conversations",
+        "simulate",
+        "SimulatedUser",
     ),
     "evalmark.report": (
         "assert_that",

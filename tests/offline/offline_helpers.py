@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from evalmark.offline import guard
+from evalmark.offline import patching
 
 
 class Escaped(AssertionError):
@@ -87,8 +87,8 @@ def install_safety_net(monkeypatch: pytest.MonkeyPatch) -> Net:
     from ``net.answers`` (a documentation address by default) or raises :class:`Escaped`.
     Install it before opening a guard, so the guard wraps the fakes."""
     net = Net()
-    real_connect = guard._original(socket.socket, "connect")
-    real_getaddrinfo = guard._original(socket, "getaddrinfo")
+    real_connect = patching.original(socket.socket, "connect")
+    real_getaddrinfo = patching.original(socket, "getaddrinfo")
 
     def local(host: object) -> bool:
         return isinstance(host, str) and (host.startswith("127.") or host in ("::1", "localhost"))
@@ -148,9 +148,9 @@ def install_safety_net(monkeypatch: pytest.MonkeyPatch) -> Net:
         (socket, "getnameinfo", name_info),
     ]
     for owner, name, fake in fakes:
-        if (owner, name) in guard._originals:
+        if (owner, name) in patching.originals:
             # A guard is already installed (the session guard under CI): put the fake under it.
-            monkeypatch.setitem(guard._originals, (owner, name), fake)
+            monkeypatch.setitem(patching.originals, (owner, name), fake)
         else:
             monkeypatch.setattr(owner, name, fake)
     return net

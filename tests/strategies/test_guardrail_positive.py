@@ -58,3 +58,15 @@ def test_report_can_override_the_recorded_positive_class() -> None:
 def test_bad_positive_class_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="positive must be 'ACCEPT' or 'REJECT'"):
         Guardrail(positive="YES")  # type: ignore[arg-type]
+
+
+def test_the_markdown_report_names_the_positive_class_in_use() -> None:
+    from evalmark import Scorer
+    from evalmark.data.samples import Sample
+    from evalmark.strategies import Guardrail
+
+    samples = [Sample(name="a", parameters=["x"], expected_output="ACCEPT")]
+    accept = Scorer().evaluate(samples, lambda x: "ACCEPT", Guardrail()).to_markdown()
+    assert "ACCEPT is the positive class." in accept
+    reject = Scorer().evaluate(samples, lambda x: "ACCEPT", Guardrail(positive="REJECT"))
+    assert "REJECT is the positive class." in reject.to_markdown()

@@ -169,14 +169,12 @@ def build_judge(args: argparse.Namespace) -> Any:
 
 
 def _score_options(text: str | None) -> dict[str, Any]:
-    if text is None or text in ("bool", "continuous"):
-        return {"score": text}
+    from evalmark.models.structured.shape import score_options
+
     try:
-        return {"choices": [float(part) for part in text.split(",")]}
-    except ValueError:
-        raise CliError(
-            f"--score {text!r}: give bool, continuous, or choices such as 0,0.5,1"
-        ) from None
+        return score_options(text)
+    except ValueError as exc:
+        raise CliError(f"--score {exc}") from None
 
 
 def _rate(label: str, r: Any) -> str:

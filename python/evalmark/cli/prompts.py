@@ -108,25 +108,16 @@ def _ls(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _choices(text: str | None) -> dict[str, Any]:
-    if text is None or text in ("bool", "continuous"):
-        return {"score": text}
-    try:
-        return {"choices": [float(part) for part in text.split(",")]}
-    except ValueError:
-        raise CliError(
-            f"--score {text!r}: give bool, continuous, or choices such as 0,0.5,1"
-        ) from None
-
-
 def _show(args: argparse.Namespace) -> int:
     prompt = _prompt(args.name)
     if args.raw:
         print(prompt.text, end="")
         return EXIT_OK
     if args.render:
+        from evalmark.models.structured.shape import score_options
+
         try:
-            spec = prompt.response(**_choices(args.score))
+            spec = prompt.response(**score_options(args.score))
         except ValueError as exc:
             raise CliError(f"--score: {exc}") from None
         values = {v.name: f"<{v.name}>" for v in prompt.variables}

@@ -9,6 +9,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -23,6 +24,7 @@ examples:
   evalmark run golden/support --build regressed --report-dir out/
   evalmark run golden/support --tags smoke --concurrency 8
   evalmark run my-suite.yaml --baseline reports/main/support.json --max-drop 0.05
+  evalmark run golden/support --dry-run --price-input 3 --price-output 15
 
 A suite is a YAML file, or a folder holding suite.yaml: its samples, the application under
 test (recorded builds replayed from cassettes, or a live package.module:function), the
@@ -108,6 +110,18 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-history", action="store_true", help="do not append the run to the history"
     )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="estimate the application and judge calls, tokens and cost; call no model",
+    )
+    for side in ("input", "output"):
+        parser.add_argument(
+            f"--price-{side}",
+            type=Decimal,
+            metavar="PRICE",
+            help=f"with --dry-run: the price of a million {side} tokens",
+        )
     add_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -126,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
         check_fraction(args.max_drop, "--max-drop", "0.05 for 5 points")
     suite = load_suite(args.suite)
     tags = _split_tags(args.tags)
+    if args.dry_run:
+        return dry_run(args, suite, tags)
     started_at, started = utc_now(), time.perf_counter()
     try:
         with (
@@ -162,6 +178,22 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_history:
         _append_history(outcome, started_at, time.perf_counter() - started, args.history)
     return code
+
+
+def dry_run(args: argparse.Namespace, suite: Any, tags: list[str]) -> int:
+    """Print what the run would ask of models (calls, tokens, cost) and exit 0."""
+    from evalmark.suite.estimate import estimate_run, estimate_text
+
+    for side in ("input", "output"):
+        price = getattr(args, f"price_{side}")
+        if price is not None and (not price.is_finite() or price < 0):
+            raise CliError(f"--price-{side} must be a price >= 0, got {price}")
+    estimate = estimate_run(suite, build=args.build, tags=tags)
+    sys.stdout.write(f"evalmark run --dry-run: {suite.name}\n\n")
+    sys.stdout.write(
+        estimate_text(estimate, price_input=args.price_input, price_output=args.price_output)
+    )
+    return EXIT_OK
 
 
 def _append_history(outcome: Any, started_at: str, duration_s: float, path: Path | None) -> None:

@@ -6,6 +6,7 @@ order whatever the completion order. :class:`evalmark.engine.scorer.Scorer` is t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import inspect
 import threading
@@ -34,20 +35,34 @@ class Run:
     """One run of a scorer: its settings, its thread pool and its limit on calls in flight."""
 
     def __init__(
-        self, concurrency: int, errors: ErrorPolicy, run_index: int, pool: ThreadPoolExecutor
+        self,
+        concurrency: int,
+        errors: ErrorPolicy,
+        run_index: int,
+        pool: ThreadPoolExecutor,
+        repeat: int | None = None,
     ) -> None:
         self.concurrency = concurrency
         self.errors = errors
         self.run_index = run_index
         self.pool = pool
         self.limit = asyncio.Semaphore(concurrency)
+        # In a repeated run, the application's calls belong to (run_index, sample, repeat).
+        self.repeat = repeat
+
+    def _application_context(self, sample: Sample) -> contextlib.AbstractContextManager[Any]:
+        if self.repeat is None:
+            return contextlib.nullcontext()
+        return call_context(
+            run_index=self.run_index, sample=sample.name, check="application", repeat=self.repeat
+        )
 
     async def call_all(
         self, items: Sequence[Sample], function: Callable[..., Any]
     ) -> tuple[list[Any], dict[int, BaseException]]:
         """Call ``function(*sample.parameters)`` for every sample: the outputs, in sample
         order, and the exceptions raised (by sample index)."""
-        pool, limit = self.pool, self.limit
+        limit = self.limit
         outputs: list[Any] = [None] * len(items)
         failed: dict[int, BaseException] = {}
         is_async = inspect.iscoroutinefunction(function)
@@ -55,14 +70,8 @@ class Run:
         async def call(index: int, sample: Sample) -> None:
             async with limit:
                 try:
-                    if is_async:
-                        value = await function(*sample.parameters)
-                    elif self.concurrency == 1:
-                        value = function(*sample.parameters)
-                    else:
-                        value = await in_thread(pool, function, *sample.parameters)
-                    if inspect.isawaitable(value):
-                        value = await value
+                    with self._application_context(sample):
+                        value = await self._call_one(function, sample, is_async)
                 except Exception as exc:
                     if self.errors == "raise":
                         exc.add_note(
@@ -83,6 +92,17 @@ class Run:
         else:
             await asyncio.gather(*(call(i, s) for i, s in enumerate(items)))
         return outputs, dict(sorted(failed.items()))
+
+    async def _call_one(self, function: Callable[..., Any], sample: Sample, is_async: bool) -> Any:
+        if is_async:
+            value = await function(*sample.parameters)
+        elif self.concurrency == 1:
+            value = function(*sample.parameters)
+        else:
+            value = await in_thread(self.pool, function, *sample.parameters)
+        if inspect.isawaitable(value):
+            value = await value
+        return value
 
     async def score(
         self,

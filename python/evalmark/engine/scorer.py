@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from evalmark.data.samples import Sample, Samples
+from evalmark.engine.repeats import repeat_summary, with_repeats
 from evalmark.engine.run import ErrorPolicy, Run, run_sync
 from evalmark.report.model import Report
 from evalmark.strategies.base import as_strategy, strategy_name
@@ -75,6 +76,9 @@ class Scorer:
     exception, counted apart from failures), ``"skip"`` (left out of the report, listed in
     ``report.skipped``) or ``"raise"`` (the run stops and the exception propagates, with a note
     naming the sample). ``run_index`` is handed to judges through the call context.
+    ``repeats``: call the function this many times per sample and report pass@k and pass^k
+    (``k``, default ``repeats``) in the report's metadata ``repeats``; see
+    :mod:`evalmark.engine.repeats`.
     """
 
     def __init__(
@@ -83,14 +87,23 @@ class Scorer:
         *,
         errors: ErrorPolicy = "fail",
         run_index: int = 0,
+        repeats: int = 1,
+        k: int | None = None,
     ) -> None:
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise ValueError(f"concurrency must be a whole number >= 1, got {concurrency!r}")
         if errors not in _POLICIES:
             raise ValueError(f"errors must be one of {', '.join(_POLICIES)}, got {errors!r}")
+        if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+            raise ValueError(f"repeats must be a whole number >= 1, got {repeats!r}")
+        bad_k = isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= repeats
+        if k is not None and bad_k:
+            raise ValueError(f"k must be a whole number from 1 to repeats ({repeats}), got {k!r}")
         self.concurrency = concurrency
         self.errors: ErrorPolicy = errors
         self.run_index = int(run_index)
+        self.repeats = repeats
+        self.k = k
 
     # ------------------------------------------------------------------ public API
 
@@ -124,9 +137,18 @@ class Scorer:
             raise TypeError(f"the function under test must be callable, got {function!r}")
         report_name = name or str(getattr(function, "__name__", "evaluation"))
         with ThreadPoolExecutor(self.concurrency, thread_name_prefix="evalmark") as pool:
-            run = Run(self.concurrency, self.errors, self.run_index, pool)
-            outputs, failed = await run.call_all(items, function)
-            return await run.score(items, names, outputs, failed, named, report_name, metadata)
+            if self.repeats == 1:
+                run = Run(self.concurrency, self.errors, self.run_index, pool)
+                outputs, failed = await run.call_all(items, function)
+                return await run.score(items, names, outputs, failed, named, report_name, metadata)
+            reports = []
+            for repeat in range(self.repeats):
+                run = Run(self.concurrency, self.errors, self.run_index + repeat, pool, repeat)
+                outputs, failed = await run.call_all(items, function)
+                reports.append(
+                    await run.score(items, names, outputs, failed, named, report_name, metadata)
+                )
+            return with_repeats(reports[0], repeat_summary(reports, self.k))
 
     def score(
         self,
@@ -170,6 +192,7 @@ class Evaluation:
         "_errors",
         "_function",
         "_name",
+        "_repeats",
         "_samples",
         "_strategies",
         "_tags",
@@ -185,6 +208,7 @@ class Evaluation:
         _concurrency: int = 1,
         _errors: ErrorPolicy = "fail",
         _name: str | None = None,
+        _repeats: tuple[int, int | None] = (1, None),
     ) -> None:
         self._samples = samples if isinstance(samples, Samples) else Samples(tuple(samples))
         self._function = _function
@@ -193,6 +217,7 @@ class Evaluation:
         self._concurrency = _concurrency
         self._errors: ErrorPolicy = _errors
         self._name = _name
+        self._repeats = _repeats
 
     def _with(self, **changes: Any) -> Evaluation:
         fields: dict[str, Any] = {
@@ -202,6 +227,7 @@ class Evaluation:
             "_concurrency": self._concurrency,
             "_errors": self._errors,
             "_name": self._name,
+            "_repeats": self._repeats,
         }
         fields.update(changes)
         return Evaluation(self._samples, **fields)
@@ -226,6 +252,10 @@ class Evaluation:
         """What an exception from the function does: ``"fail"``, ``"skip"`` or ``"raise"``."""
         return self._with(_errors=policy)
 
+    def repeats(self, repeats: int, k: int | None = None) -> Evaluation:
+        """Call the function ``repeats`` times per sample; the report gives pass@k and pass^k."""
+        return self._with(_repeats=(repeats, k))
+
     def named(self, name: str) -> Evaluation:
         """The report's name."""
         return self._with(_name=name)
@@ -240,14 +270,20 @@ class Evaluation:
         """Run it and return the report."""
         if self._function is None:
             raise ValueError("Evaluation has no function under test: call .evaluate(function)")
-        scorer = Scorer(self._concurrency, errors=self._errors, run_index=run_index)
+        repeats, k = self._repeats
+        scorer = Scorer(
+            self._concurrency, errors=self._errors, run_index=run_index, repeats=repeats, k=k
+        )
         return scorer.evaluate(self.samples(), self._function, *self._strategies, name=self._name)
 
     async def arun(self, *, run_index: int = 0) -> Report:
         """Async :meth:`run`."""
         if self._function is None:
             raise ValueError("Evaluation has no function under test: call .evaluate(function)")
-        scorer = Scorer(self._concurrency, errors=self._errors, run_index=run_index)
+        repeats, k = self._repeats
+        scorer = Scorer(
+            self._concurrency, errors=self._errors, run_index=run_index, repeats=repeats, k=k
+        )
         return await scorer.aevaluate(
             self.samples(), self._function, *self._strategies, name=self._name
         )

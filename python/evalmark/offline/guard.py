@@ -15,16 +15,16 @@ The guard is process-wide: the innermost open guard decides for every thread.
 
 from __future__ import annotations
 
-import os
 import socket
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from types import FrameType
 from typing import Any
 
 from evalmark.errors import NetworkBlockedError
+from evalmark.offline.callsite import caller_location
+from evalmark.offline.patching import Patch, install, original, uninstall
 from evalmark.offline.policy import Policy, parse_ip, unix_path
 
 __all__ = [
@@ -63,19 +63,14 @@ class BlockedAttempt:
 
     @property
     def target(self) -> str:
-        """``host:port``, or the host alone."""
-        if self.port is None:
-            return self.host
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{host}:{self.port}"
+        """``host:port`` (``[v6]:port`` for IPv6), or the host alone."""
+        return NetworkBlockedError.format_target(self.host, self.port)
 
 
 _lock = threading.RLock()
 _stack: list[tuple[object, Entry]] = []
 _current: Entry | None = None  # the innermost open guard; read without the lock by the checks
 _attempts: list[BlockedAttempt] = []
-_originals: dict[tuple[object, str], Any] = {}
-_MISSING = object()
 
 
 # --------------------------------------------------------------------------- the stack
@@ -87,7 +82,7 @@ def push(entry: Entry) -> object:
     token = object()
     with _lock:
         if not _stack:
-            _install()
+            install(_patches())
         _stack.append((token, entry))
         _current = entry
     return token
@@ -105,7 +100,7 @@ def pop(token: object) -> None:
             return
         _current = _stack[-1][1] if _stack else None
         if not _stack:
-            _uninstall()
+            uninstall(_patches())
 
 
 def active_entry() -> Entry | None:
@@ -124,130 +119,6 @@ def clear_attempts() -> None:
     """Forget the refused calls."""
     with _lock:
         _attempts.clear()
-
-
-# --------------------------------------------------------------------------- where a call came from
-
-# Modules whose frames are plumbing between the application and the socket call.
-_INTERNAL = frozenset(
-    {
-        "socket",
-        "ssl",
-        "selectors",
-        "asyncio",
-        "concurrent",
-        "threading",
-        "contextlib",
-        "functools",
-        "http",
-        "urllib",
-        "smtplib",
-        "ftplib",
-        "poplib",
-        "imaplib",
-        "xmlrpc",
-        "evalmark",
-        "httpx",
-        "httpx2",
-        "httpcore",
-        "httpcore2",
-        "anyio",
-        "sniffio",
-        "urllib3",
-        "requests",
-        "aiohttp",
-        "aiohappyeyeballs",
-        "h11",
-        "h2",
-        "trio",
-        "openai",
-        "anthropic",
-        "websockets",
-        "dns",
-    }
-)
-
-
-def _is_internal(frame: FrameType) -> bool:
-    module = frame.f_globals.get("__name__")
-    if not isinstance(module, str):
-        return False
-    return module.partition(".")[0] in _INTERNAL
-
-
-def _short(path: str) -> str:
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive (Windows)
-        return path
-    return path if relative.startswith("..") else relative
-
-
-def _describe(frame: FrameType) -> str:
-    code = frame.f_code
-    return f"{_short(code.co_filename)}:{frame.f_lineno} ({code.co_name})"
-
-
-def _is_loop_runner(frame: FrameType) -> bool:
-    # asyncio's Handle._run: the frames beyond it drive the event loop, they did not ask.
-    return frame.f_code.co_name == "_run" and frame.f_globals.get("__name__") == "asyncio.events"
-
-
-def caller_location(frame: FrameType | None = None) -> str:
-    """``file:line (function)`` of the first frame outside evalmark, the standard library's
-    socket and asyncio layers and the common HTTP clients, or ``"<unknown>"``.
-
-    In an asyncio task the search stays within the task; a helper task that anyio started
-    (its happy-eyeballs connect) is traced to the task that started it; only then do the
-    frames that run the event loop count."""
-    probe: FrameType | None = frame if frame is not None else sys._getframe(1)
-    driver: FrameType | None = None
-    while probe is not None:
-        if _is_loop_runner(probe):
-            driver = probe.f_back
-            break
-        if not _is_internal(probe):
-            return _describe(probe)
-        probe = probe.f_back
-    if driver is not None:
-        found = _parent_task_location()
-        if found is not None:
-            return found
-        while driver is not None:
-            if not _is_internal(driver):
-                return _describe(driver)
-            driver = driver.f_back
-    return f"<unknown> (thread {threading.current_thread().name})"
-
-
-def _parent_task_location() -> str | None:
-    """The innermost application frame of the task that started the current anyio task."""
-    states = getattr(sys.modules.get("anyio._backends._asyncio"), "_task_states", None)
-    asyncio = sys.modules.get("asyncio")
-    if states is None or asyncio is None:
-        return None
-    try:
-        task = asyncio.current_task()
-        state = states.get(task) if task is not None else None
-        parent_id = getattr(state, "parent_id", None)
-        if parent_id is None:
-            return None
-        parent = next((t for t in asyncio.all_tasks() if id(t) == parent_id), None)
-    except (RuntimeError, TypeError):
-        return None
-    if parent is None:
-        return None
-    frames = []
-    awaited: Any = parent.get_coro()
-    while awaited is not None:
-        frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)
-        if frame is not None:
-            frames.append(frame)
-        awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom", None)
-    for frame in reversed(frames):
-        if not _is_internal(frame):
-            return _describe(frame)
-    return None
 
 
 # --------------------------------------------------------------------------- refusing a call
@@ -372,14 +243,14 @@ def _connect(self: socket.socket, address: Any) -> None:
     """``socket.connect``, refused (and the socket closed) when ``address`` is not allowed."""
     if _current is not None:
         _check_connect(self, address)
-    _original(socket.socket, "connect")(self, address)
+    original(socket.socket, "connect")(self, address)
 
 
 def _connect_ex(self: socket.socket, address: Any) -> int:
     """``socket.connect_ex``, refused (and the socket closed) when ``address`` is not allowed."""
     if _current is not None:
         _check_connect(self, address)
-    result: int = _original(socket.socket, "connect_ex")(self, address)
+    result: int = original(socket.socket, "connect_ex")(self, address)
     return result
 
 
@@ -387,7 +258,7 @@ def _sendto(self: socket.socket, data: Any, *rest: Any) -> int:
     """``socket.sendto``, refused when the guard does not allow the destination."""
     if _current is not None and rest:
         _check_address(self.family, rest[-1], "send")
-    result: int = _original(socket.socket, "sendto")(self, data, *rest)
+    result: int = original(socket.socket, "sendto")(self, data, *rest)
     return result
 
 
@@ -395,14 +266,14 @@ def _sendmsg(self: socket.socket, *args: Any) -> int:
     """``socket.sendmsg``, refused when the guard does not allow the destination."""
     if _current is not None and len(args) >= 4 and args[3] is not None:
         _check_address(self.family, args[3], "send")
-    result: int = _original(socket.socket, "sendmsg")(self, *args)
+    result: int = original(socket.socket, "sendmsg")(self, *args)
     return result
 
 
 def _getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
     """``socket.getaddrinfo``, refused for a name the guard does not allow."""
     explicit = _check_name(host, port, _flags(args, kwargs)) if _current is not None else False
-    result = _original(socket, "getaddrinfo")(host, port, *args, **kwargs)
+    result = original(socket, "getaddrinfo")(host, port, *args, **kwargs)
     if explicit:
         _remember([str(info[4][0]) for info in result])
     return result
@@ -411,7 +282,7 @@ def _getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
 def _gethostbyname(host: Any) -> str:
     """``socket.gethostbyname``, refused for a name the guard does not allow."""
     explicit = _check_name(host) if _current is not None else False
-    result: str = _original(socket, "gethostbyname")(host)
+    result: str = original(socket, "gethostbyname")(host)
     if explicit:
         _remember([result])
     return result
@@ -420,7 +291,7 @@ def _gethostbyname(host: Any) -> str:
 def _gethostbyname_ex(host: Any) -> tuple[str, list[str], list[str]]:
     """``socket.gethostbyname_ex``, refused for a name the guard does not allow."""
     explicit = _check_name(host) if _current is not None else False
-    result: tuple[str, list[str], list[str]] = _original(socket, "gethostbyname_ex")(host)
+    result: tuple[str, list[str], list[str]] = original(socket, "gethostbyname_ex")(host)
     if explicit:
         _remember(list(result[2]))
     return result
@@ -430,7 +301,7 @@ def _gethostbyaddr(host: Any) -> tuple[str, list[str], list[str]]:
     """``socket.gethostbyaddr`` (a reverse lookup), refused for a host not allowed."""
     if _current is not None:
         _check_reverse(host, None)
-    result: tuple[str, list[str], list[str]] = _original(socket, "gethostbyaddr")(host)
+    result: tuple[str, list[str], list[str]] = original(socket, "gethostbyaddr")(host)
     return result
 
 
@@ -438,7 +309,7 @@ def _getnameinfo(sockaddr: Any, flags: int) -> tuple[str, str]:
     """``socket.getnameinfo``, refused when it would look up a host not allowed."""
     if _current is not None:
         _check_sockaddr_lookup(sockaddr, flags)
-    result: tuple[str, str] = _original(socket, "getnameinfo")(sockaddr, flags)
+    result: tuple[str, str] = original(socket, "getnameinfo")(sockaddr, flags)
     return result
 
 
@@ -462,14 +333,14 @@ async def _loop_getaddrinfo(self: Any, host: Any, port: Any, *args: Any, **kwarg
     frames are, before the lookup moves to an executor thread."""
     if _current is not None:
         _check_name(host, port, _flags(args, kwargs))
-    return await _original(_base_loop(), "getaddrinfo")(self, host, port, *args, **kwargs)
+    return await original(_base_loop(), "getaddrinfo")(self, host, port, *args, **kwargs)
 
 
 async def _loop_getnameinfo(self: Any, sockaddr: Any, flags: int = 0) -> Any:
     """asyncio's ``loop.getnameinfo``, checked in the calling task."""
     if _current is not None:
         _check_sockaddr_lookup(sockaddr, flags)
-    return await _original(_base_loop(), "getnameinfo")(self, sockaddr, flags)
+    return await original(_base_loop(), "getnameinfo")(self, sockaddr, flags)
 
 
 def _base_loop() -> type:
@@ -478,7 +349,7 @@ def _base_loop() -> type:
     return asyncio.base_events.BaseEventLoop
 
 
-def _patches() -> Iterator[tuple[object, str, Callable[..., Any]]]:
+def _patches() -> Iterator[Patch]:
     yield socket.socket, "connect", _connect
     yield socket.socket, "connect_ex", _connect_ex
     yield socket.socket, "sendto", _sendto
@@ -492,38 +363,3 @@ def _patches() -> Iterator[tuple[object, str, Callable[..., Any]]]:
     loop = _base_loop()
     yield loop, "getaddrinfo", _loop_getaddrinfo
     yield loop, "getnameinfo", _loop_getnameinfo
-
-
-def _original(owner: object, name: str) -> Any:
-    value = _originals.get((owner, name), _MISSING)
-    if value is _MISSING:  # a call that started just before the guard closed
-        return getattr(owner, name)
-    return value
-
-
-def _install() -> None:
-    for owner, name, replacement in _patches():
-        key = (owner, name)
-        if key in _originals:
-            continue
-        _originals[key] = getattr(owner, name)
-        # A class attribute inherited from the C socket type is deleted again on uninstall.
-        _inherited[key] = isinstance(owner, type) and name not in vars(owner)
-        setattr(owner, name, replacement)
-
-
-_inherited: dict[tuple[object, str], bool] = {}
-
-
-def _uninstall() -> None:
-    for owner, name, replacement in _patches():
-        key = (owner, name)
-        if key not in _originals:
-            continue
-        inherited = _inherited.pop(key)
-        if getattr(owner, name) is replacement:  # leave alone what someone patched after us
-            if inherited:
-                delattr(owner, name)
-            else:
-                setattr(owner, name, _originals[key])
-        del _originals[key]

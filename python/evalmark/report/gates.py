@@ -9,7 +9,10 @@ noise tools use it and import nothing else of evalmark). Here it is applied to:
 - several reports: :func:`require_suite_pass_rate` (``SuiteReport.require_pass_rate``);
 - a suite run: :func:`check_cases` (the suite file's ``gate:``, ``evalmark run``), counting
   cases (a sample passes when every check passes; an errored case always fails the gate);
-- a comparison with a baseline: :func:`drop_exceeds` (``require_no_drop``, ``--max-drop``).
+- a comparison with a baseline: :func:`drop_exceeds` (``require_no_drop``, ``--max-drop``);
+- budgets from recorded latency, tokens and cost, and pass@k / pass^k over repeated runs:
+  :func:`require_budget` (``Report.require_budget``), :func:`check_budgets` and
+  :func:`check_repeats` (the suite file's ``gate:``), their rules in :mod:`.budgets`.
 
 Every failure is an ``AssertionError`` (or a failed :class:`GateResult`) whose message states
 the figure, the requirement and the failing cases with their explanations, so a CI log says
@@ -26,6 +29,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from evalmark.noise.gates import passes
+from evalmark.report.budgets import (
+    Budget,
+    BudgetLimit,
+    budget_conditions,
+    repeat_conditions,
+    require_budget,
+)
 from evalmark.report.values import Tally
 
 if TYPE_CHECKING:
@@ -33,14 +43,19 @@ if TYPE_CHECKING:
     from evalmark.report.suite import SuiteReport
 
 __all__ = [
+    "Budget",
+    "BudgetLimit",
     "GateResult",
     "ReportAssertion",
     "assert_that",
+    "check_budgets",
     "check_cases",
     "check_fraction",
+    "check_repeats",
     "describe_failures",
     "drop_exceeds",
     "passes",
+    "require_budget",
     "require_pass_rate",
     "require_suite_pass_rate",
 ]
@@ -258,8 +273,8 @@ def require_suite_pass_rate(suite: SuiteReport, minimum: float) -> None:
 class GateResult:
     """One condition of the gate: what it asked, what the run got, and whether it held.
 
-    ``unit`` is ``"rate"`` for pass rates (at least ``required``) and ``"count"`` for the
-    errored cases (at most ``required``).
+    ``unit`` is ``"rate"`` for pass rates (at least ``required``) and ``"count"`` for upper
+    limits: the errored cases and the budgets (at most ``required``).
     """
 
     label: str
@@ -312,3 +327,29 @@ def check_cases(
         what = f"cases tagged {tag}"
         results.append(_case_rate(f"tag {tag}", required, tagged, what, "no case has this tag"))
     return tuple(results)
+
+
+# --------------------------------------------------------------------------- budgets and repeats
+# (branch parity) Budgets from recorded data, and pass@k / pass^k over repeated runs.
+
+
+def check_budgets(
+    reports: Iterable[Report], budgets: Mapping[Budget, BudgetLimit]
+) -> tuple[GateResult, ...]:
+    """The budget conditions of a run over its reports (upper limits, so unit ``count``): the
+    largest case and the sum over the cases, for latency, tokens and cost
+    (:mod:`evalmark.report.budgets`)."""
+    rows = [row for report in reports for row in report.rows()]
+    return tuple(
+        GateResult(label, required, actual, held, detail, unit="count")
+        for budget, limit in budgets.items()
+        for label, required, actual, held, detail in budget_conditions(rows, budget, limit)
+    )
+
+
+def check_repeats(
+    reports: Iterable[Report], *, pass_at_k: float | None = None, pass_hat_k: float | None = None
+) -> tuple[GateResult, ...]:
+    """pass@k and pass^k of a run made with repeats, each at least its required fraction."""
+    conditions = repeat_conditions(list(reports), pass_at_k=pass_at_k, pass_hat_k=pass_hat_k)
+    return tuple(GateResult(*condition) for condition in conditions)

@@ -26,7 +26,7 @@ from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.report.baseline import compare
 from evalmark.report.document import decode, report_document, report_parts
 from evalmark.report.formatters import formatter_for_path, get_formatter
-from evalmark.report.gates import require_pass_rate
+from evalmark.report.gates import require_budget, require_pass_rate
 from evalmark.report.values import (
     GuardrailSummary,
     SampleRow,
@@ -364,8 +364,6 @@ class Report:
         write_atomically(target, text.encode("utf-8"))
         return target
 
-    # ------------------------------------------------------------------ gates
-
     def require_pass_rate(
         self, minimum: float, *, tag: str | None = None, strategy: str | None = None
     ) -> Report:
@@ -375,6 +373,10 @@ class Report:
         their explanations. Returns the report, so gates chain."""
         require_pass_rate(self, minimum, tag=tag, strategy=strategy)
         return self
+
+    def require_budget(self, **budgets: float) -> Report:
+        """Raise ``AssertionError`` over a recorded budget; see ``gates.require_budget``."""
+        return require_budget(self, **budgets)
 
     def compare(self, baseline: Report | str | Path) -> Comparison:
         """The differences from ``baseline`` (a Report, JSON text or a path to a JSON report)."""

@@ -12,6 +12,7 @@ from evalmark.errors import (
     StrategyError,
     VerdictParseError,
 )
+from evalmark.strategies.agent_judges import PlanAdherenceJudge, TrajectoryJudge
 from evalmark.strategies.base import (
     AsyncStrategy,
     BatchStrategy,
@@ -21,9 +22,12 @@ from evalmark.strategies.base import (
     strategy_name,
 )
 from evalmark.strategies.composite import Composite
+from evalmark.strategies.context_metrics import ContextualPrecision, ContextualRecall
+from evalmark.strategies.faithfulness import Faithfulness
 from evalmark.strategies.guardrail import Guardrail
 from evalmark.strategies.json_keys import JsonKeysMatch, KeyOutcome
 from evalmark.strategies.judge import REDUCERS, JudgeStrategy, Reducer, reduce_votes
+from evalmark.strategies.llm_judge import JudgeOutcome, LLMJudge
 from evalmark.strategies.metric import (
     JsonMatch,
     Levenshtein,
@@ -34,6 +38,7 @@ from evalmark.strategies.metric import (
 )
 from evalmark.strategies.overlap import Bleu, Chrf, RougeLsum, RougeN
 from evalmark.strategies.parsing import Judgment, parse_grade, parse_json_judgment, parse_yes_no
+from evalmark.strategies.plan import PlanAdherence
 from evalmark.strategies.retrieval import RetrievedSegments
 from evalmark.strategies.text import (
     Contains,
@@ -53,20 +58,27 @@ __all__ = [
     "Composite",
     "Contains",
     "ContainsFacts",
+    "ContextualPrecision",
+    "ContextualRecall",
     "ExactMatch",
+    "Faithfulness",
     "FunctionStrategy",
     "GradeParseError",
     "Guardrail",
     "JsonJudgmentParseError",
     "JsonKeysMatch",
     "JsonMatch",
+    "JudgeOutcome",
     "JudgeParseError",
     "JudgeStrategy",
     "Judgment",
     "KeyOutcome",
     "KeywordRelevance",
+    "LLMJudge",
     "Levenshtein",
     "MetricStrategy",
+    "PlanAdherence",
+    "PlanAdherenceJudge",
     "Reducer",
     "RetrievedSegments",
     "RougeL",
@@ -76,6 +88,7 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "TokenF1",
+    "TrajectoryJudge",
     "TrajectoryMatch",
     "VerdictParseError",
     "as_strategy",

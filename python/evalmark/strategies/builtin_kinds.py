@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from evalmark.models.prompts import PROMPTS
+from evalmark.strategies.agent_kinds import AGENT_KINDS
 from evalmark.strategies.judge import JudgeStrategy
 from evalmark.strategies.kinds import (
     StrategyKind,
@@ -176,4 +177,5 @@ KINDS: tuple[StrategyKind, ...] = (
         prompt="rubric",
     ),
     LLM_JUDGE_KIND,
+    *AGENT_KINDS,
 )

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
-import string
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -26,118 +24,28 @@ from evalmark.data.results import EvaluationError, EvaluationResult
 from evalmark.data.samples import Sample
 from evalmark.errors import JudgeParseError
 from evalmark.models.context import call_context, current_call
-from evalmark.models.prompts import PROMPTS, VARIABLES, JudgePrompt
+from evalmark.models.prompts import PROMPTS, JudgePrompt
 from evalmark.models.protocols import ChatModel, achat_of, model_id_of
 from evalmark.models.values import ChatReply
-from evalmark.strategies.base import as_strategy, output_text, strategy_name
+from evalmark.strategies.base import as_strategy, strategy_name
+from evalmark.strategies.judge_inputs import (
+    ExtraVariables,
+    TextTemplate,
+    extra_names,
+    extra_values,
+    judge_variables,
+)
 from evalmark.strategies.parsing import (
     check_score_range,
     parse_grade_reply,
     parse_json_judgment,
     parse_verdict_reply,
 )
+from evalmark.strategies.votes import REDUCERS, Reducer, Vote, reduce_votes
 
 __all__ = ["REDUCERS", "JudgeStrategy", "Reducer", "Vote", "judge_variables", "reduce_votes"]
 
-Reducer = Literal["majority", "all", "any", "mean"]
-REDUCERS: tuple[str, ...] = ("majority", "all", "any", "mean")
 ParseMode = Literal["verdict", "grade", "json"]
-
-
-class Vote:
-    """One judge call read: pass/fail, score in [0, 1], the reply, and whether it was flipped
-    by a noisy judge (None when unknown)."""
-
-    __slots__ = ("flipped", "passed", "reply", "score")
-
-    def __init__(self, passed: bool, score: float, reply: str, flipped: bool | None) -> None:
-        self.passed = passed
-        self.score = score
-        self.reply = reply
-        self.flipped = flipped
-
-
-def reduce_votes(votes: Sequence[Vote], reducer: Reducer, threshold: float) -> tuple[bool, float]:
-    """(passed, score) of several votes. ``majority``: more than half passed (a tie fails);
-    ``all`` / ``any``: every / some vote passed; ``mean``: the mean score reaches
-    ``threshold``. The score is always the votes' mean."""
-    if not votes:
-        raise ValueError("no votes to reduce")
-    score = math.fsum(v.score for v in votes) / len(votes)
-    passes = sum(v.passed for v in votes)
-    if reducer == "majority":
-        return passes * 2 > len(votes), score
-    if reducer == "all":
-        return passes == len(votes), score
-    if reducer == "any":
-        return passes > 0, score
-    if reducer == "mean":
-        return score >= threshold, score
-    raise ValueError(f"reducer must be one of {', '.join(REDUCERS)}, got {reducer!r}")
-
-
-def _question(sample: Sample, output: Any) -> str | None:
-    question = getattr(output, "input", None)
-    if isinstance(question, str):
-        return question
-    texts = [p for p in sample.parameters if isinstance(p, str)]
-    return texts[0] if texts else None
-
-
-def judge_variables(
-    sample: Sample, output: Any, needed: Sequence[str], *, strategy: str
-) -> dict[str, str | Sequence[str]]:
-    """The template variables ``needed``, filled from ``sample`` and ``output`` (see the module
-    docstring). A variable with no value is left out, so rendering names it as missing."""
-    values: dict[str, str | Sequence[str]] = {}
-    for name in needed:
-        if name == "question":
-            question = _question(sample, output)
-            if question is not None:
-                values[name] = question
-        elif name == "response":
-            values[name] = output_text(output, strategy=strategy, sample=sample)
-        elif name == "expected_output":
-            if sample.expected_output is not None:
-                values[name] = sample.expected_output
-            elif sample.expected_outputs:
-                values[name] = "\n".join(sample.expected_outputs)
-        elif name == "context":
-            retrieved = getattr(output, "retrieval_context", None)
-            context = retrieved if retrieved else sample.context
-            if context:
-                values[name] = list(context)
-    return values
-
-
-class _TextTemplate:
-    """A user template given as a plain string with ``{variables}``."""
-
-    def __init__(self, template: str) -> None:
-        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f]
-        unknown = sorted(set(fields) - set(VARIABLES))
-        if unknown:
-            raise ValueError(
-                f"judge template uses unknown variable(s) {', '.join(unknown)}; the variables "
-                f"are {', '.join('{' + v + '}' for v in VARIABLES)}"
-            )
-        self.name = "custom"
-        self.template = template
-        self.variables = tuple(dict.fromkeys(fields))
-
-    def render(self, **values: str | Sequence[str]) -> list[dict[str, str]]:
-        missing = [v for v in self.variables if v not in values]
-        if missing:
-            raise ValueError(
-                f"judge template needs {', '.join('{' + v + '}' for v in self.variables)}; "
-                f"missing {', '.join('{' + v + '}' for v in missing)}"
-            )
-        filled = {
-            k: v if isinstance(v, str) else "\n\n".join(v)
-            for k, v in values.items()
-            if k in self.variables
-        }
-        return [{"role": "user", "content": self.template.format_map(filled)}]
 
 
 class JudgeStrategy:
@@ -152,7 +60,9 @@ class JudgeStrategy:
     ``reducer`` (majority, all, any, mean; ``threshold`` is the mean's pass mark).
     ``fallback``: a strategy used when the judge fails (every call raised or gave an unreadable
     reply); without one such a sample is an error result (kind ``judge`` or ``parse``, the raw
-    reply kept). ``params`` are passed to ``model.chat``.
+    reply kept). ``params`` are passed to ``model.chat``. ``variables``: extra template
+    variables, a mapping or a function ``(sample, output) -> mapping`` called for each call;
+    they fill (and may override) the template's variables of those names.
     """
 
     def __init__(
@@ -172,17 +82,18 @@ class JudgeStrategy:
         name: str | None = None,
         params: Mapping[str, Any] | None = None,
         cache: bool = False,
+        variables: ExtraVariables | None = None,
     ) -> None:
         if not callable(getattr(model, "chat", None)):
             raise TypeError(f"the judge must be a chat model with chat(messages), got {model!r}")
         self.model = model
-        self.prompt: JudgePrompt | _TextTemplate
+        self.prompt: JudgePrompt | TextTemplate
         if isinstance(template, JudgePrompt):
             self.prompt = template
         elif isinstance(template, str) and template in PROMPTS:
             self.prompt = PROMPTS[template]
         elif isinstance(template, str) and "{" in template:
-            self.prompt = _TextTemplate(template)
+            self.prompt = TextTemplate(template, extra=extra_names(variables))
         else:
             raise ValueError(
                 f"unknown judge template {template!r}: give a JudgePrompt, one of "
@@ -215,6 +126,7 @@ class JudgeStrategy:
         self._cache: dict[tuple[int, str], EvaluationResult] = {}
         self.fallback = as_strategy(fallback) if fallback is not None else None
         self.params = dict(params or {})
+        self.variables = variables
         self.name = name or f"Judge({self.prompt.name})"
 
     # ------------------------------------------------------------------ pieces
@@ -222,6 +134,7 @@ class JudgeStrategy:
     def messages(self, sample: Sample, output: Any) -> list[dict[str, str]]:
         """The chat messages sent to the judge for this sample and output."""
         values = judge_variables(sample, output, self.prompt.variables, strategy=self.name)
+        values.update(extra_values(self.variables, sample, output, self.prompt.variables))
         try:
             return self.prompt.render(**values)
         except ValueError as exc:

@@ -52,6 +52,7 @@ from evalmark.models.structured import (
 )
 from evalmark.models.values import ChatReply
 from evalmark.strategies.judge import REDUCERS, Reducer, Vote, reduce_votes
+from evalmark.strategies.judge_inputs import ExtraVariables, extra_values
 from evalmark.strategies.llm_judge_inputs import catalog_values
 
 __all__ = ["JudgeOutcome", "LLMJudge"]
@@ -86,6 +87,8 @@ class LLMJudge:
     score. ``repeats`` / ``reducer``: ask several times and combine, as ``JudgeStrategy`` does.
     ``feedback_key``: the name of the score (default the prompt's name); ``name``: the check's
     name in reports (default ``feedback_key``). ``params`` go to every ``chat`` call.
+    ``variables``: extra values of the prompt's variables, a mapping or a function
+    ``(sample, output) -> mapping`` called for each call.
     """
 
     def __init__(
@@ -105,6 +108,7 @@ class LLMJudge:
         reducer: Reducer = "majority",
         name: str | None = None,
         params: Mapping[str, Any] | None = None,
+        variables: ExtraVariables | None = None,
     ) -> None:
         if not callable(getattr(model, "chat", None)):
             raise TypeError(f"the judge must be a chat model with chat(messages), got {model!r}")
@@ -130,6 +134,7 @@ class LLMJudge:
         self.feedback_key = feedback_key or self.prompt.name
         self.name = name or self.feedback_key
         self.params = dict(params or {})
+        self.variables = variables
         self._caller = StructuredCaller(model, mode, label=self.prompt.name)
 
     def _check_examples(self) -> None:
@@ -237,8 +242,10 @@ class LLMJudge:
     # ------------------------------------------------------------------ as a strategy
 
     def values(self, sample: Sample, output: Any) -> dict[str, Any]:
-        """The prompt's variables for this sample and output."""
-        return catalog_values(self.prompt, sample, output, strategy=self.name)
+        """The prompt's variables for this sample and output, then the extra ``variables``."""
+        values = catalog_values(self.prompt, sample, output, strategy=self.name)
+        names = [v.name for v in self.prompt.variables]
+        return {**values, **extra_values(self.variables, sample, output, names)}
 
     def _checks(self) -> list[tuple[int, str]]:
         if self.repeats == 1:
@@ -294,7 +301,7 @@ class LLMJudge:
         for repeat, check in self._checks():
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(self._outcome(lambda: self._call(values), expected))
-        return self._result(outcomes, expected)
+        return self._with_prompt(self._result(outcomes, expected), values)
 
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Async :meth:`evaluate`; the repeats are asked one after another."""
@@ -305,7 +312,15 @@ class LLMJudge:
         for repeat, check in self._checks():
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(await self._aoutcome(self._acall(values), expected))
-        return self._result(outcomes, expected)
+        return self._with_prompt(self._result(outcomes, expected), values)
+
+    def _with_prompt(self, result: EvaluationResult, values: Mapping[str, Any]) -> EvaluationResult:
+        """A result that did not pass carries the exact messages sent (in the mode used)."""
+        if result.passed:
+            return result
+        used = result.metadata.get("mode", "prompted")
+        mode: Mode = used if used in ("native", "prompted") else "prompted"
+        return result.with_metadata({"judge_prompt": self.messages(values, mode)})
 
     async def _aoutcome(
         self, asked: Awaitable[tuple[str, ChatReply]], expected: str | None

@@ -27,15 +27,21 @@ paired optimally rather than first-come; the explanation names the calls left un
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
-from decimal import Decimal
 from typing import Any, Literal
 
 from evalmark.data.results import EvaluationResult
 from evalmark.data.samples import Sample
 from evalmark.errors import StrategyError
 from evalmark.strategies.matching import max_matching
+from evalmark.strategies.tool_calls import (
+    Call,
+    drop_path,
+    get_path,
+    json_equal,
+    read_calls,
+    read_steps,
+)
 
 __all__ = ["ArgumentMode", "Call", "TrajectoryMatch", "TrajectoryMode", "json_equal"]
 
@@ -43,141 +49,6 @@ TrajectoryMode = Literal["strict", "unordered", "subset", "superset"]
 ArgumentMode = Literal["exact", "ignore", "subset", "superset"]
 _MODES = ("strict", "unordered", "subset", "superset")
 _ARG_MODES = ("exact", "ignore", "subset", "superset")
-
-
-def json_equal(a: Any, b: Any) -> bool:
-    """Equality of JSON values by meaning: numbers by exact value (1 == 1.0; True is not 1),
-    objects ignoring key order, arrays in order."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, int | float | Decimal) and isinstance(b, int | float | Decimal):
-        return _decimal(a) == _decimal(b)
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and bool(a == b)
-
-
-def _decimal(value: int | float | Decimal) -> Decimal:
-    return (
-        value
-        if isinstance(value, Decimal)
-        else Decimal(repr(value) if isinstance(value, float) else value)
-    )
-
-
-class Call:
-    """A tool call reduced to what matching needs: name and arguments."""
-
-    __slots__ = ("arguments", "name")
-
-    def __init__(self, name: str, arguments: Mapping[str, Any]) -> None:
-        self.name = name
-        self.arguments = dict(arguments)
-
-    def __repr__(self) -> str:
-        args = ", ".join(
-            f"{k}={json.dumps(v, ensure_ascii=False, default=str)}"
-            for k, v in sorted(self.arguments.items())
-        )
-        text = f"{self.name}({args})"
-        return text if len(text) <= 120 else text[:119] + "…"
-
-
-def _call(value: object, where: str) -> Call:
-    name = getattr(value, "name", None)
-    arguments: Any = getattr(value, "arguments", None)
-    if isinstance(value, Mapping) and isinstance(value.get("function"), Mapping):
-        value = value["function"]  # OpenAI: {"type": "function", "function": {...}}
-    if isinstance(value, Mapping):
-        name = value.get("name", value.get("tool", value.get("function")))
-        arguments = value.get("arguments", value.get("args", value.get("parameters", {})))
-    if isinstance(arguments, str):  # a chat reply's tool call carries JSON text
-        try:
-            arguments = json.loads(arguments, parse_float=Decimal) if arguments.strip() else {}
-        except json.JSONDecodeError as exc:
-            raise StrategyError(f"{where}: arguments are not valid JSON ({exc})") from None
-    if arguments is None:
-        arguments = {}
-    if not isinstance(name, str) or not name:
-        raise StrategyError(f"{where}: a tool call needs a name, got {value!r}")
-    if not isinstance(arguments, Mapping):
-        raise StrategyError(f"{where}: arguments of {name!r} must be a mapping, got {arguments!r}")
-    return Call(name, arguments)
-
-
-def _field(message: object, key: str) -> Any:
-    return message.get(key) if isinstance(message, Mapping) else getattr(message, key, None)
-
-
-def _is_message(item: object) -> bool:
-    role = _field(item, "role")
-    kind = _field(item, "type")
-    return isinstance(role, str) or (
-        isinstance(kind, str) and kind in ("ai", "human", "tool", "system", "AIMessage")
-    )
-
-
-def _steps(value: Sequence[Any], where: str) -> list[list[Call]]:
-    """The tool calls of each assistant message that made any, in message order."""
-    steps: list[list[Call]] = []
-    for i, message in enumerate(value):
-        if _field(message, "role") not in ("assistant", "ai") and _field(message, "type") not in (
-            "ai",
-            "AIMessage",
-        ):
-            continue
-        calls = _field(message, "tool_calls") or []
-        if calls:
-            steps.append([_call(c, f"{where}[{i}].tool_calls[{k}]") for k, c in enumerate(calls)])
-    return steps
-
-
-def _parsed(value: object, where: str) -> Sequence[Any]:
-    if isinstance(value, str):
-        try:
-            value = json.loads(value, parse_float=Decimal)
-        except json.JSONDecodeError as exc:
-            raise StrategyError(f"{where}: not a JSON list of tool calls ({exc})") from None
-    if not isinstance(value, Sequence) or isinstance(value, str | bytes):
-        raise StrategyError(f"{where}: expected a list of tool calls, got {type(value).__name__}")
-    return value
-
-
-def _messages(value: object, where: str) -> list[list[Call]] | None:
-    """The per-message calls when ``value`` is a chat message list, else None."""
-    items = _parsed(value, where)
-    if items and all(_is_message(m) for m in items):
-        return _steps(items, where)
-    return None
-
-
-def _calls(value: object, where: str) -> list[Call]:
-    items = _parsed(value, where)
-    if items and all(_is_message(m) for m in items):
-        return [call for step in _steps(items, where) for call in step]
-    return [_call(item, f"{where}[{i}]") for i, item in enumerate(items)]
-
-
-def _get_path(arguments: Mapping[str, Any], path: str) -> tuple[bool, Any]:
-    node: Any = arguments
-    for part in path.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            return False, None
-        node = node[part]
-    return True, node
-
-
-def _drop_path(arguments: Mapping[str, Any], path: str) -> dict[str, Any]:
-    head, _, rest = path.partition(".")
-    out = dict(arguments)
-    if head in out:
-        if rest and isinstance(out[head], Mapping):
-            out[head] = _drop_path(out[head], rest)
-        elif not rest:
-            del out[head]
-    return out
 
 
 class TrajectoryMatch:
@@ -225,9 +96,9 @@ class TrajectoryMatch:
         self.mode: TrajectoryMode = mode
         self.arguments: ArgumentMode = arguments
         self.tool_arguments = dict(tool_arguments or {})
-        self.expected = _calls(list(expected), "expected") if expected is not None else None
+        self.expected = read_calls(list(expected), "expected") if expected is not None else None
         self._expected_steps = (
-            _messages(list(expected), "expected") if expected is not None else None
+            read_steps(list(expected), "expected") if expected is not None else None
         )
         self.name = name or f"TrajectoryMatch({mode})"
 
@@ -237,11 +108,11 @@ class TrajectoryMatch:
         if isinstance(rule, Mapping):
             for path, check in rule.items():
                 if check != "ignore":
-                    found_e, value_e = _get_path(e, path)
-                    found_a, value_a = _get_path(a, path)
+                    found_e, value_e = get_path(e, path)
+                    found_a, value_a = get_path(a, path)
                     if found_e != found_a or (found_e and not check(value_e, value_a)):
                         return False
-                e, a = _drop_path(e, path), _drop_path(a, path)
+                e, a = drop_path(e, path), drop_path(a, path)
             return self._by_mode(self.arguments, e, a)
         if callable(rule):
             return bool(rule(e, a))
@@ -261,17 +132,19 @@ class TrajectoryMatch:
         """Whether ``actual`` counts as the ``expected`` call."""
         return expected.name == actual.name and self._arguments_match(expected, actual)
 
-    def _expected_calls(self, sample: Sample, output: Any) -> list[Call]:
+    def _expectedread_calls(self, sample: Sample, output: Any) -> list[Call]:
         if self.expected is not None:
             return self.expected
         from_case = getattr(output, "expected_tool_calls", None)
         if from_case is not None:
-            return _calls(list(from_case), f"{self.name}: sample '{sample.name}': expected")
+            return read_calls(list(from_case), f"{self.name}: sample '{sample.name}': expected")
         for key in ("expected-tool-calls", "expected_tool_calls"):
             if key in sample.metadata:
-                return _calls(sample.metadata[key], f"{self.name}: sample '{sample.name}': {key}")
+                return read_calls(
+                    sample.metadata[key], f"{self.name}: sample '{sample.name}': {key}"
+                )
         if sample.expected_output is not None:
-            return _calls(
+            return read_calls(
                 sample.expected_output, f"{self.name}: sample '{sample.name}': expected-output"
             )
         raise StrategyError(
@@ -280,13 +153,13 @@ class TrajectoryMatch:
             "metadata 'expected-tool-calls', or a JSON list in expected-output"
         )
 
-    def _actual_calls(self, sample: Sample, output: Any) -> list[Call]:
+    def _actualread_calls(self, sample: Sample, output: Any) -> list[Call]:
         where = f"{self.name}: sample '{sample.name}': output"
         calls = getattr(output, "tool_calls", None)
         if calls is not None and not isinstance(output, Sequence):
-            return _calls(list(calls), where)
+            return read_calls(list(calls), where)
         if isinstance(output, Sequence) and not isinstance(output, str | bytes):
-            return _calls(output, where)
+            return read_calls(output, where)
         if calls is None and hasattr(output, "text"):
             return []  # a chat reply without tool calls made none
         raise StrategyError(
@@ -296,12 +169,12 @@ class TrajectoryMatch:
 
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Pair the calls and judge the trajectory."""
-        expected = self._expected_calls(sample, output)
-        actual = self._actual_calls(sample, output)
+        expected = self._expectedread_calls(sample, output)
+        actual = self._actualread_calls(sample, output)
         if self.mode == "strict":
             steps = self._message_steps(sample, output)
             if steps is not None:
-                return self._strict_messages(*steps)
+                return self._strictread_steps(*steps)
             return self._strict(expected, actual)
         edges = [[j for j, a in enumerate(actual) if self.matches(e, a)] for e in expected]
         pairs = max_matching(len(expected), len(actual), edges)
@@ -344,12 +217,12 @@ class TrajectoryMatch:
         """Both sides' per-message calls when both are message lists, else None."""
         if not isinstance(output, Sequence) or isinstance(output, str | bytes):
             return None
-        actual = _messages(output, f"{self.name}: sample '{sample.name}': output")
+        actual = read_steps(output, f"{self.name}: sample '{sample.name}': output")
         expected = self._expected_steps
         if expected is None and self.expected is None:
             raw = sample.metadata.get("expected-tool-calls", sample.expected_output)
             if raw is not None:
-                expected = _messages(raw, f"{self.name}: sample '{sample.name}': expected")
+                expected = read_steps(raw, f"{self.name}: sample '{sample.name}': expected")
         if actual is None or expected is None:
             return None
         return expected, actual
@@ -360,7 +233,7 @@ class TrajectoryMatch:
         edges = [[j for j, a in enumerate(actual) if self.matches(e, a)] for e in expected]
         return all(p >= 0 for p in max_matching(len(expected), len(actual), edges))
 
-    def _strict_messages(
+    def _strictread_steps(
         self, expected: list[list[Call]], actual: list[list[Call]]
     ) -> EvaluationResult:
         metadata = {"mode": "strict", "expected_messages": len(expected), "messages": len(actual)}

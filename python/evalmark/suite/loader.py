@@ -15,6 +15,7 @@ from evalmark._files.source import read_bytes
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import Problem, SuiteError
 from evalmark.suite import sections
+from evalmark.suite.conversations import CONVERSATION_KEYS, conversations
 from evalmark.suite.document import SuiteDocument
 from evalmark.suite.model import (
     SUITE_FILE,
@@ -23,7 +24,7 @@ from evalmark.suite.model import (
     check_positive_int,
 )
 
-__all__ = ["load_suite", "resolve_suite_path"]
+__all__ = ["load_suite", "project_root", "resolve_suite_path"]
 
 _TOP_KEYS = (
     "name",
@@ -37,8 +38,10 @@ _TOP_KEYS = (
     "gate",
     "report",
     "concurrency",
+    "repeats",
+    *CONVERSATION_KEYS,
 )
-_EVALUATION_KEYS = ("name", "samples", "tags", "application", "strategies")
+_EVALUATION_KEYS = ("name", "samples", "tags", "application", "strategies", *CONVERSATION_KEYS)
 
 
 def resolve_suite_path(source: str | Path) -> Path:
@@ -113,6 +116,7 @@ def _check(path: Path, data: bytes) -> Suite:
         check_positive_int,
         "expected a whole number of at least 1, e.g. concurrency: 4",
     )
+    repeats, repeat_k = _repeats(doc, value.get("repeats"))
     evaluations = _evaluations(doc, value, base, name)
     doc.raise_problems()
     return Suite(
@@ -124,7 +128,27 @@ def _check(path: Path, data: bytes) -> Suite:
         gate=gate,
         report=report,
         concurrency=concurrency,
+        repeats=repeats,
+        repeat_k=repeat_k,
     )
+
+
+def _repeats(doc: SuiteDocument, value: Any) -> tuple[int, int | None]:
+    """``repeats: n`` or ``repeats: {runs: n, k: k}``: the application's runs per sample."""
+    example = "expected a whole number of runs, e.g. repeats: 5, or repeats: {runs: 5, k: 3}"
+    if value is None:
+        return 1, None
+    runs, k = (value.get("runs"), value.get("k")) if isinstance(value, dict) else (value, None)
+    if isinstance(value, dict):
+        doc.check_keys(("repeats",), value, ("runs", "k"), "repeats")
+    if check_positive_int(runs) is not None:
+        doc.report(("repeats",), example)
+        return 1, None
+    if k is not None and (check_positive_int(k) is not None or k > runs):
+        doc.report(("repeats", "k"), f"expected a whole number from 1 to runs ({runs})")
+        k = None
+    assert isinstance(runs, int)
+    return runs, k
 
 
 def _default_name(path: Path) -> str:
@@ -136,7 +160,11 @@ def _evaluations(
 ) -> tuple[EvaluationSpec, ...]:
     parts = value.get("evaluations")
     if parts is None:
-        if "samples" not in value and "samples" not in doc.suggested:
+        if (
+            "samples" not in value
+            and "samples" not in doc.suggested
+            and "conversations" not in value
+        ):
             doc.report(
                 (), "missing 'samples': name the samples file(s), e.g. samples: samples.yaml"
             )
@@ -168,7 +196,7 @@ def _evaluations(
             continue
         doc.check_keys(key, part, _EVALUATION_KEYS, "evaluation")
         for needed in ("name", "samples", "strategies"):
-            if needed not in part:
+            if needed not in part and not (needed == "samples" and "conversations" in part):
                 doc.report(key, f"missing '{needed}' in this evaluation")
         evaluation = _evaluation(doc, key, part, base, f"{suite_name}-{index + 1}")
         if evaluation.name in seen:
@@ -193,19 +221,41 @@ def _evaluation(
     tags = doc.string_list((*key, "tags"), value.get("tags"), "tags: [smoke, billing]")
     application = sections.application(doc, (*key, "application"), value.get("application"), base)
     strategies = sections.strategies(doc, (*key, "strategies"), value.get("strategies"))
-    return EvaluationSpec(name, samples, tags, application, strategies)
+    chats = None
+    if "conversations" in value:
+        turn_checks = sections.strategies(
+            doc, (*key, "turn-strategies"), value.get("turn-strategies")
+        )
+        chats = conversations(doc, key, value, base, turn_checks)
+    return EvaluationSpec(name, samples, tags, application, strategies, chats)
+
+
+def project_root(start: Path) -> Path | None:
+    """The nearest folder at or above ``start`` holding ``pyproject.toml`` or ``.git``."""
+    for folder in (start.resolve(), *start.resolve().parents):
+        if (folder / "pyproject.toml").exists() or (folder / ".git").exists():
+            return folder
+    return None
 
 
 def _existing(doc: SuiteDocument, key: PathKey, base: Path, name: str) -> Path:
+    """A samples file relative to the suite file's folder, else to the project root."""
     path = base / name
-    if not path.exists():
-        hint = ""
-        if path.parent.is_dir():
-            siblings = sorted(
-                p.name for p in path.parent.iterdir() if p.name not in (SUITE_FILE, doc.name)
-            )
-            close = difflib.get_close_matches(path.name, siblings, n=1, cutoff=0.6)
-            if close:
-                hint = f"; did you mean '{close[0]}'?"
-        doc.report(key, f"no such file '{name}' (resolved to {path}){hint}")
+    if path.exists():
+        return path
+    root = project_root(base)
+    if root is not None and (root / name).exists():
+        return root / name
+    hint = ""
+    if path.parent.is_dir():
+        siblings = sorted(
+            p.name for p in path.parent.iterdir() if p.name not in (SUITE_FILE, doc.name)
+        )
+        close = difflib.get_close_matches(path.name, siblings, n=1, cutoff=0.6)
+        if close:
+            hint = f"; did you mean '{close[0]}'?"
+    tried = f"resolved to {path}"
+    if root is not None and root / name != path:
+        tried += f" from the suite file, and to {root / name} from the project root"
+    doc.report(key, f"no such file '{name}' ({tried}){hint}")
     return path

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from evalmark.errors import SuiteError
+from evalmark.report.budgets import Budget, BudgetLimit
 from evalmark.strategies.kinds import (
     COMMON_OPTIONS,
     JUDGED_OPTIONS,
@@ -17,6 +18,9 @@ from evalmark.strategies.kinds import (
     check_positive_int,
 )
 from evalmark.strategies.registry import STRATEGY_KINDS
+
+if TYPE_CHECKING:
+    from evalmark.suite.conversations import ConversationsSpec
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -90,13 +94,15 @@ class ApplicationSpec:
 
 @dataclass(frozen=True, slots=True)
 class EvaluationSpec:
-    """One evaluation of a suite: samples, the application and the checks applied to it."""
+    """One evaluation of a suite: samples (or conversations), the application and the checks
+    applied to it."""
 
     name: str
     samples: tuple[Path, ...]
     tags: tuple[str, ...]
     application: ApplicationSpec
     strategies: tuple[StrategySpec, ...]
+    conversations: ConversationsSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,12 +127,16 @@ class JudgeSpec:
 
 @dataclass(frozen=True, slots=True)
 class GateSpec:
-    """When a run fails: overall and per-tag pass rates, and the largest drop from a baseline."""
+    """When a run fails: overall and per-tag pass rates, the largest drop from a baseline,
+    budgets of recorded latency, tokens and cost, and pass@k / pass^k over repeated runs."""
 
     pass_rate: float | None = None
     tags: Mapping[str, float] = field(default_factory=dict)
     max_drop: float | None = None
     baseline: Path | None = None
+    budgets: Mapping[Budget, BudgetLimit] = field(default_factory=dict)
+    pass_at_k: float | None = None
+    pass_hat_k: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +159,8 @@ class Suite:
     gate: GateSpec
     report: ReportSpec
     concurrency: int = 4
+    repeats: int = 1
+    repeat_k: int | None = None
 
     @property
     def base(self) -> Path:
@@ -166,7 +178,10 @@ class Suite:
     @property
     def judged(self) -> bool:
         """True when some check needs the judge."""
-        return any(s.judged for e in self.evaluations for s in e.strategies)
+        turn_checks = [e.conversations.turn_strategies for e in self.evaluations if e.conversations]
+        return any(s.judged for e in self.evaluations for s in e.strategies) or any(
+            s.judged for checks in turn_checks for s in checks
+        )
 
 
 # --------------------------------------------------------------------------- strategy kinds

@@ -104,7 +104,8 @@ def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> lis
         stem = report_stem(run, evaluation.name, _build_of(report))
         for fmt in formats:
             # The HTML page shows each case's input, expected answer, facts and context.
-            options = {"samples": load_samples(*evaluation.samples)} if fmt == "html" else {}
+            html = fmt == "html" and evaluation.samples
+            options = {"samples": load_samples(*evaluation.samples)} if html else {}
             written.append(report.write(path_inside(directory, stem, _EXTENSIONS[fmt]), **options))
     if len(run.reports) > 1:
         suite = SuiteReport(run.reports, name=run.suite.name)

@@ -14,12 +14,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evalmark.data.samples import Sample, Samples, load_samples
+from evalmark.data.samples import Sample, load_samples
 from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
-from evalmark.report.gates import GateResult, check_cases
+from evalmark.report.gates import GateResult, check_budgets, check_cases, check_repeats
 from evalmark.strategies.registry import get_strategy_kind
 from evalmark.suite.application import import_callable, recorded_application
+from evalmark.suite.conversation_run import run_conversations, selected_conversations
 from evalmark.suite.model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "build_strategy",
     "check_gate",
     "run_suite",
+    "selected_samples",
     "verdict_rows",
 ]
 
@@ -104,13 +106,30 @@ def _has_any(sample: Sample, tags: Sequence[str]) -> bool:
     return not tags or any(tag in sample.tags for tag in tags)
 
 
-def _samples(evaluation: EvaluationSpec, tags: Sequence[str]) -> Samples:
-    """The evaluation's samples carrying any of its own tags (if it names some) and any of the
-    run's ``tags`` (if given)."""
+def _samples(evaluation: EvaluationSpec, tags: Sequence[str]) -> Any:
+    """The evaluation's samples (or conversation cases) carrying any of its own tags (if it
+    names some) and any of the run's ``tags`` (if given)."""
+    if evaluation.conversations is not None:
+        return selected_conversations(evaluation, tags)
     samples = load_samples(*evaluation.samples)
     if not evaluation.tags and not tags:
         return samples
     return samples.filter(lambda s: _has_any(s, evaluation.tags) and _has_any(s, tags))
+
+
+def selected_samples(suite: Suite, tags: Sequence[str] = ()) -> list[tuple[EvaluationSpec, Any]]:
+    """Each evaluation with the samples a run with ``tags`` selects (evaluations left without
+    samples dropped); ``SuiteError`` when no sample is selected."""
+    selected = [(evaluation, _samples(evaluation, tags)) for evaluation in suite.evaluations]
+    selected = [(evaluation, samples) for evaluation, samples in selected if len(samples)]
+    if not selected:
+        present = sorted({t for e in suite.evaluations for t in _tags_of(e)})
+        wanted = ", ".join(tags) if tags else "the tags its evaluations name"
+        raise SuiteError(
+            f"{suite.path}: no sample of the suite carries {wanted}; the samples' tags are "
+            f"{', '.join(present) or 'none'}"
+        )
+    return selected
 
 
 # --------------------------------------------------------------------------- running
@@ -144,26 +163,36 @@ def run_suite(
     judge_model = (
         judge if judge is not None else (build_judge(suite.judge, mode) if suite.judged else None)
     )
-    selected = [(evaluation, _samples(evaluation, tags)) for evaluation in suite.evaluations]
-    selected = [(evaluation, samples) for evaluation, samples in selected if len(samples)]
-    if not selected:
-        present = sorted({t for e in suite.evaluations for t in load_samples(*e.samples).tags})
-        wanted = ", ".join(tags) if tags else "the tags its evaluations name"
-        raise SuiteError(
-            f"{suite.path}: no sample of the suite carries {wanted}; the samples' tags are "
-            f"{', '.join(present) or 'none'}"
-        )
+    selected = selected_samples(suite, tags)
     total = sum(len(samples) for _, samples in selected)
     reports = []
     chosen_build: str | None = None
     workers = concurrency if concurrency is not None else suite.concurrency
     for evaluation, samples in selected:
+        if evaluation.conversations is not None:
+            report, used = run_conversations(
+                evaluation,
+                samples,
+                build=build,
+                mode=mode,
+                judge=judge_model,
+                concurrency=workers,
+                run_index=run_index,
+                suite_name=suite.name,
+            )
+            chosen_build = chosen_build or used
+            reports.append(report)
+            if progress is not None:
+                progress(len(samples), total)
+            continue
         function, used = _function_under_test(evaluation, build, mode)
         chosen_build = chosen_build or used
         if progress is not None:
             function = _counting(function, progress, total)
         strategies = [build_strategy(spec, judge_model) for spec in evaluation.strategies]
-        scorer = Scorer(concurrency=workers, run_index=run_index)
+        scorer = Scorer(
+            concurrency=workers, run_index=run_index, repeats=suite.repeats, k=suite.repeat_k
+        )
         metadata = (
             {"suite": suite.name, "build": used} if used is not None else {"suite": suite.name}
         )
@@ -174,6 +203,12 @@ def run_suite(
     gates = check_gate(suite.gate, reports)
     evaluations = tuple(evaluation for evaluation, _ in selected)
     return SuiteRun(suite, chosen_build, evaluations, tuple(reports), gates)
+
+
+def _tags_of(evaluation: EvaluationSpec) -> set[str]:
+    if evaluation.conversations is not None:
+        return {t for c in evaluation.conversations.cases for t in c.tags}
+    return set(load_samples(*evaluation.samples).tags)
 
 
 def _counting(function: Callable[..., Any], progress: Progress, total: int) -> Callable[..., Any]:
@@ -201,7 +236,11 @@ def _counting(function: Callable[..., Any], progress: Progress, total: int) -> C
 def check_gate(gate: GateSpec, reports: Sequence[Any]) -> tuple[GateResult, ...]:
     """The suite gate's conditions checked against the reports, counting cases (see
     :func:`evalmark.report.gates.check_cases`)."""
-    return check_cases(reports, pass_rate=gate.pass_rate, tags=gate.tags)
+    return (
+        check_cases(reports, pass_rate=gate.pass_rate, tags=gate.tags)
+        + check_budgets(reports, gate.budgets)
+        + check_repeats(reports, pass_at_k=gate.pass_at_k, pass_hat_k=gate.pass_hat_k)
+    )
 
 
 def verdict_rows(run: SuiteRun) -> list[tuple[str, str, bool, bool]]:

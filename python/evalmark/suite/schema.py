@@ -6,6 +6,7 @@ from typing import Any
 
 from evalmark.strategies.kinds import option_schema
 from evalmark.strategies.registry import STRATEGY_KINDS
+from evalmark.suite.conversations import conversation_schema
 from evalmark.suite.model import REPORT_FORMATS
 
 __all__ = ["suite_file_schema"]
@@ -99,8 +100,10 @@ def suite_file_schema() -> dict[str, Any]:
             "tags": {"type": "array", "items": {"type": "string"}},
             "application": application,
             "strategies": strategies,
+            **conversation_schema(),
         },
-        "required": ["name", "samples", "strategies"],
+        "required": ["name", "strategies"],
+        "anyOf": [{"required": ["samples"]}, {"required": ["conversations"]}],
         "additionalProperties": False,
     }
     judge: dict[str, Any] = {
@@ -121,7 +124,8 @@ def suite_file_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "evalmark suite",
         "description": "An evaluation suite run by `evalmark run`. Input paths are relative to "
-        "the suite file; the report folder is relative to where evalmark runs.",
+        "the suite file (sample files not found there: to the project root); the report "
+        "folder is relative to where evalmark runs.",
         "type": "object",
         "properties": {
             "name": {"type": "string"},
@@ -139,6 +143,24 @@ def suite_file_schema() -> dict[str, Any]:
                     "tags": {"type": "object", "additionalProperties": _fraction_schema("")},
                     "max-drop": _fraction_schema("largest allowed drop against the baseline"),
                     "baseline": {"type": "string"},
+                    "budget": {
+                        "type": "object",
+                        "properties": {
+                            name: {
+                                "type": "object",
+                                "properties": {
+                                    "per-case": {"type": "number", "minimum": 0},
+                                    "total": {"type": "number", "minimum": 0},
+                                },
+                                "minProperties": 1,
+                                "additionalProperties": False,
+                            }
+                            for name in ("latency-ms", "tokens", "cost")
+                        },
+                        "additionalProperties": False,
+                    },
+                    "pass-at-k": _fraction_schema("mean chance that some of k runs pass"),
+                    "pass-hat-k": _fraction_schema("mean chance that all k runs pass (pass^k)"),
                 },
                 "additionalProperties": False,
             },
@@ -151,6 +173,22 @@ def suite_file_schema() -> dict[str, Any]:
                 "additionalProperties": False,
             },
             "concurrency": {"type": "integer", "minimum": 1},
+            "repeats": {
+                "description": "runs of the application per sample, for pass@k and pass^k",
+                "oneOf": [
+                    {"type": "integer", "minimum": 1},
+                    {
+                        "type": "object",
+                        "properties": {
+                            "runs": {"type": "integer", "minimum": 1},
+                            "k": {"type": "integer", "minimum": 1},
+                        },
+                        "required": ["runs"],
+                        "additionalProperties": False,
+                    },
+                ],
+            },
+            **conversation_schema(),
         },
         "additionalProperties": False,
         "$defs": {"strategy": _strategy_schema(), "judge": judge},

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark._files.located import PathKey
+from evalmark.report.budgets import Budget, BudgetLimit
 from evalmark.suite.document import SuiteDocument
 from evalmark.suite.model import (
     COMMON_OPTIONS,
@@ -22,11 +23,12 @@ from evalmark.suite.model import (
     check_integer,
 )
 
-__all__ = ["application", "gate", "judge", "report", "strategies"]
+__all__ = ["application", "budget_limits", "gate", "judge", "report", "strategies"]
 
 _APPLICATION_KEYS = ("model-id", "builds", "function", "system-prompt")
 _JUDGE_KEYS = ("kind", "min-overlap", "cassette", "model", "model-id", "flip-rate", "seed", "judge")
-_GATE_KEYS = ("pass-rate", "tags", "max-drop", "baseline")
+_GATE_KEYS = ("pass-rate", "tags", "max-drop", "baseline", "budget", "pass-at-k", "pass-hat-k")
+_BUDGET_KEYS: dict[str, Budget] = {"latency-ms": "latency", "tokens": "tokens", "cost": "cost"}
 _REPORT_KEYS = ("dir", "formats")
 
 
@@ -247,12 +249,47 @@ def gate(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> GateSpec:
     baseline_path = base / baseline if isinstance(baseline, str) else None
     if baseline is not None and baseline_path is None:
         doc.report((*key, "baseline"), "expected the path of a JSON report")
+    repeat_rates: dict[str, float | None] = {}
+    for option in ("pass-at-k", "pass-hat-k"):
+        rate = mapping.get(option)
+        if rate is not None and check_fraction(rate) is not None:
+            doc.report((*key, option), "expected a fraction between 0 and 1, e.g. 0.9")
+            rate = None
+        repeat_rates[option] = None if rate is None else float(rate)
     return GateSpec(
         None if pass_rate is None else float(pass_rate),
         tags,
         None if max_drop is None else float(max_drop),
         baseline_path,
+        budget_limits(doc, (*key, "budget"), mapping.get("budget")),
+        repeat_rates["pass-at-k"],
+        repeat_rates["pass-hat-k"],
     )
+
+
+def budget_limits(doc: SuiteDocument, key: PathKey, value: Any) -> dict[Budget, BudgetLimit]:
+    """The gate's budgets: ``{latency-ms|tokens|cost: {per-case: n, total: n}}``."""
+    example = "budget: {latency-ms: {per-case: 2000}, cost: {total: 0.5}}"
+    mapping = doc.section(key, value, example, tuple(_BUDGET_KEYS), "budget")
+    limits: dict[Budget, BudgetLimit] = {}
+    for name, budget in _BUDGET_KEYS.items():
+        raw = (mapping or {}).get(name)
+        if raw is None:
+            continue
+        if not isinstance(raw, dict) or not raw or set(raw) - {"per-case", "total"}:
+            doc.report((*key, name), f"expected {{per-case: n, total: n}}, e.g. {example}")
+            continue
+        numbers = {}
+        for scope in ("per-case", "total"):
+            number = raw.get(scope)
+            if number is not None and (
+                isinstance(number, bool) or not isinstance(number, int | float) or number < 0
+            ):
+                doc.report((*key, name, scope), "expected a number >= 0")
+                number = None
+            numbers[scope] = number
+        limits[budget] = BudgetLimit(numbers["per-case"], numbers["total"])
+    return limits
 
 
 def report(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> ReportSpec:

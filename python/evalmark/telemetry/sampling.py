@@ -8,11 +8,9 @@ request path.
     def answer(question: str) -> str: ...
 
 Each call of ``answer`` returns as before. Whether call number *n* is scored is decided from
-the seed and *n* alone: the calls are taken in blocks of 4096, and the picked positions of a
-block are the successes of a Bernoulli(``sample_rate``) process drawn by geometric gaps from a
-``random.Random`` seeded with splitmix64(splitmix64(seed) xor block). So the same seed picks the
-same calls in every process, whatever the thread timing, and a call costs one table look-up;
-``key=`` decides by a hash of a request key instead. A picked call's
+the seed and *n* alone (:mod:`evalmark.telemetry.picking`): the same seed picks the same calls
+in every process, whatever the thread timing, and a call costs one table look-up; ``key=``
+decides by a hash of a request key instead. A picked call's
 arguments and result go into a bounded queue; one background thread takes them out, runs every
 strategy on ``Sample(name="call-<n>", parameters=<the positional arguments>)`` (or what
 ``sample=`` builds) and reports each result to the tracer given, else to the tracer that was
@@ -29,12 +27,9 @@ from __future__ import annotations
 
 import atexit
 import functools
-import hashlib
 import inspect
 import itertools
-import math
 import queue
-import random
 import threading
 import time
 import weakref
@@ -45,42 +40,13 @@ from typing import Any, TypeVar, cast
 from evalmark.data.results import EvaluationResult
 from evalmark.data.samples import Parameters, Sample
 from evalmark.strategies.base import as_strategy, strategy_name
+from evalmark.telemetry.picking import BLOCK_BITS, IN_BLOCK, CallPicker
 from evalmark.telemetry.tracer import EvalTracer, capture_context, current_tracer, record_evaluation
 
 __all__ = ["Monitor", "MonitorStats", "monitor"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-_MASK = (1 << 64) - 1
 _STOP = object()
-
-
-_BLOCK_BITS = 12
-_BLOCK = 1 << _BLOCK_BITS
-_IN_BLOCK = _BLOCK - 1
-_KEPT_BLOCKS = 64
-
-
-def _block_marks(seed_mix: int, block: int, rate: float) -> bytes:
-    """1 at the picked positions of ``block``, 0 elsewhere."""
-    if rate >= 1.0:
-        return b"\x01" * _BLOCK
-    marks = bytearray(_BLOCK)
-    draw = random.Random(_splitmix64(seed_mix ^ block)).random
-    log_miss = math.log1p(-rate)
-    position = -1
-    while True:
-        # The number of misses before the next pick is geometric: floor(log(1 - u) / log(1 - p)).
-        position += 1 + int(math.log1p(-draw()) / log_miss)
-        if position >= _BLOCK:
-            return bytes(marks)
-        marks[position] = 1
-
-
-def _splitmix64(value: int) -> int:
-    z = (value + 0x9E3779B97F4A7C15) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,10 +109,8 @@ class Monitor:
         self.tags = tuple(tags)
         self._key = key
         self._make_sample = sample
-        # With key=, a request is picked when its hash falls below the threshold.
-        self._threshold = (1 << 64) if rate >= 1.0 else int(rate * (1 << 64))
-        self._seed_mix = _splitmix64(seed & _MASK)
-        self._blocks: dict[int, bytes] = {}
+        self._picker = CallPicker(rate, seed)
+        self._threshold = self._picker.threshold
         self._calls = itertools.count()
         self._queue: queue.Queue[_Job | object] = queue.Queue(queue_size)
         self._lock = threading.Lock()
@@ -162,21 +126,7 @@ class Monitor:
 
     def picks(self, index: int, key: object = None) -> bool:
         """True when call ``index`` (or, with ``key=``, the request with this key) is scored."""
-        if self._threshold == 0:
-            return False
-        if key is not None:
-            digest = hashlib.blake2b(repr(key).encode(), digest_size=8, key=b"%d" % self.seed)
-            return int.from_bytes(digest.digest(), "little") < self._threshold
-        marks = self._blocks.get(index >> _BLOCK_BITS) or self._block(index >> _BLOCK_BITS)
-        return bool(marks[index & _IN_BLOCK])
-
-    def _block(self, block: int) -> bytes:
-        marks = _block_marks(self._seed_mix, block, self.sample_rate)
-        with self._lock:
-            if len(self._blocks) >= _KEPT_BLOCKS:
-                del self._blocks[min(self._blocks)]
-            self._blocks[block] = marks
-        return marks
+        return self._picker.picks(index, key)
 
     def __call__(self, function: _F) -> _F:
         """Wrap ``function`` (sync or async): same arguments, same result, same exceptions."""
@@ -193,7 +143,8 @@ class Monitor:
             monitored_async.monitor = self  # type: ignore[attr-defined]
             return cast(_F, monitored_async)
 
-        calls, blocks, by_key = self._calls, self._blocks, self._key is not None
+        calls, by_key = self._calls, self._key is not None
+        blocks, draw = self._picker.blocks, self._picker.block
         active = self._threshold != 0
 
         @functools.wraps(function)
@@ -205,9 +156,9 @@ class Monitor:
                     if self._picked(index, args, kwargs):
                         self._submit(index, args, kwargs, output)
                 else:  # the common case, inlined: one dict and one bytes look-up
-                    block = index >> _BLOCK_BITS
-                    marks = blocks.get(block) or self._block(block)
-                    if marks[index & _IN_BLOCK]:
+                    block = index >> BLOCK_BITS
+                    marks = blocks.get(block) or draw(block)
+                    if marks[index & IN_BLOCK]:
                         self._submit(index, args, kwargs, output)
             return output
 

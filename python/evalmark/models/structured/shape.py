@@ -14,7 +14,14 @@ from evalmark.errors import JudgeReplyError, JudgeSchemaError
 from evalmark.models.structured.json_scan import json_objects
 from evalmark.models.structured.schema import check_output_schema, schema_violation
 
-__all__ = ["REASONING_KEY", "SCORE_KEY", "ParsedReply", "ResponseSpec", "ScoreKind"]
+__all__ = [
+    "REASONING_KEY",
+    "SCORE_KEY",
+    "ParsedReply",
+    "ResponseSpec",
+    "ScoreKind",
+    "score_options",
+]
 
 ScoreKind = Literal["bool", "continuous", "choices", "schema"]
 REASONING_KEY = "reasoning"
@@ -285,3 +292,15 @@ class ResponseSpec:
             out[REASONING_KEY] = reasoning
         out[SCORE_KEY] = score
         return out
+
+
+def score_options(text: str | None) -> dict[str, Any]:
+    """The reply shape written as text (``bool``, ``continuous``, or choices such as
+    ``0,0.5,1``) as the ``score=`` or ``choices=`` option of :meth:`ResponseSpec.build`;
+    ``{"score": None}`` (the prompt's own shape) for None. ValueError for anything else."""
+    if text is None or text in ("bool", "continuous"):
+        return {"score": text}
+    try:
+        return {"choices": [float(part) for part in text.split(",")]}
+    except ValueError:
+        raise ValueError(f"{text!r}: give bool, continuous, or choices such as 0,0.5,1") from None

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark.report.render.common import number, percent, stamp
+from evalmark.report.render.conversation import html_section
 from evalmark.report.render.html_assets import CONTENT_SECURITY_POLICY, SCRIPT, STYLE
 from evalmark.report.render.html_cases import CaseRenderer, case_order
 from evalmark.report.render.html_inputs import samples_by_name
@@ -231,6 +232,7 @@ def render(
             '<section id="skipped"><h2>Skipped</h2><p>Samples left out because the function '
             f"under test raised:</p><ul>{skipped}</ul></section>"
         )
+    parts += html_section(report)  # conversations: per conversation, per turn, transcripts
     count = len(order) if max_rows is None else min(max_rows, len(order))
     parts += ['<section id="cases"><h2>Cases</h2>', _filters(report)]
     if count < len(order):

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evalmark.report.render.common import cell, markdown_table, number, percent, stamp
+from evalmark.report.render.conversation import markdown_section
+from evalmark.report.render.repeats import repeats_markdown
 
 if TYPE_CHECKING:
     from evalmark.report.baseline import Comparison, Delta
@@ -76,7 +78,8 @@ def render(
         )
     guardrails = report.guardrails()
     if guardrails:
-        out += ["", "## Guardrails", "", "REJECT is the positive class.", ""]
+        positive = " / ".join(sorted({g.positive for g in guardrails.values()}))
+        out += ["", "## Guardrails", "", f"{positive} is the positive class.", ""]
         out += markdown_table(
             [
                 "Strategy",
@@ -101,6 +104,7 @@ def render(
                 for name, g in guardrails.items()
             ],
         )
+    out += repeats_markdown(report)
     failing = report.failing_rows()
     bad = report.summary.failed + report.summary.errors
     out += ["", f"## Failures: {bad} evaluations in {len(failing)} samples", ""]
@@ -128,6 +132,7 @@ def render(
         )
         if len(shown) < len(rows):
             out += ["", f"… and {len(rows) - len(shown)} more."]
+    out += markdown_section(report)
     if samples:
         out += ["", "## Samples", ""]
         all_rows = (

@@ -1,0 +1,103 @@
+"""Every public evalmark exception, under one root: ``except evalmark.errors.EvalmarkError``.
+
+Each error is also the built-in exception it behaves as (``ValueError`` for bad input,
+``LookupError`` for a missing recording, ``ImportError`` for a missing extra), so code that
+catches the built-in keeps working. This package imports nothing else of evalmark.
+
+``evalmark.errors`` is the one import path of every exception (the Rust core imports
+``MetricInputError`` and ``TextTooLongError`` from it); the submodules only group them:
+``root`` (``EvalmarkError``), ``inputs`` (metric and scoring input), ``data`` (data files and
+their ``Problem``), ``judges`` (models, cassettes, strategies, judges), ``network`` (offline
+runs) and ``system`` (extras, output paths, plug-ins, history, sandbox, command line). Each
+exception reports ``evalmark.errors`` as its module.
+"""
+
+from __future__ import annotations
+
+from evalmark.errors.data import (
+    CalibrationError,
+    ConversationError,
+    DataFileError,
+    Problem,
+    PromptFileError,
+    ReportFormatError,
+    SampleError,
+    SuiteError,
+    TestCaseError,
+)
+from evalmark.errors.inputs import (
+    MetricInputError,
+    ScoringInputError,
+    TextTooLongError,
+)
+from evalmark.errors.judges import (
+    CassetteError,
+    CassetteFormatError,
+    CassetteMiss,
+    GradeParseError,
+    JsonJudgmentParseError,
+    JudgeFailure,
+    JudgeParseError,
+    JudgeReplyError,
+    JudgeSchemaError,
+    PromptVariableError,
+    ScriptExhausted,
+    SecretFound,
+    StrategyError,
+    StructuredOutputError,
+    VerdictParseError,
+)
+from evalmark.errors.network import NetworkBlockedError
+from evalmark.errors.root import EvalmarkError
+from evalmark.errors.system import (
+    CliError,
+    HistoryError,
+    OptionalDependencyError,
+    OutputPathError,
+    PlotUnavailableError,
+    PluginError,
+    SandboxUnavailableError,
+)
+
+__all__ = [
+    "CalibrationError",
+    "CassetteError",
+    "CassetteFormatError",
+    "CassetteMiss",
+    "CliError",
+    "ConversationError",
+    "DataFileError",
+    "EvalmarkError",
+    "GradeParseError",
+    "HistoryError",
+    "JsonJudgmentParseError",
+    "JudgeFailure",
+    "JudgeParseError",
+    "JudgeReplyError",
+    "JudgeSchemaError",
+    "MetricInputError",
+    "NetworkBlockedError",
+    "OptionalDependencyError",
+    "OutputPathError",
+    "PlotUnavailableError",
+    "PluginError",
+    "Problem",
+    "PromptFileError",
+    "PromptVariableError",
+    "ReportFormatError",
+    "SampleError",
+    "SandboxUnavailableError",
+    "ScoringInputError",
+    "ScriptExhausted",
+    "SecretFound",
+    "StrategyError",
+    "StructuredOutputError",
+    "SuiteError",
+    "TestCaseError",
+    "TextTooLongError",
+    "VerdictParseError",
+]
+
+for _name in __all__:
+    globals()[_name].__module__ = __name__
+del _name

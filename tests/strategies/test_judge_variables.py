@@ -1,0 +1,54 @@
+"""Extra prompt variables per call, and the exact prompt of a failing case in the report."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evalmark import Scorer
+from evalmark.data.samples import Sample
+from evalmark.models.fakes import ScriptedChat
+from evalmark.strategies import JudgeStrategy, LLMJudge
+
+SAMPLE = Sample(
+    name="tone", parameters=["Reset my password"], expected_output="ok", metadata={"tone": "formal"}
+)
+
+
+def test_a_text_template_takes_extra_variables_from_a_mapping_or_a_function() -> None:
+    judge = ScriptedChat(["yes", "no"])
+    fixed = JudgeStrategy(
+        judge, "Is {response} written for {audience}? yes/no", variables={"audience": "admins"}
+    )
+    assert fixed.messages(SAMPLE, "Click reset.")[0]["content"] == (
+        "Is Click reset. written for admins? yes/no"
+    )
+    per_call = JudgeStrategy(
+        judge,
+        "Tone {tone}: {response}",
+        variables=lambda sample, output: {"tone": sample.metadata["tone"]},
+    )
+    assert per_call.messages(SAMPLE, "Hi")[0]["content"] == "Tone formal: Hi"
+    with pytest.raises(ValueError, match="unknown variable"):
+        JudgeStrategy(judge, "Is {response} for {audience}?")
+
+
+def test_a_catalog_judge_fills_a_variable_from_extra_values() -> None:
+    reply = json.dumps({"reasoning": "followed", "score": True})
+    judge = ScriptedChat([reply])
+    strategy = LLMJudge(
+        "plan-adherence", judge, mode="prompted", variables={"plan": "1. look up\n2. answer"}
+    )
+    assert strategy.evaluate(SAMPLE, "looked up, answered").passed
+    assert "2. answer" in judge.calls[0].messages[-1]["content"]
+
+
+def test_the_prompt_of_a_failing_case_is_in_the_json_report() -> None:
+    judge = ScriptedChat({".": "no"})
+    strategy = JudgeStrategy(judge, "relevancy", name="relevant")
+    report = Scorer().evaluate([SAMPLE], lambda q: "Bananas.", strategy)
+    (case,) = json.loads(report.to_json())["samples"]
+    sent = case["results"]["relevant"]["metadata"]["judge_prompt"]
+    assert sent == strategy.messages(SAMPLE, "Bananas.")
+    assert "Bananas." in sent[-1]["content"]

@@ -1,209 +1,34 @@
-"""The HTML report: its structure read back with html.parser — the gate at the top, failing
-cases first with their inputs and each check's verdict and reason, the filters, escaping of
-every run text, the Content Security Policy, deterministic bytes and ``max_rows``."""
+"""The HTML report's content, read back with html.parser: the gate at the top, the counts,
+failing cases first with their inputs and each check's verdict, score and reason, errors,
+deterministic bytes and ``max_rows``. Escaping and the page's policy: test_html_safety.py."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
-import re
-from collections.abc import Iterator, Sequence
-from html.parser import HTMLParser
-from typing import Any
 
 import pytest
+from test_html_helpers import (
+    NAMES,
+    SAMPLES,
+    TAGS,
+    Node,
+    bad,
+    case_named,
+    cases,
+    check_rows,
+    fields,
+    make,
+    ok,
+    parse,
+    support,
+)
 
 from evalmark import Sample, Scorer, TestCase
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.report.gates import GateResult
 from evalmark.report.model import Report
-from evalmark.report.render.html_inputs import judge_reason
 from evalmark.report.values import SkippedSample
 from evalmark.strategies import ContainsFacts, ExactMatch
-
-HOSTILE = '</script><script>window.__pwned = 1</script><img src=x onerror="alert(1)">"\'&'
-VOID = {"meta", "input", "br", "img", "link", "hr"}
-
-
-# --------------------------------------------------------------------------- a small DOM
-
-
-class Node:
-    """An element read back from the page: tag, attributes, children and text."""
-
-    def __init__(self, tag: str, attrs: dict[str, str | None]) -> None:
-        self.tag = tag
-        self.attrs = attrs
-        self.children: list[Node | str] = []
-
-    @property
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text for c in self.children)
-
-    def iter(self) -> Iterator[Node]:
-        yield self
-        for child in self.children:
-            if isinstance(child, Node):
-                yield from child.iter()
-
-    def find_all(self, tag: str, cls: str | None = None) -> list[Node]:
-        return [
-            n
-            for n in self.iter()
-            if n.tag == tag and (cls is None or cls in (n.attrs.get("class") or "").split())
-        ]
-
-    def by_id(self, ident: str) -> Node:
-        found = [n for n in self.iter() if n.attrs.get("id") == ident]
-        assert len(found) == 1, (ident, len(found))
-        return found[0]
-
-    def child_tags(self) -> list[str]:
-        return [c.tag for c in self.children if isinstance(c, Node)]
-
-
-class _Builder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("#root", {})
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, dict(attrs))
-        self.stack[-1].children.append(node)
-        if tag not in VOID:
-            self.stack.append(node)
-
-    def handle_endtag(self, tag: str) -> None:
-        assert self.stack[-1].tag == tag, f"</{tag}> closes <{self.stack[-1].tag}>"
-        self.stack.pop()
-
-    def handle_data(self, data: str) -> None:
-        self.stack[-1].children.append(data)
-
-
-def parse(page: str) -> Node:
-    builder = _Builder()
-    builder.feed(page)
-    builder.close()
-    assert builder.stack == [builder.root], "unclosed elements"
-    return builder.root
-
-
-# --------------------------------------------------------------------------- reports
-
-
-class GatedReport(Report):
-    """A report carrying gate results (the interface the suite runner fills in)."""
-
-    __slots__ = ("gates",)
-
-
-def make(
-    names: Sequence[str],
-    tags: Sequence[tuple[str, ...]],
-    columns: dict[str, list[EvaluationResult]],
-    outputs: Sequence[str | None],
-    gates: tuple[GateResult, ...] | None = None,
-) -> Report:
-    parts: dict[str, Any] = {
-        "name": "support",
-        "sample_names": names,
-        "sample_tags": tags,
-        "columns": {k: ResultColumn.from_results(v) for k, v in columns.items()},
-        "outputs": outputs,
-        "metadata": {"suite": "support", "build": "regressed"},
-    }
-    if gates is None:
-        return Report(**parts)
-    report = GatedReport(**parts)
-    object.__setattr__(report, "gates", gates)
-    return report
-
-
-def ok(text: str = "fine") -> EvaluationResult:
-    return EvaluationResult(True, 1.0, text)
-
-
-def bad(text: str) -> EvaluationResult:
-    return EvaluationResult(False, 0.0, text)
-
-
-NAMES = ["refund", "pricing", "chat", "crash", "trial"]
-TAGS = [("billing", "smoke"), ("billing", "pricing"), ("support",), ("smoke",), ()]
-SAMPLES = [
-    Sample(
-        name=name,
-        parameters=[f"question about {name}?"],
-        expected_output=f"the {name} answer",
-        expected_facts=[f"{name} fact one", f"{name} fact two"],
-        context=[f"{name} document"],
-        tags=list(tags),
-    )
-    for name, tags in zip(NAMES, TAGS, strict=True)
-]
-GATES = (
-    GateResult("pass rate", 0.9, 0.6, False, "3 of 5 cases pass every check"),
-    GateResult("errored cases", 0, 1, False, "1 case errored", "count"),
-)
-
-
-def crashed() -> EvaluationResult:
-    return EvaluationResult.from_error(
-        "function", RuntimeError("backend down"), explanation="the function raised"
-    )
-
-
-def support(gates: tuple[GateResult, ...] | None = GATES) -> Report:
-    judge_no = "Only 20% of the claim is supported.\nVERDICT: no"
-    return make(
-        NAMES,
-        TAGS,
-        {
-            "facts": [ok(), bad("1 of 2 facts missing: '$290'"), ok(), crashed(), ok()],
-            "groundedness": [
-                ok("All supported. VERDICT: yes"),
-                ok("All supported. VERDICT: yes"),
-                bad(judge_no),
-                crashed(),
-                ok("All supported. VERDICT: yes"),
-            ],
-        },
-        ["refunds in 30 days", "$249 a year", "chat all week", None, "14 days free"],
-        gates,
-    )
-
-
-def cases(doc: Node) -> list[Node]:
-    return doc.find_all("details", "case")
-
-
-def case_named(doc: Node, name: str) -> Node:
-    found = [
-        c for c in cases(doc) if c.find_all("summary")[0].text.split("score")[0].find(name) >= 0
-    ]
-    assert len(found) == 1, name
-    return found[0]
-
-
-def fields(case: Node) -> dict[str, str]:
-    dl = case.find_all("dl", "io")[0]
-    items = [c for c in dl.children if isinstance(c, Node)]
-    return {dt.text: dd.text for dt, dd in zip(items[::2], items[1::2], strict=True)}
-
-
-def check_rows(case: Node) -> dict[str, list[str]]:
-    rows = case.find_all("tr", "check")
-    return {
-        str(r.attrs["data-strategy"]): [
-            td.text for td in r.children if isinstance(td, Node) and td.tag == "td"
-        ]
-        for r in rows
-    }
-
-
-# --------------------------------------------------------------------------- the page
 
 
 def test_the_gate_verdict_comes_first_with_every_condition() -> None:
@@ -352,108 +177,6 @@ def test_the_judges_prompt_is_kept_behind_details() -> None:
     report = make(["q"], [()], {"judge": [result]}, ["out"])
     raw = cases(parse(report.to_html()))[0].find_all("details", "raw")[0]
     assert "[user]\nIs <b>this</b> grounded?" in raw.text
-
-
-@pytest.mark.parametrize(
-    ("text", "reason"),
-    [
-        ("Supported.\nVERDICT: yes", "Supported."),
-        ("Supported. VERDICT: NO", "Supported."),
-        ("Supported.\n**Verdict:** yes\n", "Supported."),
-        ("Close enough.\nGRADE: 4", "Close enough."),
-        ("VERDICT: no", ""),
-        ("The VERDICT: no line came first, then this reason.", None),
-        ("no verdict here", None),
-        ("x" * 10_000 + " VERDICT: yes", "x" * 10_000),
-        ("overturned the verdict: yesterday's", None),
-    ],
-)
-def test_judge_reason(text: str, reason: str | None) -> None:
-    assert judge_reason(text) == (text if reason is None else reason)
-
-
-def test_filters_list_tags_and_checks_and_start_hidden() -> None:
-    doc = parse(support().to_html())
-    form = doc.by_id("filters")
-    assert "hidden" in form.attrs  # shown by the script only: nothing dead with scripts off
-    tags = [o.attrs["value"] for o in doc.by_id("filter-tag").find_all("option")]
-    checks = [o.attrs["value"] for o in doc.by_id("filter-strategy").find_all("option")]
-    assert tags == ["", "billing", "pricing", "smoke", "support"]
-    assert checks == ["", "facts", "groundedness"]
-    assert doc.by_id("filter-failing").attrs["type"] == "checkbox"
-    data = {
-        c.attrs["id"]: (json.loads(str(c.attrs["data-tags"])), json.loads(str(c.attrs["data-bad"])))
-        for c in cases(doc)
-    }
-    assert data["case-1"] == (["billing", "pricing"], ["facts"])
-    assert data["case-3"] == (["smoke"], ["facts", "groundedness"])
-    assert data["case-4"] == ([], [])
-
-
-def test_self_contained_and_the_policy_allows_only_the_inline_script() -> None:
-    page = support().to_html(samples=SAMPLES)
-    doc = parse(page)
-    scripts = doc.find_all("script")
-    assert len(scripts) == 1 and "src" not in scripts[0].attrs
-    for node in doc.iter():
-        for key in ("src", "href", "action", "srcset"):
-            assert key not in node.attrs, (node.tag, key)
-    assert not re.search(r"https?://|url\(|@import", page)
-    (policy,) = [
-        m.attrs["content"]
-        for m in doc.find_all("meta")
-        if m.attrs.get("http-equiv") == "Content-Security-Policy"
-    ]
-    digest = base64.b64encode(hashlib.sha256(scripts[0].text.encode()).digest()).decode()
-    assert policy == (
-        f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{digest}'"
-    )
-
-
-def test_every_run_text_is_escaped() -> None:
-    hostile = HOSTILE
-    report = make(
-        [f"case {hostile}"],
-        [(f"tag {hostile}",)],
-        {f"check {hostile}": [bad(f"reason {hostile}\nVERDICT: no")]},
-        [f"output {hostile}"],
-        (GateResult(f"gate {hostile}", 0.9, 0.0, False, f"detail {hostile}"),),
-    )
-    sample = Sample(
-        name=f"case {hostile}",
-        parameters=[f"input {hostile}"],
-        expected_output=f"expected {hostile}",
-        expected_facts=[f"fact {hostile}"],
-        context=[f"context {hostile}"],
-    )
-    report = make_named(report, f"report {hostile}")
-    page = report.to_html(samples=[sample])
-    doc = parse(page)
-    assert len(doc.find_all("script")) == 1 and doc.find_all("img") == []
-    assert "<img" not in page and "window.__pwned" not in page.split("<script>")[-1]
-    assert page.count("</script>") == 1
-    texts = doc.text
-    for where in ("case", "tag", "check", "output", "gate", "detail", "input", "expected"):
-        assert f"{where} {hostile}" in texts, where
-    for where in ("fact", "context", "report", "reason"):
-        assert f"{where} {hostile}" in texts, where
-    case = cases(doc)[0]
-    assert json.loads(str(case.attrs["data-tags"])) == [f"tag {hostile}"]
-    assert json.loads(str(case.attrs["data-bad"])) == [f"check {hostile}"]
-    options = [o.attrs["value"] for o in doc.by_id("filter-strategy").find_all("option")]
-    assert options == ["", f"check {hostile}"]
-
-
-def make_named(report: Report, name: str) -> Report:
-    renamed = GatedReport(
-        name=name,
-        sample_names=report.sample_names,
-        sample_tags=report.sample_tags,
-        columns={s: report.column(s) for s in report.strategies},
-        outputs=[report.output(i) for i in range(len(report))],
-    )
-    object.__setattr__(renamed, "gates", getattr(report, "gates", ()))
-    return renamed
 
 
 def test_same_report_same_bytes_and_a_timestamp_only_when_asked() -> None:

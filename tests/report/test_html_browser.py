@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_html import HOSTILE, SAMPLES, Sample, bad, make, support
+from test_html_helpers import HOSTILE, SAMPLES, bad, make, support
 
+from evalmark import Sample
 from evalmark.report.gates import GateResult
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from test_html import case_named, cases, check_rows, fields, parse
+from test_html_helpers import case_named, cases, check_rows, fields, parse
 
 from evalmark import load_samples
 from evalmark.suite.loader import load_suite

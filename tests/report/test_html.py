@@ -139,7 +139,7 @@ def test_a_row_per_check_with_verdict_score_and_a_clean_reason() -> None:
     assert rows["facts"][:3] == ["facts", "pass", "1.00"]
     check, verdict, score, reason = rows["groundedness"]
     assert (check, verdict, score) == ("groundedness", "FAIL", "0.00")
-    shown = reason.split("judge's raw text")[0]
+    shown = reason.split("raw text")[0]
     assert shown == "Only 20% of the claim is supported."  # no "VERDICT: no"
     raw = chat.find_all("details", "raw")
     assert len(raw) == 1 and "Only 20% of the claim is supported.\nVERDICT: no" in raw[0].text

@@ -122,11 +122,7 @@ def _reason(result: EvaluationResult) -> str:
     if prompt is not None:
         extra.append(f"<p>The judge's prompt:</p>{_pre(prompt)}")
     if extra:
-        shown += (
-            '<details class="raw"><summary>judge\'s raw text</summary>'
-            + "".join(extra)
-            + "</details>"
-        )
+        shown += '<details class="raw"><summary>raw text</summary>' + "".join(extra) + "</details>"
     return shown
 
 

@@ -52,12 +52,6 @@ def case_order(report: Report) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.in
     return order, code
 
 
-def _verdict(result: EvaluationResult) -> str:
-    if result.error is not None:
-        return "error"
-    return "pass" if result.passed else "fail"
-
-
 def _pre(text: str) -> str:
     return f"<pre>{_e(text)}</pre>"
 
@@ -141,6 +135,13 @@ class CaseRenderer:
     def __init__(self, report: Report) -> None:
         self.report = report
         self.columns = [(name, _e(name), report.column(name)) for name in report.strategies]
+        # the opening cells of a check's row, per strategy and verdict
+        self._row_heads = {
+            (label, mark): f'<tr class="check {mark}" data-strategy="{label}"><td>{label}</td>'
+            f'<td class="v">{_BADGE[mark]}</td><td class="n">'
+            for _, label, _ in self.columns
+            for mark in _BADGE
+        }
         self._tags: dict[tuple[str, ...], tuple[str, str]] = {}
         self._bad: dict[tuple[str, ...], tuple[str, str]] = {}
 
@@ -184,15 +185,14 @@ class CaseRenderer:
         if raised is not None:
             parts.append(f'<p class="error v">The application raised {_e(raised)}</p>')
         parts.append(_CHECKS_HEAD)
+        heads = self._row_heads
         for label, result in results:
-            mark = _verdict(result)
-            score = "—" if result.error is not None else f"{result.score:.2f}"
+            if result.error is not None:
+                mark, score = "error", "—"
+            else:
+                mark, score = ("pass" if result.passed else "fail"), f"{result.score:.2f}"
             reason = "<em>see the application's error above</em>" if raised else _reason(result)
-            parts.append(
-                f'<tr class="check {mark}" data-strategy="{label}"><td>{label}</td>'
-                f'<td class="v">{_BADGE[mark]}</td><td class="n">{score}</td>'
-                f'<td class="reason">{reason}</td></tr>'
-            )
+            parts.append(f'{heads[label, mark]}{score}</td><td class="reason">{reason}</td></tr>')
         parts.append("</table></details>")
         return "".join(parts)
 

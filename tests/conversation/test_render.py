@@ -56,7 +56,8 @@ def test_markdown_lists_the_conversations_and_the_transcript_of_the_failing_one(
 def test_html_escapes_the_transcript() -> None:
     page = report().format("html")
     assert "<h2>Conversations</h2>" in page and "<h3>forgot</h3>" in page
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
+    assert page.count("<script>") == 1  # the page's own filter script only
     assert page.rindex("fails from turn 2") > page.index("Turn 2, user:")
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from evalmark.data.load import load_samples
 from evalmark.errors import SuiteError
 from evalmark.report import SuiteReport
 from evalmark.report.paths import path_inside
@@ -93,7 +94,10 @@ def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> lis
     for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         stem = report_stem(run, evaluation.name, _build_of(report))
         for fmt in formats:
-            written.append(report.write(path_inside(directory, stem, _EXTENSIONS[fmt])))
+            # The HTML page shows each case's input, expected answer, facts and context.
+            html = fmt == "html" and evaluation.samples
+            options = {"samples": load_samples(*evaluation.samples)} if html else {}
+            written.append(report.write(path_inside(directory, stem, _EXTENSIONS[fmt]), **options))
     if len(run.reports) > 1:
         suite = SuiteReport(run.reports, name=run.suite.name)
         stem = report_stem(run, None, run.build)

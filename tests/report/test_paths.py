@@ -85,5 +85,5 @@ def test_evalmark_run_writes_its_reports_inside_the_report_dir(tmp_path: Path, n
     assert code == 0
     written = {p for p in tmp_path.rglob("*")} - before
     assert written and all(p.parent == reports for p in written if p != reports), written
-    assert sorted(p.suffix for p in reports.iterdir()) == [".json", ".md"]
+    assert sorted(p.suffix for p in reports.iterdir()) == [".html", ".json", ".md"]
     assert not Path("/tmp/anywhere-healthy.md").exists()

@@ -61,7 +61,13 @@ class ReportOutput:
         return self.format("json", **options)
 
     def to_html(self, **options: Any) -> str:
-        """A self-contained HTML page (no scripts, no network; outputs escaped)."""
+        """A self-contained HTML page for a reviewer: the gate's verdict, counts per check and
+        tag, then every case (failing first) with its output and each check's verdict, score
+        and reason. Nothing is fetched; a small inline script (allowed by the page's content
+        security policy) adds filters by tag, check and "failing only", and the page reads
+        whole with scripts off. Every run text is escaped. Options: ``samples=`` (the run's
+        samples: each case's input, expected answer, facts and context), ``max_rows=``,
+        ``timestamp=``."""
         return self.format("html", **options)
 
     def to_junit_xml(self, **options: Any) -> str:

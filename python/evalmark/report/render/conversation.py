@@ -57,7 +57,7 @@ def _turn_labels(items: Sequence[Mapping[str, Any]]) -> list[str]:
     return list(labels)
 
 
-def _failures_at(record: Mapping[str, Any], number_: int) -> list[tuple[str, Mapping[str, Any]]]:
+def _failures_at(record: Mapping[str, Any], number_: object) -> list[tuple[str, Mapping[str, Any]]]:
     return [(label, v) for label, v in _failing_checks(record) if v.get("turn") == number_]
 
 
@@ -65,9 +65,12 @@ def _turn_failures(
     record: Mapping[str, Any], turn: Mapping[str, Any]
 ) -> list[tuple[str, Mapping[str, Any]]]:
     """The checks failing at ``turn``: its own per-turn checks that did not pass, then the
-    whole-conversation checks located at it."""
-    own = [(k, v) for k, v in (turn.get("checks") or {}).items() if v.get("verdict") != "pass"]
-    return own + _failures_at(record, turn.get("turn"))
+    whole-conversation checks located at it (a per-turn check's conversation-level summary,
+    which names the same turn, is not repeated)."""
+    checks = turn.get("checks") or {}
+    own = [(k, v) for k, v in checks.items() if v.get("verdict") != "pass"]
+    located = [(k, v) for k, v in _failures_at(record, turn.get("turn")) if k not in checks]
+    return own + located
 
 
 def _unlocated(record: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:

@@ -58,7 +58,7 @@ td.n.fail{color:#b3261e;font-weight:600} td.n.error{color:#9a6700;font-weight:60
 .turn-mark{margin-left:0.6rem;font-size:0.75rem;color:#fff;background:#b3261e;
 border-radius:3px;padding:0 0.35rem}
 .msg{border-radius:8px;padding:0.4rem 0.7rem;max-width:85%}
-.msg.user{background:#ddf4ff;margin-right:auto}
+.msg pre{font-family:inherit;font-size:0.95rem} .msg.user{background:#ddf4ff;margin-right:auto}
 .msg.assistant{background:#f6f8fa;border:1px solid #d0d7de;margin-left:auto}
 .turn .tool{margin:0.2rem 0;font-size:0.85rem;text-align:right;color:#57606a}
 p.flag{margin:0.4rem 0;padding:0.3rem 0.6rem;border-left:3px solid #b3261e;background:#fff;

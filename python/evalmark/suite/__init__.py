@@ -32,7 +32,11 @@ test as a callable), :mod:`~evalmark.suite.runner` (running a suite and its gate
 """
 
 from evalmark.errors import SuiteError
-from evalmark.suite.application import load_application, recorded_application
+from evalmark.suite.application import (
+    load_application,
+    recorded_application,
+    recorded_application_usage,
+)
 from evalmark.suite.loader import load_suite, resolve_suite_path
 from evalmark.suite.model import (
     STRATEGY_KINDS,
@@ -64,6 +68,7 @@ __all__ = [
     "load_application",
     "load_suite",
     "recorded_application",
+    "recorded_application_usage",
     "resolve_suite_path",
     "run_suite",
     "suite_file_schema",

@@ -17,11 +17,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from evalmark.data.case import TestCase, TokenUsage
 from evalmark.data.samples import Sample
 from evalmark.errors import SuiteError
 from evalmark.models import ChatReply, RecordedChat, RecordMode, record_replay
 from evalmark.models.modes import resolve_mode
-from evalmark.models.values import MessageLike, last_user_text, message_dicts
+from evalmark.models.values import MessageLike, Usage, last_user_text, message_dicts
 from evalmark.suite.model import ApplicationSpec
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "load_application",
     "question_of",
     "recorded_application",
+    "recorded_application_usage",
 ]
 
 
@@ -142,14 +144,8 @@ class _LiveApplication(_ApplicationModel):
         return answer if isinstance(answer, ChatReply) else ChatReply(text=str(answer))
 
 
-def recorded_application(
-    app: ApplicationSpec, build: str, mode: RecordMode | str | None
-) -> Callable[..., str]:
-    """The function under test for a recorded build: ``(*sample.parameters) -> answer text``
-    (the scorer calls it with the sample's parameters; the first is the question).
-
-    ``mode`` is the cassette record mode (None: the usual resolution, replay by default).
-    """
+def _recorded_chat(app: ApplicationSpec, build: str, mode: RecordMode | str | None) -> RecordedChat:
+    """The recorded build as a chat model replaying (or, by mode, recording) its cassette."""
     try:
         cassette = app.builds[build]
     except KeyError:
@@ -173,15 +169,71 @@ def recorded_application(
             )
         live = NoLiveApplication(app.model_id, build, cassette)
     chat: RecordedChat = record_replay(live, cassette, mode, model_id=app.model_id)
+    return chat
+
+
+def _named(function: Callable[..., Any], app: ApplicationSpec, build: str) -> None:
+    function.__name__ = f"{app.model_id}@{build}"
+    function.__qualname__ = function.__name__
+
+
+def _question(parameters: tuple[Any, ...]) -> str:
+    if not parameters:
+        raise ValueError("the sample has no parameters to ask the application")
+    return _as_question(parameters[0])
+
+
+def recorded_application(
+    app: ApplicationSpec, build: str, mode: RecordMode | str | None
+) -> Callable[..., str]:
+    """The function under test for a recorded build: ``(*sample.parameters) -> answer text``
+    (the scorer calls it with the sample's parameters; the first is the question).
+
+    ``mode`` is the cassette record mode (None: the usual resolution, replay by default).
+    :func:`recorded_application_usage` is the same build answering with its recorded usage.
+    """
+    chat = _recorded_chat(app, build, mode)
 
     def answer(*parameters: Any) -> str:
-        if not parameters:
-            raise ValueError("the sample has no parameters to ask the application")
-        return chat.chat(application_messages(app, _as_question(parameters[0]))).text
+        return chat.chat(application_messages(app, _question(parameters))).text
 
-    answer.__name__ = f"{app.model_id}@{build}"
-    answer.__qualname__ = answer.__name__
+    _named(answer, app, build)
     return answer
+
+
+def recorded_application_usage(
+    app: ApplicationSpec, build: str, mode: RecordMode | str | None
+) -> Callable[..., str | TestCase]:
+    """Like :func:`recorded_application`, but an answer whose cassette entry recorded token
+    usage comes back as a :class:`~evalmark.data.case.TestCase` (the question, the answer
+    text and ``token_usage``), so the report's rows carry the tokens and ``gate: budget:``
+    can check them; an answer recorded without usage is the plain text, as before.
+
+    A cassette records no latency or cost, so those stay unset.
+    """
+    chat = _recorded_chat(app, build, mode)
+
+    def answer(*parameters: Any) -> str | TestCase:
+        question = _question(parameters)
+        reply = chat.chat(application_messages(app, question))
+        tokens = _token_usage(reply.usage)
+        if tokens is None:
+            return reply.text
+        return TestCase(question, reply.text, token_usage=tokens)
+
+    _named(answer, app, build)
+    return answer
+
+
+def _token_usage(usage: Usage | None) -> TokenUsage | None:
+    """A cassette's recorded usage as a TestCase's; None when nothing was recorded. A total
+    below input + output (a provider's inconsistent count) is recomputed from the two."""
+    if usage is None or not (usage.prompt_tokens or usage.completion_tokens or usage.total_tokens):
+        return None
+    least = usage.prompt_tokens + usage.completion_tokens
+    if usage.total_tokens < least:
+        return TokenUsage(usage.prompt_tokens, usage.completion_tokens)
+    return TokenUsage(usage.prompt_tokens, usage.completion_tokens, usage.total_tokens)
 
 
 def load_application(
@@ -190,10 +242,13 @@ def load_application(
     mode: RecordMode | str | None = None,
     *,
     evaluation: str | None = None,
+    usage: bool = False,
 ) -> Callable[..., Any]:
     """The application under test of a suite file, ready to call with a sample's parameters:
     a recorded ``build`` (default: the first) replayed in ``mode``, or the live function.
-    ``evaluation`` picks one evaluation of a suite that has several (default: the first)."""
+    ``evaluation`` picks one evaluation of a suite that has several (default: the first).
+    ``usage=True`` makes a recorded build answer with the token usage its cassette recorded
+    (see :func:`recorded_application_usage`), as ``evalmark run`` does."""
     from evalmark.suite.loader import load_suite
 
     loaded = load_suite(suite)
@@ -205,7 +260,8 @@ def load_application(
         chosen = loaded.evaluations[names.index(evaluation)]
     app = chosen.application
     if app.builds:
-        return recorded_application(app, build or app.build_names[0], mode)
+        recorded = recorded_application_usage if usage else recorded_application
+        return recorded(app, build or app.build_names[0], mode)
     if build is not None:
         raise SuiteError(f"evaluation {chosen.name!r} records no builds; it calls {app.function}")
     assert app.function is not None

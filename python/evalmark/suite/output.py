@@ -15,10 +15,12 @@ from evalmark.data.load import load_samples
 from evalmark.errors import SuiteError
 from evalmark.report import SuiteReport
 from evalmark.report.paths import path_inside
+from evalmark.report.render.repeats import repeats_text
 from evalmark.report.render.terminal import (
     averages,
     case_table,
     comparison_text,
+    failing_turns_text,
     failure_text,
     table,
 )
@@ -44,7 +46,8 @@ def _title(run: SuiteRun) -> str:
 
 
 def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
-    """Print the per-case table, the averages, the failing cases and the gate."""
+    """Print the per-case table, the averages (and pass@k / pass^k for a suite with repeats),
+    the failing cases, the failing turns of conversation evaluations and the gate."""
     out.write(f"evalmark run: {_title(run)}\n")
     for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         if quiet:
@@ -53,11 +56,19 @@ def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
             out.write(f"\n== {evaluation.name}\n")
         out.write("\n" + case_table(report))
         out.write("\n" + averages(report))
+        repeats = repeats_text(report)
+        if repeats:
+            out.write("\n" + repeats)
     failing = [row for report in run.reports for row in report.rows() if not row.passed]
     if failing:
         out.write(f"\nfailing cases ({len(failing)}):\n")
         for row in failing:
             out.write(failure_text(row))
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
+        turns = failing_turns_text(report)
+        if turns:
+            where = f" of {evaluation.name}" if len(run.suite.evaluations) > 1 else ""
+            out.write(f"\nfailing conversation turns{where}:\n" + turns)
     out.write("\n" + gate_text(run))
 
 

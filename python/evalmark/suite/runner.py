@@ -19,7 +19,7 @@ from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
 from evalmark.report.gates import GateResult, check_budgets, check_cases, check_repeats
 from evalmark.strategies.registry import get_strategy_kind
-from evalmark.suite.application import import_callable, recorded_application
+from evalmark.suite.application import import_callable, recorded_application_usage
 from evalmark.suite.conversation_run import run_conversations, selected_conversations
 from evalmark.suite.model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
 
@@ -97,7 +97,7 @@ def _function_under_test(
                 f"{', '.join(app.build_names)}"
             )
         chosen = build if build is not None else app.build_names[0]
-        return recorded_application(app, chosen, mode), chosen
+        return recorded_application_usage(app, chosen, mode), chosen
     assert app.function is not None
     return import_callable(app.function, app.base), None
 

@@ -24,6 +24,7 @@ from evalmark.report.render.conversation import html_section
 from evalmark.report.render.html_assets import CONTENT_SECURITY_POLICY, SCRIPT, STYLE
 from evalmark.report.render.html_cases import CaseRenderer, case_order
 from evalmark.report.render.html_inputs import samples_by_name
+from evalmark.report.render.repeats import repeats_html
 
 if TYPE_CHECKING:
     from evalmark.report.model import Report
@@ -148,8 +149,10 @@ def _guardrails(report: Report) -> list[str]:
     guardrails = report.guardrails()
     if not guardrails:
         return []
+    positive = " / ".join(sorted({g.positive for g in guardrails.values()}))
     parts = [
-        '<section id="guardrails"><h2>Guardrails</h2><table><tr><th>Check</th>'
+        '<section id="guardrails"><h2>Guardrails</h2>'
+        f"<p>{_e(positive)} is the positive class.</p><table><tr><th>Check</th>"
         "<th>Positive class</th><th>Accuracy</th><th>Precision</th><th>Recall</th>"
         "<th>False-positive rate</th><th>False-negative rate</th><th>Undecided</th></tr>"
     ]
@@ -226,6 +229,7 @@ def render(
     parts += _checks_table(report)
     parts += _tags_table(report, code)
     parts += _guardrails(report)
+    parts += repeats_html(report)
     if report.skipped:
         skipped = "".join(f"<li>{_e(k.name)}: {_e(k.error)}</li>" for k in report.skipped)
         parts.append(

@@ -48,6 +48,21 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font-size:0.85rem}
 ul.items,ol.items{margin:0;padding-left:1.2rem}
 table.checks{width:100%} table.checks td.reason{width:60%}
 details.raw summary{color:#57606a;font-size:0.85rem;cursor:pointer}
+td.n.fail{color:#b3261e;font-weight:600} td.n.error{color:#9a6700;font-weight:600}
+.transcript{border:1px solid #d0d7de;border-radius:6px;padding:0.4rem 1rem;margin:0.8rem 0}
+.transcript h3{margin:0.3rem 0}
+.turn{border-left:4px solid #d0d7de;padding:0.2rem 0.8rem 0.4rem;margin:0.6rem 0}
+.turn.failing{border-left-color:#b3261e;background:#fff5f5}
+.turn .who{margin:0.4rem 0 0.15rem;font-size:0.85rem;font-weight:600;color:#57606a}
+.turn .who.assistant{text-align:right}
+.turn-mark{margin-left:0.6rem;font-size:0.75rem;color:#fff;background:#b3261e;
+border-radius:3px;padding:0 0.35rem}
+.msg{border-radius:8px;padding:0.4rem 0.7rem;max-width:85%}
+.msg pre{font-family:inherit;font-size:0.95rem} .msg.user{background:#ddf4ff;margin-right:auto}
+.msg.assistant{background:#f6f8fa;border:1px solid #d0d7de;margin-left:auto}
+.turn .tool{margin:0.2rem 0;font-size:0.85rem;text-align:right;color:#57606a}
+p.flag{margin:0.4rem 0;padding:0.3rem 0.6rem;border-left:3px solid #b3261e;background:#fff;
+color:#1b1f24} p.flag strong{color:#b3261e}
 """.strip()
 
 SCRIPT = """

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from evalmark.report.cases import pass_rate_label
 from evalmark.report.render.common import cell, markdown_table, number, percent, stamp
-from evalmark.report.render.conversation import markdown_section
+from evalmark.report.render.conversation import markdown_section, markdown_transcripts
 from evalmark.report.render.repeats import repeats_markdown
 from evalmark.report.wording import gate_cells, plural
 
@@ -209,7 +209,8 @@ def _mark(verdict: str, score: float) -> str:
 
 
 def render_suite(suite: SuiteReport) -> str:
-    """The suite overview, its gate and each report's failing cases, in Markdown."""
+    """The suite overview, its gate and each report's failing cases (with the transcript of
+    every failing conversation), in Markdown."""
     cases, checks = suite.cases(), suite.summary
     out = [
         f"# Evaluation suite: {cell(suite.name)}",
@@ -253,6 +254,7 @@ def render_suite(suite: SuiteReport) -> str:
             f"| {cell(row.name)} | {row.verdict} | {cell(row.explanation or '—')} |"
             for row in failing
         ]
+        out += markdown_transcripts(report, level=3)
     return "\n".join(out) + "\n"
 
 

@@ -10,6 +10,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from evalmark.report.render.conversation import failing_turns
+
 if TYPE_CHECKING:
     from evalmark.report.baseline import Comparison, Delta
     from evalmark.report.model import Report
@@ -20,6 +22,7 @@ __all__ = [
     "averages",
     "case_table",
     "comparison_text",
+    "failing_turns_text",
     "failure_text",
     "one_line",
     "result_mark",
@@ -124,6 +127,19 @@ def failure_text(row: SampleRow) -> str:
     if len(bad) == 1 and good:
         lines.append(f"    caught only by {bad[0]} ({', '.join(good)} passed it)")
     return "\n".join(lines) + "\n"
+
+
+def failing_turns_text(report: Report) -> str:
+    """One line per failure in a conversation report: the conversation, the turn, the check
+    and its reason (``-`` for a check no turn could be named for); empty for other reports."""
+    rows = [
+        [name, "-" if turn is None else str(turn), check, one_line(reason, 160)]
+        for name, turn, check, reason in failing_turns(report)
+    ]
+    if not rows:
+        return ""
+    text = table(["conversation", "turn", "check", "reason"], rows, right=[1])
+    return "".join(f"  {line}\n" for line in text.splitlines())
 
 
 def _points(delta: Delta) -> list[str]:

@@ -16,6 +16,9 @@ class Progress(Protocol):
     def close(self) -> None:
         """Remove or finish the bar."""
 
+    def note(self, message: str) -> None:
+        """Show a line of text above the bar (a long row being scored)."""
+
 
 class NoProgress:
     """Shows nothing."""
@@ -25,6 +28,9 @@ class NoProgress:
 
     def close(self) -> None:
         """Nothing to close."""
+
+    def note(self, message: str) -> None:
+        """Ignore the note."""
 
 
 class RichProgress:
@@ -65,6 +71,10 @@ class RichProgress:
     def close(self) -> None:
         """Stop redrawing; the last state stays on screen."""
         self._bar.stop()
+
+    def note(self, message: str) -> None:
+        """Print ``message`` on stderr above the bar."""
+        self._bar.console.print(message, markup=False, highlight=False)
 
 
 def make_progress(enabled: bool | None, label: str, total: int | None, unit: str) -> Progress:

@@ -33,8 +33,9 @@ metric_pair! {
         let opts = BleuOptions { tokenizer, lowercase };
         let sm = smoothing(smooth, smooth_value)?;
     }
-    kernel: |s: bleu::Scratch, refs, hyp, _stop| {
-        Ok(bleu::score(&bleu::segment_stats(refs, hyp, opts, s), sm, effective_order))
+    kernel: |s: bleu::Scratch, refs, hyp, stop| {
+        let stats = bleu::segment_stats(refs, hyp, opts, s, stop)?;
+        Ok(bleu::score(&stats, sm, effective_order))
     }
 }
 
@@ -69,8 +70,8 @@ fn corpus_bleu(
         workers,
         max_chars,
         1,
-        |s: &mut bleu::Scratch, refs, hyp, _, cell: &mut [BleuStats]| {
-            cell[0] = bleu::segment_stats(refs, hyp, opts, s);
+        |s: &mut bleu::Scratch, refs, hyp, stop, cell: &mut [BleuStats]| {
+            cell[0] = bleu::segment_stats(refs, hyp, opts, s, stop)?;
             Ok(())
         },
     )?;
@@ -120,8 +121,8 @@ metric_pair! {
     prepare: {
         let opts = chrf_options(char_order, word_order, beta, whitespace, eps_smoothing, lowercase)?;
     }
-    kernel: |s: (chrf::Scratch, Vec<OrderStats>), refs, hyp, _stop| {
-        chrf::segment_stats(refs, hyp, &opts, &mut s.0, &mut s.1);
+    kernel: |s: (chrf::Scratch, Vec<OrderStats>), refs, hyp, stop| {
+        chrf::segment_stats(refs, hyp, &opts, &mut s.0, &mut s.1, stop)?;
         Ok(chrf::f_score(&s.1, &opts))
     }
 }
@@ -160,8 +161,8 @@ fn corpus_chrf(
         workers,
         max_chars,
         orders,
-        |s: &mut (chrf::Scratch, Vec<OrderStats>), refs, hyp, _, cells: &mut [OrderStats]| {
-            chrf::segment_stats(refs, hyp, &opts, &mut s.0, &mut s.1);
+        |s: &mut (chrf::Scratch, Vec<OrderStats>), refs, hyp, stop, cells: &mut [OrderStats]| {
+            chrf::segment_stats(refs, hyp, &opts, &mut s.0, &mut s.1, stop)?;
             cells.copy_from_slice(&s.1);
             Ok(())
         },

@@ -49,8 +49,8 @@ metric_pair! {
         measure: Measure = Measure::F,
     );
     prepare: { let order = rouge_n::order(n.0); }
-    kernel: |s: rouge_n::Scratch, e, a, _stop| {
-        Ok(rouge_n::rouge_n(e, a, order, tokenizer, stemmer, s).get(measure))
+    kernel: |s: rouge_n::Scratch, e, a, stop| {
+        Ok(rouge_n::rouge_n(e, a, order, tokenizer, stemmer, s, stop)?.get(measure))
     }
 }
 

@@ -64,12 +64,12 @@ def apply_cap(
     return good & ~over, notes, described
 
 
-LONG_ROW_WORDS = 100_000_000
+LONG_ROW_WORDS = 200_000_000
 """A row whose quadratic metrics take more word operations (n·m/64) than this, about a second
 or more, is announced before it is scored."""
 
 # Word operations per second of the bit-parallel kernels on one core (measured, rounded down).
-_WORDS_PER_SECOND = 1.2e8
+_WORDS_PER_SECOND = 2e8
 
 
 def long_row_notes(

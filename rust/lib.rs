@@ -47,6 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_WORKERS", MAX_WORKERS)?;
     m.add("MetricInputError", m.py().get_type::<MetricInputError>())?;
     m.add("TextTooLongError", m.py().get_type::<TextTooLongError>())?;
+    m.add_function(wrap_pyfunction!(bindings::work_done, m)?)?;
     bindings::text::add(m)?;
     bindings::vectors::add(m)?;
     bindings::json::add(m)?;

@@ -2,10 +2,18 @@
 //! scalar form on one (expected, actual) pair and the `_batch` form on two sequences, both
 //! written once by [`metric_pair!`] from the same options and kernel closure.
 
+use pyo3::prelude::*;
+
 pub mod json;
 pub mod reference;
 pub mod text;
 pub mod vectors;
+
+/// `work_done()`: the word operations the O(n·m/64) kernels of this process have done so far.
+#[pyfunction]
+pub fn work_done() -> u64 {
+    crate::metrics::halt::work_done()
+}
 
 /// Define the scalar and the batch function of one metric from one kernel closure:
 ///

@@ -49,7 +49,7 @@ fn lcs_single_word(
     }
     let mut v = !0u64;
     for chunk in text.chunks(symbols_per_check(1)) {
-        stop.check()?;
+        stop.check_before(chunk.len())?;
         for &c in chunk {
             let u = v & s.single[c as usize];
             v = v.wrapping_add(u) | (v - u);
@@ -74,7 +74,7 @@ fn lcs_multi_word(
         s.v.clear();
         s.v.try_resize(words, !0u64, "the LCS column")?;
         for chunk in text.chunks(symbols_per_check(words)) {
-            stop.check()?;
+            stop.check_before(chunk.len() * words)?;
             for &c in chunk {
                 s.masks.advance_lcs(&mut s.v, c as usize);
             }

@@ -126,7 +126,7 @@ fn single_word<S: Copy>(
     let last = 1u64 << (m - 1);
     let mut score = m;
     for chunk in t.chunks(symbols_per_check(1)) {
-        stop.check()?;
+        stop.check_before(chunk.len())?;
         for &c in chunk {
             let x = eq(c) | vn;
             let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x;
@@ -162,7 +162,7 @@ fn blocks<S: Copy>(
     let last_bit = (m - 1) % 64;
     let mut score = m;
     for chunk in t.chunks(symbols_per_check(words)) {
-        stop.check()?;
+        stop.check_before(chunk.len() * words)?;
         for &c in chunk {
             let (hp, hn) = col(c, vp, vn);
             score += ((hp >> last_bit) & 1) as usize;

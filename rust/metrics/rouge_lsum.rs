@@ -113,7 +113,7 @@ fn mark_lcs(
         let per_check = symbols_per_check(words);
         for (j, &sym) in c.iter().enumerate() {
             if j % per_check == 0 {
-                stop.check()?;
+                stop.check_before(per_check * words)?;
             }
             masks.advance_lcs(v, sym as usize);
             if (j + 1) % block == 0 {
@@ -123,8 +123,8 @@ fn mark_lcs(
     }
     let (mut i, mut j) = (r.len(), n);
     while i > 0 && j > 0 {
-        stop.check()?;
         let begin = (j - 1) / block * block;
+        stop.check_before((j - begin) * words)?;
         // Columns begin..=j of the table, from the checkpoint at `begin`.
         v.clear();
         if block < n {

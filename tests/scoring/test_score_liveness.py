@@ -157,3 +157,24 @@ def test_workers_at_the_bound_is_accepted(
     path = _write(tmp_path / "p.jsonl", [{"expected": "a b", "actual": "a"}])
     code, out, _ = run(capsys, path, "--metrics", "token_f1", "--workers", 4)
     assert code == 0 and "1 rows" in out.splitlines()[0]
+
+
+def test_the_ticker_shows_the_work_of_a_long_row_as_it_advances() -> None:
+    import evalmark.metrics as em
+    from evalmark.scoring.progress import NoProgress, WorkTicker
+
+    seen: list[str] = []
+
+    class Recorder(NoProgress):
+        def describe(self, extra: str) -> None:
+            seen.append(extra)
+
+    before = em.work_done()
+    with WorkTicker(Recorder(), expected=1.6e8, interval=0.02):
+        em.levenshtein_distance("ab" * 50_000, "ba" * 50_000)  # 100,000² / 64 word operations
+    assert em.work_done() - before >= 100_000 * (100_000 // 64)
+    assert seen[-1] == ""  # the label alone again
+    shown = [float(s.split()[2]) for s in seen[:-1]]
+    assert shown, "no update while the row was scored"
+    assert all("word operations done" in s and "of at most 1.6e+08" in s for s in seen[:-1])
+    assert shown == sorted(shown) and shown[-1] > 0

@@ -11,6 +11,7 @@ definitions and the cost model are stated in ``evalmark/_core.pyi``.
 
 from __future__ import annotations
 
+from evalmark._core import work_done as work_done
 from evalmark.errors import MetricInputError, TextTooLongError
 
 # Argument types and the workers rule: importable from here, not in ``__all__``.

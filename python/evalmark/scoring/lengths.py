@@ -74,27 +74,29 @@ _WORDS_PER_SECOND = 2e8
 
 def long_row_notes(
     chunk: Chunk, metrics: Sequence[MetricSpec], max_chars: int | None = None
-) -> list[str]:
-    """A line for each row the quadratic metrics will spend a second or more on: where it is,
-    its lengths, and the time to expect (rows over ``max_chars`` are not scored: not listed)."""
+) -> tuple[list[str], float]:
+    """A line for each row the quadratic metrics will spend a second or more on (where it is,
+    its lengths, and the time to expect), and the word operations those rows should take, an
+    upper bound (rows over ``max_chars`` are not scored: not counted)."""
     slow = [spec.name for spec in metrics if spec.quadratic]
     if not slow or chunk.expected is None or chunk.actual is None:
-        return []
+        return [], 0.0
     e = _code_points(chunk.expected, chunk.size)
     a = _code_points(chunk.actual, chunk.size)
     words = e.astype(np.float64) * a.astype(np.float64) / 64
     if max_chars is not None:
         words[(e > max_chars) | (a > max_chars)] = 0
     notes = []
-    for index in np.flatnonzero(words > LONG_ROW_WORDS).tolist():
+    long = np.flatnonzero(words > LONG_ROW_WORDS)
+    for index in long.tolist():
         seconds = float(words[index]) * len(slow) / _WORDS_PER_SECOND
         notes.append(
             f"evalmark score: {chunk.locate(index)}: texts of {int(e[index]):,} and "
-            f"{int(a[index]):,} characters; {', '.join(slow)} will take about "
+            f"{int(a[index]):,} characters; {', '.join(slow)} will take up to about "
             f"{_duration(seconds)} on one core (time grows as n*m/64); Ctrl-C stops, "
             "--max-chars N leaves such rows out"
         )
-    return notes
+    return notes, float(words[long].sum()) * len(slow)
 
 
 def _duration(seconds: float) -> str:

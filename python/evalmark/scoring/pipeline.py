@@ -23,7 +23,7 @@ from evalmark.scoring.chunks import BadRow, Chunk, Columns, Needs
 from evalmark.scoring.compute import OnError, ScoredChunk, score_chunk
 from evalmark.scoring.formats import input_format, output_format
 from evalmark.scoring.lengths import long_row_notes
-from evalmark.scoring.progress import NoProgress, Progress
+from evalmark.scoring.progress import NoProgress, Progress, WorkTicker
 from evalmark.scoring.registry import MetricSpec
 from evalmark.scoring.summary import Summary, SummaryBuilder
 from evalmark.scoring.vectors import NpyVectors
@@ -116,9 +116,18 @@ def iter_scored(
             chunk.expected_vectors = npy[0].take(chunk)
             chunk.actual_vectors = npy[1].take(chunk)
         _check_vector_dims(chunk, options, source)
-        if progress is not None:
-            for note in long_row_notes(chunk, options.metrics, options.max_chars):
-                progress.note(note)
+        notes: list[str] = []
+        if progress is not None and not isinstance(progress, NoProgress):
+            notes, expected_words = long_row_notes(chunk, options.metrics, options.max_chars)
+        if not notes:
+            return score(chunk)
+        assert progress is not None
+        for note in notes:
+            progress.note(note)
+        with WorkTicker(progress, expected_words):
+            return score(chunk)
+
+    def score(chunk: Chunk) -> ScoredChunk:
         return score_chunk(
             chunk,
             options.metrics,

@@ -8,6 +8,13 @@ Cost, for texts of n and m code points: token F1, JSON match and tokenizing are 
 Levenshtein and the LCS of ROUGE-L are O(n·m/64) word operations (bit-parallel) and O(n + m)
 memory. ``max_chars`` caps the code points of each text: a text over it raises
 ``TextTooLongError`` (naming each offending row) instead of being scored or truncated.
+
+Every call but the smallest (up to 64 KiB of text, done at once) runs on worker threads while
+the calling thread checks for signals every 50 ms; the kernels look at a stop flag between
+rows and every 2^16 word operations or so inside the O(n·m/64) loops. Ctrl-C thus raises
+``KeyboardInterrupt`` within a fraction of a second, once every worker has stopped; a call
+from a thread other than the main one cannot see signals (Python runs handlers there only).
+Memory sized by the input is allocated fallibly: ``MemoryError`` naming the size, no abort.
 """
 
 from typing import Any
@@ -26,6 +33,11 @@ ALPHANUMERIC_UNICODE_VERSION: str
 
 MAX_WORKERS: int
 """The largest ``workers`` value a batch function accepts."""
+
+def work_done() -> int:
+    """The word operations the O(n·m/64) kernels (Levenshtein, the LCS of ROUGE-L and
+    ROUGE-Lsum) of this process have done so far, every call and thread together: a counter
+    that only grows, read by progress displays while a long row is scored."""
 
 def token_f1(
     expected: str, actual: str, normalizer: str = "squad", max_chars: int | None = None

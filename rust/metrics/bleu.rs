@@ -6,6 +6,7 @@
 //! sacrebleu reports BLEU on a 0–100 scale; [`score`] returns that number divided by 100.
 
 use super::bleu_tokenize::{self, BleuTokenizer};
+use super::halt::{Run, Stop};
 use super::ngrams::{NgramIds, TokenIds, ABSENT};
 use super::text::TokenKey;
 
@@ -112,18 +113,28 @@ fn all_orders(
     insert: bool,
     grams: &mut [Vec<u32>; MAX_ORDER],
     tmp: &mut Vec<u32>,
-) {
+    stop: &Stop,
+) -> Run<()> {
     grams[0].clear();
     grams[0].extend_from_slice(ids);
     for order in 2..=MAX_ORDER {
+        stop.check()?;
         ngrams.next_order(order, &grams[order - 2], ids, insert, tmp);
         std::mem::swap(&mut grams[order - 1], tmp);
     }
+    Ok(())
 }
 
 /// The statistics of hypothesis `hyp` against references `refs`. With no reference every
-/// count is 0 (callers refuse that case: sacrebleu has no score for it).
-pub fn segment_stats(refs: &[&[u8]], hyp: &[u8], opts: BleuOptions, s: &mut Scratch) -> BleuStats {
+/// count is 0 (callers refuse that case: sacrebleu has no score for it). `stop` is polled
+/// between the phases (tokenizing, each n-gram order), so a huge text can be interrupted.
+pub fn segment_stats(
+    refs: &[&[u8]],
+    hyp: &[u8],
+    opts: BleuOptions,
+    s: &mut Scratch,
+    stop: &Stop,
+) -> Run<BleuStats> {
     let Scratch {
         tok,
         keys,
@@ -143,11 +154,13 @@ pub fn segment_stats(refs: &[&[u8]], hyp: &[u8], opts: BleuOptions, s: &mut Scra
     }
     ref_lens.clear();
     for r in refs {
+        stop.check()?;
         bleu_tokenize::tokens(r, opts.tokenizer, opts.lowercase, tok, keys);
+        stop.check()?;
         ref_lens.push(keys.len() as u64);
         ids.clear();
         ids.extend(keys.drain(..).map(|k| units.intern(k)));
-        all_orders(ngrams, ids, true, grams, tmp);
+        all_orders(ngrams, ids, true, grams, tmp, stop)?;
         for (g, best) in grams.iter().zip(ref_max.iter_mut()) {
             // ids are numbered in order of first appearance, so this reference's largest id
             // bounds the vocabulary seen so far.
@@ -178,11 +191,13 @@ pub fn segment_stats(refs: &[&[u8]], hyp: &[u8], opts: BleuOptions, s: &mut Scra
         }
     }
 
+    stop.check()?;
     bleu_tokenize::tokens(hyp, opts.tokenizer, opts.lowercase, tok, keys);
+    stop.check()?;
     let hyp_len = keys.len() as u64;
     ids.clear();
     ids.extend(keys.iter().map(|k| units.get(k)));
-    all_orders(ngrams, ids, false, grams, tmp);
+    all_orders(ngrams, ids, false, grams, tmp, stop)?;
 
     let mut stats = BleuStats {
         hyp_len,
@@ -205,7 +220,7 @@ pub fn segment_stats(refs: &[&[u8]], hyp: &[u8], opts: BleuOptions, s: &mut Scra
         }
         stats.correct[order] = correct;
     }
-    stats
+    Ok(stats)
 }
 
 /// The reference length closest to `hyp_len`, the shorter of two equally close (0 when there
@@ -301,7 +316,22 @@ mod tests {
 
     fn stats(refs: &[&str], hyp: &str) -> BleuStats {
         let refs: Vec<&[u8]> = refs.iter().map(|r| r.as_bytes()).collect();
-        segment_stats(&refs, hyp.as_bytes(), OPTS, &mut Scratch::default())
+        segment_stats(
+            &refs,
+            hyp.as_bytes(),
+            OPTS,
+            &mut Scratch::default(),
+            &Stop::new(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_raised_stop_halts_the_work() {
+        let stop = Stop::new();
+        stop.raise();
+        let got = segment_stats(&[b"a b c"], b"a b", OPTS, &mut Scratch::default(), &stop);
+        assert_eq!(got.err(), Some(crate::metrics::halt::Halt::Stopped));
     }
 
     #[test]

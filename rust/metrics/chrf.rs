@@ -7,6 +7,7 @@
 //! statistics over segments. sacrebleu reports chrF on a 0–100 scale; [`f_score`] returns that
 //! number divided by 100.
 
+use super::halt::{Run, Stop};
 use super::ngrams::{KeyIds, NgramIds, TokenIds, ABSENT};
 use super::text::{decode_into, for_each_py_token, is_py_space, py_lower_into, TokenKey};
 
@@ -130,20 +131,30 @@ fn fill_orders(
     max: usize,
     insert: bool,
     grams: &mut [Vec<u32>],
-) {
+    stop: &Stop,
+) -> Run<()> {
     if max == 0 {
-        return;
+        return Ok(());
     }
     grams[0].clear();
     grams[0].extend_from_slice(ids);
     for order in 2..=max {
+        stop.check()?;
         let (done, rest) = grams.split_at_mut(order - 1);
         ngrams.next_order(order, &done[order - 2], ids, insert, &mut rest[0]);
     }
+    Ok(())
 }
 
 /// Read one side: preprocess, then character and word n-gram ids (interned when `insert`).
-fn read_side(text: &[u8], opts: &ChrfOptions, insert: bool, s: &mut Scratch, side: &mut Side) {
+fn read_side(
+    text: &[u8],
+    opts: &ChrfOptions,
+    insert: bool,
+    s: &mut Scratch,
+    side: &mut Side,
+    stop: &Stop,
+) -> Run<()> {
     side.grams.resize_with(opts.orders(), Vec::new);
     let cps = if opts.lowercase {
         s.raw.clear();
@@ -165,12 +176,21 @@ fn read_side(text: &[u8], opts: &ChrfOptions, insert: bool, s: &mut Scratch, sid
     } else {
         ids.extend(cps.iter().filter(|c| keep(c)).map(|&c| units.get(c)));
     }
+    stop.check()?;
     let (char_grams, word_grams) = side.grams.split_at_mut(opts.char_order);
-    fill_orders(&mut s.char_ngrams, ids, opts.char_order, insert, char_grams);
+    fill_orders(
+        &mut s.char_ngrams,
+        ids,
+        opts.char_order,
+        insert,
+        char_grams,
+        stop,
+    )?;
 
     if opts.word_order == 0 {
-        return;
+        return Ok(());
     }
+    stop.check()?;
     // sacrebleu's `_remove_punctuation`: split on whitespace; a word of two or more characters
     // loses one trailing ASCII punctuation mark, or else one leading one, as a separate word.
     ids.clear();
@@ -197,18 +217,27 @@ fn read_side(text: &[u8], opts: &ChrfOptions, insert: bool, s: &mut Scratch, sid
             push(w);
         }
     });
-    fill_orders(&mut s.word_ngrams, ids, opts.word_order, insert, word_grams);
+    fill_orders(
+        &mut s.word_ngrams,
+        ids,
+        opts.word_order,
+        insert,
+        word_grams,
+        stop,
+    )
 }
 
 /// The statistics of hypothesis `hyp` against the best of `refs`, into `out` (one triple per
-/// order). With no reference every count is 0 (callers refuse that case).
+/// order). With no reference every count is 0 (callers refuse that case). `stop` is polled
+/// between the phases (reading a side, each n-gram order), so a huge text can be interrupted.
 pub fn segment_stats(
     refs: &[&[u8]],
     hyp: &[u8],
     opts: &ChrfOptions,
     s: &mut Scratch,
     out: &mut Vec<OrderStats>,
-) {
+    stop: &Stop,
+) -> Run<()> {
     let orders = opts.orders();
     out.clear();
     out.resize(orders, [0; 3]);
@@ -218,11 +247,17 @@ pub fn segment_stats(
     s.word_ngrams.clear();
     let mut sides = std::mem::take(&mut s.refs);
     sides.resize_with(refs.len().max(sides.len()), Side::default);
-    for (r, side) in refs.iter().zip(sides.iter_mut()) {
-        read_side(r, opts, true, s, side);
-    }
     let mut hyp_side = std::mem::take(&mut s.hyp);
-    read_side(hyp, opts, false, s, &mut hyp_side);
+    let read = refs
+        .iter()
+        .zip(sides.iter_mut())
+        .try_for_each(|(r, side)| read_side(r, opts, true, s, side, stop))
+        .and_then(|()| read_side(hyp, opts, false, s, &mut hyp_side, stop));
+    if let Err(halt) = read {
+        s.refs = sides;
+        s.hyp = hyp_side;
+        return Err(halt);
+    }
 
     // Matches per order: each hypothesis n-gram takes one unused copy of it from the
     // reference's counts (zero again afterwards), which is Σ min(count in hyp, count in ref).
@@ -241,6 +276,9 @@ pub fn segment_stats(
     for side in sides.iter().take(refs.len()) {
         stats.clear();
         for (ref_grams, hyp_grams) in side.grams.iter().zip(&hyp_side.grams) {
+            if stop.is_raised() {
+                break; // reported below, once the buffers are back in `s`
+            }
             for &id in ref_grams {
                 budget[id as usize] += 1;
             }
@@ -267,6 +305,7 @@ pub fn segment_stats(
     s.stats = stats;
     s.refs = sides;
     s.hyp = hyp_side;
+    stop.check()
 }
 
 /// chrF from statistics, in [0, 1]: sacrebleu's `CHRF._compute_f_score` divided by 100.
@@ -340,8 +379,23 @@ mod tests {
             opts,
             &mut Scratch::default(),
             &mut out,
-        );
+            &Stop::new(),
+        )
+        .unwrap();
         out
+    }
+
+    #[test]
+    fn a_raised_stop_halts_the_work() {
+        let stop = Stop::new();
+        stop.raise();
+        let (mut s, mut out) = (Scratch::default(), Vec::new());
+        let got = segment_stats(&[b"a b c"], b"a b d", &CHRF, &mut s, &mut out, &stop);
+        assert_eq!(got, Err(crate::metrics::halt::Halt::Stopped));
+        // The scratch is whole again: the next call scores normally.
+        let again = segment_stats(&[b"a b c"], b"a b c", &CHRF, &mut s, &mut out, &Stop::new());
+        assert_eq!(again, Ok(()));
+        assert_eq!(f_score(&out, &CHRF), 1.0);
     }
 
     #[test]

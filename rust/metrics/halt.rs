@@ -5,7 +5,16 @@
 //! every buffer whose size depends on the input is grown through [`TryVec`], so that an
 //! impossible size becomes an [`OutOfMemory`] value instead of aborting the process.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Word operations the O(n·m/64) kernels of this process have started, all calls together.
+static WORK_DONE: AtomicU64 = AtomicU64::new(0);
+
+/// The word operations every O(n·m/64) kernel of this process has done so far (a counter that
+/// only grows), for progress displays: its growth between two reads is the work done meanwhile.
+pub fn work_done() -> u64 {
+    WORK_DONE.load(Ordering::Relaxed)
+}
 
 /// A flag one thread raises and running kernels poll. Polling costs one relaxed load.
 #[derive(Debug, Default)]
@@ -24,6 +33,13 @@ impl Stop {
     #[inline]
     pub fn is_raised(&self) -> bool {
         self.0.load(Ordering::Relaxed)
+    }
+
+    /// [`Stop::check`], before a chunk of `words` word operations that [`work_done`] counts.
+    #[inline]
+    pub fn check_before(&self, words: usize) -> Result<(), Halt> {
+        WORK_DONE.fetch_add(words as u64, Ordering::Relaxed);
+        self.check()
     }
 
     /// `Err(Halt::Stopped)` once the flag is raised.
@@ -212,8 +228,12 @@ mod tests {
     fn stop_flag() {
         let s = Stop::new();
         assert_eq!(s.check(), Ok(()));
+        let before = work_done();
+        assert_eq!(s.check_before(1000), Ok(()));
+        assert!(work_done() >= before + 1000);
         s.raise();
         assert_eq!(s.check(), Err(Halt::Stopped));
+        assert_eq!(s.check_before(1), Err(Halt::Stopped));
     }
 
     #[test]

@@ -1,28 +1,36 @@
-//! Unit-cost Levenshtein distance over Unicode code points, through the `rapidfuzz` crate
-//! (bit-parallel Myers/Hyyrö), and the similarity 1 − d / max(len).
+//! Unit-cost Levenshtein distance over Unicode code points, bit-parallel (Myers' algorithm in
+//! Hyyrö's block form: O(n·⌈m/64⌉) word operations for lengths n ≥ m), and the similarity
+//! 1 − d / max(len).
+//!
+//! Byte patterns of up to [`TABLE_WORDS`] words use a full 256-row match table; longer or more
+//! varied patterns use `pattern.rs`'s masks, linear in m. The column loop polls a [`Stop`]
+//! every 2^16 word operations or so, so a call on huge texts can be interrupted.
 
-use rapidfuzz::distance::levenshtein;
 use rustc_hash::FxHashMap;
 
+use super::halt::{Run, Stop, TryVec};
+use super::pattern::{symbols_per_check, PatternMasks, Symbol};
 use super::text::decode_into;
 
-/// Reusable decode buffers.
+/// Patterns over at most 256 symbols and of at most this many words (262,144 symbols) use a
+/// 256-row table of `words` words (at most 8 MiB): a little faster than the masks.
+const TABLE_WORDS: usize = 4096;
+
+/// Reusable buffers.
 #[derive(Default)]
 pub struct Scratch {
     a: Vec<u32>,
     b: Vec<u32>,
     /// Match masks, 256 rows of `words` words, kept all-zero between calls.
     pm: Vec<u64>,
+    masks: PatternMasks,
     vp: Vec<u64>,
     vn: Vec<u64>,
     names: FxHashMap<u32, u32>,
-    ra: Vec<u8>,
-    rb: Vec<u8>,
 }
 
-/// Edit distance of two byte strings (one byte, one symbol): common affixes stripped, then
-/// Hyyrö's bit-parallel recurrence over 64-row blocks of the shorter string.
-fn bytes_distance(a: &[u8], b: &[u8], s: &mut Scratch) -> usize {
+/// `a` and `b` without their common prefix and suffix.
+fn strip<'x, S: PartialEq>(a: &'x [S], b: &'x [S]) -> (&'x [S], &'x [S]) {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[prefix..], &b[prefix..]);
     let suffix = a
@@ -31,168 +39,230 @@ fn bytes_distance(a: &[u8], b: &[u8], s: &mut Scratch) -> usize {
         .zip(b.iter().rev())
         .take_while(|(x, y)| x == y)
         .count();
-    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+    (&a[..a.len() - suffix], &b[..b.len() - suffix])
+}
+
+/// Edit distance of two symbol strings whose symbols are below `alphabet`.
+fn distance_of<S: Symbol + PartialEq>(
+    a: &[S],
+    b: &[S],
+    alphabet: usize,
+    s: &mut Scratch,
+    stop: &Stop,
+) -> Run<usize> {
+    let (a, b) = strip(a, b);
     let (p, t) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let m = p.len();
     if m == 0 {
-        return t.len();
+        return Ok(t.len());
     }
     let words = m.div_ceil(64);
+    if alphabet <= 256 && words <= TABLE_WORDS {
+        table_distance(p, t, words, s, stop)
+    } else {
+        masks_distance(p, t, alphabet, s, stop)
+    }
+}
+
+/// The distance with `pattern.rs`'s masks of `p`, whose symbols are below `alphabet`.
+fn masks_distance<S: Symbol>(
+    p: &[S],
+    t: &[S],
+    alphabet: usize,
+    s: &mut Scratch,
+    stop: &Stop,
+) -> Run<usize> {
+    let (m, words) = (p.len(), p.len().div_ceil(64));
+    s.masks.build(p, alphabet)?;
+    let Scratch { masks, vp, vn, .. } = s;
+    let d = if words == 1 {
+        single_word(m, t, stop, |c| masks.with_mask(c.index(), |eq| eq[0]))
+    } else {
+        blocks(m, t, vp, vn, stop, |c, vp, vn| {
+            masks.with_mask(c.index(), |eq| column(eq, vp, vn))
+        })
+    };
+    masks.reset(p);
+    d
+}
+
+/// The distance with the 256-row table `s.pm`, cleared again afterwards.
+fn table_distance<S: Symbol>(
+    p: &[S],
+    t: &[S],
+    words: usize,
+    s: &mut Scratch,
+    stop: &Stop,
+) -> Run<usize> {
     if s.pm.len() < 256 * words {
-        s.pm.resize(256 * words, 0);
+        s.pm.try_resize(256 * words, 0, "the Levenshtein table")?;
     }
     for (i, &c) in p.iter().enumerate() {
-        s.pm[c as usize * words + i / 64] |= 1u64 << (i % 64);
+        s.pm[c.index() * words + i / 64] |= 1u64 << (i % 64);
     }
+    let Scratch { pm, vp, vn, .. } = s;
     let d = if words == 1 {
-        single_word(&s.pm, m, t)
+        single_word(p.len(), t, stop, |c| pm[c.index()])
     } else {
-        s.vp.clear();
-        s.vp.resize(words, !0u64);
-        s.vn.clear();
-        s.vn.resize(words, 0);
-        blocks(&s.pm, &mut s.vp, &mut s.vn, m, t)
+        blocks(p.len(), t, vp, vn, stop, |c, vp, vn| {
+            let c = c.index();
+            column(&pm[c * words..(c + 1) * words], vp, vn)
+        })
     };
     for &c in p {
-        for w in 0..words {
-            s.pm[c as usize * words + w] = 0;
-        }
+        pm[c.index() * words..(c.index() + 1) * words].fill(0);
     }
     d
 }
 
-fn single_word(pm: &[u64], m: usize, t: &[u8]) -> usize {
+/// A pattern of `m` ≤ 64 symbols against `t`; `eq(c)` is the match mask of symbol c.
+fn single_word<S: Copy>(
+    m: usize,
+    t: &[S],
+    stop: &Stop,
+    mut eq: impl FnMut(S) -> u64,
+) -> Run<usize> {
     let (mut vp, mut vn) = (!0u64, 0u64);
     let last = 1u64 << (m - 1);
     let mut score = m;
-    for &c in t {
-        let x = pm[c as usize] | vn;
-        let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x;
-        let mut hp = vn | !(d0 | vp);
-        let mut hn = d0 & vp;
-        score += (hp & last != 0) as usize;
-        score -= (hn & last != 0) as usize;
-        hp = (hp << 1) | 1;
-        hn <<= 1;
-        vp = hn | !(d0 | hp);
-        vn = hp & d0;
+    for chunk in t.chunks(symbols_per_check(1)) {
+        stop.check_before(chunk.len())?;
+        for &c in chunk {
+            let x = eq(c) | vn;
+            let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x;
+            let mut hp = vn | !(d0 | vp);
+            let mut hn = d0 & vp;
+            score += (hp & last != 0) as usize;
+            score -= (hn & last != 0) as usize;
+            hp = (hp << 1) | 1;
+            hn <<= 1;
+            vp = hn | !(d0 | hp);
+            vn = hp & d0;
+        }
     }
-    score
+    Ok(score)
 }
 
-fn blocks(pm: &[u64], vp: &mut [u64], vn: &mut [u64], m: usize, t: &[u8]) -> usize {
-    let words = vp.len();
+/// A pattern of `m` > 64 symbols against `t`, one column per text symbol:
+/// `col(c, vp, vn)` advances the vertical deltas by symbol c and returns the last block's
+/// horizontal deltas (see [`column`]).
+fn blocks<S: Copy>(
+    m: usize,
+    t: &[S],
+    vp: &mut Vec<u64>,
+    vn: &mut Vec<u64>,
+    stop: &Stop,
+    mut col: impl FnMut(S, &mut [u64], &mut [u64]) -> (u64, u64),
+) -> Run<usize> {
+    let words = m.div_ceil(64);
+    vp.clear();
+    vp.try_resize(words, !0u64, "the Levenshtein columns")?;
+    vn.clear();
+    vn.try_resize(words, 0, "the Levenshtein columns")?;
     let last_bit = (m - 1) % 64;
     let mut score = m;
-    for &c in t {
-        let row = &pm[c as usize * words..(c as usize + 1) * words];
-        // The top row of the edit table grows by one per column: a +1 enters the first block.
-        let (mut hp_carry, mut hn_carry, mut add_carry) = (1u64, 0u64, false);
-        let (mut hp, mut hn) = (0u64, 0u64);
-        for ((&eq, v_p), v_n) in row.iter().zip(vp.iter_mut()).zip(vn.iter_mut()) {
-            let x = eq | hn_carry;
-            let (sum, c1) = (x & *v_p).overflowing_add(*v_p);
-            let (sum, c2) = sum.overflowing_add(add_carry as u64);
-            add_carry = c1 | c2;
-            let d0 = (sum ^ *v_p) | x | *v_n;
-            hp = *v_n | !(d0 | *v_p);
-            hn = d0 & *v_p;
-            let (hp_shift, hn_shift) = ((hp << 1) | hp_carry, (hn << 1) | hn_carry);
-            hp_carry = hp >> 63;
-            hn_carry = hn >> 63;
-            *v_p = hn_shift | !(d0 | hp_shift);
-            *v_n = hp_shift & d0;
+    for chunk in t.chunks(symbols_per_check(words)) {
+        stop.check_before(chunk.len() * words)?;
+        for &c in chunk {
+            let (hp, hn) = col(c, vp, vn);
+            score += ((hp >> last_bit) & 1) as usize;
+            score -= ((hn >> last_bit) & 1) as usize;
         }
-        // `hp` and `hn` hold the last block's horizontal deltas before the shift.
-        score += ((hp >> last_bit) & 1) as usize;
-        score -= ((hn >> last_bit) & 1) as usize;
     }
-    score
+    Ok(score)
+}
+
+/// One column of the block recurrence with match row `row`; returns the last block's
+/// horizontal deltas before the shift.
+#[inline]
+fn column(row: &[u64], vp: &mut [u64], vn: &mut [u64]) -> (u64, u64) {
+    // The top row of the edit table grows by one per column: a +1 enters the first block.
+    let (mut hp_carry, mut hn_carry, mut add_carry) = (1u64, 0u64, false);
+    let (mut hp, mut hn) = (0u64, 0u64);
+    for ((&eq, v_p), v_n) in row.iter().zip(vp.iter_mut()).zip(vn.iter_mut()) {
+        let x = eq | hn_carry;
+        let (sum, c1) = (x & *v_p).overflowing_add(*v_p);
+        let (sum, c2) = sum.overflowing_add(add_carry as u64);
+        add_carry = c1 | c2;
+        let d0 = (sum ^ *v_p) | x | *v_n;
+        hp = *v_n | !(d0 | *v_p);
+        hn = d0 & *v_p;
+        let (hp_shift, hn_shift) = ((hp << 1) | hp_carry, (hn << 1) | hn_carry);
+        hp_carry = hp >> 63;
+        hn_carry = hn >> 63;
+        *v_p = hn_shift | !(d0 | hp_shift);
+        *v_n = hp_shift & d0;
+    }
+    (hp, hn)
 }
 
 impl Scratch {
-    fn load(&mut self, a: &[u8], b: &[u8]) {
+    /// Decode `a` and `b` into `self.a` and `self.b`, each code point renamed to a dense id
+    /// (ASCII keeps its value, others count up from 0x80); returns the number of ids.
+    fn load(&mut self, a: &[u8], b: &[u8]) -> usize {
         self.a.clear();
         self.b.clear();
         decode_into(a, &mut self.a);
         decode_into(b, &mut self.b);
+        self.names.clear();
+        let mut next: u32 = 0x80;
+        for c in self.a.iter_mut().chain(self.b.iter_mut()) {
+            if *c >= 0x80 {
+                *c = *self.names.entry(*c).or_insert_with(|| {
+                    next += 1;
+                    next - 1
+                });
+            }
+        }
+        next as usize
     }
+}
+
+/// The distance and the longer length, in code points.
+fn distance_and_length(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Stop) -> Run<(usize, usize)> {
+    if a.is_ascii() && b.is_ascii() {
+        // One byte is one code point: no decoding.
+        return Ok((distance_of(a, b, 256, s, stop)?, a.len().max(b.len())));
+    }
+    let alphabet = s.load(a, b);
+    let (ea, eb) = (std::mem::take(&mut s.a), std::mem::take(&mut s.b));
+    let d = distance_of(&ea, &eb, alphabet, s, stop);
+    let longest = ea.len().max(eb.len());
+    (s.a, s.b) = (ea, eb);
+    Ok((d?, longest))
 }
 
 /// Edit distance between the code points of `a` and `b`.
-pub fn distance(a: &[u8], b: &[u8], s: &mut Scratch) -> usize {
+pub fn distance(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Stop) -> Run<usize> {
     if a == b {
-        return 0;
+        return Ok(0);
     }
-    if a.is_ascii() && b.is_ascii() {
-        // One byte is one code point: no decoding.
-        return bytes_distance(a, b, s);
-    }
-    s.load(a, b);
-    code_point_distance(s)
-}
-
-/// Distance of the decoded `s.a` and `s.b`. When the two strings use at most 128 distinct
-/// non-ASCII code points (nearly always), they are renamed to bytes and take the byte path;
-/// otherwise the `rapidfuzz` crate's generic implementation runs.
-fn code_point_distance(s: &mut Scratch) -> usize {
-    s.names.clear();
-    let mut next: u32 = 0x80;
-    let mut rename = |cps: &[u32], out: &mut Vec<u8>| -> bool {
-        out.clear();
-        for &c in cps {
-            let id = if c < 0x80 {
-                c
-            } else {
-                *s.names.entry(c).or_insert_with(|| {
-                    next += 1;
-                    next - 1
-                })
-            };
-            if id > 0xFF {
-                return false;
-            }
-            out.push(id as u8);
-        }
-        true
-    };
-    let (mut ra, mut rb) = (std::mem::take(&mut s.ra), std::mem::take(&mut s.rb));
-    let d = if rename(&s.a, &mut ra) && rename(&s.b, &mut rb) {
-        bytes_distance(&ra, &rb, s)
-    } else {
-        levenshtein::distance(s.a.iter(), s.b.iter())
-    };
-    s.ra = ra;
-    s.rb = rb;
-    d
+    Ok(distance_and_length(a, b, s, stop)?.0)
 }
 
 /// 1 − distance / max(len a, len b); 1.0 when both are empty.
-pub fn similarity(a: &[u8], b: &[u8], s: &mut Scratch) -> f64 {
+pub fn similarity(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Stop) -> Run<f64> {
     if a == b {
-        return 1.0;
+        return Ok(1.0);
     }
-    let (d, longest) = if a.is_ascii() && b.is_ascii() {
-        (bytes_distance(a, b, s), a.len().max(b.len()))
-    } else {
-        s.load(a, b);
-        (code_point_distance(s), s.a.len().max(s.b.len()))
-    };
+    let (d, longest) = distance_and_length(a, b, s, stop)?;
     if longest == 0 {
-        return 1.0;
+        return Ok(1.0);
     }
-    1.0 - d as f64 / longest as f64
+    Ok(1.0 - d as f64 / longest as f64)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::halt::Halt;
+    use rapidfuzz::distance::levenshtein as reference;
 
-    fn naive(a: &[u8], b: &[u8]) -> usize {
+    fn naive<S: PartialEq>(a: &[S], b: &[S]) -> usize {
         let mut prev: Vec<usize> = (0..=b.len()).collect();
-        for (i, &x) in a.iter().enumerate() {
+        for (i, x) in a.iter().enumerate() {
             let mut cur = vec![i + 1; b.len() + 1];
-            for (j, &y) in b.iter().enumerate() {
+            for (j, y) in b.iter().enumerate() {
                 cur[j + 1] = (prev[j] + (x != y) as usize)
                     .min(prev[j + 1] + 1)
                     .min(cur[j] + 1);
@@ -202,58 +272,106 @@ mod tests {
         prev[b.len()]
     }
 
-    #[test]
-    fn bit_parallel_matches_the_table() {
-        let mut seed = 11u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
-        let s = &mut Scratch::default();
-        for round in 0..1500 {
-            let sigma = 1 + round % 6;
-            let (la, lb) = (next() % 300, next() % 300);
-            let a: Vec<u8> = (0..la).map(|_| b'a' + (next() % sigma) as u8).collect();
-            let mut b: Vec<u8> = (0..lb).map(|_| b'a' + (next() % sigma) as u8).collect();
-            if round % 3 == 0 {
-                b = a.clone();
-                for _ in 0..(next() % 8) {
-                    if !b.is_empty() {
-                        let k = next() % b.len();
-                        b[k] = b'z';
-                    }
+    fn lcg(seed: &mut u64) -> usize {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize
+    }
+
+    /// Two random strings over `sigma` symbols (the second often a few edits of the first).
+    fn pair(seed: &mut u64, round: usize, max_len: usize, sigma: usize) -> (Vec<u32>, Vec<u32>) {
+        let (la, lb) = (lcg(seed) % max_len, lcg(seed) % max_len);
+        let a: Vec<u32> = (0..la).map(|_| (lcg(seed) % sigma) as u32).collect();
+        let mut b: Vec<u32> = (0..lb).map(|_| (lcg(seed) % sigma) as u32).collect();
+        if round % 3 == 0 {
+            b = a.clone();
+            for _ in 0..(lcg(seed) % 8) {
+                if !b.is_empty() {
+                    let k = lcg(seed) % b.len();
+                    b[k] = sigma as u32;
                 }
             }
-            assert_eq!(bytes_distance(&a, &b, s), naive(&a, &b), "round {round}");
-            let rapid = levenshtein::distance(a.iter(), b.iter());
-            assert_eq!(rapid, naive(&a, &b));
+        }
+        (a, b)
+    }
+
+    #[test]
+    fn table_and_masks_match_the_dynamic_programme() {
+        let mut seed = 11u64;
+        let s = &mut Scratch::default();
+        let stop = Stop::new();
+        for round in 0..1500 {
+            let sigma = 1 + round % 6;
+            let (a, b) = pair(&mut seed, round, 300, sigma);
+            let want = naive(&a, &b);
+            let bytes = |v: &[u32]| v.iter().map(|&c| b'a' + c as u8).collect::<Vec<u8>>();
+            assert_eq!(distance_of(&bytes(&a), &bytes(&b), 256, s, &stop), Ok(want));
+            // An alphabet over 256 takes the masks path at every length.
+            let wide = |v: &[u32]| v.iter().map(|&c| c + 1000).collect::<Vec<u32>>();
+            let got = distance_of(&wide(&a), &wide(&b), 1010, s, &stop);
+            assert_eq!(got, Ok(want), "round {round}");
+            assert_eq!(reference::distance(a.iter(), b.iter()), want);
         }
         assert!(s.pm.iter().all(|&w| w == 0));
     }
 
     #[test]
+    fn masks_match_the_table_on_long_patterns() {
+        let mut seed = 5u64;
+        let s = &mut Scratch::default();
+        for (round, sigma) in [2usize, 30, 200].into_iter().enumerate() {
+            let n = 9000;
+            let a: Vec<u8> = (0..n).map(|_| (lcg(&mut seed) % sigma) as u8).collect();
+            let mut b = a.clone();
+            for _ in 0..400 {
+                let k = lcg(&mut seed) % b.len();
+                b[k] = (lcg(&mut seed) % sigma) as u8;
+            }
+            b.truncate(n - round * 50);
+            let (a, b) = strip(&a, &b);
+            let (p, t) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+            let want = reference::distance(a.iter(), b.iter());
+            assert_eq!(masks_distance(p, t, 256, s, &Stop::new()), Ok(want));
+            assert_eq!(distance_of(a, b, 256, s, &Stop::new()), Ok(want));
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_halts_every_path() {
+        let stop = Stop::new();
+        stop.raise();
+        let s = &mut Scratch::default();
+        for n in [30usize, 500, TABLE_WORDS * 64 + 10] {
+            let a: Vec<u8> = (0..n).map(|i| b'a' + (i % 7) as u8).collect();
+            let b: Vec<u8> = (0..n).map(|i| b'a' + (i % 5) as u8).collect();
+            assert_eq!(distance(&a, &b, s, &stop), Err(Halt::Stopped), "n={n}");
+            let wide: String = (0..n as u32)
+                .filter_map(|i| char::from_u32(0x4E00 + i % 300))
+                .collect();
+            assert_eq!(
+                similarity(wide.as_bytes(), &b, s, &stop),
+                Err(Halt::Stopped)
+            );
+        }
+    }
+
+    #[test]
     fn distances() {
         let s = &mut Scratch::default();
-        assert_eq!(distance(b"kitten", b"sitting", s), 3);
-        assert_eq!(distance("café".as_bytes(), b"cafe", s), 1);
-        assert_eq!(distance("😀".as_bytes(), b"", s), 1);
-        assert_eq!(
-            distance(
-                "日本語のテキスト".as_bytes(),
-                "日本のテキスト!".as_bytes(),
-                s
-            ),
-            2
-        );
-        // More than 128 distinct non-ASCII code points: the generic path.
-        let wide: String = (0x4E00..0x4F00u32).filter_map(char::from_u32).collect();
+        let stop = &Stop::new();
+        let d = |a: &str, b: &str, s: &mut Scratch| distance(a.as_bytes(), b.as_bytes(), s, stop);
+        assert_eq!(d("kitten", "sitting", s), Ok(3));
+        assert_eq!(d("café", "cafe", s), Ok(1));
+        assert_eq!(d("😀", "", s), Ok(1));
+        assert_eq!(d("日本語のテキスト", "日本のテキスト!", s), Ok(2));
+        // More than 256 distinct code points: the masks path.
+        let wide: String = (0x4E00..0x4F80u32).filter_map(char::from_u32).collect();
         let other: String = wide.chars().rev().collect();
-        let d = distance(wide.as_bytes(), other.as_bytes(), s);
         let cps = |t: &str| t.chars().collect::<Vec<char>>();
-        assert_eq!(d, levenshtein::distance(cps(&wide), cps(&other)));
-        assert_eq!(similarity(b"", b"", s), 1.0);
-        assert_eq!(similarity(b"ab", b"", s), 0.0);
+        let want = reference::distance(cps(&wide), cps(&other));
+        assert_eq!(d(&wide, &other, s), Ok(want));
+        assert_eq!(similarity(b"", b"", s, stop), Ok(1.0));
+        assert_eq!(similarity(b"ab", b"", s, stop), Ok(0.0));
     }
 }

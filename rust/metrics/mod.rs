@@ -12,6 +12,7 @@ pub mod json;
 pub mod lcs;
 pub mod levenshtein;
 pub mod ngrams;
+pub mod pattern;
 pub mod porter;
 pub mod rouge_l;
 pub mod rouge_lsum;

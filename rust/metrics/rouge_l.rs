@@ -2,6 +2,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::halt::{Run, Stop, TryVec};
 use super::lcs::{lcs_len, LcsScratch};
 use super::text::{decode_into, py_lower_into, TokenKey};
 
@@ -161,35 +162,43 @@ pub(crate) fn keys_into(
     }
 }
 
-/// ROUGE-L of `actual` (the prediction) against `expected` (the target).
+/// ROUGE-L of `actual` (the prediction) against `expected` (the target). The LCS work,
+/// O(n·⌈m/64⌉) for token counts n ≥ m, polls `stop`.
 pub fn rouge_l(
     expected: &[u8],
     actual: &[u8],
     tokenizer: Tokenizer,
     s: &mut Scratch,
-) -> RougeScore {
+    stop: &Stop,
+) -> Run<RougeScore> {
     let (mut keys_e, mut keys_a) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
     keys_into(expected, tokenizer, s, &mut keys_e);
     keys_into(actual, tokenizer, s, &mut keys_a);
-    let score = score_keys(&keys_e, &keys_a, s);
+    let score = score_keys(&keys_e, &keys_a, s, stop);
     s.keys_e = keys_e;
     s.keys_a = keys_a;
     score
 }
 
-pub(crate) fn score_keys(keys_e: &[TokenKey], keys_a: &[TokenKey], s: &mut Scratch) -> RougeScore {
+pub(crate) fn score_keys(
+    keys_e: &[TokenKey],
+    keys_a: &[TokenKey],
+    s: &mut Scratch,
+    stop: &Stop,
+) -> Run<RougeScore> {
     let (n_e, n_a) = (keys_e.len(), keys_a.len());
     if n_e == 0 || n_a == 0 {
-        return RougeScore {
+        return Ok(RougeScore {
             precision: 0.0,
             recall: 0.0,
             fmeasure: 0.0,
-        };
+        });
     }
     // Ids for the expected tokens; an actual token absent from expected gets the one id
     // `alphabet - 1`, which can never match.
     s.ids.clear();
     s.ids_e.clear();
+    s.ids_e.try_capacity(n_e, "ROUGE-L token ids")?;
     for key in keys_e {
         let next = s.ids.len() as u32;
         s.ids_e.push(*s.ids.entry(key.clone()).or_insert(next));
@@ -197,13 +206,14 @@ pub(crate) fn score_keys(keys_e: &[TokenKey], keys_a: &[TokenKey], s: &mut Scrat
     let absent = s.ids.len() as u32;
     let alphabet = s.ids.len() + 1;
     s.ids_a.clear();
+    s.ids_a.try_capacity(n_a, "ROUGE-L token ids")?;
     for key in keys_a {
         s.ids_a.push(s.ids.get(key).copied().unwrap_or(absent));
     }
     let lcs = if n_e <= n_a {
-        lcs_len(&s.ids_e, &s.ids_a, alphabet, &mut s.lcs)
+        lcs_len(&s.ids_e, &s.ids_a, alphabet, &mut s.lcs, stop)?
     } else {
-        lcs_len(&s.ids_a, &s.ids_e, alphabet, &mut s.lcs)
+        lcs_len(&s.ids_a, &s.ids_e, alphabet, &mut s.lcs, stop)?
     };
 
     let precision = lcs as f64 / n_a as f64;
@@ -213,11 +223,11 @@ pub(crate) fn score_keys(keys_e: &[TokenKey], keys_a: &[TokenKey], s: &mut Scrat
     } else {
         0.0
     };
-    RougeScore {
+    Ok(RougeScore {
         precision,
         recall,
         fmeasure,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -252,10 +262,12 @@ mod tests {
             b"the cat on the mat",
             Tokenizer::Rouge,
             s,
-        );
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!(r.precision, 1.0);
         assert_eq!(r.recall, 5.0 / 6.0);
-        let r = rouge_l(b"", b"x", Tokenizer::Rouge, s);
+        let r = rouge_l(b"", b"x", Tokenizer::Rouge, s, &Stop::new()).unwrap();
         assert_eq!(r.fmeasure, 0.0);
     }
 }

@@ -14,125 +14,14 @@
 //! backtracking, so memory stays O(√|c| · |r| / 64) words.
 
 use super::halt::{Run, Stop, TryVec};
-use super::lcs::step;
-use super::ngrams::{TokenIds, ABSENT};
+use super::ngrams::TokenIds;
+use super::pattern::{symbols_per_check, PatternMasks};
 use super::rouge_l::{RougeScore, Tokenizer};
 use super::rouge_tokens::{fmeasure, token_keys, Stemmer, TokenScratch};
 use super::text::TokenKey;
 
 /// Columns stored whole when (|c| + 1) · words stays below this; else checkpoints.
 const COLUMN_BUDGET: usize = 1 << 18;
-
-const NO_SLOT: u32 = u32::MAX;
-const NO_ROW: u32 = u32::MAX;
-
-/// Match masks of one expected sentence: dense bit rows for symbols that occur at least once
-/// per 64 positions on average, position lists (set into a scratch mask when met) for rarer
-/// ones, so memory stays linear in |r|.
-#[derive(Default)]
-struct Masks {
-    words: usize,
-    slot_of: Vec<u32>,
-    count: Vec<u32>,
-    start: Vec<u32>,
-    positions: Vec<u32>,
-    span: Vec<(u32, u32)>,
-    dense_row: Vec<u32>,
-    dense: Vec<u64>,
-    scratch: Vec<u64>,
-}
-
-impl Masks {
-    /// Build the masks of `r`, whose symbols are ids below `vocab`.
-    fn build(&mut self, r: &[u32], vocab: usize) {
-        let words = r.len().div_ceil(64);
-        self.words = words;
-        if self.slot_of.len() < vocab {
-            self.slot_of.resize(vocab, NO_SLOT);
-        }
-        self.count.clear();
-        for &sym in r {
-            let slot = &mut self.slot_of[sym as usize];
-            if *slot == NO_SLOT {
-                *slot = self.count.len() as u32;
-                self.count.push(0);
-            }
-            self.count[*slot as usize] += 1;
-        }
-        let slots = self.count.len();
-        self.start.clear();
-        let mut acc = 0u32;
-        for &k in &self.count {
-            self.start.push(acc);
-            acc += k;
-        }
-        self.start.push(acc);
-        self.positions.clear();
-        self.positions.resize(r.len(), 0);
-        let mut fill = self.start.clone();
-        for (i, &sym) in r.iter().enumerate() {
-            let slot = self.slot_of[sym as usize] as usize;
-            self.positions[fill[slot] as usize] = i as u32;
-            fill[slot] += 1;
-        }
-        self.span.clear();
-        self.dense_row.clear();
-        self.dense.clear();
-        let mut rows = 0u32;
-        for slot in 0..slots {
-            let ps = &self.positions[self.start[slot] as usize..self.start[slot + 1] as usize];
-            self.span.push((ps[0] / 64, ps[ps.len() - 1] / 64));
-            if ps.len() >= words {
-                self.dense_row.push(rows);
-                rows += 1;
-                let base = self.dense.len();
-                self.dense.resize(base + words, 0);
-                for &p in ps {
-                    self.dense[base + p as usize / 64] |= 1u64 << (p % 64);
-                }
-            } else {
-                self.dense_row.push(NO_ROW);
-            }
-        }
-        self.scratch.clear();
-        self.scratch.resize(words, 0);
-    }
-
-    /// Forget `r`'s symbols (so the next sentence starts clean).
-    fn reset(&mut self, r: &[u32]) {
-        for &sym in r {
-            self.slot_of[sym as usize] = NO_SLOT;
-        }
-    }
-
-    /// Advance column `v` by one symbol of c.
-    #[inline]
-    fn advance(&mut self, v: &mut [u64], sym: u32) {
-        if sym == ABSENT {
-            return;
-        }
-        let slot = self.slot_of[sym as usize];
-        if slot == NO_SLOT {
-            return; // no match bits: the column is unchanged
-        }
-        let slot = slot as usize;
-        let (first, last) = (self.span[slot].0 as usize, self.span[slot].1 as usize);
-        let row = self.dense_row[slot];
-        if row != NO_ROW {
-            let base = row as usize * self.words;
-            step(v, &self.dense[base..base + self.words], first, last);
-        } else {
-            let ps = &self.positions[self.start[slot] as usize..self.start[slot + 1] as usize];
-            for &p in ps {
-                self.scratch[p as usize / 64] |= 1u64 << (p % 64);
-            }
-            step(v, &self.scratch, first, last);
-            for &p in ps {
-                self.scratch[p as usize / 64] = 0;
-            }
-        }
-    }
-}
 
 /// LCS(r[..i], c[..j]) from column j: the clear bits below bit i.
 #[inline]
@@ -157,7 +46,7 @@ pub struct Scratch {
     sents_a: Vec<(u32, u32)>,
     counts_e: Vec<u32>,
     counts_a: Vec<u32>,
-    masks: Masks,
+    masks: PatternMasks,
     marks: Vec<bool>,
     v: Vec<u64>,
     checkpoints: Vec<u64>,
@@ -198,14 +87,14 @@ fn sentences(
 fn mark_lcs(
     r: &[u32],
     c: &[u32],
-    masks: &mut Masks,
+    masks: &mut PatternMasks,
     v: &mut Vec<u64>,
     checkpoints: &mut Vec<u64>,
     columns: &mut Vec<u64>,
     marks: &mut [bool],
     stop: &Stop,
 ) -> Run<()> {
-    let words = masks.words;
+    let words = masks.words();
     let n = c.len();
     let block = if (n + 1).saturating_mul(words) <= COLUMN_BUDGET {
         n
@@ -219,10 +108,14 @@ fn mark_lcs(
     columns.try_capacity((block + 1) * words, "ROUGE-Lsum columns")?;
     if block < n {
         v.clear();
-        v.resize(words, !0u64);
+        v.try_resize(words, !0u64, "the ROUGE-Lsum column")?;
         checkpoints.extend_from_slice(v);
+        let per_check = symbols_per_check(words);
         for (j, &sym) in c.iter().enumerate() {
-            masks.advance(v, sym);
+            if j % per_check == 0 {
+                stop.check_before(per_check * words)?;
+            }
+            masks.advance_lcs(v, sym as usize);
             if (j + 1) % block == 0 {
                 checkpoints.extend_from_slice(v);
             }
@@ -230,20 +123,20 @@ fn mark_lcs(
     }
     let (mut i, mut j) = (r.len(), n);
     while i > 0 && j > 0 {
-        stop.check()?;
         let begin = (j - 1) / block * block;
+        stop.check_before((j - begin) * words)?;
         // Columns begin..=j of the table, from the checkpoint at `begin`.
         v.clear();
         if block < n {
             let k = begin / block;
             v.extend_from_slice(&checkpoints[k * words..(k + 1) * words]);
         } else {
-            v.resize(words, !0u64);
+            v.try_resize(words, !0u64, "the ROUGE-Lsum column")?;
         }
         columns.clear();
         columns.extend_from_slice(v);
         for &sym in &c[begin..j] {
-            masks.advance(v, sym);
+            masks.advance_lcs(v, sym as usize);
             columns.extend_from_slice(v);
         }
         let col = |jj: usize| &columns[(jj - begin) * words..(jj - begin + 1) * words];
@@ -307,9 +200,9 @@ pub fn rouge_lsum(
     }
     let vocab = units.len();
     counts_e.clear();
-    counts_e.resize(vocab, 0);
+    counts_e.try_resize(vocab, 0, "ROUGE-Lsum token counts")?;
     counts_a.clear();
-    counts_a.resize(vocab, 0);
+    counts_a.try_resize(vocab, 0, "ROUGE-Lsum token counts")?;
     super::ngrams::count_into(ids_e, counts_e);
     super::ngrams::count_into(ids_a, counts_a);
 
@@ -319,9 +212,9 @@ pub fn rouge_lsum(
         if r.is_empty() {
             continue;
         }
-        masks.build(r, vocab);
+        masks.build(r, vocab)?;
         marks.clear();
-        marks.resize(r.len(), false);
+        marks.try_resize(r.len(), false, "ROUGE-Lsum marks")?;
         for &(cb, ce) in sents_a.iter() {
             let c = &ids_a[cb as usize..ce as usize];
             if !c.is_empty() {
@@ -388,8 +281,8 @@ mod tests {
     }
 
     fn marks_of(r: &[u32], c: &[u32], vocab: usize) -> Vec<usize> {
-        let mut masks = Masks::default();
-        masks.build(r, vocab);
+        let mut masks = PatternMasks::default();
+        masks.build(r, vocab).unwrap();
         let mut marks = vec![false; r.len()];
         let (mut v, mut ck, mut cols) = (Vec::new(), Vec::new(), Vec::new());
         mark_lcs(

@@ -3,6 +3,7 @@
 
 use std::num::NonZeroUsize;
 
+use super::halt::{Run, Stop};
 use super::ngrams::{clipped_matches, count_into, NgramIds, TokenIds};
 use super::rouge_l::{RougeScore, Tokenizer};
 use super::rouge_tokens::{fmeasure, token_keys, Stemmer, TokenScratch};
@@ -43,7 +44,8 @@ pub fn rouge_n(
     tokenizer: Tokenizer,
     stemmer: Stemmer,
     s: &mut Scratch,
-) -> RougeScore {
+    stop: &Stop,
+) -> Run<RougeScore> {
     let n = n.get();
     let Scratch {
         tokens,
@@ -61,7 +63,9 @@ pub fn rouge_n(
         counts_a,
     } = s;
     token_keys(expected, tokenizer, stemmer, tokens, keys_e);
+    stop.check()?;
     token_keys(actual, tokenizer, stemmer, tokens, keys_a);
+    stop.check()?;
     let (len_e, len_a) = (keys_e.len(), keys_a.len());
 
     units.clear();
@@ -76,6 +80,7 @@ pub fn rouge_n(
     grams_a.clone_from(ids_a);
     let mut vocab = units.len();
     for order in 2..=n {
+        stop.check()?;
         ngrams.next_order(order, grams_e, ids_e, true, tmp_e);
         ngrams.next_order(order, grams_a, ids_a, false, tmp_a);
         std::mem::swap(grams_e, tmp_e);
@@ -94,11 +99,11 @@ pub fn rouge_n(
     let total_a = (len_a + 1).saturating_sub(n);
     let precision = hits as f64 / total_a.max(1) as f64;
     let recall = hits as f64 / total_e.max(1) as f64;
-    RougeScore {
+    Ok(RougeScore {
         precision,
         recall,
         fmeasure: fmeasure(precision, recall),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -143,6 +148,23 @@ mod tests {
     }
 
     #[test]
+    fn a_raised_stop_halts_the_work() {
+        let stop = Stop::new();
+        stop.raise();
+        let s = &mut Scratch::default();
+        let got = rouge_n(
+            b"a b",
+            b"a",
+            nz(2),
+            Tokenizer::Rouge,
+            Stemmer::None,
+            s,
+            &stop,
+        );
+        assert_eq!(got.err(), Some(crate::metrics::halt::Halt::Stopped));
+    }
+
+    #[test]
     fn matches_the_naive_count() {
         let vocab = ["a", "b", "c", "dd", "e1"];
         let mut seed = 3u64;
@@ -164,7 +186,9 @@ mod tests {
                 Tokenizer::Rouge,
                 Stemmer::None,
                 s,
-            );
+                &Stop::new(),
+            )
+            .unwrap();
             let (p, r) = naive(&e, &a, n);
             assert_eq!((got.precision, got.recall), (p, r), "{e:?} {a:?} n={n}");
             assert_eq!(got.fmeasure, fmeasure(p, r));
@@ -181,7 +205,9 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::None,
             s,
-        );
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!((r.precision, r.recall), (1.0, 1.0 / 3.0));
         let r = rouge_n(
             b"cats running",
@@ -190,11 +216,31 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::Porter,
             s,
-        );
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!(r.fmeasure, 1.0);
-        let r = rouge_n(b"", b"", nz(1), Tokenizer::Rouge, Stemmer::None, s);
+        let r = rouge_n(
+            b"",
+            b"",
+            nz(1),
+            Tokenizer::Rouge,
+            Stemmer::None,
+            s,
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!((r.precision, r.recall, r.fmeasure), (0.0, 0.0, 0.0));
-        let r = rouge_n(b"a b", b"a", nz(3), Tokenizer::Rouge, Stemmer::None, s);
+        let r = rouge_n(
+            b"a b",
+            b"a",
+            nz(3),
+            Tokenizer::Rouge,
+            Stemmer::None,
+            s,
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!(r.fmeasure, 0.0);
     }
 }

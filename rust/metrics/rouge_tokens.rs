@@ -4,6 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::halt::{Run, Stop};
 use super::porter;
 use super::rouge_l::{self, RougeScore, Tokenizer};
 use super::text::TokenKey;
@@ -117,14 +118,15 @@ pub fn rouge_l_stemmed(
     tokenizer: Tokenizer,
     stemmer: Stemmer,
     s: &mut TokenScratch,
-) -> RougeScore {
+    stop: &Stop,
+) -> Run<RougeScore> {
     if stemmer == Stemmer::None {
-        return rouge_l::rouge_l(expected, actual, tokenizer, &mut s.rouge);
+        return rouge_l::rouge_l(expected, actual, tokenizer, &mut s.rouge, stop);
     }
     let (mut ke, mut ka) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
     token_keys(expected, tokenizer, stemmer, s, &mut ke);
     token_keys(actual, tokenizer, stemmer, s, &mut ka);
-    let score = rouge_l::score_keys(&ke, &ka, &mut s.rouge);
+    let score = rouge_l::score_keys(&ke, &ka, &mut s.rouge, stop);
     s.keys_e = ke;
     s.keys_a = ka;
     score
@@ -238,7 +240,9 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::None,
             s,
-        );
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!(plain.fmeasure, 0.0);
         let stemmed = rouge_l_stemmed(
             b"cats running",
@@ -246,7 +250,9 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::Porter,
             s,
-        );
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!(stemmed.fmeasure, 1.0);
     }
 }

@@ -12,6 +12,7 @@ evalmark reads; a CSV with only its header row, or a Parquet table without rows,
 from evalmark.errors import OptionalDependencyError, ScoringInputError
 from evalmark.scoring.chunks import BadRow, Columns
 from evalmark.scoring.compute import ON_ERROR_CHOICES, OnError
+from evalmark.scoring.lengths import TOO_LONG
 from evalmark.scoring.pipeline import ScoreOptions, score_file, summary_json
 from evalmark.scoring.registry import METRICS, MetricSpec, parse_metrics
 from evalmark.scoring.summary import MetricSummary, Summary
@@ -19,6 +20,7 @@ from evalmark.scoring.summary import MetricSummary, Summary
 __all__ = [
     "METRICS",
     "ON_ERROR_CHOICES",
+    "TOO_LONG",
     "BadRow",
     "Columns",
     "MetricSpec",

@@ -11,6 +11,11 @@ for example invalid JSON in `expected`), the batch is split in halves, and halve
 handful of extra calls for one bad row, some microseconds a row when most rows are bad
 (json_match over prose), and every other row keeps the score the whole-batch call would have
 given it, since each pair is scored independently.
+
+A length cap (``max_chars``, ``evalmark score --max-chars``) keeps rows whose expected or
+actual text has more code points out of the text metrics: the row is written with null text
+scores and reported (``TOO_LONG`` notes, see lengths.py), never truncated. Vector metrics
+still score it.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import numpy.typing as npt
 
 from evalmark.errors import ScoringInputError
 from evalmark.scoring.chunks import BadRow, Chunk, Columns
+from evalmark.scoring.lengths import apply_cap
 from evalmark.scoring.registry import MetricSpec
 
 ROW_BY_ROW = 2048
@@ -37,7 +43,9 @@ class ScoredChunk:
 
     ``valid[name]`` is None when every kept row has a score; otherwise False marks a null.
     ``keep`` is None when every row is written (``--on-error skip`` drops bad rows).
-    ``bad`` lists the bad rows, ``notes`` the scores a metric could not give.
+    ``bad`` lists the bad rows, ``notes`` the scores a metric could not give (a row over the
+    length cap is one note, with ``metric`` ``TOO_LONG``); ``too_long`` describes those
+    rows for the summary.
     """
 
     start: int
@@ -48,6 +56,7 @@ class ScoredChunk:
     keep: npt.NDArray[np.bool_] | None = None
     bad: list[BadRow] = field(default_factory=list)
     notes: list[BadRow] = field(default_factory=list)
+    too_long: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def kept(self) -> int:
@@ -126,12 +135,14 @@ def score_chunk(
     workers: int | None = None,
     on_error: OnError = "fail",
     source: str = "",
+    max_chars: int | None = None,
 ) -> ScoredChunk:
     """Score every good row of ``chunk`` with each metric, applying the bad-row policy.
 
     With ``on_error="fail"`` the first bad row (in input order) raises
     :class:`ScoringInputError` naming ``source``, the row's place and the field. A metric
-    that cannot score a row's values leaves a null and a note (see the module docstring).
+    that cannot score a row's values leaves a null and a note (see the module docstring), as
+    does a row with a text of more than ``max_chars`` code points, for every text metric.
     """
     bad = sorted(chunk.bad.values(), key=lambda row: row.index)
     if on_error == "fail" and bad:
@@ -146,29 +157,27 @@ def score_chunk(
     good = np.ones(chunk.size, dtype=bool)
     for index in chunk.bad:
         good[index] = False
-    good_index = np.flatnonzero(good)
-    all_good = good_index.size == chunk.size
-    inputs: dict[str, _Inputs] = {}
+    text_good = good
+    long_notes: list[BadRow] = []
+    too_long: list[dict[str, Any]] = []
+    if max_chars is not None and any(spec.inputs == "text" for spec in metrics):
+        text_good, long_notes, too_long = apply_cap(chunk, good, columns, max_chars)
+    inputs: dict[str, tuple[npt.NDArray[np.bool_], npt.NDArray[np.intp], _Inputs]] = {}
     if any(spec.inputs == "text" for spec in metrics):
-        e, a = chunk.expected, chunk.actual
-        if not all_good:
-            e, a = _take(e, good, good_index), _take(a, good, good_index)
-        inputs["text"] = _Inputs(e, a)
+        inputs["text"] = _good_inputs(text_good, chunk.expected, chunk.actual)
     if any(spec.inputs == "vector" for spec in metrics):
-        ev, av = chunk.expected_vectors, chunk.actual_vectors
-        if not all_good:
-            ev, av = _take(ev, good, good_index), _take(av, good, good_index)
-        inputs["vector"] = _Inputs(ev, av)
+        inputs["vector"] = _good_inputs(good, chunk.expected_vectors, chunk.actual_vectors)
 
     scores: dict[str, npt.NDArray[Any]] = {}
     valid: dict[str, npt.NDArray[np.bool_] | None] = {}
-    kernel_bad: list[BadRow] = []
+    kernel_bad: list[BadRow] = list(long_notes)
     for spec in metrics:
-        values, ok, rejected = _score_isolating(spec, inputs[spec.inputs], workers)
+        scored, good_index, batch = inputs[spec.inputs]
+        values, ok, rejected = _score_isolating(spec, batch, workers)
         full = np.zeros(chunk.size, dtype=spec.dtype)
         full[good_index] = values
         scores[spec.name] = full
-        row_ok = good.copy()
+        row_ok = scored.copy()
         row_ok[good_index[~ok]] = False
         valid[spec.name] = None if row_ok.all() else row_ok
         for position, message in rejected:
@@ -179,7 +188,19 @@ def score_chunk(
 
     keep = good.copy() if on_error == "skip" and bad else None
     kernel_bad.sort(key=lambda row: row.index)
-    return ScoredChunk(chunk.start, chunk.size, chunk.ids, scores, valid, keep, bad, kernel_bad)
+    return ScoredChunk(
+        chunk.start, chunk.size, chunk.ids, scores, valid, keep, bad, kernel_bad, too_long
+    )
+
+
+def _good_inputs(
+    good: npt.NDArray[np.bool_], expected: Any, actual: Any
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.intp], _Inputs]:
+    """The rows ``good`` selects, their indices, and their inputs."""
+    good_index = np.flatnonzero(good)
+    if good_index.size != good.size:
+        expected, actual = _take(expected, good, good_index), _take(actual, good, good_index)
+    return good, good_index, _Inputs(expected, actual)
 
 
 def _blame(spec: MetricSpec, columns: Columns) -> str:

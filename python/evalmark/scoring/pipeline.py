@@ -1,8 +1,9 @@
 """Stream a file through the metric kernels: read a chunk, score it, write it, summarise.
 
-Reading and writing run in the calling thread while the previous chunk is scored in a
-helper thread (the kernels release the GIL), so file handling overlaps with scoring. Chunks
-are written strictly in input order: the output does not depend on timing.
+The next chunk is read on a helper thread while the calling thread scores and writes the
+current one (the kernels release the GIL), so file handling overlaps with scoring, and a
+Ctrl-C reaches the running kernel call at once. Chunks are written strictly in input order:
+the output does not depend on timing.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from evalmark.errors import ScoringInputError
 from evalmark.scoring.chunks import BadRow, Chunk, Columns, Needs
 from evalmark.scoring.compute import OnError, ScoredChunk, score_chunk
 from evalmark.scoring.formats import input_format, output_format
-from evalmark.scoring.progress import NoProgress, Progress
+from evalmark.scoring.lengths import long_row_notes
+from evalmark.scoring.progress import NoProgress, Progress, WorkTicker
 from evalmark.scoring.registry import MetricSpec
 from evalmark.scoring.summary import Summary, SummaryBuilder
 from evalmark.scoring.vectors import NpyVectors
@@ -54,6 +56,7 @@ class ScoreOptions:
     on_error: OnError = "fail"
     expected_npy: Path | None = None
     actual_npy: Path | None = None
+    max_chars: int | None = None
 
     @property
     def needs(self) -> Needs:
@@ -97,8 +100,11 @@ def _npy_sources(options: ScoreOptions) -> tuple[NpyVectors, NpyVectors] | None:
     return NpyVectors(options.expected_npy, "expected"), NpyVectors(options.actual_npy, "actual")
 
 
-def iter_scored(reader: Reader, options: ScoreOptions) -> Iterator[ScoredChunk]:
-    """Score the reader's chunks in order, scoring one chunk while the next is read."""
+def iter_scored(
+    reader: Reader, options: ScoreOptions, progress: Progress | None = None
+) -> Iterator[ScoredChunk]:
+    """Score the reader's chunks in order, scoring one chunk while the next is read; rows that
+    will take a second or more are announced on ``progress`` first."""
     from evalmark.metrics import resolve_workers
 
     resolve_workers(options.workers)  # a bad value is a usage error, not a bad row
@@ -110,6 +116,18 @@ def iter_scored(reader: Reader, options: ScoreOptions) -> Iterator[ScoredChunk]:
             chunk.expected_vectors = npy[0].take(chunk)
             chunk.actual_vectors = npy[1].take(chunk)
         _check_vector_dims(chunk, options, source)
+        notes: list[str] = []
+        if progress is not None and not isinstance(progress, NoProgress):
+            notes, expected_words = long_row_notes(chunk, options.metrics, options.max_chars)
+        if not notes:
+            return score(chunk)
+        assert progress is not None
+        for note in notes:
+            progress.note(note)
+        with WorkTicker(progress, expected_words):
+            return score(chunk)
+
+    def score(chunk: Chunk) -> ScoredChunk:
         return score_chunk(
             chunk,
             options.metrics,
@@ -117,24 +135,23 @@ def iter_scored(reader: Reader, options: ScoreOptions) -> Iterator[ScoredChunk]:
             workers=options.workers,
             on_error=options.on_error,
             source=source,
+            max_chars=options.max_chars,
         )
 
+    # The next chunk is read on a helper thread while this one is scored here, on the calling
+    # thread: kernels release the GIL, so reading overlaps scoring, and Ctrl-C reaches the
+    # kernel call directly (it stops within a fraction of a second, see docs/metrics.md).
     rows = 0
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalmark-score") as pool:
-        pending: Future[ScoredChunk] | None = None
+    chunks = iter(reader)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalmark-read") as pool:
+        upcoming: Future[Chunk | None] = pool.submit(next, chunks, None)
         try:
-            for chunk in reader:
+            while (chunk := upcoming.result()) is not None:
                 rows += chunk.size
-                submitted = pool.submit(prepare_and_score, chunk)
-                if pending is not None:
-                    yield pending.result()
-                pending = submitted
-            if pending is not None:
-                done, pending = pending, None
-                yield done.result()
+                upcoming = pool.submit(next, chunks, None)
+                yield prepare_and_score(chunk)
         finally:
-            if pending is not None:
-                pending.cancel()
+            upcoming.cancel()
     if npy is not None:
         for source_file in npy:
             source_file.check_exhausted(rows)
@@ -178,7 +195,7 @@ def score_file(
             else NoProgress()
         )
         return write_scored(
-            iter_scored(reader, options),
+            iter_scored(reader, options, bar),
             id_column=reader.id_column,
             metrics=options.metrics,
             output=output,
@@ -237,6 +254,7 @@ def write_scored(
                 builder.rows += scored.size
                 builder.skipped += scored.size - scored.kept
                 builder.add(scored.scores, scored.valid, scored.keep)
+                builder.too_long.extend(scored.too_long)
                 if on_bad_row is not None:
                     for row in sorted([*scored.bad, *scored.notes], key=lambda r: r.index):
                         on_bad_row(row)

@@ -260,6 +260,8 @@ def score_file_on_ray(
     ray = _require_ray()
     if options.expected_npy is not None or options.actual_npy is not None:
         raise ValueError("--expected-npy/--actual-npy work with --engine local only")
+    if options.max_chars is not None:
+        raise ValueError("--max-chars works with --engine local only")
     check_targets(path, output, summary_path)
     started = not ray.is_initialized()
     if started:

@@ -34,6 +34,8 @@ class MetricSpec:
     kernel: Kernel
     # The input whose content a kernel rejection is about (json_match only rejects `expected`).
     blame: Literal["expected", "actual", "both"] = "both"
+    # Time n·m/64 for texts of n and m characters (LCS and edit distance); else linear.
+    quadratic: bool = False
 
     def compute(self, expected: Any, actual: Any, workers: int | None) -> npt.NDArray[Any]:
         """Score a batch; the result has this metric's dtype and one entry per pair."""
@@ -120,29 +122,66 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec(
         "token_f1_raw", "text", "float64", "token F1, whitespace split only", _token_f1("none")
     ),
-    MetricSpec("rouge_l", "text", "float64", "ROUGE-L F-measure", _rouge_l("rouge", "fmeasure")),
     MetricSpec(
-        "rouge_l_precision", "text", "float64", "ROUGE-L precision", _rouge_l("rouge", "precision")
+        "rouge_l",
+        "text",
+        "float64",
+        "ROUGE-L F-measure",
+        _rouge_l("rouge", "fmeasure"),
+        quadratic=True,
     ),
-    MetricSpec("rouge_l_recall", "text", "float64", "ROUGE-L recall", _rouge_l("rouge", "recall")),
+    MetricSpec(
+        "rouge_l_precision",
+        "text",
+        "float64",
+        "ROUGE-L precision",
+        _rouge_l("rouge", "precision"),
+        quadratic=True,
+    ),
+    MetricSpec(
+        "rouge_l_recall",
+        "text",
+        "float64",
+        "ROUGE-L recall",
+        _rouge_l("rouge", "recall"),
+        quadratic=True,
+    ),
     MetricSpec(
         "rouge_l_unicode",
         "text",
         "float64",
         "ROUGE-L F-measure over Unicode letters and digits",
         _rouge_l("unicode", "fmeasure"),
+        quadratic=True,
     ),
     MetricSpec("rouge1", "text", "float64", "ROUGE-1 F-measure, Porter-stemmed", _rouge_n(1)),
     MetricSpec("rouge2", "text", "float64", "ROUGE-2 F-measure, Porter-stemmed", _rouge_n(2)),
     MetricSpec(
-        "rouge_lsum", "text", "float64", "ROUGE-Lsum F-measure, Porter-stemmed", _rouge_lsum
+        "rouge_lsum",
+        "text",
+        "float64",
+        "ROUGE-Lsum F-measure, Porter-stemmed",
+        _rouge_lsum,
+        quadratic=True,
     ),
     MetricSpec("bleu", "text", "float64", "sentence BLEU (sacrebleu's / 100)", _bleu),
     MetricSpec("chrf", "text", "float64", "sentence chrF (sacrebleu's / 100)", _chrf(0)),
     MetricSpec("chrf_pp", "text", "float64", "sentence chrF++ (sacrebleu's / 100)", _chrf(2)),
-    MetricSpec("levenshtein", "text", "float64", "Levenshtein similarity", _levenshtein_similarity),
     MetricSpec(
-        "levenshtein_distance", "text", "int64", "Levenshtein edit distance", _levenshtein_distance
+        "levenshtein",
+        "text",
+        "float64",
+        "Levenshtein similarity",
+        _levenshtein_similarity,
+        quadratic=True,
+    ),
+    MetricSpec(
+        "levenshtein_distance",
+        "text",
+        "int64",
+        "Levenshtein edit distance",
+        _levenshtein_distance,
+        quadratic=True,
     ),
     MetricSpec(
         "json_match",

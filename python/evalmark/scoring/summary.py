@@ -61,14 +61,20 @@ class Summary:
     rows: int
     skipped: int
     metrics: Mapping[str, MetricSummary]
+    # Rows over the length cap, in input order: where, id, expected_chars, actual_chars.
+    too_long: tuple[Mapping[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        """The summary as a JSON-ready mapping (metrics in the order they were asked for)."""
-        return {
+        """The summary as a JSON-ready mapping (metrics in the order they were asked for);
+        ``too_long`` appears when some rows were over the length cap."""
+        out: dict[str, Any] = {
             "rows": self.rows,
             "skipped": self.skipped,
             "metrics": {name: stats.as_dict() for name, stats in self.metrics.items()},
         }
+        if self.too_long:
+            out["too_long"] = [dict(row) for row in self.too_long]
+        return out
 
 
 class Distribution:
@@ -145,6 +151,7 @@ class SummaryBuilder:
     rows: int = 0
     skipped: int = 0
     distributions: dict[str, Distribution] = field(default_factory=dict)
+    too_long: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.distributions = {name: Distribution() for name in self.names}
@@ -176,6 +183,7 @@ class SummaryBuilder:
             self.rows,
             self.skipped,
             {name: self.distributions[name].summary() for name in self.names},
+            tuple(self.too_long),
         )
 
 

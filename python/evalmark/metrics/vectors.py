@@ -1,0 +1,58 @@
+"""Cosine similarity of embedding vectors: one pair, row by row, all pairs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from evalmark import _core
+from evalmark.errors import MetricInputError
+from evalmark.metrics._args import FloatArray, resolve_workers
+
+
+def _matrix(x: npt.ArrayLike, name: str) -> npt.NDArray[np.floating[Any]]:
+    arr = np.asarray(x)
+    if arr.dtype not in (np.float32, np.float64):
+        arr = arr.astype(np.float64)
+    if arr.ndim != 2:
+        raise MetricInputError(f"{name} must be 2-D (rows of vectors), got {arr.ndim}-D")
+    return np.ascontiguousarray(arr)
+
+
+def _vector(x: npt.ArrayLike, name: str) -> FloatArray:
+    arr = np.asarray(x, dtype=np.float64)
+    if arr.ndim != 1:
+        raise MetricInputError(f"{name} must be a 1-D vector, got {arr.ndim}-D")
+    return np.ascontiguousarray(arr)
+
+
+def cosine(expected: npt.ArrayLike, actual: npt.ArrayLike) -> float:
+    """Cosine similarity of two vectors; 0.0 when either is zero."""
+    return _core.cosine(_vector(expected, "expected"), _vector(actual, "actual"))
+
+
+def _same_dtype(
+    x: npt.NDArray[np.floating[Any]], y: npt.NDArray[np.floating[Any]]
+) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]]]:
+    if x.dtype != y.dtype:
+        return x.astype(np.float64), y.astype(np.float64)
+    return x, y
+
+
+def cosine_batch(
+    expected: npt.ArrayLike, actual: npt.ArrayLike, *, workers: int | None = None
+) -> FloatArray:
+    """Cosine similarity of row i of ``expected`` with row i of ``actual``."""
+    e, a = _same_dtype(_matrix(expected, "expected"), _matrix(actual, "actual"))
+    return _core.cosine_batch(e, a, resolve_workers(workers))
+
+
+def cosine_matrix(
+    expected: npt.ArrayLike, actual: npt.ArrayLike, *, workers: int | None = None
+) -> FloatArray:
+    """Cosine similarity of every row of ``expected`` with every row of ``actual``: shape
+    (len expected, len actual)."""
+    e, a = _same_dtype(_matrix(expected, "expected"), _matrix(actual, "actual"))
+    return _core.cosine_matrix(e, a, resolve_workers(workers))

@@ -1,0 +1,50 @@
+//! JSON match (scalar and batch) and canonical JSON.
+
+use pyo3::prelude::*;
+
+use super::metric_pair;
+use crate::errors::EvalError;
+use crate::inputs;
+use crate::metrics::json::{self, Numbers};
+
+/// Parse the expected document into `doc` (reusing its buffers), or say what is wrong.
+fn parse_expected<'a>(
+    doc: &mut json::Document<'a>,
+    text: &'a [u8],
+    n: Numbers,
+) -> Result<(), EvalError> {
+    doc.reparse(text, n).map_err(|e| {
+        EvalError::input(format!(
+            "expected is not valid JSON ({e}); fix the expected document"
+        ))
+    })
+}
+
+metric_pair! {
+    shape: text,
+    scalar: json_match = "json_match" -> bool, "(expected, actual, numbers='value', max_chars=None)";
+    batch: json_match_batch -> bool,
+        "(expected, actual, numbers='value', workers=-1, max_chars=None)";
+    options: (numbers: Numbers = Numbers::Value);
+    kernel: |doc: json::Document<'_>, e, a, _stop| {
+        parse_expected(doc, e, numbers)?;
+        Ok(doc.matches(a))
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (text, numbers = Numbers::Value), text_signature = "(text, numbers='value')")]
+fn canonical_json(text: &Bound<'_, PyAny>, numbers: Numbers) -> PyResult<String> {
+    let t = inputs::str_bytes(text, "text")?;
+    let doc = json::parse(&t, numbers)
+        .map_err(|e| EvalError::input(format!("text is not valid JSON ({e})")))?;
+    Ok(doc.canonical())
+}
+
+/// Add this family's functions to the module.
+pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(json_match, m)?)?;
+    m.add_function(wrap_pyfunction!(json_match_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,190 @@
+//! BLEU and chrF: each row is a hypothesis (`actual`) and its references (`expected`). One
+//! [`metric_pair!`] per metric, and the corpus scores from per-row statistics.
+
+use pyo3::prelude::*;
+
+use super::metric_pair;
+use crate::batch::Workers;
+use crate::errors::EvalError;
+use crate::metrics::bleu::{self, BleuOptions, BleuStats, Smooth, SmoothMethod};
+use crate::metrics::bleu_tokenize::BleuTokenizer;
+use crate::metrics::chrf::{self, ChrfOptions, OrderStats};
+use crate::options::{Beta, CharOrder, MaxChars, WordOrder};
+use crate::refs::{ref_stats, RefBatch};
+
+fn smoothing(method: SmoothMethod, value: Option<f64>) -> PyResult<Smooth> {
+    Smooth::new(method, value).map_err(|msg| EvalError::input(msg).into())
+}
+
+metric_pair! {
+    shape: refs,
+    scalar: py_bleu = "bleu" -> f64,
+        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, max_chars=None)";
+    batch: bleu_batch -> f64,
+        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, workers=-1, max_chars=None)";
+    options: (
+        tokenizer: BleuTokenizer = BleuTokenizer::Tok13a,
+        lowercase: bool = false,
+        smooth: SmoothMethod = SmoothMethod::Exp,
+        smooth_value: Option<f64> = None,
+        effective_order: bool = true,
+    );
+    prepare: {
+        let opts = BleuOptions { tokenizer, lowercase };
+        let sm = smoothing(smooth, smooth_value)?;
+    }
+    kernel: |s: bleu::Scratch, refs, hyp, stop| {
+        let stats = bleu::segment_stats(refs, hyp, opts, s, stop)?;
+        Ok(bleu::score(&stats, sm, effective_order))
+    }
+}
+
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, tokenizer = BleuTokenizer::Tok13a, lowercase = false, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=False, workers=-1, max_chars=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn corpus_bleu(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    tokenizer: BleuTokenizer,
+    lowercase: bool,
+    smooth: SmoothMethod,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<f64> {
+    let (opts, sm) = (
+        BleuOptions {
+            tokenizer,
+            lowercase,
+        },
+        smoothing(smooth, smooth_value)?,
+    );
+    let rows = ref_stats(
+        py,
+        &RefBatch::hold(expected, actual)?,
+        workers,
+        max_chars,
+        1,
+        |s: &mut bleu::Scratch, refs, hyp, stop, cell: &mut [BleuStats]| {
+            cell[0] = bleu::segment_stats(refs, hyp, opts, s, stop)?;
+            Ok(())
+        },
+    )?;
+    let mut total = BleuStats::default();
+    rows.iter().for_each(|r| total.add(r));
+    Ok(bleu::score(&total, sm, effective_order))
+}
+
+fn chrf_options(
+    char_order: CharOrder,
+    word_order: WordOrder,
+    beta: Beta,
+    whitespace: bool,
+    eps_smoothing: bool,
+    lowercase: bool,
+) -> PyResult<ChrfOptions> {
+    if char_order.0 + word_order.0 == 0 {
+        return Err(EvalError::input(
+            "char_order and word_order are both 0: chrF needs at least one n-gram order",
+        )
+        .into());
+    }
+    Ok(ChrfOptions {
+        char_order: char_order.0,
+        word_order: word_order.0,
+        beta: beta.0 as u32,
+        whitespace,
+        eps_smoothing,
+        lowercase,
+    })
+}
+
+metric_pair! {
+    shape: refs,
+    scalar: py_chrf = "chrf" -> f64,
+        "(expected, actual, char_order=6, word_order=0, beta=2, whitespace=False, eps_smoothing=False, lowercase=False, max_chars=None)";
+    batch: chrf_batch -> f64,
+        "(expected, actual, char_order=6, word_order=0, beta=2, whitespace=False, eps_smoothing=False, lowercase=False, workers=-1, max_chars=None)";
+    options: (
+        char_order: CharOrder = CharOrder(6),
+        word_order: WordOrder = WordOrder(0),
+        beta: Beta = Beta(2),
+        whitespace: bool = false,
+        eps_smoothing: bool = false,
+        lowercase: bool = false,
+    );
+    prepare: {
+        let opts = chrf_options(char_order, word_order, beta, whitespace, eps_smoothing, lowercase)?;
+    }
+    kernel: |s: (chrf::Scratch, Vec<OrderStats>), refs, hyp, stop| {
+        chrf::segment_stats(refs, hyp, &opts, &mut s.0, &mut s.1, stop)?;
+        Ok(chrf::f_score(&s.1, &opts))
+    }
+}
+
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, char_order = CharOrder(6), word_order = WordOrder(0), beta = Beta(2), whitespace = false, eps_smoothing = false, lowercase = false, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, char_order=6, word_order=0, beta=2, whitespace=False, eps_smoothing=False, lowercase=False, workers=-1, max_chars=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn corpus_chrf(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    char_order: CharOrder,
+    word_order: WordOrder,
+    beta: Beta,
+    whitespace: bool,
+    eps_smoothing: bool,
+    lowercase: bool,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<f64> {
+    let opts = chrf_options(
+        char_order,
+        word_order,
+        beta,
+        whitespace,
+        eps_smoothing,
+        lowercase,
+    )?;
+    let orders = opts.orders();
+    let rows = ref_stats(
+        py,
+        &RefBatch::hold(expected, actual)?,
+        workers,
+        max_chars,
+        orders,
+        |s: &mut (chrf::Scratch, Vec<OrderStats>), refs, hyp, stop, cells: &mut [OrderStats]| {
+            chrf::segment_stats(refs, hyp, &opts, &mut s.0, &mut s.1, stop)?;
+            cells.copy_from_slice(&s.1);
+            Ok(())
+        },
+    )?;
+    let mut total = vec![[0u64; 3]; orders];
+    for row in rows.chunks(orders) {
+        for (t, x) in total.iter_mut().zip(row) {
+            for k in 0..3 {
+                t[k] += x[k];
+            }
+        }
+    }
+    Ok(chrf::f_score(&total, &opts))
+}
+
+/// Add this family's functions to the module.
+pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(py_bleu, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(corpus_bleu, m)?)?;
+    m.add_function(wrap_pyfunction!(py_chrf, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(corpus_chrf, m)?)?;
+    Ok(())
+}

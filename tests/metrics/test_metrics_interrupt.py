@@ -1,0 +1,97 @@
+"""Ctrl-C stops every long kernel call: KeyboardInterrupt within a bounded time, no worker left
+computing, and the same results as before when nothing interrupts."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import evalmark.metrics as em
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT semantics")
+
+# Each call below takes tens of seconds to minutes when left alone (n·m/64 word operations
+# for texts of millions of characters or tokens).
+CALLS = {
+    "levenshtein_distance": "em.levenshtein_distance('ab' * 1_500_000, 'ba' * 1_500_000)",
+    "levenshtein_similarity_batch": (
+        "em.levenshtein_similarity_batch(['x', 'ab' * 1_500_000], ['y', 'ba' * 1_500_000],"
+        " workers=2)"
+    ),
+    "levenshtein_non_ascii": (
+        "em.levenshtein_distance(''.join(chr(0x4E00 + i % 997) for i in range(2_000_000)),"
+        " ''.join(chr(0x4E00 + i % 991) for i in range(2_000_000)))"
+    ),
+    "rouge_l": "em.rouge_l('a b c d ' * 400_000, 'd c b a ' * 400_000)",
+    "rouge_l_batch": (
+        "em.rouge_l_batch(['a b c d ' * 400_000] * 2, ['d c b a ' * 400_000] * 2, workers=2)"
+    ),
+    "rouge_lsum": "em.rouge_lsum('a b c d ' * 300_000, 'd c b a ' * 300_000)",
+}
+
+CHILD = textwrap.dedent(
+    """
+    import os, sys, time
+    import evalmark.metrics as em
+    print("ready", flush=True)
+    started = time.monotonic()
+    try:
+        {call}
+    except KeyboardInterrupt:
+        stopped = time.monotonic()
+        cpu = sum(os.times()[:2])
+        time.sleep(0.5)
+        busy = sum(os.times()[:2]) - cpu  # CPU time of any worker still running
+        print(f"interrupted {{stopped - started:.2f}} {{busy:.2f}}", flush=True)
+        sys.exit(130)
+    print("finished", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_sigint_stops_a_long_call_quickly(name: str) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD.format(call=CALLS[name])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=15)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 130, (out, err)
+    word, _, busy = out.split()
+    assert word == "interrupted"
+    assert waited < 5.0, f"{name}: exited {waited:.2f} s after SIGINT"
+    assert float(busy) < 0.2, f"{name}: workers kept computing after KeyboardInterrupt"
+
+
+def test_results_are_unchanged_by_the_stop_checks() -> None:
+    # Long enough for the masks path, the table path and the stop checks of every kernel.
+    a = ("the quick brown fox jumps over the lazy dog " * 300).strip()
+    b = ("a lazy dog sleeps while the quick fox runs " * 300).strip()
+    assert em.levenshtein_distance(a, b) == em.levenshtein_distance_batch([a], [b], workers=1)[0]
+    wide_a = "".join(chr(0x4E00 + (i * 7) % 400) for i in range(9000))
+    wide_b = "".join(chr(0x4E00 + (i * 11) % 400) for i in range(9000))
+    d = em.levenshtein_distance(wide_a, wide_b)
+    assert d == em.levenshtein_distance(wide_b, wide_a)
+    for workers in (1, 2):
+        got = em.levenshtein_distance_batch([wide_a, a], [wide_b, b], workers=workers)
+        assert got.tolist() == [d, em.levenshtein_distance(a, b)]
+        rouge = em.rouge_l_batch([a, b], [b, a], workers=workers)
+        assert rouge.tolist() == [em.rouge_l(a, b), em.rouge_l(b, a)]

@@ -119,6 +119,28 @@ class ResultColumn:
         """Every row as an :class:`EvaluationResult`."""
         return list(self)
 
+    def export(self) -> tuple[list[float], list[bool], list[str], dict[int, EvaluationResult]]:
+        """Every row's score, verdict and explanation, and the rows held as full results
+        (overrides, rows of a lazy column, rows already read) by index: the values
+        ``column[i]`` has, read without building a result per row (for writers of every row;
+        only the full results can carry metadata or an error)."""
+        full = dict(enumerate(self)) if self._build is not None else dict(self._cache)
+        scores: list[float] = self.scores.tolist()
+        passed: list[bool] = self.passed.tolist()
+        explain = self._explain
+        if full:
+            explanations = [
+                "" if i in full else explain(i, score, ok)
+                for i, (score, ok) in enumerate(zip(scores, passed, strict=True))
+            ]
+        else:
+            explanations = list(map(explain, range(len(scores)), scores, passed))
+        for index, result in full.items():
+            scores[index] = result.score
+            passed[index] = result.passed
+            explanations[index] = result.explanation
+        return scores, passed, explanations, full
+
     def rows_with_metadata(self) -> Iterator[EvaluationResult]:
         """Every row that can carry metadata, in no particular order: all rows of a column
         made from results or built lazily, only the overridden rows of a metric column (its

@@ -33,6 +33,8 @@ __all__ = [
     "dumps",
     "report_document",
     "report_parts",
+    "result_entry",
+    "sample_entries",
     "to_plain",
 ]
 
@@ -71,15 +73,16 @@ def dumps(document: Any, indent: int | None = 2) -> str:
     return encoded.decode("utf-8") + "\n"
 
 
-def _result_dict(result: EvaluationResult) -> dict[str, Any]:
+def result_entry(result: EvaluationResult) -> dict[str, Any]:
+    """One result as it appears in the document (metadata as plain values)."""
     data = result.to_dict()
     if "metadata" in data:
         data["metadata"] = to_plain(data["metadata"])
     return data
 
 
-def report_document(report: Report) -> dict[str, Any]:
-    """The JSON document of ``report`` as plain Python values."""
+def sample_entries(report: Report) -> list[dict[str, Any]]:
+    """The ``samples`` of the document: one entry per sample, in sample order."""
     samples = []
     for row in report.rows():
         entry: dict[str, Any] = {
@@ -92,8 +95,15 @@ def report_document(report: Report) -> dict[str, Any]:
             entry["output"] = row.output
         if row.usage is not None:
             entry.update(row.usage.to_dict())
-        entry["results"] = {name: _result_dict(r) for name, r in row.results.items()}
+        entry["results"] = {name: result_entry(r) for name, r in row.results.items()}
         samples.append(entry)
+    return samples
+
+
+def report_document(report: Report, *, with_samples: bool = True) -> dict[str, Any]:
+    """The JSON document of ``report`` as plain Python values. ``with_samples=False`` leaves
+    ``samples`` an empty list, for a writer that renders the rows itself
+    (:mod:`evalmark.report.render.json_rows`)."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -114,7 +124,7 @@ def report_document(report: Report) -> dict[str, Any]:
             for tag, s in report.by_tag().items()
         },
         "guardrails": {name: g.to_dict() for name, g in report.guardrails().items()},
-        "samples": samples,
+        "samples": sample_entries(report) if with_samples else [],
         "skipped": [{"name": s.name, "error": s.error} for s in report.skipped],
     }
 

@@ -53,6 +53,18 @@ pub(super) fn locate(src: &[u8], pos: usize, message: &'static str) -> ParseErro
     }
 }
 
+/// Whether two byte strings are equal: short ones (keys, most strings and numbers) compared
+/// in line, since a library call per comparison costs more than the comparison.
+#[inline]
+pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len()
+        && if a.len() <= 16 {
+            a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+        } else {
+            a == b
+        }
+}
+
 impl<'a> Parser<'a> {
     #[inline]
     pub(super) fn skip_ws(&mut self) {

@@ -3,26 +3,46 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from evalmark.report.document import dumps, report_document
 from evalmark.report.render.common import stamp
+from evalmark.report.render.json_rows import layout_for, samples_pieces, splice_samples
 
 if TYPE_CHECKING:
     from evalmark.report.model import Report
 
-__all__ = ["render"]
+__all__ = ["reference_render", "render"]
 
 
 def render(report: Report, *, indent: int | None = 2, timestamp: bool | str = False) -> str:
     """The JSON report text (ends with a newline); ``timestamp=True`` (or a text) adds a
-    ``generated_at`` field after ``name``."""
-    document = report_document(report)
+    ``generated_at`` field after ``name``. The rows are written column by column
+    (:mod:`~evalmark.report.render.json_rows`): the bytes of :func:`reference_render`."""
+    layout = layout_for(indent)
+    if layout is not None:
+        document = _stamped(report_document(report, with_samples=False), timestamp)
+        if "samples" in document:
+            rows = samples_pieces(report, layout)
+            if rows is not None:
+                return splice_samples(document, rows, layout)
+    return reference_render(report, indent=indent, timestamp=timestamp)
+
+
+def reference_render(
+    report: Report, *, indent: int | None = 2, timestamp: bool | str = False
+) -> str:
+    """:func:`render` through the whole document as Python values: the definition of the
+    bytes (slower; taken for the indents and values the column writer leaves to it)."""
+    return dumps(_stamped(report_document(report), timestamp), indent)
+
+
+def _stamped(document: dict[str, Any], timestamp: bool | str) -> dict[str, Any]:
     when = stamp(timestamp)
-    if when:
-        document = {
-            **{k: document[k] for k in ("format", "version", "name")},
-            "generated_at": when,
-            **document,
-        }
-    return dumps(document, indent)
+    if not when:
+        return document
+    return {
+        **{k: document[k] for k in ("format", "version", "name")},
+        "generated_at": when,
+        **document,
+    }

@@ -270,3 +270,24 @@ def test_a_per_turn_judge_can_read_the_conversation_so_far() -> None:
     turn_three = next(p for p in prompts if "Message: <<<BEGIN INPUTS>>>\nprice?" in p)
     assert "[user] I am on the Team plan" in turn_three
     assert "[assistant] Refunds take 30 days. Could you remind me" in turn_three
+
+
+def test_token_counts_of_each_turn_sum_per_conversation_for_budget_gates() -> None:
+    from evalmark.models.values import ChatReply, Usage
+
+    def app(message: str, thread_id: str) -> ChatReply:
+        # A long question costs more: 10 tokens in per word, 5 out.
+        words = len(message.split())
+        return ChatReply(text="noted", usage=Usage(10 * words, 5, 10 * words + 5))
+
+    short = simulate(app, SimulatedUser.scripted(["hi", "thanks"]), name="short")
+    long = simulate(
+        app, SimulatedUser.scripted(["one two three four", "five six seven eight"]), name="long"
+    )
+    cases = [ConversationCase(short), ConversationCase(long)]
+    report = score_conversations(cases, turn_strategies=[contains_facts()])
+    totals = {row.name: row.usage.total_tokens for row in report.rows() if row.usage}
+    assert totals == {"short": 2 * 15, "long": 2 * 45}
+    report.require_budget(tokens=90, total_tokens=120)
+    with pytest.raises(AssertionError, match=r"tokens per case is 90, above the budget 50"):
+        report.require_budget(tokens=50)

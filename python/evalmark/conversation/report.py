@@ -18,6 +18,7 @@ from evalmark.conversation.scoring import (
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.engine.run import run_sync
 from evalmark.report.model import Report
+from evalmark.report.values import SampleUsage, usage_of
 
 __all__ = ["CONVERSATIONS_KEY", "ascore_conversations", "score_conversations", "transcript"]
 
@@ -122,6 +123,7 @@ async def ascore_conversations(
     ]
     return Report(
         name=name,
+        usage=conversation_usage(cases),
         sample_names=[case.name for case in cases],
         sample_tags=[case.tags for case in cases],
         columns=columns,
@@ -165,3 +167,26 @@ def score_conversations(
             run_index=run_index,
         )
     )
+
+
+def conversation_usage(cases: Sequence[ConversationCase]) -> dict[int, SampleUsage]:
+    """Each conversation's usage: the sums over its turns of the latency, tokens and cost the
+    application recorded (a field only when some turn recorded it), so budget gates apply to
+    conversations as to single answers."""
+    out: dict[int, SampleUsage] = {}
+    for index, case in enumerate(cases):
+        turns = [u for turn in case.simulation.turns if (u := usage_of(turn)) is not None]
+        if turns:
+            out[index] = SampleUsage(
+                latency_ms=_total(turns, "latency_ms"),
+                input_tokens=_total(turns, "input_tokens"),
+                output_tokens=_total(turns, "output_tokens"),
+                total_tokens=_total(turns, "total_tokens"),
+                cost=_total(turns, "cost"),
+            )
+    return out
+
+
+def _total(usages: Sequence[SampleUsage], field: str) -> Any:
+    values = [getattr(u, field) for u in usages if getattr(u, field) is not None]
+    return sum(values) if values else None

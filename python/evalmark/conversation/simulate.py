@@ -23,7 +23,7 @@ from enum import StrEnum
 from typing import Any
 
 from evalmark.conversation.users import Message, SimulatedUser
-from evalmark.data.case import Conversation, TestCase, ToolCall
+from evalmark.data.case import Conversation, TestCase, TokenUsage, ToolCall
 from evalmark.engine.run import in_thread, run_sync
 from evalmark.errors import ConversationError
 from evalmark.models.context import call_context
@@ -152,7 +152,17 @@ def _turn(message: str, reply: Any, number: int, where: str) -> TestCase:
             calls = tuple(call.to_tool_call() for call in reply.tool_calls or ())
         except ValueError as exc:
             raise ConversationError(f"{where}: {exc}") from None
-        return TestCase(message, reply.text, tool_calls=calls, name=name)
+        usage = reply.usage
+        tokens = (
+            TokenUsage(
+                usage.prompt_tokens,
+                usage.completion_tokens,
+                max(usage.total_tokens, usage.prompt_tokens + usage.completion_tokens),
+            )
+            if usage is not None
+            else None
+        )
+        return TestCase(message, reply.text, tool_calls=calls, token_usage=tokens, name=name)
     if isinstance(reply, Mapping):
         text = reply.get("content", reply.get("output"))
         if isinstance(text, str):

@@ -123,6 +123,25 @@ def test_a_thread_and_a_task_share_one_live_call(tmp_path: Path) -> None:
     assert len(model.calls) == 1 and _entries(tmp_path / "c.jsonl") == 1
 
 
+def test_a_blocking_call_in_the_loop_of_the_leading_task_does_not_hang(tmp_path: Path) -> None:
+    model = CountingModel()
+    recorder = record_replay(model, tmp_path / "c.jsonl", "record-missing")
+    replies: list[str] = []
+
+    async def lead_then_block() -> None:
+        leader = asyncio.create_task(recorder.achat(QUESTION))
+        await asyncio.sleep(0.05)  # the task now leads and awaits the model
+        replies.append(recorder.chat(QUESTION).text)  # blocks this loop: must not wait
+        replies.append((await leader).text)
+
+    runner = threading.Thread(target=asyncio.run, args=(lead_then_block(),), daemon=True)
+    runner.start()
+    runner.join(10 * RACE_SECONDS)
+    assert not runner.is_alive(), "the blocking call waited for a task it was blocking"
+    assert replies == ["answer to What is the refund window?"] * 2
+    assert len(model.calls) == 2 and _entries(tmp_path / "c.jsonl") == 1
+
+
 def test_a_waiter_calls_the_model_itself_when_the_leader_fails(tmp_path: Path) -> None:
     model = CountingModel(fail_first=True)
     recorder = record_replay(model, tmp_path / "c.jsonl", "record-missing")

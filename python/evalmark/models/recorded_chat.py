@@ -77,6 +77,21 @@ class RecordedChat(Recorder):
         redacted = (*prepared.redacted, *found)
         return Entry(prepared.key, "chat", index, prepared.request, response, redacted)
 
+    def _live(
+        self,
+        messages: Sequence[MessageLike],
+        params: Mapping[str, Any],
+        prepared: Prepared,
+        index: int,
+    ) -> ChatReply:
+        """Call the real model and record its reply (a refused reply is returned unrecorded)."""
+        reply = reply_from(self.model.chat(messages, **params), source=self.model_id)
+        if reply.refused:
+            return reply
+        entry = self._entry(prepared, index, reply)
+        self._store.record([entry], prepared.redactor)
+        return self._decode(self._store.kept(entry))
+
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Replay the recorded answer, or (by mode) call the real model and record it."""
         if self.mode is RecordMode.OFF:
@@ -90,16 +105,12 @@ class RecordedChat(Recorder):
         while (turn := store.turn(prepared.key, index)) is not None:
             if not isinstance(turn, Flight):
                 return self._decode(turn)
-            turn.wait()
+            if not turn.wait():  # a task of this thread's event loop leads: do not block it
+                return self._live(messages, params, prepared, index)
         try:
-            reply = reply_from(self.model.chat(messages, **params), source=self.model_id)
-            if reply.refused:
-                return reply
-            entry = self._entry(prepared, index, reply)
-            store.record([entry], prepared.redactor)
+            return self._live(messages, params, prepared, index)
         finally:
             store.landed(prepared.key, index)
-        return self._decode(store.kept(entry))
 
     async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Async :meth:`chat`: the real model's ``achat`` is awaited and the write runs in a
@@ -112,7 +123,7 @@ class RecordedChat(Recorder):
             return replayed
         assert prepared is not None
         store = self._store
-        while (turn := store.turn(prepared.key, index)) is not None:
+        while (turn := store.turn(prepared.key, index, asyncio.get_running_loop())) is not None:
             if not isinstance(turn, Flight):
                 return self._decode(turn)
             await turn.wait_async()

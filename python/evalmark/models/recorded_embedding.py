@@ -111,13 +111,14 @@ class RecordedEmbedding(Recorder):
         self,
         rows: list[FloatArray | None],
         missing: dict[str, tuple[Prepared, str, list[int]]],
+        loop: asyncio.AbstractEventLoop | None = None,
     ) -> tuple[dict[str, tuple[Prepared, str, list[int]]], dict[str, Flight]]:
         """Split the missing texts into those this caller embeds (it leads their flights) and
         those another caller is recording (their flights); rows landed meanwhile are filled."""
         mine: dict[str, tuple[Prepared, str, list[int]]] = {}
         theirs: dict[str, Flight] = {}
         for key, wanted in missing.items():
-            turn = self._store.turn(key, 0)
+            turn = self._store.turn(key, 0, loop)
             if turn is None:
                 mine[key] = wanted
             elif isinstance(turn, Flight):
@@ -153,9 +154,12 @@ class RecordedEmbedding(Recorder):
             finally:
                 for key in mine:
                     self._store.landed(key, 0)
-            for flight in theirs.values():
-                flight.wait()
-            missing = {key: missing[key] for key in theirs}
+            # a flight led by a task of this thread's event loop cannot be waited for here
+            blocked = {key: missing[key] for key, flight in theirs.items() if not flight.wait()}
+            if blocked:
+                fresh = self.model.embed([text for _, text, _ in blocked.values()])
+                self._store.record(self._fill(planned, blocked, fresh))
+            missing = {key: missing[key] for key in theirs if key not in blocked}
         return self._stack(planned)
 
     async def aembed(self, texts: Sequence[str]) -> FloatArray:
@@ -164,7 +168,7 @@ class RecordedEmbedding(Recorder):
             return await aembed_of(self.model, texts)
         planned, missing = self._plan(texts)
         while missing:
-            mine, theirs = self._turns(planned, missing)
+            mine, theirs = self._turns(planned, missing, asyncio.get_running_loop())
             try:
                 if mine:
                     fresh = await aembed_of(self.model, [text for _, text, _ in mine.values()])

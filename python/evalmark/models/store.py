@@ -28,7 +28,7 @@ from evalmark.models.cassette_file import (
     write_cassette,
 )
 from evalmark.models.context import current_call
-from evalmark.models.inflight import Flight
+from evalmark.models.inflight import Flight, SingleFlight
 from evalmark.models.miss import miss_message
 from evalmark.models.modes import BeyondRecorded, RecordMode, ResolvedMode
 from evalmark.models.rewrite import Generation
@@ -96,7 +96,7 @@ class Prepared(msgspec.Struct, frozen=True):
     redactor: SecretRedactor
 
 
-class CassetteStore:
+class CassetteStore(SingleFlight[AnyEntry]):
     """The in-memory cassette of one recorder, and its link to the file."""
 
     def __init__(
@@ -198,28 +198,6 @@ class CassetteStore:
             below = bisect.bisect_left(recorded, index)
             chosen = recorded[below - 1] if below else recorded[0]
         return self.entries.get((key, chosen))
-
-    def turn(self, key: str, index: int) -> AnyEntry | Flight | None:
-        """Single flight for a missed call: the recording if it has landed meanwhile (marked
-        used), the :class:`Flight` to wait for if another caller is recording it, or None: the
-        caller leads, calls the live model and must call :meth:`landed` when done."""
-        slot = (key, index)
-        with self.lock:
-            entry = self.entries.get(slot)
-            if entry is not None:
-                self.used.add(slot)
-                self.replayed += 1
-                return entry
-            flight = self.flights.get(slot)
-            if flight is None:
-                self.flights[slot] = Flight()
-            return flight
-
-    def landed(self, key: str, index: int) -> None:
-        """The leader of (key, index) is done: wake the callers waiting for its recording."""
-        with self.lock:
-            flight = self.flights.pop((key, index))
-        flight.land()
 
     def kept(self, entry: Entry) -> AnyEntry:
         """The entry kept for ``entry``'s call after recording it: ``entry`` itself, or the one

@@ -248,7 +248,7 @@ class Evaluation:
         return self._with(_strategies=self._strategies + strategies)
 
     def concurrency(self, concurrency: int) -> Evaluation:
-        """At most this many calls at a time."""
+        """At most this many calls at a time (default ``DEFAULT_CONCURRENCY``, 4)."""
         return self._with(_concurrency=concurrency)
 
     def errors(self, policy: ErrorPolicy) -> Evaluation:

@@ -69,7 +69,7 @@ def test_the_dashboard_in_chromium(page_path: Path) -> None:
             assert errors == [], errors
 
             # one point per run in the pass-rate chart (4 runs), and per run that has the check
-            assert page.locator('[data-chart="pass rate"] circle.point').count() == 4
+            assert page.locator('[data-chart="pass rate (cases)"] circle.point').count() == 4
             assert page.locator('[data-chart="mean score: f1"] circle.point').count() == 3
 
             # a filter changes what is shown: the tag "security" leaves only the injected case

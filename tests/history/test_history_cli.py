@@ -41,7 +41,9 @@ def test_diff_and_flaky_with_rates(
     history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run(capsys, "history", "--history", str(history), "diff", "1", "2")
-    assert code == 0 and out.startswith("1 regression") and "judge" in out
+    assert code == 0 and out.startswith("pass rate (cases): run 1 100.0% (2/2) -> run 2 50.0%")
+    assert "cases: 1 regressed, 0 fixed" in out and "checks: 1 regression" in out
+    assert "judge" in out
     rates = tmp_path / "rates.json"
     code, out, _ = run(capsys, "history", "--history", str(history), "flaky", "--rates", str(rates))
     assert code == 0

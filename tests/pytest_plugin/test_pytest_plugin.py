@@ -96,6 +96,7 @@ def test_scorer_fixture_takes_the_marker_options_and_registers_reports(
         test_scorer="""
         import pytest
         from app import answer
+        from evalmark.engine.defaults import DEFAULT_CONCURRENCY
         from evalmark.strategies import ExactMatch
 
         @pytest.mark.evalmark_scorer(concurrency=5)
@@ -106,7 +107,7 @@ def test_scorer_fixture_takes_the_marker_options_and_registers_reports(
             assert report.passed == 1 and report.failed == 1
 
         def test_default_scorer(scorer):
-            assert scorer.concurrency == 1
+            assert scorer.concurrency == DEFAULT_CONCURRENCY
         """
     )
     result = run(project, "--evalmark-report=out")

@@ -41,8 +41,11 @@ def register(subparsers: Any) -> None:
 
     trend = actions.add_parser(
         "trend",
-        help="mean score and pass rate per run",
-        description="Mean score and pass rate of every run, oldest first.",
+        help="mean score and pass rate (cases) per run",
+        description=(
+            "Mean score and pass rate of every run, oldest first. The pass rate counts cases: "
+            "a case passes when every selected check passed (--metric, --tag select)."
+        ),
     )
     trend.add_argument("--metric", help="one check (strategy) only")
     trend.add_argument("--tag", help="only cases with this tag")
@@ -99,6 +102,10 @@ def _store(args: argparse.Namespace) -> Any:
     return open_history(path)
 
 
+# The pass rate counts cases, as everywhere else (evalmark.report.cases).
+_PASS_RATE = "pass rate (cases)"
+
+
 def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
@@ -134,7 +141,17 @@ def _ls(args: argparse.Namespace) -> int:
         ]
         for r in runs
     ]
-    header = ["run", "started", "suite", "build", "cases", "pass rate", "mean", "gate", "commit"]
+    header = [
+        "run",
+        "started",
+        "suite",
+        "build",
+        "cases",
+        _PASS_RATE,
+        "mean",
+        "gate",
+        "commit",
+    ]
     print(table(header, rows, right=(0, 4, 5, 6)), end="")
     return EXIT_OK
 
@@ -149,7 +166,10 @@ def _show(args: argparse.Namespace) -> int:
     print(f"run {run.id}: suite {run.suite}, build {run.build or '-'}, {run.source}")
     print(f"started {run.started_at}, {run.duration_s:.1f} s, commit {run.git_commit or '-'}")
     gate = _verdict(run.gate_passed)
-    print(f"{run.cases_passed} of {run.cases} cases pass every check; gate {gate}")
+    print(
+        f"{_PASS_RATE}: {_percent(run.pass_rate)} ({run.cases_passed} of {run.cases} cases "
+        f"pass every check); gate {gate}"
+    )
     rows = [
         [
             r.case,
@@ -183,17 +203,14 @@ def _trend(args: argparse.Namespace) -> int:
             p.started_at,
             p.suite,
             str(p.evaluations),
+            f"{p.cases_passed}/{p.cases}",
             _percent(p.pass_rate),
             _score(p.mean_score),
         ]
         for p in points
     ]
-    print(
-        table(
-            ["run", "started", "suite", "results", "pass rate", "mean"], rows, right=(0, 3, 4, 5)
-        ),
-        end="",
-    )
+    header = ["run", "started", "suite", "results", "cases", _PASS_RATE, "mean"]
+    print(table(header, rows, right=(0, 3, 4, 5, 6)), end="")
     first, last = points[0].mean_score, points[-1].mean_score
     if len(points) > 1 and first is not None and last is not None:
         print(f"mean score {first:.3f} -> {last:.3f} over {len(points)} runs ({last - first:+.3f})")
@@ -201,17 +218,31 @@ def _trend(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from evalmark.history.queries import diff_runs
+    from evalmark.history.queries import case_verdicts, diff_runs, run_summary
     from evalmark.report.render.terminal import table
 
     with _store(args) as store:
         changes = diff_runs(store, args.run_a, args.run_b)
+        runs = run_summary(store, args.run_a), run_summary(store, args.run_b)
+        verdicts = case_verdicts(store, args.run_a), case_verdicts(store, args.run_b)
+    rates = [f"run {r.id} {_percent(r.pass_rate)} ({r.cases_passed}/{r.cases})" for r in runs]
+    print(f"{_PASS_RATE}: {' -> '.join(rates)}")
+    regressed = [c for c, ok in verdicts[1].items() if not ok and verdicts[0].get(c)]
+    fixed = [c for c, ok in verdicts[1].items() if ok and verdicts[0].get(c) is False]
+    if regressed or fixed:
+        print(f"cases: {len(regressed)} regressed, {len(fixed)} fixed")
+        for label, names in (("regressed", regressed), ("fixed", fixed)):
+            if names:
+                print(f"  {label}: {', '.join(names)}")
     if not changes:
-        print(f"no verdict changed between run {args.run_a} and run {args.run_b}")
+        print(f"no check verdict changed between run {args.run_a} and run {args.run_b}")
         return EXIT_OK
     plural = {"regression": "regressions", "fix": "fixes", "new": "new", "removed": "removed"}
     counts = {kind: sum(c.kind == kind for c in changes) for kind in plural}
-    print(", ".join(f"{n} {kind if n == 1 else plural[kind]}" for kind, n in counts.items() if n))
+    summary = ", ".join(
+        f"{n} {kind if n == 1 else plural[kind]}" for kind, n in counts.items() if n
+    )
+    print(f"checks: {summary}")
     rows = [
         [c.kind, c.case, c.strategy, _mark(c.before, c.score_before), _mark(c.after, c.score_after)]
         for c in changes

@@ -19,6 +19,7 @@ examples:
   evalmark report diff reports/main/support.json reports/pr/support.json
   evalmark report diff before.json after.json --max-drop 0.05
   evalmark report render reports/pr/support.json --format html -o support.html
+  evalmark report render reports/pr/support.json --format html --samples golden/support/samples.yaml
   evalmark report render out/evaluation-suite-report.json --format markdown
   evalmark report render out/evaluation-suite-report.json --report "test_x.py::test_y" --format html
   evalmark report diff base/evaluation-suite-report.json out/evaluation-suite-report.json
@@ -83,6 +84,14 @@ def register(subparsers: Any) -> None:
         help="output format (markdown)",
     )
     render.add_argument("--report", dest="name", metavar="NAME", help=_REPORT_HELP)
+    render.add_argument(
+        "--samples",
+        action="append",
+        metavar="FILE[,FILE]",
+        help="with --format html: the run's sample files, so each case shows its input, "
+        "expected answer, facts and context (a JSON report does not carry them); every case "
+        "of the report must have a sample of its name",
+    )
     render.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout"
     )
@@ -185,10 +194,18 @@ def run_render(args: argparse.Namespace) -> int:
     """Handle ``evalmark report render``."""
     from evalmark._files.atomic import write_atomically
 
+    if args.samples and args.format != "html":
+        raise CliError(
+            f"--samples adds the inputs to the HTML report only; add --format html, or leave "
+            f"--samples out for --format {args.format}"
+        )
     suite = _load(args.report)
     whole = args.name is None and len(suite) > 1 and args.format in ("markdown", "json")
     if whole:
         text = suite.to_markdown() if args.format == "markdown" else suite.to_json()
+    elif args.samples:
+        report = _pick(suite, args.name, args.report)
+        text = report.format("html", samples=_samples_for(report, args.samples, args.report))
     else:
         text = _pick(suite, args.name, args.report).format(args.format)
     if args.output is None:
@@ -197,3 +214,26 @@ def run_render(args: argparse.Namespace) -> int:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(args.output, text.encode("utf-8"))
     return EXIT_OK
+
+
+def _samples_for(report: Any, given: list[str], path: Path) -> Any:
+    """The samples of ``--samples`` (each value one file or a comma-separated list), checked
+    to hold a sample for every case of ``report``."""
+    from evalmark.data.load import load_samples
+    from evalmark.report.wording import plural
+
+    files = [part.strip() for value in given for part in value.split(",") if part.strip()]
+    if not files:
+        raise CliError("--samples needs a file: --samples samples.yaml[,more.yaml]")
+    samples = load_samples(*files)
+    known = {sample.name for sample in samples}
+    missing = [name for name in report.sample_names if name not in known]
+    if missing:
+        more = len(missing) - 10
+        shown = ", ".join(missing[:10]) + (f" and {more} more" if more > 0 else "")
+        raise CliError(
+            f"--samples {', '.join(files)}: no sample for {plural(len(missing), 'case')} (of "
+            f"{len(report.sample_names)}) of report {report.name!r} in {path}: {shown}; pass "
+            "the sample files the run read"
+        )
+    return samples

@@ -1,9 +1,9 @@
-"""The engine's defaults, in one place for the entry points that run many samples (suite
-files, ``evaluation_test``): kept free of imports so the pytest helpers read them cheaply.
+"""The engine's defaults, in one place for every entry point that runs many samples
+(``Scorer``, ``Evaluation``, suite files, ``evaluation_test``): kept free of imports so the
+pytest helpers read them cheaply.
 
-``Scorer()`` still defaults to 1: at more, two samples that miss the same recording at once in
-``record-missing`` mode both call the live model (the cassette does not yet share an
-in-flight call), which a default must not do."""
+Concurrency is safe with cassettes: callers that miss the same recording at once make one
+live call (models/inflight.py), so a run records and reports the same at any concurrency."""
 
 from __future__ import annotations
 

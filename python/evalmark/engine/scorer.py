@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from evalmark.data.samples import Sample, Samples
+from evalmark.engine.defaults import DEFAULT_CONCURRENCY
 from evalmark.engine.repeats import repeat_summary, with_repeats
 from evalmark.engine.run import ErrorPolicy, Run, run_sync
 from evalmark.report.model import Report
@@ -71,7 +72,9 @@ class Scorer:
     """Evaluates samples with a function under test and strategies.
 
     ``concurrency``: at most this many calls of the function (and of per-sample strategies such
-    as judges) at a time. ``errors``: what an exception from the function does to its sample —
+    as judges) at a time; default ``DEFAULT_CONCURRENCY`` (4, engine/defaults.py), the same as
+    suite files and ``evaluation_test``. The report is the same at any concurrency.
+    ``errors``: what an exception from the function does to its sample —
     ``"fail"`` (default: every strategy's result for it is an error result carrying the
     exception, counted apart from failures), ``"skip"`` (left out of the report, listed in
     ``report.skipped``) or ``"raise"`` (the run stops and the exception propagates, with a note
@@ -83,7 +86,7 @@ class Scorer:
 
     def __init__(
         self,
-        concurrency: int = 1,
+        concurrency: int = DEFAULT_CONCURRENCY,
         *,
         errors: ErrorPolicy = "fail",
         run_index: int = 0,
@@ -205,7 +208,7 @@ class Evaluation:
         _function: Callable[..., Any] | None = None,
         _strategies: tuple[object, ...] = (),
         _tags: tuple[str, ...] = (),
-        _concurrency: int = 1,
+        _concurrency: int = DEFAULT_CONCURRENCY,
         _errors: ErrorPolicy = "fail",
         _name: str | None = None,
         _repeats: tuple[int, int | None] = (1, None),
@@ -245,7 +248,7 @@ class Evaluation:
         return self._with(_strategies=self._strategies + strategies)
 
     def concurrency(self, concurrency: int) -> Evaluation:
-        """At most this many calls at a time."""
+        """At most this many calls at a time (default ``DEFAULT_CONCURRENCY``, 4)."""
         return self._with(_concurrency=concurrency)
 
     def errors(self, policy: ErrorPolicy) -> Evaluation:

@@ -17,6 +17,7 @@ __all__ = [
     "FlakyCase",
     "RunSummary",
     "TrendPoint",
+    "case_verdicts",
     "diff_runs",
     "flake_counts",
     "flaky_cases",
@@ -55,19 +56,22 @@ class RunSummary:
 
 @dataclass(frozen=True, slots=True)
 class TrendPoint:
-    """One run's figures for ``history trend``: mean score and pass rate of the selection."""
+    """One run's figures for ``history trend``, over the selected results (one check, one tag,
+    or all): how many results and cases, how many cases passed, and the mean score."""
 
     run_id: int
     started_at: str
     suite: str
     evaluations: int
-    passed: int
+    cases: int
+    cases_passed: int
     mean_score: float | None
 
     @property
     def pass_rate(self) -> float | None:
-        """Passed evaluations over evaluations."""
-        return self.passed / self.evaluations if self.evaluations else None
+        """The share of cases whose every selected check passed (an error never passes): the
+        definition of ``evalmark.report.cases``, derived from the stored results."""
+        return self.cases_passed / self.cases if self.cases else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,14 +138,18 @@ def _bool(value: int | None) -> bool | None:
     return None if value is None else bool(value)
 
 
-_RUNS = """
+# A case passes when every one of its (selected) results passed without an error; old
+# databases hold the same rows, so every history reads this way without a migration.
+_CASE_PASSED = "MIN(CASE WHEN x.error IS NULL THEN x.passed ELSE 0 END)"
+
+_RUNS = f"""
 SELECT r.id, r.suite, r.source, r.build, r.started_at, r.duration_s, r.git_commit, r.git_dirty,
        r.gate_passed, r.inputs_digest,
        (SELECT COUNT(*) FROM results x WHERE x.run_id = r.id) AS evaluations,
        (SELECT AVG(score) FROM results x WHERE x.run_id = r.id) AS mean_score,
        (SELECT COUNT(DISTINCT case_name) FROM results x WHERE x.run_id = r.id) AS cases,
        (SELECT COUNT(*) FROM (SELECT case_name FROM results x WHERE x.run_id = r.id
-                              GROUP BY case_name HAVING MIN(passed) = 1)) AS cases_passed
+                              GROUP BY case_name HAVING {_CASE_PASSED} = 1)) AS cases_passed
 FROM runs r
 """
 
@@ -195,8 +203,8 @@ def trend(
     metric: str | None = None,
     tag: str | None = None,
 ) -> list[TrendPoint]:
-    """Per run, oldest first: the mean score and pass rate of the results of check ``metric``
-    (default: every check) on cases tagged ``tag`` (default: every case)."""
+    """Per run, oldest first: the mean score and the pass rate (cases) of the results of check
+    ``metric`` (default: every check) on cases tagged ``tag`` (default: every case)."""
     where = []
     parameters: list[object] = []
     if suite:
@@ -208,12 +216,16 @@ def trend(
     if tag:
         where.append("EXISTS (SELECT 1 FROM json_each(x.tags) WHERE json_each.value = ?)")
         parameters.append(tag)
-    sql = (
-        "SELECT r.id, r.started_at, r.suite, COUNT(x.seq) AS evaluations,"
-        " COALESCE(SUM(x.passed), 0) AS passed, AVG(x.score) AS mean_score"
-        " FROM runs r JOIN results x ON x.run_id = r.id"
+    per_case = (
+        "SELECT r.id, r.started_at, r.suite, COUNT(x.seq) AS n, SUM(x.score) AS total,"
+        f" {_CASE_PASSED} AS ok FROM runs r JOIN results x ON x.run_id = r.id"
         + (" WHERE " + " AND ".join(where) if where else "")
-        + " GROUP BY r.id ORDER BY r.id"
+        + " GROUP BY r.id, x.case_name"
+    )
+    sql = (
+        "SELECT id, started_at, suite, SUM(n) AS evaluations, COUNT(*) AS cases,"
+        f" SUM(ok) AS cases_passed, SUM(total) / SUM(n) AS mean_score FROM ({per_case})"
+        " GROUP BY id ORDER BY id"
     )
     return [
         TrendPoint(
@@ -221,11 +233,22 @@ def trend(
             started_at=row["started_at"],
             suite=row["suite"],
             evaluations=row["evaluations"],
-            passed=row["passed"],
+            cases=row["cases"],
+            cases_passed=row["cases_passed"],
             mean_score=row["mean_score"],
         )
         for row in store.query(sql, tuple(parameters))
     ]
+
+
+def case_verdicts(store: HistoryStore, run_id: int) -> dict[str, bool]:
+    """Each case of a run and whether it passed (every check passed, none errored), in the
+    order the run recorded them."""
+    sql = (
+        f"SELECT x.case_name, {_CASE_PASSED} AS ok, MIN(x.seq) AS first FROM results x"
+        " WHERE x.run_id = ? GROUP BY x.case_name ORDER BY first"
+    )
+    return {row["case_name"]: bool(row["ok"]) for row in store.query(sql, (run_id,))}
 
 
 def diff_runs(store: HistoryStore, before: int, after: int) -> list[CaseChange]:

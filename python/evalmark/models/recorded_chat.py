@@ -11,6 +11,7 @@ import msgspec
 from evalmark.errors import CassetteFormatError
 from evalmark.models.canonical import chat_request, key_of
 from evalmark.models.cassette_file import Entry, Kind, RawEntry, check_depth
+from evalmark.models.inflight import Flight
 from evalmark.models.modes import RecordMode
 from evalmark.models.protocols import achat_of
 from evalmark.models.recorder_base import Recorder
@@ -26,6 +27,8 @@ class RecordedChat(Recorder):
     A reply's ``metadata`` is not recorded; a recorded call returns the reply as stored, so a
     recording run and a replaying run see equal replies. Errors raised by the real model and
     refused replies (``ChatReply.refused``) are returned or raised but never recorded.
+    Callers (threads or tasks) that miss the same recording at once make one live call: the
+    first records it, the others wait for it and replay it.
     """
 
     _kind: Kind = "chat"
@@ -74,6 +77,21 @@ class RecordedChat(Recorder):
         redacted = (*prepared.redacted, *found)
         return Entry(prepared.key, "chat", index, prepared.request, response, redacted)
 
+    def _live(
+        self,
+        messages: Sequence[MessageLike],
+        params: Mapping[str, Any],
+        prepared: Prepared,
+        index: int,
+    ) -> ChatReply:
+        """Call the real model and record its reply (a refused reply is returned unrecorded)."""
+        reply = reply_from(self.model.chat(messages, **params), source=self.model_id)
+        if reply.refused:
+            return reply
+        entry = self._entry(prepared, index, reply)
+        self._store.record([entry], prepared.redactor)
+        return self._decode(self._store.kept(entry))
+
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Replay the recorded answer, or (by mode) call the real model and record it."""
         if self.mode is RecordMode.OFF:
@@ -83,25 +101,39 @@ class RecordedChat(Recorder):
         if replayed is not None:
             return replayed
         assert prepared is not None
-        reply = reply_from(self.model.chat(messages, **params), source=self.model_id)
-        if reply.refused:
-            return reply
-        entry = self._entry(prepared, index, reply)
-        self._store.record([entry], prepared.redactor)
-        return self._decode(self._store.kept(entry))
+        store = self._store
+        while (turn := store.turn(prepared.key, index)) is not None:
+            if not isinstance(turn, Flight):
+                return self._decode(turn)
+            if not turn.wait():  # a task of this thread's event loop leads: do not block it
+                return self._live(messages, params, prepared, index)
+        try:
+            return self._live(messages, params, prepared, index)
+        finally:
+            store.landed(prepared.key, index)
 
     async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Async :meth:`chat`: the real model's ``achat`` is awaited and the write runs in a
-        worker thread."""
+        worker thread. A caller missing a recording another caller is making waits for it
+        without blocking the loop."""
         if self.mode is RecordMode.OFF:
             return await achat_of(self.model, messages, **params)
         prepared, index, replayed = self._prepare(messages, params)
         if replayed is not None:
             return replayed
         assert prepared is not None
-        reply = reply_from(await achat_of(self.model, messages, **params), source=self.model_id)
-        if reply.refused:
-            return reply
-        entry = self._entry(prepared, index, reply)
-        await asyncio.to_thread(self._store.record, [entry], prepared.redactor)
-        return self._decode(self._store.kept(entry))
+        store = self._store
+        while (turn := store.turn(prepared.key, index, asyncio.get_running_loop())) is not None:
+            if not isinstance(turn, Flight):
+                return self._decode(turn)
+            await turn.wait_async()
+        try:
+            reply = await achat_of(self.model, messages, **params)
+            reply = reply_from(reply, source=self.model_id)
+            if reply.refused:
+                return reply
+            entry = self._entry(prepared, index, reply)
+            await asyncio.to_thread(store.record, [entry], prepared.redactor)
+        finally:
+            store.landed(prepared.key, index)
+        return self._decode(store.kept(entry))

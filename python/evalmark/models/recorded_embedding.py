@@ -12,6 +12,7 @@ import numpy as np
 from evalmark.errors import CassetteFormatError
 from evalmark.models.canonical import embedding_request, key_of
 from evalmark.models.cassette_file import Entry, Kind
+from evalmark.models.inflight import Flight
 from evalmark.models.modes import RecordMode
 from evalmark.models.protocols import FloatArray, aembed_of, as_embedding_rows
 from evalmark.models.recorder_base import Recorder
@@ -45,7 +46,8 @@ class RecordedEmbedding(Recorder):
     """An embedding model that answers from a cassette, one entry per text (batching free).
 
     Embeddings are a function of their input, so every text has one recording (sample index 0)
-    and repeated texts replay it.
+    and repeated texts replay it. Callers embedding the same missing text at once make one live
+    call for it: the others wait for its recording and replay it.
     """
 
     _kind: Kind = "embedding"
@@ -105,6 +107,27 @@ class RecordedEmbedding(Recorder):
                 rows[position] = row
         return entries
 
+    def _turns(
+        self,
+        rows: list[FloatArray | None],
+        missing: dict[str, tuple[Prepared, str, list[int]]],
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> tuple[dict[str, tuple[Prepared, str, list[int]]], dict[str, Flight]]:
+        """Split the missing texts into those this caller embeds (it leads their flights) and
+        those another caller is recording (their flights); rows landed meanwhile are filled."""
+        mine: dict[str, tuple[Prepared, str, list[int]]] = {}
+        theirs: dict[str, Flight] = {}
+        for key, wanted in missing.items():
+            turn = self._store.turn(key, 0, loop)
+            if turn is None:
+                mine[key] = wanted
+            elif isinstance(turn, Flight):
+                theirs[key] = turn
+            else:
+                for position in wanted[2]:
+                    rows[position] = self._decode(turn)
+        return mine, theirs
+
     def _stack(self, rows: list[FloatArray | None]) -> FloatArray:
         if not rows:
             return np.zeros((0, 0), dtype=np.float32)
@@ -122,9 +145,21 @@ class RecordedEmbedding(Recorder):
             rows: FloatArray = self.model.embed(texts)
             return rows
         planned, missing = self._plan(texts)
-        if missing:
-            fresh = self.model.embed([text for _, text, _ in missing.values()])
-            self._store.record(self._fill(planned, missing, fresh))
+        while missing:
+            mine, theirs = self._turns(planned, missing)
+            try:
+                if mine:
+                    fresh = self.model.embed([text for _, text, _ in mine.values()])
+                    self._store.record(self._fill(planned, mine, fresh))
+            finally:
+                for key in mine:
+                    self._store.landed(key, 0)
+            # a flight led by a task of this thread's event loop cannot be waited for here
+            blocked = {key: missing[key] for key, flight in theirs.items() if not flight.wait()}
+            if blocked:
+                fresh = self.model.embed([text for _, text, _ in blocked.values()])
+                self._store.record(self._fill(planned, blocked, fresh))
+            missing = {key: missing[key] for key in theirs if key not in blocked}
         return self._stack(planned)
 
     async def aembed(self, texts: Sequence[str]) -> FloatArray:
@@ -132,7 +167,16 @@ class RecordedEmbedding(Recorder):
         if self.mode is RecordMode.OFF:
             return await aembed_of(self.model, texts)
         planned, missing = self._plan(texts)
-        if missing:
-            fresh = await aembed_of(self.model, [text for _, text, _ in missing.values()])
-            await asyncio.to_thread(self._store.record, self._fill(planned, missing, fresh))
+        while missing:
+            mine, theirs = self._turns(planned, missing, asyncio.get_running_loop())
+            try:
+                if mine:
+                    fresh = await aembed_of(self.model, [text for _, text, _ in mine.values()])
+                    await asyncio.to_thread(self._store.record, self._fill(planned, mine, fresh))
+            finally:
+                for key in mine:
+                    self._store.landed(key, 0)
+            for flight in theirs.values():
+                await flight.wait_async()
+            missing = {key: missing[key] for key in theirs}
         return self._stack(planned)

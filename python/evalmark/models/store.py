@@ -28,6 +28,7 @@ from evalmark.models.cassette_file import (
     write_cassette,
 )
 from evalmark.models.context import current_call
+from evalmark.models.inflight import Flight, SingleFlight
 from evalmark.models.miss import miss_message
 from evalmark.models.modes import BeyondRecorded, RecordMode, ResolvedMode
 from evalmark.models.rewrite import Generation
@@ -95,7 +96,7 @@ class Prepared(msgspec.Struct, frozen=True):
     redactor: SecretRedactor
 
 
-class CassetteStore:
+class CassetteStore(SingleFlight[AnyEntry]):
     """The in-memory cassette of one recorder, and its link to the file."""
 
     def __init__(
@@ -126,6 +127,7 @@ class CassetteStore:
         self.last_written: tuple[bytes, OnDisk] | None = None
         self.buffering = 0
         self.pending: list[tuple[Entry, bytes]] = []
+        self.flights: dict[tuple[str, int], Flight] = {}
 
     def ensure_loaded(self) -> None:
         """Read the cassette on first use; in rewrite mode, join the run's rewrite instead

@@ -91,14 +91,14 @@
     box.replaceChildren();
     const wrap = el("div", { class: "charts" });
     const pct = (v) => (100 * v).toFixed(1) + "%";
-    wrap.appendChild(chart("pass rate", passSeries(rs, keep), pct));
+    wrap.appendChild(chart("pass rate (cases)", passSeries(rs, keep), pct));
     const strategies = unique(rs.flatMap((r) => r.results.filter(keep).map((x) => x.strategy)));
     for (const s of strategies) {
       wrap.appendChild(chart("mean score: " + s, series(rs, (x) => keep(x) && x.strategy === s), (v) => v.toFixed(3)));
     }
     const tags = unique(rs.flatMap((r) => r.results.filter(keep).flatMap((x) => x.tags)));
     for (const t of tags) {
-      wrap.appendChild(chart("pass rate, tag " + t, passSeries(rs, (x) => keep(x) && x.tags.includes(t)), pct));
+      wrap.appendChild(chart("pass rate (cases), tag " + t, passSeries(rs, (x) => keep(x) && x.tags.includes(t)), pct));
     }
     box.appendChild(wrap);
   }

@@ -16,6 +16,7 @@ from evalmark.conversation.scoring import (
     score_case,
 )
 from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.engine.defaults import DEFAULT_CONCURRENCY
 from evalmark.engine.run import run_sync
 from evalmark.report.model import Report
 from evalmark.report.values import SampleUsage, usage_of
@@ -87,7 +88,7 @@ async def ascore_conversations(
     locate: bool = True,
     name: str = "conversations",
     metadata: Mapping[str, Any] | None = None,
-    concurrency: int = 4,
+    concurrency: int = DEFAULT_CONCURRENCY,
     run_index: int = 0,
 ) -> Report:
     """Async :func:`score_conversations`."""
@@ -142,7 +143,7 @@ def score_conversations(
     locate: bool = True,
     name: str = "conversations",
     metadata: Mapping[str, Any] | None = None,
-    concurrency: int = 4,
+    concurrency: int = DEFAULT_CONCURRENCY,
     run_index: int = 0,
 ) -> Report:
     """Score simulated conversations: one report row per conversation, one column per check.

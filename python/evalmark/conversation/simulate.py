@@ -24,6 +24,7 @@ from typing import Any
 
 from evalmark.conversation.users import Message, SimulatedUser
 from evalmark.data.case import Conversation, TestCase, TokenUsage, ToolCall
+from evalmark.engine.defaults import DEFAULT_CONCURRENCY
 from evalmark.engine.run import in_thread, run_sync
 from evalmark.errors import ConversationError
 from evalmark.models.context import call_context
@@ -310,7 +311,7 @@ async def simulate_many(
     app: App,
     plans: Sequence[Plan],
     *,
-    concurrency: int = 4,
+    concurrency: int = DEFAULT_CONCURRENCY,
     run_index: int = 0,
 ) -> list[Simulation]:
     """Simulate every plan, at most ``concurrency`` conversations at once; the results are in

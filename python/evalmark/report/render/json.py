@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from evalmark.report.document import dumps, report_document
@@ -12,7 +13,7 @@ from evalmark.report.render.json_rows import layout_for, samples_pieces, splice_
 if TYPE_CHECKING:
     from evalmark.report.model import Report
 
-__all__ = ["reference_render", "render"]
+__all__ = ["reference_render", "render", "render_with_reports"]
 
 
 def render(report: Report, *, indent: int | None = 2, timestamp: bool | str = False) -> str:
@@ -46,3 +47,19 @@ def _stamped(document: dict[str, Any], timestamp: bool | str) -> dict[str, Any]:
         "generated_at": when,
         **document,
     }
+
+
+def render_with_reports(head: dict[str, Any], reports: Sequence[Report], indent: int = 2) -> str:
+    """``dumps({**head, "reports": [report_document(r) for r in reports]}, indent)``, each
+    report written by :func:`render`. A JSON text holds no raw line break inside a string, so
+    a report's text indented one level deeper at every line break is that report laid out as
+    an array item."""
+    if indent <= 0 or not head:
+        return dumps({**head, "reports": [report_document(r) for r in reports]}, indent or None)
+    pad = " " * indent
+    opened = dumps(head, indent)[: -len("\n}\n")]
+    if not reports:
+        return f'{opened},\n{pad}"reports": []\n}}\n'
+    item = "\n" + pad * 2
+    texts = [render(report, indent=indent)[:-1].replace("\n", item) for report in reports]
+    return f'{opened},\n{pad}"reports": [{item}{("," + item).join(texts)}\n{pad}]\n}}\n'

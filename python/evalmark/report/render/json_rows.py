@@ -105,10 +105,11 @@ def _strings(values: list[Any], layout: Layout, depth: int) -> list[str] | None:
     except (TypeError, UnicodeEncodeError):
         return None
     if len(values) > 1 and b'\\"' not in encoded and set(map(type, values)) == {str}:
-        # No text holds a quote, so every '","' separates two of them: split msgspec's array.
-        parts = encoded[2:-2].split(b'","')
+        # No text holds a quote, so every '","' separates two of them: split msgspec's array
+        # there, each text keeping its quotes (an encoded text holds no raw U+0000).
+        parts = encoded[1:-1].decode("utf-8").replace('","', '"\0"').split("\0")
         if len(parts) == len(values):
-            return ['"' + text + '"' for text in map(bytes.decode, parts)]
+            return parts
     try:
         return list(map(encode_basestring, values))
     except TypeError:  # not all str: msgspec spells them

@@ -105,9 +105,12 @@ def _strings(values: list[Any], layout: Layout, depth: int) -> list[str] | None:
     except (TypeError, UnicodeEncodeError):
         return None
     if len(values) > 1 and b'\\"' not in encoded and set(map(type, values)) == {str}:
-        # No text holds a quote, so every '","' separates two of them: split msgspec's array
-        # there, each text keeping its quotes (an encoded text holds no raw U+0000).
-        parts = encoded[1:-1].decode("utf-8").replace('","', '"\0"').split("\0")
+        # No text holds a quote, so every '","' separates two of them: split msgspec's array.
+        if encoded.isascii():
+            # One decode, each text keeping its quotes (an encoded text holds no raw U+0000).
+            parts = encoded[1:-1].decode("ascii").replace('","', '"\0"').split("\0")
+        else:  # pieces of a wide str would each be scanned for their width: decode each
+            parts = ['"' + text + '"' for text in map(bytes.decode, encoded[2:-2].split(b'","'))]
         if len(parts) == len(values):
             return parts
     try:

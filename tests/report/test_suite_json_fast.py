@@ -54,3 +54,13 @@ def _doc(report: Report) -> object:
     from evalmark.report.document import report_document
 
     return report_document(report)
+
+
+def test_reports_the_writer_leaves_to_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report the column writer declines is written by the reference path, indented into
+    the suite: still the same bytes."""
+    import evalmark.report.render.json as json_render
+
+    expected = dumps(SuiteReport([rich_report(), guardrail_report()], name="r").to_dict())
+    monkeypatch.setattr(json_render, "samples_pieces", lambda *args: None)
+    assert SuiteReport([rich_report(), guardrail_report()], name="r").to_json() == expected

@@ -288,7 +288,8 @@ def _tag_texts(tags: Sequence[tuple[str, ...]], layout: Layout, depth: int) -> l
 def splice_samples(document: dict[str, Any], rows: list[str], layout: Layout) -> str:
     """``document`` (whose ``samples`` is a placeholder) as JSON text with the pieces ``rows``
     at its ``samples`` key; the keys before and after it are encoded by :func:`dumps`."""
-    return "".join(document_pieces(document, rows, layout)) + "\n"
+    # One join: copying a text of tens of megabytes again would cost as much as writing it.
+    return "".join([*document_pieces(document, rows, layout), "\n"])
 
 
 def document_pieces(

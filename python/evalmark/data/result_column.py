@@ -128,7 +128,10 @@ class ResultColumn:
         scores: list[float] = self.scores.tolist()
         passed: list[bool] = self.passed.tolist()
         explain = self._explain
-        if full:
+        many = getattr(explain, "many", None)
+        if many is not None:
+            explanations: list[str] = many(scores, passed)
+        elif full:
             explanations = [
                 "" if i in full else explain(i, score, ok)
                 for i, (score, ok) in enumerate(zip(scores, passed, strict=True))

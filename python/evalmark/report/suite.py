@@ -15,9 +15,10 @@ from typing import Any
 from evalmark._files.atomic import write_atomically
 from evalmark.errors import Problem, ReportFormatError
 from evalmark.report.cases import CaseTally
-from evalmark.report.document import VERSION, decode, dumps, report_document
+from evalmark.report.document import VERSION, decode, report_document
 from evalmark.report.gates import require_suite_pass_rate
 from evalmark.report.model import Report
+from evalmark.report.render.json import render_with_reports
 from evalmark.report.render.markdown import render_suite
 from evalmark.report.values import Tally
 
@@ -92,19 +93,20 @@ class SuiteReport:
         """The suite overview and each report's failures, in Markdown."""
         return render_suite(self)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON document as Python values."""
+    def to_dict(self, *, with_reports: bool = True) -> dict[str, Any]:
+        """The JSON document as Python values (``reports`` empty unless ``with_reports``)."""
         return {
             "format": SUITE_FORMAT,
             "version": VERSION,
             "name": self.name,
             "summary": {**self.summary.to_dict(), "cases": self.cases().to_dict()},
-            "reports": [report_document(r) for r in self.reports],
+            "reports": [report_document(r) for r in self.reports] if with_reports else [],
         }
 
     def to_json(self) -> str:
         """The suite as JSON text, every report in full."""
-        return dumps(self.to_dict())
+        head = {k: v for k, v in self.to_dict(with_reports=False).items() if k != "reports"}
+        return render_with_reports(head, self.reports)
 
     def write(self, path: str | Path, *, format: str | None = None) -> Path:
         """Write the suite as Markdown (``.md``) or JSON (``.json``), or as ``format``; the

@@ -23,6 +23,7 @@ from evalmark.errors import StrategyError
 from evalmark.models.fakes import HashEmbedding
 from evalmark.models.protocols import EmbeddingModel, as_embedding_rows, model_id_of
 from evalmark.strategies.base import expected_texts, output_text
+from evalmark.strategies.explanation import ThresholdExplanation
 
 __all__ = [
     "JsonMatch",
@@ -187,7 +188,9 @@ class MetricStrategy:
         return ResultColumn(scores, passed, self._explainer(pairs), overrides)
 
     def _explainer(self, pairs: TextPairs) -> Callable[[int, float, bool], str]:
-        return self._explain
+        if type(self)._explain is not MetricStrategy._explain:
+            return self._explain
+        return ThresholdExplanation(self.label, self.threshold)
 
     def _pair_scores_checked(
         self, pairs: TextPairs, overrides: dict[int, EvaluationResult]

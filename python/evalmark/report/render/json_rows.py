@@ -35,7 +35,7 @@ from evalmark.report.values import output_text_of
 if TYPE_CHECKING:
     from evalmark.report.model import Report
 
-__all__ = ["Layout", "layout_for", "samples_pieces", "splice_samples"]
+__all__ = ["Layout", "document_pieces", "layout_for", "samples_pieces", "splice_samples"]
 
 _encode = msgspec.json.encode
 
@@ -106,9 +106,13 @@ def _strings(values: list[Any], layout: Layout, depth: int) -> list[str] | None:
         return None
     if len(values) > 1 and b'\\"' not in encoded and set(map(type, values)) == {str}:
         # No text holds a quote, so every '","' separates two of them: split msgspec's array.
-        parts = encoded[2:-2].split(b'","')
+        if encoded.isascii():
+            # One decode, each text keeping its quotes (an encoded text holds no raw U+0000).
+            parts = encoded[1:-1].decode("ascii").replace('","', '"\0"').split("\0")
+        else:  # pieces of a wide str would each be scanned for their width: decode each
+            parts = ['"' + text + '"' for text in map(bytes.decode, encoded[2:-2].split(b'","'))]
         if len(parts) == len(values):
-            return ['"' + text + '"' for text in map(bytes.decode, parts)]
+            return parts
     try:
         return list(map(encode_basestring, values))
     except TypeError:  # not all str: msgspec spells them
@@ -284,6 +288,15 @@ def _tag_texts(tags: Sequence[tuple[str, ...]], layout: Layout, depth: int) -> l
 def splice_samples(document: dict[str, Any], rows: list[str], layout: Layout) -> str:
     """``document`` (whose ``samples`` is a placeholder) as JSON text with the pieces ``rows``
     at its ``samples`` key; the keys before and after it are encoded by :func:`dumps`."""
+    # One join: copying a text of tens of megabytes again would cost as much as writing it.
+    return "".join([*document_pieces(document, rows, layout), "\n"])
+
+
+def document_pieces(
+    document: dict[str, Any], rows: list[str], layout: Layout, depth: int = 0
+) -> list[str]:
+    """:func:`splice_samples`'s text, without the final line break, as pieces laid out as a
+    value at ``depth`` (``rows`` from :func:`samples_pieces` at ``depth + 1``)."""
     keys = list(document)
     at = keys.index("samples")
     before, after = (
@@ -291,13 +304,15 @@ def splice_samples(document: dict[str, Any], rows: list[str], layout: Layout) ->
         for chunk in (keys[:at], keys[at + 1 :])
     )
     # A non-empty object is "{" + members + "}", with a line break and indent inside when
-    # indented: keep the members, and put the samples member between the two sets.
+    # indented: keep the members, and put the samples member between the two sets. A JSON
+    # text holds no raw line break inside a string, so moving it to ``depth`` indents each.
     cut = 2 if layout.indent else 1
-    head = "{" + layout.pad(1)
+    deeper = layout.pad(depth) if layout.indent else "\n"
+    head = "{" + layout.pad(depth + 1)
     if before != "{}":
-        head += before[cut:-cut].lstrip(" ") + layout.sep(0)
+        head += before[cut:-cut].lstrip(" ").replace("\n", deeper) + layout.sep(depth)
     head += '"samples"' + layout.colon
-    tail = layout.close("}", 0) + "\n"
+    tail = layout.close("}", depth)
     if after != "{}":
-        tail = layout.sep(0) + after[cut:-cut].lstrip(" ") + tail
-    return "".join([head, *rows, tail])
+        tail = layout.sep(depth) + after[cut:-cut].lstrip(" ").replace("\n", deeper) + tail
+    return [head, *rows, tail]

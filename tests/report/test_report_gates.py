@@ -84,7 +84,7 @@ def test_a_suite_shows_a_gate_shared_by_its_reports_once() -> None:
         for gate in gates:
             report.record_gate(gate)
     markdown = SuiteReport([first, second]).to_markdown()
-    assert markdown.count("| every report | pass rate (cases) | 75.0% | < 90% | FAILED |") == 1
+    assert markdown.count("| every report | pass rate (cases) | 75.0% | >= 90% | FAILED |") == 1
     assert "| r | 100.0% | 2 of 2 | 0 | 0 | FAILED |" in markdown  # the run's gate failed
     document = json.loads(SuiteReport([first, second]).to_json())
     assert [len(r["gate"]) for r in document["reports"]] == [1, 1]

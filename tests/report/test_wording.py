@@ -7,7 +7,7 @@ import pytest
 
 from evalmark import Sample, Scorer, SuiteReport
 from evalmark.report.gates import GateResult
-from evalmark.report.wording import gate_cells, plural
+from evalmark.report.wording import gate_cells, gate_relation, plural
 from evalmark.strategies import ExactMatch
 
 
@@ -31,8 +31,10 @@ def test_gate_cells_state_measure_requirement_and_verdict() -> None:
     missed = GateResult("pass rate (cases)", 0.9, 0.75, False)
     errors = GateResult("errors", 0, 2, False, unit="count")
     assert gate_cells(held) == ("90.0%", ">= 80%", "passed")
-    assert gate_cells(missed) == ("75.0%", "< 90%", "FAILED")
-    assert gate_cells(errors) == ("2", "> 0", "FAILED")
+    assert gate_cells(missed) == ("75.0%", ">= 90%", "FAILED")
+    assert gate_relation(missed) == "< 90%"
+    assert gate_cells(errors) == ("2", "<= 0", "FAILED")
+    assert gate_relation(errors) == "> 0"
 
 
 def one_sample_report(answer: str, name: str) -> object:
@@ -67,6 +69,6 @@ def test_markdown_and_json_show_the_gate_per_condition() -> None:
     markdown = report.to_markdown()  # type: ignore[attr-defined]
     assert "## Gate\n\n**Gate FAILED**" in markdown
     assert (
-        "| pass rate (cases) for strategy 'ExactMatch' | 0.0% | < 50% | FAILED | "
+        "| pass rate (cases) for strategy 'ExactMatch' | 0.0% | >= 50% | FAILED | "
         "0 of 1 case pass every check |"
     ) in markdown

@@ -47,7 +47,7 @@ def test_the_regressed_build_fails_naming_the_three_regressions(
 ) -> None:
     code, out, _ = run_cli(capsys, "run", str(SUPPORT), "--build", "regressed", "--no-report")
     assert code == 1
-    assert "pass rate (cases)  75.0%   < 90%     FAILED  9 of 12 cases pass every check" in out
+    assert "pass rate (cases)  75.0%   >= 90%    FAILED  9 of 12 cases pass every check" in out
     block = failing_block(out)
     assert block.startswith(" (3):")
     named = re.findall(r"^  (\S+)  \(FAIL\)$", block, flags=re.MULTILINE)

@@ -270,7 +270,7 @@ def test_the_written_reports_of_a_failed_run_show_its_gate(
     markdown = next(p for p in written if p.suffix == ".md").read_text("utf-8")
     assert "**Pass rate (cases): 75.0%** — 9 of 12 cases passed every check" in markdown
     assert "## Gate\n\n**Gate FAILED**" in markdown
-    assert "| pass rate (cases) | 75.0% | < 90% | FAILED | 9 of 12 cases pass every check |" in (
+    assert "| pass rate (cases) | 75.0% | >= 90% | FAILED | 9 of 12 cases pass every check |" in (
         markdown
     )
     document = json.loads(next(p for p in written if p.suffix == ".json").read_text("utf-8"))

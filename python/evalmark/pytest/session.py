@@ -15,7 +15,7 @@ from evalmark.report import Report, ReportFormatError, SuiteReport
 from evalmark.report.cases import pass_rate_label
 from evalmark.report.gates import drop_exceeds
 from evalmark.report.render.terminal import table
-from evalmark.report.wording import gate_cells, plural
+from evalmark.report.wording import gate_relation, plural
 
 __all__ = ["SessionOutcome", "finish_session", "suite_of"]
 
@@ -48,7 +48,7 @@ def _verdict(report: Report) -> str:
 
 
 def _gate(report: Report) -> str:
-    return "; ".join(f"{gate.label} {gate_cells(gate)[1]}" for gate in report.gates) or "-"
+    return "; ".join(f"{gate.label} {gate_relation(gate)}" for gate in report.gates) or "-"
 
 
 def _table(suite: SuiteReport) -> list[str]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from evalmark.report.gates import GateResult
 
-__all__ = ["gate_cells", "plural"]
+__all__ = ["gate_cells", "gate_relation", "plural"]
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:
@@ -19,10 +19,17 @@ def plural(count: int, one: str, many: str | None = None) -> str:
 
 
 def gate_cells(gate: GateResult) -> tuple[str, str, str]:
-    """A gate condition's measured value, its requirement (with how the measure stands to it)
-    and its verdict as text: ``75.0%``, ``< 90%``, ``FAILED``; a count: ``2``, ``> 0``."""
+    """A gate condition's measured value, its requirement and its verdict as table cells:
+    ``75.0%``, ``>= 90%``, ``FAILED``; a count: ``2``, ``<= 0``, ``FAILED``."""
     verdict = "passed" if gate.passed else "FAILED"
     if gate.unit == "count":
-        return f"{gate.actual:g}", f"{'<=' if gate.passed else '>'} {gate.required:g}", verdict
-    relation = ">=" if gate.passed else "<"
-    return f"{gate.actual:.1%}", f"{relation} {gate.required * 100:g}%", verdict
+        return f"{gate.actual:g}", f"<= {gate.required:g}", verdict
+    return f"{gate.actual:.1%}", f">= {gate.required * 100:g}%", verdict
+
+
+def gate_relation(gate: GateResult) -> str:
+    """How the measure stands to the requirement, for one line of text: ``< 90%`` when a
+    pass rate missed 90%, ``>= 90%`` when it met it; ``> 0`` / ``<= 0`` for a count."""
+    if gate.unit == "count":
+        return f"{'<=' if gate.passed else '>'} {gate.required:g}"
+    return f"{'>=' if gate.passed else '<'} {gate.required * 100:g}%"

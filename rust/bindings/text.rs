@@ -17,7 +17,7 @@ metric_pair! {
     batch: token_f1_batch -> f64,
         "(expected, actual, normalizer='squad', workers=-1, max_chars=None)";
     options: (normalizer: Normalizer = Normalizer::Squad);
-    kernel: |s: token_f1::Scratch, e, a, _stop| Ok(token_f1::token_f1(e, a, normalizer, s))
+    kernel: |s: token_f1::Scratch, e, a, stop| Ok(token_f1::token_f1(e, a, normalizer, s, stop)?)
 }
 
 metric_pair! {

@@ -15,11 +15,15 @@
 //! not overlap. The `13a` passes run on UTF-8 bytes, which gives the same result as on code
 //! points because every pattern byte is ASCII and no byte of a multi-byte character is.
 
+use super::halt::{Run, Stop};
 use super::intl_tables::CLASS_RANGES;
 use super::text::{
     decode_into, is_ascii_py_space, is_py_space, next_code_point, push_utf8, py_lower_into,
     TokenKey,
 };
+
+/// Bytes (or code points) of input between two polls of the stop flag.
+const CHECK_EVERY: usize = 1 << 20;
 
 /// How BLEU cuts text into tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,7 +224,7 @@ const KEY_PAD: usize = 16;
 
 /// The 13a tokenization of `line` (already rstripped), its pieces left in `s.a` separated by
 /// whitespace (and followed by [`KEY_PAD`] spaces).
-fn tokenize_13a(line: &[u8], s: &mut Scratch) {
+fn tokenize_13a(line: &[u8], s: &mut Scratch, stop: &Stop) -> Run<()> {
     let (a, b) = (&mut s.a, &mut s.b);
     let (mut dots, mut dashes, mut special) = (false, false, false);
     for &c in line {
@@ -241,6 +245,7 @@ fn tokenize_13a(line: &[u8], s: &mut Scratch) {
             replace_in(a, b, b"&gt;", b">");
         }
         std::mem::swap(a, b);
+        stop.check()?;
         b
     } else {
         line
@@ -249,7 +254,10 @@ fn tokenize_13a(line: &[u8], s: &mut Scratch) {
     // spaces separate two characters changes no later match and no token).
     let out = presized(a, src.len() * 3 + 2);
     let mut k = 1;
-    for &c in src {
+    for (i, &c) in src.iter().enumerate() {
+        if i % CHECK_EVERY == 0 {
+            stop.check()?;
+        }
         if CUT_13A[c as usize] && c != b' ' {
             out[k] = b' ';
             out[k + 1] = c;
@@ -262,24 +270,32 @@ fn tokenize_13a(line: &[u8], s: &mut Scratch) {
     }
     a.truncate(k + 1);
     if dots {
+        stop.check()?;
         cut_dots_after_non_digits(a, b);
+        stop.check()?;
         cut_dots_before_non_digits(b, a);
     }
     if dashes {
+        stop.check()?;
         cut_dashes_after_digits(a, b);
         std::mem::swap(a, b);
     }
     a.extend_from_slice(&[b' '; KEY_PAD]);
+    stop.check()
 }
 
 /// The intl tokenization of `cps` (already rstripped), into `s.ca`.
-fn tokenize_intl(cps: &[u32], s: &mut Scratch) {
+fn tokenize_intl(cps: &[u32], s: &mut Scratch, stop: &Stop) -> Run<()> {
     let (a, b) = (&mut s.ca, &mut s.cb);
     const SP: u32 = 0x20;
     // (\P{N})(\p{P}) -> "\1 \2 "
     a.clear();
-    let mut i = 0;
+    let (mut i, mut next_check) = (0, 0);
     while i < cps.len() {
+        if i >= next_check {
+            stop.check()?;
+            next_check = i + CHECK_EVERY;
+        }
         if i + 1 < cps.len() && class(cps[i]) != NUMBER && class(cps[i + 1]) == PUNCT {
             a.extend_from_slice(&[cps[i], SP, cps[i + 1], SP]);
             i += 2;
@@ -290,8 +306,12 @@ fn tokenize_intl(cps: &[u32], s: &mut Scratch) {
     }
     // (\p{P})(\P{N}) -> " \1 \2"
     b.clear();
-    let mut i = 0;
+    let (mut i, mut next_check) = (0, 0);
     while i < a.len() {
+        if i >= next_check {
+            stop.check()?;
+            next_check = i + CHECK_EVERY;
+        }
         if i + 1 < a.len() && class(a[i]) == PUNCT && class(a[i + 1]) != NUMBER {
             b.extend_from_slice(&[SP, a[i], SP, a[i + 1]]);
             i += 2;
@@ -302,13 +322,17 @@ fn tokenize_intl(cps: &[u32], s: &mut Scratch) {
     }
     // (\p{S}) -> " \1 "
     a.clear();
-    for &c in b.iter() {
+    for (i, &c) in b.iter().enumerate() {
+        if i % CHECK_EVERY == 0 {
+            stop.check()?;
+        }
         if class(c) == SYMBOL {
             a.extend_from_slice(&[SP, c, SP]);
         } else {
             a.push(c);
         }
     }
+    stop.check()
 }
 
 /// The key of a token given as generalized UTF-8.
@@ -369,19 +393,42 @@ pub fn for_each_word<'a>(text: &'a [u8], mut f: impl FnMut(&'a [u8])) {
 /// The keys of the pieces of `text.split()`, appended to `out`. ASCII text is split and packed
 /// in one pass (the key of an ASCII token of up to 15 bytes is those bytes, little-endian,
 /// under its length: [`TokenKey::of_ascii`]'s layout).
-fn push_word_keys(text: &[u8], cps: &mut Vec<u32>, out: &mut Vec<TokenKey>) {
+fn push_word_keys(
+    text: &[u8],
+    cps: &mut Vec<u32>,
+    out: &mut Vec<TokenKey>,
+    stop: &Stop,
+) -> Run<()> {
     if !text.is_ascii() {
-        for_each_word(text, |w| out.push(key_of_bytes(w, cps)));
-        return;
+        // Pieces of about CHECK_EVERY bytes, each cut at an ASCII whitespace byte: no word
+        // spans two pieces, so the words are those of the whole text.
+        let mut rest = text;
+        while !rest.is_empty() {
+            stop.check()?;
+            let cut = match rest.get(CHECK_EVERY..) {
+                Some(tail) => tail
+                    .iter()
+                    .position(|&c| is_ascii_py_space(c))
+                    .map_or(rest.len(), |p| CHECK_EVERY + p),
+                None => rest.len(),
+            };
+            for_each_word(&rest[..cut], |w| out.push(key_of_bytes(w, cps)));
+            rest = &rest[cut..];
+        }
+        return Ok(());
     }
     let n = text.len();
-    let mut i = 0;
+    let (mut i, mut next_check) = (0, 0);
     loop {
+        if i >= next_check {
+            stop.check()?;
+            next_check = i + CHECK_EVERY;
+        }
         while i < n && is_ascii_py_space(text[i]) {
             i += 1;
         }
         if i == n {
-            return;
+            return Ok(());
         }
         let start = i;
         while i < n && !is_ascii_py_space(text[i]) {
@@ -417,11 +464,14 @@ fn ascii_key(text: &[u8], start: usize, end: usize) -> TokenKey {
 ///   character); a matched one is cut out. An unmatched one is cut out too by
 ///   `([\.,])([^0-9])` unless it ends the run and a digit follows; then it stays joined to
 ///   that digit, and to the character before it only if it is the whole run (`3.5`).
-fn tokens_13a_plain(src: &[u8], out: &mut Vec<TokenKey>) {
+fn tokens_13a_plain(src: &[u8], out: &mut Vec<TokenKey>, stop: &Stop) -> Run<()> {
     let n = src.len();
     let mut start = usize::MAX;
     let mut prev_matched = false;
     for i in 0..n {
+        if i % CHECK_EVERY == 0 {
+            stop.check()?;
+        }
         let c = src[i];
         if is_ascii_py_space(c) {
             if start != usize::MAX {
@@ -467,6 +517,27 @@ fn tokens_13a_plain(src: &[u8], out: &mut Vec<TokenKey>) {
     if start != usize::MAX {
         out.push(ascii_key(src, start, n));
     }
+    Ok(())
+}
+
+/// [`decode_into`], 1 MiB of `bytes` at a time (each piece cut before a leading byte),
+/// polling `stop` in between.
+fn decode_polling(bytes: &[u8], out: &mut Vec<u32>, stop: &Stop) -> Run<()> {
+    out.reserve(bytes.len());
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        stop.check()?;
+        let cut = match rest.get(CHECK_EVERY..) {
+            Some(tail) => tail
+                .iter()
+                .position(|&c| c & 0xC0 != 0x80)
+                .map_or(rest.len(), |p| CHECK_EVERY + p),
+            None => rest.len(),
+        };
+        decode_into(&rest[..cut], out);
+        rest = &rest[cut..];
+    }
+    Ok(())
 }
 
 /// The BLEU tokens of `text`, in order, into `out` (cleared first).
@@ -476,14 +547,16 @@ pub fn tokens(
     lowercase: bool,
     s: &mut Scratch,
     out: &mut Vec<TokenKey>,
-) {
+    stop: &Stop,
+) -> Run<()> {
     out.clear();
     let mut owned = std::mem::take(&mut s.text);
     let line: &[u8] = if lowercase {
         s.cps.clear();
-        decode_into(text, &mut s.cps);
+        decode_polling(text, &mut s.cps, stop)?;
         s.lower.clear();
         py_lower_into(&s.cps, &mut s.lower);
+        stop.check()?;
         owned.clear();
         for &c in &s.lower {
             push_utf8(c, &mut owned);
@@ -493,24 +566,29 @@ pub fn tokens(
         text
     };
     let line = &line[..rstrip_len(line)];
-    match tokenizer {
-        BleuTokenizer::None => push_word_keys(line, &mut s.cps, out),
+    stop.check()?;
+    let done = match tokenizer {
+        BleuTokenizer::None => push_word_keys(line, &mut s.cps, out, stop),
         BleuTokenizer::Tok13a => {
             if line.is_ascii() && !line.iter().any(|&c| matches!(c, b'<' | b'\n' | b'&')) {
-                tokens_13a_plain(line, out);
+                tokens_13a_plain(line, out, stop)
             } else {
-                tokenize_13a(line, s);
-                push_word_keys(&s.a, &mut s.cps, out);
+                tokenize_13a(line, s, stop)
+                    .and_then(|()| push_word_keys(&s.a, &mut s.cps, out, stop))
             }
         }
-        BleuTokenizer::Intl => {
+        BleuTokenizer::Intl => (|| {
             s.cps.clear();
-            decode_into(line, &mut s.cps);
+            decode_polling(line, &mut s.cps, stop)?;
             let cps = std::mem::take(&mut s.cps);
-            tokenize_intl(&cps, s);
+            let cut = tokenize_intl(&cps, s, stop);
             s.cps = cps;
+            cut?;
             let mut begin = None;
             for (i, &c) in s.ca.iter().enumerate() {
+                if i % CHECK_EVERY == 0 {
+                    stop.check()?;
+                }
                 if is_py_space(c) {
                     if let Some(b) = begin.take() {
                         out.push(TokenKey::of(&s.ca[b..i]));
@@ -522,9 +600,11 @@ pub fn tokens(
             if let Some(b) = begin {
                 out.push(TokenKey::of(&s.ca[b..]));
             }
-        }
-    }
+            Ok(())
+        })(),
+    };
     s.text = owned;
+    done
 }
 
 #[cfg(test)]
@@ -533,7 +613,15 @@ mod tests {
 
     fn words(text: &str, tokenizer: BleuTokenizer) -> Vec<String> {
         let (mut s, mut out) = (Scratch::default(), Vec::new());
-        tokens(text.as_bytes(), tokenizer, false, &mut s, &mut out);
+        tokens(
+            text.as_bytes(),
+            tokenizer,
+            false,
+            &mut s,
+            &mut out,
+            &Stop::new(),
+        )
+        .unwrap();
         out.iter()
             .map(|k| match k {
                 TokenKey::Packed(p) => {
@@ -606,10 +694,10 @@ mod tests {
                 .map(|_| alphabet[next() % alphabet.len()])
                 .collect();
             let mut fused = Vec::new();
-            tokens_13a_plain(&text, &mut fused);
-            tokenize_13a(&text, &mut s);
+            tokens_13a_plain(&text, &mut fused, &Stop::new()).unwrap();
+            tokenize_13a(&text, &mut s, &Stop::new()).unwrap();
             let mut slow = Vec::new();
-            push_word_keys(&s.a, &mut Vec::new(), &mut slow);
+            push_word_keys(&s.a, &mut Vec::new(), &mut slow, &Stop::new()).unwrap();
             assert_eq!(
                 fused,
                 slow,
@@ -628,7 +716,7 @@ mod tests {
             "   ",
         ] {
             let (mut cps, mut out) = (Vec::new(), Vec::new());
-            push_word_keys(text.as_bytes(), &mut cps, &mut out);
+            push_word_keys(text.as_bytes(), &mut cps, &mut out, &Stop::new()).unwrap();
             let want: Vec<TokenKey> = text
                 .split_ascii_whitespace()
                 .map(|w| TokenKey::of_ascii(w.as_bytes()))

@@ -95,3 +95,55 @@ def test_results_are_unchanged_by_the_stop_checks() -> None:
         assert got.tolist() == [d, em.levenshtein_distance(a, b)]
         rouge = em.rouge_l_batch([a, b], [b, a], workers=workers)
         assert rouge.tolist() == [em.rouge_l(a, b), em.rouge_l(b, a)]
+
+
+# One row of about 195 MB a side: the linear kernels poll the stop flag every 1 MiB or so of
+# input inside the row (tokenizing, counting, zeroing their tables), not only between rows.
+HUGE_ROW_CALLS = {
+    "token_f1": "em.token_f1(a, b)",
+    "bleu_13a": "em.bleu([a], b)",
+    "bleu_intl": "em.bleu([a], b, tokenizer='intl')",
+}
+
+HUGE_ROW_CHILD = textwrap.dedent(
+    """
+    import sys, time
+    import evalmark.metrics as em
+    a = 'abcdefghijklmn ' * 13_000_000
+    b = 'nmlkjihgfedcba ' * 13_000_000
+    print("ready", flush=True)
+    try:
+        {call}
+    except KeyboardInterrupt:
+        print(f"interrupted {{time.monotonic():.6f}}", flush=True)
+        sys.exit(130)
+    print("finished", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("name", sorted(HUGE_ROW_CALLS))
+def test_sigint_stops_one_huge_row_within_a_second(name: str) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", HUGE_ROW_CHILD.format(call=HUGE_ROW_CALLS[name])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 130, (out, err)
+    word, caught = out.split()
+    assert word == "interrupted"
+    assert float(caught) - sent < 1.0, f"{name}: stopped {float(caught) - sent:.2f} s after SIGINT"
+    assert waited < 1.0, f"{name}: exited {waited:.2f} s after SIGINT"

@@ -1,6 +1,13 @@
 //! Token multisets and the size of their intersection.
 
+use crate::metrics::halt::{Run, Stop};
 use crate::metrics::text::push_utf8;
+
+/// Keys counted between two polls of the stop flag (about 1 MiB of text's worth).
+const KEYS_PER_CHECK: usize = 1 << 17;
+
+/// Hash table slots zeroed between two polls of the stop flag (1 MiB of table).
+const SLOTS_PER_CHECK: usize = 1 << 15;
 
 /// A multiset of tokens keyed by their UTF-8 bytes: up to 15 bytes packed into an integer (the
 /// bytes little-endian, the length in the top byte, so no two tokens share a key and no key
@@ -49,20 +56,36 @@ impl TokenBag {
     }
 
     /// Size of the multiset intersection with `other`: packed keys through a small hash table
-    /// of counts (0 marks an empty slot), long keys by merging sorted lists.
-    pub(super) fn common(&mut self, other: &mut TokenBag, table: &mut Vec<(u128, u32)>) -> usize {
+    /// of counts (0 marks an empty slot), long keys by merging sorted lists. `stop` is polled
+    /// every 2^17 keys.
+    pub(super) fn common(
+        &mut self,
+        other: &mut TokenBag,
+        table: &mut Vec<(u128, u32)>,
+        stop: &Stop,
+    ) -> Run<usize> {
         let bits = (2 * self.packed.len())
             .max(16)
             .next_power_of_two()
             .trailing_zeros();
+        // The table can reach a gigabyte: zeroed 1 MiB at a time, polling `stop` in between.
         table.clear();
-        table.resize(1 << bits, (0, 0));
+        let slots = 1usize << bits;
+        table.reserve(slots);
+        while table.len() < slots {
+            stop.check()?;
+            let more = (slots - table.len()).min(SLOTS_PER_CHECK);
+            table.resize(table.len() + more, (0, 0));
+        }
         let mask = (1usize << bits) - 1;
         let slot_of = |k: u128| {
             let h = (k as u64 ^ (k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             (h >> (64 - bits)) as usize
         };
-        for &k in &self.packed {
+        for (n, &k) in self.packed.iter().enumerate() {
+            if n % KEYS_PER_CHECK == 0 {
+                stop.check()?;
+            }
             let mut i = slot_of(k);
             loop {
                 let slot = &mut table[i];
@@ -74,7 +97,10 @@ impl TokenBag {
             }
         }
         let mut same = 0;
-        for &k in &other.packed {
+        for (n, &k) in other.packed.iter().enumerate() {
+            if n % KEYS_PER_CHECK == 0 {
+                stop.check()?;
+            }
             let mut i = slot_of(k);
             loop {
                 let slot = &mut table[i];
@@ -92,11 +118,14 @@ impl TokenBag {
             }
         }
         if !self.long.is_empty() && !other.long.is_empty() {
+            stop.check()?;
             self.long.sort_unstable();
+            stop.check()?;
             other.long.sort_unstable();
+            stop.check()?;
             same += common_count(&self.long, &other.long);
         }
-        same
+        Ok(same)
     }
 }
 

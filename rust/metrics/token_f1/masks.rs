@@ -1,6 +1,10 @@
 //! Classifying a text 64 bytes at a time into whitespace and closer-look bit masks.
 
+use crate::metrics::halt::{Run, Stop};
 use crate::metrics::text::is_ascii_py_space;
+
+/// Mask words (64 bytes of text each) between two polls of the stop flag: 1 MiB of text.
+const WORDS_PER_CHECK: usize = 1 << 14;
 
 /// One text, classified 64 bytes at a time. `text` holds the text (ASCII letters lowercased
 /// when asked) with room to spare, so that a 16-byte load at any token start stays inside it.
@@ -24,13 +28,27 @@ pub(super) enum Closer {
 }
 
 impl Masks {
-    /// Classify `text`; with `lower`, lowercase its ASCII letters.
-    pub(super) fn fill(&mut self, text: &[u8], lower: bool, closer: Closer) {
-        self.fill_with(text, lower, closer, cfg!(target_arch = "x86_64"));
+    /// Classify `text`; with `lower`, lowercase its ASCII letters. `stop` is polled every
+    /// 1 MiB of text.
+    pub(super) fn fill(
+        &mut self,
+        text: &[u8],
+        lower: bool,
+        closer: Closer,
+        stop: &Stop,
+    ) -> Run<()> {
+        self.fill_with(text, lower, closer, cfg!(target_arch = "x86_64"), stop)
     }
 
     /// [`Masks::fill`], byte by byte when `simd` is false (the way on other CPUs).
-    pub(super) fn fill_with(&mut self, text: &[u8], lower: bool, closer: Closer, simd: bool) {
+    pub(super) fn fill_with(
+        &mut self,
+        text: &[u8],
+        lower: bool,
+        closer: Closer,
+        simd: bool,
+        stop: &Stop,
+    ) -> Run<()> {
         let n = text.len();
         let full = n / 64;
         self.words = full + 1;
@@ -41,9 +59,12 @@ impl Masks {
             self.space.resize(self.words, 0);
             self.closer.resize(self.words, 0);
         }
-        for w in 0..full {
-            let block = text[64 * w..64 * w + 64].try_into().unwrap();
-            self.block(w, block, lower, closer, simd);
+        for first in (0..full).step_by(WORDS_PER_CHECK) {
+            stop.check()?;
+            for w in first..full.min(first + WORDS_PER_CHECK) {
+                let block = text[64 * w..64 * w + 64].try_into().unwrap();
+                self.block(w, block, lower, closer, simd);
+            }
         }
         let mut last = [0u8; 64];
         last[..n - 64 * full].copy_from_slice(&text[64 * full..]);
@@ -52,6 +73,7 @@ impl Masks {
         let tail = n % 64;
         self.space[full] |= !0u64 << tail;
         self.closer[full] &= !(!0u64 << tail);
+        Ok(())
     }
 
     /// Classify the 64 bytes of word `w`.
@@ -85,13 +107,17 @@ impl Masks {
         }
     }
 
-    /// Call `f(start, end)` for each maximal run of non-whitespace bytes, in order.
+    /// Call `f(start, end)` for each maximal run of non-whitespace bytes, in order, polling
+    /// `stop` every 1 MiB of text.
     #[inline]
-    pub(super) fn for_each_run(&self, mut f: impl FnMut(usize, usize)) {
+    pub(super) fn for_each_run(&self, stop: &Stop, mut f: impl FnMut(usize, usize)) -> Run<()> {
         // A run starts where a non-space byte follows a space (or the start of the text) and
         // ends at the space that follows it; the padding past the end ends the last run.
         let (mut prev_space, mut start) = (1u64, 0);
         for (w, &sp) in self.space[..self.words].iter().enumerate() {
+            if w % WORDS_PER_CHECK == 0 {
+                stop.check()?;
+            }
             let starts = !sp & (sp << 1 | prev_space);
             let ends = sp & (!sp << 1 | (prev_space ^ 1));
             prev_space = sp >> 63;
@@ -106,6 +132,7 @@ impl Masks {
                 }
             }
         }
+        Ok(())
     }
 }
 

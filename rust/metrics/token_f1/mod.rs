@@ -14,6 +14,7 @@ mod bag;
 mod general;
 mod masks;
 
+use crate::metrics::halt::{Run, Stop};
 use bag::TokenBag;
 use general::{split_general, squad_general, General};
 use masks::{Closer, Masks};
@@ -38,7 +39,13 @@ pub struct Scratch {
 }
 
 /// The tokens of `text` under `normalizer` into `bag`.
-fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, bag: &mut TokenBag) {
+fn tokens_into(
+    text: &[u8],
+    normalizer: Normalizer,
+    s: &mut Scratch,
+    bag: &mut TokenBag,
+    stop: &Stop,
+) -> Run<()> {
     bag.clear();
     let squad = normalizer == Normalizer::Squad;
     let closer = if squad {
@@ -47,10 +54,10 @@ fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, bag: &mut T
         Closer::NotAscii
     };
     let Scratch { masks, general, .. } = s;
-    masks.fill(text, squad, closer);
+    masks.fill(text, squad, closer, stop)?;
     bag.packed.reserve(text.len() / 2 + 1);
     let mut next_closer = 0;
-    masks.for_each_run(|start, end| {
+    masks.for_each_run(stop, |start, end| {
         if next_closer < start {
             next_closer = masks.next_closer(start);
         }
@@ -76,32 +83,44 @@ fn tokens_into(text: &[u8], normalizer: Normalizer, s: &mut Scratch, bag: &mut T
         }
         bag.packed
             .push(((hi | (len as u64) << 56) as u128) << 64 | lo as u128);
-    });
+    })
 }
 
-/// Token F1 of `actual` against `expected`, computed exactly as SQuAD's `compute_f1`.
-pub fn token_f1(expected: &[u8], actual: &[u8], normalizer: Normalizer, s: &mut Scratch) -> f64 {
+/// Token F1 of `actual` against `expected`, computed exactly as SQuAD's `compute_f1`. `stop`
+/// is polled every 1 MiB of text or so.
+pub fn token_f1(
+    expected: &[u8],
+    actual: &[u8],
+    normalizer: Normalizer,
+    s: &mut Scratch,
+    stop: &Stop,
+) -> Run<f64> {
     let (mut bag_e, mut bag_a) = (std::mem::take(&mut s.bag_e), std::mem::take(&mut s.bag_a));
-    tokens_into(expected, normalizer, s, &mut bag_e);
-    tokens_into(actual, normalizer, s, &mut bag_a);
-    let score = f1_of(&mut bag_e, &mut bag_a, &mut s.table);
+    let score = tokens_into(expected, normalizer, s, &mut bag_e, stop)
+        .and_then(|()| tokens_into(actual, normalizer, s, &mut bag_a, stop))
+        .and_then(|()| f1_of(&mut bag_e, &mut bag_a, &mut s.table, stop));
     s.bag_e = bag_e;
     s.bag_a = bag_a;
     score
 }
 
-fn f1_of(gold: &mut TokenBag, pred: &mut TokenBag, table: &mut Vec<(u128, u32)>) -> f64 {
+fn f1_of(
+    gold: &mut TokenBag,
+    pred: &mut TokenBag,
+    table: &mut Vec<(u128, u32)>,
+    stop: &Stop,
+) -> Run<f64> {
     let (n_gold, n_pred) = (gold.len(), pred.len());
     if n_gold == 0 || n_pred == 0 {
-        return if n_gold == n_pred { 1.0 } else { 0.0 };
+        return Ok(if n_gold == n_pred { 1.0 } else { 0.0 });
     }
-    let same = gold.common(pred, table);
+    let same = gold.common(pred, table, stop)?;
     if same == 0 {
-        return 0.0;
+        return Ok(0.0);
     }
     let precision = 1.0 * same as f64 / n_pred as f64;
     let recall = 1.0 * same as f64 / n_gold as f64;
-    (2.0 * precision * recall) / (precision + recall)
+    Ok((2.0 * precision * recall) / (precision + recall))
 }
 
 #[cfg(test)]
@@ -116,7 +135,9 @@ mod tests {
             a.as_bytes(),
             Normalizer::Squad,
             &mut Scratch::default(),
+            &Stop::new(),
         )
+        .unwrap()
     }
 
     /// SQuAD's normalization step by step over the whole text's code points: lowercase, drop
@@ -234,7 +255,7 @@ mod tests {
         for text in &cases {
             for n in [Normalizer::Squad, Normalizer::None] {
                 let mut got = TokenBag::default();
-                tokens_into(text.as_bytes(), n, s, &mut got);
+                tokens_into(text.as_bytes(), n, s, &mut got, &Stop::new()).unwrap();
                 assert_eq!(
                     sorted(got),
                     sorted(reference_tokens(text, n)),
@@ -249,8 +270,10 @@ mod tests {
         let (mut fast, mut slow) = (Masks::default(), Masks::default());
         for text in generated_texts() {
             for (lower, closer) in [(true, Closer::NotAlnum), (false, Closer::NotAscii)] {
-                fast.fill_with(text.as_bytes(), lower, closer, true);
-                slow.fill_with(text.as_bytes(), lower, closer, false);
+                fast.fill_with(text.as_bytes(), lower, closer, true, &Stop::new())
+                    .unwrap();
+                slow.fill_with(text.as_bytes(), lower, closer, false, &Stop::new())
+                    .unwrap();
                 let w = fast.words;
                 assert_eq!(fast.space[..w], slow.space[..w], "{text:?}");
                 assert_eq!(fast.closer[..w], slow.closer[..w], "{text:?}");
@@ -260,8 +283,10 @@ mod tests {
         }
         let all: Vec<u8> = (0..=255).collect();
         for (lower, closer) in [(true, Closer::NotAlnum), (false, Closer::NotAscii)] {
-            fast.fill_with(&all, lower, closer, true);
-            slow.fill_with(&all, lower, closer, false);
+            fast.fill_with(&all, lower, closer, true, &Stop::new())
+                .unwrap();
+            slow.fill_with(&all, lower, closer, false, &Stop::new())
+                .unwrap();
             let w = fast.words;
             assert_eq!(
                 (&fast.space[..w], &fast.closer[..w], &fast.text[..256]),
@@ -297,11 +322,28 @@ mod tests {
     }
 
     #[test]
+    fn a_raised_stop_halts_token_f1() {
+        let stop = Stop::new();
+        stop.raise();
+        let got = token_f1(
+            b"a b",
+            b"a b",
+            Normalizer::Squad,
+            &mut Scratch::default(),
+            &stop,
+        );
+        assert_eq!(got, Err(crate::metrics::halt::Halt::Stopped));
+    }
+
+    #[test]
     fn none_normalizer_keeps_case() {
-        let s = &mut Scratch::default();
-        assert_eq!(token_f1(b"The cat", b"the cat", Normalizer::None, s), 0.5);
+        let (s, stop) = (&mut Scratch::default(), Stop::new());
         assert_eq!(
-            token_f1("a\u{3000}b".as_bytes(), b"b a", Normalizer::None, s),
+            token_f1(b"The cat", b"the cat", Normalizer::None, s, &stop).unwrap(),
+            0.5
+        );
+        assert_eq!(
+            token_f1("a\u{3000}b".as_bytes(), b"b a", Normalizer::None, s, &stop).unwrap(),
             1.0
         );
     }

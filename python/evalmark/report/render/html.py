@@ -25,6 +25,7 @@ from evalmark.report.render.html_assets import CONTENT_SECURITY_POLICY, SCRIPT, 
 from evalmark.report.render.html_cases import CaseRenderer, case_order
 from evalmark.report.render.html_inputs import samples_by_name
 from evalmark.report.render.repeats import repeats_html
+from evalmark.report.wording import plural
 
 if TYPE_CHECKING:
     from evalmark.report.model import Report
@@ -36,10 +37,6 @@ _VERDICTS = ("pass", "fail", "error")
 
 def _e(value: object) -> str:
     return escape(str(value), quote=True)
-
-
-def _plural(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
 def _gate_value(value: float, unit: str) -> str:
@@ -89,8 +86,8 @@ def _summary(report: Report, code: npt.NDArray[np.int8]) -> list[str]:
         f"<li><strong>Cases passing every check: {passing} of {cases}{case_rate}</strong>; "
         f"{failing} failing, {errored} with an error.</li>",
         f"<li>Checks: {s.passed} of {s.evaluations} passed ({percent(s.score)}), "
-        f"{s.failed} failed, {_plural(s.errors, 'error')} "
-        f"({_plural(len(report.strategies), 'check')} on each case).</li>",
+        f"{s.failed} failed, {plural(s.errors, 'error')} "
+        f"({plural(len(report.strategies), 'check')} on each case).</li>",
         *_usage_items(report),
         "</ul></section>",
     ]

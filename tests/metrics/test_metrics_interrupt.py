@@ -54,27 +54,31 @@ CHILD = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("name", sorted(CALLS))
-def test_sigint_stops_a_long_call_quickly(name: str) -> None:
+def interrupt(script: str, *, after: float, timeout: float) -> tuple[str, str, int, float, float]:
+    """Run ``script`` in a child Python, send it SIGINT ``after`` seconds past its "ready"
+    line; its output, error text, exit code, when SIGINT was sent, and how long it took to exit."""
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD.format(call=CALLS[name])],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "ready"
-        time.sleep(1.0)
+        time.sleep(after)
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=15)
+        out, err = child.communicate(timeout=timeout)
         waited = time.monotonic() - sent
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert child.returncode == 130, (out, err)
+    return out, err, child.returncode, sent, waited
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_sigint_stops_a_long_call_quickly(name: str) -> None:
+    out, err, code, _, waited = interrupt(CHILD.format(call=CALLS[name]), after=1.0, timeout=15)
+    assert code == 130, (out, err)
     word, _, busy = out.split()
     assert word == "interrupted"
     assert waited < 5.0, f"{name}: exited {waited:.2f} s after SIGINT"
@@ -124,25 +128,9 @@ HUGE_ROW_CHILD = textwrap.dedent(
 
 @pytest.mark.parametrize("name", sorted(HUGE_ROW_CALLS))
 def test_sigint_stops_one_huge_row_within_a_second(name: str) -> None:
-    child = subprocess.Popen(
-        [sys.executable, "-c", HUGE_ROW_CHILD.format(call=HUGE_ROW_CALLS[name])],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(0.5)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=30)
-        waited = time.monotonic() - sent
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == 130, (out, err)
+    script = HUGE_ROW_CHILD.format(call=HUGE_ROW_CALLS[name])
+    out, err, code, sent, waited = interrupt(script, after=0.5, timeout=30)
+    assert code == 130, (out, err)
     word, caught = out.split()
     assert word == "interrupted"
     assert float(caught) - sent < 1.0, f"{name}: stopped {float(caught) - sent:.2f} s after SIGINT"

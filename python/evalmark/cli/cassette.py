@@ -24,6 +24,7 @@ from evalmark.models.cassette_file import (
 from evalmark.models.recorder import USAGE_ENV, decode_vector
 from evalmark.models.secrets import SecretScanner
 from evalmark.models.values import ChatReply, content_text
+from evalmark.report.wording import plural
 
 _WIDTH = 48
 
@@ -97,12 +98,6 @@ def register(subparsers: Any) -> None:
     prune.set_defaults(handler=_prune)
 
 
-def _plural(count: int, one: str, many: str) -> str:
-    from evalmark.report.wording import plural  # the one wording of counts
-
-    return plural(count, one, many)
-
-
 def _excerpt(text: str, width: int = _WIDTH) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
@@ -127,8 +122,8 @@ def _ls(args: argparse.Namespace) -> int:
         keys = len({entry.key for entry in contents.entries})
         described = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
         print(
-            f"{path}: {_plural(len(contents.entries), 'entry', 'entries')}, "
-            f"{_plural(keys, 'key', 'keys')} ({described or 'empty'})"
+            f"{path}: {plural(len(contents.entries), 'entry', 'entries')}, "
+            f"{plural(keys, 'key', 'keys')} ({described or 'empty'})"
         )
         for entry in contents.entries:
             model = entry.request.get("model", "?")
@@ -247,5 +242,5 @@ def _prune(args: argparse.Namespace) -> int:
         if drop and not args.dry_run:
             write_cassette(path, serialize(keep))
     verb = "would keep" if args.dry_run else "kept"
-    print(f"{path}: {verb} {len(keep)} of {_plural(len(contents.entries), 'entry', 'entries')}")
+    print(f"{path}: {verb} {len(keep)} of {plural(len(contents.entries), 'entry', 'entries')}")
     return EXIT_OK

@@ -124,7 +124,7 @@ class ResultColumn:
         (overrides, rows of a lazy column, rows already read) by index: the values
         ``column[i]`` has, read without building a result per row (for writers of every row;
         only the full results can carry metadata or an error)."""
-        full = dict(enumerate(self)) if self._build is not None else dict(self._cache)
+        full = self._full_rows()
         scores: list[float] = self.scores.tolist()
         passed: list[bool] = self.passed.tolist()
         explain = self._explain
@@ -138,11 +138,35 @@ class ResultColumn:
             ]
         else:
             explanations = list(map(explain, range(len(scores)), scores, passed))
+        _take_full(full, scores, passed)
         for index, result in full.items():
-            scores[index] = result.score
-            passed[index] = result.passed
             explanations[index] = result.explanation
         return scores, passed, explanations, full
+
+    def figures(self) -> tuple[list[float], list[bool], dict[int, EvaluationResult]]:
+        """:meth:`export` without the explanations: every row's score and verdict, and the
+        rows held as full results by index."""
+        full = self._full_rows()
+        scores: list[float] = self.scores.tolist()
+        passed: list[bool] = self.passed.tolist()
+        _take_full(full, scores, passed)
+        return scores, passed, full
+
+    def _full_rows(self) -> dict[int, EvaluationResult]:
+        return dict(enumerate(self)) if self._build is not None else dict(self._cache)
+
+    def explanation_parts(self) -> tuple[str, tuple[str, str]] | None:
+        """``(head, (tail if failed, tail if passed))`` when the explanation of each row not
+        held as a full result is ``head``, ``format(score, ".3f")`` and its verdict's tail
+        (a threshold metric's text, whose explainer says so by its ``around_score``), else
+        None: for writers that template the text instead of building it per row."""
+        parts = getattr(self._explain, "around_score", None)
+        if type(parts) is not tuple or len(parts) != 2:
+            return None
+        head, tails = parts
+        if type(head) is str and type(tails) is tuple and [type(t) for t in tails] == [str, str]:
+            return head, tails
+        return None
 
     def rows_with_metadata(self) -> Iterator[EvaluationResult]:
         """Every row that can carry metadata, in no particular order: all rows of a column
@@ -156,6 +180,14 @@ class ResultColumn:
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _take_full(
+    full: Mapping[int, EvaluationResult], scores: list[float], passed: list[bool]
+) -> None:
+    for index, result in full.items():
+        scores[index] = result.score
+        passed[index] = result.passed
 
 
 def _no_explanation(index: int, score: float, passed: bool) -> str:

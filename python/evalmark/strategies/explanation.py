@@ -7,7 +7,8 @@ __all__ = ["ThresholdExplanation"]
 
 class ThresholdExplanation:
     """``MetricStrategy._explain``'s text, with the parts that do not vary per row made once;
-    ``many`` writes a whole column's explanations in one formatting call."""
+    ``many`` writes a whole column's explanations in one formatting call, and ``around_score`` gives
+    the text around the score to a writer that templates it."""
 
     __slots__ = ("_forms", "_head", "_tails")
 
@@ -20,6 +21,12 @@ class ThresholdExplanation:
     def __call__(self, index: int, score: float, passed: bool) -> str:
         """The explanation of one row."""
         return self._head + format(score, ".3f") + self._tails[passed]
+
+    @property
+    def around_score(self) -> tuple[str, tuple[str, str]]:
+        """``(head, (tail if failed, tail if passed))``: a row's text is ``head``, the score
+        with three decimals (``format(score, ".3f")``), then the tail of its verdict."""
+        return self._head, self._tails
 
     def many(self, scores: list[float], passed: list[bool]) -> list[str]:
         """The explanations of rows with these scores and verdicts, in order."""

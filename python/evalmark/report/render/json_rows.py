@@ -1,19 +1,15 @@
-"""The JSON report's ``samples`` written column by column: the same bytes as
+"""The JSON report's ``samples`` written from the report's columns: the same bytes as
 ``dumps(report_document(report), indent)`` in a fraction of the time.
 
 The reference path builds a :class:`~evalmark.report.values.SampleRow` and a dict per sample,
 encodes the whole document with msgspec, re-indents it and decodes the UTF-8 back to text. Here
 the rest of the document (whatever keys :func:`~evalmark.report.document.report_document` holds)
 still goes through :func:`~evalmark.report.document.dumps`, and the rows are spliced in at the
-``samples`` key, written from the report's columns with fixed templates:
-
-* strings are escaped by :func:`json.encoder.encode_basestring`, which escapes exactly the
-  characters msgspec escapes (``"``, ``\\`` and U+0000-U+001F, the same spellings); a lone
-  surrogate, which msgspec refuses, sends the whole report down the reference path, so it fails
-  the same way;
-* numbers are encoded by msgspec itself, one call per column;
-* a result with metadata or an error, and a sample's usage fields, are encoded by msgspec and
-  re-indented to their depth (a JSON text holds no raw newline outside its layout).
+``samples`` key. Each row is one ``%`` template applied to its values: a template per distinct
+shape of row (its verdict and the shape of each result, :mod:`.json_results`), made once, and
+values encoded a column at a time (:mod:`.json_layout`): names, tags, the row's score, its
+output and usage, two slots per result. A threshold metric's explanation is written by the
+template around the row's score, never built as a text of its own.
 
 ``tests/report/test_report_json_fast.py`` compares the bytes with the reference on reports with
 Unicode, NaN, big integers, nested metadata, errors, usage and every ``indent``.
@@ -26,10 +22,12 @@ from collections.abc import Sequence
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
-import msgspec
+import numpy as np
+import numpy.typing as npt
 
-from evalmark.data.results import ResultColumn
-from evalmark.report.document import dumps, result_entry
+from evalmark.report.document import dumps
+from evalmark.report.render.json_layout import Layout, layout_for, numbers, strings
+from evalmark.report.render.json_results import SHAPES, ColumnText, column_text
 from evalmark.report.values import output_text_of
 
 if TYPE_CHECKING:
@@ -37,211 +35,98 @@ if TYPE_CHECKING:
 
 __all__ = ["Layout", "document_pieces", "layout_for", "samples_pieces", "splice_samples"]
 
-_encode = msgspec.json.encode
-
-
-class Layout:
-    """The separators of one JSON layout: ``indent`` spaces per level, or compact (None)."""
-
-    __slots__ = ("colon", "indent")
-
-    def __init__(self, indent: int | None) -> None:
-        self.indent = indent
-        self.colon = ": " if indent else ":"
-
-    def pad(self, depth: int) -> str:
-        """The line break and indentation before a value at ``depth`` (empty when compact)."""
-        return "\n" + " " * (self.indent * depth) if self.indent else ""
-
-    def open(self, bracket: str, depth: int) -> str:
-        """The opening bracket of a non-empty container at ``depth``, up to its first item."""
-        return bracket + self.pad(depth + 1)
-
-    def sep(self, depth: int) -> str:
-        """Between two items of a container at ``depth``."""
-        return "," + self.pad(depth + 1)
-
-    def close(self, bracket: str, depth: int) -> str:
-        """After the last item of a non-empty container at ``depth``."""
-        return self.pad(depth) + bracket
-
-    def value(self, value: Any, depth: int) -> str:
-        """Any plain value encoded by msgspec as the reference does, laid out at ``depth``."""
-        encoded = _encode(value)
-        if self.indent:
-            encoded = msgspec.json.format(encoded, indent=self.indent)
-            return encoded.decode("utf-8").replace("\n", self.pad(depth))
-        return encoded.decode("utf-8")
-
-    def array(self, values: Sequence[str], depth: int) -> str:
-        """An array at ``depth`` from encoded values."""
-        if not values:
-            return "[]"
-        return self.open("[", depth) + self.sep(depth).join(values) + self.close("]", depth)
-
-
-def layout_for(indent: object) -> Layout | None:
-    """The layout ``dumps`` writes for ``indent`` (0 and None: compact), or None for an
-    indent only the reference path takes (negative, or not an int)."""
-    if indent is None or (type(indent) is int and indent == 0):
-        return Layout(None)
-    if type(indent) is int and indent > 0:
-        return Layout(indent)
-    return None
-
-
-def _numbers(values: list[Any]) -> list[str]:
-    # msgspec spells numbers (shortest round trip, NaN as null); none holds a comma.
-    if not values:
-        return []
-    return _encode(values).decode("ascii")[1:-1].split(",")
-
-
-def _strings(values: list[Any], layout: Layout, depth: int) -> list[str] | None:
-    """The encoded strings, or None when msgspec refuses one (a lone surrogate): the reference
-    path then fails as it fails."""
-    try:
-        encoded = _encode(values)
-    except (TypeError, UnicodeEncodeError):
-        return None
-    if len(values) > 1 and b'\\"' not in encoded and set(map(type, values)) == {str}:
-        # No text holds a quote, so every '","' separates two of them: split msgspec's array.
-        if encoded.isascii():
-            # One decode, each text keeping its quotes (an encoded text holds no raw U+0000).
-            parts = encoded[1:-1].decode("ascii").replace('","', '"\0"').split("\0")
-        else:  # pieces of a wide str would each be scanned for their width: decode each
-            parts = ['"' + text + '"' for text in map(bytes.decode, encoded[2:-2].split(b'","'))]
-        if len(parts) == len(values):
-            return parts
-    try:
-        return list(map(encode_basestring, values))
-    except TypeError:  # not all str: msgspec spells them
-        return [layout.value(v, depth) for v in values]
-
-
-Pieces = list[str] | str  # one text per row, or the same text for every row
-
-
-def _column(column: ResultColumn, layout: Layout, lead: str, depth: int) -> list[Any] | None:
-    """One strategy's results as JSON objects at ``depth``, each after ``lead`` (its key, or
-    the separator and its key): five piece fields, then the verdicts, error flags and scores;
-    None to take the reference path."""
-    scores, passed, said, full = column.export()
-    if not all(type(full[i].passed) is bool for i in full):
-        return None
-    explanations = _strings(said, layout, depth + 1)
-    if explanations is None:
-        return None
-    count = len(scores)
-    colon, sep = layout.colon, layout.sep(depth)
-    head = lead + layout.open("{", depth) + '"passed"' + colon
-    starts = {ok: head + ("true" if ok else "false") + sep + '"score"' + colon for ok in (1, 0)}
-    key = sep + '"explanation"' + colon
-    opening = list(map(starts.__getitem__, passed))
-    numbers = _numbers(scores)
-    close = layout.close("}", depth)
-    told: Pieces = key
-    if not all(said):  # an empty explanation is left out
-        told = [key if raw else "" for raw in said]
-        explanations = [text if raw else "" for raw, text in zip(said, explanations, strict=True)]
-    errored = [False] * count
-    whole = [i for i, r in full.items() if r.metadata or r.error is not None]
-    if not whole:
-        return [opening, numbers, told, explanations, close, passed, errored, scores]
-    # These rows are written whole by msgspec, in the first piece.
-    told_rows = [told] * count if isinstance(told, str) else told
-    ends = [close] * count
-    for index in whole:
-        result = full[index]
-        opening[index] = lead + layout.value(result_entry(result), depth)
-        numbers[index] = told_rows[index] = explanations[index] = ends[index] = ""
-        errored[index] = result.error is not None
-    return [opening, numbers, told_rows, explanations, ends, passed, errored, scores]
+_VERDICTS = ("pass", "fail", "error")
+_CODES = 2**62  # row shape codes stay below this (int64)
 
 
 def samples_pieces(report: Report, layout: Layout, depth: int = 1) -> list[str] | None:
-    """The ``samples`` array of ``report`` at ``depth`` as pieces to concatenate, or None when
-    the report holds a value the reference path must handle (it then fails or succeeds in its
-    own way). Pieces, not a text per row: the caller joins the whole document once, since
-    copying text of tens of megabytes (four bytes a character once it holds an emoji) costs
-    more than writing the rows."""
+    """The ``samples`` array of ``report`` at ``depth`` as pieces to concatenate (one per
+    row), or None when the report holds a value the reference path must handle (it then
+    fails or succeeds in its own way). Pieces, not one text: the caller joins the whole
+    document once, since copying text of tens of megabytes (four bytes a character once it
+    holds an emoji) costs more than writing the rows."""
     count = len(report)
     if not count:
         return ["[]"]
     row_depth, member_depth = depth + 1, depth + 2
     colon, sep = layout.colon, layout.sep(row_depth)
-    keys = _strings(list(report.strategies), layout, member_depth)
-    names = _strings(list(report.sample_names), layout, member_depth)
+    keys = strings(list(report.strategies), layout, member_depth)
+    names = strings(list(report.sample_names), layout, member_depth)
     tags = _tag_texts(report.sample_tags, layout, member_depth)
     extras = _extras(report, layout, sep, member_depth)
     if keys is None or names is None or tags is None or extras is None:
         return None
-    said_results = sep + '"results"' + colon
     columns = []
     for index, (name, key) in enumerate(zip(report.strategies, keys, strict=True)):
-        lead = (layout.open("{", member_depth) if index == 0 else layout.sep(member_depth)) + key
-        column = _column(report.column(name), layout, lead + colon, member_depth + 1)
+        lead = layout.open("{", member_depth) if index == 0 else layout.sep(member_depth)
+        lead += key.replace("%", "%%") + colon
+        column = column_text(report.column(name), layout, lead, member_depth + 1)
         if column is None:
             return None
         columns.append(column)
-    end = layout.close("}", member_depth) if columns else "{}"
-    verdicts = {
-        verdict: sep + '"verdict"' + colon + f'"{verdict}"' + sep + '"score"' + colon
-        for verdict in ("pass", "fail", "error")
-    }
-    fields: list[Pieces] = [
-        layout.sep(depth) + layout.open("{", row_depth) + '"name"' + colon,
-        names,
-        sep + '"tags"' + colon,
-        tags,
-        list(map(verdicts.__getitem__, _verdicts(columns, count))),
-        _row_scores(columns, count),
-        *extras,
-        said_results,
+    said_extras, extra_values = extras
+    verdicts = _verdicts(columns, count)
+    kinds, inverse = _row_shapes(verdicts, columns)
+    head = layout.sep(depth) + layout.open("{", row_depth) + '"name"' + colon + "%s"
+    head += sep + '"tags"' + colon + "%s" + sep + '"verdict"' + colon
+    middle = sep + '"score"' + colon + "%s" + said_extras + sep + '"results"' + colon
+    end = (layout.close("}", member_depth) if columns else "{}") + layout.close("}", row_depth)
+    templates = [
+        f'{head}"{_VERDICTS[verdicts[row]]}"{middle}'
+        + "".join(column.fragment(int(column.shapes[row])) for column in columns)
+        + end
+        for row in kinds.tolist()
     ]
+    values: list[list[Any]] = [names, tags, _row_scores(columns, count)]
+    if extra_values is not None:
+        values.append(extra_values)
     for column in columns:
-        fields.extend(column[:5])
-    fields.append(end + layout.close("}", row_depth))
-    flat = _interleave(fields, count)
-    flat[0] = layout.open("[", depth) + flat[0][len(layout.sep(depth)) :]
-    flat.append(layout.close("]", depth))
-    return flat
+        values += [column.first, column.second]
+    rows = list(map(str.__mod__, map(templates.__getitem__, inverse.tolist()), zip(*values)))
+    rows[0] = layout.open("[", depth) + rows[0][len(layout.sep(depth)) :]
+    rows.append(layout.close("]", depth))
+    return rows
 
 
-def _interleave(fields: list[Pieces], count: int) -> list[str]:
-    """Row by row, the pieces of every field (runs of same-for-every-row fields merged)."""
-    merged: list[Pieces] = []
-    for field in fields:
-        last = merged[-1] if merged else None
-        if isinstance(field, str) and isinstance(last, str):
-            merged[-1] = last + field
-        elif field != "":
-            merged.append(field)
-    width = len(merged)
-    flat = [""] * (width * count)
-    for offset, field in enumerate(merged):
-        flat[offset::width] = [field] * count if isinstance(field, str) else field
-    return flat
+def _row_shapes(
+    verdicts: npt.NDArray[np.int64], columns: list[ColumnText]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """A row of each distinct shape (its verdict and its results' shapes), and each row's
+    index among those shapes."""
+    code = verdicts
+    bound = len(_VERDICTS)
+    for column in columns:
+        if bound * SHAPES >= _CODES:  # number the codes seen so far 0, 1, ...
+            code = np.unique(code, return_inverse=True)[1].reshape(-1)
+            bound = int(code.max()) + 1
+        code = code * SHAPES + column.shapes
+        bound *= SHAPES
+    _, kinds, inverse = np.unique(code, return_index=True, return_inverse=True)
+    return kinds, inverse.reshape(-1)
 
 
-def _extras(report: Report, layout: Layout, sep: str, depth: int) -> list[Pieces] | None:
-    """The fields of each row's output and usage members (the text before ``"results"``):
-    what ``report.output(i)`` and ``report.usage(i)`` give, read without a call per row."""
+def _extras(
+    report: Report, layout: Layout, sep: str, depth: int
+) -> tuple[str, list[str] | None] | None:
+    """The template and values of each row's output and usage members (the text before
+    ``"results"``): what ``report.output(i)`` and ``report.usage(i)`` give, read without a
+    call per row. None when msgspec refuses a text."""
     count = len(report)
     raw = report._outputs
-    outputs = (
-        [None] * count
-        if raw is None
-        else [o if o is None or type(o) is str else output_text_of(o) for o in raw]
-    )
-    given = [o for o in outputs if o is not None]
-    encoded = _strings(given, layout, depth)
+    if raw is None:
+        outputs: Sequence[str | None] = [None] * count
+    elif set(map(type, raw)) == {str}:
+        outputs = raw
+    else:
+        outputs = [o if o is None or type(o) is str else output_text_of(o) for o in raw]
+    given = list(outputs) if outputs is raw else [o for o in outputs if o is not None]
+    encoded = strings(given, layout, depth)
     if encoded is None:
         return None
     said_output = sep + '"output"' + layout.colon
     usages = report._usage_map()
-    if len(given) == count and not usages:
-        return [said_output, encoded]
+    if not usages and len(given) in (0, count):
+        return (said_output + "%s", encoded) if given else ("", None)
     shown = iter(encoded)
     texts = ["" if o is None else said_output + next(shown) for o in outputs]
     colon = layout.colon
@@ -250,27 +135,27 @@ def _extras(report: Report, layout: Layout, sep: str, depth: int) -> list[Pieces
             sep + encode_basestring(key) + colon + layout.value(value, depth)
             for key, value in usage.to_dict().items()
         )
-    return [texts]
+    return "%s", texts
 
 
-def _row_scores(columns: list[list[Any]], count: int) -> list[str]:
+def _row_scores(columns: list[ColumnText], count: int) -> list[str]:
     # SampleRow.of: the fsum of the strategies' scores over their number (0.0 without any).
     if not columns:
-        return _numbers([0.0] * count)
+        return numbers([0.0] * count)
     k = len(columns)
-    sums = map(math.fsum, zip(*(c[7] for c in columns), strict=True))
-    return _numbers([total / k for total in sums])
+    sums = map(math.fsum, zip(*(c.scores for c in columns), strict=True))
+    return numbers([total / k for total in sums])
 
 
-def _verdicts(columns: list[list[Any]], count: int) -> list[str]:
-    # SampleRow.of: "error" if any result is an error, else "pass" when all passed.
-    if not columns:
-        return ["pass"] * count
-    errors = map(any, zip(*(c[6] for c in columns), strict=True))
-    passes = map(all, zip(*(c[5] for c in columns), strict=True))
-    return [
-        "error" if bad else "pass" if ok else "fail" for bad, ok in zip(errors, passes, strict=True)
-    ]
+def _verdicts(columns: list[ColumnText], count: int) -> npt.NDArray[np.int64]:
+    """Each row's verdict as an index into ``_VERDICTS``, as ``SampleRow.of`` gives it:
+    "error" if any result is an error, else "pass" when all passed, else "fail"."""
+    any_error = np.zeros(count, dtype=np.bool_)
+    all_passed = np.ones(count, dtype=np.bool_)
+    for column in columns:
+        any_error |= column.errored
+        all_passed &= column.passed
+    return np.where(any_error, 2, np.where(all_passed, 0, 1)).astype(np.int64)
 
 
 def _tag_texts(tags: Sequence[tuple[str, ...]], layout: Layout, depth: int) -> list[str] | None:
@@ -278,7 +163,7 @@ def _tag_texts(tags: Sequence[tuple[str, ...]], layout: Layout, depth: int) -> l
     if not all(type(group) is tuple for group in tags):
         return None
     for group in set(tags):
-        encoded = _strings(list(group), layout, depth + 1)
+        encoded = strings(list(group), layout, depth + 1)
         if encoded is None:
             return None
         known[group] = layout.array(encoded, depth)

@@ -19,7 +19,7 @@ import evalmark.report.render.json as json_render
 from evalmark import Report, Sample, Scorer, TestCase, TokenUsage
 from evalmark.data.results import EvaluationError, EvaluationResult, ResultColumn
 from evalmark.report.render.json import reference_render, render
-from evalmark.report.render.json_rows import layout_for, samples_pieces
+from evalmark.report.render.json_rows import layout_for, samples_template
 from evalmark.report.values import SampleUsage, SkippedSample
 from evalmark.strategies import ContainsFacts, ExactMatch, Guardrail, Levenshtein, TokenF1
 
@@ -45,7 +45,7 @@ def reports_agree(report_factory: Any, **options: Any) -> None:
     the column writer (not the reference path) wrote it whenever it takes the indent."""
     layout = layout_for(options.get("indent", 2))
     if layout is not None:
-        assert samples_pieces(report_factory(), layout) is not None
+        assert samples_template(report_factory(), layout) is not None
     expected = reference_render(report_factory(), **options)
     assert render(report_factory(), **options) == expected
     assert report_factory().to_json(**options) == expected

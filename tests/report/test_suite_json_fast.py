@@ -62,5 +62,5 @@ def test_reports_the_writer_leaves_to_the_reference(monkeypatch: pytest.MonkeyPa
     import evalmark.report.render.json as json_render
 
     expected = dumps(SuiteReport([rich_report(), guardrail_report()], name="r").to_dict())
-    monkeypatch.setattr(json_render, "samples_pieces", lambda *args: None)
+    monkeypatch.setattr(json_render, "samples_template", lambda *args: None)
     assert SuiteReport([rich_report(), guardrail_report()], name="r").to_json() == expected

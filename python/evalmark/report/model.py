@@ -192,10 +192,12 @@ class Report(ReportOutput):
     def _usage_map(self) -> Mapping[int, SampleUsage]:
         if self._usage is None:
             found: dict[int, SampleUsage] = {}
-            for index, output in enumerate(self._outputs or ()):
-                usage = usage_of(output)
-                if usage is not None:
-                    found[index] = usage
+            outputs = self._outputs or ()
+            if set(map(type, outputs)) - {str, type(None)}:  # a text or None records no usage
+                for index, output in enumerate(outputs):
+                    usage = usage_of(output)
+                    if usage is not None:
+                        found[index] = usage
             object.__setattr__(self, "_usage", MappingProxyType(found))
         assert self._usage is not None
         return self._usage

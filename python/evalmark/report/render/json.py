@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from evalmark.report.document import dumps, report_document
 from evalmark.report.render.common import stamp
+from evalmark.report.render.json_layout import Layout, Template
 from evalmark.report.render.json_rows import (
-    Layout,
-    document_pieces,
+    document_template,
     layout_for,
-    samples_pieces,
+    samples_template,
     splice_samples,
 )
 
@@ -30,7 +30,7 @@ def render(report: Report, *, indent: int | None = 2, timestamp: bool | str = Fa
     if layout is not None:
         document = _stamped(report_document(report, with_samples=False), timestamp)
         if "samples" in document:
-            rows = samples_pieces(report, layout)
+            rows = samples_template(report, layout)
             if rows is not None:
                 return splice_samples(document, rows, layout)
     return reference_render(report, indent=indent, timestamp=timestamp)
@@ -61,24 +61,29 @@ def render_with_reports(head: dict[str, Any], reports: Sequence[Report], indent:
     layout = layout_for(indent)
     if layout is None or layout.indent is None or not head:
         return dumps({**head, "reports": [report_document(r) for r in reports]}, indent or None)
-    opened = dumps(head, indent)[: -len("\n}\n")]
-    said = layout.sep(0) + '"reports"' + layout.colon
+    out = Template()
+    out.text(dumps(head, indent)[: -len("\n}\n")].encode("utf-8"))
+    out.text(layout.sep(0) + b'"reports"' + layout.colon)
     if not reports:
-        return opened + said + "[]" + layout.close("}", 0) + "\n"
-    pieces = [opened, said, layout.open("[", 1)]
+        out.text(b"[]" + layout.close(b"}", 0) + b"\n")
+        return out.render()
+    out.text(layout.open(b"[", 1))
     for index, report in enumerate(reports):
         if index:
-            pieces.append(layout.sep(1))
-        pieces.extend(_report_pieces(report, layout, 2))
-    pieces += [layout.close("]", 1), layout.close("}", 0), "\n"]
-    return "".join(pieces)
+            out.text(layout.sep(1))
+        out.extend(_report_template(report, layout, 2))
+    out.text(layout.close(b"]", 1) + layout.close(b"}", 0) + b"\n")
+    return out.render()
 
 
-def _report_pieces(report: Report, layout: Layout, depth: int) -> list[str]:
+def _report_template(report: Report, layout: Layout, depth: int) -> Template:
     document = report_document(report, with_samples=False)
     if "samples" in document:
-        rows = samples_pieces(report, layout, depth + 1)
+        rows = samples_template(report, layout, depth + 1)
         if rows is not None:
-            return document_pieces(document, rows, layout, depth)
+            return document_template(document, rows, layout, depth)
     # A JSON text holds no raw line break inside a string: indent each one to ``depth``.
-    return [reference_render(report, indent=layout.indent)[:-1].replace("\n", layout.pad(depth))]
+    text = reference_render(report, indent=layout.indent)[:-1].encode("utf-8")
+    out = Template()
+    out.text(text.replace(b"\n", layout.pad(depth)))
+    return out

@@ -1,22 +1,26 @@
-"""The pieces of the JSON report's column writer: the separators of one layout, and values
-encoded by msgspec a whole column at a time, spelled as the reference path spells them.
+"""The pieces of the JSON report's column writer: the separators of one layout, values
+encoded by msgspec a whole column at a time, and :class:`Template`, the text they are written
+into. Everything is UTF-8 bytes until :meth:`Template.render` decodes the whole text once.
 
-* strings are escaped by msgspec, or by :func:`json.encoder.encode_basestring`, which
-  escapes exactly the characters msgspec escapes (``"``, ``\\`` and U+0000-U+001F, the same
-  spellings); a lone surrogate, which msgspec refuses, gives None, so the caller takes the
+* texts are escaped by msgspec (``"``, ``\\`` and U+0000-U+001F), their quotes left to the
+  templates; a lone surrogate, which msgspec refuses, gives None, so the caller takes the
   reference path and fails the same way;
 * numbers are encoded by msgspec itself, one call per column.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from json.encoder import encode_basestring
+import math
+from collections.abc import Iterable, Sequence
+from functools import cache
+from itertools import chain
 from typing import Any
 
 import msgspec
+import numpy as np
+import numpy.typing as npt
 
-__all__ = ["Layout", "layout_for", "numbers", "strings"]
+__all__ = ["Layout", "Template", "layout_for", "numbers", "texts", "three_decimals"]
 
 _encode = msgspec.json.encode
 
@@ -28,37 +32,37 @@ class Layout:
 
     def __init__(self, indent: int | None) -> None:
         self.indent = indent
-        self.colon = ": " if indent else ":"
+        self.colon = b": " if indent else b":"
 
-    def pad(self, depth: int) -> str:
+    def pad(self, depth: int) -> bytes:
         """The line break and indentation before a value at ``depth`` (empty when compact)."""
-        return "\n" + " " * (self.indent * depth) if self.indent else ""
+        return b"\n" + b" " * (self.indent * depth) if self.indent else b""
 
-    def open(self, bracket: str, depth: int) -> str:
+    def open(self, bracket: bytes, depth: int) -> bytes:
         """The opening bracket of a non-empty container at ``depth``, up to its first item."""
         return bracket + self.pad(depth + 1)
 
-    def sep(self, depth: int) -> str:
+    def sep(self, depth: int) -> bytes:
         """Between two items of a container at ``depth``."""
-        return "," + self.pad(depth + 1)
+        return b"," + self.pad(depth + 1)
 
-    def close(self, bracket: str, depth: int) -> str:
+    def close(self, bracket: bytes, depth: int) -> bytes:
         """After the last item of a non-empty container at ``depth``."""
         return self.pad(depth) + bracket
 
-    def value(self, value: Any, depth: int) -> str:
+    def value(self, value: Any, depth: int) -> bytes:
         """Any plain value encoded by msgspec as the reference does, laid out at ``depth``."""
         encoded = _encode(value)
         if self.indent:
-            encoded = msgspec.json.format(encoded, indent=self.indent)
-            return encoded.decode("utf-8").replace("\n", self.pad(depth))
-        return encoded.decode("utf-8")
+            # A JSON text holds no raw line break inside a string: indent each to ``depth``.
+            return msgspec.json.format(encoded, indent=self.indent).replace(b"\n", self.pad(depth))
+        return encoded
 
-    def array(self, values: Sequence[str], depth: int) -> str:
+    def array(self, values: Sequence[bytes], depth: int) -> bytes:
         """An array at ``depth`` from encoded values."""
         if not values:
-            return "[]"
-        return self.open("[", depth) + self.sep(depth).join(values) + self.close("]", depth)
+            return b"[]"
+        return self.open(b"[", depth) + self.sep(depth).join(values) + self.close(b"]", depth)
 
 
 def layout_for(indent: object) -> Layout | None:
@@ -71,32 +75,90 @@ def layout_for(indent: object) -> Layout | None:
     return None
 
 
-def numbers(values: list[Any]) -> list[str]:
+class Template:
+    """A JSON text to write with one ``%`` formatting: templates (fixed text, ``%`` doubled,
+    and slots) and the values of their slots, in order. One formatting call and one decode
+    for the whole text: the fixed text is copied by ``memcpy``, and no text of a row or a
+    value is made twice."""
+
+    __slots__ = ("_parts", "_values")
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []
+        self._values: list[Iterable[Any]] = []
+
+    def text(self, fixed: bytes) -> None:
+        """Append fixed text."""
+        self._parts.append(fixed.replace(b"%", b"%%"))
+
+    def slots(self, templates: Iterable[bytes], values: Iterable[Any]) -> None:
+        """Append ``templates`` and the values of their slots, in order."""
+        self._parts.extend(templates)
+        self._values.append(values)
+
+    def extend(self, other: Template) -> None:
+        """Append ``other``."""
+        self._parts.extend(other._parts)
+        self._values.extend(other._values)
+
+    def render(self) -> str:
+        """The text."""
+        return (b"".join(self._parts) % tuple(chain.from_iterable(self._values))).decode("utf-8")
+
+
+def numbers(values: list[Any]) -> list[bytes]:
     """Numbers as msgspec spells them (shortest round trip, NaN and infinities as null)."""
     if not values:
         return []
     # No encoded number holds a comma: split msgspec's array.
-    return _encode(values).decode("ascii")[1:-1].split(",")
+    return _encode(values)[1:-1].split(b",")
 
 
-def strings(values: list[Any], layout: Layout, depth: int) -> list[str] | None:
-    """The encoded strings (other values encoded as msgspec spells them, at ``depth``), or
-    None when msgspec refuses one (a lone surrogate): the reference path then fails as it
-    fails."""
+def three_decimals(values: npt.NDArray[np.float64]) -> list[bytes]:
+    """Each value as ``"%.3f"`` writes it: looked up for the values in [0, 1] (the least
+    value written as each next thousandth found once, by ``"%.3f"`` itself), formatted for
+    the rest (NaN, infinities, -0.0, out of range)."""
+    found = np.searchsorted(_thousandths(), values, side="right")
+    written = list(map(_THOUSANDTHS.__getitem__, found.tolist()))
+    odd = ~((values >= 0.0) & (values <= 1.0)) | np.signbit(values)
+    for index in np.flatnonzero(odd).tolist():
+        written[index] = b"%.3f" % values[index]
+    return written
+
+
+_THOUSANDTHS = [b"%.3f" % (m / 1000) for m in range(1001)]
+
+
+@cache
+def _thousandths() -> npt.NDArray[np.float64]:
+    # The m-th entry is the least float "%.3f" writes as (m + 1) / 1000: "%.3f" rounds the
+    # exact binary value, so it is the float next to (2m + 1) / 2000, found by stepping.
+    least = []
+    for m, text in enumerate(_THOUSANDTHS[1:]):
+        value = (2 * m + 1) / 2000
+        while b"%.3f" % value == text:
+            value = math.nextafter(value, 0.0)
+        while b"%.3f" % value != text:
+            value = math.nextafter(value, 1.0)
+        least.append(value)
+    return np.array(least, dtype=np.float64)
+
+
+def texts(values: list[Any], *, checked: bool = False) -> list[bytes] | None:
+    """Each text of ``values`` as msgspec encodes it, without its quotes; None when one is
+    not a str (unless ``checked``: the caller knows they all are) or msgspec refuses one (a
+    lone surrogate): the reference path then writes it, or fails as it fails."""
+    if not values:
+        return []
+    if not checked and set(map(type, values)) != {str}:
+        return None
     try:
         encoded = _encode(values)
     except (TypeError, UnicodeEncodeError):
         return None
-    if len(values) > 1 and b'\\"' not in encoded and set(map(type, values)) == {str}:
-        # No text holds a quote, so every '","' separates two of them: split msgspec's array.
-        if encoded.isascii():
-            # One decode, each text keeping its quotes (an encoded text holds no raw U+0000).
-            parts = encoded[1:-1].decode("ascii").replace('","', '"\0"').split("\0")
-        else:  # pieces of a wide str would each be scanned for their width: decode each
-            parts = ['"' + text + '"' for text in map(bytes.decode, encoded[2:-2].split(b'","'))]
-        if len(parts) == len(values):
-            return parts
-    try:
-        return list(map(encode_basestring, values))
-    except TypeError:  # not all str: msgspec spells them
-        return [layout.value(v, depth) for v in values]
+    # Inside an encoded text every quote follows a backslash, so each '","' of the array
+    # separates two texts: split it.
+    parts = encoded[2:-2].split(b'","')
+    if len(parts) == len(values):
+        return parts
+    return [_encode(v)[1:-1] for v in values]  # pragma: no cover - the split cannot miss

@@ -5,11 +5,11 @@ when it passed, or :data:`WHOLE`), and every shape's text is a fragment with two
 slots, filled from two values per row:
 
 * ``FORM``: a threshold metric's explanation, written by the template itself around the
-  score (``"%.3f"``), so no explanation text is built per row: the score's JSON text and
-  the score;
-* ``TEXT``: the score's JSON text and the encoded explanation;
-* ``BARE`` (an empty explanation is left out): the score's JSON text and ``""``;
-* ``WHOLE`` (a result with metadata or an error): ``""`` and the result encoded whole by
+  score with three decimals, so no explanation text is built per row: the score's JSON
+  text and its three decimals;
+* ``TEXT``: the score's JSON text and the encoded explanation (its quotes in the fragment);
+* ``BARE`` (an empty explanation is left out): the score's JSON text and nothing;
+* ``WHOLE`` (a result with metadata or an error): nothing and the result encoded whole by
   msgspec, laid out at its depth.
 """
 
@@ -23,15 +23,14 @@ import numpy.typing as npt
 
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.report.document import result_entry
-from evalmark.report.render.json_layout import Layout, numbers, strings
+from evalmark.report.render.json_layout import Layout, numbers, texts, three_decimals
 
 __all__ = ["BARE", "FORM", "SHAPES", "TEXT", "WHOLE", "ColumnText", "column_text"]
 
 FORM, TEXT, BARE, WHOLE = 0, 2, 4, 6  # FORM, TEXT and BARE: + 1 when the result passed
 SHAPES = 7
 
-
-Said = tuple[str, tuple[str, str]]  # the encoded text before the score, and after it by verdict
+Said = tuple[bytes, tuple[bytes, bytes]]  # encoded text before the score, after it by verdict
 
 
 class ColumnText:
@@ -42,9 +41,9 @@ class ColumnText:
 
     def __init__(
         self,
-        fragments: dict[int, str],
+        fragments: dict[int, bytes],
         shapes: npt.NDArray[np.int64],
-        slots: tuple[list[str], list[Any]],
+        slots: tuple[list[bytes], list[Any]],
         passed: npt.NDArray[np.bool_],
         errored: npt.NDArray[np.bool_],
         scores: list[float],
@@ -56,61 +55,35 @@ class ColumnText:
         self.errored = errored
         self.scores = scores
 
-    def fragment(self, shape: int) -> str:
+    def fragment(self, shape: int) -> bytes:
         """The template of a result of ``shape`` (``%`` in its fixed text doubled)."""
         return self._fragments[shape]
 
 
-def _fragments(layout: Layout, lead: str, depth: int, said: Said | None) -> dict[int, str]:
-    """Every shape's template after ``lead`` (the result's key, or the separator and its key),
-    for a result object at ``depth``; ``said`` is the encoded text before and after the score
-    in a ``FORM`` explanation, ``%`` already doubled."""
-    colon, sep = layout.colon, layout.sep(depth)
-    close = layout.close("}", depth)
-    out = {WHOLE: lead + "%s%s"}
-    for ok in (0, 1):
-        head = lead + layout.open("{", depth) + '"passed"' + colon
-        head += ("true" if ok else "false") + sep + '"score"' + colon + "%s"
-        key = sep + '"explanation"' + colon
-        if said is not None:
-            out[FORM + ok] = head + key + '"' + said[0] + "%.3f" + said[1][ok] + '"' + close
-        out[TEXT + ok] = head + key + "%s" + close
-        out[BARE + ok] = head + "%s" + close
-    return out
-
-
-def _said_around(parts: tuple[str, tuple[str, str]], layout: Layout) -> Said | None:
-    """The encoded text around a ``FORM`` explanation's score, ``%`` doubled (a JSON string
-    escapes character by character: the escaped parts make the escaped whole); None when
-    msgspec refuses one."""
-    head, (failed, passed) = parts
-    encoded = strings([head, failed, passed], layout, 0)
-    if encoded is None:
-        return None
-    cut = [text[1:-1].replace("%", "%%") for text in encoded]
-    return cut[0], (cut[1], cut[2])
-
-
-def column_text(column: ResultColumn, layout: Layout, lead: str, depth: int) -> ColumnText | None:
-    """One strategy's results as objects at ``depth``, each after ``lead`` (``%`` in it
-    doubled); None when a value must take the reference path."""
+def column_text(column: ResultColumn, layout: Layout, lead: bytes, depth: int) -> ColumnText | None:
+    """One strategy's results as objects at ``depth``, each after ``lead`` (its key, or the
+    separator and its key, ``%`` doubled); None when a value must take the reference path."""
     parts = column.explanation_parts()
-    said = None if parts is None else _said_around(parts, layout)
+    said = None if parts is None else _said_around(parts)
     if parts is not None and said is None:
         return None
     if said is not None:
-        scores, passed, full = column.figures()
+        scores, _, full = column.figures()
         explanations: list[str] | None = None
     else:
-        scores, passed, explanations, full = column.export()
+        scores, _, explanations, full = column.export()
     if not all(type(full[i].passed) is bool for i in full):
         return None
-    verdicts = np.array(passed, dtype=np.bool_)
+    verdicts = column.passed.copy()
+    for index, result in full.items():
+        verdicts[index] = result.passed
     shapes = verdicts.astype(np.int64)
     first = numbers(scores)
-    second: list[Any] = list(scores) if full else scores
-    if explanations is not None:
-        encoded = strings(explanations, layout, depth + 1)
+    second: list[Any] = []
+    if explanations is None:
+        second = three_decimals(np.array(scores, dtype=np.float64))
+    else:
+        encoded = texts(explanations)
         if encoded is None:
             return None
         second = encoded
@@ -118,7 +91,8 @@ def column_text(column: ResultColumn, layout: Layout, lead: str, depth: int) -> 
         if not all(explanations):  # an empty explanation is left out
             empty = np.fromiter(map(not_, explanations), np.bool_, len(explanations))
             shapes[empty] += BARE - TEXT
-            second = ["" if bare else text for bare, text in zip(empty.tolist(), encoded)]
+            bare = empty.tolist()
+            second = [b"" if no else text for no, text in zip(bare, encoded, strict=True)]
     errored = np.zeros(len(scores), dtype=np.bool_)
     column_rows = (shapes, first, second, errored)
     if full and not _full_rows(full, layout, depth, column_rows, explanations is None):
@@ -127,30 +101,58 @@ def column_text(column: ResultColumn, layout: Layout, lead: str, depth: int) -> 
     return ColumnText(fragments, shapes, (first, second), verdicts, errored, scores)
 
 
+def _said_around(parts: tuple[str, tuple[str, str]]) -> Said | None:
+    """The encoded text around a ``FORM`` explanation's score, ``%`` doubled (a JSON string
+    escapes character by character: the escaped parts make the escaped whole); None when
+    msgspec refuses one."""
+    head, (failed, passed) = parts
+    encoded = texts([head, failed, passed])
+    if encoded is None:
+        return None
+    cut = [text.replace(b"%", b"%%") for text in encoded]
+    return cut[0], (cut[1], cut[2])
+
+
+def _fragments(layout: Layout, lead: bytes, depth: int, said: Said | None) -> dict[int, bytes]:
+    """Every shape's template after ``lead``, for a result object at ``depth``; ``said`` is
+    the encoded text before and after the score in a ``FORM`` explanation."""
+    colon, sep = layout.colon, layout.sep(depth)
+    close = layout.close(b"}", depth)
+    out = {WHOLE: lead + b"%s%s"}
+    for ok in (0, 1):
+        head = lead + layout.open(b"{", depth) + b'"passed"' + colon
+        head += (b"true" if ok else b"false") + sep + b'"score"' + colon + b"%s"
+        key = sep + b'"explanation"' + colon
+        if said is not None:
+            out[FORM + ok] = head + key + b'"' + said[0] + b"%s" + said[1][ok] + b'"' + close
+        out[TEXT + ok] = head + key + b'"%s"' + close
+        out[BARE + ok] = head + b"%s" + close
+    return out
+
+
 def _full_rows(
     full: dict[int, EvaluationResult],
     layout: Layout,
     depth: int,
-    rows: tuple[npt.NDArray[np.int64], list[str], list[Any], npt.NDArray[np.bool_]],
+    rows: tuple[npt.NDArray[np.int64], list[bytes], list[Any], npt.NDArray[np.bool_]],
     templated: bool,
 ) -> bool:
     """Set the shapes and slots of the rows held as full results: encoded whole when they
     carry metadata or an error, else (in a templated column) with their own explanation.
     False when msgspec refuses an explanation."""
     shapes, first, second, errored = rows
-    whole = [i for i, r in full.items() if r.metadata or r.error is not None]
-    for index in whole:
-        result = full[index]
-        shapes[index] = WHOLE
-        first[index] = ""
-        second[index] = layout.value(result_entry(result), depth)
-        errored[index] = result.error is not None
+    for index, result in full.items():
+        if result.metadata or result.error is not None:
+            shapes[index] = WHOLE
+            first[index] = b""
+            second[index] = layout.value(result_entry(result), depth)
+            errored[index] = result.error is not None
     told = [i for i in full if shapes[i] != WHOLE] if templated else []
-    encoded = strings([full[i].explanation for i in told], layout, depth + 1)
+    encoded = texts([full[i].explanation for i in told])
     if encoded is None:
         return False
     for index, text in zip(told, encoded, strict=True):
         result = full[index]
         shapes[index] = (TEXT if result.explanation else BARE) + result.passed
-        second[index] = text if result.explanation else ""
+        second[index] = text if result.explanation else b""
     return True

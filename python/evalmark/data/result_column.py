@@ -138,19 +138,20 @@ class ResultColumn:
             ]
         else:
             explanations = list(map(explain, range(len(scores)), scores, passed))
-        _take_full(full, scores, passed)
         for index, result in full.items():
+            scores[index] = result.score
+            passed[index] = result.passed
             explanations[index] = result.explanation
         return scores, passed, explanations, full
 
-    def figures(self) -> tuple[list[float], list[bool], dict[int, EvaluationResult]]:
-        """:meth:`export` without the explanations: every row's score and verdict, and the
+    def figures(self) -> tuple[list[float], dict[int, EvaluationResult]]:
+        """:meth:`export` without the verdicts and explanations: every row's score, and the
         rows held as full results by index."""
         full = self._full_rows()
         scores: list[float] = self.scores.tolist()
-        passed: list[bool] = self.passed.tolist()
-        _take_full(full, scores, passed)
-        return scores, passed, full
+        for index, result in full.items():
+            scores[index] = result.score
+        return scores, full
 
     def _full_rows(self) -> dict[int, EvaluationResult]:
         return dict(enumerate(self)) if self._build is not None else dict(self._cache)
@@ -180,14 +181,6 @@ class ResultColumn:
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
-
-
-def _take_full(
-    full: Mapping[int, EvaluationResult], scores: list[float], passed: list[bool]
-) -> None:
-    for index, result in full.items():
-        scores[index] = result.score
-        passed[index] = result.passed
 
 
 def _no_explanation(index: int, score: float, passed: bool) -> str:

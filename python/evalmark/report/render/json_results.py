@@ -68,11 +68,11 @@ def column_text(column: ResultColumn, layout: Layout, lead: bytes, depth: int) -
     if parts is not None and said is None:
         return None
     if said is not None:
-        scores, _, full = column.figures()
+        scores, full = column.figures()
         explanations: list[str] | None = None
     else:
         scores, _, explanations, full = column.export()
-    if not all(type(full[i].passed) is bool for i in full):
+    if not all(type(r.passed) is bool and type(r.score) is float for r in full.values()):
         return None
     verdicts = column.passed.copy()
     for index, result in full.items():
@@ -81,7 +81,7 @@ def column_text(column: ResultColumn, layout: Layout, lead: bytes, depth: int) -
     first = numbers(scores)
     second: list[Any] = []
     if explanations is None:
-        second = three_decimals(np.array(scores, dtype=np.float64))
+        second = three_decimals(np.array(scores) if full else column.scores)
     else:
         encoded = texts(explanations)
         if encoded is None:

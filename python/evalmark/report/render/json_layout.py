@@ -118,15 +118,20 @@ def three_decimals(values: npt.NDArray[np.float64]) -> list[bytes]:
     """Each value as ``"%.3f"`` writes it: looked up for the values in [0, 1] (the least
     value written as each next thousandth found once, by ``"%.3f"`` itself), formatted for
     the rest (NaN, infinities, -0.0, out of range)."""
-    found = np.searchsorted(_thousandths(), values, side="right")
-    written = list(map(_THOUSANDTHS.__getitem__, found.tolist()))
     odd = ~((values >= 0.0) & (values <= 1.0)) | np.signbit(values)
+    plain = np.where(odd, 0.0, values)
+    least = _thousandths()
+    # 1000 * value is within a thousandth of the one written: correct by a step either way.
+    found = np.clip(np.rint(plain * 1000.0).astype(np.int64), 1, 999)
+    found -= plain < least[found - 1]
+    found += plain >= least[found]
+    written: list[bytes] = _THOUSANDTHS[found].tolist()
     for index in np.flatnonzero(odd).tolist():
         written[index] = b"%.3f" % values[index]
     return written
 
 
-_THOUSANDTHS = [b"%.3f" % (m / 1000) for m in range(1001)]
+_THOUSANDTHS = np.array([b"%.3f" % (m / 1000) for m in range(1001)], dtype=object)
 
 
 @cache
@@ -134,7 +139,7 @@ def _thousandths() -> npt.NDArray[np.float64]:
     # The m-th entry is the least float "%.3f" writes as (m + 1) / 1000: "%.3f" rounds the
     # exact binary value, so it is the float next to (2m + 1) / 2000, found by stepping.
     least = []
-    for m, text in enumerate(_THOUSANDTHS[1:]):
+    for m, text in enumerate(_THOUSANDTHS[1:].tolist()):
         value = (2 * m + 1) / 2000
         while b"%.3f" % value == text:
             value = math.nextafter(value, 0.0)

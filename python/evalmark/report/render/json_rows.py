@@ -92,7 +92,7 @@ def samples_template(report: Report, layout: Layout, depth: int = 1) -> Template
         values.append(extra_values)
     for column in columns:
         values += [column.first, column.second]
-    rows = list(map(templates.__getitem__, inverse.tolist()))
+    rows: list[bytes] = np.array(templates, dtype=object)[inverse].tolist()
     rows[0] = rows[0][len(layout.sep(depth)) :]
     out.text(layout.open(b"[", depth))
     out.slots(rows, chain.from_iterable(zip(*values, strict=True)))

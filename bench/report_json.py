@@ -7,10 +7,12 @@ measured in one run.
 The report is the one bench/scorer.py builds: 100,000 answers from bench/workload.py scored
 with TokenF1, RougeL and Levenshtein. "reference" is
 :func:`evalmark.report.render.json.reference_render` (the whole document as Python values,
-encoded by msgspec, re-indented, decoded), "new" is ``report.to_json()`` (rows written column
-by column and spliced in). Each round times both, in turn, on fresh reports (a report caches
+encoded by msgspec, re-indented, decoded), "new" is ``report.to_json()`` (each row a template
+of its shape, values encoded a column at a time, the document formatted and decoded once). Each round times both, in turn, on fresh reports (a report caches
 the rows it has read), for each indent; the best round is kept. The texts are compared: the
-ratio is only printed when they are identical. Nothing here fails a build.
+ratio is only printed when they are identical. The last row times ``SuiteReport.to_json`` of
+a suite of that one report against ``dumps`` of the suite's whole document. Nothing here fails
+a build.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import workload  # noqa: E402
-from evalmark import Report, Sample, Scorer  # noqa: E402
+from evalmark import Report, Sample, Scorer, SuiteReport  # noqa: E402
+from evalmark.report.document import dumps  # noqa: E402
 from evalmark.report.render.json import reference_render  # noqa: E402
 from evalmark.strategies import Levenshtein, RougeL, TokenF1  # noqa: E402
 
@@ -68,25 +71,49 @@ def main() -> None:
         f"{'reference cpu':>15}{'new cpu':>9}{'ratio':>8}  identical"
     )
     for indent in (2, None):
-        wall = [float("inf")] * 2
-        cpu = [float("inf")] * 2
-        same = True
-        size = 0
-        for _ in range(args.rounds):
-            old_report, new_report = fresh(), fresh()
-            w_old, c_old, old = timed(lambda r=old_report, i=indent: reference_render(r, indent=i))
-            w_new, c_new, new = timed(lambda r=new_report, i=indent: r.to_json(indent=i))
-            wall = [min(wall[0], w_old), min(wall[1], w_new)]
-            cpu = [min(cpu[0], c_old), min(cpu[1], c_new)]
-            same = same and old == new
-            size = len(new.encode("utf-8"))
-            del old, new, old_report, new_report
-        print(
-            f"{indent!s:<8}{size / 1e6:>5.0f}{wall[0]:>13.2f}{wall[1]:>8.2f}"
-            f"{wall[0] / wall[1]:>7.1f}x{cpu[0]:>15.2f}{cpu[1]:>9.2f}{cpu[0] / cpu[1]:>7.1f}x"
-            f"  {'yes' if same else 'NO: the texts differ'}"
+        compare(
+            str(indent),
+            args.rounds,
+            fresh,
+            lambda r, i=indent: reference_render(r, indent=i),
+            lambda r, i=indent: r.to_json(indent=i),
         )
+    compare(  # SuiteReport.to_json against dumps of its whole document
+        "suite",
+        args.rounds,
+        fresh,
+        lambda r: dumps(SuiteReport([r], name="suite").to_dict()),
+        lambda r: SuiteReport([r], name="suite").to_json(),
+    )
     print("\ntarget: at least 5x the reference, byte-identical (best round of each column)")
+
+
+def compare(
+    label: str,
+    rounds: int,
+    fresh: Callable[[], Report],
+    reference: Callable[[Report], str],
+    new: Callable[[Report], str],
+) -> None:
+    """Print the best of ``rounds`` of each writer, each round on fresh reports."""
+    wall = [float("inf")] * 2
+    cpu = [float("inf")] * 2
+    same = True
+    size = 0
+    for _ in range(rounds):
+        old_report, new_report = fresh(), fresh()
+        w_old, c_old, old_text = timed(lambda r=old_report: reference(r))
+        w_new, c_new, new_text = timed(lambda r=new_report: new(r))
+        wall = [min(wall[0], w_old), min(wall[1], w_new)]
+        cpu = [min(cpu[0], c_old), min(cpu[1], c_new)]
+        same = same and old_text == new_text
+        size = len(new_text.encode("utf-8"))
+        del old_text, new_text, old_report, new_report
+    print(
+        f"{label:<8}{size / 1e6:>5.0f}{wall[0]:>13.2f}{wall[1]:>8.2f}"
+        f"{wall[0] / wall[1]:>7.1f}x{cpu[0]:>15.2f}{cpu[1]:>9.2f}{cpu[0] / cpu[1]:>7.1f}x"
+        f"  {'yes' if same else 'NO: the texts differ'}"
+    )
 
 
 if __name__ == "__main__":

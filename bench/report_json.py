@@ -8,11 +8,11 @@ The report is the one bench/scorer.py builds: 100,000 answers from bench/workloa
 with TokenF1, RougeL and Levenshtein. "reference" is
 :func:`evalmark.report.render.json.reference_render` (the whole document as Python values,
 encoded by msgspec, re-indented, decoded), "new" is ``report.to_json()`` (each row a template
-of its shape, values encoded a column at a time, the document formatted and decoded once). Each round times both, in turn, on fresh reports (a report caches
-the rows it has read), for each indent; the best round is kept. The texts are compared: the
-ratio is only printed when they are identical. The last row times ``SuiteReport.to_json`` of
-a suite of that one report against ``dumps`` of the suite's whole document. Nothing here fails
-a build.
+of its shape, values encoded a column at a time, the document formatted and decoded once).
+Each round times both, in turn, on fresh reports (a report caches the rows it has read), for
+each indent; the best round is kept. The texts are compared: the ratio is only printed when
+they are identical. The last row times ``SuiteReport.to_json`` of a suite of that one report
+against ``dumps`` of the suite's whole document. Nothing here fails a build.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_report_json_fast import TEXTS, reports_agree
+from test_report_json_fast import TEXTS, plain_report, reports_agree
 
 from evalmark import Report, Sample, Scorer, SuiteReport
 from evalmark.data.results import EvaluationError, EvaluationResult, ResultColumn
@@ -143,3 +143,9 @@ def test_suites_of_metric_reports() -> None:
 
     expected = dumps(suite().to_dict())
     assert suite().to_json() == expected
+
+
+def test_many_strategies_renumber_the_row_shapes() -> None:
+    """Past about twenty strategies a row's shape code would overflow: it is renumbered."""
+    for indent in (2, None):
+        reports_agree(lambda: plain_report(40, 25), indent=indent)

@@ -102,7 +102,7 @@ class Template:
         self._values.extend(other._values)
 
     def render(self) -> str:
-        """The text."""
+        """The text (once: the values may be read as they are written)."""
         return (b"".join(self._parts) % tuple(chain.from_iterable(self._values))).decode("utf-8")
 
 

@@ -3,17 +3,21 @@
 //! 1 − d / max(len).
 //!
 //! Byte patterns of up to [`TABLE_WORDS`] words use a full 256-row match table; longer or more
-//! varied patterns use `pattern.rs`'s masks, linear in m. The column loop polls a [`Stop`]
-//! every 2^16 word operations or so, so a call on huge texts can be interrupted.
+//! varied patterns use `pattern.rs`'s masks, linear in m. With the table, a pattern of more
+//! than 64 symbols is first tried inside a band of 64 diagonals (`levenshtein_band.rs`: one
+//! word per text symbol), exact when the distance is small enough, and only otherwise in
+//! full. The column loop polls a [`Stop`] every 2^16 word operations or so, so a call on huge
+//! texts can be interrupted.
 
 use rustc_hash::FxHashMap;
 
 use super::halt::{Run, Stop, TryVec};
+use super::levenshtein_band::banded_distance;
 use super::pattern::{symbols_per_check, PatternMasks, Symbol};
 use super::text::decode_into;
 
 /// Patterns over at most 256 symbols and of at most this many words (262,144 symbols) use a
-/// 256-row table of `words` words (at most 8 MiB): a little faster than the masks.
+/// 256-row table of `words` + 1 words (about 8 MiB at most): a little faster than the masks.
 const TABLE_WORDS: usize = 4096;
 
 /// Reusable buffers.
@@ -86,7 +90,8 @@ fn masks_distance<S: Symbol>(
     d
 }
 
-/// The distance with the 256-row table `s.pm`, cleared again afterwards.
+/// The distance with the 256-row table `s.pm` (rows of `words` + 1 words, the last one zero
+/// for [`banded_distance`]), cleared again afterwards.
 fn table_distance<S: Symbol>(
     p: &[S],
     t: &[S],
@@ -94,25 +99,31 @@ fn table_distance<S: Symbol>(
     s: &mut Scratch,
     stop: &Stop,
 ) -> Run<usize> {
-    if s.pm.len() < 256 * words {
-        s.pm.try_resize(256 * words, 0, "the Levenshtein table")?;
+    let stride = words + 1;
+    if s.pm.len() < 256 * stride {
+        s.pm.try_resize(256 * stride, 0, "the Levenshtein table")?;
     }
     for (i, &c) in p.iter().enumerate() {
-        s.pm[c.index() * words + i / 64] |= 1u64 << (i % 64);
+        s.pm[c.index() * stride + i / 64] |= 1u64 << (i % 64);
     }
     let Scratch { pm, vp, vn, .. } = s;
-    let d = match words {
-        1 => single_word(p.len(), t, stop, |c| pm[c.index()]),
-        2 => fixed_blocks::<2, S>(pm, p.len(), t, stop),
-        3 => fixed_blocks::<3, S>(pm, p.len(), t, stop),
-        4 => fixed_blocks::<4, S>(pm, p.len(), t, stop),
-        _ => blocks(p.len(), t, vp, vn, stop, |c, vp, vn| {
-            let c = c.index();
-            column(&pm[c * words..(c + 1) * words], vp, vn)
-        }),
+    let d = match banded_distance(pm, stride, p.len(), t, stop) {
+        Ok(Some(d)) => Ok(d),
+        Ok(None) => match words {
+            1 => single_word(p.len(), t, stop, |c| pm[c.index() * stride]),
+            2 => fixed_blocks::<2, S>(pm, p.len(), t, stop),
+            3 => fixed_blocks::<3, S>(pm, p.len(), t, stop),
+            4 => fixed_blocks::<4, S>(pm, p.len(), t, stop),
+            _ => blocks(p.len(), t, vp, vn, stop, |c, vp, vn| {
+                let c = c.index() * stride;
+                column(&pm[c..c + words], vp, vn)
+            }),
+        },
+        Err(halt) => Err(halt),
     };
-    for &c in p {
-        pm[c.index() * words..(c.index() + 1) * words].fill(0);
+    // Only the words set above can be non-zero.
+    for (i, &c) in p.iter().enumerate() {
+        pm[c.index() * stride + i / 64] = 0;
     }
     d
 }
@@ -174,7 +185,7 @@ fn blocks<S: Copy>(
     Ok(score)
 }
 
-/// [`blocks`] with the table `pm` of `N` words a row, for the commonest lengths (a shorter side
+/// [`blocks`] with the table `pm` of `N` + 1 words a row, for the commonest lengths (a shorter side
 /// of 65 to 256 symbols): with the block count known at compile time the deltas stay in
 /// registers and the loop over the blocks unrolls.
 fn fixed_blocks<const N: usize, S: Symbol>(
@@ -189,8 +200,12 @@ fn fixed_blocks<const N: usize, S: Symbol>(
     for chunk in t.chunks(symbols_per_check(N)) {
         stop.check_before(chunk.len() * N)?;
         for &c in chunk {
-            let start = c.index() * N;
-            let (hp, hn) = column(&pm[start..start + N], &mut vp, &mut vn);
+            let start = c.index() * (N + 1);
+            let row: &[u64; N] = match pm.get(start..start + N).map(<&[u64; N]>::try_from) {
+                Some(Ok(row)) => row,
+                _ => &[0; N],
+            };
+            let (hp, hn) = column(row, &mut vp, &mut vn);
             score += ((hp >> last_bit) & 1) as usize;
             score -= ((hn >> last_bit) & 1) as usize;
         }

@@ -11,6 +11,7 @@ mod intl_tables;
 pub mod json;
 pub mod lcs;
 pub mod levenshtein;
+mod levenshtein_band;
 pub mod ngrams;
 pub mod pattern;
 pub mod porter;

@@ -1,0 +1,206 @@
+//! The Levenshtein distance inside a band of 64 diagonals, one machine word per text symbol:
+//! exact whenever the distance is small enough for its optimal alignments to stay inside the
+//! band, which is checked from the result itself.
+//!
+//! Rows are the pattern's symbols (m > 64 of them), columns the text's (n ≥ m). A path of
+//! cost d through a cell of diagonal δ = column − row costs at least |δ| + |δ − (n − m)|, so
+//! when d ≤ k every optimal path keeps to the diagonals −e ..= n − m + e, with
+//! e = ⌊(k − (n − m)) / 2⌋. The widest such band of one word has e = ⌊(63 − (n − m)) / 2⌋.
+//!
+//! Column j holds the vertical deltas of the 64 rows j − c + 1 ..= j − c + 64 (c = n − m + e + 1),
+//! bit 0 the top one. The first c columns hold rows 1 ..= 64 exactly (Myers' algorithm on the
+//! pattern's first word); after that the window slides down one row per column. The cells just
+//! outside the window that a step reads (the one above its top, the one below the previous
+//! column's bottom) are given the value of their neighbour inside plus one: the cost of a real
+//! alignment. So every value computed is the cost of some alignment (never below the true
+//! distance), and no more than the best alignment inside the band (equal to the true distance
+//! when that alignment is optimal). A result of at most k = n − m + 2e is therefore exact; a
+//! larger one only says the distance is over k.
+
+use super::halt::{Run, Stop};
+use super::pattern::{symbols_per_check, Symbol};
+
+/// The longest difference of lengths the band can hold.
+const MAX_DIFF: usize = 63;
+
+/// The distance of the pattern (whose match masks are the rows of `pm`, `stride` words apart,
+/// each row with at least one zero word after the pattern's ⌈m/64⌉) of `m` > 64 symbols and
+/// the text `t` of n ≥ m symbols, when it is at most the band's limit; `None` when it is over
+/// the limit, or the lengths differ by more than 63.
+pub fn banded_distance<S: Symbol>(
+    pm: &[u64],
+    stride: usize,
+    m: usize,
+    t: &[S],
+    stop: &Stop,
+) -> Run<Option<usize>> {
+    let n = t.len();
+    if m <= 64 || n < m || n - m > MAX_DIFF || stride < m.div_ceil(64) + 1 {
+        return Ok(None);
+    }
+    let diff = n - m;
+    let e = (MAX_DIFF - diff) / 2;
+    // Columns 1 ..= c hold rows 1 ..= 64; m > 64 > e + 1 makes c < n.
+    let c = diff + e + 1;
+    let row = |sym: S| {
+        let start = sym.index() * stride;
+        pm.get(start..start + stride).unwrap_or(&[])
+    };
+    let (mut vp, mut vn) = (!0u64, 0u64);
+    for chunk in t[..c].chunks(symbols_per_check(1)) {
+        stop.check_before(chunk.len())?;
+        for &sym in chunk {
+            let eq = row(sym).first().copied().unwrap_or(0);
+            (vp, vn, _) = step(eq, vp, vn);
+        }
+    }
+    // The value at the window's top row, row 1 of column c.
+    let mut top = c + (vp & 1) as usize - (vn & 1) as usize;
+    let mut offset = 0usize;
+    for chunk in t[c..].chunks(symbols_per_check(1)) {
+        stop.check_before(chunk.len())?;
+        for &sym in chunk {
+            // The window moves down a row: its new bottom row is one more than the row above.
+            offset += 1;
+            let r = row(sym);
+            let (w, s) = (offset / 64, offset % 64);
+            let low = r.get(w).copied().unwrap_or(0) as u128;
+            let high = r.get(w + 1).copied().unwrap_or(0) as u128;
+            let eq = ((low | (high << 64)) >> s) as u64;
+            let d0;
+            (vp, vn, d0) = step(eq, (vp >> 1) | (1 << 63), vn >> 1);
+            // The top cell is its diagonal neighbour's value, plus one unless they are equal.
+            top += 1 - (d0 & 1) as usize;
+        }
+    }
+    // Row m is e rows below the top of column n.
+    let below = ((1u64 << (e + 1)) - 1) & !1;
+    let d = (top + (vp & below).count_ones() as usize)
+        .checked_sub((vn & below).count_ones() as usize)
+        .unwrap_or(usize::MAX);
+    Ok((d <= diff + 2 * e).then_some(d))
+}
+
+/// One column of Myers' recurrence with match mask `eq` over the previous column's vertical
+/// deltas `vp_in`, `vn_in`, the row above the top growing by one: the new deltas and the
+/// diagonal-zero mask D0.
+#[inline(always)]
+fn step(eq: u64, vp_in: u64, vn_in: u64) -> (u64, u64, u64) {
+    let x = eq | vn_in;
+    let d0 = ((x & vp_in).wrapping_add(vp_in) ^ vp_in) | x;
+    let hp = vn_in | !(d0 | vp_in);
+    let hn = d0 & vp_in;
+    let (hp, hn) = ((hp << 1) | 1, hn << 1);
+    (hn | !(d0 | hp), hp & d0, d0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rapidfuzz::distance::levenshtein as reference;
+
+    fn lcg(seed: &mut u64) -> usize {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize
+    }
+
+    /// The masks of `p` as rows of `stride` words, one per byte value.
+    fn table(p: &[u8], stride: usize) -> Vec<u64> {
+        let mut pm = vec![0u64; 256 * stride];
+        for (i, &c) in p.iter().enumerate() {
+            pm[c as usize * stride + i / 64] |= 1 << (i % 64);
+        }
+        pm
+    }
+
+    /// `a` with about `edits` random substitutions, insertions and deletions over `sigma`.
+    fn edited(seed: &mut u64, a: &[u8], edits: usize, sigma: usize) -> Vec<u8> {
+        let mut b = a.to_vec();
+        for _ in 0..edits {
+            let k = lcg(seed) % (b.len() + 1);
+            let sym = b'a' + (lcg(seed) % sigma) as u8;
+            match lcg(seed) % 3 {
+                0 if k < b.len() => b[k] = sym,
+                1 => b.insert(k, sym),
+                _ if k < b.len() => {
+                    b.remove(k);
+                }
+                _ => b.insert(k, sym),
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn an_answer_is_the_exact_distance_and_none_means_over_the_limit() {
+        let mut seed = 3u64;
+        let stop = Stop::new();
+        let (mut exact, mut over) = (0, 0);
+        for round in 0..4000 {
+            let sigma = [2usize, 4, 26][round % 3];
+            let m = 65 + lcg(&mut seed) % 200;
+            let a: Vec<u8> = (0..m).map(|_| b'a' + (lcg(&mut seed) % sigma) as u8).collect();
+            let edits = lcg(&mut seed) % 160;
+            let b = edited(&mut seed, &a, edits, sigma);
+            let (p, t) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+            let want = reference::distance(p.iter(), t.iter());
+            let stride = p.len().div_ceil(64) + 1 + round % 2;
+            let got = banded_distance(&table(p, stride), stride, p.len(), t, &stop);
+            let diff = t.len() - p.len();
+            match got {
+                Ok(Some(d)) => {
+                    assert_eq!(d, want, "round {round}");
+                    exact += 1;
+                }
+                Ok(None) => {
+                    let limit = diff + 2 * ((MAX_DIFF - diff.min(MAX_DIFF)) / 2);
+                    assert!(
+                        p.len() <= 64 || diff > MAX_DIFF || want > limit,
+                        "round {round}: {want} is inside the band"
+                    );
+                    over += 1;
+                }
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+        assert!(exact > 1000 && over > 100, "{exact} exact, {over} over");
+    }
+
+    #[test]
+    fn every_length_difference_and_distance_at_the_limit() {
+        let mut seed = 8u64;
+        let stop = Stop::new();
+        for diff in 0..=MAX_DIFF + 1 {
+            for m in [65usize, 127, 128, 129, 200] {
+                let p: Vec<u8> = (0..m).map(|_| b'a' + (lcg(&mut seed) % 3) as u8).collect();
+                let mut t = p.clone();
+                for _ in 0..diff {
+                    let k = lcg(&mut seed) % (t.len() + 1);
+                    t.insert(k, b'z');
+                }
+                for extra in 0..40 {
+                    let k = lcg(&mut seed) % t.len();
+                    t[k] = b'a' + (extra % 4) as u8;
+                    let want = reference::distance(p.iter(), t.iter());
+                    let got = banded_distance(&table(&p, m / 64 + 2), m / 64 + 2, m, &t, &stop);
+                    let Ok(got) = got else { panic!() };
+                    assert!(got.map_or(true, |d| d == want), "m={m} diff={diff}");
+                    if diff <= MAX_DIFF && want <= diff + 2 * ((MAX_DIFF - diff) / 2) {
+                        assert_eq!(got, Some(want), "m={m} diff={diff}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_halts_it() {
+        let stop = Stop::new();
+        stop.raise();
+        let p: Vec<u8> = (0..100).map(|i| b'a' + (i % 7) as u8).collect();
+        let got = banded_distance(&table(&p, 3), 3, p.len(), &p, &stop);
+        assert!(got.is_err());
+    }
+}

@@ -42,43 +42,46 @@ pub fn banded_distance<S: Symbol>(
     let e = (MAX_DIFF - diff) / 2;
     // Columns 1 ..= c hold rows 1 ..= 64; m > 64 > e + 1 makes c < n.
     let c = diff + e + 1;
-    let row = |sym: S| {
-        let start = sym.index() * stride;
-        pm.get(start..start + stride).unwrap_or(&[])
+    let limit = diff + 2 * e;
+    // Row m is e rows below the top of column n, on the diagonal n − m: bits 1 ..= e of a column
+    // lead from its top row to that diagonal.
+    let below = ((1u64 << (e + 1)) - 1) & !1;
+    let on_diagonal = |top: usize, vp: u64, vn: u64| {
+        top + (vp & below).count_ones() as usize - (vn & below).count_ones() as usize
     };
     let (mut vp, mut vn) = (!0u64, 0u64);
-    for chunk in t[..c].chunks(symbols_per_check(1)) {
-        stop.check_before(chunk.len())?;
-        for &sym in chunk {
-            let eq = row(sym).first().copied().unwrap_or(0);
-            (vp, vn, _) = step(eq, vp, vn);
-        }
+    // At most 64 columns: counted with the first chunk below, one look at `stop` for both.
+    for &sym in &t[..c] {
+        let eq = pm.get(sym.index() * stride).copied().unwrap_or(0);
+        (vp, vn, _) = step(eq, vp, vn);
     }
     // The value at the window's top row, row 1 of column c.
     let mut top = c + (vp & 1) as usize - (vn & 1) as usize;
-    let mut offset = 0usize;
+    let (mut offset, mut uncounted) = (0usize, c);
     for chunk in t[c..].chunks(symbols_per_check(1)) {
-        stop.check_before(chunk.len())?;
+        stop.check_before(uncounted + chunk.len())?;
+        uncounted = 0;
         for &sym in chunk {
             // The window moves down a row: its new bottom row is one more than the row above.
             offset += 1;
-            let r = row(sym);
-            let (w, s) = (offset / 64, offset % 64);
-            let low = r.get(w).copied().unwrap_or(0) as u128;
-            let high = r.get(w + 1).copied().unwrap_or(0) as u128;
-            let eq = ((low | (high << 64)) >> s) as u64;
+            let start = sym.index() * stride + offset / 64;
+            let (low, high) = match pm.get(start..start + 2) {
+                Some(&[low, high]) => (low as u128, high as u128),
+                _ => (0, 0),
+            };
+            let eq = ((low | (high << 64)) >> (offset % 64)) as u64;
             let d0;
             (vp, vn, d0) = step(eq, (vp >> 1) | (1 << 63), vn >> 1);
             // The top cell is its diagonal neighbour's value, plus one unless they are equal.
             top += 1 - (d0 & 1) as usize;
+            // Values never decrease along a diagonal: once over the limit, the result is too.
+            if offset % 32 == 0 && on_diagonal(top, vp, vn) > limit {
+                return Ok(None);
+            }
         }
     }
-    // Row m is e rows below the top of column n.
-    let below = ((1u64 << (e + 1)) - 1) & !1;
-    let d = (top + (vp & below).count_ones() as usize)
-        .checked_sub((vn & below).count_ones() as usize)
-        .unwrap_or(usize::MAX);
-    Ok((d <= diff + 2 * e).then_some(d))
+    let d = on_diagonal(top, vp, vn);
+    Ok((d <= limit).then_some(d))
 }
 
 /// One column of Myers' recurrence with match mask `eq` over the previous column's vertical
@@ -141,10 +144,16 @@ mod tests {
         for round in 0..4000 {
             let sigma = [2usize, 4, 26][round % 3];
             let m = 65 + lcg(&mut seed) % 200;
-            let a: Vec<u8> = (0..m).map(|_| b'a' + (lcg(&mut seed) % sigma) as u8).collect();
+            let a: Vec<u8> = (0..m)
+                .map(|_| b'a' + (lcg(&mut seed) % sigma) as u8)
+                .collect();
             let edits = lcg(&mut seed) % 160;
             let b = edited(&mut seed, &a, edits, sigma);
-            let (p, t) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+            let (p, t) = if a.len() <= b.len() {
+                (&a, &b)
+            } else {
+                (&b, &a)
+            };
             let want = reference::distance(p.iter(), t.iter());
             let stride = p.len().div_ceil(64) + 1 + round % 2;
             let got = banded_distance(&table(p, stride), stride, p.len(), t, &stop);

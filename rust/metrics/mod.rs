@@ -12,6 +12,7 @@ pub mod json;
 pub mod lcs;
 pub mod levenshtein;
 mod levenshtein_band;
+mod levenshtein_blocks;
 pub mod ngrams;
 pub mod pattern;
 pub mod porter;

@@ -12,7 +12,7 @@
 use rustc_hash::FxHashMap;
 
 use super::halt::{Run, Stop, TryVec};
-use super::levenshtein_band::banded_distance;
+use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
 use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
 use super::pattern::{PatternMasks, Symbol};
 use super::text::decode_into;
@@ -32,6 +32,39 @@ pub struct Scratch {
     vp: Vec<u64>,
     vn: Vec<u64>,
     names: FxHashMap<u32, u32>,
+    /// A byte pattern and 64 bytes more, for the band.
+    padded: Vec<u8>,
+}
+
+/// A symbol type, and how it tries the band before any table is built.
+trait Letter: Symbol + PartialEq {
+    /// Whether [`Letter::band`] tries the band (else the table's band is tried).
+    const BAND_WITHOUT_TABLE: bool;
+
+    /// The banded distance of `p` and `t` (see `levenshtein_band.rs`), from the symbols.
+    fn band(p: &[Self], t: &[Self], padded: &mut Vec<u8>, stop: &Stop) -> Run<Option<usize>>;
+}
+
+impl Letter for u8 {
+    const BAND_WITHOUT_TABLE: bool = true;
+
+    fn band(p: &[u8], t: &[u8], padded: &mut Vec<u8>, stop: &Stop) -> Run<Option<usize>> {
+        if !fits(p.len(), t.len()) {
+            return Ok(None);
+        }
+        padded.clear();
+        padded.try_extend(p, "the Levenshtein pattern")?;
+        padded.try_resize(p.len() + 64, 0, "the Levenshtein pattern")?;
+        banded_distance(p.len(), t, stop, |offset, c| byte_window(padded, offset, c))
+    }
+}
+
+impl Letter for u32 {
+    const BAND_WITHOUT_TABLE: bool = false;
+
+    fn band(_: &[u32], _: &[u32], _: &mut Vec<u8>, _: &Stop) -> Run<Option<usize>> {
+        Ok(None)
+    }
 }
 
 /// `a` and `b` without their common prefix and suffix.
@@ -48,7 +81,7 @@ fn strip<'x, S: PartialEq>(a: &'x [S], b: &'x [S]) -> (&'x [S], &'x [S]) {
 }
 
 /// Edit distance of two symbol strings whose symbols are below `alphabet`.
-fn distance_of<S: Symbol + PartialEq>(
+fn distance_of<S: Letter>(
     a: &[S],
     b: &[S],
     alphabet: usize,
@@ -60,6 +93,9 @@ fn distance_of<S: Symbol + PartialEq>(
     let m = p.len();
     if m == 0 {
         return Ok(t.len());
+    }
+    if let Some(d) = S::band(p, t, &mut s.padded, stop)? {
+        return Ok(d);
     }
     let words = m.div_ceil(64);
     if alphabet <= 256 && words <= TABLE_WORDS {
@@ -93,7 +129,7 @@ fn masks_distance<S: Symbol>(
 
 /// The distance with the 256-row table `s.pm` (rows of `words` + 1 words, the last one zero
 /// for [`banded_distance`]), cleared again afterwards.
-fn table_distance<S: Symbol>(
+fn table_distance<S: Letter>(
     p: &[S],
     t: &[S],
     words: usize,
@@ -108,7 +144,14 @@ fn table_distance<S: Symbol>(
         s.pm[c.index() * stride + i / 64] |= 1u64 << (i % 64);
     }
     let Scratch { pm, vp, vn, .. } = s;
-    let d = match banded_distance(pm, stride, p.len(), t, stop) {
+    let banded = if S::BAND_WITHOUT_TABLE {
+        Ok(None) // tried already
+    } else {
+        banded_distance(p.len(), t, stop, |offset, c| {
+            table_window(pm, stride, offset, c.index())
+        })
+    };
+    let d = match banded {
         Ok(Some(d)) => Ok(d),
         Ok(None) => match words {
             1 => single_word(p.len(), t, stop, |c| pm[c.index() * stride]),
@@ -240,6 +283,10 @@ mod tests {
             let want = naive(&a, &b);
             let bytes = |v: &[u32]| v.iter().map(|&c| b'a' + c as u8).collect::<Vec<u8>>();
             assert_eq!(distance_of(&bytes(&a), &bytes(&b), 256, s, &stop), Ok(want));
+            // Code points past ASCII with a narrow alphabet: the table's band, then the table.
+            let narrow = |v: &[u32]| v.iter().map(|&c| c + 0x80).collect::<Vec<u32>>();
+            let got = distance_of(&narrow(&a), &narrow(&b), 0x80 + 8, s, &stop);
+            assert_eq!(got, Ok(want), "round {round}");
             // An alphabet over 256 takes the masks path at every length.
             let wide = |v: &[u32]| v.iter().map(|&c| c + 1000).collect::<Vec<u32>>();
             let got = distance_of(&wide(&a), &wide(&b), 1010, s, &stop);

@@ -18,24 +18,28 @@
 //! larger one only says the distance is over k.
 
 use super::halt::{Run, Stop};
-use super::pattern::{symbols_per_check, Symbol};
+use super::pattern::symbols_per_check;
 
 /// The longest difference of lengths the band can hold.
 const MAX_DIFF: usize = 63;
 
-/// The distance of the pattern (whose match masks are the rows of `pm`, `stride` words apart,
-/// each row with at least one zero word after the pattern's ⌈m/64⌉) of `m` > 64 symbols and
-/// the text `t` of n ≥ m symbols, when it is at most the band's limit; `None` when it is over
-/// the limit, or the lengths differ by more than 63.
-pub fn banded_distance<S: Symbol>(
-    pm: &[u64],
-    stride: usize,
+/// Whether a pattern of `m` symbols and a text of `n` ≥ m symbols are tried in the band.
+pub fn fits(m: usize, n: usize) -> bool {
+    m > 64 && n >= m && n - m <= MAX_DIFF
+}
+
+/// The distance of a pattern of `m` > 64 symbols and the text `t` of n ≥ m symbols, when it is
+/// at most the band's limit; `None` when it is over the limit, or the lengths do not [`fits`].
+/// `eq(offset, c)` is the match mask of symbol c over the pattern's symbols offset ..
+/// offset + 64 (bit b for symbol offset + b; bits past the pattern's end may be anything).
+pub fn banded_distance<S: Copy>(
     m: usize,
     t: &[S],
     stop: &Stop,
+    mut eq: impl FnMut(usize, S) -> u64,
 ) -> Run<Option<usize>> {
     let n = t.len();
-    if m <= 64 || n < m || n - m > MAX_DIFF || stride < m.div_ceil(64) + 1 {
+    if !fits(m, n) {
         return Ok(None);
     }
     let diff = n - m;
@@ -46,8 +50,7 @@ pub fn banded_distance<S: Symbol>(
     let (mut vp, mut vn) = (!0u64, 0u64);
     // At most 64 columns: counted with the first chunk below, one look at `stop` for both.
     for &sym in &t[..c] {
-        let eq = pm.get(sym.index() * stride).copied().unwrap_or(0);
-        (vp, vn) = step(eq, vp, vn);
+        (vp, vn) = step(eq(0, sym), vp, vn);
     }
     // The value at the window's top row, row 1 of column c.
     let mut top = c + (vp & 1) as usize - (vn & 1) as usize;
@@ -66,14 +69,8 @@ pub fn banded_distance<S: Symbol>(
         uncounted = 0;
         for &sym in chunk {
             offset += 1;
-            let start = sym.index() * stride + offset / 64;
-            let (low, high) = match pm.get(start..start + 2) {
-                Some(&[low, high]) => (low as u128, high as u128),
-                _ => (0, 0),
-            };
-            let eq = ((low | (high << 64)) >> (offset % 64)) as u64;
             let d0;
-            (vp, vn, d0) = sliding_step(eq, vp, vn);
+            (vp, vn, d0) = sliding_step(eq(offset, sym), vp, vn);
             // The top cell is its diagonal neighbour's value, plus one unless they are equal.
             top += 1 - (d0 & 1) as usize;
             // Values never decrease along a diagonal: once over the limit, the result is too.
@@ -84,6 +81,55 @@ pub fn banded_distance<S: Symbol>(
     }
     let d = on_diagonal(top, vp, vn);
     Ok((d <= limit).then_some(d))
+}
+
+/// `eq` for [`banded_distance`] from a table of match masks: symbol c's row starts at word
+/// c·`stride` and holds at least one zero word after the pattern's ⌈m/64⌉.
+#[inline(always)]
+pub fn table_window(pm: &[u64], stride: usize, offset: usize, sym: usize) -> u64 {
+    let start = sym * stride + offset / 64;
+    let (low, high) = match pm.get(start..start + 2) {
+        Some(&[low, high]) => (low as u128, high as u128),
+        _ => (0, 0),
+    };
+    ((low | (high << 64)) >> (offset % 64)) as u64
+}
+
+/// `eq` for [`banded_distance`] from the pattern's bytes themselves, followed in `padded` by 64
+/// more (of any value): no table to fill and clear.
+#[inline(always)]
+pub fn byte_window(padded: &[u8], offset: usize, sym: u8) -> u64 {
+    match padded.get(offset..offset + 64).map(<&[u8; 64]>::try_from) {
+        Some(Ok(window)) => eq_mask(window, sym),
+        _ => 0,
+    }
+}
+
+/// Bit i set where `window[i]` is `sym`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn eq_mask(window: &[u8; 64], sym: u8) -> u64 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+    let mut mask = 0u64;
+    for (k, part) in window.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of every x86_64 target, and `part` holds the 16 bytes read.
+        let bits = unsafe {
+            let v = _mm_loadu_si128(part.as_ptr().cast());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(sym as i8)))
+        };
+        mask |= u64::from(bits as u16) << (16 * k);
+    }
+    mask
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn eq_mask(window: &[u8; 64], sym: u8) -> u64 {
+    let mut mask = 0u64;
+    for (i, &b) in window.iter().enumerate() {
+        mask |= u64::from(b == sym) << i;
+    }
+    mask
 }
 
 /// The top bit: the row below a window's bottom.
@@ -123,13 +169,22 @@ mod tests {
         (*seed >> 33) as usize
     }
 
-    /// The masks of `p` as rows of `stride` words, one per byte value.
-    fn table(p: &[u8], stride: usize) -> Vec<u64> {
+    /// The band of `p` and `t` with the masks of `p` as table rows of `stride` words, and again
+    /// from `p`'s bytes (padded with `pad`): both answers, which must agree.
+    fn band(p: &[u8], t: &[u8], stride: usize, pad: u8, stop: &Stop) -> Run<Option<usize>> {
         let mut pm = vec![0u64; 256 * stride];
         for (i, &c) in p.iter().enumerate() {
             pm[c as usize * stride + i / 64] |= 1 << (i % 64);
         }
-        pm
+        let by_table = banded_distance(p.len(), t, stop, |offset, c: u8| {
+            table_window(&pm, stride, offset, c as usize)
+        });
+        let padded: Vec<u8> = p.iter().copied().chain([pad; 64]).collect();
+        let by_bytes = banded_distance(p.len(), t, stop, |offset, c| {
+            byte_window(&padded, offset, c)
+        });
+        assert_eq!(by_table, by_bytes);
+        by_table
     }
 
     /// `a` with about `edits` random substitutions, insertions and deletions over `sigma`.
@@ -170,7 +225,7 @@ mod tests {
             };
             let want = reference::distance(p.iter(), t.iter());
             let stride = p.len().div_ceil(64) + 1 + round % 2;
-            let got = banded_distance(&table(p, stride), stride, p.len(), t, &stop);
+            let got = band(p, t, stride, b'a' + (round % 3) as u8, &stop);
             let diff = t.len() - p.len();
             match got {
                 Ok(Some(d)) => {
@@ -207,7 +262,7 @@ mod tests {
                     let k = lcg(&mut seed) % t.len();
                     t[k] = b'a' + (extra % 4) as u8;
                     let want = reference::distance(p.iter(), t.iter());
-                    let got = banded_distance(&table(&p, m / 64 + 2), m / 64 + 2, m, &t, &stop);
+                    let got = band(&p, &t, m / 64 + 2, b'z', &stop);
                     let Ok(got) = got else { panic!() };
                     assert!(got.map_or(true, |d| d == want), "m={m} diff={diff}");
                     if diff <= MAX_DIFF && want <= diff + 2 * ((MAX_DIFF - diff) / 2) {
@@ -223,7 +278,7 @@ mod tests {
         let stop = Stop::new();
         stop.raise();
         let p: Vec<u8> = (0..100).map(|i| b'a' + (i % 7) as u8).collect();
-        let got = banded_distance(&table(&p, 3), 3, p.len(), &p, &stop);
+        let got = band(&p, &p, 3, 0, &stop);
         assert!(got.is_err());
     }
 }

@@ -3,17 +3,22 @@
 //! 1 − d / max(len).
 //!
 //! Byte patterns of up to [`TABLE_WORDS`] words use a full 256-row match table; longer or more
-//! varied patterns use `pattern.rs`'s masks, linear in m. The column loop polls a [`Stop`]
-//! every 2^16 word operations or so, so a call on huge texts can be interrupted.
+//! varied patterns use `pattern.rs`'s masks, linear in m. With the table, a pattern of more
+//! than 64 symbols is first tried inside a band of 64 diagonals (`levenshtein_band.rs`: one
+//! word per text symbol), exact when the distance is small enough, and only otherwise in
+//! full. The column loop polls a [`Stop`] every 2^16 word operations or so, so a call on huge
+//! texts can be interrupted.
 
 use rustc_hash::FxHashMap;
 
 use super::halt::{Run, Stop, TryVec};
-use super::pattern::{symbols_per_check, PatternMasks, Symbol};
+use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
+use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
+use super::pattern::{PatternMasks, Symbol};
 use super::text::decode_into;
 
 /// Patterns over at most 256 symbols and of at most this many words (262,144 symbols) use a
-/// 256-row table of `words` words (at most 8 MiB): a little faster than the masks.
+/// 256-row table of `words` + 1 words (about 8 MiB at most): a little faster than the masks.
 const TABLE_WORDS: usize = 4096;
 
 /// Reusable buffers.
@@ -27,6 +32,39 @@ pub struct Scratch {
     vp: Vec<u64>,
     vn: Vec<u64>,
     names: FxHashMap<u32, u32>,
+    /// A byte pattern and 64 bytes more, for the band.
+    padded: Vec<u8>,
+}
+
+/// A symbol type, and how it tries the band before any table is built.
+trait Letter: Symbol + PartialEq {
+    /// Whether [`Letter::band`] tries the band (else the table's band is tried).
+    const BAND_WITHOUT_TABLE: bool;
+
+    /// The banded distance of `p` and `t` (see `levenshtein_band.rs`), from the symbols.
+    fn band(p: &[Self], t: &[Self], padded: &mut Vec<u8>, stop: &Stop) -> Run<Option<usize>>;
+}
+
+impl Letter for u8 {
+    const BAND_WITHOUT_TABLE: bool = true;
+
+    fn band(p: &[u8], t: &[u8], padded: &mut Vec<u8>, stop: &Stop) -> Run<Option<usize>> {
+        if !fits(p.len(), t.len()) {
+            return Ok(None);
+        }
+        padded.clear();
+        padded.try_extend(p, "the Levenshtein pattern")?;
+        padded.try_resize(p.len() + 64, 0, "the Levenshtein pattern")?;
+        banded_distance(p.len(), t, stop, |offset, c| byte_window(padded, offset, c))
+    }
+}
+
+impl Letter for u32 {
+    const BAND_WITHOUT_TABLE: bool = false;
+
+    fn band(_: &[u32], _: &[u32], _: &mut Vec<u8>, _: &Stop) -> Run<Option<usize>> {
+        Ok(None)
+    }
 }
 
 /// `a` and `b` without their common prefix and suffix.
@@ -43,7 +81,7 @@ fn strip<'x, S: PartialEq>(a: &'x [S], b: &'x [S]) -> (&'x [S], &'x [S]) {
 }
 
 /// Edit distance of two symbol strings whose symbols are below `alphabet`.
-fn distance_of<S: Symbol + PartialEq>(
+fn distance_of<S: Letter>(
     a: &[S],
     b: &[S],
     alphabet: usize,
@@ -55,6 +93,9 @@ fn distance_of<S: Symbol + PartialEq>(
     let m = p.len();
     if m == 0 {
         return Ok(t.len());
+    }
+    if let Some(d) = S::band(p, t, &mut s.padded, stop)? {
+        return Ok(d);
     }
     let words = m.div_ceil(64);
     if alphabet <= 256 && words <= TABLE_WORDS {
@@ -86,140 +127,49 @@ fn masks_distance<S: Symbol>(
     d
 }
 
-/// The distance with the 256-row table `s.pm`, cleared again afterwards.
-fn table_distance<S: Symbol>(
+/// The distance with the 256-row table `s.pm` (rows of `words` + 1 words, the last one zero
+/// for [`banded_distance`]), cleared again afterwards.
+fn table_distance<S: Letter>(
     p: &[S],
     t: &[S],
     words: usize,
     s: &mut Scratch,
     stop: &Stop,
 ) -> Run<usize> {
-    if s.pm.len() < 256 * words {
-        s.pm.try_resize(256 * words, 0, "the Levenshtein table")?;
+    let stride = words + 1;
+    if s.pm.len() < 256 * stride {
+        s.pm.try_resize(256 * stride, 0, "the Levenshtein table")?;
     }
     for (i, &c) in p.iter().enumerate() {
-        s.pm[c.index() * words + i / 64] |= 1u64 << (i % 64);
+        s.pm[c.index() * stride + i / 64] |= 1u64 << (i % 64);
     }
     let Scratch { pm, vp, vn, .. } = s;
-    let d = match words {
-        1 => single_word(p.len(), t, stop, |c| pm[c.index()]),
-        2 => fixed_blocks::<2, S>(pm, p.len(), t, stop),
-        3 => fixed_blocks::<3, S>(pm, p.len(), t, stop),
-        4 => fixed_blocks::<4, S>(pm, p.len(), t, stop),
-        _ => blocks(p.len(), t, vp, vn, stop, |c, vp, vn| {
-            let c = c.index();
-            column(&pm[c * words..(c + 1) * words], vp, vn)
-        }),
+    let banded = if S::BAND_WITHOUT_TABLE {
+        Ok(None) // tried already
+    } else {
+        banded_distance(p.len(), t, stop, |offset, c| {
+            table_window(pm, stride, offset, c.index())
+        })
     };
-    for &c in p {
-        pm[c.index() * words..(c.index() + 1) * words].fill(0);
+    let d = match banded {
+        Ok(Some(d)) => Ok(d),
+        Ok(None) => match words {
+            1 => single_word(p.len(), t, stop, |c| pm[c.index() * stride]),
+            2 => fixed_blocks::<2, S>(pm, p.len(), t, stop),
+            3 => fixed_blocks::<3, S>(pm, p.len(), t, stop),
+            4 => fixed_blocks::<4, S>(pm, p.len(), t, stop),
+            _ => blocks(p.len(), t, vp, vn, stop, |c, vp, vn| {
+                let c = c.index() * stride;
+                column(&pm[c..c + words], vp, vn)
+            }),
+        },
+        Err(halt) => Err(halt),
+    };
+    // Only the words set above can be non-zero.
+    for (i, &c) in p.iter().enumerate() {
+        pm[c.index() * stride + i / 64] = 0;
     }
     d
-}
-
-/// A pattern of `m` ≤ 64 symbols against `t`; `eq(c)` is the match mask of symbol c.
-fn single_word<S: Copy>(
-    m: usize,
-    t: &[S],
-    stop: &Stop,
-    mut eq: impl FnMut(S) -> u64,
-) -> Run<usize> {
-    let (mut vp, mut vn) = (!0u64, 0u64);
-    let last = 1u64 << (m - 1);
-    let mut score = m;
-    for chunk in t.chunks(symbols_per_check(1)) {
-        stop.check_before(chunk.len())?;
-        for &c in chunk {
-            let x = eq(c) | vn;
-            let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x;
-            let mut hp = vn | !(d0 | vp);
-            let mut hn = d0 & vp;
-            score += (hp & last != 0) as usize;
-            score -= (hn & last != 0) as usize;
-            hp = (hp << 1) | 1;
-            hn <<= 1;
-            vp = hn | !(d0 | hp);
-            vn = hp & d0;
-        }
-    }
-    Ok(score)
-}
-
-/// A pattern of `m` > 64 symbols against `t`, one column per text symbol:
-/// `col(c, vp, vn)` advances the vertical deltas by symbol c and returns the last block's
-/// horizontal deltas (see [`column`]).
-fn blocks<S: Copy>(
-    m: usize,
-    t: &[S],
-    vp: &mut Vec<u64>,
-    vn: &mut Vec<u64>,
-    stop: &Stop,
-    mut col: impl FnMut(S, &mut [u64], &mut [u64]) -> (u64, u64),
-) -> Run<usize> {
-    let words = m.div_ceil(64);
-    vp.clear();
-    vp.try_resize(words, !0u64, "the Levenshtein columns")?;
-    vn.clear();
-    vn.try_resize(words, 0, "the Levenshtein columns")?;
-    let last_bit = (m - 1) % 64;
-    let mut score = m;
-    for chunk in t.chunks(symbols_per_check(words)) {
-        stop.check_before(chunk.len() * words)?;
-        for &c in chunk {
-            let (hp, hn) = col(c, vp, vn);
-            score += ((hp >> last_bit) & 1) as usize;
-            score -= ((hn >> last_bit) & 1) as usize;
-        }
-    }
-    Ok(score)
-}
-
-/// [`blocks`] with the table `pm` of `N` words a row, for the commonest lengths (a shorter side
-/// of 65 to 256 symbols): with the block count known at compile time the deltas stay in
-/// registers and the loop over the blocks unrolls.
-fn fixed_blocks<const N: usize, S: Symbol>(
-    pm: &[u64],
-    m: usize,
-    t: &[S],
-    stop: &Stop,
-) -> Run<usize> {
-    let (mut vp, mut vn) = ([!0u64; N], [0u64; N]);
-    let last_bit = (m - 1) % 64;
-    let mut score = m;
-    for chunk in t.chunks(symbols_per_check(N)) {
-        stop.check_before(chunk.len() * N)?;
-        for &c in chunk {
-            let start = c.index() * N;
-            let (hp, hn) = column(&pm[start..start + N], &mut vp, &mut vn);
-            score += ((hp >> last_bit) & 1) as usize;
-            score -= ((hn >> last_bit) & 1) as usize;
-        }
-    }
-    Ok(score)
-}
-
-/// One column of the block recurrence with match row `row`; returns the last block's
-/// horizontal deltas before the shift.
-#[inline(always)]
-fn column(row: &[u64], vp: &mut [u64], vn: &mut [u64]) -> (u64, u64) {
-    // The top row of the edit table grows by one per column: a +1 enters the first block.
-    let (mut hp_carry, mut hn_carry, mut add_carry) = (1u64, 0u64, false);
-    let (mut hp, mut hn) = (0u64, 0u64);
-    for ((&eq, v_p), v_n) in row.iter().zip(vp.iter_mut()).zip(vn.iter_mut()) {
-        let x = eq | hn_carry;
-        let (sum, c1) = (x & *v_p).overflowing_add(*v_p);
-        let (sum, c2) = sum.overflowing_add(add_carry as u64);
-        add_carry = c1 | c2;
-        let d0 = (sum ^ *v_p) | x | *v_n;
-        hp = *v_n | !(d0 | *v_p);
-        hn = d0 & *v_p;
-        let (hp_shift, hn_shift) = ((hp << 1) | hp_carry, (hn << 1) | hn_carry);
-        hp_carry = hp >> 63;
-        hn_carry = hn >> 63;
-        *v_p = hn_shift | !(d0 | hp_shift);
-        *v_n = hp_shift & d0;
-    }
-    (hp, hn)
 }
 
 impl Scratch {
@@ -333,6 +283,10 @@ mod tests {
             let want = naive(&a, &b);
             let bytes = |v: &[u32]| v.iter().map(|&c| b'a' + c as u8).collect::<Vec<u8>>();
             assert_eq!(distance_of(&bytes(&a), &bytes(&b), 256, s, &stop), Ok(want));
+            // Code points past ASCII with a narrow alphabet: the table's band, then the table.
+            let narrow = |v: &[u32]| v.iter().map(|&c| c + 0x80).collect::<Vec<u32>>();
+            let got = distance_of(&narrow(&a), &narrow(&b), 0x80 + 8, s, &stop);
+            assert_eq!(got, Ok(want), "round {round}");
             // An alphabet over 256 takes the masks path at every length.
             let wide = |v: &[u32]| v.iter().map(|&c| c + 1000).collect::<Vec<u32>>();
             let got = distance_of(&wide(&a), &wide(&b), 1010, s, &stop);

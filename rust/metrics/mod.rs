@@ -11,6 +11,8 @@ mod intl_tables;
 pub mod json;
 pub mod lcs;
 pub mod levenshtein;
+mod levenshtein_band;
+mod levenshtein_blocks;
 pub mod ngrams;
 pub mod pattern;
 pub mod porter;

@@ -1,4 +1,9 @@
 //! ROUGE-L: precision, recall and F-measure from the longest common subsequence of tokens.
+//!
+//! Under the default tokenizer a pair is read off the 64-byte masks of [`super::tokens`]: its
+//! tokens become packed keys, numbered through a small open-addressing table. A text that may
+//! hold U+0130 or U+212A, or a token longer than 15 bytes, takes the general path instead;
+//! both give the same ids for the same tokens, so the same scores.
 
 use rustc_hash::FxHashMap;
 

@@ -4,9 +4,10 @@
 //! (ASCII whitespace, and bytes that need a closer look), and lowercased in the same pass.
 //! Tokens are then read off the whitespace mask; a token with no byte that needs a closer look
 //! (for SQuAD, a run of ASCII letters and digits; for "none", any ASCII run) becomes its key
-//! straight from two 8-byte loads. The others (punctuation, control characters, anything not
-//! ASCII) take the general path, which follows Python's `str.lower`, `str.split` and `re`'s
-//! `\b` exactly.
+//! straight from two 8-byte loads; so does a SQuAD token whose punctuation is all at its two
+//! ends ("end.", "(see)"), cut to the part between. The others (punctuation inside, control
+//! characters, anything not ASCII) take the general path, which follows Python's `str.lower`,
+//! `str.split` and `re`'s `\b` exactly.
 //!
 //! Every token is keyed by its UTF-8 bytes, so the two paths give equal keys for equal tokens.
 

@@ -22,6 +22,7 @@ pub mod rouge_n;
 pub mod rouge_tokens;
 pub mod text;
 pub mod token_f1;
+pub(crate) mod tokens;
 mod unicode_tables;
 
 pub use intl_tables::REGEX_VERSION;

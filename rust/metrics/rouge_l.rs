@@ -1,10 +1,17 @@
 //! ROUGE-L: precision, recall and F-measure from the longest common subsequence of tokens.
+//!
+//! Under the default tokenizer a pair is read off the 64-byte masks of [`super::tokens`]: its
+//! tokens become packed keys, numbered through a small open-addressing table. A text that may
+//! hold U+0130 or U+212A, or a token longer than 15 bytes, takes the general path instead;
+//! both give the same ids for the same tokens, so the same scores.
 
 use rustc_hash::FxHashMap;
 
 use super::halt::{Run, Stop, TryVec};
 use super::lcs::{lcs_len, LcsScratch};
 use super::text::{decode_into, py_lower_into, TokenKey};
+use super::tokens::masks::{Masks, Scheme};
+use super::tokens::table::{packed_at, KeyTable};
 
 /// How text is cut into tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +62,10 @@ pub struct Scratch {
     ids_a: Vec<u32>,
     ids: FxHashMap<TokenKey, u32>,
     lcs: LcsScratch,
+    masks: Masks,
+    packed_e: Vec<u128>,
+    packed_a: Vec<u128>,
+    table: KeyTable<u32>,
 }
 
 const SEP: u32 = 0x20;
@@ -162,6 +173,27 @@ pub(crate) fn keys_into(
     }
 }
 
+/// rouge-score's tokens of `text`, in order, as packed keys read off the masks; `false` when
+/// the text needs the general path instead (it may hold U+0130 or U+212A, or a token is
+/// longer than 15 bytes).
+fn packed_tokens(text: &[u8], masks: &mut Masks, out: &mut Vec<u128>, stop: &Stop) -> Run<bool> {
+    out.clear();
+    masks.fill(text, Scheme::Rouge, stop)?;
+    if masks.closer[..masks.words].iter().any(|&w| w != 0) {
+        return Ok(false);
+    }
+    out.try_capacity(text.len() / 2 + 1, "ROUGE-L tokens")?;
+    let mut short = true;
+    masks.for_each_run(stop, |start, end| {
+        if end - start > 15 {
+            short = false;
+        } else {
+            out.push(packed_at(&masks.text, start, end));
+        }
+    })?;
+    Ok(short)
+}
+
 /// ROUGE-L of `actual` (the prediction) against `expected` (the target). The LCS work,
 /// O(n·⌈m/64⌉) for token counts n ≥ m, polls `stop`.
 pub fn rouge_l(
@@ -171,6 +203,12 @@ pub fn rouge_l(
     s: &mut Scratch,
     stop: &Stop,
 ) -> Run<RougeScore> {
+    if tokenizer == Tokenizer::Rouge
+        && packed_tokens(expected, &mut s.masks, &mut s.packed_e, stop)?
+        && packed_tokens(actual, &mut s.masks, &mut s.packed_a, stop)?
+    {
+        return score_packed(s, stop);
+    }
     let (mut keys_e, mut keys_a) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
     keys_into(expected, tokenizer, s, &mut keys_e);
     keys_into(actual, tokenizer, s, &mut keys_a);
@@ -178,6 +216,39 @@ pub fn rouge_l(
     s.keys_e = keys_e;
     s.keys_a = keys_a;
     score
+}
+
+const ZERO: RougeScore = RougeScore {
+    precision: 0.0,
+    recall: 0.0,
+    fmeasure: 0.0,
+};
+
+/// [`score_keys`] over the packed keys in `s.packed_e` and `s.packed_a`.
+fn score_packed(s: &mut Scratch, stop: &Stop) -> Run<RougeScore> {
+    let (n_e, n_a) = (s.packed_e.len(), s.packed_a.len());
+    if n_e == 0 || n_a == 0 {
+        return Ok(ZERO);
+    }
+    s.table.reset(n_e, stop)?;
+    s.ids_e.clear();
+    s.ids_e.try_capacity(n_e, "ROUGE-L token ids")?;
+    let mut distinct = 0;
+    for &key in &s.packed_e {
+        let (id, new) = s.table.entry(key);
+        if new {
+            *id = distinct;
+            distinct += 1;
+        }
+        s.ids_e.push(*id);
+    }
+    s.ids_a.clear();
+    s.ids_a.try_capacity(n_a, "ROUGE-L token ids")?;
+    for &key in &s.packed_a {
+        s.ids_a
+            .push(s.table.get_mut(key).map_or(distinct, |id| *id));
+    }
+    score_ids(distinct as usize + 1, s, stop)
 }
 
 pub(crate) fn score_keys(
@@ -188,11 +259,7 @@ pub(crate) fn score_keys(
 ) -> Run<RougeScore> {
     let (n_e, n_a) = (keys_e.len(), keys_a.len());
     if n_e == 0 || n_a == 0 {
-        return Ok(RougeScore {
-            precision: 0.0,
-            recall: 0.0,
-            fmeasure: 0.0,
-        });
+        return Ok(ZERO);
     }
     // Ids for the expected tokens; an actual token absent from expected gets the one id
     // `alphabet - 1`, which can never match.
@@ -210,6 +277,13 @@ pub(crate) fn score_keys(
     for key in keys_a {
         s.ids_a.push(s.ids.get(key).copied().unwrap_or(absent));
     }
+    score_ids(alphabet, s, stop)
+}
+
+/// The scores from the token ids in `s.ids_e` and `s.ids_a` (both non-empty), all below
+/// `alphabet`.
+fn score_ids(alphabet: usize, s: &mut Scratch, stop: &Stop) -> Run<RougeScore> {
+    let (n_e, n_a) = (s.ids_e.len(), s.ids_a.len());
     let lcs = if n_e <= n_a {
         lcs_len(&s.ids_e, &s.ids_a, alphabet, &mut s.lcs, stop)?
     } else {
@@ -252,6 +326,32 @@ mod tests {
             tokens("Café Zürich 東京!".as_bytes(), Tokenizer::Unicode),
             vec!["café", "zürich", "東京"]
         );
+    }
+
+    #[test]
+    fn packed_tokens_equal_the_general_path() {
+        let texts = [
+            "",
+            "The cat sat on the mat.",
+            "the cat, on THE mat!! x2 y_3",
+            "café Zürich 東京 data-set 42",
+            "\u{130}stanbul K\u{212A}elvin \u{2014} dash",
+            "abcdefghijklmnopqrstuvwxyz short",
+            "  lots   of\tspace\n\x01ctrl\x7fdel ",
+            "a very long text of words that repeat, words that repeat, words that repeat \
+             and cross the sixty-four byte boundary of the masks more than once or twice",
+        ];
+        let (s, stop) = (&mut Scratch::default(), Stop::new());
+        for e in texts {
+            for a in texts {
+                let got = rouge_l(e.as_bytes(), a.as_bytes(), Tokenizer::Rouge, s, &stop).unwrap();
+                let (mut ke, mut ka) = (Vec::new(), Vec::new());
+                keys_into(e.as_bytes(), Tokenizer::Rouge, s, &mut ke);
+                keys_into(a.as_bytes(), Tokenizer::Rouge, s, &mut ka);
+                let want = score_keys(&ke, &ka, s, &stop).unwrap();
+                assert_eq!(got, want, "{e:?} {a:?}");
+            }
+        }
     }
 
     #[test]

@@ -2,29 +2,17 @@
 
 use crate::metrics::halt::{Run, Stop};
 use crate::metrics::text::push_utf8;
+use crate::metrics::tokens::table::{packed_key, KeyTable};
 
 /// Keys counted between two polls of the stop flag (about 1 MiB of text's worth).
 const KEYS_PER_CHECK: usize = 1 << 17;
 
-/// Hash table slots zeroed between two polls of the stop flag (1 MiB of table).
-const SLOTS_PER_CHECK: usize = 1 << 15;
-
-/// A multiset of tokens keyed by their UTF-8 bytes: up to 15 bytes packed into an integer (the
-/// bytes little-endian, the length in the top byte, so no two tokens share a key and no key
-/// is 0), longer ones boxed.
+/// A multiset of tokens keyed by their UTF-8 bytes: up to 15 bytes packed into an integer
+/// ([`packed_key`]), longer ones boxed.
 #[derive(Default)]
 pub(super) struct TokenBag {
     pub(super) packed: Vec<u128>,
     pub(super) long: Vec<Box<[u8]>>,
-}
-
-/// The packed key of a token of at most 15 bytes.
-#[inline]
-pub(super) fn packed_key(bytes: &[u8]) -> u128 {
-    let mut raw = [0u8; 16];
-    raw[..bytes.len()].copy_from_slice(bytes);
-    raw[15] = bytes.len() as u8;
-    u128::from_le_bytes(raw)
 }
 
 impl TokenBag {
@@ -55,66 +43,31 @@ impl TokenBag {
         self.push(utf8);
     }
 
-    /// Size of the multiset intersection with `other`: packed keys through a small hash table
-    /// of counts (0 marks an empty slot), long keys by merging sorted lists. `stop` is polled
-    /// every 2^17 keys.
+    /// Size of the multiset intersection with `other`: packed keys through a table of counts,
+    /// long keys by merging sorted lists. `stop` is polled every 2^17 keys.
     pub(super) fn common(
         &mut self,
         other: &mut TokenBag,
-        table: &mut Vec<(u128, u32)>,
+        table: &mut KeyTable<u32>,
         stop: &Stop,
     ) -> Run<usize> {
-        let bits = (2 * self.packed.len())
-            .max(16)
-            .next_power_of_two()
-            .trailing_zeros();
-        // The table can reach a gigabyte: zeroed 1 MiB at a time, polling `stop` in between.
-        table.clear();
-        let slots = 1usize << bits;
-        table.reserve(slots);
-        while table.len() < slots {
-            stop.check()?;
-            let more = (slots - table.len()).min(SLOTS_PER_CHECK);
-            table.resize(table.len() + more, (0, 0));
-        }
-        let mask = (1usize << bits) - 1;
-        let slot_of = |k: u128| {
-            let h = (k as u64 ^ (k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            (h >> (64 - bits)) as usize
-        };
+        table.reset(self.packed.len(), stop)?;
         for (n, &k) in self.packed.iter().enumerate() {
             if n % KEYS_PER_CHECK == 0 {
                 stop.check()?;
             }
-            let mut i = slot_of(k);
-            loop {
-                let slot = &mut table[i];
-                if slot.0 == k || slot.0 == 0 {
-                    *slot = (k, slot.1 + 1);
-                    break;
-                }
-                i = (i + 1) & mask;
-            }
+            *table.entry(k).0 += 1;
         }
         let mut same = 0;
         for (n, &k) in other.packed.iter().enumerate() {
             if n % KEYS_PER_CHECK == 0 {
                 stop.check()?;
             }
-            let mut i = slot_of(k);
-            loop {
-                let slot = &mut table[i];
-                if slot.0 == k {
-                    if slot.1 > 0 {
-                        slot.1 -= 1;
-                        same += 1;
-                    }
-                    break;
+            if let Some(count) = table.get_mut(k) {
+                if *count > 0 {
+                    *count -= 1;
+                    same += 1;
                 }
-                if slot.0 == 0 {
-                    break;
-                }
-                i = (i + 1) & mask;
             }
         }
         if !self.long.is_empty() && !other.long.is_empty() {

@@ -4,20 +4,21 @@
 //! (ASCII whitespace, and bytes that need a closer look), and lowercased in the same pass.
 //! Tokens are then read off the whitespace mask; a token with no byte that needs a closer look
 //! (for SQuAD, a run of ASCII letters and digits; for "none", any ASCII run) becomes its key
-//! straight from two 8-byte loads. The others (punctuation, control characters, anything not
-//! ASCII) take the general path, which follows Python's `str.lower`, `str.split` and `re`'s
-//! `\b` exactly.
+//! straight from two 8-byte loads; so does a SQuAD token whose punctuation is all at its two
+//! ends ("end.", "(see)"), cut to the part between. The others (punctuation inside, control
+//! characters, anything not ASCII) take the general path, which follows Python's `str.lower`,
+//! `str.split` and `re`'s `\b` exactly.
 //!
 //! Every token is keyed by its UTF-8 bytes, so the two paths give equal keys for equal tokens.
 
 mod bag;
 mod general;
-mod masks;
 
 use crate::metrics::halt::{Run, Stop};
+use crate::metrics::tokens::masks::{Masks, Scheme};
+use crate::metrics::tokens::table::{packed_at, KeyTable};
 use bag::TokenBag;
-use general::{split_general, squad_general, General};
-use masks::{Closer, Masks};
+use general::{split_general, squad_general, General, IS_PUNCT};
 
 /// How answers are turned into tokens before F1 is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +36,7 @@ pub struct Scratch {
     general: General,
     bag_e: TokenBag,
     bag_a: TokenBag,
-    table: Vec<(u128, u32)>,
+    table: KeyTable<u32>,
 }
 
 /// The tokens of `text` under `normalizer` into `bag`.
@@ -48,41 +49,55 @@ fn tokens_into(
 ) -> Run<()> {
     bag.clear();
     let squad = normalizer == Normalizer::Squad;
-    let closer = if squad {
-        Closer::NotAlnum
+    let scheme = if squad {
+        Scheme::Squad
     } else {
-        Closer::NotAscii
+        Scheme::Whitespace
     };
     let Scratch { masks, general, .. } = s;
-    masks.fill(text, squad, closer, stop)?;
+    masks.fill(text, scheme, stop)?;
     bag.packed.reserve(text.len() / 2 + 1);
     let mut next_closer = 0;
-    masks.for_each_run(stop, |start, end| {
+    masks.for_each_run(stop, |run_start, run_end| {
+        let (mut start, mut end) = (run_start, run_end);
         if next_closer < start {
             next_closer = masks.next_closer(start);
         }
         if next_closer < end {
+            // SQuAD drops punctuation: a token whose other bytes are all letters and digits
+            // between leading and trailing punctuation ("end.", "(see)") is the part between.
+            let punct = |i: usize| text[i] < 0x80 && IS_PUNCT[text[i] as usize];
             if squad {
-                squad_general(&text[start..end], &masks.text[start..end], general, bag);
-            } else {
-                split_general(&text[start..end], bag);
+                while start < end && punct(start) {
+                    start += 1;
+                }
+                while end > start && punct(end - 1) {
+                    end -= 1;
+                }
             }
-            return;
+            if !squad || (start < end && masks.next_closer(start) < end) {
+                let (raw, lowered) = (&text[run_start..run_end], &masks.text[run_start..run_end]);
+                if squad {
+                    squad_general(raw, lowered, general, bag);
+                } else {
+                    split_general(raw, bag);
+                }
+                return;
+            }
+            if start == end {
+                return; // nothing but punctuation
+            }
         }
         let len = end - start;
         if len > 15 {
             bag.long.push(masks.text[start..end].into());
             return;
         }
-        // The token's bytes from two 8-byte loads, cut to its length.
-        let at = |i: usize| u64::from_le_bytes(masks.text[i..i + 8].try_into().unwrap());
-        let lo = at(start) & (u64::MAX >> (8 * (8 - len.min(8))));
-        let hi = at(start + 8) & (u64::MAX >> 1 >> (63 - 8 * len.saturating_sub(8)));
-        if squad && len <= 3 && matches!(lo, 0x61 | 0x6E61 | 0x65_6874) {
+        let key = packed_at(&masks.text, start, end);
+        if squad && len <= 3 && matches!(key as u64, 0x61 | 0x6E61 | 0x65_6874) {
             return; // "a", "an", "the"
         }
-        bag.packed
-            .push(((hi | (len as u64) << 56) as u128) << 64 | lo as u128);
+        bag.packed.push(key);
     })
 }
 
@@ -107,7 +122,7 @@ pub fn token_f1(
 fn f1_of(
     gold: &mut TokenBag,
     pred: &mut TokenBag,
-    table: &mut Vec<(u128, u32)>,
+    table: &mut KeyTable<u32>,
     stop: &Stop,
 ) -> Run<f64> {
     let (n_gold, n_pred) = (gold.len(), pred.len());
@@ -186,7 +201,7 @@ mod tests {
     /// Deterministic texts from a pool of tricky pieces, long enough to cross the 16- and
     /// 64-byte boundaries of the masks.
     fn generated_texts() -> Vec<String> {
-        const POOL: [&str; 30] = [
+        const POOL: [&str; 38] = [
             " ",
             "  ",
             "\t",
@@ -217,6 +232,14 @@ mod tests {
             "İ",
             "東京",
             "😀",
+            "(x)",
+            "end.",
+            "\"q\"",
+            "-",
+            "a,",
+            "The!",
+            "K\u{212A}",
+            "\u{130}z",
         ];
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut out = Vec::new();
@@ -265,14 +288,16 @@ mod tests {
         }
     }
 
+    const SCHEMES: [Scheme; 3] = [Scheme::Squad, Scheme::Whitespace, Scheme::Rouge];
+
     #[test]
     fn simd_masks_equal_byte_by_byte() {
         let (mut fast, mut slow) = (Masks::default(), Masks::default());
         for text in generated_texts() {
-            for (lower, closer) in [(true, Closer::NotAlnum), (false, Closer::NotAscii)] {
-                fast.fill_with(text.as_bytes(), lower, closer, true, &Stop::new())
+            for scheme in SCHEMES {
+                fast.fill_with(text.as_bytes(), scheme, true, &Stop::new())
                     .unwrap();
-                slow.fill_with(text.as_bytes(), lower, closer, false, &Stop::new())
+                slow.fill_with(text.as_bytes(), scheme, false, &Stop::new())
                     .unwrap();
                 let w = fast.words;
                 assert_eq!(fast.space[..w], slow.space[..w], "{text:?}");
@@ -282,11 +307,9 @@ mod tests {
             }
         }
         let all: Vec<u8> = (0..=255).collect();
-        for (lower, closer) in [(true, Closer::NotAlnum), (false, Closer::NotAscii)] {
-            fast.fill_with(&all, lower, closer, true, &Stop::new())
-                .unwrap();
-            slow.fill_with(&all, lower, closer, false, &Stop::new())
-                .unwrap();
+        for scheme in SCHEMES {
+            fast.fill_with(&all, scheme, true, &Stop::new()).unwrap();
+            slow.fill_with(&all, scheme, false, &Stop::new()).unwrap();
             let w = fast.words;
             assert_eq!(
                 (&fast.space[..w], &fast.closer[..w], &fast.text[..256]),

@@ -1,51 +1,58 @@
-//! Classifying a text 64 bytes at a time into whitespace and closer-look bit masks.
+//! Classifying a text 64 bytes at a time into separator and closer-look bit masks: the first
+//! pass of token F1's tokenizers and of ROUGE's default one.
 
-use crate::metrics::halt::{Run, Stop};
+use crate::metrics::halt::{Run, Stop, TryVec};
 use crate::metrics::text::is_ascii_py_space;
 
 /// Mask words (64 bytes of text each) between two polls of the stop flag: 1 MiB of text.
 const WORDS_PER_CHECK: usize = 1 << 14;
 
 /// One text, classified 64 bytes at a time. `text` holds the text (ASCII letters lowercased
-/// when asked) with room to spare, so that a 16-byte load at any token start stays inside it.
-/// Bit i of `space` is set when byte i is ASCII whitespace, and for every position past the
-/// end; bit i of `closer` is set when byte i needs the general path. Only the first `words`
+/// when the scheme asks) with room to spare, so that a 16-byte load at any token start stays
+/// inside it. Bit i of `space` is set when byte i separates tokens, and for every position past
+/// the end; bit i of `closer` is set when byte i needs the general path. Only the first `words`
 /// words of the masks belong to the current text.
 #[derive(Default)]
-pub(super) struct Masks {
-    pub(super) text: Vec<u8>,
-    pub(super) space: Vec<u64>,
-    pub(super) closer: Vec<u64>,
-    pub(super) words: usize,
+pub(crate) struct Masks {
+    pub(crate) text: Vec<u8>,
+    pub(crate) space: Vec<u64>,
+    pub(crate) closer: Vec<u64>,
+    pub(crate) words: usize,
 }
 
-/// Which bytes need the general path: for SQuAD, all but ASCII letters, digits and
-/// whitespace; for "none", the bytes of non-ASCII characters.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Closer {
-    NotAlnum,
-    NotAscii,
+/// Which bytes separate tokens, which need the general path, and whether ASCII letters are
+/// lowercased.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scheme {
+    /// SQuAD: ASCII whitespace separates; all but ASCII letters and digits need a closer look;
+    /// lowercased.
+    Squad,
+    /// Whitespace splitting: ASCII whitespace separates; the bytes of non-ASCII characters
+    /// need a closer look; case kept.
+    Whitespace,
+    /// rouge-score: every byte but an ASCII letter or digit separates; the lead bytes 0xC4 and
+    /// 0xE2 (of U+0130 and U+212A, whose lowercase holds ASCII letters) need a closer look;
+    /// lowercased.
+    Rouge,
+}
+
+impl Scheme {
+    fn lower(self) -> bool {
+        self != Scheme::Whitespace
+    }
 }
 
 impl Masks {
-    /// Classify `text`; with `lower`, lowercase its ASCII letters. `stop` is polled every
-    /// 1 MiB of text.
-    pub(super) fn fill(
-        &mut self,
-        text: &[u8],
-        lower: bool,
-        closer: Closer,
-        stop: &Stop,
-    ) -> Run<()> {
-        self.fill_with(text, lower, closer, cfg!(target_arch = "x86_64"), stop)
+    /// Classify `text` under `scheme`. `stop` is polled every 1 MiB of text.
+    pub(crate) fn fill(&mut self, text: &[u8], scheme: Scheme, stop: &Stop) -> Run<()> {
+        self.fill_with(text, scheme, cfg!(target_arch = "x86_64"), stop)
     }
 
     /// [`Masks::fill`], byte by byte when `simd` is false (the way on other CPUs).
-    pub(super) fn fill_with(
+    pub(crate) fn fill_with(
         &mut self,
         text: &[u8],
-        lower: bool,
-        closer: Closer,
+        scheme: Scheme,
         simd: bool,
         stop: &Stop,
     ) -> Run<()> {
@@ -53,22 +60,23 @@ impl Masks {
         let full = n / 64;
         self.words = full + 1;
         if self.text.len() < 64 * self.words + 16 {
-            self.text.resize(64 * self.words + 16, 0);
+            self.text
+                .try_resize(64 * self.words + 16, 0, "the token masks")?;
         }
         if self.space.len() < self.words {
-            self.space.resize(self.words, 0);
-            self.closer.resize(self.words, 0);
+            self.space.try_resize(self.words, 0, "the token masks")?;
+            self.closer.try_resize(self.words, 0, "the token masks")?;
         }
         for first in (0..full).step_by(WORDS_PER_CHECK) {
             stop.check()?;
             for w in first..full.min(first + WORDS_PER_CHECK) {
                 let block = text[64 * w..64 * w + 64].try_into().unwrap();
-                self.block(w, block, lower, closer, simd);
+                self.block(w, block, scheme, simd);
             }
         }
         let mut last = [0u8; 64];
         last[..n - 64 * full].copy_from_slice(&text[64 * full..]);
-        self.block(full, &last, lower, closer, simd);
+        self.block(full, &last, scheme, simd);
         // Past the end: whitespace, and nothing that needs a closer look.
         let tail = n % 64;
         self.space[full] |= !0u64 << tail;
@@ -77,12 +85,12 @@ impl Masks {
     }
 
     /// Classify the 64 bytes of word `w`.
-    fn block(&mut self, w: usize, bytes: &[u8; 64], lower: bool, closer: Closer, simd: bool) {
+    fn block(&mut self, w: usize, bytes: &[u8; 64], scheme: Scheme, simd: bool) {
         let out: &mut [u8; 64] = (&mut self.text[64 * w..64 * w + 64]).try_into().unwrap();
         let (space, needs) = if simd {
-            classify_simd(bytes, lower, closer, out)
+            classify_simd(bytes, scheme, out)
         } else {
-            classify_bytes(bytes, lower, closer, out)
+            classify_bytes(bytes, scheme, out)
         };
         self.space[w] = space;
         self.closer[w] = needs;
@@ -91,7 +99,7 @@ impl Masks {
     /// The first position at or after `from` whose bit is set in `closer`, or the end of the
     /// masks.
     #[inline]
-    pub(super) fn next_closer(&self, from: usize) -> usize {
+    pub(crate) fn next_closer(&self, from: usize) -> usize {
         let bits = &self.closer[..self.words];
         let mut w = from / 64;
         let mut word = bits[w] & (!0u64 << (from % 64));
@@ -110,7 +118,7 @@ impl Masks {
     /// Call `f(start, end)` for each maximal run of non-whitespace bytes, in order, polling
     /// `stop` every 1 MiB of text.
     #[inline]
-    pub(super) fn for_each_run(&self, stop: &Stop, mut f: impl FnMut(usize, usize)) -> Run<()> {
+    pub(crate) fn for_each_run(&self, stop: &Stop, mut f: impl FnMut(usize, usize)) -> Run<()> {
         // A run starts where a non-space byte follows a space (or the start of the text) and
         // ends at the space that follows it; the padding past the end ends the last run.
         let (mut prev_space, mut start) = (1u64, 0);
@@ -154,27 +162,33 @@ static ASCII_CLASS: [u8; 128] = {
     t
 };
 
-/// (whitespace bits, closer-look bits) of 64 bytes, writing them (lowercased when asked) to
-/// `out`, one byte at a time.
-fn classify_bytes(bytes: &[u8; 64], lower: bool, closer: Closer, out: &mut [u8; 64]) -> (u64, u64) {
+/// (separator bits, closer-look bits) of 64 bytes, writing them (lowercased when the scheme
+/// asks) to `out`, one byte at a time.
+fn classify_bytes(bytes: &[u8; 64], scheme: Scheme, out: &mut [u8; 64]) -> (u64, u64) {
     let (mut space, mut needs) = (0u64, 0u64);
     for (i, &b) in bytes.iter().enumerate() {
         let class = if b < 0x80 { ASCII_CLASS[b as usize] } else { 0 };
-        space |= ((class == 1) as u64) << i;
-        let closer_look = match closer {
-            Closer::NotAlnum => class == 0,
-            Closer::NotAscii => b >= 0x80,
+        let (separates, closer_look) = match scheme {
+            Scheme::Squad => (class == 1, class == 0),
+            Scheme::Whitespace => (class == 1, b >= 0x80),
+            Scheme::Rouge => (class != 2, b == 0xC4 || b == 0xE2),
         };
+        space |= (separates as u64) << i;
         needs |= (closer_look as u64) << i;
-        out[i] = if lower { b.to_ascii_lowercase() } else { b };
+        out[i] = if scheme.lower() {
+            b.to_ascii_lowercase()
+        } else {
+            b
+        };
     }
     (space, needs)
 }
 
 /// [`classify_bytes`] with SSE2 (part of every x86-64 CPU), sixteen bytes at a time.
 #[cfg(target_arch = "x86_64")]
-fn classify_simd(bytes: &[u8; 64], lower: bool, closer: Closer, out: &mut [u8; 64]) -> (u64, u64) {
+fn classify_simd(bytes: &[u8; 64], scheme: Scheme, out: &mut [u8; 64]) -> (u64, u64) {
     use std::arch::x86_64::*;
+    let lower = scheme.lower();
     let (mut space_bits, mut needs_bits) = (0u64, 0u64);
     // SAFETY: SSE2 is part of the x86-64 baseline; chunk c reads bytes[16c..16c+16] and writes
     // out[16c..16c+16], inside both 64-byte arrays.
@@ -188,7 +202,7 @@ fn classify_simd(bytes: &[u8; 64], lower: bool, closer: Closer, out: &mut [u8; 6
         };
         for c in 0..4 {
             let x = _mm_loadu_si128(bytes.as_ptr().add(16 * c) as *const __m128i);
-            let space = _mm_or_si128(within(x, 0x09, 0x0D), within(x, 0x1C, 0x20));
+            let white = _mm_or_si128(within(x, 0x09, 0x0D), within(x, 0x1C, 0x20));
             let upper = within(x, b'A', b'Z');
             let lowered = if lower {
                 _mm_add_epi8(x, _mm_and_si128(upper, _mm_set1_epi8(0x20)))
@@ -196,17 +210,25 @@ fn classify_simd(bytes: &[u8; 64], lower: bool, closer: Closer, out: &mut [u8; 6
                 x
             };
             _mm_storeu_si128(out.as_mut_ptr().add(16 * c) as *mut __m128i, lowered);
-            let needs = match closer {
-                Closer::NotAlnum => {
-                    let alnum = _mm_or_si128(
-                        _mm_or_si128(upper, within(x, b'a', b'z')),
-                        within(x, b'0', b'9'),
-                    );
-                    !_mm_movemask_epi8(_mm_or_si128(alnum, space)) as u64 & 0xFFFF
-                }
-                Closer::NotAscii => _mm_movemask_epi8(x) as u64,
+            let alnum = || {
+                _mm_or_si128(
+                    _mm_or_si128(upper, within(x, b'a', b'z')),
+                    within(x, b'0', b'9'),
+                )
             };
-            space_bits |= (_mm_movemask_epi8(space) as u64) << (16 * c);
+            let bits = |v: __m128i| _mm_movemask_epi8(v) as u32 as u64;
+            let (space, needs) = match scheme {
+                Scheme::Squad => (bits(white), !bits(_mm_or_si128(alnum(), white)) & 0xFFFF),
+                Scheme::Whitespace => (bits(white), bits(x)),
+                Scheme::Rouge => (
+                    !bits(alnum()) & 0xFFFF,
+                    bits(_mm_or_si128(
+                        _mm_cmpeq_epi8(x, _mm_set1_epi8(0xC4u8 as i8)),
+                        _mm_cmpeq_epi8(x, _mm_set1_epi8(0xE2u8 as i8)),
+                    )),
+                ),
+            };
+            space_bits |= space << (16 * c);
             needs_bits |= needs << (16 * c);
         }
     }
@@ -214,6 +236,6 @@ fn classify_simd(bytes: &[u8; 64], lower: bool, closer: Closer, out: &mut [u8; 6
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn classify_simd(bytes: &[u8; 64], lower: bool, closer: Closer, out: &mut [u8; 64]) -> (u64, u64) {
-    classify_bytes(bytes, lower, closer, out)
+fn classify_simd(bytes: &[u8; 64], scheme: Scheme, out: &mut [u8; 64]) -> (u64, u64) {
+    classify_bytes(bytes, scheme, out)
 }

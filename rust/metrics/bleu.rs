@@ -121,8 +121,7 @@ fn all_orders(
     grams[0].clear();
     grams[0].extend_from_slice(ids);
     for order in 2..=MAX_ORDER {
-        stop.check()?;
-        ngrams.next_order(order, &grams[order - 2], ids, insert, tmp);
+        ngrams.next_order(order, &grams[order - 2], ids, insert, tmp, stop)?;
         std::mem::swap(&mut grams[order - 1], tmp);
     }
     Ok(())
@@ -348,6 +347,32 @@ mod tests {
         stop.raise();
         let got = segment_stats(&[b"a b c"], b"a b", OPTS, &mut Scratch::default(), &stop);
         assert_eq!(got.err(), Some(crate::metrics::halt::Halt::Stopped));
+        // Lowercasing a long text polls too, before any token is cut.
+        let long = "Ab cD ".repeat(1 << 19);
+        let lower = BleuOptions {
+            lowercase: true,
+            ..OPTS
+        };
+        let (mut tok, mut keys) = (bleu_tokenize::Scratch::default(), Vec::new());
+        let got = bleu_tokenize::tokens(
+            long.as_bytes(),
+            OPTS.tokenizer,
+            true,
+            &mut tok,
+            &mut keys,
+            &stop,
+        );
+        assert_eq!(got, Err(crate::metrics::halt::Halt::Stopped));
+        assert!(keys.is_empty());
+        let go = Stop::new();
+        let st = segment_stats(
+            &[long.as_bytes()],
+            long.as_bytes(),
+            lower,
+            &mut Scratch::default(),
+            &go,
+        );
+        assert_eq!(st.map(|s| s.correct[0]), Ok(2 << 19));
     }
 
     #[test]

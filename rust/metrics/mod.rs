@@ -13,6 +13,7 @@ pub mod lcs;
 pub mod levenshtein;
 pub mod ngrams;
 pub mod pattern;
+pub mod polled_text;
 pub mod porter;
 pub mod rouge_l;
 pub mod rouge_lsum;

@@ -8,6 +8,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::halt::{Run, Stop, CHECK_EVERY};
 use super::text::TokenKey;
 
 /// The id of an n-gram that was looked up and not found.
@@ -246,7 +247,8 @@ impl NgramIds {
 
     /// The ids of the n-grams of order `n` (≥ 2) of a sequence, into `out`: `prev` holds the
     /// ids of its (n−1)-grams and `units` its unit ids (so `prev.len() == units.len() − n + 2`).
-    /// With `insert`, unseen n-grams get new ids; without, they are [`ABSENT`].
+    /// With `insert`, unseen n-grams get new ids; without, they are [`ABSENT`]. `stop` is
+    /// polled every [`CHECK_EVERY`] n-grams.
     pub fn next_order(
         &mut self,
         n: usize,
@@ -254,10 +256,11 @@ impl NgramIds {
         units: &[u32],
         insert: bool,
         out: &mut Vec<u32>,
-    ) {
+        stop: &Stop,
+    ) -> Run<()> {
         out.clear();
         if units.len() < n {
-            return;
+            return Ok(());
         }
         while self.orders.len() < n - 1 {
             self.orders.push(KeyIds::default());
@@ -266,21 +269,25 @@ impl NgramIds {
         let count = units.len() + 1 - n;
         out.reserve(count);
         let (prev, last) = (&prev[..count], &units[n - 1..]);
-        if insert {
-            out.extend(
-                prev.iter()
-                    .zip(last)
-                    .map(|(&p, &u)| map.intern((p as u64) << 32 | u as u64)),
-            );
-        } else {
-            out.extend(prev.iter().zip(last).map(|(&p, &u)| {
-                if p == ABSENT || u == ABSENT {
-                    ABSENT
-                } else {
-                    map.get((p as u64) << 32 | u as u64)
-                }
-            }));
+        for (prev, last) in prev.chunks(CHECK_EVERY).zip(last.chunks(CHECK_EVERY)) {
+            stop.check()?;
+            if insert {
+                out.extend(
+                    prev.iter()
+                        .zip(last)
+                        .map(|(&p, &u)| map.intern((p as u64) << 32 | u as u64)),
+                );
+            } else {
+                out.extend(prev.iter().zip(last).map(|(&p, &u)| {
+                    if p == ABSENT || u == ABSENT {
+                        ABSENT
+                    } else {
+                        map.get((p as u64) << 32 | u as u64)
+                    }
+                }));
+            }
         }
+        Ok(())
     }
 }
 
@@ -320,20 +327,34 @@ mod tests {
         let b: Vec<u32> = "a b d".split(' ').map(|w| units.get(&key(w))).collect();
         assert_eq!(b, vec![0, 1, ABSENT]);
 
-        let mut ng = NgramIds::default();
+        let (mut ng, go) = (NgramIds::default(), Stop::new());
         let (mut a2, mut a3, mut b2, mut b3) = (vec![], vec![], vec![], vec![]);
-        ng.next_order(2, &a, &a, true, &mut a2);
+        ng.next_order(2, &a, &a, true, &mut a2, &go).unwrap();
         assert_eq!(a2, vec![0, 1, 0, 2]); // ab ba ab bc
-        ng.next_order(3, &a2, &a, true, &mut a3);
+        ng.next_order(3, &a2, &a, true, &mut a3, &go).unwrap();
         assert_eq!(a3, vec![0, 1, 2]); // aba bab abc
         assert_eq!(ng.len(2), 3);
-        ng.next_order(2, &b, &b, false, &mut b2);
+        ng.next_order(2, &b, &b, false, &mut b2, &go).unwrap();
         assert_eq!(b2, vec![0, ABSENT]);
-        ng.next_order(3, &b2, &b, false, &mut b3);
+        ng.next_order(3, &b2, &b, false, &mut b3, &go).unwrap();
         assert_eq!(b3, vec![ABSENT]);
         let mut b4 = vec![7];
-        ng.next_order(4, &b3, &b, false, &mut b4);
+        ng.next_order(4, &b3, &b, false, &mut b4, &go).unwrap();
         assert!(b4.is_empty(), "a 3-unit text has no 4-grams");
+    }
+
+    #[test]
+    fn a_raised_stop_halts_next_order() {
+        let units: Vec<u32> = (0..2 * CHECK_EVERY as u32).map(|i| i % 5).collect();
+        let (mut ng, mut out, stop) = (NgramIds::default(), vec![1], Stop::new());
+        stop.raise();
+        let got = ng.next_order(2, &units, &units, true, &mut out, &stop);
+        assert_eq!(got, Err(crate::metrics::halt::Halt::Stopped));
+        assert!(out.is_empty());
+        ng.next_order(2, &units, &units, true, &mut out, &Stop::new())
+            .unwrap();
+        assert_eq!(out.len(), units.len() - 1);
+        assert_eq!(ng.len(2), 5);
     }
 
     #[test]

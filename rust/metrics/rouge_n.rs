@@ -80,9 +80,8 @@ pub fn rouge_n(
     grams_a.clone_from(ids_a);
     let mut vocab = units.len();
     for order in 2..=n {
-        stop.check()?;
-        ngrams.next_order(order, grams_e, ids_e, true, tmp_e);
-        ngrams.next_order(order, grams_a, ids_a, false, tmp_a);
+        ngrams.next_order(order, grams_e, ids_e, true, tmp_e, stop)?;
+        ngrams.next_order(order, grams_a, ids_a, false, tmp_a, stop)?;
         std::mem::swap(grams_e, tmp_e);
         std::mem::swap(grams_a, tmp_a);
         vocab = ngrams.len(order);

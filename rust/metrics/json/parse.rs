@@ -2,29 +2,39 @@
 
 use std::cmp::Ordering;
 
-use super::lex::{locate, same_bytes, PResult, Parser};
+use super::lex::{is_stopped, locate, same_bytes, PResult, Parser};
 use super::{Document, Node, Numbers, ParseError, Span};
+use crate::metrics::halt::{Halt, Run, Stop};
 
 impl<'a> Document<'a> {
-    /// Parse `src` into this document, replacing what it held and reusing its buffers.
-    pub fn reparse(&mut self, src: &'a [u8], numbers: Numbers) -> Result<(), ParseError> {
+    /// Parse `src` into this document, replacing what it held and reusing its buffers: `Ok`
+    /// with the outcome of parsing, or `Err` when `stop` was raised meanwhile.
+    pub fn reparse(
+        &mut self,
+        src: &'a [u8],
+        numbers: Numbers,
+        stop: &Stop,
+    ) -> Run<Result<(), ParseError>> {
         self.numbers = numbers;
         self.items.clear();
         self.members.clear();
         self.open_items.clear();
         self.open_members.clear();
         let mut b = Builder {
-            p: Parser { src, pos: 0 },
+            p: Parser::new(src, stop),
             doc: self,
         };
         match b.document() {
             Ok(root) => {
                 self.root = root;
-                Ok(())
+                Ok(Ok(()))
             }
-            Err((pos, message)) => {
+            Err(e) => {
                 self.root = Node::Null;
-                Err(locate(src, pos, message))
+                if is_stopped(e) {
+                    return Err(Halt::Stopped);
+                }
+                Ok(Err(locate(src, e.0, e.1)))
             }
         }
     }
@@ -32,7 +42,7 @@ impl<'a> Document<'a> {
 
 /// Builds the canonical tree of the expected side.
 struct Builder<'a, 'd> {
-    p: Parser<'a>,
+    p: Parser<'a, 'd>,
     doc: &'d mut Document<'a>,
 }
 
@@ -41,7 +51,7 @@ impl<'a> Builder<'a, '_> {
         self.p.skip_ws();
         let node = self.value(0)?;
         self.p.skip_ws();
-        if self.p.pos != self.p.src.len() {
+        if !self.p.at_end() {
             return Err((self.p.pos, "unexpected data after the JSON document"));
         }
         Ok(node)

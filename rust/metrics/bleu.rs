@@ -10,9 +10,6 @@ use super::halt::{Run, Stop};
 use super::ngrams::{NgramIds, TokenIds, ABSENT};
 use super::text::TokenKey;
 
-/// Tokens interned between two polls of the stop flag.
-const KEYS_PER_CHECK: usize = 1 << 17;
-
 /// The highest n-gram order (sacrebleu's `MAX_NGRAM_ORDER`).
 pub const MAX_ORDER: usize = 4;
 
@@ -159,21 +156,7 @@ pub fn segment_stats(
         bleu_tokenize::tokens(r, opts.tokenizer, opts.lowercase, tok, keys, stop)?;
         ref_lens.push(keys.len() as u64);
         ids.clear();
-        let mut drained = keys.drain(..);
-        loop {
-            stop.check()?;
-            let before = ids.len();
-            ids.extend(
-                drained
-                    .by_ref()
-                    .take(KEYS_PER_CHECK)
-                    .map(|k| units.intern(k)),
-            );
-            if ids.len() - before < KEYS_PER_CHECK {
-                break;
-            }
-        }
-        drop(drained);
+        units.ids_polling(keys, true, ids, stop)?;
         all_orders(ngrams, ids, true, grams, tmp, stop)?;
         for (g, best) in grams.iter().zip(ref_max.iter_mut()) {
             // ids are numbered in order of first appearance, so this reference's largest id
@@ -208,10 +191,7 @@ pub fn segment_stats(
     bleu_tokenize::tokens(hyp, opts.tokenizer, opts.lowercase, tok, keys, stop)?;
     let hyp_len = keys.len() as u64;
     ids.clear();
-    for chunk in keys.chunks(KEYS_PER_CHECK) {
-        stop.check()?;
-        ids.extend(chunk.iter().map(|k| units.get(k)));
-    }
+    units.ids_polling(keys, false, ids, stop)?;
     all_orders(ngrams, ids, false, grams, tmp, stop)?;
 
     let mut stats = BleuStats {

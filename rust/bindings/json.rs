@@ -3,8 +3,10 @@
 use pyo3::prelude::*;
 
 use super::metric_pair;
+use crate::batch::{run_watched, Workers};
 use crate::errors::EvalError;
 use crate::inputs;
+use crate::metrics::halt::Stop;
 use crate::metrics::json::{self, Numbers};
 
 /// Parse the expected document into `doc` (reusing its buffers), or say what is wrong.
@@ -12,8 +14,9 @@ fn parse_expected<'a>(
     doc: &mut json::Document<'a>,
     text: &'a [u8],
     n: Numbers,
+    stop: &Stop,
 ) -> Result<(), EvalError> {
-    doc.reparse(text, n).map_err(|e| {
+    doc.reparse(text, n, stop)?.map_err(|e| {
         EvalError::input(format!(
             "expected is not valid JSON ({e}); fix the expected document"
         ))
@@ -26,19 +29,22 @@ metric_pair! {
     batch: json_match_batch -> bool,
         "(expected, actual, numbers='value', workers=-1, max_chars=None)";
     options: (numbers: Numbers = Numbers::Value);
-    kernel: |doc: json::Document<'_>, e, a, _stop| {
-        parse_expected(doc, e, numbers)?;
-        Ok(doc.matches(a))
+    kernel: |doc: json::Document<'_>, e, a, stop| {
+        parse_expected(doc, e, numbers, stop)?;
+        Ok(doc.matches(a, stop)?)
     }
 }
 
 #[pyfunction]
 #[pyo3(signature = (text, numbers = Numbers::Value), text_signature = "(text, numbers='value')")]
-fn canonical_json(text: &Bound<'_, PyAny>, numbers: Numbers) -> PyResult<String> {
+fn canonical_json(py: Python<'_>, text: &Bound<'_, PyAny>, numbers: Numbers) -> PyResult<String> {
     let t = inputs::str_bytes(text, "text")?;
-    let doc = json::parse(&t, numbers)
-        .map_err(|e| EvalError::input(format!("text is not valid JSON ({e})")))?;
-    Ok(doc.canonical())
+    let t: &[u8] = &t;
+    run_watched(py, Workers::ALL, t.len(), |stop, _| {
+        let doc = json::parse(t, numbers, stop)?
+            .map_err(|e| EvalError::input(format!("text is not valid JSON ({e})")))?;
+        Ok(doc.canonical(stop)?)
+    })
 }
 
 /// Add this family's functions to the module.

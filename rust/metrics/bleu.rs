@@ -10,9 +10,6 @@ use super::halt::{Run, Stop};
 use super::ngrams::{NgramIds, TokenIds, ABSENT};
 use super::text::TokenKey;
 
-/// Tokens interned between two polls of the stop flag.
-const KEYS_PER_CHECK: usize = 1 << 17;
-
 /// The highest n-gram order (sacrebleu's `MAX_NGRAM_ORDER`).
 pub const MAX_ORDER: usize = 4;
 
@@ -121,8 +118,7 @@ fn all_orders(
     grams[0].clear();
     grams[0].extend_from_slice(ids);
     for order in 2..=MAX_ORDER {
-        stop.check()?;
-        ngrams.next_order(order, &grams[order - 2], ids, insert, tmp);
+        ngrams.next_order(order, &grams[order - 2], ids, insert, tmp, stop)?;
         std::mem::swap(&mut grams[order - 1], tmp);
     }
     Ok(())
@@ -160,21 +156,7 @@ pub fn segment_stats(
         bleu_tokenize::tokens(r, opts.tokenizer, opts.lowercase, tok, keys, stop)?;
         ref_lens.push(keys.len() as u64);
         ids.clear();
-        let mut drained = keys.drain(..);
-        loop {
-            stop.check()?;
-            let before = ids.len();
-            ids.extend(
-                drained
-                    .by_ref()
-                    .take(KEYS_PER_CHECK)
-                    .map(|k| units.intern(k)),
-            );
-            if ids.len() - before < KEYS_PER_CHECK {
-                break;
-            }
-        }
-        drop(drained);
+        units.ids_polling(keys, true, ids, stop)?;
         all_orders(ngrams, ids, true, grams, tmp, stop)?;
         for (g, best) in grams.iter().zip(ref_max.iter_mut()) {
             // ids are numbered in order of first appearance, so this reference's largest id
@@ -209,10 +191,7 @@ pub fn segment_stats(
     bleu_tokenize::tokens(hyp, opts.tokenizer, opts.lowercase, tok, keys, stop)?;
     let hyp_len = keys.len() as u64;
     ids.clear();
-    for chunk in keys.chunks(KEYS_PER_CHECK) {
-        stop.check()?;
-        ids.extend(chunk.iter().map(|k| units.get(k)));
-    }
+    units.ids_polling(keys, false, ids, stop)?;
     all_orders(ngrams, ids, false, grams, tmp, stop)?;
 
     let mut stats = BleuStats {
@@ -348,6 +327,32 @@ mod tests {
         stop.raise();
         let got = segment_stats(&[b"a b c"], b"a b", OPTS, &mut Scratch::default(), &stop);
         assert_eq!(got.err(), Some(crate::metrics::halt::Halt::Stopped));
+        // Lowercasing a long text polls too, before any token is cut.
+        let long = "Ab cD ".repeat(1 << 19);
+        let lower = BleuOptions {
+            lowercase: true,
+            ..OPTS
+        };
+        let (mut tok, mut keys) = (bleu_tokenize::Scratch::default(), Vec::new());
+        let got = bleu_tokenize::tokens(
+            long.as_bytes(),
+            OPTS.tokenizer,
+            true,
+            &mut tok,
+            &mut keys,
+            &stop,
+        );
+        assert_eq!(got, Err(crate::metrics::halt::Halt::Stopped));
+        assert!(keys.is_empty());
+        let go = Stop::new();
+        let st = segment_stats(
+            &[long.as_bytes()],
+            long.as_bytes(),
+            lower,
+            &mut Scratch::default(),
+            &go,
+        );
+        assert_eq!(st.map(|s| s.correct[0]), Ok(2 << 19));
     }
 
     #[test]

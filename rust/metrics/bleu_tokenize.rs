@@ -15,15 +15,12 @@
 //! not overlap. The `13a` passes run on UTF-8 bytes, which gives the same result as on code
 //! points because every pattern byte is ASCII and no byte of a multi-byte character is.
 
-use super::halt::{Run, Stop};
+use super::halt::{Run, Stop, CHECK_EVERY};
 use super::intl_tables::CLASS_RANGES;
+use super::polled_text::{decode_polling, py_lower_polling};
 use super::text::{
-    decode_into, is_ascii_py_space, is_py_space, next_code_point, push_utf8, py_lower_into,
-    TokenKey,
+    decode_into, is_ascii_py_space, is_py_space, next_code_point, push_utf8, TokenKey,
 };
-
-/// Bytes (or code points) of input between two polls of the stop flag.
-const CHECK_EVERY: usize = 1 << 20;
 
 /// How BLEU cuts text into tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -520,26 +517,6 @@ fn tokens_13a_plain(src: &[u8], out: &mut Vec<TokenKey>, stop: &Stop) -> Run<()>
     Ok(())
 }
 
-/// [`decode_into`], 1 MiB of `bytes` at a time (each piece cut before a leading byte),
-/// polling `stop` in between.
-fn decode_polling(bytes: &[u8], out: &mut Vec<u32>, stop: &Stop) -> Run<()> {
-    out.reserve(bytes.len());
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        stop.check()?;
-        let cut = match rest.get(CHECK_EVERY..) {
-            Some(tail) => tail
-                .iter()
-                .position(|&c| c & 0xC0 != 0x80)
-                .map_or(rest.len(), |p| CHECK_EVERY + p),
-            None => rest.len(),
-        };
-        decode_into(&rest[..cut], out);
-        rest = &rest[cut..];
-    }
-    Ok(())
-}
-
 /// The BLEU tokens of `text`, in order, into `out` (cleared first).
 pub fn tokens(
     text: &[u8],
@@ -555,11 +532,11 @@ pub fn tokens(
         s.cps.clear();
         decode_polling(text, &mut s.cps, stop)?;
         s.lower.clear();
-        py_lower_into(&s.cps, &mut s.lower);
-        stop.check()?;
+        py_lower_polling(&s.cps, &mut s.lower, stop)?;
         owned.clear();
-        for &c in &s.lower {
-            push_utf8(c, &mut owned);
+        for part in s.lower.chunks(CHECK_EVERY) {
+            stop.check()?;
+            part.iter().for_each(|&c| push_utf8(c, &mut owned));
         }
         &owned
     } else {

@@ -7,6 +7,10 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+/// Units of linear work (bytes, code points, tokens or n-grams of one text) a kernel does
+/// between two polls of its [`Stop`]: about a millisecond of work, so a poll costs nothing.
+pub const CHECK_EVERY: usize = 1 << 20;
+
 /// Word operations the O(n·m/64) kernels of this process have started, all calls together.
 static WORK_DONE: AtomicU64 = AtomicU64::new(0);
 

@@ -8,6 +8,8 @@
 
 use rustc_hash::FxHashMap;
 
+use super::halt::{Run, Stop, CHECK_EVERY};
+pub use super::key_ids::KeyIds;
 use super::text::TokenKey;
 
 /// The id of an n-gram that was looked up and not found.
@@ -54,173 +56,36 @@ impl TokenIds {
             TokenKey::Long(cps) => self.long.get(cps).copied().unwrap_or(ABSENT),
         }
     }
-}
 
-/// Dense ids for `u64` keys: an open-addressing table (linear probing, Fibonacci hashing)
-/// emptied in O(1) by bumping a generation stamp, so clearing it between pairs costs nothing
-/// however large it once grew. Faster than a general hash map on the few hundred keys a pair
-/// of texts has.
-pub struct KeyIds<K = u64> {
-    slots: Vec<Slot<K>>,
-    generation: u32,
-    bits: u32,
-    len: u32,
-}
-
-/// A key type of [`KeyIds`]: a plain integer, hashed by Fibonacci hashing.
-pub trait SlotKey: Copy + Eq + Default {
-    /// The top `bits` bits of the key's multiplicative hash.
-    fn home(self, bits: u32) -> usize;
-}
-
-const FIB: u64 = 0x9E37_79B9_7F4A_7C15;
-
-impl SlotKey for u64 {
-    #[inline(always)]
-    fn home(self, bits: u32) -> usize {
-        (self.wrapping_mul(FIB) >> (64 - bits)) as usize
-    }
-}
-
-impl SlotKey for u128 {
-    #[inline(always)]
-    fn home(self, bits: u32) -> usize {
-        let folded = (self as u64).wrapping_mul(FIB) ^ ((self >> 64) as u64);
-        (folded.wrapping_mul(FIB) >> (64 - bits)) as usize
-    }
-}
-
-#[derive(Clone, Copy, Default)]
-struct Slot<K> {
-    key: K,
-    id: u32,
-    generation: u32,
-}
-
-impl<K: SlotKey> Default for KeyIds<K> {
-    fn default() -> Self {
-        KeyIds {
-            slots: vec![Slot::default(); 64],
-            generation: 1,
-            bits: 6,
-            len: 0,
+    /// The ids of `keys` appended to `ids`: interned when `insert` (and `keys` emptied), else
+    /// looked up. `stop` is polled every [`CHECK_EVERY`] tokens.
+    pub fn ids_polling(
+        &mut self,
+        keys: &mut Vec<TokenKey>,
+        insert: bool,
+        ids: &mut Vec<u32>,
+        stop: &Stop,
+    ) -> Run<()> {
+        if !insert {
+            for part in keys.chunks(CHECK_EVERY) {
+                stop.check()?;
+                ids.extend(part.iter().map(|k| self.get(k)));
+            }
+            return Ok(());
         }
-    }
-}
-
-impl<K: SlotKey> KeyIds<K> {
-    /// Forget every key.
-    pub fn clear(&mut self) {
-        self.len = 0;
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // Stamps wrapped around: old ones could look current again.
-            self.slots.fill(Slot::default());
-            self.generation = 1;
+        if keys.len() <= CHECK_EVERY {
+            stop.check()?;
+            ids.extend(keys.drain(..).map(|k| self.intern(k)));
+            return Ok(());
         }
-    }
-
-    /// How many keys have ids.
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline(always)]
-    fn home(&self, key: K) -> usize {
-        key.home(self.bits)
-    }
-
-    /// The id of `key`, a new one (the next integer) if it has none.
-    #[inline]
-    pub fn intern(&mut self, key: K) -> u32 {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
+        let mut drained = keys.drain(..);
         loop {
-            let slot = &mut self.slots[i];
-            if slot.generation != self.generation {
-                let id = self.len;
-                *slot = Slot {
-                    key,
-                    id,
-                    generation: self.generation,
-                };
-                self.len += 1;
-                if self.len as usize * 4 > self.slots.len() {
-                    self.grow();
-                }
-                return id;
+            stop.check()?;
+            let before = ids.len();
+            ids.extend(drained.by_ref().take(CHECK_EVERY).map(|k| self.intern(k)));
+            if ids.len() - before < CHECK_EVERY {
+                return Ok(());
             }
-            if slot.key == key {
-                return slot.id;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// The id of `key`, or [`ABSENT`].
-    #[inline]
-    pub fn get(&self, key: K) -> u32 {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            let slot = &self.slots[i];
-            if slot.generation != self.generation {
-                return ABSENT;
-            }
-            if slot.key == key {
-                return slot.id;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// The id of `key`, or `next()` given to it if it has none; `next` is called at most once.
-    #[inline]
-    pub fn intern_with(&mut self, key: K, next: impl FnOnce() -> u32) -> u32 {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            let slot = &mut self.slots[i];
-            if slot.generation != self.generation {
-                let id = next();
-                *slot = Slot {
-                    key,
-                    id,
-                    generation: self.generation,
-                };
-                self.len += 1;
-                if self.len as usize * 4 > self.slots.len() {
-                    self.grow();
-                }
-                return id;
-            }
-            if slot.key == key {
-                return slot.id;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        let live = self.generation;
-        self.bits += 1;
-        self.slots = vec![Slot::default(); 1 << self.bits];
-        self.generation = 1;
-        let mask = self.slots.len() - 1;
-        for slot in old.into_iter().filter(|s| s.generation == live) {
-            let mut i = self.home(slot.key);
-            while self.slots[i].generation == 1 {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = Slot {
-                generation: 1,
-                ..slot
-            };
         }
     }
 }
@@ -246,7 +111,8 @@ impl NgramIds {
 
     /// The ids of the n-grams of order `n` (≥ 2) of a sequence, into `out`: `prev` holds the
     /// ids of its (n−1)-grams and `units` its unit ids (so `prev.len() == units.len() − n + 2`).
-    /// With `insert`, unseen n-grams get new ids; without, they are [`ABSENT`].
+    /// With `insert`, unseen n-grams get new ids; without, they are [`ABSENT`]. `stop` is
+    /// polled every [`CHECK_EVERY`] n-grams.
     pub fn next_order(
         &mut self,
         n: usize,
@@ -254,10 +120,11 @@ impl NgramIds {
         units: &[u32],
         insert: bool,
         out: &mut Vec<u32>,
-    ) {
+        stop: &Stop,
+    ) -> Run<()> {
         out.clear();
         if units.len() < n {
-            return;
+            return Ok(());
         }
         while self.orders.len() < n - 1 {
             self.orders.push(KeyIds::default());
@@ -266,21 +133,25 @@ impl NgramIds {
         let count = units.len() + 1 - n;
         out.reserve(count);
         let (prev, last) = (&prev[..count], &units[n - 1..]);
-        if insert {
-            out.extend(
-                prev.iter()
-                    .zip(last)
-                    .map(|(&p, &u)| map.intern((p as u64) << 32 | u as u64)),
-            );
-        } else {
-            out.extend(prev.iter().zip(last).map(|(&p, &u)| {
-                if p == ABSENT || u == ABSENT {
-                    ABSENT
-                } else {
-                    map.get((p as u64) << 32 | u as u64)
-                }
-            }));
+        for (prev, last) in prev.chunks(CHECK_EVERY).zip(last.chunks(CHECK_EVERY)) {
+            stop.check()?;
+            if insert {
+                out.extend(
+                    prev.iter()
+                        .zip(last)
+                        .map(|(&p, &u)| map.intern((p as u64) << 32 | u as u64)),
+                );
+            } else {
+                out.extend(prev.iter().zip(last).map(|(&p, &u)| {
+                    if p == ABSENT || u == ABSENT {
+                        ABSENT
+                    } else {
+                        map.get((p as u64) << 32 | u as u64)
+                    }
+                }));
+            }
         }
+        Ok(())
     }
 }
 
@@ -320,20 +191,45 @@ mod tests {
         let b: Vec<u32> = "a b d".split(' ').map(|w| units.get(&key(w))).collect();
         assert_eq!(b, vec![0, 1, ABSENT]);
 
-        let mut ng = NgramIds::default();
+        let (mut ng, go) = (NgramIds::default(), Stop::new());
         let (mut a2, mut a3, mut b2, mut b3) = (vec![], vec![], vec![], vec![]);
-        ng.next_order(2, &a, &a, true, &mut a2);
+        ng.next_order(2, &a, &a, true, &mut a2, &go).unwrap();
         assert_eq!(a2, vec![0, 1, 0, 2]); // ab ba ab bc
-        ng.next_order(3, &a2, &a, true, &mut a3);
+        ng.next_order(3, &a2, &a, true, &mut a3, &go).unwrap();
         assert_eq!(a3, vec![0, 1, 2]); // aba bab abc
         assert_eq!(ng.len(2), 3);
-        ng.next_order(2, &b, &b, false, &mut b2);
+        ng.next_order(2, &b, &b, false, &mut b2, &go).unwrap();
         assert_eq!(b2, vec![0, ABSENT]);
-        ng.next_order(3, &b2, &b, false, &mut b3);
+        ng.next_order(3, &b2, &b, false, &mut b3, &go).unwrap();
         assert_eq!(b3, vec![ABSENT]);
         let mut b4 = vec![7];
-        ng.next_order(4, &b3, &b, false, &mut b4);
+        ng.next_order(4, &b3, &b, false, &mut b4, &go).unwrap();
         assert!(b4.is_empty(), "a 3-unit text has no 4-grams");
+    }
+
+    #[test]
+    fn a_raised_stop_halts_next_order_and_numbering() {
+        let (units, stop) = (vec![1; 2 * CHECK_EVERY], Stop::new());
+        stop.raise();
+        let (mut ng, mut out) = (NgramIds::default(), vec![1]);
+        let got = ng.next_order(2, &units, &units, true, &mut out, &stop);
+        assert_eq!(
+            (got, out.len()),
+            (Err(crate::metrics::halt::Halt::Stopped), 0)
+        );
+        let mut keys = vec![TokenKey::of_ascii(b"a"); 2 * CHECK_EVERY];
+        let mut t = TokenIds::default();
+        for insert in [false, true] {
+            let got = t.ids_polling(&mut keys, insert, &mut out, &stop);
+            assert_eq!(
+                (got, out.len()),
+                (Err(crate::metrics::halt::Halt::Stopped), 0)
+            );
+        }
+        keys.resize(2 * CHECK_EVERY, TokenKey::of_ascii(b"a"));
+        t.ids_polling(&mut keys, true, &mut out, &Stop::new())
+            .unwrap();
+        assert_eq!((out.len(), t.len(), keys.len()), (2 * CHECK_EVERY, 1, 0));
     }
 
     #[test]
@@ -353,30 +249,6 @@ mod tests {
             assert_eq!(k.intern(i << 100 | i), i as u32);
         }
         assert_eq!(k.get(5 << 100 | 5), 5);
-    }
-
-    #[test]
-    fn key_ids_grow_and_clear() {
-        let mut t = KeyIds::<u64>::default();
-        for round in 0..3u64 {
-            for k in 0..5000u64 {
-                assert_eq!(t.intern(k * 7919 + round), k as u32);
-            }
-            for k in 0..5000u64 {
-                assert_eq!(t.get(k * 7919 + round), k as u32);
-                assert_eq!(t.intern(k * 7919 + round), k as u32);
-            }
-            assert_eq!(t.get(u64::MAX), ABSENT);
-            assert_eq!(t.len(), 5000);
-            t.clear();
-            assert!(t.is_empty());
-            assert_eq!(t.get(round), ABSENT);
-        }
-        // The generation stamp wrapping around empties the table for real.
-        t.generation = u32::MAX;
-        t.intern(42);
-        t.clear();
-        assert_eq!(t.get(42), ABSENT);
     }
 
     #[test]

@@ -17,7 +17,8 @@ use super::halt::{Run, Stop, TryVec};
 use super::ngrams::TokenIds;
 use super::pattern::{symbols_per_check, PatternMasks};
 use super::rouge_l::{RougeScore, Tokenizer};
-use super::rouge_tokens::{fmeasure, token_keys, Stemmer, TokenScratch};
+use super::rouge_pieces::token_keys_polling;
+use super::rouge_tokens::{fmeasure, Stemmer, TokenScratch};
 use super::text::TokenKey;
 
 /// Columns stored whole when (|c| + 1) · words stays below this; else checkpoints.
@@ -38,7 +39,7 @@ fn prefix_lcs(col: &[u64], i: usize) -> u32 {
 #[derive(Default)]
 pub struct Scratch {
     tokens: TokenScratch,
-    keys: Vec<TokenKey>,
+    keys: [Vec<TokenKey>; 2],
     units: TokenIds,
     ids_e: Vec<u32>,
     ids_a: Vec<u32>,
@@ -54,7 +55,7 @@ pub struct Scratch {
 }
 
 /// Tokenize each non-empty line of `text` into ids (interned when `insert`), recording each
-/// sentence's span of `ids`.
+/// sentence's span of `ids`; `stop` is polled every line and every 1 MiB of a long one.
 #[allow(clippy::too_many_arguments)]
 fn sentences(
     text: &[u8],
@@ -62,23 +63,22 @@ fn sentences(
     stemmer: Stemmer,
     insert: bool,
     tokens: &mut TokenScratch,
-    keys: &mut Vec<TokenKey>,
+    keys: &mut [Vec<TokenKey>; 2],
     units: &mut TokenIds,
     ids: &mut Vec<u32>,
     sents: &mut Vec<(u32, u32)>,
-) {
+    stop: &Stop,
+) -> Run<()> {
     ids.clear();
     sents.clear();
+    let [keys, piece] = keys;
     for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        token_keys(line, tokenizer, stemmer, tokens, keys);
+        token_keys_polling(line, tokenizer, stemmer, tokens, keys, piece, stop)?;
         let begin = ids.len() as u32;
-        if insert {
-            ids.extend(keys.drain(..).map(|k| units.intern(k)));
-        } else {
-            ids.extend(keys.iter().map(|k| units.get(k)));
-        }
+        units.ids_polling(keys, insert, ids, stop)?;
         sents.push((begin, ids.len() as u32));
     }
+    Ok(())
 }
 
 /// Mark in `marks` the positions of `r` on the LCS of (r, c) that rouge-score's backtrack
@@ -189,11 +189,11 @@ pub fn rouge_lsum(
     } = s;
     units.clear();
     sentences(
-        expected, tokenizer, stemmer, true, tokens, keys, units, ids_e, sents_e,
-    );
+        expected, tokenizer, stemmer, true, tokens, keys, units, ids_e, sents_e, stop,
+    )?;
     sentences(
-        actual, tokenizer, stemmer, false, tokens, keys, units, ids_a, sents_a,
-    );
+        actual, tokenizer, stemmer, false, tokens, keys, units, ids_a, sents_a, stop,
+    )?;
     let (m, n) = (ids_e.len(), ids_a.len());
     if m == 0 || n == 0 {
         return Ok(zero);

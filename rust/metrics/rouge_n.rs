@@ -6,7 +6,8 @@ use std::num::NonZeroUsize;
 use super::halt::{Run, Stop};
 use super::ngrams::{clipped_matches, count_into, NgramIds, TokenIds};
 use super::rouge_l::{RougeScore, Tokenizer};
-use super::rouge_tokens::{fmeasure, token_keys, Stemmer, TokenScratch};
+use super::rouge_pieces::token_keys_polling;
+use super::rouge_tokens::{fmeasure, Stemmer, TokenScratch};
 use super::text::TokenKey;
 
 /// Reusable buffers so a batch allocates once per thread, not once per pair.
@@ -15,6 +16,7 @@ pub struct Scratch {
     tokens: TokenScratch,
     keys_e: Vec<TokenKey>,
     keys_a: Vec<TokenKey>,
+    tmp_keys: Vec<TokenKey>,
     units: TokenIds,
     ngrams: NgramIds,
     ids_e: Vec<u32>,
@@ -51,6 +53,7 @@ pub fn rouge_n(
         tokens,
         keys_e,
         keys_a,
+        tmp_keys,
         units,
         ngrams,
         ids_e,
@@ -62,27 +65,24 @@ pub fn rouge_n(
         counts_e,
         counts_a,
     } = s;
-    token_keys(expected, tokenizer, stemmer, tokens, keys_e);
-    stop.check()?;
-    token_keys(actual, tokenizer, stemmer, tokens, keys_a);
-    stop.check()?;
+    token_keys_polling(expected, tokenizer, stemmer, tokens, keys_e, tmp_keys, stop)?;
+    token_keys_polling(actual, tokenizer, stemmer, tokens, keys_a, tmp_keys, stop)?;
     let (len_e, len_a) = (keys_e.len(), keys_a.len());
 
     units.clear();
     ngrams.clear();
     ids_e.clear();
-    ids_e.extend(keys_e.drain(..).map(|key| units.intern(key)));
+    units.ids_polling(keys_e, true, ids_e, stop)?;
     ids_a.clear();
-    ids_a.extend(keys_a.iter().map(|k| units.get(k)));
+    units.ids_polling(keys_a, false, ids_a, stop)?;
 
     // grams_e / grams_a: the ids of the n-grams of each order in turn.
     grams_e.clone_from(ids_e);
     grams_a.clone_from(ids_a);
     let mut vocab = units.len();
     for order in 2..=n {
-        stop.check()?;
-        ngrams.next_order(order, grams_e, ids_e, true, tmp_e);
-        ngrams.next_order(order, grams_a, ids_a, false, tmp_a);
+        ngrams.next_order(order, grams_e, ids_e, true, tmp_e, stop)?;
+        ngrams.next_order(order, grams_a, ids_a, false, tmp_a, stop)?;
         std::mem::swap(grams_e, tmp_e);
         std::mem::swap(grams_a, tmp_a);
         vocab = ngrams.len(order);

@@ -166,9 +166,16 @@ fn sigma_is_final(cps: &[u32], i: usize) -> bool {
 /// CPython's `str.lower()` over code points, appending to `out`.
 pub fn py_lower_into(cps: &[u32], out: &mut Vec<u32>) {
     out.reserve(cps.len());
-    for (i, &cp) in cps.iter().enumerate() {
+    lower_part(cps, 0, cps.len(), out);
+}
+
+/// The lowercase of `cps[from..to]`, a capital sigma's form decided by its neighbours in all
+/// of `cps`, appended to `out`.
+#[inline]
+pub(super) fn lower_part(cps: &[u32], from: usize, to: usize, out: &mut Vec<u32>) {
+    for (i, &cp) in cps[from..to].iter().enumerate() {
         if cp == CAPITAL_SIGMA {
-            out.push(if sigma_is_final(cps, i) {
+            out.push(if sigma_is_final(cps, from + i) {
                 FINAL_SIGMA
             } else {
                 SMALL_SIGMA

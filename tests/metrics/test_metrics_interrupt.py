@@ -108,14 +108,37 @@ HUGE_ROW_CALLS = {
     "token_f1": "em.token_f1(a, b)",
     "bleu_13a": "em.bleu([a], b)",
     "bleu_intl": "em.bleu([a], b, tokenizer='intl')",
+    "bleu_lowercase": "em.bleu([a], b, lowercase=True)",
+    "chrf": "em.chrf([a], b)",
+    "chrf_pp": "em.chrf([a], b, word_order=2)",
+    "chrf_lowercase": "em.chrf([a], b, lowercase=True)",
+    "corpus_chrf": "em.corpus_chrf([[a]], [b])",
+    "rouge_n": "em.rouge_n(a, b, n=2)",
+    "rouge_n_porter": "em.rouge_n(a, b, stemmer='porter')",
+    "rouge_lsum": "em.rouge_lsum(a, b)",
+    "json_match_array": "em.json_match(floats, ints)",
+    "json_match_string": "em.json_match(escaped, escaped)",
+    "canonical_json_array": "em.canonical_json(floats)",
 }
+
+# The rows of each call: two texts of 195 MB, or JSON documents: arrays of 48,000,000 numbers
+# (192 MB of floats), a 390 MB string with an escape every 15 bytes (a string is read so fast
+# that a 195 MB one is done within a second anyway).
+ROWS = {
+    "json_match_array": (
+        "floats = '[' + ','.join(['1.0'] * 48_000_000) + ']'\n"
+        "ints = '[' + ','.join(['1'] * 48_000_000) + ']'"
+    ),
+    "canonical_json_array": "floats = '[' + ','.join(['1.0'] * 48_000_000) + ']'",
+    "json_match_string": "escaped = '\"' + 'abcdefghijklm\\\\n' * 26_000_000 + '\"'",
+}
+TEXTS = "a = 'abcdefghijklmn ' * 13_000_000\nb = 'nmlkjihgfedcba ' * 13_000_000"
 
 HUGE_ROW_CHILD = textwrap.dedent(
     """
     import sys, time
     import evalmark.metrics as em
-    a = 'abcdefghijklmn ' * 13_000_000
-    b = 'nmlkjihgfedcba ' * 13_000_000
+    {rows}
     print("ready", flush=True)
     try:
         {call}
@@ -129,7 +152,7 @@ HUGE_ROW_CHILD = textwrap.dedent(
 
 @pytest.mark.parametrize("name", sorted(HUGE_ROW_CALLS))
 def test_sigint_stops_one_huge_row_within_a_second(name: str) -> None:
-    script = HUGE_ROW_CHILD.format(call=HUGE_ROW_CALLS[name])
+    script = HUGE_ROW_CHILD.format(rows=ROWS.get(name, TEXTS), call=HUGE_ROW_CALLS[name])
     out, err, code, sent, waited = interrupt(script, after=0.5, timeout=30)
     assert code == 130, (out, err)
     word, caught = out.split()

@@ -2,55 +2,91 @@
 
 use super::number::{number_value, Digits, Exp, Number};
 use super::{Document, Node};
+use crate::metrics::halt::{Run, Stop, CHECK_EVERY};
 
 impl Document<'_> {
     /// The canonical text: compact, keys sorted, numbers in the mode's canonical form. Two
-    /// documents are equal exactly when their canonical texts are equal.
-    pub fn canonical(&self) -> String {
-        let mut out = Vec::new();
-        self.write_node(&self.root, &mut out);
+    /// documents are equal exactly when their canonical texts are equal. `stop` is polled every
+    /// [`CHECK_EVERY`] bytes written.
+    pub fn canonical(&self, stop: &Stop) -> Run<String> {
+        let mut w = Writer {
+            out: Vec::new(),
+            stop,
+            next_check: 0,
+        };
+        self.write_node(&self.root, &mut w)?;
         // Every byte written is ASCII or copied from generalized UTF-8 with surrogates escaped.
-        String::from_utf8(out)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        Ok(String::from_utf8(w.out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
     }
 
-    fn write_node(&self, node: &Node<'_>, out: &mut Vec<u8>) {
+    fn write_node(&self, node: &Node<'_>, w: &mut Writer<'_>) -> Run<()> {
+        let out = &mut w.out;
         match node {
             Node::Null => out.extend_from_slice(b"null"),
             Node::Bool(true) => out.extend_from_slice(b"true"),
             Node::Bool(false) => out.extend_from_slice(b"false"),
             Node::Num(literal) => write_number(&number_value(literal, self.numbers), out),
-            Node::Str(s) => write_string(s, out),
+            Node::Str(s) => write_string(s, w)?,
             Node::Arr(span) => {
                 out.push(b'[');
                 for (i, item) in span.of(&self.items).iter().enumerate() {
+                    w.poll()?;
                     if i > 0 {
-                        out.push(b',');
+                        w.out.push(b',');
                     }
-                    self.write_node(item, out);
+                    self.write_node(item, w)?;
                 }
-                out.push(b']');
+                w.out.push(b']');
             }
             Node::Obj(span) => {
                 out.push(b'{');
                 for (i, (k, v)) in span.of(&self.members).iter().enumerate() {
+                    w.poll()?;
                     if i > 0 {
-                        out.push(b',');
+                        w.out.push(b',');
                     }
-                    write_string(k, out);
-                    out.push(b':');
-                    self.write_node(v, out);
+                    write_string(k, w)?;
+                    w.out.push(b':');
+                    self.write_node(v, w)?;
                 }
-                out.push(b'}');
+                w.out.push(b'}');
             }
         }
+        Ok(())
     }
 }
 
-fn write_string(s: &[u8], out: &mut Vec<u8>) {
+/// The canonical text being written, and when next to poll the stop flag.
+struct Writer<'s> {
+    out: Vec<u8>,
+    stop: &'s Stop,
+    next_check: usize,
+}
+
+impl Writer<'_> {
+    /// `Err` once the stop flag is raised, looked at every [`CHECK_EVERY`] bytes written.
+    #[inline]
+    fn poll(&mut self) -> Run<()> {
+        if self.out.len() >= self.next_check {
+            self.next_check = self.out.len() + CHECK_EVERY;
+            self.stop.check()?;
+        }
+        Ok(())
+    }
+}
+
+fn write_string(s: &[u8], w: &mut Writer<'_>) -> Run<()> {
+    w.poll()?;
+    let out = &mut w.out;
     out.push(b'"');
     let mut i = 0;
+    let mut next_check = CHECK_EVERY;
     while i < s.len() {
+        if i >= next_check {
+            next_check = i + CHECK_EVERY;
+            w.stop.check()?;
+        }
         let b = s[i];
         match b {
             b'"' => out.extend_from_slice(b"\\\""),
@@ -75,6 +111,7 @@ fn write_string(s: &[u8], out: &mut Vec<u8>) {
         i += 1;
     }
     out.push(b'"');
+    Ok(())
 }
 
 fn digits_string(d: &Digits) -> String {

@@ -2,9 +2,10 @@
 
 use std::borrow::Cow;
 
-use super::lex::{same_bytes, Parser};
+use super::lex::{is_stopped, same_bytes, Parser};
 use super::number::number_value;
 use super::{Document, Node, Span};
+use crate::metrics::halt::{Halt, Run, Stop};
 
 /// Why a streaming comparison stopped early.
 enum Mismatch {
@@ -12,11 +13,17 @@ enum Mismatch {
     Differs,
     /// Not valid JSON.
     Invalid,
+    /// The stop flag was raised.
+    Stopped,
 }
 
 impl From<(usize, &'static str)> for Mismatch {
-    fn from(_: (usize, &'static str)) -> Mismatch {
-        Mismatch::Invalid
+    fn from(e: (usize, &'static str)) -> Mismatch {
+        if is_stopped(e) {
+            Mismatch::Stopped
+        } else {
+            Mismatch::Invalid
+        }
     }
 }
 
@@ -35,26 +42,26 @@ impl Document<'_> {
     /// is built for it. A difference inside an object member cannot end the work at once,
     /// because a later duplicate of that key (the last occurrence wins) may replace it: the
     /// member is marked and its value skipped, and the object is decided at its closing brace.
-    pub fn matches(&self, actual: &[u8]) -> bool {
+    /// `Err` when `stop` was raised meanwhile.
+    pub fn matches(&self, actual: &[u8], stop: &Stop) -> Run<bool> {
         let mut c = Comparer {
-            p: Parser {
-                src: actual,
-                pos: 0,
-            },
+            p: Parser::new(actual, stop),
             doc: self,
         };
         c.p.skip_ws();
-        if c.eq_value(&self.root, 0).is_err() {
-            return false;
+        match c.eq_value(&self.root, 0) {
+            Ok(()) => {}
+            Err(Mismatch::Stopped) => return Err(Halt::Stopped),
+            Err(Mismatch::Differs | Mismatch::Invalid) => return Ok(false),
         }
         c.p.skip_ws();
-        c.p.pos == actual.len()
+        Ok(c.p.at_end())
     }
 }
 
 /// Reads the actual side against an expected [`Document`].
 struct Comparer<'a, 'd> {
-    p: Parser<'a>,
+    p: Parser<'a, 'd>,
     doc: &'d Document<'d>,
 }
 
@@ -152,7 +159,7 @@ impl Comparer<'_, '_> {
                         self.p.skip_value(depth)?;
                         state[j] = Member::Different;
                     }
-                    Err(Mismatch::Invalid) => return Err(Mismatch::Invalid),
+                    Err(other) => return Err(other),
                 },
                 Err(_) => {
                     self.p.skip_value(depth)?;
@@ -187,7 +194,9 @@ fn find_member(members: &[(Cow<'_, [u8]>, Node<'_>)], key: &[u8]) -> Result<usiz
 
 #[cfg(test)]
 mod tests {
-    use crate::metrics::json::{parse, Numbers};
+    use crate::metrics::halt::Stop;
+    use crate::metrics::json::testing::parse;
+    use crate::metrics::json::Numbers;
 
     #[test]
     fn streaming_compare_agrees_with_full_parse() {
@@ -210,9 +219,11 @@ mod tests {
                     continue;
                 };
                 for a in docs {
+                    let go = Stop::new();
+                    let canonical = |d: &crate::metrics::json::Document<'_>| d.canonical(&go);
                     let full =
-                        parse(a.as_bytes(), n).is_ok_and(|d| d.canonical() == exp.canonical());
-                    assert_eq!(exp.matches(a.as_bytes()), full, "{e} vs {a}");
+                        parse(a.as_bytes(), n).is_ok_and(|d| canonical(&d) == canonical(&exp));
+                    assert_eq!(exp.matches(a.as_bytes(), &go), Ok(full), "{e} vs {a}");
                 }
             }
         }

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::{Node, MAX_DEPTH};
-use crate::metrics::text::push_utf8;
+use crate::metrics::halt::{Stop, CHECK_EVERY};
 
 /// Where and why a document failed to parse.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,13 +25,26 @@ impl std::fmt::Display for ParseError {
     }
 }
 
-/// The lexer both sides share: whitespace, strings, numbers and literals.
-pub(super) struct Parser<'a> {
+/// The lexer both sides share: whitespace, strings, numbers and literals. `stop` is polled
+/// every [`CHECK_EVERY`] bytes read, at the next container element or inside a long string.
+pub(super) struct Parser<'a, 's> {
     pub(super) src: &'a [u8],
     pub(super) pos: usize,
+    pub(super) stop: &'s Stop,
+    next_check: usize,
 }
 
+/// A syntax error (where, and what is wrong), or [`STOPPED`].
 pub(super) type PResult<T> = Result<T, (usize, &'static str)>;
+
+/// The error of a read that stopped because its [`Stop`] was raised: no byte lies at its
+/// position.
+pub(super) const STOPPED: (usize, &str) = (usize::MAX, "stopped");
+
+/// Whether `error` is [`STOPPED`] rather than a syntax error.
+pub(super) fn is_stopped(error: (usize, &'static str)) -> bool {
+    error.0 == STOPPED.0
+}
 
 pub(super) fn locate(src: &[u8], pos: usize, message: &'static str) -> ParseError {
     let pos = pos.min(src.len());
@@ -65,7 +78,34 @@ pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
         }
 }
 
-impl<'a> Parser<'a> {
+impl<'a, 's> Parser<'a, 's> {
+    /// A parser at the start of `src`.
+    pub(super) fn new(src: &'a [u8], stop: &'s Stop) -> Self {
+        Parser {
+            src,
+            pos: 0,
+            stop,
+            next_check: 0,
+        }
+    }
+
+    /// Whether the whole text has been read.
+    pub(super) fn at_end(&self) -> bool {
+        self.pos == self.src.len()
+    }
+
+    /// [`STOPPED`] once the stop flag is raised, looked at every [`CHECK_EVERY`] bytes.
+    #[inline]
+    pub(super) fn poll(&mut self) -> PResult<()> {
+        if self.pos >= self.next_check {
+            self.next_check = self.pos.saturating_add(CHECK_EVERY);
+            if self.stop.is_raised() {
+                return Err(STOPPED);
+            }
+        }
+        Ok(())
+    }
+
     #[inline]
     pub(super) fn skip_ws(&mut self) {
         while let Some(&b) = self.src.get(self.pos) {
@@ -132,6 +172,7 @@ impl<'a> Parser<'a> {
     /// After a container's element: true at its closing bracket `close` (consumed), false at a
     /// comma (consumed).
     pub(super) fn next_element(&mut self, close: u8) -> PResult<bool> {
+        self.poll()?;
         self.skip_ws();
         match self.peek() {
             Some(b',') => {
@@ -144,95 +185,6 @@ impl<'a> Parser<'a> {
             }
             _ if close == b']' => Err((self.pos, "expected ',' or ']' in an array")),
             _ => Err((self.pos, "expected ',' or '}' in an object")),
-        }
-    }
-
-    fn hex4(&mut self) -> PResult<u32> {
-        let s = self
-            .src
-            .get(self.pos..self.pos + 4)
-            .ok_or((self.pos, "invalid \\u escape: four hex digits needed"))?;
-        let mut v = 0u32;
-        for &b in s {
-            let d = (b as char)
-                .to_digit(16)
-                .ok_or((self.pos, "invalid \\u escape: four hex digits needed"))?;
-            v = v * 16 + d;
-        }
-        self.pos += 4;
-        Ok(v)
-    }
-
-    pub(super) fn string(&mut self) -> PResult<Cow<'a, [u8]>> {
-        let open = self.pos;
-        self.pos += 1;
-        let start = self.pos;
-        // Fast path: no escapes, borrow the bytes. Plain bytes are skipped eight at a time.
-        self.pos = skip_plain_string_bytes(self.src, self.pos);
-        while let Some(&b) = self.src.get(self.pos) {
-            match b {
-                b'"' => {
-                    self.pos += 1;
-                    return Ok(Cow::Borrowed(&self.src[start..self.pos - 1]));
-                }
-                b'\\' => break,
-                0x00..=0x1F => return Err((self.pos, "unescaped control character in a string")),
-                _ => self.pos += 1,
-            }
-        }
-        let mut buf = self.src[start..self.pos].to_vec();
-        loop {
-            let Some(&b) = self.src.get(self.pos) else {
-                return Err((open, "unterminated string"));
-            };
-            match b {
-                b'"' => {
-                    self.pos += 1;
-                    return Ok(Cow::Owned(buf));
-                }
-                0x00..=0x1F => return Err((self.pos, "unescaped control character in a string")),
-                b'\\' => {
-                    let esc_pos = self.pos;
-                    self.pos += 1;
-                    let Some(&e) = self.src.get(self.pos) else {
-                        return Err((open, "unterminated string"));
-                    };
-                    self.pos += 1;
-                    let ch = match e {
-                        b'"' => b'"',
-                        b'\\' => b'\\',
-                        b'/' => b'/',
-                        b'b' => 0x08,
-                        b'f' => 0x0C,
-                        b'n' => b'\n',
-                        b'r' => b'\r',
-                        b't' => b'\t',
-                        b'u' => {
-                            let mut cp = self.hex4()?;
-                            if (0xD800..=0xDBFF).contains(&cp)
-                                && self.src[self.pos..].starts_with(b"\\u")
-                            {
-                                let save = self.pos;
-                                self.pos += 2;
-                                let low = self.hex4()?;
-                                if (0xDC00..=0xDFFF).contains(&low) {
-                                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                                } else {
-                                    self.pos = save;
-                                }
-                            }
-                            push_utf8(cp, &mut buf);
-                            continue;
-                        }
-                        _ => return Err((esc_pos, "invalid escape in a string")),
-                    };
-                    buf.push(ch);
-                }
-                _ => {
-                    buf.push(b);
-                    self.pos += 1;
-                }
-            }
         }
     }
 
@@ -276,31 +228,7 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// The first position at or after `i` that may end a string's plain run (a quote, a backslash
-/// or a control character), found eight bytes at a time; the last few bytes are left to the
-/// caller's byte loop.
-#[inline]
-fn skip_plain_string_bytes(src: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = src.get(i..i + 8) {
-        let v = u64::from_le_bytes(chunk.try_into().unwrap());
-        // A byte's high bit is set where it is zero after the xor (quote, backslash) or below
-        // 0x20; the lowest flagged byte is always a true one.
-        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-        let quote = has_zero(v ^ (ONES * b'"' as u64));
-        let backslash = has_zero(v ^ (ONES * b'\\' as u64));
-        let control = v.wrapping_sub(ONES * 0x20) & !v & HIGHS;
-        let found = quote | backslash | control;
-        if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i
-}
-
-impl Parser<'_> {
+impl Parser<'_, '_> {
     /// Read past one value, checking it is valid JSON, without building anything.
     pub(super) fn skip_value(&mut self, depth: usize) -> PResult<()> {
         match self.peek() {
@@ -330,34 +258,7 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use crate::metrics::json::testing::*;
-    use crate::metrics::json::{parse, Numbers};
-
-    #[test]
-    fn strings_scan_every_offset() {
-        // The eight-byte scan must stop at a quote, backslash or control byte wherever it falls.
-        for len in 0..40 {
-            for at in 0..=len {
-                let plain = "é".repeat(len / 2) + &"x".repeat(len % 2);
-                let (head, tail) = plain.split_at(
-                    plain
-                        .char_indices()
-                        .nth(at / 2)
-                        .map_or(plain.len(), |(i, _)| i),
-                );
-                let escaped = format!("\"{head}\\n{tail}\"");
-                assert_eq!(
-                    canon(&escaped, Numbers::Value),
-                    format!("\"{head}\\n{tail}\""),
-                    "{escaped:?}"
-                );
-                let raw_control = format!("\"{head}\u{1}{tail}\"");
-                let e = parse(raw_control.as_bytes(), Numbers::Value).unwrap_err();
-                assert_eq!(e.column, head.chars().count() + 2, "{raw_control:?}");
-                let early_quote = format!("\"{head}\"{tail}\"");
-                assert!(parse(early_quote.as_bytes(), Numbers::Value).is_err());
-            }
-        }
-    }
+    use crate::metrics::json::Numbers;
 
     #[test]
     fn errors_have_positions() {

@@ -4,7 +4,7 @@
 //! Strings are generalized UTF-8, so lone surrogates (from `\ud800` escapes or from Python
 //! strings) are kept and compared like any other code point.
 //!
-//! `lex` reads the tokens both sides share; `parse` builds the expected side's tree; `number`
+//! `lex` reads the tokens both sides share (`strings` their strings); `parse` builds the expected side's tree; `number`
 //! holds exact decimal values and their arithmetic; `canonical` writes a tree out; `compare`
 //! reads the actual side against a tree without building one.
 
@@ -13,8 +13,11 @@ mod compare;
 mod lex;
 mod number;
 mod parse;
+mod strings;
 
 use std::borrow::Cow;
+
+use crate::metrics::halt::{Run, Stop};
 
 pub use canonical::python_float_repr;
 pub use lex::ParseError;
@@ -75,31 +78,70 @@ enum Node<'a> {
     Obj(Span),
 }
 
-/// Parse `src` into its canonical form.
-pub fn parse(src: &[u8], numbers: Numbers) -> Result<Document<'_>, ParseError> {
+/// Parse `src` into its canonical form (`Err` when `stop` was raised meanwhile).
+pub fn parse<'a>(
+    src: &'a [u8],
+    numbers: Numbers,
+    stop: &Stop,
+) -> Run<Result<Document<'a>, ParseError>> {
     let mut doc = Document::default();
-    doc.reparse(src, numbers)?;
-    Ok(doc)
+    Ok(doc.reparse(src, numbers, stop)?.map(|()| doc))
 }
 
 /// Shared by the tests of the submodules.
 #[cfg(test)]
 mod testing {
-    use super::{parse, Numbers};
+    use super::{Document, Numbers, ParseError};
+    use crate::metrics::halt::Stop;
+
+    /// [`super::parse`] with a stop flag never raised.
+    pub fn parse(s: &[u8], n: Numbers) -> Result<Document<'_>, ParseError> {
+        super::parse(s, n, &Stop::new()).unwrap()
+    }
 
     pub fn canon(s: &str, n: Numbers) -> String {
-        parse(s.as_bytes(), n).unwrap().canonical()
+        parse(s.as_bytes(), n)
+            .unwrap()
+            .canonical(&Stop::new())
+            .unwrap()
     }
 
     pub fn eq(a: &str, b: &str, n: Numbers) -> bool {
-        parse(a.as_bytes(), n).unwrap().matches(b.as_bytes())
+        let doc = parse(a.as_bytes(), n).unwrap();
+        doc.matches(b.as_bytes(), &Stop::new()).unwrap()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::json::testing::*;
+    use crate::metrics::halt::{Halt, CHECK_EVERY};
+    use crate::metrics::json::testing::{canon, eq};
+
+    #[test]
+    fn a_raised_stop_halts_reading_and_writing() {
+        let array = format!("[{}1]", "1.0, ".repeat(CHECK_EVERY / 4));
+        let plain = format!("\"{}\"", "x".repeat(3 * CHECK_EVERY));
+        let escaped = format!("\"{}\"", "ab\\n".repeat(CHECK_EVERY));
+        let (stop, go) = (Stop::new(), Stop::new());
+        stop.raise();
+        for doc in [&array, &plain, &escaped] {
+            let src = doc.as_bytes();
+            assert!(matches!(
+                parse(src, Numbers::Value, &stop),
+                Err(Halt::Stopped)
+            ));
+            let mut d = parse(src, Numbers::Value, &go).unwrap().unwrap();
+            assert_eq!(d.matches(src, &stop), Err(Halt::Stopped));
+            assert_eq!(d.canonical(&stop), Err(Halt::Stopped));
+            // A stopped document reads the next one normally.
+            assert_eq!(d.reparse(src, Numbers::Value, &stop), Err(Halt::Stopped));
+            assert_eq!(d.reparse(src, Numbers::Value, &go), Ok(Ok(())));
+            assert_eq!(d.matches(src, &go), Ok(true));
+        }
+        let small = parse(b"[1]", Numbers::Value, &go).unwrap().unwrap();
+        assert_eq!(small.canonical(&go).as_deref(), Ok("[1]"));
+    }
 
     #[test]
     fn objects_sorted_and_last_key_wins() {

@@ -7,9 +7,12 @@
 //! statistics over segments. sacrebleu reports chrF on a 0–100 scale; [`f_score`] returns that
 //! number divided by 100.
 
-use super::halt::{Run, Stop};
-use super::ngrams::{KeyIds, NgramIds, TokenIds, ABSENT};
-use super::text::{decode_into, for_each_py_token, is_py_space, py_lower_into, TokenKey};
+mod read;
+
+use read::{read_side, CharIds, Side};
+
+use super::halt::{Run, Stop, CHECK_EVERY};
+use super::ngrams::{NgramIds, TokenIds, ABSENT};
 
 /// sacrebleu's `CHRF` parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,75 +42,6 @@ impl ChrfOptions {
 /// [hypothesis n-grams, reference n-grams, matches] of one order.
 pub type OrderStats = [u64; 3];
 
-/// `string.punctuation`: the ASCII characters chrF++ cuts off the ends of words.
-#[inline]
-fn is_ascii_punct(c: u32) -> bool {
-    c < 0x80 && (c as u8).is_ascii_punctuation()
-}
-
-/// Dense ids for characters: ASCII through a direct table, the rest through a [`KeyIds`],
-/// numbered together in order of first appearance.
-struct CharIds {
-    ascii: [u32; 128],
-    other: KeyIds<u64>,
-    len: u32,
-}
-
-impl Default for CharIds {
-    fn default() -> Self {
-        CharIds {
-            ascii: [ABSENT; 128],
-            other: KeyIds::default(),
-            len: 0,
-        }
-    }
-}
-
-impl CharIds {
-    fn clear(&mut self) {
-        self.ascii = [ABSENT; 128];
-        self.other.clear();
-        self.len = 0;
-    }
-
-    fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    #[inline]
-    fn intern(&mut self, c: u32) -> u32 {
-        let len = &mut self.len;
-        let mut next = || {
-            *len += 1;
-            *len - 1
-        };
-        if c < 128 {
-            let slot = &mut self.ascii[c as usize];
-            if *slot == ABSENT {
-                *slot = next();
-            }
-            *slot
-        } else {
-            self.other.intern_with(c as u64, next)
-        }
-    }
-
-    #[inline]
-    fn get(&self, c: u32) -> u32 {
-        if c < 128 {
-            self.ascii[c as usize]
-        } else {
-            self.other.get(c as u64)
-        }
-    }
-}
-
-/// One side's n-gram ids: orders 1..=char_order, then word orders 1..=word_order.
-#[derive(Default)]
-struct Side {
-    grams: Vec<Vec<u32>>,
-}
-
 /// Reusable buffers so a batch allocates once per thread, not once per segment.
 #[derive(Default)]
 pub struct Scratch {
@@ -124,112 +58,10 @@ pub struct Scratch {
     stats: Vec<OrderStats>,
 }
 
-/// The n-gram ids of `ids`, orders 1..=max, into `grams[..max]`.
-fn fill_orders(
-    ngrams: &mut NgramIds,
-    ids: &[u32],
-    max: usize,
-    insert: bool,
-    grams: &mut [Vec<u32>],
-    stop: &Stop,
-) -> Run<()> {
-    if max == 0 {
-        return Ok(());
-    }
-    grams[0].clear();
-    grams[0].extend_from_slice(ids);
-    for order in 2..=max {
-        stop.check()?;
-        let (done, rest) = grams.split_at_mut(order - 1);
-        ngrams.next_order(order, &done[order - 2], ids, insert, &mut rest[0]);
-    }
-    Ok(())
-}
-
-/// Read one side: preprocess, then character and word n-gram ids (interned when `insert`).
-fn read_side(
-    text: &[u8],
-    opts: &ChrfOptions,
-    insert: bool,
-    s: &mut Scratch,
-    side: &mut Side,
-    stop: &Stop,
-) -> Run<()> {
-    side.grams.resize_with(opts.orders(), Vec::new);
-    let cps = if opts.lowercase {
-        s.raw.clear();
-        decode_into(text, &mut s.raw);
-        s.cps.clear();
-        py_lower_into(&s.raw, &mut s.cps);
-        &s.cps
-    } else {
-        s.cps.clear();
-        decode_into(text, &mut s.cps);
-        &s.cps
-    };
-
-    let (units, ids) = (&mut s.char_units, &mut s.ids);
-    ids.clear();
-    let keep = |c: &u32| opts.whitespace || !is_py_space(*c);
-    if insert {
-        ids.extend(cps.iter().filter(|c| keep(c)).map(|&c| units.intern(c)));
-    } else {
-        ids.extend(cps.iter().filter(|c| keep(c)).map(|&c| units.get(c)));
-    }
-    stop.check()?;
-    let (char_grams, word_grams) = side.grams.split_at_mut(opts.char_order);
-    fill_orders(
-        &mut s.char_ngrams,
-        ids,
-        opts.char_order,
-        insert,
-        char_grams,
-        stop,
-    )?;
-
-    if opts.word_order == 0 {
-        return Ok(());
-    }
-    stop.check()?;
-    // sacrebleu's `_remove_punctuation`: split on whitespace; a word of two or more characters
-    // loses one trailing ASCII punctuation mark, or else one leading one, as a separate word.
-    ids.clear();
-    let units = &mut s.word_units;
-    let mut push = |w: &[u32]| {
-        let key = TokenKey::of(w);
-        ids.push(if insert {
-            units.intern(key)
-        } else {
-            units.get(&key)
-        });
-    };
-    for_each_py_token(cps, |w| {
-        let n = w.len();
-        if n == 1 {
-            push(w);
-        } else if is_ascii_punct(w[n - 1]) {
-            push(&w[..n - 1]);
-            push(&w[n - 1..]);
-        } else if is_ascii_punct(w[0]) {
-            push(&w[..1]);
-            push(&w[1..]);
-        } else {
-            push(w);
-        }
-    });
-    fill_orders(
-        &mut s.word_ngrams,
-        ids,
-        opts.word_order,
-        insert,
-        word_grams,
-        stop,
-    )
-}
-
 /// The statistics of hypothesis `hyp` against the best of `refs`, into `out` (one triple per
 /// order). With no reference every count is 0 (callers refuse that case). `stop` is polled
-/// between the phases (reading a side, each n-gram order), so a huge text can be interrupted.
+/// every [`CHECK_EVERY`] code points, n-grams or words of work, so a huge text can be
+/// interrupted within milliseconds.
 pub fn segment_stats(
     refs: &[&[u8]],
     hyp: &[u8],
@@ -259,8 +91,7 @@ pub fn segment_stats(
         return Err(halt);
     }
 
-    // Matches per order: each hypothesis n-gram takes one unused copy of it from the
-    // reference's counts (zero again afterwards), which is Σ min(count in hyp, count in ref).
+    // `budget` holds a count per id of any order.
     let vocab = s.char_units.len().max(s.word_units.len()).max(
         (2..=opts.char_order.max(opts.word_order))
             .map(|k| s.char_ngrams.len(k).max(s.word_ngrams.len(k)))
@@ -270,42 +101,59 @@ pub fn segment_stats(
     if s.budget.len() < vocab {
         s.budget.resize(vocab, 0);
     }
-    let budget = &mut s.budget;
     let mut best = -1.0f64;
     let mut stats = std::mem::take(&mut s.stats);
-    for side in sides.iter().take(refs.len()) {
+    let counted = sides.iter().take(refs.len()).try_for_each(|side| {
         stats.clear();
         for (ref_grams, hyp_grams) in side.grams.iter().zip(&hyp_side.grams) {
-            if stop.is_raised() {
-                break; // reported below, once the buffers are back in `s`
-            }
-            for &id in ref_grams {
-                budget[id as usize] += 1;
-            }
-            let mut matches = 0u64;
-            for &id in hyp_grams {
-                if id != ABSENT && budget[id as usize] > 0 {
-                    budget[id as usize] -= 1;
-                    matches += 1;
-                }
-            }
-            for &id in ref_grams {
-                budget[id as usize] = 0;
-            }
-            let n_ref = ref_grams.len() as u64;
-            let n_hyp = if n_ref > 0 { hyp_grams.len() as u64 } else { 0 };
-            stats.push([n_hyp, n_ref, matches]);
+            stats.push(order_stats(ref_grams, hyp_grams, &mut s.budget, stop)?);
         }
         let f = f_score(&stats, opts);
         if f > best {
             best = f;
             out.copy_from_slice(&stats);
         }
+        Ok(())
+    });
+    if counted.is_err() {
+        s.budget.clear(); // no longer all zero; the next call sizes it afresh
     }
     s.stats = stats;
     s.refs = sides;
     s.hyp = hyp_side;
-    stop.check()
+    counted
+}
+
+/// The statistics of one order: each hypothesis n-gram takes one unused copy of it from the
+/// reference's counts in `budget` (all zero before, and again after), which gives
+/// Σ min(count in hyp, count in ref). `stop` is polled every [`CHECK_EVERY`] n-grams.
+fn order_stats(
+    ref_grams: &[u32],
+    hyp_grams: &[u32],
+    budget: &mut [u32],
+    stop: &Stop,
+) -> Run<OrderStats> {
+    for part in ref_grams.chunks(CHECK_EVERY) {
+        stop.check()?;
+        part.iter().for_each(|&id| budget[id as usize] += 1);
+    }
+    let mut matches = 0u64;
+    for part in hyp_grams.chunks(CHECK_EVERY) {
+        stop.check()?;
+        for &id in part {
+            if id != ABSENT && budget[id as usize] > 0 {
+                budget[id as usize] -= 1;
+                matches += 1;
+            }
+        }
+    }
+    for part in ref_grams.chunks(CHECK_EVERY) {
+        stop.check()?;
+        part.iter().for_each(|&id| budget[id as usize] = 0);
+    }
+    let n_ref = ref_grams.len() as u64;
+    let n_hyp = if n_ref > 0 { hyp_grams.len() as u64 } else { 0 };
+    Ok([n_hyp, n_ref, matches])
 }
 
 /// chrF from statistics, in [0, 1]: sacrebleu's `CHRF._compute_f_score` divided by 100.
@@ -360,6 +208,7 @@ pub fn f_score(stats: &[OrderStats], opts: &ChrfOptions) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::halt::Halt;
 
     const CHRF: ChrfOptions = ChrfOptions {
         char_order: 6,
@@ -396,6 +245,45 @@ mod tests {
         let again = segment_stats(&[b"a b c"], b"a b c", &CHRF, &mut s, &mut out, &Stop::new());
         assert_eq!(again, Ok(()));
         assert_eq!(f_score(&out, &CHRF), 1.0);
+    }
+
+    #[test]
+    fn a_raised_stop_halts_a_long_segment_in_each_phase() {
+        // Text longer than one piece of work, with every option that adds a pass.
+        let text = "Ab, cD! ".repeat(CHECK_EVERY / 4);
+        let opts = ChrfOptions {
+            word_order: 2,
+            lowercase: true,
+            ..CHRF
+        };
+        let stop = Stop::new();
+        stop.raise();
+        let (mut s, mut out) = (Scratch::default(), Vec::new());
+        let mut side = read::Side::default();
+        let got = read_side(text.as_bytes(), &opts, true, &mut s, &mut side, &stop);
+        assert_eq!(got, Err(Halt::Stopped));
+        let grams: Vec<u32> = (0..3 * CHECK_EVERY as u32).map(|i| i % 7).collect();
+        let mut budget = vec![0; 7];
+        let got = order_stats(&grams, &grams, &mut budget, &stop);
+        assert_eq!(got, Err(Halt::Stopped));
+        let got = segment_stats(&[text.as_bytes()], b"x", &opts, &mut s, &mut out, &stop);
+        assert_eq!(got, Err(Halt::Stopped));
+        let go = Stop::new();
+        assert_eq!(
+            order_stats(&grams, &grams, &mut budget, &go),
+            Ok([3 << 20, 3 << 20, 3 << 20])
+        );
+        assert_eq!(budget, [0; 7], "the counts are zero again");
+        segment_stats(
+            &[text.as_bytes()],
+            text.as_bytes(),
+            &opts,
+            &mut s,
+            &mut out,
+            &go,
+        )
+        .unwrap();
+        assert_eq!(f_score(&out, &opts), 1.0);
     }
 
     #[test]

@@ -1,0 +1,113 @@
+//! The passes of [`super::text`] over a whole, possibly huge, text, done [`CHECK_EVERY`] units
+//! at a time with the stop flag polled in between. Each gives exactly what its one-pass form
+//! gives.
+
+use super::halt::{Run, Stop, CHECK_EVERY};
+use super::text::{decode_into, for_each_py_token, is_py_space, lower_part};
+
+/// [`super::text::py_lower_into`], polling `stop` every [`CHECK_EVERY`] code points.
+pub fn py_lower_polling(cps: &[u32], out: &mut Vec<u32>, stop: &Stop) -> Run<()> {
+    out.reserve(cps.len());
+    for from in (0..cps.len()).step_by(CHECK_EVERY) {
+        stop.check()?;
+        lower_part(cps, from, cps.len().min(from + CHECK_EVERY), out);
+    }
+    Ok(())
+}
+
+/// [`decode_into`], [`CHECK_EVERY`] bytes at a time (each piece cut before a leading byte),
+/// polling `stop` in between.
+pub fn decode_polling(bytes: &[u8], out: &mut Vec<u32>, stop: &Stop) -> Run<()> {
+    out.reserve(bytes.len());
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        stop.check()?;
+        let cut = match rest.get(CHECK_EVERY..) {
+            Some(tail) => tail
+                .iter()
+                .position(|&c| c & 0xC0 != 0x80)
+                .map_or(rest.len(), |p| CHECK_EVERY + p),
+            None => rest.len(),
+        };
+        decode_into(&rest[..cut], out);
+        rest = &rest[cut..];
+    }
+    Ok(())
+}
+
+/// [`for_each_py_token`], [`CHECK_EVERY`] code points at a time (each piece cut at a
+/// whitespace character, which no token holds), polling `stop` in between.
+pub fn for_each_py_token_polling<'a>(
+    cps: &'a [u32],
+    stop: &Stop,
+    mut f: impl FnMut(&'a [u32]),
+) -> Run<()> {
+    let mut rest = cps;
+    while !rest.is_empty() {
+        stop.check()?;
+        let cut = match rest.get(CHECK_EVERY..) {
+            Some(tail) => tail
+                .iter()
+                .position(|&c| is_py_space(c))
+                .map_or(rest.len(), |p| CHECK_EVERY + p),
+            None => rest.len(),
+        };
+        for_each_py_token(&rest[..cut], &mut f);
+        rest = &rest[cut..];
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::halt::Halt;
+    use crate::metrics::text::{decode, py_lower_into, CAPITAL_SIGMA};
+
+    /// A text longer than one piece, with a capital sigma at the start of the second piece
+    /// (final: its cased neighbour is in the first piece) and multi-byte characters across
+    /// the cut.
+    fn long_text() -> String {
+        let mut t = "A".repeat(CHECK_EVERY - 1);
+        t.push(char::from_u32(CAPITAL_SIGMA).unwrap());
+        t.push_str(" é東 ÉCOLE\u{3000}x".repeat(CHECK_EVERY / 8).as_str());
+        t
+    }
+
+    #[test]
+    fn pieces_give_what_one_pass_gives() {
+        let text = long_text();
+        let go = Stop::new();
+        let mut cps = Vec::new();
+        decode_polling(text.as_bytes(), &mut cps, &go).unwrap();
+        assert_eq!(cps, decode(text.as_bytes()));
+        let (mut lower, mut whole) = (Vec::new(), Vec::new());
+        py_lower_polling(&cps, &mut lower, &go).unwrap();
+        py_lower_into(&cps, &mut whole);
+        assert_eq!(lower, whole);
+        assert_eq!(lower[CHECK_EVERY - 1], 0x03C2, "the sigma is final");
+        let (mut pieces, mut one) = (Vec::new(), Vec::new());
+        for_each_py_token_polling(&cps, &go, |t| pieces.push(t)).unwrap();
+        for_each_py_token(&cps, |t| one.push(t));
+        assert_eq!(pieces, one);
+    }
+
+    #[test]
+    fn a_raised_stop_halts_each_pass() {
+        let text = long_text();
+        let stop = Stop::new();
+        stop.raise();
+        let mut out = Vec::new();
+        assert_eq!(
+            decode_polling(text.as_bytes(), &mut out, &stop),
+            Err(Halt::Stopped)
+        );
+        assert!(out.is_empty());
+        let cps = decode(text.as_bytes());
+        assert_eq!(py_lower_polling(&cps, &mut out, &stop), Err(Halt::Stopped));
+        assert!(out.is_empty());
+        let mut tokens = 0;
+        let got = for_each_py_token_polling(&cps, &stop, |_| tokens += 1);
+        assert_eq!((got, tokens), (Err(Halt::Stopped), 0));
+    }
+}

@@ -7,8 +7,9 @@
 
 use rustc_hash::FxHashMap;
 
-use super::halt::{Run, Stop, TryVec};
+use super::halt::{Run, Stop, TryVec, CHECK_EVERY};
 use super::lcs::{lcs_len, LcsScratch};
+use super::rouge_pieces::by_pieces;
 use super::text::{decode_into, py_lower_into, TokenKey};
 use super::tokens::masks::{Masks, Scheme};
 use super::tokens::table::{packed_at, KeyTable};
@@ -58,6 +59,7 @@ pub struct Scratch {
     bytes: Vec<u8>,
     keys_e: Vec<TokenKey>,
     keys_a: Vec<TokenKey>,
+    piece: Vec<TokenKey>,
     ids_e: Vec<u32>,
     ids_a: Vec<u32>,
     ids: FxHashMap<TokenKey, u32>,
@@ -210,11 +212,17 @@ pub fn rouge_l(
         return score_packed(s, stop);
     }
     let (mut keys_e, mut keys_a) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
-    keys_into(expected, tokenizer, s, &mut keys_e);
-    keys_into(actual, tokenizer, s, &mut keys_a);
-    let score = score_keys(&keys_e, &keys_a, s, stop);
+    let mut piece = std::mem::take(&mut s.piece);
+    let tokenize = |t: &[u8], keys: &mut Vec<TokenKey>| keys_into(t, tokenizer, s, keys);
+    let score = by_pieces(expected, &mut keys_e, &mut piece, stop, tokenize)
+        .and_then(|()| {
+            let tokenize = |t: &[u8], keys: &mut Vec<TokenKey>| keys_into(t, tokenizer, s, keys);
+            by_pieces(actual, &mut keys_a, &mut piece, stop, tokenize)
+        })
+        .and_then(|()| score_keys(&keys_e, &keys_a, s, stop));
     s.keys_e = keys_e;
     s.keys_a = keys_a;
+    s.piece = piece;
     score
 }
 
@@ -234,19 +242,25 @@ fn score_packed(s: &mut Scratch, stop: &Stop) -> Run<RougeScore> {
     s.ids_e.clear();
     s.ids_e.try_capacity(n_e, "ROUGE-L token ids")?;
     let mut distinct = 0;
-    for &key in &s.packed_e {
-        let (id, new) = s.table.entry(key);
-        if new {
-            *id = distinct;
-            distinct += 1;
+    for chunk in s.packed_e.chunks(CHECK_EVERY) {
+        stop.check()?;
+        for &key in chunk {
+            let (id, new) = s.table.entry(key);
+            if new {
+                *id = distinct;
+                distinct += 1;
+            }
+            s.ids_e.push(*id);
         }
-        s.ids_e.push(*id);
     }
     s.ids_a.clear();
     s.ids_a.try_capacity(n_a, "ROUGE-L token ids")?;
-    for &key in &s.packed_a {
-        s.ids_a
-            .push(s.table.get_mut(key).map_or(distinct, |id| *id));
+    for chunk in s.packed_a.chunks(CHECK_EVERY) {
+        stop.check()?;
+        for &key in chunk {
+            s.ids_a
+                .push(s.table.get_mut(key).map_or(distinct, |id| *id));
+        }
     }
     score_ids(distinct as usize + 1, s, stop)
 }
@@ -266,16 +280,22 @@ pub(crate) fn score_keys(
     s.ids.clear();
     s.ids_e.clear();
     s.ids_e.try_capacity(n_e, "ROUGE-L token ids")?;
-    for key in keys_e {
-        let next = s.ids.len() as u32;
-        s.ids_e.push(*s.ids.entry(key.clone()).or_insert(next));
+    for chunk in keys_e.chunks(CHECK_EVERY) {
+        stop.check()?;
+        for key in chunk {
+            let next = s.ids.len() as u32;
+            s.ids_e.push(*s.ids.entry(key.clone()).or_insert(next));
+        }
     }
     let absent = s.ids.len() as u32;
     let alphabet = s.ids.len() + 1;
     s.ids_a.clear();
     s.ids_a.try_capacity(n_a, "ROUGE-L token ids")?;
-    for key in keys_a {
-        s.ids_a.push(s.ids.get(key).copied().unwrap_or(absent));
+    for chunk in keys_a.chunks(CHECK_EVERY) {
+        stop.check()?;
+        for key in chunk {
+            s.ids_a.push(s.ids.get(key).copied().unwrap_or(absent));
+        }
     }
     score_ids(alphabet, s, stop)
 }

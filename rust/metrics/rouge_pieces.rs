@@ -1,4 +1,5 @@
-//! The ROUGE tokens of a huge text, a piece at a time: [`token_keys`] on pieces of about
+//! The ROUGE tokens of a huge text, a piece at a time: [`token_keys`] (or ROUGE-L's own
+//! tokenizer, through [`by_pieces`]) on pieces of about
 //! [`CHECK_EVERY`] bytes, each cut at an ASCII whitespace byte, with the stop flag polled in
 //! between. No token holds whitespace, and neither tokenizer's lowercasing looks past it
 //! (whitespace is neither cased nor case-ignorable), so the tokens are those of one pass.
@@ -19,9 +20,24 @@ pub fn token_keys_polling(
     piece: &mut Vec<TokenKey>,
     stop: &Stop,
 ) -> Run<()> {
+    by_pieces(text, out, piece, stop, |t, keys| {
+        token_keys(t, tokenizer, stemmer, s, keys)
+    })
+}
+
+/// The tokens `tokenize` gives of `text`, into `out` (cleared first), computed a piece of
+/// about [`CHECK_EVERY`] bytes at a time with `stop` polled in between. `tokenize` clears the
+/// buffer it is given and must not let a token span ASCII whitespace.
+pub fn by_pieces(
+    text: &[u8],
+    out: &mut Vec<TokenKey>,
+    piece: &mut Vec<TokenKey>,
+    stop: &Stop,
+    mut tokenize: impl FnMut(&[u8], &mut Vec<TokenKey>),
+) -> Run<()> {
     stop.check()?;
     if text.len() <= CHECK_EVERY {
-        token_keys(text, tokenizer, stemmer, s, out);
+        tokenize(text, out);
         return Ok(());
     }
     out.clear();
@@ -35,7 +51,7 @@ pub fn token_keys_polling(
                 .map_or(rest.len(), |p| CHECK_EVERY + p + 1),
             None => rest.len(),
         };
-        token_keys(&rest[..cut], tokenizer, stemmer, s, piece);
+        tokenize(&rest[..cut], piece);
         out.append(piece);
         rest = &rest[cut..];
     }
@@ -75,5 +91,22 @@ mod tests {
         let (r, n) = (Tokenizer::Rouge, Stemmer::None);
         let got = token_keys_polling(text.as_bytes(), r, n, &mut s, &mut out, &mut piece, &stop);
         assert_eq!((got, out.len()), (Err(Halt::Stopped), 0));
+    }
+
+    #[test]
+    fn rouge_l_by_pieces_scores_as_one_pass() {
+        use crate::metrics::rouge_l::{rouge_l, score_keys, Scratch};
+        let unit = "Running CATS ΟΔΟΣ x\u{3000}y Zürich-cafés ";
+        let e = unit.repeat(CHECK_EVERY / unit.len() + 3);
+        let a = e.replace("CATS", "dogs");
+        let (mut s, go) = (Scratch::default(), Stop::new());
+        for tokenizer in [Tokenizer::Rouge, Tokenizer::Unicode] {
+            let got = rouge_l(e.as_bytes(), a.as_bytes(), tokenizer, &mut s, &go).unwrap();
+            let (mut ke, mut ka, mut t) = (Vec::new(), Vec::new(), TokenScratch::default());
+            token_keys(e.as_bytes(), tokenizer, Stemmer::None, &mut t, &mut ke);
+            token_keys(a.as_bytes(), tokenizer, Stemmer::None, &mut t, &mut ka);
+            let want = score_keys(&ke, &ka, &mut s, &go).unwrap();
+            assert_eq!(got, want, "{tokenizer:?}");
+        }
     }
 }

@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap;
 use super::halt::{Run, Stop};
 use super::porter;
 use super::rouge_l::{self, RougeScore, Tokenizer};
+use super::rouge_pieces::token_keys_polling;
 use super::text::TokenKey;
 
 /// Whether tokens are stemmed.
@@ -33,6 +34,7 @@ pub struct TokenScratch {
     word32: Vec<u32>,
     keys_e: Vec<TokenKey>,
     keys_a: Vec<TokenKey>,
+    piece: Vec<TokenKey>,
 }
 
 /// The number of code points of the token behind `key` (see [`TokenKey`]'s two packings).
@@ -124,11 +126,13 @@ pub fn rouge_l_stemmed(
         return rouge_l::rouge_l(expected, actual, tokenizer, &mut s.rouge, stop);
     }
     let (mut ke, mut ka) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
-    token_keys(expected, tokenizer, stemmer, s, &mut ke);
-    token_keys(actual, tokenizer, stemmer, s, &mut ka);
-    let score = rouge_l::score_keys(&ke, &ka, &mut s.rouge, stop);
+    let mut piece = std::mem::take(&mut s.piece);
+    let score = token_keys_polling(expected, tokenizer, stemmer, s, &mut ke, &mut piece, stop)
+        .and_then(|()| token_keys_polling(actual, tokenizer, stemmer, s, &mut ka, &mut piece, stop))
+        .and_then(|()| rouge_l::score_keys(&ke, &ka, &mut s.rouge, stop));
     s.keys_e = ke;
     s.keys_a = ka;
+    s.piece = piece;
     score
 }
 

@@ -116,10 +116,18 @@ HUGE_ROW_CALLS = {
     "rouge_n": "em.rouge_n(a, b, n=2)",
     "rouge_n_porter": "em.rouge_n(a, b, stemmer='porter')",
     "rouge_lsum": "em.rouge_lsum(a, b)",
+    "rouge_l": "em.rouge_l(a, b)",
+    "rouge_l_porter": "em.rouge_l(a, b, stemmer='porter')",
+    "rouge_l_unicode": "em.rouge_l(a, b)",
+    "rouge_l_unicode_tokenizer": "em.rouge_l(a, b, tokenizer='unicode')",
+    "token_f1_unicode": "em.token_f1(a, b)",
     "json_match_array": "em.json_match(floats, ints)",
     "json_match_string": "em.json_match(escaped, escaped)",
     "canonical_json_array": "em.canonical_json(floats)",
 }
+
+# Texts with a character outside ASCII take the general tokenizers of ROUGE-L and token F1.
+UNICODE_TEXTS = "a = 'zürich cafés ' * 10_000_000\nb = 'cafés zürich ' * 10_000_000"
 
 # The rows of each call: two texts of 195 MB, or JSON documents: arrays of 48,000,000 numbers
 # (192 MB of floats), a 390 MB string with an escape every 15 bytes (a string is read so fast
@@ -131,6 +139,9 @@ ROWS = {
     ),
     "canonical_json_array": "floats = '[' + ','.join(['1.0'] * 48_000_000) + ']'",
     "json_match_string": "escaped = '\"' + 'abcdefghijklm\\\\n' * 26_000_000 + '\"'",
+    "rouge_l_unicode": UNICODE_TEXTS,
+    "rouge_l_unicode_tokenizer": UNICODE_TEXTS,
+    "token_f1_unicode": UNICODE_TEXTS,
 }
 TEXTS = "a = 'abcdefghijklmn ' * 13_000_000\nb = 'nmlkjihgfedcba ' * 13_000_000"
 

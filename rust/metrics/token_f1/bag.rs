@@ -1,11 +1,7 @@
 //! Token multisets and the size of their intersection.
 
-use crate::metrics::halt::{Run, Stop};
 use crate::metrics::text::push_utf8;
-use crate::metrics::tokens::table::{packed_key, KeyTable};
-
-/// Keys counted between two polls of the stop flag (about 1 MiB of text's worth).
-const KEYS_PER_CHECK: usize = 1 << 17;
+use crate::metrics::tokens::table::packed_key;
 
 /// A multiset of tokens keyed by their UTF-8 bytes: up to 15 bytes packed into an integer
 /// ([`packed_key`]), longer ones boxed.
@@ -21,6 +17,7 @@ impl TokenBag {
         self.long.clear();
     }
 
+    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.packed.len() + self.long.len()
     }
@@ -42,48 +39,10 @@ impl TokenBag {
         }
         self.push(utf8);
     }
-
-    /// Size of the multiset intersection with `other`: packed keys through a table of counts,
-    /// long keys by merging sorted lists. `stop` is polled every 2^17 keys.
-    pub(super) fn common(
-        &mut self,
-        other: &mut TokenBag,
-        table: &mut KeyTable<u32>,
-        stop: &Stop,
-    ) -> Run<usize> {
-        table.reset(self.packed.len(), stop)?;
-        for (n, &k) in self.packed.iter().enumerate() {
-            if n % KEYS_PER_CHECK == 0 {
-                stop.check()?;
-            }
-            *table.entry(k).0 += 1;
-        }
-        let mut same = 0;
-        for (n, &k) in other.packed.iter().enumerate() {
-            if n % KEYS_PER_CHECK == 0 {
-                stop.check()?;
-            }
-            if let Some(count) = table.get_mut(k) {
-                if *count > 0 {
-                    *count -= 1;
-                    same += 1;
-                }
-            }
-        }
-        if !self.long.is_empty() && !other.long.is_empty() {
-            stop.check()?;
-            self.long.sort_unstable();
-            stop.check()?;
-            other.long.sort_unstable();
-            stop.check()?;
-            same += common_count(&self.long, &other.long);
-        }
-        Ok(same)
-    }
 }
 
 /// Size of the multiset intersection of two sorted lists.
-fn common_count<T: Ord>(a: &[T], b: &[T]) -> usize {
+pub(super) fn common_count<T: Ord>(a: &[T], b: &[T]) -> usize {
     let (mut i, mut j, mut same) = (0, 0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {

@@ -13,12 +13,12 @@
 
 mod bag;
 mod general;
+mod tokenize;
 
 use crate::metrics::halt::{Run, Stop};
-use crate::metrics::tokens::masks::{Masks, Scheme};
-use crate::metrics::tokens::table::{packed_at, KeyTable};
-use bag::TokenBag;
-use general::{split_general, squad_general, General, IS_PUNCT};
+use crate::metrics::tokens::table::KeyTable;
+use bag::common_count;
+use tokenize::Tokenizer;
 
 /// How answers are turned into tokens before F1 is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,73 +32,10 @@ pub enum Normalizer {
 /// Reusable buffers so a batch allocates once per thread, not once per pair.
 #[derive(Default)]
 pub struct Scratch {
-    masks: Masks,
-    general: General,
-    bag_e: TokenBag,
-    bag_a: TokenBag,
+    tokenizer: Tokenizer,
+    long_gold: Vec<Box<[u8]>>,
+    long_pred: Vec<Box<[u8]>>,
     table: KeyTable<u32>,
-}
-
-/// The tokens of `text` under `normalizer` into `bag`.
-fn tokens_into(
-    text: &[u8],
-    normalizer: Normalizer,
-    s: &mut Scratch,
-    bag: &mut TokenBag,
-    stop: &Stop,
-) -> Run<()> {
-    bag.clear();
-    let squad = normalizer == Normalizer::Squad;
-    let scheme = if squad {
-        Scheme::Squad
-    } else {
-        Scheme::Whitespace
-    };
-    let Scratch { masks, general, .. } = s;
-    masks.fill(text, scheme, stop)?;
-    bag.packed.reserve(text.len() / 2 + 1);
-    let mut next_closer = 0;
-    masks.for_each_run(stop, |run_start, run_end| {
-        let (mut start, mut end) = (run_start, run_end);
-        if next_closer < start {
-            next_closer = masks.next_closer(start);
-        }
-        if next_closer < end {
-            // SQuAD drops punctuation: a token whose other bytes are all letters and digits
-            // between leading and trailing punctuation ("end.", "(see)") is the part between.
-            let punct = |i: usize| text[i] < 0x80 && IS_PUNCT[text[i] as usize];
-            if squad {
-                while start < end && punct(start) {
-                    start += 1;
-                }
-                while end > start && punct(end - 1) {
-                    end -= 1;
-                }
-            }
-            if !squad || (start < end && masks.next_closer(start) < end) {
-                let (raw, lowered) = (&text[run_start..run_end], &masks.text[run_start..run_end]);
-                if squad {
-                    squad_general(raw, lowered, general, bag);
-                } else {
-                    split_general(raw, bag);
-                }
-                return;
-            }
-            if start == end {
-                return; // nothing but punctuation
-            }
-        }
-        let len = end - start;
-        if len > 15 {
-            bag.long.push(masks.text[start..end].into());
-            return;
-        }
-        let key = packed_at(&masks.text, start, end);
-        if squad && len <= 3 && matches!(key as u64, 0x61 | 0x6E61 | 0x65_6874) {
-            return; // "a", "an", "the"
-        }
-        bag.packed.push(key);
-    })
 }
 
 /// Token F1 of `actual` against `expected`, computed exactly as SQuAD's `compute_f1`. `stop`
@@ -110,26 +47,40 @@ pub fn token_f1(
     s: &mut Scratch,
     stop: &Stop,
 ) -> Run<f64> {
-    let (mut bag_e, mut bag_a) = (std::mem::take(&mut s.bag_e), std::mem::take(&mut s.bag_a));
-    let score = tokens_into(expected, normalizer, s, &mut bag_e, stop)
-        .and_then(|()| tokens_into(actual, normalizer, s, &mut bag_a, stop))
-        .and_then(|()| f1_of(&mut bag_e, &mut bag_a, &mut s.table, stop));
-    s.bag_e = bag_e;
-    s.bag_a = bag_a;
-    score
-}
-
-fn f1_of(
-    gold: &mut TokenBag,
-    pred: &mut TokenBag,
-    table: &mut KeyTable<u32>,
-    stop: &Stop,
-) -> Run<f64> {
-    let (n_gold, n_pred) = (gold.len(), pred.len());
+    // The gold tokens are counted into the table as they are read, and the predicted ones
+    // taken out of it as they are read; tokens of more than 15 bytes are compared apart.
+    let Scratch {
+        tokenizer,
+        long_gold,
+        long_pred,
+        table,
+    } = s;
+    long_gold.clear();
+    long_pred.clear();
+    tokenizer.classify(expected, normalizer, stop)?;
+    table.reset(tokenizer.token_bound(), stop)?;
+    let n_gold = tokenizer.tokens(expected, long_gold, stop, |k| *table.entry(k).0 += 1)?;
+    tokenizer.classify(actual, normalizer, stop)?;
+    let mut same = 0usize;
+    let n_pred = tokenizer.tokens(actual, long_pred, stop, |k| {
+        if let Some(count) = table.get_mut(k) {
+            if *count > 0 {
+                *count -= 1;
+                same += 1;
+            }
+        }
+    })?;
     if n_gold == 0 || n_pred == 0 {
         return Ok(if n_gold == n_pred { 1.0 } else { 0.0 });
     }
-    let same = gold.common(pred, table, stop)?;
+    if !long_gold.is_empty() && !long_pred.is_empty() {
+        stop.check()?;
+        long_gold.sort_unstable();
+        stop.check()?;
+        long_pred.sort_unstable();
+        stop.check()?;
+        same += common_count(long_gold, long_pred);
+    }
     if same == 0 {
         return Ok(0.0);
     }
@@ -140,9 +91,11 @@ fn f1_of(
 
 #[cfg(test)]
 mod tests {
+    use super::bag::TokenBag;
     use super::general::{is_article, is_punct};
     use super::*;
     use crate::metrics::text::{for_each_py_token, is_py_word, py_lower_into};
+    use crate::metrics::tokens::masks::{Masks, Scheme};
 
     fn f1(e: &str, a: &str) -> f64 {
         token_f1(
@@ -277,8 +230,17 @@ mod tests {
         let s = &mut Scratch::default();
         for text in &cases {
             for n in [Normalizer::Squad, Normalizer::None] {
-                let mut got = TokenBag::default();
-                tokens_into(text.as_bytes(), n, s, &mut got, &Stop::new()).unwrap();
+                let (mut got, tokenizer, stop) =
+                    (TokenBag::default(), &mut s.tokenizer, Stop::new());
+                tokenizer.classify(text.as_bytes(), n, &stop).unwrap();
+                let bound = tokenizer.token_bound();
+                let count = tokenizer
+                    .tokens(text.as_bytes(), &mut got.long, &stop, |k| {
+                        got.packed.push(k)
+                    })
+                    .unwrap();
+                assert_eq!(count, got.len(), "{text:?} {n:?}");
+                assert!(count <= bound, "{text:?} {n:?}");
                 assert_eq!(
                     sorted(got),
                     sorted(reference_tokens(text, n)),
@@ -315,6 +277,41 @@ mod tests {
                 (&fast.space[..w], &fast.closer[..w], &fast.text[..256]),
                 (&slow.space[..w], &slow.closer[..w], &slow.text[..256])
             );
+        }
+    }
+
+    #[test]
+    fn runs_equal_a_byte_by_byte_split() {
+        // Runs and gaps of 1 to 150 bytes, so that runs start, end and span whole mask words.
+        let (mut masks, stop) = (Masks::default(), Stop::new());
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..300 {
+            let mut text = Vec::new();
+            while text.len() < 40 * (round % 20) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let len = 1 + (state % 150) as usize;
+                let byte = if state >> 40 & 1 == 0 { b' ' } else { b'x' };
+                text.extend(std::iter::repeat_n(byte, len));
+            }
+            masks.fill(&text, Scheme::Whitespace, &stop).unwrap();
+            let mut got = Vec::new();
+            masks.for_each_run(&stop, |a, b| got.push((a, b))).unwrap();
+            let mut want = Vec::new();
+            let mut i = 0;
+            while i < text.len() {
+                if text[i] == b' ' {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < text.len() && text[i] != b' ' {
+                    i += 1;
+                }
+                want.push((start, i));
+            }
+            assert_eq!(got, want, "{round}");
         }
     }
 

@@ -115,6 +115,19 @@ impl Masks {
         }
     }
 
+    /// An upper bound on the tokens of the text: one per run of non-whitespace bytes, and one
+    /// more per byte that needs a closer look (a run splits only where such a byte is).
+    pub(crate) fn token_bound(&self) -> usize {
+        let mut prev_space = 1u64;
+        let mut bound = 0;
+        for (&sp, &closer) in self.space[..self.words].iter().zip(&self.closer) {
+            let starts = !sp & (sp << 1 | prev_space);
+            prev_space = sp >> 63;
+            bound += (starts.count_ones() + closer.count_ones()) as usize;
+        }
+        bound
+    }
+
     /// Call `f(start, end)` for each maximal run of non-whitespace bytes, in order, polling
     /// `stop` every 1 MiB of text.
     #[inline]

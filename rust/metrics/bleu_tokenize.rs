@@ -17,7 +17,7 @@
 
 use super::halt::{Run, Stop, CHECK_EVERY};
 use super::intl_tables::CLASS_RANGES;
-use super::polled_text::{decode_polling, py_lower_polling};
+use super::polled_text::{decode_polling, pieces, py_lower_polling};
 use super::text::{
     decode_into, is_ascii_py_space, is_py_space, next_code_point, push_utf8, TokenKey,
 };
@@ -399,18 +399,9 @@ fn push_word_keys(
     if !text.is_ascii() {
         // Pieces of about CHECK_EVERY bytes, each cut at an ASCII whitespace byte: no word
         // spans two pieces, so the words are those of the whole text.
-        let mut rest = text;
-        while !rest.is_empty() {
+        for piece in pieces(text, |&c| is_ascii_py_space(c)) {
             stop.check()?;
-            let cut = match rest.get(CHECK_EVERY..) {
-                Some(tail) => tail
-                    .iter()
-                    .position(|&c| is_ascii_py_space(c))
-                    .map_or(rest.len(), |p| CHECK_EVERY + p),
-                None => rest.len(),
-            };
-            for_each_word(&rest[..cut], |w| out.push(key_of_bytes(w, cps)));
-            rest = &rest[cut..];
+            for_each_word(piece, |w| out.push(key_of_bytes(w, cps)));
         }
         return Ok(());
     }

@@ -5,6 +5,28 @@
 use super::halt::{Run, Stop, CHECK_EVERY};
 use super::text::{decode_into, for_each_py_token, is_py_space, lower_part};
 
+/// `items` in pieces of about [`CHECK_EVERY`]: each piece but the first starts at the first item
+/// past [`CHECK_EVERY`] for which `starts_piece` holds (the rest goes in one piece when none
+/// does). The callers poll their stop flag between pieces.
+pub fn pieces<T>(items: &[T], starts_piece: impl Fn(&T) -> bool) -> impl Iterator<Item = &[T]> {
+    let mut rest = items;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = match rest.get(CHECK_EVERY..) {
+            Some(tail) => tail
+                .iter()
+                .position(&starts_piece)
+                .map_or(rest.len(), |p| CHECK_EVERY + p),
+            None => rest.len(),
+        };
+        let (piece, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(piece)
+    })
+}
+
 /// [`super::text::py_lower_into`], polling `stop` every [`CHECK_EVERY`] code points.
 pub fn py_lower_polling(cps: &[u32], out: &mut Vec<u32>, stop: &Stop) -> Run<()> {
     out.reserve(cps.len());
@@ -19,18 +41,9 @@ pub fn py_lower_polling(cps: &[u32], out: &mut Vec<u32>, stop: &Stop) -> Run<()>
 /// polling `stop` in between.
 pub fn decode_polling(bytes: &[u8], out: &mut Vec<u32>, stop: &Stop) -> Run<()> {
     out.reserve(bytes.len());
-    let mut rest = bytes;
-    while !rest.is_empty() {
+    for piece in pieces(bytes, |&c| c & 0xC0 != 0x80) {
         stop.check()?;
-        let cut = match rest.get(CHECK_EVERY..) {
-            Some(tail) => tail
-                .iter()
-                .position(|&c| c & 0xC0 != 0x80)
-                .map_or(rest.len(), |p| CHECK_EVERY + p),
-            None => rest.len(),
-        };
-        decode_into(&rest[..cut], out);
-        rest = &rest[cut..];
+        decode_into(piece, out);
     }
     Ok(())
 }
@@ -42,18 +55,9 @@ pub fn for_each_py_token_polling<'a>(
     stop: &Stop,
     mut f: impl FnMut(&'a [u32]),
 ) -> Run<()> {
-    let mut rest = cps;
-    while !rest.is_empty() {
+    for piece in pieces(cps, |&c| is_py_space(c)) {
         stop.check()?;
-        let cut = match rest.get(CHECK_EVERY..) {
-            Some(tail) => tail
-                .iter()
-                .position(|&c| is_py_space(c))
-                .map_or(rest.len(), |p| CHECK_EVERY + p),
-            None => rest.len(),
-        };
-        for_each_py_token(&rest[..cut], &mut f);
-        rest = &rest[cut..];
+        for_each_py_token(piece, &mut f);
     }
     Ok(())
 }
@@ -109,5 +113,20 @@ mod tests {
         let mut tokens = 0;
         let got = for_each_py_token_polling(&cps, &stop, |_| tokens += 1);
         assert_eq!((got, tokens), (Err(Halt::Stopped), 0));
+    }
+
+    #[test]
+    fn pieces_cut_only_where_asked() {
+        let items: Vec<u32> = (0..3 * CHECK_EVERY as u32 + 5).map(|i| i % 1000).collect();
+        let got: Vec<&[u32]> = pieces(&items, |&x| x == 0).collect();
+        assert_eq!(got.concat(), items);
+        assert_eq!(got.len(), 3);
+        for piece in &got[1..] {
+            assert_eq!(piece[0], 0);
+        }
+        assert!(got[..2].iter().all(|p| p.len() > CHECK_EVERY));
+        let whole: Vec<&[u32]> = pieces(&items, |&x| x == 5000).collect();
+        assert_eq!(whole, [&items[..]]);
+        assert_eq!(pieces(&[] as &[u32], |_| true).count(), 0);
     }
 }

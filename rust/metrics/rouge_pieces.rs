@@ -5,6 +5,7 @@
 //! (whitespace is neither cased nor case-ignorable), so the tokens are those of one pass.
 
 use super::halt::{Run, Stop, CHECK_EVERY};
+use super::polled_text::pieces;
 use super::rouge_l::Tokenizer;
 use super::rouge_tokens::{token_keys, Stemmer, TokenScratch};
 use super::text::{is_ascii_py_space, TokenKey};
@@ -41,19 +42,10 @@ pub fn by_pieces(
         return Ok(());
     }
     out.clear();
-    let mut rest = text;
-    while !rest.is_empty() {
+    for part in pieces(text, |&b| is_ascii_py_space(b)) {
         stop.check()?;
-        let cut = match rest.get(CHECK_EVERY..) {
-            Some(tail) => tail
-                .iter()
-                .position(|&b| is_ascii_py_space(b))
-                .map_or(rest.len(), |p| CHECK_EVERY + p + 1),
-            None => rest.len(),
-        };
-        tokenize(&rest[..cut], piece);
+        tokenize(part, piece);
         out.append(piece);
-        rest = &rest[cut..];
     }
     Ok(())
 }

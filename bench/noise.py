@@ -31,8 +31,8 @@ from scipy import stats
 
 from evalmark.models.seeded import uniform
 from evalmark.noise import (
+    BuildTruth,
     ErrorRates,
-    Suite,
     builds_from_counts,
     every_gate_risk,
     gate_risk,
@@ -78,7 +78,7 @@ def _beta(mean: float, rho: float) -> tuple[float, float]:
     return mean * size, (1.0 - mean) * size
 
 
-def scipy_case_probabilities(suite: Suite, rates: ErrorRates, repeats: int) -> np.ndarray:
+def scipy_case_probabilities(suite: BuildTruth, rates: ErrorRates, repeats: int) -> np.ndarray:
     """Each case's pass probability with scipy.stats, for suites of one or more judged checks
     (one call each when repeats = 1; one judged check per case when repeats > 1)."""
     passing = np.array([sum(c.passes for c in case.checks if c.judged) for case in suite.cases])
@@ -102,7 +102,7 @@ def scipy_case_probabilities(suite: Suite, rates: ErrorRates, repeats: int) -> n
     return np.where(forced, 0.0, q)
 
 
-def scipy_every_gate(suite: Suite, rates: ErrorRates, repeats: int) -> np.ndarray:
+def scipy_every_gate(suite: BuildTruth, rates: ErrorRates, repeats: int) -> np.ndarray:
     """P(fewer than k cases pass) for every k: scipy per case, convolved case by case."""
     pmf = np.ones(1)
     for q in scipy_case_probabilities(suite, rates, repeats).tolist():
@@ -110,7 +110,7 @@ def scipy_every_gate(suite: Suite, rates: ErrorRates, repeats: int) -> np.ndarra
     return np.concatenate(([0.0], np.cumsum(pmf)[:-1]))
 
 
-def scipy_every_gate_grouped(suite: Suite, rates: ErrorRates, repeats: int) -> np.ndarray:
+def scipy_every_gate_grouped(suite: BuildTruth, rates: ErrorRates, repeats: int) -> np.ndarray:
     """The same with equal cases grouped into binomials (scipy.stats.binom.pmf) first."""
     values, counts = np.unique(scipy_case_probabilities(suite, rates, repeats), return_counts=True)
     pmf = np.ones(1)

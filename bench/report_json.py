@@ -58,7 +58,7 @@ def main() -> None:
     scorer = Scorer()
 
     def fresh() -> Report:
-        return scorer.score(samples, actual, *strategies, name="text")
+        return scorer.evaluate_outputs(samples, actual, *strategies, name="text")
 
     evaluations = args.n * len(strategies)
     print(

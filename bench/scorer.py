@@ -6,7 +6,7 @@
 Two scorer runs over the same inputs as the direct kernel calls, in one process:
 
 * text: 100,000 (expected, actual) answers from bench/workload.py scored with TokenF1 + RougeL +
-  Levenshtein through ``Scorer().score(samples, outputs, ...)``;
+  Levenshtein through ``Scorer().evaluate_outputs(samples, outputs, ...)``;
 * json: 100,000 JSON document pairs scored with JsonMatch.
 
 "direct" is the time of the batch kernels alone on the same lists (token_f1_batch, rouge_l_batch,
@@ -76,10 +76,10 @@ def main() -> None:
         em.json_match_batch(json_expected, json_actual)
 
     def scored_text() -> Any:
-        return scorer.score(text_samples, actual, *text_strategies, name="text")
+        return scorer.evaluate_outputs(text_samples, actual, *text_strategies, name="text")
 
     def scored_json() -> Any:
-        return scorer.score(json_samples, json_actual, JsonMatch(), name="json")
+        return scorer.evaluate_outputs(json_samples, json_actual, JsonMatch(), name="json")
 
     direct_text()  # warm the thread pool
     t_direct_text, _ = best_of(repeat, direct_text)
@@ -103,10 +103,13 @@ def main() -> None:
     t_failing, failing = best_of(1, text_report.failing_rows)
     t_json, json_text = best_of(1, text_report.to_json)
     print()
-    print(f"text report: score {summary[0].score:.1f}%, {summary[0].evaluations:,} evaluations")
+    print(
+        f"text report: checks passed {summary[0].check_pass_rate:.1%}, "
+        f"{summary[0].evaluations:,} evaluations"
+    )
     for name, s in summary[1].items():
-        print(f"  {name:<12} pass {s.score:5.1f}%  mean {s.mean:.4f}")
-    print(f"json report: score {json_report.score:.1f}%")
+        print(f"  {name:<12} pass {100 * s.check_pass_rate:5.1f}%  mean {s.mean:.4f}")
+    print(f"json report: pass rate {json_report.pass_rate:.1%}")
     print(f"summary + per-strategy table: {t_summary * 1000:.1f} ms")
     print(f"failing rows with explanations ({len(failing):,} samples): {t_failing:.2f} s")
     print(f"text report to_json ({len(json_text) / 1e6:.0f} MB): {t_json:.2f} s")

@@ -67,7 +67,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "write_test_cases",
     ),
     "evalmark.data.results": (
-        "EvaluationError",
+        "EvaluationFault",
         "EvaluationResult",
     ),
     "evalmark.strategies": (
@@ -86,7 +86,6 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "CalibrationResult",
         "CalibrationSet",
         "load_labels",
-        "write_rates",
     ),
     "evalmark.models": (
         "CassetteMiss",
@@ -126,6 +125,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "gate_risk",
         "simulate_gates",
         "tune",
+        "write_rates",
     ),
 }
 

@@ -56,7 +56,7 @@ from evalmark.data.testcase import (
     write_test_cases as write_test_cases,
 )
 from evalmark.data.results import (
-    EvaluationError as EvaluationError,
+    EvaluationFault as EvaluationFault,
     EvaluationResult as EvaluationResult,
 )
 from evalmark.strategies import (
@@ -75,7 +75,6 @@ from evalmark.calibration import (
     CalibrationResult as CalibrationResult,
     CalibrationSet as CalibrationSet,
     load_labels as load_labels,
-    write_rates as write_rates,
 )
 from evalmark.models import (
     CassetteMiss as CassetteMiss,
@@ -115,6 +114,7 @@ from evalmark.noise import (
     gate_risk as gate_risk,
     simulate_gates as simulate_gates,
     tune as tune,
+    write_rates as write_rates,
 )
 
 __all__ = [
@@ -141,7 +141,7 @@ __all__ = [
     "cosine_matrix",
     "EvalTracer",
     "Evaluation",
-    "EvaluationError",
+    "EvaluationFault",
     "EvaluationResult",
     "Faithfulness",
     "gate_risk",

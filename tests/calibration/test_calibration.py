@@ -20,9 +20,9 @@ from evalmark.calibration import (
     calibrate,
     load_labels,
     rate,
-    write_rates,
 )
 from evalmark.models import ChatReply, NoisyJudge, RuleJudge, ScriptedChat, current_call
+from evalmark.noise import write_rates
 from evalmark.noise.rates import read_rates
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "judge-calibration"
@@ -153,7 +153,7 @@ def test_the_rates_file_is_the_noise_format(tmp_path: Path) -> None:
     ]
     result = calibrate(items, RuleJudge())
     assert result.agreement.matrix == ((1, 1), (1, 1))
-    path = write_rates(tmp_path / ".evalmark" / "judge-rates.json", result)
+    path = write_rates(tmp_path / ".evalmark" / "judge-rates.json", result.judge_rates())
     text = path.read_text()
     assert text.endswith("}\n")
     assert json.loads(text) == {
@@ -170,7 +170,7 @@ def test_the_rates_file_is_the_noise_format(tmp_path: Path) -> None:
 def test_the_rates_file_reads_back_through_evalmark_noise(tmp_path: Path) -> None:
     items = load_labels(GOLDEN / "labels.jsonl")
     result = calibrate(items, RuleJudge())
-    path = write_rates(tmp_path / "rates.json", result)
+    path = write_rates(tmp_path / "rates.json", result.judge_rates())
     read = read_rates(path)
     assert (read.false_pass.errors, read.false_pass.trials) == result.false_pass
     assert (read.false_fail.errors, read.false_fail.trials) == result.false_fail

@@ -499,14 +499,14 @@ def {name}(question):
 
 
 @evaluation_test(
-    samples=Samples(SAMPLES), function={name}, strategy=ExactMatch(), min_score=None
+    samples=Samples(SAMPLES), function={name}, strategy=ExactMatch(), min_pass_rate=None
 )
 def test_echo():
     pass
 
 
 @evaluation_test(
-    samples=Samples(SAMPLES[:2]), function={name}, strategy=ExactMatch(), min_score=None
+    samples=Samples(SAMPLES[:2]), function={name}, strategy=ExactMatch(), min_pass_rate=None
 )
 def test_short():
     pass

@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evalmark import EvaluationError, EvaluationResult
+from evalmark import EvaluationFault, EvaluationResult
 from evalmark.data.results import ResultColumn, place_column
 
 
 def test_constructors() -> None:
-    ok = EvaluationResult.passed(0.9)
+    ok = EvaluationResult.passing(0.9)
     assert ok.passed is True and ok.score == 0.9 and ok.verdict == "pass"
-    bad = EvaluationResult.failed(0.4, "too short")
+    bad = EvaluationResult.failing(0.4, "too short")
     assert (bad.passed, bad.score, bad.explanation) == (False, 0.4, "too short")
-    only_text = EvaluationResult.failed("empty answer")
+    only_text = EvaluationResult.failing("empty answer")
     assert (only_text.passed, only_text.score, only_text.explanation) == (
         False,
         0.0,
@@ -26,7 +26,7 @@ def test_constructors() -> None:
 
 
 def test_with_copies_and_immutability() -> None:
-    base = EvaluationResult.failed(0.2, "a", {"x": 1})
+    base = EvaluationResult.failing(0.2, "a", {"x": 1})
     changed = base.with_explanation("b").with_metadata(y=2)
     assert base.explanation == "a" and dict(base.metadata) == {"x": 1}
     assert changed.explanation == "b" and dict(changed.metadata) == {"x": 1, "y": 2}
@@ -55,7 +55,7 @@ def test_errors_are_typed_and_round_trip() -> None:
 
     result = EvaluationResult.from_error("parse", Raw("unreadable"))
     assert result.verdict == "error" and result.is_error and not result.passed
-    assert result.error == EvaluationError("parse", "Raw", "unreadable", "I cannot say")
+    assert result.error == EvaluationFault("parse", "Raw", "unreadable", "I cannot say")
     back = EvaluationResult.from_dict(result.to_dict())
     assert back == result
     assert back.error is not None and back.error.exception is None  # not serialized
@@ -94,7 +94,7 @@ def test_results_pickle_and_copy() -> None:
     import copy
     import pickle
 
-    result = EvaluationResult.failed(0.5, "half", {"k": [1, 2]}).with_metadata(x=1)
+    result = EvaluationResult.failing(0.5, "half", {"k": [1, 2]}).with_metadata(x=1)
     assert pickle.loads(pickle.dumps(result)) == result
     assert copy.deepcopy(result) == result and copy.copy(result) == result
     error = EvaluationResult.from_error("parse", ValueError("bad reply"))

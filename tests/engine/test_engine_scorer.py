@@ -94,7 +94,7 @@ def test_errors_skip_leaves_the_sample_out() -> None:
     assert len(report) == 10 and "s3" not in report.sample_names
     assert [s.name for s in report.skipped] == ["s3", "s7"]
     assert "backend down for 3" in report.skipped[0].error
-    assert report.score == 100.0
+    assert report.pass_rate == 1.0
 
 
 def test_errors_raise_stops_the_run_and_names_the_sample() -> None:
@@ -159,10 +159,12 @@ def test_arguments_are_checked() -> None:
 
 
 def test_precomputed_outputs() -> None:
-    report = Scorer().score(SAMPLES, [f"answer {i}" for i in range(12)], ExactMatch(), name="pre")
+    report = Scorer().evaluate_outputs(
+        SAMPLES, [f"answer {i}" for i in range(12)], ExactMatch(), name="pre"
+    )
     assert report.name == "pre" and report.passed == 12
     with pytest.raises(ValueError, match="11 outputs for 12 samples"):
-        Scorer().score(SAMPLES, ["x"] * 11, ExactMatch())
+        Scorer().evaluate_outputs(SAMPLES, ["x"] * 11, ExactMatch())
 
 
 def test_evaluate_works_inside_a_running_event_loop() -> None:
@@ -170,9 +172,9 @@ def test_evaluate_works_inside_a_running_event_loop() -> None:
         inside = Scorer().evaluate(SAMPLES, lambda i: f"answer {i}", ExactMatch())
         awaited = await Scorer().aevaluate(SAMPLES, lambda i: f"answer {i}", ExactMatch())
         assert inside.to_json() == awaited.to_json()
-        return inside.score
+        return inside.pass_rate
 
-    assert asyncio.run(main()) == 100.0
+    assert asyncio.run(main()) == 1.0
 
 
 def test_evaluation_is_fluent_immutable_and_reusable() -> None:

@@ -123,11 +123,13 @@ def test_judge_repeats_replay_by_repeat_across_runs_and_run_indexes(tmp_path: Pa
     recorder = record_replay(ScriptedChat(list(verdicts)), cassette, "record-missing")
     judge = JudgeStrategy(recorder, "relevancy", repeats=3, reducer="majority", name="rel")
     outputs = [f"fact {i}" for i in range(len(SAMPLES))]
-    recorded_report = Scorer().score(SAMPLES, outputs, judge).to_json()
+    recorded_report = Scorer().evaluate_outputs(SAMPLES, outputs, judge).to_json()
     replayer = record_replay(ScriptedChat([]), cassette, "replay")
     again = JudgeStrategy(replayer, "relevancy", repeats=3, reducer="majority", name="rel")
     for run_index in (0, 1, 5):
-        report = Scorer(run_index=run_index, concurrency=2).score(SAMPLES, outputs, again)
+        report = Scorer(run_index=run_index, concurrency=2).evaluate_outputs(
+            SAMPLES, outputs, again
+        )
         assert report.to_json() == recorded_report
     assert replayer.usage().unused == ()
 

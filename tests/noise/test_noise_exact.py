@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalmark.noise import (
+    BuildTruth,
     Case,
     Check,
-    Suite,
     builds_from_counts,
     case_pass_probabilities,
     gate_risk,
@@ -23,7 +23,7 @@ from evalmark.noise import (
 )
 
 
-def risks(suite: Suite, p: float | None, thresholds: list[float]) -> dict[float, float]:
+def risks(suite: BuildTruth, p: float | None, thresholds: list[float]) -> dict[float, float]:
     return {r.gate.threshold: r.fails for r in gate_risk(suite, p, thresholds)}
 
 
@@ -79,7 +79,7 @@ small_suites = st.lists(st.lists(checks, min_size=1, max_size=3), min_size=1, ma
 def test_every_gate_matches_brute_force_enumeration_of_flips(
     cases: list[list[Check]], p: float
 ) -> None:
-    suite = Suite(tuple(Case(f"case-{i}", tuple(c)) for i, c in enumerate(cases)))
+    suite = BuildTruth(tuple(Case(f"case-{i}", tuple(c)) for i, c in enumerate(cases)))
     judged = [(i, j) for i, case in enumerate(cases) for j, c in enumerate(case) if c.judged]
     n = len(cases)
     pmf = [0.0] * (n + 1)
@@ -134,7 +134,7 @@ def test_default_gates_list_every_distinct_gate_strictest_first() -> None:
 
 
 def test_deterministic_checks_are_not_flipped() -> None:
-    suite = Suite(
+    suite = BuildTruth(
         (
             Case("a", (Check("exact", True), Check("judge", True, judged=True))),
             Case("b", (Check("exact", False), Check("judge", True, judged=True))),
@@ -149,18 +149,20 @@ def test_deterministic_checks_are_not_flipped() -> None:
 
 
 def test_a_truly_failing_judged_check_passes_only_when_flipped() -> None:
-    suite = Suite((Case("a", (Check("j", False, judged=True), Check("k", True, judged=True))),))
+    suite = BuildTruth(
+        (Case("a", (Check("j", False, judged=True), Check("k", True, judged=True))),)
+    )
     assert case_pass_probabilities(suite, 0.2) == pytest.approx((0.2 * 0.8,))
 
 
 def test_a_check_with_its_own_flip_rate_ignores_the_level() -> None:
-    own = Suite((Case("a", (Check("j", True, judged=True, flip_rate=0.5),)),))
+    own = BuildTruth((Case("a", (Check("j", True, judged=True, flip_rate=0.5),)),))
     assert case_pass_probabilities(own, 0.01) == (0.5,)
     assert case_pass_probabilities(own) == (0.5,)
 
 
 def test_a_judged_check_without_any_flip_rate_is_named_in_the_error() -> None:
-    suite = Suite((Case("refund", (Check("polite", True, judged=True),)),))
+    suite = BuildTruth((Case("refund", (Check("polite", True, judged=True),)),))
     with pytest.raises(ValueError, match=r"'polite' of case 'refund'.*flip_rate="):
         gate_risk(suite)
 
@@ -202,17 +204,17 @@ def test_builds_from_counts_spreads_the_failing_cases_and_checks_arguments() -> 
 
 
 def test_suite_from_verdicts_groups_rows_by_case_in_first_seen_order() -> None:
-    suite = Suite.from_verdicts(
+    suite = BuildTruth.from_verdicts(
         [("b", "x", True, False), ("a", "y", False, True), ("b", "z", True, True)]
     )
     assert [c.name for c in suite.cases] == ["b", "a"]
     assert [ch.name for ch in suite.cases[0].checks] == ["x", "z"]
     assert suite.cases[1].checks[0] == Check("y", False, judged=True)
     assert (
-        Suite.from_mapping(
+        BuildTruth.from_mapping(
             {"b": {"x": (True, False), "z": (True, True)}, "a": {"y": (False, True)}}
         )
         == suite
     )
     with pytest.raises(ValueError, match="at least one case"):
-        Suite(())
+        BuildTruth(())

@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from evalmark.noise import (
+    BuildTruth,
     Case,
     Check,
     ErrorRates,
     JudgeRates,
     RateCounts,
-    Suite,
     builds_from_counts,
     case_pass_probabilities,
     gate_risk,
@@ -36,7 +36,9 @@ def beta_of(mean: float, rho: float) -> tuple[float, float]:
     return mean * size, (1 - mean) * size
 
 
-def risks(suite: Suite, rates: object, thresholds: list[float], repeats: int = 1) -> list[float]:
+def risks(
+    suite: BuildTruth, rates: object, thresholds: list[float], repeats: int = 1
+) -> list[float]:
     return [r.fails for r in gate_risk(suite, rates, thresholds, repeats=repeats)]  # type: ignore[arg-type]
 
 
@@ -101,8 +103,8 @@ def test_majority_of_k_calls_is_beta_binomial_in_the_wrong_calls(
 ) -> None:
     """One judged check: it reports pass when fewer than half its k calls are wrong (true pass)
     or more than half are (true fail); ties fail, as the majority reducer decides."""
-    good = Suite((Case("c", (Check("j", True, judged=True),)),))
-    bad = Suite((Case("c", (Check("j", False, judged=True),)),))
+    good = BuildTruth((Case("c", (Check("j", True, judged=True),)),))
+    bad = BuildTruth((Case("c", (Check("j", False, judged=True),)),))
     rates = ErrorRates(mean, mean, rho)
     (p_good,) = case_pass_probabilities(good, rates, repeats=k)
     (p_bad,) = case_pass_probabilities(bad, rates, repeats=k)
@@ -164,7 +166,7 @@ def test_mixed_case_probability_is_the_beta_expectation_by_quadrature(k: int) ->
             Check("d", True),
         ),
     )
-    (exact,) = case_pass_probabilities(Suite((case,)), ErrorRates(0.15, 0.05, 0.2), repeats=k)
+    (exact,) = case_pass_probabilities(BuildTruth((case,)), ErrorRates(0.15, 0.05, 0.2), repeats=k)
     ff_a, ff_b = beta_of(0.05, 0.2)
     fp_a, fp_b = beta_of(0.15, 0.2)
     log_ff = -math.lgamma(ff_a) - math.lgamma(ff_b) + math.lgamma(ff_a + ff_b)
@@ -199,7 +201,7 @@ small_suites = st.lists(st.lists(checks, min_size=1, max_size=3), min_size=1, ma
 def test_asymmetric_rates_match_brute_force_enumeration(
     cases: list[list[Check]], fp: float, ff: float
 ) -> None:
-    suite = Suite(tuple(Case(f"case{i}", tuple(c)) for i, c in enumerate(cases)))
+    suite = BuildTruth(tuple(Case(f"case{i}", tuple(c)) for i, c in enumerate(cases)))
     judged = [(i, c) for i, case in enumerate(cases) for c in case if c.judged]
     pmf = [0.0] * (len(cases) + 1)
     for errs in itertools.product((False, True), repeat=len(judged)):
@@ -256,7 +258,7 @@ MODELS = [
     pytest.param(builds_from_counts(20, 3, failing=4)[1], ErrorRates(0.2, 0.1, 0.3), 3, id="both"),
     pytest.param(builds_from_counts(15, 1, failing=3)[1], ErrorRates(0.3, 0.2, 0.2), 4, id="even"),
     pytest.param(
-        Suite(
+        BuildTruth(
             (
                 Case("a", (Check("j", True, judged=True), Check("k", False, judged=True))),
                 Case("b", (Check("j", True, judged=True, flip_rate=0.3), Check("d", True))),
@@ -273,7 +275,7 @@ MODELS = [
 
 @pytest.mark.parametrize(("suite", "rates", "k"), MODELS)
 def test_simulation_of_every_model_agrees_with_exact_within_three_standard_errors(
-    suite: Suite, rates: ErrorRates, k: int
+    suite: BuildTruth, rates: ErrorRates, k: int
 ) -> None:
     """Seeded, so deterministic; over seeds 0-9 no comparison exceeded 3 standard errors."""
     runs = 100_000
@@ -360,7 +362,7 @@ def test_the_worked_example_of_the_docs() -> None:
     correlated = ErrorRates(0.2, 0.05, 0.3)
     assert alarm_and_miss(correlated, 3) == (0.0431, 0.2340)
     assert alarm_and_miss(correlated, 1) == (0.0861, 0.2500)
-    good = Suite((Case("c", (Check("j", True, judged=True),)),))
+    good = BuildTruth((Case("c", (Check("j", True, judged=True),)),))
     (right,) = case_pass_probabilities(good, correlated, repeats=3)
     assert round(1 - right, 4) == 0.0339
     measured = JudgeRates(RateCounts(8, 40), RateCounts(2, 40))

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalmark.noise import (
+    BuildTruth,
     Case,
     Check,
-    Suite,
     builds_from_counts,
     case_pass_probabilities,
     gate_risk,
@@ -23,9 +23,9 @@ from evalmark.noise import (
 )
 
 
-def mixed_suite() -> Suite:
+def mixed_suite() -> BuildTruth:
     """Cases of many shapes: deterministic failures, a truly failing judged check, own rates."""
-    return Suite(
+    return BuildTruth(
         (
             Case("a", (Check("j1", True, judged=True), Check("j2", True, judged=True))),
             Case("b", (Check("j1", False, judged=True), Check("d", True))),
@@ -49,7 +49,7 @@ CONFIGURATIONS = [
 
 @pytest.mark.parametrize(("suite", "p"), CONFIGURATIONS)
 def test_simulated_failure_rates_agree_with_exact_within_three_standard_errors(
-    suite: Suite, p: float
+    suite: BuildTruth, p: float
 ) -> None:
     """Deterministic for a given seed; over seeds 0-19 none of the 300 comparisons exceeded 3σ."""
     runs = 200_000
@@ -63,7 +63,7 @@ def test_simulated_failure_rates_agree_with_exact_within_three_standard_errors(
 
 
 @pytest.mark.parametrize(("suite", "p"), CONFIGURATIONS)
-def test_simulated_passing_counts_fit_the_exact_distribution(suite: Suite, p: float) -> None:
+def test_simulated_passing_counts_fit_the_exact_distribution(suite: BuildTruth, p: float) -> None:
     """A chi-square test of the whole histogram: all gates at once, no multiple comparisons."""
     runs = 200_000
     observed = simulate_gates(suite, p, runs=runs, seed=314).passing_histogram
@@ -137,7 +137,7 @@ def test_flip_rates_zero_and_one_are_exact() -> None:
 
 
 def test_a_case_failing_a_deterministic_check_never_passes() -> None:
-    suite = Suite((Case("a", (Check("d", False), Check("j", False, judged=True))),))
+    suite = BuildTruth((Case("a", (Check("d", False), Check("j", False, judged=True))),))
     assert simulate_gates(suite, 1.0, [1.0], runs=1000).gates[0].failed == 1000
 
 

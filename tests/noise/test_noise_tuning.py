@@ -7,12 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalmark.noise import (
+    BuildTruth,
     Case,
     Check,
     ErrorRates,
     JudgeRates,
     RateCounts,
-    Suite,
     builds_from_counts,
     cases_needed,
     gate_risk,
@@ -147,13 +147,13 @@ def test_cases_needed_says_when_the_search_limit_is_reached() -> None:
 
 
 def test_cases_needed_scales_a_suite_of_mixed_cases() -> None:
-    healthy = Suite(
+    healthy = BuildTruth(
         (
             Case("a", (Check("j", True, judged=True),)),
             Case("b", (Check("j", True, judged=True), Check("k", True, judged=True))),
         )
     )
-    regressed = Suite(
+    regressed = BuildTruth(
         (
             Case("a", (Check("j", False, judged=True),)),
             Case("b", (Check("j", True, judged=True), Check("k", True, judged=True))),

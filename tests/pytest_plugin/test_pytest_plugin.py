@@ -220,12 +220,12 @@ def test_evaluation_test_passes_fails_and_hands_over_the_report(project: pytest.
             pass
 
         @evaluation_test(samples="samples_a.yaml", function=answer, strategy=ExactMatch(),
-                         min_score=0.9)
+                         min_pass_rate=0.9)
         def test_one_wrong():
             pass
 
         @evaluation_test(samples=["samples_a.yaml", "samples_b.yaml"], function=answer,
-                         strategy=[ExactMatch()], min_score=0.5)
+                         strategy=[ExactMatch()], min_pass_rate=0.5)
         def test_with_report(report):
             assert report.passed == 2 and report.failed == 1
         """
@@ -241,17 +241,15 @@ def test_evaluation_test_passes_fails_and_hands_over_the_report(project: pytest.
     ]
 
 
-def test_evaluation_test_refuses_a_percentage_min_score() -> None:
+def test_evaluation_test_refuses_a_percentage_min_pass_rate() -> None:
     from evalmark.pytest import evaluation_test
 
-    with pytest.raises(ValueError, match=r"between 0 and 1 \(0.9 for 90%\); got 90"):
-        evaluation_test(samples="x.yaml", function=str, strategy=object(), min_score=90)
-    with pytest.raises(ValueError, match=r"min_pass_rate .*got 90"):
+    with pytest.raises(
+        ValueError, match=r"min_pass_rate .*between 0 and 1 \(0.9 for 90%\); got 90"
+    ):
         evaluation_test(samples="x.yaml", function=str, strategy=object(), min_pass_rate=90)
-    with pytest.raises(TypeError, match="not both"):
-        evaluation_test(
-            samples="x.yaml", function=str, strategy=object(), min_pass_rate=0.5, min_score=0.5
-        )
+    with pytest.raises(TypeError, match="min_score"):
+        evaluation_test(samples="x.yaml", function=str, strategy=object(), **{"min_score": 0.5})
 
 
 def test_suites_and_evaluation_test_share_one_default_concurrency() -> None:
@@ -410,7 +408,7 @@ def test_scorer_fixture_registers_async_and_precomputed_reports(project: pytest.
         def test_both(scorer):
             samples = load_samples("samples_b.yaml")
             asyncio.run(scorer.aevaluate(samples, answer, ExactMatch()))
-            scorer.score(samples, ["5"], ExactMatch())
+            scorer.evaluate_outputs(samples, ["5"], ExactMatch())
         """
     )
     run(project, "--evalmark-report=out").assert_outcomes(passed=1)
@@ -440,7 +438,7 @@ from evalmark.pytest import evaluation_test
 from evalmark.strategies import ExactMatch
 
 @evaluation_test(samples=["samples_a.yaml", "samples_b.yaml"], function={function},
-                 strategy=ExactMatch(), min_score=None)
+                 strategy=ExactMatch(), min_pass_rate=None)
 def test_quality():
     pass
 """
@@ -605,7 +603,7 @@ def test_a_failed_gate_names_the_test_and_hides_evalmark_frames(
 
 
 def test_the_table_verdict_follows_min_score(project: pytest.Pytester) -> None:
-    """9 of 10 passing under min_score=0.8 is a pass in the table, not FAIL."""
+    """9 of 10 passing under min_pass_rate=0.8 is a pass in the table, not FAIL."""
     rows = "".join(
         f"- name: q{i}\n  parameters: ['{i}']\n  expected-output: '{i if i else 'x'}'\n"
         for i in range(10)
@@ -616,7 +614,7 @@ def test_the_table_verdict_follows_min_score(project: pytest.Pytester) -> None:
         from evalmark.pytest import evaluation_test
         from evalmark.strategies import ExactMatch
 
-        @evaluation_test(samples="ten.yaml", function=str, strategy=ExactMatch(), min_score=0.8)
+        @evaluation_test(samples="ten.yaml", function=str, strategy=ExactMatch(), min_pass_rate=0.8)
         def test_mostly_right():
             pass
 

@@ -1,6 +1,7 @@
 """The one k-of-n rule (``evalmark.noise.gates.min_passing`` / ``passes``) and every gate that
 uses it: suite gates, ``require_pass_rate``, ``assert_that``, ``SuiteReport.require_pass_rate``,
-pytest's ``min_score``, ``evalmark tune``'s gates. They must all agree at every float boundary."""
+pytest's ``min_pass_rate``, ``evalmark tune``'s gates. They must all agree at every float
+boundary."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from evalmark.suite.runner import check_gate
 def report_of(passed: int, total: int, name: str = "r") -> Report:
     """A report of ``total`` samples and one check, the first ``passed`` of them passing."""
     results = [
-        EvaluationResult.passed(1.0) if i < passed else EvaluationResult.failed(0.0, "wrong")
+        EvaluationResult.passing(1.0) if i < passed else EvaluationResult.failing(0.0, "wrong")
         for i in range(total)
     ]
     return Report(
@@ -138,10 +139,10 @@ def test_check_fraction_names_the_value_and_suggests_a_fraction() -> None:
     assert check_fraction(1, "x") == 1.0
     with pytest.raises(ValueError, match=r"--max-drop is a fraction .*got 5; did you mean 0.05\?"):
         check_fraction(5, "--max-drop", "0.05 for 5 points")
-    with pytest.raises(TypeError, match="min_score must be a number"):
-        check_fraction("0.9", "min_score")
+    with pytest.raises(TypeError, match="min_pass_rate must be a number"):
+        check_fraction("0.9", "min_pass_rate")
     with pytest.raises(TypeError):
-        check_fraction(True, "min_score")
+        check_fraction(True, "min_pass_rate")
 
 
 def test_drop_exceeds_allows_exactly_the_allowed_drop() -> None:
@@ -157,7 +158,7 @@ def test_an_errored_case_fails_the_gate_whatever_the_rate() -> None:
         name="r",
         sample_names=["a", "b"],
         sample_tags=[(), ()],
-        columns={"check": ResultColumn.from_results([EvaluationResult.passed(1.0), errored])},
+        columns={"check": ResultColumn.from_results([EvaluationResult.passing(1.0), errored])},
     )
     gates = {g.label: g for g in check_cases([report], pass_rate=0.0)}
     assert not gates["errors"].passed and gates["errors"].detail == "errored: b"

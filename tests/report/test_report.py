@@ -87,7 +87,8 @@ def test_figures() -> None:
     assert (s.evaluations, s.passed, s.failed, s.errors) == (12, 6, 3, 3)
     cases = report.cases()
     assert (cases.cases, cases.passed, cases.failed, cases.errors) == (4, 1, 2, 1)
-    assert report.pass_rate == 0.25 and report.score == 25.0  # cases, not checks (6 of 12)
+    assert report.pass_rate == 0.25  # cases, not checks
+    assert report.check_pass_rate == 0.5  # 6 of 12 checks
     assert report.cases(tag="critical").pass_rate == 0.5
     assert report.cases(strategy="ContainsFacts").pass_rate == 0.75
     assert report.tags == ("critical", "refunds", "security")
@@ -208,7 +209,7 @@ def test_register_formatter_and_entry_points(
         extensions = (".tsv",)
 
         def render(self, report: Report) -> str:
-            return f"{report.name}\t{report.score:.0f}\n"
+            return f"{report.name}\t{100 * report.pass_rate:.0f}\n"
 
     entry = SimpleNamespace(name="tsv", value="plugin:Plugin", load=lambda: Plugin())
     monkeypatch.setattr(
@@ -258,12 +259,14 @@ def test_assert_that_chains_and_names_failing_samples() -> None:
         .has_error_count(3)
         .has_at_least_passed_evaluations(6)
         .has_at_most_failed_evaluations(6)
-        .has_score_between(24, 26)
-        .has_score_greater_than(24)
-        .has_score(25)
+        .has_pass_rate_between(0.24, 0.26)
+        .has_pass_rate_greater_than(0.24)
+        .has_pass_rate_equal_to(0.25)
     )
     with pytest.raises(AssertionError, match="refund-receipt"):
-        assert_that(report).has_score_greater_than(90)
+        assert_that(report).has_pass_rate_greater_than(0.9)
+    with pytest.raises(ValueError, match=r"did you mean 0\.25"):
+        assert_that(report).has_pass_rate_equal_to(25)
     with pytest.raises(AssertionError, match=r"injection \[ExactMatch\]"):
         assert_that(report).has_passed_for_tag("critical")
     with pytest.raises(AssertionError, match="expected 3 passed"):
@@ -330,7 +333,7 @@ def test_suite_combines_reports() -> None:
     check_golden("suite.json", suite.to_json())
     back = SuiteReport.from_json(suite.to_json())
     assert back.to_json() == suite.to_json()
-    assert suite.pass_rate == 3 / 8 and suite.score == 37.5  # cases: 1 of 4, then 2 of 4
+    assert suite.pass_rate == 3 / 8  # cases: 1 of 4, then 2 of 4
     suite.require_pass_rate(0.375)
     with pytest.raises(AssertionError, match=r"support-bot: 25.0% \(1 of 4 cases\)"):
         suite.require_pass_rate(0.4)

@@ -1,5 +1,5 @@
 """``Report.gates``: the gate conditions checked against a report, recorded by
-``require_pass_rate``, pytest's ``min_score`` and the suite runner, and carried through the JSON
+``require_pass_rate``, pytest's ``min_pass_rate`` and the suite runner, and carried through the JSON
 document (the ``"gate"`` key)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from evalmark.report import GateResult, Report
 def report_of(passed: int, total: int) -> Report:
     """``total`` samples under one check, the first ``passed`` passing."""
     results = [
-        EvaluationResult.passed(1.0) if i < passed else EvaluationResult.failed(0.0, "wrong")
+        EvaluationResult.passing(1.0) if i < passed else EvaluationResult.failing(0.0, "wrong")
         for i in range(total)
     ]
     return Report(

@@ -17,7 +17,7 @@ import pytest
 
 import evalmark.report.render.json as json_render
 from evalmark import Report, Sample, Scorer, TestCase, TokenUsage
-from evalmark.data.results import EvaluationError, EvaluationResult, ResultColumn
+from evalmark.data.results import EvaluationFault, EvaluationResult, ResultColumn
 from evalmark.report.render.json import reference_render, render
 from evalmark.report.render.json_rows import layout_for, samples_template
 from evalmark.report.values import SampleUsage, SkippedSample
@@ -80,7 +80,7 @@ def rich_report() -> Report:
                 }
                 results.append(EvaluationResult(True, score, text, metadata))
             elif kind == 2:
-                error = EvaluationError("strategy", "ValueError", text, raw=rng.choice(TEXTS))
+                error = EvaluationFault("strategy", "ValueError", text, raw=rng.choice(TEXTS))
                 results.append(EvaluationResult(False, 0.0, text, error=error))
             elif kind == 3:
                 results.append(EvaluationResult(False, score))

@@ -12,7 +12,7 @@ import pytest
 from test_report_json_fast import TEXTS, plain_report, reports_agree
 
 from evalmark import Report, Sample, Scorer, SuiteReport
-from evalmark.data.results import EvaluationError, EvaluationResult, ResultColumn
+from evalmark.data.results import EvaluationFault, EvaluationResult, ResultColumn
 from evalmark.report.document import dumps
 from evalmark.report.render.json import reference_render, render
 from evalmark.report.render.json_layout import three_decimals
@@ -43,7 +43,7 @@ def metric_report(label: str, scores: list[float], name: str = "m%") -> Report:
         passed = rng.random(count) > 0.4
         overrides = {}
         if j == 1 and count > 6:
-            error = EvaluationError("strategy", "ValueError", 'bad "x" 50%')
+            error = EvaluationFault("strategy", "ValueError", 'bad "x" 50%')
             overrides = {
                 2: EvaluationResult(False, 0.0, "boom %s", error=error),
                 4: EvaluationResult(True, 0.25, "", {"why": "100% 😀"}),

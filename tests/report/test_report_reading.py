@@ -20,7 +20,7 @@ from evalmark.report import Report, SuiteReport
 
 
 def small_report() -> Report:
-    results = [EvaluationResult.passed(0.9), EvaluationResult.failed(0.2, "wrong")]
+    results = [EvaluationResult.passing(0.9), EvaluationResult.failing(0.2, "wrong")]
     return Report(
         name="small",
         sample_names=["a", "b"],

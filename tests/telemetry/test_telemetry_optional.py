@@ -37,7 +37,7 @@ from evalmark.errors import OptionalDependencyError
 
 tracer = t.RecordingTracer()
 with t.scope(tracer):
-    t.record_evaluation(EvaluationResult.passed(1.0), strategy="s")
+    t.record_evaluation(EvaluationResult.passing(1.0), strategy="s")
 with t.monitor([lambda s, o: True], sample_rate=1.0, tracer=tracer) as watch:
     watch(str.upper)("x")
 print(len(tracer))

@@ -93,7 +93,7 @@ def by_attributes(points: list[Any]) -> dict[tuple[tuple[str, Any], ...], Any]:
 def test_scores_and_durations_are_histograms_with_the_documented_names(sdk: Sdk) -> None:
     tracer = sdk.tracer()
     record_evaluation(
-        EvaluationResult.passed(0.82, "ok"),
+        EvaluationResult.passing(0.82, "ok"),
         strategy="TokenF1",
         sample="s1",
         suite="support",
@@ -102,7 +102,7 @@ def test_scores_and_durations_are_histograms_with_the_documented_names(sdk: Sdk)
         tracer=tracer,
     )
     record_evaluation(
-        EvaluationResult.failed(0.31, "too far"),
+        EvaluationResult.failing(0.31, "too far"),
         strategy="TokenF1",
         sample="s2",
         suite="support",
@@ -133,8 +133,8 @@ def test_scores_and_durations_are_histograms_with_the_documented_names(sdk: Sdk)
 
 def test_joined_tags_count_each_sample_once(sdk: Sdk) -> None:
     tracer = sdk.tracer(tags="joined", spans=False)
-    record_evaluation(EvaluationResult.passed(1.0), strategy="s", tags=("b", "a"), tracer=tracer)
-    record_evaluation(EvaluationResult.passed(1.0), strategy="s", tracer=tracer)
+    record_evaluation(EvaluationResult.passing(1.0), strategy="s", tags=("b", "a"), tracer=tracer)
+    record_evaluation(EvaluationResult.passing(1.0), strategy="s", tracer=tracer)
     points = sdk.points(SCORE_METRIC)
     assert sorted(dict(p.attributes).get("evalmark.tag", "-") for p in points) == ["-", "a,b"]
     assert sum(p.count for p in points) == 2
@@ -146,7 +146,7 @@ def test_joined_tags_count_each_sample_once(sdk: Sdk) -> None:
 def test_one_span_per_evaluation_with_gen_ai_attributes(sdk: Sdk) -> None:
     tracer = sdk.tracer()
     record_evaluation(
-        EvaluationResult.failed(0.25, "x" * 900),
+        EvaluationResult.failing(0.25, "x" * 900),
         strategy="relevancy",
         sample="refund-window",
         suite="support",
@@ -187,7 +187,7 @@ def test_a_captured_context_makes_the_evaluation_a_child_of_the_request(sdk: Sdk
     with requests.start_as_current_span("handle request") as request:
         captured = tracer.capture()
     record_evaluation(
-        PASS := EvaluationResult.passed(1.0), strategy="s", tracer=tracer, context=captured
+        PASS := EvaluationResult.passing(1.0), strategy="s", tracer=tracer, context=captured
     )
     record_evaluation(PASS, strategy="orphan", tracer=tracer)
     spans = {span.name: span for span in sdk.spans()}
@@ -245,7 +245,7 @@ def test_prometheus_serves_the_metrics_over_http_on_loopback() -> None:
     tracer = prometheus_tracer(registry=registry)
     server, thread = start_http_server(0, addr="127.0.0.1", registry=registry)
     try:
-        record_evaluation(EvaluationResult.passed(0.7), strategy="ExactMatch", tracer=tracer)
+        record_evaluation(EvaluationResult.passing(0.7), strategy="ExactMatch", tracer=tracer)
         port = server.server_address[1]
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
             body = response.read().decode()

@@ -22,7 +22,7 @@ from evalmark.telemetry import (
     tracer_for,
 )
 
-PASS = EvaluationResult.passed(0.9, "close enough")
+PASS = EvaluationResult.passing(0.9, "close enough")
 
 
 def test_nothing_is_recorded_without_a_tracer() -> None:

@@ -2,12 +2,13 @@
 
 ::
 
-    from evalmark.calibration import calibrate, load_labels, write_rates
+    from evalmark.calibration import calibrate, load_labels
+    from evalmark.noise import write_rates
 
     result = calibrate(load_labels("labels.jsonl"), judge_model)
     result.agreement.kappa, result.true_pass, result.true_fail
     result.judge_rates()                                        # evalmark.noise.JudgeRates
-    write_rates("suite/.evalmark/judge-rates.json", result)   # read by `evalmark tune`
+    write_rates("suite/.evalmark/judge-rates.json", result.judge_rates())  # for `evalmark tune`
 
 The command line is ``evalmark judge calibrate LABELS --judge ...``.
 """
@@ -19,7 +20,6 @@ from evalmark.calibration.run import (
     CalibrationResult,
     ItemOutcome,
     calibrate,
-    write_rates,
 )
 from evalmark.errors import CalibrationError
 
@@ -36,5 +36,4 @@ __all__ = [
     "calibrate",
     "load_labels",
     "rate",
-    "write_rates",
 ]

@@ -14,17 +14,14 @@ rates file that ``evalmark tune`` reads (:func:`write_rates`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from evalmark.calibration.agreement import Agreement, Rate, agreement, rate
 from evalmark.calibration.labels import CalibrationSet, LabelledItem
 from evalmark.models.context import call_context
 from evalmark.models.protocols import model_id_of
-from evalmark.noise import rates as noise_rates
 from evalmark.noise.rates import RATES_FILE, JudgeRates, RateCounts
 from evalmark.strategies.llm_judge import LLMJudge
 
@@ -33,7 +30,6 @@ __all__ = [
     "CalibrationResult",
     "ItemOutcome",
     "calibrate",
-    "write_rates",
 ]
 
 ErrorPolicy = Literal["fail", "exclude"]
@@ -147,12 +143,6 @@ class CalibrationResult:
                 for i in self.disagreements()
             ],
         }
-
-
-def write_rates(path: str | os.PathLike[str], result: CalibrationResult) -> Path:
-    """Write the false-pass and false-fail counts of ``result`` as a rates file, atomically
-    (:func:`evalmark.noise.write_rates`)."""
-    return noise_rates.write_rates(path, result.judge_rates())
 
 
 def _judge_one(judge: LLMJudge, item: LabelledItem) -> ItemOutcome:

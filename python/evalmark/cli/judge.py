@@ -229,7 +229,8 @@ def _text(result: Any) -> str:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from evalmark.calibration import RATES_FILE, calibrate, load_labels, write_rates
+    from evalmark.calibration import RATES_FILE, calibrate, load_labels
+    from evalmark.noise import write_rates
 
     labels = load_labels(args.labels, prompt=args.prompt)
     if not 0.0 <= args.threshold <= 1.0:
@@ -245,7 +246,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         **_score_options(args.score),
     )
     targets = [p for p in (args.rates_out, args.suite / RATES_FILE if args.suite else None) if p]
-    written = [write_rates(target, result) for target in targets]
+    written = [write_rates(target, result.judge_rates()) for target in targets]
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -22,7 +22,7 @@ from evalmark.cli import EXIT_OK, tune_suite
 from evalmark.cli.tune_noise import Noise, noise_levels, split_values
 from evalmark.errors import CliError, PlotUnavailableError
 from evalmark.noise import (
-    Suite,
+    BuildTruth,
     builds_from_counts,
     parse_threshold,
     plot_tuning,
@@ -199,8 +199,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report_for_builds(
-    healthy: Suite,
-    regressed: Suite,
+    healthy: BuildTruth,
+    regressed: BuildTruth,
     noise: Noise,
     args: argparse.Namespace,
     *,

@@ -201,7 +201,7 @@ def extract_code(
 def extraction_failed(reason: str, **metadata: Any) -> EvaluationResult:
     """The failed result for an output with no code in it: metadata ``reason`` is
     ``code_extraction_failed`` and ``extraction`` says what was missing."""
-    return EvaluationResult.failed(
+    return EvaluationResult.failing(
         f"no code to check: {reason}",
         metadata={"reason": "code_extraction_failed", "extraction": reason, **metadata},
     )

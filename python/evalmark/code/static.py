@@ -58,11 +58,11 @@ def check_python_syntax(code: str, *, filename: str = "solution.py") -> Evaluati
         if source:
             text += f": {source}"
         meta = {"reason": "syntax_error", "line": line, "column": column, "message": exc.msg}
-        return EvaluationResult.failed(text, metadata=meta)
+        return EvaluationResult.failing(text, metadata=meta)
     except ValueError as exc:  # e.g. a NUL byte in the source
         meta = {"reason": "syntax_error", "message": str(exc)}
-        return EvaluationResult.failed(f"Python syntax error: {exc}", metadata=meta)
-    return EvaluationResult.passed(1.0, "parses and compiles as Python", {"reason": "passed"})
+        return EvaluationResult.failing(f"Python syntax error: {exc}", metadata=meta)
+    return EvaluationResult.passing(1.0, "parses and compiles as Python", {"reason": "passed"})
 
 
 def _no_constants(name: str) -> Any:
@@ -98,7 +98,7 @@ def check_data_syntax(text: str, format: DataFormat) -> EvaluationResult:
         if str(exc).startswith("format must be"):
             raise
         return _parse_failure(format, str(exc), None, None)
-    return EvaluationResult.passed(1.0, f"parses as {format.upper()}", {"reason": "passed"})
+    return EvaluationResult.passing(1.0, f"parses as {format.upper()}", {"reason": "passed"})
 
 
 def _parse_failure(
@@ -108,7 +108,7 @@ def _parse_failure(
     meta: dict[str, Any] = {"reason": "parse_error", "message": message}
     if line is not None:
         meta["line"], meta["column"] = line, column
-    return EvaluationResult.failed(f"not valid {format.upper()}: {message}{where}", metadata=meta)
+    return EvaluationResult.failing(f"not valid {format.upper()}: {message}{where}", metadata=meta)
 
 
 def resolve_command(command: Sequence[str]) -> list[str]:
@@ -166,13 +166,13 @@ def run_checker(
     if outcome.timed_out:
         meta["reason"] = "timeout"
         text = f"{label} timed out after {limits.timeout:g} s"
-        return EvaluationResult.failed(text + _block(diagnostics), metadata=meta)
+        return EvaluationResult.failing(text + _block(diagnostics), metadata=meta)
     if outcome.exit_code is not None and outcome.exit_code in ok_exit_codes:
         meta["reason"] = "passed"
-        return EvaluationResult.passed(1.0, f"{label}: no problems", meta)
+        return EvaluationResult.passing(1.0, f"{label}: no problems", meta)
     meta["reason"] = "checker_failed"
     text = f"{label} reported problems ({outcome.describe()})"
-    return EvaluationResult.failed(text + _block(diagnostics), metadata=meta)
+    return EvaluationResult.failing(text + _block(diagnostics), metadata=meta)
 
 
 def _block(text: str) -> str:

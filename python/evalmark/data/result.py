@@ -3,37 +3,36 @@ column of them is :class:`~evalmark.data.result_column.ResultColumn`).
 
 A result is immutable. It holds ``passed``, a ``score`` in [0, 1], an ``explanation`` a person
 can act on, ``metadata`` (JSON-like values, e.g. per-member verdicts of a composite) and, when
-something went wrong rather than merely failed, an ``error`` (:class:`EvaluationError`): the
+something went wrong rather than merely failed, an ``error`` (:class:`EvaluationFault`): the
 function under test raised, a strategy raised, or a judge's reply could not be parsed. Errors
 are counted apart from failures in reports.
 
 Constructors::
 
-    EvaluationResult.passed(0.93)
-    EvaluationResult.failed(0.41, "token F1 0.41 < 0.50")
-    EvaluationResult.failed("the answer is empty")        # score 0.0
+    EvaluationResult.passing(0.93)
+    EvaluationResult.failing(0.41, "token F1 0.41 < 0.50")
+    EvaluationResult.failing("the answer is empty")        # score 0.0
     EvaluationResult.from_bool(ok)
 
-``result.passed`` on an instance is the boolean verdict; ``EvaluationResult.passed(score)`` on
-the class builds a passing result.
+``result.passed`` is the boolean verdict.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, overload
 
-__all__ = ["ErrorKind", "EvaluationError", "EvaluationResult"]
+__all__ = ["ErrorKind", "EvaluationFault", "EvaluationResult"]
 
 ErrorKind = Literal["function", "strategy", "judge", "parse"]
 _ERROR_KINDS: tuple[str, ...] = ("function", "strategy", "judge", "parse")
 
 
 @dataclass(frozen=True, slots=True)
-class EvaluationError:
+class EvaluationFault:
     """What went wrong while producing a result (as opposed to an output that failed a check).
 
     ``kind``: ``"function"`` (the function under test raised), ``"strategy"`` (a strategy
@@ -55,7 +54,7 @@ class EvaluationError:
             )
 
     @classmethod
-    def from_exception(cls, kind: ErrorKind, exc: BaseException) -> EvaluationError:
+    def from_exception(cls, kind: ErrorKind, exc: BaseException) -> EvaluationFault:
         """The error describing ``exc``."""
         raw = getattr(exc, "raw", None)
         return cls(
@@ -74,7 +73,7 @@ class EvaluationError:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> EvaluationError:
+    def from_dict(cls, data: Mapping[str, Any]) -> EvaluationFault:
         """Read back :meth:`to_dict`."""
         return cls(
             kind=data["kind"],
@@ -96,34 +95,16 @@ def _check_score(score: object) -> float:
     return value
 
 
-class _PassedAccessor:
-    """``passed`` is the verdict on an instance and the constructor on the class."""
-
-    @overload
-    def __get__(
-        self, obj: None, owner: type[EvaluationResult]
-    ) -> Callable[..., EvaluationResult]: ...
-    @overload
-    def __get__(self, obj: EvaluationResult, owner: type[EvaluationResult]) -> bool: ...
-    def __get__(
-        self, obj: EvaluationResult | None, owner: type[EvaluationResult]
-    ) -> bool | Callable[..., EvaluationResult]:
-        if obj is None:
-            return owner._make_passed
-        return obj._verdict
-
-
 class EvaluationResult:
     """The verdict of one strategy on one output. Immutable; see the module docstring."""
 
     __slots__ = ("_verdict", "error", "explanation", "metadata", "score")
 
-    passed = _PassedAccessor()
     _verdict: bool
     score: float
     explanation: str
     metadata: Mapping[str, Any]
-    error: EvaluationError | None
+    error: EvaluationFault | None
 
     def __init__(
         self,
@@ -132,7 +113,7 @@ class EvaluationResult:
         explanation: str = "",
         metadata: Mapping[str, Any] | None = None,
         *,
-        error: EvaluationError | None = None,
+        error: EvaluationFault | None = None,
     ) -> None:
         if not isinstance(passed, bool):
             raise TypeError(f"passed must be a bool, got {passed!r}")
@@ -152,7 +133,7 @@ class EvaluationResult:
         score: float,
         explanation: str,
         metadata: Mapping[str, Any],
-        error: EvaluationError | None,
+        error: EvaluationFault | None,
     ) -> EvaluationResult:
         # Fast path for batch strategies whose values are already valid.
         result = cls.__new__(cls)
@@ -183,30 +164,32 @@ class EvaluationResult:
     # ------------------------------------------------------------------ constructors
 
     @classmethod
-    def _make_passed(
+    def passing(
         cls, score: float = 1.0, explanation: str = "", metadata: Mapping[str, Any] | None = None
     ) -> EvaluationResult:
+        """A passing result with ``score`` (default 1.0)."""
         return cls(True, score, explanation, metadata)
 
     @overload
     @classmethod
-    def failed(
+    def failing(
         cls, score: float, /, explanation: str = "", metadata: Mapping[str, Any] | None = None
     ) -> EvaluationResult: ...
     @overload
     @classmethod
-    def failed(
+    def failing(
         cls, explanation: str, /, *, metadata: Mapping[str, Any] | None = None
     ) -> EvaluationResult: ...
     @classmethod
-    def failed(
+    def failing(
         cls,
         score: float | str = 0.0,
         /,
         explanation: str = "",
         metadata: Mapping[str, Any] | None = None,
     ) -> EvaluationResult:
-        """A failing result: ``failed(score, explanation)`` or ``failed(explanation)`` (score 0)."""
+        """A failing result: ``failing(score, explanation)`` or ``failing(explanation)`` (score
+        0)."""
         if isinstance(score, str):
             return cls(False, 0.0, score, metadata)
         return cls(False, score, explanation, metadata)
@@ -220,8 +203,8 @@ class EvaluationResult:
     def from_error(
         cls, kind: ErrorKind, exc: BaseException, *, explanation: str | None = None
     ) -> EvaluationResult:
-        """A failed result (score 0) carrying ``exc`` as a typed :class:`EvaluationError`."""
-        error = EvaluationError.from_exception(kind, exc)
+        """A failed result (score 0) carrying ``exc`` as a typed :class:`EvaluationFault`."""
+        error = EvaluationFault.from_exception(kind, exc)
         text = explanation if explanation is not None else f"{error.type}: {error.message}"
         return cls(False, 0.0, text, error=error)
 
@@ -241,6 +224,11 @@ class EvaluationResult:
         return EvaluationResult(
             self._verdict, self.score, self.explanation, merged, error=self.error
         )
+
+    @property
+    def passed(self) -> bool:
+        """The verdict: True when the output passed the check."""
+        return self._verdict
 
     @property
     def is_error(self) -> bool:
@@ -276,7 +264,7 @@ class EvaluationResult:
             float(data["score"]),
             str(data.get("explanation", "")),
             data.get("metadata"),
-            error=EvaluationError.from_dict(error) if error is not None else None,
+            error=EvaluationFault.from_dict(error) if error is not None else None,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -308,7 +296,7 @@ def _restore(
     score: float,
     explanation: str,
     metadata: Mapping[str, Any],
-    error: EvaluationError | None,
+    error: EvaluationFault | None,
 ) -> EvaluationResult:
     return EvaluationResult._unchecked(
         passed, score, explanation, MappingProxyType(dict(metadata)), error

@@ -153,7 +153,7 @@ class Scorer:
                 )
             return with_repeats(reports[0], repeat_summary(reports, self.k))
 
-    def score(
+    def evaluate_outputs(
         self,
         samples: Samples | Iterable[Sample],
         outputs: Sequence[Any],
@@ -162,9 +162,11 @@ class Scorer:
         metadata: Mapping[str, Any] | None = None,
     ) -> Report:
         """Apply the strategies to precomputed ``outputs`` (one per sample, in order)."""
-        return run_sync(self.ascore(samples, outputs, *strategies, name=name, metadata=metadata))
+        return run_sync(
+            self.aevaluate_outputs(samples, outputs, *strategies, name=name, metadata=metadata)
+        )
 
-    async def ascore(
+    async def aevaluate_outputs(
         self,
         samples: Samples | Iterable[Sample],
         outputs: Sequence[Any],
@@ -172,7 +174,7 @@ class Scorer:
         name: str = "evaluation",
         metadata: Mapping[str, Any] | None = None,
     ) -> Report:
-        """Async :meth:`score`."""
+        """Async :meth:`evaluate_outputs`."""
         items, names = _as_samples(samples)
         named = _named_strategies(strategies)
         if len(outputs) != len(items):

@@ -54,7 +54,7 @@ from evalmark.noise.rates import (
 )
 from evalmark.noise.render import render_text, report_to_dict
 from evalmark.noise.simulate import GateSimulation, SimulatedGate, simulate_gates
-from evalmark.noise.suite import Case, Check, Suite, builds_from_counts
+from evalmark.noise.suite import BuildTruth, Case, Check, builds_from_counts
 from evalmark.noise.tuning import (
     CasesNeeded,
     GateRow,
@@ -72,6 +72,7 @@ __all__ = [
     "DEFAULT_JUDGE_RATES",
     "RATES_FILE",
     "BuildComparison",
+    "BuildTruth",
     "Case",
     "CasesNeeded",
     "Check",
@@ -92,7 +93,6 @@ __all__ = [
     "RepeatOption",
     "RiskInterval",
     "SimulatedGate",
-    "Suite",
     "SuiteBuilds",
     "TuneReport",
     "UncertainRow",

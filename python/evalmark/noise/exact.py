@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from evalmark.noise.gates import Gate, make_gates
 from evalmark.noise.rates import ErrorRates, JudgeRates, as_error_rates
-from evalmark.noise.suite import Suite
+from evalmark.noise.suite import BuildTruth
 
 Array = npt.NDArray[np.float64]
 RatesLike = ErrorRates | JudgeRates | float
@@ -72,7 +72,7 @@ def check_repeats(repeats: int) -> int:
 _Key = tuple[bool, int, int, tuple[tuple[float, bool], ...]]
 
 
-def _case_keys(suite: Suite, needs_rates: bool) -> list[_Key]:
+def _case_keys(suite: BuildTruth, needs_rates: bool) -> list[_Key]:
     """Each case's kind as a plain tuple (cheap to hash: suites can have many cases)."""
     keys: list[_Key] = []
     forced_key: _Key = (True, 0, 0, ())
@@ -98,7 +98,7 @@ def _case_keys(suite: Suite, needs_rates: bool) -> list[_Key]:
     return keys
 
 
-def case_kinds(suite: Suite, *, needs_rates: bool) -> list[CaseKind]:
+def case_kinds(suite: BuildTruth, *, needs_rates: bool) -> list[CaseKind]:
     """The kind of each case of ``suite``, in order.
 
     With ``needs_rates`` True a judged check without a rate of its own is an error naming it.
@@ -107,7 +107,7 @@ def case_kinds(suite: Suite, *, needs_rates: bool) -> list[CaseKind]:
     return [kinds.setdefault(key, CaseKind(*key)) for key in _case_keys(suite, needs_rates)]
 
 
-def suite_kinds(suite: Suite, *, needs_rates: bool) -> dict[CaseKind, int]:
+def suite_kinds(suite: BuildTruth, *, needs_rates: bool) -> dict[CaseKind, int]:
     """The kinds of case in ``suite`` with how many cases each, in order of first appearance."""
     counts: dict[_Key, int] = {}
     for key in _case_keys(suite, needs_rates):
@@ -188,7 +188,7 @@ def kind_pass_probability(
 
 
 def case_pass_probabilities(
-    suite: Suite, rates: RatesLike | None = None, *, repeats: int = 1
+    suite: BuildTruth, rates: RatesLike | None = None, *, repeats: int = 1
 ) -> tuple[float, ...]:
     """For each case, the probability that every check of the case is reported passing.
 
@@ -286,7 +286,9 @@ def fail_probability(pmf: Array, min_passing: int) -> float:
     return min(math.fsum(pmf[:min_passing].tolist()), 1.0)
 
 
-def suite_distribution(suite: Suite, rates: RatesLike | None = None, *, repeats: int = 1) -> Array:
+def suite_distribution(
+    suite: BuildTruth, rates: RatesLike | None = None, *, repeats: int = 1
+) -> Array:
     """The exact distribution of the number of passing cases of ``suite`` under ``rates``."""
     model = None if rates is None else as_error_rates(rates, "rates")
     repeats = check_repeats(repeats)
@@ -297,7 +299,7 @@ def suite_distribution(suite: Suite, rates: RatesLike | None = None, *, repeats:
 
 
 def gate_risk(
-    suite: Suite,
+    suite: BuildTruth,
     rates: RatesLike | None = None,
     thresholds: Sequence[float] | None = None,
     *,
@@ -317,7 +319,9 @@ def gate_risk(
     return tuple(GateRisk(gate, value) for gate, value in zip(gates, values, strict=True))
 
 
-def every_gate_risk(suite: Suite, rates: RatesLike | None = None, *, repeats: int = 1) -> Array:
+def every_gate_risk(
+    suite: BuildTruth, rates: RatesLike | None = None, *, repeats: int = 1
+) -> Array:
     """The exact failure probability of every gate at once: entry k is P(fewer than k of the
     suite's cases pass), the risk of the gate "at least k cases pass", for k = 0..n."""
     return fail_probabilities(suite_distribution(suite, rates, repeats=repeats))

@@ -2,7 +2,7 @@
 
 The command line runs the suite (replaying each build with a noise-free judge) and hands over,
 for each build, one ``(case, check, passed, judged)`` row per check of every case; here those
-rows become the two ``Suite`` values ``tune`` compares, after checking that they describe the
+rows become the two ``BuildTruth`` values ``tune`` compares, after checking that they describe the
 same cases and checks. Nothing here reads files or knows the suite format.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from evalmark.noise.gates import min_passing
-from evalmark.noise.suite import Suite
+from evalmark.noise.suite import BuildTruth
 
 __all__ = ["SuiteBuilds", "VerdictRow", "builds_from_rows", "pick_builds"]
 
@@ -23,8 +23,8 @@ VerdictRow = tuple[str, str, bool, bool]  # (case, check, true verdict passed, j
 class SuiteBuilds:
     """The truth of a suite's healthy and regressed build, with what the report says of them."""
 
-    healthy: Suite
-    regressed: Suite
+    healthy: BuildTruth
+    regressed: BuildTruth
     healthy_name: str
     regressed_name: str
     gate: float | None  # the suite's pass-rate threshold, if it has one
@@ -77,7 +77,7 @@ def builds_from_rows(
     regressed_name: str = "regressed",
     gate: float | None = None,
 ) -> SuiteBuilds:
-    """The two builds as ``Suite`` values; they must have the same cases and checks."""
+    """The two builds as ``BuildTruth`` values; they must have the same cases and checks."""
     healthy_list, regressed_list = list(healthy_rows), list(regressed_rows)
     for name, rows in ((healthy_name, healthy_list), (regressed_name, regressed_list)):
         if not rows:
@@ -92,8 +92,8 @@ def builds_from_rows(
             f"checks{detail}: tune compares two builds of one suite"
         )
     return SuiteBuilds(
-        healthy=Suite.from_verdicts(healthy_list),
-        regressed=Suite.from_verdicts(regressed_list),
+        healthy=BuildTruth.from_verdicts(healthy_list),
+        regressed=BuildTruth.from_verdicts(regressed_list),
         healthy_name=healthy_name,
         regressed_name=regressed_name,
         gate=gate,

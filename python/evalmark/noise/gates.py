@@ -33,7 +33,7 @@ def min_passing(threshold: float, cases: int) -> int:
     """The smallest number k of passing cases with ``k / cases >= threshold``.
 
     This is the one k-of-n rule of evalmark: every pass-rate gate (suite gates, per-tag gates,
-    ``require_pass_rate``, ``assert_that``, pytest's ``min_score``, the command line, the noise
+    ``require_pass_rate``, ``assert_that``, pytest's ``min_pass_rate``, the command line, the noise
     tools) counts passes against it. ``k / cases`` is the float quotient (correctly rounded),
     so a threshold written as the rate itself holds at that rate: 9 of 10 meets 0.9, 1 of 3
     meets ``1 / 3``, and a threshold one float above ``k / cases`` needs ``k + 1``. With no

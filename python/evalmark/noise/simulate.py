@@ -35,7 +35,7 @@ import numpy.typing as npt
 from evalmark.noise.exact import RatesLike, check_repeats
 from evalmark.noise.gates import Gate, make_gates
 from evalmark.noise.rates import ErrorRates, JudgeRates, as_error_rates
-from evalmark.noise.suite import Case, Check, Suite
+from evalmark.noise.suite import BuildTruth, Case, Check
 
 _DRAWS_PER_BLOCK = 8  # Philox4x64 yields four 64-bit words, eight 32-bit draws, per counter
 _DRAW_RANGE = 1 << 32
@@ -85,7 +85,7 @@ class _Plan:
 
 
 def simulate_gates(
-    suite: Suite,
+    suite: BuildTruth,
     rates: RatesLike | None = None,
     thresholds: Sequence[float] | None = None,
     *,
@@ -177,7 +177,7 @@ def _check_rate(check: Check, case: Case, model: ErrorRates | None) -> float:
     return model.rate_for(check.passes)
 
 
-def _plan(suite: Suite, model: ErrorRates | None) -> _Plan:
+def _plan(suite: BuildTruth, model: ErrorRates | None) -> _Plan:
     columns: list[list[tuple[int, bool]]] = []  # per case with judged checks: (threshold, fails)
     constant_failures = 0
     for case in suite.cases:
@@ -260,7 +260,7 @@ class _GeneralPlan:
     constant_failures: int
 
 
-def _general_plan(suite: Suite, model: ErrorRates | None, repeats: int) -> _GeneralPlan:
+def _general_plan(suite: BuildTruth, model: ErrorRates | None, repeats: int) -> _GeneralPlan:
     slot_kind: list[int] = []
     slot_rate: list[float] = []
     column_slot: list[int] = []

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark.noise.exact import RatesLike, case_pass_probabilities, fail_probability
-from evalmark.noise.suite import Suite
+from evalmark.noise.suite import BuildTruth
 
 __all__ = ["CasesNeeded", "cases_needed", "scaled_kind_counts"]
 
@@ -36,8 +36,8 @@ class CasesNeeded:
 
 
 def cases_needed(
-    healthy: Suite,
-    regressed: Suite,
+    healthy: BuildTruth,
+    regressed: BuildTruth,
     rates: RatesLike,
     max_false_alarm: float,
     max_miss: float,

@@ -45,7 +45,7 @@ class Case:
 
 
 @dataclass(frozen=True, slots=True)
-class Suite:
+class BuildTruth:
     """A suite of cases, as the truth of one build (what a noise-free judge would report)."""
 
     cases: tuple[Case, ...]
@@ -68,7 +68,7 @@ class Suite:
         return sum(not all(check.passes for check in case.checks) for case in self.cases)
 
     @classmethod
-    def from_verdicts(cls, rows: Iterable[tuple[str, str, bool, bool]]) -> Suite:
+    def from_verdicts(cls, rows: Iterable[tuple[str, str, bool, bool]]) -> BuildTruth:
         """Build a suite from ``(case name, check name, passed, judged)`` rows of a noise-free run.
 
         Cases keep the order of their first row; checks keep their order within a case.
@@ -81,7 +81,7 @@ class Suite:
         return cls(tuple(Case(name, tuple(checks)) for name, checks in grouped.items()))
 
     @classmethod
-    def from_mapping(cls, truth: Mapping[str, Mapping[str, tuple[bool, bool]]]) -> Suite:
+    def from_mapping(cls, truth: Mapping[str, Mapping[str, tuple[bool, bool]]]) -> BuildTruth:
         """Build a suite from ``{case: {check: (passed, judged)}}`` in the mapping's order."""
         return cls.from_verdicts(
             (case, check, passed, judged)
@@ -92,7 +92,7 @@ class Suite:
 
 def builds_from_counts(
     cases: int, judged_checks: int, failing: int = 0, deterministic_checks: int = 0
-) -> tuple[Suite, Suite]:
+) -> tuple[BuildTruth, BuildTruth]:
     """A healthy build and a regressed build of a suite described by counts.
 
     Every case has ``judged_checks`` judged and ``deterministic_checks`` deterministic checks. In
@@ -120,8 +120,8 @@ def builds_from_counts(
             checks[0] = Check(first.name, False, judged=first.judged)
         return Case(f"case-{index + 1}", tuple(checks))
 
-    healthy = Suite(tuple(case(i, regressed=False) for i in range(cases)))
-    regressed = Suite(tuple(case(i, regressed=True) for i in range(cases)))
+    healthy = BuildTruth(tuple(case(i, regressed=False) for i in range(cases)))
+    regressed = BuildTruth(tuple(case(i, regressed=True) for i in range(cases)))
     return healthy, regressed
 
 

@@ -23,7 +23,7 @@ from evalmark.noise.gates import Gate, make_gates, min_passing
 from evalmark.noise.rates import ErrorRates, JudgeRates, as_error_rates, check_probability
 from evalmark.noise.simulate import simulate_gates
 from evalmark.noise.sizing import CasesNeeded, cases_needed, scaled_kind_counts
-from evalmark.noise.suite import Suite
+from evalmark.noise.suite import BuildTruth
 from evalmark.noise.uncertainty import UncertainRow, posterior_rows
 
 __all__ = [
@@ -144,8 +144,8 @@ class TuneReport:
 
 
 def tune(
-    healthy: Suite,
-    regressed: Suite,
+    healthy: BuildTruth,
+    regressed: BuildTruth,
     noise: Sequence[RatesLike],
     *,
     thresholds: Sequence[float] | None = None,
@@ -287,8 +287,8 @@ def tune(
 
 
 def _option(
-    healthy: Suite,
-    regressed: Suite,
+    healthy: BuildTruth,
+    regressed: BuildTruth,
     model: ErrorRates,
     measured: JudgeRates | None,
     repeats: int,
@@ -348,7 +348,11 @@ def _informative(healthy_fails: float, regressed_fails: float) -> bool:
 
 
 def _exact_rows(
-    healthy: Suite, regressed: Suite, rates: ErrorRates, gates: Sequence[Gate], repeats: int
+    healthy: BuildTruth,
+    regressed: BuildTruth,
+    rates: ErrorRates,
+    gates: Sequence[Gate],
+    repeats: int,
 ) -> list[tuple[float, float]]:
     below_h = fail_probabilities(suite_distribution(healthy, rates, repeats=repeats))
     below_r = fail_probabilities(suite_distribution(regressed, rates, repeats=repeats))
@@ -356,7 +360,7 @@ def _exact_rows(
 
 
 def _simulated(
-    suite: Suite,
+    suite: BuildTruth,
     rates: ErrorRates,
     gates: Sequence[Gate],
     *,

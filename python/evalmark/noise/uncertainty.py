@@ -28,7 +28,7 @@ from evalmark.noise.exact import (
 )
 from evalmark.noise.gates import Gate
 from evalmark.noise.rates import JudgeRates, RateCounts
-from evalmark.noise.suite import Suite
+from evalmark.noise.suite import BuildTruth
 
 Array = npt.NDArray[np.float64]
 
@@ -55,7 +55,7 @@ class UncertainRow:
 
 
 def posterior_fail_risks(
-    suite: Suite,
+    suite: BuildTruth,
     measured: JudgeRates,
     gates: Sequence[Gate],
     *,
@@ -89,8 +89,8 @@ def posterior_fail_risks(
 
 
 def posterior_rows(
-    healthy: Suite,
-    regressed: Suite,
+    healthy: BuildTruth,
+    regressed: BuildTruth,
     measured: JudgeRates,
     gates: Sequence[Gate],
     *,

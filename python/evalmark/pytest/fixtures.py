@@ -20,7 +20,8 @@ __all__ = ["RegisteringScorer", "evalmark_record_mode", "samples", "scorer"]
 class RegisteringScorer:
     """The ``scorer`` fixture: a ``Scorer`` whose reports join the suite report, named (unless
     given ``name=``) after the id of the test that made them. ``evaluate``, ``aevaluate``,
-    ``score`` and ``ascore`` register their report; everything else is the scorer's own."""
+    ``evaluate_outputs`` and ``aevaluate_outputs`` register their report; everything else is
+    the scorer's own."""
 
     def __init__(self, scorer: Any, test_id: str) -> None:
         self._scorer = scorer
@@ -42,13 +43,13 @@ class RegisteringScorer:
         """``Scorer.aevaluate``, then register the report."""
         return self._register(await self._scorer.aevaluate(*args, **self._named(kwargs)))
 
-    def score(self, *args: Any, **kwargs: Any) -> Any:
-        """``Scorer.score`` (precomputed outputs), then register the report."""
-        return self._register(self._scorer.score(*args, **self._named(kwargs)))
+    def evaluate_outputs(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.evaluate_outputs`` (precomputed outputs), then register the report."""
+        return self._register(self._scorer.evaluate_outputs(*args, **self._named(kwargs)))
 
-    async def ascore(self, *args: Any, **kwargs: Any) -> Any:
-        """``Scorer.ascore``, then register the report."""
-        return self._register(await self._scorer.ascore(*args, **self._named(kwargs)))
+    async def aevaluate_outputs(self, *args: Any, **kwargs: Any) -> Any:
+        """``Scorer.aevaluate_outputs``, then register the report."""
+        return self._register(await self._scorer.aevaluate_outputs(*args, **self._named(kwargs)))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._scorer, name)

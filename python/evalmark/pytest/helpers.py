@@ -85,27 +85,12 @@ def _strategies(strategy: Any) -> tuple[Any, ...]:
     return (strategy,)
 
 
-class _Unset:
-    """The default of an option not given."""
-
-
-_UNSET = _Unset()
-
-
-def _threshold(min_pass_rate: float | _Unset | None, min_score: float | _Unset | None) -> Any:
-    if not isinstance(min_pass_rate, _Unset) and not isinstance(min_score, _Unset):
-        raise TypeError("give min_pass_rate or its older name min_score, not both")
-    if not isinstance(min_pass_rate, _Unset):
-        return min_pass_rate
-    return 1.0 if isinstance(min_score, _Unset) else min_score
-
-
-def _check_min_score(min_score: float | None) -> float | None:
-    if min_score is None:
+def _check_min_pass_rate(min_pass_rate: float | None) -> float | None:
+    if min_pass_rate is None:
         return None
     from evalmark.report.gates import check_fraction
 
-    return check_fraction(min_score, "min_pass_rate (the share of cases that passed)")
+    return check_fraction(min_pass_rate, "min_pass_rate (the share of cases that passed)")
 
 
 def _without(signature: inspect.Signature, *names: str) -> inspect.Signature:
@@ -118,7 +103,7 @@ def _run_and_gate(
     samples: Samples,
     function: Callable[..., Any],
     strategies: Sequence[Any],
-    min_score: float | None,
+    min_pass_rate: float | None,
     concurrency: int,
     name: str | None = None,
 ) -> Report:
@@ -128,9 +113,9 @@ def _run_and_gate(
     test = name or REGISTRY.current_test
     report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies, name=test)
     register(report, name)
-    if min_score is not None:
+    if min_pass_rate is not None:
         __tracebackhide__ = True
-        report.require_pass_rate(min_score)
+        report.require_pass_rate(min_pass_rate)
     return report
 
 
@@ -142,20 +127,18 @@ def evaluation_test(
     samples: Any,
     function: Callable[..., Any],
     strategy: Any,
-    min_score: float | _Unset | None = _UNSET,
+    min_pass_rate: float | None = 1.0,
     tags: Iterable[str] | None = None,
     concurrency: int = DEFAULT_CONCURRENCY,
-    min_pass_rate: float | _Unset | None = _UNSET,
 ) -> Callable[[F], F]:
     """Turn a test into an evaluation: run ``function`` on ``samples``, apply ``strategy`` (one
     or a list), register the report, and fail when its pass rate (the share of cases whose
     every check passed, a fraction) is below ``min_pass_rate`` (default 1.0; None only
-    records). ``min_score`` is the older name of ``min_pass_rate``: the same fraction. The
-    body may be empty; when it takes a ``report`` argument it receives the report for further
-    assertions.
+    records). The body may be empty; when it takes a ``report`` argument it receives the
+    report for further assertions.
     """
     strategies = _strategies(strategy)
-    threshold = _check_min_score(_threshold(min_pass_rate, min_score))
+    threshold = _check_min_pass_rate(min_pass_rate)
     tag_list = list(tags) if tags else None
 
     def decorate(test: F) -> F:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evalmark.report.cases import pass_rate_label
-from evalmark.report.gates import describe_failures, require_pass_rate
+from evalmark.report.gates import check_fraction, describe_failures, require_pass_rate
 from evalmark.report.wording import plural
 
 if TYPE_CHECKING:
@@ -37,26 +37,26 @@ class ReportAssertion:
             f"cases).{listing}"
         )
 
-    def has_score(self, score: float, *, tolerance: float = 1e-9) -> ReportAssertion:
-        """The score (the pass rate as a percentage, 0–100) equals ``score``."""
-        if abs(self.report.score - score) > tolerance:
-            raise self._fail(f"expected a score of {score:g}%, got {self.report.score:g}%")
+    def has_pass_rate_equal_to(self, value: float, *, tolerance: float = 1e-9) -> ReportAssertion:
+        """The pass rate (the fraction of cases whose every check passed) equals ``value``."""
+        got, value = self.report.pass_rate, check_fraction(value, "the pass rate")
+        if abs(got - value) > tolerance:
+            raise self._fail(f"expected a pass rate of {value:g}, got {got:g}")
         return self
 
-    def has_score_greater_than(self, score: float) -> ReportAssertion:
-        """The score (0–100) is strictly greater than ``score``."""
-        if not self.report.score > score:
-            raise self._fail(
-                f"expected a score greater than {score:g}%, got {self.report.score:g}%"
-            )
+    def has_pass_rate_greater_than(self, value: float) -> ReportAssertion:
+        """The pass rate (a fraction of cases) is strictly greater than ``value``."""
+        got, value = self.report.pass_rate, check_fraction(value, "the pass rate")
+        if not got > value:
+            raise self._fail(f"expected a pass rate greater than {value:g}, got {got:g}")
         return self
 
-    def has_score_between(self, low: float, high: float) -> ReportAssertion:
-        """``low <= score <= high`` (0–100)."""
-        if not low <= self.report.score <= high:
-            raise self._fail(
-                f"expected a score between {low:g}% and {high:g}%, got {self.report.score:g}%"
-            )
+    def has_pass_rate_between(self, low: float, high: float) -> ReportAssertion:
+        """``low <= pass rate <= high`` (fractions of cases)."""
+        got = self.report.pass_rate
+        low, high = check_fraction(low, "low"), check_fraction(high, "high")
+        if not low <= got <= high:
+            raise self._fail(f"expected a pass rate between {low:g} and {high:g}, got {got:g}")
         return self
 
     def _count(self, what: str, got: int, count: int, relation: str) -> ReportAssertion:
@@ -114,6 +114,6 @@ class ReportAssertion:
 def assert_that(report: Report) -> ReportAssertion:
     """Start a chain of assertions on ``report``::
 
-    assert_that(report).has_score_greater_than(80).has_passed_for_tag("critical")
+    assert_that(report).has_pass_rate_greater_than(0.8).has_passed_for_tag("critical")
     """
     return ReportAssertion(report)

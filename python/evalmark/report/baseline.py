@@ -207,8 +207,8 @@ def compare(report: Report, baseline: Report | str | Path) -> Comparison:
         baseline_name=base.name,
         pass_rate=Delta(base.pass_rate, report.pass_rate),
         strategies=_keyed_deltas(
-            {k: s.pass_rate for k, s in base.by_strategy().items()},
-            {k: s.pass_rate for k, s in report.by_strategy().items()},
+            {k: s.check_pass_rate for k, s in base.by_strategy().items()},
+            {k: s.check_pass_rate for k, s in report.by_strategy().items()},
         ),
         tags=_keyed_deltas(
             {k: base.cases(tag=k).pass_rate for k in base.tags},

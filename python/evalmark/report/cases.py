@@ -3,7 +3,7 @@
 A case is one sample of one report. It passes when every one of its checks (strategies)
 passed; it is an error when any check ended in an error, and an error never passes. So a
 report of 4 samples under 2 checks has 4 cases, and a sample failing either check is a failed
-case. Every gate (``require_pass_rate``, pytest's ``min_score``, the suite file's ``gate:``),
+case. Every gate (``require_pass_rate``, pytest's ``min_pass_rate``, the suite file's ``gate:``),
 every baseline comparison and every written report uses this rate, a fraction in [0, 1],
 printed as ``pass rate (cases): 75.0%``. The counts of single checks (evaluations: sample ×
 check) are still given, as counts.

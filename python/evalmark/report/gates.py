@@ -6,7 +6,7 @@ noise tools use it and import nothing else of evalmark). Every pass rate counts 
 passes when every one of its checks passes; see :mod:`evalmark.report.cases`). The rule is
 applied to:
 
-- one report: :func:`require_pass_rate` (``Report.require_pass_rate``, pytest's ``min_score``)
+- one report: :func:`require_pass_rate` (``Report.require_pass_rate``, pytest's ``min_pass_rate``)
   and the :func:`~evalmark.report.assertions.assert_that` chain;
 - several reports: :func:`require_suite_pass_rate` (``SuiteReport.require_pass_rate``);
 - a suite run: :func:`check_cases` (the suite file's ``gate:``, ``evalmark run``; an

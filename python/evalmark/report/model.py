@@ -1,8 +1,9 @@
 """``Report``: every evaluation of a run, and the figures derived from them.
 
 An evaluation is one (sample, strategy) pair; a case is one sample with all its evaluations.
-The report's ``pass_rate`` is the fraction of cases whose every check passed (``score`` is
-the same as a percentage; see :mod:`evalmark.report.cases`). Errors (the function under test
+The report's ``pass_rate`` is the fraction of cases whose every check passed (see
+:mod:`evalmark.report.cases`); ``check_pass_rate`` the fraction of single evaluations that
+passed. Errors (the function under test
 raised, a strategy raised, a judge's reply could not be read) are counted apart from failures
 and never count as passed.
 Results are stored one column per strategy (see :class:`~evalmark.data.results.ResultColumn`), so a
@@ -51,10 +52,11 @@ class Report(ReportOutput):
     """The results of one evaluation run.
 
     Build one with :meth:`evalmark.Scorer.evaluate`; read one back with :meth:`from_json`.
-    Figures: :attr:`summary` (and :attr:`score`, :attr:`passed`, :attr:`failed`,
-    :attr:`errors`), :meth:`tally`, :meth:`by_tag`, :meth:`by_strategy`, :meth:`metric_means`,
-    :meth:`guardrails`, :meth:`rows`. Output: :meth:`to_markdown`, :meth:`to_json`,
-    :meth:`to_html`, :meth:`to_junit_xml`, :meth:`format`, :meth:`write`. Gates:
+    Figures: :attr:`pass_rate`, :attr:`check_pass_rate`, :attr:`summary` (and :attr:`passed`,
+    :attr:`failed`, :attr:`errors`), :meth:`tally`, :meth:`by_tag`, :meth:`by_strategy`,
+    :meth:`metric_means`, :meth:`guardrails`, :meth:`rows`. Output: :meth:`to_markdown`,
+    :meth:`to_json`, :meth:`to_html`, :meth:`to_junit_xml`, :meth:`format`, :meth:`write`.
+    Gates:
     :meth:`require_pass_rate`, :meth:`compare`, :meth:`require_no_drop`.
     """
 
@@ -144,7 +146,7 @@ class Report(ReportOutput):
     @property
     def gates(self) -> tuple[GateResult, ...]:
         """The gate conditions checked against this report, in the order they were checked
-        (by the suite runner, :meth:`require_pass_rate`, pytest's ``min_score``); empty when
+        (by the suite runner, :meth:`require_pass_rate`, pytest's ``min_pass_rate``); empty when
         no gate applied. The only part of a report that grows after it is made."""
         return self._gates
 
@@ -280,9 +282,10 @@ class Report(ReportOutput):
         return self.cases().pass_rate
 
     @property
-    def score(self) -> float:
-        """The pass rate as a percentage (0–100); an older name for ``100 * pass_rate``."""
-        return 100.0 * self.pass_rate
+    def check_pass_rate(self) -> float:
+        """The fraction of single evaluations (sample × check) that passed, in [0, 1]: with
+        one check the same as :attr:`pass_rate`, with several at least as high."""
+        return self.summary.check_pass_rate
 
     @property
     def evaluations(self) -> int:
@@ -385,5 +388,6 @@ class Report(ReportOutput):
         s = self.summary
         return (
             f"Report(name={self.name!r}, samples={len(self)}, strategies={len(self.strategies)}, "
-            f"score={self.score:.1f}, passed={s.passed}, failed={s.failed}, errors={s.errors})"
+            f"pass_rate={self.pass_rate:.4g}, passed={s.passed}, failed={s.failed}, "
+            f"errors={s.errors})"
         )

@@ -1,7 +1,7 @@
 """Suite reports: several reports (one per dataset, function or pytest test) combined into one.
 
 The suite's figures are summed over its reports: its pass rate is the fraction of all
-their cases whose every check passed (``score`` is the same as a percentage). ``to_markdown``
+their cases whose every check passed. ``to_markdown``
 gives an overview table, the gate and each report's failing cases; ``to_json`` holds every
 report in full, so a suite reads back with ``SuiteReport.from_json``.
 """
@@ -79,9 +79,9 @@ class SuiteReport:
         return self.cases().pass_rate
 
     @property
-    def score(self) -> float:
-        """The pass rate as a percentage (0–100); an older name for ``100 * pass_rate``."""
-        return 100.0 * self.pass_rate
+    def check_pass_rate(self) -> float:
+        """The fraction of all single evaluations (sample × check) that passed, in [0, 1]."""
+        return self.summary.check_pass_rate
 
     def require_pass_rate(self, minimum: float) -> SuiteReport:
         """Raise ``AssertionError`` unless the suite's pass rate reaches ``minimum``, listing
@@ -177,5 +177,6 @@ class SuiteReport:
 
     def __repr__(self) -> str:
         return (
-            f"SuiteReport(name={self.name!r}, reports={len(self.reports)}, score={self.score:.1f})"
+            f"SuiteReport(name={self.name!r}, reports={len(self.reports)}, "
+            f"pass_rate={self.pass_rate:.4g})"
         )

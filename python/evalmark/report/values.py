@@ -86,7 +86,7 @@ class SkippedSample:
 class Tally:
     """Counts of a group of evaluations (single checks: all, one tag's or one strategy's).
 
-    ``score`` is the percentage of these checks that passed (0–100); ``mean`` the mean score of
+    ``check_pass_rate`` is the fraction of these checks that passed; ``mean`` the mean score of
     the results that are not errors (None when there are none). For one strategy the checks are
     the cases; otherwise the pass rate, which counts cases, is ``Report.cases(...)``."""
 
@@ -94,11 +94,10 @@ class Tally:
     passed: int
     failed: int
     errors: int
-    score: float
     mean: float | None
 
     @property
-    def pass_rate(self) -> float:
+    def check_pass_rate(self) -> float:
         """Passed / evaluations, in [0, 1] (0.0 for no evaluations): checks, not cases."""
         return self.passed / self.evaluations if self.evaluations else 0.0
 
@@ -109,15 +108,14 @@ class Tally:
             "passed": self.passed,
             "failed": self.failed,
             "errors": self.errors,
-            "score": self.score,
+            "check_pass_rate": self.check_pass_rate,
             "mean": self.mean,
         }
 
     @classmethod
     def of_counts(cls, evaluations: int, passed: int, failed: int, errors: int) -> Tally:
         """A tally of summed counts (``mean`` unknown: None)."""
-        score = 100.0 * passed / evaluations if evaluations else 0.0
-        return cls(evaluations, passed, failed, errors, score, None)
+        return cls(evaluations, passed, failed, errors, None)
 
 
 def tally_of(
@@ -133,7 +131,6 @@ def tally_of(
         passed=n_passed,
         failed=total - n_passed - n_errors,
         errors=n_errors,
-        score=100.0 * n_passed / total if total else 0.0,
         mean=float(math.fsum(ok.tolist()) / ok.size) if ok.size else None,
     )
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from evalmark.data.results import EvaluationError, EvaluationResult, ResultColumn
+from evalmark.data.results import EvaluationFault, EvaluationResult, ResultColumn
 from evalmark.data.samples import Sample
 from evalmark.strategies.base import as_strategy, strategy_name
 
@@ -45,17 +45,17 @@ class Composite:
         score = sum(r.score for r in results) / len(results)
         bad = [(n, r) for n, r in zip(self.member_names, results, strict=True) if not r.passed]
         if not bad:
-            return EvaluationResult.passed(
+            return EvaluationResult.passing(
                 score, f"all {len(results)} members passed", {"members": members}
             )
         text = "; ".join(
             f"{n} failed: {r.explanation}" if r.explanation else f"{n} failed" for n, r in bad
         )
         errors = [r.error for _, r in bad if r.error is not None]
-        error: EvaluationError | None = None
+        error: EvaluationFault | None = None
         if errors:
             first = errors[0]
-            error = EvaluationError(
+            error = EvaluationFault(
                 first.kind, first.type, first.message, first.raw, first.exception
             )
         return EvaluationResult(False, score, text, {"members": members}, error=error)

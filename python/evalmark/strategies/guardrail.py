@@ -75,9 +75,9 @@ class Guardrail:
             "guardrail": {"expected": expected, "actual": actual, "positive": self.positive}
         }
         if actual is None:
-            return EvaluationResult.failed(
+            return EvaluationResult.failing(
                 0.0, f"the output is neither ACCEPT nor REJECT: {str(raw)[:80]!r}", metadata
             )
         if actual == expected:
-            return EvaluationResult.passed(1.0, f"{actual} as expected", metadata)
-        return EvaluationResult.failed(0.0, f"expected {expected}, got {actual}", metadata)
+            return EvaluationResult.passing(1.0, f"{actual} as expected", metadata)
+        return EvaluationResult.failing(0.0, f"expected {expected}, got {actual}", metadata)

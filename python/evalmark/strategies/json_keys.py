@@ -273,7 +273,7 @@ class JsonKeysMatch:
             try:
                 actual = json.loads(text, parse_float=Decimal)
             except json.JSONDecodeError as exc:
-                return EvaluationResult.failed(f"the output is not valid JSON ({exc})")
+                return EvaluationResult.failing(f"the output is not valid JSON ({exc})")
         outcomes = self.compare(expected, actual, "", sample)
         score = _mean(outcomes)
         bad = [o for o in outcomes if not o.passed]

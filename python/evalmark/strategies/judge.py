@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from evalmark.data.results import EvaluationError, EvaluationResult
+from evalmark.data.results import EvaluationFault, EvaluationResult
 from evalmark.data.samples import Sample
 from evalmark.errors import JudgeParseError
 from evalmark.models.context import call_context, current_call
@@ -188,7 +188,7 @@ class JudgeStrategy:
         key = self._cache_key(messages, run_index)
         if self.cache and key in self._cache:
             return self._cache[key]
-        outcomes: list[Vote | EvaluationError] = []
+        outcomes: list[Vote | EvaluationFault] = []
         for repeat, check in self._checks(sample):
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(self._ask(lambda: self.model.chat(messages, **self.params)))
@@ -204,12 +204,12 @@ class JudgeStrategy:
         if self.cache and key in self._cache:
             return self._cache[key]
 
-        async def ask(repeat: int, check: str) -> Vote | EvaluationError:
+        async def ask(repeat: int, check: str) -> Vote | EvaluationFault:
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
                 try:
                     reply = await achat_of(self.model, messages, **self.params)
                 except Exception as exc:
-                    return EvaluationError.from_exception("judge", exc)
+                    return EvaluationFault.from_exception("judge", exc)
                 return self._read_safely(reply)
 
         # One after another, so a scorer's concurrency bounds the judge calls in flight too.
@@ -219,27 +219,27 @@ class JudgeStrategy:
             result = await self._fallback_async(sample, output, outcomes)
         return self._finish(key, messages, result)
 
-    def _ask(self, call: Callable[[], ChatReply]) -> Vote | EvaluationError:
+    def _ask(self, call: Callable[[], ChatReply]) -> Vote | EvaluationFault:
         try:
             reply = call()
         except Exception as exc:
-            return EvaluationError.from_exception("judge", exc)
+            return EvaluationFault.from_exception("judge", exc)
         return self._read_safely(reply)
 
-    def _read_safely(self, reply: object) -> Vote | EvaluationError:
+    def _read_safely(self, reply: object) -> Vote | EvaluationFault:
         if not isinstance(reply, ChatReply):
             text = getattr(reply, "text", reply)
             if not isinstance(text, str):
-                return EvaluationError.from_exception(
+                return EvaluationFault.from_exception(
                     "judge", TypeError(f"the judge returned {type(reply).__name__}, not a reply")
                 )
             reply = ChatReply(text=text)
         try:
             return self.read(reply)
         except JudgeParseError as exc:
-            return EvaluationError.from_exception("parse", exc)
+            return EvaluationFault.from_exception("parse", exc)
 
-    def _metadata(self, votes: Sequence[Vote], errors: Sequence[EvaluationError]) -> dict[str, Any]:
+    def _metadata(self, votes: Sequence[Vote], errors: Sequence[EvaluationFault]) -> dict[str, Any]:
         metadata: dict[str, Any] = {
             "judge": model_id_of(self.model),
             "template": self.prompt.name,
@@ -258,11 +258,11 @@ class JudgeStrategy:
         self,
         sample: Sample,
         output: Any,
-        outcomes: list[Vote | EvaluationError],
+        outcomes: list[Vote | EvaluationFault],
         fallback: Callable[..., EvaluationResult] | None,
     ) -> EvaluationResult | None:
         votes = [o for o in outcomes if isinstance(o, Vote)]
-        errors = [o for o in outcomes if isinstance(o, EvaluationError)]
+        errors = [o for o in outcomes if isinstance(o, EvaluationFault)]
         if not votes:
             if fallback is None and self.fallback is not None:
                 return None  # the async caller runs the fallback
@@ -286,12 +286,12 @@ class JudgeStrategy:
             )
         return EvaluationResult(passed, score, explanation, self._metadata(votes, errors))
 
-    def _fallback_note(self, outcomes: Sequence[Vote | EvaluationError]) -> tuple[str, list[Any]]:
-        errors = [o for o in outcomes if isinstance(o, EvaluationError)]
+    def _fallback_note(self, outcomes: Sequence[Vote | EvaluationFault]) -> tuple[str, list[Any]]:
+        errors = [o for o in outcomes if isinstance(o, EvaluationFault)]
         return errors[0].message if errors else "no verdict", [e.to_dict() for e in errors]
 
     def _fallback_sync(
-        self, sample: Sample, output: Any, outcomes: Sequence[Vote | EvaluationError]
+        self, sample: Sample, output: Any, outcomes: Sequence[Vote | EvaluationFault]
     ) -> EvaluationResult:
         assert self.fallback is not None
         try:
@@ -301,7 +301,7 @@ class JudgeStrategy:
         return self._after_fallback(result, outcomes)
 
     async def _fallback_async(
-        self, sample: Sample, output: Any, outcomes: Sequence[Vote | EvaluationError]
+        self, sample: Sample, output: Any, outcomes: Sequence[Vote | EvaluationFault]
     ) -> EvaluationResult:
         assert self.fallback is not None
         aevaluate = getattr(self.fallback, "aevaluate", None)
@@ -315,7 +315,7 @@ class JudgeStrategy:
         return self._after_fallback(result, outcomes)
 
     def _after_fallback(
-        self, result: EvaluationResult, outcomes: Sequence[Vote | EvaluationError]
+        self, result: EvaluationResult, outcomes: Sequence[Vote | EvaluationFault]
     ) -> EvaluationResult:
         message, errors = self._fallback_note(outcomes)
         assert self.fallback is not None

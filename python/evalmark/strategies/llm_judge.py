@@ -36,7 +36,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evalmark.data.results import EvaluationError, EvaluationResult
+from evalmark.data.results import EvaluationFault, EvaluationResult
 from evalmark.data.samples import Sample
 from evalmark.errors import JudgeReplyError, PromptVariableError
 from evalmark.models.context import call_context, current_call
@@ -270,34 +270,34 @@ class LLMJudge:
 
     def _outcome(
         self, asked: Callable[[], tuple[str, ChatReply]], expected: str | None
-    ) -> JudgeOutcome | EvaluationError:
+    ) -> JudgeOutcome | EvaluationFault:
         try:
             mode, reply = asked()
         except Exception as exc:
-            return EvaluationError.from_exception("judge", exc)
+            return EvaluationFault.from_exception("judge", exc)
         return self._read_safely(reply, mode, expected)
 
     def _read_safely(
         self, reply: Any, mode: str, expected: str | None
-    ) -> JudgeOutcome | EvaluationError:
+    ) -> JudgeOutcome | EvaluationFault:
         if not isinstance(reply, ChatReply):
             text = getattr(reply, "text", reply)
             if not isinstance(text, str):
-                return EvaluationError.from_exception(
+                return EvaluationFault.from_exception(
                     "judge", TypeError(f"the judge returned {type(reply).__name__}, not a reply")
                 )
             reply = ChatReply(text=text)
         try:
             return self.read(reply, mode, expected)
         except JudgeReplyError as exc:
-            return EvaluationError.from_exception("parse", exc)
+            return EvaluationFault.from_exception("parse", exc)
 
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Ask the judge (``repeats`` times) and combine the verdicts."""
         values = self._prepare(sample, output)
         expected = self._expected(sample, output)
         run_index = self._run_index()
-        outcomes: list[JudgeOutcome | EvaluationError] = []
+        outcomes: list[JudgeOutcome | EvaluationFault] = []
         for repeat, check in self._checks():
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(self._outcome(lambda: self._call(values), expected))
@@ -308,7 +308,7 @@ class LLMJudge:
         values = self._prepare(sample, output)
         expected = self._expected(sample, output)
         run_index = self._run_index()
-        outcomes: list[JudgeOutcome | EvaluationError] = []
+        outcomes: list[JudgeOutcome | EvaluationFault] = []
         for repeat, check in self._checks():
             with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(await self._aoutcome(self._acall(values), expected))
@@ -324,11 +324,11 @@ class LLMJudge:
 
     async def _aoutcome(
         self, asked: Awaitable[tuple[str, ChatReply]], expected: str | None
-    ) -> JudgeOutcome | EvaluationError:
+    ) -> JudgeOutcome | EvaluationFault:
         try:
             mode, reply = await asked
         except Exception as exc:
-            return EvaluationError.from_exception("judge", exc)
+            return EvaluationFault.from_exception("judge", exc)
         return self._read_safely(reply, mode, expected)
 
     def _run_index(self) -> int:
@@ -336,10 +336,10 @@ class LLMJudge:
         return context.run_index if context is not None else 0
 
     def _result(
-        self, outcomes: Sequence[JudgeOutcome | EvaluationError], expected: str | None
+        self, outcomes: Sequence[JudgeOutcome | EvaluationFault], expected: str | None
     ) -> EvaluationResult:
         read = [o for o in outcomes if isinstance(o, JudgeOutcome)]
-        errors = [o for o in outcomes if isinstance(o, EvaluationError)]
+        errors = [o for o in outcomes if isinstance(o, EvaluationFault)]
         metadata: dict[str, Any] = {
             "judge": model_id_of(self.model),
             "prompt": self.prompt.name,

@@ -135,7 +135,7 @@ class PlanAdherence:
         plan = self.plan_for(sample, output)
         trace = trace_steps(sample, output, strategy=self.name)
         if not plan:
-            return EvaluationResult.passed(1.0, "the plan has no steps")
+            return EvaluationResult.passing(1.0, "the plan has no steps")
         matched = _in_order(plan, trace, self.min_overlap)
         done = set(matched)
         score = len(matched) / len(plan)

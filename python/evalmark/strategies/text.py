@@ -49,8 +49,8 @@ class ExactMatch:
         wanted = expected_texts(sample, strategy=self.name)
         got = self._norm(actual)
         if any(self._norm(text) == got for text in wanted):
-            return EvaluationResult.passed(1.0)
-        return EvaluationResult.failed(
+            return EvaluationResult.passing(1.0)
+        return EvaluationResult.failing(
             f"output {_excerpt(actual)} does not match the expected {_excerpt(wanted[0])}"
             + (f" (nor {len(wanted) - 1} other accepted answers)" if len(wanted) > 1 else "")
         )
@@ -78,8 +78,8 @@ class Contains:
             (self.text,) if self.text is not None else expected_texts(sample, strategy=self.name)
         )
         if any(self._norm(text) in actual for text in wanted):
-            return EvaluationResult.passed(1.0)
-        return EvaluationResult.failed(f"output does not contain {_excerpt(wanted[0])}")
+            return EvaluationResult.passing(1.0)
+        return EvaluationResult.failing(f"output does not contain {_excerpt(wanted[0])}")
 
 
 class ContainsFacts:
@@ -104,9 +104,9 @@ class ContainsFacts:
         score = (len(facts) - len(missing)) / len(facts)
         metadata = {"found": len(facts) - len(missing), "expected": len(facts)}
         if not missing:
-            return EvaluationResult.passed(score, f"all {len(facts)} facts present", metadata)
+            return EvaluationResult.passing(score, f"all {len(facts)} facts present", metadata)
         listed = "; ".join(_excerpt(fact, 60) for fact in missing)
-        return EvaluationResult.failed(
+        return EvaluationResult.failing(
             score,
             f"{len(missing)} of {len(facts)} expected facts missing: {listed}",
             {**metadata, "missing": missing},
@@ -155,7 +155,9 @@ class KeywordRelevance:
         score = (len(keywords) - len(missing)) / len(keywords)
         metadata = {"found": len(keywords) - len(missing), "keywords": len(keywords)}
         if not missing:
-            return EvaluationResult.passed(score, f"all {len(keywords)} keywords present", metadata)
+            return EvaluationResult.passing(
+                score, f"all {len(keywords)} keywords present", metadata
+            )
         listed = "; ".join(_excerpt(k, 40) for k in missing)
         return EvaluationResult(
             score >= self.threshold,

@@ -201,13 +201,13 @@ class TrajectoryMatch:
             "matched": matched,
         }
         if not problems:
-            return EvaluationResult.passed(
+            return EvaluationResult.passing(
                 score,
                 f"every call paired ({self.mode}): {matched} matched, {len(expected)} expected, "
                 f"{len(actual)} made",
                 metadata,
             )
-        return EvaluationResult.failed(
+        return EvaluationResult.failing(
             score, _unmatched(lost_expected, lost_actual, self.mode), metadata
         )
 
@@ -239,19 +239,19 @@ class TrajectoryMatch:
         metadata = {"mode": "strict", "expected_messages": len(expected), "messages": len(actual)}
         longest = max(len(expected), len(actual))
         if longest == 0:
-            return EvaluationResult.passed(1.0, "no calls expected and none made", metadata)
+            return EvaluationResult.passing(1.0, "no calls expected and none made", metadata)
         same = [self._same_step(e, a) for e, a in zip(expected, actual, strict=False)] + [False] * (
             longest - min(len(expected), len(actual))
         )
         good = sum(same)
         if good == longest:
-            return EvaluationResult.passed(
+            return EvaluationResult.passing(
                 1.0, f"all {good} assistant messages make the expected calls", metadata
             )
         first = same.index(False)
         wanted = expected[first] if first < len(expected) else "no message"
         got = actual[first] if first < len(actual) else "no message"
-        return EvaluationResult.failed(
+        return EvaluationResult.failing(
             good / longest,
             f"assistant message {first + 1} differs: expected {wanted}, got {got} "
             f"({good} of {longest} messages match)",
@@ -262,11 +262,11 @@ class TrajectoryMatch:
         metadata = {"mode": "strict", "expected": len(expected), "actual": len(actual)}
         longest = max(len(expected), len(actual))
         if longest == 0:
-            return EvaluationResult.passed(1.0, "no calls expected and none made", metadata)
+            return EvaluationResult.passing(1.0, "no calls expected and none made", metadata)
         good = sum(1 for e, a in zip(expected, actual, strict=False) if self.matches(e, a))
         score = good / longest
         if good == longest:
-            return EvaluationResult.passed(score, f"all {good} calls match in order", metadata)
+            return EvaluationResult.passing(score, f"all {good} calls match in order", metadata)
         first = next(
             (
                 i
@@ -279,7 +279,7 @@ class TrajectoryMatch:
         )
         wanted = repr(expected[first]) if first < len(expected) else "no call"
         got = repr(actual[first]) if first < len(actual) else "no call"
-        return EvaluationResult.failed(
+        return EvaluationResult.failing(
             score,
             f"call {first + 1} differs: expected {wanted}, got {got} "
             f"({good} of {longest} positions match; {len(expected)} expected, {len(actual)} made)",

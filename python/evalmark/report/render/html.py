@@ -85,7 +85,7 @@ def _summary(report: Report, code: npt.NDArray[np.int8]) -> list[str]:
         '<section id="summary"><h2>Summary</h2><ul>',
         f"<li><strong>Cases passing every check: {passing} of {cases}{case_rate}</strong>; "
         f"{failing} failing, {errored} with an error.</li>",
-        f"<li>Checks: {s.passed} of {s.evaluations} passed ({percent(s.score)}), "
+        f"<li>Checks: {s.passed} of {s.evaluations} passed ({percent(100 * s.check_pass_rate)}), "
         f"{s.failed} failed, {plural(s.errors, 'error')} "
         f"({plural(len(report.strategies), 'check')} on each case).</li>",
         *_usage_items(report),
@@ -115,7 +115,8 @@ def _checks_table(report: Report) -> list[str]:
         parts.append(
             f'<tr><td>{_e(name)}</td><td class="n">{t.passed} of {t.evaluations}</td>'
             f'<td class="n">{t.failed}</td><td class="n">{t.errors}</td>'
-            f'<td class="n">{percent(t.score)}</td><td class="n">{number(t.mean)}</td></tr>'
+            f'<td class="n">{percent(100 * t.check_pass_rate)}</td>'
+            f'<td class="n">{number(t.mean)}</td></tr>'
         )
     parts.append("</table></section>")
     return parts

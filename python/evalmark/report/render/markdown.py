@@ -27,7 +27,7 @@ __all__ = ["render", "render_comparison", "render_suite"]
 
 def _counts(summary: Tally) -> list[str]:
     return [
-        percent(summary.score),
+        percent(100 * summary.check_pass_rate),
         str(summary.passed),
         str(summary.failed),
         str(summary.errors),

@@ -85,7 +85,7 @@ def averages(report: Report) -> str:
         [
             check,
             f"{tally.passed}/{tally.evaluations}",
-            f"{tally.score:.1f}%",
+            f"{100 * tally.check_pass_rate:.1f}%",
             "-" if mean is None else f"{mean:.3f}",
             str(tally.errors),
         ]

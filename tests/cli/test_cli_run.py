@@ -405,26 +405,29 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_no_progress_bar_off_a_terminal_or_on_quick_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    stream = io.StringIO()
-    with run_module._ProgressBar(stream) as bar:
-        bar.advance(5, 10)
-    assert stream.getvalue() == ""
-    terminal = _Terminal()
-    with run_module._ProgressBar(terminal) as bar:
-        bar.advance(5, 10)  # well within the first half second
-    assert terminal.getvalue() == ""
-
-
-def test_a_progress_bar_on_a_terminal_after_a_moment(monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("rich")
+def test_progress_on_a_terminal_without_any_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(run_module, "_PROGRESS_DELAY", 0.0)
     terminal = _Terminal()
-    with run_module._ProgressBar(terminal) as bar:
-        bar.advance(3, 7)
-        bar.advance(4, 7)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["run", str(ROOT / "golden" / "car-rental"), "-q", "--no-history"]) == 0
     shown = terminal.getvalue()
-    assert "evaluating" in shown and "7/7" in shown
+    assert "evaluating" in shown and "/15 samples" in shown
+    assert shown.endswith("\r\x1b[2K")  # the line is gone when the run ends
+    assert "evaluating" not in capsys.readouterr().out  # stdout stays clean
+
+
+@pytest.mark.parametrize(("flag", "tty"), [("--no-progress", True), (None, False)])
+def test_no_progress_when_told_or_off_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, flag: str | None, tty: bool
+) -> None:
+    monkeypatch.setattr(run_module, "_PROGRESS_DELAY", 0.0)
+    stream = _Terminal() if tty else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    argv = ["run", str(ROOT / "golden" / "car-rental"), "-q", "--no-history"]
+    assert main(argv + ([flag] if flag else [])) == 0
+    assert "evaluating" not in stream.getvalue()
 
 
 def test_suite_text_in_help_matches_the_bundled_suite() -> None:

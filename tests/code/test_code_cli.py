@@ -77,6 +77,18 @@ def test_the_gate_passes_and_fails(small: Path, capsys: pytest.CaptureFixture[st
     assert "failing samples" not in printed  # --quiet
 
 
+def test_progress_of_the_runs_on_stderr(
+    small: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("evalmark.cli.code._PROGRESS_DELAY", 0.0)
+    assert main(["code", "run", str(small), "--progress", "--concurrency", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert "running" in err and "/2 runs" in err
+    assert "running" not in out
+    assert main(["code", "run", str(small)]) == 0  # not a terminal: no progress
+    assert "runs" not in capsys.readouterr().err
+
+
 def test_overrides_from_the_command_line(small: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["code", "run", str(small), "--k", "1", "--concurrency", "1"]) == 0
     printed = capsys.readouterr().out

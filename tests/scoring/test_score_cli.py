@@ -228,7 +228,6 @@ def test_missing_metrics_option_is_a_usage_error(
 
 
 def test_progress_bar_when_asked(pairs: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("rich")
     code, _, err = run(capsys, pairs, "--metrics", "token_f1", "--progress")
     assert code == 0
     assert "rows/s" in err

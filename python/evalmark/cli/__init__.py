@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from evalmark.errors import CliError, EvalmarkError
 
@@ -18,7 +18,9 @@ EXIT_OK = 0
 EXIT_GATE_FAILED = 1
 EXIT_USAGE = 2
 
-# Subcommand modules, in the order `evalmark --help` lists them.
+# Subcommand modules, in the order `evalmark --help` lists them, with the one-line summary that
+# list shows. Only the module of the command being run is imported (a test checks that each
+# summary is the one its module registers).
 _COMMANDS: tuple[str, ...] = (
     "init",
     "run",
@@ -33,10 +35,26 @@ _COMMANDS: tuple[str, ...] = (
     "prompts",
     "judge",
 )
+_SUMMARIES: dict[str, str] = {
+    "init": "write a starter suite (samples, suite file, pytest test, cassette folder)",
+    "run": "run an evaluation suite and apply its gate",
+    "report": "compare two JSON reports, or render one in another format",
+    "history": "list, compare and chart past runs; find flaky cases",
+    "score": "score a JSONL, CSV or Parquet file of (expected, actual) pairs",
+    "tune": "pick a gate threshold that survives judge noise",
+    "compare": "tell whether build B is better or worse than build A beyond noise",
+    "cassette": "list, check or trim cassettes (recorded model calls)",
+    "schema": "print the JSON Schema of samples, testcases, conversations or suite files",
+    "code": "score generated code in a sandbox (pass@k)",
+    "prompts": "list and read the judge prompts of the catalog",
+    "judge": "measure a judge against human labels",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the top-level parser with every registered subcommand."""
+def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """Build the top-level parser. Every subcommand in ``load`` (default: all) is imported and
+    registered in full; the others are listed by name and summary only, so that
+    ``evalmark --help`` and ``evalmark score ...`` import no other command's module."""
     parser = argparse.ArgumentParser(
         prog="evalmark",
         description="Offline-first, deterministic evaluation for LLM applications.",
@@ -44,15 +62,31 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMANDS:
-        module = importlib.import_module(f"evalmark.cli.{name}")
-        module.register(sub)
+        if load is None or name in load:
+            module = importlib.import_module(f"evalmark.cli.{name}")
+            module.register(sub)
+        else:
+            sub.add_parser(name, help=_SUMMARIES.get(name))
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line (the first word that is not an option; the
+    top-level options take no values), or None."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = _command_of(words)
+    parser = build_parser(load=() if command is None else (command,))
+    args = parser.parse_args(words)
     if args.version:
         from evalmark import __version__
 

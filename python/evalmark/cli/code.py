@@ -11,6 +11,8 @@ from typing import Any
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.errors import CliError, SandboxUnavailableError
 
+_PROGRESS_DELAY = 0.5  # seconds before the progress line appears
+
 _EPILOG = """\
 examples:
   evalmark code run golden/code
@@ -60,6 +62,12 @@ def register(subparsers: Any) -> None:
     run.add_argument(
         "--quiet", "-q", action="store_true", help="print only the summary and the gate"
     )
+    run.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show progress on stderr (default: when stderr is a terminal)",
+    )
     run.set_defaults(handler=run_command)
     parser.set_defaults(handler=lambda args: _usage(parser))
 
@@ -82,6 +90,7 @@ def _parse_k(text: str) -> tuple[int, ...]:
 def run_command(args: argparse.Namespace) -> int:
     """Handle ``evalmark code run``."""
     from evalmark._files.atomic import write_atomically
+    from evalmark._progress import make_progress
     from evalmark.code.config import check_gate, load_code_config
     from evalmark.code.report import render_gate, render_run
     from evalmark.code.sandbox import bwrap_version
@@ -92,6 +101,9 @@ def run_command(args: argparse.Namespace) -> int:
     config = load_code_config(args.path)
     k = set(_parse_k(args.k) if args.k else config.k) | set(config.gate)
     sandbox = args.sandbox or config.sandbox
+    bar = make_progress(
+        args.progress, "running", None, "runs", noun="runs", delay=_PROGRESS_DELAY, transient=True
+    )
     try:
         run = run_tasks(
             config.tasks,
@@ -102,9 +114,12 @@ def run_command(args: argparse.Namespace) -> int:
             concurrency=args.concurrency or config.concurrency,
             extract=config.extract,
             select=config.select,
+            progress=bar.advance,
         )
     except SandboxUnavailableError as exc:
         raise CliError(f"the {sandbox} sandbox cannot run here: {exc}") from None
+    finally:
+        bar.close()
     heading = f"evalmark code run {args.path}"
     if sandbox == "bwrap":
         heading += f" ({bwrap_version() or 'bubblewrap'})"

@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.errors import CliError, HistoryError
@@ -122,12 +122,19 @@ def register(subparsers: Any) -> None:
             metavar="PRICE",
             help=f"with --dry-run: the price of a million {side} tokens",
         )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show progress on stderr (default: when stderr is a terminal)",
+    )
     add_flag(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``evalmark run``."""
+    from evalmark._progress import make_progress
     from evalmark.history.append import utc_now
     from evalmark.report.gates import check_fraction
     from evalmark.suite.loader import load_suite
@@ -143,12 +150,17 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         return dry_run(args, suite, tags)
     started_at, started = utc_now(), time.perf_counter()
+    bar = make_progress(
+        args.progress,
+        "evaluating",
+        None,
+        "samples",
+        noun="samples",
+        delay=_PROGRESS_DELAY,
+        transient=True,
+    )
     try:
-        with (
-            _record_mode_env(args.record_mode),
-            run_guard(args) as guard,
-            _ProgressBar(sys.stderr) as bar,
-        ):
+        with _record_mode_env(args.record_mode), run_guard(args) as guard:
             outcome = run_suite(
                 suite,
                 build=args.build,
@@ -160,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("evalmark run: interrupted; no report written", file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        bar.close()
     out = sys.stdout
     print_run(outcome, out, quiet=args.quiet)
     out.write(guard.note(outcome.reports))
@@ -230,55 +244,3 @@ def _split_tags(text: str | None) -> list[str]:
     if not all(tags):
         raise CliError(f"--tags: empty tag in {text!r}; separate tags with single commas")
     return tags
-
-
-class _ProgressBar:
-    """A rich progress bar on stderr that appears only when a run takes more than a moment and
-    stderr is a terminal; a no-op otherwise (and when rich is not installed)."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-        self._start = time.monotonic()
-        self._done = 0
-        self._progress: Any = None
-        self._task: Any = None
-        self._enabled = stream.isatty()
-
-    def __enter__(self) -> _ProgressBar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._progress is not None:
-            self._progress.stop()
-
-    def advance(self, count: int, total: int) -> None:
-        """Count ``count`` more answered samples out of ``total``."""
-        self._done += count
-        if not self._enabled:
-            return
-        if self._progress is None:
-            if time.monotonic() - self._start < _PROGRESS_DELAY:
-                return
-            self._progress = _start_rich(self._stream)
-            if self._progress is None:
-                self._enabled = False
-                return
-            self._task = self._progress.add_task("evaluating", total=total)
-        self._progress.update(self._task, completed=self._done)
-
-
-def _start_rich(stream: TextIO) -> Any:
-    try:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    except ImportError:
-        return None
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(file=stream),
-        transient=True,
-    )
-    progress.start()
-    return progress

@@ -5,23 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evalmark.cli import EXIT_OK
 from evalmark.errors import CliError, OptionalDependencyError
-from evalmark.metrics import MAX_WORKERS
-from evalmark.scoring import (
-    METRICS,
-    ON_ERROR_CHOICES,
-    TOO_LONG,
-    BadRow,
-    Columns,
-    ScoreOptions,
-    Summary,
-    parse_metrics,
-    score_file,
-)
-from evalmark.scoring.progress import make_progress
+
+if TYPE_CHECKING:
+    from evalmark.scoring import BadRow, ScoreOptions, Summary
 
 DEFAULT_CHUNK_SIZE = 50_000
 EXIT_INTERRUPTED = 130
@@ -58,6 +48,9 @@ Exit codes: 0 scored, 2 usage or input error, 130 interrupted.
 
 def register(subparsers: Any) -> None:
     """Add the ``score`` subcommand."""
+    from evalmark.scoring.compute import ON_ERROR_CHOICES
+    from evalmark.scoring.registry import METRICS
+
     listing = "\n".join(f"  {name:<22}{spec.description}" for name, spec in METRICS.items())
     parser = subparsers.add_parser(
         "score",
@@ -160,6 +153,9 @@ def register(subparsers: Any) -> None:
 
 
 def _options(args: argparse.Namespace) -> ScoreOptions:
+    from evalmark.metrics import MAX_WORKERS
+    from evalmark.scoring import Columns, ScoreOptions, parse_metrics
+
     try:
         metrics = parse_metrics(args.metrics)
     except ValueError as exc:
@@ -212,6 +208,8 @@ class _BadRowLog:
         self.nulls: dict[str, tuple[int, BadRow]] = {}
 
     def __call__(self, row: BadRow) -> None:
+        from evalmark.scoring import TOO_LONG
+
         if row.metric == TOO_LONG:
             self.long_rows += 1
             if self.long_rows <= _SHOWN_BAD_ROWS:
@@ -255,6 +253,9 @@ def _place(row: BadRow) -> str:
 
 def run_score(args: argparse.Namespace) -> int:
     """Handle `evalmark score`; returns the exit code."""
+    from evalmark._progress import make_progress
+    from evalmark.scoring import score_file
+
     options = _options(args)
     if not args.file.is_file():
         raise CliError(f"{args.file}: no such file")
@@ -309,6 +310,8 @@ def _figure(value: float | None, integer: bool) -> str:
 
 def format_summary(path: Path, summary: Summary) -> str:
     """The summary as an aligned text table."""
+    from evalmark.scoring import METRICS
+
     lines = [
         f"{path}: {summary.rows:,} rows"
         + (f", {summary.skipped:,} skipped" if summary.skipped else "")

@@ -16,8 +16,8 @@ then sample order, whatever the timing) and reports, per task and overall, the u
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -309,12 +309,14 @@ def run_tasks(
     concurrency: int = 2,
     extract: Extractor = "markdown",
     select: Select = "first",
+    progress: Callable[[int, int], None] | None = None,
 ) -> CodeRun:
     """Score every solution of every task in the sandbox and compute pass@k.
 
     ``tasks`` and ``solutions`` are loaded values or file paths. At most ``concurrency`` runs
     are in flight; results come back in task order, then sample order. Every task needs at
     least one solution and every solution a known task; pass@k needs ``k`` samples per task.
+    ``progress(n, total)`` is called, on the calling thread, each time n more runs finished.
     Raises :class:`~evalmark.errors.SandboxUnavailableError` when the sandbox cannot run.
     """
     if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
@@ -359,7 +361,11 @@ def run_tasks(
         return SampleResult(task.id, solution.sample, result)
 
     with ThreadPoolExecutor(concurrency, thread_name_prefix="evalmark-code") as pool:
-        results = list(pool.map(score, jobs))
+        futures = [pool.submit(score, job) for job in jobs]
+        if progress is not None:
+            for _ in as_completed(futures):
+                progress(1, len(jobs))
+        results = [future.result() for future in futures]
     grouped: dict[str, list[SampleResult]] = {task.id: [] for task in task_list}
     for item in results:
         grouped[item.task].append(item)

@@ -18,12 +18,13 @@ from typing import Protocol
 import msgspec
 
 from evalmark._files.atomic import AtomicFile
+from evalmark._progress import NoProgress, Progress
 from evalmark.errors import ScoringInputError
 from evalmark.scoring.chunks import BadRow, Chunk, Columns, Needs
 from evalmark.scoring.compute import OnError, ScoredChunk, score_chunk
 from evalmark.scoring.formats import input_format, output_format
 from evalmark.scoring.lengths import long_row_notes
-from evalmark.scoring.progress import NoProgress, Progress, WorkTicker
+from evalmark.scoring.progress import WorkTicker
 from evalmark.scoring.registry import MetricSpec
 from evalmark.scoring.summary import Summary, SummaryBuilder
 from evalmark.scoring.vectors import NpyVectors

@@ -21,6 +21,7 @@ import msgspec
 import numpy as np
 import numpy.typing as npt
 
+from evalmark._progress import Progress
 from evalmark.errors import OptionalDependencyError, ScoringInputError
 from evalmark.scoring.arrow import text_column, vector_column
 from evalmark.scoring.chunks import BadRow, Chunk, Columns
@@ -32,7 +33,6 @@ from evalmark.scoring.pipeline import (
     open_reader,
     write_scored,
 )
-from evalmark.scoring.progress import Progress
 from evalmark.scoring.registry import METRICS, MetricSpec, parse_metrics
 from evalmark.scoring.summary import Summary, SummaryBuilder
 from evalmark.scoring.vectors import VectorShape

@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from evalmark.errors import CliError, EvalmarkError
+from evalmark.errors import CliError, EvalmarkError, ExtensionNotBuiltError
 
 EXIT_OK = 0
 EXIT_GATE_FAILED = 1
@@ -51,7 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except ExtensionNotBuiltError as exc:  # a source tree never built: one line on how to
+        print(f"evalmark: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     args = parser.parse_args(argv)
     if args.version:
         from evalmark import __version__

@@ -21,9 +21,9 @@ import maturin
 NO_CARGO = """
 evalmark: building from source needs Rust's cargo on PATH, and none was found.
 Either
-  - install a prebuilt wheel, which needs no compiler:
-        pip install --only-binary evalmark evalmark
-    (or, in a checkout where it was built: pip install dist/evalmark-*.whl), or
+  - install evalmark from a prebuilt wheel, which needs no compiler: `make wheel` on a machine
+    with Rust, then `pip install dist/evalmark-*.whl`; or, from an index that has its wheels,
+    `pip install --only-binary evalmark evalmark`; or
   - install Rust with rustup (https://rustup.rs), open a new shell so that cargo is on PATH,
     and run the same install again.
 evalmark does not download a Rust toolchain by itself.

@@ -37,9 +37,9 @@ class ExtensionNotBuiltError(EvalmarkError, ImportError):
         super().__init__(
             f"evalmark's compiled extension (evalmark._core) is not in {package_dir}: "
             "in a source checkout run `make build` (it needs Rust's cargo, from "
-            "https://rustup.rs), "
-            "or install a prebuilt wheel, which needs no compiler: `pip install evalmark` "
-            "(or `pip install dist/evalmark-*.whl` after `make wheel`)"
+            "https://rustup.rs), or install evalmark from a prebuilt wheel, which needs no "
+            "compiler: `pip install dist/evalmark-*.whl` after `make wheel`, or "
+            "`pip install --only-binary evalmark evalmark` from an index that has its wheels"
         )
         self.name = "evalmark._core"
         self.package_dir = package_dir

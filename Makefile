@@ -71,7 +71,9 @@ docs: $(STAMP)-docs ## build the user guide and API reference into build/site (s
 	$(VENV)/bin/mkdocs build --strict -q
 
 # an abi3 wheel (one file for every CPython >= 3.11 on this platform) and an sdist, into dist/;
-# the wheel installs with pip on a machine that has no Rust toolchain
+# the wheel installs with pip on a machine that has no Rust toolchain. (pip does build with
+# maturin, through build_backend/: maturin's warning that it would not is silenced.)
+wheel: export MATURIN_NO_MISSING_BUILD_BACKEND_WARNING = 1
 wheel: $(PY) ## build a release abi3 wheel and an sdist into dist/
 	@rm -f dist/evalmark-*
 	$(VENV)/bin/maturin build --release --out dist

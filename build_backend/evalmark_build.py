@@ -11,6 +11,7 @@ sdist and needs nothing but maturin, the one build requirement.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Mapping
@@ -36,6 +37,8 @@ def require_cargo() -> None:
         sys.stderr.write(NO_CARGO)
         sys.stderr.flush()
         raise SystemExit(1)
+    # maturin warns when `build-backend` is not its own; this one is maturin's, behind a check
+    os.environ.setdefault("MATURIN_NO_MISSING_BUILD_BACKEND_WARNING", "1")
 
 
 Settings = Mapping[str, Any] | None

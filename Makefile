@@ -70,6 +70,15 @@ lint: dev ## formatting, lints and type checks for Rust and Python
 docs: $(STAMP)-docs ## build the user guide and API reference into build/site (strict: warnings fail)
 	$(VENV)/bin/mkdocs build --strict -q
 
+# an abi3 wheel (one file for every CPython >= 3.11 on this platform) and an sdist, into dist/;
+# the wheel installs with pip on a machine that has no Rust toolchain. (pip does build with
+# maturin, through build_backend/: maturin's warning that it would not is silenced.)
+wheel: export MATURIN_NO_MISSING_BUILD_BACKEND_WARNING = 1
+wheel: $(PY) ## build a release abi3 wheel and an sdist into dist/
+	@rm -f dist/evalmark-*
+	$(VENV)/bin/maturin build --release --out dist
+	$(VENV)/bin/maturin sdist --out dist
+
 bench: dev ## print throughput and ratios against the peer libraries (never fails a build)
 	$(PY) bench/metrics.py
 	$(PY) bench/scorer.py
@@ -79,4 +88,4 @@ bench: dev ## print throughput and ratios against the peer libraries (never fail
 	$(PY) bench/history.py
 	$(PY) bench/pytest_startup.py
 
-.PHONY: help build dev demo demo-all test lint docs bench
+.PHONY: help build dev demo demo-all test lint docs bench wheel

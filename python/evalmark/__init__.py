@@ -138,7 +138,14 @@ __all__ = sorted([*_LAZY, *_SUBMODULES], key=str.lower)
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is not None:
-        value = getattr(importlib.import_module(module), name)
+        try:
+            value = getattr(importlib.import_module(module), name)
+        except ModuleNotFoundError as exc:  # only ``__version__`` imports the extension itself
+            if exc.name != "evalmark._core":
+                raise
+            from evalmark.errors import ExtensionNotBuiltError
+
+            raise ExtensionNotBuiltError(__path__[0]) from None
     elif not name.startswith("__") and importlib.util.find_spec(f"evalmark.{name}") is not None:
         value = importlib.import_module(f"evalmark.{name}")  # any submodule, on first use
     else:

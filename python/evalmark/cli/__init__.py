@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Collection, Sequence
 
-from evalmark.errors import CliError, EvalmarkError
+from evalmark.errors import CliError, EvalmarkError, ExtensionNotBuiltError
 
 EXIT_OK = 0
 EXIT_GATE_FAILED = 1
@@ -85,7 +85,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     words = sys.argv[1:] if argv is None else list(argv)
     command = _command_of(words)
-    parser = build_parser(load=() if command is None else (command,))
+    try:
+        parser = build_parser(load=() if command is None else (command,))
+    except ExtensionNotBuiltError as exc:  # a source tree never built: one line on how to
+        print(f"evalmark: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     args = parser.parse_args(words)
     if args.version:
         from evalmark import __version__

@@ -51,6 +51,7 @@ from evalmark.errors.network import NetworkBlockedError
 from evalmark.errors.root import EvalmarkError
 from evalmark.errors.system import (
     CliError,
+    ExtensionNotBuiltError,
     HistoryError,
     OptionalDependencyError,
     OutputPathError,
@@ -68,6 +69,7 @@ __all__ = [
     "ConversationError",
     "DataFileError",
     "EvalmarkError",
+    "ExtensionNotBuiltError",
     "GradeParseError",
     "HistoryError",
     "JsonJudgmentParseError",

@@ -1,5 +1,6 @@
-"""Errors of the machine and the installation: a missing extra, an output path that cannot be
-written, a plug-in that fails to load, the run history, the code sandbox, the command line."""
+"""Errors of the machine and the installation: a missing extra or compiled extension, an output
+path that cannot be written, a plug-in that fails to load, the run history, the code sandbox, the
+command line."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from evalmark.errors.root import EvalmarkError
 
 __all__ = [
     "CliError",
+    "ExtensionNotBuiltError",
     "HistoryError",
     "OptionalDependencyError",
     "OutputPathError",
@@ -25,6 +27,22 @@ class OptionalDependencyError(EvalmarkError, ImportError):
             f"`pip install 'evalmark[{extra}]'`"
         )
         self.extra = extra
+
+
+class ExtensionNotBuiltError(EvalmarkError, ImportError):
+    """The compiled extension ``evalmark._core`` is missing from the installed package (a source
+    tree that was never built); the message says how to build it or where to get a wheel."""
+
+    def __init__(self, package_dir: str) -> None:
+        super().__init__(
+            f"evalmark's compiled extension (evalmark._core) is not in {package_dir}: "
+            "in a source checkout run `make build` (it needs Rust's cargo, from "
+            "https://rustup.rs), or install evalmark from a prebuilt wheel, which needs no "
+            "compiler: `pip install dist/evalmark-*.whl` after `make wheel`, or "
+            "`pip install --only-binary evalmark evalmark` from an index that has its wheels"
+        )
+        self.name = "evalmark._core"
+        self.package_dir = package_dir
 
 
 class OutputPathError(EvalmarkError, OSError):

@@ -11,8 +11,18 @@ definitions and the cost model are stated in ``evalmark/_core.pyi``.
 
 from __future__ import annotations
 
-from evalmark._core import work_done as work_done
-from evalmark.errors import MetricInputError, TextTooLongError
+import os
+
+from evalmark.errors import ExtensionNotBuiltError, MetricInputError, TextTooLongError
+
+# The first import of the compiled extension on every path that needs it (the metric modules
+# below import it after this package): a tree that was never built gets the way to build it.
+try:
+    from evalmark._core import work_done as work_done
+except ModuleNotFoundError as exc:
+    if exc.name != "evalmark._core":
+        raise
+    raise ExtensionNotBuiltError(os.path.dirname(__path__[0])) from None
 
 # Argument types and the workers rule: importable from here, not in ``__all__``.
 from evalmark.metrics._args import MAX_WORKERS as MAX_WORKERS

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
+from evalmark.cli.compare_power import GateFacts, gate_facts, power_dict, power_lines
 from evalmark.errors import CliError
 from evalmark.noise.compare import BuildComparison, CaseOutcome, MeanDifference, compare_builds
 
@@ -99,12 +100,13 @@ def run(args: argparse.Namespace) -> int:
     if grouping[0] == "metadata" and args.suite is None:
         raise CliError("--cluster metadata:KEY needs --suite: reports do not keep sample metadata")
     if args.suite is not None:
-        a, b = _suite_builds(args.suite, args.a, args.b, grouping)
+        (a, _), (b, gates) = _suite_builds(args.suite, args.a, args.b, grouping)
         names = (f"build {args.a!r} of {args.suite}", f"build {args.b!r} of {args.suite}")
     else:
-        a = _report_cases(Path(args.a), grouping)
-        b = _report_cases(Path(args.b), grouping)
+        a, _ = _report_cases(Path(args.a), grouping)
+        b, gates = _report_cases(Path(args.b), grouping)
         names = (str(args.a), str(args.b))
+    gate_b = gate_facts(gates)
     comparison = compare_builds(
         a,
         b,
@@ -116,9 +118,10 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         document = {"a": names[0], "b": names[1], "cluster": args.cluster}
         document.update(comparison_to_dict(comparison))
+        document.update(power_dict(comparison, gate_b))
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     else:
-        sys.stdout.write(comparison_text(comparison, names, args.cluster))
+        sys.stdout.write(comparison_text(comparison, names, args.cluster, gate_b))
     if args.fail_if_worse and comparison.verdict == "worse":
         return EXIT_GATE_FAILED
     return EXIT_OK
@@ -181,7 +184,10 @@ def _outcomes(
     return cases
 
 
-def _report_cases(path: Path, grouping: tuple[str, str]) -> list[CaseOutcome]:
+Loaded = tuple[list[CaseOutcome], Sequence[Any]]  # the cases, and the run's gate conditions
+
+
+def _report_cases(path: Path, grouping: tuple[str, str]) -> Loaded:
     from evalmark.report import Report, SuiteReport
 
     try:
@@ -204,12 +210,10 @@ def _report_cases(path: Path, grouping: tuple[str, str]) -> list[CaseOutcome]:
     cases = _outcomes(reports, grouping)
     if not cases:
         raise CliError(f"{path}: the report holds no cases")
-    return cases
+    return cases, reports[0].gates  # every report of a run carries the run's gate
 
 
-def _suite_builds(
-    path: Path, a: str, b: str, grouping: tuple[str, str]
-) -> tuple[list[CaseOutcome], list[CaseOutcome]]:
+def _suite_builds(path: Path, a: str, b: str, grouping: tuple[str, str]) -> tuple[Loaded, Loaded]:
     from evalmark.data.samples import load_samples
     from evalmark.suite import load_suite, run_suite
 
@@ -220,7 +224,7 @@ def _suite_builds(
                 f"no build named {build!r}; the suite records: "
                 f"{', '.join(suite.build_names) or 'none'}"
             )
-    result = []
+    result: list[Loaded] = []
     for build in (a, b):
         run = run_suite(suite, build=build, mode="replay")
         metadata: dict[str, Mapping[str, Any]] = {}
@@ -229,7 +233,7 @@ def _suite_builds(
             for sample in load_samples(*evaluation.samples):
                 key = f"{report.name}/{sample.name}" if many else sample.name
                 metadata[key] = sample.metadata
-        result.append(_outcomes(run.reports, grouping, metadata))
+        result.append((_outcomes(run.reports, grouping, metadata), run.gates))
     return result[0], result[1]
 
 
@@ -243,9 +247,13 @@ def _interval(diff: MeanDifference, scale: float, digits: int) -> str:
 
 
 def comparison_text(
-    comparison: BuildComparison, names: tuple[str, str], cluster: str = "none"
+    comparison: BuildComparison,
+    names: tuple[str, str],
+    cluster: str = "none",
+    gate_b: GateFacts | None = None,
 ) -> str:
-    """The comparison as a few plain lines ending with the verdict."""
+    """The comparison as a few plain lines ending with the verdict; ``gate_b``, B's gate, sets
+    the change that matters and explains a failed gate that compare cannot confirm."""
     c = comparison
     m = c.mcnemar
     level = f"{c.pass_rate.confidence:.0%}" if c.pass_rate else f"{0.95:.0%}"
@@ -285,6 +293,7 @@ def comparison_text(
     )
     if c.cases_for_score is not None:
         lines.append(f"  in mean score: {c.cases_for_score} cases")
+    lines += power_lines(c, gate_b)
     lines.append(_overall(c))
     return "\n".join(lines) + "\n"
 

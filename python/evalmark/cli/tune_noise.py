@@ -12,7 +12,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalmark.cli import tune_suite
+from evalmark.cli.tune_cassette import flip_rates_from_cassette
 from evalmark.errors import CliError, DataFileError
 from evalmark.noise import (
     DEFAULT_JUDGE_RATES,
@@ -85,7 +85,7 @@ def noise_levels(args: argparse.Namespace, suite_folder: Path | None) -> Noise:
             "--false-pass/--false-fail or --flip"
         )
     if args.from_cassette is not None:
-        rates, line = tune_suite.flip_rates_from_cassette(args.from_cassette, args.grades)
+        rates, line = flip_rates_from_cassette(args.from_cassette, args.grades)
         levels += [ErrorRates.flip(p, rho or 0.0) for p in rates] if rho else rates
         source = source or str(args.from_cassette)
         lines.append(line)

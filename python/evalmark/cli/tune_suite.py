@@ -1,6 +1,6 @@
 """``evalmark tune SUITE``: the two builds of a suite file, replayed without noise, as the truth
-that ``evalmark tune`` studies; and ``--from-cassette``: the judge's flip rate measured from a
-cassette of repeated verdicts.
+that ``evalmark tune`` studies; and the suite options of ``tune``, with ``--from-cassette``
+(read by :mod:`evalmark.cli.tune_cassette`).
 
 This module only runs things and reads files (through the public APIs of ``evalmark.suite`` and
 ``evalmark.models``) and hands plain rows to ``evalmark.noise.from_suite``.
@@ -9,8 +9,6 @@ This module only runs things and reads files (through the public APIs of ``evalm
 from __future__ import annotations
 
 import argparse
-from collections import defaultdict
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +19,6 @@ __all__ = [
     "SuiteSource",
     "add_suite_arguments",
     "describe",
-    "flip_rates_from_cassette",
     "load_suite_builds",
 ]
 
@@ -147,37 +144,3 @@ def describe(source: SuiteSource) -> list[str]:
             f"the judged checks are decided by the majority of {source.current_repeats} calls"
         )
     return lines + list(source.notes)
-
-
-def flip_rates_from_cassette(path: Path, grades: int | None) -> tuple[list[float], str]:
-    """The flip-rate estimate and the top of its interval, from repeated judge verdicts (the
-    entries of one request key are the repeats of one prompt), and a line saying so."""
-    from evalmark.models import read_cassette
-    from evalmark.models.prompts import parse_verdict
-    from evalmark.noise import estimate_flip_rate
-
-    if not path.exists():
-        raise CliError(f"--from-cassette: no such file {path}")
-    grouped: dict[str, list[Hashable]] = defaultdict(list)
-    graded = False
-    for entry in sorted(read_cassette(path).entries, key=lambda e: (e.key, e.index)):
-        if entry.kind != "chat":
-            continue
-        verdict = parse_verdict(str(entry.response.get("text", "")))
-        if verdict is None:
-            continue
-        graded = graded or verdict.kind == "graded"
-        grouped[entry.key].append(verdict.passed if verdict.kind == "binary" else verdict.grade)
-    rows = [verdicts for verdicts in grouped.values() if len(verdicts) >= 2]
-    if not rows:
-        raise CliError(
-            f"--from-cassette: {path} holds no prompt judged twice or more; record the judge "
-            "with repeats (JudgeStrategy(repeats=k)) to measure its noise"
-        )
-    estimate = estimate_flip_rate(rows, grades=grades or (5 if graded else 2))
-    line = (
-        f"judge flip rate from {path}: {estimate.flip_rate:.3f} (95% interval "
-        f"{estimate.low:.3f}-{estimate.high:.3f}, {estimate.prompts} prompts, "
-        f"{estimate.pairs} pairs)"
-    )
-    return [estimate.flip_rate, estimate.high], line

@@ -26,6 +26,7 @@ from evalmark.noise.compare import (
     compare_builds,
     mcnemar_exact,
     mcnemar_power,
+    minimum_detectable_difference,
 )
 from evalmark.noise.estimate import FlipRateEstimate, estimate_flip_rate, wilson_interval
 from evalmark.noise.exact import (
@@ -113,6 +114,7 @@ __all__ = [
     "mcnemar_exact",
     "mcnemar_power",
     "min_passing",
+    "minimum_detectable_difference",
     "parse_threshold",
     "passing_distribution",
     "pick_builds",

@@ -13,7 +13,11 @@ builds ran:
 - the number of cases needed to detect a difference of a given size with the given power
   (:mod:`evalmark.noise.power`, re-exported here): for pass rates, where McNemar's exact test
   reaches that power at the observed share of disagreeing cases; for scores, by the normal
-  approximation with the observed spread of differences and the design effect of the groups.
+  approximation with the observed spread of differences and the design effect of the groups;
+- the minimum detectable difference at the number of cases compared: the smallest pass-rate
+  change McNemar's exact test sees with the given power, at the observed share of disagreeing
+  cases (:func:`~evalmark.noise.power.minimum_detectable_difference`). When it is larger than
+  the change that matters, "no difference beyond noise" says little.
 
 The inputs are plain per-case data; reading reports or running suites is the caller's job.
 """
@@ -33,6 +37,7 @@ from evalmark.noise.power import (
     cases_to_detect_score,
     check_power,
     mcnemar_power,
+    minimum_detectable_difference,
 )
 
 __all__ = [
@@ -46,6 +51,7 @@ __all__ = [
     "compare_builds",
     "mcnemar_exact",
     "mcnemar_power",
+    "minimum_detectable_difference",
 ]
 
 
@@ -114,6 +120,14 @@ class BuildComparison:
     cases_for_pass_rate: int
     exact_power_at_cases: float
     cases_for_score: int | None
+    # the smallest pass-rate change detected with ``power`` on these cases (None: none is)
+    detectable: float | None = None
+
+    @property
+    def underpowered(self) -> bool:
+        """True when McNemar's test on these cases is unlikely (less than ``power``) to see a
+        pass-rate change of ``detect``: the minimum detectable difference is larger."""
+        return self.detectable is None or self.detectable > self.detect
 
     @property
     def pass_verdict(self) -> str:
@@ -297,6 +311,7 @@ def compare_builds(
         cases_for_pass_rate=needed,
         exact_power_at_cases=exact,
         cases_for_score=for_score,
+        detectable=minimum_detectable_difference(n, share, alpha=alpha, power=power),
     )
 
 

@@ -4,11 +4,14 @@ For pass rates: the exact power of McNemar's two-sided test over n cases, where 
 cases changes verdict each way (the changed count is binomial; given it, the test's two tails
 are incomplete beta functions), and the fewest cases that reach a given power, searched up from
 the normal approximation of Connor (1987). For scores: the normal approximation with the
-observed spread of per-case differences and the design effect of grouped cases.
+observed spread of per-case differences and the design effect of grouped cases. And the other
+way round: the minimum detectable difference, the smallest pass-rate change that McNemar's
+exact test sees with a given power over a given number of cases.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -21,6 +24,7 @@ __all__ = [
     "cases_to_detect_score",
     "check_power",
     "mcnemar_power",
+    "minimum_detectable_difference",
 ]
 
 
@@ -130,6 +134,7 @@ def mcnemar_power(n: int, worse: float, better: float, *, alpha: float = 0.05) -
     return min(math.fsum(total), 1.0)
 
 
+@functools.lru_cache(maxsize=65_536)
 def _critical_count(d: int, alpha: float) -> int:
     """The largest c with 2·P(Binomial(d, ½) ≤ c) ≤ alpha (−1 when there is none)."""
 
@@ -143,3 +148,40 @@ def _critical_count(d: int, alpha: float) -> int:
     while c + 1 <= (d - 1) // 2 and rejects(c + 1):
         c += 1
     return c
+
+
+def minimum_detectable_difference(
+    n: int, discordant: float = 0.0, *, alpha: float = 0.05, power: float = 0.8
+) -> float | None:
+    """The smallest pass-rate change Δ that the two-sided exact McNemar test at ``alpha`` over
+    ``n`` paired cases detects with probability at least ``power``; None when no change can
+    (with 5 cases or fewer at α = 0.05 even 5 of 5 going one way is not significant).
+
+    The model is the one of :func:`cases_to_detect_pass_rate`: a share ψ of the cases changes
+    verdict, (ψ + Δ)/2 from pass to fail and (ψ − Δ)/2 the other way, with ψ the observed
+    share ``discordant`` raised to Δ when below it (at ψ = Δ every changed case goes one way,
+    the easiest change to see). The exact power is continuous and increasing in Δ, so Δ is
+    found by bisection to within 1e-6 and rounded up: the power at the value returned reaches
+    ``power``.
+    """
+    alpha, power = check_power(alpha, power)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be a whole number ≥ 0, got {n!r}")
+    if not 0.0 <= discordant <= 1.0:
+        raise ValueError(f"discordant must be a share in [0, 1], got {discordant!r}")
+
+    def power_at(delta: float) -> float:
+        psi = min(max(discordant, delta), 1.0)
+        worse = min((psi + delta) / 2.0, psi)
+        return mcnemar_power(n, worse, max(psi - worse, 0.0), alpha=alpha)
+
+    if n == 0 or power_at(1.0) < power:
+        return None
+    low, high = 0.0, 1.0
+    while high - low > 1e-6:
+        middle = (low + high) / 2.0
+        if power_at(middle) >= power:
+            high = middle
+        else:
+            low = middle
+    return high

@@ -48,6 +48,7 @@ def _cases_dict(need: CasesNeeded) -> dict[str, Any]:
         "false_alarm": need.false_alarm,
         "miss": need.miss,
         "searched_up_to": need.searched_up_to,
+        "searched_from": need.searched_from,
     }
 
 

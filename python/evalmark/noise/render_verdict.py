@@ -31,7 +31,7 @@ def verdict(level: NoiseLevel, report: TuneReport, judged_names: Sequence[str]) 
     lines = [""] if (level.independent_rows or level.uncertainty or len(level.options) > 1) else []
     if rec.meets:
         lines += _recommended(rec, report)
-        lines.append(_size(level.cases_needed, targets, level.repeats))
+        lines.append(_size(level.cases_needed, targets, level.repeats, report.cases))
     else:
         lines.append(
             f"NOT MET: no gate keeps {targets} on these {report.cases} cases with {calls} "
@@ -42,7 +42,7 @@ def verdict(level: NoiseLevel, report: TuneReport, judged_names: Sequence[str]) 
             lines.append("what would meet them:")
             lines += [f"  {way}" for way in ways]
         else:
-            lines.append(_size(level.cases_needed, targets, level.repeats))
+            lines.append(_size(level.cases_needed, targets, level.repeats, report.cases))
         if rec.gate is None:
             lowest = min(level.rows, key=lambda row: row.healthy_fails)
             lines.append(
@@ -107,6 +107,8 @@ def _what_would(level: NoiseLevel, report: TuneReport) -> list[str]:
     need = level.cases_needed
     if need.cases is not None:
         text = f"{need.cases} cases of the same mix, gating on ≥{need.min_passing}/{need.cases}"
+        if need.cases == report.cases:
+            text = f"the suite's {need.cases} cases, gating on ≥{need.min_passing}/{need.cases}"
         if report.judged_checks:
             calls = round(need.cases * report.judged_checks / report.cases) * level.repeats
             text += f" (about {calls} judge calls per run)"
@@ -123,14 +125,23 @@ def _what_would(level: NoiseLevel, report: TuneReport) -> list[str]:
     return ways
 
 
-def _size(need: CasesNeeded, targets: str, repeats: int) -> str:
+def _size(need: CasesNeeded, targets: str, repeats: int, suite_cases: int) -> str:
+    """The cases needed; below the suite's size, said to be a minimum the suite already
+    exceeds, not advice to drop cases."""
     calls = "" if repeats == 1 else f" (majority of {repeats} calls)"
     if need.cases is None:
         return f"cases needed for {targets}{calls}: more than {need.searched_up_to}"
-    return (
-        f"cases needed for {targets}{calls}: {need.cases}, gating on ≥{need.min_passing}/"
-        f"{need.cases} (false alarm {need.false_alarm:.4f}, miss {need.miss:.4f})"
-    )
+    risks = f"(false alarm {need.false_alarm:.4f}, miss {need.miss:.4f})"
+    gate = f"gating on ≥{need.min_passing}/{need.cases}"
+    if need.cases < suite_cases:
+        return (
+            f"minimum cases for {targets}{calls}: {need.cases} of the same mix, {gate} {risks}; "
+            f"a minimum, not advice to drop cases: the suite's {suite_cases} cases meet them "
+            "already"
+        )
+    if need.cases == suite_cases:
+        return f"cases needed for {targets}{calls}: the suite's {need.cases}, {gate} {risks}"
+    return f"cases needed for {targets}{calls}: {need.cases}, {gate} {risks}"
 
 
 def _advised(level: NoiseLevel) -> tuple[Gate | None, int, bool]:

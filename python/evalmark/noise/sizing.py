@@ -25,7 +25,10 @@ __all__ = ["CasesNeeded", "cases_needed", "scaled_kind_counts"]
 class CasesNeeded:
     """The smallest suite (same mix of cases, scaled) reaching both targets with some gate.
 
-    ``cases`` is ``None`` when no suite of up to ``searched_up_to`` cases does.
+    ``cases`` is ``None`` when no suite of ``searched_from`` to ``searched_up_to`` cases does.
+    With ``searched_from`` 1 it is the fewest cases that meet both targets: a minimum, which
+    may be smaller than the suite studied (a suite larger than it still meets them, more
+    safely), never advice to drop cases.
     """
 
     cases: int | None
@@ -33,6 +36,7 @@ class CasesNeeded:
     false_alarm: float | None
     miss: float | None
     searched_up_to: int
+    searched_from: int = 1
 
 
 def cases_needed(
@@ -44,13 +48,18 @@ def cases_needed(
     *,
     max_cases: int = 5_000,
     repeats: int = 1,
+    at_least: int = 1,
 ) -> CasesNeeded:
-    """The fewest cases for which some gate keeps both the false-alarm and the miss rate in bounds.
+    """The fewest cases, ``at_least`` or more, for which some gate keeps both the false-alarm
+    and the miss rate in bounds.
 
     A suite of N cases keeps the mix of the given one: its kinds of case (a healthy and a
     regressed pass probability) are added one at a time, each time to the kind furthest below
-    its share, so at N equal to the suite's size the suite itself is analysed.
+    its share, so at N equal to the suite's size the suite itself is analysed. ``at_least``
+    the suite's size asks how many cases a suite that misses the targets would need to grow to.
     """
+    if isinstance(at_least, bool) or not isinstance(at_least, int) or at_least < 1:
+        raise ValueError(f"at_least must be a whole number ≥ 1, got {at_least!r}")
     kinds: dict[tuple[float, float], int] = {}
     pairs = zip(
         case_pass_probabilities(healthy, rates, repeats=repeats),
@@ -69,6 +78,8 @@ def cases_needed(
         q_healthy, q_regressed = kind_list[kind]
         _add_case(pmf_healthy, n, q_healthy, scratch)
         _add_case(pmf_regressed, n, q_regressed, scratch)
+        if n < at_least:
+            continue
         # the strictest gate (most cases required) whose false-alarm rate is within the target
         below = np.cumsum(pmf_healthy[: n + 1], out=scratch[: n + 1])
         k = min(int(np.searchsorted(below, max_false_alarm, side="right")), n)
@@ -76,8 +87,8 @@ def cases_needed(
         if miss <= max_miss:
             false_alarm = fail_probability(pmf_healthy, k)
             miss = min(math.fsum(pmf_regressed[k : n + 1].tolist()), 1.0)
-            return CasesNeeded(n, k, false_alarm, miss, max_cases)
-    return CasesNeeded(None, None, None, None, max_cases)
+            return CasesNeeded(n, k, false_alarm, miss, max_cases, at_least)
+    return CasesNeeded(None, None, None, None, max_cases, at_least)
 
 
 def scaled_kind_counts(counts: Sequence[int], cases: int) -> tuple[int, ...]:

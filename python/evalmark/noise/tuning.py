@@ -102,9 +102,10 @@ class NoiseLevel:
     ``rates`` are the error rates studied (for measured counts, their posterior means, kept in
     ``measured``). ``rows`` are at ``repeats`` calls per check. ``independent_rows`` hold the
     same gates under independent errors when ``rates`` has overdispersion (else empty).
-    ``options`` has one entry per number of calls studied; ``choice`` is the cheapest that meets
-    both limits (None when none does). ``uncertainty`` holds, for measured rates, each row's
-    posterior risks.
+    ``cases_needed`` is the minimum when the suite meets the limits, else searched from the
+    suite's size up. ``options`` has one entry per number of calls studied; ``choice`` is the
+    cheapest that meets both limits (None when none does). ``uncertainty`` holds, for measured
+    rates, each row's posterior risks.
     """
 
     rates: ErrorRates
@@ -249,6 +250,7 @@ def tune(
             uncertainty = posterior_rows(
                 healthy, regressed, measured, gates, repeats=base, confidence=confidence
             )
+        recommendation = recommend(rows, false_alarm_target, miss_target)
         levels.append(
             NoiseLevel(
                 rates=model,
@@ -256,7 +258,7 @@ def tune(
                 repeats=base,
                 rows=rows,
                 omitted=len(all_gates) - len(rows),
-                recommendation=recommend(rows, false_alarm_target, miss_target),
+                recommendation=recommendation,
                 cases_needed=cases_needed(
                     healthy,
                     regressed,
@@ -265,6 +267,7 @@ def tune(
                     miss_target,
                     max_cases=max_cases,
                     repeats=base,
+                    at_least=_sizing_from(recommendation, cases),
                 ),
                 independent_rows=independent_rows,
                 options=options,
@@ -323,11 +326,19 @@ def _option(
             max_miss,
             max_cases=max_cases,
             repeats=repeats,
+            at_least=_sizing_from(rec, len(healthy)),
         ),
         independent_false_alarm=independent_false_alarm,
         independent_miss=independent_miss,
         uncertainty=uncertainty,
     )
+
+
+def _sizing_from(recommendation: Recommendation, cases: int) -> int:
+    """Where the search for the cases needed starts: at 1 (the minimum, which may be below the
+    suite's size) when the suite meets the limits, else at the suite's size: a suite that
+    misses them is told how far to grow, never to shrink."""
+    return 1 if recommendation.meets else max(cases, 1)
 
 
 def recommend(rows: Sequence[GateRow], max_false_alarm: float, max_miss: float) -> Recommendation:

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from evalmark.errors import HistoryError
-from evalmark.history.record import CaseResult, RunRecord
+from evalmark.history.record import AnswerIdentity, CaseResult, RunRecord
 
 __all__ = ["SCHEMA_VERSION", "HistoryStore", "default_history_path", "open_history"]
 
@@ -61,6 +61,12 @@ _MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX results_by_case ON results (case_name, strategy);
     CREATE INDEX runs_by_suite ON runs (suite, inputs_digest);
+    """,
+    # What produced each answer; rows written before read NULL: identity unknown.
+    """
+    ALTER TABLE results ADD COLUMN model_id TEXT;
+    ALTER TABLE results ADD COLUMN recordings TEXT;
+    ALTER TABLE results ADD COLUMN build TEXT;
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -141,7 +147,8 @@ class HistoryStore:
                 )
                 self._db.executemany(
                     "INSERT INTO results (run_id, seq, case_name, strategy, tags, passed, score,"
-                    " error, explanation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " error, explanation, model_id, recordings, build)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
                             run_id,
@@ -153,6 +160,9 @@ class HistoryStore:
                             float(r.score),
                             r.error,
                             r.explanation,
+                            r.identity.model_id,
+                            r.identity.recordings,
+                            r.identity.build,
                         )
                         for seq, r in enumerate(run.results)
                     ],
@@ -171,8 +181,8 @@ class HistoryStore:
     def results_of(self, run_id: int) -> list[CaseResult]:
         """The results of one run, in the order they were appended."""
         rows = self.query(
-            "SELECT case_name, strategy, tags, passed, score, error, explanation FROM results"
-            " WHERE run_id = ? ORDER BY seq",
+            "SELECT case_name, strategy, tags, passed, score, error, explanation, model_id,"
+            " recordings, build FROM results WHERE run_id = ? ORDER BY seq",
             (run_id,),
         )
         return [
@@ -184,6 +194,7 @@ class HistoryStore:
                 error=row["error"],
                 explanation=row["explanation"],
                 tags=tuple(json.loads(row["tags"])),
+                identity=AnswerIdentity(row["model_id"], row["recordings"], row["build"]),
             )
             for row in rows
         ]

@@ -23,6 +23,7 @@ from evalmark.errors import SuiteError
 from evalmark.models import ChatReply, RecordedChat, RecordMode, record_replay
 from evalmark.models.modes import resolve_mode
 from evalmark.models.values import MessageLike, Usage, last_user_text, message_dicts
+from evalmark.suite.identity import AnswerLog
 from evalmark.suite.model import ApplicationSpec
 
 __all__ = [
@@ -202,20 +203,27 @@ def recorded_application(
 
 
 def recorded_application_usage(
-    app: ApplicationSpec, build: str, mode: RecordMode | str | None
+    app: ApplicationSpec,
+    build: str,
+    mode: RecordMode | str | None,
+    log: AnswerLog | None = None,
 ) -> Callable[..., str | TestCase]:
     """Like :func:`recorded_application`, but an answer whose cassette entry recorded token
     usage comes back as a :class:`~evalmark.data.case.TestCase` (the question, the answer
     text and ``token_usage``), so the report's rows carry the tokens and ``gate: budget:``
     can check them; an answer recorded without usage is the plain text, as before.
 
-    A cassette records no latency or cost, so those stay unset.
+    A cassette records no latency or cost, so those stay unset. ``log`` notes the recording
+    that answered each question (for the run history).
     """
     chat = _recorded_chat(app, build, mode)
 
     def answer(*parameters: Any) -> str | TestCase:
         question = _question(parameters)
-        reply = chat.chat(application_messages(app, question))
+        messages = application_messages(app, question)
+        reply = chat.chat(messages)
+        if log is not None:
+            log.note(question, messages, reply)
         tokens = _token_usage(reply.usage)
         if tokens is None:
             return reply.text

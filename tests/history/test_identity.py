@@ -27,6 +27,8 @@ from evalmark.history.queries import (
 from evalmark.history.record import UNKNOWN, AnswerIdentity
 from evalmark.history.store import _MIGRATIONS, SCHEMA_VERSION
 
+pytest_plugins = ["pytester"]
+
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"
 
@@ -146,9 +148,7 @@ def test_evalmark_run_records_model_build_and_recordings(
     assert {r.identity.build for r in healthy} == {"healthy"}
     assert {r.identity.build for r in regressed} == {"regressed"}
     assert all(r.identity.recordings for r in healthy + regressed)
-    changed = {
-        a.case for a, b in zip(healthy, regressed, strict=True) if a.identity != b.identity
-    }
+    changed = {a.case for a, b in zip(healthy, regressed, strict=True) if a.identity != b.identity}
     assert "sso-on-team-plan" in changed
 
 
@@ -225,3 +225,53 @@ def test_identity_text() -> None:
     live = AnswerIdentity("m", None, None)
     assert live.describe() == "model m, build -, live"
     assert SAME.describe() == "model support-bot, build main, recordings recordin"
+
+
+SESSION = """
+from evalmark.pytest import evaluation_test
+from evalmark.strategies import ContainsFacts
+from evalmark.suite import load_application
+
+@evaluation_test(samples={samples!r}, function=load_application({suite!r}),
+                 strategy=ContainsFacts(), min_pass_rate=None)
+def test_bot():
+    pass
+
+def plain(question):
+    return "Within 30 days."
+
+@evaluation_test(samples={samples!r}, function=plain, strategy=ContainsFacts(),
+                 min_pass_rate=None)
+def test_plain():
+    pass
+"""
+
+
+def test_a_pytest_session_records_what_answered(
+    switched: tuple[Path, Path],
+    pytester: pytest.Pytester,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder, _ = switched
+    db = tmp_path / "pytest-history.sqlite"
+    monkeypatch.setenv("EVALMARK_HISTORY", str(db))
+    pytester.makepyfile(SESSION.format(samples=str(folder / "samples.yaml"), suite=str(folder)))
+    for model, function in (("bot-v1", "answer_v1"), ("bot-v2", "answer_v2")):
+        _suite(folder, model, function)
+        session = pytester.runpytest_subprocess("-p", "no:cacheprovider", timeout=300)
+        session.assert_outcomes(passed=2)
+    with open_history(db) as store:
+        first, _ = sorted(list_runs(store), key=lambda r: r.id)
+        by_case = {r.case: r.identity for r in store.results_of(first.id)}
+        assert (
+            by_case["test_a_pytest_session_records_what_answered.py::test_plain/support-hours"]
+            == UNKNOWN
+        )
+        bot = by_case["test_a_pytest_session_records_what_answered.py::test_bot/support-hours"]
+        assert (bot.model_id, bot.build) == ("bot-v1", "main") and bot.recordings
+        assert flaky_cases(store) == []
+        (change,) = identity_changes(store)
+        assert change.case.endswith("::test_bot/support-hours")
+        assert [(i.model_id, p) for i, _, p in change.verdicts] == [("bot-v1", 1), ("bot-v2", 0)]

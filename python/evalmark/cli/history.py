@@ -201,9 +201,7 @@ def _trend(args: argparse.Namespace) -> int:
     from evalmark.report.render.terminal import table
 
     with _store(args) as store:
-        points = trend(
-            store, suite=args.suite, metric=args.metric, tag=args.tag, build=args.build
-        )
+        points = trend(store, suite=args.suite, metric=args.metric, tag=args.tag, build=args.build)
     if not points:
         print("no results match")
         return EXIT_OK

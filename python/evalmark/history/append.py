@@ -60,11 +60,7 @@ def append_run(
     target = Path(path) if path is not None else default_history_path()
     if target is None:
         return None
-    rows = (
-        list(results)
-        if results is not None
-        else list(results_from_reports(reports, identities))
-    )
+    rows = list(results) if results is not None else list(results_from_reports(reports, identities))
     record = collect_run(
         suite=suite,
         source=source,

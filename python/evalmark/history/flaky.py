@@ -83,9 +83,7 @@ def wilson_interval(
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _changes(
-    store: HistoryStore, suite: str | None, min_runs: int, known: bool
-) -> list[FlakyCase]:
+def _changes(store: HistoryStore, suite: str | None, min_runs: int, known: bool) -> list[FlakyCase]:
     where = [_KNOWN if known else f"NOT {_KNOWN}"]
     if suite:
         where.append("r.suite = ?")

@@ -173,9 +173,10 @@ def _recorded_chat(app: ApplicationSpec, build: str, mode: RecordMode | str | No
     return chat
 
 
-def _named(function: Callable[..., Any], app: ApplicationSpec, build: str) -> None:
+def _named(function: Callable[..., Any], app: ApplicationSpec, build: str, log: AnswerLog) -> None:
     function.__name__ = f"{app.model_id}@{build}"
     function.__qualname__ = function.__name__
+    function.answer_log = log  # type: ignore[attr-defined]  # what answered, for the history
 
 
 def _question(parameters: tuple[Any, ...]) -> str:
@@ -194,11 +195,16 @@ def recorded_application(
     :func:`recorded_application_usage` is the same build answering with its recorded usage.
     """
     chat = _recorded_chat(app, build, mode)
+    log = AnswerLog(app.model_id, build)
 
     def answer(*parameters: Any) -> str:
-        return chat.chat(application_messages(app, _question(parameters))).text
+        question = _question(parameters)
+        messages = application_messages(app, question)
+        reply = chat.chat(messages)
+        log.note(question, messages, reply)
+        return reply.text
 
-    _named(answer, app, build)
+    _named(answer, app, build, log)
     return answer
 
 
@@ -217,19 +223,19 @@ def recorded_application_usage(
     that answered each question (for the run history).
     """
     chat = _recorded_chat(app, build, mode)
+    noted = log if log is not None else AnswerLog(app.model_id, build)
 
     def answer(*parameters: Any) -> str | TestCase:
         question = _question(parameters)
         messages = application_messages(app, question)
         reply = chat.chat(messages)
-        if log is not None:
-            log.note(question, messages, reply)
+        noted.note(question, messages, reply)
         tokens = _token_usage(reply.usage)
         if tokens is None:
             return reply.text
         return TestCase(question, reply.text, token_usage=tokens)
 
-    _named(answer, app, build)
+    _named(answer, app, build, noted)
     return answer
 
 

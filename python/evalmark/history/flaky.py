@@ -27,8 +27,9 @@ __all__ = [
     "wilson_interval",
 ]
 
-_KNOWN = "(x.model_id IS NOT NULL OR x.recordings IS NOT NULL OR x.build IS NOT NULL)"
-_IDENTITY = "x.model_id, x.recordings, x.build"
+_KNOWN = "x.identity IS NOT NULL"
+_IDENTITY = "i.model_id, i.recordings, i.build"
+_FROM = "FROM results x JOIN runs r ON r.id = x.run_id LEFT JOIN identities i ON i.id = x.identity"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +90,8 @@ def _changes(store: HistoryStore, suite: str | None, min_runs: int, known: bool)
         where.append("r.suite = ?")
     sql = (
         f"SELECT r.suite, x.case_name, x.strategy, {_IDENTITY}, COUNT(*) AS runs,"
-        " SUM(x.passed) AS passes FROM results x JOIN runs r ON r.id = x.run_id"
-        f" WHERE {' AND '.join(where)}"
-        f" GROUP BY r.suite, r.inputs_digest, x.case_name, x.strategy, {_IDENTITY}"
+        f" SUM(x.passed) AS passes {_FROM} WHERE {' AND '.join(where)}"
+        " GROUP BY r.suite, r.inputs_digest, x.case_name, x.strategy, x.identity"
         " HAVING runs >= ? AND passes > 0 AND passes < runs"
     )
     parameters: tuple[object, ...] = ((suite,) if suite else ()) + (min_runs,)
@@ -129,10 +129,9 @@ def identity_changes(store: HistoryStore, *, suite: str | None = None) -> list[I
     and is left to :func:`flaky_cases`."""
     sql = (
         f"SELECT r.suite, x.case_name, x.strategy, {_IDENTITY}, COUNT(*) AS runs,"
-        " SUM(x.passed) AS passes, MIN(r.id) AS first FROM results x JOIN runs r"
-        f" ON r.id = x.run_id WHERE {_KNOWN}"
+        f" SUM(x.passed) AS passes, MIN(r.id) AS first {_FROM} WHERE {_KNOWN}"
         + (" AND r.suite = ?" if suite else "")
-        + f" GROUP BY r.suite, x.case_name, x.strategy, {_IDENTITY}"
+        + " GROUP BY r.suite, x.case_name, x.strategy, x.identity"
         " ORDER BY r.suite, x.case_name, x.strategy, first"
     )
     grouped: dict[tuple[str, str, str], list[tuple[AnswerIdentity, int, int]]] = {}
@@ -164,7 +163,7 @@ def flake_counts(store: HistoryStore, *, suite: str | None = None) -> dict[str, 
         "SELECT SUM(x.passed) AS passes, COUNT(*) AS runs"
         f" FROM results x JOIN runs r ON r.id = x.run_id WHERE {_KNOWN}"
         + (" AND r.suite = ?" if suite else "")
-        + f" GROUP BY r.suite, r.inputs_digest, x.case_name, x.strategy, {_IDENTITY}"
+        + " GROUP BY r.suite, r.inputs_digest, x.case_name, x.strategy, x.identity"
         " HAVING runs >= 2"
     )
     counts = {"false_pass": 0, "false_pass_trials": 0, "false_fail": 0, "false_fail_trials": 0}

@@ -185,7 +185,9 @@ def trend(
         where.append("r.suite = ?")
         parameters.append(suite)
     if build:
-        where.append("COALESCE(x.build, r.build) = ?")
+        where.append(
+            "COALESCE((SELECT i.build FROM identities i WHERE i.id = x.identity), r.build) = ?"
+        )
         parameters.append(build)
     if metric:
         where.append("x.strategy = ?")

@@ -189,7 +189,9 @@ def recorded_application(
     app: ApplicationSpec, build: str, mode: RecordMode | str | None
 ) -> Callable[..., str]:
     """The function under test for a recorded build: ``(*sample.parameters) -> answer text``
-    (the scorer calls it with the sample's parameters; the first is the question).
+    (the scorer calls it with the sample's parameters; the first is the question). Its
+    ``answer_log`` (an :class:`~evalmark.suite.identity.AnswerLog`) tells what answered each
+    question, for the run history.
 
     ``mode`` is the cassette record mode (None: the usual resolution, replay by default).
     :func:`recorded_application_usage` is the same build answering with its recorded usage.
@@ -209,33 +211,29 @@ def recorded_application(
 
 
 def recorded_application_usage(
-    app: ApplicationSpec,
-    build: str,
-    mode: RecordMode | str | None,
-    log: AnswerLog | None = None,
+    app: ApplicationSpec, build: str, mode: RecordMode | str | None
 ) -> Callable[..., str | TestCase]:
     """Like :func:`recorded_application`, but an answer whose cassette entry recorded token
     usage comes back as a :class:`~evalmark.data.case.TestCase` (the question, the answer
     text and ``token_usage``), so the report's rows carry the tokens and ``gate: budget:``
     can check them; an answer recorded without usage is the plain text, as before.
 
-    A cassette records no latency or cost, so those stay unset. ``log`` notes the recording
-    that answered each question (for the run history).
+    A cassette records no latency or cost, so those stay unset.
     """
     chat = _recorded_chat(app, build, mode)
-    noted = log if log is not None else AnswerLog(app.model_id, build)
+    log = AnswerLog(app.model_id, build)
 
     def answer(*parameters: Any) -> str | TestCase:
         question = _question(parameters)
         messages = application_messages(app, question)
         reply = chat.chat(messages)
-        noted.note(question, messages, reply)
+        log.note(question, messages, reply)
         tokens = _token_usage(reply.usage)
         if tokens is None:
             return reply.text
         return TestCase(question, reply.text, token_usage=tokens)
 
-    _named(answer, app, build, noted)
+    _named(answer, app, build, log)
     return answer
 
 

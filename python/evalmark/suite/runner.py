@@ -94,10 +94,7 @@ def build_strategy(spec: StrategySpec, judge: Any) -> Any:
 
 
 def _function_under_test(
-    evaluation: EvaluationSpec,
-    build: str | None,
-    mode: RecordMode | str | None,
-    log: list[AnswerLog],
+    evaluation: EvaluationSpec, build: str | None, mode: RecordMode | str | None
 ) -> tuple[Callable[..., Any], str | None]:
     app = evaluation.application
     if app.builds:
@@ -107,8 +104,7 @@ def _function_under_test(
                 f"{', '.join(app.build_names)}"
             )
         chosen = build if build is not None else app.build_names[0]
-        log.append(AnswerLog(app.model_id, chosen))
-        return recorded_application_usage(app, chosen, mode, log[-1]), chosen
+        return recorded_application_usage(app, chosen, mode), chosen
     assert app.function is not None
     return import_callable(app.function, app.base), None
 
@@ -118,13 +114,13 @@ def _sources(
     samples: Any,
     report: Any,
     used: str | None,
-    log: Sequence[AnswerLog],
+    log: AnswerLog | None,
 ) -> dict[str, AnswerSource]:
     """What produced each case's answer, by sample name (for the run history): the recordings
     a recorded build replayed, the cassette file of a conversation build, or the live model."""
     app = evaluation.application
-    if log:
-        return sources_of(((s.name, question_of(s)) for s in samples), log[0])
+    if log is not None:
+        return sources_of(((s.name, question_of(s)) for s in samples), log)
     if used is not None:  # a conversation build: its cassette file as a whole
         source = AnswerSource(app.model_id, file_sha256(app.builds[used]), used)
     else:
@@ -213,12 +209,12 @@ def run_suite(
             )
             chosen_build = chosen_build or used
             reports.append(report)
-            sources.append(_sources(evaluation, samples, report, used, ()))
+            sources.append(_sources(evaluation, samples, report, used, None))
             if progress is not None:
                 progress(len(samples), total)
             continue
-        log: list[AnswerLog] = []
-        function, used = _function_under_test(evaluation, build, mode, log)
+        function, used = _function_under_test(evaluation, build, mode)
+        log = getattr(function, "answer_log", None)  # a recorded build notes what answered
         chosen_build = chosen_build or used
         if progress is not None:
             function = _counting(function, progress, total)

@@ -115,7 +115,7 @@ def test_a_model_switch_is_a_changed_answer_not_a_flaky_case(
     out = capsys.readouterr().out
     assert "50.0%" not in out
     assert out.startswith("no flaky cases")
-    assert "verdict changed with what answered (not flaky)" in out
+    assert "verdict changed with what answered, not flaky" in out
     assert "support-hours [contains-facts]" in out
     assert "passed 1/1 with model bot-v1, build main" in out
     assert "passed 0/1 with model bot-v2, build main" in out

@@ -296,8 +296,8 @@ def _flaky(args: argparse.Namespace) -> int:
         print(_flake_table(found), end="")
     if shifted:
         print(
-            f"verdict changed with what answered (not flaky): {len(shifted)} case checks; "
-            "each answer came from another model, other recordings or another build"
+            "verdict changed with what answered, not flaky (another model, other recordings "
+            "or another build answered):"
         )
         for change in shifted:
             print(f"  {change.case} [{change.strategy}] ({change.suite})")

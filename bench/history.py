@@ -23,23 +23,27 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalmark.history import CaseResult, RunRecord, open_history
 from evalmark.history.queries import flaky_cases, list_runs, trend
+from evalmark.history.record import AnswerIdentity
 from workload import text_pairs
 
 
 def make_runs(runs: int, cases: int) -> list[RunRecord]:
-    """``runs`` runs over the same ``cases`` cases; about 2% of the judged verdicts flip."""
+    """``runs`` runs over the same ``cases`` cases, each case answered by the same recording
+    in every run; about 2% of the judged verdicts flip."""
     names, _ = text_pairs(cases, seed=11)
     draw = random.Random(19)
     case_names = [f"case-{i:05d}-{' '.join(n.split()[:2])}" for i, n in enumerate(names)]
     tags = [("billing",) if i % 3 == 0 else ("support",) for i in range(cases)]
+    answered = [AnswerIdentity("bench-model", f"{i:064x}", "main") for i in range(cases)]
     out = []
     for run in range(runs):
         results = []
         for i, name in enumerate(case_names):
             score = 0.5 + 0.5 * ((i * 7919) % 1000) / 1000
-            results.append(CaseResult(name, "token-f1", score >= 0.6, score, None, "", tags[i]))
+            same = (None, "", tags[i], answered[i])
+            results.append(CaseResult(name, "token-f1", score >= 0.6, score, *same))
             judged = (i % 10 != 0) != (draw.random() < 0.02)
-            results.append(CaseResult(name, "relevancy", judged, float(judged), None, "", tags[i]))
+            results.append(CaseResult(name, "relevancy", judged, float(judged), *same))
         out.append(
             RunRecord(
                 suite="bench",

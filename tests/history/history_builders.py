@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evalmark.history import CaseResult, RunRecord
+from evalmark.history.record import AnswerIdentity
+
+# What answered the cases of a run made here, unless a test says otherwise.
+SAME = AnswerIdentity("support-bot", "recordings-1", "main")
 
 
 def make_run(
@@ -15,8 +19,10 @@ def make_run(
     inputs: str = "a",
     tags: Sequence[str] = ("billing",),
     gate: bool | None = True,
+    identity: AnswerIdentity = SAME,
 ) -> RunRecord:
-    """A run of ``(case, check, passed, score)`` results reading input files digested ``inputs``."""
+    """A run of ``(case, check, passed, score)`` results reading input files digested ``inputs``,
+    every answer produced by ``identity``."""
     return RunRecord(
         suite=suite,
         source="run",
@@ -24,7 +30,9 @@ def make_run(
         duration_s=1.5,
         evalmark_version="0.1.0",
         results=tuple(
-            CaseResult(case, check, passed, score, None, "" if passed else "missing", tuple(tags))
+            CaseResult(
+                case, check, passed, score, None, "" if passed else "missing", tuple(tags), identity
+            )
             for case, check, passed, score in verdicts
         ),
         gate_passed=gate,

@@ -50,6 +50,7 @@ def register(subparsers: Any) -> None:
     trend.add_argument("--metric", help="one check (strategy) only")
     trend.add_argument("--tag", help="only cases with this tag")
     trend.add_argument("--suite", help="only runs of this suite")
+    trend.add_argument("--build", help="only results answered by this build")
     trend.set_defaults(handler=_trend)
 
     diff = actions.add_parser(
@@ -63,10 +64,12 @@ def register(subparsers: Any) -> None:
 
     flaky = actions.add_parser(
         "flaky",
-        help="cases whose verdict changes between runs with the same inputs",
+        help="cases whose verdict changes while their inputs and answers do not",
         description=(
             "Cases whose verdict changed across runs of one suite that read the same sample "
-            "and cassette files: flake rate with a 95%% Wilson interval."
+            "and cassette files and got their answer from the same model, recordings and "
+            "build: flake rate with a 95%% Wilson interval. Verdicts that changed with the "
+            "model, recordings or build are listed apart, as changed answers."
         ),
     )
     flaky.add_argument("--suite", help="only this suite")
@@ -170,6 +173,8 @@ def _show(args: argparse.Namespace) -> int:
         f"{_PASS_RATE}: {_percent(run.pass_rate)} ({run.cases_passed} of {run.cases} cases "
         f"pass every check); gate {gate}"
     )
+    answered = sorted({_answered_by(r.identity) for r in results})
+    print(f"answered by: {'; '.join(answered) or '-'}")
     rows = [
         [
             r.case,
@@ -184,18 +189,27 @@ def _show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _answered_by(identity: Any) -> str:
+    if not identity.known:
+        return "not recorded"
+    source = "recordings" if identity.recordings else "live"
+    return f"model {identity.model_id or '-'}, build {identity.build or '-'} ({source})"
+
+
 def _trend(args: argparse.Namespace) -> int:
     from evalmark.history.queries import trend
     from evalmark.report.render.terminal import table
 
     with _store(args) as store:
-        points = trend(store, suite=args.suite, metric=args.metric, tag=args.tag)
+        points = trend(store, suite=args.suite, metric=args.metric, tag=args.tag, build=args.build)
     if not points:
         print("no results match")
         return EXIT_OK
     what = [f"check {args.metric}" if args.metric else "every check"]
     if args.tag:
         what.append(f"cases tagged {args.tag}")
+    if args.build:
+        what.append(f"build {args.build}")
     print(f"trend of {', '.join(what)}:")
     rows = [
         [
@@ -260,47 +274,75 @@ def _mark(passed: bool | None, score: float | None) -> str:
 
 
 def _flaky(args: argparse.Namespace) -> int:
-    from evalmark.history.queries import flake_counts, flaky_cases
-    from evalmark.report.render.terminal import table
+    from evalmark.history.queries import (
+        flake_counts,
+        flaky_cases,
+        identity_changes,
+        unattributed_changes,
+    )
 
     with _store(args) as store:
         found = flaky_cases(store, suite=args.suite, min_runs=args.min_runs)
+        shifted = identity_changes(store, suite=args.suite)
+        unknown = unattributed_changes(store, suite=args.suite, min_runs=args.min_runs)
         counts = flake_counts(store, suite=args.suite)
     if not found:
-        print("no flaky cases: every case kept its verdict across runs with the same inputs")
-    else:
-        rows = []
-        for f in found:
-            low, high = f.interval
-            rows.append(
-                [
-                    f.suite,
-                    f.case,
-                    f.strategy,
-                    f"{f.passes}/{f.runs}",
-                    _percent(f.flake_rate),
-                    f"{_percent(low)}-{_percent(high)}",
-                ]
-            )
         print(
-            table(
-                ["suite", "case", "check", "passed", "flake rate", "95% interval"],
-                rows,
-                right=(3, 4),
-            ),
-            end="",
+            "no flaky cases: every case kept its verdict across runs with the same inputs "
+            "and the same model, recordings and build"
         )
+    else:
+        print("flaky: the verdict changed while the inputs and what answered did not")
+        print(_flake_table(found), end="")
+    if shifted:
+        print(
+            "verdict changed with what answered, not flaky (another model, other recordings "
+            "or another build answered):"
+        )
+        for change in shifted:
+            print(f"  {change.case} [{change.strategy}] ({change.suite})")
+            for identity, runs, passes in change.verdicts:
+                print(f"    passed {passes}/{runs} with {identity.describe()}")
+    if unknown:
+        print(
+            "verdict changed in runs that did not record what answered (flaky, or a changed "
+            "answer: the history cannot tell):"
+        )
+        print(_flake_table(unknown, "disagreeing"), end="")
     if args.rates is not None:
         from evalmark.noise.rates import JudgeRates, RateCounts, write_rates
 
         rates = JudgeRates(
             false_pass=RateCounts(counts["false_pass"], counts["false_pass_trials"]),
             false_fail=RateCounts(counts["false_fail"], counts["false_fail_trials"]),
-            source="evalmark history flaky: verdict changes between runs with the same inputs",
+            source=(
+                "evalmark history flaky: verdict changes between runs with the same inputs "
+                "and the same identity"
+            ),
         )
         write_rates(args.rates, rates)
         print(f"rates for evalmark tune --rates: {args.rates}")
     return EXIT_OK
+
+
+def _flake_table(found: Any, rate: str = "flake rate") -> str:
+    from evalmark.report.render.terminal import table
+
+    rows = []
+    for f in found:
+        low, high = f.interval
+        rows.append(
+            [
+                f.suite,
+                f.case,
+                f.strategy,
+                f"{f.passes}/{f.runs}",
+                _percent(f.flake_rate),
+                f"{_percent(low)}-{_percent(high)}",
+            ]
+        )
+    header = ["suite", "case", "check", "passed", rate, "95% interval"]
+    return table(header, rows, right=(3, 4))
 
 
 def _html(args: argparse.Namespace) -> int:

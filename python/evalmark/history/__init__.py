@@ -8,10 +8,11 @@ command line prints as a warning.
 """
 
 from evalmark.history.append import append_run, suite_inputs
-from evalmark.history.record import CaseResult, RunRecord, collect_run
+from evalmark.history.record import AnswerIdentity, CaseResult, RunRecord, collect_run
 from evalmark.history.store import HistoryStore, default_history_path, open_history
 
 __all__ = [
+    "AnswerIdentity",
     "CaseResult",
     "HistoryStore",
     "RunRecord",

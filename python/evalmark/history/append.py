@@ -7,13 +7,13 @@ caller to print as a warning.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from evalmark.history.from_report import results_from_reports
-from evalmark.history.record import CaseResult, collect_run
+from evalmark.history.record import AnswerIdentity, CaseResult, collect_run
 from evalmark.history.store import default_history_path, open_history
 
 __all__ = ["append_run", "append_suite_run", "suite_inputs", "utc_now"]
@@ -51,14 +51,16 @@ def append_run(
     gate_passed: bool | None = None,
     inputs: Sequence[tuple[str, Path]] = (),
     path: str | Path | None = None,
+    identities: Sequence[Mapping[str, AnswerIdentity]] = (),
 ) -> int | None:
     """Append one run (its ``reports``, or ready ``results``) to the history at ``path``
     (default: :func:`~evalmark.history.store.default_history_path`); the new run's id, or
-    ``None`` when history is turned off."""
+    ``None`` when history is turned off. ``identities`` says, per report, what produced each
+    sample's answer (see :func:`~evalmark.history.from_report.results_from_reports`)."""
     target = Path(path) if path is not None else default_history_path()
     if target is None:
         return None
-    rows = list(results) if results is not None else list(results_from_reports(reports))
+    rows = list(results) if results is not None else list(results_from_reports(reports, identities))
     record = collect_run(
         suite=suite,
         source=source,
@@ -81,7 +83,12 @@ def append_suite_run(
     source: str = "run",
     path: str | Path | None = None,
 ) -> int | None:
-    """Append a finished suite run (:class:`~evalmark.suite.runner.SuiteRun`) to the history."""
+    """Append a finished suite run (:class:`~evalmark.suite.runner.SuiteRun`) to the history,
+    with what produced each case's answer (its ``sources``)."""
+    identities = [
+        {name: AnswerIdentity(s.model_id, s.recordings, s.build) for name, s in per.items()}
+        for per in getattr(outcome, "sources", ())
+    ]
     return append_run(
         suite=outcome.suite.name,
         source=source,
@@ -92,4 +99,5 @@ def append_suite_run(
         gate_passed=outcome.passed,
         inputs=suite_inputs(outcome.suite, outcome.build),
         path=path,
+        identities=identities,
     )

@@ -1,30 +1,41 @@
 """Questions asked of the history: which runs, how a metric moves, what changed between two
-runs, and which cases flip their verdict although nothing they read changed."""
+runs, and (from :mod:`evalmark.history.flaky`) which cases flip their verdict although
+nothing they read and nothing that answered them changed."""
 
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
-from collections import defaultdict
 from dataclasses import dataclass
 
 from evalmark.errors import HistoryError
+from evalmark.history.flaky import (
+    FlakyCase,
+    IdentityChange,
+    flake_counts,
+    flaky_cases,
+    identity_changes,
+    unattributed_changes,
+    wilson_interval,
+)
 from evalmark.history.store import HistoryStore
 
 __all__ = [
     "CaseChange",
     "FlakyCase",
+    "IdentityChange",
     "RunSummary",
     "TrendPoint",
     "case_verdicts",
     "diff_runs",
     "flake_counts",
     "flaky_cases",
+    "identity_changes",
     "list_runs",
     "run_summary",
     "tags_of",
     "trend",
+    "unattributed_changes",
     "wilson_interval",
 ]
 
@@ -95,45 +106,6 @@ class CaseChange:
         return "regression" if self.before and not self.after else "fix"
 
 
-@dataclass(frozen=True, slots=True)
-class FlakyCase:
-    """A (case, check) whose verdict changed across runs that read the same inputs."""
-
-    suite: str
-    case: str
-    strategy: str
-    runs: int
-    passes: int
-
-    @property
-    def minority(self) -> int:
-        """Runs that disagree with the majority verdict (ties count the fails)."""
-        return min(self.passes, self.runs - self.passes)
-
-    @property
-    def flake_rate(self) -> float:
-        """The share of runs that disagree with the majority verdict."""
-        return self.minority / self.runs
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of the flake rate."""
-        return wilson_interval(self.minority, self.runs)
-
-
-def wilson_interval(
-    successes: int, trials: int, z: float = 1.959963984540054
-) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (95% by default)."""
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def _bool(value: int | None) -> bool | None:
     return None if value is None else bool(value)
 
@@ -202,14 +174,21 @@ def trend(
     suite: str | None = None,
     metric: str | None = None,
     tag: str | None = None,
+    build: str | None = None,
 ) -> list[TrendPoint]:
     """Per run, oldest first: the mean score and the pass rate (cases) of the results of check
-    ``metric`` (default: every check) on cases tagged ``tag`` (default: every case)."""
+    ``metric`` (default: every check) on cases tagged ``tag`` (default: every case) answered
+    by build ``build`` (default: any build)."""
     where = []
     parameters: list[object] = []
     if suite:
         where.append("r.suite = ?")
         parameters.append(suite)
+    if build:
+        where.append(
+            "COALESCE((SELECT i.build FROM identities i WHERE i.id = x.identity), r.build) = ?"
+        )
+        parameters.append(build)
     if metric:
         where.append("x.strategy = ?")
         parameters.append(metric)
@@ -276,53 +255,6 @@ def diff_runs(store: HistoryStore, before: int, after: int) -> list[CaseChange]:
         if key not in new:
             changes.append(CaseChange(key[0], key[1], previous.passed, None, previous.score, None))
     return changes
-
-
-def flaky_cases(
-    store: HistoryStore, *, suite: str | None = None, min_runs: int = 2
-) -> list[FlakyCase]:
-    """(case, check) pairs whose verdict changed across runs of the same suite that read the
-    same sample and cassette files (equal input digests), most flaky first."""
-    sql = (
-        "SELECT r.suite, r.inputs_digest, x.case_name, x.strategy, COUNT(*) AS runs,"
-        " SUM(x.passed) AS passes FROM results x JOIN runs r ON r.id = x.run_id"
-        + (" WHERE r.suite = ?" if suite else "")
-        + " GROUP BY r.suite, r.inputs_digest, x.case_name, x.strategy"
-        " HAVING runs >= ? AND passes > 0 AND passes < runs"
-    )
-    parameters: tuple[object, ...] = ((suite,) if suite else ()) + (min_runs,)
-    merged: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
-    for row in store.query(sql, parameters):
-        counts = merged[(row["suite"], row["case_name"], row["strategy"])]
-        counts[0] += row["runs"]
-        counts[1] += row["passes"]
-    found = [FlakyCase(s, c, k, runs, passes) for (s, c, k), (runs, passes) in merged.items()]
-    return sorted(found, key=lambda f: (-f.flake_rate, -f.runs, f.suite, f.case, f.strategy))
-
-
-def flake_counts(store: HistoryStore, *, suite: str | None = None) -> dict[str, int]:
-    """Verdict changes between same-input runs as judge errors, for ``evalmark tune``.
-
-    The majority verdict of each (case, check) over runs that read the same inputs stands for
-    the truth: in a truly passing one every fail is a false fail, in a truly failing one every
-    pass is a false pass. Only groups of two runs or more count.
-    """
-    sql = (
-        "SELECT SUM(x.passed) AS passes, COUNT(*) AS runs"
-        " FROM results x JOIN runs r ON r.id = x.run_id"
-        + (" WHERE r.suite = ?" if suite else "")
-        + " GROUP BY r.suite, r.inputs_digest, x.case_name, x.strategy HAVING runs >= 2"
-    )
-    counts = {"false_pass": 0, "false_pass_trials": 0, "false_fail": 0, "false_fail_trials": 0}
-    for row in store.query(sql, (suite,) if suite else ()):
-        passes, runs = row["passes"], row["runs"]
-        if passes * 2 >= runs:
-            counts["false_fail"] += runs - passes
-            counts["false_fail_trials"] += runs
-        else:
-            counts["false_pass"] += passes
-            counts["false_pass_trials"] += runs
-    return counts
 
 
 def tags_of(store: HistoryStore) -> list[str]:

@@ -8,12 +8,47 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CaseResult", "RunRecord", "collect_run", "file_digest", "git_state"]
+__all__ = [
+    "UNKNOWN",
+    "AnswerIdentity",
+    "CaseResult",
+    "RunRecord",
+    "collect_run",
+    "file_digest",
+    "git_state",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerIdentity:
+    """What produced a case's answer: the model id, the SHA-256 of the recordings that
+    answered it (``None`` for a live answer) and the build name. All three ``None``: unknown
+    (a run that did not say, or a row written before evalmark recorded identities)."""
+
+    model_id: str | None = None
+    recordings: str | None = None
+    build: str | None = None
+
+    @property
+    def known(self) -> bool:
+        """True when the run said anything about what produced the answer."""
+        return not (self.model_id is None and self.recordings is None and self.build is None)
+
+    def describe(self) -> str:
+        """The identity in a few words: ``model m, build b, recordings 1a2b3c4d``."""
+        if not self.known:
+            return "identity unknown"
+        parts = [f"model {self.model_id or '-'}", f"build {self.build or '-'}"]
+        parts.append(f"recordings {self.recordings[:8]}" if self.recordings else "live")
+        return ", ".join(parts)
+
+
+UNKNOWN = AnswerIdentity()
 
 
 @dataclass(frozen=True, slots=True)
 class CaseResult:
-    """The verdict of one check on one case of a run."""
+    """The verdict of one check on one case of a run, and what produced the answer."""
 
     case: str
     strategy: str
@@ -22,6 +57,7 @@ class CaseResult:
     error: str | None = None
     explanation: str = ""
     tags: tuple[str, ...] = ()
+    identity: AnswerIdentity = UNKNOWN
 
 
 @dataclass(frozen=True, slots=True)

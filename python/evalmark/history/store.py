@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from evalmark.errors import HistoryError
-from evalmark.history.record import CaseResult, RunRecord
+from evalmark.history.record import AnswerIdentity, CaseResult, RunRecord
 
 __all__ = ["SCHEMA_VERSION", "HistoryStore", "default_history_path", "open_history"]
 
@@ -61,6 +61,18 @@ _MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX results_by_case ON results (case_name, strategy);
     CREATE INDEX runs_by_suite ON runs (suite, inputs_digest);
+    """,
+    # What produced each answer, stored once and named by each result; rows written before
+    # have none: identity unknown.
+    """
+    CREATE TABLE identities (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        model_id TEXT,
+        recordings TEXT,
+        build TEXT
+    );
+    CREATE INDEX identities_by_value ON identities (recordings, model_id, build);
+    ALTER TABLE results ADD COLUMN identity INTEGER REFERENCES identities(id);
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -139,9 +151,10 @@ class HistoryStore:
                     "INSERT INTO run_files (run_id, name, sha256) VALUES (?, ?, ?)",
                     [(run_id, name, digest) for name, digest in sorted(run.files.items())],
                 )
+                ids = self._identity_ids({r.identity for r in run.results})
                 self._db.executemany(
                     "INSERT INTO results (run_id, seq, case_name, strategy, tags, passed, score,"
-                    " error, explanation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " error, explanation, identity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
                             run_id,
@@ -153,6 +166,7 @@ class HistoryStore:
                             float(r.score),
                             r.error,
                             r.explanation,
+                            ids.get(r.identity),
                         )
                         for seq, r in enumerate(run.results)
                     ],
@@ -163,6 +177,28 @@ class HistoryStore:
             self._db.execute("COMMIT")
         return run_id
 
+    def _identity_ids(self, identities: set[AnswerIdentity]) -> dict[AnswerIdentity, int]:
+        """The row id of each known identity, adding the new ones (inside the append's
+        transaction, so concurrent writers never add one twice)."""
+        ids: dict[AnswerIdentity, int] = {}
+        for identity in identities:
+            if not identity.known:
+                continue
+            values = (identity.model_id, identity.recordings, identity.build)
+            row = self._db.execute(
+                "SELECT id FROM identities WHERE recordings IS ? AND model_id IS ? AND build IS ?",
+                (identity.recordings, identity.model_id, identity.build),
+            ).fetchone()
+            if row is None:
+                cursor = self._db.execute(
+                    "INSERT INTO identities (model_id, recordings, build) VALUES (?, ?, ?)", values
+                )
+                assert cursor.lastrowid is not None
+                ids[identity] = cursor.lastrowid
+            else:
+                ids[identity] = row[0]
+        return ids
+
     def query(self, sql: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         """Rows of a read-only query (for :mod:`evalmark.history.queries`)."""
         with self._errors("read"):
@@ -171,8 +207,9 @@ class HistoryStore:
     def results_of(self, run_id: int) -> list[CaseResult]:
         """The results of one run, in the order they were appended."""
         rows = self.query(
-            "SELECT case_name, strategy, tags, passed, score, error, explanation FROM results"
-            " WHERE run_id = ? ORDER BY seq",
+            "SELECT x.case_name, x.strategy, x.tags, x.passed, x.score, x.error, x.explanation,"
+            " i.model_id, i.recordings, i.build FROM results x"
+            " LEFT JOIN identities i ON i.id = x.identity WHERE x.run_id = ? ORDER BY x.seq",
             (run_id,),
         )
         return [
@@ -184,6 +221,7 @@ class HistoryStore:
                 error=row["error"],
                 explanation=row["explanation"],
                 tags=tuple(json.loads(row["tags"])),
+                identity=AnswerIdentity(row["model_id"], row["recordings"], row["build"]),
             )
             for row in rows
         ]

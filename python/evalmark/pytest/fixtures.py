@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from evalmark.pytest.registry import REGISTRY
+from evalmark.pytest.registry import REGISTRY, answer_sources
 
 if TYPE_CHECKING:
     from evalmark.data.samples import Samples
@@ -31,17 +31,19 @@ class RegisteringScorer:
         # A report is named after the test that made it, so a failed gate names the test.
         return {"name": self._test_id, **kwargs}
 
-    def _register(self, report: Any) -> Any:
-        REGISTRY.add(report, self._test_id)
+    def _register(self, report: Any, args: tuple[Any, ...] = ()) -> Any:
+        # evaluate(samples, function, ...): a recorded build tells what answered each sample
+        sources = answer_sources(args[1], args[0]) if len(args) >= 2 else None
+        REGISTRY.add(report, self._test_id, sources)
         return report
 
     def evaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.evaluate``, then register the report."""
-        return self._register(self._scorer.evaluate(*args, **self._named(kwargs)))
+        return self._register(self._scorer.evaluate(*args, **self._named(kwargs)), args)
 
     async def aevaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.aevaluate``, then register the report."""
-        return self._register(await self._scorer.aevaluate(*args, **self._named(kwargs)))
+        return self._register(await self._scorer.aevaluate(*args, **self._named(kwargs)), args)
 
     def evaluate_outputs(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.evaluate_outputs`` (precomputed outputs), then register the report."""

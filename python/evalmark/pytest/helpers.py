@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pytest
 
 from evalmark.engine.defaults import DEFAULT_CONCURRENCY
-from evalmark.pytest.registry import REGISTRY, register
+from evalmark.pytest.registry import REGISTRY, answer_sources
 
 if TYPE_CHECKING:
     from evalmark.data.samples import Sample, Samples
@@ -112,7 +112,7 @@ def _run_and_gate(
     # Named after the test (not the function under test), so a failed gate names the test.
     test = name or REGISTRY.current_test
     report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies, name=test)
-    register(report, name)
+    REGISTRY.add(report, name, answer_sources(function, samples))
     if min_pass_rate is not None:
         __tracebackhide__ = True
         report.require_pass_rate(min_pass_rate)

@@ -250,7 +250,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     entries = REGISTRY.entries()
     if _is_worker(config):
         config.workeroutput[_WORKER_KEY] = [  # type: ignore[attr-defined]
-            {"name": entry.name, "report": entry.report.to_json()} for entry in entries
+            {"name": entry.name, "report": entry.report.to_json(), "sources": entry.sources}
+            for entry in entries
         ]
         return
     if not entries and not state.worker_payloads and not (state.report_dir or state.baseline):
@@ -265,12 +266,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def _from_workers(payloads: list[dict[str, str]]) -> list[RegisteredReport]:
+def _from_workers(payloads: list[dict[str, Any]]) -> list[RegisteredReport]:
     from evalmark.report import Report
 
     return [
         RegisteredReport(
-            p["name"], Report.from_json(p["report"], source=f"worker report {p['name']}")
+            p["name"],
+            Report.from_json(p["report"], source=f"worker report {p['name']}"),
+            {name: tuple(s) for name, s in (p.get("sources") or {}).items()},
         )
         for p in payloads
     ]

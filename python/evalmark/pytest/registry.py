@@ -6,24 +6,39 @@ Kept free of heavy imports: the plugin imports this module when pytest starts.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from evalmark.report import Report
 
-__all__ = ["REGISTRY", "REPORT_STEM", "RegisteredReport", "register", "registered_reports"]
+__all__ = [
+    "REGISTRY",
+    "REPORT_STEM",
+    "RegisteredReport",
+    "answer_sources",
+    "register",
+    "registered_reports",
+]
+
+# What answered a sample: (model id, digest of the recordings, build), any of them None.
+Source = tuple[str | None, str | None, str | None]
 
 REPORT_STEM = "evaluation-suite-report"  # the suite report's file name, before .md / .json
 
 
 class RegisteredReport:
-    """A report registered during the run, with the name it has in the suite report."""
+    """A report registered during the run, with the name it has in the suite report and, when
+    known, what answered each of its samples (by sample name; for the run history)."""
 
-    __slots__ = ("name", "report")
+    __slots__ = ("name", "report", "sources")
 
-    def __init__(self, name: str, report: Report) -> None:
+    def __init__(
+        self, name: str, report: Report, sources: Mapping[str, Source] | None = None
+    ) -> None:
         self.name = name
         self.report = report
+        self.sources = sources
 
     def __repr__(self) -> str:
         return f"RegisteredReport({self.name!r})"
@@ -73,8 +88,14 @@ class _Registry:
     def current_test(self, nodeid: str | None) -> None:
         self.top.current_test = nodeid
 
-    def add(self, report: Report, name: str | None = None) -> RegisteredReport:
-        """Add ``report`` to the innermost session under a name not used there yet."""
+    def add(
+        self,
+        report: Report,
+        name: str | None = None,
+        sources: Mapping[str, Source] | None = None,
+    ) -> RegisteredReport:
+        """Add ``report`` to the innermost session under a name not used there yet, with what
+        answered its samples when known."""
         frame = self.top
         base = name or frame.current_test or "evalmark"
         with self._lock:
@@ -82,7 +103,7 @@ class _Registry:
             unique, number = base, 2
             while unique in taken:
                 unique, number = f"{base} #{number}", number + 1
-            entry = RegisteredReport(unique, report)
+            entry = RegisteredReport(unique, report, sources)
             frame.entries.append(entry)
             return entry
 
@@ -105,6 +126,24 @@ def register(report: Report, name: str | None = None) -> Report:
     """
     REGISTRY.add(report, name)
     return report
+
+
+def answer_sources(function: object, samples: Iterable[Any]) -> dict[str, Source] | None:
+    """What answered each sample (by name) when ``function`` is a recorded build made by
+    ``evalmark.suite.load_application`` (it keeps an ``answer_log``); None for any other."""
+    log = getattr(function, "answer_log", None)
+    if log is None:
+        return None
+    from evalmark.suite.application import question_of
+
+    found: dict[str, Source] = {}
+    for sample in samples:
+        try:
+            source = log.source(question_of(sample))
+        except (ValueError, AttributeError):
+            continue
+        found[sample.name] = (source.model_id, source.recordings, source.build)
+    return found
 
 
 def registered_reports() -> tuple[RegisteredReport, ...]:

@@ -146,15 +146,22 @@ def finish_session(
     if baseline is not None:
         extra, failure = _baseline_lines(suite, baseline, max_drop)
         lines += extra
-    lines += _append_history(suite)
+    lines += _append_history(suite, entries)
     return SessionOutcome(lines, failure)
 
 
-def _append_history(suite: SuiteReport) -> list[str]:
+def _append_history(suite: SuiteReport, entries: Sequence[RegisteredReport]) -> list[str]:
     """Append the session's reports to the run history (``$EVALMARK_HISTORY`` or
-    ``.evalmark/history.sqlite`` in the project root); a problem there is a warning line."""
+    ``.evalmark/history.sqlite`` in the project root), with what answered their samples when
+    known; a problem there is a warning line."""
     from evalmark.errors import HistoryError
     from evalmark.history.append import append_run, utc_now
+    from evalmark.history.record import AnswerIdentity
+
+    identities = [  # in the suite report's order (suite_of sorts by name)
+        {name: AnswerIdentity(*source) for name, source in (entry.sources or {}).items()}
+        for entry in sorted(entries, key=lambda entry: entry.name)
+    ]
 
     try:
         run_id = append_run(
@@ -163,6 +170,7 @@ def _append_history(suite: SuiteReport) -> list[str]:
             started_at=utc_now(),
             duration_s=0.0,
             reports=list(suite),
+            identities=identities,
         )
     except (HistoryError, OSError) as exc:
         return [f"evalmark: warning: history not written: {exc}"]

@@ -23,6 +23,7 @@ from evalmark.errors import SuiteError
 from evalmark.models import ChatReply, RecordedChat, RecordMode, record_replay
 from evalmark.models.modes import resolve_mode
 from evalmark.models.values import MessageLike, Usage, last_user_text, message_dicts
+from evalmark.suite.identity import AnswerLog
 from evalmark.suite.model import ApplicationSpec
 
 __all__ = [
@@ -172,9 +173,10 @@ def _recorded_chat(app: ApplicationSpec, build: str, mode: RecordMode | str | No
     return chat
 
 
-def _named(function: Callable[..., Any], app: ApplicationSpec, build: str) -> None:
+def _named(function: Callable[..., Any], app: ApplicationSpec, build: str, log: AnswerLog) -> None:
     function.__name__ = f"{app.model_id}@{build}"
     function.__qualname__ = function.__name__
+    function.answer_log = log  # type: ignore[attr-defined]  # what answered, for the history
 
 
 def _question(parameters: tuple[Any, ...]) -> str:
@@ -187,17 +189,24 @@ def recorded_application(
     app: ApplicationSpec, build: str, mode: RecordMode | str | None
 ) -> Callable[..., str]:
     """The function under test for a recorded build: ``(*sample.parameters) -> answer text``
-    (the scorer calls it with the sample's parameters; the first is the question).
+    (the scorer calls it with the sample's parameters; the first is the question). Its
+    ``answer_log`` (an :class:`~evalmark.suite.identity.AnswerLog`) tells what answered each
+    question, for the run history.
 
     ``mode`` is the cassette record mode (None: the usual resolution, replay by default).
     :func:`recorded_application_usage` is the same build answering with its recorded usage.
     """
     chat = _recorded_chat(app, build, mode)
+    log = AnswerLog(app.model_id, build)
 
     def answer(*parameters: Any) -> str:
-        return chat.chat(application_messages(app, _question(parameters))).text
+        question = _question(parameters)
+        messages = application_messages(app, question)
+        reply = chat.chat(messages)
+        log.note(question, messages, reply)
+        return reply.text
 
-    _named(answer, app, build)
+    _named(answer, app, build, log)
     return answer
 
 
@@ -212,16 +221,19 @@ def recorded_application_usage(
     A cassette records no latency or cost, so those stay unset.
     """
     chat = _recorded_chat(app, build, mode)
+    log = AnswerLog(app.model_id, build)
 
     def answer(*parameters: Any) -> str | TestCase:
         question = _question(parameters)
-        reply = chat.chat(application_messages(app, question))
+        messages = application_messages(app, question)
+        reply = chat.chat(messages)
+        log.note(question, messages, reply)
         tokens = _token_usage(reply.usage)
         if tokens is None:
             return reply.text
         return TestCase(question, reply.text, token_usage=tokens)
 
-    _named(answer, app, build)
+    _named(answer, app, build, log)
     return answer
 
 

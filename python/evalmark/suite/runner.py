@@ -10,7 +10,7 @@ registry (:mod:`evalmark.strategies.registry`), gates by :mod:`evalmark.report.g
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +19,13 @@ from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
 from evalmark.report.gates import GateResult, check_budgets, check_cases, check_repeats
 from evalmark.strategies.registry import get_strategy_kind
-from evalmark.suite.application import import_callable, recorded_application_usage
+from evalmark.suite.application import (
+    import_callable,
+    question_of,
+    recorded_application_usage,
+)
 from evalmark.suite.conversation_run import run_conversations, selected_conversations
+from evalmark.suite.identity import AnswerLog, AnswerSource, file_sha256, sources_of
 from evalmark.suite.model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
 
 __all__ = [
@@ -46,6 +51,8 @@ class SuiteRun:
     evaluations: tuple[EvaluationSpec, ...]  # those with samples selected, in suite order
     reports: tuple[Any, ...]  # evalmark.report.Report, one per evaluation run
     gates: tuple[GateResult, ...]
+    # per report, what produced each case's answer, by sample name (for the run history)
+    sources: tuple[Mapping[str, AnswerSource], ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -100,6 +107,25 @@ def _function_under_test(
         return recorded_application_usage(app, chosen, mode), chosen
     assert app.function is not None
     return import_callable(app.function, app.base), None
+
+
+def _sources(
+    evaluation: EvaluationSpec,
+    samples: Any,
+    report: Any,
+    used: str | None,
+    log: AnswerLog | None,
+) -> dict[str, AnswerSource]:
+    """What produced each case's answer, by sample name (for the run history): the recordings
+    a recorded build replayed, the cassette file of a conversation build, or the live model."""
+    app = evaluation.application
+    if log is not None:
+        return sources_of(((s.name, question_of(s)) for s in samples), log)
+    if used is not None:  # a conversation build: its cassette file as a whole
+        source = AnswerSource(app.model_id, file_sha256(app.builds[used]), used)
+    else:
+        source = AnswerSource(app.model_id, None, None)
+    return {row.name: source for row in report.rows()}
 
 
 def _has_any(sample: Sample, tags: Sequence[str]) -> bool:
@@ -166,6 +192,7 @@ def run_suite(
     selected = selected_samples(suite, tags)
     total = sum(len(samples) for _, samples in selected)
     reports = []
+    sources: list[dict[str, AnswerSource]] = []
     chosen_build: str | None = None
     workers = concurrency if concurrency is not None else suite.concurrency
     for evaluation, samples in selected:
@@ -182,10 +209,12 @@ def run_suite(
             )
             chosen_build = chosen_build or used
             reports.append(report)
+            sources.append(_sources(evaluation, samples, report, used, None))
             if progress is not None:
                 progress(len(samples), total)
             continue
         function, used = _function_under_test(evaluation, build, mode)
+        log = getattr(function, "answer_log", None)  # a recorded build notes what answered
         chosen_build = chosen_build or used
         if progress is not None:
             function = _counting(function, progress, total)
@@ -200,12 +229,13 @@ def run_suite(
             samples, function, *strategies, name=evaluation.name, metadata=metadata
         )
         reports.append(report)
+        sources.append(_sources(evaluation, samples, report, used, log))
     gates = check_gate(suite.gate, reports)
     for report in reports:  # the run's gate, carried into every report it wrote
         for gate in gates:
             report.record_gate(gate)
     evaluations = tuple(evaluation for evaluation, _ in selected)
-    return SuiteRun(suite, chosen_build, evaluations, tuple(reports), gates)
+    return SuiteRun(suite, chosen_build, evaluations, tuple(reports), gates, tuple(sources))
 
 
 def _tags_of(evaluation: EvaluationSpec) -> set[str]:

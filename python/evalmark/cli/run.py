@@ -130,8 +130,14 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``evalmark run``."""
     from evalmark.history.append import utc_now
     from evalmark.report.gates import check_fraction
+    from evalmark.suite.keep import preserve_last_pass
     from evalmark.suite.loader import load_suite
-    from evalmark.suite.output import compare_with_baseline, print_run, write_reports
+    from evalmark.suite.output import (
+        compare_with_baseline,
+        print_run,
+        report_paths,
+        write_reports,
+    )
     from evalmark.suite.runner import run_suite
 
     if args.concurrency is not None and args.concurrency < 1:
@@ -173,8 +179,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_report:
         directory = args.report_dir or suite.report.dir
         if directory is not None:
-            written = write_reports(outcome, directory, suite.report.formats)
+            formats = suite.report.formats
+            note = preserve_last_pass(report_paths(outcome, directory, formats), code == EXIT_OK)
+            written = write_reports(outcome, directory, formats)
             out.write("reports: " + ", ".join(str(p) for p in written) + "\n")
+            if note:
+                out.write(note + "\n")
     if not args.no_history:
         _append_history(outcome, started_at, time.perf_counter() - started, args.history)
     return code

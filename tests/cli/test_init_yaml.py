@@ -42,7 +42,7 @@ def test_a_question_typed_into_the_starter_samples_stays_whole(
     samples.write_text(text.replace(STARTER_QUESTION, question), encoding="utf-8")
 
     loaded = load_samples(samples)
-    assert [list(s.parameters) for s in loaded][0] == [question]
+    assert list(loaded[0].parameters) == [question]
     monkeypatch.chdir(tmp_path / "evals")
     capsys.readouterr()
     code = main(["run", ".", "--no-history", "--no-report"])

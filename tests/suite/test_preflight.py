@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
+from evalmark.errors import SuiteError
+from evalmark.suite import load_application
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"
@@ -161,3 +163,22 @@ def test_a_mistyped_judge_cassette_fails_before_the_run(
     line = _line_of(support_copy, "cassette: jugde.jsonl")
     assert f"suite.yaml:{line}: the judge's cassette does not exist: jugde.jsonl" in err
     assert "did you mean 'judge.jsonl'?" in err and "record" not in _advice(err)
+
+
+def test_a_dry_run_reports_the_same_input_errors(
+    capsys: pytest.CaptureFixture[str], support_copy: Path
+) -> None:
+    _edit(support_copy, "healthy: builds/healthy.jsonl", "healthy: builds/helthy.jsonl")
+    code, out, err = _run(capsys, str(support_copy), "--dry-run")
+    assert code == 2 and out == ""
+    assert "the cassette of build 'healthy' does not exist" in err
+
+
+def test_load_application_checks_its_evaluation_before_answering(support_copy: Path) -> None:
+    (support_copy / "app.py").write_text(APP, encoding="utf-8")
+    _edit(support_copy, "healthy: builds/healthy.jsonl", "healthy: builds/helthy.jsonl")
+    _edit(support_copy, "  builds:\n", "  function: app.py:answer\n  builds:\n")
+    line = _line_of(support_copy, "builds/helthy.jsonl")
+    with pytest.raises(SuiteError, match=rf"suite\.yaml:{line}: the cassette of build 'healthy'"):
+        load_application(support_copy)
+    assert callable(load_application(support_copy, "regressed"))

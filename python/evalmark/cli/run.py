@@ -193,11 +193,13 @@ def run(args: argparse.Namespace) -> int:
 def dry_run(args: argparse.Namespace, suite: Any, tags: list[str]) -> int:
     """Print what the run would ask of models (calls, tokens, cost) and exit 0."""
     from evalmark.suite.estimate import estimate_run, estimate_text
+    from evalmark.suite.preflight import check_runnable
 
     for side in ("input", "output"):
         price = getattr(args, f"price_{side}")
         if price is not None and (not price.is_finite() or price < 0):
             raise CliError(f"--price-{side} must be a price >= 0, got {price}")
+    check_runnable(suite, args.build, args.record_mode)  # the run's input errors, before it
     estimate = estimate_run(suite, build=args.build, tags=tags)
     sys.stdout.write(f"evalmark run --dry-run: {suite.name}\n\n")
     sys.stdout.write(

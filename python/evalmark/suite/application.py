@@ -209,6 +209,7 @@ def load_application(
     ``usage=True`` makes a recorded build answer with the token usage its cassette recorded
     (see :func:`recorded_application_usage`), as ``evalmark run`` does."""
     from evalmark.suite.loader import load_suite
+    from evalmark.suite.preflight import check_runnable
 
     loaded = load_suite(suite)
     chosen = loaded.evaluations[0]
@@ -218,6 +219,8 @@ def load_application(
             raise SuiteError(f"no evaluation named {evaluation!r}; the suite has {names}")
         chosen = loaded.evaluations[names.index(evaluation)]
     app = chosen.application
+    if app.builds or build is None:
+        check_runnable(loaded, build, mode, only=chosen)
     if app.builds:
         recorded = recorded_application_usage if usage else recorded_application
         return recorded(app, build or app.build_names[0], mode)

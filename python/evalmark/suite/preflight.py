@@ -25,15 +25,23 @@ _MAX_FILES = 2000  # files looked at for a "did you mean" of a cassette path
 _SKIPPED = ("out", "node_modules", "__pycache__")
 
 
-def check_runnable(suite: Suite, build: str | None, mode: RecordMode | str | None) -> None:
+def check_runnable(
+    suite: Suite,
+    build: str | None,
+    mode: RecordMode | str | None,
+    *,
+    only: EvaluationSpec | None = None,
+) -> None:
     """Raise ``SuiteError`` listing every build, cassette and function the run with ``build``
-    and ``mode`` would need and that does not exist (each with the suite's file and line)."""
+    and ``mode`` would need and that does not exist (each with the suite's file and line).
+    With ``only``, just what that evaluation's application needs (not the judge)."""
     checker = _Checker(suite, resolve_mode(mode).mode)
-    if build is not None and build not in suite.build_names:
-        checker.unknown_build(build)
-    for evaluation in suite.evaluations:
+    known = suite.build_names if only is None else only.application.build_names
+    if build is not None and build not in known:
+        checker.unknown_build(build, known)
+    for evaluation in suite.evaluations if only is None else (only,):
         checker.evaluation(evaluation, build)
-    if suite.judged:
+    if suite.judged and only is None:
         checker.judge(suite.judge)
     if checker.problems:
         raise SuiteError(checker.problems)
@@ -49,8 +57,7 @@ class _Checker:
     def report(self, line: int | None, message: str) -> None:
         self.problems.append(Problem(message, path=str(self.suite.path), line=line or None))
 
-    def unknown_build(self, build: str) -> None:
-        names = self.suite.build_names
+    def unknown_build(self, build: str, names: tuple[str, ...]) -> None:
         lines = [e.application.lines.get("builds") for e in self.suite.evaluations]
         line = next((n for n in lines if n), None)
         if not names:

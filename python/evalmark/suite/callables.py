@@ -25,6 +25,7 @@ from evalmark.errors import SuiteError
 __all__ = ["import_callable", "module_folders"]
 
 _MAX_FILES = 2000  # files looked at for a "did you mean" of a .py path
+_FILE_MODULES: dict[Path, tuple[tuple[int, int], ModuleType]] = {}  # by path: (mtime, size)
 
 
 def module_folders(base: Path) -> tuple[Path, ...]:
@@ -67,6 +68,11 @@ def _import_file(reference: str, target: str, base: Path) -> ModuleType:
         raise SuiteError(f"function {reference!r}: no such file {path}{hint}")
     digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:16]
     module_name = f"evalmark_suite_{path.stem}_{digest}"
+    stat = path.stat()
+    signature = (stat.st_mtime_ns, stat.st_size)
+    loaded = _FILE_MODULES.get(path)
+    if loaded is not None and loaded[0] == signature and sys.modules.get(module_name) is loaded[1]:
+        return loaded[1]  # imported once per version of the file (the check before a run, the run)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise SuiteError(f"function {reference!r}: cannot import {path}")
@@ -79,6 +85,7 @@ def _import_file(reference: str, target: str, base: Path) -> ModuleType:
         raise SuiteError(
             f"function {reference!r}: importing {path} raised {type(exc).__name__}: {exc}"
         ) from None
+    _FILE_MODULES[path] = (signature, module)
     return module
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.errors import StrategyError
+from evalmark.errors import StrategyError, SuiteError
 from evalmark.models import RuleJudge, ScriptedChat, call_context, record_replay
 from evalmark.models.prompts import PROMPTS
 from evalmark.suite import STRATEGY_KINDS, StrategySpec, load_suite
@@ -96,10 +96,9 @@ def test_a_recorded_judge_records_then_replays(support_copy: Path) -> None:
         "  kind: recorded\n  cassette: judge.jsonl\n  model: judge_factory.py:make ",
     )
     suite = load_suite(support_copy)
-    missing = run_suite(suite, build="regressed", mode="replay").reports[0]
-    assert missing.errors == 24  # every judged check: nothing recorded yet
-    first_error = missing.result("refund-annual-team", "relevancy").error
-    assert first_error is not None and "judge.jsonl" in first_error.message
+    # nothing recorded yet: replaying is an input error before the run, not 24 errored checks
+    with pytest.raises(SuiteError, match=r"suite\.yaml:\d+: the judge's cassette does not exist"):
+        run_suite(suite, build="regressed", mode="replay")
     assert not (support_copy / "judge.jsonl").exists()
     recorded = run_suite(suite, build="regressed", mode="record-missing")
     cassette = support_copy / "judge.jsonl"

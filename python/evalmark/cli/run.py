@@ -137,8 +137,14 @@ def run(args: argparse.Namespace) -> int:
     from evalmark._progress import make_progress
     from evalmark.history.append import utc_now
     from evalmark.report.gates import check_fraction
+    from evalmark.suite.keep import preserve_last_pass
     from evalmark.suite.loader import load_suite
-    from evalmark.suite.output import compare_with_baseline, print_run, write_reports
+    from evalmark.suite.output import (
+        compare_with_baseline,
+        print_run,
+        report_paths,
+        write_reports,
+    )
     from evalmark.suite.runner import run_suite
 
     if args.concurrency is not None and args.concurrency < 1:
@@ -187,8 +193,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_report:
         directory = args.report_dir or suite.report.dir
         if directory is not None:
-            written = write_reports(outcome, directory, suite.report.formats)
+            formats = suite.report.formats
+            note = preserve_last_pass(report_paths(outcome, directory, formats), code == EXIT_OK)
+            written = write_reports(outcome, directory, formats)
             out.write("reports: " + ", ".join(str(p) for p in written) + "\n")
+            if note:
+                out.write(note + "\n")
     if not args.no_history:
         _append_history(outcome, started_at, time.perf_counter() - started, args.history)
     return code
@@ -197,11 +207,15 @@ def run(args: argparse.Namespace) -> int:
 def dry_run(args: argparse.Namespace, suite: Any, tags: list[str]) -> int:
     """Print what the run would ask of models (calls, tokens, cost) and exit 0."""
     from evalmark.suite.estimate import estimate_run, estimate_text
+    from evalmark.suite.preflight import check_runnable
 
     for side in ("input", "output"):
         price = getattr(args, f"price_{side}")
         if price is not None and (not price.is_finite() or price < 0):
             raise CliError(f"--price-{side} must be a price >= 0, got {price}")
+    # A dry run often prices a recording still to make: a cassette that a function or model
+    # could record is no error here, unless the replay mode is asked for.
+    check_runnable(suite, args.build, args.record_mode or "record-missing")
     estimate = estimate_run(suite, build=args.build, tags=tags)
     sys.stdout.write(f"evalmark run --dry-run: {suite.name}\n\n")
     sys.stdout.write(

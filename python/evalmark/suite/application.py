@@ -8,11 +8,7 @@ is recorded and when it is replayed, so the two always agree.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
 import json
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +19,7 @@ from evalmark.errors import SuiteError
 from evalmark.models import ChatReply, RecordedChat, RecordMode, record_replay
 from evalmark.models.modes import resolve_mode
 from evalmark.models.values import MessageLike, Usage, last_user_text, message_dicts
+from evalmark.suite.callables import import_callable
 from evalmark.suite.identity import AnswerLog
 from evalmark.suite.model import ApplicationSpec
 
@@ -55,44 +52,6 @@ def application_messages(app: ApplicationSpec, question: str) -> list[dict[str, 
         messages.append({"role": "system", "content": app.system_prompt})
     messages.append({"role": "user", "content": question})
     return messages
-
-
-def import_callable(reference: str, base: Path) -> Callable[..., Any]:
-    """Import ``package.module:name`` or ``path/to/file.py:name`` (relative to ``base``).
-
-    Raises ``SuiteError`` saying what could not be found.
-    """
-    target, _, name = reference.rpartition(":")
-    if not target or not name:
-        raise SuiteError(f"function {reference!r}: write 'package.module:function'")
-    if target.endswith(".py"):
-        path = (base / target).resolve()
-        if not path.exists():
-            raise SuiteError(f"function {reference!r}: no such file {path}")
-        digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        module_name = f"evalmark_suite_{path.stem}_{digest}"
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        if spec is None or spec.loader is None:
-            raise SuiteError(f"function {reference!r}: cannot import {path}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-    else:
-        try:
-            module = importlib.import_module(target)
-        except ImportError as exc:
-            raise SuiteError(
-                f"function {reference!r}: cannot import {target!r} ({exc}); is it installed "
-                "or on PYTHONPATH?"
-            ) from None
-    found = getattr(module, name, None)
-    if not callable(found):
-        public = sorted(n for n in vars(module) if not n.startswith("_"))[:12]
-        raise SuiteError(
-            f"function {reference!r}: {target} has no callable {name!r} (it has "
-            f"{', '.join(public) or 'nothing public'})"
-        )
-    return found  # type: ignore[no-any-return]
 
 
 class _ApplicationModel:
@@ -165,8 +124,8 @@ def _recorded_chat(app: ApplicationSpec, build: str, mode: RecordMode | str | No
             )
         if not cassette.exists():
             raise SuiteError(
-                f"the cassette of build {build!r} does not exist ({cassette}); record it with "
-                "a live 'function' and --record-mode record-missing, or fix the path"
+                f"the cassette of build {build!r} does not exist ({cassette}), and the suite "
+                "names no live 'function' to record it from; fix the path in the suite's builds"
             )
         live = NoLiveApplication(app.model_id, build, cassette)
     chat: RecordedChat = record_replay(live, cassette, mode, model_id=app.model_id)
@@ -262,6 +221,7 @@ def load_application(
     ``usage=True`` makes a recorded build answer with the token usage its cassette recorded
     (see :func:`recorded_application_usage`), as ``evalmark run`` does."""
     from evalmark.suite.loader import load_suite
+    from evalmark.suite.preflight import check_runnable
 
     loaded = load_suite(suite)
     chosen = loaded.evaluations[0]
@@ -271,6 +231,8 @@ def load_application(
             raise SuiteError(f"no evaluation named {evaluation!r}; the suite has {names}")
         chosen = loaded.evaluations[names.index(evaluation)]
     app = chosen.application
+    if app.builds or build is None:
+        check_runnable(loaded, build, mode, only=chosen)
     if app.builds:
         recorded = recorded_application_usage if usage else recorded_application
         return recorded(app, build or app.build_names[0], mode)

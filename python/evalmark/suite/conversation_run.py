@@ -33,7 +33,8 @@ from evalmark.models.modes import resolve_mode
 from evalmark.models.values import ChatToolCall, MessageLike, last_user_text, message_dicts
 from evalmark.strategies.registry import get_strategy_kind
 from evalmark.strategies.trajectory import TrajectoryMatch
-from evalmark.suite.application import NoLiveApplication, import_callable
+from evalmark.suite.application import NoLiveApplication
+from evalmark.suite.callables import import_callable
 from evalmark.suite.conversations import ConversationSpec, UserModelSpec
 from evalmark.suite.model import ApplicationSpec, EvaluationSpec
 

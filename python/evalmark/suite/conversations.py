@@ -24,7 +24,8 @@ application and scores it (:mod:`evalmark.suite.conversation_run`)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -90,6 +91,7 @@ class UserModelSpec:
     cassette: Path
     model: str | None
     base: Path
+    lines: Mapping[str, int] = field(default_factory=dict)  # of "cassette" and "model"
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +222,8 @@ def _user_model(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> Use
         doc.report((*key, "model"), "expected 'package.module:factory' returning a chat model")
         model = None
     model_id = doc.string((*key, "model-id"), mapping.get("model-id"), default="simulated-user")
-    return UserModelSpec(model_id, base / cassette, model, base)
+    lines = {name: doc.where((*key, name))[0] for name in ("cassette", "model")}
+    return UserModelSpec(model_id, base / cassette, model, base, lines)
 
 
 def conversations(

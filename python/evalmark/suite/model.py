@@ -86,6 +86,8 @@ class ApplicationSpec:
     model_id: str
     system_prompt: str | None
     base: Path
+    # the suite file's line of "function", "builds" and of each "build:<name>", for errors
+    lines: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def build_names(self) -> tuple[str, ...]:
@@ -124,6 +126,8 @@ class JudgeSpec:
     seed: int = 0
     inner: JudgeSpec | None = None
     base: Path = Path()
+    # the suite file's line of "cassette" and "model", for errors found before a run
+    lines: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

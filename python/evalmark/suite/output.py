@@ -7,7 +7,8 @@ the checks that caught them, the gate, the comparison with a baseline and the re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -27,7 +28,14 @@ from evalmark.report.render.terminal import (
 from evalmark.report.wording import gate_cells, plural
 from evalmark.suite.runner import SuiteRun
 
-__all__ = ["compare_with_baseline", "gate_text", "print_run", "report_stem", "write_reports"]
+__all__ = [
+    "compare_with_baseline",
+    "gate_text",
+    "print_run",
+    "report_paths",
+    "report_stem",
+    "write_reports",
+]
 
 _EXTENSIONS = {"md": ".md", "json": ".json", "html": ".html", "xml": ".xml"}
 _JUDGES = {"rule": "RuleJudge", "recorded": "recorded judge", "noisy": "noisy judge"}
@@ -97,25 +105,42 @@ def _build_of(report: Any) -> str | None:
     return build if isinstance(build, str) else None
 
 
+def report_paths(run: SuiteRun, directory: Path, formats: Sequence[str]) -> list[Path]:
+    """The files :func:`write_reports` writes for ``run``, in the order it writes them."""
+    return [path for path, _ in _planned(run, directory, formats)]
+
+
 def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> list[Path]:
     """Write every evaluation's report in every format, and for a suite of several evaluations
     the suite report (Markdown and JSON formats); returns the paths written. Every file lies
     directly in ``directory`` whatever the suite, evaluation and build are called."""
-    written = []
+    return [write(path) for path, write in _planned(run, directory, formats)]
+
+
+def _planned(
+    run: SuiteRun, directory: Path, formats: Sequence[str]
+) -> list[tuple[Path, Callable[[Path], Path]]]:
+    """Each report file of ``run`` with the function writing it."""
+    planned: list[tuple[Path, Callable[[Path], Path]]] = []
     for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         stem = report_stem(run, evaluation.name, _build_of(report))
         for fmt in formats:
             # The HTML page shows each case's input, expected answer, facts and context.
-            html = fmt == "html" and evaluation.samples
-            options = {"samples": load_samples(*evaluation.samples)} if html else {}
-            written.append(report.write(path_inside(directory, stem, _EXTENSIONS[fmt]), **options))
+            samples = evaluation.samples if fmt == "html" else ()
+            path = path_inside(directory, stem, _EXTENSIONS[fmt])
+            planned.append((path, functools.partial(_write, report, samples)))
     if len(run.reports) > 1:
         suite = SuiteReport(run.reports, name=run.suite.name)
         stem = report_stem(run, None, run.build)
         for fmt in formats:
             if fmt in ("md", "json"):
-                written.append(suite.write(path_inside(directory, stem, _EXTENSIONS[fmt])))
-    return written
+                planned.append((path_inside(directory, stem, _EXTENSIONS[fmt]), suite.write))
+    return planned
+
+
+def _write(report: Any, samples: Sequence[Path], path: Path) -> Path:
+    options = {"samples": load_samples(*samples)} if samples else {}
+    return report.write(path, **options)  # type: ignore[no-any-return]
 
 
 def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> bool:

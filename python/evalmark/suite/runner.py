@@ -19,14 +19,12 @@ from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
 from evalmark.report.gates import GateResult, check_budgets, check_cases, check_repeats
 from evalmark.strategies.registry import get_strategy_kind
-from evalmark.suite.application import (
-    import_callable,
-    question_of,
-    recorded_application_usage,
-)
+from evalmark.suite.application import question_of, recorded_application_usage
+from evalmark.suite.callables import import_callable
 from evalmark.suite.conversation_run import run_conversations, selected_conversations
 from evalmark.suite.identity import AnswerLog, AnswerSource, file_sha256, sources_of
 from evalmark.suite.model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
+from evalmark.suite.preflight import check_runnable
 
 __all__ = [
     "GateResult",
@@ -183,9 +181,7 @@ def run_suite(
     """
     from evalmark.engine.scorer import Scorer
 
-    if build is not None and build not in suite.build_names:
-        known = ", ".join(suite.build_names) or "none (the suite has no recorded builds)"
-        raise SuiteError(f"{suite.path}: no build named {build!r}; the suite records: {known}")
+    check_runnable(suite, build, mode)
     judge_model = (
         judge if judge is not None else (build_judge(suite.judge, mode) if suite.judged else None)
     )

@@ -79,7 +79,9 @@ def application(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> App
     if system_prompt is not None and not isinstance(system_prompt, str):
         doc.report((*key, "system-prompt"), "expected text; use a block scalar (system-prompt: |)")
         system_prompt = None
-    return ApplicationSpec(builds, function, model_id, system_prompt, base)
+    lines = {"builds": doc.where((*key, "builds"))[0], "function": doc.where((*key, "function"))[0]}
+    lines.update({f"build:{b}": doc.where((*key, "builds", b))[0] for b in builds})
+    return ApplicationSpec(builds, function, model_id, system_prompt, base, lines)
 
 
 def strategies(doc: SuiteDocument, key: PathKey, value: Any) -> tuple[StrategySpec, ...]:
@@ -211,8 +213,18 @@ def judge(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> JudgeSpec
             doc.report((*key, "judge"), "a noisy judge wraps a rule or recorded judge")
     elif "judge" in mapping:
         doc.report((*key, "judge"), "only a noisy judge wraps another judge; set kind: noisy")
+    lines = {name: doc.where((*key, name))[0] for name in ("cassette", "model")}
     return JudgeSpec(
-        kind, float(min_overlap), cassette, model, model_id, float(flip_rate), seed, inner, base
+        kind,
+        float(min_overlap),
+        cassette,
+        model,
+        model_id,
+        float(flip_rate),
+        seed,
+        inner,
+        base,
+        lines,
     )
 
 

@@ -8,6 +8,8 @@ that its answers are recorded once and replayed in CI (see cassettes/README.md).
 
 from __future__ import annotations
 
+import re
+
 HELP_CENTRE = {
     ("export", "pdf"): "Open the note, choose File > Export and pick PDF or Markdown.",
     ("offline",): "Quillpad works offline; edits sync within a minute of reconnecting.",
@@ -18,7 +20,7 @@ HELP_CENTRE = {
 
 def answer(question: str) -> str:
     """The help-centre answer whose keywords best match the question."""
-    words = set(question.lower().replace("?", " ").split())
+    words = set(re.findall(r"[a-z0-9]+", question.lower()))
     best = max(HELP_CENTRE, key=lambda keys: sum(key in words for key in keys))
     if not any(key in words for key in best):
         return "I don't know; please ask support@quillpad.example."

@@ -66,7 +66,7 @@ def register(subparsers: Any) -> None:
         help="cases whose verdict changes between runs with the same inputs",
         description=(
             "Cases whose verdict changed across runs of one suite that read the same sample "
-            "and cassette files: flake rate with a 95%% Wilson interval."
+            "and cassette files: flake rate with a 95% Wilson interval."
         ),
     )
     flaky.add_argument("--suite", help="only this suite")

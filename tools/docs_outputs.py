@@ -27,7 +27,9 @@ under their ``$`` line:
   matching, at or after the previous item; ``/regex/+N`` or ``-N`` moves from it). Left-out
   lines become one ``...`` line per gap.
 - ``exit: hide``: no ``[exit N]`` line.
+- ``show: none``: only the command (and its exit line).
 - ``sub: /regex/replacement/``: replace in the output (times, commits), before ``show``.
+- ``hidden``: run the command but show nothing of it (a setup step the page describes).
 
 Before a page's commands run, each fenced block preceded by ``<!-- file: PATH -->`` is written
 to PATH (relative to the repository root), so the code a page shows is the code its commands run.
@@ -66,6 +68,7 @@ class Entry:
     command: list[str]
     show: str = ""
     exit: bool = True
+    hidden: bool = False
     subs: list[tuple[re.Pattern[str], str]] = field(default_factory=list)
 
 
@@ -93,7 +96,9 @@ def _parse_entries(lines: list[str], where: str) -> list[Entry]:
         else:
             key, _, value = line.strip().partition(":")
             value = value.strip()
-            if key == "show":
+            if key == "hidden" and not value:
+                entries[-1].hidden = True
+            elif key == "show":
                 entries[-1].show = value
             elif key == "exit" and value in ("hide", "show"):
                 entries[-1].exit = value == "show"
@@ -226,12 +231,13 @@ def run_block(block: Block, where: str) -> list[str]:
         for pattern, replacement in entry.subs:
             output = pattern.sub(replacement, output)
         out = [line.rstrip() for line in output.split("\n")] if output else []
+        if entry.hidden:
+            continue
         if previous_printed:
             shown.append("")
         shown += ["$ " + entry.command[0], *entry.command[1:]]
-        printed = (select(out, entry.show, where) if entry.show else out) + (
-            [f"[exit {status}]"] if entry.exit else []
-        )
+        kept = [] if entry.show == "none" else select(out, entry.show, where) if entry.show else out
+        printed = kept + ([f"[exit {status}]"] if entry.exit else [])
         shown += printed
         previous_printed = bool(printed)
     return shown

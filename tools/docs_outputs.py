@@ -24,12 +24,15 @@ under their ``$`` line:
 
 - ``show: ITEM, ...``: the lines to show; an ITEM is a line or a range ``A .. B`` where A and B
   are a line number (1-based; negative counts from the end) or ``/regex/`` (the first line
-  matching, at or after the previous item; ``/regex/+N`` or ``-N`` moves from it). Left-out
+  matching, at or after the previous item; ``/regex/+N`` or ``-N`` moves from it); a range's
+  end may also be ``+N``, N lines after its start. Left-out
   lines become one ``...`` line per gap.
 - ``exit: hide``: no ``[exit N]`` line.
 - ``show: none``: only the command (and its exit line).
 - ``sub: /regex/replacement/``: replace in the output (times, commits), before ``show``.
 - ``hidden``: run the command but show nothing of it (a setup step the page describes).
+- ``requires: PROGRAM``: without PROGRAM on PATH the block is left as it is, with a warning
+  (CI installs what the pages need, bubblewrap for the code sandbox).
 
 Before a page's commands run, each fenced block preceded by ``<!-- file: PATH -->`` is written
 to PATH (relative to the repository root), so the code a page shows is the code its commands run.
@@ -69,6 +72,7 @@ class Entry:
     show: str = ""
     exit: bool = True
     hidden: bool = False
+    requires: str = ""
     subs: list[tuple[re.Pattern[str], str]] = field(default_factory=list)
 
 
@@ -96,7 +100,9 @@ def _parse_entries(lines: list[str], where: str) -> list[Entry]:
         else:
             key, _, value = line.strip().partition(":")
             value = value.strip()
-            if key == "hidden" and not value:
+            if key == "requires" and value:
+                entries[-1].requires = value
+            elif key == "hidden" and not value:
                 entries[-1].hidden = True
             elif key == "show":
                 entries[-1].show = value
@@ -253,6 +259,8 @@ def _position(spec: str, lines: list[str], after: int, where: str) -> int:
             if pattern.search(lines[k]):
                 return k + int(found.group(2) or 0)
         raise MarkerError(f"{where}: show: no output line matches /{found.group(1)}/")
+    if re.fullmatch(r"\+\d+", spec) and after + int(spec) < len(lines):
+        return after + int(spec)
     if re.fullmatch(r"-?\d+", spec):
         number = int(spec)
         index = number - 1 if number > 0 else len(lines) + number
@@ -297,6 +305,13 @@ def render_page(path: Path) -> str:
     for block in reversed(blocks):
         if shutil.which("bash") is None:
             raise MarkerError("bash is needed to run the documented commands")
+        missing = [e.requires for e in block.entries if e.requires and not shutil.which(e.requires)]
+        if missing:
+            print(
+                f"docs-outputs: {page}:{block.start}: not run, {missing[0]} is not installed",
+                file=sys.stderr,
+            )
+            continue
         lines[block.start : block.end] = run_block(block, f"{page}:{block.start}")
     return "\n".join(lines)
 

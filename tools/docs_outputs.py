@@ -204,7 +204,7 @@ def _environment(history: Path) -> dict[str, str]:
     return env
 
 
-def run_block(block: Block, where: str) -> list[str]:
+def run_block(block: Block, where: str, root: Path = ROOT) -> list[str]:
     """Run a block's commands in one shell and return the lines the block shows."""
     token = f"@@docs-outputs-{secrets.token_hex(8)}"
     script = ["set +e"]
@@ -215,7 +215,7 @@ def run_block(block: Block, where: str) -> list[str]:
         try:
             done = subprocess.run(
                 ["bash", "-c", "\n".join(script)],
-                cwd=ROOT,
+                cwd=root,
                 env=_environment(Path(tmp) / "history.sqlite"),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
@@ -292,13 +292,13 @@ def select(lines: list[str], show: str, where: str) -> list[str]:
     return shown
 
 
-def render_page(path: Path) -> str:
+def render_page(path: Path, root: Path = ROOT) -> str:
     """Return the page with every marked block rewritten from its commands."""
-    page = str(path.relative_to(ROOT))
+    page = str(path.relative_to(root))
     text = path.read_text(encoding="utf-8")
     blocks, files = find_blocks(text, page)
     for target, content in files:
-        destination = ROOT / target
+        destination = root / target
         destination.parent.mkdir(parents=True, exist_ok=True)
         destination.write_text("\n".join(content) + "\n", encoding="utf-8")
     lines = text.split("\n")
@@ -312,7 +312,7 @@ def render_page(path: Path) -> str:
                 file=sys.stderr,
             )
             continue
-        lines[block.start : block.end] = run_block(block, f"{page}:{block.start}")
+        lines[block.start : block.end] = run_block(block, f"{page}:{block.start}", root)
     return "\n".join(lines)
 
 
@@ -325,12 +325,14 @@ def main(argv: list[str] | None = None) -> int:
     """Rewrite the shown outputs (or, with --check, compare them); exit 1 on a difference."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--check", action="store_true", help="compare, write nothing")
+    parser.add_argument("--root", type=Path, default=ROOT, help="run the commands here")
     parser.add_argument("pages", nargs="*", type=Path, help="default: README.md and docs/")
     args = parser.parse_args(argv)
+    root = args.root.resolve()
     chosen = [p.resolve() for p in args.pages] or pages()
     try:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            rendered = list(pool.map(render_page, chosen))
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            rendered = list(pool.map(lambda page: render_page(page, root), chosen))
     except MarkerError as exc:
         print(f"docs-outputs: {exc}", file=sys.stderr)
         return 2
@@ -339,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         old = path.read_text(encoding="utf-8")
         if new == old:
             continue
-        name = str(path.relative_to(ROOT))
+        name = str(path.relative_to(root))
         if args.check:
             differ = True
             diff = difflib.unified_diff(

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("docs_outputs", ROOT / "tools" / "docs_outputs.py")
+    path = ROOT / "tools" / "docs_outputs.py"
+    spec = importlib.util.spec_from_file_location("docs_outputs", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["docs_outputs"] = module  # dataclasses look their module up

@@ -130,3 +130,15 @@ def test_every_shown_output_of_the_docs_has_a_marker() -> None:
     assert marked >= 15
     demo = (ROOT / "docs" / "demo.md").read_text(encoding="utf-8")
     assert "<!-- output: evalmark report diff" in demo
+
+
+def test_a_block_needing_a_missing_program_is_left_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "page.md"
+    marker = "<!-- output\n$ echo new\n  requires: no-such-program-here\n-->\n"
+    text = marker + "```\n$ echo new\nold\n```\n"
+    page.write_text(text, encoding="utf-8")
+    assert _main(tmp_path, "--check", str(page)) == 0
+    assert "page.md:5: not run, no-such-program-here is not installed" in capsys.readouterr().err
+    assert page.read_text(encoding="utf-8") == text

@@ -11,11 +11,13 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,3 +119,29 @@ def test_the_api_build_loads_the_role_extension() -> None:
     (mkdocstrings,) = (p["mkdocstrings"] for p in config["plugins"] if isinstance(p, dict))
     options = mkdocstrings["handlers"]["python"]["options"]
     assert "tools/griffe_xrefs.py:SphinxRoleLinks" in options["extensions"]
+
+
+def test_the_extension_leaves_no_raw_role_in_what_griffe_loads() -> None:
+    """Where the docs toolchain is installed (``make docs``), the extension itself is run."""
+    griffe = pytest.importorskip("griffe")
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        from griffe_xrefs import _objects  # type: ignore[import-not-found]
+
+        extensions = griffe.load_extensions(f"{ROOT / 'tools' / 'griffe_xrefs.py'}:SphinxRoleLinks")
+        package = griffe.load(
+            "evalmark",
+            search_paths=[str(ROOT / "python")],
+            extensions=extensions,
+            allow_inspection=False,
+        )
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    xrefs = _xrefs()
+    raw = [
+        f"{obj.path}: {role}"
+        for obj in _objects(package)
+        if obj.docstring is not None
+        for role in xrefs.raw_roles(obj.docstring.value)
+    ]
+    assert raw == []

@@ -10,7 +10,7 @@ STAMP := $(VENV)/.stamp
 .DEFAULT_GOAL := help
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
 $(PY):
 	@echo "creating $(VENV)"
@@ -70,6 +70,12 @@ lint: dev ## formatting, lints and type checks for Rust and Python
 docs: $(STAMP)-docs ## build the user guide and API reference into build/site (strict: warnings fail)
 	$(VENV)/bin/mkdocs build --strict -q
 
+docs-outputs: dev ## rewrite the command outputs shown in README.md and docs/ from the real commands
+	$(PY) tools/docs_outputs.py
+
+docs-check: dev ## fail when an output shown in README.md or docs/ differs from what its command prints
+	$(PY) tools/docs_outputs.py --check
+
 # an abi3 wheel (one file for every CPython >= 3.11 on this platform) and an sdist, into dist/;
 # the wheel installs with pip on a machine that has no Rust toolchain. (pip does build with
 # maturin, through build_backend/: maturin's warning that it would not is silenced.)
@@ -88,4 +94,4 @@ bench: dev ## print throughput and ratios against the peer libraries (never fail
 	$(PY) bench/history.py
 	$(PY) bench/pytest_startup.py
 
-.PHONY: help build dev demo demo-all test lint docs bench wheel
+.PHONY: help build dev demo demo-all test lint docs docs-outputs docs-check bench wheel

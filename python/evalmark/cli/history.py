@@ -68,7 +68,7 @@ def register(subparsers: Any) -> None:
         description=(
             "Cases whose verdict changed across runs of one suite that read the same sample "
             "and cassette files and got their answer from the same model, recordings and "
-            "build: flake rate with a 95%% Wilson interval. Verdicts that changed with the "
+            "build: flake rate with a 95% Wilson interval. Verdicts that changed with the "
             "model, recordings or build are listed apart, as changed answers."
         ),
     )

@@ -228,8 +228,8 @@ class CodeTests(_Extracting):
     ``tests`` (Python test code, see :func:`evalmark.code.run_tests`) or ``cases``
     (:class:`IOCase` items or mappings); when neither is given, each sample's metadata
     supplies ``tests`` or ``cases`` (and ``entry-point``). ``sandbox`` is ``"bwrap"`` (the
-    default), ``"local"`` (not a security boundary) or a :class:`Sandbox` object; its name is
-    in every result's metadata.
+    default), ``"local"`` (not a security boundary) or a :class:`~evalmark.code.Sandbox`
+    object; its name is in every result's metadata.
     """
 
     def __init__(

@@ -70,11 +70,11 @@ def record_replay(
     ``CI`` is set, else ``$EVALMARK_RECORD_MODE``, else ``replay``. ``model_id`` overrides the
     model's own id in keys.
 
-    A call is identified by its request and the ``repeat`` of its :func:`call_context` (0 when
-    unset): the same call replays the same recording however often and in whatever order it is
-    made. ``beyond_recorded`` says what replay does for a repeat that was not recorded:
-    ``"repeat"`` the last recorded one (default), ``"cycle"`` through them, ``"error"`` raise
-    ``CassetteMiss``.
+    A call is identified by its request and the ``repeat`` of its
+    :func:`~evalmark.models.call_context` (0 when unset): the same call replays the same
+    recording however often and in whatever order it is made. ``beyond_recorded`` says what
+    replay does for a repeat that was not recorded: ``"repeat"`` the last recorded one
+    (default), ``"cycle"`` through them, ``"error"`` raise ``CassetteMiss``.
 
     Secrets never reach the file: values under credential names (``api_key``, ``Authorization``
     ...), the model's own configured key and credential headers, the values in ``secrets``, and

@@ -121,8 +121,8 @@ def register(report: Report, name: str | None = None) -> Report:
     """Add ``report`` to the suite report of this pytest run; returns it unchanged.
 
     ``name`` defaults to the id of the running test (a second report from the same test gets
-    ``#2``). Reports from the ``scorer`` fixture and :func:`evaluation_test` are registered
-    already; call this for reports made another way.
+    ``#2``). Reports from the ``scorer`` fixture and :func:`~evalmark.pytest.evaluation_test`
+    are registered already; call this for reports made another way.
     """
     REGISTRY.add(report, name)
     return report

@@ -49,7 +49,7 @@ class ReportOutput:
 
     def format(self, format: str, **options: Any) -> str:
         """The report rendered by the formatter named ``format`` (``markdown``, ``json``,
-        ``html``, ``junit``, or one registered with :func:`register_formatter`)."""
+        ``html``, ``junit``, or one registered with :func:`~evalmark.report.register_formatter`)."""
         return get_formatter(format).render(cast("Report", self), **options)
 
     def to_markdown(self, **options: Any) -> str:

@@ -35,7 +35,9 @@ class ScoreWriter(Protocol):
 def open_writer(
     path: Path, temp: Path, id_column: str | None, metrics: Sequence[MetricSpec]
 ) -> ScoreWriter:
-    """A writer for ``path``'s format writing into ``temp`` (see :class:`AtomicFile`)."""
+    """A writer for ``path``'s format writing into ``temp``.
+
+    See :class:`~evalmark._files.atomic.AtomicFile`."""
     kind = output_format(path)
     if kind == "parquet":
         return ParquetScoreWriter(temp, id_column, metrics, str(path))

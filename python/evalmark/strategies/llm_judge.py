@@ -232,7 +232,8 @@ class LLMJudge:
 
     def evaluate_raw(self, **values: Any) -> dict[str, Any]:
         """The judge's parsed reply for the given variables, checked against the shape (for an
-        output schema, validated against it; :class:`JudgeSchemaError` names the path)."""
+        output schema, validated against it; :class:`~evalmark.errors.JudgeSchemaError` names
+        the path)."""
         return self.grade(**values).reply
 
     async def aevaluate_raw(self, **values: Any) -> dict[str, Any]:

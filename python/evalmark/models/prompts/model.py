@@ -70,8 +70,9 @@ class FewShotExample:
 
 @dataclass(frozen=True, slots=True)
 class CatalogPrompt:
-    """A judge prompt of the catalog (or one read with :func:`load_prompt`); see the module
-    docstring for the file format. ``text`` is the file's whole text (what the checksums pin)."""
+    """A judge prompt of the catalog (or one read with
+    :func:`~evalmark.models.prompts.load_prompt`); see the module docstring for the file format.
+    ``text`` is the file's whole text (what the checksums pin)."""
 
     name: str
     group: str

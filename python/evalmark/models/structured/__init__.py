@@ -17,8 +17,8 @@ back to prompted when the server says it does not support it.
 Reading a reply (:meth:`ResponseSpec.read`) recovers the JSON object from chatty or fenced
 text (:func:`json_objects`: a brace-balanced scan that ignores braces inside string literals)
 and checks it. An empty reply, no JSON, a field missing or of the wrong type, a score out of
-range or not among the choices, a schema violation: each is a :class:`JudgeReplyError` naming
-the prompt and quoting the reply.
+range or not among the choices, a schema violation: each is a
+:class:`~evalmark.errors.JudgeReplyError` naming the prompt and quoting the reply.
 """
 
 from evalmark.models.structured.json_scan import json_object_texts, json_objects

@@ -29,7 +29,7 @@ _SHOWN_BAD_ROWS = 10
 
 _EXAMPLES = """\
 examples:
-  evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein
+  evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein_similarity
   evalmark score logs.parquet --metrics token_f1,json_match -o scores.parquet \\
       --summary summary.json --expected-col reference --actual-col answer --on-error null
   evalmark score pairs.csv --metrics cosine --expected-npy ref.npy --actual-npy ans.npy

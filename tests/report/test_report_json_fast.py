@@ -155,7 +155,13 @@ def app(index: int) -> Any:
 def scored_report() -> Report:
     """A report from the Scorer: lazy columns (rows of errors), metric explanations."""
     return Scorer().evaluate(
-        SAMPLES, app, ExactMatch(), TokenF1(0.5), ContainsFacts(), LevenshteinSimilarity(0.3), name="s"
+        SAMPLES,
+        app,
+        ExactMatch(),
+        TokenF1(0.5),
+        ContainsFacts(),
+        LevenshteinSimilarity(0.3),
+        name="s",
     )
 
 

@@ -151,18 +151,22 @@ class MetricFunction:
 
 @dataclass(frozen=True, slots=True)
 class Metric:
-    """A name for one number: ``function`` with the options of ``settings`` fixed."""
+    """A name for one number: ``function`` with the options of ``settings`` fixed, and the
+    reference it equals (``"—"`` when none does)."""
 
     name: str
     function: MetricFunction
     settings: Mapping[str, object] = field(default_factory=dict)
     summary: str = ""
+    reference: str = ""
 
     def __post_init__(self) -> None:
         self.function.check(self.settings, self.name)
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
         if not self.summary:
             object.__setattr__(self, "summary", self.function.summary)
+        if not self.reference:
+            object.__setattr__(self, "reference", self.function.reference)
 
     @property
     def options(self) -> dict[str, object]:
@@ -268,7 +272,7 @@ JSON_MATCH = MetricFunction(
     (Option("numbers", "value", ("value", "strict")),),
     "JSON documents equal by meaning",
     "True or False",
-    'numbers="strict": json.dumps(json.loads(x), sort_keys=True) equality',
+    "json.dumps(json.loads(x), sort_keys=True) equality (numbers='strict')",
     dtype="bool",
     blame="expected",
 )
@@ -302,32 +306,87 @@ FUNCTIONS: Mapping[str, MetricFunction] = MappingProxyType(
 """Every metric function, by its public name."""
 
 _STEMMED = {"stemmer": "porter"}
+_NONE = "—"
+
+
+def _rouge(key: str, stemmed: bool = False) -> str:
+    return f'RougeScorer(["{key}"]{", use_stemmer=True" if stemmed else ""})'
+
 
 _METRICS: tuple[Metric, ...] = (
     Metric("token_f1", TOKEN_F1),
-    Metric("token_f1_raw", TOKEN_F1, {"normalizer": "none"}, "token F1, whitespace split only"),
-    Metric("rouge_l", ROUGE_L, {}, "ROUGE-L F-measure"),
-    Metric("rouge_l_precision", ROUGE_L, {"measure": "precision"}, "ROUGE-L precision"),
-    Metric("rouge_l_recall", ROUGE_L, {"measure": "recall"}, "ROUGE-L recall"),
+    Metric(
+        "token_f1_raw",
+        TOKEN_F1,
+        {"normalizer": "none"},
+        "token F1, whitespace split only",
+        _NONE,
+    ),
+    Metric("rouge_l", ROUGE_L, {}, "ROUGE-L F-measure", f"{_rouge('rougeL')} F-measure"),
+    Metric(
+        "rouge_l_precision",
+        ROUGE_L,
+        {"measure": "precision"},
+        "ROUGE-L precision",
+        f"{_rouge('rougeL')} precision",
+    ),
+    Metric(
+        "rouge_l_recall",
+        ROUGE_L,
+        {"measure": "recall"},
+        "ROUGE-L recall",
+        f"{_rouge('rougeL')} recall",
+    ),
     Metric(
         "rouge_l_unicode",
         ROUGE_L,
         {"tokenizer": "unicode"},
         "ROUGE-L F-measure over Unicode letters and digits",
+        _NONE,
     ),
-    Metric("rouge_l_stemmed", ROUGE_L, _STEMMED, "ROUGE-L F-measure, Porter-stemmed"),
-    Metric("rouge1", ROUGE_N, {"n": 1}, "ROUGE-1 F-measure"),
-    Metric("rouge1_stemmed", ROUGE_N, {"n": 1, **_STEMMED}, "ROUGE-1 F-measure, Porter-stemmed"),
-    Metric("rouge2", ROUGE_N, {"n": 2}, "ROUGE-2 F-measure"),
-    Metric("rouge2_stemmed", ROUGE_N, {"n": 2, **_STEMMED}, "ROUGE-2 F-measure, Porter-stemmed"),
-    Metric("rouge_lsum", ROUGE_LSUM, {}, "ROUGE-Lsum F-measure"),
-    Metric("rouge_lsum_stemmed", ROUGE_LSUM, _STEMMED, "ROUGE-Lsum F-measure, Porter-stemmed"),
+    Metric(
+        "rouge_l_stemmed",
+        ROUGE_L,
+        _STEMMED,
+        "ROUGE-L F-measure, Porter-stemmed",
+        _rouge("rougeL", True),
+    ),
+    Metric("rouge1", ROUGE_N, {"n": 1}, "ROUGE-1 F-measure", _rouge("rouge1")),
+    Metric(
+        "rouge1_stemmed",
+        ROUGE_N,
+        {"n": 1, **_STEMMED},
+        "ROUGE-1 F-measure, Porter-stemmed",
+        _rouge("rouge1", True),
+    ),
+    Metric("rouge2", ROUGE_N, {"n": 2}, "ROUGE-2 F-measure", _rouge("rouge2")),
+    Metric(
+        "rouge2_stemmed",
+        ROUGE_N,
+        {"n": 2, **_STEMMED},
+        "ROUGE-2 F-measure, Porter-stemmed",
+        _rouge("rouge2", True),
+    ),
+    Metric("rouge_lsum", ROUGE_LSUM, {}, "ROUGE-Lsum F-measure", _rouge("rougeLsum")),
+    Metric(
+        "rouge_lsum_stemmed",
+        ROUGE_LSUM,
+        _STEMMED,
+        "ROUGE-Lsum F-measure, Porter-stemmed",
+        _rouge("rougeLsum", True),
+    ),
     Metric("bleu", BLEU, {}, "sentence BLEU (sacrebleu's / 100)"),
     Metric("chrf", CHRF, {}, "sentence chrF (sacrebleu's / 100)"),
-    Metric("chrf_pp", CHRF, {"word_order": 2}, "sentence chrF++ (sacrebleu's / 100)"),
+    Metric(
+        "chrf_pp",
+        CHRF,
+        {"word_order": 2},
+        "sentence chrF++ (sacrebleu's / 100)",
+        "sacrebleu's sentence_chrf(actual, [expected], word_order=2).score / 100",
+    ),
     Metric("levenshtein_similarity", LEVENSHTEIN_SIMILARITY),
     Metric("levenshtein_distance", LEVENSHTEIN_DISTANCE),
-    Metric("json_match", JSON_MATCH, {}, "JSON equality, numbers by value"),
+    Metric("json_match", JSON_MATCH, {}, "JSON equality, numbers by value", _NONE),
     Metric("json_match_strict", JSON_MATCH, {"numbers": "strict"}, "JSON equality, 1 != 1.0"),
     Metric("cosine", COSINE),
 )
@@ -346,7 +405,6 @@ def metric_table_markdown() -> str:
         settings = ", ".join(f"{k}={v!r}" for k, v in metric.settings.items())
         call = f"`{metric.function.name}({settings})`" if settings else f"`{metric.function.name}`"
         lines.append(
-            f"| `{metric.name}` | {call} | {metric.function.score_range} "
-            f"| {metric.function.reference} |"
+            f"| `{metric.name}` | {call} | {metric.function.score_range} | {metric.reference} |"
         )
     return "\n".join(lines) + "\n"

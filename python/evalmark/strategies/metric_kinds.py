@@ -73,10 +73,9 @@ def _kind(cls: type[MetricStrategy]) -> StrategyKind:
             return cls(name=given["name"], **chosen)
         return cls(given.get("threshold"), name=given["name"], **chosen)
 
-    threshold = "" if fixed else f"; passes at threshold (default {cls.default_threshold:g})"
     return StrategyKind(
         kind_name(function),
-        f"{function.summary} against the expected output{threshold}",
+        f"{function.summary} against the expected output",
         build,
         options,
     )

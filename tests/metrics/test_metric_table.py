@@ -23,6 +23,8 @@ END = "<!-- metric table: end -->\n"
 def test_public_functions_take_the_declared_options_and_defaults(name: str) -> None:
     function = FUNCTIONS[name]
     assert callable(getattr(_core, function.kernel))
+    assert getattr(em, name) is function.scalar
+    assert getattr(em, f"{name}_batch") is function.batch
     declared = function.defaults
     for public, extra in ((getattr(em, name), ()), (getattr(em, f"{name}_batch"), ("workers",))):
         params = inspect.signature(public).parameters

@@ -58,7 +58,8 @@ Exit codes: 0 scored, 2 usage or input error, 130 interrupted.
 
 def register(subparsers: Any) -> None:
     """Add the ``score`` subcommand."""
-    listing = "\n".join(f"  {name:<22}{spec.description}" for name, spec in METRICS.items())
+    width = max(map(len, METRICS)) + 2
+    listing = "\n".join(f"  {name:<{width}}{spec.description}" for name, spec in METRICS.items())
     parser = subparsers.add_parser(
         "score",
         help="score a JSONL, CSV or Parquet file of (expected, actual) pairs",

@@ -29,8 +29,8 @@ from evalmark.metrics._args import Smooth as Smooth
 from evalmark.metrics._args import Stemmer as Stemmer
 from evalmark.metrics._args import Tokenizer as Tokenizer
 from evalmark.metrics._args import resolve_workers as resolve_workers
+from evalmark.metrics._option import Option as Option
 from evalmark.metrics._table import FUNCTIONS, METRICS, Metric, MetricFunction
-from evalmark.metrics._table import Option as Option
 from evalmark.metrics.column import TextColumn
 from evalmark.metrics.column import Texts as Texts
 from evalmark.metrics.edit import (

@@ -12,89 +12,49 @@ Everything that names a metric reads this table: the metric strategies and the s
 A test checks that the public functions' signatures and defaults are the ones declared here,
 and that every name gives the same number through the function, its strategy, its suite kind
 and ``evalmark score``.
-
-This module imports nothing heavy (no numpy, no extension): listing the metrics is cheap.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
+
+from evalmark.metrics._option import Option
+from evalmark.metrics.edit import (
+    levenshtein_distance,
+    levenshtein_distance_batch,
+    levenshtein_similarity,
+    levenshtein_similarity_batch,
+)
+from evalmark.metrics.jsonmatch import json_match, json_match_batch
+from evalmark.metrics.overlap import (
+    rouge_l,
+    rouge_l_batch,
+    rouge_lsum,
+    rouge_lsum_batch,
+    rouge_n,
+    rouge_n_batch,
+    token_f1,
+    token_f1_batch,
+)
+from evalmark.metrics.reference import bleu, bleu_batch, chrf, chrf_batch
+from evalmark.metrics.vectors import cosine, cosine_batch
 
 Inputs = Literal["text", "vector"]
 ScoreType = Literal["float64", "int64", "bool"]
 
 
 @dataclass(frozen=True, slots=True)
-class Option:
-    """One keyword option of a metric function, with its default.
-
-    ``choices`` lists the accepted values of a choice; otherwise ``kind`` says what the value
-    is: a whole number of at least ``minimum``, a bool, or a non-negative number.
-    """
-
-    name: str
-    default: object
-    choices: tuple[object, ...] = ()
-    kind: Literal["choice", "int", "bool", "number"] = "choice"
-    minimum: int = 0
-
-    def problem(self, value: object) -> str | None:
-        """None when ``value`` is accepted, else what is wrong with it."""
-        if self.kind == "choice":
-            if any(value == c and type(value) is type(c) for c in self.choices):
-                return None
-            return "expected one of " + ", ".join(repr(c) for c in self.choices)
-        if self.kind == "bool":
-            return None if isinstance(value, bool) else "expected true or false"
-        if self.kind == "int":
-            if isinstance(value, int) and not isinstance(value, bool) and value >= self.minimum:
-                return None
-            return f"expected a whole number of at least {self.minimum}"
-        if value is None and self.default is None:
-            return None
-        if (
-            isinstance(value, int | float)
-            and not isinstance(value, bool)
-            and math.isfinite(value)
-            and value >= 0
-        ):
-            return None
-        return "expected a number of at least 0"
-
-    def wanted(self) -> str:
-        """What a value must be, for messages: ``0, 1 or 2``, ``a whole number >= 1``."""
-        if self.kind == "choice":
-            shown = [repr(c) for c in self.choices if c is not None]
-            return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
-        if self.kind == "bool":
-            return "True or False"
-        if self.kind == "int":
-            return f"a whole number >= {self.minimum}"
-        return "a number >= 0" + (" or None" if self.default is None else "")
-
-    def schema(self) -> dict[str, Any]:
-        """The JSON Schema of the values a suite file may give (``None`` is left out: it is
-        the default, given by leaving the option out)."""
-        if self.kind == "choice":
-            return {"enum": [c for c in self.choices if c is not None]}
-        if self.kind == "bool":
-            return {"type": "boolean"}
-        if self.kind == "int":
-            return {"type": "integer", "minimum": self.minimum}
-        return {"type": "number", "minimum": 0}
-
-
-@dataclass(frozen=True, slots=True)
 class MetricFunction:
-    """A public metric function (scalar ``name``, batch ``name_batch``) over ``kernel``, the
-    batch function of ``evalmark._core``."""
+    """A public metric function: its ``scalar`` and ``batch`` forms, their options (keywords
+    with defaults; ``workers`` and ``max_chars`` aside), the range of its scores and the
+    reference it equals. Its kernel is the batch function of ``evalmark._core`` of the same
+    name as ``batch``."""
 
-    name: str
-    kernel: str
+    scalar: Callable[..., Any]
+    batch: Callable[..., Any]
     options: tuple[Option, ...]
     summary: str
     score_range: str
@@ -105,6 +65,16 @@ class MetricFunction:
     quadratic: bool = False
     # The input a kernel rejection is about (json_match only rejects `expected`).
     blame: Literal["expected", "actual", "both"] = "both"
+
+    @property
+    def name(self) -> str:
+        """The public name: ``rouge_n`` (its batch form is ``rouge_n_batch``)."""
+        return str(self.scalar.__name__)
+
+    @property
+    def kernel(self) -> str:
+        """The name of the batch function of ``evalmark._core`` this function calls."""
+        return str(self.batch.__name__)
 
     @property
     def defaults(self) -> dict[str, object]:
@@ -132,21 +102,6 @@ class MetricFunction:
                 raise ValueError(f"{owner}: {key} must be {option.wanted()}, got {value!r}")
             checked[key] = value
         return checked
-
-    def batch(
-        self, expected: Any, actual: Any, *, workers: int | None = None, **options: Any
-    ) -> Any:
-        """Call the public batch function ``name_batch`` with ``options``."""
-        from evalmark import metrics
-
-        function = getattr(metrics, f"{self.name}_batch")
-        return function(expected, actual, workers=workers, **options)
-
-    def scalar(self, expected: Any, actual: Any, **options: Any) -> Any:
-        """Call the public scalar function ``name`` with ``options``."""
-        from evalmark import metrics
-
-        return getattr(metrics, self.name)(expected, actual, **options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,16 +140,16 @@ _ROUGE_SCORE = "rouge_score's RougeScorer"
 _UNIT = "[0, 1]"
 
 TOKEN_F1 = MetricFunction(
-    "token_f1",
-    "token_f1_batch",
+    token_f1,
+    token_f1_batch,
     (Option("normalizer", "squad", ("squad", "none")),),
     "SQuAD token F1",
     _UNIT,
     "the SQuAD v2.0 script's compute_f1",
 )
 ROUGE_L = MetricFunction(
-    "rouge_l",
-    "rouge_l_batch",
+    rouge_l,
+    rouge_l_batch,
     (_TOKENIZER, _MEASURE, _STEMMER),
     "ROUGE-L (longest common subsequence of tokens)",
     _UNIT,
@@ -202,16 +157,16 @@ ROUGE_L = MetricFunction(
     quadratic=True,
 )
 ROUGE_N = MetricFunction(
-    "rouge_n",
-    "rouge_n_batch",
+    rouge_n,
+    rouge_n_batch,
     (Option("n", 1, kind="int", minimum=1), _TOKENIZER, _STEMMER, _MEASURE),
     "ROUGE-N (clipped n-gram overlap)",
     _UNIT,
     f'{_ROUGE_SCORE}(["rouge1"]), ["rouge2"], ...',
 )
 ROUGE_LSUM = MetricFunction(
-    "rouge_lsum",
-    "rouge_lsum_batch",
+    rouge_lsum,
+    rouge_lsum_batch,
     (_TOKENIZER, _STEMMER, _MEASURE),
     "ROUGE-Lsum (union LCS over newline-separated sentences)",
     _UNIT,
@@ -219,8 +174,8 @@ ROUGE_LSUM = MetricFunction(
     quadratic=True,
 )
 BLEU = MetricFunction(
-    "bleu",
-    "bleu_batch",
+    bleu,
+    bleu_batch,
     (
         Option("tokenizer", "13a", ("13a", "intl", "none")),
         Option("lowercase", False, kind="bool"),
@@ -233,8 +188,8 @@ BLEU = MetricFunction(
     "sacrebleu's sentence_bleu(actual, [expected]).score / 100",
 )
 CHRF = MetricFunction(
-    "chrf",
-    "chrf_batch",
+    chrf,
+    chrf_batch,
     (
         Option("char_order", 6, kind="int", minimum=1),
         Option("word_order", 0, (0, 1, 2)),
@@ -248,8 +203,8 @@ CHRF = MetricFunction(
     "sacrebleu's sentence_chrf(actual, [expected]).score / 100",
 )
 LEVENSHTEIN_SIMILARITY = MetricFunction(
-    "levenshtein_similarity",
-    "levenshtein_similarity_batch",
+    levenshtein_similarity,
+    levenshtein_similarity_batch,
     (),
     "Levenshtein similarity, 1 - distance / longer length",
     _UNIT,
@@ -257,8 +212,8 @@ LEVENSHTEIN_SIMILARITY = MetricFunction(
     quadratic=True,
 )
 LEVENSHTEIN_DISTANCE = MetricFunction(
-    "levenshtein_distance",
-    "levenshtein_distance_batch",
+    levenshtein_distance,
+    levenshtein_distance_batch,
     (),
     "Levenshtein edit distance over code points",
     "a count of edits, 0 or more",
@@ -267,8 +222,8 @@ LEVENSHTEIN_DISTANCE = MetricFunction(
     quadratic=True,
 )
 JSON_MATCH = MetricFunction(
-    "json_match",
-    "json_match_batch",
+    json_match,
+    json_match_batch,
     (Option("numbers", "value", ("value", "strict")),),
     "JSON documents equal by meaning",
     "True or False",
@@ -277,8 +232,8 @@ JSON_MATCH = MetricFunction(
     blame="expected",
 )
 COSINE = MetricFunction(
-    "cosine",
-    "cosine_batch",
+    cosine,
+    cosine_batch,
     (),
     "cosine similarity of two vectors",
     "[-1, 1]; 0.0 when either vector is zero",

@@ -50,7 +50,7 @@ demo-all: build ## every bundled job, each with the exit code it must give
 	$(VENV)/bin/evalmark run golden/support-chat --build healthy -q
 	$(VENV)/bin/evalmark run golden/support-chat --build regressed -q; test $$? -eq 1
 	$(VENV)/bin/evalmark tune golden/support --flip 0.03,0.08 > /dev/null
-	$(VENV)/bin/evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein,json_match
+	$(VENV)/bin/evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein_similarity,json_match
 	$(VENV)/bin/evalmark code run golden/code -q
 	$(VENV)/bin/evalmark judge calibrate golden/judge-calibration/labels.jsonl --judge cassette:golden/judge-calibration/judge.jsonl --rates-out out/judge-rates.json
 

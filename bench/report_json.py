@@ -32,7 +32,7 @@ import workload  # noqa: E402
 from evalmark import Report, Sample, Scorer, SuiteReport  # noqa: E402
 from evalmark.report.document import dumps  # noqa: E402
 from evalmark.report.render.json import reference_render  # noqa: E402
-from evalmark.strategies import Levenshtein, RougeL, TokenF1  # noqa: E402
+from evalmark.strategies import LevenshteinSimilarity, RougeL, TokenF1  # noqa: E402
 
 
 def timed(run: Callable[[], Any]) -> tuple[float, float, Any]:
@@ -54,7 +54,7 @@ def main() -> None:
         Sample(name=f"text-{i}", parameters=[i], expected_output=text)
         for i, text in enumerate(expected)
     ]
-    strategies = (TokenF1(0.5), RougeL(0.5), Levenshtein(0.8))
+    strategies = (TokenF1(0.5), RougeL(0.5), LevenshteinSimilarity(0.8))
     scorer = Scorer()
 
     def fresh() -> Report:

@@ -38,7 +38,7 @@ sys.path.insert(0, str(HERE))
 import workload  # noqa: E402
 
 BLOCK = 100_000
-DEFAULT_METRICS = "token_f1,rouge_l,levenshtein"
+DEFAULT_METRICS = "token_f1,rouge_l,levenshtein_similarity"
 
 
 def blocks(n: int) -> Iterator[tuple[list[str], list[str]]]:

@@ -6,7 +6,7 @@
 Two scorer runs over the same inputs as the direct kernel calls, in one process:
 
 * text: 100,000 (expected, actual) answers from bench/workload.py scored with TokenF1 + RougeL +
-  Levenshtein through ``Scorer().evaluate_outputs(samples, outputs, ...)``;
+  LevenshteinSimilarity through ``Scorer().evaluate_outputs(samples, outputs, ...)``;
 * json: 100,000 JSON document pairs scored with JsonMatch.
 
 "direct" is the time of the batch kernels alone on the same lists (token_f1_batch, rouge_l_batch,
@@ -31,7 +31,7 @@ sys.path.insert(0, str(HERE))
 import evalmark.metrics as em  # noqa: E402
 import workload  # noqa: E402
 from evalmark import Sample, Scorer  # noqa: E402
-from evalmark.strategies import JsonMatch, Levenshtein, RougeL, TokenF1  # noqa: E402
+from evalmark.strategies import JsonMatch, LevenshteinSimilarity, RougeL, TokenF1  # noqa: E402
 
 
 def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
@@ -65,7 +65,7 @@ def main() -> None:
     text_samples = samples_for(expected, "text")
     json_samples = samples_for(json_expected, "json")
     scorer = Scorer()
-    text_strategies = (TokenF1(0.5), RougeL(0.5), Levenshtein(0.8))
+    text_strategies = (TokenF1(0.5), RougeL(0.5), LevenshteinSimilarity(0.8))
 
     def direct_text() -> None:
         em.token_f1_batch(expected, actual)
@@ -90,7 +90,7 @@ def main() -> None:
     print(f"scorer on {n:,} precomputed outputs (best of {repeat})")
     print(f"{'run':<34}{'direct s':>10}{'scorer s':>10}{'outputs/s':>14}{'ratio':>8}")
     rows = [
-        ("text: TokenF1 + RougeL + Levenshtein", t_direct_text, t_scored_text),
+        ("text: TokenF1 + RougeL + Levenshtein sim.", t_direct_text, t_scored_text),
         ("json: JsonMatch", t_direct_json, t_scored_json),
         ("all four", t_direct_text + t_direct_json, t_scored_text + t_scored_json),
     ]
@@ -108,7 +108,7 @@ def main() -> None:
         f"{summary[0].evaluations:,} evaluations"
     )
     for name, s in summary[1].items():
-        print(f"  {name:<12} pass {100 * s.check_pass_rate:5.1f}%  mean {s.mean:.4f}")
+        print(f"  {name:<22} pass {100 * s.check_pass_rate:5.1f}%  mean {s.mean:.4f}")
     print(f"json report: pass rate {json_report.pass_rate:.1%}")
     print(f"summary + per-strategy table: {t_summary * 1000:.1f} ms")
     print(f"failing rows with explanations ({len(failing):,} samples): {t_failing:.2f} s")

@@ -29,7 +29,7 @@ def checks() -> list[object]:
         s.ContainsFacts(),
         s.TokenF1(threshold=0.5),
         s.RougeL(threshold=0.5),
-        s.Levenshtein(threshold=0.5),
+        s.LevenshteinSimilarity(threshold=0.5),
         s.SemanticSimilarity(threshold=0.5),
     ]
 

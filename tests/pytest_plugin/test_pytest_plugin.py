@@ -270,9 +270,9 @@ def test_strategy_test_makes_one_test_per_strategy(project: pytest.Pytester) -> 
         test_strategies="""
         from app import right
         from evalmark.pytest import strategy_test
-        from evalmark.strategies import Contains, ExactMatch, Levenshtein
+        from evalmark.strategies import Contains, ExactMatch, LevenshteinSimilarity
 
-        @strategy_test(ExactMatch(), Contains(), Levenshtein(0.9, name="edit-0.9"))
+        @strategy_test(ExactMatch(), Contains(), LevenshteinSimilarity(0.9, name="edit-0.9"))
         def test_each(scorer, strategy):
             from evalmark import load_samples
             report = scorer.evaluate(load_samples("samples_a.yaml"), right, strategy)

@@ -21,7 +21,7 @@ from evalmark.data.results import EvaluationFault, EvaluationResult, ResultColum
 from evalmark.report.render.json import reference_render, render
 from evalmark.report.render.json_rows import layout_for, samples_template
 from evalmark.report.values import SampleUsage, SkippedSample
-from evalmark.strategies import ContainsFacts, ExactMatch, Guardrail, Levenshtein, TokenF1
+from evalmark.strategies import ContainsFacts, ExactMatch, Guardrail, LevenshteinSimilarity, TokenF1
 
 INDENTS: list[Any] = [2, None, 0, 1, 4, 7, -1, True]
 TEXTS = [
@@ -155,7 +155,13 @@ def app(index: int) -> Any:
 def scored_report() -> Report:
     """A report from the Scorer: lazy columns (rows of errors), metric explanations."""
     return Scorer().evaluate(
-        SAMPLES, app, ExactMatch(), TokenF1(0.5), ContainsFacts(), Levenshtein(0.3), name="s"
+        SAMPLES,
+        app,
+        ExactMatch(),
+        TokenF1(0.5),
+        ContainsFacts(),
+        LevenshteinSimilarity(0.3),
+        name="s",
     )
 
 

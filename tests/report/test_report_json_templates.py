@@ -17,7 +17,7 @@ from evalmark.report.document import dumps
 from evalmark.report.render.json import reference_render, render
 from evalmark.report.render.json_layout import three_decimals
 from evalmark.report.values import SkippedSample
-from evalmark.strategies import Levenshtein, TokenF1
+from evalmark.strategies import LevenshteinSimilarity, TokenF1
 from evalmark.strategies.explanation import ThresholdExplanation
 
 LABELS = ["token F1", 'odd "label" 100% \\ 😀 ü \t', "%s %.3f %% %(x)s", ""]
@@ -125,7 +125,7 @@ def scorer_report() -> Report:
             raise RuntimeError(f"failed 100% 😀 {index}")
         return TEXTS[index % len(TEXTS)] + f" a {index % 4}"
 
-    return Scorer().evaluate(samples, app, _OddF1(0.4), Levenshtein(0.6), name="scored %")
+    return Scorer().evaluate(samples, app, _OddF1(0.4), LevenshteinSimilarity(0.6), name="scored %")
 
 
 @pytest.mark.parametrize("indent", [2, None, 1])

@@ -22,7 +22,7 @@ from evalmark.scoring import ScoreOptions, parse_metrics, score_file  # noqa: E4
 # Ray warns about its own deprecated settings when its data context starts.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.*")
 
-METRICS = ["token_f1", "rouge_l", "levenshtein", "json_match"]
+METRICS = ["token_f1", "rouge_l", "levenshtein_similarity", "json_match"]
 PAIRS = [
     ('{"a": 1}', '{"a": 1.0}'),
     ("The cat sat on the mat.", "A cat sat on a mat"),
@@ -64,7 +64,9 @@ def local_rows(
 
 def test_scores_equal_single_machine_row_for_row(tmp_path: Path) -> None:
     src = write_pairs(tmp_path)
-    expected = local_rows(src, tmp_path, ["token_f1", "rouge_l", "levenshtein"], chunk_size=7)
+    expected = local_rows(
+        src, tmp_path, ["token_f1", "rouge_l", "levenshtein_similarity"], chunk_size=7
+    )
     table = pa.table(
         {
             "id": list(range(len(PAIRS))),
@@ -73,18 +75,20 @@ def test_scores_equal_single_machine_row_for_row(tmp_path: Path) -> None:
         }
     )
     dataset = ray.data.from_arrow(table).repartition(5)
-    scored = evalmark.ray.score(dataset, ["token_f1", "rouge_l", "levenshtein"], batch_size=16)
+    scored = evalmark.ray.score(
+        dataset, ["token_f1", "rouge_l", "levenshtein_similarity"], batch_size=16
+    )
     rows = sorted(scored.take_all(), key=lambda row: row["id"])
     assert len(rows) == len(expected)
     for mine, theirs in zip(rows, expected, strict=True):
         assert mine["id"] == theirs["id"]
-        for name in ("token_f1", "rouge_l", "levenshtein"):
+        for name in ("token_f1", "rouge_l", "levenshtein_similarity"):
             assert mine[name] == theirs[name]  # bit for bit
 
 
 def test_summarize_equals_the_local_summary(tmp_path: Path) -> None:
     src = write_pairs(tmp_path)
-    names = ["token_f1", "levenshtein"]
+    names = ["token_f1", "levenshtein_similarity"]
     local = score_file(src, ScoreOptions(parse_metrics(names)))
     dataset = ray.data.read_json(str(src))
     remote = evalmark.ray.summarize(evalmark.ray.score(dataset, names, batch_size=50))

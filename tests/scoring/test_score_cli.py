@@ -47,7 +47,7 @@ def test_prints_row_count_and_per_metric_statistics(
         capsys,
         pairs,
         "--metrics",
-        "token_f1,rouge_l,levenshtein,json_match_strict",
+        "token_f1,rouge_l,levenshtein_similarity,json_match_strict",
     )
     assert code == 0
     lines = out.splitlines()
@@ -116,7 +116,7 @@ def test_same_bytes_on_every_run(
             capsys,
             pairs,
             "--metrics",
-            "token_f1,levenshtein",
+            "token_f1,levenshtein_similarity",
             "-o",
             out_path,
             "--summary",
@@ -214,7 +214,7 @@ def test_help_shows_an_example_and_the_metrics(capsys: pytest.CaptureFixture[str
     assert exited.value.code == 0
     text = capsys.readouterr().out
     assert "evalmark score golden/metrics/pairs.jsonl --metrics" in text
-    for name in ("token_f1", "rouge_l", "levenshtein", "json_match", "cosine"):
+    for name in ("token_f1", "rouge_l", "levenshtein_similarity", "json_match", "cosine"):
         assert name in text
 
 
@@ -259,7 +259,7 @@ GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "metrics"
 def test_golden_pairs_score_the_same_from_jsonl_and_csv(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    metrics = "token_f1,rouge_l,levenshtein,json_match"
+    metrics = "token_f1,rouge_l,levenshtein_similarity,json_match"
     outputs = []
     for name in ("pairs.jsonl", "pairs.csv"):
         out_path = tmp_path / f"{name}.scores.jsonl"

@@ -47,7 +47,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: Any) -> tuple[int, str, str]:
 def test_ctrl_c_during_a_huge_row_exits_130_without_output(huge: Path, tmp_path: Path) -> None:
     out = tmp_path / "scores.jsonl"
     summary = tmp_path / "summary.json"
-    argv = ["score", str(huge), "--metrics", "levenshtein,rouge_l", "-o", str(out)]
+    argv = ["score", str(huge), "--metrics", "levenshtein_similarity,rouge_l", "-o", str(out)]
     child = subprocess.Popen(
         [sys.executable, "-m", "evalmark", *argv, "--summary", str(summary), "--progress"],
         stdout=subprocess.PIPE,
@@ -96,7 +96,7 @@ def test_max_chars_reports_each_long_row_and_scores_the_rest(
         capsys,
         path,
         "--metrics",
-        "token_f1,levenshtein",
+        "token_f1,levenshtein_similarity",
         "--max-chars",
         100,
         "-o",
@@ -112,15 +112,15 @@ def test_max_chars_reports_each_long_row_and_scores_the_rest(
     assert "line 3 (id 'c')" in reported[1] and "actual has 150 characters" in reported[1]
     rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert [r["id"] for r in rows] == ["a", "b", "c", "d"]
-    assert rows[1]["levenshtein"] is None and rows[2]["token_f1"] is None
-    assert rows[3]["levenshtein"] == 1.0  # exactly at the cap: scored
+    assert rows[1]["levenshtein_similarity"] is None and rows[2]["token_f1"] is None
+    assert rows[3]["levenshtein_similarity"] == 1.0  # exactly at the cap: scored
     assert rows[0]["token_f1"] is not None
     doc = json.loads(summary.read_text("utf-8"))
     assert doc["too_long"] == [
         {"where": "line 2", "id": "b", "expected_chars": 101, "actual_chars": 5},
         {"where": "line 3", "id": "c", "expected_chars": 5, "actual_chars": 150},
     ]
-    assert doc["metrics"]["levenshtein"]["nulls"] == 2
+    assert doc["metrics"]["levenshtein_similarity"]["nulls"] == 2
 
 
 def test_without_a_cap_the_summary_has_no_too_long_entry(
@@ -128,7 +128,7 @@ def test_without_a_cap_the_summary_has_no_too_long_entry(
 ) -> None:
     path = _write(tmp_path / "p.jsonl", [{"expected": "a" * 500, "actual": "b"}])
     summary = tmp_path / "s.json"
-    code, _, err = run(capsys, path, "--metrics", "levenshtein", "--summary", summary)
+    code, _, err = run(capsys, path, "--metrics", "levenshtein_similarity", "--summary", summary)
     assert code == 0 and "too long" not in err
     assert "too_long" not in json.loads(summary.read_text("utf-8"))
 

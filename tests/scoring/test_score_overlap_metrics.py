@@ -1,5 +1,5 @@
-"""`evalmark score` knows ROUGE-1/2/Lsum (stemmed), BLEU, chrF and chrF++, with the kernels'
-own numbers."""
+"""`evalmark score` knows ROUGE-1/2/Lsum (plain and stemmed), BLEU, chrF and chrF++, with the
+kernels' own numbers."""
 
 from __future__ import annotations
 
@@ -17,9 +17,12 @@ PAIRS = [
     ("", "something"),
 ]
 KERNELS = {
-    "rouge1": lambda e, a: em.rouge_n(e, a, n=1, stemmer="porter"),
-    "rouge2": lambda e, a: em.rouge_n(e, a, n=2, stemmer="porter"),
-    "rouge_lsum": lambda e, a: em.rouge_lsum(e, a, stemmer="porter"),
+    "rouge1": lambda e, a: em.rouge_n(e, a, n=1),
+    "rouge1_stemmed": lambda e, a: em.rouge_n(e, a, n=1, stemmer="porter"),
+    "rouge2": lambda e, a: em.rouge_n(e, a, n=2),
+    "rouge2_stemmed": lambda e, a: em.rouge_n(e, a, n=2, stemmer="porter"),
+    "rouge_lsum": em.rouge_lsum,
+    "rouge_lsum_stemmed": lambda e, a: em.rouge_lsum(e, a, stemmer="porter"),
     "bleu": em.bleu,
     "chrf": em.chrf,
     "chrf_pp": lambda e, a: em.chrf(e, a, word_order=2),

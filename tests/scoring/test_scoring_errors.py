@@ -187,7 +187,7 @@ def test_an_empty_input_exits_2_naming_the_rule(
         ("f1", "token_f1"),
         ("rougel", "rouge_l"),
         ("ROUGE-L", "rouge_l"),
-        ("levenstein", "levenshtein"),
+        ("levenstein_similarity", "levenshtein_similarity"),
         ("json-match", "json_match"),
         ("distance", "levenshtein_distance"),
     ],

@@ -29,7 +29,7 @@ from evalmark.scoring import Columns, ScoreOptions, parse_metrics, score_file, s
 from evalmark.scoring import summary as summary_module
 from evalmark.scoring.summary import Distribution
 
-TEXT_METRICS = "token_f1,rouge_l,levenshtein,levenshtein_distance"
+TEXT_METRICS = "token_f1,rouge_l,levenshtein_similarity,levenshtein_distance"
 
 PAIRS: list[tuple[str, str]] = [
     ("The cat sat on the mat.", "A cat sat on a mat"),
@@ -76,7 +76,7 @@ def kernel_scores(pairs: list[tuple[str, str]]) -> dict[str, list[Any]]:
     return {
         "token_f1": token_f1_batch(e, a).tolist(),
         "rouge_l": rouge_l_batch(e, a).tolist(),
-        "levenshtein": levenshtein_similarity_batch(e, a).tolist(),
+        "levenshtein_similarity": levenshtein_similarity_batch(e, a).tolist(),
         "levenshtein_distance": levenshtein_distance_batch(e, a).tolist(),
     }
 
@@ -255,7 +255,9 @@ def test_an_explicitly_empty_table_gives_empty_outputs(
     assert summary.metrics["token_f1"].count == 0
     assert summary.metrics["token_f1"].mean is None
     assert out_jsonl.read_bytes() == b""
-    assert out_csv.read_text() == "row,token_f1,rouge_l,levenshtein,levenshtein_distance\n"
+    assert (
+        out_csv.read_text() == "row,token_f1,rouge_l,levenshtein_similarity,levenshtein_distance\n"
+    )
     assert json.loads((tmp_path / "s.json").read_text())["rows"] == 0
 
 

@@ -19,7 +19,7 @@ from evalmark.strategies import (
     ExactMatch,
     Guardrail,
     JsonMatch,
-    Levenshtein,
+    LevenshteinSimilarity,
     RetrievedSegments,
     RougeL,
     SemanticSimilarity,
@@ -94,7 +94,7 @@ TEXTS = [
     [
         (TokenF1(0.5), metrics.token_f1),
         (RougeL(0.5), metrics.rouge_l),
-        (Levenshtein(0.5), metrics.levenshtein_similarity),
+        (LevenshteinSimilarity(0.5), metrics.levenshtein_similarity),
     ],
 )
 def test_metric_strategies_equal_the_kernels_and_batch_equals_scalar(strategy, kernel) -> None:  # type: ignore[no-untyped-def]
@@ -257,7 +257,7 @@ def test_batch_scores_are_the_best_scalar_score_over_expected_outputs(
     for strategy, kernel in (
         (TokenF1(0.5), metrics.token_f1),
         (RougeL(0.5), metrics.rouge_l),
-        (Levenshtein(0.5), metrics.levenshtein_similarity),
+        (LevenshteinSimilarity(0.5), metrics.levenshtein_similarity),
     ):
         column = strategy.evaluate_batch(samples, outputs)
         for i, (choices, actual) in enumerate(rows):

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from evalmark import Sample
-from evalmark.strategies import Levenshtein, RougeL, TokenF1
+from evalmark.strategies import LevenshteinSimilarity, RougeL, TokenF1
 from evalmark.strategies.explanation import ThresholdExplanation
 from evalmark.strategies.metric import MetricStrategy
 
@@ -38,7 +38,7 @@ def test_columns_export_the_same_explanations_as_their_rows() -> None:
         for i in range(40)
     ]
     outputs = [f"the answer {i % 7}" if i % 5 else None for i in range(40)]
-    for strategy in (TokenF1(), RougeL(threshold=0.6), Levenshtein(threshold=0.9)):
+    for strategy in (TokenF1(), RougeL(threshold=0.6), LevenshteinSimilarity(threshold=0.9)):
         column = strategy.evaluate_batch(samples, outputs)
         _, _, explanations, _ = column.export()
         fresh = strategy.evaluate_batch(samples, outputs)

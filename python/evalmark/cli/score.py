@@ -19,7 +19,7 @@ _SHOWN_BAD_ROWS = 10
 
 _EXAMPLES = """\
 examples:
-  evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein
+  evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein_similarity
   evalmark score logs.parquet --metrics token_f1,json_match -o scores.parquet \\
       --summary summary.json --expected-col reference --actual-col answer --on-error null
   evalmark score pairs.csv --metrics cosine --expected-npy ref.npy --actual-npy ans.npy
@@ -51,7 +51,8 @@ def register(subparsers: Any) -> None:
     from evalmark.scoring.compute import ON_ERROR_CHOICES
     from evalmark.scoring.registry import METRICS
 
-    listing = "\n".join(f"  {name:<22}{spec.description}" for name, spec in METRICS.items())
+    width = max(map(len, METRICS)) + 2
+    listing = "\n".join(f"  {name:<{width}}{spec.description}" for name, spec in METRICS.items())
     parser = subparsers.add_parser(
         "score",
         help="score a JSONL, CSV or Parquet file of (expected, actual) pairs",

@@ -1,5 +1,9 @@
 """Metric functions: scalar and batch forms over the Rust kernels in ``evalmark._core``.
 
+:data:`METRICS` is the metric table: every metric name, each one number (a function of
+:data:`FUNCTIONS` with some options fixed, such as ``rouge1_stemmed``); the strategies, the
+suite kinds and ``evalmark score`` take their metrics from it.
+
 Arguments are always ``(expected, actual)``. Batch forms take sequences of ``str`` (or a
 :class:`TextColumn`), or 2-D arrays for vectors, and return 1-D numpy arrays. They release the
 GIL and run on ``workers`` threads: ``-1`` every core, ``1`` serial, ``n`` that many; the default
@@ -35,6 +39,8 @@ from evalmark.metrics._args import Smooth as Smooth
 from evalmark.metrics._args import Stemmer as Stemmer
 from evalmark.metrics._args import Tokenizer as Tokenizer
 from evalmark.metrics._args import resolve_workers as resolve_workers
+from evalmark.metrics._option import Option as Option
+from evalmark.metrics._table import FUNCTIONS, METRICS, Metric, MetricFunction
 from evalmark.metrics.column import TextColumn
 from evalmark.metrics.column import Texts as Texts
 from evalmark.metrics.edit import (
@@ -67,6 +73,10 @@ from evalmark.metrics.reference import (
 from evalmark.metrics.vectors import cosine, cosine_batch, cosine_matrix
 
 __all__ = [
+    "FUNCTIONS",
+    "METRICS",
+    "Metric",
+    "MetricFunction",
     "MetricInputError",
     "TextColumn",
     "TextTooLongError",

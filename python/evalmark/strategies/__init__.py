@@ -30,7 +30,7 @@ from evalmark.strategies.judge import REDUCERS, JudgeStrategy, Reducer, reduce_v
 from evalmark.strategies.llm_judge import JudgeOutcome, LLMJudge
 from evalmark.strategies.metric import (
     JsonMatch,
-    Levenshtein,
+    LevenshteinSimilarity,
     MetricStrategy,
     RougeL,
     SemanticSimilarity,
@@ -75,7 +75,7 @@ __all__ = [
     "KeyOutcome",
     "KeywordRelevance",
     "LLMJudge",
-    "Levenshtein",
+    "LevenshteinSimilarity",
     "MetricStrategy",
     "PlanAdherence",
     "PlanAdherenceJudge",

@@ -1,5 +1,6 @@
-"""The strategy kinds evalmark ships: deterministic checks, metrics, and one judged kind per
-judge prompt. :mod:`evalmark.strategies.registry` starts from this list."""
+"""The strategy kinds evalmark ships: deterministic checks, metrics (built from the metric
+table, see :mod:`evalmark.strategies.metric_kinds`), and one judged kind per judge prompt.
+:mod:`evalmark.strategies.registry` starts from this list."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from evalmark.strategies.kinds import (
     check_positive_int,
 )
 from evalmark.strategies.llm_judge_kind import LLM_JUDGE_KIND
-from evalmark.strategies.metric import JsonMatch, Levenshtein, RougeL, SemanticSimilarity, TokenF1
-from evalmark.strategies.overlap import Bleu, Chrf, RougeLsum, RougeN
+from evalmark.strategies.metric import SemanticSimilarity
+from evalmark.strategies.metric_kinds import METRIC_KINDS
 from evalmark.strategies.retrieval import RetrievedSegments
 from evalmark.strategies.text import Contains, ContainsFacts, ExactMatch, KeywordRelevance
 
@@ -74,54 +75,7 @@ KINDS: tuple[StrategyKind, ...] = (
         "every expected fact appears in the output",
         lambda o, j: ContainsFacts(name=o["name"]),
     ),
-    StrategyKind(
-        "token-f1",
-        "SQuAD token F1 against the expected output",
-        lambda o, j: TokenF1(o.get("threshold"), name=o["name"]),
-        _THRESHOLD,
-    ),
-    StrategyKind(
-        "rouge-l",
-        "ROUGE-L F-measure against the expected output",
-        lambda o, j: RougeL(o.get("threshold"), name=o["name"]),
-        _THRESHOLD,
-    ),
-    StrategyKind(
-        "rouge-n",
-        "ROUGE-N F-measure against the expected output (n, stemmer: porter)",
-        lambda o, j: RougeN(
-            o.get("threshold"), n=o.get("n", 1), stemmer=o.get("stemmer"), name=o["name"]
-        ),
-        {
-            **_THRESHOLD,
-            "n": check_positive_int,
-            "stemmer": check_choice("porter"),
-        },
-    ),
-    StrategyKind(
-        "rouge-lsum",
-        "ROUGE-Lsum F-measure over newline-separated sentences (stemmer: porter)",
-        lambda o, j: RougeLsum(o.get("threshold"), stemmer=o.get("stemmer"), name=o["name"]),
-        {**_THRESHOLD, "stemmer": check_choice("porter")},
-    ),
-    StrategyKind(
-        "bleu",
-        "sentence BLEU as sacrebleu computes it, in [0, 1] (tokenizer: 13a, intl, none)",
-        lambda o, j: Bleu(o.get("threshold"), tokenizer=o.get("tokenizer", "13a"), name=o["name"]),
-        {**_THRESHOLD, "tokenizer": check_choice("13a", "intl", "none")},
-    ),
-    StrategyKind(
-        "chrf",
-        "sentence chrF as sacrebleu computes it, in [0, 1] (word-order: 2 for chrF++)",
-        lambda o, j: Chrf(o.get("threshold"), word_order=o.get("word-order", 0), name=o["name"]),
-        {**_THRESHOLD, "word-order": check_choice(0, 1, 2)},
-    ),
-    StrategyKind(
-        "levenshtein",
-        "edit similarity to the expected output",
-        lambda o, j: Levenshtein(o.get("threshold"), name=o["name"]),
-        _THRESHOLD,
-    ),
+    *METRIC_KINDS,
     StrategyKind(
         "semantic-similarity",
         "cosine (or dot product) of embeddings (offline hashing embedding)",
@@ -138,12 +92,6 @@ KINDS: tuple[StrategyKind, ...] = (
         "the share of the sample's keywords (metadata 'keywords') found in the output",
         lambda o, j: KeywordRelevance(threshold=o.get("threshold", 1.0), name=o["name"]),
         _THRESHOLD,
-    ),
-    StrategyKind(
-        "json-match",
-        "JSON equal to the expected output",
-        lambda o, j: JsonMatch(numbers=o.get("numbers", "value"), name=o["name"]),
-        {"numbers": check_choice("value", "strict")},
     ),
     StrategyKind(
         "retrieved-segments",

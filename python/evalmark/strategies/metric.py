@@ -27,7 +27,7 @@ from evalmark.strategies.explanation import ThresholdExplanation
 
 __all__ = [
     "JsonMatch",
-    "Levenshtein",
+    "LevenshteinSimilarity",
     "MetricStrategy",
     "RougeL",
     "SemanticSimilarity",
@@ -147,11 +147,27 @@ def _check_threshold(threshold: float, name: str) -> float:
 class MetricStrategy:
     """A strategy that passes when a metric score reaches ``threshold``.
 
-    Subclasses set ``label`` (used in explanations) and implement :meth:`_kernel`.
+    A subclass names its metric function of the table (``function``, from
+    :data:`evalmark.metrics.FUNCTIONS`) and a ``label`` for explanations; it then takes that
+    function's options as keywords, with the table's defaults (``RougeN(n=2,
+    stemmer="porter")`` scores as ``rouge_n_batch(..., n=2, stemmer="porter")``). A subclass
+    with a metric of its own (``function`` None) implements :meth:`_kernel`.
     """
 
     label: ClassVar[str] = "score"
     default_threshold: ClassVar[float] = 0.5
+    function: ClassVar[metrics.MetricFunction | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        function = cls.__dict__.get("function")
+        if function is not None and function.options:
+            shown = ", ".join(f"{o.name}={o.default!r}" for o in function.options)
+            cls.__doc__ = (
+                f"{cls.__doc__ or ''}\n\n    Options of ``{function.name}`` (as "
+                f":data:`evalmark.metrics.FUNCTIONS` declares them, with their defaults): "
+                f"{shown}."
+            )
 
     def __init__(
         self,
@@ -159,15 +175,29 @@ class MetricStrategy:
         *,
         name: str | None = None,
         workers: int | None = None,
+        **options: Any,
     ) -> None:
         self.name = name or type(self).__name__
         self.threshold = _check_threshold(
             self.default_threshold if threshold is None else threshold, self.name
         )
         self.workers = workers
+        function = type(self).function
+        if function is None:
+            if options:
+                raise TypeError(f"{self.name}: unexpected options {', '.join(options)}")
+            self.options: dict[str, object] = {}
+        else:
+            self.options = {**function.defaults, **function.check(options, self.name)}
+        for option, value in self.options.items():
+            setattr(self, option, value)  # readable as attributes too: RougeN(n=2).n
 
     def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
-        raise NotImplementedError
+        function = type(self).function
+        if function is None:
+            raise NotImplementedError
+        scores = function.batch(expected, actual, workers=self.workers, **self.options)
+        return np.asarray(scores, dtype=np.float64)
 
     def _explain(self, index: int, score: float, passed: bool) -> str:
         relation = ">=" if passed else "<"
@@ -201,60 +231,38 @@ class MetricStrategy:
         """Score one output (the batch path on one row)."""
         return self.evaluate_batch([sample], [output])[0]
 
+    def _changed_options(self) -> str:
+        function = type(self).function
+        defaults = function.defaults if function is not None else {}
+        return "".join(f", {k}={v!r}" for k, v in self.options.items() if defaults.get(k) != v)
+
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(threshold={self.threshold:g}, name={self.name!r})"
+        return (
+            f"{type(self).__name__}(threshold={self.threshold:g}{self._changed_options()}, "
+            f"name={self.name!r})"
+        )
 
 
 class TokenF1(MetricStrategy):
     """SQuAD token F1 of the output against the expected output; passes at ``threshold``."""
 
     label = "token F1"
-
-    def __init__(
-        self,
-        threshold: float | None = None,
-        *,
-        normalizer: metrics.Normalizer = "squad",
-        name: str | None = None,
-        workers: int | None = None,
-    ) -> None:
-        super().__init__(threshold, name=name, workers=workers)
-        self.normalizer: metrics.Normalizer = normalizer
-
-    def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
-        return metrics.token_f1_batch(
-            expected, actual, normalizer=self.normalizer, workers=self.workers
-        )
+    function = metrics.FUNCTIONS["token_f1"]
 
 
 class RougeL(MetricStrategy):
-    """ROUGE-L F-measure (as rouge-score) of the output; passes at ``threshold``."""
+    """ROUGE-L (as rouge-score) of the output; passes at ``threshold``."""
 
     label = "ROUGE-L"
-
-    def __init__(
-        self,
-        threshold: float | None = None,
-        *,
-        measure: metrics.Measure = "fmeasure",
-        name: str | None = None,
-        workers: int | None = None,
-    ) -> None:
-        super().__init__(threshold, name=name, workers=workers)
-        self.measure: metrics.Measure = measure
-
-    def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
-        return metrics.rouge_l_batch(expected, actual, measure=self.measure, workers=self.workers)
+    function = metrics.FUNCTIONS["rouge_l"]
 
 
-class Levenshtein(MetricStrategy):
+class LevenshteinSimilarity(MetricStrategy):
     """Levenshtein similarity (1 − distance / longer length); passes at ``threshold``."""
 
     label = "Levenshtein similarity"
     default_threshold = 0.8
-
-    def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
-        return metrics.levenshtein_similarity_batch(expected, actual, workers=self.workers)
+    function = metrics.FUNCTIONS["levenshtein_similarity"]
 
 
 _BAD_ROW = re.compile(r"^row (\d+) of expected")
@@ -268,6 +276,7 @@ class JsonMatch(MetricStrategy):
 
     label = "JSON match"
     default_threshold = 1.0
+    function = metrics.FUNCTIONS["json_match"]
 
     def __init__(
         self,
@@ -276,14 +285,8 @@ class JsonMatch(MetricStrategy):
         name: str | None = None,
         workers: int | None = None,
     ) -> None:
-        super().__init__(1.0, name=name, workers=workers)
+        super().__init__(1.0, name=name, workers=workers, numbers=numbers)
         self.numbers: metrics.Numbers = numbers
-
-    def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
-        matched = metrics.json_match_batch(
-            expected, actual, numbers=self.numbers, workers=self.workers
-        )
-        return matched.astype(np.float64)
 
     def _pair_scores_checked(
         self, pairs: TextPairs, overrides: dict[int, EvaluationResult]

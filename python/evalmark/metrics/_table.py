@@ -1,0 +1,365 @@
+"""The metric table: every metric evalmark computes, declared once.
+
+A :class:`MetricFunction` is a public function pair of :mod:`evalmark.metrics` (``rouge_n`` and
+``rouge_n_batch``) over one batch kernel of ``evalmark._core``: its options with their
+defaults, the range of its scores and the reference it equals. A :class:`Metric` is a name for
+one number: a function with some options fixed (``rouge1_stemmed`` is ``rouge_n`` with ``n=1``
+and ``stemmer="porter"``). A name that is also a function's name fixes nothing, so ``rouge_l``
+is the same number wherever it appears.
+
+Everything that names a metric reads this table: the metric strategies and the suite kinds
+(:mod:`evalmark.strategies`), and the ``evalmark score`` metric names (:mod:`evalmark.scoring`).
+A test checks that the public functions' signatures and defaults are the ones declared here,
+and that every name gives the same number through the function, its strategy, its suite kind
+and ``evalmark score``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+from evalmark.metrics._option import Option
+from evalmark.metrics.edit import (
+    levenshtein_distance,
+    levenshtein_distance_batch,
+    levenshtein_similarity,
+    levenshtein_similarity_batch,
+)
+from evalmark.metrics.jsonmatch import json_match, json_match_batch
+from evalmark.metrics.overlap import (
+    rouge_l,
+    rouge_l_batch,
+    rouge_lsum,
+    rouge_lsum_batch,
+    rouge_n,
+    rouge_n_batch,
+    token_f1,
+    token_f1_batch,
+)
+from evalmark.metrics.reference import bleu, bleu_batch, chrf, chrf_batch
+from evalmark.metrics.vectors import cosine, cosine_batch
+
+Inputs = Literal["text", "vector"]
+ScoreType = Literal["float64", "int64", "bool"]
+
+
+@dataclass(frozen=True, slots=True)
+class MetricFunction:
+    """A public metric function: its ``scalar`` and ``batch`` forms, their options (keywords
+    with defaults; ``workers`` and ``max_chars`` aside), the range of its scores and the
+    reference it equals. Its kernel is the batch function of ``evalmark._core`` of the same
+    name as ``batch``."""
+
+    scalar: Callable[..., Any]
+    batch: Callable[..., Any]
+    options: tuple[Option, ...]
+    summary: str
+    score_range: str
+    reference: str
+    inputs: Inputs = "text"
+    dtype: ScoreType = "float64"
+    # Time n·m/64 for texts of n and m characters (LCS and edit distance); else linear.
+    quadratic: bool = False
+    # The input a kernel rejection is about (json_match only rejects `expected`).
+    blame: Literal["expected", "actual", "both"] = "both"
+
+    @property
+    def name(self) -> str:
+        """The public name: ``rouge_n`` (its batch form is ``rouge_n_batch``)."""
+        return str(self.scalar.__name__)
+
+    @property
+    def kernel(self) -> str:
+        """The name of the batch function of ``evalmark._core`` this function calls."""
+        return str(self.batch.__name__)
+
+    @property
+    def defaults(self) -> dict[str, object]:
+        """Every option's default, by name."""
+        return {option.name: option.default for option in self.options}
+
+    def option(self, name: str) -> Option:
+        """The option called ``name``; KeyError naming the accepted ones."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        accepted = ", ".join(o.name for o in self.options) or "none"
+        raise KeyError(f"{self.name} has no option {name!r}; its options: {accepted}")
+
+    def check(self, options: Mapping[str, object], owner: str) -> dict[str, object]:
+        """``options`` checked against this function's: TypeError for an unknown name,
+        ValueError for a refused value, each naming ``owner``."""
+        checked: dict[str, object] = {}
+        for key, value in options.items():
+            try:
+                option = self.option(key)
+            except KeyError as exc:
+                raise TypeError(f"{owner}: {exc.args[0]}") from None
+            if option.problem(value) is not None:
+                raise ValueError(f"{owner}: {key} must be {option.wanted()}, got {value!r}")
+            checked[key] = value
+        return checked
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A name for one number: ``function`` with the options of ``settings`` fixed, and the
+    reference it equals (``"—"`` when none does)."""
+
+    name: str
+    function: MetricFunction
+    settings: Mapping[str, object] = field(default_factory=dict)
+    summary: str = ""
+    reference: str = ""
+
+    def __post_init__(self) -> None:
+        self.function.check(self.settings, self.name)
+        object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
+        if not self.summary:
+            object.__setattr__(self, "summary", self.function.summary)
+        if not self.reference:
+            object.__setattr__(self, "reference", self.function.reference)
+
+    @property
+    def options(self) -> dict[str, object]:
+        """Every option of the function as this name sets it (defaults, then ``settings``)."""
+        return {**self.function.defaults, **self.settings}
+
+    def batch(self, expected: Any, actual: Any, *, workers: int | None = None) -> Any:
+        """This metric for each pair of a batch, through the public batch function."""
+        return self.function.batch(expected, actual, workers=workers, **self.settings)
+
+
+_TOKENIZER = Option("tokenizer", "rouge", ("rouge", "unicode"))
+_MEASURE = Option("measure", "fmeasure", ("fmeasure", "precision", "recall"))
+_STEMMER = Option("stemmer", None, (None, "porter"))
+_ROUGE_SCORE = "rouge_score's RougeScorer"
+_UNIT = "[0, 1]"
+
+TOKEN_F1 = MetricFunction(
+    token_f1,
+    token_f1_batch,
+    (Option("normalizer", "squad", ("squad", "none")),),
+    "SQuAD token F1",
+    _UNIT,
+    "the SQuAD v2.0 script's compute_f1",
+)
+ROUGE_L = MetricFunction(
+    rouge_l,
+    rouge_l_batch,
+    (_TOKENIZER, _MEASURE, _STEMMER),
+    "ROUGE-L (longest common subsequence of tokens)",
+    _UNIT,
+    f'{_ROUGE_SCORE}(["rougeL"])',
+    quadratic=True,
+)
+ROUGE_N = MetricFunction(
+    rouge_n,
+    rouge_n_batch,
+    (Option("n", 1, kind="int", minimum=1), _TOKENIZER, _STEMMER, _MEASURE),
+    "ROUGE-N (clipped n-gram overlap)",
+    _UNIT,
+    f'{_ROUGE_SCORE}(["rouge1"]), ["rouge2"], ...',
+)
+ROUGE_LSUM = MetricFunction(
+    rouge_lsum,
+    rouge_lsum_batch,
+    (_TOKENIZER, _STEMMER, _MEASURE),
+    "ROUGE-Lsum (union LCS over newline-separated sentences)",
+    _UNIT,
+    f'{_ROUGE_SCORE}(["rougeLsum"])',
+    quadratic=True,
+)
+BLEU = MetricFunction(
+    bleu,
+    bleu_batch,
+    (
+        Option("tokenizer", "13a", ("13a", "intl", "none")),
+        Option("lowercase", False, kind="bool"),
+        Option("smooth", "exp", ("exp", "floor", "add-k", "none")),
+        Option("smooth_value", None, kind="number"),
+        Option("effective_order", True, kind="bool"),
+    ),
+    "sentence BLEU, divided by 100",
+    _UNIT,
+    "sacrebleu's sentence_bleu(actual, [expected]).score / 100",
+)
+CHRF = MetricFunction(
+    chrf,
+    chrf_batch,
+    (
+        Option("char_order", 6, kind="int", minimum=1),
+        Option("word_order", 0, (0, 1, 2)),
+        Option("beta", 2, kind="int", minimum=1),
+        Option("whitespace", False, kind="bool"),
+        Option("eps_smoothing", False, kind="bool"),
+        Option("lowercase", False, kind="bool"),
+    ),
+    "sentence chrF (word_order=2: chrF++), divided by 100",
+    _UNIT,
+    "sacrebleu's sentence_chrf(actual, [expected]).score / 100",
+)
+LEVENSHTEIN_SIMILARITY = MetricFunction(
+    levenshtein_similarity,
+    levenshtein_similarity_batch,
+    (),
+    "Levenshtein similarity, 1 - distance / longer length",
+    _UNIT,
+    "rapidfuzz.distance.Levenshtein.normalized_similarity",
+    quadratic=True,
+)
+LEVENSHTEIN_DISTANCE = MetricFunction(
+    levenshtein_distance,
+    levenshtein_distance_batch,
+    (),
+    "Levenshtein edit distance over code points",
+    "a count of edits, 0 or more",
+    "rapidfuzz.distance.Levenshtein.distance",
+    dtype="int64",
+    quadratic=True,
+)
+JSON_MATCH = MetricFunction(
+    json_match,
+    json_match_batch,
+    (Option("numbers", "value", ("value", "strict")),),
+    "JSON documents equal by meaning",
+    "True or False",
+    "json.dumps(json.loads(x), sort_keys=True) equality (numbers='strict')",
+    dtype="bool",
+    blame="expected",
+)
+COSINE = MetricFunction(
+    cosine,
+    cosine_batch,
+    (),
+    "cosine similarity of two vectors",
+    "[-1, 1]; 0.0 when either vector is zero",
+    "numpy in float64",
+    inputs="vector",
+)
+
+FUNCTIONS: Mapping[str, MetricFunction] = MappingProxyType(
+    {
+        f.name: f
+        for f in (
+            TOKEN_F1,
+            ROUGE_L,
+            ROUGE_N,
+            ROUGE_LSUM,
+            BLEU,
+            CHRF,
+            LEVENSHTEIN_SIMILARITY,
+            LEVENSHTEIN_DISTANCE,
+            JSON_MATCH,
+            COSINE,
+        )
+    }
+)
+"""Every metric function, by its public name."""
+
+_STEMMED = {"stemmer": "porter"}
+_NONE = "—"
+
+
+def _rouge(key: str, stemmed: bool = False) -> str:
+    return f'RougeScorer(["{key}"]{", use_stemmer=True" if stemmed else ""})'
+
+
+_METRICS: tuple[Metric, ...] = (
+    Metric("token_f1", TOKEN_F1),
+    Metric(
+        "token_f1_raw",
+        TOKEN_F1,
+        {"normalizer": "none"},
+        "token F1, whitespace split only",
+        _NONE,
+    ),
+    Metric("rouge_l", ROUGE_L, {}, "ROUGE-L F-measure", f"{_rouge('rougeL')} F-measure"),
+    Metric(
+        "rouge_l_precision",
+        ROUGE_L,
+        {"measure": "precision"},
+        "ROUGE-L precision",
+        f"{_rouge('rougeL')} precision",
+    ),
+    Metric(
+        "rouge_l_recall",
+        ROUGE_L,
+        {"measure": "recall"},
+        "ROUGE-L recall",
+        f"{_rouge('rougeL')} recall",
+    ),
+    Metric(
+        "rouge_l_unicode",
+        ROUGE_L,
+        {"tokenizer": "unicode"},
+        "ROUGE-L F-measure over Unicode letters and digits",
+        _NONE,
+    ),
+    Metric(
+        "rouge_l_stemmed",
+        ROUGE_L,
+        _STEMMED,
+        "ROUGE-L F-measure, Porter-stemmed",
+        _rouge("rougeL", True),
+    ),
+    Metric("rouge1", ROUGE_N, {"n": 1}, "ROUGE-1 F-measure", _rouge("rouge1")),
+    Metric(
+        "rouge1_stemmed",
+        ROUGE_N,
+        {"n": 1, **_STEMMED},
+        "ROUGE-1 F-measure, Porter-stemmed",
+        _rouge("rouge1", True),
+    ),
+    Metric("rouge2", ROUGE_N, {"n": 2}, "ROUGE-2 F-measure", _rouge("rouge2")),
+    Metric(
+        "rouge2_stemmed",
+        ROUGE_N,
+        {"n": 2, **_STEMMED},
+        "ROUGE-2 F-measure, Porter-stemmed",
+        _rouge("rouge2", True),
+    ),
+    Metric("rouge_lsum", ROUGE_LSUM, {}, "ROUGE-Lsum F-measure", _rouge("rougeLsum")),
+    Metric(
+        "rouge_lsum_stemmed",
+        ROUGE_LSUM,
+        _STEMMED,
+        "ROUGE-Lsum F-measure, Porter-stemmed",
+        _rouge("rougeLsum", True),
+    ),
+    Metric("bleu", BLEU, {}, "sentence BLEU (sacrebleu's / 100)"),
+    Metric("chrf", CHRF, {}, "sentence chrF (sacrebleu's / 100)"),
+    Metric(
+        "chrf_pp",
+        CHRF,
+        {"word_order": 2},
+        "sentence chrF++ (sacrebleu's / 100)",
+        "sacrebleu's sentence_chrf(actual, [expected], word_order=2).score / 100",
+    ),
+    Metric("levenshtein_similarity", LEVENSHTEIN_SIMILARITY),
+    Metric("levenshtein_distance", LEVENSHTEIN_DISTANCE),
+    Metric("json_match", JSON_MATCH, {}, "JSON equality, numbers by value", _NONE),
+    Metric("json_match_strict", JSON_MATCH, {"numbers": "strict"}, "JSON equality, 1 != 1.0"),
+    Metric("cosine", COSINE),
+)
+
+METRICS: Mapping[str, Metric] = MappingProxyType({m.name: m for m in _METRICS})
+"""Every metric name, in the order ``evalmark score --help`` lists them."""
+
+
+def metric_table_markdown() -> str:
+    """The table of metric names as Markdown (docs/metrics.md holds this text)."""
+    lines = [
+        "| name | function and options | scores | equal to |",
+        "|---|---|---|---|",
+    ]
+    for metric in METRICS.values():
+        settings = ", ".join(f"{k}={v!r}" for k, v in metric.settings.items())
+        call = f"`{metric.function.name}({settings})`" if settings else f"`{metric.function.name}`"
+        lines.append(
+            f"| `{metric.name}` | {call} | {metric.function.score_range} | {metric.reference} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -36,7 +36,7 @@ from evalmark.data.case import ToolCall
 from evalmark.errors import TestCaseError
 from evalmark.strategies.trajectory import ArgumentMode, TrajectoryMode
 from evalmark.suite.document import SuiteDocument
-from evalmark.suite.model import StrategySpec
+from evalmark.suite.strategy_spec import StrategySpec
 
 __all__ = [
     "CONVERSATION_KEYS",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from evalmark.engine.defaults import DEFAULT_CONCURRENCY
 from evalmark.errors import SuiteError
@@ -19,6 +19,7 @@ from evalmark.strategies.kinds import (
     check_positive_int,
 )
 from evalmark.strategies.registry import STRATEGY_KINDS
+from evalmark.suite.strategy_spec import StrategySpec
 
 if TYPE_CHECKING:
     from evalmark.suite.conversations import ConversationsSpec
@@ -49,26 +50,6 @@ JudgeKindName = Literal["rule", "recorded", "noisy"]
 
 
 # --------------------------------------------------------------------------- the model
-
-
-@dataclass(frozen=True, slots=True)
-class StrategySpec:
-    """One check of a suite: its kind (``contains-facts``, ``relevancy``...) and options."""
-
-    kind: str
-    options: Mapping[str, Any]
-    where: str
-
-    @property
-    def judged(self) -> bool:
-        """True when a judge model decides this check."""
-        return STRATEGY_KINDS[self.kind].judged
-
-    @property
-    def label(self) -> str:
-        """The check's name in reports: its ``name`` option, else its kind."""
-        name = self.options.get("name")
-        return name if isinstance(name, str) else self.kind
 
 
 @dataclass(frozen=True, slots=True)

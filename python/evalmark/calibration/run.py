@@ -9,7 +9,7 @@ The result holds the confusion matrix (rows the label, columns the judge), accur
 kappa, the true-pass rate (of the items people passed, the share the judge passed) and the
 true-fail rate, each with a Wilson interval, and the judge's false-pass and false-fail counts,
 which :meth:`CalibrationResult.judge_rates` gives as :class:`evalmark.noise.JudgeRates`, the
-rates file that ``evalmark tune`` reads (:func:`write_rates`).
+rates file that ``evalmark tune`` reads (:func:`evalmark.noise.write_rates`).
 """
 
 from __future__ import annotations

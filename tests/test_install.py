@@ -52,7 +52,8 @@ def test_an_unbuilt_tree_raises_an_import_error_that_says_how_to_build(tmp_path:
     code = (
         "import evalmark\n"
         f"assert evalmark.__file__.startswith({str(site)!r}), evalmark.__file__\n"
-        "for use in ('import evalmark.metrics', 'evalmark.token_f1', 'evalmark.__version__'):\n"
+        "for use in ('from evalmark.metrics import token_f1', 'evalmark.token_f1', "
+        "'evalmark.__version__'):\n"
         "    try:\n"
         "        exec(use)\n"
         "    except ImportError as exc:\n"
@@ -75,11 +76,12 @@ def test_an_unbuilt_tree_raises_an_import_error_that_says_how_to_build(tmp_path:
 
 def test_the_command_line_of_an_unbuilt_tree_prints_one_line_and_exits_2(tmp_path: Path) -> None:
     site = copy_without_extension(tmp_path)
-    done = run_unbuilt(site, "-m", "evalmark", "run", str(ROOT / "golden" / "support"))
+    pairs = ROOT / "golden" / "metrics" / "pairs.jsonl"
+    done = run_unbuilt(site, "-m", "evalmark", "score", str(pairs), "--metrics", "token_f1")
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1
-    assert done.stderr.startswith("evalmark: error: evalmark's compiled extension")
+    assert done.stderr.startswith("evalmark score: error: evalmark's compiled extension")
     assert "`make build`" in done.stderr
 
 
@@ -89,7 +91,7 @@ def test_errors_of_other_missing_modules_are_not_relabelled(tmp_path: Path) -> N
     assert built is not None and built.origin is not None
     shutil.copy(built.origin, site / "evalmark")
     (site / "evalmark" / "metrics" / "_args.py").write_text("import no_such_module_xyz\n")
-    done = run_unbuilt(site, "-c", "import evalmark.metrics")
+    done = run_unbuilt(site, "-c", "from evalmark.metrics import token_f1")
     assert done.returncode == 1
     assert "ModuleNotFoundError: No module named 'no_such_module_xyz'" in done.stderr
     assert "make build" not in done.stderr

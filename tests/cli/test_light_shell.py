@@ -40,6 +40,7 @@ def loaded_by(*argv: str) -> tuple[list[str], bool]:
     "argv",
     [
         ("--help",),
+        ("score", "--help"),
         ("code", "--help"),
         ("history", "--help"),
         ("report", "--help"),
@@ -80,3 +81,10 @@ def test_the_command_is_found_after_top_level_options(capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit):
         cli.main(["--version", "init", "--help"])
     assert "starter" in capsys.readouterr().out
+
+
+def test_the_score_parser_offers_the_scoring_error_policies() -> None:
+    from evalmark.cli import score
+    from evalmark.scoring import ON_ERROR_CHOICES
+
+    assert score.ON_ERROR_CHOICES == ON_ERROR_CHOICES

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 DEFAULT_CHUNK_SIZE = 50_000
 EXIT_INTERRUPTED = 130
 _SHOWN_BAD_ROWS = 10
+# evalmark.scoring.ON_ERROR_CHOICES, spelled out so that the parser imports no scoring module
+# (a test checks the two agree)
+ON_ERROR_CHOICES = ("fail", "skip", "null")
 
 _EXAMPLES = """\
 examples:
@@ -48,11 +51,10 @@ Exit codes: 0 scored, 2 usage or input error, 130 interrupted.
 
 def register(subparsers: Any) -> None:
     """Add the ``score`` subcommand."""
-    from evalmark.scoring.compute import ON_ERROR_CHOICES
-    from evalmark.scoring.registry import METRICS
+    from evalmark.metrics._table import METRICS  # the table alone: no numpy, no extension
 
     width = max(map(len, METRICS)) + 2
-    listing = "\n".join(f"  {name:<{width}}{spec.description}" for name, spec in METRICS.items())
+    listing = "\n".join(f"  {name:<{width}}{metric.summary}" for name, metric in METRICS.items())
     parser = subparsers.add_parser(
         "score",
         help="score a JSONL, CSV or Parquet file of (expected, actual) pairs",

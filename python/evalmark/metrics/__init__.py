@@ -15,62 +15,119 @@ definitions and the cost model are stated in ``evalmark/_core.pyi``.
 
 from __future__ import annotations
 
-import os
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from evalmark.errors import ExtensionNotBuiltError, MetricInputError, TextTooLongError
+from evalmark.errors import MetricInputError, TextTooLongError
 
-# The first import of the compiled extension on every path that needs it (the metric modules
-# below import it after this package): a tree that was never built gets the way to build it.
-try:
+if TYPE_CHECKING:
     from evalmark._core import work_done as work_done
-except ModuleNotFoundError as exc:
-    if exc.name != "evalmark._core":
-        raise
-    raise ExtensionNotBuiltError(os.path.dirname(__path__[0])) from None
 
-# Argument types and the workers rule: importable from here, not in ``__all__``.
-from evalmark.metrics._args import MAX_WORKERS as MAX_WORKERS
-from evalmark.metrics._args import BleuTokenizer as BleuTokenizer
-from evalmark.metrics._args import FloatArray as FloatArray
-from evalmark.metrics._args import Measure as Measure
-from evalmark.metrics._args import Normalizer as Normalizer
-from evalmark.metrics._args import Numbers as Numbers
-from evalmark.metrics._args import Smooth as Smooth
-from evalmark.metrics._args import Stemmer as Stemmer
-from evalmark.metrics._args import Tokenizer as Tokenizer
-from evalmark.metrics._args import resolve_workers as resolve_workers
-from evalmark.metrics._option import Option as Option
-from evalmark.metrics._table import FUNCTIONS, METRICS, Metric, MetricFunction
-from evalmark.metrics.column import TextColumn
-from evalmark.metrics.column import Texts as Texts
-from evalmark.metrics.edit import (
-    levenshtein_distance,
-    levenshtein_distance_batch,
-    levenshtein_similarity,
-    levenshtein_similarity_batch,
-)
-from evalmark.metrics.jsonmatch import canonical_json, json_match, json_match_batch
-from evalmark.metrics.overlap import (
-    rouge_l,
-    rouge_l_batch,
-    rouge_lsum,
-    rouge_lsum_batch,
-    rouge_n,
-    rouge_n_batch,
-    token_f1,
-    token_f1_batch,
-)
-from evalmark.metrics.reference import ReferenceBatch as ReferenceBatch
-from evalmark.metrics.reference import References as References
-from evalmark.metrics.reference import (
-    bleu,
-    bleu_batch,
-    chrf,
-    chrf_batch,
-    corpus_bleu,
-    corpus_chrf,
-)
-from evalmark.metrics.vectors import cosine, cosine_batch, cosine_matrix
+    # Argument types and the workers rule: importable from here, not in ``__all__``.
+    from evalmark.metrics._args import MAX_WORKERS as MAX_WORKERS
+    from evalmark.metrics._args import BleuTokenizer as BleuTokenizer
+    from evalmark.metrics._args import FloatArray as FloatArray
+    from evalmark.metrics._args import Measure as Measure
+    from evalmark.metrics._args import Normalizer as Normalizer
+    from evalmark.metrics._args import Numbers as Numbers
+    from evalmark.metrics._args import Smooth as Smooth
+    from evalmark.metrics._args import Stemmer as Stemmer
+    from evalmark.metrics._args import Tokenizer as Tokenizer
+    from evalmark.metrics._args import resolve_workers as resolve_workers
+    from evalmark.metrics._option import Option as Option
+    from evalmark.metrics._table import FUNCTIONS, METRICS, Metric, MetricFunction
+    from evalmark.metrics.column import TextColumn
+    from evalmark.metrics.column import Texts as Texts
+    from evalmark.metrics.edit import (
+        levenshtein_distance,
+        levenshtein_distance_batch,
+        levenshtein_similarity,
+        levenshtein_similarity_batch,
+    )
+    from evalmark.metrics.jsonmatch import canonical_json, json_match, json_match_batch
+    from evalmark.metrics.overlap import (
+        rouge_l,
+        rouge_l_batch,
+        rouge_lsum,
+        rouge_lsum_batch,
+        rouge_n,
+        rouge_n_batch,
+        token_f1,
+        token_f1_batch,
+    )
+    from evalmark.metrics.reference import ReferenceBatch as ReferenceBatch
+    from evalmark.metrics.reference import References as References
+    from evalmark.metrics.reference import (
+        bleu,
+        bleu_batch,
+        chrf,
+        chrf_batch,
+        corpus_bleu,
+        corpus_chrf,
+    )
+    from evalmark.metrics.vectors import cosine, cosine_batch, cosine_matrix
+
+
+# Every name of this face, by the module that defines it: imported on first use, so reading the
+# metric table (``evalmark score --help``) loads neither numpy nor the compiled extension.
+_HOMES: dict[str, str] = {
+    "work_done": "evalmark._core",
+    "BleuTokenizer": "evalmark.metrics._args",
+    "FloatArray": "evalmark.metrics._args",
+    "MAX_WORKERS": "evalmark.metrics._args",
+    "Measure": "evalmark.metrics._args",
+    "Normalizer": "evalmark.metrics._args",
+    "Numbers": "evalmark.metrics._args",
+    "resolve_workers": "evalmark.metrics._args",
+    "Smooth": "evalmark.metrics._args",
+    "Stemmer": "evalmark.metrics._args",
+    "Tokenizer": "evalmark.metrics._args",
+    "Option": "evalmark.metrics._option",
+    "FUNCTIONS": "evalmark.metrics._table",
+    "Metric": "evalmark.metrics._table",
+    "MetricFunction": "evalmark.metrics._table",
+    "METRICS": "evalmark.metrics._table",
+    "TextColumn": "evalmark.metrics.column",
+    "Texts": "evalmark.metrics.column",
+    "levenshtein_distance": "evalmark.metrics.edit",
+    "levenshtein_distance_batch": "evalmark.metrics.edit",
+    "levenshtein_similarity": "evalmark.metrics.edit",
+    "levenshtein_similarity_batch": "evalmark.metrics.edit",
+    "canonical_json": "evalmark.metrics.jsonmatch",
+    "json_match": "evalmark.metrics.jsonmatch",
+    "json_match_batch": "evalmark.metrics.jsonmatch",
+    "rouge_l": "evalmark.metrics.overlap",
+    "rouge_l_batch": "evalmark.metrics.overlap",
+    "rouge_lsum": "evalmark.metrics.overlap",
+    "rouge_lsum_batch": "evalmark.metrics.overlap",
+    "rouge_n": "evalmark.metrics.overlap",
+    "rouge_n_batch": "evalmark.metrics.overlap",
+    "token_f1": "evalmark.metrics.overlap",
+    "token_f1_batch": "evalmark.metrics.overlap",
+    "bleu": "evalmark.metrics.reference",
+    "bleu_batch": "evalmark.metrics.reference",
+    "chrf": "evalmark.metrics.reference",
+    "chrf_batch": "evalmark.metrics.reference",
+    "corpus_bleu": "evalmark.metrics.reference",
+    "corpus_chrf": "evalmark.metrics.reference",
+    "ReferenceBatch": "evalmark.metrics.reference",
+    "References": "evalmark.metrics.reference",
+    "cosine": "evalmark.metrics.vectors",
+    "cosine_batch": "evalmark.metrics.vectors",
+    "cosine_matrix": "evalmark.metrics.vectors",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'evalmark.metrics' has no attribute {name!r}")
+    if home == "evalmark._core":
+        home = "evalmark.metrics._native"
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "FUNCTIONS",

@@ -8,8 +8,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from evalmark import _core
 from evalmark.errors import MetricInputError
+from evalmark.metrics._native import core as _core
 from evalmark.metrics.column import TextColumn, Texts
 
 Normalizer = Literal["squad", "none"]

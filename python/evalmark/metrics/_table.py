@@ -16,31 +16,13 @@ and ``evalmark score``.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
 from evalmark.metrics._option import Option
-from evalmark.metrics.edit import (
-    levenshtein_distance,
-    levenshtein_distance_batch,
-    levenshtein_similarity,
-    levenshtein_similarity_batch,
-)
-from evalmark.metrics.jsonmatch import json_match, json_match_batch
-from evalmark.metrics.overlap import (
-    rouge_l,
-    rouge_l_batch,
-    rouge_lsum,
-    rouge_lsum_batch,
-    rouge_n,
-    rouge_n_batch,
-    token_f1,
-    token_f1_batch,
-)
-from evalmark.metrics.reference import bleu, bleu_batch, chrf, chrf_batch
-from evalmark.metrics.vectors import cosine, cosine_batch
 
 Inputs = Literal["text", "vector"]
 ScoreType = Literal["float64", "int64", "bool"]
@@ -48,13 +30,13 @@ ScoreType = Literal["float64", "int64", "bool"]
 
 @dataclass(frozen=True, slots=True)
 class MetricFunction:
-    """A public metric function: its ``scalar`` and ``batch`` forms, their options (keywords
-    with defaults; ``workers`` and ``max_chars`` aside), the range of its scores and the
-    reference it equals. Its kernel is the batch function of ``evalmark._core`` of the same
-    name as ``batch``."""
+    """A public metric function, by ``name`` (its batch form is ``<name>_batch``, the name of
+    its kernel in ``evalmark._core`` too) and ``home``, the module of :mod:`evalmark.metrics`
+    that defines both; its options (keywords with defaults; ``workers`` and ``max_chars``
+    aside), the range of its scores and the reference it equals."""
 
-    scalar: Callable[..., Any]
-    batch: Callable[..., Any]
+    name: str
+    home: str  # the module of evalmark.metrics that defines the functions
     options: tuple[Option, ...]
     summary: str
     score_range: str
@@ -67,14 +49,25 @@ class MetricFunction:
     blame: Literal["expected", "actual", "both"] = "both"
 
     @property
-    def name(self) -> str:
-        """The public name: ``rouge_n`` (its batch form is ``rouge_n_batch``)."""
-        return str(self.scalar.__name__)
+    def scalar(self) -> Callable[..., Any]:
+        """The public scalar function (imported on first use: the table itself is light)."""
+        function: Callable[..., Any] = getattr(self._module(), self.name)
+        return function
+
+    @property
+    def batch(self) -> Callable[..., Any]:
+        """The public batch function, ``<name>_batch``."""
+        function: Callable[..., Any] = getattr(self._module(), self.kernel)
+        return function
 
     @property
     def kernel(self) -> str:
-        """The name of the batch function of ``evalmark._core`` this function calls."""
-        return str(self.batch.__name__)
+        """The name of the batch function of ``evalmark._core`` this function calls (and of its
+        public batch form)."""
+        return f"{self.name}_batch"
+
+    def _module(self) -> Any:
+        return importlib.import_module(f"evalmark.metrics.{self.home}")
 
     @property
     def defaults(self) -> dict[str, object]:
@@ -140,16 +133,16 @@ _ROUGE_SCORE = "rouge_score's RougeScorer"
 _UNIT = "[0, 1]"
 
 TOKEN_F1 = MetricFunction(
-    token_f1,
-    token_f1_batch,
+    "token_f1",
+    "overlap",
     (Option("normalizer", "squad", ("squad", "none")),),
     "SQuAD token F1",
     _UNIT,
     "the SQuAD v2.0 script's compute_f1",
 )
 ROUGE_L = MetricFunction(
-    rouge_l,
-    rouge_l_batch,
+    "rouge_l",
+    "overlap",
     (_TOKENIZER, _MEASURE, _STEMMER),
     "ROUGE-L (longest common subsequence of tokens)",
     _UNIT,
@@ -157,16 +150,16 @@ ROUGE_L = MetricFunction(
     quadratic=True,
 )
 ROUGE_N = MetricFunction(
-    rouge_n,
-    rouge_n_batch,
+    "rouge_n",
+    "overlap",
     (Option("n", 1, kind="int", minimum=1), _TOKENIZER, _STEMMER, _MEASURE),
     "ROUGE-N (clipped n-gram overlap)",
     _UNIT,
     f'{_ROUGE_SCORE}(["rouge1"]), ["rouge2"], ...',
 )
 ROUGE_LSUM = MetricFunction(
-    rouge_lsum,
-    rouge_lsum_batch,
+    "rouge_lsum",
+    "overlap",
     (_TOKENIZER, _STEMMER, _MEASURE),
     "ROUGE-Lsum (union LCS over newline-separated sentences)",
     _UNIT,
@@ -174,8 +167,8 @@ ROUGE_LSUM = MetricFunction(
     quadratic=True,
 )
 BLEU = MetricFunction(
-    bleu,
-    bleu_batch,
+    "bleu",
+    "reference",
     (
         Option("tokenizer", "13a", ("13a", "intl", "none")),
         Option("lowercase", False, kind="bool"),
@@ -188,8 +181,8 @@ BLEU = MetricFunction(
     "sacrebleu's sentence_bleu(actual, [expected]).score / 100",
 )
 CHRF = MetricFunction(
-    chrf,
-    chrf_batch,
+    "chrf",
+    "reference",
     (
         Option("char_order", 6, kind="int", minimum=1),
         Option("word_order", 0, (0, 1, 2)),
@@ -203,8 +196,8 @@ CHRF = MetricFunction(
     "sacrebleu's sentence_chrf(actual, [expected]).score / 100",
 )
 LEVENSHTEIN_SIMILARITY = MetricFunction(
-    levenshtein_similarity,
-    levenshtein_similarity_batch,
+    "levenshtein_similarity",
+    "edit",
     (),
     "Levenshtein similarity, 1 - distance / longer length",
     _UNIT,
@@ -212,8 +205,8 @@ LEVENSHTEIN_SIMILARITY = MetricFunction(
     quadratic=True,
 )
 LEVENSHTEIN_DISTANCE = MetricFunction(
-    levenshtein_distance,
-    levenshtein_distance_batch,
+    "levenshtein_distance",
+    "edit",
     (),
     "Levenshtein edit distance over code points",
     "a count of edits, 0 or more",
@@ -222,8 +215,8 @@ LEVENSHTEIN_DISTANCE = MetricFunction(
     quadratic=True,
 )
 JSON_MATCH = MetricFunction(
-    json_match,
-    json_match_batch,
+    "json_match",
+    "jsonmatch",
     (Option("numbers", "value", ("value", "strict")),),
     "JSON documents equal by meaning",
     "True or False",
@@ -232,8 +225,8 @@ JSON_MATCH = MetricFunction(
     blame="expected",
 )
 COSINE = MetricFunction(
-    cosine,
-    cosine_batch,
+    "cosine",
+    "vectors",
     (),
     "cosine similarity of two vectors",
     "[-1, 1]; 0.0 when either vector is zero",

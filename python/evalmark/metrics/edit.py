@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evalmark import _core
 from evalmark.metrics._args import FloatArray, resolve_workers, texts_arg
+from evalmark.metrics._native import core as _core
 from evalmark.metrics.column import Texts
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from evalmark import _core
 from evalmark.metrics._args import (
     FloatArray,
     Measure,
@@ -12,6 +11,7 @@ from evalmark.metrics._args import (
     resolve_workers,
     texts_arg,
 )
+from evalmark.metrics._native import core as _core
 from evalmark.metrics.column import Texts
 
 

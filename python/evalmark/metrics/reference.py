@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from evalmark import _core
 from evalmark.errors import MetricInputError
 from evalmark.metrics._args import (
     BleuTokenizer,
@@ -15,6 +14,7 @@ from evalmark.metrics._args import (
     resolve_workers,
     texts_arg,
 )
+from evalmark.metrics._native import core as _core
 from evalmark.metrics.column import TextColumn, Texts
 
 References = str | Sequence[str]

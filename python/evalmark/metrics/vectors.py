@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from evalmark import _core
 from evalmark.errors import MetricInputError
 from evalmark.metrics._args import FloatArray, resolve_workers
+from evalmark.metrics._native import core as _core
 
 
 def _matrix(x: npt.ArrayLike, name: str) -> npt.NDArray[np.floating[Any]]:

@@ -112,10 +112,14 @@ def _run_and_gate(
     # Named after the test (not the function under test), so a failed gate names the test.
     test = name or REGISTRY.current_test
     report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies, name=test)
-    register(report, name)
-    if min_pass_rate is not None:
-        __tracebackhide__ = True
-        report.require_pass_rate(min_pass_rate)
+    if min_pass_rate is None:
+        return register(report, name)
+    from evalmark.report.gates import pass_rate_gate, require_pass_rate
+
+    # The gate's condition travels on the registered report (the session's summary shows it).
+    report = register(report.with_gates([pass_rate_gate(report, min_pass_rate)]), name)
+    __tracebackhide__ = True
+    require_pass_rate(report, min_pass_rate)
     return report
 
 

@@ -249,8 +249,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     entries = REGISTRY.entries()
     if _is_worker(config):
+        from evalmark.report.output import render_report
+
         config.workeroutput[_WORKER_KEY] = [  # type: ignore[attr-defined]
-            {"name": entry.name, "report": entry.report.to_json()} for entry in entries
+            {"name": entry.name, "report": render_report(entry.report, "json")} for entry in entries
         ]
         return
     if not entries and not state.worker_payloads and not (state.report_dir or state.baseline):

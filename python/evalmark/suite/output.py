@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from evalmark.data.load import load_samples
 from evalmark.errors import SuiteError
-from evalmark.report import SuiteReport
+from evalmark.report import SuiteReport, compare, write_report
 from evalmark.report.paths import path_inside
 from evalmark.report.render.repeats import repeats_text
 from evalmark.report.render.terminal import (
@@ -108,13 +108,14 @@ def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> lis
             # The HTML page shows each case's input, expected answer, facts and context.
             html = fmt == "html" and evaluation.samples
             options = {"samples": load_samples(*evaluation.samples)} if html else {}
-            written.append(report.write(path_inside(directory, stem, _EXTENSIONS[fmt]), **options))
+            path = path_inside(directory, stem, _EXTENSIONS[fmt])
+            written.append(write_report(report, path, **options))
     if len(run.reports) > 1:
         suite = SuiteReport(run.reports, name=run.suite.name)
         stem = report_stem(run, None, run.build)
         for fmt in formats:
             if fmt in ("md", "json"):
-                written.append(suite.write(path_inside(directory, stem, _EXTENSIONS[fmt])))
+                written.append(write_report(suite, path_inside(directory, stem, _EXTENSIONS[fmt])))
     return written
 
 
@@ -130,7 +131,7 @@ def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: T
             path = path_inside(baseline, stem, ".json")
         if not path.exists():
             raise SuiteError(f"--baseline: no such report {path}")
-        comparison = report.compare(path)
+        comparison = compare(report, path)
         out.write(f"\nbaseline {path}:\n")
         out.write(comparison_text(comparison, str(path), "this run"))
         try:

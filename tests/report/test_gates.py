@@ -1,5 +1,5 @@
 """The one k-of-n rule (``evalmark.noise.gates.min_passing`` / ``passes``) and every gate that
-uses it: suite gates, ``require_pass_rate``, ``assert_that``, ``SuiteReport.require_pass_rate``,
+uses it: suite gates, ``require_pass_rate``, ``assert_that``, ``require_suite_pass_rate``,
 pytest's ``min_pass_rate``, ``evalmark tune``'s gates. They must all agree at every float
 boundary."""
 

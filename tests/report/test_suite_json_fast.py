@@ -1,5 +1,5 @@
-"""SuiteReport.to_json writes each report with the column writer: the bytes of ``dumps`` of
-the whole suite document."""
+"""``render_report(suite, "json")`` writes each report with the column writer: the bytes of
+``dumps`` of the whole suite document."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from evalmark.models import (
     record_replay,
 )
 from evalmark.models.prompts.fence import read_blocks
-from evalmark.report import assert_that, render_report
+from evalmark.report import assert_that, render_report, report_document
 from evalmark.strategies.llm_judge import LLMJudge
 
 QUESTION = "How long is the refund window?"
@@ -318,7 +318,7 @@ def test_async_evaluation_equals_sync() -> None:
     concurrent = Scorer(concurrency=4).evaluate(
         samples, lambda q: "Ada Lovelace, in 30 days", strategy
     )
-    assert sync.to_dict() == concurrent.to_dict()
+    assert report_document(sync) == report_document(concurrent)
 
 
 def test_judge_calls_record_and_replay_through_a_cassette(tmp_path: Path) -> None:

@@ -107,7 +107,7 @@ def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> lis
         for fmt in formats:
             # The HTML page shows each case's input, expected answer, facts and context.
             html = fmt == "html" and evaluation.samples
-            options = {"samples": load_samples(*evaluation.samples)} if html else {}
+            options: dict[str, Any] = {"samples": load_samples(*evaluation.samples)} if html else {}
             path = path_inside(directory, stem, _EXTENSIONS[fmt])
             written.append(write_report(report, path, **options))
     if len(run.reports) > 1:

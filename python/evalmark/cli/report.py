@@ -1,7 +1,7 @@
 """``evalmark report diff A.json B.json``: what changed between two runs;
 ``evalmark report render A.json --format md``: a JSON report in another format.
 
-Both read a report (``evalmark run``, ``Report.write``) or a suite of reports (the pytest
+Both read a report (``evalmark run``, ``write_report``) or a suite of reports (the pytest
 plugin's ``evaluation-suite-report.json``); ``--report NAME`` picks one report of a suite."""
 
 from __future__ import annotations

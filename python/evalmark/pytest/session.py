@@ -40,7 +40,7 @@ def suite_of(entries: Sequence[RegisteredReport], name: str = "pytest") -> Suite
 
 
 def _verdict(report: Report) -> str:
-    """The report's verdict: its gate's (``min_pass_rate``, ``require_pass_rate``) when one
+    """The report's verdict: its gate's (``min_pass_rate``, ``report.with_gates``) when one
     applied, else ``no gate`` (a report that only records is judged by its test)."""
     if report.gates:
         return "pass" if all(gate.passed for gate in report.gates) else "FAIL"

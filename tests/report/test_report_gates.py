@@ -58,6 +58,15 @@ def test_a_report_is_frozen_and_has_no_mutating_gate_method() -> None:
         report.name = "other"  # type: ignore[misc]
 
 
+def test_a_suite_of_reports_is_frozen_too() -> None:
+    from evalmark.report import SuiteReport
+
+    suite = SuiteReport([report_of(1, 2)], name="s")
+    with pytest.raises(AttributeError, match="immutable"):
+        suite.name = "other"  # type: ignore[misc]
+    assert suite.name == "s" and len(suite.reports) == 1
+
+
 def test_with_gates_makes_a_new_report_keeping_each_condition_once_in_order() -> None:
     report = report_of(3, 4)
     first, second = pass_rate_gate(report, 0.5), pass_rate_gate(report, 0.9)

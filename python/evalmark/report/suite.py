@@ -26,13 +26,16 @@ SUITE_FORMAT = "evalmark-suite"
 
 
 class SuiteReport:
-    """Reports combined; their names must be distinct."""
+    """Reports combined; their names must be distinct. A frozen value, like a report."""
 
     __slots__ = ("name", "reports")
 
+    name: str
+    reports: tuple[Report, ...]
+
     def __init__(self, reports: Iterable[Report], *, name: str = "suite") -> None:
-        self.reports = tuple(reports)
-        self.name = name
+        object.__setattr__(self, "reports", tuple(reports))
+        object.__setattr__(self, "name", name)
         names = [r.name for r in self.reports]
         doubled = sorted({n for n in names if names.count(n) > 1})
         if doubled:
@@ -40,6 +43,9 @@ class SuiteReport:
                 f"suite {name!r}: report names must be distinct; {', '.join(doubled)} repeat "
                 "(pass name=... to Scorer.evaluate)"
             )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"SuiteReport is immutable (cannot set {name!r})")
 
     def __iter__(self) -> Iterator[Report]:
         return iter(self.reports)

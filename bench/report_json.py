@@ -1,5 +1,5 @@
-"""``Report.to_json`` on 300,000 evaluations: the column writer against the reference path,
-measured in one run.
+"""``render_report(report, "json")`` on 300,000 evaluations: the column writer against the
+reference path, measured in one run.
 
     python bench/report_json.py                 # 100,000 samples x 3 strategies
     python bench/report_json.py --n 20000 --rounds 5
@@ -7,12 +7,13 @@ measured in one run.
 The report is the one bench/scorer.py builds: 100,000 answers from bench/workload.py scored
 with TokenF1, RougeL and Levenshtein. "reference" is
 :func:`evalmark.report.render.json.reference_render` (the whole document as Python values,
-encoded by msgspec, re-indented, decoded), "new" is ``report.to_json()`` (each row a template
-of its shape, values encoded a column at a time, the document formatted and decoded once).
+encoded by msgspec, re-indented, decoded), "new" is ``render_report(report, "json")`` (each row
+a template of its shape, values encoded a column at a time, the document formatted and decoded
+once).
 Each round times both, in turn, on fresh reports (a report caches the rows it has read), for
 each indent; the best round is kept. The texts are compared: the ratio is only printed when
-they are identical. The last row times ``SuiteReport.to_json`` of a suite of that one report
-against ``dumps`` of the suite's whole document. Nothing here fails a build.
+they are identical. The last row times ``render_report(suite, "json")`` of a suite of that one
+report against ``dumps`` of the suite's whole document. Nothing here fails a build.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import workload  # noqa: E402
 from evalmark import Report, Sample, Scorer, SuiteReport  # noqa: E402
+from evalmark.report import render_report  # noqa: E402
 from evalmark.report.document import dumps  # noqa: E402
 from evalmark.report.render.json import reference_render  # noqa: E402
 from evalmark.strategies import LevenshteinSimilarity, RougeL, TokenF1  # noqa: E402
@@ -76,14 +78,14 @@ def main() -> None:
             args.rounds,
             fresh,
             lambda r, i=indent: reference_render(r, indent=i),
-            lambda r, i=indent: r.to_json(indent=i),
+            lambda r, i=indent: render_report(r, "json", indent=i),
         )
     compare(  # SuiteReport.to_json against dumps of its whole document
         "suite",
         args.rounds,
         fresh,
         lambda r: dumps(SuiteReport([r], name="suite").to_dict()),
-        lambda r: SuiteReport([r], name="suite").to_json(),
+        lambda r: render_report(SuiteReport([r], name="suite"), "json"),
     )
     print("\ntarget: at least 5x the reference, byte-identical (best round of each column)")
 

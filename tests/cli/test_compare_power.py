@@ -10,7 +10,7 @@ import pytest
 
 from evalmark.cli import main
 from evalmark.noise import minimum_detectable_difference
-from evalmark.report import Report
+from evalmark.report import Report, write_report
 from evalmark.suite import load_suite, run_suite
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def support_reports(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
     paths = []
     for build in ("healthy", "regressed"):
         (report,) = run_suite(suite, build=build, mode="replay").reports
-        paths.append(report.write(folder / f"{build}.json"))
+        paths.append(write_report(report, folder / f"{build}.json"))
     return paths[0], paths[1]
 
 
@@ -110,7 +110,7 @@ def test_without_a_gate_the_change_to_detect_is_the_option(
                 ],
             }
         )
-        paths.append(report.write(tmp_path / f"{name}.json"))
+        paths.append(write_report(report, tmp_path / f"{name}.json"))
     _, out, _ = _run(capsys, "compare", *map(str, paths), "--detect", "0.1")
     assert "minimum detectable difference: " in out
     assert "a change of 10.0 points (--detect) is too small to be seen reliably here" in out

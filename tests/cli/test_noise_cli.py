@@ -10,6 +10,7 @@ import pytest
 
 import evalmark.cli
 from evalmark.cli import main
+from evalmark.report import write_report
 
 ISSUE_ARGS = [
     "tune",
@@ -297,7 +298,7 @@ def _reports(tmp_path: Path) -> tuple[Path, Path]:
     paths = []
     for build in ("healthy", "regressed"):
         (report,) = run_suite(suite, build=build, mode="replay").reports
-        paths.append(report.write(tmp_path / f"{build}.json"))
+        paths.append(write_report(report, tmp_path / f"{build}.json"))
     return paths[0], paths[1]
 
 

@@ -11,6 +11,7 @@ import pytest
 from evalmark import Scorer
 from evalmark.cli import main
 from evalmark.data.load import load_samples
+from evalmark.report import render_report
 from evalmark.strategies import ContainsFacts
 
 FIRST = """\
@@ -37,7 +38,7 @@ def files(tmp_path: Path) -> tuple[Path, Path, Path]:
     answers = {"How long is the refund window?": "Within 30 days.", "Which plan has SSO?": "Pro."}
     report = Scorer().evaluate(samples, answers.__getitem__, ContainsFacts(), name="support")
     written = tmp_path / "support.json"
-    written.write_text(report.to_json(), "utf-8")
+    written.write_text(render_report(report, "json"), "utf-8")
     return written, first, second
 
 

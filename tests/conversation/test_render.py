@@ -11,7 +11,7 @@ from evalmark.conversation import (
 )
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.models import RuleJudge
-from evalmark.report import Report
+from evalmark.report import Report, render_report
 from evalmark.strategies.llm_judge import LLMJudge
 
 
@@ -37,7 +37,7 @@ def report() -> Report:
 
 
 def test_markdown_lists_the_conversations_and_the_transcript_of_the_failing_one() -> None:
-    text = report().to_markdown()
+    text = render_report(report(), "markdown")
     assert "## Conversations" in text
     assert (
         "| forgot | fail | 2 | the user ended it after 2 turns | knowledge-retention (turn 2) |"
@@ -54,7 +54,7 @@ def test_markdown_lists_the_conversations_and_the_transcript_of_the_failing_one(
 
 
 def test_html_escapes_the_transcript() -> None:
-    page = report().format("html")
+    page = render_report(report(), "html")
     assert "<h2>Conversations</h2>" in page and "<h3>forgot</h3>" in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
     assert page.count("<script>") == 1  # the page's own filter script only
@@ -68,12 +68,12 @@ def test_reports_without_conversations_get_no_section() -> None:
         sample_tags=[()],
         columns={"check": ResultColumn.from_results([EvaluationResult.from_bool(True)])},
     )
-    assert "Conversation" not in plain.to_markdown()
-    assert "Conversation" not in plain.format("html")
+    assert "Conversation" not in render_report(plain, "markdown")
+    assert "Conversation" not in render_report(plain, "html")
 
 
 def test_a_report_read_back_from_json_renders_the_same_transcripts() -> None:
     original = report()
-    again = Report.from_json(original.to_json())
-    assert again.to_markdown() == original.to_markdown()
-    assert again.format("html") == original.format("html")
+    again = Report.from_json(render_report(original, "json"))
+    assert render_report(again, "markdown") == render_report(original, "markdown")
+    assert render_report(again, "html") == render_report(original, "html")

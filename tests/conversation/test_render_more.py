@@ -30,6 +30,8 @@ from evalmark.strategies.registry import get_strategy_kind
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "report"))
 from test_html_helpers import Node, parse
 
+from evalmark.report import render_report
+
 DEMO = Path(__file__).resolve().parents[2] / "golden" / "support-chat"
 SCRIPT = (
     ScriptedTurn("I am on the Team plan"),
@@ -94,7 +96,7 @@ def test_the_terminal_prints_one_line_per_failing_turn() -> None:
 
 
 def test_the_suite_markdown_has_the_transcript_of_each_failing_conversation() -> None:
-    text = SuiteReport([report(), plain()], name="both").to_markdown()
+    text = render_report(SuiteReport([report(), plain()], name="both"), "markdown")
     section = text.split("## chat: 1 failing case", 1)[1].split("## plain:", 1)[0]
     assert "### Transcripts of failing conversations: 1" in section
     assert "#### forgot" in section and "#### fine" not in section
@@ -110,7 +112,7 @@ def turns(doc: Node) -> list[Node]:
 
 
 def test_the_html_transcript_marks_the_failing_turns_and_separates_the_speakers() -> None:
-    doc = parse(report().format("html"))
+    doc = parse(render_report(report(), "html"))
     shown = turns(doc)
     assert len(shown) == 3
     marked = ["failing" in (t.attrs.get("class") or "").split() for t in shown]
@@ -125,7 +127,7 @@ def test_the_html_transcript_marks_the_failing_turns_and_separates_the_speakers(
 
 
 def test_every_class_of_the_conversation_sections_is_styled() -> None:
-    doc = parse(report().format("html"))
+    doc = parse(render_report(report(), "html"))
     used: set[str] = set()
     for ident in ("conversations", "transcripts"):
         for node in doc.by_id(ident).iter():

@@ -26,6 +26,7 @@ from evalmark.data.case import ToolCall
 from evalmark.data.samples import Sample
 from evalmark.engine.run import run_sync
 from evalmark.models import RuleJudge, ScriptedChat
+from evalmark.report import render_report, require_budget
 from evalmark.strategies.llm_judge import LLMJudge
 from evalmark.strategies.registry import get_strategy_kind
 from evalmark.strategies.trajectory import TrajectoryMatch
@@ -192,7 +193,11 @@ def test_many_conversations_give_byte_identical_reports_for_any_concurrency() ->
             turn_filter=needs_facts,
             concurrency=concurrency,
         )
-        return report.to_json(), report.to_markdown(), report.format("html")
+        return (
+            render_report(report, "json"),
+            render_report(report, "markdown"),
+            render_report(report, "html"),
+        )
 
     first = run(1)
     for concurrency in (2, 8, 24):
@@ -288,6 +293,6 @@ def test_token_counts_of_each_turn_sum_per_conversation_for_budget_gates() -> No
     report = score_conversations(cases, turn_strategies=[contains_facts()])
     totals = {row.name: row.usage.total_tokens for row in report.rows() if row.usage}
     assert totals == {"short": 2 * 15, "long": 2 * 45}
-    report.require_budget(tokens=90, total_tokens=120)
+    require_budget(report, tokens=90, total_tokens=120)
     with pytest.raises(AssertionError, match=r"tokens per case is 90, above the budget 50"):
-        report.require_budget(tokens=50)
+        require_budget(report, tokens=50)

@@ -12,6 +12,7 @@ import pytest
 
 from evalmark.cli import main
 from evalmark.errors import ConversationError, SuiteError
+from evalmark.report import render_report
 from evalmark.suite import load_suite, run_suite
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +80,13 @@ def test_the_demo_reports_are_byte_identical_for_any_concurrency(tmp_path: Path)
     for concurrency in (1, 3, 8):
         run = run_suite(suite, build="regressed", concurrency=concurrency)
         (report,) = run.reports
-        outputs.append((report.to_json(), report.to_markdown(), report.format("html")))
+        outputs.append(
+            (
+                render_report(report, "json"),
+                render_report(report, "markdown"),
+                render_report(report, "html"),
+            )
+        )
     assert outputs[0] == outputs[1] == outputs[2]
 
 
@@ -270,7 +277,7 @@ def test_the_trajectory_check_judges_the_tool_calls_recorded_over_each_conversat
         assert verdicts == [True, False]
         turns = report.metadata["conversations"][0]["turns"]
         assert turns[1]["tool-calls"] == [{"name": "lookup_invoice", "arguments": {"number": 7}}]
-    assert replayed.reports[0].to_json() == recorded.reports[0].to_json()
+    assert render_report(replayed.reports[0], "json") == render_report(recorded.reports[0], "json")
 
 
 def test_the_trajectory_check_wants_expected_tool_calls_on_every_conversation(

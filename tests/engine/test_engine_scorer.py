@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 
 from evalmark import Evaluation, EvaluationResult, Sample, Samples, Scorer, TestCase, TokenUsage
+from evalmark.report import render_report
 from evalmark.strategies import Contains, ExactMatch, TokenF1
 
 SAMPLES = Samples(
@@ -171,7 +172,7 @@ def test_evaluate_works_inside_a_running_event_loop() -> None:
     async def main() -> float:
         inside = Scorer().evaluate(SAMPLES, lambda i: f"answer {i}", ExactMatch())
         awaited = await Scorer().aevaluate(SAMPLES, lambda i: f"answer {i}", ExactMatch())
-        assert inside.to_json() == awaited.to_json()
+        assert render_report(inside, "json") == render_report(awaited, "json")
         return inside.pass_rate
 
     assert asyncio.run(main()) == 1.0
@@ -189,7 +190,7 @@ def test_evaluation_is_fluent_immutable_and_reusable() -> None:
     assert len(base.samples()) == 12 and len(even.samples()) == 6
     first = even.run()
     second = even.run()
-    assert first.to_json() == second.to_json()
+    assert render_report(first, "json") == render_report(second, "json")
     assert first.name == "even run" and first.strategies == ("ExactMatch", "Contains")
     assert first.passed == 6 and first.failed == 6
     assert base.run().strategies == ("ExactMatch",)
@@ -206,5 +207,5 @@ def test_same_inputs_give_the_same_report_bytes_whatever_the_concurrency() -> No
     reports = [
         Scorer(concurrency=c).evaluate(SAMPLES, answer, ExactMatch(), TokenF1()) for c in (1, 5)
     ]
-    assert reports[0].to_json() == reports[1].to_json()
-    assert reports[0].to_markdown() == reports[1].to_markdown()
+    assert render_report(reports[0], "json") == render_report(reports[1], "json")
+    assert render_report(reports[0], "markdown") == render_report(reports[1], "markdown")

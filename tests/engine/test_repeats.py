@@ -14,6 +14,7 @@ from evalmark.data.samples import Sample
 from evalmark.engine.repeats import pass_at_k, pass_hat_k, repeat_summary
 from evalmark.errors import SuiteError
 from evalmark.models.context import current_call
+from evalmark.report import render_report
 from evalmark.report.gates import check_repeats
 from evalmark.strategies import ExactMatch
 from evalmark.suite import load_suite, run_suite
@@ -58,7 +59,7 @@ def test_a_scorer_with_repeats_calls_the_application_k_times_per_sample() -> Non
     assert repeats["pass_hat_k"] == pytest.approx((1.0 + 0.3 + 0.0) / 3)
     # The report's results are the first run's; the figures survive the JSON form.
     assert [row.passed for row in report.rows()] == [True, True, False]
-    assert type(report).from_json(report.to_json()).metadata["repeats"] == repeats
+    assert type(report).from_json(render_report(report, "json")).metadata["repeats"] == repeats
 
 
 def test_evaluation_repeats_default_k_is_the_number_of_runs() -> None:
@@ -134,13 +135,12 @@ def test_bad_repeats_are_reported_with_their_key(tmp_path: Path) -> None:
 
 def test_the_markdown_report_shows_pass_at_k_and_pass_hat_k_per_case() -> None:
     report = Scorer(repeats=5, k=2).evaluate(SAMPLES, flaky, ExactMatch())
-    text = report.to_markdown()
+    text = render_report(report, "markdown")
     assert "## Repeated runs: pass@2 and pass^2" in text
     assert "Overall: pass@2 **0.633**, pass^2 **0.433**." in text
     assert "| b | 3 of 5 | 0.900 | 0.300 |" in text
-    assert (
-        "Repeated runs"
-        not in Scorer().evaluate(SAMPLES, lambda q: "yes", ExactMatch()).to_markdown()
+    assert "Repeated runs" not in render_report(
+        Scorer().evaluate(SAMPLES, lambda q: "yes", ExactMatch()), "markdown"
     )
 
 
@@ -151,5 +151,5 @@ def test_repeats_give_the_same_report_at_any_concurrency() -> None:
     one = Scorer(repeats=5, k=2).evaluate(SAMPLES, flaky, ExactMatch())
     threads = Scorer(concurrency=4, repeats=5, k=2).evaluate(SAMPLES, flaky, ExactMatch())
     tasks = Scorer(concurrency=4, repeats=5, k=2).evaluate(SAMPLES, aflaky, ExactMatch())
-    assert one.to_json() == threads.to_json()
+    assert render_report(one, "json") == render_report(threads, "json")
     assert tasks.metadata["repeats"] == one.metadata["repeats"]

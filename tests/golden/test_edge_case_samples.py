@@ -11,6 +11,7 @@ import pytest
 
 import evalmark as em
 from evalmark import strategies as s
+from evalmark.report import render_report
 
 ROOT = Path(__file__).resolve().parents[2]
 EDGE = ROOT / "golden" / "edge-cases" / "samples.yaml"
@@ -74,11 +75,11 @@ def test_every_deterministic_check_scores_every_edge_case(answer: str) -> None:
 def test_every_report_format_keeps_markup_as_text(tmp_path: Path) -> None:
     samples = em.load_samples(EDGE)
     report = em.Scorer().evaluate(samples, lambda q: q, s.ContainsFacts(), name="edge")
-    html = report.to_html()
+    html = render_report(report, "html")
     assert "<script>alert('x')</script>" not in html
     assert "&lt;script&gt;" in html or "&lt;script>" in html
     assert "<img src=x onerror" not in html
-    data = json.loads(report.to_json())
+    data = json.loads(render_report(report, "json"))
     assert json.dumps(data)  # round-trips as JSON
-    assert "edge" in report.to_markdown()
-    assert "<script>alert" not in report.to_junit_xml()
+    assert "edge" in render_report(report, "markdown")
+    assert "<script>alert" not in render_report(report, "junit")

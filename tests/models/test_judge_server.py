@@ -18,6 +18,7 @@ openai = pytest.importorskip("openai")
 from evalmark import Sample, Scorer  # noqa: E402
 from evalmark.models import RuleJudge, openai_chat, record_replay  # noqa: E402
 from evalmark.models.modes import MODE_ENV  # noqa: E402
+from evalmark.report import report_document  # noqa: E402
 from evalmark.strategies.llm_judge import LLMJudge  # noqa: E402
 
 LIFETIME = 60.0  # seconds: the server stops by itself after this, whatever the test does
@@ -234,5 +235,5 @@ def test_an_auto_recording_against_the_old_server_replays_offline(
     assert "sk-test-judge-key" not in text and len(text.splitlines()) == 1 + 3
     dead = "http://127.0.0.1:9/v1"  # the discard port: nothing answers there
     replayed = _run(record_replay(_model(dead), cassette, mode="replay"), "auto")
-    assert replayed.to_dict() == recorded.to_dict()
+    assert report_document(replayed) == report_document(recorded)
     assert len(legacy.requests) == 4  # nothing reached the server

@@ -23,6 +23,7 @@ from evalmark.models import (
 from evalmark.models.cassette_file import read_cassette
 from evalmark.models.modes import MODE_ENV
 from evalmark.models.prompts import RELEVANCY
+from evalmark.report import render_report
 from evalmark.strategies import Contains, ExactMatch, JudgeStrategy
 from evalmark.strategies.base import strategy_name
 
@@ -88,7 +89,7 @@ def test_two_runs_in_one_process_replay_the_same_recordings(recorded: Path) -> N
     evaluation = Evaluation(SAMPLES).evaluate(answer).using(ExactMatch(), Contains())
     first, second = evaluation.run(), evaluation.run()
     assert first.failed == second.failed == 0
-    assert first.to_json() == second.to_json()
+    assert render_report(first, "json") == render_report(second, "json")
     third = Scorer(concurrency=4).evaluate(SAMPLES, answer, ExactMatch())
     assert third.failed == 0 and third.errors == 0
 
@@ -123,14 +124,14 @@ def test_judge_repeats_replay_by_repeat_across_runs_and_run_indexes(tmp_path: Pa
     recorder = record_replay(ScriptedChat(list(verdicts)), cassette, "record-missing")
     judge = JudgeStrategy(recorder, "relevancy", repeats=3, reducer="majority", name="rel")
     outputs = [f"fact {i}" for i in range(len(SAMPLES))]
-    recorded_report = Scorer().evaluate_outputs(SAMPLES, outputs, judge).to_json()
+    recorded_report = render_report(Scorer().evaluate_outputs(SAMPLES, outputs, judge), "json")
     replayer = record_replay(ScriptedChat([]), cassette, "replay")
     again = JudgeStrategy(replayer, "relevancy", repeats=3, reducer="majority", name="rel")
     for run_index in (0, 1, 5):
         report = Scorer(run_index=run_index, concurrency=2).evaluate_outputs(
             SAMPLES, outputs, again
         )
-        assert report.to_json() == recorded_report
+        assert render_report(report, "json") == recorded_report
     assert replayer.usage().unused == ()
 
 

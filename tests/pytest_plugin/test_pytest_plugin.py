@@ -581,20 +581,21 @@ def test_a_failed_gate_names_the_test_and_hides_evalmark_frames(
     project.makepyfile(
         test_gate="""
         from app import answer
+        from evalmark.report import require_pass_rate
         from evalmark.strategies import ExactMatch
 
         def test_quality(scorer):
             from evalmark.data.samples import load_samples
 
             report = scorer.evaluate(load_samples("samples_a.yaml"), answer, ExactMatch())
-            report.require_pass_rate(0.9)
+            require_pass_rate(report, 0.9)
         """
     )
     result = run(project)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "*report.require_pass_rate(0.9)",
+            "*require_pass_rate(report, 0.9)",
             "E *report 'test_gate.py::test_quality': pass rate (cases): 50.0% is below the "
             "required 90.0%*",
         ]

@@ -13,6 +13,7 @@ from evalmark import Scorer
 from evalmark.data.samples import Sample
 from evalmark.data.testcase import TestCase, TokenUsage
 from evalmark.errors import SuiteError
+from evalmark.report import require_budget
 from evalmark.report.gates import BudgetLimit, check_budgets
 from evalmark.strategies import ExactMatch
 from evalmark.suite import load_suite, run_suite
@@ -40,12 +41,12 @@ REPORT = Scorer().evaluate(SAMPLES, answer, ExactMatch(), name="support")
 
 
 def test_budgets_within_limits_pass_and_return_the_report() -> None:
-    assert REPORT.require_budget(latency_ms=1000, tokens=1500, total_cost=0.017) is REPORT
+    assert require_budget(REPORT, latency_ms=1000, tokens=1500, total_cost=0.017) is REPORT
 
 
 def test_a_per_case_budget_names_the_cases_over_it() -> None:
     with pytest.raises(AssertionError) as info:
-        REPORT.require_budget(latency_ms=500, total_tokens=2000)
+        require_budget(REPORT, latency_ms=500, total_tokens=2000)
     assert str(info.value) == (
         "report 'support': over budget. Failing budgets:\n"
         "  - latency (ms) per case is 950, above the budget 500 "
@@ -65,7 +66,7 @@ def test_cost_is_summed_exactly() -> None:
 def test_a_budget_over_data_nobody_recorded_fails() -> None:
     plain = Scorer().evaluate(SAMPLES, lambda q: "ok", ExactMatch(), name="plain")
     with pytest.raises(AssertionError, match="no case recorded latency"):
-        plain.require_budget(latency_ms=100)
+        require_budget(plain, latency_ms=100)
     with pytest.raises(ValueError, match="finite number >= 0"):
         BudgetLimit(per_case=-1)
 

@@ -1,5 +1,5 @@
 """The one k-of-n rule (``evalmark.noise.gates.min_passing`` / ``passes``) and every gate that
-uses it: suite gates, ``require_pass_rate``, ``assert_that``, ``SuiteReport.require_pass_rate``,
+uses it: suite gates, ``require_pass_rate``, ``assert_that``, ``require_suite_pass_rate``,
 pytest's ``min_pass_rate``, ``evalmark tune``'s gates. They must all agree at every float
 boundary."""
 
@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 
 from evalmark.data.results import EvaluationResult, ResultColumn
 from evalmark.noise.gates import make_gates, min_passing, passes
-from evalmark.report import Report, SuiteReport, assert_that
+from evalmark.report import (
+    Report,
+    SuiteReport,
+    assert_that,
+    require_pass_rate,
+    require_suite_pass_rate,
+)
 from evalmark.report.gates import check_cases, check_fraction, drop_exceeds
 from evalmark.suite.model import GateSpec
 from evalmark.suite.runner import check_gate
@@ -57,12 +63,12 @@ def test_the_reported_example_needs_two_of_three_everywhere() -> None:
     with pytest.raises(
         AssertionError, match=r"pass rate \(cases\): 33\.3% is below the required 33\.3%"
     ):
-        one.require_pass_rate(t)
-    two.require_pass_rate(t)
+        require_pass_rate(one, t)
+    require_pass_rate(two, t)
     with pytest.raises(AssertionError):
         assert_that(one).has_pass_rate(t)
     with pytest.raises(AssertionError):
-        SuiteReport([one]).require_pass_rate(t)
+        require_suite_pass_rate(SuiteReport([one]), t)
 
 
 @pytest.mark.parametrize("n", range(1, 51))
@@ -90,13 +96,13 @@ def test_every_gate_agrees_with_the_rule_at_the_boundaries(n: int) -> None:
             tag_gate = check_cases([report], tags={"t": threshold})[0]
             assert tag_gate.passed is expected
             try:
-                report.require_pass_rate(threshold)
+                require_pass_rate(report, threshold)
                 held = True
             except AssertionError:
                 held = False
             assert held is expected, (k, n, threshold)
             try:
-                SuiteReport([report]).require_pass_rate(threshold)
+                require_suite_pass_rate(SuiteReport([report]), threshold)
                 held = True
             except AssertionError:
                 held = False
@@ -130,9 +136,9 @@ def test_thresholds_outside_zero_to_one_are_refused(bad: float) -> None:
     with pytest.raises(ValueError):
         min_passing(bad, 10)
     with pytest.raises(ValueError):
-        report_of(1, 2).require_pass_rate(bad)
+        require_pass_rate(report_of(1, 2), bad)
     with pytest.raises(ValueError):
-        SuiteReport([report_of(1, 2)]).require_pass_rate(bad)
+        require_suite_pass_rate(SuiteReport([report_of(1, 2)]), bad)
 
 
 def test_check_fraction_names_the_value_and_suggests_a_fraction() -> None:

@@ -25,6 +25,7 @@ from test_html_helpers import (
 
 from evalmark import Sample, Scorer, TestCase
 from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.report import render_report
 from evalmark.report.gates import GateResult
 from evalmark.report.model import Report
 from evalmark.report.values import SkippedSample
@@ -32,7 +33,7 @@ from evalmark.strategies import ContainsFacts, ExactMatch
 
 
 def test_the_gate_verdict_comes_first_with_every_condition() -> None:
-    doc = parse(support().to_html())
+    doc = parse(render_report(support(), "html"))
     body = doc.find_all("body")[0]
     sections = [n.attrs.get("id") for n in body.children if isinstance(n, Node)]
     assert sections[:2] == [None, None]  # the title and the suite/build line
@@ -51,16 +52,16 @@ def test_the_gate_verdict_comes_first_with_every_condition() -> None:
 
 def test_a_held_gate_and_no_gate() -> None:
     held = (GateResult("pass rate", 0.5, 0.6, True, "3 of 5"),)
-    gate = parse(support(held).to_html()).by_id("gate")
+    gate = parse(render_report(support(held), "html")).by_id("gate")
     assert gate.find_all("h2")[0].text == "Gate PASSED" and "passed" in str(gate.attrs["class"])
     for report in (support(None), support(())):
-        gate = parse(report.to_html()).by_id("gate")
+        gate = parse(render_report(report, "html")).by_id("gate")
         assert gate.find_all("h2")[0].text == "No gate applied"
         assert gate.find_all("table") == []
 
 
 def test_summary_counts_cases_and_checks() -> None:
-    doc = parse(support().to_html())
+    doc = parse(render_report(support(), "html"))
     text = " ".join(doc.by_id("summary").text.split())
     assert "Cases passing every check: 2 of 5 (40.0%); 2 failing, 1 with an error." in text
     assert "Checks: 6 of 10 passed (60.0%), 2 failed, 2 errors (2 checks on each case)." in text
@@ -70,7 +71,7 @@ def test_summary_counts_cases_and_checks() -> None:
 
 def test_one_table_per_check_and_per_tag_without_repeats() -> None:
     report = support()
-    doc = parse(report.to_html())
+    doc = parse(render_report(report, "html"))
     assert [h.text for h in doc.find_all("h2")] == [
         "Gate FAILED",
         "Summary",
@@ -93,12 +94,12 @@ def test_one_table_per_check_and_per_tag_without_repeats() -> None:
         counts = [sum(r.verdict == v for r in rows) for v in ("pass", "fail", "error")]
         rate = f"{100.0 * counts[0] / len(rows):.1f}%"
         assert tags[tag] == [str(len(rows)), *map(str, counts), rate], tag
-    assert "Metric means" not in report.to_html()
+    assert "Metric means" not in render_report(report, "html")
 
 
 def test_failing_cases_first_then_passing_in_sample_order() -> None:
     report = support()
-    doc = parse(report.to_html())
+    doc = parse(render_report(report, "html"))
     order = [c.attrs["id"] for c in cases(doc)]
     verdicts = [r.verdict for r in report.rows()]
     expected = [
@@ -116,7 +117,7 @@ def test_failing_cases_first_then_passing_in_sample_order() -> None:
 
 
 def test_each_case_shows_input_expected_facts_context_and_output() -> None:
-    doc = parse(support().to_html(samples=SAMPLES))
+    doc = parse(render_report(support(), "html", samples=SAMPLES))
     pricing = fields(case_named(doc, "pricing"))
     assert pricing == {
         "Input": "question about pricing?",
@@ -128,11 +129,13 @@ def test_each_case_shows_input_expected_facts_context_and_output() -> None:
     assert len(case_named(doc, "pricing").find_all("li")) == 2  # one item per fact
     assert fields(case_named(doc, "crash"))["Actual output"] == "no output (the application raised)"
     # without samples: the output alone
-    assert list(fields(case_named(parse(support().to_html()), "pricing"))) == ["Actual output"]
+    assert list(fields(case_named(parse(render_report(support(), "html")), "pricing"))) == [
+        "Actual output"
+    ]
 
 
 def test_a_row_per_check_with_verdict_score_and_a_clean_reason() -> None:
-    doc = parse(support().to_html(samples=SAMPLES))
+    doc = parse(render_report(support(), "html", samples=SAMPLES))
     chat = case_named(doc, "chat")
     rows = check_rows(chat)
     assert list(rows) == ["facts", "groundedness"]
@@ -149,7 +152,7 @@ def test_a_row_per_check_with_verdict_score_and_a_clean_reason() -> None:
 
 
 def test_the_applications_error_is_shown_once() -> None:
-    crash = case_named(parse(support().to_html()), "crash")
+    crash = case_named(parse(render_report(support(), "html")), "crash")
     assert "ERROR" in crash.find_all("summary")[0].text
     assert [p.text for p in crash.find_all("p", "error")] == [
         "The application raised RuntimeError: backend down"
@@ -162,7 +165,7 @@ def test_a_strategy_error_shows_its_type_message_and_raw_reply() -> None:
     error = EvaluationResult.from_error("judge", ValueError("unreadable reply"))
     object.__setattr__(error.error, "raw", "I think so?")
     report = make(["q"], [()], {"judge": [error]}, ["out"])
-    row = check_rows(cases(parse(report.to_html()))[0])["judge"]
+    row = check_rows(cases(parse(render_report(report, "html")))[0])["judge"]
     assert row[1:3] == ["ERROR", "—"]
     assert row[3].startswith("ValueError: unreadable reply") and "I think so?" in row[3]
 
@@ -175,33 +178,35 @@ def test_the_judges_prompt_is_kept_behind_details() -> None:
         {"judge_prompt": [{"role": "user", "content": "Is <b>this</b> grounded?"}]},
     )
     report = make(["q"], [()], {"judge": [result]}, ["out"])
-    raw = cases(parse(report.to_html()))[0].find_all("details", "raw")[0]
+    raw = cases(parse(render_report(report, "html")))[0].find_all("details", "raw")[0]
     assert "[user]\nIs <b>this</b> grounded?" in raw.text
 
 
 def test_same_report_same_bytes_and_a_timestamp_only_when_asked() -> None:
-    first = support().to_html(samples=SAMPLES)
-    assert first == support().to_html(samples=list(reversed(SAMPLES)))
-    assert first == support().to_html(samples={s.name: s for s in SAMPLES})
+    first = render_report(support(), "html", samples=SAMPLES)
+    assert first == render_report(support(), "html", samples=list(reversed(SAMPLES)))
+    assert first == render_report(support(), "html", samples={s.name: s for s in SAMPLES})
     assert "Generated" not in first
-    assert "Generated 2026-12-01" in support().to_html(timestamp="2026-12-01")
+    assert "Generated 2026-12-01" in render_report(support(), "html", timestamp="2026-12-01")
     # nothing in the page depends on live objects: a report read back renders the same
     plain = make(
         NAMES, TAGS, {"facts": [ok(), bad("missing"), ok(), ok(), ok()]}, ["a", "b", "c", "d", "e"]
     )
-    assert Report.from_json(plain.to_json()).to_html() == plain.to_html()
+    assert render_report(Report.from_json(render_report(plain, "json")), "html") == render_report(
+        plain, "html"
+    )
 
 
 def test_max_rows_keeps_the_failing_cases() -> None:
     report = support()
-    doc = parse(report.to_html(max_rows=2))
+    doc = parse(render_report(report, "html", max_rows=2))
     assert [c.attrs["id"] for c in cases(doc)] == ["case-3", "case-1"]
     assert "Showing the first 2 of 5 cases (failing cases first)" in doc.by_id("cases").text
     assert "Cases passing every check: 2 of 5" in doc.by_id("summary").text  # all counted
-    assert cases(parse(report.to_html(max_rows=0))) == []
-    assert "Showing" not in report.to_html(max_rows=5)
+    assert cases(parse(render_report(report, "html", max_rows=0))) == []
+    assert "Showing" not in render_report(report, "html", max_rows=5)
     with pytest.raises(ValueError, match="max_rows"):
-        report.to_html(max_rows=-1)
+        render_report(report, "html", max_rows=-1)
 
 
 def test_a_scored_run_with_test_cases_as_samples() -> None:
@@ -210,15 +215,15 @@ def test_a_scored_run_with_test_cases_as_samples() -> None:
         Sample(name="b", parameters=["q2", {"k": 1}], expected_outputs=["x", "y"]),
     ]
     report = Scorer().evaluate(samples, lambda *p: "yes", ExactMatch(), ContainsFacts())
-    doc = parse(report.to_html(samples=samples))
+    doc = parse(render_report(report, "html", samples=samples))
     b = fields(case_named(doc, "b"))
     assert json.loads(b["Input"]) == ["q2", {"k": 1}] and b["Expected"] == "xy"
     assert [c.attrs["id"] for c in cases(doc)] == ["case-1", "case-0"]  # b fails ExactMatch
     retrieved = TestCase("the q", "the a", context=["gold"], retrieval_context=["found"], name="a")
-    a = fields(case_named(parse(report.to_html(samples={"a": retrieved})), "a"))
+    a = fields(case_named(parse(render_report(report, "html", samples={"a": retrieved})), "a"))
     assert a == {"Input": "the q", "Context": "gold", "Retrieved": "found", "Actual output": "yes"}
     with pytest.raises(TypeError, match="needs a name"):
-        report.to_html(samples=[TestCase("q", "a")])
+        render_report(report, "html", samples=[TestCase("q", "a")])
 
 
 def test_guardrails_skipped_and_usage_are_shown() -> None:
@@ -231,16 +236,20 @@ def test_guardrails_skipped_and_usage_are_shown() -> None:
         outputs=[TestCase("q", "a", latency_ms=12.0)],
         skipped=[SkippedSample("gone", "TimeoutError: slow")],
     )
-    doc = parse(report.to_html())
+    doc = parse(render_report(report, "html"))
     assert doc.by_id("guardrails").find_all("td")[1].text == "REJECT"
     assert "gone: TimeoutError: slow" in doc.by_id("skipped").text
     assert "mean latency 12 ms" in doc.by_id("summary").text
 
 
 def test_an_empty_report_and_one_without_checks() -> None:
-    empty = parse(Report(name="none", sample_names=[], sample_tags=[], columns={}).to_html())
+    empty = parse(
+        render_report(Report(name="none", sample_names=[], sample_tags=[], columns={}), "html")
+    )
     assert "Cases passing every check: 0 of 0;" in empty.by_id("summary").text
     assert cases(empty) == []
-    bare = parse(Report(name="bare", sample_names=["a"], sample_tags=[()], columns={}).to_html())
+    bare = parse(
+        render_report(Report(name="bare", sample_names=["a"], sample_tags=[()], columns={}), "html")
+    )
     (case,) = cases(bare)
     assert check_rows(case) == {} and "pass" in str(case.attrs["class"])

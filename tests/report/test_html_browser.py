@@ -15,6 +15,7 @@ import pytest
 from test_html_helpers import HOSTILE, SAMPLES, bad, make, support
 
 from evalmark import Sample
+from evalmark.report import render_report
 from evalmark.report.gates import GateResult
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -42,7 +43,7 @@ def _visible_checks(page: Any, case: str) -> list[str]:
 
 def test_the_report_in_chromium(tmp_path: Path) -> None:
     path = tmp_path / "report.html"
-    path.write_text(support().to_html(samples=SAMPLES), encoding="utf-8")
+    path.write_text(render_report(support(), "html", samples=SAMPLES), encoding="utf-8")
     hostile_path = tmp_path / "hostile.html"
     hostile = make(
         [f"case {HOSTILE}"],
@@ -52,7 +53,7 @@ def test_the_report_in_chromium(tmp_path: Path) -> None:
         (GateResult(f"gate {HOSTILE}", 0.9, 0.0, False, HOSTILE),),
     )
     sample = Sample(name=f"case {HOSTILE}", parameters=[HOSTILE], expected_output=HOSTILE)
-    hostile_path.write_text(hostile.to_html(samples=[sample]), encoding="utf-8")
+    hostile_path.write_text(render_report(hostile, "html", samples=[sample]), encoding="utf-8")
     errors: list[str] = []
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])

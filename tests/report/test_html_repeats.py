@@ -8,7 +8,7 @@ from test_html_helpers import parse
 from evalmark import Scorer
 from evalmark.data.samples import Sample
 from evalmark.models.context import current_call
-from evalmark.report import Report
+from evalmark.report import Report, render_report
 from evalmark.report.render.repeats import repeats_text
 from evalmark.strategies import ExactMatch, Guardrail
 
@@ -27,7 +27,7 @@ def repeated() -> Report:
 
 
 def test_a_report_with_repeats_shows_pass_at_k_and_pass_hat_k_per_case() -> None:
-    doc = parse(repeated().format("html"))
+    doc = parse(render_report(repeated(), "html"))
     section = doc.by_id("repeats")
     assert section.find_all("h2")[0].text == "Repeated runs: pass@2 and pass^2"
     # n = 5, k = 2: b passed 3 runs, pass@2 = 1 - C(2,2)/C(5,2) = 0.9, pass^2 = C(3,2)/C(5,2) = 0.3
@@ -43,9 +43,11 @@ def test_a_report_with_repeats_shows_pass_at_k_and_pass_hat_k_per_case() -> None
 
 def test_the_section_is_the_same_after_json_and_absent_without_repeats() -> None:
     report = repeated()
-    assert Report.from_json(report.to_json()).format("html") == report.format("html")
+    assert render_report(Report.from_json(render_report(report, "json")), "html") == render_report(
+        report, "html"
+    )
     plain = Scorer().evaluate(SAMPLES, lambda q: "yes", ExactMatch())
-    page = plain.format("html")
+    page = render_report(plain, "html")
     assert 'id="repeats"' not in page and "pass@" not in page
     assert repeats_text(plain) == ""
 
@@ -69,7 +71,7 @@ def test_the_guardrail_section_names_the_positive_class_used(positive: str) -> N
         Sample(name=f"g{i}", parameters=[i], expected_output=e) for i, e in enumerate(expected)
     ]
     report = Scorer().evaluate(samples, lambda i: said[i], Guardrail(positive=positive))
-    section = parse(report.format("html")).by_id("guardrails")
+    section = parse(render_report(report, "html")).by_id("guardrails")
     other = "REJECT" if positive == "ACCEPT" else "ACCEPT"
     assert section.find_all("p")[0].text == f"{positive} is the positive class."
     assert f"{other} is the positive class" not in section.text

@@ -23,6 +23,7 @@ from test_html_helpers import (
 )
 
 from evalmark import Sample
+from evalmark.report import render_report
 from evalmark.report.gates import GateResult
 from evalmark.report.render.html_inputs import judge_reason
 
@@ -46,7 +47,7 @@ def test_judge_reason(text: str, reason: str | None) -> None:
 
 
 def test_filters_list_tags_and_checks_and_start_hidden() -> None:
-    doc = parse(support().to_html())
+    doc = parse(render_report(support(), "html"))
     form = doc.by_id("filters")
     assert "hidden" in form.attrs  # shown by the script only: nothing dead with scripts off
     tags = [o.attrs["value"] for o in doc.by_id("filter-tag").find_all("option")]
@@ -64,7 +65,7 @@ def test_filters_list_tags_and_checks_and_start_hidden() -> None:
 
 
 def test_self_contained_and_the_policy_allows_only_the_inline_script() -> None:
-    page = support().to_html(samples=SAMPLES)
+    page = render_report(support(), "html", samples=SAMPLES)
     doc = parse(page)
     scripts = doc.find_all("script")
     assert len(scripts) == 1 and "src" not in scripts[0].attrs
@@ -100,7 +101,7 @@ def test_every_run_text_is_escaped() -> None:
         context=[f"context {hostile}"],
     )
     report = make_named(report, f"report {hostile}")
-    page = report.to_html(samples=[sample])
+    page = render_report(report, "html", samples=[sample])
     doc = parse(page)
     assert len(doc.find_all("script")) == 1 and doc.find_all("img") == []
     assert "<img" not in page and "window.__pwned" not in page.split("<script>")[-1]

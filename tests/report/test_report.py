@@ -19,7 +19,16 @@ from typing import Any
 import pytest
 
 from evalmark import Report, Sample, Scorer, SuiteReport, TestCase, TokenUsage, assert_that
-from evalmark.report import register_formatter, unregister_formatter
+from evalmark.report import (
+    compare,
+    register_formatter,
+    render_comparison,
+    render_report,
+    require_pass_rate,
+    require_suite_pass_rate,
+    unregister_formatter,
+    write_report,
+)
 from evalmark.strategies import ContainsFacts, ExactMatch, Guardrail, TokenF1
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden_reports"
@@ -104,17 +113,17 @@ def test_figures() -> None:
 
 
 @pytest.mark.parametrize(
-    ("method", "golden"),
+    ("format", "golden"),
     [
-        ("to_markdown", "support-bot.md"),
-        ("to_json", "support-bot.json"),
-        ("to_html", "support-bot.html"),
-        ("to_junit_xml", "support-bot.xml"),
+        ("markdown", "support-bot.md"),
+        ("json", "support-bot.json"),
+        ("html", "support-bot.html"),
+        ("junit", "support-bot.xml"),
     ],
 )
-def test_formatters_match_their_golden_files(method: str, golden: str) -> None:
-    first = getattr(make_report(), method)()
-    second = getattr(make_report(), method)()
+def test_formatters_match_their_golden_files(format: str, golden: str) -> None:
+    first = render_report(make_report(), format)
+    second = render_report(make_report(), format)
     assert first == second  # byte-stable
     check_golden(golden, first)
 
@@ -135,7 +144,7 @@ class _Collector(HTMLParser):
 
 
 def test_html_is_self_contained_and_escapes_model_output() -> None:
-    html = make_report().to_html()
+    html = render_report(make_report(), "html")
     parser = _Collector()
     parser.feed(html)
     # one script: the page's own inline filter script (tests/report/test_html*.py check it)
@@ -146,13 +155,13 @@ def test_html_is_self_contained_and_escapes_model_output() -> None:
 
 
 def test_markdown_escapes_cells() -> None:
-    md = make_report().to_markdown()
+    md = render_report(make_report(), "markdown")
     assert "No receipt is needed \\| just ask" in md
     assert SCRIPT not in md and "&lt;script&gt;" in md
 
 
 def test_junit_is_valid_xml_with_failures_and_errors() -> None:
-    root = ET.fromstring(make_report().to_junit_xml())
+    root = ET.fromstring(render_report(make_report(), "junit"))
     suite = root.find("testsuite")
     assert suite is not None and suite.get("tests") == "12"
     assert len(suite.findall("testcase/failure")) == 3
@@ -163,9 +172,9 @@ def test_junit_is_valid_xml_with_failures_and_errors() -> None:
 
 def test_json_round_trip() -> None:
     report = make_report()
-    back = Report.from_json(report.to_json())
-    assert back.to_json() == report.to_json()
-    assert back.to_markdown() == report.to_markdown()
+    back = Report.from_json(render_report(report, "json"))
+    assert render_report(back, "json") == render_report(report, "json")
+    assert render_report(back, "markdown") == render_report(report, "markdown")
     assert back.result("timeout", "TokenF1").error is not None
     with pytest.raises(ValueError, match="not an evalmark report"):
         Report.from_json('{"format": "other"}')
@@ -175,18 +184,18 @@ def test_json_round_trip() -> None:
 
 def test_write_picks_the_format_from_the_extension(tmp_path: Path) -> None:
     report = make_report()
-    for suffix, method in (
-        (".md", "to_markdown"),
-        (".json", "to_json"),
-        (".html", "to_html"),
-        (".xml", "to_junit_xml"),
+    for suffix, format in (
+        (".md", "markdown"),
+        (".json", "json"),
+        (".html", "html"),
+        (".xml", "junit"),
     ):
-        path = report.write(tmp_path / "out" / f"report{suffix}")
-        assert path.read_text(encoding="utf-8") == getattr(report, method)()
-    forced = report.write(tmp_path / "report.txt", format="markdown")
-    assert forced.read_text(encoding="utf-8") == report.to_markdown()
+        path = write_report(report, tmp_path / "out" / f"report{suffix}")
+        assert path.read_text(encoding="utf-8") == render_report(report, format)
+    forced = write_report(report, tmp_path / "report.txt", format="markdown")
+    assert forced.read_text(encoding="utf-8") == render_report(report, "markdown")
     with pytest.raises(ValueError, match="format="):
-        report.write(tmp_path / "report.txt")
+        write_report(report, tmp_path / "report.txt")
 
 
 def test_register_formatter_and_entry_points(
@@ -198,8 +207,8 @@ def test_register_formatter_and_entry_points(
     register_formatter("csv", csv, extensions=[".csv"])
     try:
         report = make_report()
-        assert report.format("csv").splitlines()[0] == "refund-window,pass"
-        assert report.write(tmp_path / "r.csv").read_text().startswith("refund-window,pass")
+        assert render_report(report, "csv").splitlines()[0] == "refund-window,pass"
+        assert write_report(report, tmp_path / "r.csv").read_text().startswith("refund-window,pass")
         with pytest.raises(ValueError, match="already registered"):
             register_formatter("csv", csv)
     finally:
@@ -221,32 +230,32 @@ def test_register_formatter_and_entry_points(
         importlib.import_module("evalmark.report.formatters"), "_entry_points_loaded", False
     )
     try:
-        assert make_report().format("tsv") == "support-bot\t25\n"
+        assert render_report(make_report(), "tsv") == "support-bot\t25\n"
     finally:
         unregister_formatter("tsv")
     with pytest.raises(KeyError, match="known formats"):
-        make_report().format("pdf")
+        render_report(make_report(), "pdf")
 
 
 def test_require_pass_rate_names_rate_threshold_and_failing_cases() -> None:
     report = make_report()
-    report.require_pass_rate(0.25)
+    require_pass_rate(report, 0.25)
     with pytest.raises(AssertionError) as info:
-        report.require_pass_rate(0.9)
+        require_pass_rate(report, 0.9)
     message = str(info.value)
     assert "pass rate (cases): 25.0% is below the required 90.0%" in message
     assert "(1 of 4 cases passed every check, 2 failed, 1 error)" in message
     assert "refund-receipt [ExactMatch] fail: output" in message
     assert "timeout [TokenF1] error:" in message and "refund-window" not in message
     with pytest.raises(AssertionError, match="tag 'critical'"):
-        report.require_pass_rate(0.9, tag="critical")
-    report.require_pass_rate(0.75, strategy="ContainsFacts")
+        require_pass_rate(report, 0.9, tag="critical")
+    require_pass_rate(report, 0.75, strategy="ContainsFacts")
     with pytest.raises(AssertionError, match=r"strategy 'TokenF1': pass rate \(cases\): 50\.0%"):
-        report.require_pass_rate(0.9, strategy="TokenF1")
+        require_pass_rate(report, 0.9, strategy="TokenF1")
     with pytest.raises(KeyError, match="its tags are"):
-        report.require_pass_rate(0.5, tag="nope")
+        require_pass_rate(report, 0.5, tag="nope")
     with pytest.raises(ValueError, match=r"did you mean 0\.9"):
-        report.require_pass_rate(90)
+        require_pass_rate(report, 90)
 
 
 def test_assert_that_chains_and_names_failing_samples() -> None:
@@ -287,14 +296,14 @@ def worse(question: str) -> Any:
 
 def test_compare_with_a_baseline(tmp_path: Path) -> None:
     baseline = make_report()
-    path = baseline.write(tmp_path / "baseline.json")
-    improved = make_report(better).compare(path)
+    path = write_report(baseline, tmp_path / "baseline.json")
+    improved = compare(make_report(better), path)
     assert not improved.regressions and {c.sample for c in improved.fixes} == {"injection"}
     improved.require_no_drop(0.0)
     current = Scorer().evaluate(
         SAMPLES[:3], worse, ExactMatch(), TokenF1(0.5), ContainsFacts(), name="support-bot"
     )
-    comparison = current.compare(baseline.to_json())
+    comparison = compare(current, render_report(baseline, "json"))
     assert [(c.sample, c.strategy) for c in comparison.regressions] == [
         ("refund-window", "ExactMatch"),
         ("refund-window", "TokenF1"),
@@ -307,9 +316,9 @@ def test_compare_with_a_baseline(tmp_path: Path) -> None:
     message = str(info.value)
     assert "pass rate of tag 'critical' fell from 50.0% to 0.0%" in message
     assert "refund-window [ExactMatch]" in message and "Vanished from this run: timeout" in message
-    check_golden("comparison.md", comparison.to_markdown())
-    with pytest.raises(FileNotFoundError, match=r"report\.write"):
-        current.compare(tmp_path / "missing.json")
+    check_golden("comparison.md", render_comparison(comparison))
+    with pytest.raises(FileNotFoundError, match=r"write_report\(report"):
+        compare(current, tmp_path / "missing.json")
 
 
 def test_vanished_cases_can_fail_the_gate() -> None:
@@ -317,7 +326,7 @@ def test_vanished_cases_can_fail_the_gate() -> None:
     current = Scorer().evaluate(
         SAMPLES[:3], app, ExactMatch(), TokenF1(0.5), ContainsFacts(), name="support-bot"
     )
-    comparison = current.compare(baseline)
+    comparison = compare(current, baseline)
     comparison.require_no_drop(0.5)
     with pytest.raises(AssertionError, match="1 baseline sample vanished"):
         comparison.require_no_drop(0.5, fail_on_vanished=True)
@@ -329,14 +338,14 @@ def test_suite_combines_reports() -> None:
     suite = SuiteReport([first, second], name="nightly")
     assert suite.summary.evaluations == 24 and suite.summary.passed == 6 + 7
     assert suite["support-bot-v2"] is second
-    check_golden("suite.md", suite.to_markdown())
-    check_golden("suite.json", suite.to_json())
-    back = SuiteReport.from_json(suite.to_json())
-    assert back.to_json() == suite.to_json()
+    check_golden("suite.md", render_report(suite, "markdown"))
+    check_golden("suite.json", render_report(suite, "json"))
+    back = SuiteReport.from_json(render_report(suite, "json"))
+    assert render_report(back, "json") == render_report(suite, "json")
     assert suite.pass_rate == 3 / 8  # cases: 1 of 4, then 2 of 4
-    suite.require_pass_rate(0.375)
+    require_suite_pass_rate(suite, 0.375)
     with pytest.raises(AssertionError, match=r"support-bot: 25.0% \(1 of 4 cases\)"):
-        suite.require_pass_rate(0.4)
+        require_suite_pass_rate(suite, 0.4)
     with pytest.raises(ValueError, match="distinct"):
         SuiteReport([first, first])
 
@@ -354,18 +363,24 @@ def test_guardrail_figures() -> None:
     assert g.precision == pytest.approx(2 / 3) and g.recall == pytest.approx(2 / 3)
     assert g.false_positive_rate == pytest.approx(1 / 2)
     assert g.false_negative_rate == pytest.approx(1 / 3)
-    assert "## Guardrails" in report.to_markdown() and "0.667" in report.to_markdown()
-    assert json.loads(report.to_json())["guardrails"]["Guardrail"]["recall"] == pytest.approx(2 / 3)
+    assert "## Guardrails" in render_report(report, "markdown") and "0.667" in render_report(
+        report, "markdown"
+    )
+    assert json.loads(render_report(report, "json"))["guardrails"]["Guardrail"][
+        "recall"
+    ] == pytest.approx(2 / 3)
 
 
 def test_timestamps_only_when_asked() -> None:
     report = make_report()
-    assert "Generated" not in report.to_markdown() and "generated_at" not in report.to_json()
-    stamped = report.to_json(timestamp="2026-01-02T03:04:05Z")
+    assert "Generated" not in render_report(
+        report, "markdown"
+    ) and "generated_at" not in render_report(report, "json")
+    stamped = render_report(report, "json", timestamp="2026-01-02T03:04:05Z")
     assert json.loads(stamped)["generated_at"] == "2026-01-02T03:04:05Z"
-    assert Report.from_json(stamped).to_json() == report.to_json()
-    assert "Generated 2026-01-02." in report.to_markdown(timestamp="2026-01-02")
-    assert "Generated " in report.to_html(timestamp=True)
+    assert render_report(Report.from_json(stamped), "json") == render_report(report, "json")
+    assert "Generated 2026-01-02." in render_report(report, "markdown", timestamp="2026-01-02")
+    assert "Generated " in render_report(report, "html", timestamp=True)
 
 
 def test_reports_are_immutable_and_can_be_renamed() -> None:
@@ -374,13 +389,13 @@ def test_reports_are_immutable_and_can_be_renamed() -> None:
         report.name = "other"  # type: ignore[misc]
     renamed = report.with_name("other")
     assert renamed.name == "other" and report.name == "support-bot"
-    assert (
-        renamed.to_json().replace('"name": "other"', '"name": "support-bot"', 1) == report.to_json()
-    )
+    assert render_report(renamed, "json").replace(
+        '"name": "other"', '"name": "support-bot"', 1
+    ) == render_report(report, "json")
 
 
 def test_markdown_caps_long_tables() -> None:
-    md = make_report().to_markdown(max_rows=2)
+    md = render_report(make_report(), "markdown", max_rows=2)
     assert "… and 4 more." in md and "… and 2 more samples." in md
 
 
@@ -388,7 +403,9 @@ def test_reports_pickle_through_their_json_form() -> None:
     import pickle
 
     report = make_report()
-    assert pickle.loads(pickle.dumps(report)).to_json() == report.to_json()
+    assert render_report(pickle.loads(pickle.dumps(report)), "json") == render_report(
+        report, "json"
+    )
 
 
 def test_guardrail_figures_survive_function_errors_and_composites() -> None:

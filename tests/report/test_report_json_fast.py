@@ -18,6 +18,7 @@ import pytest
 import evalmark.report.render.json as json_render
 from evalmark import Report, Sample, Scorer, TestCase, TokenUsage
 from evalmark.data.results import EvaluationFault, EvaluationResult, ResultColumn
+from evalmark.report import render_report
 from evalmark.report.render.json import reference_render, render
 from evalmark.report.render.json_rows import layout_for, samples_template
 from evalmark.report.values import SampleUsage, SkippedSample
@@ -48,7 +49,7 @@ def reports_agree(report_factory: Any, **options: Any) -> None:
         assert samples_template(report_factory(), layout) is not None
     expected = reference_render(report_factory(), **options)
     assert render(report_factory(), **options) == expected
-    assert report_factory().to_json(**options) == expected
+    assert render_report(report_factory(), "json", **options) == expected
 
 
 def rich_report() -> Report:

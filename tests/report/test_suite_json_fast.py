@@ -1,5 +1,5 @@
-"""SuiteReport.to_json writes each report with the column writer: the bytes of ``dumps`` of
-the whole suite document."""
+"""``render_report(suite, "json")`` writes each report with the column writer: the bytes of
+``dumps`` of the whole suite document."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from test_report_json_fast import guardrail_report, plain_report, rich_report, scored_report
 
 from evalmark import Report, SuiteReport
+from evalmark.report import render_report
 from evalmark.report.document import dumps
 from evalmark.report.render.json import render_with_reports
 
@@ -37,8 +38,8 @@ SUITES: list[list[Callable[[], Report]]] = [
 def test_suite_json_is_the_reference_bytes(factories: list[Callable[[], Report]]) -> None:
     expected = dumps(SuiteReport([make() for make in factories], name="s ü").to_dict())
     suite = SuiteReport([make() for make in factories], name="s ü")
-    assert suite.to_json() == expected
-    assert SuiteReport.from_json(expected).to_json() == expected
+    assert render_report(suite, "json") == expected
+    assert render_report(SuiteReport.from_json(expected), "json") == expected
 
 
 @pytest.mark.parametrize("indent", [1, 2, 4, 0])
@@ -63,4 +64,7 @@ def test_reports_the_writer_leaves_to_the_reference(monkeypatch: pytest.MonkeyPa
 
     expected = dumps(SuiteReport([rich_report(), guardrail_report()], name="r").to_dict())
     monkeypatch.setattr(json_render, "samples_template", lambda *args: None)
-    assert SuiteReport([rich_report(), guardrail_report()], name="r").to_json() == expected
+    assert (
+        render_report(SuiteReport([rich_report(), guardrail_report()], name="r"), "json")
+        == expected
+    )

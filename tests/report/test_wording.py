@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from evalmark import Sample, Scorer, SuiteReport
+from evalmark.report import Report, pass_rate_gate, render_report, require_pass_rate
 from evalmark.report.gates import GateResult
 from evalmark.report.wording import gate_cells, gate_relation, plural
 from evalmark.strategies import ExactMatch
@@ -37,36 +38,36 @@ def test_gate_cells_state_measure_requirement_and_verdict() -> None:
     assert gate_relation(errors) == "> 0"
 
 
-def one_sample_report(answer: str, name: str) -> object:
+def one_sample_report(answer: str, name: str) -> Report:
     sample = Sample(name="only", parameters=["q"], expected_output="right")
     return Scorer().evaluate([sample], lambda q: answer, ExactMatch(), name=name)
 
 
 def test_a_passing_suite_has_no_empty_failing_section_and_counts_in_the_singular() -> None:
     report = one_sample_report("right", "ok")
-    markdown = SuiteReport([report], name="s").to_markdown()  # type: ignore[list-item]
+    markdown = render_report(SuiteReport([report], name="s"), "markdown")
     assert "0 failing" not in markdown and "1 reports" not in markdown
     assert "## Failing cases: none" in markdown
     assert "1 of 1 case passed every check (0 failed, 0 errors); 1 of 1 check" in markdown
     assert "1 report." in markdown
-    single = report.to_markdown()  # type: ignore[attr-defined]
+    single = render_report(report, "markdown")
     assert "## Failures: none" in single and "0 checks" not in single
 
 
 def test_a_failing_report_counts_one_failing_case_in_the_singular() -> None:
     report = one_sample_report("wrong", "bad")
-    markdown = SuiteReport([report], name="s").to_markdown()  # type: ignore[list-item]
+    markdown = render_report(SuiteReport([report], name="s"), "markdown")
     assert "## bad: 1 failing case\n" in markdown
-    assert "## Failures: 1 check in 1 case" in report.to_markdown()  # type: ignore[attr-defined]
+    assert "## Failures: 1 check in 1 case" in render_report(report, "markdown")
     with pytest.raises(AssertionError, match=r"\(0 of 1 case passed every check, 1 failed, 0 "):
-        report.require_pass_rate(1.0)  # type: ignore[attr-defined]
+        require_pass_rate(report, 1.0)
 
 
 def test_markdown_and_json_show_the_gate_per_condition() -> None:
     report = one_sample_report("wrong", "bad")
-    with pytest.raises(AssertionError):
-        report.require_pass_rate(0.5, strategy="ExactMatch")  # type: ignore[attr-defined]
-    markdown = report.to_markdown()  # type: ignore[attr-defined]
+    gate = pass_rate_gate(report, 0.5, strategy="ExactMatch")
+    report = report.with_gates([gate])
+    markdown = render_report(report, "markdown")
     assert "## Gate\n\n**Gate FAILED**" in markdown
     assert (
         "| pass rate (cases) for strategy 'ExactMatch' | 0.0% | >= 50% | FAILED | "

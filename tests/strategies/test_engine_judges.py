@@ -19,6 +19,7 @@ from evalmark.models import (
     record_replay,
 )
 from evalmark.models.prompts import CORRECTNESS
+from evalmark.report import render_report
 from evalmark.strategies import ExactMatch, JudgeStrategy, TokenF1
 from evalmark.strategies.judge import Vote, reduce_votes
 
@@ -173,7 +174,7 @@ def test_noisy_judge_repeats_draw_independently_and_reproducibly() -> None:
     strategy = JudgeStrategy(noisy, "groundedness", repeats=5, name="g")
     first = Scorer(concurrency=4).evaluate(samples, lambda q: GOOD, strategy)
     again = Scorer(concurrency=1).evaluate(samples, lambda q: GOOD, strategy)
-    assert first.to_json() == again.to_json()
+    assert render_report(first, "json") == render_report(again, "json")
     flips = [first.column("g")[i].metadata.get("flipped", 0) for i in range(40)]
     assert 0 < sum(flips) < 200
     patterns = {
@@ -181,7 +182,7 @@ def test_noisy_judge_repeats_draw_independently_and_reproducibly() -> None:
     }
     assert len(patterns) > 3  # repeats are not copies of one draw
     other_run = Scorer(run_index=1).evaluate(samples, lambda q: GOOD, strategy)
-    assert other_run.to_json() != first.to_json()
+    assert render_report(other_run, "json") != render_report(first, "json")
 
 
 def test_grade_threshold_and_clamp() -> None:
@@ -221,7 +222,9 @@ def test_recorded_judge_replays_each_repeat_whatever_the_scheduling(tmp_path: Pa
     def run(model: Any, mode: str, concurrency: int) -> str:
         judge = record_replay(model, cassette, mode)
         strategy = JudgeStrategy(judge, "relevancy", repeats=3, reducer="all", name="rel")
-        return Scorer(concurrency=concurrency).evaluate(samples, lambda q: q, strategy).to_json()
+        return render_report(
+            Scorer(concurrency=concurrency).evaluate(samples, lambda q: q, strategy), "json"
+        )
 
     recorded = run(ByRepeat(), "rewrite", 1)
     assert '"passed": false' in recorded  # repeat 1 said no, so "all" fails

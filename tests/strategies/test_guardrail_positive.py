@@ -7,6 +7,7 @@ import pytest
 
 from evalmark.data.samples import Sample
 from evalmark.engine.scorer import Scorer
+from evalmark.report import render_report
 from evalmark.report.model import Report
 from evalmark.strategies.guardrail import Guardrail
 
@@ -66,7 +67,7 @@ def test_the_markdown_report_names_the_positive_class_in_use() -> None:
     from evalmark.strategies import Guardrail
 
     samples = [Sample(name="a", parameters=["x"], expected_output="ACCEPT")]
-    accept = Scorer().evaluate(samples, lambda x: "ACCEPT", Guardrail()).to_markdown()
+    accept = render_report(Scorer().evaluate(samples, lambda x: "ACCEPT", Guardrail()), "markdown")
     assert "ACCEPT is the positive class." in accept
     reject = Scorer().evaluate(samples, lambda x: "ACCEPT", Guardrail(positive="REJECT"))
-    assert "REJECT is the positive class." in reject.to_markdown()
+    assert "REJECT is the positive class." in render_report(reject, "markdown")

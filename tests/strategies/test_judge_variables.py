@@ -9,6 +9,7 @@ import pytest
 from evalmark import Scorer
 from evalmark.data.samples import Sample
 from evalmark.models.fakes import ScriptedChat
+from evalmark.report import render_report
 from evalmark.strategies import JudgeStrategy, LLMJudge
 
 SAMPLE = Sample(
@@ -48,7 +49,7 @@ def test_the_prompt_of_a_failing_case_is_in_the_json_report() -> None:
     judge = ScriptedChat({".": "no"})
     strategy = JudgeStrategy(judge, "relevancy", name="relevant")
     report = Scorer().evaluate([SAMPLE], lambda q: "Bananas.", strategy)
-    (case,) = json.loads(report.to_json())["samples"]
+    (case,) = json.loads(render_report(report, "json"))["samples"]
     sent = case["results"]["relevant"]["metadata"]["judge_prompt"]
     assert sent == strategy.messages(SAMPLE, "Bananas.")
     assert "Bananas." in sent[-1]["content"]

@@ -28,7 +28,7 @@ from evalmark.models import (
     record_replay,
 )
 from evalmark.models.prompts.fence import read_blocks
-from evalmark.report import assert_that
+from evalmark.report import assert_that, render_report, report_document
 from evalmark.strategies.llm_judge import LLMJudge
 
 QUESTION = "How long is the refund window?"
@@ -238,9 +238,11 @@ def test_report_rows_and_assertion_failures_carry_the_reasoning() -> None:
     report = Scorer().evaluate([SAMPLE], lambda question: "14 days", strategy)
     row = report.row(0)
     assert row.verdict == "fail" and row.explanation == f"correct: {reasoning}"
-    assert reasoning in report.to_markdown()
+    assert reasoning in render_report(report, "markdown")
     assert (
-        json.loads(report.to_json())["samples"][0]["results"]["correct"]["metadata"]["reasoning"]
+        json.loads(render_report(report, "json"))["samples"][0]["results"]["correct"]["metadata"][
+            "reasoning"
+        ]
         == reasoning
     )
     with pytest.raises(AssertionError) as caught:
@@ -316,7 +318,7 @@ def test_async_evaluation_equals_sync() -> None:
     concurrent = Scorer(concurrency=4).evaluate(
         samples, lambda q: "Ada Lovelace, in 30 days", strategy
     )
-    assert sync.to_dict() == concurrent.to_dict()
+    assert report_document(sync) == report_document(concurrent)
 
 
 def test_judge_calls_record_and_replay_through_a_cassette(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from evalmark.cli import main
 from evalmark.errors import StrategyError, SuiteError
 from evalmark.models import RuleJudge, ScriptedChat, call_context, record_replay
 from evalmark.models.prompts import PROMPTS
+from evalmark.report import render_report
 from evalmark.suite import STRATEGY_KINDS, StrategySpec, load_suite
 from evalmark.suite.runner import build_strategy, check_gate, run_suite, verdict_rows
 
@@ -254,7 +255,7 @@ def test_the_run_gate_is_attached_to_every_report_and_its_json(support_copy: Pat
     assert run.gates and not run.passed
     for report in run.reports:
         assert report.gates == run.gates
-        assert Report.from_json(report.to_json()).gates == run.gates
+        assert Report.from_json(render_report(report, "json")).gates == run.gates
 
 
 def test_the_written_reports_of_a_failed_run_show_its_gate(

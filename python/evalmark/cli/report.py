@@ -1,7 +1,7 @@
 """``evalmark report diff A.json B.json``: what changed between two runs;
 ``evalmark report render A.json --format md``: a JSON report in another format.
 
-Both read a report (``evalmark run``, ``Report.write``) or a suite of reports (the pytest
+Both read a report (``evalmark run``, ``write_report``) or a suite of reports (the pytest
 plugin's ``evaluation-suite-report.json``); ``--report NAME`` picks one report of a suite."""
 
 from __future__ import annotations
@@ -160,6 +160,7 @@ def _pairs(before: Any, after: Any, args: argparse.Namespace) -> list[tuple[Any,
 
 def run_diff(args: argparse.Namespace) -> int:
     """Handle ``evalmark report diff``."""
+    from evalmark.report import compare, render_comparison
     from evalmark.report.gates import check_fraction
     from evalmark.report.render.terminal import comparison_text
 
@@ -169,11 +170,11 @@ def run_diff(args: argparse.Namespace) -> int:
     pairs = _pairs(before, after, args)
     failed = False
     for old, new in pairs:
-        comparison = new.compare(old)
+        comparison = compare(new, old)
         if len(pairs) > 1:
             sys.stdout.write(f"\n== {new.name}\n" if args.format == "text" else "\n")
         if args.format == "markdown":
-            sys.stdout.write(comparison.to_markdown())
+            sys.stdout.write(render_comparison(comparison))
         else:
             sys.stdout.write(comparison_text(comparison, str(args.before), str(args.after)))
         if args.max_drop is None:
@@ -193,6 +194,7 @@ def run_diff(args: argparse.Namespace) -> int:
 def run_render(args: argparse.Namespace) -> int:
     """Handle ``evalmark report render``."""
     from evalmark._files.atomic import write_atomically
+    from evalmark.report import render_report
 
     if args.samples and args.format != "html":
         raise CliError(
@@ -202,12 +204,13 @@ def run_render(args: argparse.Namespace) -> int:
     suite = _load(args.report)
     whole = args.name is None and len(suite) > 1 and args.format in ("markdown", "json")
     if whole:
-        text = suite.to_markdown() if args.format == "markdown" else suite.to_json()
+        text = render_report(suite, args.format)
     elif args.samples:
         report = _pick(suite, args.name, args.report)
-        text = report.format("html", samples=_samples_for(report, args.samples, args.report))
+        samples = _samples_for(report, args.samples, args.report)
+        text = render_report(report, "html", samples=samples)
     else:
-        text = _pick(suite, args.name, args.report).format(args.format)
+        text = render_report(_pick(suite, args.name, args.report), args.format)
     if args.output is None:
         sys.stdout.write(text)
     else:

@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from evalmark.report.document import report_document
 from evalmark.report.model import Report
 
 __all__ = ["pass_at_k", "pass_hat_k", "repeat_summary", "with_repeats"]
@@ -75,6 +76,6 @@ def repeat_summary(reports: Sequence[Report], k: int | None = None) -> dict[str,
 def with_repeats(first: Report, summary: dict[str, Any]) -> Report:
     """``first`` with the ``repeats`` figures added to its metadata (through its JSON form,
     so the report is exactly what a reader of the written report gets)."""
-    data = first.to_dict()
+    data = report_document(first)
     data["metadata"] = {**data.get("metadata", {}), "repeats": summary}
     return Report.from_dict(data)

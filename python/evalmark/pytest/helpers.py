@@ -112,10 +112,17 @@ def _run_and_gate(
     # Named after the test (not the function under test), so a failed gate names the test.
     test = name or REGISTRY.current_test
     report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies, name=test)
-    REGISTRY.add(report, name, answer_sources(function, samples))
-    if min_pass_rate is not None:
-        __tracebackhide__ = True
-        report.require_pass_rate(min_pass_rate)
+    sources = answer_sources(function, samples)
+    if min_pass_rate is None:
+        REGISTRY.add(report, name, sources)
+        return report
+    from evalmark.report.gates import pass_rate_gate, require_pass_rate
+
+    # The gate's condition travels on the registered report (the session's summary shows it).
+    report = report.with_gates([pass_rate_gate(report, min_pass_rate)])
+    REGISTRY.add(report, name, sources)
+    __tracebackhide__ = True
+    require_pass_rate(report, min_pass_rate)
     return report
 
 

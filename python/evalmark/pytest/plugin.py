@@ -249,8 +249,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     entries = REGISTRY.entries()
     if _is_worker(config):
+        from evalmark.report.output import render_report
+
         config.workeroutput[_WORKER_KEY] = [  # type: ignore[attr-defined]
-            {"name": entry.name, "report": entry.report.to_json(), "sources": entry.sources}
+            {
+                "name": entry.name,
+                "report": render_report(entry.report, "json"),
+                "sources": entry.sources,
+            }
             for entry in entries
         ]
         return

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalmark.pytest.registry import REPORT_STEM, RegisteredReport
-from evalmark.report import Report, ReportFormatError, SuiteReport
+from evalmark.report import Report, ReportFormatError, SuiteReport, compare, write_report
 from evalmark.report.cases import pass_rate_label
 from evalmark.report.gates import drop_exceeds
 from evalmark.report.render.terminal import table
@@ -40,7 +40,7 @@ def suite_of(entries: Sequence[RegisteredReport], name: str = "pytest") -> Suite
 
 
 def _verdict(report: Report) -> str:
-    """The report's verdict: its gate's (``min_pass_rate``, ``require_pass_rate``) when one
+    """The report's verdict: its gate's (``min_pass_rate``, ``report.with_gates``) when one
     applied, else ``no gate`` (a report that only records is judged by its test)."""
     if report.gates:
         return "pass" if all(gate.passed for gate in report.gates) else "FAIL"
@@ -98,7 +98,7 @@ def _baseline_lines(
         old = known.get(report.name)
         if old is None:
             continue
-        comparison = report.compare(old)
+        comparison = compare(report, old)
         drops += [f"{report.name}: {drop}" for drop in comparison.drops(max_drop)]
         regressions += [
             f"{report.name}: {c.sample} [{c.strategy}] went from pass to {c.after}"
@@ -139,8 +139,8 @@ def finish_session(
     ]
     if report_dir is not None:
         directory = Path(report_dir)
-        md = suite.write(directory / f"{REPORT_STEM}.md")
-        js = suite.write(directory / f"{REPORT_STEM}.json")
+        md = write_report(suite, directory / f"{REPORT_STEM}.md")
+        js = write_report(suite, directory / f"{REPORT_STEM}.json")
         lines.append(f"suite report: {md}, {js}")
     failure = None
     if baseline is not None:

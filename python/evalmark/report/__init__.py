@@ -1,16 +1,22 @@
 """Reports: the results of a run and their figures (:class:`Report`, :class:`SuiteReport`),
 formats (Markdown, JSON, HTML, JUnit XML and plug-ins), gates and baselines.
 
-Layout: :mod:`~evalmark.report.values` and :mod:`~evalmark.report.model` are the data;
-:mod:`~evalmark.report.document` the JSON document; :mod:`~evalmark.report.render` the formats,
-found through :mod:`~evalmark.report.formatters`; :mod:`~evalmark.report.gates` every gate;
+A report is a frozen value that imports no renderer and no gate. Layout, from the bottom:
+:mod:`~evalmark.report.values`, :mod:`~evalmark.report.cases` and
+:mod:`~evalmark.report.gate_result` are plain values; :mod:`~evalmark.report.reading` reads a
+JSON report back; :mod:`~evalmark.report.model` is the :class:`Report`;
+:mod:`~evalmark.report.document` its JSON document; :mod:`~evalmark.report.gates` every gate
+(results beside the report, or on a new one: :meth:`Report.with_gates`);
 :mod:`~evalmark.report.baseline` comparisons; :mod:`~evalmark.report.suite` suites of reports;
+:mod:`~evalmark.report.render` the formats, found through :mod:`~evalmark.report.formatters`;
+:mod:`~evalmark.report.output` (:func:`render_report`, :func:`write_report`) on top;
 :mod:`~evalmark.report.paths` safe file names for reports.
 """
 
 from evalmark.errors import ReportFormatError
 from evalmark.report.assertions import ReportAssertion, assert_that
 from evalmark.report.baseline import CaseChange, Comparison, Delta, compare
+from evalmark.report.document import report_document
 from evalmark.report.formatters import (
     ENTRY_POINT_GROUP,
     Formatter,
@@ -19,8 +25,15 @@ from evalmark.report.formatters import (
     register_formatter,
     unregister_formatter,
 )
-from evalmark.report.gates import GateResult, require_pass_rate
+from evalmark.report.gates import (
+    GateResult,
+    pass_rate_gate,
+    require_budget,
+    require_pass_rate,
+    require_suite_pass_rate,
+)
 from evalmark.report.model import Report
+from evalmark.report.output import render_comparison, render_report, write_report
 from evalmark.report.suite import SuiteReport
 from evalmark.report.values import GuardrailSummary, SampleRow, SampleUsage, SkippedSample, Tally
 
@@ -44,7 +57,14 @@ __all__ = [
     "compare",
     "get_formatter",
     "known_formatters",
+    "pass_rate_gate",
     "register_formatter",
+    "render_comparison",
+    "render_report",
+    "report_document",
+    "require_budget",
     "require_pass_rate",
+    "require_suite_pass_rate",
     "unregister_formatter",
+    "write_report",
 ]

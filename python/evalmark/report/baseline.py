@@ -1,8 +1,9 @@
 """Comparing a report with a baseline (usually the JSON report of the main branch).
 
-``report.compare(baseline)`` gives per-strategy, per-tag and per-metric deltas, the cases that
+``compare(report, baseline)`` gives per-strategy, per-tag and per-metric deltas, the cases that
 went from pass to fail (regressions) and from fail to pass (fixes), and the cases that vanished
-from or are new in the current run. ``require_no_drop(max_drop=0.05)`` turns it into a gate.
+from or are new in the current run. ``Comparison.require_no_drop(max_drop=0.05)`` turns it into
+a gate; ``render_comparison`` (:mod:`evalmark.report.output`) writes it as Markdown.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalmark.report.gates import check_fraction, drop_exceeds
-from evalmark.report.render.markdown import render_comparison
 from evalmark.report.wording import plural
 
 if TYPE_CHECKING:
@@ -151,10 +151,6 @@ class Comparison:
         """The comparison as JSON text."""
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
-    def to_markdown(self) -> str:
-        """A Markdown summary of the comparison, fit for a pull-request comment."""
-        return render_comparison(self)
-
 
 def _load(report: Report, baseline: Report | str | Path) -> Report:
     kind = type(report)  # the report class, without importing its module (no import cycle)
@@ -165,7 +161,7 @@ def _load(report: Report, baseline: Report | str | Path) -> Report:
         if not path.exists():
             raise FileNotFoundError(
                 f"baseline report {str(path)!r} not found; write one with "
-                "report.write('baseline.json') on the reference run"
+                "write_report(report, 'baseline.json') on the reference run"
             )
         return kind.read(path)
     if not isinstance(baseline, kind):

@@ -6,27 +6,28 @@ noise tools use it and import nothing else of evalmark). Every pass rate counts 
 passes when every one of its checks passes; see :mod:`evalmark.report.cases`). The rule is
 applied to:
 
-- one report: :func:`require_pass_rate` (``Report.require_pass_rate``, pytest's ``min_pass_rate``)
-  and the :func:`~evalmark.report.assertions.assert_that` chain;
-- several reports: :func:`require_suite_pass_rate` (``SuiteReport.require_pass_rate``);
+- one report: :func:`require_pass_rate` (raising) and :func:`pass_rate_gate` (checking), behind
+  pytest's ``min_pass_rate`` and the :func:`~evalmark.report.assertions.assert_that` chain;
+- several reports: :func:`require_suite_pass_rate`;
 - a suite run: :func:`check_cases` (the suite file's ``gate:``, ``evalmark run``; an
   errored case always fails the gate);
-- a comparison with a baseline: :func:`drop_exceeds` (``require_no_drop``, ``--max-drop``);
+- a comparison with a baseline: :func:`drop_exceeds` (``Comparison.require_no_drop``,
+  ``--max-drop``);
 - budgets from recorded latency, tokens and cost, and pass@k / pass^k over repeated runs:
-  :func:`require_budget` (``Report.require_budget``), :func:`check_budgets` and
+  :func:`require_budget`, :func:`check_budgets` and
   :func:`check_repeats` (the suite file's ``gate:``), their rules in :mod:`.budgets`.
 
 Every failure is an ``AssertionError`` (or a failed :class:`GateResult`) whose message states
 the figure, the requirement and the failing cases with their explanations, so a CI log says
-what to fix. Reports are read through their public figures only; this module imports no other
-module of the report package but its values, cases and wording.
+what to fix. A gate never changes a report: its results travel beside it (a suite run's
+``gates``) or on a new report (``report.with_gates(...)``). Reports are read through their
+public figures only; this module imports the report's types for annotations only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +40,7 @@ from evalmark.report.budgets import (
     require_budget,
 )
 from evalmark.report.cases import DEFINITION, pass_rate_label
+from evalmark.report.gate_result import GateResult
 from evalmark.report.wording import plural
 
 if TYPE_CHECKING:
@@ -77,51 +79,6 @@ def check_fraction(value: object, what: str, example: str = "0.9 for 90%") -> fl
         hint = f"; did you mean {number / 100:g}?" if 1 < number <= 100 else ""
         raise ValueError(f"{what} is a fraction between 0 and 1 ({example}); got {value}{hint}")
     return number
-
-
-@dataclass(frozen=True, slots=True)
-class GateResult:
-    """One condition of the gate: what it asked, what the run got, and whether it held.
-
-    ``unit`` is ``"rate"`` for pass rates (at least ``required``) and ``"count"`` for the
-    errored cases (at most ``required``).
-    """
-
-    label: str
-    required: float
-    actual: float
-    passed: bool
-    detail: str = ""
-    unit: Literal["rate", "count"] = "rate"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, in a fixed key order."""
-        return {
-            "label": self.label,
-            "actual": self.actual,
-            "required": self.required,
-            "unit": self.unit,
-            "passed": self.passed,
-            "detail": self.detail,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GateResult:
-        """Read back :meth:`to_dict`; ``KeyError``, ``TypeError`` or ``ValueError`` naming
-        the field when it is not such a condition."""
-        label, detail, unit = data["label"], data.get("detail", ""), data.get("unit", "rate")
-        if not isinstance(label, str) or not isinstance(detail, str):
-            raise TypeError("label and detail must be strings")
-        if unit not in ("rate", "count"):
-            raise ValueError(f"unit must be 'rate' or 'count', got {unit!r}")
-        numbers = {key: data[key] for key in ("actual", "required")}
-        for key, value in numbers.items():
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise TypeError(f"{key} must be a number, got {value!r}")
-        passed = data["passed"]
-        if not isinstance(passed, bool):
-            raise TypeError(f"passed must be true or false, got {passed!r}")
-        return cls(label, numbers["required"], numbers["actual"], passed, detail, unit)
 
 
 def drop_exceeds(before: float, after: float, max_drop: float) -> bool:
@@ -186,23 +143,17 @@ def pass_rate_gate(
     )
 
 
-def _record(report: Report, gate: GateResult) -> None:
-    record = getattr(report, "record_gate", None)
-    if callable(record):
-        record(gate)
-
-
 def require_pass_rate(
     report: Report, minimum: float, *, tag: str | None = None, strategy: str | None = None
-) -> None:
+) -> GateResult:
     """Raise ``AssertionError`` unless the pass rate (cases: a case passes when every one of
     its checks passes) of every case, of the cases tagged ``tag``, or under one ``strategy``
-    reaches ``minimum``, a fraction. The condition is recorded in ``report.gates`` either
-    way."""
+    reaches ``minimum``, a fraction; returns the condition that held. The report is not
+    changed: to carry the condition, use ``report.with_gates([...])`` with
+    :func:`pass_rate_gate`, which checks without raising."""
     gate = pass_rate_gate(report, minimum, tag=tag, strategy=strategy)
-    _record(report, gate)
     if gate.passed:
-        return
+        return gate
     scope = _scope(tag, strategy)
     cases = report.cases(tag=tag, strategy=strategy)
     if cases.cases == 0:
@@ -219,13 +170,13 @@ def require_pass_rate(
 # --------------------------------------------------------------------------- several reports
 
 
-def require_suite_pass_rate(suite: SuiteReport, minimum: float) -> None:
+def require_suite_pass_rate(suite: SuiteReport, minimum: float) -> SuiteReport:
     """Raise ``AssertionError`` unless the pass rate (cases) over every case of the suite's
-    reports reaches ``minimum``, listing the reports below it."""
+    reports reaches ``minimum``, listing the reports below it; returns ``suite``."""
     minimum = check_fraction(minimum, "the minimum pass rate")
     total = suite.cases()
     if passes(total.passed, total.cases, minimum):
-        return
+        return suite
     below = []
     for report in suite.reports:
         c = report.cases()

@@ -9,9 +9,12 @@ and never count as passed.
 Results are stored one column per strategy (see :class:`~evalmark.data.results.ResultColumn`), so a
 report of 100,000 samples costs a few arrays until someone reads its rows.
 
-The report is data and figures; output goes through the formatter registry
-(:mod:`~evalmark.report.formatters`), gates through :mod:`~evalmark.report.gates`, comparison
-through :mod:`~evalmark.report.baseline`. None of them imports this module at run time.
+The report is a frozen value: data and figures. It imports no renderer and no gate. Output is
+:func:`~evalmark.report.output.render_report` and :func:`~evalmark.report.output.write_report`,
+gates are the functions of :mod:`~evalmark.report.gates` (their results travel beside the report,
+or on a new report made by :meth:`Report.with_gates`), comparison is
+:func:`~evalmark.report.baseline.compare`. Reading a JSON report back
+(:mod:`~evalmark.report.reading`) is the one thing below it.
 """
 
 from __future__ import annotations
@@ -19,16 +22,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
 import numpy as np
 import numpy.typing as npt
 
 from evalmark.data.results import EvaluationResult, ResultColumn
-from evalmark.report.baseline import compare
 from evalmark.report.cases import CaseTally, case_tally
-from evalmark.report.gates import GateResult, require_budget, require_pass_rate
-from evalmark.report.report_output import ReportOutput
+from evalmark.report.gate_result import GateResult
+from evalmark.report.reading import decode, report_parts
 from evalmark.report.values import (
     GuardrailSummary,
     SampleRow,
@@ -42,22 +44,19 @@ from evalmark.report.values import (
     usage_totals,
 )
 
-if TYPE_CHECKING:
-    from evalmark.report.baseline import Comparison
-
 __all__ = ["Report"]
 
 
-class Report(ReportOutput):
-    """The results of one evaluation run.
+class Report:
+    """The results of one evaluation run: a frozen value.
 
-    Build one with :meth:`evalmark.Scorer.evaluate`; read one back with :meth:`from_json`.
-    Figures: :attr:`pass_rate`, :attr:`check_pass_rate`, :attr:`summary` (and :attr:`passed`,
-    :attr:`failed`, :attr:`errors`), :meth:`tally`, :meth:`by_tag`, :meth:`by_strategy`,
-    :meth:`metric_means`, :meth:`guardrails`, :meth:`rows`. Output: :meth:`to_markdown`,
-    :meth:`to_json`, :meth:`to_html`, :meth:`to_junit_xml`, :meth:`format`, :meth:`write`.
-    Gates:
-    :meth:`require_pass_rate`, :meth:`compare`, :meth:`require_no_drop`.
+    Build one with :meth:`evalmark.Scorer.evaluate`; read one back with :meth:`from_json` or
+    :meth:`read`. Figures: :attr:`pass_rate`, :attr:`check_pass_rate`, :attr:`summary` (and
+    :attr:`passed`, :attr:`failed`, :attr:`errors`), :meth:`tally`, :meth:`by_tag`,
+    :meth:`by_strategy`, :meth:`metric_means`, :meth:`guardrails`, :meth:`rows`. The gate
+    conditions checked against it: :attr:`gates` (a new report with others:
+    :meth:`with_gates`). Output, gates and comparison are functions of the report
+    (``render_report``, ``write_report``, ``require_pass_rate``, ``compare``).
     """
 
     __slots__ = (
@@ -118,19 +117,49 @@ class Report(ReportOutput):
         set_(self, "_usage", MappingProxyType(dict(usage)) if usage is not None else None)
         set_(self, "skipped", tuple(skipped))
         set_(self, "metadata", MappingProxyType(dict(metadata or {})))
-        set_(self, "_gates", ())
-        for gate in gates:
-            self.record_gate(gate)
+        set_(self, "_gates", tuple(dict.fromkeys(gates)))  # in order, each condition once
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Report is immutable (cannot set {name!r}); use with_name(...)")
+        raise AttributeError(
+            f"Report is immutable (cannot set {name!r}); use with_name(...) or with_gates(...)"
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Columns explain rows with closures, which do not pickle: go through the JSON form.
-        return (Report.from_json, (self.to_json(),))
+        # Columns explain rows with closures, which do not pickle: keep what the JSON report
+        # keeps (results, output texts, usage), and rebuild the columns from the results.
+        state = {
+            "name": self.name,
+            "sample_names": self.sample_names,
+            "sample_tags": self.sample_tags,
+            "columns": {name: list(column) for name, column in self._columns.items()},
+            "outputs": [self.output(i) for i in range(len(self))],
+            "usage": dict(self._usage_map()),
+            "skipped": self.skipped,
+            "metadata": dict(self.metadata),
+            "gates": self._gates,
+        }
+        return (_unpickle, (state,))
 
-    def with_name(self, name: str) -> Report:
-        """The same report under another name (results shared, nothing recomputed)."""
+    @classmethod
+    def from_dict(cls, data: Any, *, source: str | None = None) -> Self:
+        """Read back the JSON document as plain values (``report_document(report)``);
+        :class:`~evalmark.errors.ReportFormatError` naming ``source`` (a file name, for
+        messages) and the field when something is unreadable."""
+        return cls(**report_parts(data, source))
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, source: str | None = None) -> Self:
+        """Read a JSON report (``render_report(report, "json")``; gates included). Raises
+        :class:`~evalmark.errors.ReportFormatError` (a ``ValueError``) naming ``source``, and
+        the line or field, when the text is not such a report."""
+        return cls.from_dict(decode(text, source), source=source)
+
+    @classmethod
+    def read(cls, path: str | Path) -> Self:
+        """Read the JSON report at ``path``; ``FileNotFoundError`` when there is none."""
+        return cls.from_json(Path(path).read_bytes(), source=str(path))
+
+    def _copy(self, name: str, gates: Sequence[GateResult]) -> Report:
         return Report(
             name=name,
             sample_names=self.sample_names,
@@ -140,28 +169,24 @@ class Report(ReportOutput):
             usage=self._usage_map(),
             skipped=self.skipped,
             metadata=self.metadata,
-            gates=self._gates,
+            gates=gates,
         )
+
+    def with_name(self, name: str) -> Report:
+        """The same report under another name (results shared, nothing recomputed)."""
+        return self._copy(name, self._gates)
 
     @property
     def gates(self) -> tuple[GateResult, ...]:
-        """The gate conditions checked against this report, in the order they were checked
-        (by the suite runner, :meth:`require_pass_rate`, pytest's ``min_pass_rate``); empty when
-        no gate applied. The only part of a report that grows after it is made."""
+        """The gate conditions checked against this report (by a suite run's gate, pytest's
+        ``min_pass_rate``), in order; empty when none was. Rendered by every format and kept
+        in the JSON report (its ``"gate"`` key)."""
         return self._gates
 
-    def record_gate(self, gate: GateResult) -> None:
-        """Add ``gate`` to :attr:`gates` (a condition already there is not added twice)."""
-        if gate not in self._gates:
-            object.__setattr__(self, "_gates", (*self._gates, gate))
-
     def with_gates(self, gates: Sequence[GateResult]) -> Report:
-        """The same report with :attr:`gates` replaced by ``gates``."""
-        copy = self.with_name(self.name)
-        object.__setattr__(copy, "_gates", ())
-        for gate in gates:
-            copy.record_gate(gate)
-        return copy
+        """A new report: this one with :attr:`gates` replaced by ``gates`` (in order, a
+        condition given twice kept once). Results are shared, nothing is recomputed."""
+        return self._copy(self.name, gates)
 
     # ------------------------------------------------------------------ access
 
@@ -355,35 +380,6 @@ class Report(ReportOutput):
                 out[name] = found
         return out
 
-    # ------------------------------------------------------------------ gates
-
-    def require_pass_rate(
-        self, minimum: float, *, tag: str | None = None, strategy: str | None = None
-    ) -> Report:
-        """Raise ``AssertionError`` unless at least ``minimum`` (a fraction in [0, 1]) of the
-        evaluations passed — of every evaluation, of the samples tagged ``tag``, or of one
-        ``strategy``. The message names the pass rate, the threshold and the failing cases with
-        their explanations. Returns the report, so gates chain."""
-        require_pass_rate(self, minimum, tag=tag, strategy=strategy)
-        return self
-
-    def require_budget(self, **budgets: float) -> Report:
-        """Raise ``AssertionError`` over a recorded budget; see ``gates.require_budget``."""
-        return require_budget(self, **budgets)
-
-    def compare(self, baseline: Report | str | Path) -> Comparison:
-        """The differences from ``baseline`` (a Report, JSON text or a path to a JSON report)."""
-        return compare(self, baseline)
-
-    def require_no_drop(
-        self, baseline: Report | str | Path, *, max_drop: float = 0.05
-    ) -> Comparison:
-        """Raise ``AssertionError`` when the pass rate, a tag's or a strategy's pass rate fell by
-        more than ``max_drop`` (a fraction) from ``baseline``; returns the comparison."""
-        comparison = self.compare(baseline)
-        comparison.require_no_drop(max_drop=max_drop)
-        return comparison
-
     def __repr__(self) -> str:
         s = self.summary
         return (
@@ -391,3 +387,10 @@ class Report(ReportOutput):
             f"pass_rate={self.pass_rate:.4g}, passed={s.passed}, failed={s.failed}, "
             f"errors={s.errors})"
         )
+
+
+def _unpickle(state: dict[str, Any]) -> Report:
+    columns = {
+        name: ResultColumn.from_results(results) for name, results in state["columns"].items()
+    }
+    return Report(**{**state, "columns": columns})

@@ -1,9 +1,10 @@
 """Suite reports: several reports (one per dataset, function or pytest test) combined into one.
 
 The suite's figures are summed over its reports: its pass rate is the fraction of all
-their cases whose every check passed. ``to_markdown``
-gives an overview table, the gate and each report's failing cases; ``to_json`` holds every
-report in full, so a suite reads back with ``SuiteReport.from_json``.
+their cases whose every check passed. Like a report, a suite is a value: rendered by
+``render_report(suite, "markdown")`` (an overview table, the gate and each report's failing
+cases) or ``render_report(suite, "json")`` (every report in full, read back with
+``SuiteReport.from_json``), gated by ``require_suite_pass_rate``.
 """
 
 from __future__ import annotations
@@ -12,14 +13,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from evalmark._files.atomic import write_atomically
 from evalmark.errors import Problem, ReportFormatError
 from evalmark.report.cases import CaseTally
-from evalmark.report.document import VERSION, decode, report_document
-from evalmark.report.gates import require_suite_pass_rate
+from evalmark.report.document import VERSION, report_document
 from evalmark.report.model import Report
-from evalmark.report.render.json import render_with_reports
-from evalmark.report.render.markdown import render_suite
+from evalmark.report.reading import decode
 from evalmark.report.values import Tally
 
 __all__ = ["SUITE_FORMAT", "SuiteReport"]
@@ -28,13 +26,16 @@ SUITE_FORMAT = "evalmark-suite"
 
 
 class SuiteReport:
-    """Reports combined; their names must be distinct."""
+    """Reports combined; their names must be distinct. A frozen value, like a report."""
 
     __slots__ = ("name", "reports")
 
+    name: str
+    reports: tuple[Report, ...]
+
     def __init__(self, reports: Iterable[Report], *, name: str = "suite") -> None:
-        self.reports = tuple(reports)
-        self.name = name
+        object.__setattr__(self, "reports", tuple(reports))
+        object.__setattr__(self, "name", name)
         names = [r.name for r in self.reports]
         doubled = sorted({n for n in names if names.count(n) > 1})
         if doubled:
@@ -42,6 +43,9 @@ class SuiteReport:
                 f"suite {name!r}: report names must be distinct; {', '.join(doubled)} repeat "
                 "(pass name=... to Scorer.evaluate)"
             )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"SuiteReport is immutable (cannot set {name!r})")
 
     def __iter__(self) -> Iterator[Report]:
         return iter(self.reports)
@@ -83,16 +87,6 @@ class SuiteReport:
         """The fraction of all single evaluations (sample × check) that passed, in [0, 1]."""
         return self.summary.check_pass_rate
 
-    def require_pass_rate(self, minimum: float) -> SuiteReport:
-        """Raise ``AssertionError`` unless the suite's pass rate reaches ``minimum``, listing
-        the reports below it."""
-        require_suite_pass_rate(self, minimum)
-        return self
-
-    def to_markdown(self) -> str:
-        """The suite overview and each report's failures, in Markdown."""
-        return render_suite(self)
-
     def to_dict(self, *, with_reports: bool = True) -> dict[str, Any]:
         """The JSON document as Python values (``reports`` empty unless ``with_reports``)."""
         return {
@@ -102,28 +96,6 @@ class SuiteReport:
             "summary": {**self.summary.to_dict(), "cases": self.cases().to_dict()},
             "reports": [report_document(r) for r in self.reports] if with_reports else [],
         }
-
-    def to_json(self) -> str:
-        """The suite as JSON text, every report in full."""
-        head = {k: v for k, v in self.to_dict(with_reports=False).items() if k != "reports"}
-        return render_with_reports(head, self.reports)
-
-    def write(self, path: str | Path, *, format: str | None = None) -> Path:
-        """Write the suite as Markdown (``.md``) or JSON (``.json``), or as ``format``; the
-        file appears whole or not at all."""
-        target = Path(path)
-        chosen = format or {".md": "markdown", ".markdown": "markdown", ".json": "json"}.get(
-            target.suffix.lower()
-        )
-        if chosen not in ("markdown", "json"):
-            raise ValueError(
-                f"a suite report is written as markdown (.md) or json (.json); got "
-                f"{format or target.name!r}"
-            )
-        text = self.to_markdown() if chosen == "markdown" else self.to_json()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, text.encode("utf-8"))
-        return target
 
     @classmethod
     def read_any(cls, path: str | Path) -> SuiteReport:
@@ -140,8 +112,9 @@ class SuiteReport:
 
     @classmethod
     def from_json(cls, text: str | bytes, *, source: str | None = None) -> SuiteReport:
-        """Read back :meth:`to_json`; :class:`~evalmark.errors.ReportFormatError` (a
-        ``ValueError``) naming ``source`` and the place when it is not such a suite."""
+        """Read back ``render_report(suite, "json")``;
+        :class:`~evalmark.errors.ReportFormatError` (a ``ValueError``) naming ``source`` and
+        the place when it is not such a suite."""
         return cls._of_document(decode(text, source), source)
 
     @classmethod

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from evalmark.report.gates import GateResult
+    from evalmark.report.gate_result import GateResult
 
 __all__ = ["gate_cells", "gate_relation", "plural"]
 

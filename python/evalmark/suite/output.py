@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from evalmark.data.load import load_samples
 from evalmark.errors import SuiteError
-from evalmark.report import SuiteReport
+from evalmark.report import SuiteReport, compare, write_report
 from evalmark.report.paths import path_inside
 from evalmark.report.render.repeats import repeats_text
 from evalmark.report.render.terminal import (
@@ -134,13 +134,14 @@ def _planned(
         stem = report_stem(run, None, run.build)
         for fmt in formats:
             if fmt in ("md", "json"):
-                planned.append((path_inside(directory, stem, _EXTENSIONS[fmt]), suite.write))
+                path = path_inside(directory, stem, _EXTENSIONS[fmt])
+                planned.append((path, functools.partial(write_report, suite)))
     return planned
 
 
 def _write(report: Any, samples: Sequence[Path], path: Path) -> Path:
-    options = {"samples": load_samples(*samples)} if samples else {}
-    return report.write(path, **options)  # type: ignore[no-any-return]
+    options: dict[str, Any] = {"samples": load_samples(*samples)} if samples else {}
+    return write_report(report, path, **options)
 
 
 def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> bool:
@@ -155,7 +156,7 @@ def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: T
             path = path_inside(baseline, stem, ".json")
         if not path.exists():
             raise SuiteError(f"--baseline: no such report {path}")
-        comparison = report.compare(path)
+        comparison = compare(report, path)
         out.write(f"\nbaseline {path}:\n")
         out.write(comparison_text(comparison, str(path), "this run"))
         try:

@@ -227,11 +227,11 @@ def run_suite(
         reports.append(report)
         sources.append(_sources(evaluation, samples, report, used, log))
     gates = check_gate(suite.gate, reports)
-    for report in reports:  # the run's gate, carried into every report it wrote
-        for gate in gates:
-            report.record_gate(gate)
+    # The run's gate travels beside its reports (SuiteRun.gates) and on each of them, so every
+    # report the run writes shows it.
+    gated = tuple(report.with_gates(gates) for report in reports)
     evaluations = tuple(evaluation for evaluation, _ in selected)
-    return SuiteRun(suite, chosen_build, evaluations, tuple(reports), gates, tuple(sources))
+    return SuiteRun(suite, chosen_build, evaluations, gated, gates, tuple(sources))
 
 
 def _tags_of(evaluation: EvaluationSpec) -> set[str]:

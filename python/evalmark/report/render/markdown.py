@@ -17,7 +17,7 @@ from evalmark.report.wording import gate_cells, plural
 if TYPE_CHECKING:
     from evalmark.report.baseline import Comparison, Delta
     from evalmark.report.cases import CaseTally
-    from evalmark.report.gates import GateResult
+    from evalmark.report.gate_result import GateResult
     from evalmark.report.model import Report
     from evalmark.report.suite import SuiteReport
     from evalmark.report.values import Tally

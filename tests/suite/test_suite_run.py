@@ -276,3 +276,30 @@ def test_the_written_reports_of_a_failed_run_show_its_gate(
     document = json.loads(next(p for p in written if p.suffix == ".json").read_text("utf-8"))
     assert document["gate"][0]["label"] == "pass rate (cases)"
     assert document["summary"]["cases"]["pass_rate"] == 0.75
+
+
+def test_a_suite_evaluation_is_the_engines_run_of_its_samples() -> None:
+    from evalmark.data.samples import load_samples
+    from evalmark.engine.pipeline import run_samples
+    from evalmark.engine.run import run_sync
+    from evalmark.engine.settings import RunSettings
+    from evalmark.suite.application import recorded_application_usage
+    from evalmark.suite.runner import build_judge
+
+    suite = load_suite(SUPPORT)
+    (evaluation,) = suite.evaluations
+    checks = [build_strategy(s, build_judge(suite.judge, "replay")) for s in evaluation.strategies]
+    application = recorded_application_usage(evaluation.application, "regressed", "replay")
+    direct = run_sync(
+        run_samples(
+            load_samples(*evaluation.samples),
+            checks,
+            application=application,
+            settings=RunSettings(3),
+            name=evaluation.name,
+            metadata={"suite": suite.name, "build": "regressed"},
+        )
+    )
+    ran = run_suite(suite, build="regressed", mode="replay", concurrency=3).reports[0]
+    assert ran.gates and not direct.gates  # the suite's gate is the only difference
+    assert {**ran.to_dict(), "gate": []} == direct.to_dict()

@@ -1,7 +1,7 @@
-"""How a scorer runs: calling the function under test for every sample, then applying each
-strategy (a batch strategy once over all outputs, the others once per sample inside
+"""The steps of one run: calling the application for every sample, then applying each check (a
+batch strategy once over all outputs, the others once per sample inside
 ``evalmark.models.call_context``), at most ``concurrency`` calls at a time, results in sample
-order whatever the completion order. :class:`evalmark.engine.scorer.Scorer` is the API."""
+order whatever the completion order. :func:`evalmark.engine.pipeline.run_samples` drives them."""
 
 from __future__ import annotations
 
@@ -13,42 +13,44 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
 from evalmark.data.results import EvaluationResult, ResultColumn, place_column
 from evalmark.data.samples import Sample
+from evalmark.engine.settings import Progress, RunSettings
 from evalmark.models.context import call_context
 from evalmark.report.model import Report
 from evalmark.report.values import SkippedSample
 from evalmark.strategies.metric import TextPairs
 from evalmark.telemetry.tracer import record_column, tracer_for
 
-__all__ = ["ErrorPolicy", "Run", "in_thread", "run_sync"]
+__all__ = ["Run", "in_thread", "run_sync"]
 
-ErrorPolicy = Literal["fail", "skip", "raise"]
 _T = TypeVar("_T")
 
 
 class Run:
-    """One run of a scorer: its settings, its thread pool and its limit on calls in flight."""
+    """One run over the samples: its settings, its thread pool, its limit on calls in flight
+    and whom to tell of each answered sample. ``repeat`` numbers the runs of a repeated run
+    (None when there is one): its run index is ``settings.run_index + repeat``."""
 
     def __init__(
         self,
-        concurrency: int,
-        errors: ErrorPolicy,
-        run_index: int,
+        settings: RunSettings,
         pool: ThreadPoolExecutor,
         repeat: int | None = None,
+        progress: Progress | None = None,
     ) -> None:
-        self.concurrency = concurrency
-        self.errors = errors
-        self.run_index = run_index
+        self.concurrency = settings.concurrency
+        self.errors = settings.errors
+        self.run_index = settings.run_index + (repeat or 0)
         self.pool = pool
-        self.limit = asyncio.Semaphore(concurrency)
+        self.limit = asyncio.Semaphore(settings.concurrency)
         # In a repeated run, the application's calls belong to (run_index, sample, repeat).
         self.repeat = repeat
+        self.progress = progress
 
     def _application_context(self, sample: Sample) -> contextlib.AbstractContextManager[Any]:
         if self.repeat is None:
@@ -61,7 +63,8 @@ class Run:
         self, items: Sequence[Sample], function: Callable[..., Any]
     ) -> tuple[list[Any], dict[int, BaseException]]:
         """Call ``function(*sample.parameters)`` for every sample: the outputs, in sample
-        order, and the exceptions raised (by sample index)."""
+        order, and the exceptions raised (by sample index). ``progress(1, len(items))`` follows
+        each call, whether it answered or raised."""
         limit = self.limit
         outputs: list[Any] = [None] * len(items)
         failed: dict[int, BaseException] = {}
@@ -71,7 +74,7 @@ class Run:
             async with limit:
                 try:
                     with self._application_context(sample):
-                        value = await self._call_one(function, sample, is_async)
+                        value = await self._call_one(function, sample, is_async, len(items))
                 except Exception as exc:
                     if self.errors == "raise":
                         exc.add_note(
@@ -93,15 +96,21 @@ class Run:
             await asyncio.gather(*(call(i, s) for i, s in enumerate(items)))
         return outputs, dict(sorted(failed.items()))
 
-    async def _call_one(self, function: Callable[..., Any], sample: Sample, is_async: bool) -> Any:
-        if is_async:
-            value = await function(*sample.parameters)
-        elif self.concurrency == 1:
-            value = function(*sample.parameters)
-        else:
-            value = await in_thread(self.pool, function, *sample.parameters)
-        if inspect.isawaitable(value):
-            value = await value
+    async def _call_one(
+        self, function: Callable[..., Any], sample: Sample, is_async: bool, total: int
+    ) -> Any:
+        try:
+            if is_async:
+                value = await function(*sample.parameters)
+            elif self.concurrency == 1:
+                value = function(*sample.parameters)
+            else:
+                value = await in_thread(self.pool, function, *sample.parameters)
+            if inspect.isawaitable(value):
+                value = await value
+        finally:
+            if self.progress is not None:
+                self.progress(1, total)
         return value
 
     async def score(

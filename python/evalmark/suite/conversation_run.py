@@ -27,10 +27,12 @@ from evalmark.conversation import (
 from evalmark.conversation.simulate import tool_calls_of
 from evalmark.data.samples import Sample
 from evalmark.engine.run import run_sync
+from evalmark.engine.settings import Progress, RunSettings
 from evalmark.errors import SuiteError
 from evalmark.models import ChatReply, RecordMode, record_replay
 from evalmark.models.modes import resolve_mode
 from evalmark.models.values import ChatToolCall, MessageLike, last_user_text, message_dicts
+from evalmark.report.model import Report
 from evalmark.strategies.registry import get_strategy_kind
 from evalmark.strategies.trajectory import TrajectoryMatch
 from evalmark.suite.application import NoLiveApplication
@@ -215,11 +217,13 @@ def run_conversations(
     build: str | None,
     mode: RecordMode | str | None,
     judge: Any,
-    concurrency: int,
-    run_index: int,
+    settings: RunSettings,
     suite_name: str,
-) -> tuple[Any, str | None]:
-    """Simulate and score the conversation ``cases`` of ``evaluation``: (report, build used)."""
+    progress: Progress | None = None,
+) -> tuple[Report, str | None]:
+    """Simulate and score the conversation ``cases`` of ``evaluation``: (report, build used).
+    ``settings`` gives the concurrency and run index; ``progress(len(cases), len(cases))``
+    follows the simulations."""
     spec = evaluation.conversations
     assert spec is not None
     app, used = conversation_application(evaluation, build, mode)
@@ -228,7 +232,10 @@ def run_conversations(
         Plan(c.id, simulated_user(c, user_model), c.max_turns, stop_condition(c.stop_phrase))
         for c in cases
     ]
+    concurrency, run_index = settings.concurrency, settings.run_index
     simulations = run_sync(simulate_many(app, plans, concurrency=concurrency, run_index=run_index))
+    if progress is not None:
+        progress(len(cases), len(cases))
     scored = [
         ConversationCase(s, c.turns or (), c.tags, c.expected_tool_calls)
         for s, c in zip(simulations, cases, strict=True)

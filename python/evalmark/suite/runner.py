@@ -9,15 +9,18 @@ registry (:mod:`evalmark.strategies.registry`), gates by :mod:`evalmark.report.g
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from evalmark.data.samples import Sample, load_samples
+from evalmark.engine.pipeline import run_samples
+from evalmark.engine.run import run_sync
+from evalmark.engine.settings import Progress, RunSettings
 from evalmark.errors import SuiteError
 from evalmark.models import RecordMode
 from evalmark.report.gates import GateResult, check_budgets, check_cases, check_repeats
+from evalmark.report.model import Report
 from evalmark.strategies.registry import get_strategy_kind
 from evalmark.suite.application import question_of, recorded_application_usage
 from evalmark.suite.callables import import_callable
@@ -36,8 +39,6 @@ __all__ = [
     "selected_samples",
     "verdict_rows",
 ]
-
-Progress = Callable[[int, int], None]  # (samples just answered, samples in the run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,51 +180,27 @@ def run_suite(
     and ``progress(n, total)`` is called each time the application has answered n more of the
     run's ``total`` samples.
     """
-    from evalmark.engine.scorer import Scorer
-
     check_runnable(suite, build, mode)
     judge_model = (
         judge if judge is not None else (build_judge(suite.judge, mode) if suite.judged else None)
     )
     selected = selected_samples(suite, tags)
     total = sum(len(samples) for _, samples in selected)
+    settings = RunSettings(
+        concurrency if concurrency is not None else suite.concurrency,
+        run_index=run_index,
+        repeats=suite.repeats,
+        k=suite.repeat_k,
+    )
+    counted = None if progress is None else _of_total(progress, total)
     reports = []
     sources: list[dict[str, AnswerSource]] = []
     chosen_build: str | None = None
-    workers = concurrency if concurrency is not None else suite.concurrency
     for evaluation, samples in selected:
-        if evaluation.conversations is not None:
-            report, used = run_conversations(
-                evaluation,
-                samples,
-                build=build,
-                mode=mode,
-                judge=judge_model,
-                concurrency=workers,
-                run_index=run_index,
-                suite_name=suite.name,
-            )
-            chosen_build = chosen_build or used
-            reports.append(report)
-            sources.append(_sources(evaluation, samples, report, used, None))
-            if progress is not None:
-                progress(len(samples), total)
-            continue
-        function, used = _function_under_test(evaluation, build, mode)
-        log = getattr(function, "answer_log", None)  # a recorded build notes what answered
+        report, used, log = _run_evaluation(
+            suite, evaluation, samples, build, mode, judge_model, settings, counted
+        )
         chosen_build = chosen_build or used
-        if progress is not None:
-            function = _counting(function, progress, total)
-        strategies = [build_strategy(spec, judge_model) for spec in evaluation.strategies]
-        scorer = Scorer(
-            concurrency=workers, run_index=run_index, repeats=suite.repeats, k=suite.repeat_k
-        )
-        metadata = (
-            {"suite": suite.name, "build": used} if used is not None else {"suite": suite.name}
-        )
-        report = scorer.evaluate(
-            samples, function, *strategies, name=evaluation.name, metadata=metadata
-        )
         reports.append(report)
         sources.append(_sources(evaluation, samples, report, used, log))
     gates = check_gate(suite.gate, reports)
@@ -234,32 +211,55 @@ def run_suite(
     return SuiteRun(suite, chosen_build, evaluations, gated, gates, tuple(sources))
 
 
+def _run_evaluation(
+    suite: Suite,
+    evaluation: EvaluationSpec,
+    samples: Any,
+    build: str | None,
+    mode: RecordMode | str | None,
+    judge: Any,
+    settings: RunSettings,
+    progress: Progress | None,
+) -> tuple[Report, str | None, AnswerLog | None]:
+    """One evaluation of the suite through the engine: its report, the build used and, for a
+    recorded build, the log of what answered each sample."""
+    if evaluation.conversations is not None:
+        report, used = run_conversations(
+            evaluation,
+            samples,
+            build=build,
+            mode=mode,
+            judge=judge,
+            settings=settings,
+            suite_name=suite.name,
+            progress=progress,
+        )
+        return report, used, None
+    function, used = _function_under_test(evaluation, build, mode)
+    metadata = {"suite": suite.name, "build": used} if used is not None else {"suite": suite.name}
+    report = run_sync(
+        run_samples(
+            samples,
+            [build_strategy(spec, judge) for spec in evaluation.strategies],
+            application=function,
+            settings=settings,
+            name=evaluation.name,
+            metadata=metadata,
+            progress=progress,
+        )
+    )
+    return report, used, getattr(function, "answer_log", None)
+
+
 def _tags_of(evaluation: EvaluationSpec) -> set[str]:
     if evaluation.conversations is not None:
         return {t for c in evaluation.conversations.cases for t in c.tags}
     return set(load_samples(*evaluation.samples).tags)
 
 
-def _counting(function: Callable[..., Any], progress: Progress, total: int) -> Callable[..., Any]:
-    if inspect.iscoroutinefunction(function):
-
-        async def acounted(*args: Any) -> Any:
-            try:
-                return await function(*args)
-            finally:
-                progress(1, total)
-
-        acounted.__name__ = getattr(function, "__name__", "application")
-        return acounted
-
-    def counted(*args: Any) -> Any:
-        try:
-            return function(*args)
-        finally:
-            progress(1, total)
-
-    counted.__name__ = getattr(function, "__name__", "application")
-    return counted
+def _of_total(progress: Progress, total: int) -> Progress:
+    """``progress`` told the suite's ``total`` rather than one evaluation's."""
+    return lambda answered, _: progress(answered, total)
 
 
 def check_gate(gate: GateSpec, reports: Sequence[Any]) -> tuple[GateResult, ...]:

@@ -154,13 +154,14 @@ def max_pause_beside(work: Callable[[], object]) -> tuple[float, float]:
     thread = threading.Thread(target=worker)
     last = time.perf_counter()  # before the start: a call holding the GIL also stalls wait()
     thread.start()
-    started.wait()
+    assert started.wait(timeout=60), "the worker thread did not start"
     longest = 0.0
-    while thread.is_alive():
+    deadline = last + 300
+    while thread.is_alive() and last < deadline:
         now = time.perf_counter()
         longest = max(longest, now - last)
         last = now
-    thread.join()
+    thread.join(timeout=60)
     assert span, "the batch call did not return"
     return longest, span[0]
 
@@ -210,7 +211,7 @@ def test_changing_the_callers_list_during_a_call_changes_nothing() -> None:
     replaced = []
 
     def vandal() -> None:
-        go.wait()
+        go.wait(timeout=60)
         # Running means the call has released the GIL: let the call take it back promptly.
         sys.setswitchinterval(interval)
         k = 0
@@ -230,6 +231,6 @@ def test_changing_the_callers_list_during_a_call_changes_nothing() -> None:
     finally:
         stop.set()
         sys.setswitchinterval(interval)
-        thread.join()
+        thread.join(timeout=60)
     assert replaced and replaced[0] > 0, "the other thread never ran during the call"
     assert same_bits(got, want)

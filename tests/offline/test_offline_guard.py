@@ -232,11 +232,11 @@ def test_other_threads_are_blocked_too(listener: Listener) -> None:
     with offline(allow=[]):
         thread = threading.Thread(target=worker)
         thread.start()
-        thread.join(timeout=10)
+        thread.join(timeout=60)
         with ThreadPoolExecutor(2) as pool:
             futures = [pool.submit(worker) for _ in range(4)]
             for future in futures:
-                future.result(timeout=10)
+                future.result(timeout=60)
     assert len(errors) == 5
     assert all(isinstance(e, NetworkBlockedError) for e in errors)
     assert all("(worker)" in e.location for e in errors if isinstance(e, NetworkBlockedError))
@@ -338,7 +338,7 @@ def test_guards_closed_in_another_order_and_from_threads(listener: Listener) -> 
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=10)
+        thread.join(timeout=60)
     assert blocked == [True, True]
     listener.settle()
     assert listener.accepted == 1

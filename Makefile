@@ -54,9 +54,14 @@ demo-all: build ## every bundled job, each with the exit code it must give
 	$(VENV)/bin/evalmark code run golden/code -q
 	$(VENV)/bin/evalmark judge calibrate golden/judge-calibration/labels.jsonl --judge cassette:golden/judge-calibration/judge.jsonl --rates-out out/judge-rates.json
 
+# pytest lists its 25 slowest tests; the last line is the wall time of both suites together
 test: dev ## run the Rust and Python test suites
-	cargo test --release --quiet
-	$(VENV)/bin/pytest -q -n 2
+	@start=$$(date +%s); \
+	echo "cargo test --release --quiet"; cargo test --release --quiet && \
+	echo "$(VENV)/bin/pytest -q -n 2 --durations=25" && $(VENV)/bin/pytest -q -n 2 --durations=25; \
+	code=$$?; took=$$(( $$(date +%s) - start )); \
+	printf 'make test: the Rust and Python suites took %d:%02d (exit %d)\n' $$((took / 60)) $$((took % 60)) $$code; \
+	exit $$code
 
 lint: dev ## formatting, lints and type checks for Rust and Python
 	cargo fmt --check

@@ -22,3 +22,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 def _no_history_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     """Runs made by tests write no history unless a test asks for it (tests/history do)."""
     monkeypatch.setenv("EVALMARK_HISTORY", "off")
+
+
+# Sessions that tests start in a subprocess (and their xdist workers) load neither Hypothesis's
+# plugin nor anyio's: importing Hypothesis alone takes 1.5 s of CPU in every such interpreter,
+# and no project those tests write uses either.
+NESTED_SESSION_OPTIONS = "-p no:hypothesispytest -p no:anyio"
+
+
+@pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytest's ``pytester`` (which clears ``PYTEST_ADDOPTS``), with ``NESTED_SESSION_OPTIONS``."""
+    monkeypatch.setenv("PYTEST_ADDOPTS", NESTED_SESSION_OPTIONS)
+    return pytester

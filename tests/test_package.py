@@ -29,7 +29,9 @@ def test_unknown_names_raise_attribute_error() -> None:
 
 def run_python(code: str) -> list[str]:
     """The output lines of ``code`` run in a fresh interpreter."""
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
     return done.stdout.split("\n")
 
 
@@ -78,6 +80,7 @@ def test_the_package_stub_matches_the_export_table() -> None:
         [sys.executable, str(root / "tools" / "gen_init_stub.py"), "--check"],
         capture_output=True,
         text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stdout
 
@@ -170,7 +173,12 @@ def test_a_pytest_session_without_evaluations_never_loads_the_engine(tmp_path: P
         "print('RESULT', int(code), ','.join(m for m in heavy if m in sys.modules))\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+        timeout=120,
     )
     result = [line for line in done.stdout.splitlines() if line.startswith("RESULT")]
     assert result == ["RESULT 5 "], done.stdout  # 5: no tests collected; nothing heavy loaded

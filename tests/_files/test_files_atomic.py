@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from children import LineReader
 from evalmark._files.atomic import AtomicFile, write_atomically
 from evalmark.errors import EvalmarkError, OutputPathError
 
@@ -125,7 +126,7 @@ def _stale(folder: Path, name: str) -> Path:
 
 def _dead_pid() -> int:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
+    child.wait(timeout=60)
     return child.pid
 
 
@@ -148,7 +149,7 @@ def test_temporary_files_of_dead_runs_are_removed_by_the_next_write(tmp_path: Pa
         assert recent.exists(), "only files older than this run"
     finally:
         sleeper.kill()
-        sleeper.wait()
+        sleeper.wait(timeout=30)
 
 
 def test_a_killed_writer_leaves_a_part_file_that_the_next_run_removes(tmp_path: Path) -> None:
@@ -167,9 +168,9 @@ def test_a_killed_writer_leaves_a_part_file_that_the_next_run_removes(tmp_path: 
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env)
     try:
         assert child.stdout is not None
-        assert child.stdout.readline().strip() == b"ready"
+        assert LineReader(child.stdout).line(timeout=60).strip() == "ready"
         child.send_signal(signal.SIGKILL)
-        child.wait()
+        child.wait(timeout=30)
     finally:
         child.kill()
         if child.stdout is not None:
@@ -181,6 +182,6 @@ def test_a_killed_writer_leaves_a_part_file_that_the_next_run_removes(tmp_path: 
     next_run = (
         f"from evalmark._files.atomic import write_atomically as w; w({str(target)!r}, b'ok')"
     )
-    subprocess.run([sys.executable, "-c", next_run], env=env, check=True)
+    subprocess.run([sys.executable, "-c", next_run], env=env, check=True, timeout=60)
     assert leftovers(tmp_path) == []
     assert target.read_bytes() == b"ok"

@@ -112,6 +112,7 @@ def test_prune_keeps_what_a_run_used(
         text=True,
         check=True,
         env=env,
+        timeout=120,
     )
     assert run.stdout.strip() == "yes"
     assert len(usage.read_text().splitlines()) == 1

@@ -146,14 +146,16 @@ def test_a_test_that_hangs_is_named_in_the_timeout(sandbox: Sandbox) -> None:
         "def test_forever():\n    while True:\n        pass\n\n"
         "def test_never_reached():\n    assert True\n"
     )
+    # 5 s leave a busy machine time to start pytest in the sandbox and pass test_quick; left
+    # running, test_forever would use its 30 CPU seconds
     started = time.monotonic()
-    result = run_tests(ADD, tests, sandbox=sandbox, limits=Limits(timeout=2.0, cpu_seconds=30))
-    assert time.monotonic() - started < 8
+    result = run_tests(ADD, tests, sandbox=sandbox, limits=Limits(timeout=5.0, cpu_seconds=30))
+    assert time.monotonic() - started < 20
     assert result.metadata["reason"] == "timeout"
     assert result.metadata["failing_case"] == "test_forever"
     assert result.metadata["passed_cases"] == 1 and result.metadata["cases"] == 3
     assert result.explanation.startswith(
-        "timed out while running test_forever (wall-clock limit 2 s; the process tree was killed)"
+        "timed out while running test_forever (wall-clock limit 5 s; the process tree was killed)"
     )
 
 

@@ -41,7 +41,7 @@ def processes_with_token(token: str) -> list[int]:
     return found
 
 
-def wait_until_gone(token: str, seconds: float = 5.0) -> list[int]:
+def wait_until_gone(token: str, seconds: float = 30.0) -> list[int]:
     deadline = time.monotonic() + seconds
     left = processes_with_token(token)
     while left and time.monotonic() < deadline:
@@ -56,7 +56,9 @@ def test_infinite_loop_is_killed_at_the_limit(bwrap: BwrapSandbox) -> None:
     elapsed = time.monotonic() - started
     assert outcome.timed_out and outcome.reason == "timeout"
     assert outcome.exit_code is None
-    assert elapsed < 2.0 + 3.0  # the wall clock plus the drain grace
+    # the wall clock plus the drain grace (5 s), with room for a busy machine: left running,
+    # the loop would use its 30 CPU seconds
+    assert elapsed < 15.0
     assert "timed out" in outcome.describe()
 
 
@@ -196,7 +198,7 @@ def test_the_listener_does_record_a_connection_from_outside(listener: Listener) 
 
     with socket.create_connection(("127.0.0.1", listener.port), timeout=2):
         pass
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30
     while not listener.connections and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(listener.connections) == 1

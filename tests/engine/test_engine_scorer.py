@@ -67,7 +67,7 @@ def test_sync_functions_run_on_threads_within_the_limit() -> None:
 
     def answer(i: int) -> str:
         with gauge:
-            time.sleep(0.003)
+            time.sleep(0.02)  # long enough for another thread to enter, even on a busy machine
         return f"answer {i}"
 
     report = Scorer(concurrency=4).evaluate(SAMPLES, answer, ExactMatch())

@@ -96,7 +96,7 @@ def test_a_pytest_session_appends_its_reports(
         """
     )
     monkeypatch.setenv("EVALMARK_HISTORY", str(db))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", timeout=240)
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*history: run 1*"])
     with open_history(db) as store:

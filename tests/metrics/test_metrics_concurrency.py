@@ -114,9 +114,12 @@ def test_errors_under_concurrency_stay_in_their_thread() -> None:
 
 
 def _long_texts(n: int, size: int) -> list[str]:
+    """``n`` different texts of ``size`` characters: windows, 7 characters apart, of one random
+    sequence of words (drawing every text's words one by one took seconds)."""
     rng = random.Random(n + size)
     words = ["alpha", "beta", "gamma", "delta", "the", "a", "zeta", "eta"]
-    return [" ".join(rng.choice(words) for _ in range(size // 5)) for _ in range(n)]
+    base = " ".join(rng.choices(words, k=(size + 7 * n) // 4 + 1))
+    return [base[7 * i : 7 * i + size] for i in range(n)]
 
 
 GIL_WORK = ("levenshtein", "rouge_l", "token_f1", "json_match", "cosine_matrix")
@@ -131,7 +134,7 @@ def gil_work(name: str) -> Callable[[], object]:
         e, a = _long_texts(120, 60_000), _long_texts(120, 60_001)
         return partial(em.rouge_l_batch, e, a, workers=1)
     if name == "token_f1":
-        e, a = _long_texts(1500, 20_000), _long_texts(1500, 20_001)
+        e, a = _long_texts(4000, 20_000), _long_texts(4000, 20_001)
         return partial(em.token_f1_batch, e, a, workers=1)
     if name == "json_match":
         return partial(em.json_match_batch, JSON_EXP * 900, JSON_ACT * 900, workers=1)
@@ -154,13 +157,14 @@ def max_pause_beside(work: Callable[[], object]) -> tuple[float, float]:
     thread = threading.Thread(target=worker)
     last = time.perf_counter()  # before the start: a call holding the GIL also stalls wait()
     thread.start()
-    started.wait()
+    assert started.wait(timeout=60), "the worker thread did not start"
     longest = 0.0
-    while thread.is_alive():
+    deadline = last + 300
+    while thread.is_alive() and last < deadline:
         now = time.perf_counter()
         longest = max(longest, now - last)
         last = now
-    thread.join()
+    thread.join(timeout=60)
     assert span, "the batch call did not return"
     return longest, span[0]
 
@@ -210,7 +214,7 @@ def test_changing_the_callers_list_during_a_call_changes_nothing() -> None:
     replaced = []
 
     def vandal() -> None:
-        go.wait()
+        go.wait(timeout=60)
         # Running means the call has released the GIL: let the call take it back promptly.
         sys.setswitchinterval(interval)
         k = 0
@@ -230,6 +234,6 @@ def test_changing_the_callers_list_during_a_call_changes_nothing() -> None:
     finally:
         stop.set()
         sys.setswitchinterval(interval)
-        thread.join()
+        thread.join(timeout=60)
     assert replaced and replaced[0] > 0, "the other thread never ran during the call"
     assert same_bits(got, want)

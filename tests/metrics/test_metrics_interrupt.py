@@ -1,5 +1,12 @@
-"""Ctrl-C stops every long kernel call: KeyboardInterrupt within a bounded time, no worker left
-computing, and the same results as before when nothing interrupts."""
+"""Ctrl-C stops every long kernel call: KeyboardInterrupt after little work, no worker left
+computing, and the same results as before when nothing interrupts.
+
+The bounds are on the child's CPU time, not on wall time, so that a busy machine cannot fail
+them: the child first times the same call on a slice of its input (the reference), which
+estimates what the whole call costs on this machine; SIGINT is sent once the call has used an
+eighth of that (at most half a CPU second), and the call must then stop within a quarter of the
+work it had left (at most 3 CPU seconds). A kernel that ignored Ctrl-C would do all of it.
+"""
 
 from __future__ import annotations
 
@@ -7,83 +14,131 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
 import evalmark.metrics as em
+from children import CPU_CLOCK, LineReader, wait_for_cpu
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT semantics")
+needs_cpu_clock = pytest.mark.skipif(
+    sys.platform == "win32" or not CPU_CLOCK, reason="SIGINT, and the child's CPU clock in /proc"
+)
+
+# The reference call runs on rows built from N // SLICE[growth]; the whole call costs about
+# SLICE[growth] ** growth times as much (growth 1 for the linear kernels, 2 for the quadratic
+# ones). A fraction of a second for the reference either way.
+SLICE = {1: 64, 2: 256}
+# Wall-clock limits that only a hung child reaches.
+STARTUP_TIMEOUT = 240.0
+STOP_TIMEOUT = 120.0
 
 # Each call below takes tens of seconds to minutes when left alone (n·m/64 word operations
 # for texts of millions of characters or tokens). The Levenshtein texts differ in length by
 # 100, more than the kernel's band of 64 diagonals holds: the full recurrence runs.
+AB = "a = 'ab' * N\nb = 'ba' * (N + 50)"
+ABCD = "a = 'a b c d ' * N\nb = 'd c b a ' * N"
+WIDE = (
+    "a = ''.join(chr(0x4E00 + i % 997) for i in range(N))\n"
+    "b = ''.join(chr(0x4E00 + i % 991) for i in range(N))"
+)
 CALLS = {
-    "levenshtein_distance": "em.levenshtein_distance('ab' * 1_500_000, 'ba' * 1_500_050)",
+    "levenshtein_distance": (AB, 1_500_000, "em.levenshtein_distance(a, b)"),
     "levenshtein_similarity_batch": (
-        "em.levenshtein_similarity_batch(['x', 'ab' * 1_500_000], ['y', 'ba' * 1_500_050],"
-        " workers=2)"
+        AB,
+        1_500_000,
+        "em.levenshtein_similarity_batch(['x', a], ['y', b], workers=2)",
     ),
-    "levenshtein_non_ascii": (
-        "em.levenshtein_distance(''.join(chr(0x4E00 + i % 997) for i in range(2_000_000)),"
-        " ''.join(chr(0x4E00 + i % 991) for i in range(2_000_000)))"
-    ),
-    "rouge_l": "em.rouge_l('a b c d ' * 400_000, 'd c b a ' * 400_000)",
-    "rouge_l_batch": (
-        "em.rouge_l_batch(['a b c d ' * 400_000] * 2, ['d c b a ' * 400_000] * 2, workers=2)"
-    ),
-    "rouge_lsum": "em.rouge_lsum('a b c d ' * 300_000, 'd c b a ' * 300_000)",
+    "levenshtein_non_ascii": (WIDE, 2_000_000, "em.levenshtein_distance(a, b)"),
+    "rouge_l": (ABCD, 400_000, "em.rouge_l(a, b)"),
+    "rouge_l_batch": (ABCD, 400_000, "em.rouge_l_batch([a] * 2, [b] * 2, workers=2)"),
+    "rouge_lsum": (ABCD, 300_000, "em.rouge_lsum(a, b)"),
 }
 
 CHILD = textwrap.dedent(
     """
-    import os, sys, time
+    import sys, time
     import evalmark.metrics as em
-    print("ready", flush=True)
-    started = time.monotonic()
+
+    def rows(N):
+    {rows}
+        return locals()
+
+    def call(env):
+        return eval({call!r}, {{"em": em}}, env)
+
+    began = time.process_time()
+    call(rows({n} // {slice}))
+    reference = time.process_time() - began
+    env = rows({n})
+    print("ready", reference, time.process_time(), flush=True)
     try:
-        {call}
+        call(env)
     except KeyboardInterrupt:
-        stopped = time.monotonic()
-        cpu = sum(os.times()[:2])
-        time.sleep(0.5)
-        busy = sum(os.times()[:2]) - cpu  # CPU time of any worker still running
-        print(f"interrupted {{stopped - started:.2f}} {{busy:.2f}}", flush=True)
+        print("interrupted", time.process_time(), flush=True)
+        if {idle}:
+            time.sleep(0.5)
+            print("idle", time.process_time(), flush=True)  # CPU of any worker still running
         sys.exit(130)
     print("finished", flush=True)
     """
 )
 
 
-def interrupt(script: str, *, after: float, timeout: float) -> tuple[str, str, int, float, float]:
-    """Run ``script`` in a child Python, send it SIGINT ``after`` seconds past its "ready"
-    line; its output, error text, exit code, when SIGINT was sent, and how long it took to exit."""
+def interrupt(rows: str, n: int, call: str, growth: int, idle: bool = False) -> dict[str, float]:
+    """Run ``call`` in a child Python on rows built from ``n``, send it SIGINT once it has done
+    an eighth of its estimated work (at most 0.5 CPU seconds); the child's CPU clock at each
+    step: ``full`` (estimated cost of the whole call), ``started``, ``sent``, ``interrupted``,
+    and with ``idle`` half a second after the KeyboardInterrupt."""
+    body = textwrap.indent(rows, "    ")
+    script = CHILD.format(rows=body, call=call, n=n, slice=SLICE[growth], idle=idle)
     child = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
     try:
         assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(after)
-        sent = time.monotonic()
+        reader = LineReader(child.stdout)
+        ready = reader.line(timeout=STARTUP_TIMEOUT).split()
+        assert ready[:1] == ["ready"], (ready, reader.rest(child, timeout=STOP_TIMEOUT))
+        full = float(ready[1]) * SLICE[growth] ** growth
+        started = float(ready[2])
+        sent = wait_for_cpu(child, started + min(full / 8, 0.5), timeout=STARTUP_TIMEOUT)
         child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=timeout)
-        waited = time.monotonic() - sent
+        out = reader.rest(child, timeout=STOP_TIMEOUT)
     finally:
         if child.poll() is None:
             child.kill()
-            child.wait()
-    return out, err, child.returncode, sent, waited
+            child.wait(timeout=30)
+        if child.stdout is not None:
+            child.stdout.close()
+    assert child.returncode == 130, out
+    clock = {"full": full, "started": started, "sent": sent}
+    for line in out.splitlines():
+        word, _, value = line.partition(" ")
+        if word in ("interrupted", "idle"):
+            clock[word] = float(value)
+    assert "interrupted" in clock, out
+    return clock
 
 
+def check_stopped(name: str, clock: dict[str, float]) -> None:
+    """The call stopped within a quarter of the work it had left when SIGINT came."""
+    left = clock["full"] - (clock["sent"] - clock["started"])
+    bound = min(left / 4, 3.0)
+    used = clock["interrupted"] - clock["sent"]
+    assert used < bound, (
+        f"{name}: {used:.2f} CPU s after SIGINT; bound {bound:.2f} s, a quarter of the "
+        f"{left:.2f} s the call had left ({clock})"
+    )
+
+
+@needs_cpu_clock
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_sigint_stops_a_long_call_quickly(name: str) -> None:
-    out, err, code, _, waited = interrupt(CHILD.format(call=CALLS[name]), after=1.0, timeout=15)
-    assert code == 130, (out, err)
-    word, _, busy = out.split()
-    assert word == "interrupted"
-    assert waited < 5.0, f"{name}: exited {waited:.2f} s after SIGINT"
-    assert float(busy) < 0.2, f"{name}: workers kept computing after KeyboardInterrupt"
+    rows, n, call = CALLS[name]
+    clock = interrupt(rows, n, call, growth=2, idle=True)
+    check_stopped(name, clock)
+    busy = clock["idle"] - clock["interrupted"]
+    assert busy < 0.2, f"{name}: workers kept computing after KeyboardInterrupt ({busy:.2f} s)"
 
 
 def test_results_are_unchanged_by_the_stop_checks() -> None:
@@ -126,47 +181,38 @@ HUGE_ROW_CALLS = {
     "canonical_json_array": "em.canonical_json(floats)",
 }
 
-# Texts with a character outside ASCII take the general tokenizers of ROUGE-L and token F1.
-UNICODE_TEXTS = "a = 'zürich cafés ' * 10_000_000\nb = 'cafés zürich ' * 10_000_000"
+# The LCS of ROUGE-L and ROUGE-Lsum is quadratic: hours for these rows, once tokenized.
+QUADRATIC = {
+    "rouge_l",
+    "rouge_l_porter",
+    "rouge_l_unicode",
+    "rouge_l_unicode_tokenizer",
+    "rouge_lsum",
+}
 
-# The rows of each call: two texts of 195 MB, or JSON documents: arrays of 48,000,000 numbers
-# (192 MB of floats), a 390 MB string with an escape every 15 bytes (a string is read so fast
-# that a 195 MB one is done within a second anyway).
+# Texts with a character outside ASCII take the general tokenizers of ROUGE-L and token F1.
+UNICODE_TEXTS = ("a = 'zürich cafés ' * N\nb = 'cafés zürich ' * N", 10_000_000)
+
+# The rows of each call, built from N: two texts of 195 MB, or JSON documents: arrays of
+# 48,000,000 numbers (192 MB of floats), a 390 MB string with an escape every 15 bytes (a
+# string is read so fast that a 195 MB one is done within a second anyway).
 ROWS = {
     "json_match_array": (
-        "floats = '[' + ','.join(['1.0'] * 48_000_000) + ']'\n"
-        "ints = '[' + ','.join(['1'] * 48_000_000) + ']'"
+        "floats = '[' + '1.0,' * (N - 1) + '1.0]'\nints = '[' + '1,' * (N - 1) + '1]'",
+        48_000_000,
     ),
-    "canonical_json_array": "floats = '[' + ','.join(['1.0'] * 48_000_000) + ']'",
-    "json_match_string": "escaped = '\"' + 'abcdefghijklm\\\\n' * 26_000_000 + '\"'",
+    "canonical_json_array": ("floats = '[' + '1.0,' * (N - 1) + '1.0]'", 48_000_000),
+    "json_match_string": ("escaped = '\"' + 'abcdefghijklm\\\\n' * N + '\"'", 26_000_000),
     "rouge_l_unicode": UNICODE_TEXTS,
     "rouge_l_unicode_tokenizer": UNICODE_TEXTS,
     "token_f1_unicode": UNICODE_TEXTS,
 }
-TEXTS = "a = 'abcdefghijklmn ' * 13_000_000\nb = 'nmlkjihgfedcba ' * 13_000_000"
-
-HUGE_ROW_CHILD = textwrap.dedent(
-    """
-    import sys, time
-    import evalmark.metrics as em
-    {rows}
-    print("ready", flush=True)
-    try:
-        {call}
-    except KeyboardInterrupt:
-        print(f"interrupted {{time.monotonic():.6f}}", flush=True)
-        sys.exit(130)
-    print("finished", flush=True)
-    """
-)
+TEXTS = ("a = 'abcdefghijklmn ' * N\nb = 'nmlkjihgfedcba ' * N", 13_000_000)
 
 
+@needs_cpu_clock
 @pytest.mark.parametrize("name", sorted(HUGE_ROW_CALLS))
-def test_sigint_stops_one_huge_row_within_a_second(name: str) -> None:
-    script = HUGE_ROW_CHILD.format(rows=ROWS.get(name, TEXTS), call=HUGE_ROW_CALLS[name])
-    out, err, code, sent, waited = interrupt(script, after=0.5, timeout=30)
-    assert code == 130, (out, err)
-    word, caught = out.split()
-    assert word == "interrupted"
-    assert float(caught) - sent < 1.0, f"{name}: stopped {float(caught) - sent:.2f} s after SIGINT"
-    assert waited < 1.0, f"{name}: exited {waited:.2f} s after SIGINT"
+def test_sigint_stops_one_huge_row_early(name: str) -> None:
+    rows, n = ROWS.get(name, TEXTS)
+    growth = 2 if name in QUADRATIC else 1
+    check_stopped(name, interrupt(rows, n, HUGE_ROW_CALLS[name], growth=growth))

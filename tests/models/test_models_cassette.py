@@ -256,6 +256,7 @@ def test_key_is_the_same_in_another_process() -> None:
             text=True,
             check=True,
             env={"PYTHONHASHSEED": hash_seed, "PATH": "/usr/bin:/bin"},
+            timeout=120,
         )
         assert out.stdout.strip() == expected
 

@@ -123,6 +123,7 @@ def test_hash_embedding_is_stable_across_processes_and_seeds_differ() -> None:
             text=True,
             check=True,
             env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"},
+            timeout=120,
         ).stdout.strip()
         for seed in ("1", "2")
     }

@@ -69,6 +69,7 @@ def test_flips_are_the_same_in_another_process() -> None:
         text=True,
         check=True,
         env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin:/bin"},
+        timeout=120,
     ).stdout.strip()
     judge = NoisyJudge(RuleJudge(), 0.5, seed=3)
     assert out == "".join("1" if judge.flip(r, f"s{r}", "c").flipped else "0" for r in range(64))

@@ -97,7 +97,7 @@ def server() -> Iterator[_Server]:
     yield httpd
     httpd.shutdown()
     httpd.server_close()
-    thread.join()
+    thread.join(timeout=30)
 
 
 @pytest.fixture(autouse=True)

@@ -42,10 +42,12 @@ class CountingModel:
     def __init__(self, *, fail_first: bool = False, parties: int = 2) -> None:
         self.calls: list[str] = []
         self.barrier = threading.Barrier(parties)
+        self.entered = threading.Event()  # a caller is inside the model
         self.fail_first = fail_first
         self._lock = threading.Lock()
 
     def _meet(self) -> None:
+        self.entered.set()
         with contextlib.suppress(threading.BrokenBarrierError):
             self.barrier.wait(RACE_SECONDS)
 
@@ -131,13 +133,16 @@ def test_a_blocking_call_in_the_loop_of_the_leading_task_does_not_hang(tmp_path:
 
     async def lead_then_block() -> None:
         leader = asyncio.create_task(recorder.achat(QUESTION))
-        await asyncio.sleep(0.05)  # the task now leads and awaits the model
+        for _ in range(6000):  # until the task leads and awaits the model (at most a minute)
+            if model.entered.is_set():
+                break
+            await asyncio.sleep(0.01)
         replies.append(recorder.chat(QUESTION).text)  # blocks this loop: must not wait
         replies.append((await leader).text)
 
     runner = threading.Thread(target=asyncio.run, args=(lead_then_block(),), daemon=True)
     runner.start()
-    runner.join(10 * RACE_SECONDS)
+    runner.join(60)  # about RACE_SECONDS; a blocking call that waited would never end
     assert not runner.is_alive(), "the blocking call waited for a task it was blocking"
     assert replies == ["answer to What is the refund window?"] * 2
     assert len(model.calls) == 2 and _entries(tmp_path / "c.jsonl") == 1

@@ -121,7 +121,7 @@ def test_another_process_draws_the_same_counts() -> None:
     _, regressed = builds_from_counts(40, 2, failing=4)
     here = simulate_gates(regressed, 0.07, runs=30_000, seed=99)
     child = subprocess.run(
-        [sys.executable, "-c", _CHILD], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _CHILD], capture_output=True, text=True, check=True, timeout=120
     )
     assert tuple(json.loads(child.stdout)) == here.passing_histogram
 

@@ -25,6 +25,7 @@ class Listener:
 
     kind: int = socket.SOCK_STREAM
     accepted: int = 0
+    handled: int = 0  # connections read to their end, and datagrams
     received: bytearray = field(default_factory=bytearray)
     _stop: threading.Event = field(default_factory=threading.Event)
 
@@ -56,15 +57,21 @@ class Listener:
                     except OSError:
                         pass
                     conn.close()
+                    self.handled += 1
                 else:
                     data, _ = self.sock.recvfrom(4096)
                     self.accepted += 1
                     self.received += data
+                    self.handled += 1
             except (TimeoutError, OSError):
                 continue
 
-    def settle(self, seconds: float = 0.3) -> None:
-        """Give anything in flight a bounded moment to arrive."""
+    def settle(self, seconds: float = 0.3, handled: int = 0) -> None:
+        """Wait until ``handled`` connections or datagrams have been taken in full (at most a
+        minute, however busy the machine), then give anything else in flight ``seconds``."""
+        deadline = time.monotonic() + 60
+        while self.handled < handled and time.monotonic() < deadline:
+            time.sleep(0.01)
         time.sleep(seconds)
 
     def stop(self) -> None:

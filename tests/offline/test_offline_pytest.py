@@ -103,7 +103,9 @@ def test_an_offline_session_blocks_remote_hosts_and_the_markers_lift_it(
 ) -> None:
     pytester.makeconftest(SAFETY_NET)
     pytester.makepyfile(test_remote=REMOTE_TESTS)
-    result = pytester.runpytest_subprocess(*PLUGIN, "--evalmark-offline", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess(
+        *PLUGIN, "--evalmark-offline", "-p", "no:cacheprovider", timeout=240
+    )
     result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -127,6 +129,7 @@ def test_workers_of_an_xdist_session_are_offline_too(pytester: pytest.Pytester) 
         "--evalmark-allow=10.0.0.0/8",
         "-p",
         "no:cacheprovider",
+        timeout=240,
     )
     result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines(["*allowed: loopback, unix, 10.0.0.0/8*"])

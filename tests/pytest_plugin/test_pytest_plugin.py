@@ -505,7 +505,7 @@ def test_xdist_workers_reports_are_merged_like_a_serial_run(project: pytest.Pyte
     serial = run(project, "--evalmark-report=serial")
     serial.assert_outcomes(passed=3, failed=1)
     parallel = project.runpytest_subprocess(
-        *PLUGIN, "-p", "no:cacheprovider", "-n", "2", "--evalmark-report=parallel"
+        *PLUGIN, "-p", "no:cacheprovider", "-n", "2", "--evalmark-report=parallel", timeout=240
     )
     parallel.assert_outcomes(passed=3, failed=1)
     parallel.stdout.fnmatch_lines(["*4 reports, 5 cases: 3 passed, 2 failed, 0 errors*"])

@@ -175,7 +175,9 @@ def test_the_package_imports_and_judges_without_jsonschema() -> None:
         "except ImportError as exc:\n"
         "    print(type(exc).__name__, exc)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
     lines = done.stdout.splitlines()
     assert lines[0] == "True"
     assert lines[1].startswith("OptionalDependencyError ")

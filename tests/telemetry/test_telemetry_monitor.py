@@ -142,20 +142,20 @@ def test_a_full_queue_drops_and_counts_and_close_scores_what_is_queued() -> None
 
     def slow(sample: Sample, output: Any) -> bool:
         started.set()
-        release.wait(timeout=10)
+        release.wait(timeout=60)
         return True
 
     tracer = RecordingTracer()
     watch = monitor([slow], sample_rate=1.0, queue_size=2, tracer=tracer)
     wrapped = watch(answer)
     wrapped("first")
-    assert started.wait(timeout=10)  # the worker holds the first call
+    assert started.wait(timeout=60)  # the worker holds the first call
     for number in range(9):
         wrapped(f"more-{number}")
     stats = watch.stats()
     assert (stats.sampled, stats.dropped, stats.pending) == (10, 7, 2)
     release.set()
-    assert watch.close(timeout=10)
+    assert watch.close(timeout=60)
     assert watch._worker is not None and not watch._worker.is_alive()
     stats = watch.stats()
     assert (stats.scored, stats.dropped, stats.pending) == (3, 7, 0)
@@ -170,7 +170,7 @@ def test_flush_waits_for_the_worker() -> None:
     wrapped = watch(answer)
     for number in range(20):
         wrapped(f"q{number}")
-    assert watch.flush(timeout=10)
+    assert watch.flush(timeout=60)
     assert watch.stats().scored == 20 and len(tracer) == 40
     watch.close()
 

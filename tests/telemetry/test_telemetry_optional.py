@@ -64,5 +64,7 @@ def test_importing_telemetry_loads_neither_opentelemetry_nor_the_monitor() -> No
         "('opentelemetry', 'prometheus_client', 'numpy')))\n"
         "print('evalmark.telemetry.sampling' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
     assert done.stdout.splitlines() == ["[]", "False"]

@@ -247,7 +247,7 @@ def test_prometheus_serves_the_metrics_over_http_on_loopback() -> None:
     try:
         record_evaluation(EvaluationResult.passing(0.7), strategy="ExactMatch", tracer=tracer)
         port = server.server_address[1]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60) as response:
             body = response.read().decode()
         assert "evalmark_evaluation_score_count{" in body
         assert 'gen_ai_evaluation_name="ExactMatch"' in body

@@ -83,7 +83,7 @@ def test_the_scope_follows_tasks_and_copied_contexts_but_not_bare_threads() -> N
         bare = threading.Thread(target=record_evaluation, args=(PASS,), kwargs={"strategy": "x"})
         for thread in (copied, bare):
             thread.start()
-            thread.join(timeout=5)
+            thread.join(timeout=60)
     assert sorted(r.strategy for r in tracer.records) == ["copied", "task-1", "task-2"]
 
 
@@ -93,7 +93,7 @@ def test_concurrent_scopes_do_not_see_each_other() -> None:
 
     def run(index: int) -> None:
         with scope(tracers[index]):
-            barrier.wait(timeout=5)
+            barrier.wait(timeout=60)
             for _ in range(50):
                 record_evaluation(PASS, strategy=f"run-{index}")
 
@@ -101,7 +101,7 @@ def test_concurrent_scopes_do_not_see_each_other() -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=10)
+        thread.join(timeout=60)
     for index, tracer in enumerate(tracers):
         assert {r.strategy for r in tracer.records} == {f"run-{index}"}
         assert len(tracer) == 50

@@ -17,8 +17,7 @@ use crate::inputs::type_name;
 use crate::metrics::bleu::SmoothMethod;
 use crate::metrics::bleu_tokenize::BleuTokenizer;
 use crate::metrics::json::Numbers;
-use crate::metrics::rouge_l::{Measure, Tokenizer};
-use crate::metrics::rouge_tokens::Stemmer;
+use crate::metrics::rouge_tokens::{Measure, Stemmer, Tokenizer};
 use crate::metrics::token_f1::Normalizer;
 
 /// The value of string option `name` among `choices`, or the error saying what is accepted.

@@ -54,7 +54,11 @@ const LANES: usize = 8;
 /// as `a` goes, so this check is what keeps them in bounds.
 #[inline(always)]
 fn same_length<T>(a: &[T], b: &[T]) {
-    assert_eq!(a.len(), b.len(), "cosine kernels need vectors of one length");
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "cosine kernels need vectors of one length"
+    );
 }
 
 /// Dot product and both squared norms of two vectors of one length, in one pass (panics when

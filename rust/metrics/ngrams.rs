@@ -9,11 +9,8 @@
 use rustc_hash::FxHashMap;
 
 use super::halt::{Run, Stop, CHECK_EVERY};
-pub use super::key_ids::KeyIds;
+pub use super::key_table::{KeyIds, ABSENT};
 use super::text::TokenKey;
-
-/// The id of an n-gram that was looked up and not found.
-pub const ABSENT: u32 = u32::MAX;
 
 /// Dense ids for tokens: short tokens (packed keys) in a [`KeyIds`], long ones in a hash map,
 /// numbered together 0, 1, 2, … in order of first appearance.
@@ -48,11 +45,24 @@ impl TokenIds {
         }
     }
 
+    /// The id of `key`, a new one if it has none; a long key is copied only when new.
+    #[inline]
+    pub fn intern_ref(&mut self, key: &TokenKey) -> u32 {
+        let next = self.len() as u32;
+        match key {
+            TokenKey::Packed(k) => self.packed.intern_with(*k, || next),
+            TokenKey::Long(cps) => match self.long.get(cps) {
+                Some(&id) => id,
+                None => *self.long.entry(cps.clone()).or_insert(next),
+            },
+        }
+    }
+
     /// The id of `key`, or [`ABSENT`].
     #[inline]
     pub fn get(&self, key: &TokenKey) -> u32 {
         match key {
-            TokenKey::Packed(k) => self.packed.get(*k),
+            TokenKey::Packed(k) => self.packed.id(*k),
             TokenKey::Long(cps) => self.long.get(cps).copied().unwrap_or(ABSENT),
         }
     }
@@ -146,7 +156,7 @@ impl NgramIds {
                     if p == ABSENT || u == ABSENT {
                         ABSENT
                     } else {
-                        map.get((p as u64) << 32 | u as u64)
+                        map.id((p as u64) << 32 | u as u64)
                     }
                 }));
             }
@@ -244,11 +254,9 @@ mod tests {
         assert_eq!(t.len(), 3);
         t.clear();
         assert_eq!(t.get(&long), ABSENT);
-        let mut k = KeyIds::<u128>::default();
-        for i in 0..3000u128 {
-            assert_eq!(k.intern(i << 100 | i), i as u32);
-        }
-        assert_eq!(k.get(5 << 100 | 5), 5);
+        assert_eq!(t.intern_ref(&long), 0);
+        assert_eq!(t.intern_ref(&TokenKey::of_ascii(b"x")), 1);
+        assert_eq!(t.intern_ref(&long), 0);
     }
 
     #[test]

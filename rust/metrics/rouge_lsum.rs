@@ -16,9 +16,9 @@
 use super::halt::{Run, Stop, TryVec};
 use super::ngrams::TokenIds;
 use super::pattern::{symbols_per_check, PatternMasks};
-use super::rouge_l::{RougeScore, Tokenizer};
-use super::rouge_pieces::token_keys_polling;
-use super::rouge_tokens::{fmeasure, Stemmer, TokenScratch};
+use super::rouge_tokens::{
+    fmeasure, token_keys_polling, RougeScore, Stemmer, TokenScratch, Tokenizer,
+};
 use super::text::TokenKey;
 
 /// Columns stored whole when (|c| + 1) · words stays below this; else checkpoints.

@@ -5,9 +5,9 @@ use std::num::NonZeroUsize;
 
 use super::halt::{Run, Stop};
 use super::ngrams::{clipped_matches, count_into, NgramIds, TokenIds};
-use super::rouge_l::{RougeScore, Tokenizer};
-use super::rouge_pieces::token_keys_polling;
-use super::rouge_tokens::{fmeasure, Stemmer, TokenScratch};
+use super::rouge_tokens::{
+    fmeasure, token_keys_polling, RougeScore, Stemmer, TokenScratch, Tokenizer,
+};
 use super::text::TokenKey;
 
 /// Reusable buffers so a batch allocates once per thread, not once per pair.

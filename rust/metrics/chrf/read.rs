@@ -66,7 +66,7 @@ impl CharIds {
         if c < 128 {
             self.ascii[c as usize]
         } else {
-            self.other.get(c as u64)
+            self.other.id(c as u64)
         }
     }
 }

@@ -16,7 +16,7 @@ mod general;
 mod tokenize;
 
 use crate::metrics::halt::{Run, Stop};
-use crate::metrics::tokens::table::KeyTable;
+use crate::metrics::key_table::KeyTable;
 use bag::common_count;
 use tokenize::Tokenizer;
 
@@ -35,7 +35,7 @@ pub struct Scratch {
     tokenizer: Tokenizer,
     long_gold: Vec<Box<[u8]>>,
     long_pred: Vec<Box<[u8]>>,
-    table: KeyTable<u32>,
+    table: KeyTable<u128, u32>,
 }
 
 /// Token F1 of `actual` against `expected`, computed exactly as SQuAD's `compute_f1`. `stop`

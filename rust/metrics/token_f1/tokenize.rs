@@ -6,7 +6,7 @@ use super::general::{split_general, squad_general, General, IS_PUNCT};
 use super::Normalizer;
 use crate::metrics::halt::{Run, Stop};
 use crate::metrics::tokens::masks::{Masks, Scheme};
-use crate::metrics::tokens::table::packed_at;
+use crate::metrics::tokens::packed::packed_at;
 
 /// The tokenizer's buffers, reused from text to text.
 #[derive(Default)]

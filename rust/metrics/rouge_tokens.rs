@@ -373,11 +373,11 @@ mod tests {
     #[test]
     fn rouge_tokenizer_keeps_ascii_alnum_runs() {
         assert_eq!(
-            tokens("Hello, WORLD! café x2".as_bytes(), Tokenizer::Rouge),
+            super::tokens("Hello, WORLD! café x2".as_bytes(), Tokenizer::Rouge),
             vec!["hello", "world", "caf", "x2"]
         );
         assert_eq!(
-            tokens("\u{130}K\u{212A}".as_bytes(), Tokenizer::Rouge),
+            super::tokens("\u{130}K\u{212A}".as_bytes(), Tokenizer::Rouge),
             vec!["i", "kk"]
         );
     }
@@ -385,7 +385,7 @@ mod tests {
     #[test]
     fn unicode_tokenizer_keeps_letters() {
         assert_eq!(
-            tokens("Café Zürich 東京!".as_bytes(), Tokenizer::Unicode),
+            super::tokens("Café Zürich 東京!".as_bytes(), Tokenizer::Unicode),
             vec!["café", "zürich", "東京"]
         );
     }

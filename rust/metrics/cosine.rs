@@ -1,7 +1,7 @@
 //! Cosine similarity, accumulated in f64 in a fixed order so results do not depend on threads:
 //! of one pair, and of every row of one matrix with every row of another.
 
-use super::halt::{Run, Stop};
+use super::halt::{Context, Run};
 
 /// Element types the kernel reads (f32 and f64).
 pub trait Float: Copy + Send + Sync + Sized {
@@ -289,7 +289,7 @@ pub fn all_pairs_row<T: Float>(
     m: &[T],
     m_norms: &[f64],
     row: &mut [f64],
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     let dim = qi.len();
     let nqi = squared_norm(qi);

@@ -6,7 +6,7 @@
 //! stamp of the table when it was written, so emptying the table is one increment however
 //! large it once grew: scoring many short pairs costs no clearing.
 
-use super::halt::{Run, Stop, TryVec};
+use super::halt::{Context, Run, TryVec};
 
 /// The id of a key that was looked up and not found.
 pub const ABSENT: u32 = u32::MAX;
@@ -84,7 +84,7 @@ impl<K: SlotKey, V: Copy + Default> KeyTable<K, V> {
     /// Forget every key and make room for `keys` of them, so that inserting up to `keys` never
     /// grows the table. The slots of a table that has to grow are made ready 1 MiB or so at a
     /// time, polling `stop` in between; memory that cannot be had is an error, not an abort.
-    pub fn reset(&mut self, keys: usize, stop: &Stop) -> Run<()> {
+    pub fn reset(&mut self, keys: usize, stop: &Context) -> Run<()> {
         self.clear();
         let bits = keys
             .saturating_mul(2)
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn a_reset_table_forgets_its_keys_and_holds_what_it_was_sized_for() {
         let mut t = KeyTable::<u128, u32>::default();
-        let stop = Stop::new();
+        let stop = Context::new();
         t.reset(100, &stop).unwrap();
         let bits = t.bits;
         for k in 1..=100u128 {
@@ -278,7 +278,7 @@ mod tests {
         assert_eq!(t.get(7 << 64), None);
         assert!(t.entry(7 << 64).1);
         assert_eq!(*t.entry(7 << 64).0, 0);
-        let raised = Stop::new();
+        let raised = Context::new();
         raised.raise();
         assert!(
             t.reset(1 << 20, &raised).is_err(),

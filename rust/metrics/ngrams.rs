@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::halt::{Run, Stop, CHECK_EVERY};
+use super::halt::{Context, Run, CHECK_EVERY};
 pub use super::key_table::{KeyIds, ABSENT};
 use super::text::TokenKey;
 
@@ -74,7 +74,7 @@ impl TokenIds {
         keys: &mut Vec<TokenKey>,
         insert: bool,
         ids: &mut Vec<u32>,
-        stop: &Stop,
+        stop: &Context,
     ) -> Run<()> {
         if !insert {
             for part in keys.chunks(CHECK_EVERY) {
@@ -130,7 +130,7 @@ impl NgramIds {
         units: &[u32],
         insert: bool,
         out: &mut Vec<u32>,
-        stop: &Stop,
+        stop: &Context,
     ) -> Run<()> {
         out.clear();
         if units.len() < n {
@@ -201,7 +201,7 @@ mod tests {
         let b: Vec<u32> = "a b d".split(' ').map(|w| units.get(&key(w))).collect();
         assert_eq!(b, vec![0, 1, ABSENT]);
 
-        let (mut ng, go) = (NgramIds::default(), Stop::new());
+        let (mut ng, go) = (NgramIds::default(), Context::new());
         let (mut a2, mut a3, mut b2, mut b3) = (vec![], vec![], vec![], vec![]);
         ng.next_order(2, &a, &a, true, &mut a2, &go).unwrap();
         assert_eq!(a2, vec![0, 1, 0, 2]); // ab ba ab bc
@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn a_raised_stop_halts_next_order_and_numbering() {
-        let (units, stop) = (vec![1; 2 * CHECK_EVERY], Stop::new());
+        let (units, stop) = (vec![1; 2 * CHECK_EVERY], Context::new());
         stop.raise();
         let (mut ng, mut out) = (NgramIds::default(), vec![1]);
         let got = ng.next_order(2, &units, &units, true, &mut out, &stop);
@@ -237,7 +237,7 @@ mod tests {
             );
         }
         keys.resize(2 * CHECK_EVERY, TokenKey::of_ascii(b"a"));
-        t.ids_polling(&mut keys, true, &mut out, &Stop::new())
+        t.ids_polling(&mut keys, true, &mut out, &Context::new())
             .unwrap();
         assert_eq!((out.len(), t.len(), keys.len()), (2 * CHECK_EVERY, 1, 0));
     }

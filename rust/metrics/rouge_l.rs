@@ -5,7 +5,7 @@
 //! hold U+0130 or U+212A, or a token longer than 15 bytes, takes the general path instead;
 //! both give the same ids for the same tokens, so the same scores.
 
-use super::halt::{Run, Stop, TryVec, CHECK_EVERY};
+use super::halt::{Context, Run, TryVec, CHECK_EVERY};
 use super::key_table::KeyTable;
 use super::key_table::ABSENT;
 use super::lcs::{lcs_len, LcsScratch};
@@ -38,7 +38,7 @@ pub struct Scratch {
 /// rouge-score's tokens of `text`, in order, as packed keys read off the masks; `false` when
 /// the text needs the general path instead (it may hold U+0130 or U+212A, or a token is
 /// longer than 15 bytes).
-fn packed_tokens(text: &[u8], masks: &mut Masks, out: &mut Vec<u128>, stop: &Stop) -> Run<bool> {
+fn packed_tokens(text: &[u8], masks: &mut Masks, out: &mut Vec<u128>, stop: &Context) -> Run<bool> {
     out.clear();
     masks.fill(text, Scheme::Rouge, stop)?;
     if masks.closer[..masks.words].iter().any(|&w| w != 0) {
@@ -63,7 +63,7 @@ pub fn rouge_l(
     actual: &[u8],
     tokenizer: Tokenizer,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<RougeScore> {
     if tokenizer == Tokenizer::Rouge
         && packed_tokens(expected, &mut s.masks, &mut s.packed_e, stop)?
@@ -96,7 +96,7 @@ pub fn rouge_l_stemmed(
     tokenizer: Tokenizer,
     stemmer: Stemmer,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<RougeScore> {
     if stemmer == Stemmer::None {
         return rouge_l(expected, actual, tokenizer, s, stop);
@@ -120,7 +120,7 @@ const ZERO: RougeScore = RougeScore {
 };
 
 /// [`score_keys`] over the packed keys in `s.packed_e` and `s.packed_a`.
-fn score_packed(s: &mut Scratch, stop: &Stop) -> Run<RougeScore> {
+fn score_packed(s: &mut Scratch, stop: &Context) -> Run<RougeScore> {
     let (n_e, n_a) = (s.packed_e.len(), s.packed_a.len());
     if n_e == 0 || n_a == 0 {
         return Ok(ZERO);
@@ -156,7 +156,7 @@ pub(crate) fn score_keys(
     keys_e: &[TokenKey],
     keys_a: &[TokenKey],
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<RougeScore> {
     let (n_e, n_a) = (keys_e.len(), keys_a.len());
     if n_e == 0 || n_a == 0 {
@@ -189,7 +189,7 @@ pub(crate) fn score_keys(
 
 /// The scores from the token ids in `s.ids_e` and `s.ids_a` (both non-empty), all below
 /// `alphabet`.
-fn score_ids(alphabet: usize, s: &mut Scratch, stop: &Stop) -> Run<RougeScore> {
+fn score_ids(alphabet: usize, s: &mut Scratch, stop: &Context) -> Run<RougeScore> {
     let (n_e, n_a) = (s.ids_e.len(), s.ids_a.len());
     let lcs = if n_e <= n_a {
         lcs_len(&s.ids_e, &s.ids_a, alphabet, &mut s.lcs, stop)?
@@ -229,7 +229,7 @@ mod tests {
             "a very long text of words that repeat, words that repeat, words that repeat \
              and cross the sixty-four byte boundary of the masks more than once or twice",
         ];
-        let (s, stop) = (&mut Scratch::default(), Stop::new());
+        let (s, stop) = (&mut Scratch::default(), Context::new());
         for e in texts {
             for a in texts {
                 let got = rouge_l(e.as_bytes(), a.as_bytes(), Tokenizer::Rouge, s, &stop).unwrap();
@@ -250,12 +250,12 @@ mod tests {
             b"the cat on the mat",
             Tokenizer::Rouge,
             s,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         assert_eq!(r.precision, 1.0);
         assert_eq!(r.recall, 5.0 / 6.0);
-        let r = rouge_l(b"", b"x", Tokenizer::Rouge, s, &Stop::new()).unwrap();
+        let r = rouge_l(b"", b"x", Tokenizer::Rouge, s, &Context::new()).unwrap();
         assert_eq!(r.fmeasure, 0.0);
     }
 
@@ -268,7 +268,7 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::None,
             s,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         assert_eq!(plain.fmeasure, 0.0);
@@ -278,7 +278,7 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::Porter,
             s,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         assert_eq!(stemmed.fmeasure, 1.0);
@@ -289,7 +289,7 @@ mod tests {
         let unit = "Running CATS ΟΔΟΣ x\u{3000}y Zürich-cafés ";
         let e = unit.repeat(CHECK_EVERY / unit.len() + 3);
         let a = e.replace("CATS", "dogs");
-        let (mut s, go) = (Scratch::default(), Stop::new());
+        let (mut s, go) = (Scratch::default(), Context::new());
         for tokenizer in [Tokenizer::Rouge, Tokenizer::Unicode] {
             let got = rouge_l(e.as_bytes(), a.as_bytes(), tokenizer, &mut s, &go).unwrap();
             let (mut ke, mut ka, mut t) = (Vec::new(), Vec::new(), TokenScratch::default());

@@ -3,7 +3,7 @@
 //! between. No token holds whitespace, and neither tokenizer's lowercasing looks past it
 //! (whitespace is neither cased nor case-ignorable), so the tokens are those of one pass.
 
-use super::halt::{Run, Stop, CHECK_EVERY};
+use super::halt::{Context, Run, CHECK_EVERY};
 use super::polled_text::pieces;
 use super::text::{is_ascii_py_space, TokenKey};
 
@@ -14,7 +14,7 @@ pub fn by_pieces(
     text: &[u8],
     out: &mut Vec<TokenKey>,
     piece: &mut Vec<TokenKey>,
-    stop: &Stop,
+    stop: &Context,
     mut tokenize: impl FnMut(&[u8], &mut Vec<TokenKey>),
 ) -> Run<()> {
     stop.check()?;

@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::halt::{Run, Stop};
+use super::halt::{Context, Run};
 use super::porter;
 use super::rouge_pieces::by_pieces;
 use super::text::{decode_into, py_lower_into, TokenKey};
@@ -181,7 +181,10 @@ pub struct TokenScratch {
 /// The number of code points of the token behind `key` (see [`TokenKey`]'s two packings).
 fn key_len(key: &TokenKey) -> usize {
     match key {
-        TokenKey::Packed(k) => ((k >> 120) as usize) & 0x7F,
+        TokenKey::Packed(k) => {
+            let (bytes, n) = TokenKey::packed_bytes(k);
+            bytes[..n].iter().filter(|&&b| b & 0xC0 != 0x80).count()
+        }
         TokenKey::Long(cps) => cps.len(),
     }
 }
@@ -193,13 +196,12 @@ fn decode_key(key: &TokenKey, ascii: &mut Vec<u8>, cps: &mut Vec<u32>) -> bool {
     cps.clear();
     match key {
         TokenKey::Packed(k) => {
-            let top = (k >> 120) as u8;
-            let n = (top & 0x7F) as usize;
-            if top & 0x80 == 0 {
-                ascii.extend_from_slice(&k.to_le_bytes()[..n]);
+            let (bytes, n) = TokenKey::packed_bytes(k);
+            if bytes[..n].is_ascii() {
+                ascii.extend_from_slice(&bytes[..n]);
                 true
             } else {
-                cps.extend((0..n).map(|i| ((k >> (21 * i)) & 0x1F_FFFF) as u32));
+                decode_into(&bytes[..n], cps);
                 false
             }
         }
@@ -263,7 +265,7 @@ pub fn token_keys_polling(
     s: &mut TokenScratch,
     out: &mut Vec<TokenKey>,
     piece: &mut Vec<TokenKey>,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     by_pieces(text, out, piece, stop, |t, keys| {
         token_keys(t, tokenizer, stemmer, s, keys)
@@ -395,7 +397,7 @@ mod tests {
         // Pieces cut inside runs of spaces, next to a capital sigma, between ASCII and not.
         let unit = "Running CATS ΟΔΟΣ x\u{3000}y Zürich-cafés ";
         let text = unit.repeat(3 * CHECK_EVERY / unit.len() + 7);
-        let (mut s, go) = (TokenScratch::default(), Stop::new());
+        let (mut s, go) = (TokenScratch::default(), Context::new());
         for tokenizer in [Tokenizer::Rouge, Tokenizer::Unicode] {
             for stemmer in [Stemmer::None, Stemmer::Porter] {
                 let (mut one, mut pieces, mut piece) = (Vec::new(), Vec::new(), Vec::new());
@@ -412,7 +414,7 @@ mod tests {
     #[test]
     fn a_raised_stop_halts_tokenizing() {
         let text = "a b ".repeat(CHECK_EVERY);
-        let (mut s, stop) = (TokenScratch::default(), Stop::new());
+        let (mut s, stop) = (TokenScratch::default(), Context::new());
         stop.raise();
         let (mut out, mut piece) = (Vec::new(), Vec::new());
         let (r, n) = (Tokenizer::Rouge, Stemmer::None);

@@ -15,7 +15,7 @@ mod bag;
 mod general;
 mod tokenize;
 
-use crate::metrics::halt::{Run, Stop};
+use crate::metrics::halt::{Context, Run};
 use crate::metrics::key_table::KeyTable;
 use bag::common_count;
 use tokenize::Tokenizer;
@@ -45,7 +45,7 @@ pub fn token_f1(
     actual: &[u8],
     normalizer: Normalizer,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<f64> {
     // The gold tokens are counted into the table as they are read, and the predicted ones
     // taken out of it as they are read; tokens of more than 15 bytes are compared apart.
@@ -103,7 +103,7 @@ mod tests {
             a.as_bytes(),
             Normalizer::Squad,
             &mut Scratch::default(),
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap()
     }
@@ -231,7 +231,7 @@ mod tests {
         for text in &cases {
             for n in [Normalizer::Squad, Normalizer::None] {
                 let (mut got, tokenizer, stop) =
-                    (TokenBag::default(), &mut s.tokenizer, Stop::new());
+                    (TokenBag::default(), &mut s.tokenizer, Context::new());
                 tokenizer.classify(text.as_bytes(), n, &stop).unwrap();
                 let bound = tokenizer.token_bound();
                 let count = tokenizer
@@ -257,9 +257,9 @@ mod tests {
         let (mut fast, mut slow) = (Masks::default(), Masks::default());
         for text in generated_texts() {
             for scheme in SCHEMES {
-                fast.fill_with(text.as_bytes(), scheme, true, &Stop::new())
+                fast.fill_with(text.as_bytes(), scheme, true, &Context::new())
                     .unwrap();
-                slow.fill_with(text.as_bytes(), scheme, false, &Stop::new())
+                slow.fill_with(text.as_bytes(), scheme, false, &Context::new())
                     .unwrap();
                 let w = fast.words;
                 assert_eq!(fast.space[..w], slow.space[..w], "{text:?}");
@@ -270,8 +270,9 @@ mod tests {
         }
         let all: Vec<u8> = (0..=255).collect();
         for scheme in SCHEMES {
-            fast.fill_with(&all, scheme, true, &Stop::new()).unwrap();
-            slow.fill_with(&all, scheme, false, &Stop::new()).unwrap();
+            fast.fill_with(&all, scheme, true, &Context::new()).unwrap();
+            slow.fill_with(&all, scheme, false, &Context::new())
+                .unwrap();
             let w = fast.words;
             assert_eq!(
                 (&fast.space[..w], &fast.closer[..w], &fast.text[..256]),
@@ -283,7 +284,7 @@ mod tests {
     #[test]
     fn runs_equal_a_byte_by_byte_split() {
         // Runs and gaps of 1 to 150 bytes, so that runs start, end and span whole mask words.
-        let (mut masks, stop) = (Masks::default(), Stop::new());
+        let (mut masks, stop) = (Masks::default(), Context::new());
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         for round in 0..300 {
             let mut text = Vec::new();
@@ -343,7 +344,7 @@ mod tests {
 
     #[test]
     fn a_raised_stop_halts_token_f1() {
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let got = token_f1(
             b"a b",
@@ -357,7 +358,7 @@ mod tests {
 
     #[test]
     fn none_normalizer_keeps_case() {
-        let (s, stop) = (&mut Scratch::default(), Stop::new());
+        let (s, stop) = (&mut Scratch::default(), Context::new());
         assert_eq!(
             token_f1(b"The cat", b"the cat", Normalizer::None, s, &stop).unwrap(),
             0.5

@@ -10,7 +10,7 @@ use super::key_table::KeyTable;
 use super::key_table::ABSENT;
 use super::lcs::{lcs_len, LcsScratch};
 use super::ngrams::TokenIds;
-use super::rouge_pieces::by_pieces;
+use super::rouge_pieces::each_piece;
 use super::rouge_tokens::{
     keys_into, token_keys_polling, RougeScore, Stemmer, TokenScratch, Tokenizer,
 };
@@ -71,22 +71,53 @@ pub fn rouge_l(
     {
         return score_packed(s, stop);
     }
-    let (mut keys_e, mut keys_a) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
-    let mut piece = std::mem::take(&mut s.piece);
-    let words = &mut s.tokens.keys;
-    let tokenize = |t: &[u8], keys: &mut Vec<TokenKey>| keys_into(t, tokenizer, words, keys);
-    let score = by_pieces(expected, &mut keys_e, &mut piece, stop, tokenize)
-        .and_then(|()| {
-            let words = &mut s.tokens.keys;
-            let tokenize =
-                |t: &[u8], keys: &mut Vec<TokenKey>| keys_into(t, tokenizer, words, keys);
-            by_pieces(actual, &mut keys_a, &mut piece, stop, tokenize)
-        })
-        .and_then(|()| score_keys(&keys_e, &keys_a, s, stop));
-    s.keys_e = keys_e;
-    s.keys_a = keys_a;
-    s.piece = piece;
-    score
+    // Each piece's keys become ids at once (4 bytes a token, nothing to free one by one), the
+    // ids of [`score_keys`]: expected's numbered in order of first appearance, an actual token
+    // absent from expected one id that never matches.
+    let Scratch {
+        tokens,
+        piece,
+        ids,
+        ids_e,
+        ids_a,
+        ..
+    } = s;
+    ids.clear();
+    ids_e.clear();
+    ids_a.clear();
+    let mut tokenize =
+        |t: &[u8], keys: &mut Vec<TokenKey>| keys_into(t, tokenizer, &mut tokens.keys, keys);
+    each_piece(expected, piece, stop, &mut tokenize, |keys| {
+        room(ids_e, keys.len())?;
+        ids_e.extend(keys.drain(..).map(|k| ids.intern(k)));
+        Ok(())
+    })?;
+    let absent = ids.len() as u32;
+    each_piece(actual, piece, stop, &mut tokenize, |keys| {
+        room(ids_a, keys.len())?;
+        ids_a.extend(keys.iter().map(|k| match ids.get(k) {
+            ABSENT => absent,
+            id => id,
+        }));
+        Ok(())
+    })?;
+    if ids_e.is_empty() || ids_a.is_empty() {
+        return Ok(ZERO);
+    }
+    score_ids(absent as usize + 1, s, stop)
+}
+
+/// Room in `ids` for `more` values, doubling like `push`, fallibly.
+fn room(ids: &mut Vec<u32>, more: usize) -> Run<()> {
+    let need = ids.len().saturating_add(more);
+    if need > ids.capacity()
+        && ids
+            .try_capacity(need.max(2 * ids.len()), "ROUGE-L token ids")
+            .is_err()
+    {
+        ids.try_capacity(need, "ROUGE-L token ids")?;
+    }
+    Ok(())
 }
 
 /// ROUGE-L with an optional stemmer: with `Stemmer::None` exactly [`rouge_l`].

@@ -30,3 +30,26 @@ pub fn by_pieces(
     }
     Ok(())
 }
+
+/// The tokens `tokenize` gives of `text`, handed to `take` in `piece` a piece of about
+/// [`CHECK_EVERY`] bytes at a time (`take` may drain it), with `stop` polled in between: for a
+/// caller that needs no list of all the keys.
+pub fn each_piece(
+    text: &[u8],
+    piece: &mut Vec<TokenKey>,
+    stop: &Context,
+    mut tokenize: impl FnMut(&[u8], &mut Vec<TokenKey>),
+    mut take: impl FnMut(&mut Vec<TokenKey>) -> Run<()>,
+) -> Run<()> {
+    stop.check()?;
+    if text.len() <= CHECK_EVERY {
+        tokenize(text, piece);
+        return take(piece);
+    }
+    for part in pieces(text, |&b| is_ascii_py_space(b)) {
+        stop.check()?;
+        tokenize(part, piece);
+        take(piece)?;
+    }
+    Ok(())
+}

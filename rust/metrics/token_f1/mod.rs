@@ -20,6 +20,9 @@ use crate::metrics::key_table::KeyTable;
 use bag::common_count;
 use tokenize::Tokenizer;
 
+/// The most distinct tokens a table is sized for before it is filled.
+const TABLE_PRESIZE: usize = 1 << 14;
+
 /// How answers are turned into tokens before F1 is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Normalizer {
@@ -58,7 +61,9 @@ pub fn token_f1(
     long_gold.clear();
     long_pred.clear();
     tokenizer.classify(expected, normalizer, stop)?;
-    table.reset(tokenizer.token_bound(), stop)?;
+    // Sized for the tokens of a short text; a long text's table grows with its distinct
+    // tokens (few, in most huge texts), not with its token count.
+    table.reset(tokenizer.token_bound().min(TABLE_PRESIZE), stop)?;
     let n_gold = tokenizer.tokens(expected, long_gold, stop, |k| *table.entry(k).0 += 1)?;
     tokenizer.classify(actual, normalizer, stop)?;
     let mut same = 0usize;

@@ -180,6 +180,13 @@ fn score_packed(s: &mut Scratch, stop: &Context) -> Run<RougeScore> {
                 .push(s.table.get_mut(key).map_or(distinct, |id| *id));
         }
     }
+    // A huge text's keys are not needed any more: free them now, as part of the work, so that a
+    // stop during the LCS does not wait for it.
+    for keys in [&mut s.packed_e, &mut s.packed_a] {
+        if keys.capacity() > CHECK_EVERY {
+            *keys = Vec::new();
+        }
+    }
     score_ids(distinct as usize + 1, s, stop)
 }
 

@@ -37,8 +37,8 @@ pub(super) struct Parser<'a, 's> {
 /// A syntax error (where, and what is wrong), or [`STOPPED`].
 pub(super) type PResult<T> = Result<T, (usize, &'static str)>;
 
-/// The error of a read that stopped because its [`Context`] was raised: no byte lies at its
-/// position.
+/// The error of a read that stopped because the stop flag of its [`Context`] was raised: no
+/// byte lies at its position.
 pub(super) const STOPPED: (usize, &str) = (usize::MAX, "stopped");
 
 /// Whether `error` is [`STOPPED`] rather than a syntax error.

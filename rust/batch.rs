@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -13,26 +14,28 @@ use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::errors::{EvalError, EvalResult};
-use crate::metrics::halt::{Stop, TryVec};
+use crate::metrics::halt::{Context, TryVec};
 
 /// The most threads a call may ask for.
 pub const MAX_WORKERS: isize = 1024;
 
 /// The `workers` argument: -1 means every core (the global pool), n ≥ 1 means a pool of n
-/// threads. Converted from Python by `options.rs`, which checks the range.
+/// threads. Converted from Python by `options.rs` (also for `resolve_workers()`, which reads
+/// `EVALMARK_WORKERS`): the one place a thread count is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Workers(isize);
 
 impl Workers {
     pub const ALL: Workers = Workers(-1);
 
-    /// Validate a thread count.
-    pub fn new(workers: isize) -> EvalResult<Workers> {
-        if workers == -1 || (1..=MAX_WORKERS).contains(&workers) {
-            Ok(Workers(workers))
-        } else {
-            Err(bad_workers(&workers.to_string()))
-        }
+    /// A valid thread count, or `None`.
+    pub fn new(workers: isize) -> Option<Workers> {
+        (workers == -1 || (1..=MAX_WORKERS).contains(&workers)).then_some(Workers(workers))
+    }
+
+    /// The count: -1 for every core.
+    pub fn count(self) -> isize {
+        self.0
     }
 
     fn serial(self) -> bool {
@@ -48,10 +51,11 @@ impl Workers {
     }
 }
 
-/// The error for a `workers` value out of range, given as text (it may not fit any integer).
-pub fn bad_workers(value: &str) -> EvalError {
+/// The error for a thread count out of range, read from `source` (the `workers` argument or
+/// the environment variable) and given as text (it may not fit any integer).
+pub fn bad_workers(source: &str, value: &str) -> EvalError {
     EvalError::input(format!(
-        "workers must be -1 (all cores) or between 1 and {MAX_WORKERS}, got {value}"
+        "{source} must be -1 (all cores) or a thread count from 1 to {MAX_WORKERS}, got {value}"
     ))
 }
 
@@ -72,6 +76,24 @@ fn pool(threads: usize) -> EvalResult<Arc<ThreadPool>> {
     let p = Arc::new(built);
     guard.insert(threads, p.clone());
     Ok(p)
+}
+
+/// The work every call of this process has reported so far, for `work_done()`: each watched
+/// call adds its [`Context`]'s count here while it runs (at every look for signals) and when it
+/// ends. The kernels only ever see their call's context.
+static REPORTED: AtomicU64 = AtomicU64::new(0);
+
+/// The word operations the O(n·m/64) kernels of this process have done so far, every call
+/// together: a count that only grows, behind the running calls by at most [`SIGNAL_POLL`].
+pub fn work_done() -> u64 {
+    REPORTED.load(Ordering::Relaxed)
+}
+
+/// Add to [`REPORTED`] the work `ctx` did since `seen`, and remember it as seen.
+fn report(ctx: &Context, seen: &mut u64) {
+    let now = ctx.work_done();
+    REPORTED.fetch_add(now.wrapping_sub(*seen), Ordering::Relaxed);
+    *seen = now;
 }
 
 /// How often a thread waiting for a kernel looks for a pending signal (Ctrl-C).
@@ -132,22 +154,25 @@ pub const SMALL_WORK: usize = 1 << 16;
 pub fn run_watched<T, W>(py: Python<'_>, workers: Workers, size: usize, work: W) -> PyResult<T>
 where
     T: Send,
-    W: FnOnce(&Stop, Workers) -> EvalResult<T> + Send,
+    W: FnOnce(&Context, Workers) -> EvalResult<T> + Send,
 {
     if size <= SMALL_WORK {
-        let stop = Stop::new();
-        return catch_unwind(AssertUnwindSafe(|| work(&stop, Workers(1))))
-            .unwrap_or_else(|p| Err(EvalError::Internal(panic_text(p))))
-            .map_err(PyErr::from);
+        let stop = Context::new();
+        let out = catch_unwind(AssertUnwindSafe(|| work(&stop, Workers(1))))
+            .unwrap_or_else(|p| Err(EvalError::Internal(panic_text(p))));
+        report(&stop, &mut 0);
+        return out.map_err(PyErr::from);
     }
     let pool = workers.pool()?;
-    let (stop, slot) = (Stop::new(), Slot::new());
-    let mut signal: Option<PyErr> = None;
-    let work = |stop: &Stop| work(stop, workers);
+    let (stop, slot) = (Context::new(), Slot::new());
+    let (mut signal, mut seen): (Option<PyErr>, u64) = (None, 0);
+    let work = |stop: &Context| work(stop, workers);
+    let (sig, seen) = (&mut signal, &mut seen);
     let out = match pool {
-        Some(p) => p.in_place_scope(|scope| watch(py, scope, work, &stop, &slot, &mut signal)),
-        None => rayon::in_place_scope(|scope| watch(py, scope, work, &stop, &slot, &mut signal)),
+        Some(p) => p.in_place_scope(|scope| watch(py, scope, work, &stop, &slot, sig, seen)),
+        None => rayon::in_place_scope(|scope| watch(py, scope, work, &stop, &slot, sig, seen)),
     };
+    report(&stop, seen);
     match signal {
         Some(e) => Err(e),
         None => out.map_err(PyErr::from),
@@ -159,13 +184,14 @@ fn watch<'scope, T, W>(
     py: Python<'_>,
     scope: &rayon::Scope<'scope>,
     work: W,
-    stop: &'scope Stop,
+    stop: &'scope Context,
     slot: &'scope Slot<EvalResult<T>>,
     signal: &mut Option<PyErr>,
+    seen: &mut u64,
 ) -> EvalResult<T>
 where
     T: Send + 'scope,
-    W: FnOnce(&Stop) -> EvalResult<T> + Send + 'scope,
+    W: FnOnce(&Context) -> EvalResult<T> + Send + 'scope,
 {
     scope.spawn(move |_| {
         let out = catch_unwind(AssertUnwindSafe(|| work(stop)))
@@ -176,6 +202,7 @@ where
         if let Some(out) = py.detach(|| slot.take_within(SIGNAL_POLL)) {
             return out;
         }
+        report(stop, seen);
         if signal.is_none() {
             if let Err(e) = py.check_signals() {
                 stop.raise();
@@ -201,7 +228,7 @@ pub fn fill_rows<S, T, F>(
     out: &mut [T],
     width: usize,
     workers: Workers,
-    stop: &Stop,
+    stop: &Context,
     f: F,
 ) -> EvalResult<()>
 where

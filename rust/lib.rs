@@ -48,6 +48,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MetricInputError", m.py().get_type::<MetricInputError>())?;
     m.add("TextTooLongError", m.py().get_type::<TextTooLongError>())?;
     m.add_function(wrap_pyfunction!(bindings::work_done, m)?)?;
+    m.add_function(wrap_pyfunction!(bindings::resolve_workers, m)?)?;
     bindings::text::add(m)?;
     bindings::vectors::add(m)?;
     bindings::json::add(m)?;

@@ -17,8 +17,7 @@ use crate::inputs::type_name;
 use crate::metrics::bleu::SmoothMethod;
 use crate::metrics::bleu_tokenize::BleuTokenizer;
 use crate::metrics::json::Numbers;
-use crate::metrics::rouge_l::{Measure, Tokenizer};
-use crate::metrics::rouge_tokens::Stemmer;
+use crate::metrics::rouge_tokens::{Measure, Stemmer, Tokenizer};
 use crate::metrics::token_f1::Normalizer;
 
 /// The value of string option `name` among `choices`, or the error saying what is accepted.
@@ -163,11 +162,45 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Workers {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let value = int_arg("workers", &obj)?;
-        match value.and_then(|v| isize::try_from(v).ok()) {
-            Some(v) => Ok(Workers::new(v)?),
-            None => Err(bad_workers(&obj.str()?.to_string_lossy()).into()),
-        }
+        workers_from("workers", &obj)
+    }
+}
+
+/// The thread count in `obj`, an int read from `source`.
+fn workers_from(source: &str, obj: &Bound<'_, PyAny>) -> PyResult<Workers> {
+    let value = int_arg(source, obj)?;
+    match value
+        .and_then(|v| isize::try_from(v).ok())
+        .and_then(Workers::new)
+    {
+        Some(w) => Ok(w),
+        None => Err(bad_workers(source, &obj.str()?.to_string_lossy()).into()),
+    }
+}
+
+/// The variable that gives the thread count when a call does not.
+const WORKERS_VARIABLE: &str = "EVALMARK_WORKERS";
+
+/// The thread count a call uses: `workers` when given, else the `EVALMARK_WORKERS`
+/// environment variable (as `os.environ` holds it), else -1; every value is checked here, the
+/// one place for it.
+pub fn resolve_workers(py: Python<'_>, workers: Option<&Bound<'_, PyAny>>) -> PyResult<Workers> {
+    if let Some(w) = workers.filter(|w| !w.is_none()) {
+        return workers_from("workers", w);
+    }
+    let environ = py.import("os")?.getattr("environ")?;
+    let raw = environ.call_method1("get", (WORKERS_VARIABLE, ""))?;
+    let text = raw.call_method0("strip")?;
+    if text.len()? == 0 {
+        return Ok(Workers::ALL);
+    }
+    match py.get_type::<PyInt>().call1((&text,)) {
+        Ok(value) => workers_from(WORKERS_VARIABLE, &value),
+        Err(_) => Err(EvalError::input(format!(
+            "{WORKERS_VARIABLE} must be an integer (-1 for all cores), got {}",
+            text.repr()?
+        ))
+        .into()),
     }
 }
 

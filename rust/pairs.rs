@@ -2,7 +2,7 @@
 //! scored row by row into a numpy array ([`text_batch`]). Both take the same kernel closure:
 //!
 //! ```text
-//! |scratch: &mut S, expected: &[u8], actual: &[u8], stop: &Stop| -> EvalResult<T>
+//! |scratch: &mut S, expected: &[u8], actual: &[u8], stop: &Context| -> EvalResult<T>
 //! ```
 //!
 //! `S` is the kernel's reusable buffers (one per thread, `S::default()`); texts are generalized
@@ -17,7 +17,7 @@ use pyo3::prelude::*;
 use crate::batch::{fill_rows, result_array, run_watched, Workers};
 use crate::errors::{EvalError, EvalResult};
 use crate::inputs::{hold, same_length, str_bytes, Held, Texts};
-use crate::metrics::halt::Stop;
+use crate::metrics::halt::Context;
 use crate::metrics::text::count_code_points;
 use crate::options::MaxChars;
 
@@ -47,7 +47,7 @@ pub fn text_pair<'b, S, T, K>(
 where
     S: Default,
     T: Send,
-    K: Fn(&mut S, &'b [u8], &'b [u8], &Stop) -> EvalResult<T> + Sync,
+    K: Fn(&mut S, &'b [u8], &'b [u8], &Context) -> EvalResult<T> + Sync,
 {
     let (e, a): (&'b [u8], &'b [u8]) = (&pair.e, &pair.a);
     if let Some(cap) = max_chars.0 {
@@ -88,7 +88,7 @@ pub fn text_batch<'py, 'b, S, T, K>(
 where
     S: Default,
     T: Element + Copy + Default + Send,
-    K: Fn(&mut S, &'b [u8], &'b [u8], &Stop) -> EvalResult<T> + Sync,
+    K: Fn(&mut S, &'b [u8], &'b [u8], &Context) -> EvalResult<T> + Sync,
 {
     let (e, a) = (batch.e.texts("expected")?, batch.a.texts("actual")?);
     let size = (e.bytes() + a.bytes()).saturating_add(16 * e.len());
@@ -135,7 +135,7 @@ fn sides(e: Option<usize>, a: Option<usize>) -> String {
 }
 
 /// Every row of either side over `cap` code points, or none.
-fn check_rows(e: &Texts<'_>, a: &Texts<'_>, cap: usize, stop: &Stop) -> EvalResult<()> {
+fn check_rows(e: &Texts<'_>, a: &Texts<'_>, cap: usize, stop: &Context) -> EvalResult<()> {
     check_row_lengths(e.len(), cap, stop, |i| {
         (chars_over(e.row(i), cap), chars_over(a.row(i), cap))
     })
@@ -146,7 +146,7 @@ fn check_rows(e: &Texts<'_>, a: &Texts<'_>, cap: usize, stop: &Stop) -> EvalResu
 pub(crate) fn check_row_lengths(
     n: usize,
     cap: usize,
-    stop: &Stop,
+    stop: &Context,
     over: impl Fn(usize) -> (Option<usize>, Option<usize>),
 ) -> EvalResult<()> {
     const LISTED: usize = 5;

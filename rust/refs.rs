@@ -4,7 +4,7 @@
 //! statistics for a corpus score ([`ref_stats`]). The kernel closure is
 //!
 //! ```text
-//! |scratch: &mut S, refs: &[&[u8]], hyp: &[u8], stop: &Stop| -> EvalResult<T>
+//! |scratch: &mut S, refs: &[&[u8]], hyp: &[u8], stop: &Context| -> EvalResult<T>
 //! ```
 //!
 //! as in `pairs.rs`, with the references of the row in order.
@@ -16,7 +16,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use crate::batch::{fill_rows, result_array, run_watched, Workers};
 use crate::errors::{EvalError, EvalResult};
 use crate::inputs::{hold, same_length, type_name, Held, Texts};
-use crate::metrics::halt::Stop;
+use crate::metrics::halt::Context;
 use crate::options::MaxChars;
 use crate::pairs::{chars_over, check_row_lengths, too_long_pair};
 
@@ -181,7 +181,7 @@ pub fn ref_pair<S, T, K>(
 where
     S: Default,
     T: Send,
-    K: for<'b> Fn(&mut S, &[&'b [u8]], &'b [u8], &Stop) -> EvalResult<T> + Sync,
+    K: for<'b> Fn(&mut S, &[&'b [u8]], &'b [u8], &Context) -> EvalResult<T> + Sync,
 {
     let rows = pair.rows()?;
     if let Some(cap) = max_chars.0 {
@@ -209,7 +209,7 @@ fn per_row<S, T, K>(
 where
     S: Default,
     T: Clone + Default + Send,
-    K: for<'b> Fn(&mut S, &[&'b [u8]], &'b [u8], &Stop, &mut [T]) -> EvalResult<()> + Sync,
+    K: for<'b> Fn(&mut S, &[&'b [u8]], &'b [u8], &Context, &mut [T]) -> EvalResult<()> + Sync,
 {
     let rows = batch.rows()?;
     run_watched(py, workers, rows.size(), |stop, workers| {
@@ -243,7 +243,7 @@ pub fn ref_batch<'py, S, T, K>(
 where
     S: Default,
     T: Element + Copy + Default + Send,
-    K: for<'b> Fn(&mut S, &[&'b [u8]], &'b [u8], &Stop) -> EvalResult<T> + Sync,
+    K: for<'b> Fn(&mut S, &[&'b [u8]], &'b [u8], &Context) -> EvalResult<T> + Sync,
 {
     let out = per_row(
         py,
@@ -272,7 +272,7 @@ pub fn ref_stats<S, T, K>(
 where
     S: Default,
     T: Clone + Default + Send,
-    K: for<'b> Fn(&mut S, &[&'b [u8]], &'b [u8], &Stop, &mut [T]) -> EvalResult<()> + Sync,
+    K: for<'b> Fn(&mut S, &[&'b [u8]], &'b [u8], &Context, &mut [T]) -> EvalResult<()> + Sync,
 {
     per_row(py, batch, workers, max_chars, width, kernel)
 }

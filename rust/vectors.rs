@@ -8,7 +8,7 @@ use crate::batch::{fill_rows, result_array, run_watched, Workers};
 use crate::errors::EvalError;
 use crate::inputs::{Matrix, MatrixPair};
 use crate::metrics::cosine::{self, Float, NonFinite};
-use crate::metrics::halt::{bytes_of, human_bytes, Stop, TryVec};
+use crate::metrics::halt::{bytes_of, human_bytes, Context, TryVec};
 
 fn non_finite_row(row: usize, side: &str) -> EvalError {
     EvalError::input(format!(
@@ -73,7 +73,7 @@ fn rows<T: Float>(
     n: usize,
     dim: usize,
     workers: Workers,
-    stop: &Stop,
+    stop: &Context,
 ) -> Result<Vec<f64>, EvalError> {
     let mut out = result_array(n, "the result array")?;
     fill_rows(&mut out, 1, workers, stop, |_: &mut (), i, cell| {
@@ -143,7 +143,7 @@ fn all_pairs<T: Float>(
     a: &[T],
     (ne, na, dim): (usize, usize, usize),
     workers: Workers,
-    stop: &Stop,
+    stop: &Context,
 ) -> Result<Vec<f64>, EvalError> {
     if let Some(row) = cosine::first_non_finite_row(e, dim) {
         return Err(non_finite_row(row, "expected"));

@@ -34,6 +34,12 @@ ALPHANUMERIC_UNICODE_VERSION: str
 MAX_WORKERS: int
 """The largest ``workers`` value a batch function accepts."""
 
+def resolve_workers(workers: int | None = None) -> int:
+    """The thread count a call uses: ``workers`` when given, else the ``EVALMARK_WORKERS``
+    environment variable, else -1 (every core). Raises ``MetricInputError`` for a count that is
+    not -1 or 1 to ``MAX_WORKERS`` (or a variable that is no integer), ``TypeError`` for a
+    ``workers`` that is not an int."""
+
 def work_done() -> int:
     """The word operations the O(n·m/64) kernels (Levenshtein, the LCS of ROUGE-L and
     ROUGE-Lsum) of this process have done so far, every call and thread together: a counter

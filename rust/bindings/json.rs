@@ -6,7 +6,7 @@ use super::metric_pair;
 use crate::batch::{run_watched, Workers};
 use crate::errors::EvalError;
 use crate::inputs;
-use crate::metrics::halt::Stop;
+use crate::metrics::halt::Context;
 use crate::metrics::json::{self, Numbers};
 
 /// Parse the expected document into `doc` (reusing its buffers), or say what is wrong.
@@ -14,7 +14,7 @@ fn parse_expected<'a>(
     doc: &mut json::Document<'a>,
     text: &'a [u8],
     n: Numbers,
-    stop: &Stop,
+    stop: &Context,
 ) -> Result<(), EvalError> {
     doc.reparse(text, n, stop)?.map_err(|e| {
         EvalError::input(format!(

@@ -12,7 +12,14 @@ pub mod vectors;
 /// `work_done()`: the word operations the O(n·m/64) kernels of this process have done so far.
 #[pyfunction]
 pub fn work_done() -> u64 {
-    crate::metrics::halt::work_done()
+    crate::batch::work_done()
+}
+
+/// `resolve_workers(workers=None)`: the thread count a call uses, checked (`options.rs`).
+#[pyfunction]
+#[pyo3(signature = (workers = None))]
+pub fn resolve_workers(py: Python<'_>, workers: Option<&Bound<'_, PyAny>>) -> PyResult<isize> {
+    Ok(crate::options::resolve_workers(py, workers)?.count())
 }
 
 /// Define the scalar and the batch function of one metric from one kernel closure:

@@ -4,8 +4,8 @@ use pyo3::prelude::*;
 
 use super::metric_pair;
 use crate::metrics::levenshtein;
-use crate::metrics::rouge_l::{Measure, Tokenizer};
-use crate::metrics::rouge_tokens::{self, Stemmer, TokenScratch};
+use crate::metrics::rouge_l;
+use crate::metrics::rouge_tokens::{Measure, Stemmer, Tokenizer};
 use crate::metrics::token_f1::{self, Normalizer};
 use crate::metrics::{rouge_lsum, rouge_n};
 use crate::options::NgramOrder;
@@ -31,8 +31,8 @@ metric_pair! {
         measure: Measure = Measure::F,
         stemmer: Stemmer = Stemmer::None,
     );
-    kernel: |s: TokenScratch, e, a, stop| {
-        Ok(rouge_tokens::rouge_l_stemmed(e, a, tokenizer, stemmer, s, stop)?.get(measure))
+    kernel: |s: rouge_l::Scratch, e, a, stop| {
+        Ok(rouge_l::rouge_l_stemmed(e, a, tokenizer, stemmer, s, stop)?.get(measure))
     }
 }
 

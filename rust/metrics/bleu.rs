@@ -6,7 +6,7 @@
 //! sacrebleu reports BLEU on a 0–100 scale; [`score`] returns that number divided by 100.
 
 use super::bleu_tokenize::{self, BleuTokenizer};
-use super::halt::{Run, Stop};
+use super::halt::{Context, Run};
 use super::ngrams::{NgramIds, TokenIds, ABSENT};
 use super::text::TokenKey;
 
@@ -113,7 +113,7 @@ fn all_orders(
     insert: bool,
     grams: &mut [Vec<u32>; MAX_ORDER],
     tmp: &mut Vec<u32>,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     grams[0].clear();
     grams[0].extend_from_slice(ids);
@@ -132,7 +132,7 @@ pub fn segment_stats(
     hyp: &[u8],
     opts: BleuOptions,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<BleuStats> {
     let Scratch {
         tok,
@@ -316,14 +316,14 @@ mod tests {
             hyp.as_bytes(),
             OPTS,
             &mut Scratch::default(),
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap()
     }
 
     #[test]
     fn a_raised_stop_halts_the_work() {
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let got = segment_stats(&[b"a b c"], b"a b", OPTS, &mut Scratch::default(), &stop);
         assert_eq!(got.err(), Some(crate::metrics::halt::Halt::Stopped));
@@ -344,7 +344,7 @@ mod tests {
         );
         assert_eq!(got, Err(crate::metrics::halt::Halt::Stopped));
         assert!(keys.is_empty());
-        let go = Stop::new();
+        let go = Context::new();
         let st = segment_stats(
             &[long.as_bytes()],
             long.as_bytes(),

@@ -15,7 +15,7 @@
 //! not overlap. The `13a` passes run on UTF-8 bytes, which gives the same result as on code
 //! points because every pattern byte is ASCII and no byte of a multi-byte character is.
 
-use super::halt::{Run, Stop, CHECK_EVERY};
+use super::halt::{Context, Run, CHECK_EVERY};
 use super::intl_tables::CLASS_RANGES;
 use super::polled_text::{decode_polling, pieces, py_lower_polling};
 use super::text::{
@@ -221,7 +221,7 @@ const KEY_PAD: usize = 16;
 
 /// The 13a tokenization of `line` (already rstripped), its pieces left in `s.a` separated by
 /// whitespace (and followed by [`KEY_PAD`] spaces).
-fn tokenize_13a(line: &[u8], s: &mut Scratch, stop: &Stop) -> Run<()> {
+fn tokenize_13a(line: &[u8], s: &mut Scratch, stop: &Context) -> Run<()> {
     let (a, b) = (&mut s.a, &mut s.b);
     let (mut dots, mut dashes, mut special) = (false, false, false);
     for &c in line {
@@ -282,7 +282,7 @@ fn tokenize_13a(line: &[u8], s: &mut Scratch, stop: &Stop) -> Run<()> {
 }
 
 /// The intl tokenization of `cps` (already rstripped), into `s.ca`.
-fn tokenize_intl(cps: &[u32], s: &mut Scratch, stop: &Stop) -> Run<()> {
+fn tokenize_intl(cps: &[u32], s: &mut Scratch, stop: &Context) -> Run<()> {
     let (a, b) = (&mut s.ca, &mut s.cb);
     const SP: u32 = 0x20;
     // (\P{N})(\p{P}) -> "\1 \2 "
@@ -394,7 +394,7 @@ fn push_word_keys(
     text: &[u8],
     cps: &mut Vec<u32>,
     out: &mut Vec<TokenKey>,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     if !text.is_ascii() {
         // Pieces of about CHECK_EVERY bytes, each cut at an ASCII whitespace byte: no word
@@ -452,7 +452,7 @@ fn ascii_key(text: &[u8], start: usize, end: usize) -> TokenKey {
 ///   character); a matched one is cut out. An unmatched one is cut out too by
 ///   `([\.,])([^0-9])` unless it ends the run and a digit follows; then it stays joined to
 ///   that digit, and to the character before it only if it is the whole run (`3.5`).
-fn tokens_13a_plain(src: &[u8], out: &mut Vec<TokenKey>, stop: &Stop) -> Run<()> {
+fn tokens_13a_plain(src: &[u8], out: &mut Vec<TokenKey>, stop: &Context) -> Run<()> {
     let n = src.len();
     let mut start = usize::MAX;
     let mut prev_matched = false;
@@ -515,7 +515,7 @@ pub fn tokens(
     lowercase: bool,
     s: &mut Scratch,
     out: &mut Vec<TokenKey>,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     out.clear();
     let mut owned = std::mem::take(&mut s.text);
@@ -587,20 +587,14 @@ mod tests {
             false,
             &mut s,
             &mut out,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         out.iter()
             .map(|k| match k {
                 TokenKey::Packed(p) => {
-                    let top = (p >> 120) as u8;
-                    if top & 0x80 == 0 {
-                        String::from_utf8(p.to_le_bytes()[..top as usize].to_vec()).unwrap()
-                    } else {
-                        (0..(top & 0x7F) as usize)
-                            .map(|i| char::from_u32(((p >> (21 * i)) & 0x1F_FFFF) as u32).unwrap())
-                            .collect()
-                    }
+                    let (bytes, n) = TokenKey::packed_bytes(p);
+                    String::from_utf8(bytes[..n].to_vec()).unwrap()
                 }
                 TokenKey::Long(v) => v.iter().map(|&c| char::from_u32(c).unwrap()).collect(),
             })
@@ -662,10 +656,10 @@ mod tests {
                 .map(|_| alphabet[next() % alphabet.len()])
                 .collect();
             let mut fused = Vec::new();
-            tokens_13a_plain(&text, &mut fused, &Stop::new()).unwrap();
-            tokenize_13a(&text, &mut s, &Stop::new()).unwrap();
+            tokens_13a_plain(&text, &mut fused, &Context::new()).unwrap();
+            tokenize_13a(&text, &mut s, &Context::new()).unwrap();
             let mut slow = Vec::new();
-            push_word_keys(&s.a, &mut Vec::new(), &mut slow, &Stop::new()).unwrap();
+            push_word_keys(&s.a, &mut Vec::new(), &mut slow, &Context::new()).unwrap();
             assert_eq!(
                 fused,
                 slow,
@@ -684,7 +678,7 @@ mod tests {
             "   ",
         ] {
             let (mut cps, mut out) = (Vec::new(), Vec::new());
-            push_word_keys(text.as_bytes(), &mut cps, &mut out, &Stop::new()).unwrap();
+            push_word_keys(text.as_bytes(), &mut cps, &mut out, &Context::new()).unwrap();
             let want: Vec<TokenKey> = text
                 .split_ascii_whitespace()
                 .map(|w| TokenKey::of_ascii(w.as_bytes()))

@@ -1,7 +1,7 @@
 //! Cosine similarity, accumulated in f64 in a fixed order so results do not depend on threads:
 //! of one pair, and of every row of one matrix with every row of another.
 
-use super::halt::{Run, Stop};
+use super::halt::{Context, Run};
 
 /// Element types the kernel reads (f32 and f64).
 pub trait Float: Copy + Send + Sync + Sized {
@@ -50,16 +50,28 @@ impl Float for f64 {
 
 const LANES: usize = 8;
 
-/// Dot product and both squared norms of two equal-length vectors, in one pass. Eight partial
-/// sums per quantity let the compiler vectorize; their order of combination is fixed, and no
-/// fused multiply-add is used, so the AVX2 build of this loop gives the same bits as the
-/// baseline one.
+/// Panic unless the two vectors of a pair have the same length: the AVX2 loops read `b` as far
+/// as `a` goes, so this check is what keeps them in bounds.
+#[inline(always)]
+fn same_length<T>(a: &[T], b: &[T]) {
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "cosine kernels need vectors of one length"
+    );
+}
+
+/// Dot product and both squared norms of two vectors of one length, in one pass (panics when
+/// the lengths differ). Eight partial sums per quantity let the compiler vectorize; their order
+/// of combination is fixed, and no fused multiply-add is used, so the AVX2 build of this loop
+/// gives the same bits as the baseline one.
 #[inline]
 pub fn dot_and_norms<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
+    same_length(a, b);
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, checked just above.
+            // SAFETY: the CPU supports AVX2, checked just above; `b` is as long as `a`.
             return unsafe { dot_and_norms_avx2(a, b) };
         }
     }
@@ -68,6 +80,9 @@ pub fn dot_and_norms<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
 
 /// The same sums as [`dot_and_norms_portable`], lane for lane: lane l of the two 4-wide
 /// accumulators is partial sum l, and multiply and add stay separate operations.
+///
+/// # Safety
+/// The CPU must support AVX2, and `b` must be at least as long as `a`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn dot_and_norms_avx2<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
@@ -146,7 +161,7 @@ pub fn from_parts(dot: f64, na: f64, nb: f64) -> f64 {
     dot / (na.sqrt() * nb.sqrt())
 }
 
-/// Cosine similarity of two equal-length vectors.
+/// Cosine similarity of two vectors of one length (panics when the lengths differ).
 #[inline]
 pub fn cosine<T: Float>(a: &[T], b: &[T]) -> f64 {
     let (d, na, nb) = dot_and_norms(a, b);
@@ -164,7 +179,8 @@ pub enum NonFinite {
     Second,
 }
 
-/// Cosine of two equal-length vectors, or which of them is not finite. Finite inputs whose
+/// Cosine of two vectors of one length (panics when the lengths differ), or which of them is
+/// not finite. Finite inputs whose
 /// squares overflow f64 are rescaled first, so they still get their cosine.
 pub fn checked_cosine<T: Float>(a: &[T], b: &[T]) -> Result<f64, NonFinite> {
     let (d, na, nb) = dot_and_norms(a, b);
@@ -201,19 +217,23 @@ pub fn all_finite<T: Float>(a: &[T]) -> bool {
     a.iter().all(|x| x.to_f64().is_finite())
 }
 
-/// Dot product with the same lane structure as [`dot_and_norms`].
+/// Dot product with the same lane structure as [`dot_and_norms`] (panics when the lengths
+/// differ).
 #[inline]
 pub fn dot<T: Float>(a: &[T], b: &[T]) -> f64 {
+    same_length(a, b);
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, checked just above.
+            // SAFETY: the CPU supports AVX2, checked just above; `b` is as long as `a`.
             return unsafe { dot_avx2(a, b) };
         }
     }
     dot_portable(a, b)
 }
 
+/// # Safety
+/// The CPU must support AVX2, and `b` must be at least as long as `a`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn dot_avx2<T: Float>(a: &[T], b: &[T]) -> f64 {
@@ -269,7 +289,7 @@ pub fn all_pairs_row<T: Float>(
     m: &[T],
     m_norms: &[f64],
     row: &mut [f64],
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     let dim = qi.len();
     let nqi = squared_norm(qi);
@@ -324,5 +344,24 @@ mod tests {
             cosine(&a, &b),
             from_parts(dot(&a, &b), squared_norm(&a), squared_norm(&b))
         );
+    }
+
+    #[test]
+    fn unequal_lengths_are_refused_not_read_past() {
+        // `b` shorter than `a` by more than a chunk of eight: the vector loops would read
+        // past its end if the lengths were not checked first.
+        let (a, b) = (vec![1.0f32; 64], vec![1.0f32; 3]);
+        let calls: [&dyn Fn() -> f64; 5] = [
+            &|| dot(&a, &b),
+            &|| dot_and_norms(&a, &b).0,
+            &|| cosine(&a, &b),
+            &|| checked_cosine(&a, &b).unwrap_or(0.0),
+            &|| cosine(&b, &a),
+        ];
+        for f in calls {
+            let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+            assert!(got.is_err(), "unequal lengths must panic");
+        }
+        assert_eq!(cosine(&[2.0f64; 9], &[3.0f64; 9]), 1.0);
     }
 }

@@ -1,71 +1,67 @@
-//! How a kernel stops early: because its caller asked it to (a [`Stop`] flag, raised when the
-//! user presses Ctrl-C), or because memory sized by the input could not be had.
+//! How a kernel stops early: because its caller asked it to (the flag of the [`Context`] the
+//! call passes down, raised when the user presses Ctrl-C), or because memory sized by the input
+//! could not be had. The same context counts the work done, for progress displays: no kernel
+//! state is process-wide.
 //!
-//! Kernels that can run for long (the O(n·m/64) ones) poll a [`Stop`] between chunks of work;
+//! Kernels that can run for long (the O(n·m/64) ones) poll their [`Context`] between chunks;
 //! every buffer whose size depends on the input is grown through [`TryVec`], so that an
 //! impossible size becomes an [`OutOfMemory`] value instead of aborting the process.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Units of linear work (bytes, code points, tokens or n-grams of one text) a kernel does
-/// between two polls of its [`Stop`]: about a millisecond of work, so a poll costs nothing.
+/// between two polls of its [`Context`]: about a millisecond of work, so a poll costs nothing.
 pub const CHECK_EVERY: usize = 1 << 20;
 
-/// Word operations the O(n·m/64) kernels of this process have started, all calls together.
-static WORK_DONE: AtomicU64 = AtomicU64::new(0);
+/// Counters of one [`Context`]: threads add to the one their pool index picks, so that two
+/// threads scoring many short pairs do not contend for one cache line at every pair.
+const SHARDS: usize = 8;
 
-/// The word operations every O(n·m/64) kernel of this process has done so far (a counter that
-/// only grows), for progress displays: its growth between two reads is the work done meanwhile,
-/// give or take 2^16 word operations a thread.
-pub fn work_done() -> u64 {
-    WORK_DONE.load(Ordering::Relaxed)
-}
-
-/// Work a thread has done but not yet added to [`WORK_DONE`]: threads add in steps of at least
-/// [`COUNT_STEP`], so that two threads scoring many short pairs do not contend for the
-/// counter's cache line at every pair.
-const COUNT_STEP: u64 = 1 << 16;
-
-thread_local! {
-    static UNCOUNTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-#[inline]
-fn count_work(words: u64) {
-    UNCOUNTED.with(|pending| {
-        let total = pending.get() + words;
-        if total >= COUNT_STEP {
-            WORK_DONE.fetch_add(total, Ordering::Relaxed);
-            pending.set(0);
-        } else {
-            pending.set(total);
-        }
-    });
-}
-
-/// A flag one thread raises and running kernels poll. Polling costs one relaxed load.
 #[derive(Debug, Default)]
-pub struct Stop(AtomicBool);
+#[repr(align(64))]
+struct Shard(AtomicU64);
 
-impl Stop {
-    pub fn new() -> Stop {
-        Stop::default()
+/// What one call shares with the kernels it runs: a stop flag the caller raises (when the user
+/// presses Ctrl-C) and the kernels poll, and the work the O(n·m/64) kernels have done, which
+/// the caller reads for progress. Polling costs one relaxed load.
+#[derive(Debug, Default)]
+pub struct Context {
+    raised: AtomicBool,
+    work: [Shard; SHARDS],
+}
+
+impl Context {
+    pub fn new() -> Context {
+        Context::default()
     }
 
-    /// Ask every kernel polling this flag to stop.
+    /// Ask every kernel polling this context to stop.
     pub fn raise(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.raised.store(true, Ordering::Relaxed);
     }
 
     #[inline]
     pub fn is_raised(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.raised.load(Ordering::Relaxed)
     }
 
-    /// [`Stop::check`], before a chunk of `words` word operations that [`work_done`] counts.
+    /// The word operations the kernels of this context have started so far, every thread
+    /// together (a count that only grows).
+    pub fn work_done(&self) -> u64 {
+        self.work
+            .iter()
+            .map(|s| s.0.load(Ordering::Relaxed))
+            .fold(0, u64::wrapping_add)
+    }
+
+    /// [`Context::check`], before a chunk of `words` word operations that
+    /// [`Context::work_done`] counts.
     #[inline]
     pub fn check_before(&self, words: usize) -> Result<(), Halt> {
-        count_work(words as u64);
+        let shard = rayon::current_thread_index().unwrap_or(0) % SHARDS;
+        self.work[shard]
+            .0
+            .fetch_add(words as u64, Ordering::Relaxed);
         self.check()
     }
 
@@ -117,7 +113,7 @@ pub fn human_bytes(n: usize) -> String {
 /// Why a kernel returned early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Halt {
-    /// Its [`Stop`] was raised.
+    /// Its [`Context`] was raised.
     Stopped,
     OutOfMemory(OutOfMemory),
 }
@@ -252,13 +248,27 @@ mod tests {
     }
 
     #[test]
-    fn stop_flag() {
-        let s = Stop::new();
+    fn stop_flag_and_work_count() {
+        let (s, other) = (Context::new(), Context::new());
         assert_eq!(s.check(), Ok(()));
-        let before = work_done();
         assert_eq!(s.check_before(1000), Ok(()));
-        assert_eq!(s.check_before(COUNT_STEP as usize), Ok(()));
-        assert!(work_done() >= before + 1000 + COUNT_STEP);
+        assert_eq!(s.check_before(1 << 16), Ok(()));
+        assert_eq!(s.work_done(), 1000 + (1 << 16));
+        assert_eq!(other.work_done(), 0, "each call counts its own work");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        pool.scope(|scope| {
+            for _ in 0..3 {
+                scope.spawn(|_| {
+                    for _ in 0..1000 {
+                        other.check_before(7).unwrap();
+                    }
+                });
+            }
+        });
+        assert_eq!(other.work_done(), 21_000);
         s.raise();
         assert_eq!(s.check(), Err(Halt::Stopped));
         assert_eq!(s.check_before(1), Err(Halt::Stopped));

@@ -4,7 +4,7 @@
 //!
 //! The masks (linear memory for any alphabet) are `pattern.rs`'s.
 
-use super::halt::{Run, Stop, TryVec};
+use super::halt::{Context, Run, TryVec};
 use super::pattern::{symbols_per_check, PatternMasks};
 
 /// Reusable buffers for [`lcs_len`].
@@ -23,7 +23,7 @@ pub fn lcs_len(
     text: &[u32],
     alphabet: usize,
     s: &mut LcsScratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<usize> {
     let m = pattern.len();
     if m == 0 || text.is_empty() {
@@ -40,7 +40,7 @@ fn lcs_single_word(
     text: &[u32],
     alphabet: usize,
     s: &mut LcsScratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<usize> {
     s.single.clear();
     s.single.try_resize(alphabet, 0, "the LCS masks")?;
@@ -65,7 +65,7 @@ fn lcs_multi_word(
     text: &[u32],
     alphabet: usize,
     s: &mut LcsScratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<usize> {
     let m = pattern.len();
     let words = m.div_ceil(64);
@@ -136,7 +136,7 @@ mod tests {
                 &b,
                 alphabet as usize,
                 &mut LcsScratch::default(),
-                &Stop::new(),
+                &Context::new(),
             )
             .unwrap();
             assert_eq!(got, naive(&a, &b), "round {round}");
@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn a_raised_stop_halts_the_work() {
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let (a, b): (Vec<u32>, Vec<u32>) = ((0..500).map(|i| i % 7).collect(), vec![1; 500]);
         for m in [10, 500] {
@@ -160,7 +160,7 @@ mod tests {
             let a: Vec<u32> = (0..m as u32).map(|i| i % 5).collect();
             let b: Vec<u32> = (0..(m as u32 + 3)).map(|i| (i * 3) % 5).collect();
             assert_eq!(
-                lcs_len(&a, &b, 5, &mut LcsScratch::default(), &Stop::new()).unwrap(),
+                lcs_len(&a, &b, 5, &mut LcsScratch::default(), &Context::new()).unwrap(),
                 naive(&a, &b)
             );
         }

@@ -6,12 +6,12 @@
 //! varied patterns use `pattern.rs`'s masks, linear in m. With the table, a pattern of more
 //! than 64 symbols is first tried inside a band of 64 diagonals (`levenshtein_band.rs`: one
 //! word per text symbol), exact when the distance is small enough, and only otherwise in
-//! full. The column loop polls a [`Stop`] every 2^16 word operations or so, so a call on huge
+//! full. The column loop polls a [`Context`] every 2^16 word operations or so, so a call on huge
 //! texts can be interrupted.
 
 use rustc_hash::FxHashMap;
 
-use super::halt::{Run, Stop, TryVec};
+use super::halt::{Context, Run, TryVec};
 use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
 use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
 use super::pattern::{PatternMasks, Symbol};
@@ -42,13 +42,13 @@ trait Letter: Symbol + PartialEq {
     const BAND_WITHOUT_TABLE: bool;
 
     /// The banded distance of `p` and `t` (see `levenshtein_band.rs`), from the symbols.
-    fn band(p: &[Self], t: &[Self], padded: &mut Vec<u8>, stop: &Stop) -> Run<Option<usize>>;
+    fn band(p: &[Self], t: &[Self], padded: &mut Vec<u8>, stop: &Context) -> Run<Option<usize>>;
 }
 
 impl Letter for u8 {
     const BAND_WITHOUT_TABLE: bool = true;
 
-    fn band(p: &[u8], t: &[u8], padded: &mut Vec<u8>, stop: &Stop) -> Run<Option<usize>> {
+    fn band(p: &[u8], t: &[u8], padded: &mut Vec<u8>, stop: &Context) -> Run<Option<usize>> {
         if !fits(p.len(), t.len()) {
             return Ok(None);
         }
@@ -62,7 +62,7 @@ impl Letter for u8 {
 impl Letter for u32 {
     const BAND_WITHOUT_TABLE: bool = false;
 
-    fn band(_: &[u32], _: &[u32], _: &mut Vec<u8>, _: &Stop) -> Run<Option<usize>> {
+    fn band(_: &[u32], _: &[u32], _: &mut Vec<u8>, _: &Context) -> Run<Option<usize>> {
         Ok(None)
     }
 }
@@ -86,7 +86,7 @@ fn distance_of<S: Letter>(
     b: &[S],
     alphabet: usize,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<usize> {
     let (a, b) = strip(a, b);
     let (p, t) = if a.len() <= b.len() { (a, b) } else { (b, a) };
@@ -111,7 +111,7 @@ fn masks_distance<S: Symbol>(
     t: &[S],
     alphabet: usize,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<usize> {
     let (m, words) = (p.len(), p.len().div_ceil(64));
     s.masks.build(p, alphabet)?;
@@ -134,7 +134,7 @@ fn table_distance<S: Letter>(
     t: &[S],
     words: usize,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<usize> {
     let stride = words + 1;
     if s.pm.len() < 256 * stride {
@@ -195,7 +195,7 @@ impl Scratch {
 }
 
 /// The distance and the longer length, in code points.
-fn distance_and_length(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Stop) -> Run<(usize, usize)> {
+fn distance_and_length(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<(usize, usize)> {
     if a.is_ascii() && b.is_ascii() {
         // One byte is one code point: no decoding.
         return Ok((distance_of(a, b, 256, s, stop)?, a.len().max(b.len())));
@@ -209,7 +209,7 @@ fn distance_and_length(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Stop) -> Run<
 }
 
 /// Edit distance between the code points of `a` and `b`.
-pub fn distance(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Stop) -> Run<usize> {
+pub fn distance(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usize> {
     if a == b {
         return Ok(0);
     }
@@ -217,7 +217,7 @@ pub fn distance(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Stop) -> Run<usize> 
 }
 
 /// 1 − distance / max(len a, len b); 1.0 when both are empty.
-pub fn similarity(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Stop) -> Run<f64> {
+pub fn similarity(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<f64> {
     if a == b {
         return Ok(1.0);
     }
@@ -276,7 +276,7 @@ mod tests {
     fn table_and_masks_match_the_dynamic_programme() {
         let mut seed = 11u64;
         let s = &mut Scratch::default();
-        let stop = Stop::new();
+        let stop = Context::new();
         for round in 0..1500 {
             let sigma = 1 + round % 6;
             let (a, b) = pair(&mut seed, round, 300, sigma);
@@ -312,14 +312,14 @@ mod tests {
             let (a, b) = strip(&a, &b);
             let (p, t) = if a.len() <= b.len() { (a, b) } else { (b, a) };
             let want = reference::distance(a.iter(), b.iter());
-            assert_eq!(masks_distance(p, t, 256, s, &Stop::new()), Ok(want));
-            assert_eq!(distance_of(a, b, 256, s, &Stop::new()), Ok(want));
+            assert_eq!(masks_distance(p, t, 256, s, &Context::new()), Ok(want));
+            assert_eq!(distance_of(a, b, 256, s, &Context::new()), Ok(want));
         }
     }
 
     #[test]
     fn a_raised_stop_halts_every_path() {
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let s = &mut Scratch::default();
         for n in [30usize, 100, 200, 500, TABLE_WORDS * 64 + 10] {
@@ -339,7 +339,7 @@ mod tests {
     #[test]
     fn distances() {
         let s = &mut Scratch::default();
-        let stop = &Stop::new();
+        let stop = &Context::new();
         let d = |a: &str, b: &str, s: &mut Scratch| distance(a.as_bytes(), b.as_bytes(), s, stop);
         assert_eq!(d("kitten", "sitting", s), Ok(3));
         assert_eq!(d("café", "cafe", s), Ok(1));

@@ -17,7 +17,7 @@
 //! when that alignment is optimal). A result of at most k = n − m + 2e is therefore exact; a
 //! larger one only says the distance is over k.
 
-use super::halt::{Run, Stop};
+use super::halt::{Context, Run};
 use super::pattern::symbols_per_check;
 
 /// The longest difference of lengths the band can hold.
@@ -35,7 +35,7 @@ pub fn fits(m: usize, n: usize) -> bool {
 pub fn banded_distance<S: Copy>(
     m: usize,
     t: &[S],
-    stop: &Stop,
+    stop: &Context,
     mut eq: impl FnMut(usize, S) -> u64,
 ) -> Run<Option<usize>> {
     let n = t.len();
@@ -171,7 +171,7 @@ mod tests {
 
     /// The band of `p` and `t` with the masks of `p` as table rows of `stride` words, and again
     /// from `p`'s bytes (padded with `pad`): both answers, which must agree.
-    fn band(p: &[u8], t: &[u8], stride: usize, pad: u8, stop: &Stop) -> Run<Option<usize>> {
+    fn band(p: &[u8], t: &[u8], stride: usize, pad: u8, stop: &Context) -> Run<Option<usize>> {
         let mut pm = vec![0u64; 256 * stride];
         for (i, &c) in p.iter().enumerate() {
             pm[c as usize * stride + i / 64] |= 1 << (i % 64);
@@ -208,7 +208,7 @@ mod tests {
     #[test]
     fn an_answer_is_the_exact_distance_and_none_means_over_the_limit() {
         let mut seed = 3u64;
-        let stop = Stop::new();
+        let stop = Context::new();
         let (mut exact, mut over) = (0, 0);
         for round in 0..4000 {
             let sigma = [2usize, 4, 26][round % 3];
@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn every_length_difference_and_distance_at_the_limit() {
         let mut seed = 8u64;
-        let stop = Stop::new();
+        let stop = Context::new();
         for diff in 0..=MAX_DIFF + 1 {
             for m in [65usize, 127, 128, 129, 200] {
                 let p: Vec<u8> = (0..m).map(|_| b'a' + (lcg(&mut seed) % 3) as u8).collect();
@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn a_raised_stop_halts_it() {
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let p: Vec<u8> = (0..100).map(|i| b'a' + (i % 7) as u8).collect();
         let got = band(&p, &p, 3, 0, &stop);

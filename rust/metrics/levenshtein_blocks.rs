@@ -1,15 +1,15 @@
 //! The full Levenshtein recurrences of Myers' bit-parallel algorithm in Hyyrö's block form,
 //! one column per text symbol: a pattern of one word, of `N` words known at compile time, and
-//! of any number of words. Each polls a [`Stop`] every 2^16 word operations or so.
+//! of any number of words. Each polls a [`Context`] every 2^16 word operations or so.
 
-use super::halt::{Run, Stop, TryVec};
+use super::halt::{Context, Run, TryVec};
 use super::pattern::{symbols_per_check, Symbol};
 
 /// A pattern of `m` ≤ 64 symbols against `t`; `eq(c)` is the match mask of symbol c.
 pub fn single_word<S: Copy>(
     m: usize,
     t: &[S],
-    stop: &Stop,
+    stop: &Context,
     mut eq: impl FnMut(S) -> u64,
 ) -> Run<usize> {
     let (mut vp, mut vn) = (!0u64, 0u64);
@@ -41,7 +41,7 @@ pub fn blocks<S: Copy>(
     t: &[S],
     vp: &mut Vec<u64>,
     vn: &mut Vec<u64>,
-    stop: &Stop,
+    stop: &Context,
     mut col: impl FnMut(S, &mut [u64], &mut [u64]) -> (u64, u64),
 ) -> Run<usize> {
     let words = m.div_ceil(64);
@@ -69,7 +69,7 @@ pub fn fixed_blocks<const N: usize, S: Symbol>(
     pm: &[u64],
     m: usize,
     t: &[S],
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<usize> {
     let (mut vp, mut vn) = ([!0u64; N], [0u64; N]);
     let last_bit = (m - 1) % 64;

@@ -9,7 +9,7 @@ pub mod cosine;
 pub mod halt;
 mod intl_tables;
 pub mod json;
-pub mod key_ids;
+pub mod key_table;
 pub mod lcs;
 pub mod levenshtein;
 mod levenshtein_band;

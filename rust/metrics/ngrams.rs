@@ -8,12 +8,9 @@
 
 use rustc_hash::FxHashMap;
 
-use super::halt::{Run, Stop, CHECK_EVERY};
-pub use super::key_ids::KeyIds;
+use super::halt::{Context, Run, CHECK_EVERY};
+pub use super::key_table::{KeyIds, ABSENT};
 use super::text::TokenKey;
-
-/// The id of an n-gram that was looked up and not found.
-pub const ABSENT: u32 = u32::MAX;
 
 /// Dense ids for tokens: short tokens (packed keys) in a [`KeyIds`], long ones in a hash map,
 /// numbered together 0, 1, 2, … in order of first appearance.
@@ -48,11 +45,24 @@ impl TokenIds {
         }
     }
 
+    /// The id of `key`, a new one if it has none; a long key is copied only when new.
+    #[inline]
+    pub fn intern_ref(&mut self, key: &TokenKey) -> u32 {
+        let next = self.len() as u32;
+        match key {
+            TokenKey::Packed(k) => self.packed.intern_with(*k, || next),
+            TokenKey::Long(cps) => match self.long.get(cps) {
+                Some(&id) => id,
+                None => *self.long.entry(cps.clone()).or_insert(next),
+            },
+        }
+    }
+
     /// The id of `key`, or [`ABSENT`].
     #[inline]
     pub fn get(&self, key: &TokenKey) -> u32 {
         match key {
-            TokenKey::Packed(k) => self.packed.get(*k),
+            TokenKey::Packed(k) => self.packed.id(*k),
             TokenKey::Long(cps) => self.long.get(cps).copied().unwrap_or(ABSENT),
         }
     }
@@ -64,7 +74,7 @@ impl TokenIds {
         keys: &mut Vec<TokenKey>,
         insert: bool,
         ids: &mut Vec<u32>,
-        stop: &Stop,
+        stop: &Context,
     ) -> Run<()> {
         if !insert {
             for part in keys.chunks(CHECK_EVERY) {
@@ -120,7 +130,7 @@ impl NgramIds {
         units: &[u32],
         insert: bool,
         out: &mut Vec<u32>,
-        stop: &Stop,
+        stop: &Context,
     ) -> Run<()> {
         out.clear();
         if units.len() < n {
@@ -146,7 +156,7 @@ impl NgramIds {
                     if p == ABSENT || u == ABSENT {
                         ABSENT
                     } else {
-                        map.get((p as u64) << 32 | u as u64)
+                        map.id((p as u64) << 32 | u as u64)
                     }
                 }));
             }
@@ -191,7 +201,7 @@ mod tests {
         let b: Vec<u32> = "a b d".split(' ').map(|w| units.get(&key(w))).collect();
         assert_eq!(b, vec![0, 1, ABSENT]);
 
-        let (mut ng, go) = (NgramIds::default(), Stop::new());
+        let (mut ng, go) = (NgramIds::default(), Context::new());
         let (mut a2, mut a3, mut b2, mut b3) = (vec![], vec![], vec![], vec![]);
         ng.next_order(2, &a, &a, true, &mut a2, &go).unwrap();
         assert_eq!(a2, vec![0, 1, 0, 2]); // ab ba ab bc
@@ -209,7 +219,7 @@ mod tests {
 
     #[test]
     fn a_raised_stop_halts_next_order_and_numbering() {
-        let (units, stop) = (vec![1; 2 * CHECK_EVERY], Stop::new());
+        let (units, stop) = (vec![1; 2 * CHECK_EVERY], Context::new());
         stop.raise();
         let (mut ng, mut out) = (NgramIds::default(), vec![1]);
         let got = ng.next_order(2, &units, &units, true, &mut out, &stop);
@@ -227,7 +237,7 @@ mod tests {
             );
         }
         keys.resize(2 * CHECK_EVERY, TokenKey::of_ascii(b"a"));
-        t.ids_polling(&mut keys, true, &mut out, &Stop::new())
+        t.ids_polling(&mut keys, true, &mut out, &Context::new())
             .unwrap();
         assert_eq!((out.len(), t.len(), keys.len()), (2 * CHECK_EVERY, 1, 0));
     }
@@ -244,11 +254,9 @@ mod tests {
         assert_eq!(t.len(), 3);
         t.clear();
         assert_eq!(t.get(&long), ABSENT);
-        let mut k = KeyIds::<u128>::default();
-        for i in 0..3000u128 {
-            assert_eq!(k.intern(i << 100 | i), i as u32);
-        }
-        assert_eq!(k.get(5 << 100 | 5), 5);
+        assert_eq!(t.intern_ref(&long), 0);
+        assert_eq!(t.intern_ref(&TokenKey::of_ascii(b"x")), 1);
+        assert_eq!(t.intern_ref(&long), 0);
     }
 
     #[test]

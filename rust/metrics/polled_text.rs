@@ -2,7 +2,7 @@
 //! at a time with the stop flag polled in between. Each gives exactly what its one-pass form
 //! gives.
 
-use super::halt::{Run, Stop, CHECK_EVERY};
+use super::halt::{Context, Run, CHECK_EVERY};
 use super::text::{decode_into, for_each_py_token, is_py_space, lower_part};
 
 /// `items` in pieces of about [`CHECK_EVERY`]: each piece but the first starts at the first item
@@ -28,7 +28,7 @@ pub fn pieces<T>(items: &[T], starts_piece: impl Fn(&T) -> bool) -> impl Iterato
 }
 
 /// [`super::text::py_lower_into`], polling `stop` every [`CHECK_EVERY`] code points.
-pub fn py_lower_polling(cps: &[u32], out: &mut Vec<u32>, stop: &Stop) -> Run<()> {
+pub fn py_lower_polling(cps: &[u32], out: &mut Vec<u32>, stop: &Context) -> Run<()> {
     out.reserve(cps.len());
     for from in (0..cps.len()).step_by(CHECK_EVERY) {
         stop.check()?;
@@ -39,7 +39,7 @@ pub fn py_lower_polling(cps: &[u32], out: &mut Vec<u32>, stop: &Stop) -> Run<()>
 
 /// [`decode_into`], [`CHECK_EVERY`] bytes at a time (each piece cut before a leading byte),
 /// polling `stop` in between.
-pub fn decode_polling(bytes: &[u8], out: &mut Vec<u32>, stop: &Stop) -> Run<()> {
+pub fn decode_polling(bytes: &[u8], out: &mut Vec<u32>, stop: &Context) -> Run<()> {
     out.reserve(bytes.len());
     for piece in pieces(bytes, |&c| c & 0xC0 != 0x80) {
         stop.check()?;
@@ -52,7 +52,7 @@ pub fn decode_polling(bytes: &[u8], out: &mut Vec<u32>, stop: &Stop) -> Run<()> 
 /// whitespace character, which no token holds), polling `stop` in between.
 pub fn for_each_py_token_polling<'a>(
     cps: &'a [u32],
-    stop: &Stop,
+    stop: &Context,
     mut f: impl FnMut(&'a [u32]),
 ) -> Run<()> {
     for piece in pieces(cps, |&c| is_py_space(c)) {
@@ -81,7 +81,7 @@ mod tests {
     #[test]
     fn pieces_give_what_one_pass_gives() {
         let text = long_text();
-        let go = Stop::new();
+        let go = Context::new();
         let mut cps = Vec::new();
         decode_polling(text.as_bytes(), &mut cps, &go).unwrap();
         assert_eq!(cps, decode(text.as_bytes()));
@@ -99,7 +99,7 @@ mod tests {
     #[test]
     fn a_raised_stop_halts_each_pass() {
         let text = long_text();
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let mut out = Vec::new();
         assert_eq!(

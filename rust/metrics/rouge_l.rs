@@ -5,180 +5,40 @@
 //! hold U+0130 or U+212A, or a token longer than 15 bytes, takes the general path instead;
 //! both give the same ids for the same tokens, so the same scores.
 
-use rustc_hash::FxHashMap;
-
-use super::halt::{Run, Stop, TryVec, CHECK_EVERY};
+use super::halt::{Context, Run, TryVec, CHECK_EVERY};
+use super::key_table::KeyTable;
+use super::key_table::ABSENT;
 use super::lcs::{lcs_len, LcsScratch};
-use super::rouge_pieces::by_pieces;
-use super::text::{decode_into, py_lower_into, TokenKey};
+use super::ngrams::TokenIds;
+use super::rouge_pieces::each_piece;
+use super::rouge_tokens::{
+    keys_into, token_keys_polling, RougeScore, Stemmer, TokenScratch, Tokenizer,
+};
+use super::text::TokenKey;
 use super::tokens::masks::{Masks, Scheme};
-use super::tokens::table::{packed_at, KeyTable};
-
-/// How text is cut into tokens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tokenizer {
-    /// rouge-score's: lowercase, then maximal runs of `[a-z0-9]`; everything else separates.
-    Rouge,
-    /// Lowercase, then maximal runs of Unicode letters and digits.
-    Unicode,
-}
-
-/// Precision, recall and F-measure, as rouge-score reports them.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RougeScore {
-    pub precision: f64,
-    pub recall: f64,
-    pub fmeasure: f64,
-}
-
-/// Which of the three figures a call returns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Measure {
-    Precision,
-    Recall,
-    F,
-}
-
-impl RougeScore {
-    /// The figure `m` asks for.
-    pub fn get(self, m: Measure) -> f64 {
-        match m {
-            Measure::Precision => self.precision,
-            Measure::Recall => self.recall,
-            Measure::F => self.fmeasure,
-        }
-    }
-}
+use super::tokens::packed::packed_at;
 
 /// Reusable buffers so a batch allocates once per thread, not once per pair.
 #[derive(Default)]
 pub struct Scratch {
-    raw: Vec<u32>,
-    chars: Vec<u32>,
-    spans: Vec<(u32, u32)>,
-    bytes: Vec<u8>,
+    tokens: TokenScratch,
     keys_e: Vec<TokenKey>,
     keys_a: Vec<TokenKey>,
     piece: Vec<TokenKey>,
     ids_e: Vec<u32>,
     ids_a: Vec<u32>,
-    ids: FxHashMap<TokenKey, u32>,
+    ids: TokenIds,
     lcs: LcsScratch,
     masks: Masks,
     packed_e: Vec<u128>,
     packed_a: Vec<u128>,
-    table: KeyTable<u32>,
-}
-
-const SEP: u32 = 0x20;
-
-/// Map text to a code-point stream in which every separator is `SEP` and tokens are the runs
-/// between separators.
-fn tokenize_chars(text: &[u8], tokenizer: Tokenizer, raw: &mut Vec<u32>, out: &mut Vec<u32>) {
-    raw.clear();
-    decode_into(text, raw);
-    out.clear();
-    match tokenizer {
-        Tokenizer::Rouge => {
-            // Python's str.lower() yields [a-z0-9] only from ASCII letters and digits, from
-            // U+0130 (to "i" + U+0307) and from U+212A KELVIN SIGN (to "k").
-            for &c in raw.iter() {
-                let mapped = match c {
-                    0x30..=0x39 | 0x61..=0x7A => c,
-                    0x41..=0x5A => c + 32,
-                    0x212A => 0x6B,
-                    0x130 => {
-                        out.push(0x69);
-                        SEP
-                    }
-                    _ => SEP,
-                };
-                out.push(mapped);
-            }
-        }
-        Tokenizer::Unicode => {
-            py_lower_into(raw, out);
-            for c in out.iter_mut() {
-                if !char::from_u32(*c).is_some_and(char::is_alphanumeric) {
-                    *c = SEP;
-                }
-            }
-        }
-    }
-}
-
-fn token_spans(chars: &[u32], spans: &mut Vec<(u32, u32)>) {
-    spans.clear();
-    let mut start = None;
-    for (i, &c) in chars.iter().enumerate() {
-        if c == SEP {
-            if let Some(s) = start.take() {
-                spans.push((s as u32, i as u32));
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    if let Some(s) = start {
-        spans.push((s as u32, chars.len() as u32));
-    }
-}
-
-/// Tokenize `text` into its separator-marked code points (for inspection and tests).
-pub fn tokens(text: &[u8], tokenizer: Tokenizer) -> Vec<String> {
-    let (mut raw, mut chars, mut spans) = (Vec::new(), Vec::new(), Vec::new());
-    tokenize_chars(text, tokenizer, &mut raw, &mut chars);
-    token_spans(&chars, &mut spans);
-    spans
-        .iter()
-        .map(|&(a, b)| {
-            chars[a as usize..b as usize]
-                .iter()
-                .map(|&c| char::from_u32(c).unwrap_or('\u{FFFD}'))
-                .collect()
-        })
-        .collect()
-}
-
-/// Token keys of `text`, in order, into `keys`.
-pub(crate) fn keys_into(
-    text: &[u8],
-    tokenizer: Tokenizer,
-    s: &mut Scratch,
-    keys: &mut Vec<TokenKey>,
-) {
-    keys.clear();
-    if text.is_ascii() {
-        // For ASCII both tokenizers agree: lowercase, then runs of letters and digits.
-        let mut start = None;
-        s.bytes.clear();
-        s.bytes.extend(text.iter().map(u8::to_ascii_lowercase));
-        for (i, &b) in s.bytes.iter().enumerate() {
-            match (b.is_ascii_alphanumeric(), start) {
-                (true, None) => start = Some(i),
-                (false, Some(st)) => {
-                    keys.push(TokenKey::of_ascii(&s.bytes[st..i]));
-                    start = None;
-                }
-                _ => {}
-            }
-        }
-        if let Some(st) = start {
-            keys.push(TokenKey::of_ascii(&s.bytes[st..]));
-        }
-        return;
-    }
-    tokenize_chars(text, tokenizer, &mut s.raw, &mut s.chars);
-    token_spans(&s.chars, &mut s.spans);
-    for &(a, b) in &s.spans {
-        keys.push(TokenKey::of(&s.chars[a as usize..b as usize]));
-    }
+    table: KeyTable<u128, u32>,
 }
 
 /// rouge-score's tokens of `text`, in order, as packed keys read off the masks; `false` when
 /// the text needs the general path instead (it may hold U+0130 or U+212A, or a token is
 /// longer than 15 bytes).
-fn packed_tokens(text: &[u8], masks: &mut Masks, out: &mut Vec<u128>, stop: &Stop) -> Run<bool> {
+fn packed_tokens(text: &[u8], masks: &mut Masks, out: &mut Vec<u128>, stop: &Context) -> Run<bool> {
     out.clear();
     masks.fill(text, Scheme::Rouge, stop)?;
     if masks.closer[..masks.words].iter().any(|&w| w != 0) {
@@ -203,7 +63,7 @@ pub fn rouge_l(
     actual: &[u8],
     tokenizer: Tokenizer,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<RougeScore> {
     if tokenizer == Tokenizer::Rouge
         && packed_tokens(expected, &mut s.masks, &mut s.packed_e, stop)?
@@ -211,17 +71,75 @@ pub fn rouge_l(
     {
         return score_packed(s, stop);
     }
-    let (mut keys_e, mut keys_a) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
+    // Each piece's keys become ids at once (4 bytes a token, nothing to free one by one), the
+    // ids of [`score_keys`]: expected's numbered in order of first appearance, an actual token
+    // absent from expected one id that never matches.
+    let Scratch {
+        tokens,
+        piece,
+        ids,
+        ids_e,
+        ids_a,
+        ..
+    } = s;
+    ids.clear();
+    ids_e.clear();
+    ids_a.clear();
+    let mut tokenize =
+        |t: &[u8], keys: &mut Vec<TokenKey>| keys_into(t, tokenizer, &mut tokens.keys, keys);
+    each_piece(expected, piece, stop, &mut tokenize, |keys| {
+        room(ids_e, keys.len())?;
+        ids_e.extend(keys.drain(..).map(|k| ids.intern(k)));
+        Ok(())
+    })?;
+    let absent = ids.len() as u32;
+    each_piece(actual, piece, stop, &mut tokenize, |keys| {
+        room(ids_a, keys.len())?;
+        ids_a.extend(keys.iter().map(|k| match ids.get(k) {
+            ABSENT => absent,
+            id => id,
+        }));
+        Ok(())
+    })?;
+    if ids_e.is_empty() || ids_a.is_empty() {
+        return Ok(ZERO);
+    }
+    score_ids(absent as usize + 1, s, stop)
+}
+
+/// Room in `ids` for `more` values, doubling like `push`, fallibly.
+fn room(ids: &mut Vec<u32>, more: usize) -> Run<()> {
+    let need = ids.len().saturating_add(more);
+    if need > ids.capacity()
+        && ids
+            .try_capacity(need.max(2 * ids.len()), "ROUGE-L token ids")
+            .is_err()
+    {
+        ids.try_capacity(need, "ROUGE-L token ids")?;
+    }
+    Ok(())
+}
+
+/// ROUGE-L with an optional stemmer: with `Stemmer::None` exactly [`rouge_l`].
+pub fn rouge_l_stemmed(
+    expected: &[u8],
+    actual: &[u8],
+    tokenizer: Tokenizer,
+    stemmer: Stemmer,
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<RougeScore> {
+    if stemmer == Stemmer::None {
+        return rouge_l(expected, actual, tokenizer, s, stop);
+    }
+    let (mut ke, mut ka) = (std::mem::take(&mut s.keys_e), std::mem::take(&mut s.keys_a));
     let mut piece = std::mem::take(&mut s.piece);
-    let tokenize = |t: &[u8], keys: &mut Vec<TokenKey>| keys_into(t, tokenizer, s, keys);
-    let score = by_pieces(expected, &mut keys_e, &mut piece, stop, tokenize)
-        .and_then(|()| {
-            let tokenize = |t: &[u8], keys: &mut Vec<TokenKey>| keys_into(t, tokenizer, s, keys);
-            by_pieces(actual, &mut keys_a, &mut piece, stop, tokenize)
-        })
-        .and_then(|()| score_keys(&keys_e, &keys_a, s, stop));
-    s.keys_e = keys_e;
-    s.keys_a = keys_a;
+    let t = &mut s.tokens;
+    let score = token_keys_polling(expected, tokenizer, stemmer, t, &mut ke, &mut piece, stop)
+        .and_then(|()| token_keys_polling(actual, tokenizer, stemmer, t, &mut ka, &mut piece, stop))
+        .and_then(|()| score_keys(&ke, &ka, s, stop));
+    s.keys_e = ke;
+    s.keys_a = ka;
     s.piece = piece;
     score
 }
@@ -233,7 +151,7 @@ const ZERO: RougeScore = RougeScore {
 };
 
 /// [`score_keys`] over the packed keys in `s.packed_e` and `s.packed_a`.
-fn score_packed(s: &mut Scratch, stop: &Stop) -> Run<RougeScore> {
+fn score_packed(s: &mut Scratch, stop: &Context) -> Run<RougeScore> {
     let (n_e, n_a) = (s.packed_e.len(), s.packed_a.len());
     if n_e == 0 || n_a == 0 {
         return Ok(ZERO);
@@ -262,6 +180,13 @@ fn score_packed(s: &mut Scratch, stop: &Stop) -> Run<RougeScore> {
                 .push(s.table.get_mut(key).map_or(distinct, |id| *id));
         }
     }
+    // A huge text's keys are not needed any more: free them now, as part of the work, so that a
+    // stop during the LCS does not wait for it.
+    for keys in [&mut s.packed_e, &mut s.packed_a] {
+        if keys.capacity() > CHECK_EVERY {
+            *keys = Vec::new();
+        }
+    }
     score_ids(distinct as usize + 1, s, stop)
 }
 
@@ -269,7 +194,7 @@ pub(crate) fn score_keys(
     keys_e: &[TokenKey],
     keys_a: &[TokenKey],
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<RougeScore> {
     let (n_e, n_a) = (keys_e.len(), keys_a.len());
     if n_e == 0 || n_a == 0 {
@@ -283,8 +208,7 @@ pub(crate) fn score_keys(
     for chunk in keys_e.chunks(CHECK_EVERY) {
         stop.check()?;
         for key in chunk {
-            let next = s.ids.len() as u32;
-            s.ids_e.push(*s.ids.entry(key.clone()).or_insert(next));
+            s.ids_e.push(s.ids.intern_ref(key));
         }
     }
     let absent = s.ids.len() as u32;
@@ -294,7 +218,8 @@ pub(crate) fn score_keys(
     for chunk in keys_a.chunks(CHECK_EVERY) {
         stop.check()?;
         for key in chunk {
-            s.ids_a.push(s.ids.get(key).copied().unwrap_or(absent));
+            let id = s.ids.get(key);
+            s.ids_a.push(if id == ABSENT { absent } else { id });
         }
     }
     score_ids(alphabet, s, stop)
@@ -302,7 +227,7 @@ pub(crate) fn score_keys(
 
 /// The scores from the token ids in `s.ids_e` and `s.ids_a` (both non-empty), all below
 /// `alphabet`.
-fn score_ids(alphabet: usize, s: &mut Scratch, stop: &Stop) -> Run<RougeScore> {
+fn score_ids(alphabet: usize, s: &mut Scratch, stop: &Context) -> Run<RougeScore> {
     let (n_e, n_a) = (s.ids_e.len(), s.ids_a.len());
     let lcs = if n_e <= n_a {
         lcs_len(&s.ids_e, &s.ids_a, alphabet, &mut s.lcs, stop)?
@@ -327,26 +252,7 @@ fn score_ids(alphabet: usize, s: &mut Scratch, stop: &Stop) -> Run<RougeScore> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rouge_tokenizer_keeps_ascii_alnum_runs() {
-        assert_eq!(
-            tokens("Hello, WORLD! café x2".as_bytes(), Tokenizer::Rouge),
-            vec!["hello", "world", "caf", "x2"]
-        );
-        assert_eq!(
-            tokens("\u{130}K\u{212A}".as_bytes(), Tokenizer::Rouge),
-            vec!["i", "kk"]
-        );
-    }
-
-    #[test]
-    fn unicode_tokenizer_keeps_letters() {
-        assert_eq!(
-            tokens("Café Zürich 東京!".as_bytes(), Tokenizer::Unicode),
-            vec!["café", "zürich", "東京"]
-        );
-    }
+    use crate::metrics::rouge_tokens::token_keys;
 
     #[test]
     fn packed_tokens_equal_the_general_path() {
@@ -361,13 +267,13 @@ mod tests {
             "a very long text of words that repeat, words that repeat, words that repeat \
              and cross the sixty-four byte boundary of the masks more than once or twice",
         ];
-        let (s, stop) = (&mut Scratch::default(), Stop::new());
+        let (s, stop) = (&mut Scratch::default(), Context::new());
         for e in texts {
             for a in texts {
                 let got = rouge_l(e.as_bytes(), a.as_bytes(), Tokenizer::Rouge, s, &stop).unwrap();
                 let (mut ke, mut ka) = (Vec::new(), Vec::new());
-                keys_into(e.as_bytes(), Tokenizer::Rouge, s, &mut ke);
-                keys_into(a.as_bytes(), Tokenizer::Rouge, s, &mut ka);
+                keys_into(e.as_bytes(), Tokenizer::Rouge, &mut s.tokens.keys, &mut ke);
+                keys_into(a.as_bytes(), Tokenizer::Rouge, &mut s.tokens.keys, &mut ka);
                 let want = score_keys(&ke, &ka, s, &stop).unwrap();
                 assert_eq!(got, want, "{e:?} {a:?}");
             }
@@ -382,12 +288,53 @@ mod tests {
             b"the cat on the mat",
             Tokenizer::Rouge,
             s,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         assert_eq!(r.precision, 1.0);
         assert_eq!(r.recall, 5.0 / 6.0);
-        let r = rouge_l(b"", b"x", Tokenizer::Rouge, s, &Stop::new()).unwrap();
+        let r = rouge_l(b"", b"x", Tokenizer::Rouge, s, &Context::new()).unwrap();
         assert_eq!(r.fmeasure, 0.0);
+    }
+
+    #[test]
+    fn stemmed_rouge_l() {
+        let s = &mut Scratch::default();
+        let plain = rouge_l_stemmed(
+            b"cats running",
+            b"cat run",
+            Tokenizer::Rouge,
+            Stemmer::None,
+            s,
+            &Context::new(),
+        )
+        .unwrap();
+        assert_eq!(plain.fmeasure, 0.0);
+        let stemmed = rouge_l_stemmed(
+            b"cats running",
+            b"cat run",
+            Tokenizer::Rouge,
+            Stemmer::Porter,
+            s,
+            &Context::new(),
+        )
+        .unwrap();
+        assert_eq!(stemmed.fmeasure, 1.0);
+    }
+
+    #[test]
+    fn rouge_l_by_pieces_scores_as_one_pass() {
+        let unit = "Running CATS ΟΔΟΣ x\u{3000}y Zürich-cafés ";
+        let e = unit.repeat(CHECK_EVERY / unit.len() + 3);
+        let a = e.replace("CATS", "dogs");
+        let (mut s, go) = (Scratch::default(), Context::new());
+        for tokenizer in [Tokenizer::Rouge, Tokenizer::Unicode] {
+            let got = rouge_l(e.as_bytes(), a.as_bytes(), tokenizer, &mut s, &go).unwrap();
+            let (mut ke, mut ka, mut t) = (Vec::new(), Vec::new(), TokenScratch::default());
+            token_keys(e.as_bytes(), tokenizer, Stemmer::None, &mut t, &mut ke);
+            token_keys(a.as_bytes(), tokenizer, Stemmer::None, &mut t, &mut ka);
+            let want = score_keys(&ke, &ka, &mut s, &go).unwrap();
+            assert_eq!(got, want, "{tokenizer:?}");
+        }
     }
 }

@@ -13,12 +13,12 @@
 //! Long sentences keep a checkpoint every √|c| columns and recompute one block at a time while
 //! backtracking, so memory stays O(√|c| · |r| / 64) words.
 
-use super::halt::{Run, Stop, TryVec};
+use super::halt::{Context, Run, TryVec};
 use super::ngrams::TokenIds;
 use super::pattern::{symbols_per_check, PatternMasks};
-use super::rouge_l::{RougeScore, Tokenizer};
-use super::rouge_pieces::token_keys_polling;
-use super::rouge_tokens::{fmeasure, Stemmer, TokenScratch};
+use super::rouge_tokens::{
+    fmeasure, token_keys_polling, RougeScore, Stemmer, TokenScratch, Tokenizer,
+};
 use super::text::TokenKey;
 
 /// Columns stored whole when (|c| + 1) · words stays below this; else checkpoints.
@@ -67,7 +67,7 @@ fn sentences(
     units: &mut TokenIds,
     ids: &mut Vec<u32>,
     sents: &mut Vec<(u32, u32)>,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     ids.clear();
     sents.clear();
@@ -92,7 +92,7 @@ fn mark_lcs(
     checkpoints: &mut Vec<u64>,
     columns: &mut Vec<u64>,
     marks: &mut [bool],
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     let words = masks.words();
     let n = c.len();
@@ -164,7 +164,7 @@ pub fn rouge_lsum(
     tokenizer: Tokenizer,
     stemmer: Stemmer,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<RougeScore> {
     let zero = RougeScore {
         precision: 0.0,
@@ -293,7 +293,7 @@ mod tests {
             &mut ck,
             &mut cols,
             &mut marks,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         masks.reset(r);
@@ -336,14 +336,14 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::None,
             &mut Scratch::default(),
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap()
     }
 
     #[test]
     fn a_raised_stop_halts_the_table_work() {
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let got = rouge_lsum(
             b"a b",

@@ -3,11 +3,11 @@
 
 use std::num::NonZeroUsize;
 
-use super::halt::{Run, Stop};
+use super::halt::{Context, Run};
 use super::ngrams::{clipped_matches, count_into, NgramIds, TokenIds};
-use super::rouge_l::{RougeScore, Tokenizer};
-use super::rouge_pieces::token_keys_polling;
-use super::rouge_tokens::{fmeasure, Stemmer, TokenScratch};
+use super::rouge_tokens::{
+    fmeasure, token_keys_polling, RougeScore, Stemmer, TokenScratch, Tokenizer,
+};
 use super::text::TokenKey;
 
 /// Reusable buffers so a batch allocates once per thread, not once per pair.
@@ -46,7 +46,7 @@ pub fn rouge_n(
     tokenizer: Tokenizer,
     stemmer: Stemmer,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<RougeScore> {
     let n = n.get();
     let Scratch {
@@ -149,7 +149,7 @@ mod tests {
 
     #[test]
     fn a_raised_stop_halts_the_work() {
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let s = &mut Scratch::default();
         let got = rouge_n(
@@ -186,7 +186,7 @@ mod tests {
                 Tokenizer::Rouge,
                 Stemmer::None,
                 s,
-                &Stop::new(),
+                &Context::new(),
             )
             .unwrap();
             let (p, r) = naive(&e, &a, n);
@@ -205,7 +205,7 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::None,
             s,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         assert_eq!((r.precision, r.recall), (1.0, 1.0 / 3.0));
@@ -216,7 +216,7 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::Porter,
             s,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         assert_eq!(r.fmeasure, 1.0);
@@ -227,7 +227,7 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::None,
             s,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         assert_eq!((r.precision, r.recall, r.fmeasure), (0.0, 0.0, 0.0));
@@ -238,7 +238,7 @@ mod tests {
             Tokenizer::Rouge,
             Stemmer::None,
             s,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         assert_eq!(r.fmeasure, 0.0);

@@ -205,9 +205,10 @@ pub fn for_each_py_token<'a>(cps: &'a [u32], mut f: impl FnMut(&'a [u32])) {
     }
 }
 
-/// A token as a compact, totally ordered key: up to 15 ASCII characters or up to 4 code points
-/// packed into one integer (the top byte tells the two packings and the length apart, so no two
-/// tokens share a key), anything longer boxed.
+/// A token as a compact, totally ordered key: a token of up to 15 bytes in (generalized) UTF-8
+/// is packed into one integer, its bytes little-endian and its length in the top byte, so no
+/// two tokens share a key; anything longer is boxed. Most words of most scripts pack, so a huge
+/// text's keys are one vector of integers, freed at once, not millions of boxes.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TokenKey {
     Packed(u128),
@@ -218,22 +219,48 @@ impl TokenKey {
     /// The key of a token given as code points.
     #[inline]
     pub fn of(cps: &[u32]) -> TokenKey {
-        let n = cps.len();
-        if n <= 15 && cps.iter().all(|&c| c < 0x80) {
-            let mut k = (n as u128) << 120;
-            for (i, &c) in cps.iter().enumerate() {
-                k |= (c as u128) << (8 * i);
+        if cps.len() <= 15 {
+            let (mut raw, mut n) = ([0u8; 16], 0usize);
+            for &c in cps {
+                // The bytes `push_utf8` writes, into the key's first 15 bytes while they last.
+                let width = match c {
+                    0..=0x7F => 1,
+                    0x80..=0x7FF => 2,
+                    0x800..=0xFFFF => 3,
+                    _ => 4,
+                };
+                if n + width > 15 {
+                    return TokenKey::Long(cps.into());
+                }
+                match width {
+                    1 => raw[n] = c as u8,
+                    2 => {
+                        raw[n] = 0xC0 | (c >> 6) as u8;
+                        raw[n + 1] = 0x80 | (c & 0x3F) as u8;
+                    }
+                    3 => {
+                        raw[n] = 0xE0 | (c >> 12) as u8;
+                        raw[n + 1] = 0x80 | ((c >> 6) & 0x3F) as u8;
+                        raw[n + 2] = 0x80 | (c & 0x3F) as u8;
+                    }
+                    _ => {
+                        raw[n] = 0xF0 | (c >> 18) as u8;
+                        raw[n + 1] = 0x80 | ((c >> 12) & 0x3F) as u8;
+                        raw[n + 2] = 0x80 | ((c >> 6) & 0x3F) as u8;
+                        raw[n + 3] = 0x80 | (c & 0x3F) as u8;
+                    }
+                }
+                n += width;
             }
-            return TokenKey::Packed(k);
-        }
-        if n <= 4 {
-            let mut k = (0x80u128 | n as u128) << 120;
-            for (i, &c) in cps.iter().enumerate() {
-                k |= (c as u128) << (21 * i);
-            }
-            return TokenKey::Packed(k);
+            raw[15] = n as u8;
+            return TokenKey::Packed(u128::from_le_bytes(raw));
         }
         TokenKey::Long(cps.into())
+    }
+
+    /// The UTF-8 bytes of a packed key's token.
+    pub fn packed_bytes(k: &u128) -> ([u8; 16], usize) {
+        (k.to_le_bytes(), (k >> 120) as usize)
     }
 
     /// The key of an ASCII token given as bytes; equal to `TokenKey::of` on its code points.
@@ -329,6 +356,27 @@ mod tests {
                 "{w:?}"
             );
         }
+    }
+
+    #[test]
+    fn tokens_of_up_to_15_utf8_bytes_pack() {
+        let key = |w: &str| TokenKey::of(&w.chars().map(|c| c as u32).collect::<Vec<_>>());
+        for w in ["zürich", "cafés", "東京東京東", "😀😀😀"] {
+            let k = key(w);
+            let TokenKey::Packed(p) = k else {
+                panic!("{w:?} is not packed")
+            };
+            let (bytes, n) = TokenKey::packed_bytes(&p);
+            let mut utf8 = Vec::new();
+            w.chars().for_each(|c| push_utf8(c as u32, &mut utf8));
+            assert_eq!(&bytes[..n], &utf8[..], "{w:?}");
+        }
+        for w in ["東京東京東京", "😀😀😀😀", "abcdefghijklmnopq"] {
+            assert!(matches!(key(w), TokenKey::Long(_)), "{w:?}");
+        }
+        // Packing is injective: a token and its prefix, or two orders of one byte multiset.
+        assert_ne!(key("é"), key("é\u{0}"));
+        assert_ne!(key("éa"), key("aé"));
     }
 
     #[test]

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from evalmark.errors import MetricInputError
 from evalmark.metrics._native import core as _core
 from evalmark.metrics.column import TextColumn, Texts
 
@@ -26,27 +24,12 @@ MAX_WORKERS: int = _core.MAX_WORKERS
 
 
 def resolve_workers(workers: int | None) -> int:
-    """The thread count to use: ``workers`` if given, else ``EVALMARK_WORKERS``, else -1."""
-    source = "workers"
-    if workers is None:
-        env = os.environ.get("EVALMARK_WORKERS", "").strip()
-        if not env:
-            return -1
-        source = "EVALMARK_WORKERS"
-        try:
-            workers = int(env)
-        except ValueError:
-            raise MetricInputError(
-                f"EVALMARK_WORKERS must be an integer (-1 for all cores), got {env!r}"
-            ) from None
-    if isinstance(workers, bool) or not isinstance(workers, int):
-        raise TypeError(f"workers must be an int, got {type(workers).__name__}")
-    if workers == 0 or workers < -1 or workers > _core.MAX_WORKERS:
-        raise MetricInputError(
-            f"{source} must be -1 (all cores) or a thread count from 1 to {_core.MAX_WORKERS},"
-            f" got {workers}"
-        )
-    return workers
+    """The thread count to use: ``workers`` if given, else ``EVALMARK_WORKERS``, else -1.
+
+    The extension checks the value (the one place a thread count is checked): an int that is
+    not -1 or 1 to ``MAX_WORKERS`` raises ``MetricInputError``, anything else ``TypeError``.
+    """
+    return _core.resolve_workers(workers)
 
 
 def texts_arg(batch: Texts) -> Any:

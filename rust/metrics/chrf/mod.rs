@@ -11,7 +11,7 @@ mod read;
 
 use read::{read_side, CharIds, Side};
 
-use super::halt::{Run, Stop, CHECK_EVERY};
+use super::halt::{Context, Run, CHECK_EVERY};
 use super::ngrams::{NgramIds, TokenIds, ABSENT};
 
 /// sacrebleu's `CHRF` parameters.
@@ -68,7 +68,7 @@ pub fn segment_stats(
     opts: &ChrfOptions,
     s: &mut Scratch,
     out: &mut Vec<OrderStats>,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     let orders = opts.orders();
     out.clear();
@@ -131,7 +131,7 @@ fn order_stats(
     ref_grams: &[u32],
     hyp_grams: &[u32],
     budget: &mut [u32],
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<OrderStats> {
     for part in ref_grams.chunks(CHECK_EVERY) {
         stop.check()?;
@@ -228,7 +228,7 @@ mod tests {
             opts,
             &mut Scratch::default(),
             &mut out,
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap();
         out
@@ -236,13 +236,20 @@ mod tests {
 
     #[test]
     fn a_raised_stop_halts_the_work() {
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let (mut s, mut out) = (Scratch::default(), Vec::new());
         let got = segment_stats(&[b"a b c"], b"a b d", &CHRF, &mut s, &mut out, &stop);
         assert_eq!(got, Err(crate::metrics::halt::Halt::Stopped));
         // The scratch is whole again: the next call scores normally.
-        let again = segment_stats(&[b"a b c"], b"a b c", &CHRF, &mut s, &mut out, &Stop::new());
+        let again = segment_stats(
+            &[b"a b c"],
+            b"a b c",
+            &CHRF,
+            &mut s,
+            &mut out,
+            &Context::new(),
+        );
         assert_eq!(again, Ok(()));
         assert_eq!(f_score(&out, &CHRF), 1.0);
     }
@@ -256,7 +263,7 @@ mod tests {
             lowercase: true,
             ..CHRF
         };
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let (mut s, mut out) = (Scratch::default(), Vec::new());
         let mut side = read::Side::default();
@@ -268,7 +275,7 @@ mod tests {
         assert_eq!(got, Err(Halt::Stopped));
         let got = segment_stats(&[text.as_bytes()], b"x", &opts, &mut s, &mut out, &stop);
         assert_eq!(got, Err(Halt::Stopped));
-        let go = Stop::new();
+        let go = Context::new();
         assert_eq!(
             order_stats(&grams, &grams, &mut budget, &go),
             Ok([3 << 20, 3 << 20, 3 << 20])

@@ -3,7 +3,7 @@
 //! polls the stop flag every [`CHECK_EVERY`] units of work.
 
 use super::{ChrfOptions, Scratch};
-use crate::metrics::halt::{Run, Stop, CHECK_EVERY};
+use crate::metrics::halt::{Context, Run, CHECK_EVERY};
 use crate::metrics::ngrams::{KeyIds, NgramIds, ABSENT};
 use crate::metrics::polled_text::{decode_polling, for_each_py_token_polling, py_lower_polling};
 use crate::metrics::text::{is_py_space, TokenKey};
@@ -66,7 +66,7 @@ impl CharIds {
         if c < 128 {
             self.ascii[c as usize]
         } else {
-            self.other.get(c as u64)
+            self.other.id(c as u64)
         }
     }
 }
@@ -84,7 +84,7 @@ fn fill_orders(
     max: usize,
     insert: bool,
     grams: &mut [Vec<u32>],
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     if max == 0 {
         return Ok(());
@@ -105,7 +105,7 @@ pub(super) fn read_side(
     insert: bool,
     s: &mut Scratch,
     side: &mut Side,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<()> {
     side.grams.resize_with(opts.orders(), Vec::new);
     let cps = if opts.lowercase {

@@ -2,13 +2,13 @@
 
 use super::number::{number_value, Digits, Exp, Number};
 use super::{Document, Node};
-use crate::metrics::halt::{Run, Stop, CHECK_EVERY};
+use crate::metrics::halt::{Context, Run, CHECK_EVERY};
 
 impl Document<'_> {
     /// The canonical text: compact, keys sorted, numbers in the mode's canonical form. Two
     /// documents are equal exactly when their canonical texts are equal. `stop` is polled every
     /// [`CHECK_EVERY`] bytes written.
-    pub fn canonical(&self, stop: &Stop) -> Run<String> {
+    pub fn canonical(&self, stop: &Context) -> Run<String> {
         let mut w = Writer {
             out: Vec::new(),
             stop,
@@ -60,7 +60,7 @@ impl Document<'_> {
 /// The canonical text being written, and when next to poll the stop flag.
 struct Writer<'s> {
     out: Vec<u8>,
-    stop: &'s Stop,
+    stop: &'s Context,
     next_check: usize,
 }
 

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use super::lex::{is_stopped, same_bytes, Parser};
 use super::number::number_value;
 use super::{Document, Node, Span};
-use crate::metrics::halt::{Halt, Run, Stop};
+use crate::metrics::halt::{Context, Halt, Run};
 
 /// Why a streaming comparison stopped early.
 enum Mismatch {
@@ -43,7 +43,7 @@ impl Document<'_> {
     /// because a later duplicate of that key (the last occurrence wins) may replace it: the
     /// member is marked and its value skipped, and the object is decided at its closing brace.
     /// `Err` when `stop` was raised meanwhile.
-    pub fn matches(&self, actual: &[u8], stop: &Stop) -> Run<bool> {
+    pub fn matches(&self, actual: &[u8], stop: &Context) -> Run<bool> {
         let mut c = Comparer {
             p: Parser::new(actual, stop),
             doc: self,
@@ -194,7 +194,7 @@ fn find_member(members: &[(Cow<'_, [u8]>, Node<'_>)], key: &[u8]) -> Result<usiz
 
 #[cfg(test)]
 mod tests {
-    use crate::metrics::halt::Stop;
+    use crate::metrics::halt::Context;
     use crate::metrics::json::testing::parse;
     use crate::metrics::json::Numbers;
 
@@ -219,7 +219,7 @@ mod tests {
                     continue;
                 };
                 for a in docs {
-                    let go = Stop::new();
+                    let go = Context::new();
                     let canonical = |d: &crate::metrics::json::Document<'_>| d.canonical(&go);
                     let full =
                         parse(a.as_bytes(), n).is_ok_and(|d| canonical(&d) == canonical(&exp));

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::{Node, MAX_DEPTH};
-use crate::metrics::halt::{Stop, CHECK_EVERY};
+use crate::metrics::halt::{Context, CHECK_EVERY};
 
 /// Where and why a document failed to parse.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,15 +30,15 @@ impl std::fmt::Display for ParseError {
 pub(super) struct Parser<'a, 's> {
     pub(super) src: &'a [u8],
     pub(super) pos: usize,
-    pub(super) stop: &'s Stop,
+    pub(super) stop: &'s Context,
     next_check: usize,
 }
 
 /// A syntax error (where, and what is wrong), or [`STOPPED`].
 pub(super) type PResult<T> = Result<T, (usize, &'static str)>;
 
-/// The error of a read that stopped because its [`Stop`] was raised: no byte lies at its
-/// position.
+/// The error of a read that stopped because the stop flag of its [`Context`] was raised: no
+/// byte lies at its position.
 pub(super) const STOPPED: (usize, &str) = (usize::MAX, "stopped");
 
 /// Whether `error` is [`STOPPED`] rather than a syntax error.
@@ -80,7 +80,7 @@ pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 impl<'a, 's> Parser<'a, 's> {
     /// A parser at the start of `src`.
-    pub(super) fn new(src: &'a [u8], stop: &'s Stop) -> Self {
+    pub(super) fn new(src: &'a [u8], stop: &'s Context) -> Self {
         Parser {
             src,
             pos: 0,

@@ -17,7 +17,7 @@ mod strings;
 
 use std::borrow::Cow;
 
-use crate::metrics::halt::{Run, Stop};
+use crate::metrics::halt::{Context, Run};
 
 pub use canonical::python_float_repr;
 pub use lex::ParseError;
@@ -82,7 +82,7 @@ enum Node<'a> {
 pub fn parse<'a>(
     src: &'a [u8],
     numbers: Numbers,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<Result<Document<'a>, ParseError>> {
     let mut doc = Document::default();
     Ok(doc.reparse(src, numbers, stop)?.map(|()| doc))
@@ -92,23 +92,23 @@ pub fn parse<'a>(
 #[cfg(test)]
 mod testing {
     use super::{Document, Numbers, ParseError};
-    use crate::metrics::halt::Stop;
+    use crate::metrics::halt::Context;
 
     /// [`super::parse`] with a stop flag never raised.
     pub fn parse(s: &[u8], n: Numbers) -> Result<Document<'_>, ParseError> {
-        super::parse(s, n, &Stop::new()).unwrap()
+        super::parse(s, n, &Context::new()).unwrap()
     }
 
     pub fn canon(s: &str, n: Numbers) -> String {
         parse(s.as_bytes(), n)
             .unwrap()
-            .canonical(&Stop::new())
+            .canonical(&Context::new())
             .unwrap()
     }
 
     pub fn eq(a: &str, b: &str, n: Numbers) -> bool {
         let doc = parse(a.as_bytes(), n).unwrap();
-        doc.matches(b.as_bytes(), &Stop::new()).unwrap()
+        doc.matches(b.as_bytes(), &Context::new()).unwrap()
     }
 }
 
@@ -123,7 +123,7 @@ mod tests {
         let array = format!("[{}1]", "1.0, ".repeat(CHECK_EVERY / 4));
         let plain = format!("\"{}\"", "x".repeat(3 * CHECK_EVERY));
         let escaped = format!("\"{}\"", "ab\\n".repeat(CHECK_EVERY));
-        let (stop, go) = (Stop::new(), Stop::new());
+        let (stop, go) = (Context::new(), Context::new());
         stop.raise();
         for doc in [&array, &plain, &escaped] {
             let src = doc.as_bytes();

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::lex::{is_stopped, locate, same_bytes, PResult, Parser, STOPPED};
 use super::{Document, Node, Numbers, ParseError, Span};
-use crate::metrics::halt::{Halt, Run, Stop};
+use crate::metrics::halt::{Context, Halt, Run};
 
 /// An object member: its key and its value.
 type Member<'a> = (Cow<'a, [u8]>, Node<'a>);
@@ -18,7 +18,7 @@ impl<'a> Document<'a> {
         &mut self,
         src: &'a [u8],
         numbers: Numbers,
-        stop: &Stop,
+        stop: &Context,
     ) -> Run<Result<(), ParseError>> {
         self.numbers = numbers;
         self.items.clear();
@@ -142,7 +142,7 @@ const SORT_RUN: usize = 1 << 12;
 fn sort_stoppable<T: Default>(
     v: &mut [T],
     order: impl Fn(&T, &T) -> Ordering,
-    stop: &Stop,
+    stop: &Context,
 ) -> Result<(), Halt> {
     let n = v.len();
     if n <= SORT_RUN {
@@ -203,7 +203,7 @@ fn key_order(a: &[u8], b: &[u8]) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::{key_order, sort_stoppable, SORT_RUN};
-    use crate::metrics::halt::{Halt, Stop};
+    use crate::metrics::halt::{Context, Halt};
 
     #[test]
     fn the_stoppable_sort_is_the_stable_sort() {
@@ -212,10 +212,10 @@ mod tests {
             let v: Vec<(u32, u32)> = (0..n as u32).map(|i| ((i * 7919) % 97, i)).collect();
             let (mut got, mut want) = (v.clone(), v);
             want.sort_by_key(|x| x.0);
-            sort_stoppable(&mut got, |a, b| a.0.cmp(&b.0), &Stop::new()).unwrap();
+            sort_stoppable(&mut got, |a, b| a.0.cmp(&b.0), &Context::new()).unwrap();
             assert_eq!(got, want, "{n}");
         }
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let mut v = vec![(1u32, 0u32); 3 * SORT_RUN];
         let got = sort_stoppable(&mut v, |a, b| a.0.cmp(&b.0), &stop);

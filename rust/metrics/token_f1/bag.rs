@@ -1,7 +1,7 @@
 //! Token multisets and the size of their intersection.
 
 use crate::metrics::text::push_utf8;
-use crate::metrics::tokens::table::packed_key;
+use crate::metrics::tokens::packed::packed_key;
 
 /// A multiset of tokens keyed by their UTF-8 bytes: up to 15 bytes packed into an integer
 /// ([`packed_key`]), longer ones boxed.

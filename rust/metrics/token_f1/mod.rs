@@ -15,10 +15,13 @@ mod bag;
 mod general;
 mod tokenize;
 
-use crate::metrics::halt::{Run, Stop};
-use crate::metrics::tokens::table::KeyTable;
+use crate::metrics::halt::{Context, Run};
+use crate::metrics::key_table::KeyTable;
 use bag::common_count;
 use tokenize::Tokenizer;
+
+/// The most distinct tokens a table is sized for before it is filled.
+const TABLE_PRESIZE: usize = 1 << 14;
 
 /// How answers are turned into tokens before F1 is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +38,7 @@ pub struct Scratch {
     tokenizer: Tokenizer,
     long_gold: Vec<Box<[u8]>>,
     long_pred: Vec<Box<[u8]>>,
-    table: KeyTable<u32>,
+    table: KeyTable<u128, u32>,
 }
 
 /// Token F1 of `actual` against `expected`, computed exactly as SQuAD's `compute_f1`. `stop`
@@ -45,7 +48,7 @@ pub fn token_f1(
     actual: &[u8],
     normalizer: Normalizer,
     s: &mut Scratch,
-    stop: &Stop,
+    stop: &Context,
 ) -> Run<f64> {
     // The gold tokens are counted into the table as they are read, and the predicted ones
     // taken out of it as they are read; tokens of more than 15 bytes are compared apart.
@@ -58,7 +61,9 @@ pub fn token_f1(
     long_gold.clear();
     long_pred.clear();
     tokenizer.classify(expected, normalizer, stop)?;
-    table.reset(tokenizer.token_bound(), stop)?;
+    // Sized for the tokens of a short text; a long text's table grows with its distinct
+    // tokens (few, in most huge texts), not with its token count.
+    table.reset(tokenizer.token_bound().min(TABLE_PRESIZE), stop)?;
     let n_gold = tokenizer.tokens(expected, long_gold, stop, |k| *table.entry(k).0 += 1)?;
     tokenizer.classify(actual, normalizer, stop)?;
     let mut same = 0usize;
@@ -103,7 +108,7 @@ mod tests {
             a.as_bytes(),
             Normalizer::Squad,
             &mut Scratch::default(),
-            &Stop::new(),
+            &Context::new(),
         )
         .unwrap()
     }
@@ -231,7 +236,7 @@ mod tests {
         for text in &cases {
             for n in [Normalizer::Squad, Normalizer::None] {
                 let (mut got, tokenizer, stop) =
-                    (TokenBag::default(), &mut s.tokenizer, Stop::new());
+                    (TokenBag::default(), &mut s.tokenizer, Context::new());
                 tokenizer.classify(text.as_bytes(), n, &stop).unwrap();
                 let bound = tokenizer.token_bound();
                 let count = tokenizer
@@ -257,9 +262,9 @@ mod tests {
         let (mut fast, mut slow) = (Masks::default(), Masks::default());
         for text in generated_texts() {
             for scheme in SCHEMES {
-                fast.fill_with(text.as_bytes(), scheme, true, &Stop::new())
+                fast.fill_with(text.as_bytes(), scheme, true, &Context::new())
                     .unwrap();
-                slow.fill_with(text.as_bytes(), scheme, false, &Stop::new())
+                slow.fill_with(text.as_bytes(), scheme, false, &Context::new())
                     .unwrap();
                 let w = fast.words;
                 assert_eq!(fast.space[..w], slow.space[..w], "{text:?}");
@@ -270,8 +275,9 @@ mod tests {
         }
         let all: Vec<u8> = (0..=255).collect();
         for scheme in SCHEMES {
-            fast.fill_with(&all, scheme, true, &Stop::new()).unwrap();
-            slow.fill_with(&all, scheme, false, &Stop::new()).unwrap();
+            fast.fill_with(&all, scheme, true, &Context::new()).unwrap();
+            slow.fill_with(&all, scheme, false, &Context::new())
+                .unwrap();
             let w = fast.words;
             assert_eq!(
                 (&fast.space[..w], &fast.closer[..w], &fast.text[..256]),
@@ -283,7 +289,7 @@ mod tests {
     #[test]
     fn runs_equal_a_byte_by_byte_split() {
         // Runs and gaps of 1 to 150 bytes, so that runs start, end and span whole mask words.
-        let (mut masks, stop) = (Masks::default(), Stop::new());
+        let (mut masks, stop) = (Masks::default(), Context::new());
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         for round in 0..300 {
             let mut text = Vec::new();
@@ -343,7 +349,7 @@ mod tests {
 
     #[test]
     fn a_raised_stop_halts_token_f1() {
-        let stop = Stop::new();
+        let stop = Context::new();
         stop.raise();
         let got = token_f1(
             b"a b",
@@ -357,7 +363,7 @@ mod tests {
 
     #[test]
     fn none_normalizer_keeps_case() {
-        let (s, stop) = (&mut Scratch::default(), Stop::new());
+        let (s, stop) = (&mut Scratch::default(), Context::new());
         assert_eq!(
             token_f1(b"The cat", b"the cat", Normalizer::None, s, &stop).unwrap(),
             0.5

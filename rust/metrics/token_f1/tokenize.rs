@@ -4,9 +4,9 @@
 use super::bag::TokenBag;
 use super::general::{split_general, squad_general, General, IS_PUNCT};
 use super::Normalizer;
-use crate::metrics::halt::{Run, Stop};
+use crate::metrics::halt::{Context, Run};
 use crate::metrics::tokens::masks::{Masks, Scheme};
-use crate::metrics::tokens::table::packed_at;
+use crate::metrics::tokens::packed::packed_at;
 
 /// The tokenizer's buffers, reused from text to text.
 #[derive(Default)]
@@ -20,7 +20,12 @@ pub(super) struct Tokenizer {
 
 impl Tokenizer {
     /// Classify `text` under `normalizer`; [`Tokenizer::tokens`] then reads its tokens.
-    pub(super) fn classify(&mut self, text: &[u8], normalizer: Normalizer, stop: &Stop) -> Run<()> {
+    pub(super) fn classify(
+        &mut self,
+        text: &[u8],
+        normalizer: Normalizer,
+        stop: &Context,
+    ) -> Run<()> {
         self.squad = normalizer == Normalizer::Squad;
         let scheme = if self.squad {
             Scheme::Squad
@@ -41,7 +46,7 @@ impl Tokenizer {
         &mut self,
         text: &[u8],
         long: &mut Vec<Box<[u8]>>,
-        stop: &Stop,
+        stop: &Context,
         mut key: impl FnMut(u128),
     ) -> Run<usize> {
         let squad = self.squad;

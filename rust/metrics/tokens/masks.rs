@@ -1,7 +1,7 @@
 //! Classifying a text 64 bytes at a time into separator and closer-look bit masks: the first
 //! pass of token F1's tokenizers and of ROUGE's default one.
 
-use crate::metrics::halt::{Run, Stop, TryVec};
+use crate::metrics::halt::{Context, Run, TryVec};
 use crate::metrics::text::is_ascii_py_space;
 
 /// Mask words (64 bytes of text each) between two polls of the stop flag: 1 MiB of text.
@@ -44,7 +44,7 @@ impl Scheme {
 
 impl Masks {
     /// Classify `text` under `scheme`. `stop` is polled every 1 MiB of text.
-    pub(crate) fn fill(&mut self, text: &[u8], scheme: Scheme, stop: &Stop) -> Run<()> {
+    pub(crate) fn fill(&mut self, text: &[u8], scheme: Scheme, stop: &Context) -> Run<()> {
         self.fill_with(text, scheme, cfg!(target_arch = "x86_64"), stop)
     }
 
@@ -54,7 +54,7 @@ impl Masks {
         text: &[u8],
         scheme: Scheme,
         simd: bool,
-        stop: &Stop,
+        stop: &Context,
     ) -> Run<()> {
         let n = text.len();
         let full = n / 64;
@@ -131,7 +131,7 @@ impl Masks {
     /// Call `f(start, end)` for each maximal run of non-whitespace bytes, in order, polling
     /// `stop` every 1 MiB of text.
     #[inline]
-    pub(crate) fn for_each_run(&self, stop: &Stop, mut f: impl FnMut(usize, usize)) -> Run<()> {
+    pub(crate) fn for_each_run(&self, stop: &Context, mut f: impl FnMut(usize, usize)) -> Run<()> {
         // A run starts where a non-space byte follows a space (or the start of the text) and
         // ends at the space that follows it; the padding past the end ends the last run.
         let (mut prev_space, mut start) = (1u64, 0);

@@ -1,5 +1,5 @@
 //! Tokenizing machinery shared by token F1 and ROUGE-L: the 64-byte mask classifier
-//! ([`masks`]) and packed token keys with their open-addressing table ([`table`]).
+//! ([`masks`]) and packed token keys ([`packed`]).
 
 pub(crate) mod masks;
-pub(crate) mod table;
+pub(crate) mod packed;

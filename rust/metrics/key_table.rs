@@ -1,0 +1,288 @@
+//! The one open-addressing table under every token and n-gram count of the text metrics:
+//! ROUGE-L and token F1 key their tokens through it, and the n-gram metrics (ROUGE-N, BLEU,
+//! chrF) number their tokens, characters and n-grams with it.
+//!
+//! Linear probing with Fibonacci hashing, at most half full. Each slot carries the generation
+//! stamp of the table when it was written, so emptying the table is one increment however
+//! large it once grew: scoring many short pairs costs no clearing.
+
+use super::halt::{Context, Run, TryVec};
+
+/// The id of a key that was looked up and not found.
+pub const ABSENT: u32 = u32::MAX;
+
+/// Slots made ready between two polls of the stop flag when a table is sized for a huge text.
+const SLOTS_PER_CHECK: usize = 1 << 15;
+
+const FIB: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// A key type of [`KeyTable`]: a plain integer, hashed by Fibonacci hashing.
+pub trait SlotKey: Copy + Eq + Default {
+    /// The top `bits` bits of the key's multiplicative hash.
+    fn home(self, bits: u32) -> usize;
+}
+
+impl SlotKey for u64 {
+    #[inline(always)]
+    fn home(self, bits: u32) -> usize {
+        (self.wrapping_mul(FIB) >> (64 - bits)) as usize
+    }
+}
+
+impl SlotKey for u128 {
+    #[inline(always)]
+    fn home(self, bits: u32) -> usize {
+        let folded = self as u64 ^ (self >> 64) as u64;
+        (folded.wrapping_mul(FIB) >> (64 - bits)) as usize
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot<K, V> {
+    key: K,
+    value: V,
+    generation: u32,
+}
+
+/// Keys of type `K`, each with a value `V`.
+pub struct KeyTable<K, V> {
+    slots: Vec<Slot<K, V>>,
+    generation: u32,
+    bits: u32,
+    len: u32,
+}
+
+/// Dense ids for keys: [`KeyTable::intern`] numbers them 0, 1, 2, … in order of first
+/// appearance.
+pub type KeyIds<K = u64> = KeyTable<K, u32>;
+
+const FIRST_BITS: u32 = 6;
+
+impl<K: SlotKey, V: Copy + Default> Default for KeyTable<K, V> {
+    fn default() -> Self {
+        KeyTable {
+            slots: vec![Slot::default(); 1 << FIRST_BITS],
+            generation: 1,
+            bits: FIRST_BITS,
+            len: 0,
+        }
+    }
+}
+
+impl<K: SlotKey, V: Copy + Default> KeyTable<K, V> {
+    /// Forget every key, in O(1).
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Stamps wrapped around: old ones could look current again.
+            self.slots.fill(Slot::default());
+            self.generation = 1;
+        }
+    }
+
+    /// Forget every key and make room for `keys` of them, so that inserting up to `keys` never
+    /// grows the table. The slots of a table that has to grow are made ready 1 MiB or so at a
+    /// time, polling `stop` in between; memory that cannot be had is an error, not an abort.
+    pub fn reset(&mut self, keys: usize, stop: &Context) -> Run<()> {
+        self.clear();
+        let bits = keys
+            .saturating_mul(2)
+            .max(1 << FIRST_BITS)
+            .next_power_of_two()
+            .trailing_zeros();
+        let want = 1usize << bits;
+        if want > self.slots.len() {
+            self.slots.try_capacity(want, "a token table")?;
+            while self.slots.len() < want {
+                stop.check()?;
+                let more = (want - self.slots.len()).min(SLOTS_PER_CHECK);
+                // Generation 0 is never current: the new slots are empty.
+                self.slots.resize(self.slots.len() + more, Slot::default());
+            }
+        }
+        // A small text after a large one probes a small, cache-warm part of the slots.
+        self.bits = bits;
+        Ok(())
+    }
+
+    /// How many keys the table holds.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The slots in use: `1 << bits` (the vector may hold more, from a larger earlier text).
+    #[inline(always)]
+    fn capacity(&self) -> usize {
+        1 << self.bits
+    }
+
+    #[inline(always)]
+    fn mask(&self) -> usize {
+        self.capacity() - 1
+    }
+
+    /// The value of `key`, inserted as `V::default()` when absent (then `true`).
+    #[inline]
+    pub fn entry(&mut self, key: K) -> (&mut V, bool) {
+        let mut i = key.home(self.bits);
+        loop {
+            let slot = self.slots[i];
+            if slot.generation != self.generation {
+                if (self.len as usize + 1) * 2 > self.capacity() {
+                    self.grow();
+                    i = key.home(self.bits);
+                    continue;
+                }
+                self.len += 1;
+                self.slots[i] = Slot {
+                    key,
+                    value: V::default(),
+                    generation: self.generation,
+                };
+                return (&mut self.slots[i].value, true);
+            }
+            if slot.key == key {
+                return (&mut self.slots[i].value, false);
+            }
+            i = (i + 1) & self.mask();
+        }
+    }
+
+    #[inline(always)]
+    fn find(&self, key: K) -> Option<usize> {
+        let mut i = key.home(self.bits);
+        loop {
+            let slot = &self.slots[i];
+            if slot.generation != self.generation {
+                return None;
+            }
+            if slot.key == key {
+                return Some(i);
+            }
+            i = (i + 1) & self.mask();
+        }
+    }
+
+    /// The value of `key`, when present.
+    #[inline]
+    pub fn get(&self, key: K) -> Option<&V> {
+        self.find(key).map(|i| &self.slots[i].value)
+    }
+
+    /// The value of `key`, when present, to change.
+    #[inline]
+    pub fn get_mut(&mut self, key: K) -> Option<&mut V> {
+        self.find(key).map(|i| &mut self.slots[i].value)
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        let live = self.generation;
+        self.bits += 1;
+        self.slots = vec![Slot::default(); 1 << self.bits];
+        self.generation = 1;
+        let mask = self.mask();
+        for slot in old.into_iter().filter(|s| s.generation == live) {
+            let mut i = slot.key.home(self.bits);
+            while self.slots[i].generation == 1 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = Slot {
+                generation: 1,
+                ..slot
+            };
+        }
+    }
+}
+
+impl<K: SlotKey> KeyTable<K, u32> {
+    /// The id of `key`, a new one (the number of keys before it) if it has none.
+    #[inline]
+    pub fn intern(&mut self, key: K) -> u32 {
+        let next = self.len;
+        let (id, new) = self.entry(key);
+        if new {
+            *id = next;
+        }
+        *id
+    }
+
+    /// The id of `key`, or `next()` given to it if it has none; `next` is called at most once.
+    #[inline]
+    pub fn intern_with(&mut self, key: K, next: impl FnOnce() -> u32) -> u32 {
+        let (id, new) = self.entry(key);
+        if new {
+            *id = next();
+        }
+        *id
+    }
+
+    /// The id of `key`, or [`ABSENT`].
+    #[inline]
+    pub fn id(&self, key: K) -> u32 {
+        self.get(key).copied().unwrap_or(ABSENT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_grow_and_clear() {
+        let mut t = KeyIds::<u64>::default();
+        for round in 0..3u64 {
+            for k in 0..5000u64 {
+                assert_eq!(t.intern(k * 7919 + round), k as u32);
+            }
+            for k in 0..5000u64 {
+                assert_eq!(t.id(k * 7919 + round), k as u32);
+                assert_eq!(t.intern(k * 7919 + round), k as u32);
+            }
+            assert_eq!(t.id(u64::MAX), ABSENT);
+            assert_eq!(t.len(), 5000);
+            t.clear();
+            assert!(t.is_empty());
+            assert_eq!(t.id(round), ABSENT);
+        }
+        // The generation stamp wrapping around empties the table for real.
+        t.generation = u32::MAX;
+        t.intern(42);
+        t.clear();
+        assert_eq!(t.id(42), ABSENT);
+        let mut k = KeyIds::<u128>::default();
+        for i in 0..3000u128 {
+            assert_eq!(k.intern(i << 100 | i), i as u32);
+        }
+        assert_eq!(k.id(5 << 100 | 5), 5);
+    }
+
+    #[test]
+    fn a_reset_table_forgets_its_keys_and_holds_what_it_was_sized_for() {
+        let mut t = KeyTable::<u128, u32>::default();
+        let stop = Context::new();
+        t.reset(100, &stop).unwrap();
+        let bits = t.bits;
+        for k in 1..=100u128 {
+            *t.entry(k << 64).0 += k as u32;
+        }
+        assert_eq!(t.bits, bits, "sized for 100 keys, it did not grow");
+        assert_eq!(t.get_mut(7 << 64).copied(), Some(7));
+        assert!(!t.entry(7 << 64).1);
+        t.reset(3, &stop).unwrap();
+        assert_eq!(t.get(7 << 64), None);
+        assert!(t.entry(7 << 64).1);
+        assert_eq!(*t.entry(7 << 64).0, 0);
+        let raised = Context::new();
+        raised.raise();
+        assert!(
+            t.reset(1 << 20, &raised).is_err(),
+            "growing polls the stop flag"
+        );
+    }
+}

@@ -156,7 +156,8 @@ def register(subparsers: Any) -> None:
 
 
 def _options(args: argparse.Namespace) -> ScoreOptions:
-    from evalmark.metrics import MAX_WORKERS
+    from evalmark.errors import MetricInputError
+    from evalmark.metrics import resolve_workers
     from evalmark.scoring import Columns, ScoreOptions, parse_metrics
 
     try:
@@ -165,13 +166,11 @@ def _options(args: argparse.Namespace) -> ScoreOptions:
         raise CliError(str(exc)) from None
     if args.chunk_size < 1:
         raise CliError(f"--chunk-size must be at least 1, got {args.chunk_size}")
-    if args.workers is not None and (
-        args.workers == 0 or args.workers < -1 or args.workers > MAX_WORKERS
-    ):
-        raise CliError(
-            f"--workers must be -1 (all cores) or a thread count from 1 to {MAX_WORKERS}, "
-            f"got {args.workers}"
-        )
+    if args.workers is not None:
+        try:
+            resolve_workers(args.workers)  # the one check of a thread count
+        except MetricInputError as exc:
+            raise CliError(f"--{exc}") from None
     if args.max_chars is not None and args.max_chars < 0:
         raise CliError(
             f"--max-chars must be a count of characters (0 or more), got {args.max_chars}"

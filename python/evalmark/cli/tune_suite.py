@@ -172,7 +172,7 @@ def flip_rates_from_cassette(path: Path, grades: int | None) -> tuple[list[float
     if not rows:
         raise CliError(
             f"--from-cassette: {path} holds no prompt judged twice or more; record the judge "
-            "with repeats (JudgeStrategy(repeats=k)) to measure its noise"
+            "with repeats (LLMJudge(repeats=k)) to measure its noise"
         )
     estimate = estimate_flip_rate(rows, grades=grades or (5 if graded else 2))
     line = (

@@ -31,7 +31,7 @@ from typing import Any
 
 from evalmark.models.lexical import content_words, overlap
 from evalmark.models.prompts.fence import block_name
-from evalmark.models.prompts.model import CatalogPrompt, RenderedCatalogPrompt
+from evalmark.models.prompts.model import JudgePrompt, RenderedCatalogPrompt
 from evalmark.models.prompts.values import tool_names
 from evalmark.models.rule_lexicons import INTENTS, LANGUAGES, LEXICONS
 
@@ -220,7 +220,7 @@ def _intent_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> Ru
 
 
 def rule_outcome(
-    prompt: CatalogPrompt, rendered: RenderedCatalogPrompt, min_overlap: float
+    prompt: JudgePrompt, rendered: RenderedCatalogPrompt, min_overlap: float
 ) -> RuleOutcome:
     """The outcome of ``prompt``'s rule on the blocks of a rendered prompt."""
     rule = prompt.rule
@@ -309,7 +309,7 @@ def _requested_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def answer_catalog_prompt(
-    prompt: CatalogPrompt,
+    prompt: JudgePrompt,
     rendered: RenderedCatalogPrompt,
     params: Mapping[str, Any],
     min_overlap: float,

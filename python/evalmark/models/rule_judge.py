@@ -79,23 +79,23 @@ class RuleJudge:
                 f"RuleJudge does not know the judge prompt {rendered.name!r}; it knows "
                 f"{', '.join(sorted(PROMPTS))}"
             )
-        for block in (prompt.claim_block, prompt.evidence_block):
+        claim, evidence = str(prompt.rule["claim"]), str(prompt.rule["evidence"])
+        for block in (claim, evidence):
             if block not in rendered.blocks:
                 raise ValueError(f"the {rendered.name} prompt has no {block} block")
-        share, missing = overlap(
-            rendered.blocks[prompt.claim_block], rendered.blocks[prompt.evidence_block]
-        )
+        share, missing = overlap(rendered.blocks[claim], rendered.blocks[evidence])
         return ChatReply(text=self._answer(prompt, share, missing), metadata={"overlap": share})
 
     def _answer(self, prompt: JudgePrompt, share: float, missing: list[str]) -> str:
+        claim, evidence = str(prompt.rule["claim"]), str(prompt.rule["evidence"])
         found = (
-            f"{share:.0%} of the content words of the {prompt.claim_block.lower()} appear in "
-            f"the {prompt.evidence_block.lower()}"
+            f"{share:.0%} of the content words of the {claim.lower()} appear in "
+            f"the {evidence.lower()}"
         )
         if missing:
             found += f"; missing: {', '.join(missing[:10])}"
-        if prompt.kind == "graded":
-            low, high = min(prompt.grades), max(prompt.grades)
+        if prompt.reply == "grade":
+            low, high = prompt.grades
             grade = min(high, max(low, low + math.floor((high - low) * share + 0.5)))
             return f"{found}.\nGRADE: {grade}"
         verdict = "yes" if share >= self.min_overlap else "no"

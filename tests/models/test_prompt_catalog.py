@@ -75,7 +75,7 @@ def test_evalmark_prompts_is_the_public_name() -> None:
     assert public.CATALOG is CATALOG
     assert public.get_prompt("toxicity") is CATALOG["toxicity"]
     assert public.PROMPTS is PROMPTS  # the line-verdict templates are still there
-    assert {"relevancy", "groundedness", "correctness", "rubric"} == set(PROMPTS)
+    assert {"relevancy", "groundedness", "agreement", "rubric"} == set(PROMPTS)
 
 
 def test_every_prompt_declares_its_variables_and_uses_each_of_them() -> None:

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from evalmark import Sample
-from evalmark.models import ScriptedChat
+from evalmark.models import RuleJudge, ScriptedChat
 from evalmark.models.prompts import (
     CATALOG,
     GROUNDEDNESS,
@@ -138,3 +138,23 @@ def test_the_suite_kind_takes_a_line_prompt_and_a_parse_mode() -> None:
     check = build_strategy("llm-judge", options, judge)
     assert isinstance(check, LLMJudge) and check.parse == "structured"
     assert check.evaluate(SAMPLE, "Paris.").passed
+
+
+def test_rule_judge_answers_every_prompt_in_the_mode_it_asks_for() -> None:
+    sample = Sample(
+        name="refund",
+        parameters=["How long is the refund window?"],
+        expected_output="Refunds within 30 days of purchase.",
+    )
+    answer = "Refunds are possible within 30 days of purchase."
+    structured = LLMJudge("agreement", RuleJudge(), parse="structured", mode="prompted")
+    result = structured.evaluate(sample, answer)
+    assert result.passed and result.metadata["mode"] == "prompted"
+    native = LLMJudge("relevancy", RuleJudge(), parse="structured", mode="native")
+    assert native.evaluate(sample, "Something else entirely.").metadata["value"] is False
+    verdict = LLMJudge("correctness", RuleJudge(), parse="verdict").evaluate(sample, answer)
+    assert verdict.passed and verdict.explanation.startswith("100% of the content words")
+    graded = LLMJudge("correctness", RuleJudge(), parse="grade").evaluate(sample, answer)
+    assert graded.passed and graded.metadata["votes"] == [{"passed": True, "score": 1.0}]
+    judged = LLMJudge("rubric", RuleJudge(), parse="json").evaluate(sample, answer)
+    assert judged.passed and judged.score == 1.0

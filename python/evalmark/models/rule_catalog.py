@@ -35,7 +35,13 @@ from evalmark.models.prompts.model import JudgePrompt, RenderedCatalogPrompt
 from evalmark.models.prompts.values import tool_names
 from evalmark.models.rule_lexicons import INTENTS, LANGUAGES, LEXICONS
 
-__all__ = ["RuleOutcome", "answer_catalog_prompt", "rule_outcome", "schema_instance"]
+__all__ = [
+    "RuleOutcome",
+    "answer_catalog_prompt",
+    "requested_schema",
+    "rule_outcome",
+    "schema_instance",
+]
 
 _NOT_GIVEN = "(not given)"
 _REASONING_KEYS = ("reasoning", "explanation", "rationale", "reason", "comment")
@@ -298,7 +304,8 @@ def schema_instance(schema: Mapping[str, Any], outcome: RuleOutcome) -> dict[str
     return out
 
 
-def _requested_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
+def requested_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The JSON Schema of a native structured-output request's ``response_format``, or None."""
     requested = params.get("response_format")
     if isinstance(requested, Mapping) and requested.get("type") == "json_schema":
         spec = requested.get("json_schema")
@@ -316,7 +323,7 @@ def answer_catalog_prompt(
 ) -> tuple[str, dict[str, Any]]:
     """(the JSON reply, its metadata) of ``RuleJudge`` to a rendered catalog prompt."""
     outcome = rule_outcome(prompt, rendered, min_overlap)
-    schema = _requested_schema(params) or rendered.schema or prompt.response().json_schema()
+    schema = requested_schema(params) or rendered.schema or prompt.response().json_schema()
     reply = schema_instance(schema, outcome)
     metadata = {"rule": prompt.rule.get("kind"), "share": outcome.share}
     return json.dumps(reply, ensure_ascii=False), metadata

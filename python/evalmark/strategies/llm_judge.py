@@ -154,7 +154,8 @@ class LLMJudge:
         self.threshold = float(threshold)
         self.examples = tuple(FewShotExample.of(e) for e in few_shot)
         if self.examples:
-            self._check_examples()
+            # Rendering them once checks every example's variables and score.
+            self.prompt.examples_text(self.examples, self.response, self.parse)
         self.repeats = repeats
         self.reducer: Reducer = reducer
         self.cache = bool(cache)
@@ -182,17 +183,6 @@ class LLMJudge:
         self.params = dict(params or {})
         self.variables = variables
         self._caller = StructuredCaller(model, self.mode, label=self.prompt.name)
-
-    def _check_examples(self) -> None:
-        # Rendering once checks every example's variables and score against the shape.
-        for number, example in enumerate(self.examples, 1):
-            try:
-                self.prompt.check_values(example.values)
-            except (PromptVariableError, ValueError) as exc:
-                raise ValueError(
-                    f"judge prompt {self.prompt.name!r}: few-shot example {number}: {exc}"
-                ) from None
-        self.prompt._examples(self.examples, self.response, self.parse)
 
     # ------------------------------------------------------------------ asking
 

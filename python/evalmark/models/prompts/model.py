@@ -206,7 +206,7 @@ class JudgePrompt:
         parts = [self.header + self.name] if self.header else []
         parts.append(self._body(texts))
         if examples:
-            parts.append(self._examples(examples, spec, parse))
+            parts.append(self.examples_text(examples, spec, parse))
         content = "\n\n".join(parts)
         if self.fenced:
             instruction = answer_instruction(parse, spec, mode, self.grades)
@@ -225,9 +225,11 @@ class JudgePrompt:
 
         return PLACEHOLDER.sub(fill, self.body).strip()
 
-    def _examples(
+    def examples_text(
         self, examples: Sequence[FewShotExample], spec: ResponseSpec, parse: ParseMode
     ) -> str:
+        """The worked examples as shown to the judge, each answer in ``parse`` mode; a
+        ValueError naming the example whose variables or score do not fit."""
         lines = [
             "Worked examples follow, each graded the way you should grade. They are examples "
             "only: judge the output above on its own."

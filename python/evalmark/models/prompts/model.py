@@ -264,8 +264,11 @@ class JudgePrompt:
         for v in self.variables:
             extra = ", optional" if v.optional else ""
             lines.append(f"  {v.name} ({v.type}{extra}): {v.description}")
-        shape = "a JSON Schema (a classifier)" if self.schema is not None else self.score
-        lines.append(f"score: {shape}")
+        if self.reply != "structured":
+            lines.append(f"reply: {self.reply} (parse mode; see evalmark.models.prompts.answers)")
+        else:
+            shape = "a JSON Schema (a classifier)" if self.schema is not None else self.score
+            lines.append(f"score: {shape}")
         return "\n".join(lines)
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from evalmark.errors import ScriptExhausted
 from evalmark.models import ChatReply, EchoChat, HashEmbedding, Message, RuleJudge, ScriptedChat
-from evalmark.models.prompts import CORRECTNESS, GROUNDEDNESS, RELEVANCY, RUBRIC, parse_verdict
+from evalmark.models.prompts import AGREEMENT, GROUNDEDNESS, RELEVANCY, RUBRIC, parse_verdict
 from evalmark.models.rule_judge import STOPWORDS
 
 words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=9).filter(
@@ -167,7 +167,7 @@ def test_rule_judge_accepts_a_dropped_negation() -> None:
 
 def test_rule_judge_rejects_a_correct_paraphrase() -> None:
     """Pinned weakness: synonyms do not count, so a faithful paraphrase fails."""
-    prompt = CORRECTNESS.render(
+    prompt = AGREEMENT.render(
         question="What happened to the meeting?",
         expected_output="The meeting was postponed.",
         response="They delayed the gathering to a later date.",

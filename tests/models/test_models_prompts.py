@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evalmark.errors import PromptVariableError
 from evalmark.models.prompts import (
-    CORRECTNESS,
+    AGREEMENT,
     GROUNDEDNESS,
     PROMPTS,
     RELEVANCY,
@@ -20,26 +21,28 @@ from evalmark.models.prompts import (
 
 
 def test_each_template_declares_its_variables() -> None:
-    assert RELEVANCY.variables == ("question", "response")
-    assert GROUNDEDNESS.variables == ("context", "response")
-    assert CORRECTNESS.variables == ("question", "expected_output", "response")
-    assert RUBRIC.variables == ("question", "expected_output", "response")
-    assert set(PROMPTS) == {"relevancy", "groundedness", "correctness", "rubric"}
+    assert RELEVANCY.variable_names == ("question", "response")
+    assert GROUNDEDNESS.variable_names == ("context", "response")
+    assert AGREEMENT.variable_names == ("question", "expected_output", "response")
+    assert RUBRIC.variable_names == ("question", "expected_output", "response")
+    assert set(PROMPTS) == {"relevancy", "groundedness", "agreement", "rubric"}
 
 
 def test_missing_variable_lists_what_the_template_needs() -> None:
     with pytest.raises(ValueError) as caught:
-        CORRECTNESS.render(question="q", response="r")
+        AGREEMENT.render(question="q", response="r")
     assert str(caught.value) == (
-        "judge prompt 'correctness' needs {question}, {expected_output}, {response}; "
-        "missing {expected_output}"
+        "judge prompt 'agreement' needs question, expected_output, response; "
+        "missing expected_output"
     )
-    with pytest.raises(ValueError, match=r"unknown variable.*contxt"):
+    with pytest.raises(ValueError, match=r"has no variable 'contxt'"):
         GROUNDEDNESS.render(contxt="c", response="r")
 
 
-def test_unused_known_variables_are_ignored_and_context_lists_are_joined() -> None:
-    messages = GROUNDEDNESS.render(context=["first passage", "second"], response="r", question="q")
+def test_undeclared_variables_are_refused_and_context_lists_are_joined() -> None:
+    with pytest.raises(PromptVariableError, match="has no variable 'question'"):
+        GROUNDEDNESS.render(context=["c"], response="r", question="q")
+    messages = GROUNDEDNESS.render(context=["first passage", "second"], response="r")
     assert messages[0]["role"] == "system" and messages[1]["role"] == "user"
     read = read_prompt(messages[1]["content"])
     assert read is not None and read.name == "groundedness"
@@ -50,9 +53,9 @@ def test_unused_known_variables_are_ignored_and_context_lists_are_joined() -> No
 def test_blocks_read_back_exactly_and_cannot_be_forged(
     question: str, reference: str, response: str
 ) -> None:
-    content = CORRECTNESS.render(question=question, expected_output=reference, response=response)
+    content = AGREEMENT.render(question=question, expected_output=reference, response=response)
     read = read_prompt(content[1]["content"])
-    assert read is not None and read.name == "correctness"
+    assert read is not None and read.name == "agreement"
     defused = {
         k: v.replace("<<<", "< < <")
         for k, v in {"QUESTION": question, "REFERENCE": reference, "RESPONSE": response}.items()

@@ -24,7 +24,7 @@ from evalmark.models.cassette_file import read_cassette
 from evalmark.models.modes import MODE_ENV
 from evalmark.models.prompts import RELEVANCY
 from evalmark.report import render_report
-from evalmark.strategies import Contains, ExactMatch, JudgeStrategy
+from evalmark.strategies import Contains, ExactMatch, LLMJudge
 from evalmark.strategies.base import strategy_name
 
 pytest_plugins = ["pytester"]
@@ -122,11 +122,11 @@ def test_judge_repeats_replay_by_repeat_across_runs_and_run_indexes(tmp_path: Pa
     cassette = tmp_path / "judge.jsonl"
     verdicts = iter(["VERDICT: yes", "VERDICT: no", "VERDICT: yes"] * len(SAMPLES))
     recorder = record_replay(ScriptedChat(list(verdicts)), cassette, "record-missing")
-    judge = JudgeStrategy(recorder, "relevancy", repeats=3, reducer="majority", name="rel")
+    judge = LLMJudge("relevancy", recorder, repeats=3, reducer="majority", name="rel")
     outputs = [f"fact {i}" for i in range(len(SAMPLES))]
     recorded_report = render_report(Scorer().evaluate_outputs(SAMPLES, outputs, judge), "json")
     replayer = record_replay(ScriptedChat([]), cassette, "replay")
-    again = JudgeStrategy(replayer, "relevancy", repeats=3, reducer="majority", name="rel")
+    again = LLMJudge("relevancy", replayer, repeats=3, reducer="majority", name="rel")
     for run_index in (0, 1, 5):
         report = Scorer(run_index=run_index, concurrency=2).evaluate_outputs(
             SAMPLES, outputs, again

@@ -16,7 +16,7 @@ from evalmark.models.prompts import (
     CATALOG,
     GROUPS,
     PROMPTS,
-    CatalogPrompt,
+    JudgePrompt,
     get_prompt,
     load_prompt,
     parse_prompt,
@@ -75,7 +75,7 @@ def test_evalmark_prompts_is_the_public_name() -> None:
     assert public.CATALOG is CATALOG
     assert public.get_prompt("toxicity") is CATALOG["toxicity"]
     assert public.PROMPTS is PROMPTS  # the line-verdict templates are still there
-    assert {"relevancy", "groundedness", "correctness", "rubric"} == set(PROMPTS)
+    assert {"relevancy", "groundedness", "agreement", "rubric"} == set(PROMPTS)
 
 
 def test_every_prompt_declares_its_variables_and_uses_each_of_them() -> None:
@@ -195,8 +195,8 @@ def test_an_answer_that_tries_to_close_its_block_stays_inside_it() -> None:
 def test_native_mode_leaves_the_schema_to_the_request_and_states_the_fields() -> None:
     prompt = get_prompt("conciseness")
     spec = prompt.response(score="continuous")
-    native = prompt.render(inputs="q", outputs="a", response=spec, mode="native")[1]["content"]
-    prompted = prompt.render(inputs="q", outputs="a", response=spec)[1]["content"]
+    native = prompt.render(inputs="q", outputs="a", shape=spec, mode="native")[1]["content"]
+    prompted = prompt.render(inputs="q", outputs="a", shape=spec)[1]["content"]
     assert "RESPONSE_SCHEMA" not in native and "RESPONSE_SCHEMA" in prompted
     for text in (native, prompted):
         assert text.index('"reasoning"') < text.index('"score": a number from 0 to 1')
@@ -220,7 +220,7 @@ def test_few_shot_examples_follow_the_instructions_in_the_order_given() -> None:
     reversed_text = prompt.render(outputs="hello", few_shot=examples[::-1])[1]["content"]
     assert read_blocks(reversed_text)["EXAMPLE_1_OUTPUTS"] == "You idiot."
     no_reasoning = prompt.response(reasoning=False)
-    text = prompt.render(outputs="x", few_shot=examples, response=no_reasoning)[1]["content"]
+    text = prompt.render(outputs="x", few_shot=examples, shape=no_reasoning)[1]["content"]
     assert json.loads(read_blocks(text)["EXAMPLE_1_JUDGMENT"]) == {"score": True}
     with pytest.raises(ValueError, match=r"few-shot example 1:.*must be true or false"):
         prompt.render(outputs="x", few_shot=[{"outputs": "y", "score": 0.5}])
@@ -302,7 +302,7 @@ def test_your_own_prompt_file_reads_like_a_catalog_one(tmp_path: Path) -> None:
     path = tmp_path / "politeness.md"
     path.write_text(GOOD)
     prompt = load_prompt(path)
-    assert isinstance(prompt, CatalogPrompt)
+    assert isinstance(prompt, JudgePrompt)
     assert prompt.name == "politeness" and prompt.score == "continuous"
     assert prompt.response().kind == "continuous"
     assert prompt.render(outputs="hi")[0] == {"role": "system", "content": "You review manners."}

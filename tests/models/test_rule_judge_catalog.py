@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from evalmark.models import RuleJudge
-from evalmark.models.prompts import CATALOG, CatalogPrompt, get_prompt
+from evalmark.models.prompts import CATALOG, JudgePrompt, get_prompt
 from evalmark.models.structured import ResponseSpec
 
 QUESTION = "How do I download last month's invoice?"
@@ -37,7 +37,7 @@ VALUES: dict[str, Any] = {
 }
 
 
-def values_for(prompt: CatalogPrompt) -> dict[str, Any]:
+def values_for(prompt: JudgePrompt) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for variable in prompt.variables:
         if variable.name == "outputs":
@@ -53,9 +53,9 @@ def values_for(prompt: CatalogPrompt) -> dict[str, Any]:
 
 
 def ask(
-    prompt: CatalogPrompt, values: dict[str, Any], spec: ResponseSpec, mode: str = "prompted"
+    prompt: JudgePrompt, values: dict[str, Any], spec: ResponseSpec, mode: str = "prompted"
 ) -> str:
-    messages = prompt.render(values, response=spec, mode=mode)  # type: ignore[arg-type]
+    messages = prompt.render(values, shape=spec, mode=mode)  # type: ignore[arg-type]
     params = {"response_format": spec.response_format(prompt.name)} if mode == "native" else {}
     return RuleJudge().chat(messages, **params).text
 

@@ -1,4 +1,4 @@
-"""JudgeStrategy: templates, parsing into results, repeats and reducers, fallback, call context."""
+"""LLMJudge with line-verdict prompts and templates: parsing, repeats, fallback, call context."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from evalmark.models import (
     current_call,
     record_replay,
 )
-from evalmark.models.prompts import CORRECTNESS
+from evalmark.models.prompts import AGREEMENT
 from evalmark.report import render_report
-from evalmark.strategies import ExactMatch, JudgeStrategy, TokenF1
+from evalmark.strategies import ExactMatch, LLMJudge, TokenF1
 from evalmark.strategies.judge import Vote, reduce_votes
 
 SAMPLE = Sample(
@@ -52,46 +52,46 @@ class Recording:
 
 
 def test_rule_judge_through_our_templates() -> None:
-    for template in ("correctness", "groundedness", "relevancy"):
-        result = JudgeStrategy(RuleJudge(), template).evaluate(SAMPLE, GOOD)
+    for template in ("agreement", "groundedness", "relevancy"):
+        result = LLMJudge(template, RuleJudge()).evaluate(SAMPLE, GOOD)
         assert result.passed and result.score == 1.0, template
         assert result.metadata["template"] == template and result.metadata["judge"] == "rule-judge"
-    graded = JudgeStrategy(RuleJudge(), "rubric").evaluate(SAMPLE, "Lyon")
+    graded = LLMJudge("rubric", RuleJudge()).evaluate(SAMPLE, "Lyon")
     assert not graded.passed and 0.0 <= graded.score < 0.75
 
 
 def test_template_variables_come_from_sample_and_test_case() -> None:
     judge = Recording(["VERDICT: yes"])
     case = TestCase("Which city is the capital?", GOOD, retrieval_context=("Retrieved passage.",))
-    JudgeStrategy(judge, "groundedness").evaluate(SAMPLE, case)
+    LLMJudge("groundedness", judge).evaluate(SAMPLE, case)
     assert "Retrieved passage." in judge.prompts[0] and GOOD in judge.prompts[0]
     judge = Recording(["VERDICT: yes"])
-    JudgeStrategy(judge, CORRECTNESS).evaluate(SAMPLE, GOOD)
+    LLMJudge(AGREEMENT, judge).evaluate(SAMPLE, GOOD)
     assert "What is the capital of France?" in judge.prompts[0]
     assert "Paris is the capital of France" in judge.prompts[0]
 
 
 def test_a_missing_variable_lists_what_the_template_needs() -> None:
     bare = Sample(name="bare", parameters=["q"], expected_output="x")
-    with pytest.raises(ValueError, match=r"sample 'bare'.*needs \{context\}, \{response\}"):
-        JudgeStrategy(RuleJudge(), "groundedness").evaluate(bare, "answer")
+    with pytest.raises(
+        ValueError, match=r"sample 'bare'.*needs context, response; missing context"
+    ):
+        LLMJudge("groundedness", RuleJudge()).evaluate(bare, "answer")
 
 
 def test_custom_string_template_with_json_judgments() -> None:
     judge = ScriptedChat(
         {"Paris": 'Sure: ```json\n{"score": 0.9, "passed": true, "explanation": "right"}\n```'}
     )
-    strategy = JudgeStrategy(judge, "Q: {question}\nA: {response}\nReply in JSON.", parse="json")
+    strategy = LLMJudge("Q: {question}\nA: {response}\nReply in JSON.", judge, parse="json")
     result = strategy.evaluate(SAMPLE, GOOD)
     assert result.passed and result.score == 0.9 and result.explanation == "right"
     with pytest.raises(ValueError, match="unknown variable"):
-        JudgeStrategy(judge, "{answer}")
+        LLMJudge("{answer}", judge)
 
 
 def test_unreadable_reply_is_a_typed_error_inside_the_result() -> None:
-    result = JudgeStrategy(ScriptedChat(["I would rather not say."]), "relevancy").evaluate(
-        SAMPLE, GOOD
-    )
+    result = LLMJudge("relevancy", ScriptedChat(["I would rather not say."])).evaluate(SAMPLE, GOOD)
     assert not result.passed and result.error is not None
     assert result.error.kind == "parse" and result.error.type == "VerdictParseError"
     assert result.error.raw == "I would rather not say."
@@ -104,13 +104,13 @@ def test_a_judge_that_raises_is_an_error_result() -> None:
         def chat(self, messages: Any, **params: Any) -> ChatReply:
             raise ConnectionError("judge offline")
 
-    result = JudgeStrategy(Down(), "relevancy").evaluate(SAMPLE, GOOD)
+    result = LLMJudge("relevancy", Down()).evaluate(SAMPLE, GOOD)
     assert result.error is not None and result.error.kind == "judge"
     assert "judge offline" in result.explanation
 
 
 def test_fallback_runs_when_the_judge_fails() -> None:
-    strategy = JudgeStrategy(ScriptedChat(["??"]), "relevancy", fallback=TokenF1(0.3))
+    strategy = LLMJudge("relevancy", ScriptedChat(["??"]), fallback=TokenF1(0.3))
     result = strategy.evaluate(SAMPLE, GOOD)
     assert result.passed and result.error is None
     assert result.metadata["fallback"] == "TokenF1"
@@ -121,14 +121,14 @@ def test_fallback_runs_when_the_judge_fails() -> None:
 
 
 def test_fallback_also_works_async() -> None:
-    strategy = JudgeStrategy(ScriptedChat(["??"]), "relevancy", fallback=ExactMatch())
+    strategy = LLMJudge("relevancy", ScriptedChat(["??"]), fallback=ExactMatch())
     result = asyncio.run(strategy.aevaluate(SAMPLE, "Paris is the capital of France"))
     assert result.passed and result.metadata["fallback"] == "ExactMatch"
 
 
 def test_repeats_pass_run_sample_check_and_repeat_to_the_model() -> None:
     judge = Recording(["VERDICT: yes", "VERDICT: no", "VERDICT: yes"])
-    strategy = JudgeStrategy(judge, "relevancy", repeats=3, name="rel")
+    strategy = LLMJudge("relevancy", judge, repeats=3, name="rel")
     result = Scorer(run_index=7).evaluate([SAMPLE], lambda q: GOOD, strategy).column("rel")[0]
     assert sorted(judge.contexts) == [(7, "capital", f"rel#{r}", r) for r in range(3)]
     assert result.passed and result.score == pytest.approx(2 / 3)
@@ -137,7 +137,7 @@ def test_repeats_pass_run_sample_check_and_repeat_to_the_model() -> None:
 
 def test_single_call_uses_the_strategy_name_as_check() -> None:
     judge = Recording(["VERDICT: yes"])
-    JudgeStrategy(judge, "relevancy", name="rel").evaluate(SAMPLE, GOOD)
+    LLMJudge("relevancy", judge, name="rel").evaluate(SAMPLE, GOOD)
     assert judge.contexts == [(0, "capital", "rel", 0)]
 
 
@@ -171,7 +171,7 @@ def test_noisy_judge_repeats_draw_independently_and_reproducibly() -> None:
         for i in range(40)
     ]
     noisy = NoisyJudge(RuleJudge(), flip_rate=0.3, seed=5)
-    strategy = JudgeStrategy(noisy, "groundedness", repeats=5, name="g")
+    strategy = LLMJudge("groundedness", noisy, repeats=5, name="g")
     first = Scorer(concurrency=4).evaluate(samples, lambda q: GOOD, strategy)
     again = Scorer(concurrency=1).evaluate(samples, lambda q: GOOD, strategy)
     assert render_report(first, "json") == render_report(again, "json")
@@ -186,14 +186,12 @@ def test_noisy_judge_repeats_draw_independently_and_reproducibly() -> None:
 
 
 def test_grade_threshold_and_clamp() -> None:
-    strategy = JudgeStrategy(ScriptedChat(["Good.\nGRADE: 4"]), "rubric")
+    strategy = LLMJudge("rubric", ScriptedChat(["Good.\nGRADE: 4"]))
     result = strategy.evaluate(SAMPLE, GOOD)
     assert result.passed and result.score == 0.75
-    strict = JudgeStrategy(ScriptedChat(["GRADE: 4"]), "rubric", min_grade=5).evaluate(SAMPLE, GOOD)
+    strict = LLMJudge("rubric", ScriptedChat(["GRADE: 4"]), min_grade=5).evaluate(SAMPLE, GOOD)
     assert not strict.passed
-    clamped = JudgeStrategy(
-        ScriptedChat(["I give it 9"]), "Rate {response}", parse="grade", clamp=True
-    )
+    clamped = LLMJudge("Rate {response}", ScriptedChat(["I give it 9"]), parse="grade", clamp=True)
     assert clamped.evaluate(SAMPLE, GOOD).score == 1.0
 
 
@@ -221,7 +219,7 @@ def test_recorded_judge_replays_each_repeat_whatever_the_scheduling(tmp_path: Pa
 
     def run(model: Any, mode: str, concurrency: int) -> str:
         judge = record_replay(model, cassette, mode)
-        strategy = JudgeStrategy(judge, "relevancy", repeats=3, reducer="all", name="rel")
+        strategy = LLMJudge("relevancy", judge, repeats=3, reducer="all", name="rel")
         return render_report(
             Scorer(concurrency=concurrency).evaluate(samples, lambda q: q, strategy), "json"
         )
@@ -252,7 +250,7 @@ def test_judge_calls_in_flight_stay_within_the_scorer_concurrency() -> None:
 
     judge = Slow()
     samples = [Sample(name=f"s{i}", parameters=[f"q{i}"], expected_output="x") for i in range(10)]
-    strategy = JudgeStrategy(judge, "relevancy", repeats=3)
+    strategy = LLMJudge("relevancy", judge, repeats=3)
     report = Scorer(concurrency=3).evaluate(samples, lambda q: q, strategy)
     assert report.passed == 10
     assert 1 < judge.peak <= 3

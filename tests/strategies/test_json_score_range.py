@@ -7,7 +7,7 @@ import pytest
 from evalmark import Sample
 from evalmark.errors import JsonJudgmentParseError
 from evalmark.models import ScriptedChat
-from evalmark.strategies import JudgeStrategy
+from evalmark.strategies import LLMJudge
 from evalmark.strategies.parsing import parse_json_judgment
 
 SAMPLE = Sample(name="s", parameters=["Capital of France?"], expected_output="Paris")
@@ -34,13 +34,13 @@ def test_bad_ranges_are_value_errors(bad: object) -> None:
     with pytest.raises(ValueError, match="score_range"):
         parse_json_judgment('{"score": 1}', score_range=bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="score_range"):
-        JudgeStrategy(ScriptedChat(["x"]), "{response}", parse="json", score_range=bad)  # type: ignore[arg-type]
+        LLMJudge("{response}", ScriptedChat(["x"]), parse="json", score_range=bad)  # type: ignore[arg-type]
 
 
 def test_judge_strategy_with_a_0_100_scale() -> None:
     judge = ScriptedChat(['{"score": 85, "explanation": "mostly right"}'])
-    strategy = JudgeStrategy(
-        judge, "Q: {question}\nA: {response}", parse="json", score_range=(0, 100), threshold=0.8
+    strategy = LLMJudge(
+        "Q: {question}\nA: {response}", judge, parse="json", score_range=(0, 100), threshold=0.8
     )
     result = strategy.evaluate(SAMPLE, "Paris")
     assert result.passed and result.score == pytest.approx(0.85)

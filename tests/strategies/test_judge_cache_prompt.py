@@ -7,7 +7,7 @@ from typing import Any
 
 from evalmark import Sample
 from evalmark.models import ChatReply
-from evalmark.strategies import JudgeStrategy
+from evalmark.strategies import LLMJudge
 
 SAMPLE = Sample(name="s", parameters=["Capital of France?"], expected_output="Paris")
 
@@ -25,24 +25,24 @@ class Counting:
 
 def test_identical_prompts_are_asked_once_with_cache() -> None:
     judge = Counting()
-    strategy = JudgeStrategy(judge, "Q: {question}\nA: {response}", cache=True)
+    strategy = LLMJudge("Q: {question}\nA: {response}", judge, cache=True)
     first = strategy.evaluate(SAMPLE, "Lyon")
     second = strategy.evaluate(SAMPLE, "Lyon")
     assert judge.calls == 1 and first == second
     strategy.evaluate(SAMPLE, "Nice")  # another prompt: asked
     assert judge.calls == 2
     plain = Counting()
-    uncached = JudgeStrategy(plain, "Q: {question}\nA: {response}")
+    uncached = LLMJudge("Q: {question}\nA: {response}", plain)
     uncached.evaluate(SAMPLE, "Lyon")
     uncached.evaluate(SAMPLE, "Lyon")
     assert plain.calls == 2
 
 
 def test_a_failing_result_shows_the_exact_prompt() -> None:
-    strategy = JudgeStrategy(Counting(), "Q: {question}\nA: {response}")
+    strategy = LLMJudge("Q: {question}\nA: {response}", Counting())
     result = strategy.evaluate(SAMPLE, "Lyon")
     assert not result.passed
-    assert result.metadata["judge_prompt"] == strategy.messages(SAMPLE, "Lyon")
+    assert result.metadata["judge_prompt"] == strategy.messages(strategy.values(SAMPLE, "Lyon"))
     assert "A: Lyon" in result.metadata["judge_prompt"][-1]["content"]
     async_result = asyncio.run(strategy.aevaluate(SAMPLE, "Lyon"))
     assert async_result.metadata["judge_prompt"] == result.metadata["judge_prompt"]
@@ -53,5 +53,5 @@ def test_a_passing_result_does_not_carry_the_prompt() -> None:
         def chat(self, messages: list[dict[str, str]], **params: Any) -> ChatReply:
             return ChatReply(text="YES")
 
-    result = JudgeStrategy(Yes(), "Q: {question}\nA: {response}").evaluate(SAMPLE, "Paris")
+    result = LLMJudge("Q: {question}\nA: {response}", Yes()).evaluate(SAMPLE, "Paris")
     assert result.passed and "judge_prompt" not in result.metadata

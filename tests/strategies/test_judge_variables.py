@@ -10,7 +10,7 @@ from evalmark import Scorer
 from evalmark.data.samples import Sample
 from evalmark.models.fakes import ScriptedChat
 from evalmark.report import render_report
-from evalmark.strategies import JudgeStrategy, LLMJudge
+from evalmark.strategies import LLMJudge
 
 SAMPLE = Sample(
     name="tone", parameters=["Reset my password"], expected_output="ok", metadata={"tone": "formal"}
@@ -19,20 +19,20 @@ SAMPLE = Sample(
 
 def test_a_text_template_takes_extra_variables_from_a_mapping_or_a_function() -> None:
     judge = ScriptedChat(["yes", "no"])
-    fixed = JudgeStrategy(
-        judge, "Is {response} written for {audience}? yes/no", variables={"audience": "admins"}
+    fixed = LLMJudge(
+        "Is {response} written for {audience}? yes/no", judge, variables={"audience": "admins"}
     )
-    assert fixed.messages(SAMPLE, "Click reset.")[0]["content"] == (
+    assert fixed.messages(fixed.values(SAMPLE, "Click reset."))[0]["content"] == (
         "Is Click reset. written for admins? yes/no"
     )
-    per_call = JudgeStrategy(
-        judge,
+    per_call = LLMJudge(
         "Tone {tone}: {response}",
+        judge,
         variables=lambda sample, output: {"tone": sample.metadata["tone"]},
     )
-    assert per_call.messages(SAMPLE, "Hi")[0]["content"] == "Tone formal: Hi"
+    assert per_call.messages(per_call.values(SAMPLE, "Hi"))[0]["content"] == "Tone formal: Hi"
     with pytest.raises(ValueError, match="unknown variable"):
-        JudgeStrategy(judge, "Is {response} for {audience}?")
+        LLMJudge("Is {response} for {audience}?", judge)
 
 
 def test_a_catalog_judge_fills_a_variable_from_extra_values() -> None:
@@ -47,9 +47,9 @@ def test_a_catalog_judge_fills_a_variable_from_extra_values() -> None:
 
 def test_the_prompt_of_a_failing_case_is_in_the_json_report() -> None:
     judge = ScriptedChat({".": "no"})
-    strategy = JudgeStrategy(judge, "relevancy", name="relevant")
+    strategy = LLMJudge("relevancy", judge, name="relevant")
     report = Scorer().evaluate([SAMPLE], lambda q: "Bananas.", strategy)
     (case,) = json.loads(render_report(report, "json"))["samples"]
     sent = case["results"]["relevant"]["metadata"]["judge_prompt"]
-    assert sent == strategy.messages(SAMPLE, "Bananas.")
+    assert sent == strategy.messages(strategy.values(SAMPLE, "Bananas."))
     assert "Bananas." in sent[-1]["content"]

@@ -84,7 +84,7 @@ def test_evalmark_run_shows_the_judge_reasoning_of_a_failing_case(
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ("{prompt: toxic}", "expected a judge prompt of the catalog"),
+        ("{prompt: toxic}", "expected a judge prompt ("),
         ("{prompt: toxicity, score: graded}", "expected one of 'bool', 'continuous'"),
         ("{prompt: toxicity, choices: [1]}", "a list of at least two distinct numbers"),
         ("{prompt: toxicity, mode: json}", "expected one of 'native', 'prompted', 'auto'"),

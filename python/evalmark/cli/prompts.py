@@ -121,7 +121,7 @@ def _show(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise CliError(f"--score: {exc}") from None
         values = {v.name: f"<{v.name}>" for v in prompt.variables}
-        for message in prompt.render(values, response=spec, mode=args.mode):
+        for message in prompt.render(values, shape=spec, mode=args.mode):
             print(f"--- {message['role']} ---")
             print(message["content"])
         return EXIT_OK

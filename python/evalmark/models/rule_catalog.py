@@ -31,11 +31,17 @@ from typing import Any
 
 from evalmark.models.lexical import content_words, overlap
 from evalmark.models.prompts.fence import block_name
-from evalmark.models.prompts.model import CatalogPrompt, RenderedCatalogPrompt
+from evalmark.models.prompts.model import JudgePrompt, RenderedCatalogPrompt
 from evalmark.models.prompts.values import tool_names
 from evalmark.models.rule_lexicons import INTENTS, LANGUAGES, LEXICONS
 
-__all__ = ["RuleOutcome", "answer_catalog_prompt", "rule_outcome", "schema_instance"]
+__all__ = [
+    "RuleOutcome",
+    "answer_catalog_prompt",
+    "requested_schema",
+    "rule_outcome",
+    "schema_instance",
+]
 
 _NOT_GIVEN = "(not given)"
 _REASONING_KEYS = ("reasoning", "explanation", "rationale", "reason", "comment")
@@ -220,7 +226,7 @@ def _intent_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> Ru
 
 
 def rule_outcome(
-    prompt: CatalogPrompt, rendered: RenderedCatalogPrompt, min_overlap: float
+    prompt: JudgePrompt, rendered: RenderedCatalogPrompt, min_overlap: float
 ) -> RuleOutcome:
     """The outcome of ``prompt``'s rule on the blocks of a rendered prompt."""
     rule = prompt.rule
@@ -298,7 +304,8 @@ def schema_instance(schema: Mapping[str, Any], outcome: RuleOutcome) -> dict[str
     return out
 
 
-def _requested_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
+def requested_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The JSON Schema of a native structured-output request's ``response_format``, or None."""
     requested = params.get("response_format")
     if isinstance(requested, Mapping) and requested.get("type") == "json_schema":
         spec = requested.get("json_schema")
@@ -309,14 +316,14 @@ def _requested_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def answer_catalog_prompt(
-    prompt: CatalogPrompt,
+    prompt: JudgePrompt,
     rendered: RenderedCatalogPrompt,
     params: Mapping[str, Any],
     min_overlap: float,
 ) -> tuple[str, dict[str, Any]]:
     """(the JSON reply, its metadata) of ``RuleJudge`` to a rendered catalog prompt."""
     outcome = rule_outcome(prompt, rendered, min_overlap)
-    schema = _requested_schema(params) or rendered.schema or prompt.response().json_schema()
+    schema = requested_schema(params) or rendered.schema or prompt.response().json_schema()
     reply = schema_instance(schema, outcome)
     metadata = {"rule": prompt.rule.get("kind"), "share": outcome.share}
     return json.dumps(reply, ensure_ascii=False), metadata

@@ -16,15 +16,23 @@ pinned failures:
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evalmark.models.lexical import STOPWORDS, content_words, overlap
-from evalmark.models.prompts import PROMPTS, JudgePrompt, read_prompt
+from evalmark.models.prompts import JudgePrompt, ParseMode, read_prompt
+from evalmark.models.prompts.answers import RESPONSE_SCHEMA_BLOCK
 from evalmark.models.prompts.catalog import get_prompt
-from evalmark.models.prompts.model import read_catalog_prompt
-from evalmark.models.rule_catalog import answer_catalog_prompt
+from evalmark.models.prompts.model import RenderedCatalogPrompt, read_catalog_prompt
+from evalmark.models.rule_catalog import (
+    RuleOutcome,
+    answer_catalog_prompt,
+    requested_schema,
+    rule_outcome,
+    schema_instance,
+)
 from evalmark.models.values import ChatReply, MessageLike, last_user_text, message_dicts
 
 __all__ = ["STOPWORDS", "RuleJudge", "content_words", "overlap"]
@@ -34,10 +42,11 @@ class RuleJudge:
     """A deterministic judge that reads the claim and the evidence out of an evalmark judge
     prompt (see :mod:`evalmark.models.prompts`) and answers by word overlap.
 
-    Catalog prompts (``evalmark-prompt:`` header): the prompt's rule, answered as a JSON object
-    of the requested shape. Binary templates: ``VERDICT: yes`` when at least ``min_overlap``
-    of the claim's content words and numbers appear in the evidence, else ``VERDICT: no``.
-    Graded templates: ``GRADE: g`` with g = 1 + round(4 × overlap). The overlap is in the
+    Catalog prompts (``evalmark-prompt:`` header): the prompt's rule. Line-verdict prompts
+    (``evalmark-judge:`` header): at least ``min_overlap`` of the claim's content words and
+    numbers appear in the evidence. It answers in the form the prompt asks for: a JSON object
+    of the requested shape (structured), ``VERDICT: yes|no``, ``GRADE: g`` with
+    g = low + round((high − low) × overlap), or a JSON judgment. The overlap is in the
     reply's metadata. Lexical only; see the module docstring for what it gets wrong.
     """
 
@@ -54,53 +63,95 @@ class RuleJudge:
         return {"min_overlap": self.min_overlap}
 
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
-        """Judge the prompt in the last user message."""
+        """Judge the prompt in the last user message, answering in the form it asks for."""
         text = last_user_text(message_dicts(messages)) or ""
-        catalog = read_catalog_prompt(text)
-        if catalog is not None:
-            try:
-                prompt_of_catalog = get_prompt(catalog.name)
-            except KeyError as exc:
-                raise ValueError(f"RuleJudge: {exc.args[0]}") from None
-            answer, metadata = answer_catalog_prompt(
-                prompt_of_catalog, catalog, params, self.min_overlap
-            )
-            return ChatReply(text=answer, metadata=metadata)
-        rendered = read_prompt(text)
+        rendered = read_catalog_prompt(text) or _read_line_prompt(text)
         if rendered is None:
             raise ValueError(
                 "RuleJudge reads only evalmark's own judge prompts (evalmark.models.prompts): "
                 "the last user message has no 'evalmark-judge:' or 'evalmark-prompt:' header "
                 "line"
             )
-        prompt = PROMPTS.get(rendered.name)
-        if prompt is None:
-            raise ValueError(
-                f"RuleJudge does not know the judge prompt {rendered.name!r}; it knows "
-                f"{', '.join(sorted(PROMPTS))}"
-            )
-        for block in (prompt.claim_block, prompt.evidence_block):
+        try:
+            prompt = get_prompt(rendered.name)
+        except KeyError as exc:
+            raise ValueError(f"RuleJudge: {exc.args[0]}") from None
+        asked = _asked_form(text, params, prompt)
+        if prompt.rule.get("kind") != "line":
+            if asked == "structured":
+                answer, metadata = answer_catalog_prompt(prompt, rendered, params, self.min_overlap)
+                return ChatReply(text=answer, metadata=metadata)
+            outcome = rule_outcome(prompt, rendered, self.min_overlap)
+            metadata = {"rule": prompt.rule.get("kind"), "share": outcome.share}
+            return ChatReply(text=_line_answer(asked, outcome, prompt), metadata=metadata)
+        outcome = self._line_outcome(prompt, rendered)
+        if asked == "structured":
+            schema = requested_schema(params) or rendered.schema or prompt.response().json_schema()
+            reply = json.dumps(schema_instance(schema, outcome), ensure_ascii=False)
+            return ChatReply(text=reply, metadata={"overlap": outcome.share})
+        return ChatReply(
+            text=_line_answer(asked, outcome, prompt), metadata={"overlap": outcome.share}
+        )
+
+    def _line_outcome(self, prompt: JudgePrompt, rendered: RenderedCatalogPrompt) -> RuleOutcome:
+        claim, evidence = str(prompt.rule["claim"]), str(prompt.rule["evidence"])
+        for block in (claim, evidence):
             if block not in rendered.blocks:
                 raise ValueError(f"the {rendered.name} prompt has no {block} block")
-        share, missing = overlap(
-            rendered.blocks[prompt.claim_block], rendered.blocks[prompt.evidence_block]
-        )
-        return ChatReply(text=self._answer(prompt, share, missing), metadata={"overlap": share})
-
-    def _answer(self, prompt: JudgePrompt, share: float, missing: list[str]) -> str:
+        share, missing = overlap(rendered.blocks[claim], rendered.blocks[evidence])
         found = (
-            f"{share:.0%} of the content words of the {prompt.claim_block.lower()} appear in "
-            f"the {prompt.evidence_block.lower()}"
+            f"{share:.0%} of the content words of the {claim.lower()} appear in "
+            f"the {evidence.lower()}"
         )
         if missing:
             found += f"; missing: {', '.join(missing[:10])}"
-        if prompt.kind == "graded":
-            low, high = min(prompt.grades), max(prompt.grades)
-            grade = min(high, max(low, low + math.floor((high - low) * share + 0.5)))
-            return f"{found}.\nGRADE: {grade}"
-        verdict = "yes" if share >= self.min_overlap else "no"
-        return f"{found}.\nVERDICT: {verdict}"
+        return RuleOutcome(share >= self.min_overlap, share, found + ".")
 
     async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Same as :meth:`chat`."""
         return self.chat(messages, **params)
+
+
+def _read_line_prompt(text: str) -> RenderedCatalogPrompt | None:
+    """A rendered line-verdict prompt read as a catalog one is (its name and blocks; the JSON
+    Schema written into it, if any)."""
+    line = read_prompt(text)
+    if line is None:
+        return None
+    try:
+        schema = json.loads(line.blocks[RESPONSE_SCHEMA_BLOCK])
+    except (KeyError, ValueError):
+        schema = None
+    return RenderedCatalogPrompt(
+        line.name, line.blocks, schema if isinstance(schema, dict) else None
+    )
+
+
+def _asked_form(text: str, params: Mapping[str, Any], prompt: JudgePrompt) -> ParseMode:
+    """The parse mode a rendered prompt asks for: structured when a JSON Schema is in it or in
+    the request, else the line it asks to end with, else a JSON judgment, else the prompt's."""
+    if requested_schema(params) is not None or f"<<<BEGIN {RESPONSE_SCHEMA_BLOCK}>>>" in text:
+        return "structured"
+    if "`VERDICT: yes` or `VERDICT: no`" in text:
+        return "verdict"
+    if "`GRADE: n`" in text:
+        return "grade"
+    if '{"passed": true or false' in text:
+        return "json"
+    return prompt.reply
+
+
+def _line_answer(asked: ParseMode, outcome: RuleOutcome, prompt: JudgePrompt) -> str:
+    """The answer of a line reply (``verdict``, ``grade``, ``json``) holding ``outcome``."""
+    if asked == "grade":
+        low, high = prompt.grades
+        grade = min(high, max(low, low + math.floor((high - low) * outcome.share + 0.5)))
+        return f"{outcome.reasoning}\nGRADE: {grade}"
+    if asked == "json":
+        judgment = {
+            "passed": outcome.passed,
+            "score": round(outcome.share, 4),
+            "explanation": outcome.reasoning,
+        }
+        return json.dumps(judgment, ensure_ascii=False)
+    return f"{outcome.reasoning}\nVERDICT: {'yes' if outcome.passed else 'no'}"

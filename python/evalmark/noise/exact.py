@@ -1,7 +1,7 @@
 """Exact gate risk: the number of passing cases is Poisson-binomial; no sampling involved.
 
 A case passes when every check is reported passing. A judged check decided by the majority of
-``k`` calls (a tie fails, as ``JudgeStrategy(reducer="majority")`` decides) is reported passing
+``k`` calls (a tie fails, as ``LLMJudge(reducer="majority")`` decides) is reported passing
 when, of its k calls, fewer than half are wrong if it truly passes, more than half are wrong if
 it truly fails. Each call errs with the case's error probability θ: the false-fail rate for a
 truly passing check, the false-pass rate for a truly failing one. Under the independent model θ

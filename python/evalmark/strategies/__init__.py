@@ -26,7 +26,6 @@ from evalmark.strategies.context_metrics import ContextualPrecision, ContextualR
 from evalmark.strategies.faithfulness import Faithfulness
 from evalmark.strategies.guardrail import Guardrail
 from evalmark.strategies.json_keys import JsonKeysMatch, KeyOutcome
-from evalmark.strategies.judge import REDUCERS, JudgeStrategy, Reducer, reduce_votes
 from evalmark.strategies.llm_judge import JudgeOutcome, LLMJudge
 from evalmark.strategies.metric import (
     JsonMatch,
@@ -48,6 +47,7 @@ from evalmark.strategies.text import (
     normalize_text,
 )
 from evalmark.strategies.trajectory import TrajectoryMatch
+from evalmark.strategies.votes import REDUCERS, Reducer, reduce_votes
 
 __all__ = [
     "REDUCERS",
@@ -70,7 +70,6 @@ __all__ = [
     "JsonMatch",
     "JudgeOutcome",
     "JudgeParseError",
-    "JudgeStrategy",
     "Judgment",
     "KeyOutcome",
     "KeywordRelevance",

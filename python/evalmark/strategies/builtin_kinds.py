@@ -9,7 +9,6 @@ from typing import Any
 
 from evalmark.models.prompts import PROMPTS
 from evalmark.strategies.agent_kinds import AGENT_KINDS
-from evalmark.strategies.judge import JudgeStrategy
 from evalmark.strategies.kinds import (
     StrategyKind,
     check_choice,
@@ -18,6 +17,7 @@ from evalmark.strategies.kinds import (
     check_integer,
     check_positive_int,
 )
+from evalmark.strategies.llm_judge import LLMJudge
 from evalmark.strategies.llm_judge_kind import LLM_JUDGE_KIND
 from evalmark.strategies.metric import SemanticSimilarity
 from evalmark.strategies.metric_kinds import METRIC_KINDS
@@ -42,7 +42,7 @@ def _semantic_similarity(options: Options, judge: Any) -> SemanticSimilarity:
 
 
 def _judged(prompt: str) -> Any:
-    def build(options: Options, judge: Any) -> JudgeStrategy:
+    def build(options: Options, judge: Any) -> LLMJudge:
         extra = {
             argument: options[option]
             for option, argument in (
@@ -52,7 +52,7 @@ def _judged(prompt: str) -> Any:
             )
             if option in options
         }
-        return JudgeStrategy(judge, PROMPTS[prompt], name=options["name"], **extra)
+        return LLMJudge(PROMPTS[prompt], judge, name=options["name"], **extra)
 
     return build
 
@@ -112,10 +112,10 @@ KINDS: tuple[StrategyKind, ...] = (
         prompt="groundedness",
     ),
     StrategyKind(
-        "correctness",
+        "agreement",
         "a judge: does the answer agree with the reference?",
-        _judged("correctness"),
-        prompt="correctness",
+        _judged("agreement"),
+        prompt="agreement",
     ),
     StrategyKind(
         "rubric",

@@ -6,7 +6,7 @@ pass; ``average``: the mean score must reach ``threshold``). Options:
 
 * ``exclude_keys`` — paths left out: ``"meta.created"``, ``"items[].id"`` (``[]`` stands for any
   index), a bare name such as ``"id"`` (at any depth), or shell-style patterns (``"meta.*"``);
-* ``rubrics`` — a strategy (e.g. a ``JudgeStrategy``) or a function ``(expected, actual) ->
+* ``rubrics`` — a strategy (e.g. an ``LLMJudge``) or a function ``(expected, actual) ->
   bool | float | EvaluationResult`` per key path (same path syntax), used instead of equality
   for that key (and everything under it);
 * ``lists`` — ``"ordered"`` (item i against item i), ``"unordered"`` (items paired to

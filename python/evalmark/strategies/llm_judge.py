@@ -1,4 +1,7 @@
-"""``LLMJudge``: a chat model grades outputs with a catalog prompt and answers in JSON.
+"""``LLMJudge``: the one judge check. A chat model judges outputs with any judge prompt: one
+of the catalog, a line-verdict prompt (``relevancy``, ``groundedness``, ``agreement``,
+``rubric``), your own :class:`~evalmark.models.prompts.JudgePrompt` or a template string with
+``{variables}``.
 
 ::
 
@@ -10,6 +13,14 @@
     judge = LLMJudge("support-intent", model)                    # the prompt's own schema
     judge.grade(inputs="...", outputs="...")                     # one JudgeOutcome
     judge.evaluate_raw(outputs=[...])                            # the parsed, checked JSON
+    judge = LLMJudge("relevancy", model)                         # VERDICT: yes|no
+    judge = LLMJudge("rubric", model, min_grade=3)               # GRADE: n on 1..5
+    judge = LLMJudge("Q: {question}\nA: {response}\nJSON?", model, parse="json")
+
+``parse`` is how the reply is read (by default the prompt's own mode; see
+:mod:`evalmark.models.prompts.answers`): ``structured`` (the catalog's JSON shapes),
+``verdict``, ``grade`` or ``json``. Few-shot examples, repeats, ``cache`` and ``fallback``
+work in every mode.
 
 Choices win over ``score="continuous"``; with ``reasoning`` on (the default) the reply's
 ``reasoning`` comes before its score. ``few_shot`` examples are shown in the order given. An
@@ -20,12 +31,16 @@ then prompted when the server says it does not support it; in replay, a native r
 was never recorded falls back to the prompted one when that one was recorded).
 
 As a strategy it judges ``(sample, output)`` (variables from
-:mod:`evalmark.strategies.llm_judge_inputs`), inside ``call_context`` as
-:class:`~evalmark.strategies.judge.JudgeStrategy` does, so cassettes and ``NoisyJudge`` see
-the same calls. The result's explanation is the judge's reasoning; its metadata holds the
-score, the reasoning, the mode used and the prompt. A bad reply (empty, no JSON, wrong shape,
-a score outside the choices) is a result with a ``parse`` error naming the prompt and quoting
-the reply; a failed call is a ``judge`` error. A classifier passes when its label equals the
+:mod:`evalmark.strategies.judge_inputs`). Each call is made inside
+``evalmark.models.call_context(run_index=..., sample=<sample name>, check=<check>,
+repeat=<r>)``: ``check`` is the strategy's name, or ``"<name>#<r>"`` when ``repeats > 1`` so
+that a ``NoisyJudge`` draws each repeat independently; ``repeat`` lets a cassette replay the
+r-th recording whatever the scheduling. A structured result's explanation is the judge's
+reasoning; its metadata holds the score, the reasoning, the mode used and the prompt. A line
+result's explanation is the first reply; its metadata holds the ``template`` and the ``votes``.
+A bad reply (empty, no JSON, wrong shape, a score outside the choices, no verdict) is a result
+with a ``parse`` error quoting the reply; a failed call is a ``judge`` error; with a
+``fallback`` strategy, that strategy answers instead. A classifier passes when its label equals the
 sample's expected output (when it has one).
 """
 
@@ -33,79 +48,81 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from evalmark.data.results import EvaluationFault, EvaluationResult
 from evalmark.data.samples import Sample
-from evalmark.errors import JudgeReplyError, PromptVariableError
+from evalmark.errors import JudgeParseError, PromptVariableError
 from evalmark.models.context import call_context, current_call
+from evalmark.models.prompts.answers import PARSE_MODES, ParseMode
 from evalmark.models.prompts.catalog import get_prompt
-from evalmark.models.prompts.model import CatalogPrompt, FewShotExample
+from evalmark.models.prompts.model import FewShotExample, JudgePrompt
+from evalmark.models.prompts.templates import template_prompt
 from evalmark.models.protocols import ChatModel, model_id_of
-from evalmark.models.structured import (
-    REASONING_KEY,
-    SCORE_KEY,
-    Mode,
-    ParsedReply,
-    StructuredCaller,
-)
+from evalmark.models.structured import Mode, StructuredCaller
 from evalmark.models.values import ChatReply
-from evalmark.strategies.judge import REDUCERS, Reducer, Vote, reduce_votes
-from evalmark.strategies.judge_inputs import ExtraVariables, extra_values
-from evalmark.strategies.llm_judge_inputs import catalog_values
+from evalmark.strategies.base import as_strategy
+from evalmark.strategies.judge import (
+    REDUCERS,
+    JudgeOutcome,
+    LineReading,
+    Reducer,
+    afallback_result,
+    fallback_result,
+    refusal,
+)
+from evalmark.strategies.judge_inputs import ExtraVariables, extra_names, prompt_values
+from evalmark.strategies.judge_structured import StructuredReading
+from evalmark.strategies.parsing import check_score_range
 
 __all__ = ["JudgeOutcome", "LLMJudge"]
 
 
-@dataclass(frozen=True, slots=True)
-class JudgeOutcome:
-    """One judge call read: the feedback key, pass/fail, a score in [0, 1], the raw score
-    (a bool, a number, or for a schema the whole reply), the reasoning, the parsed reply,
-    the mode that was used and the reply's text."""
-
-    key: str
-    passed: bool
-    score: float
-    value: Any
-    reasoning: str
-    reply: dict[str, Any]
-    mode: str
-    raw: str
-
-
-def _short(text: str, limit: int = 500) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def _resolve(prompt: str | JudgePrompt, variables: ExtraVariables | None) -> JudgePrompt:
+    if isinstance(prompt, str) and "{" in prompt:
+        return template_prompt(prompt, extra=extra_names(variables))
+    return get_prompt(prompt)
 
 
 class LLMJudge:
-    """A chat model judges each output with a catalog prompt; see the module docstring.
+    """A chat model judges each output with a judge prompt; see the module docstring.
 
-    ``prompt``: a catalog name or a :class:`CatalogPrompt` (your own, from
-    :func:`~evalmark.models.prompts.load_prompt`). ``threshold``: the pass mark of a numeric
-    score. ``repeats`` / ``reducer``: ask several times and combine, as ``JudgeStrategy`` does.
+    ``prompt``: a prompt name (:func:`~evalmark.models.prompts.get_prompt`), a
+    :class:`JudgePrompt` or a template string. ``parse``: the parse mode (default the
+    prompt's). Structured: ``score`` / ``choices`` / ``reasoning`` / ``output_schema`` / ``mode``
+    and ``threshold`` (the pass mark of a numeric score). Grade: ``grades`` (low, high; default
+    the prompt's), ``min_grade`` (default the second highest) and ``clamp``. JSON:
+    ``threshold`` and ``score_range``. ``few_shot``: worked examples. ``repeats`` / ``reducer``:
+    ask several times and combine (majority, all, any, mean). ``cache``: identical prompts
+    within one run are asked once. ``fallback``: a strategy used when every call failed.
     ``feedback_key``: the name of the score (default the prompt's name); ``name``: the check's
-    name in reports (default ``feedback_key``). ``params`` go to every ``chat`` call.
-    ``variables``: extra values of the prompt's variables, a mapping or a function
-    ``(sample, output) -> mapping`` called for each call.
+    name in reports (default ``feedback_key``, or ``Judge(<prompt>)`` for a line reply).
+    ``params`` go to every ``chat`` call. ``variables``: extra values of the prompt's
+    variables, a mapping or a function ``(sample, output) -> mapping`` called for each call.
     """
 
     def __init__(
         self,
-        prompt: str | CatalogPrompt,
+        prompt: str | JudgePrompt,
         model: ChatModel | Any,
         *,
+        parse: ParseMode | None = None,
         score: str | Sequence[float] | None = None,
         choices: Sequence[float] | None = None,
         reasoning: bool = True,
         few_shot: Sequence[FewShotExample | Mapping[str, Any]] = (),
         output_schema: Mapping[str, Any] | None = None,
         mode: Mode = "auto",
+        grades: tuple[int, int] | None = None,
+        min_grade: int | None = None,
+        clamp: bool = False,
+        score_range: tuple[float, float] = (0.0, 1.0),
         feedback_key: str | None = None,
         threshold: float = 0.5,
         repeats: int = 1,
         reducer: Reducer = "majority",
+        cache: bool = False,
+        fallback: object | None = None,
         name: str | None = None,
         params: Mapping[str, Any] | None = None,
         variables: ExtraVariables | None = None,
@@ -118,40 +135,62 @@ class LLMJudge:
             raise ValueError(f"repeats must be a whole number >= 1, got {repeats!r}")
         if reducer not in REDUCERS:
             raise ValueError(f"reducer must be one of {', '.join(REDUCERS)}, got {reducer!r}")
-        self.prompt = get_prompt(prompt)
+        self.prompt = _resolve(prompt, variables)
+        self.parse: ParseMode = parse or self.prompt.reply
+        if self.parse not in PARSE_MODES:
+            raise ValueError(f"parse must be one of {', '.join(PARSE_MODES)}, got {self.parse!r}")
+        low, high = self.prompt.grades if grades is None else grades
+        if low >= high:
+            raise ValueError(f"grades must be (low, high) with low < high, got {grades}")
+        self.grades = (int(low), int(high))
+        self.min_grade = high - 1 if min_grade is None else int(min_grade)
+        if not low <= self.min_grade <= high:
+            raise ValueError(f"min_grade {self.min_grade} is outside the grades {low}..{high}")
         self.model = model
         self.response = self.prompt.response(
             score=score, choices=choices, reasoning=reasoning, output_schema=output_schema
         )
-        self.examples = tuple(FewShotExample.of(e) for e in few_shot)
-        # Rendering once checks every example's variables and score against the shape.
-        if self.examples:
-            self._check_examples()
-        self.mode: Mode = mode
+        self.mode: Mode = mode if self.parse == "structured" else "prompted"
         self.threshold = float(threshold)
+        self.examples = tuple(FewShotExample.of(e) for e in few_shot)
+        if self.examples:
+            # Rendering them once checks every example's variables and score.
+            self.prompt.examples_text(self.examples, self.response, self.parse)
         self.repeats = repeats
         self.reducer: Reducer = reducer
+        self.cache = bool(cache)
+        self._cache: dict[tuple[int, str], EvaluationResult] = {}
+        self.fallback = as_strategy(fallback) if fallback is not None else None
         self.feedback_key = feedback_key or self.prompt.name
-        self.name = name or self.feedback_key
+        self.reading: LineReading | StructuredReading
+        if self.parse == "structured":
+            self.reading = StructuredReading(
+                self.response, self.feedback_key, self.prompt.name, self.threshold
+            )
+        else:
+            self.reading = LineReading(
+                self.parse,
+                self.feedback_key,
+                self.prompt.name,
+                self.grades,
+                self.min_grade,
+                clamp,
+                self.threshold,
+                check_score_range(score_range),
+            )
+        line_name = f"Judge({self.prompt.name})" if self.parse != "structured" else None
+        self.name = name or (feedback_key if feedback_key else line_name) or self.feedback_key
         self.params = dict(params or {})
         self.variables = variables
-        self._caller = StructuredCaller(model, mode, label=self.prompt.name)
-
-    def _check_examples(self) -> None:
-        for number, example in enumerate(self.examples, 1):
-            try:
-                self.prompt.check_values(example.values)
-                self.response.example_reply(example.score, example.reasoning)
-            except (PromptVariableError, ValueError) as exc:
-                raise ValueError(
-                    f"judge prompt {self.prompt.name!r}: few-shot example {number}: {exc}"
-                ) from None
+        self._caller = StructuredCaller(model, self.mode, label=self.prompt.name)
 
     # ------------------------------------------------------------------ asking
 
     def messages(self, values: Mapping[str, Any], mode: Mode = "prompted") -> list[dict[str, str]]:
         """The chat messages for ``values`` in ``mode`` (``native`` leaves the schema out)."""
-        return self.prompt.render(values, response=self.response, mode=mode, few_shot=self.examples)
+        return self.prompt.render(
+            values, shape=self.response, mode=mode, few_shot=self.examples, parse=self.parse
+        )
 
     def response_format(self) -> dict[str, Any]:
         """The ``response_format`` of a native request."""
@@ -173,50 +212,14 @@ class LLMJudge:
     def read(
         self, reply: ChatReply | str, mode: str = "prompted", expected: str | None = None
     ) -> JudgeOutcome:
-        """One reply read and checked; :class:`JudgeReplyError` when it is unusable."""
+        """One reply read and checked; :class:`~evalmark.errors.JudgeParseError` (for a
+        structured reply :class:`~evalmark.errors.JudgeReplyError`) when it is unusable."""
         if isinstance(reply, str):
             reply = ChatReply(text=reply)
-        if reply.refused:
-            raise JudgeReplyError(
-                self.prompt.name,
-                "refused",
-                f"the judge refused: {reply.refusal or 'content filter'}",
-                reply.text,
-            )
-        parsed = self.response.read(reply.text, prompt=self.prompt.name)
-        passed, score, value = self._verdict(parsed, expected)
-        return JudgeOutcome(
-            self.feedback_key, passed, score, value, parsed.reasoning, parsed.data, mode, reply.text
-        )
-
-    def _verdict(self, parsed: ParsedReply, expected: str | None) -> tuple[bool, float, Any]:
-        if self.response.kind != "schema":
-            passed, score = self.response.verdict(parsed.value, self.threshold)
-            return passed, score, parsed.value
-        data = parsed.data
-        label = self._label(data)
-        if expected is not None:
-            try:
-                wanted = json.loads(expected)
-            except ValueError:
-                wanted = None
-            if isinstance(wanted, dict):
-                passed = all(data.get(k) == v for k, v in wanted.items())
-            else:
-                passed = label is not None and str(data.get(label)) == expected
-            return passed, 1.0 if passed else 0.0, data
-        value = data.get(SCORE_KEY)
-        if isinstance(value, bool):
-            return value, 1.0 if value else 0.0, data
-        if isinstance(value, int | float) and 0.0 <= value <= 1.0:
-            return value >= self.threshold, float(value), data
-        return True, 1.0, data
-
-    def _label(self, data: Mapping[str, Any]) -> str | None:
-        """The classifier's answer field: the first field of the schema besides reasoning."""
-        properties = (self.response.schema or {}).get("properties")
-        names = list(properties) if isinstance(properties, Mapping) else list(data)
-        return next((n for n in names if n != REASONING_KEY), None)
+        refused = refusal(reply, self.prompt.name)
+        if refused is not None:
+            raise refused
+        return self.reading.read(reply, mode, expected)
 
     # ------------------------------------------------------------------ direct use
 
@@ -244,9 +247,7 @@ class LLMJudge:
 
     def values(self, sample: Sample, output: Any) -> dict[str, Any]:
         """The prompt's variables for this sample and output, then the extra ``variables``."""
-        values = catalog_values(self.prompt, sample, output, strategy=self.name)
-        names = [v.name for v in self.prompt.variables]
-        return {**values, **extra_values(self.variables, sample, output, names)}
+        return prompt_values(self.prompt, sample, output, strategy=self.name, extra=self.variables)
 
     def _checks(self) -> list[tuple[int, str]]:
         if self.repeats == 1:
@@ -264,7 +265,7 @@ class LLMJudge:
         return values
 
     def _expected(self, sample: Sample, output: Any) -> str | None:
-        if self.response.kind != "schema":
+        if self.parse != "structured" or self.response.kind != "schema":
             return None
         expected = getattr(output, "expected_output", None)
         return expected if isinstance(expected, str) else sample.expected_output
@@ -274,6 +275,15 @@ class LLMJudge:
     ) -> JudgeOutcome | EvaluationFault:
         try:
             mode, reply = asked()
+        except Exception as exc:
+            return EvaluationFault.from_exception("judge", exc)
+        return self._read_safely(reply, mode, expected)
+
+    async def _aoutcome(
+        self, asked: Awaitable[tuple[str, ChatReply]], expected: str | None
+    ) -> JudgeOutcome | EvaluationFault:
+        try:
+            mode, reply = await asked
         except Exception as exc:
             return EvaluationFault.from_exception("judge", exc)
         return self._read_safely(reply, mode, expected)
@@ -290,47 +300,61 @@ class LLMJudge:
             reply = ChatReply(text=text)
         try:
             return self.read(reply, mode, expected)
-        except JudgeReplyError as exc:
+        except JudgeParseError as exc:
             return EvaluationFault.from_exception("parse", exc)
 
+    def _cache_key(self, values: Mapping[str, Any]) -> tuple[int, str]:
+        return self._run_index(), json.dumps(
+            self.messages(values), sort_keys=True, ensure_ascii=False
+        )
+
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
-        """Ask the judge (``repeats`` times) and combine the verdicts."""
+        """Ask the judge (``repeats`` times) and combine the verdicts. With ``cache=True``,
+        identical prompts within one run are asked once. A result that did not pass carries
+        the exact messages sent in ``metadata["judge_prompt"]``."""
         values = self._prepare(sample, output)
+        key = self._cache_key(values)
+        if self.cache and key in self._cache:
+            return self._cache[key]
         expected = self._expected(sample, output)
-        run_index = self._run_index()
         outcomes: list[JudgeOutcome | EvaluationFault] = []
         for repeat, check in self._checks():
-            with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
+            with call_context(run_index=key[0], sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(self._outcome(lambda: self._call(values), expected))
-        return self._with_prompt(self._result(outcomes, expected), values)
+        result = self._result(outcomes, expected)
+        if result is None:
+            result = fallback_result(self.fallback, sample, output, _errors(outcomes))
+        return self._finish(key, result, values)
 
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
-        """Async :meth:`evaluate`; the repeats are asked one after another."""
+        """Async :meth:`evaluate`; the repeats are asked one after another, so a scorer's
+        concurrency bounds the judge calls in flight too."""
         values = self._prepare(sample, output)
+        key = self._cache_key(values)
+        if self.cache and key in self._cache:
+            return self._cache[key]
         expected = self._expected(sample, output)
-        run_index = self._run_index()
         outcomes: list[JudgeOutcome | EvaluationFault] = []
         for repeat, check in self._checks():
-            with call_context(run_index=run_index, sample=sample.name, check=check, repeat=repeat):
+            with call_context(run_index=key[0], sample=sample.name, check=check, repeat=repeat):
                 outcomes.append(await self._aoutcome(self._acall(values), expected))
-        return self._with_prompt(self._result(outcomes, expected), values)
+        result = self._result(outcomes, expected)
+        if result is None:
+            result = await afallback_result(self.fallback, sample, output, _errors(outcomes))
+        return self._finish(key, result, values)
 
-    def _with_prompt(self, result: EvaluationResult, values: Mapping[str, Any]) -> EvaluationResult:
-        """A result that did not pass carries the exact messages sent (in the mode used)."""
-        if result.passed:
-            return result
-        used = result.metadata.get("mode", "prompted")
-        mode: Mode = used if used in ("native", "prompted") else "prompted"
-        return result.with_metadata({"judge_prompt": self.messages(values, mode)})
-
-    async def _aoutcome(
-        self, asked: Awaitable[tuple[str, ChatReply]], expected: str | None
-    ) -> JudgeOutcome | EvaluationFault:
-        try:
-            mode, reply = await asked
-        except Exception as exc:
-            return EvaluationFault.from_exception("judge", exc)
-        return self._read_safely(reply, mode, expected)
+    def _finish(
+        self, key: tuple[int, str], result: EvaluationResult, values: Mapping[str, Any]
+    ) -> EvaluationResult:
+        """Attach the messages sent (in the mode used) to a result that did not pass, and
+        remember the result when caching."""
+        if not result.passed:
+            used = result.metadata.get("mode", "prompted")
+            mode: Mode = used if used in ("native", "prompted") else "prompted"
+            result = result.with_metadata({"judge_prompt": self.messages(values, mode)})
+        if self.cache:
+            self._cache[key] = result
+        return result
 
     def _run_index(self) -> int:
         context = current_call()
@@ -338,58 +362,28 @@ class LLMJudge:
 
     def _result(
         self, outcomes: Sequence[JudgeOutcome | EvaluationFault], expected: str | None
-    ) -> EvaluationResult:
+    ) -> EvaluationResult | None:
+        """The combined result; None when every call failed and a fallback should answer."""
         read = [o for o in outcomes if isinstance(o, JudgeOutcome)]
-        errors = [o for o in outcomes if isinstance(o, EvaluationFault)]
-        metadata: dict[str, Any] = {
-            "judge": model_id_of(self.model),
-            "prompt": self.prompt.name,
-            "feedback_key": self.feedback_key,
-            "shape": self.response.kind,
-        }
-        if errors:
-            metadata["failed_calls"] = [e.to_dict() for e in errors]
-        if not read:
-            error = errors[0]
-            return EvaluationResult(
-                False,
-                0.0,
-                f"the judge failed on prompt {self.prompt.name!r}: {error.message}",
-                metadata,
-                error=error,
-            )
-        first = read[0]
-        metadata.update({"mode": first.mode, "value": first.value, "reasoning": first.reasoning})
-        if self.repeats == 1:
-            return EvaluationResult(
-                first.passed, first.score, self._explain(first, expected), metadata
-            )
-        votes = [Vote(o.passed, o.score, o.raw, None) for o in read]
-        passed, score = reduce_votes(votes, self.reducer, self.threshold)
-        metadata["votes"] = [{"passed": o.passed, "score": o.score} for o in read]
-        metadata["reducer"] = self.reducer
-        explanation = (
-            f"{sum(o.passed for o in read)} of {len(read)} judge votes passed ({self.reducer}); "
-            f"first: {self._explain(first, expected)}"
+        errors = _errors(outcomes)
+        if not read and self.fallback is not None:
+            return None
+        return self.reading.result(
+            read,
+            errors,
+            judge=model_id_of(self.model),
+            reducer=self.reducer,
+            repeats=self.repeats,
+            expected=expected,
         )
-        return EvaluationResult(passed, score, explanation, metadata)
-
-    def _explain(self, outcome: JudgeOutcome, expected: str | None) -> str:
-        reasoning = _short(outcome.reasoning) if outcome.reasoning else ""
-        kind = self.response.kind
-        if kind == "bool":
-            return reasoning or f"the judge scored {str(outcome.value).lower()}"
-        if kind == "schema":
-            label = self._label(outcome.reply)
-            said = f"{label}={outcome.reply.get(label)!r}" if label else json.dumps(outcome.reply)
-            if expected is not None and not outcome.passed:
-                said += f", expected {expected!r}"
-            return f"{said}: {reasoning}" if reasoning else said
-        head = f"score {outcome.value:g} (pass mark {self.threshold:g})"
-        return f"{head}: {reasoning}" if reasoning else head
 
     def __repr__(self) -> str:
         return (
             f"LLMJudge(prompt={self.prompt.name!r}, model={model_id_of(self.model)!r}, "
-            f"score={self.response.kind!r}, mode={self.mode!r}, name={self.name!r})"
+            f"parse={self.parse!r}, score={self.response.kind!r}, mode={self.mode!r}, "
+            f"name={self.name!r})"
         )
+
+
+def _errors(outcomes: Sequence[JudgeOutcome | EvaluationFault]) -> list[EvaluationFault]:
+    return [o for o in outcomes if isinstance(o, EvaluationFault)]

@@ -1,12 +1,15 @@
-"""The ``llm-judge`` strategy kind: an :class:`~evalmark.strategies.llm_judge.LLMJudge` named
-in a suite file::
+"""The ``llm-judge`` strategy kind: the judge check (:class:`~evalmark.strategies.LLMJudge`)
+with any judge prompt named in a suite file::
 
     strategies:
       - llm-judge: {prompt: conciseness}
       - llm-judge: {prompt: correctness, score: continuous, threshold: 0.7, name: correct}
       - llm-judge: {prompt: rag-groundedness, choices: [0, 0.5, 1], mode: prompted, name: grounded}
+      - llm-judge: {prompt: relevancy, parse: structured, name: relevant-json}
 
-Options: ``prompt`` (a catalog name; ``answer-relevance`` when not given), ``score``
+Options: ``prompt`` (a prompt of the catalog or a line-verdict one; ``answer-relevance`` when
+not given), ``parse`` (``structured``, ``verdict``, ``grade``, ``json``; default the prompt's),
+``score``
 (``bool`` or ``continuous``), ``choices`` (numbers; they win over ``score``), ``reasoning``
 (true/false), ``mode`` (``native``, ``prompted``, ``auto``), ``threshold`` (the pass mark of
 a numeric score),
@@ -21,7 +24,8 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from evalmark.models.prompts.catalog import CATALOG
+from evalmark.models.prompts.answers import PARSE_MODES
+from evalmark.models.prompts.catalog import prompt_names
 from evalmark.models.structured import MODES
 from evalmark.strategies.kinds import (
     StrategyKind,
@@ -39,13 +43,13 @@ Checker = Callable[[Any], str | None]
 
 
 def _check_prompt(value: Any) -> str | None:
-    names = CATALOG.names()
+    names = prompt_names()
     if isinstance(value, str) and value in names:
         return None
-    return f"expected a judge prompt of the catalog ({', '.join(names)}); see evalmark prompts ls"
+    return f"expected a judge prompt ({', '.join(names)}); see evalmark prompts ls"
 
 
-_check_prompt.schema = {"enum": list(CATALOG.names())}  # type: ignore[attr-defined]
+_check_prompt.schema = {"enum": list(prompt_names())}  # type: ignore[attr-defined]
 
 
 def _check_choices(value: Any) -> str | None:
@@ -82,6 +86,7 @@ _check_examples.schema = {"type": "array", "items": {"type": "object", "required
 
 LLM_JUDGE_OPTIONS: Mapping[str, Checker] = {
     "prompt": _check_prompt,
+    "parse": check_choice(*PARSE_MODES),
     "score": check_choice("bool", "continuous"),
     "choices": _check_choices,
     "reasoning": _check_bool,
@@ -97,6 +102,7 @@ def _build(options: Mapping[str, Any], judge: Any) -> LLMJudge:
     return LLMJudge(
         prompt,
         judge,
+        parse=options.get("parse"),
         score=options.get("score"),
         choices=options.get("choices"),
         reasoning=options.get("reasoning", True),
@@ -112,7 +118,7 @@ def _build(options: Mapping[str, Any], judge: Any) -> LLMJudge:
 
 LLM_JUDGE_KIND = StrategyKind(
     "llm-judge",
-    "a judge with a catalog prompt, answering in JSON (evalmark prompts ls)",
+    "a judge with any judge prompt, in any parse mode (evalmark prompts ls)",
     _build,
     LLM_JUDGE_OPTIONS,
     prompt="catalog",

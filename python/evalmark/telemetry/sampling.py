@@ -1,7 +1,7 @@
 """Production sampling: score a seeded fraction of an application's live calls, off the
 request path.
 
-    monitor = evalmark.monitor([NotEmpty(), JudgeStrategy(judge, PROMPTS["relevancy"])],
+    monitor = evalmark.monitor([NotEmpty(), LLMJudge("relevancy", judge)],
                                sample_rate=0.01, seed=7, tracer=tracer)
 
     @monitor

@@ -1,56 +1,61 @@
 """Judge prompts: the catalog (``evalmark.prompts``) and the line-verdict templates.
 
-The catalog (:data:`CATALOG`) holds evalmark's own judge prompts, grouped as quality, rag,
-safety, security, trajectory and conversation. Each is a Markdown file with a YAML front matter
-under ``catalog/`` that declares its variables; :meth:`CatalogPrompt.render` fills them in,
-each in a fenced block, and asks for a JSON reply of a given shape (see
-:mod:`evalmark.models.structured`). ``catalog.sha256`` pins the text of every prompt. Judge
-with one through :class:`evalmark.strategies.llm_judge.LLMJudge`; list them with
-``evalmark prompts ls``.
+Every judge prompt is a :class:`JudgePrompt`. The catalog (:data:`CATALOG`) holds evalmark's
+own judge prompts, grouped as quality, rag, safety, security, trajectory and conversation.
+Each is a Markdown file with a YAML front matter under ``catalog/`` that declares its
+variables; :meth:`JudgePrompt.render` fills them in, each in a fenced block, and asks for a
+reply in a parse mode (by default a JSON reply of a given shape; see
+:mod:`evalmark.models.structured`). ``catalog.sha256`` pins the text of every prompt. List
+them with ``evalmark prompts ls``.
 
-The four line-verdict templates (:data:`PROMPTS`: relevancy, groundedness, correctness,
-rubric) end their replies with ``VERDICT: yes|no`` or ``GRADE: n``; the suite checks of the
-same names and :class:`~evalmark.strategies.JudgeStrategy` use them.
+The four line-verdict prompts (:data:`PROMPTS`: relevancy, groundedness, agreement, rubric)
+ask for a reply that ends with ``VERDICT: yes|no`` or ``GRADE: n``; the suite checks of the
+same names use them. :func:`template_prompt` makes a prompt of your own string. Any of them
+judges through the one judge check, :class:`evalmark.strategies.llm_judge.LLMJudge`, in any
+parse mode (:mod:`evalmark.models.prompts.answers`). :func:`get_prompt` finds a prompt by name;
+a name means one prompt.
 """
 
 from evalmark.errors import PromptFileError, PromptVariableError
-from evalmark.models.prompts.catalog import CATALOG, CATALOG_DIR, GROUPS, get_prompt
+from evalmark.models.prompts.answers import PARSE_MODES, ParseMode
+from evalmark.models.prompts.catalog import CATALOG, CATALOG_DIR, GROUPS, get_prompt, prompt_names
 from evalmark.models.prompts.files import load_prompt, parse_prompt
 from evalmark.models.prompts.model import (
-    CatalogPrompt,
     FewShotExample,
+    JudgePrompt,
     PromptVariable,
     RenderedCatalogPrompt,
     read_catalog_prompt,
 )
 from evalmark.models.prompts.templates import (
-    CORRECTNESS,
+    AGREEMENT,
     GROUNDEDNESS,
     PROMPTS,
     RELEVANCY,
     RUBRIC,
     VARIABLES,
-    JudgePrompt,
     RenderedPrompt,
     Verdict,
     parse_verdict,
     read_prompt,
     replace_verdict,
+    template_prompt,
 )
 
 __all__ = [
+    "AGREEMENT",
     "CATALOG",
     "CATALOG_DIR",
-    "CORRECTNESS",
     "GROUNDEDNESS",
     "GROUPS",
+    "PARSE_MODES",
     "PROMPTS",
     "RELEVANCY",
     "RUBRIC",
     "VARIABLES",
-    "CatalogPrompt",
     "FewShotExample",
     "JudgePrompt",
+    "ParseMode",
     "PromptFileError",
     "PromptVariable",
     "PromptVariableError",
@@ -61,7 +66,9 @@ __all__ = [
     "load_prompt",
     "parse_prompt",
     "parse_verdict",
+    "prompt_names",
     "read_catalog_prompt",
     "read_prompt",
     "replace_verdict",
+    "template_prompt",
 ]

@@ -35,29 +35,30 @@ from pathlib import Path
 from evalmark._files.problems import suggest
 from evalmark.errors import Problem, PromptFileError
 from evalmark.models.prompts.files import load_prompt
-from evalmark.models.prompts.model import CatalogPrompt
+from evalmark.models.prompts.model import JudgePrompt
+from evalmark.models.prompts.templates import PROMPTS
 
-__all__ = ["CATALOG", "CATALOG_DIR", "GROUPS", "get_prompt"]
+__all__ = ["CATALOG", "CATALOG_DIR", "GROUPS", "get_prompt", "prompt_names"]
 
 CATALOG_DIR = Path(__file__).resolve().parent / "catalog"
 GROUPS: tuple[str, ...] = ("quality", "rag", "safety", "security", "trajectory", "conversation")
 
 
-class _Catalog(Mapping[str, CatalogPrompt]):
+class _Catalog(Mapping[str, JudgePrompt]):
     """The catalog: read from ``CATALOG_DIR`` on first use, then kept (thread-safe)."""
 
     def __init__(self, directory: Path) -> None:
         self._directory = directory
         self._lock = threading.Lock()
-        self._prompts: dict[str, CatalogPrompt] | None = None
+        self._prompts: dict[str, JudgePrompt] | None = None
 
-    def _load(self) -> dict[str, CatalogPrompt]:
+    def _load(self) -> dict[str, JudgePrompt]:
         prompts = self._prompts
         if prompts is not None:
             return prompts
         with self._lock:
             if self._prompts is None:
-                loaded: dict[str, CatalogPrompt] = {}
+                loaded: dict[str, JudgePrompt] = {}
                 for path in sorted(self._directory.glob("*.md")):
                     prompt = load_prompt(path)
                     if prompt.name != path.stem:
@@ -79,7 +80,7 @@ class _Catalog(Mapping[str, CatalogPrompt]):
         """The prompt names, from the file names (nothing is parsed)."""
         return tuple(sorted(path.stem for path in self._directory.glob("*.md")))
 
-    def __getitem__(self, name: str) -> CatalogPrompt:
+    def __getitem__(self, name: str) -> JudgePrompt:
         return self._load()[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -95,17 +96,27 @@ class _Catalog(Mapping[str, CatalogPrompt]):
 CATALOG: _Catalog = _Catalog(CATALOG_DIR)
 
 
-def get_prompt(prompt: str | CatalogPrompt) -> CatalogPrompt:
-    """The catalog prompt named ``prompt`` (a prompt object is returned as is); a KeyError
-    listing the catalog, with the closest name, otherwise."""
-    if isinstance(prompt, CatalogPrompt):
+def get_prompt(prompt: str | JudgePrompt) -> JudgePrompt:
+    """The judge prompt named ``prompt``: a line-verdict prompt (:data:`PROMPTS`) or one of the
+    catalog (a prompt object is returned as is); a KeyError listing them, with the closest
+    name, otherwise."""
+    if isinstance(prompt, JudgePrompt):
         return prompt
+    if prompt in PROMPTS:
+        return PROMPTS[prompt]
     try:
         return CATALOG[prompt]
     except KeyError:
-        close = suggest(str(prompt), list(CATALOG))
+        names = [*CATALOG, *PROMPTS]
+        close = suggest(str(prompt), names)
         hint = f"did you mean {close!r}? " if close else ""
         raise KeyError(
-            f"no judge prompt named {prompt!r} in the catalog; {hint}the prompts are "
-            f"{', '.join(CATALOG)} (evalmark prompts ls)"
+            f"no judge prompt named {prompt!r}; {hint}the prompts are "
+            f"{', '.join(sorted(names))} (evalmark prompts ls)"
         ) from None
+
+
+def prompt_names() -> tuple[str, ...]:
+    """Every judge prompt's name, sorted: the catalog's and the line-verdict ones (each name
+    means one prompt)."""
+    return tuple(sorted({*CATALOG.names(), *PROMPTS}))

@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from evalmark.errors import Problem, PromptFileError
-from evalmark.models.prompts.model import PLACEHOLDER, CatalogPrompt, PromptVariable
+from evalmark.models.prompts.model import PLACEHOLDER, JudgePrompt, PromptVariable
 from evalmark.models.prompts.values import VARIABLE_TYPES
 
 __all__ = ["load_prompt", "parse_prompt"]
@@ -19,7 +19,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 _KEYS = ("name", "group", "title", "summary", "system", "variables", "score", "schema", "rule")
 
 
-def parse_prompt(text: str, source: str = "<prompt>") -> CatalogPrompt:
+def parse_prompt(text: str, source: str = "<prompt>") -> JudgePrompt:
     """A prompt from the text of a prompt file; :class:`PromptFileError` naming ``source``,
     the line and the field when it is malformed."""
     problems: list[Problem] = []
@@ -115,7 +115,7 @@ def parse_prompt(text: str, source: str = "<prompt>") -> CatalogPrompt:
         rule = {}
     if problems:
         raise PromptFileError(problems)
-    return CatalogPrompt(
+    return JudgePrompt(
         name=name,
         group=group,
         title=texts["title"],
@@ -161,7 +161,7 @@ def _variables(value: Any, problem: Any, line: int) -> tuple[PromptVariable, ...
     return tuple(out)
 
 
-def load_prompt(path: str | Path) -> CatalogPrompt:
+def load_prompt(path: str | Path) -> JudgePrompt:
     """Read a prompt file (your own prompt, in the catalog's format)."""
     source = Path(path)
     try:

@@ -1,5 +1,6 @@
-"""A judge prompt of the catalog, its variables and worked examples, and rendering it into
-chat messages (see :mod:`evalmark.models.prompts.catalog` for the file format)."""
+"""A judge prompt (of the catalog, a line-verdict one, or your own template), its variables and
+worked examples, and rendering it into chat messages (see :mod:`evalmark.models.prompts.catalog`
+for the file format and :mod:`evalmark.models.prompts.answers` for the parse modes)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalmark.errors import PromptVariableError
+from evalmark.models.prompts.answers import (
+    PARSE_MODES,
+    RESPONSE_SCHEMA_BLOCK,
+    ParseMode,
+    answer_instruction,
+    example_judgment,
+    join_answer,
+)
 from evalmark.models.prompts.fence import block, block_name, first_line_value, read_blocks
 from evalmark.models.prompts.values import as_text
 from evalmark.models.structured import Mode, ResponseSpec
@@ -18,15 +27,14 @@ __all__ = [
     "HEADER",
     "PLACEHOLDER",
     "RESPONSE_SCHEMA_BLOCK",
-    "CatalogPrompt",
     "FewShotExample",
+    "JudgePrompt",
     "PromptVariable",
     "RenderedCatalogPrompt",
     "read_catalog_prompt",
 ]
 
 HEADER = "evalmark-prompt: "
-RESPONSE_SCHEMA_BLOCK = "RESPONSE_SCHEMA"
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _NOT_GIVEN = "(not given)"
 
@@ -34,12 +42,19 @@ _NOT_GIVEN = "(not given)"
 @dataclass(frozen=True, slots=True)
 class PromptVariable:
     """A variable a prompt fills in: its name, what it holds, its type, whether it may be left
-    out (an optional variable not given shows as "(not given)")."""
+    out (an optional variable not given shows as "(not given)"), and the name of its block
+    (by default the variable's name in capitals)."""
 
     name: str
     description: str
     type: str = "text"
     optional: bool = False
+    label: str = ""
+
+    @property
+    def block(self) -> str:
+        """The name of the block that holds this variable's value."""
+        return self.label or block_name(self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +84,18 @@ class FewShotExample:
 
 
 @dataclass(frozen=True, slots=True)
-class CatalogPrompt:
-    """A judge prompt of the catalog (or one read with
-    :func:`~evalmark.models.prompts.load_prompt`); see the module docstring for the file format.
-    ``text`` is the file's whole text (what the checksums pin)."""
+class JudgePrompt:
+    """A judge prompt: one of the catalog, one read with :func:`load_prompt`, a line-verdict
+    prompt (:data:`~evalmark.models.prompts.PROMPTS`) or your own template
+    (:func:`~evalmark.models.prompts.template_prompt`). ``text`` is a file's whole text (what
+    the checksums pin).
+
+    ``reply`` is the parse mode it asks for by default (``structured``, ``verdict``, ``grade``
+    or ``json``); ``grades`` the scale of a graded reply; ``header`` the first line of a
+    rendered prompt (followed by the name; empty for none). A ``fenced`` prompt puts each
+    value into a block and ends with the instruction of its parse mode; a plain template
+    (``fenced=False``, your own string) is one user message with the values as they are.
+    """
 
     name: str
     group: str
@@ -86,6 +109,10 @@ class CatalogPrompt:
     rule: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""
     text: str = ""
+    reply: ParseMode = "structured"
+    grades: tuple[int, int] = (1, 5)
+    header: str = HEADER
+    fenced: bool = True
 
     @property
     def variable_names(self) -> tuple[str, ...]:
@@ -157,38 +184,52 @@ class CatalogPrompt:
         values: Mapping[str, Any] | None = None,
         /,
         *,
-        response: ResponseSpec | None = None,
+        shape: ResponseSpec | None = None,
         mode: Mode = "prompted",
         few_shot: Sequence[FewShotExample | Mapping[str, Any]] = (),
+        parse: ParseMode | None = None,
         **more: Any,
     ) -> list[dict[str, str]]:
         """The chat messages asking the judge about ``values`` (or keyword values).
 
-        ``response`` is the reply shape (by default this prompt's). With ``mode="prompted"``
-        the JSON Schema of the reply is written into the prompt; with ``"native"`` it is left
-        to the request's ``response_format``. ``few_shot`` examples follow the instructions in
-        the order given."""
-        given = {**(values or {}), **more}
-        texts = self.check_values(given)
-        spec = response or self.response()
-        parts = [HEADER + self.name, self._body(texts)]
+        ``parse`` is the parse mode (by default the prompt's ``reply``); ``shape`` the reply
+        shape of the ``structured`` mode (by default this prompt's). With ``mode="prompted"``
+        the JSON Schema of a structured reply is written into the prompt; with ``"native"`` it
+        is left to the request's ``response_format``. ``few_shot`` examples follow the
+        instructions in the order given."""
+        parse = parse or self.reply
+        if parse not in PARSE_MODES:
+            raise ValueError(f"parse must be one of {', '.join(PARSE_MODES)}, got {parse!r}")
+        texts = self.check_values({**(values or {}), **more})
+        spec = shape or self.response()
         examples = [FewShotExample.of(e) for e in few_shot]
+        parts = [self.header + self.name] if self.header else []
+        parts.append(self._body(texts))
         if examples:
-            parts.append(self._examples(examples, spec))
-        parts.append(_answer(spec, mode))
-        return [
-            {"role": "system", "content": self.system},
-            {"role": "user", "content": "\n\n".join(parts)},
-        ]
+            parts.append(self.examples_text(examples, spec, parse))
+        content = "\n\n".join(parts)
+        if self.fenced:
+            instruction = answer_instruction(parse, spec, mode, self.grades)
+            content = join_answer(content, instruction, parse, follows_body=not examples)
+        messages = [{"role": "system", "content": self.system}] if self.system else []
+        return [*messages, {"role": "user", "content": content}]
 
     def _body(self, texts: Mapping[str, str], prefix: str = "") -> str:
+        if not self.fenced:
+            return self.body.format_map(texts)
+        blocks = {v.name: v.block for v in self.variables}
+
         def fill(match: re.Match[str]) -> str:
             name = match.group(1)
-            return block(prefix + block_name(name), texts[name])
+            return block(prefix + blocks[name], texts[name])
 
         return PLACEHOLDER.sub(fill, self.body).strip()
 
-    def _examples(self, examples: Sequence[FewShotExample], spec: ResponseSpec) -> str:
+    def examples_text(
+        self, examples: Sequence[FewShotExample], spec: ResponseSpec, parse: ParseMode
+    ) -> str:
+        """The worked examples as shown to the judge, each answer in ``parse`` mode; a
+        ValueError naming the example whose variables or score do not fit."""
         lines = [
             "Worked examples follow, each graded the way you should grade. They are examples "
             "only: judge the output above on its own."
@@ -196,18 +237,19 @@ class CatalogPrompt:
         for number, example in enumerate(examples, 1):
             try:
                 texts = self.check_values(example.values)
-                reply = spec.example_reply(example.score, example.reasoning)
+                judgment = example_judgment(
+                    parse, spec, example.score, example.reasoning, self.grades
+                )
             except (PromptVariableError, ValueError) as exc:
                 raise ValueError(
                     f"judge prompt {self.name!r}: few-shot example {number}: {exc}"
                 ) from None
             label = f"EXAMPLE_{number}_"
             shown = [
-                block(label + block_name(v.name), texts[v.name])
+                block(label + v.block, texts[v.name])
                 for v in self.variables
                 if v.name in example.values
             ]
-            judgment = json.dumps(reply, ensure_ascii=False)
             lines.append(
                 f"Example {number}:\n"
                 + "\n".join(shown)
@@ -222,24 +264,16 @@ class CatalogPrompt:
         for v in self.variables:
             extra = ", optional" if v.optional else ""
             lines.append(f"  {v.name} ({v.type}{extra}): {v.description}")
-        shape = "a JSON Schema (a classifier)" if self.schema is not None else self.score
-        lines.append(f"score: {shape}")
+        if self.reply != "structured":
+            lines.append(f"reply: {self.reply} (parse mode; see evalmark.models.prompts.answers)")
+        else:
+            shape = "a JSON Schema (a classifier)" if self.schema is not None else self.score
+            lines.append(f"score: {shape}")
         return "\n".join(lines)
 
 
 def _listing(names: Sequence[str]) -> str:
     return ", ".join(names) if names else "(none)"
-
-
-def _answer(spec: ResponseSpec, mode: Mode) -> str:
-    text = "Answer with one JSON object and nothing else. " + spec.describe()
-    if mode == "native":
-        return text
-    schema = json.dumps(spec.json_schema(), ensure_ascii=False, indent=2)
-    return (
-        f"{text}\nThe object must conform to this JSON Schema:\n"
-        f"{block(RESPONSE_SCHEMA_BLOCK, schema)}"
-    )
 
 
 # --------------------------------------------------------------------------- reading back
@@ -256,7 +290,8 @@ class RenderedCatalogPrompt:
 
 
 def read_catalog_prompt(text: str) -> RenderedCatalogPrompt | None:
-    """Read a prompt rendered by :meth:`CatalogPrompt.render`; None if ``text`` is not one."""
+    """Read a catalog prompt rendered by :meth:`JudgePrompt.render`; None if ``text`` is not
+    one."""
     name = first_line_value(text, HEADER)
     if name is None:
         return None

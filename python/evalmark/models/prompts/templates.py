@@ -1,8 +1,9 @@
-"""The line-verdict judge templates (relevancy, groundedness, correctness, rubric), their
-rendering, and reading the verdict out of a judge's reply.
+"""The line-verdict judge prompts (relevancy, groundedness, agreement, rubric), your own
+templates (:func:`template_prompt`), and reading the verdict out of a judge's reply. All are
+:class:`~evalmark.models.prompts.model.JudgePrompt` s, like the catalog's.
 
-Every rendered prompt starts with a line ``evalmark-judge: <name>`` and puts each input in a
-delimited block::
+Every rendered line-verdict prompt starts with a line ``evalmark-judge: <name>`` and puts each
+input in a delimited block::
 
     <<<BEGIN DOCUMENT>>>
     ...
@@ -18,183 +19,177 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping
 from typing import Literal
 
 import msgspec
 
-from evalmark.models.prompts.fence import defuse, first_line_value, read_blocks
+from evalmark.models.prompts.fence import first_line_value, read_blocks
+from evalmark.models.prompts.model import JudgePrompt, PromptVariable
 
 VARIABLES = ("question", "response", "expected_output", "context")
 
-_HEADER = "evalmark-judge: "
+LINE_HEADER = "evalmark-judge: "
 _VERDICT = re.compile(
     r"^[ \t]*\**[ \t]*verdict[ \t]*\**[ \t]*:[ \t]*\**[ \t]*(yes|no)\b", re.I | re.M
 )
 _GRADE = re.compile(r"^[ \t]*\**[ \t]*grade[ \t]*\**[ \t]*:[ \t]*\**[ \t]*(\d+)\b", re.I | re.M)
 
-
-class JudgePrompt(msgspec.Struct, frozen=True):
-    """A judge prompt: a system message, a user template with ``{variables}``, the kind of
-    verdict it asks for, and which blocks hold the claim and the evidence."""
-
-    name: str
-    kind: Literal["binary", "graded"]
-    system: str
-    template: str
-    claim_block: str
-    evidence_block: str
-    grades: tuple[int, ...] = ()
-
-    @property
-    def variables(self) -> tuple[str, ...]:
-        """The variables the template needs, in order of first use."""
-        seen: list[str] = []
-        for _, field, _, _ in string.Formatter().parse(self.template):
-            if field and field not in seen:
-                seen.append(field)
-        return tuple(seen)
-
-    def render(self, **values: str | Sequence[str]) -> list[dict[str, str]]:
-        """The chat messages for ``values``. A ``context`` may be a list of passages.
-
-        Raises ``ValueError`` listing the variables the template needs when one is missing, and
-        naming any variable evalmark does not know (a typo).
-        """
-        needed = self.variables
-        unknown = sorted(set(values) - set(VARIABLES))
-        if unknown:
-            raise ValueError(
-                f"judge prompt {self.name!r}: unknown variable(s) {', '.join(unknown)}; "
-                f"it needs {_listing(needed)}"
-            )
-        missing = [name for name in needed if values.get(name) is None]
-        if missing:
-            raise ValueError(
-                f"judge prompt {self.name!r} needs {_listing(needed)}; missing {_listing(missing)}"
-            )
-        filled = {name: defuse(_as_text(name, values[name])) for name in needed}
-        return [
-            {"role": "system", "content": self.system},
-            {"role": "user", "content": self.template.format_map(filled)},
-        ]
+_DESCRIPTIONS = {
+    "question": "the question that was asked",
+    "response": "the answer under test",
+    "expected_output": "the reference answer",
+    "context": "the source documents",
+}
 
 
-def _listing(names: Sequence[str]) -> str:
-    return ", ".join("{" + name + "}" for name in names)
+def _line_prompt(
+    name: str,
+    *,
+    group: str,
+    title: str,
+    system: str,
+    paragraphs: list[str],
+    labels: Mapping[str, str],
+    claim: str,
+    evidence: str,
+    reply: str = "verdict",
+) -> JudgePrompt:
+    body = "\n\n".join(paragraphs)
+    used = re.findall(r"\{\{(\w+)\}\}", body)
+    variables = tuple(
+        PromptVariable(v, _DESCRIPTIONS[v], label=labels[v]) for v in dict.fromkeys(used)
+    )
+    return JudgePrompt(
+        name=name,
+        group=group,
+        title=title,
+        summary=title,
+        system=system,
+        body=body,
+        variables=variables,
+        rule={"kind": "line", "claim": claim, "evidence": evidence},
+        source="evalmark",
+        reply="grade" if reply == "grade" else "verdict",
+        header=LINE_HEADER,
+    )
 
 
-def _as_text(name: str, value: str | Sequence[str]) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Sequence) and all(isinstance(item, str) for item in value):
-        return "\n\n".join(value)
-    raise TypeError(f"judge prompt variable {name!r} must be a str or a list of str")
-
-
-def _block(name: str, variable: str) -> str:
-    return f"<<<BEGIN {name}>>>\n{{{variable}}}\n<<<END {name}>>>"
-
-
-_BINARY_ANSWER = (
-    "Think it through briefly, then end your answer with one line that reads exactly "
-    "`VERDICT: yes` or `VERDICT: no`."
-)
-
-RELEVANCY = JudgePrompt(
-    name="relevancy",
-    kind="binary",
+RELEVANCY = _line_prompt(
+    "relevancy",
+    group="quality",
+    title="Does the answer address the question?",
     system=(
         "You review answers given by an assistant. You decide only whether an answer "
         "addresses what was asked, not whether it is true."
     ),
-    template="\n\n".join(
-        [
-            _HEADER + "relevancy",
-            "Someone asked the question below and received the response below.",
-            _block("QUESTION", "question"),
-            _block("RESPONSE", "response"),
-            "Does the response deal with the question that was asked, rather than with "
-            "something else, and does it attempt to answer it? An answer that is on topic but "
-            "evasive counts as no. " + _BINARY_ANSWER,
-        ]
-    ),
-    claim_block="QUESTION",
-    evidence_block="RESPONSE",
+    paragraphs=[
+        "Someone asked the question below and received the response below.",
+        "{{question}}",
+        "{{response}}",
+        "Does the response deal with the question that was asked, rather than with "
+        "something else, and does it attempt to answer it? An answer that is on topic but "
+        "evasive counts as no.",
+    ],
+    labels={"question": "QUESTION", "response": "RESPONSE"},
+    claim="QUESTION",
+    evidence="RESPONSE",
 )
 
-GROUNDEDNESS = JudgePrompt(
-    name="groundedness",
-    kind="binary",
+GROUNDEDNESS = _line_prompt(
+    "groundedness",
+    group="rag",
+    title="Is every statement of the answer supported by the context?",
     system=(
         "You are a careful fact-checker. You compare a claim with a source document and "
         "accept only what the document itself states or directly implies."
     ),
-    template="\n\n".join(
-        [
-            _HEADER + "groundedness",
-            "Here is a source document and a claim made from it.",
-            _block("DOCUMENT", "context"),
-            _block("CLAIM", "response"),
-            "Is every statement in the claim supported by the document? Knowledge from outside "
-            "the document does not count as support; a claim that contradicts the document, or "
-            "adds facts it does not contain, is not supported. " + _BINARY_ANSWER,
-        ]
-    ),
-    claim_block="CLAIM",
-    evidence_block="DOCUMENT",
+    paragraphs=[
+        "Here is a source document and a claim made from it.",
+        "{{context}}",
+        "{{response}}",
+        "Is every statement in the claim supported by the document? Knowledge from outside "
+        "the document does not count as support; a claim that contradicts the document, or "
+        "adds facts it does not contain, is not supported.",
+    ],
+    labels={"context": "DOCUMENT", "response": "CLAIM"},
+    claim="CLAIM",
+    evidence="DOCUMENT",
 )
 
-CORRECTNESS = JudgePrompt(
-    name="correctness",
-    kind="binary",
+AGREEMENT = _line_prompt(
+    "agreement",
+    group="quality",
+    title="Does the answer agree with the reference?",
     system=(
         "You grade answers against a reference answer written by an expert. Wording may "
         "differ; meaning must not."
     ),
-    template="\n\n".join(
-        [
-            _HEADER + "correctness",
-            _block("QUESTION", "question"),
-            _block("REFERENCE", "expected_output"),
-            _block("RESPONSE", "response"),
-            "Does the response give the same answer as the reference, with no statement that "
-            "conflicts with it? Missing a fact the reference treats as essential counts as "
-            "incorrect; extra detail that does not conflict is fine. " + _BINARY_ANSWER,
-        ]
-    ),
-    claim_block="REFERENCE",
-    evidence_block="RESPONSE",
+    paragraphs=[
+        "{{question}}",
+        "{{expected_output}}",
+        "{{response}}",
+        "Does the response give the same answer as the reference, with no statement that "
+        "conflicts with it? Missing a fact the reference treats as essential counts as "
+        "incorrect; extra detail that does not conflict is fine.",
+    ],
+    labels={"question": "QUESTION", "expected_output": "REFERENCE", "response": "RESPONSE"},
+    claim="REFERENCE",
+    evidence="RESPONSE",
 )
 
-RUBRIC = JudgePrompt(
-    name="rubric",
-    kind="graded",
+RUBRIC = _line_prompt(
+    "rubric",
+    group="quality",
+    title="A grade from 1 to 5 against the reference",
     system="You grade answers on a scale from 1 to 5 using the rubric you are given.",
-    template="\n\n".join(
-        [
-            _HEADER + "rubric",
-            _block("QUESTION", "question"),
-            _block("REFERENCE", "expected_output"),
-            _block("RESPONSE", "response"),
-            "Grade the response against the reference:\n"
-            "5: as correct and complete as the reference;\n"
-            "4: correct, with a minor omission;\n"
-            "3: partly correct, missing something important;\n"
-            "2: mostly wrong, with some correct elements;\n"
-            "1: wrong, off topic or empty.\n"
-            "Explain in a sentence or two, then end with one line that reads exactly "
-            "`GRADE: n` where n is a whole number from 1 to 5.",
-        ]
-    ),
-    claim_block="REFERENCE",
-    evidence_block="RESPONSE",
-    grades=(1, 2, 3, 4, 5),
+    paragraphs=[
+        "{{question}}",
+        "{{expected_output}}",
+        "{{response}}",
+        "Grade the response against the reference:\n"
+        "5: as correct and complete as the reference;\n"
+        "4: correct, with a minor omission;\n"
+        "3: partly correct, missing something important;\n"
+        "2: mostly wrong, with some correct elements;\n"
+        "1: wrong, off topic or empty.",
+    ],
+    labels={"question": "QUESTION", "expected_output": "REFERENCE", "response": "RESPONSE"},
+    claim="REFERENCE",
+    evidence="RESPONSE",
+    reply="grade",
 )
 
 PROMPTS: Mapping[str, JudgePrompt] = {
-    prompt.name: prompt for prompt in (RELEVANCY, GROUNDEDNESS, CORRECTNESS, RUBRIC)
+    prompt.name: prompt for prompt in (RELEVANCY, GROUNDEDNESS, AGREEMENT, RUBRIC)
 }
+
+
+def template_prompt(template: str, *, extra: Collection[str] | None = ()) -> JudgePrompt:
+    """Your own judge prompt from a string with ``{variables}`` (``str.format`` syntax): one
+    user message, the values as they are (a list joined by blank lines). The variables are
+    :data:`VARIABLES` and the ``extra`` names (None: any name). ValueError naming an unknown
+    variable."""
+    fields = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+    unknown = sorted(set(fields) - set(VARIABLES) - set(extra or ()))
+    if unknown and extra is not None:
+        raise ValueError(
+            f"judge template uses unknown variable(s) {', '.join(unknown)}; the variables "
+            f"are {', '.join('{' + v + '}' for v in VARIABLES)}"
+        )
+    variables = tuple(PromptVariable(name, name) for name in dict.fromkeys(fields))
+    return JudgePrompt(
+        name="custom",
+        group="custom",
+        title="your own template",
+        summary="your own template",
+        system="",
+        body=template,
+        variables=variables,
+        reply="verdict",
+        header="",
+        fenced=False,
+    )
 
 
 class RenderedPrompt(msgspec.Struct, frozen=True):
@@ -206,7 +201,7 @@ class RenderedPrompt(msgspec.Struct, frozen=True):
 
 def read_prompt(text: str) -> RenderedPrompt | None:
     """Read the template name and blocks out of a prompt rendered here; None if it is not one."""
-    name = first_line_value(text, _HEADER)
+    name = first_line_value(text, LINE_HEADER)
     if name is None:
         return None
     return RenderedPrompt(name=name, blocks=read_blocks(text))

@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalmark.models import ChatReply, HashEmbedding, ScriptedChat, record_replay
-from evalmark.models.canonical import chat_request, key_of, normalize
-from evalmark.models.cassette_file import Entry, serialize, write_cassette
+from evalmark.models._canonical import chat_request, key_of, normalize
+from evalmark.models._cassette_file import Entry, serialize, write_cassette
 from workload import text_pairs
 
 SYSTEM = {"role": "system", "content": "You are a helpful support assistant. Answer briefly."}

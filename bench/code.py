@@ -17,7 +17,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from evalmark.code import BwrapSandbox, LocalSandbox, bwrap_unavailable_reason, run_tests
-from evalmark.code.sandbox import Limits, Sandbox, default_python
+from evalmark.code._sandbox import Limits, Sandbox, default_python
 
 CODE = "def add(a, b):\n    return a + b\n"
 TESTS = (

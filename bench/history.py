@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalmark.history import CaseResult, RunRecord, open_history
-from evalmark.history.queries import flaky_cases, list_runs, trend
-from evalmark.history.record import AnswerIdentity
+from evalmark.history._queries import flaky_cases, list_runs, trend
+from evalmark.history._record import AnswerIdentity
 from workload import text_pairs
 
 

@@ -33,7 +33,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from evalmark.data.samples import Sample  # noqa: E402
+from evalmark.data._samples import Sample  # noqa: E402
 from evalmark.strategies import ContainsFacts  # noqa: E402
 from evalmark.telemetry import RecordingTracer, monitor  # noqa: E402
 

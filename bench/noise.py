@@ -14,7 +14,7 @@ first (what a careful hand-written version would do).
 Monte Carlo: simulates a healthy build whose every check truly passes, at flip rate 0.03, with
 ``simulate_gates`` (vectorized numpy, Philox draws, threads) and with two plain-Python loops on
 a smaller number of runs: one drawing from ``random.Random``, one drawing every verdict from
-``evalmark.models.seeded.uniform`` as the seeded noisy judge does. Rates are per simulated
+``evalmark.models._seeded.uniform`` as the seeded noisy judge does. Rates are per simulated
 run, so the ratios compare equal work.
 """
 
@@ -29,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
-from evalmark.models.seeded import uniform
+from evalmark.models._seeded import uniform
 from evalmark.noise import (
     BuildTruth,
     ErrorRates,

@@ -8,7 +8,7 @@
 load; each figure is the median of ``--runs`` runs, and the ratio is with / without. Then one
 run with the plugin and one without say which evalmark modules and heavy dependencies (numpy,
 the Rust extension, PyYAML, msgspec, asyncio) the plugin added. When evalmark is not installed as a
-pytest plugin (no ``pytest11`` entry point), it is loaded with ``-p evalmark.pytest.plugin``.
+pytest plugin (no ``pytest11`` entry point), it is loaded with ``-p evalmark.pytest._plugin``.
 Nothing here fails a build.
 """
 
@@ -42,7 +42,7 @@ def plugin_arguments() -> tuple[list[str], list[str]]:
     installed = any(e.name == "evalmark" for e in entry_points(group="pytest11"))
     if installed:
         return [], ["-p", "no:evalmark"]
-    return ["-p", "evalmark.pytest.plugin"], []
+    return ["-p", "evalmark.pytest._plugin"], []
 
 
 def run_once(project: Path, extra: list[str]) -> float:

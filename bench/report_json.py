@@ -6,7 +6,7 @@ reference path, measured in one run.
 
 The report is the one bench/scorer.py builds: 100,000 answers from bench/workload.py scored
 with TokenF1, RougeL and Levenshtein. "reference" is
-:func:`evalmark.report.render.json.reference_render` (the whole document as Python values,
+:func:`evalmark.report._render.json.reference_render` (the whole document as Python values,
 encoded by msgspec, re-indented, decoded), "new" is ``render_report(report, "json")`` (each row
 a template of its shape, values encoded a column at a time, the document formatted and decoded
 once).
@@ -32,8 +32,8 @@ sys.path.insert(0, str(HERE))
 import workload  # noqa: E402
 from evalmark import Report, Sample, Scorer, SuiteReport  # noqa: E402
 from evalmark.report import render_report  # noqa: E402
-from evalmark.report.document import dumps  # noqa: E402
-from evalmark.report.render.json import reference_render  # noqa: E402
+from evalmark.report._document import dumps  # noqa: E402
+from evalmark.report._render.json import reference_render  # noqa: E402
 from evalmark.strategies import LevenshteinSimilarity, RougeL, TokenF1  # noqa: E402
 
 

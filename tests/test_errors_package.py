@@ -41,7 +41,7 @@ def test_errors_pickle_by_the_one_path() -> None:
     assert str(back) == str(blocked)
     sample = pickle.loads(pickle.dumps(errors.SampleError([errors.Problem("bad", "a.yaml", 3)])))
     assert str(sample) == "a.yaml:3: bad"
-    assert b"evalmark.errors.data" not in pickle.dumps(errors.SuiteError("x"))
+    assert b"evalmark.errors._data" not in pickle.dumps(errors.SuiteError("x"))
 
 
 def test_the_target_without_a_port_and_for_ipv4() -> None:

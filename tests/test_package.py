@@ -38,11 +38,11 @@ def run_python(code: str) -> list[str]:
 def test_import_loads_nothing_heavy() -> None:
     code = (
         "import sys, evalmark\n"
-        "heavy = ['numpy', 'evalmark._core', 'evalmark.metrics', 'evalmark.data.samples',"
-        " 'evalmark.engine.scorer', 'evalmark.suite', 'asyncio', 'yaml', 'msgspec']\n"
+        "heavy = ['numpy', 'evalmark._core', 'evalmark.metrics', 'evalmark.data._samples',"
+        " 'evalmark.engine._scorer', 'evalmark.suite', 'asyncio', 'yaml', 'msgspec']\n"
         "print(','.join(m for m in heavy if m in sys.modules))\n"
         "evalmark.load_samples\n"
-        "print('evalmark.data.samples' in sys.modules)\n"
+        "print('evalmark.data._samples' in sys.modules)\n"
         "print(evalmark.token_f1('a b', 'a b'))\n"
     )
     out = run_python(code)
@@ -55,7 +55,7 @@ def test_the_pytest_plugin_imports_only_itself() -> None:
     code = (
         "import sys\n"
         "before = set(sys.modules)\n"
-        "import evalmark.pytest.plugin\n"
+        "import evalmark.pytest._plugin\n"
         "new = sorted(m for m in set(sys.modules) - before if m.startswith('evalmark'))\n"
         "print(','.join(new))\n"
         "heavy = ['numpy', 'yaml', 'msgspec', 'asyncio', 'evalmark._core']\n"
@@ -66,9 +66,9 @@ def test_the_pytest_plugin_imports_only_itself() -> None:
         [
             "evalmark",
             "evalmark.pytest",
-            "evalmark.pytest.fixtures",
-            "evalmark.pytest.plugin",
-            "evalmark.pytest.registry",
+            "evalmark.pytest._fixtures",
+            "evalmark.pytest._plugin",
+            "evalmark.pytest._registry",
         ]
     )
     assert out[1] == "", f"the plugin imported {out[1]}"
@@ -164,11 +164,11 @@ def test_a_pytest_session_without_evaluations_never_loads_the_engine(tmp_path: P
     from importlib.metadata import entry_points
 
     installed = any(e.name == "evalmark" for e in entry_points(group="pytest11"))
-    load = "" if installed else "'-p', 'evalmark.pytest.plugin', "
+    load = "" if installed else "'-p', 'evalmark.pytest._plugin', "
     code = (
         "import sys, pytest\n"
         f"code = pytest.main(['--co', '-q', '-p', 'no:cacheprovider', {load}])\n"
-        "assert 'evalmark.pytest.plugin' in sys.modules\n"
+        "assert 'evalmark.pytest._plugin' in sys.modules\n"
         "heavy = ['numpy', 'yaml', 'msgspec', 'evalmark._core', 'evalmark.report']\n"
         "print('RESULT', int(code), ','.join(m for m in heavy if m in sys.modules))\n"
     )

@@ -1,4 +1,4 @@
-"""Pin the text of every catalog prompt in ``python/evalmark/models/prompts/catalog.sha256``.
+"""Pin the text of every catalog prompt in ``python/evalmark/models/_prompts/catalog.sha256``.
 
 Run ``python tools/pin_prompts.py`` after changing a prompt on purpose (the test suite fails
 until you do); ``--check`` only reports what differs and exits 1 if anything does.
@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 
-from evalmark.models.prompts.checksums import pinned_problems, write_checksums
+from evalmark.models._prompts.checksums import pinned_problems, write_checksums
 
 
 def main(argv: list[str]) -> int:

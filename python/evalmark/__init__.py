@@ -43,7 +43,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "token_f1",
         "token_f1_batch",
     ),
-    "evalmark.data.samples": (
+    "evalmark.data._samples": (
         "load_samples",
         "Parameters",
         "register_sample_loader",
@@ -54,7 +54,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "unregister_sample_loader",
         "write_samples",
     ),
-    "evalmark.data.testcase": (
+    "evalmark.data._testcase": (
         "Conversation",
         "load_conversations",
         "load_test_cases",
@@ -66,7 +66,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "write_conversations",
         "write_test_cases",
     ),
-    "evalmark.data.results": (
+    "evalmark.data._results": (
         "EvaluationFault",
         "EvaluationResult",
     ),
@@ -91,7 +91,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "CassetteMiss",
         "record_replay",
     ),
-    "evalmark.engine.scorer": (
+    "evalmark.engine._scorer": (
         "Evaluation",
         "Scorer",
     ),

@@ -32,7 +32,7 @@ from evalmark.metrics import (
     token_f1 as token_f1,
     token_f1_batch as token_f1_batch,
 )
-from evalmark.data.samples import (
+from evalmark.data._samples import (
     load_samples as load_samples,
     Parameters as Parameters,
     register_sample_loader as register_sample_loader,
@@ -43,7 +43,7 @@ from evalmark.data.samples import (
     unregister_sample_loader as unregister_sample_loader,
     write_samples as write_samples,
 )
-from evalmark.data.testcase import (
+from evalmark.data._testcase import (
     Conversation as Conversation,
     load_conversations as load_conversations,
     load_test_cases as load_test_cases,
@@ -55,7 +55,7 @@ from evalmark.data.testcase import (
     write_conversations as write_conversations,
     write_test_cases as write_test_cases,
 )
-from evalmark.data.results import (
+from evalmark.data._results import (
     EvaluationFault as EvaluationFault,
     EvaluationResult as EvaluationResult,
 )
@@ -80,7 +80,7 @@ from evalmark.models import (
     CassetteMiss as CassetteMiss,
     record_replay as record_replay,
 )
-from evalmark.engine.scorer import (
+from evalmark.engine._scorer import (
     Evaluation as Evaluation,
     Scorer as Scorer,
 )

@@ -1,5 +1,5 @@
 """``evalmark.prompts``: the judge prompt catalog (the public name of
-:mod:`evalmark.models.prompts`).
+:mod:`evalmark.models._prompts`).
 
 ::
 
@@ -9,9 +9,9 @@
         print(name, prompt.group, prompt.summary)
     messages = get_prompt("conciseness").render(inputs="...", outputs="...")
 
-Judge with a prompt through :class:`evalmark.strategies.llm_judge.LLMJudge`; list them with
+Judge with a prompt through :class:`evalmark.strategies._llm_judge.LLMJudge`; list them with
 ``evalmark prompts ls`` and read one with ``evalmark prompts show NAME``.
 """
 
-from evalmark.models.prompts import *  # noqa: F403
-from evalmark.models.prompts import __all__ as __all__
+from evalmark.models._prompts import *  # noqa: F403
+from evalmark.models._prompts import __all__ as __all__

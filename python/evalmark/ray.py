@@ -1,4 +1,4 @@
-"""``evalmark.ray``: the public name of :mod:`evalmark.scoring.ray` (``evalmark[ray]``)."""
+"""``evalmark.ray``: the public name of :mod:`evalmark.scoring._ray` (``evalmark[ray]``)."""
 
-from evalmark.scoring.ray import *  # noqa: F403
-from evalmark.scoring.ray import __all__ as __all__
+from evalmark.scoring._ray import *  # noqa: F403
+from evalmark.scoring._ray import __all__ as __all__

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evalmark import load_conversations, load_samples, load_suite, load_test_cases
-from evalmark.code.config import load_code_config
+from evalmark.code._config import load_code_config
 from evalmark.errors import EvalmarkError
 from evalmark.scoring import ScoreOptions, parse_metrics, score_file
 

@@ -13,7 +13,7 @@ import pytest
 
 from evalmark import load_conversations, load_samples, load_suite, load_test_cases, write_samples
 from evalmark.cli import main
-from evalmark.code.config import load_code_config
+from evalmark.code._config import load_code_config
 from evalmark.errors import DataFileError, SampleError, SuiteError, TestCaseError
 
 SAMPLE = "- name: a{value}\n  parameters: [q]\n  expected-output: x\n"

@@ -23,7 +23,7 @@ from evalmark.calibration import (
 )
 from evalmark.models import ChatReply, NoisyJudge, RuleJudge, ScriptedChat, current_call
 from evalmark.noise import write_rates
-from evalmark.noise.rates import read_rates
+from evalmark.noise._rates import read_rates
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "judge-calibration"
 
@@ -106,7 +106,7 @@ def test_the_golden_set_is_labelled_and_varied() -> None:
 
 
 def test_calibrating_the_recorded_judge_offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    from evalmark.cli.judge import replay_only
+    from evalmark.cli._judge import replay_only
     from evalmark.models import record_replay
 
     monkeypatch.setenv("CI", "true")  # replay only

@@ -11,7 +11,7 @@ import pytest
 from evalmark.cli import main
 
 APP = """\
-from evalmark.models.context import current_call
+from evalmark.models._context import current_call
 
 GOOD = {"a": 5, "b": 3, "c": 0}
 

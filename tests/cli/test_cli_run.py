@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from evalmark.cli import _run as run_module
 from evalmark.cli import main
-from evalmark.cli import run as run_module
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"
@@ -388,7 +388,7 @@ def test_ctrl_c_exits_130_without_reports(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("evalmark.suite.runner.run_suite", interrupted)
+    monkeypatch.setattr("evalmark.suite._runner.run_suite", interrupted)
     code, out, err = cli(capsys, "run", str(SUPPORT), "--report-dir", str(tmp_path / "r"))
     assert code == 130 and out == ""
     assert "evalmark run: interrupted; no report written" in err
@@ -490,7 +490,7 @@ def test_report_formats_and_a_baseline_named_in_the_suite(
 PLUGIN_SUITE_TESTS = """
 from evalmark.pytest import evaluation_test
 from evalmark.strategies import ExactMatch
-from evalmark.data.samples import Sample, Samples
+from evalmark.data._samples import Sample, Samples
 
 SAMPLES = [Sample(name=f"q{{i}}", parameters=[str(i)], expected_output=str(i)) for i in range(4)]
 
@@ -525,7 +525,7 @@ def plugin_suites(tmp_path: Path) -> tuple[Path, Path]:
             PLUGIN_SUITE_TESTS.format(name="echo", body=body), encoding="utf-8"
         )
         installed = any(ep.name == "evalmark" for ep in entry_points(group="pytest11"))
-        plugin = [] if installed else ["-p", "evalmark.pytest.plugin"]
+        plugin = [] if installed else ["-p", "evalmark.pytest._plugin"]
         result = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin,
              f"--evalmark-report={project / 'out'}", str(project)],

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from evalmark.cli import main
-from evalmark.suite.schema import suite_file_schema
+from evalmark.suite._schema import suite_file_schema
 
 
 def help_of(capsys: pytest.CaptureFixture[str], *args: str) -> str:

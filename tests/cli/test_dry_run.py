@@ -11,10 +11,10 @@ import pytest
 
 from evalmark.cli import main
 from evalmark.models import record_replay
-from evalmark.models.fakes import ScriptedChat
-from evalmark.models.values import ChatReply, Usage
+from evalmark.models._fakes import ScriptedChat
+from evalmark.models._values import ChatReply, Usage
 from evalmark.suite import load_suite
-from evalmark.suite.estimate import JUDGE_REPLY_TOKENS, estimate_run, estimate_tokens
+from evalmark.suite._estimate import JUDGE_REPLY_TOKENS, estimate_run, estimate_tokens
 
 QUESTIONS = {"refund": "How long do refunds take?", "sso": "Is SSO on the Team plan?"}
 

@@ -10,7 +10,7 @@ import pytest
 
 from evalmark.cli import main
 from evalmark.errors import SuiteError
-from evalmark.suite.starter import starter_files, write_starter
+from evalmark.suite._starter import starter_files, write_starter
 
 
 def test_init_writes_every_starter_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.models.modes import MODE_ENV
-from evalmark.models.prompts import CATALOG
+from evalmark.models._modes import MODE_ENV
+from evalmark.models._prompts import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "golden" / "judge-calibration"

@@ -65,7 +65,7 @@ def test_each_summary_is_the_one_its_module_registers() -> None:
     for name in cli._COMMANDS:
         parser = argparse.ArgumentParser()
         sub = parser.add_subparsers()
-        importlib.import_module(f"evalmark.cli.{name}").register(sub)
+        importlib.import_module(f"evalmark.cli._{name}").register(sub)
         registered = {action.dest: action.help for action in sub._choices_actions}
         assert registered[name] == cli._SUMMARIES[name]
 
@@ -84,7 +84,7 @@ def test_the_command_is_found_after_top_level_options(capsys: pytest.CaptureFixt
 
 
 def test_the_score_parser_offers_the_scoring_error_policies() -> None:
-    from evalmark.cli import score
+    from evalmark.cli import _score as score
     from evalmark.scoring import ON_ERROR_CHOICES
 
     assert score.ON_ERROR_CHOICES == ON_ERROR_CHOICES

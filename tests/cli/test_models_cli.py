@@ -12,7 +12,7 @@ import pytest
 
 from evalmark.cli import main
 from evalmark.models import HashEmbedding, ScriptedChat, call_context, record_replay
-from evalmark.models.modes import MODE_ENV
+from evalmark.models._modes import MODE_ENV
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ import pytest
 
 from evalmark import Scorer
 from evalmark.cli import main
-from evalmark.data.load import load_samples
+from evalmark.data._load import load_samples
 from evalmark.report import render_report
 from evalmark.strategies import ContainsFacts
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.cli.tune_cassette import read_verdict
+from evalmark.cli._tune_cassette import read_verdict
 from evalmark.models import ScriptedChat, call_context, record_replay
-from evalmark.strategies.llm_judge import LLMJudge
+from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.suite import load_suite, run_suite
 
 ROOT = Path(__file__).resolve().parents[2]

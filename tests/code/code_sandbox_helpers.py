@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from evalmark.code.sandbox import BwrapSandbox, bwrap_unavailable_reason
+from evalmark.code._sandbox import BwrapSandbox, bwrap_unavailable_reason
 
 
 class Listener:

@@ -14,7 +14,7 @@ from types import FrameType
 import pytest
 from code_sandbox_helpers import Listener, require_bwrap
 
-from evalmark.code.sandbox import BwrapSandbox, LocalSandbox, Sandbox
+from evalmark.code._sandbox import BwrapSandbox, LocalSandbox, Sandbox
 
 TEST_SECONDS = 120  # no test of this folder may run longer
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from code_sandbox_helpers import require_bwrap
 
-import evalmark.code.sandbox.bwrap as bwrap_module
+import evalmark.code._sandbox.bwrap as bwrap_module
 from evalmark.cli import main
 from evalmark.code import BwrapSandbox, Limits, RunRequest, run_tasks
 from evalmark.errors import SandboxUnavailableError
@@ -80,7 +80,7 @@ def test_the_gate_passes_and_fails(small: Path, capsys: pytest.CaptureFixture[st
 def test_progress_of_the_runs_on_stderr(
     small: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("evalmark.cli.code._PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr("evalmark.cli._code._PROGRESS_DELAY", 0.0)
     assert main(["code", "run", str(small), "--progress", "--concurrency", "1"]) == 0
     out, err = capsys.readouterr()
     assert "running" in err and "/2 runs" in err

@@ -17,7 +17,7 @@ from evalmark.code import (
     run_cases,
     run_tests,
 )
-from evalmark.code.sandbox import tail
+from evalmark.code._sandbox import tail
 
 ADD = "def add(a, b):\n    return a + b\n"
 TESTS = (

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalmark.code import extract_code, markdown_blocks
-from evalmark.code.extract import language_aliases
+from evalmark.code._extract import language_aliases
 
 REPLY = """Here is the function:
 

@@ -9,20 +9,20 @@ from pathlib import Path
 
 import pytest
 
-import evalmark.strategies.registry as registry
+import evalmark.strategies._registry as registry
 from evalmark.cli import main
 from evalmark.code import CODE_KINDS, CodeChecker, CodeTests, DataSyntax, PythonSyntax
-from evalmark.code.kinds import CODE_TESTS, check_command, check_exit_codes, check_seconds
-from evalmark.strategies.kinds import option_schema
+from evalmark.code._kinds import CODE_TESTS, check_command, check_exit_codes, check_seconds
+from evalmark.strategies._kinds import option_schema
 
 # The entry points evalmark's pyproject.toml declares for these kinds (the lead adds them):
 ENTRY_POINTS = {
-    "python-syntax": "evalmark.code.kinds:PYTHON_SYNTAX",
-    "json-syntax": "evalmark.code.kinds:JSON_SYNTAX",
-    "yaml-syntax": "evalmark.code.kinds:YAML_SYNTAX",
-    "toml-syntax": "evalmark.code.kinds:TOML_SYNTAX",
-    "code-checker": "evalmark.code.kinds:CODE_CHECKER",
-    "code-tests": "evalmark.code.kinds:CODE_TESTS",
+    "python-syntax": "evalmark.code._kinds:PYTHON_SYNTAX",
+    "json-syntax": "evalmark.code._kinds:JSON_SYNTAX",
+    "yaml-syntax": "evalmark.code._kinds:YAML_SYNTAX",
+    "toml-syntax": "evalmark.code._kinds:TOML_SYNTAX",
+    "code-checker": "evalmark.code._kinds:CODE_CHECKER",
+    "code-tests": "evalmark.code._kinds:CODE_TESTS",
 }
 
 
@@ -75,7 +75,7 @@ def test_options_become_limits_and_arguments() -> None:
     assert strategy.limits.timeout == 3.0 and strategy.limits.memory_bytes == 256 * 1024**2
     assert strategy.limits.cpu_seconds > strategy.limits.timeout  # kept above the wall clock
     assert strategy.entry_point == "f"
-    from evalmark.code.kinds import CODE_CHECKER
+    from evalmark.code._kinds import CODE_CHECKER
 
     checker = CODE_CHECKER.build({"command": "/bin/sh -c 'exit 0'", "timeout": 5}, None)
     assert isinstance(checker, CodeChecker)

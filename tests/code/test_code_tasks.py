@@ -18,7 +18,7 @@ from evalmark.code import (
     pass_at_k,
     run_tasks,
 )
-from evalmark.code.config import check_gate
+from evalmark.code._config import check_gate
 from evalmark.errors import DataFileError
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "code"
@@ -92,7 +92,7 @@ def test_concurrency_is_bounded() -> None:
     import threading
 
     from evalmark.code import RunOutcome, RunRequest
-    from evalmark.code.sandbox import Limits
+    from evalmark.code._sandbox import Limits
 
     class Counting:
         name = "counting"
@@ -139,7 +139,7 @@ def test_run_tasks_validation() -> None:
 
 def test_a_user_supplied_runner_is_used_and_named() -> None:
     from evalmark.code import RunOutcome, RunRequest
-    from evalmark.code.sandbox import Limits
+    from evalmark.code._sandbox import Limits
 
     class Refusing:
         """A stand-in for a remote runner: every program "crashes"."""

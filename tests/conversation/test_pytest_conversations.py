@@ -11,19 +11,19 @@ import pytest
 # In-process pytester sessions drop the modules first imported inside them (see
 # tests/pytest_plugin); importing these here keeps one copy of each.
 import evalmark.conversation
-import evalmark.data.samples  # noqa: F401
+import evalmark.data._samples  # noqa: F401
 
 pytest_plugins = ["pytester"]
 
 _INSTALLED = any(ep.name == "evalmark" for ep in metadata.entry_points(group="pytest11"))
-PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest.plugin"]
+PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest._plugin"]
 
 TEST = """
 from evalmark import SimulatedUser, score_conversations, simulate
 from evalmark.conversation import ConversationCase
 from evalmark.models import RuleJudge
 from evalmark.pytest import register
-from evalmark.strategies.llm_judge import LLMJudge
+from evalmark.strategies._llm_judge import LLMJudge
 
 
 def assistant(message, thread_id):

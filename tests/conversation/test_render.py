@@ -9,10 +9,10 @@ from evalmark.conversation import (
     score_conversations,
     simulate,
 )
-from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.models import RuleJudge
 from evalmark.report import Report, render_report
-from evalmark.strategies.llm_judge import LLMJudge
+from evalmark.strategies._llm_judge import LLMJudge
 
 
 def app(message: str, thread_id: str) -> str:

@@ -18,14 +18,14 @@ from evalmark.conversation import (
     score_conversations,
     simulate,
 )
-from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.models import RuleJudge
 from evalmark.report import Report, SuiteReport
-from evalmark.report.render.conversation import failing_turns
-from evalmark.report.render.html_assets import STYLE
-from evalmark.report.render.terminal import failing_turns_text
-from evalmark.strategies.llm_judge import LLMJudge
-from evalmark.strategies.registry import get_strategy_kind
+from evalmark.report._render.conversation import failing_turns
+from evalmark.report._render.html_assets import STYLE
+from evalmark.report._render.terminal import failing_turns_text
+from evalmark.strategies._llm_judge import LLMJudge
+from evalmark.strategies._registry import get_strategy_kind
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "report"))
 from test_html_helpers import Node, parse

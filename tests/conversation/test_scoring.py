@@ -22,14 +22,14 @@ from evalmark.conversation import (
     simulate_many,
     turn_sample,
 )
-from evalmark.data.case import ToolCall
-from evalmark.data.samples import Sample
-from evalmark.engine.run import run_sync
+from evalmark.data._case import ToolCall
+from evalmark.data._samples import Sample
+from evalmark.engine._run import run_sync
 from evalmark.models import RuleJudge, ScriptedChat
 from evalmark.report import render_report, require_budget
-from evalmark.strategies.llm_judge import LLMJudge
-from evalmark.strategies.registry import get_strategy_kind
-from evalmark.strategies.trajectory import TrajectoryMatch
+from evalmark.strategies._llm_judge import LLMJudge
+from evalmark.strategies._registry import get_strategy_kind
+from evalmark.strategies._trajectory import TrajectoryMatch
 
 
 def contains_facts() -> Any:
@@ -260,7 +260,7 @@ Reply: {{outputs}}
 
 
 def test_a_per_turn_judge_can_read_the_conversation_so_far() -> None:
-    from evalmark.models.prompts.files import parse_prompt
+    from evalmark.models._prompts.files import parse_prompt
 
     judge = ScriptedChat(
         {
@@ -278,7 +278,7 @@ def test_a_per_turn_judge_can_read_the_conversation_so_far() -> None:
 
 
 def test_token_counts_of_each_turn_sum_per_conversation_for_budget_gates() -> None:
-    from evalmark.models.values import ChatReply, Usage
+    from evalmark.models._values import ChatReply, Usage
 
     def app(message: str, thread_id: str) -> ChatReply:
         # A long question costs more: 10 tokens in per word, 5 out.

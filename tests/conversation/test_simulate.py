@@ -11,10 +11,10 @@ import pytest
 
 import evalmark
 from evalmark.conversation import ScriptedTurn, SimulatedUser, StopReason, asimulate, simulate
-from evalmark.data.case import TestCase, ToolCall
+from evalmark.data._case import TestCase, ToolCall
 from evalmark.errors import CassetteMiss, ConversationError
 from evalmark.models import ChatReply, ScriptedChat, record_replay
-from evalmark.models.values import ChatToolCall
+from evalmark.models._values import ChatToolCall
 
 
 class MemoryApp:

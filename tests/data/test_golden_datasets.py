@@ -12,7 +12,7 @@ import yaml
 
 from evalmark import Samples, load_samples
 from evalmark.cli import main
-from evalmark.cli.schema import SCHEMAS, render
+from evalmark.cli._schema import SCHEMAS, render
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "golden"

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import evalmark
-import evalmark.data.plugins as plugins_module
+import evalmark.data._plugins as plugins_module
 from evalmark import (
     Parameters,
     Sample,
@@ -27,7 +27,7 @@ from evalmark import (
     unregister_sample_loader,
     write_samples,
 )
-from evalmark.data.sample import decode_hook
+from evalmark.data._sample import decode_hook
 from evalmark.errors import SampleError
 
 

@@ -9,9 +9,9 @@ import inspect
 import pytest
 
 from evalmark import Evaluation, Sample, Samples, Scorer
-from evalmark.engine.pipeline import run_samples
-from evalmark.engine.run import run_sync
-from evalmark.engine.settings import RunSettings
+from evalmark.engine._pipeline import run_samples
+from evalmark.engine._run import run_sync
+from evalmark.engine._settings import RunSettings
 from evalmark.strategies import ExactMatch, TokenF1
 
 SAMPLES = Samples(
@@ -95,7 +95,7 @@ def test_settings_are_checked_once_for_every_face() -> None:
 
 
 def test_the_faces_over_the_engine_are_thin() -> None:
-    from evalmark.suite import runner
+    from evalmark.suite import _runner as runner
 
     faces = {
         "Scorer": inspect.getsource(Scorer),

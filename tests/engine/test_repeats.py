@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from evalmark import Evaluation, Scorer
-from evalmark.data.samples import Sample
-from evalmark.engine.repeats import pass_at_k, pass_hat_k, repeat_summary
+from evalmark.data._samples import Sample
+from evalmark.engine._repeats import pass_at_k, pass_hat_k, repeat_summary
 from evalmark.errors import SuiteError
-from evalmark.models.context import current_call
+from evalmark.models._context import current_call
 from evalmark.report import render_report
-from evalmark.report.gates import check_repeats
+from evalmark.report._gates import check_repeats
 from evalmark.strategies import ExactMatch
 from evalmark.suite import load_suite, run_suite
 
@@ -85,7 +85,7 @@ def test_a_gate_on_repeats_fails_a_run_without_them() -> None:
 
 
 APP = """\
-from evalmark.models.context import current_call
+from evalmark.models._context import current_call
 
 GOOD = {"a": 5, "b": 3, "c": 0}
 

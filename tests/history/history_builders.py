@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evalmark.history import CaseResult, RunRecord
-from evalmark.history.record import AnswerIdentity
+from evalmark.history._record import AnswerIdentity
 
 # What answered the cases of a run made here, unless a test says otherwise.
 SAME = AnswerIdentity("support-bot", "recordings-1", "main")

@@ -9,8 +9,8 @@ import pytest
 
 from evalmark.cli import main
 from evalmark.history import open_history
-from evalmark.history.naming import check_name
-from evalmark.history.queries import list_runs
+from evalmark.history._naming import check_name
+from evalmark.history._queries import list_runs
 
 pytest_plugins = ["pytester"]
 
@@ -49,7 +49,7 @@ def test_a_pytest_session_and_a_suite_run_name_the_same_checks_alike(
     pytester.makepyfile(
         f"""
         from evalmark.models import RuleJudge
-        from evalmark.models.prompts import PROMPTS
+        from evalmark.models._prompts import PROMPTS
         from evalmark.pytest import evaluation_test
         from evalmark.strategies import ContainsFacts, JudgeStrategy
         from evalmark.suite import load_application

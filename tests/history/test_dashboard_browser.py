@@ -14,7 +14,7 @@ import pytest
 from history_builders import make_run
 
 from evalmark.history import open_history
-from evalmark.history.dashboard import write_dashboard
+from evalmark.history._dashboard import write_dashboard
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = (

@@ -48,7 +48,7 @@ def test_diff_and_flaky_with_rates(
     code, out, _ = run(capsys, "history", "--history", str(history), "flaky", "--rates", str(rates))
     assert code == 0
     assert "a" in out and "2/3" in out and "33.3%" in out
-    from evalmark.noise.rates import read_rates
+    from evalmark.noise._rates import read_rates
 
     measured = read_rates(rates)
     assert (measured.false_fail.errors, measured.false_fail.trials) == (1, 6)

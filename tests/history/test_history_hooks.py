@@ -9,7 +9,7 @@ import pytest
 
 from evalmark.cli import main
 from evalmark.history import open_history
-from evalmark.history.queries import list_runs
+from evalmark.history._queries import list_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"

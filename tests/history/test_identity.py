@@ -16,7 +16,7 @@ from history_builders import SAME, make_run
 
 from evalmark.cli import main
 from evalmark.history import open_history
-from evalmark.history.queries import (
+from evalmark.history._queries import (
     flake_counts,
     flaky_cases,
     identity_changes,
@@ -24,8 +24,8 @@ from evalmark.history.queries import (
     trend,
     unattributed_changes,
 )
-from evalmark.history.record import UNKNOWN, AnswerIdentity
-from evalmark.history.store import _MIGRATIONS, SCHEMA_VERSION
+from evalmark.history._record import UNKNOWN, AnswerIdentity
+from evalmark.history._store import _MIGRATIONS, SCHEMA_VERSION
 
 pytest_plugins = ["pytester"]
 

@@ -13,8 +13,8 @@ from history_builders import make_run
 from evalmark import Sample, Scorer
 from evalmark.cli import main
 from evalmark.history import CaseResult, open_history
-from evalmark.history.from_report import results_from_reports
-from evalmark.history.queries import case_verdicts, run_summary, trend
+from evalmark.history._from_report import results_from_reports
+from evalmark.history._queries import case_verdicts, run_summary, trend
 from evalmark.strategies import Contains, ExactMatch
 
 # Case "a" fails one of its two checks, "b" passes both: checks 3/4, cases 1/2.

@@ -10,7 +10,7 @@ from history_builders import make_run
 
 from evalmark.errors import HistoryError
 from evalmark.history import open_history
-from evalmark.history.queries import (
+from evalmark.history._queries import (
     diff_runs,
     flake_counts,
     flaky_cases,

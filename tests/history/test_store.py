@@ -11,7 +11,7 @@ from history_builders import make_run
 
 from evalmark.errors import HistoryError
 from evalmark.history import default_history_path, open_history
-from evalmark.history.store import SCHEMA_VERSION, project_root
+from evalmark.history._store import SCHEMA_VERSION, project_root
 
 
 def test_append_and_read_back(db: Path) -> None:

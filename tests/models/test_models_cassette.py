@@ -28,8 +28,8 @@ from evalmark.models import (
     redact_pattern,
     request_key,
 )
-from evalmark.models.cassette_file import FORMAT_NAME, read_cassette
-from evalmark.models.modes import MODE_ENV, resolve_mode
+from evalmark.models._cassette_file import FORMAT_NAME, read_cassette
+from evalmark.models._modes import MODE_ENV, resolve_mode
 
 USER = [{"role": "user", "content": "What is the capital of France?"}]
 
@@ -451,7 +451,7 @@ def test_tool_calls_convert_to_test_case_tool_calls() -> None:
 
 def test_fakes_and_adapters_satisfy_the_protocols() -> None:
     from evalmark.models import ChatModel, EmbeddingModel, NoisyJudge, RuleJudge
-    from evalmark.models.fakes import EchoChat
+    from evalmark.models._fakes import EchoChat
 
     chats = [ScriptedChat([]), EchoChat(), RuleJudge(), NoisyJudge(RuleJudge(), 0.1, seed=0)]
     chats.append(chat_from_callable(lambda messages, **params: "x"))
@@ -464,7 +464,7 @@ def test_fakes_and_adapters_satisfy_the_protocols() -> None:
 
 def test_a_recording_run_and_a_replaying_run_see_equal_replies(tmp_path: Path) -> None:
     from evalmark.models import RuleJudge
-    from evalmark.models.prompts import GROUNDEDNESS
+    from evalmark.models._prompts import GROUNDEDNESS
 
     cassette = tmp_path / "judge.jsonl"
     prompt = GROUNDEDNESS.render(context="The sky is blue.", response="The sky is blue.")
@@ -512,8 +512,8 @@ def test_refused_replies_are_returned_but_never_recorded(
 def test_buffered_recording_writes_once_and_replays_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import evalmark.models.store as store_module
-    from evalmark.models.cassette_file import write_cassette as real_write
+    import evalmark.models._store as store_module
+    from evalmark.models._cassette_file import write_cassette as real_write
 
     writes: list[int] = []
 

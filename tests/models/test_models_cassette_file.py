@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from evalmark.cli import main
 from evalmark.errors import CassetteFormatError, CassetteMiss
 from evalmark.models import ScriptedChat, call_context, record_replay
-from evalmark.models.canonical import MAX_DEPTH, too_deep
-from evalmark.models.cassette_file import parse_cassette, parse_raw, read_cassette
-from evalmark.models.modes import MODE_ENV
+from evalmark.models._canonical import MAX_DEPTH, too_deep
+from evalmark.models._cassette_file import parse_cassette, parse_raw, read_cassette
+from evalmark.models._modes import MODE_ENV
 
 HEADER = b'{"format":"evalmark-cassette","version":1,"key_version":1}\n'
 USER = [{"role": "user", "content": "What's the weather?"}]

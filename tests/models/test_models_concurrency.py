@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from evalmark.models import ScriptedChat, chat_from_callable, record_replay
-from evalmark.models.modes import MODE_ENV
+from evalmark.models._modes import MODE_ENV
 
 CALLS_PER_WORKER = 12
 

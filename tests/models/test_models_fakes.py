@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from evalmark.errors import ScriptExhausted
 from evalmark.models import ChatReply, EchoChat, HashEmbedding, Message, RuleJudge, ScriptedChat
-from evalmark.models.prompts import AGREEMENT, GROUNDEDNESS, RELEVANCY, RUBRIC, parse_verdict
-from evalmark.models.rule_judge import STOPWORDS
+from evalmark.models._prompts import AGREEMENT, GROUNDEDNESS, RELEVANCY, RUBRIC, parse_verdict
+from evalmark.models._rule_judge import STOPWORDS
 
 words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=9).filter(
     lambda word: word not in STOPWORDS

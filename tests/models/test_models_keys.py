@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark.models.canonical import canonical_json, key_of, normalize, request_key
+from evalmark.models._canonical import canonical_json, key_of, normalize, request_key
 
 leaves = (
     st.none()

@@ -19,7 +19,7 @@ from evalmark.models import (
     call_context,
     record_replay,
 )
-from evalmark.models.prompts import GROUNDEDNESS, RUBRIC, parse_verdict
+from evalmark.models._prompts import GROUNDEDNESS, RUBRIC, parse_verdict
 
 PROMPT = GROUNDEDNESS.render(context="The sky is blue.", response="The sky is blue.")
 GRADED = RUBRIC.render(question="q", expected_output="alpha beta gamma delta", response="alpha")

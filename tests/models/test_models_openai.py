@@ -17,7 +17,7 @@ openai = pytest.importorskip("openai")
 
 from evalmark.errors import CassetteMiss  # noqa: E402
 from evalmark.models import ChatToolCall, openai_chat, openai_embedding, record_replay  # noqa: E402
-from evalmark.models.modes import MODE_ENV  # noqa: E402
+from evalmark.models._modes import MODE_ENV  # noqa: E402
 
 VECTORS = {"alpha": [0.1, 0.2, 0.3], "beta": [1e-40, -0.5, 1.0 / 3.0]}
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalmark.errors import PromptVariableError
-from evalmark.models.prompts import (
+from evalmark.models._prompts import (
     AGREEMENT,
     GROUNDEDNESS,
     PROMPTS,

@@ -20,12 +20,12 @@ from evalmark.models import (
     chat_from_callable,
     record_replay,
 )
-from evalmark.models.cassette_file import read_cassette
-from evalmark.models.modes import MODE_ENV
-from evalmark.models.prompts import RELEVANCY
+from evalmark.models._cassette_file import read_cassette
+from evalmark.models._modes import MODE_ENV
+from evalmark.models._prompts import RELEVANCY
 from evalmark.report import render_report
 from evalmark.strategies import Contains, ExactMatch, LLMJudge
-from evalmark.strategies.base import strategy_name
+from evalmark.strategies._base import strategy_name
 
 pytest_plugins = ["pytester"]
 
@@ -160,7 +160,7 @@ def test_the_same_call_in_different_contexts_is_the_same_recording(tmp_path: Pat
 # --------------------------------------------------------------------------- pytest sessions
 
 _INSTALLED = any(ep.name == "evalmark" for ep in metadata.entry_points(group="pytest11"))
-PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest.plugin"]
+PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest._plugin"]
 
 APP = """
 import os
@@ -285,7 +285,7 @@ def test_xdist_rewrite_loses_nothing_and_replay_survives_any_rerun(
 
 def test_the_committed_support_build_replays_twice_under_two_strategies_in_any_order() -> None:
     from evalmark import load_samples
-    from evalmark.suite.application import load_application
+    from evalmark.suite._application import load_application
 
     support = Path(__file__).resolve().parents[2] / "golden" / "support"
     answer = load_application(support / "suite.yaml", "healthy")

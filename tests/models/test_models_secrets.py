@@ -19,8 +19,8 @@ from evalmark.models import (
     openai_chat,
     record_replay,
 )
-from evalmark.models.modes import MODE_ENV
-from evalmark.models.secrets import (
+from evalmark.models._modes import MODE_ENV
+from evalmark.models._secrets import (
     BUILTIN_PATTERNS,
     REDACTED,
     SecretRedactor,

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from evalmark import Sample, Scorer
-from evalmark.engine.defaults import DEFAULT_CONCURRENCY
+from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.models import record_replay
-from evalmark.models.modes import MODE_ENV
+from evalmark.models._modes import MODE_ENV
 from evalmark.report import render_report
 from evalmark.strategies import ExactMatch
 

@@ -10,13 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalmark.errors import JudgeReplyError, JudgeSchemaError, StructuredOutputError
-from evalmark.models.structured import (
+from evalmark.models._structured import (
     ResponseSpec,
     StructuredCaller,
     json_objects,
     rejects_structured_output,
 )
-from evalmark.models.values import ChatReply
+from evalmark.models._values import ChatReply
 
 BOOL = ResponseSpec.build()
 CONTINUOUS = ResponseSpec.build("continuous")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import evalmark.prompts as public
 from evalmark.errors import PromptFileError, PromptVariableError
-from evalmark.models.prompts import (
+from evalmark.models._prompts import (
     CATALOG,
     GROUPS,
     PROMPTS,
@@ -22,14 +22,14 @@ from evalmark.models.prompts import (
     parse_prompt,
     read_catalog_prompt,
 )
-from evalmark.models.prompts.checksums import (
+from evalmark.models._prompts.checksums import (
     CHECKSUM_FILE,
     checksum_lines,
     pinned_problems,
     write_checksums,
 )
-from evalmark.models.prompts.fence import read_blocks
-from evalmark.models.structured import ResponseSpec
+from evalmark.models._prompts.fence import read_blocks
+from evalmark.models._structured import ResponseSpec
 
 # What the issue asks the catalog to grade, group by group (names are ours).
 WANTED = {

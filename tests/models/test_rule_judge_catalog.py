@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from evalmark.models import RuleJudge
-from evalmark.models.prompts import CATALOG, JudgePrompt, get_prompt
-from evalmark.models.structured import ResponseSpec
+from evalmark.models._prompts import CATALOG, JudgePrompt, get_prompt
+from evalmark.models._structured import ResponseSpec
 
 QUESTION = "How do I download last month's invoice?"
 ANSWER = "Open Billing, choose last month's invoice and click Download."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalmark.models.structured.shape import ResponseSpec, score_options
+from evalmark.models._structured.shape import ResponseSpec, score_options
 
 
 @pytest.mark.parametrize(

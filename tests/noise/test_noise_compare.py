@@ -15,7 +15,7 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.power import NormalIndPower
 
-from evalmark.noise.compare import (
+from evalmark.noise._compare import (
     CaseOutcome,
     cases_to_detect_pass_rate,
     cases_to_detect_score,

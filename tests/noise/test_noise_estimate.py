@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalmark.noise import estimate_flip_rate, wilson_interval
-from evalmark.noise.estimate import flip_rate_from_disagreement
+from evalmark.noise._estimate import flip_rate_from_disagreement
 
 
 def synthetic_verdicts(

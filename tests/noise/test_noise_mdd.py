@@ -10,7 +10,7 @@ import pytest
 from scipy import optimize, stats
 
 from evalmark.noise import minimum_detectable_difference
-from evalmark.noise.compare import CaseOutcome, compare_builds
+from evalmark.noise._compare import CaseOutcome, compare_builds
 
 
 def _model(n: int, delta: float, discordant: float) -> tuple[float, float]:

@@ -28,7 +28,7 @@ from evalmark.noise import (
     simulate_gates,
     suite_distribution,
 )
-from evalmark.noise.gates import make_gates
+from evalmark.noise._gates import make_gates
 
 
 def beta_of(mean: float, rho: float) -> tuple[float, float]:

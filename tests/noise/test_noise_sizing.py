@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from evalmark.noise import builds_from_counts, gate_risk, tune
-from evalmark.noise.tuning import cases_needed, scaled_kind_counts
+from evalmark.noise._tuning import cases_needed, scaled_kind_counts
 
 
 def _meets(cases: int, judged: int, failing: int, n: int, p: float, limit: float) -> bool:

@@ -20,7 +20,7 @@ from evalmark.noise import (
     report_to_dict,
     tune,
 )
-from evalmark.noise.tuning import scaled_kind_counts
+from evalmark.noise._tuning import scaled_kind_counts
 
 
 def test_table_rows_carry_exact_risks_and_simulated_counts() -> None:
@@ -239,8 +239,8 @@ def test_measured_rates_give_intervals_and_the_suite_gate_is_always_shown() -> N
 
 @given(n=st.integers(1, 500), t=st.floats(0.0, 1.0))
 def test_suite_threshold_names_the_same_gate(n: int, t: float) -> None:
-    from evalmark.noise.gates import make_gates, min_passing
-    from evalmark.noise.render import suite_threshold
+    from evalmark.noise._gates import make_gates, min_passing
+    from evalmark.noise._render import suite_threshold
 
     (gate,) = make_gates(n, [t])
     if gate.min_passing == 0:

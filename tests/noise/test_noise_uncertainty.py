@@ -14,8 +14,8 @@ from evalmark.noise import (
     gate_risk,
     posterior_rows,
 )
-from evalmark.noise.gates import make_gates
-from evalmark.noise.uncertainty import posterior_fail_risks
+from evalmark.noise._gates import make_gates
+from evalmark.noise._uncertainty import posterior_fail_risks
 
 
 def test_healthy_risk_mean_and_interval_match_quadrature_and_beta_quantiles() -> None:

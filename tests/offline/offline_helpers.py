@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from evalmark.offline import patching
+from evalmark.offline import _patching as patching
 
 
 class Escaped(AssertionError):

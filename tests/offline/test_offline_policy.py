@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from evalmark.models import modes
+from evalmark.models import _modes as modes
 from evalmark.offline import (
     ALLOW_ENV,
     DEFAULT_ALLOW,
@@ -17,7 +17,7 @@ from evalmark.offline import (
     environment_allow,
     record_hint,
 )
-from evalmark.offline.policy import parse_allow, parse_ip
+from evalmark.offline._policy import parse_allow, parse_ip
 
 
 def ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:

@@ -17,7 +17,7 @@ import evalmark.report  # noqa: F401
 pytest_plugins = ["pytester"]
 
 _INSTALLED = any(ep.name == "evalmark" for ep in metadata.entry_points(group="pytest11"))
-PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest.plugin"]
+PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest._plugin"]
 
 SAFETY_NET = """
 import ipaddress

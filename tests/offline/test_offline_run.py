@@ -9,8 +9,8 @@ import pytest
 from offline_helpers import Listener, Net
 
 from evalmark.cli import main
-from evalmark.data.samples import Sample
-from evalmark.engine.scorer import Scorer
+from evalmark.data._samples import Sample
+from evalmark.engine._scorer import Scorer
 from evalmark.offline import attempts, blocked_note, clear_attempts, offline
 from evalmark.strategies import ExactMatch
 

@@ -12,7 +12,7 @@ import pytest
 
 # In-process pytester sessions drop the modules first imported inside them; importing the
 # loaders here keeps one copy of yaml and of the readers whose node classes they compare.
-import evalmark.data.samples  # noqa: F401
+import evalmark.data._samples  # noqa: F401
 from evalmark.report import SuiteReport
 
 pytest_plugins = ["pytester"]
@@ -20,7 +20,7 @@ pytest_plugins = ["pytester"]
 # Before the package is reinstalled the pytest11 entry point is not there; load the plugin by
 # hand then (loading it both ways would register it twice).
 _INSTALLED = any(ep.name == "evalmark" for ep in metadata.entry_points(group="pytest11"))
-PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest.plugin"]
+PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest._plugin"]
 
 SAMPLES_A = """\
 - name: capital-france
@@ -96,7 +96,7 @@ def test_scorer_fixture_takes_the_marker_options_and_registers_reports(
         test_scorer="""
         import pytest
         from app import answer
-        from evalmark.engine.defaults import DEFAULT_CONCURRENCY
+        from evalmark.engine._defaults import DEFAULT_CONCURRENCY
         from evalmark.strategies import ExactMatch
 
         @pytest.mark.evalmark_scorer(concurrency=5)
@@ -255,9 +255,9 @@ def test_evaluation_test_refuses_a_percentage_min_pass_rate() -> None:
 def test_suites_and_evaluation_test_share_one_default_concurrency() -> None:
     import inspect
 
-    from evalmark.engine.defaults import DEFAULT_CONCURRENCY
+    from evalmark.engine._defaults import DEFAULT_CONCURRENCY
     from evalmark.pytest import evaluation_test
-    from evalmark.suite.model import Suite
+    from evalmark.suite._model import Suite
 
     assert inspect.signature(evaluation_test).parameters["concurrency"].default == (
         DEFAULT_CONCURRENCY
@@ -340,7 +340,7 @@ def test_register_adds_any_report(project: pytest.Pytester) -> None:
         from app import answer
         from evalmark import load_samples
         from evalmark.pytest import register
-        from evalmark.engine.scorer import Scorer
+        from evalmark.engine._scorer import Scorer
         from evalmark.strategies import ExactMatch
 
         def test_manual():
@@ -524,7 +524,7 @@ def test_xdist_workers_reports_are_merged_like_a_serial_run(project: pytest.Pyte
 
 def test_the_plugin_is_declared_as_a_pytest11_entry_point() -> None:
     text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
-    assert '[project.entry-points.pytest11]\nevalmark = "evalmark.pytest.plugin"' in text
+    assert '[project.entry-points.pytest11]\nevalmark = "evalmark.pytest._plugin"' in text
 
 
 BAD_SAMPLES = """\
@@ -585,7 +585,7 @@ def test_a_failed_gate_names_the_test_and_hides_evalmark_frames(
         from evalmark.strategies import ExactMatch
 
         def test_quality(scorer):
-            from evalmark.data.samples import load_samples
+            from evalmark.data._samples import load_samples
 
             report = scorer.evaluate(load_samples("samples_a.yaml"), answer, ExactMatch())
             require_pass_rate(report, 0.9)

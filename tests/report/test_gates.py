@@ -1,4 +1,4 @@
-"""The one k-of-n rule (``evalmark.noise.gates.min_passing`` / ``passes``) and every gate that
+"""The one k-of-n rule (``evalmark.noise._gates.min_passing`` / ``passes``) and every gate that
 uses it: suite gates, ``require_pass_rate``, ``assert_that``, ``require_suite_pass_rate``,
 pytest's ``min_pass_rate``, ``evalmark tune``'s gates. They must all agree at every float
 boundary."""
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark.data.results import EvaluationResult, ResultColumn
-from evalmark.noise.gates import make_gates, min_passing, passes
+from evalmark.data._results import EvaluationResult, ResultColumn
+from evalmark.noise._gates import make_gates, min_passing, passes
 from evalmark.report import (
     Report,
     SuiteReport,
@@ -21,9 +21,9 @@ from evalmark.report import (
     require_pass_rate,
     require_suite_pass_rate,
 )
-from evalmark.report.gates import check_cases, check_fraction, drop_exceeds
-from evalmark.suite.model import GateSpec
-from evalmark.suite.runner import check_gate
+from evalmark.report._gates import check_cases, check_fraction, drop_exceeds
+from evalmark.suite._model import GateSpec
+from evalmark.suite._runner import check_gate
 
 
 def report_of(passed: int, total: int, name: str = "r") -> Report:

@@ -16,7 +16,7 @@ from test_html_helpers import HOSTILE, SAMPLES, bad, make, support
 
 from evalmark import Sample
 from evalmark.report import render_report
-from evalmark.report.gates import GateResult
+from evalmark.report._gates import GateResult
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = (

@@ -24,8 +24,8 @@ from test_html_helpers import (
 
 from evalmark import Sample
 from evalmark.report import render_report
-from evalmark.report.gates import GateResult
-from evalmark.report.render.html_inputs import judge_reason
+from evalmark.report._gates import GateResult
+from evalmark.report._render.html_inputs import judge_reason
 
 
 @pytest.mark.parametrize(

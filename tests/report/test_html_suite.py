@@ -10,9 +10,9 @@ from pathlib import Path
 from test_html_helpers import case_named, cases, check_rows, fields, parse
 
 from evalmark import load_samples
-from evalmark.suite.loader import load_suite
-from evalmark.suite.output import write_reports
-from evalmark.suite.runner import run_suite
+from evalmark.suite._loader import load_suite
+from evalmark.suite._output import write_reports
+from evalmark.suite._runner import run_suite
 
 SUPPORT = Path(__file__).resolve().parents[2] / "golden" / "support"
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalmark.cli import main
-from evalmark.report.paths import MAX_NAME, path_inside, safe_file_name
+from evalmark.report._paths import MAX_NAME, path_inside, safe_file_name
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ import pytest
 
 from evalmark import Sample, Scorer
 from evalmark.errors import OptionalDependencyError
-from evalmark.report.plot import score_histogram, strategy_scores
+from evalmark.report._plot import score_histogram, strategy_scores
 from evalmark.strategies import ExactMatch, TokenF1
 
 

@@ -222,12 +222,12 @@ def test_register_formatter_and_entry_points(
 
     entry = SimpleNamespace(name="tsv", value="plugin:Plugin", load=lambda: Plugin())
     monkeypatch.setattr(
-        importlib.import_module("evalmark.report.formatters"),
+        importlib.import_module("evalmark.report._formatters"),
         "entry_points",
         lambda group: [entry] if group == "evalmark.report_formatters" else [],
     )
     monkeypatch.setattr(
-        importlib.import_module("evalmark.report.formatters"), "_entry_points_loaded", False
+        importlib.import_module("evalmark.report._formatters"), "_entry_points_loaded", False
     )
     try:
         assert render_report(make_report(), "tsv") == "support-bot\t25\n"

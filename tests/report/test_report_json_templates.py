@@ -12,14 +12,14 @@ import pytest
 from test_report_json_fast import TEXTS, plain_report, reports_agree
 
 from evalmark import Report, Sample, Scorer, SuiteReport
-from evalmark.data.results import EvaluationFault, EvaluationResult, ResultColumn
+from evalmark.data._results import EvaluationFault, EvaluationResult, ResultColumn
 from evalmark.report import render_report
-from evalmark.report.document import dumps
-from evalmark.report.render.json import reference_render, render
-from evalmark.report.render.json_layout import three_decimals
-from evalmark.report.values import SkippedSample
+from evalmark.report._document import dumps
+from evalmark.report._render.json import reference_render, render
+from evalmark.report._render.json_layout import three_decimals
+from evalmark.report._values import SkippedSample
 from evalmark.strategies import LevenshteinSimilarity, TokenF1
-from evalmark.strategies.explanation import ThresholdExplanation
+from evalmark.strategies._explanation import ThresholdExplanation
 
 LABELS = ["token F1", 'odd "label" 100% \\ 😀 ü \t', "%s %.3f %% %(x)s", ""]
 SPECIAL_SCORES = [0.0, -0.0, 1.0, 0.0625, 0.9375, 0.0005, 0.9995, 1e-7, math.nan, math.inf]

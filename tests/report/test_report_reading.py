@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalmark.cli import main
-from evalmark.data.results import EvaluationResult, ResultColumn
+from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.errors import ReportFormatError
 from evalmark.report import Report, SuiteReport, render_report, write_report
 

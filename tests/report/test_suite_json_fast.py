@@ -10,8 +10,8 @@ from test_report_json_fast import guardrail_report, plain_report, rich_report, s
 
 from evalmark import Report, SuiteReport
 from evalmark.report import render_report
-from evalmark.report.document import dumps
-from evalmark.report.render.json import render_with_reports
+from evalmark.report._document import dumps
+from evalmark.report._render.json import render_with_reports
 
 
 def _renamed(factory: Callable[[], Report], name: str) -> Callable[[], Report]:
@@ -52,7 +52,7 @@ def test_every_indent(indent: int) -> None:
 
 
 def _doc(report: Report) -> object:
-    from evalmark.report.document import report_document
+    from evalmark.report._document import report_document
 
     return report_document(report)
 
@@ -60,7 +60,7 @@ def _doc(report: Report) -> object:
 def test_reports_the_writer_leaves_to_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
     """A report the column writer declines is written by the reference path, indented into
     the suite: still the same bytes."""
-    import evalmark.report.render.json as json_render
+    import evalmark.report._render.json as json_render
 
     expected = dumps(SuiteReport([rich_report(), guardrail_report()], name="r").to_dict())
     monkeypatch.setattr(json_render, "samples_template", lambda *args: None)

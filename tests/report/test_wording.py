@@ -7,8 +7,8 @@ import pytest
 
 from evalmark import Sample, Scorer, SuiteReport
 from evalmark.report import Report, pass_rate_gate, render_report, require_pass_rate
-from evalmark.report.gates import GateResult
-from evalmark.report.wording import gate_cells, gate_relation, plural
+from evalmark.report._gates import GateResult
+from evalmark.report._wording import gate_cells, gate_relation, plural
 from evalmark.strategies import ExactMatch
 
 

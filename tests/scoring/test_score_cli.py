@@ -195,7 +195,7 @@ def test_many_bad_rows_are_counted_not_all_printed(
 def test_ctrl_c_exits_130_and_leaves_no_output(
     pairs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evalmark.scoring import writers
+    from evalmark.scoring import _writers as writers
 
     def interrupted(self: Any, scored: Any) -> None:
         raise KeyboardInterrupt

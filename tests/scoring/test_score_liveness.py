@@ -176,7 +176,7 @@ def test_workers_at_the_bound_is_accepted(
 def test_the_ticker_shows_the_work_of_a_long_row_as_it_advances() -> None:
     import evalmark.metrics as em
     from evalmark._progress import NoProgress
-    from evalmark.scoring.progress import WorkTicker
+    from evalmark.scoring._progress import WorkTicker
 
     seen: list[str] = []
 

@@ -26,8 +26,8 @@ from evalmark.metrics import (
     token_f1_batch,
 )
 from evalmark.scoring import Columns, ScoreOptions, parse_metrics, score_file, summary_json
-from evalmark.scoring import summary as summary_module
-from evalmark.scoring.summary import Distribution
+from evalmark.scoring import _summary as summary_module
+from evalmark.scoring._summary import Distribution
 
 TEXT_METRICS = "token_f1,rouge_l,levenshtein_similarity,levenshtein_distance"
 
@@ -379,7 +379,7 @@ def test_a_metric_that_cannot_score_a_row_gives_a_null_and_a_note(
 def test_rejected_rows_are_found_by_halving_large_batches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evalmark.scoring import compute
+    from evalmark.scoring import _compute as compute
 
     monkeypatch.setattr(compute, "ROW_BY_ROW", 2)
     rows = [{"expected": "[1]", "actual": "[1]"}] * 40
@@ -591,7 +591,7 @@ def test_interruption_mid_write_leaves_no_partial_output(
 ) -> None:
     if suffix == ".parquet":
         pytest.importorskip("pyarrow")
-    from evalmark.scoring import writers
+    from evalmark.scoring import _writers as writers
 
     src = write_jsonl(tmp_path / "pairs.jsonl", pair_rows(PAIRS * 3))
     out = tmp_path / f"scores{suffix}"

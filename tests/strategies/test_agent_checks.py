@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from evalmark.data.samples import Sample
-from evalmark.data.testcase import ReasoningStep, TestCase, ToolCall
+from evalmark.data._samples import Sample
+from evalmark.data._testcase import ReasoningStep, TestCase, ToolCall
 from evalmark.errors import StrategyError
 from evalmark.models import record_replay
-from evalmark.models.fakes import ScriptedChat
+from evalmark.models._fakes import ScriptedChat
 from evalmark.strategies import (
     Faithfulness,
     PlanAdherence,
     PlanAdherenceJudge,
     TrajectoryJudge,
 )
-from evalmark.strategies.registry import build_strategy, get_strategy_kind
+from evalmark.strategies._registry import build_strategy, get_strategy_kind
 
 SAMPLE = Sample(name="trip", parameters=["Book a car in Lyon for Friday"], expected_output="booked")
 
@@ -180,7 +180,7 @@ def test_the_new_kinds_build_from_a_suite_option_mapping() -> None:
 
 def test_every_strategy_class_has_a_kind() -> None:
     import evalmark.strategies as package
-    from evalmark.strategies.builtin_kinds import KINDS
+    from evalmark.strategies._builtin_kinds import KINDS
 
     judge = ScriptedChat([])
     built = {type(kind.build({}, judge)) for kind in KINDS}

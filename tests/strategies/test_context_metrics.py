@@ -6,7 +6,7 @@ import pytest
 
 from evalmark import Sample
 from evalmark.errors import StrategyError
-from evalmark.strategies.context_metrics import ContextualPrecision, ContextualRecall
+from evalmark.strategies._context_metrics import ContextualPrecision, ContextualRecall
 
 SAMPLE = Sample(
     name="s",

@@ -9,9 +9,9 @@ import pytest
 
 from evalmark import Sample
 from evalmark.errors import StrategyError
-from evalmark.models.adapters import CallableEmbedding
+from evalmark.models._adapters import CallableEmbedding
 from evalmark.strategies import KeywordRelevance, SemanticSimilarity
-from evalmark.strategies.registry import STRATEGY_KINDS, build_strategy
+from evalmark.strategies._registry import STRATEGY_KINDS, build_strategy
 
 VECTORS = {"ref": [0.6, 0.8], "a": [0.3, 0.4], "b": [1.2, 1.6]}
 

@@ -18,10 +18,10 @@ from evalmark.models import (
     current_call,
     record_replay,
 )
-from evalmark.models.prompts import AGREEMENT
+from evalmark.models._prompts import AGREEMENT
 from evalmark.report import render_report
 from evalmark.strategies import ExactMatch, LLMJudge, TokenF1
-from evalmark.strategies.judge import Vote, reduce_votes
+from evalmark.strategies._judge import Vote, reduce_votes
 
 SAMPLE = Sample(
     name="capital",

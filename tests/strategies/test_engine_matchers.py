@@ -15,7 +15,7 @@ from evalmark.errors import StrategyError
 from evalmark.models import ChatReply
 from evalmark.models import ChatToolCall as ReplyToolCall
 from evalmark.strategies import JsonKeysMatch, TrajectoryMatch
-from evalmark.strategies.matching import max_matching, max_weight_assignment
+from evalmark.strategies._matching import max_matching, max_weight_assignment
 
 S = Sample(name="t", parameters=["q"], expected_output="[]")
 

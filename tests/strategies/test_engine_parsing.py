@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evalmark.errors import GradeParseError, JsonJudgmentParseError, VerdictParseError
-from evalmark.strategies.parsing import (
+from evalmark.strategies._parsing import (
     parse_grade,
     parse_grade_reply,
     parse_json_judgment,

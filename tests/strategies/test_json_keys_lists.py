@@ -12,7 +12,7 @@ import pytest
 
 from evalmark import Sample
 from evalmark.errors import StrategyError
-from evalmark.strategies.json_keys import JsonKeysMatch
+from evalmark.strategies._json_keys import JsonKeysMatch
 
 REF = [{"a": 1, "b": 2}, {"a": 1, "b": 2}]
 OUT = [{"a": 1, "b": 2}, {"a": 1, "b": 3}]

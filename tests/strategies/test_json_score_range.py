@@ -8,7 +8,7 @@ from evalmark import Sample
 from evalmark.errors import JsonJudgmentParseError
 from evalmark.models import ScriptedChat
 from evalmark.strategies import LLMJudge
-from evalmark.strategies.parsing import parse_json_judgment
+from evalmark.strategies._parsing import parse_json_judgment
 
 SAMPLE = Sample(name="s", parameters=["Capital of France?"], expected_output="Paris")
 

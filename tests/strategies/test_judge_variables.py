@@ -7,8 +7,8 @@ import json
 import pytest
 
 from evalmark import Scorer
-from evalmark.data.samples import Sample
-from evalmark.models.fakes import ScriptedChat
+from evalmark.data._samples import Sample
+from evalmark.models._fakes import ScriptedChat
 from evalmark.report import render_report
 from evalmark.strategies import LLMJudge
 

@@ -27,9 +27,9 @@ from evalmark.models import (
     current_call,
     record_replay,
 )
-from evalmark.models.prompts.fence import read_blocks
+from evalmark.models._prompts.fence import read_blocks
 from evalmark.report import assert_that, render_report, report_document
-from evalmark.strategies.llm_judge import LLMJudge
+from evalmark.strategies._llm_judge import LLMJudge
 
 QUESTION = "How long is the refund window?"
 REFERENCE = "The refund window is 30 days."
@@ -168,7 +168,7 @@ def test_the_package_imports_and_judges_without_jsonschema() -> None:
         "import sys\n"
         "sys.modules['jsonschema'] = None\n"
         "from evalmark.models import RuleJudge\n"
-        "from evalmark.strategies.llm_judge import LLMJudge\n"
+        "from evalmark.strategies._llm_judge import LLMJudge\n"
         "print(LLMJudge('toxicity', RuleJudge()).grade(outputs='hello').passed)\n"
         "try:\n"
         "    LLMJudge('toxicity', RuleJudge(), output_schema={'type': 'object'})\n"

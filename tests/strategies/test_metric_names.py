@@ -13,8 +13,8 @@ import pytest
 import evalmark as em
 from evalmark.cli import main
 from evalmark.metrics import METRICS, Metric
-from evalmark.strategies.metric_kinds import METRIC_CHECKS, kind_name, kind_option
-from evalmark.strategies.registry import build_strategy, get_strategy_kind
+from evalmark.strategies._metric_kinds import METRIC_CHECKS, kind_name, kind_option
+from evalmark.strategies._registry import build_strategy, get_strategy_kind
 
 TEXT_PAIRS = [
     ("The cats are running to the mat.", "The cat runs to the mat."),

@@ -11,7 +11,7 @@ import pytest
 
 from evalmark import Sample
 from evalmark.models import RuleJudge, ScriptedChat
-from evalmark.models.prompts import (
+from evalmark.models._prompts import (
     CATALOG,
     GROUNDEDNESS,
     PROMPTS,
@@ -23,7 +23,7 @@ from evalmark.models.prompts import (
     template_prompt,
 )
 from evalmark.strategies import ExactMatch, LLMJudge
-from evalmark.strategies.registry import build_strategy
+from evalmark.strategies._registry import build_strategy
 
 SAMPLE = Sample(
     name="capital",

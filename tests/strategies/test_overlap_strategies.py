@@ -7,7 +7,7 @@ import pytest
 
 import evalmark as em
 from evalmark.strategies import Bleu, Chrf, RougeLsum, RougeN
-from evalmark.strategies.registry import build_strategy
+from evalmark.strategies._registry import build_strategy
 
 EXPECTED = "The cats are running to the mat.\nThey sit there."
 ACTUAL = "The cat runs to the mat.\nIt sits there."

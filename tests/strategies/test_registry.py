@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from evalmark.data.results import EvaluationResult
-from evalmark.data.samples import Sample
-from evalmark.models.prompts import PROMPTS
-from evalmark.strategies.kinds import check_text
-from evalmark.strategies.registry import (
+from evalmark.data._results import EvaluationResult
+from evalmark.data._samples import Sample
+from evalmark.models._prompts import PROMPTS
+from evalmark.strategies._kinds import check_text
+from evalmark.strategies._registry import (
     STRATEGY_KINDS,
     StrategyKind,
     build_strategy,
@@ -24,9 +24,9 @@ from evalmark.strategies.registry import (
     unregister_strategy,
 )
 from evalmark.suite import load_suite, run_suite, suite_file_schema
-from evalmark.suite.model import STRATEGY_KINDS as SUITE_KINDS
+from evalmark.suite._model import STRATEGY_KINDS as SUITE_KINDS
 
-registry = importlib.import_module("evalmark.strategies.registry")
+registry = importlib.import_module("evalmark.strategies._registry")
 
 
 class StartsWith:

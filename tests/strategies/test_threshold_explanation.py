@@ -9,8 +9,8 @@ import pytest
 
 from evalmark import Sample
 from evalmark.strategies import LevenshteinSimilarity, RougeL, TokenF1
-from evalmark.strategies.explanation import ThresholdExplanation
-from evalmark.strategies.metric import MetricStrategy
+from evalmark.strategies._explanation import ThresholdExplanation
+from evalmark.strategies._metric import MetricStrategy
 
 
 def _reference(label: str, threshold: float, score: float, passed: bool) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from evalmark import Sample
-from evalmark.strategies.trajectory import TrajectoryMatch
+from evalmark.strategies._trajectory import TrajectoryMatch
 
 SAMPLE = Sample(name="t", parameters=["q"], expected_output="(calls given to the strategy)")
 

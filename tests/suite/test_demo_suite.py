@@ -15,7 +15,7 @@ from evalmark import load_samples
 from evalmark.cli import main
 from evalmark.report import SuiteReport
 from evalmark.suite import load_suite
-from evalmark.suite.application import recorded_application
+from evalmark.suite._application import recorded_application
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.data.case import TestCase
+from evalmark.data._case import TestCase
 from evalmark.suite import load_application, load_suite, run_suite
 
 # question -> (prompt tokens, completion tokens); "c" is recorded without usage

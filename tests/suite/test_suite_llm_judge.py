@@ -10,8 +10,8 @@ import pytest
 from evalmark.cli import main
 from evalmark.errors import SuiteError
 from evalmark.models import RuleJudge
-from evalmark.strategies.llm_judge import LLMJudge
-from evalmark.strategies.registry import build_strategy, get_strategy_kind
+from evalmark.strategies._llm_judge import LLMJudge
+from evalmark.strategies._registry import build_strategy, get_strategy_kind
 from evalmark.suite import load_suite, run_suite, suite_file_schema
 
 SUPPORT = Path(__file__).resolve().parents[2] / "golden" / "support"

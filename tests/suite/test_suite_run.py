@@ -11,10 +11,10 @@ import pytest
 from evalmark.cli import main
 from evalmark.errors import StrategyError, SuiteError
 from evalmark.models import RuleJudge, ScriptedChat, call_context, record_replay
-from evalmark.models.prompts import PROMPTS
+from evalmark.models._prompts import PROMPTS
 from evalmark.report import render_report
 from evalmark.suite import STRATEGY_KINDS, StrategySpec, load_suite
-from evalmark.suite.runner import build_strategy, check_gate, run_suite, verdict_rows
+from evalmark.suite._runner import build_strategy, check_gate, run_suite, verdict_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"
@@ -192,7 +192,7 @@ def test_tune_input_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 
 def test_load_application_gives_a_callable_application() -> None:
-    from evalmark.suite.application import load_application
+    from evalmark.suite._application import load_application
 
     regressed = load_application(SUPPORT, "regressed")
     answer = regressed("Does the Team plan include SAML single sign-on?")
@@ -263,7 +263,7 @@ def test_the_written_reports_of_a_failed_run_show_its_gate(
 ) -> None:
     import json
 
-    from evalmark.suite.output import write_reports
+    from evalmark.suite._output import write_reports
 
     run = run_suite(load_suite(support_copy), build="regressed")
     written = write_reports(run, tmp_path, ["md", "json"])
@@ -279,12 +279,12 @@ def test_the_written_reports_of_a_failed_run_show_its_gate(
 
 
 def test_a_suite_evaluation_is_the_engines_run_of_its_samples() -> None:
-    from evalmark.data.samples import load_samples
-    from evalmark.engine.pipeline import run_samples
-    from evalmark.engine.run import run_sync
-    from evalmark.engine.settings import RunSettings
-    from evalmark.suite.application import recorded_application_usage
-    from evalmark.suite.runner import build_judge
+    from evalmark.data._samples import load_samples
+    from evalmark.engine._pipeline import run_samples
+    from evalmark.engine._run import run_sync
+    from evalmark.engine._settings import RunSettings
+    from evalmark.suite._application import recorded_application_usage
+    from evalmark.suite._runner import build_judge
 
     suite = load_suite(SUPPORT)
     (evaluation,) = suite.evaluations

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import evalmark
-from evalmark.data.results import EvaluationResult
-from evalmark.data.samples import Sample
+from evalmark.data._results import EvaluationResult
+from evalmark.data._samples import Sample
 from evalmark.strategies import Contains, FunctionStrategy
 from evalmark.telemetry import Monitor, RecordingTracer, monitor, scope
 

@@ -32,7 +32,7 @@ def test_telemetry_works_without_opentelemetry_and_names_the_extra() -> None:
     out = run(
         """
 import evalmark.telemetry as t
-from evalmark.data.results import EvaluationResult
+from evalmark.data._results import EvaluationResult
 from evalmark.errors import OptionalDependencyError
 
 tracer = t.RecordingTracer()
@@ -62,7 +62,7 @@ def test_importing_telemetry_loads_neither_opentelemetry_nor_the_monitor() -> No
         "import sys, evalmark.telemetry\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('opentelemetry', 'prometheus_client', 'numpy')))\n"
-        "print('evalmark.telemetry.sampling' in sys.modules)\n"
+        "print('evalmark.telemetry._sampling' in sys.modules)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120

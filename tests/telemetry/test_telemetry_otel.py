@@ -22,7 +22,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import (
 )
 from prometheus_client import CollectorRegistry, start_http_server
 
-from evalmark.data.results import EvaluationResult
+from evalmark.data._results import EvaluationResult
 from evalmark.telemetry import (
     DURATION_METRIC,
     SCORE_METRIC,
@@ -31,7 +31,7 @@ from evalmark.telemetry import (
     prometheus_tracer,
     record_evaluation,
 )
-from evalmark.telemetry.otel import DURATION_BUCKETS, SCORE_BUCKETS
+from evalmark.telemetry._otel import DURATION_BUCKETS, SCORE_BUCKETS
 
 
 class Sdk:

@@ -15,7 +15,7 @@ from pathlib import Path
 from evalmark import load_samples
 from evalmark.models import ScriptedChat, record_replay
 from evalmark.suite import load_suite
-from evalmark.suite.application import application_messages, question_of
+from evalmark.suite._application import application_messages, question_of
 
 HERE = Path(__file__).resolve().parent
 

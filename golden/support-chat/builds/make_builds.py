@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from evalmark.conversation import Plan, simulate_many
-from evalmark.engine.run import run_sync
+from evalmark.engine._run import run_sync
 from evalmark.models import ChatReply, record_replay
-from evalmark.models.values import message_dicts
+from evalmark.models._values import message_dicts
 from evalmark.suite import load_suite
-from evalmark.suite.conversation_run import (
+from evalmark.suite._conversation_run import (
     ConversationApplication,
     simulated_user,
     stop_condition,

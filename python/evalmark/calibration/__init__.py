@@ -13,9 +13,9 @@
 The command line is ``evalmark judge calibrate LABELS --judge ...``.
 """
 
-from evalmark.calibration.agreement import Agreement, Rate, agreement, rate
-from evalmark.calibration.labels import CalibrationSet, LabelledItem, load_labels
-from evalmark.calibration.run import (
+from evalmark.calibration._agreement import Agreement, Rate, agreement, rate
+from evalmark.calibration._labels import CalibrationSet, LabelledItem, load_labels
+from evalmark.calibration._run import (
     RATES_FILE,
     CalibrationResult,
     ItemOutcome,

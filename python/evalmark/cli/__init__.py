@@ -63,7 +63,7 @@ def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMANDS:
         if load is None or name in load:
-            module = importlib.import_module(f"evalmark.cli.{name}")
+            module = importlib.import_module(f"evalmark.cli._{name}")
             module.register(sub)
         else:
             sub.add_parser(name, help=_SUMMARIES.get(name))

@@ -16,18 +16,18 @@ See docs/code.md.
 
 from __future__ import annotations
 
-from evalmark.code.config import CodeConfig, GateCheck, check_gate, load_code_config
-from evalmark.code.execute import IOCase, compare_output, run_cases, run_tests
-from evalmark.code.extract import (
+from evalmark.code._config import CodeConfig, GateCheck, check_gate, load_code_config
+from evalmark.code._execute import IOCase, compare_output, run_cases, run_tests
+from evalmark.code._extract import (
     CodeBlock,
     Extraction,
     extract_code,
     extraction_failed,
     markdown_blocks,
 )
-from evalmark.code.kinds import CODE_KINDS, register_code_strategies
-from evalmark.code.passk import mean_pass_at_k, pass_at_k
-from evalmark.code.sandbox import (
+from evalmark.code._kinds import CODE_KINDS, register_code_strategies
+from evalmark.code._passk import mean_pass_at_k, pass_at_k
+from evalmark.code._sandbox import (
     PYTHON,
     SANDBOXES,
     BwrapSandbox,
@@ -39,14 +39,14 @@ from evalmark.code.sandbox import (
     bwrap_unavailable_reason,
     get_sandbox,
 )
-from evalmark.code.static import check_data_syntax, check_python_syntax, run_checker
-from evalmark.code.strategies import (
+from evalmark.code._static import check_data_syntax, check_python_syntax, run_checker
+from evalmark.code._strategies import (
     CodeChecker,
     CodeTests,
     DataSyntax,
     PythonSyntax,
 )
-from evalmark.code.tasks import (
+from evalmark.code._tasks import (
     CodeRun,
     CodeTask,
     SampleResult,

@@ -6,9 +6,9 @@ with per-turn, whole-conversation and trajectory checks. The package sits just a
 it calls the application, as the engine does, and uses the engine's threads and event loop.
 """
 
-from evalmark.conversation.report import ascore_conversations, score_conversations
-from evalmark.conversation.scoring import ConversationCase, turn_sample
-from evalmark.conversation.simulate import (
+from evalmark.conversation._report import ascore_conversations, score_conversations
+from evalmark.conversation._scoring import ConversationCase, turn_sample
+from evalmark.conversation._simulate import (
     Plan,
     Simulation,
     StopReason,
@@ -16,7 +16,7 @@ from evalmark.conversation.simulate import (
     simulate,
     simulate_many,
 )
-from evalmark.conversation.users import END_TOKEN, ScriptedTurn, SimulatedUser
+from evalmark.conversation._users import END_TOKEN, ScriptedTurn, SimulatedUser
 
 __all__ = [
     "END_TOKEN",

@@ -14,7 +14,7 @@ exception reports ``evalmark.errors`` as its module.
 
 from __future__ import annotations
 
-from evalmark.errors.data import (
+from evalmark.errors._data import (
     CalibrationError,
     ConversationError,
     DataFileError,
@@ -25,12 +25,12 @@ from evalmark.errors.data import (
     SuiteError,
     TestCaseError,
 )
-from evalmark.errors.inputs import (
+from evalmark.errors._inputs import (
     MetricInputError,
     ScoringInputError,
     TextTooLongError,
 )
-from evalmark.errors.judges import (
+from evalmark.errors._judges import (
     CassetteError,
     CassetteFormatError,
     CassetteMiss,
@@ -47,9 +47,9 @@ from evalmark.errors.judges import (
     StructuredOutputError,
     VerdictParseError,
 )
-from evalmark.errors.network import NetworkBlockedError
-from evalmark.errors.root import EvalmarkError
-from evalmark.errors.system import (
+from evalmark.errors._network import NetworkBlockedError
+from evalmark.errors._root import EvalmarkError
+from evalmark.errors._system import (
     CliError,
     ExtensionNotBuiltError,
     HistoryError,

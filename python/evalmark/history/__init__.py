@@ -7,9 +7,9 @@ a locked or corrupt database is reported as a :class:`~evalmark.errors.HistoryEr
 command line prints as a warning.
 """
 
-from evalmark.history.append import append_run, suite_inputs
-from evalmark.history.record import AnswerIdentity, CaseResult, RunRecord, collect_run
-from evalmark.history.store import HistoryStore, default_history_path, open_history
+from evalmark.history._append import append_run, suite_inputs
+from evalmark.history._record import AnswerIdentity, CaseResult, RunRecord, collect_run
+from evalmark.history._store import HistoryStore, default_history_path, open_history
 
 __all__ = [
     "AnswerIdentity",

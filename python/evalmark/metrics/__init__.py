@@ -34,18 +34,17 @@ if TYPE_CHECKING:
     from evalmark.metrics._args import Stemmer as Stemmer
     from evalmark.metrics._args import Tokenizer as Tokenizer
     from evalmark.metrics._args import resolve_workers as resolve_workers
-    from evalmark.metrics._option import Option as Option
-    from evalmark.metrics._table import FUNCTIONS, METRICS, Metric, MetricFunction
-    from evalmark.metrics.column import TextColumn
-    from evalmark.metrics.column import Texts as Texts
-    from evalmark.metrics.edit import (
+    from evalmark.metrics._column import TextColumn
+    from evalmark.metrics._column import Texts as Texts
+    from evalmark.metrics._edit import (
         levenshtein_distance,
         levenshtein_distance_batch,
         levenshtein_similarity,
         levenshtein_similarity_batch,
     )
-    from evalmark.metrics.jsonmatch import canonical_json, json_match, json_match_batch
-    from evalmark.metrics.overlap import (
+    from evalmark.metrics._jsonmatch import canonical_json, json_match, json_match_batch
+    from evalmark.metrics._option import Option as Option
+    from evalmark.metrics._overlap import (
         rouge_l,
         rouge_l_batch,
         rouge_lsum,
@@ -55,9 +54,9 @@ if TYPE_CHECKING:
         token_f1,
         token_f1_batch,
     )
-    from evalmark.metrics.reference import ReferenceBatch as ReferenceBatch
-    from evalmark.metrics.reference import References as References
-    from evalmark.metrics.reference import (
+    from evalmark.metrics._reference import ReferenceBatch as ReferenceBatch
+    from evalmark.metrics._reference import References as References
+    from evalmark.metrics._reference import (
         bleu,
         bleu_batch,
         chrf,
@@ -65,7 +64,8 @@ if TYPE_CHECKING:
         corpus_bleu,
         corpus_chrf,
     )
-    from evalmark.metrics.vectors import cosine, cosine_batch, cosine_matrix
+    from evalmark.metrics._table import FUNCTIONS, METRICS, Metric, MetricFunction
+    from evalmark.metrics._vectors import cosine, cosine_batch, cosine_matrix
 
 
 # Every name of this face, by the module that defines it: imported on first use, so reading the
@@ -87,34 +87,34 @@ _HOMES: dict[str, str] = {
     "Metric": "evalmark.metrics._table",
     "MetricFunction": "evalmark.metrics._table",
     "METRICS": "evalmark.metrics._table",
-    "TextColumn": "evalmark.metrics.column",
-    "Texts": "evalmark.metrics.column",
-    "levenshtein_distance": "evalmark.metrics.edit",
-    "levenshtein_distance_batch": "evalmark.metrics.edit",
-    "levenshtein_similarity": "evalmark.metrics.edit",
-    "levenshtein_similarity_batch": "evalmark.metrics.edit",
-    "canonical_json": "evalmark.metrics.jsonmatch",
-    "json_match": "evalmark.metrics.jsonmatch",
-    "json_match_batch": "evalmark.metrics.jsonmatch",
-    "rouge_l": "evalmark.metrics.overlap",
-    "rouge_l_batch": "evalmark.metrics.overlap",
-    "rouge_lsum": "evalmark.metrics.overlap",
-    "rouge_lsum_batch": "evalmark.metrics.overlap",
-    "rouge_n": "evalmark.metrics.overlap",
-    "rouge_n_batch": "evalmark.metrics.overlap",
-    "token_f1": "evalmark.metrics.overlap",
-    "token_f1_batch": "evalmark.metrics.overlap",
-    "bleu": "evalmark.metrics.reference",
-    "bleu_batch": "evalmark.metrics.reference",
-    "chrf": "evalmark.metrics.reference",
-    "chrf_batch": "evalmark.metrics.reference",
-    "corpus_bleu": "evalmark.metrics.reference",
-    "corpus_chrf": "evalmark.metrics.reference",
-    "ReferenceBatch": "evalmark.metrics.reference",
-    "References": "evalmark.metrics.reference",
-    "cosine": "evalmark.metrics.vectors",
-    "cosine_batch": "evalmark.metrics.vectors",
-    "cosine_matrix": "evalmark.metrics.vectors",
+    "TextColumn": "evalmark.metrics._column",
+    "Texts": "evalmark.metrics._column",
+    "levenshtein_distance": "evalmark.metrics._edit",
+    "levenshtein_distance_batch": "evalmark.metrics._edit",
+    "levenshtein_similarity": "evalmark.metrics._edit",
+    "levenshtein_similarity_batch": "evalmark.metrics._edit",
+    "canonical_json": "evalmark.metrics._jsonmatch",
+    "json_match": "evalmark.metrics._jsonmatch",
+    "json_match_batch": "evalmark.metrics._jsonmatch",
+    "rouge_l": "evalmark.metrics._overlap",
+    "rouge_l_batch": "evalmark.metrics._overlap",
+    "rouge_lsum": "evalmark.metrics._overlap",
+    "rouge_lsum_batch": "evalmark.metrics._overlap",
+    "rouge_n": "evalmark.metrics._overlap",
+    "rouge_n_batch": "evalmark.metrics._overlap",
+    "token_f1": "evalmark.metrics._overlap",
+    "token_f1_batch": "evalmark.metrics._overlap",
+    "bleu": "evalmark.metrics._reference",
+    "bleu_batch": "evalmark.metrics._reference",
+    "chrf": "evalmark.metrics._reference",
+    "chrf_batch": "evalmark.metrics._reference",
+    "corpus_bleu": "evalmark.metrics._reference",
+    "corpus_chrf": "evalmark.metrics._reference",
+    "ReferenceBatch": "evalmark.metrics._reference",
+    "References": "evalmark.metrics._reference",
+    "cosine": "evalmark.metrics._vectors",
+    "cosine_batch": "evalmark.metrics._vectors",
+    "cosine_matrix": "evalmark.metrics._vectors",
 }
 
 

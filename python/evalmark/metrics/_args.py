@@ -7,8 +7,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.metrics._column import TextColumn, Texts
 from evalmark.metrics._native import core as _core
-from evalmark.metrics.column import TextColumn, Texts
 
 Normalizer = Literal["squad", "none"]
 Tokenizer = Literal["rouge", "unicode"]

@@ -134,7 +134,7 @@ _UNIT = "[0, 1]"
 
 TOKEN_F1 = MetricFunction(
     "token_f1",
-    "overlap",
+    "_overlap",
     (Option("normalizer", "squad", ("squad", "none")),),
     "SQuAD token F1",
     _UNIT,
@@ -142,7 +142,7 @@ TOKEN_F1 = MetricFunction(
 )
 ROUGE_L = MetricFunction(
     "rouge_l",
-    "overlap",
+    "_overlap",
     (_TOKENIZER, _MEASURE, _STEMMER),
     "ROUGE-L (longest common subsequence of tokens)",
     _UNIT,
@@ -151,7 +151,7 @@ ROUGE_L = MetricFunction(
 )
 ROUGE_N = MetricFunction(
     "rouge_n",
-    "overlap",
+    "_overlap",
     (Option("n", 1, kind="int", minimum=1), _TOKENIZER, _STEMMER, _MEASURE),
     "ROUGE-N (clipped n-gram overlap)",
     _UNIT,
@@ -159,7 +159,7 @@ ROUGE_N = MetricFunction(
 )
 ROUGE_LSUM = MetricFunction(
     "rouge_lsum",
-    "overlap",
+    "_overlap",
     (_TOKENIZER, _STEMMER, _MEASURE),
     "ROUGE-Lsum (union LCS over newline-separated sentences)",
     _UNIT,
@@ -168,7 +168,7 @@ ROUGE_LSUM = MetricFunction(
 )
 BLEU = MetricFunction(
     "bleu",
-    "reference",
+    "_reference",
     (
         Option("tokenizer", "13a", ("13a", "intl", "none")),
         Option("lowercase", False, kind="bool"),
@@ -182,7 +182,7 @@ BLEU = MetricFunction(
 )
 CHRF = MetricFunction(
     "chrf",
-    "reference",
+    "_reference",
     (
         Option("char_order", 6, kind="int", minimum=1),
         Option("word_order", 0, (0, 1, 2)),
@@ -197,7 +197,7 @@ CHRF = MetricFunction(
 )
 LEVENSHTEIN_SIMILARITY = MetricFunction(
     "levenshtein_similarity",
-    "edit",
+    "_edit",
     (),
     "Levenshtein similarity, 1 - distance / longer length",
     _UNIT,
@@ -206,7 +206,7 @@ LEVENSHTEIN_SIMILARITY = MetricFunction(
 )
 LEVENSHTEIN_DISTANCE = MetricFunction(
     "levenshtein_distance",
-    "edit",
+    "_edit",
     (),
     "Levenshtein edit distance over code points",
     "a count of edits, 0 or more",
@@ -216,7 +216,7 @@ LEVENSHTEIN_DISTANCE = MetricFunction(
 )
 JSON_MATCH = MetricFunction(
     "json_match",
-    "jsonmatch",
+    "_jsonmatch",
     (Option("numbers", "value", ("value", "strict")),),
     "JSON documents equal by meaning",
     "True or False",
@@ -226,7 +226,7 @@ JSON_MATCH = MetricFunction(
 )
 COSINE = MetricFunction(
     "cosine",
-    "vectors",
+    "_vectors",
     (),
     "cosine similarity of two vectors",
     "[-1, 1]; 0.0 when either vector is zero",

@@ -35,24 +35,29 @@ from evalmark.errors import (
     ScriptExhausted,
     SecretFound,
 )
-from evalmark.models.adapters import (
+from evalmark.models._adapters import (
     CallableChat,
     CallableEmbedding,
     chat_from_callable,
     embedding_from_callable,
 )
-from evalmark.models.canonical import request_key
-from evalmark.models.cassette_file import Entry, read_cassette
-from evalmark.models.context import CallContext, call_context, current_call
-from evalmark.models.fakes import EchoChat, HashEmbedding, ScriptedCall, ScriptedChat
-from evalmark.models.modes import BeyondRecorded, RecordMode
-from evalmark.models.noisy import Flip, NoisyJudge
-from evalmark.models.openai_compat import OpenAIChat, OpenAIEmbedding, openai_chat, openai_embedding
-from evalmark.models.protocols import ChatModel, EmbeddingModel
-from evalmark.models.recorder import CassetteUsage, RecordedChat, RecordedEmbedding, record_replay
-from evalmark.models.rule_judge import RuleJudge
-from evalmark.models.secrets import redact_pattern
-from evalmark.models.values import ChatReply, ChatToolCall, Message, Usage
+from evalmark.models._canonical import request_key
+from evalmark.models._cassette_file import Entry, read_cassette
+from evalmark.models._context import CallContext, call_context, current_call
+from evalmark.models._fakes import EchoChat, HashEmbedding, ScriptedCall, ScriptedChat
+from evalmark.models._modes import BeyondRecorded, RecordMode
+from evalmark.models._noisy import Flip, NoisyJudge
+from evalmark.models._openai_compat import (
+    OpenAIChat,
+    OpenAIEmbedding,
+    openai_chat,
+    openai_embedding,
+)
+from evalmark.models._protocols import ChatModel, EmbeddingModel
+from evalmark.models._recorder import CassetteUsage, RecordedChat, RecordedEmbedding, record_replay
+from evalmark.models._rule_judge import RuleJudge
+from evalmark.models._secrets import redact_pattern
+from evalmark.models._values import ChatReply, ChatToolCall, Message, Usage
 
 __all__ = [
     "BeyondRecorded",

@@ -16,7 +16,7 @@ judge, and ``compare_builds`` tells whether build B differs from build A beyond 
 """
 
 from evalmark.errors import PlotUnavailableError
-from evalmark.noise.compare import (
+from evalmark.noise._compare import (
     BuildComparison,
     McNemarResult,
     MeanDifference,
@@ -28,8 +28,8 @@ from evalmark.noise.compare import (
     mcnemar_power,
     minimum_detectable_difference,
 )
-from evalmark.noise.estimate import FlipRateEstimate, estimate_flip_rate, wilson_interval
-from evalmark.noise.exact import (
+from evalmark.noise._estimate import FlipRateEstimate, estimate_flip_rate, wilson_interval
+from evalmark.noise._exact import (
     GateRisk,
     case_pass_probabilities,
     every_gate_risk,
@@ -38,10 +38,10 @@ from evalmark.noise.exact import (
     passing_distribution,
     suite_distribution,
 )
-from evalmark.noise.from_suite import SuiteBuilds, builds_from_rows, pick_builds
-from evalmark.noise.gates import Gate, make_gates, min_passing, parse_threshold
-from evalmark.noise.plot import plot_tuning
-from evalmark.noise.rates import (
+from evalmark.noise._from_suite import SuiteBuilds, builds_from_rows, pick_builds
+from evalmark.noise._gates import Gate, make_gates, min_passing, parse_threshold
+from evalmark.noise._plot import plot_tuning
+from evalmark.noise._rates import (
     DEFAULT_JUDGE_RATES,
     RATES_FILE,
     ErrorRates,
@@ -53,10 +53,10 @@ from evalmark.noise.rates import (
     read_rates,
     write_rates,
 )
-from evalmark.noise.render import render_text, report_to_dict
-from evalmark.noise.simulate import GateSimulation, SimulatedGate, simulate_gates
-from evalmark.noise.suite import BuildTruth, Case, Check, builds_from_counts
-from evalmark.noise.tuning import (
+from evalmark.noise._render import render_text, report_to_dict
+from evalmark.noise._simulate import GateSimulation, SimulatedGate, simulate_gates
+from evalmark.noise._suite import BuildTruth, Case, Check, builds_from_counts
+from evalmark.noise._tuning import (
     CasesNeeded,
     GateRow,
     NoiseLevel,
@@ -67,7 +67,7 @@ from evalmark.noise.tuning import (
     recommend,
     tune,
 )
-from evalmark.noise.uncertainty import RiskInterval, UncertainRow, posterior_rows
+from evalmark.noise._uncertainty import RiskInterval, UncertainRow, posterior_rows
 
 __all__ = [
     "DEFAULT_JUDGE_RATES",

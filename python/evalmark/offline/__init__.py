@@ -13,12 +13,12 @@ Inside a guard every outbound connection attempt from Python (``socket.connect``
 hosts that are not local, from any thread and from asyncio) raises
 :class:`~evalmark.errors.NetworkBlockedError` naming the host, the port and the line of code
 that asked, before anything leaves the machine. ``allow=[...]`` replaces the default allowlist
-(``"loopback"``, ``"unix"``) with hosts, networks and unix sockets (:mod:`evalmark.offline.policy`
+(``"loopback"``, ``"unix"``) with hosts, networks and unix sockets (:mod:`evalmark.offline._policy`
 lists the forms); ``allow=[]`` blocks loopback too, ``allow=["*"]`` lifts an outer guard.
 
 Runs switch the guard on by themselves (:func:`decide`): ``evalmark run`` in replay mode (its
 default), under ``CI``, with ``--offline`` or ``EVALMARK_OFFLINE=1``; the pytest plugin with
-``--evalmark-offline`` (see :mod:`evalmark.offline.pytest_plugin`). What it cannot see:
+``--evalmark-offline`` (see :mod:`evalmark.offline._pytest_plugin`). What it cannot see:
 subprocesses, and C extensions that open their own sockets (docs/offline.md).
 """
 
@@ -36,10 +36,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from evalmark.errors import NetworkBlockedError
-from evalmark.offline.guard import BlockedAttempt, Entry, active_entry, attempts, clear_attempts
-from evalmark.offline.guard import pop as _pop
-from evalmark.offline.guard import push as _push
-from evalmark.offline.policy import DEFAULT_ALLOW, Policy, parse_allow
+from evalmark.offline._guard import BlockedAttempt, Entry, active_entry, attempts, clear_attempts
+from evalmark.offline._guard import pop as _pop
+from evalmark.offline._guard import push as _push
+from evalmark.offline._policy import DEFAULT_ALLOW, Policy, parse_allow
 
 __all__ = [
     "ALLOW_ENV",
@@ -64,7 +64,7 @@ __all__ = [
 
 OFFLINE_ENV = "EVALMARK_OFFLINE"
 ALLOW_ENV = "EVALMARK_OFFLINE_ALLOW"
-# The same names and rule as evalmark.models.modes (MODE_ENV, ci_is_set), repeated here so the
+# The same names and rule as evalmark.models._modes (MODE_ENV, ci_is_set), repeated here so the
 # guard and the pytest plugin load without the models package; a test keeps them equal.
 MODE_ENV = "EVALMARK_RECORD_MODE"
 _FALSE = frozenset({"", "0", "false", "no", "off"})

@@ -1,9 +1,9 @@
 """evalmark under pytest: declarative evaluation tests and the plugin.
 
 ``from evalmark.pytest import evaluation_test, strategy_test, per_sample, register`` gives the
-test helpers (:mod:`evalmark.pytest.helpers`, :mod:`evalmark.pytest.registry`). The plugin is
-:mod:`evalmark.pytest.plugin`, which pytest loads through its entry point; its fixtures are in
-:mod:`evalmark.pytest.fixtures` and the end-of-session report in :mod:`evalmark.pytest.session`.
+test helpers (:mod:`evalmark.pytest._helpers`, :mod:`evalmark.pytest._registry`). The plugin is
+:mod:`evalmark.pytest._plugin`, which pytest loads through its entry point; its fixtures are in
+:mod:`evalmark.pytest._fixtures` and the end-of-session report in :mod:`evalmark.pytest._session`.
 Nothing here is imported until a name is asked for, so loading the plugin stays cheap.
 """
 
@@ -13,8 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from evalmark.pytest.helpers import evaluation_test, per_sample, strategy_test
-    from evalmark.pytest.registry import RegisteredReport, register, registered_reports
+    from evalmark.pytest._helpers import evaluation_test, per_sample, strategy_test
+    from evalmark.pytest._registry import RegisteredReport, register, registered_reports
 
 __all__ = [
     "RegisteredReport",
@@ -26,12 +26,16 @@ __all__ = [
 ]
 
 
-_HOME = {"RegisteredReport": "registry", "register": "registry", "registered_reports": "registry"}
+_HOME = {
+    "RegisteredReport": "_registry",
+    "register": "_registry",
+    "registered_reports": "_registry",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        module = importlib.import_module(f"evalmark.pytest.{_HOME.get(name, 'helpers')}")
+        module = importlib.import_module(f"evalmark.pytest.{_HOME.get(name, '_helpers')}")
         value = getattr(module, name)
         globals()[name] = value
         return value

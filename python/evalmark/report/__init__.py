@@ -2,22 +2,22 @@
 formats (Markdown, JSON, HTML, JUnit XML and plug-ins), gates and baselines.
 
 A report is a frozen value that imports no renderer and no gate. Layout, from the bottom:
-:mod:`~evalmark.report.values`, :mod:`~evalmark.report.cases` and
-:mod:`~evalmark.report.gate_result` are plain values; :mod:`~evalmark.report.reading` reads a
-JSON report back; :mod:`~evalmark.report.model` is the :class:`Report`;
-:mod:`~evalmark.report.document` its JSON document; :mod:`~evalmark.report.gates` every gate
+:mod:`~evalmark.report._values`, :mod:`~evalmark.report._cases` and
+:mod:`~evalmark.report._gate_result` are plain values; :mod:`~evalmark.report._reading` reads a
+JSON report back; :mod:`~evalmark.report._model` is the :class:`Report`;
+:mod:`~evalmark.report._document` its JSON document; :mod:`~evalmark.report._gates` every gate
 (results beside the report, or on a new one: :meth:`Report.with_gates`);
-:mod:`~evalmark.report.baseline` comparisons; :mod:`~evalmark.report.suite` suites of reports;
-:mod:`~evalmark.report.render` the formats, found through :mod:`~evalmark.report.formatters`;
-:mod:`~evalmark.report.output` (:func:`render_report`, :func:`write_report`) on top;
-:mod:`~evalmark.report.paths` safe file names for reports.
+:mod:`~evalmark.report._baseline` comparisons; :mod:`~evalmark.report._suite` suites of reports;
+:mod:`~evalmark.report._render` the formats, found through :mod:`~evalmark.report._formatters`;
+:mod:`~evalmark.report._output` (:func:`render_report`, :func:`write_report`) on top;
+:mod:`~evalmark.report._paths` safe file names for reports.
 """
 
 from evalmark.errors import ReportFormatError
-from evalmark.report.assertions import ReportAssertion, assert_that
-from evalmark.report.baseline import CaseChange, Comparison, Delta, compare
-from evalmark.report.document import report_document
-from evalmark.report.formatters import (
+from evalmark.report._assertions import ReportAssertion, assert_that
+from evalmark.report._baseline import CaseChange, Comparison, Delta, compare
+from evalmark.report._document import report_document
+from evalmark.report._formatters import (
     ENTRY_POINT_GROUP,
     Formatter,
     get_formatter,
@@ -25,17 +25,17 @@ from evalmark.report.formatters import (
     register_formatter,
     unregister_formatter,
 )
-from evalmark.report.gates import (
+from evalmark.report._gates import (
     GateResult,
     pass_rate_gate,
     require_budget,
     require_pass_rate,
     require_suite_pass_rate,
 )
-from evalmark.report.model import Report
-from evalmark.report.output import render_comparison, render_report, write_report
-from evalmark.report.suite import SuiteReport
-from evalmark.report.values import GuardrailSummary, SampleRow, SampleUsage, SkippedSample, Tally
+from evalmark.report._model import Report
+from evalmark.report._output import render_comparison, render_report, write_report
+from evalmark.report._suite import SuiteReport
+from evalmark.report._values import GuardrailSummary, SampleRow, SampleUsage, SkippedSample, Tally
 
 __all__ = [
     "ENTRY_POINT_GROUP",

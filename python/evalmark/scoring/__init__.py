@@ -10,12 +10,12 @@ evalmark reads; a CSV with only its header row, or a Parquet table without rows,
 """
 
 from evalmark.errors import OptionalDependencyError, ScoringInputError
-from evalmark.scoring.chunks import BadRow, Columns
-from evalmark.scoring.compute import ON_ERROR_CHOICES, OnError
-from evalmark.scoring.lengths import TOO_LONG
-from evalmark.scoring.pipeline import ScoreOptions, score_file, summary_json
-from evalmark.scoring.registry import METRICS, MetricSpec, parse_metrics
-from evalmark.scoring.summary import MetricSummary, Summary
+from evalmark.scoring._chunks import BadRow, Columns
+from evalmark.scoring._compute import ON_ERROR_CHOICES, OnError
+from evalmark.scoring._lengths import TOO_LONG
+from evalmark.scoring._pipeline import ScoreOptions, score_file, summary_json
+from evalmark.scoring._registry import METRICS, MetricSpec, parse_metrics
+from evalmark.scoring._summary import MetricSummary, Summary
 
 __all__ = [
     "METRICS",

@@ -2,7 +2,7 @@
 key-by-key JSON and trajectory matchers, retrieval, guardrails and composites.
 
 A strategy is anything with ``evaluate(sample, output) -> EvaluationResult`` (or a plain
-function ``(sample, output) -> EvaluationResult | bool``); see :mod:`evalmark.strategies.base`.
+function ``(sample, output) -> EvaluationResult | bool``); see :mod:`evalmark.strategies._base`.
 """
 
 from evalmark.errors import (
@@ -12,8 +12,8 @@ from evalmark.errors import (
     StrategyError,
     VerdictParseError,
 )
-from evalmark.strategies.agent_judges import PlanAdherenceJudge, TrajectoryJudge
-from evalmark.strategies.base import (
+from evalmark.strategies._agent_judges import PlanAdherenceJudge, TrajectoryJudge
+from evalmark.strategies._base import (
     AsyncStrategy,
     BatchStrategy,
     FunctionStrategy,
@@ -21,13 +21,13 @@ from evalmark.strategies.base import (
     as_strategy,
     strategy_name,
 )
-from evalmark.strategies.composite import Composite
-from evalmark.strategies.context_metrics import ContextualPrecision, ContextualRecall
-from evalmark.strategies.faithfulness import Faithfulness
-from evalmark.strategies.guardrail import Guardrail
-from evalmark.strategies.json_keys import JsonKeysMatch, KeyOutcome
-from evalmark.strategies.llm_judge import JudgeOutcome, LLMJudge
-from evalmark.strategies.metric import (
+from evalmark.strategies._composite import Composite
+from evalmark.strategies._context_metrics import ContextualPrecision, ContextualRecall
+from evalmark.strategies._faithfulness import Faithfulness
+from evalmark.strategies._guardrail import Guardrail
+from evalmark.strategies._json_keys import JsonKeysMatch, KeyOutcome
+from evalmark.strategies._llm_judge import JudgeOutcome, LLMJudge
+from evalmark.strategies._metric import (
     JsonMatch,
     LevenshteinSimilarity,
     MetricStrategy,
@@ -35,19 +35,19 @@ from evalmark.strategies.metric import (
     SemanticSimilarity,
     TokenF1,
 )
-from evalmark.strategies.overlap import Bleu, Chrf, RougeLsum, RougeN
-from evalmark.strategies.parsing import Judgment, parse_grade, parse_json_judgment, parse_yes_no
-from evalmark.strategies.plan import PlanAdherence
-from evalmark.strategies.retrieval import RetrievedSegments
-from evalmark.strategies.text import (
+from evalmark.strategies._overlap import Bleu, Chrf, RougeLsum, RougeN
+from evalmark.strategies._parsing import Judgment, parse_grade, parse_json_judgment, parse_yes_no
+from evalmark.strategies._plan import PlanAdherence
+from evalmark.strategies._retrieval import RetrievedSegments
+from evalmark.strategies._text import (
     Contains,
     ContainsFacts,
     ExactMatch,
     KeywordRelevance,
     normalize_text,
 )
-from evalmark.strategies.trajectory import TrajectoryMatch
-from evalmark.strategies.votes import REDUCERS, Reducer, reduce_votes
+from evalmark.strategies._trajectory import TrajectoryMatch
+from evalmark.strategies._votes import REDUCERS, Reducer, reduce_votes
 
 __all__ = [
     "REDUCERS",

@@ -25,20 +25,20 @@ A suite with several parts (different samples, application or checks) lists them
 ``evaluations:``, each with its own ``name``, ``samples``, ``application`` and ``strategies``;
 the judge, gate and report stay shared.
 
-Modules: :mod:`~evalmark.suite.model` (what a suite holds), :mod:`~evalmark.suite.loader`
-(reading and checking the file), :mod:`~evalmark.suite.application` (the application under
-test as a callable), :mod:`~evalmark.suite.runner` (running a suite and its gate) and
-:mod:`~evalmark.suite.schema` (the JSON Schema).
+Modules: :mod:`~evalmark.suite._model` (what a suite holds), :mod:`~evalmark.suite._loader`
+(reading and checking the file), :mod:`~evalmark.suite._application` (the application under
+test as a callable), :mod:`~evalmark.suite._runner` (running a suite and its gate) and
+:mod:`~evalmark.suite._schema` (the JSON Schema).
 """
 
 from evalmark.errors import SuiteError
-from evalmark.suite.application import (
+from evalmark.suite._application import (
     load_application,
     recorded_application,
     recorded_application_usage,
 )
-from evalmark.suite.loader import load_suite, resolve_suite_path
-from evalmark.suite.model import (
+from evalmark.suite._loader import load_suite, resolve_suite_path
+from evalmark.suite._model import (
     STRATEGY_KINDS,
     ApplicationSpec,
     EvaluationSpec,
@@ -49,8 +49,8 @@ from evalmark.suite.model import (
     StrategySpec,
     Suite,
 )
-from evalmark.suite.runner import GateResult, SuiteRun, run_suite, verdict_rows
-from evalmark.suite.schema import suite_file_schema
+from evalmark.suite._runner import GateResult, SuiteRun, run_suite, verdict_rows
+from evalmark.suite._schema import suite_file_schema
 
 __all__ = [
     "STRATEGY_KINDS",

@@ -2,13 +2,13 @@
 
 * :class:`EvalTracer` (``record(EvaluationRecord)``), :func:`scope` and the hooks
   :func:`record_evaluation` / :func:`record_column` that the engine calls per result
-  (:mod:`evalmark.telemetry.tracer`); :class:`RecordingTracer` keeps records in memory.
+  (:mod:`evalmark.telemetry._tracer`); :class:`RecordingTracer` keeps records in memory.
 * :class:`OpenTelemetryTracer`: histograms ``evalmark.evaluation.score`` and
   ``evalmark.evaluation.duration`` and a span per evaluation; :func:`prometheus_tracer` and
-  :func:`prometheus_text` for a Prometheus exposition (:mod:`evalmark.telemetry.otel`, the
+  :func:`prometheus_text` for a Prometheus exposition (:mod:`evalmark.telemetry._otel`, the
   optional extra ``evalmark[otel]``).
 * :func:`monitor` / :class:`Monitor`: score a seeded fraction of live calls on a background
-  worker (:mod:`evalmark.telemetry.sampling`, loaded on first use: it needs the strategies).
+  worker (:mod:`evalmark.telemetry._sampling`, loaded on first use: it needs the strategies).
 
 The tracer module imports nothing of evalmark, so every layer may report into it; the monitor
 sits at the engine's layer (it builds samples and runs strategies).
@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from evalmark.telemetry.otel import (
+from evalmark.telemetry._otel import (
     DURATION_METRIC,
     SCORE_METRIC,
     OpenTelemetryTracer,
     prometheus_text,
     prometheus_tracer,
 )
-from evalmark.telemetry.tracer import (
+from evalmark.telemetry._tracer import (
     ContextCapturingTracer,
     EvalTracer,
     EvaluationRecord,
@@ -39,7 +39,7 @@ from evalmark.telemetry.tracer import (
 )
 
 if TYPE_CHECKING:
-    from evalmark.telemetry.sampling import Monitor, MonitorStats, monitor
+    from evalmark.telemetry._sampling import Monitor, MonitorStats, monitor
 
 __all__ = [
     "DURATION_METRIC",
@@ -67,7 +67,7 @@ _MONITOR_NAMES = frozenset({"Monitor", "MonitorStats", "monitor"})
 
 def __getattr__(name: str) -> Any:
     if name in _MONITOR_NAMES:
-        from evalmark.telemetry import sampling as module
+        from evalmark.telemetry import _sampling as module
 
         value = getattr(module, name)
         globals()[name] = value

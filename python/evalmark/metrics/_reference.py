@@ -1,0 +1,217 @@
+"""BLEU and chrF against one or more references per row, as sacrebleu."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from evalmark.errors import MetricInputError
+from evalmark.metrics._args import (
+    BleuTokenizer,
+    FloatArray,
+    Smooth,
+    bool_arg,
+    resolve_workers,
+    texts_arg,
+)
+from evalmark.metrics._column import TextColumn, Texts
+from evalmark.metrics._native import core as _core
+
+References = str | Sequence[str]
+"""A row's references: one ``str``, or a sequence of them (multi-reference)."""
+ReferenceBatch = Sequence[References] | TextColumn
+
+
+def _references(expected: ReferenceBatch, actual: Texts) -> Any:
+    """The references of a batch, refusing sacrebleu's stream layout with a hint."""
+    if isinstance(expected, TextColumn):
+        return expected._parts()
+    if (
+        not isinstance(expected, str)
+        and isinstance(expected, Sequence)
+        and len(expected) != len(actual)
+        and len(expected) > 0
+        and all(
+            not isinstance(r, str) and isinstance(r, Sequence) and len(r) == len(actual)
+            for r in expected
+        )
+    ):
+        raise MetricInputError(
+            f"expected has {len(expected)} rows for {len(actual)} hypotheses, each as long as "
+            "actual: this looks like sacrebleu's reference streams (one list per reference); "
+            "evalmark takes one entry per row (a str or a list of that row's references): "
+            "pass list(zip(*streams))"
+        )
+    return expected
+
+
+def _smooth_value(value: float | None) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"smooth_value must be a number or None, got {type(value).__name__}")
+    return float(value)
+
+
+def bleu(
+    expected: References,
+    actual: str,
+    *,
+    tokenizer: BleuTokenizer = "13a",
+    lowercase: bool = False,
+    smooth: Smooth = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+    max_chars: int | None = None,
+) -> float:
+    """Sentence BLEU of ``actual`` (the hypothesis) against ``expected`` (one reference or a
+    list), in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs).score / 100``."""
+    return _core.bleu(
+        expected,
+        actual,
+        tokenizer,
+        bool_arg("lowercase", lowercase),
+        smooth,
+        _smooth_value(smooth_value),
+        bool_arg("effective_order", effective_order),
+        max_chars,
+    )
+
+
+def bleu_batch(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    tokenizer: BleuTokenizer = "13a",
+    lowercase: bool = False,
+    smooth: Smooth = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> FloatArray:
+    """Sentence BLEU for each row; row i's references are ``expected[i]``."""
+    return _core.bleu_batch(
+        _references(expected, actual),
+        texts_arg(actual),
+        tokenizer,
+        bool_arg("lowercase", lowercase),
+        smooth,
+        _smooth_value(smooth_value),
+        bool_arg("effective_order", effective_order),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def corpus_bleu(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    tokenizer: BleuTokenizer = "13a",
+    lowercase: bool = False,
+    smooth: Smooth = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> float:
+    """Corpus BLEU in [0, 1]: sacrebleu's ``corpus_bleu`` / 100, with references given per row
+    (``expected[i]`` for ``actual[i]``), not as sacrebleu's streams."""
+    return _core.corpus_bleu(
+        _references(expected, actual),
+        texts_arg(actual),
+        tokenizer,
+        bool_arg("lowercase", lowercase),
+        smooth,
+        _smooth_value(smooth_value),
+        bool_arg("effective_order", effective_order),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def _chrf_args(
+    char_order: int,
+    word_order: int,
+    beta: int,
+    whitespace: bool,
+    eps_smoothing: bool,
+    lowercase: bool,
+) -> tuple[int, int, int, bool, bool, bool]:
+    return (
+        char_order,
+        word_order,
+        beta,
+        bool_arg("whitespace", whitespace),
+        bool_arg("eps_smoothing", eps_smoothing),
+        bool_arg("lowercase", lowercase),
+    )
+
+
+def chrf(
+    expected: References,
+    actual: str,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    max_chars: int | None = None,
+) -> float:
+    """Sentence chrF (``word_order=2``: chrF++) of ``actual`` against ``expected`` (one
+    reference or a list), in [0, 1]: sacrebleu's ``sentence_chrf(actual, refs).score / 100``."""
+    return _core.chrf(
+        expected,
+        actual,
+        *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
+        max_chars,
+    )
+
+
+def chrf_batch(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> FloatArray:
+    """Sentence chrF for each row; row i's references are ``expected[i]``."""
+    return _core.chrf_batch(
+        _references(expected, actual),
+        texts_arg(actual),
+        *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def corpus_chrf(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> float:
+    """Corpus chrF in [0, 1]: sacrebleu's ``corpus_chrf`` / 100, references given per row."""
+    return _core.corpus_chrf(
+        _references(expected, actual),
+        texts_arg(actual),
+        *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
+        resolve_workers(workers),
+        max_chars,
+    )

@@ -1,0 +1,116 @@
+"""The JSON document of a report as plain values (:func:`report_document`); reading it back is
+:mod:`evalmark.report._reading`.
+
+The document is byte-stable: keys in a fixed order (metadata keys sorted), floats in their
+shortest round-trip form, no timestamps unless the caller put one in the report's metadata.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from evalmark.report._reading import FORMAT, VERSION
+
+if TYPE_CHECKING:
+    from evalmark.data._results import EvaluationResult
+    from evalmark.report._model import Report
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "dumps",
+    "report_document",
+    "result_entry",
+    "sample_entries",
+    "to_plain",
+]
+
+
+def to_plain(value: Any) -> Any:
+    """``value`` as plain JSON values: mapping keys sorted, tuples and sets as lists, Decimals
+    as strings, anything else unknown as its ``repr``."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if value == value and abs(value) != float("inf") else repr(value)
+    if isinstance(value, Mapping):
+        return {str(k): to_plain(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, list | tuple):
+        return [to_plain(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((to_plain(v) for v in value), key=repr)
+    if isinstance(value, Decimal):
+        return str(value)
+    to_builtins = getattr(value, "to_dict", None)
+    if callable(to_builtins):
+        return to_plain(to_builtins())
+    return repr(value)
+
+
+def dumps(document: Any, indent: int | None = 2) -> str:
+    """JSON text of plain values, keys in insertion order, UTF-8 unescaped, ending with a
+    newline (msgspec: the same bytes as ``json.dumps`` but for exponent spelling, and fast)."""
+    encoded = msgspec.json.encode(document)
+    if indent:
+        encoded = msgspec.json.format(encoded, indent=indent)
+    return encoded.decode("utf-8") + "\n"
+
+
+def result_entry(result: EvaluationResult) -> dict[str, Any]:
+    """One result as it appears in the document (metadata as plain values)."""
+    data = result.to_dict()
+    if "metadata" in data:
+        data["metadata"] = to_plain(data["metadata"])
+    return data
+
+
+def sample_entries(report: Report) -> list[dict[str, Any]]:
+    """The ``samples`` of the document: one entry per sample, in sample order."""
+    samples = []
+    for row in report.rows():
+        entry: dict[str, Any] = {
+            "name": row.name,
+            "tags": list(row.tags),
+            "verdict": row.verdict,
+            "score": row.score,
+        }
+        if row.output is not None:
+            entry["output"] = row.output
+        if row.usage is not None:
+            entry.update(row.usage.to_dict())
+        entry["results"] = {name: result_entry(r) for name, r in row.results.items()}
+        samples.append(entry)
+    return samples
+
+
+def report_document(report: Report, *, with_samples: bool = True) -> dict[str, Any]:
+    """The JSON document of ``report`` as plain Python values. ``with_samples=False`` leaves
+    ``samples`` an empty list, for a writer that renders the rows itself
+    (:mod:`evalmark.report._render.json_rows`)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": report.name,
+        "metadata": to_plain(dict(report.metadata)),
+        "summary": {
+            "samples": len(report),
+            "skipped": len(report.skipped),
+            **report.summary.to_dict(),
+            "cases": report.cases().to_dict(),
+        },
+        "gate": [gate.to_dict() for gate in report.gates],
+        "strategies": {name: s.to_dict() for name, s in report.by_strategy().items()},
+        "metrics": report.metric_means(),
+        "totals": report.totals(),
+        "tags": {
+            tag: {**s.to_dict(), "cases": report.cases(tag=tag).to_dict()}
+            for tag, s in report.by_tag().items()
+        },
+        "guardrails": {name: g.to_dict() for name, g in report.guardrails().items()},
+        "samples": sample_entries(report) if with_samples else [],
+        "skipped": [{"name": s.name, "error": s.error} for s in report.skipped],
+    }

@@ -1,0 +1,69 @@
+"""Rendering and writing reports: :func:`render_report` and :func:`write_report`.
+
+A report (and a suite of reports) is a value that knows no format; these functions take one and
+find its format in the formatter registry (:mod:`~evalmark.report._formatters`: Markdown, JSON,
+HTML, JUnit XML and plug-ins). They sit above every module of the report package, and nothing in
+it imports them, so the report's modules form no import cycle.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from evalmark._files.atomic import write_atomically
+from evalmark.report._formatters import formatter_for_path, get_formatter
+from evalmark.report._model import Report
+from evalmark.report._render.json import render_with_reports
+from evalmark.report._render.markdown import render_comparison, render_suite
+from evalmark.report._suite import SuiteReport
+
+__all__ = ["render_comparison", "render_report", "write_report"]
+
+_SUITE_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", "md": "markdown"}
+
+
+def _suite_text(suite: SuiteReport, format: str) -> str:
+    chosen = _SUITE_FORMATS.get(format, format)
+    if chosen == "markdown":
+        return render_suite(suite)
+    if chosen == "json":
+        head = {k: v for k, v in suite.to_dict(with_reports=False).items() if k != "reports"}
+        return render_with_reports(head, suite.reports)
+    raise ValueError(f"a suite report is rendered as markdown or json; got {format!r}")
+
+
+def render_report(report: Report | SuiteReport, format: str = "markdown", **options: Any) -> str:
+    """``report`` as text in ``format``: ``markdown`` (GitHub-flavoured, fit for a pull-request
+    comment), ``json`` (every result and gate condition, read back with ``Report.from_json``),
+    ``html`` (a self-contained page for a reviewer; options ``samples=``, ``max_rows=``,
+    ``timestamp=``), ``junit`` (one test case per check of a case, and per gate condition), or a
+    format registered with ``register_formatter``. A :class:`SuiteReport` renders as
+    ``markdown`` (its overview) or ``json`` (every report in full, without options)."""
+    if isinstance(report, SuiteReport):
+        if options:
+            raise TypeError(f"a suite report takes no options; got {', '.join(options)}")
+        return _suite_text(report, format)
+    return get_formatter(format).render(report, **options)
+
+
+def write_report(
+    report: Report | SuiteReport, path: str | Path, *, format: str | None = None, **options: Any
+) -> Path:
+    """Write ``report`` to ``path`` in ``format``, or in the format its extension names (``.md``,
+    ``.json``, ``.html``, ``.xml``; a suite: ``.md`` or ``.json``); the file appears whole or not
+    at all. Returns the path."""
+    target = Path(path)
+    if isinstance(report, SuiteReport):
+        chosen = format or _SUITE_FORMATS.get(target.suffix.lower())
+        if chosen is None:
+            raise ValueError(
+                f"a suite report is written as markdown (.md) or json (.json); got {target.name!r}"
+            )
+        text = render_report(report, chosen, **options)
+    else:
+        formatter = get_formatter(format) if format is not None else formatter_for_path(target)
+        text = formatter.render(report, **options)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(target, text.encode("utf-8"))
+    return target

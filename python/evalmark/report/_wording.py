@@ -1,0 +1,35 @@
+"""The wording every printed message of evalmark shares: counted nouns (``1 report``,
+``2 reports``) and a gate condition's figures. Imports nothing, so every layer above the
+report (renderers, gates, the pytest plugin's session, the command line) can use it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from evalmark.report._gate_result import GateResult
+
+__all__ = ["gate_cells", "gate_relation", "plural"]
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``count`` with its noun: ``1 report``, ``2 reports``, ``0 failing samples``
+    (``many`` defaults to ``one`` + "s")."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def gate_cells(gate: GateResult) -> tuple[str, str, str]:
+    """A gate condition's measured value, its requirement and its verdict as table cells:
+    ``75.0%``, ``>= 90%``, ``FAILED``; a count: ``2``, ``<= 0``, ``FAILED``."""
+    verdict = "passed" if gate.passed else "FAILED"
+    if gate.unit == "count":
+        return f"{gate.actual:g}", f"<= {gate.required:g}", verdict
+    return f"{gate.actual:.1%}", f">= {gate.required * 100:g}%", verdict
+
+
+def gate_relation(gate: GateResult) -> str:
+    """How the measure stands to the requirement, for one line of text: ``< 90%`` when a
+    pass rate missed 90%, ``>= 90%`` when it met it; ``> 0`` / ``<= 0`` for a count."""
+    if gate.unit == "count":
+        return f"{'<=' if gate.passed else '>'} {gate.required:g}"
+    return f"{'>=' if gate.passed else '<'} {gate.required * 100:g}%"

@@ -1,0 +1,180 @@
+"""Read a JSON Lines file in chunks of rows: one JSON object per line, blank lines ignored."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import msgspec
+
+from evalmark._files.json_read import decode_problem, jsonl_batches
+from evalmark.errors import ScoringInputError
+from evalmark.scoring._chunks import Chunk, Columns, Needs, lines_locator
+from evalmark.scoring._vectors import VectorShape, stack_rows
+
+_JSON_TYPES = {
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "a boolean",
+    list: "an array",
+    dict: "an object",
+    type(None): "null",
+}
+_NESTED = "is nested too deeply to read; flatten it"
+
+
+def _kind(value: Any) -> str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+class JsonlReader:
+    """Yields :class:`Chunk` objects of up to ``chunk_size`` rows from a JSONL file."""
+
+    progress_unit = "bytes"
+
+    def __init__(self, path: Path, columns: Columns, needs: Needs, chunk_size: int) -> None:
+        self.path = path
+        self.chunk_size = chunk_size
+        self.needs = needs
+        self._file: BinaryIO = path.open("rb")
+        try:
+            first = self._first_record()
+        except BaseException:
+            self._file.close()
+            raise
+        self.progress_total: int | None = path.stat().st_size
+        self.id_column = self._resolve_id(columns.id, first)
+        self._fields: list[tuple[str, str, Any]] = []  # (struct attribute, column, type)
+        if needs.text:
+            self._fields += [("e", columns.expected, str), ("a", columns.actual, str)]
+        if needs.vectors:
+            self._fields += [
+                ("ev", columns.expected_vector, list[float]),
+                ("av", columns.actual_vector, list[float]),
+            ]
+        if self.id_column:
+            self._fields.append(("i", self.id_column, str | int))
+        row_type = msgspec.defstruct(
+            "Row",
+            [(attr, kind) for attr, _, kind in self._fields],
+            rename={attr: column for attr, column, _ in self._fields},
+        )
+        self._decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(row_type)
+        self._shapes = (VectorShape(), VectorShape())
+
+    def _first_record(self) -> bytes:
+        """The first non-blank line; a file without one is empty, which is an error."""
+        for _, texts in jsonl_batches(self._file, 1):
+            self._file.seek(0)
+            return texts[0]
+        raise ScoringInputError(
+            str(self.path),
+            "",
+            "",
+            "is empty: it holds no JSON record",
+            "an empty file is most often a failed export; there is nothing to score",
+        )
+
+    @staticmethod
+    def _resolve_id(requested: str | None, first: bytes) -> str | None:
+        if requested is not None:
+            return requested or None
+        # Auto: use "id" when the first record has it.
+        try:
+            record = msgspec.json.decode(first)
+        except (msgspec.DecodeError, RecursionError):
+            record = None
+        return "id" if isinstance(record, dict) and "id" in record else None
+
+    def position(self) -> int:
+        """Bytes read so far."""
+        return self._file.tell()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+    def __iter__(self) -> Iterator[Chunk]:
+        start = 0
+        for lines, texts in jsonl_batches(self._file, self.chunk_size):
+            yield self._chunk(start, lines, texts)
+            start += len(texts)
+
+    def _chunk(self, start: int, lines: Sequence[int], texts: list[bytes]) -> Chunk:
+        chunk = Chunk(start=start, size=len(texts), locate=lines_locator(lines))
+        decode = self._decoder.decode
+        ids: list[Any] | None = None
+        try:
+            rows: list[Any] = [decode(text) for text in texts]
+        except (msgspec.DecodeError, RecursionError):
+            rows = []
+            ids = []
+            for index, text in enumerate(texts):
+                try:
+                    row = decode(text)
+                except (msgspec.DecodeError, RecursionError):
+                    field, problem, found_id = self._diagnose(text)
+                    chunk.mark_bad(index, field, problem)
+                    rows.append(None)
+                    ids.append(found_id)
+                    continue
+                rows.append(row)
+                ids.append(row.i if self.id_column else None)
+        if self.needs.text:
+            chunk.expected = [row.e if row is not None else "" for row in rows]
+            chunk.actual = [row.a if row is not None else "" for row in rows]
+        if self.needs.vectors:
+            names = (self._column("ev"), self._column("av"))
+            chunk.expected_vectors = stack_rows(
+                chunk,
+                [row.ev if row is not None else None for row in rows],
+                names[0],
+                self._shapes[0],
+            )
+            chunk.actual_vectors = stack_rows(
+                chunk,
+                [row.av if row is not None else None for row in rows],
+                names[1],
+                self._shapes[1],
+            )
+        if self.id_column:
+            chunk.ids = ids if ids is not None else [row.i for row in rows]
+        return chunk
+
+    def _column(self, attr: str) -> str:
+        return next(column for a, column, _ in self._fields if a == attr)
+
+    def _diagnose(self, text: bytes) -> tuple[str, str, Any]:
+        """Explain why a line failed to decode: (field, problem, the row's id if readable)."""
+        try:
+            value = msgspec.json.decode(text)
+        except msgspec.DecodeError as exc:
+            problem = decode_problem(exc, text.rstrip(b"\r\n"), "")
+            reason = problem.message.removeprefix("malformed JSON: ")
+            return "", f"is not valid JSON (column {problem.column}): {reason}", None
+        except RecursionError:
+            return "", _NESTED, None
+        if not isinstance(value, dict):
+            return "", f"holds {_kind(value)}; each line must be a JSON object", None
+        found_id = value.get(self.id_column) if self.id_column else None
+        if isinstance(found_id, bool) or not isinstance(found_id, str | int):
+            found_id = None
+        for _, column, kind in self._fields:
+            if column not in value:
+                present = ", ".join(sorted(value)) or "none"
+                return column, f"is missing (fields present: {present})", found_id
+            found = value[column]
+            if kind is str and not isinstance(found, str):
+                return column, f"is {_kind(found)}; it must be a string", found_id
+            if kind == list[float] and not (
+                isinstance(found, list)
+                and all(isinstance(x, int | float) and not isinstance(x, bool) for x in found)
+            ):
+                return column, "must be an array of numbers", found_id
+            if kind == (str | int) and (
+                isinstance(found, bool) or not isinstance(found, str | int)
+            ):
+                return column, f"is {_kind(found)}; an id must be a string or an integer", None
+        return "", "cannot be read", found_id

@@ -1,0 +1,146 @@
+"""What a strategy is, how it is named, and how outputs and expectations are read.
+
+A strategy is anything with ``evaluate(sample, output) -> EvaluationResult``, or a plain
+function ``(sample, output) -> EvaluationResult | bool``. Strategies that are pure metrics also
+have ``evaluate_batch(samples, outputs) -> ResultColumn``; the scorer calls it once over all
+outputs. Strategies that call models may have ``aevaluate`` (async) for concurrency.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from evalmark.data._results import EvaluationResult, ResultColumn
+from evalmark.data._samples import Sample
+from evalmark.errors import StrategyError
+
+__all__ = [
+    "AsyncStrategy",
+    "BatchStrategy",
+    "FunctionStrategy",
+    "Strategy",
+    "StrategyError",
+    "as_strategy",
+    "expected_texts",
+    "output_text",
+    "strategy_name",
+]
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """Anything that judges one output of one sample."""
+
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """The verdict on ``output`` for ``sample``."""
+        ...
+
+
+@runtime_checkable
+class BatchStrategy(Strategy, Protocol):
+    """A strategy that can also judge many outputs in one call (one kernel call).
+
+    An optional attribute ``batch = False`` tells the scorer not to use the batch path (a
+    composite whose members are not all batch strategies sets it).
+    """
+
+    def evaluate_batch(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        """The verdicts on ``outputs[i]`` for ``samples[i]``, in order."""
+        ...
+
+
+@runtime_checkable
+class AsyncStrategy(Strategy, Protocol):
+    """A strategy with an async twin of ``evaluate`` (judges calling models)."""
+
+    async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Async :meth:`evaluate`."""
+        ...
+
+
+class FunctionStrategy:
+    """A plain function ``(sample, output) -> EvaluationResult | bool`` used as a strategy."""
+
+    def __init__(self, function: Callable[[Sample, Any], Any], name: str | None = None) -> None:
+        self.function = function
+        self.name: str = name or str(getattr(function, "__name__", type(function).__name__))
+
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Call the function and turn a bool into a result."""
+        value = self.function(sample, output)
+        if inspect.isawaitable(value):
+            raise TypeError(
+                f"strategy {self.name!r} is async; the scorer awaits it, call aevaluate instead"
+            )
+        return _as_result(value, self.name)
+
+    async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Call the function, awaiting it when it is async."""
+        value = self.function(sample, output)
+        if inspect.isawaitable(value):
+            value = await value
+        return _as_result(value, self.name)
+
+
+def _as_result(value: object, name: str) -> EvaluationResult:
+    if isinstance(value, EvaluationResult):
+        return value
+    if isinstance(value, bool):
+        return EvaluationResult.from_bool(value, "" if value else f"{name} returned False")
+    raise TypeError(
+        f"strategy {name!r} returned {type(value).__name__}; return an EvaluationResult or a bool"
+    )
+
+
+def as_strategy(strategy: object) -> Strategy:
+    """``strategy`` itself if it has ``evaluate``; a plain function wrapped; else TypeError."""
+    if hasattr(strategy, "evaluate"):
+        return strategy
+    if callable(strategy):
+        return FunctionStrategy(strategy)
+    raise TypeError(
+        f"a strategy needs an evaluate(sample, output) method or must be a function "
+        f"(sample, output) -> EvaluationResult | bool; got {type(strategy).__name__}"
+    )
+
+
+def strategy_name(strategy: object) -> str:
+    """The name a strategy has in reports: its ``name`` attribute, else its class name."""
+    name = getattr(strategy, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return type(strategy).__name__
+
+
+def output_text(output: Any, *, strategy: str, sample: Sample) -> str:
+    """The text of an output: a str, a TestCase's ``actual_output``, a reply's ``text``, or JSON
+    for dicts and lists. Raises :class:`StrategyError` naming the strategy and sample."""
+    if isinstance(output, str):
+        return output
+    actual = getattr(output, "actual_output", None)
+    if isinstance(actual, str):
+        return actual
+    text = getattr(output, "text", None)
+    if isinstance(text, str):
+        return text
+    if isinstance(output, dict | list | tuple | int | float) and not isinstance(output, bool):
+        return json.dumps(output, ensure_ascii=False, sort_keys=True)
+    raise StrategyError(
+        f"{strategy}: sample '{sample.name}': cannot read text from an output of type "
+        f"{type(output).__name__}; return a str, a TestCase or a JSON-like value"
+    )
+
+
+def expected_texts(sample: Sample, *, strategy: str) -> tuple[str, ...]:
+    """The acceptable answers of a sample: ``expected_output``, else ``expected_outputs``."""
+    if sample.expected_output is not None:
+        return (sample.expected_output,)
+    if sample.expected_outputs:
+        return sample.expected_outputs
+    raise StrategyError(
+        f"{strategy}: sample '{sample.name}' has no expected output; give expected-output "
+        "(or a non-empty expected-outputs list)"
+    )

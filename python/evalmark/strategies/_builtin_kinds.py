@@ -1,0 +1,129 @@
+"""The strategy kinds evalmark ships: deterministic checks, metrics (built from the metric
+table, see :mod:`evalmark.strategies._metric_kinds`), and one judged kind per judge prompt.
+:mod:`evalmark.strategies._registry` starts from this list."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from evalmark.models._prompts import PROMPTS
+from evalmark.strategies._agent_kinds import AGENT_KINDS
+from evalmark.strategies._kinds import (
+    StrategyKind,
+    check_choice,
+    check_fraction,
+    check_grade,
+    check_integer,
+    check_positive_int,
+)
+from evalmark.strategies._llm_judge import LLMJudge
+from evalmark.strategies._llm_judge_kind import LLM_JUDGE_KIND
+from evalmark.strategies._metric import SemanticSimilarity
+from evalmark.strategies._metric_kinds import METRIC_KINDS
+from evalmark.strategies._retrieval import RetrievedSegments
+from evalmark.strategies._text import Contains, ContainsFacts, ExactMatch, KeywordRelevance
+
+__all__ = ["KINDS"]
+
+Options = Mapping[str, Any]
+
+
+def _semantic_similarity(options: Options, judge: Any) -> SemanticSimilarity:
+    from evalmark.models import HashEmbedding
+
+    model = HashEmbedding(dim=options.get("dim", 256), seed=options.get("seed", 0))
+    return SemanticSimilarity(
+        options.get("threshold"),
+        model=model,
+        similarity=options.get("similarity", "cosine"),
+        name=options["name"],
+    )
+
+
+def _judged(prompt: str) -> Any:
+    def build(options: Options, judge: Any) -> LLMJudge:
+        extra = {
+            argument: options[option]
+            for option, argument in (
+                ("min-grade", "min_grade"),
+                ("repeats", "repeats"),
+                ("reducer", "reducer"),
+            )
+            if option in options
+        }
+        return LLMJudge(PROMPTS[prompt], judge, name=options["name"], **extra)
+
+    return build
+
+
+_THRESHOLD = {"threshold": check_fraction}
+
+KINDS: tuple[StrategyKind, ...] = (
+    StrategyKind(
+        "exact-match",
+        "the output equals the expected output (normalized)",
+        lambda o, j: ExactMatch(name=o["name"]),
+    ),
+    StrategyKind(
+        "contains",
+        "the output contains the expected output",
+        lambda o, j: Contains(name=o["name"]),
+    ),
+    StrategyKind(
+        "contains-facts",
+        "every expected fact appears in the output",
+        lambda o, j: ContainsFacts(name=o["name"]),
+    ),
+    *METRIC_KINDS,
+    StrategyKind(
+        "semantic-similarity",
+        "cosine (or dot product) of embeddings (offline hashing embedding)",
+        _semantic_similarity,
+        {
+            "threshold": check_fraction,
+            "dim": check_positive_int,
+            "seed": check_integer,
+            "similarity": check_choice("cosine", "dot"),
+        },
+    ),
+    StrategyKind(
+        "keyword-relevance",
+        "the share of the sample's keywords (metadata 'keywords') found in the output",
+        lambda o, j: KeywordRelevance(threshold=o.get("threshold", 1.0), name=o["name"]),
+        _THRESHOLD,
+    ),
+    StrategyKind(
+        "retrieved-segments",
+        "every expected segment is in a retrieved item",
+        lambda o, j: RetrievedSegments(o.get("threshold", 1.0), name=o["name"]),
+        _THRESHOLD,
+    ),
+    StrategyKind(
+        "relevancy",
+        "a judge: does the answer address the question?",
+        _judged("relevancy"),
+        prompt="relevancy",
+    ),
+    StrategyKind(
+        "groundedness",
+        "a judge: is the answer supported by the context?",
+        _judged("groundedness"),
+        prompt="groundedness",
+    ),
+    StrategyKind(
+        "agreement",
+        "a judge: does the answer agree with the reference?",
+        _judged("agreement"),
+        prompt="agreement",
+    ),
+    StrategyKind(
+        "rubric",
+        "a judge: a 1-5 grade against the reference",
+        _judged("rubric"),
+        {"min-grade": check_grade},
+        prompt="rubric",
+    ),
+    LLM_JUDGE_KIND,
+    *AGENT_KINDS,
+)

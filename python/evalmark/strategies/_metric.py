@@ -1,0 +1,396 @@
+"""Metric strategies over the batch kernels of :mod:`evalmark.metrics`.
+
+Each has a batch path: ``evaluate_batch`` makes one kernel call over every output and returns
+a :class:`~evalmark.data._results.ResultColumn` whose explanations are written only when read.
+A sample
+with several ``expected_outputs`` scores the best of them (as SQuAD does). ``evaluate`` is the
+batch path on one row, so both give identical numbers.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from evalmark import metrics
+from evalmark.data._results import EvaluationResult, ResultColumn
+from evalmark.data._samples import Sample
+from evalmark.errors import StrategyError
+from evalmark.models._fakes import HashEmbedding
+from evalmark.models._protocols import EmbeddingModel, as_embedding_rows, model_id_of
+from evalmark.strategies._base import expected_texts, output_text
+from evalmark.strategies._explanation import ThresholdExplanation
+
+__all__ = [
+    "JsonMatch",
+    "LevenshteinSimilarity",
+    "MetricStrategy",
+    "RougeL",
+    "SemanticSimilarity",
+    "TextPairs",
+    "TokenF1",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+class TextPairs:
+    """The (expected, actual) text pairs of a batch, flattened over alternative expected outputs.
+
+    ``owners[k]`` is the row of pair k; ``starts`` the first pair of each row that has pairs;
+    ``bad`` maps a row whose texts could not be read to its error. Built once per batch and
+    shared by every metric strategy of a scorer run (see :meth:`of`).
+    """
+
+    __slots__ = ("actual", "bad", "expected", "owners", "rows", "samples", "single")
+
+    _cache_lock = threading.Lock()
+    _cache: tuple[object, object, str, TextPairs] | None = None
+
+    def __init__(self, samples: Sequence[Sample], outputs: Sequence[Any], strategy: str) -> None:
+        if len(samples) != len(outputs):
+            raise ValueError(
+                f"{strategy}: got {len(samples)} samples and {len(outputs)} outputs; "
+                "pass one output per sample"
+            )
+        self.rows = len(samples)
+        self.samples = samples
+        self.bad: dict[int, StrategyError] = {}
+        wanted = [sample.expected_output for sample in samples]
+        if None not in wanted and set(map(type, outputs)) <= {str}:
+            # The common case: one expected text per sample, text outputs.
+            self.expected: list[str] = wanted  # type: ignore[assignment]
+            self.actual: list[str] = list(outputs)
+            self.owners = np.arange(self.rows, dtype=np.int64)
+            self.single = True
+            return
+        expected: list[str] = []
+        actual: list[str] = []
+        owners: list[int] = []
+        single = True
+        for i, (sample, output) in enumerate(zip(samples, outputs, strict=True)):
+            try:
+                text = (
+                    output
+                    if type(output) is str
+                    else output_text(output, strategy=strategy, sample=sample)
+                )
+                one = wanted[i]
+                choices = (one,) if one is not None else expected_texts(sample, strategy=strategy)
+            except StrategyError as exc:
+                self.bad[i] = exc
+                single = False
+                continue
+            if len(choices) == 1:
+                expected.append(choices[0])
+                actual.append(text)
+                owners.append(i)
+            else:
+                single = False
+                expected.extend(choices)
+                actual.extend([text] * len(choices))
+                owners.extend([i] * len(choices))
+        self.expected = expected
+        self.actual = actual
+        self.owners = np.asarray(owners, dtype=np.int64)
+        # single: exactly one pair per row, in row order, so pair scores are row scores.
+        self.single = single
+
+    @classmethod
+    def of(cls, samples: Sequence[Sample], outputs: Sequence[Any], strategy: str) -> TextPairs:
+        """The pairs of this batch, reused when the same sequences are passed again."""
+        with cls._cache_lock:
+            cached = cls._cache
+            # Errors name the strategy: reuse only when there are none or it is the same.
+            if (
+                cached is not None
+                and cached[0] is samples
+                and cached[1] is outputs
+                and (not cached[3].bad or cached[2] == strategy)
+            ):
+                return cached[3]
+        pairs = cls(samples, outputs, strategy)
+        with cls._cache_lock:
+            cls._cache = (samples, outputs, strategy, pairs)
+        return pairs
+
+    @classmethod
+    def clear_cache(cls) -> None:
+        """Forget the cached batch (the scorer calls this at the end of a run)."""
+        with cls._cache_lock:
+            cls._cache = None
+
+    def row_scores(self, pair_scores: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """(best score of each row, whether the row has a score)."""
+        if self.single:
+            return pair_scores, np.ones(self.rows, dtype=np.bool_)
+        scores = np.zeros(self.rows, dtype=np.float64)
+        present = np.zeros(self.rows, dtype=np.bool_)
+        if pair_scores.size:
+            np.maximum.at(scores, self.owners, pair_scores)
+            present[self.owners] = True
+        return scores, present
+
+
+def _check_threshold(threshold: float, name: str) -> float:
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise TypeError(f"{name}: threshold must be a number in [0, 1], got {threshold!r}")
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"{name}: threshold must be in [0, 1], got {threshold}")
+    return float(threshold)
+
+
+class MetricStrategy:
+    """A strategy that passes when a metric score reaches ``threshold``.
+
+    A subclass names its metric function of the table (``function``, from
+    :data:`evalmark.metrics.FUNCTIONS`) and a ``label`` for explanations; it then takes that
+    function's options as keywords, with the table's defaults (``RougeN(n=2,
+    stemmer="porter")`` scores as ``rouge_n_batch(..., n=2, stemmer="porter")``). A subclass
+    with a metric of its own (``function`` None) implements :meth:`_kernel`.
+    """
+
+    label: ClassVar[str] = "score"
+    default_threshold: ClassVar[float] = 0.5
+    function: ClassVar[metrics.MetricFunction | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        function = cls.__dict__.get("function")
+        if function is not None and function.options:
+            shown = ", ".join(f"{o.name}={o.default!r}" for o in function.options)
+            cls.__doc__ = (
+                f"{cls.__doc__ or ''}\n\n    Options of ``{function.name}`` (as "
+                f":data:`evalmark.metrics.FUNCTIONS` declares them, with their defaults): "
+                f"{shown}."
+            )
+
+    def __init__(
+        self,
+        threshold: float | None = None,
+        *,
+        name: str | None = None,
+        workers: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.name = name or type(self).__name__
+        self.threshold = _check_threshold(
+            self.default_threshold if threshold is None else threshold, self.name
+        )
+        self.workers = workers
+        function = type(self).function
+        if function is None:
+            if options:
+                raise TypeError(f"{self.name}: unexpected options {', '.join(options)}")
+            self.options: dict[str, object] = {}
+        else:
+            self.options = {**function.defaults, **function.check(options, self.name)}
+        for option, value in self.options.items():
+            setattr(self, option, value)  # readable as attributes too: RougeN(n=2).n
+
+    def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
+        function = type(self).function
+        if function is None:
+            raise NotImplementedError
+        scores = function.batch(expected, actual, workers=self.workers, **self.options)
+        return np.asarray(scores, dtype=np.float64)
+
+    def _explain(self, index: int, score: float, passed: bool) -> str:
+        relation = ">=" if passed else "<"
+        return f"{self.label} {score:.3f} {relation} threshold {self.threshold:g}"
+
+    def _pair_scores(self, pairs: TextPairs) -> FloatArray:
+        return self._kernel(pairs.expected, pairs.actual)
+
+    def evaluate_batch(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        """Score every output with one kernel call."""
+        pairs = TextPairs.of(samples, outputs, self.name)
+        overrides: dict[int, EvaluationResult] = {
+            i: EvaluationResult.from_error("strategy", exc) for i, exc in pairs.bad.items()
+        }
+        pair_scores = np.asarray(self._pair_scores_checked(pairs, overrides), dtype=np.float64)
+        scores, present = pairs.row_scores(np.clip(pair_scores, 0.0, 1.0))
+        passed = present & (scores >= self.threshold)
+        return ResultColumn(scores, passed, self._explainer(pairs), overrides)
+
+    def _explainer(self, pairs: TextPairs) -> Callable[[int, float, bool], str]:
+        if type(self)._explain is not MetricStrategy._explain:
+            return self._explain
+        return ThresholdExplanation(self.label, self.threshold)
+
+    def _pair_scores_checked(
+        self, pairs: TextPairs, overrides: dict[int, EvaluationResult]
+    ) -> FloatArray:
+        return self._pair_scores(pairs)
+
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Score one output (the batch path on one row)."""
+        return self.evaluate_batch([sample], [output])[0]
+
+    def _changed_options(self) -> str:
+        function = type(self).function
+        defaults = function.defaults if function is not None else {}
+        return "".join(f", {k}={v!r}" for k, v in self.options.items() if defaults.get(k) != v)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(threshold={self.threshold:g}{self._changed_options()}, "
+            f"name={self.name!r})"
+        )
+
+
+class TokenF1(MetricStrategy):
+    """SQuAD token F1 of the output against the expected output; passes at ``threshold``."""
+
+    label = "token F1"
+    function = metrics.FUNCTIONS["token_f1"]
+
+
+class RougeL(MetricStrategy):
+    """ROUGE-L (as rouge-score) of the output; passes at ``threshold``."""
+
+    label = "ROUGE-L"
+    function = metrics.FUNCTIONS["rouge_l"]
+
+
+class LevenshteinSimilarity(MetricStrategy):
+    """Levenshtein similarity (1 − distance / longer length); passes at ``threshold``."""
+
+    label = "Levenshtein similarity"
+    default_threshold = 0.8
+    function = metrics.FUNCTIONS["levenshtein_similarity"]
+
+
+_BAD_ROW = re.compile(r"^row (\d+) of expected")
+_WHERE = re.compile(r"\((line \d+, column \d+: .*)\)")
+
+
+class JsonMatch(MetricStrategy):
+    """Passes when the output is the expected JSON document by meaning (key order and spacing
+    ignored; ``numbers="value"``: 1 == 1.0, ``"strict"``: 1 != 1.0). An expected document that
+    is not JSON makes that row an error naming the sample."""
+
+    label = "JSON match"
+    default_threshold = 1.0
+    function = metrics.FUNCTIONS["json_match"]
+
+    def __init__(
+        self,
+        *,
+        numbers: metrics.Numbers = "value",
+        name: str | None = None,
+        workers: int | None = None,
+    ) -> None:
+        super().__init__(1.0, name=name, workers=workers, numbers=numbers)
+        self.numbers: metrics.Numbers = numbers
+
+    def _pair_scores_checked(
+        self, pairs: TextPairs, overrides: dict[int, EvaluationResult]
+    ) -> FloatArray:
+        expected = pairs.expected
+        keep = np.arange(len(expected))
+        while True:
+            try:
+                scores = self._kernel(
+                    [expected[k] for k in keep] if len(keep) < len(expected) else expected,
+                    [pairs.actual[k] for k in keep] if len(keep) < len(expected) else pairs.actual,
+                )
+                break
+            except metrics.MetricInputError as exc:
+                found = _BAD_ROW.match(str(exc))
+                if found is None:
+                    raise
+                bad = int(keep[int(found.group(1))])
+                row = int(pairs.owners[bad])
+                where = _WHERE.search(str(exc))
+                overrides[row] = EvaluationResult.from_error(
+                    "strategy",
+                    StrategyError(
+                        f"{self.name}: sample '{pairs.samples[row].name}': the expected "
+                        f"output is not valid JSON ({where.group(1) if where else exc}); "
+                        "fix its expected-output"
+                    ),
+                )
+                keep = keep[keep != bad]
+        out = np.zeros(len(expected), dtype=np.float64)
+        out[keep] = scores
+        return out
+
+    def _explainer(self, pairs: TextPairs) -> Callable[[int, float, bool], str]:
+        def explain(index: int, score: float, passed: bool) -> str:
+            if passed:
+                return "the JSON documents match"
+            if not pairs.single:
+                return "the output is not the expected JSON document"
+            try:
+                got = metrics.canonical_json(pairs.actual[index], numbers=self.numbers)
+            except metrics.MetricInputError as exc:
+                return f"the output is not valid JSON: {exc}"
+            wanted = metrics.canonical_json(pairs.expected[index], numbers=self.numbers)
+            return f"the JSON documents differ: expected {_cut(wanted)}, got {_cut(got)}"
+
+        return explain
+
+    def __repr__(self) -> str:
+        return f"JsonMatch(numbers={self.numbers!r}, name={self.name!r})"
+
+
+def _cut(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class SemanticSimilarity(MetricStrategy):
+    """Cosine similarity (or, with ``similarity="dot"``, the dot product) of the embeddings of
+    the output and the expected output; passes at ``threshold``. The dot product suits models
+    whose vectors are already unit length (then it equals the cosine); scores are clipped to
+    [0, 1]. ``model`` is any embedding model; the default, :class:`HashEmbedding`, is lexical
+    and offline (it does not understand synonyms)."""
+
+    label = "cosine similarity"
+    default_threshold = 0.7
+    # Negative cosines count as 0.0: scores live in [0, 1].
+
+    def __init__(
+        self,
+        threshold: float | None = None,
+        *,
+        model: EmbeddingModel | None = None,
+        similarity: Literal["cosine", "dot"] = "cosine",
+        name: str | None = None,
+        workers: int | None = None,
+    ) -> None:
+        if similarity not in ("cosine", "dot"):
+            raise ValueError(f"similarity must be 'cosine' or 'dot', got {similarity!r}")
+        super().__init__(threshold, name=name, workers=workers)
+        self.model: EmbeddingModel = model if model is not None else HashEmbedding()
+        self.similarity = similarity
+
+    def _explain(self, index: int, score: float, passed: bool) -> str:
+        text = super()._explain(index, score, passed)
+        return text.replace(self.label, "dot product", 1) if self.similarity == "dot" else text
+
+    def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
+        if not expected:
+            return np.zeros(0, dtype=np.float64)
+        texts = expected + actual
+        source = f"{self.name}: embedding model {model_id_of(self.model)}"
+        rows = as_embedding_rows(self.model.embed(texts), len(texts), source=source)
+        if self.similarity == "dot":
+            left = np.asarray(rows[: len(expected)], dtype=np.float64)
+            right = np.asarray(rows[len(expected) :], dtype=np.float64)
+            dots: FloatArray = np.clip(np.einsum("ij,ij->i", left, right), 0.0, 1.0)
+            return dots
+        return metrics.cosine_batch(
+            rows[: len(expected)], rows[len(expected) :], workers=self.workers
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"SemanticSimilarity(threshold={self.threshold:g}, model={model_id_of(self.model)!r}, "
+            f"similarity={self.similarity!r}, name={self.name!r})"
+        )

@@ -1,0 +1,167 @@
+"""What a suite run prints and writes: the per-case tables, the averages, the failing cases with
+the checks that caught them, the gate, the comparison with a baseline and the report files.
+
+``evalmark run`` is a thin shell over these; the text pieces come from
+:mod:`evalmark.report._render.terminal`, the file names from :mod:`evalmark.report._paths`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from evalmark.data._load import load_samples
+from evalmark.errors import SuiteError
+from evalmark.report import SuiteReport, compare, write_report
+from evalmark.report._paths import path_inside
+from evalmark.report._render.repeats import repeats_text
+from evalmark.report._render.terminal import (
+    averages,
+    case_table,
+    comparison_text,
+    failing_turns_text,
+    failure_text,
+    table,
+)
+from evalmark.report._wording import gate_cells, plural
+from evalmark.suite._runner import SuiteRun
+
+__all__ = [
+    "compare_with_baseline",
+    "gate_text",
+    "print_run",
+    "report_paths",
+    "report_stem",
+    "write_reports",
+]
+
+_EXTENSIONS = {"md": ".md", "json": ".json", "html": ".html", "xml": ".xml"}
+_JUDGES = {"rule": "RuleJudge", "recorded": "recorded judge", "noisy": "noisy judge"}
+
+
+def _title(run: SuiteRun) -> str:
+    suite = run.suite
+    checks = sorted({c for report in run.reports for c in report.strategies})
+    parts = [f"suite {suite.name}"]
+    if run.build is not None:
+        parts.append(f"build {run.build}")
+    parts += [plural(run.cases, "case"), plural(len(checks), "check")]
+    if suite.judged:
+        parts.append(f"judge: {_JUDGES.get(suite.judge.kind, suite.judge.kind)}")
+    return ", ".join(parts)
+
+
+def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
+    """Print the per-case table, the averages (and pass@k / pass^k for a suite with repeats),
+    the failing cases, the failing turns of conversation evaluations and the gate."""
+    out.write(f"evalmark run: {_title(run)}\n")
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
+        if quiet:
+            continue
+        if len(run.suite.evaluations) > 1:
+            out.write(f"\n== {evaluation.name}\n")
+        out.write("\n" + case_table(report))
+        out.write("\n" + averages(report))
+        repeats = repeats_text(report)
+        if repeats:
+            out.write("\n" + repeats)
+    failing = [row for report in run.reports for row in report.rows() if not row.passed]
+    if failing:
+        out.write(f"\nfailing cases ({len(failing)}):\n")
+        for row in failing:
+            out.write(failure_text(row))
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
+        turns = failing_turns_text(report)
+        if turns:
+            where = f" of {evaluation.name}" if len(run.suite.evaluations) > 1 else ""
+            out.write(f"\nfailing conversation turns{where}:\n" + turns)
+    out.write("\n" + gate_text(run))
+
+
+def gate_text(run: SuiteRun) -> str:
+    """The gate's conditions as a table, then the verdict."""
+    if not run.gates:
+        return "gate: none (the suite sets no gate)\n"
+    rows = [[gate.label, *gate_cells(gate), gate.detail] for gate in run.gates]
+    verdict = "gate passed" if run.passed else "gate FAILED"
+    return table(["gate", "actual", "required", "result", "detail"], rows) + verdict + "\n"
+
+
+def report_stem(run: SuiteRun, evaluation: str | None = None, build: str | None = None) -> str:
+    """The name (before sanitising and the extension) of a report of this run: the suite, the
+    evaluation when the suite has several, and the build when one was replayed."""
+    parts = [run.suite.name]
+    if evaluation is not None and len(run.suite.evaluations) > 1:
+        parts.append(evaluation)
+    if build is not None:
+        parts.append(build)
+    return "-".join(parts)
+
+
+def _build_of(report: Any) -> str | None:
+    build = report.metadata.get("build")
+    return build if isinstance(build, str) else None
+
+
+def report_paths(run: SuiteRun, directory: Path, formats: Sequence[str]) -> list[Path]:
+    """The files :func:`write_reports` writes for ``run``, in the order it writes them."""
+    return [path for path, _ in _planned(run, directory, formats)]
+
+
+def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> list[Path]:
+    """Write every evaluation's report in every format, and for a suite of several evaluations
+    the suite report (Markdown and JSON formats); returns the paths written. Every file lies
+    directly in ``directory`` whatever the suite, evaluation and build are called."""
+    return [write(path) for path, write in _planned(run, directory, formats)]
+
+
+def _planned(
+    run: SuiteRun, directory: Path, formats: Sequence[str]
+) -> list[tuple[Path, Callable[[Path], Path]]]:
+    """Each report file of ``run`` with the function writing it."""
+    planned: list[tuple[Path, Callable[[Path], Path]]] = []
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
+        stem = report_stem(run, evaluation.name, _build_of(report))
+        for fmt in formats:
+            # The HTML page shows each case's input, expected answer, facts and context.
+            samples = evaluation.samples if fmt == "html" else ()
+            path = path_inside(directory, stem, _EXTENSIONS[fmt])
+            planned.append((path, functools.partial(_write, report, samples)))
+    if len(run.reports) > 1:
+        suite = SuiteReport(run.reports, name=run.suite.name)
+        stem = report_stem(run, None, run.build)
+        for fmt in formats:
+            if fmt in ("md", "json"):
+                path = path_inside(directory, stem, _EXTENSIONS[fmt])
+                planned.append((path, functools.partial(write_report, suite)))
+    return planned
+
+
+def _write(report: Any, samples: Sequence[Path], path: Path) -> Path:
+    options: dict[str, Any] = {"samples": load_samples(*samples)} if samples else {}
+    return write_report(report, path, **options)
+
+
+def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> bool:
+    """Compare each report with its baseline (a JSON report, or a folder of them named like the
+    run's reports); print the differences; False when a pass rate dropped beyond ``max_drop``.
+    A missing baseline report is a :class:`~evalmark.errors.SuiteError`."""
+    ok = True
+    for evaluation, report in zip(run.evaluations, run.reports, strict=True):
+        path = baseline
+        if baseline.is_dir():
+            stem = report_stem(run, evaluation.name, _build_of(report))
+            path = path_inside(baseline, stem, ".json")
+        if not path.exists():
+            raise SuiteError(f"--baseline: no such report {path}")
+        comparison = compare(report, path)
+        out.write(f"\nbaseline {path}:\n")
+        out.write(comparison_text(comparison, str(path), "this run"))
+        try:
+            comparison.require_no_drop(max_drop=max_drop)
+        except AssertionError as exc:
+            out.write(f"baseline FAILED: {exc}\n")
+            ok = False
+    return ok

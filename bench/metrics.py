@@ -124,7 +124,7 @@ def bench_rouge(exp: list[str], act: list[str], subset: int) -> Row:
 
         scorer = rouge_scorer.RougeScorer(["rougeL"])
         pairs = list(zip(exp[:subset], act[:subset], strict=True))
-        return lambda: [scorer.evaluate_outputs(e, a)["rougeL"].fmeasure for e, a in pairs]
+        return lambda: [scorer.score(e, a)["rougeL"].fmeasure for e, a in pairs]
 
     return measure(
         "ROUGE-L F",
@@ -260,7 +260,7 @@ def bench_long_rouge(exp: list[str], act: list[str], subset: int) -> Row:
 
         scorer = rouge_scorer.RougeScorer(["rougeL"])
         pairs = list(zip(le[:subset], la[:subset], strict=True))
-        return lambda: [scorer.evaluate_outputs(e, a)["rougeL"].fmeasure for e, a in pairs]
+        return lambda: [scorer.score(e, a)["rougeL"].fmeasure for e, a in pairs]
 
     chars = sum(map(len, le)) // max(1, len(le))
     return measure(
@@ -322,7 +322,7 @@ def bench_rouge_stemmed(exp: list[str], act: list[str], subset: int, kind: str) 
 
         scorer = rouge_scorer.RougeScorer([kind], use_stemmer=True)
         pairs = list(zip(exp[:subset], act[:subset], strict=True))
-        return lambda: [scorer.evaluate_outputs(e, a)[kind].fmeasure for e, a in pairs]
+        return lambda: [scorer.score(e, a)[kind].fmeasure for e, a in pairs]
 
     return measure(
         label, len(exp), lambda: ours(None), lambda: ours(1), "rouge-score", make, 100.0, subset
@@ -518,7 +518,7 @@ def agreement(exp: list[str], act: list[str], jexp: list[str], jact: list[str], 
 
         scorer = rouge_scorer.RougeScorer(["rougeL"])
         ours = em.rouge_l_batch(e, a).tolist()
-        ref = [scorer.evaluate_outputs(x, y)["rougeL"].fmeasure for x, y in zip(e, a, strict=True)]
+        ref = [scorer.score(x, y)["rougeL"].fmeasure for x, y in zip(e, a, strict=True)]
         close = sum(abs(p - q) <= 1e-12 for p, q in zip(ours, ref, strict=True))
         print(f"  ROUGE-L F within 1e-12 of rouge-score: {close:,}/{k:,}")
     except ImportError:
@@ -534,7 +534,7 @@ def agreement(exp: list[str], act: list[str], jexp: list[str], jact: list[str], 
         ):
             scorer = rouge_scorer.RougeScorer([kind], use_stemmer=True)
             texts = zip(le, la, strict=True) if kind == "rougeLsum" else zip(e, a, strict=True)
-            ref = [scorer.evaluate_outputs(x, y)[kind].fmeasure for x, y in texts]
+            ref = [scorer.score(x, y)[kind].fmeasure for x, y in texts]
             print(
                 f"  {kind} F, stemmed == rouge-score: {sum(map(float.__eq__, ours, ref)):,}/{k:,}"
             )

@@ -239,7 +239,7 @@ def build() -> list[dict[str, Any]]:
         )
 
     for e, a, why in ROUGE_PAIRS + workload_pairs:
-        score = scorer.evaluate_outputs(e, a)["rougeL"]
+        score = scorer.score(e, a)["rougeL"]
         for measure in MEASURES:
             value = getattr(score, measure)
             assert oracles.rouge_l(e, a, "rouge", measure) == value, (e, a, measure)

@@ -6,7 +6,7 @@
 //! stamp of the table when it was written, so emptying the table is one increment however
 //! large it once grew: scoring many short pairs costs no clearing.
 
-use super::halt::{Context, Run, TryVec};
+use super::halt::{Context, OutOfMemory, Run, TryVec};
 
 /// The id of a key that was looked up and not found.
 pub const ABSENT: u32 = u32::MAX;
@@ -180,11 +180,27 @@ impl<K: SlotKey, V: Copy + Default> KeyTable<K, V> {
         self.find(key).map(|i| &mut self.slots[i].value)
     }
 
+    /// [`entry`](Self::entry), except that a table which must grow and cannot have the memory
+    /// gives an error instead of aborting the process: for tables as large as their input.
+    #[inline]
+    pub fn try_entry(&mut self, key: K) -> Result<(&mut V, bool), OutOfMemory> {
+        if (self.len as usize + 1) * 2 > self.capacity() {
+            let mut slots = Vec::new();
+            slots.try_resize(1 << (self.bits + 1), Slot::default(), "a token table")?;
+            self.rehash_into(slots);
+        }
+        Ok(self.entry(key))
+    }
+
     fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
+        self.rehash_into(vec![Slot::default(); 1 << (self.bits + 1)]);
+    }
+
+    /// Move every live key into `slots`, twice the slots in use.
+    fn rehash_into(&mut self, slots: Vec<Slot<K, V>>) {
+        let old = std::mem::replace(&mut self.slots, slots);
         let live = self.generation;
         self.bits += 1;
-        self.slots = vec![Slot::default(); 1 << self.bits];
         self.generation = 1;
         let mask = self.mask();
         for slot in old.into_iter().filter(|s| s.generation == live) {
@@ -232,6 +248,19 @@ impl<K: SlotKey> KeyTable<K, u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn try_entry_grows_as_entry_does() {
+        let (mut tried, mut plain) = (KeyTable::<u64, u32>::default(), KeyTable::default());
+        for k in 0..20_000u64 {
+            *tried.try_entry(k % 7_001).unwrap().0 += 1;
+            *plain.entry(k % 7_001).0 += 1;
+        }
+        assert_eq!((tried.len(), tried.bits), (plain.len(), plain.bits));
+        for k in 0..7_001u64 {
+            assert_eq!(tried.get(k), plain.get(k));
+        }
+    }
 
     #[test]
     fn ids_grow_and_clear() {

@@ -51,7 +51,7 @@ def test_a_pytest_session_and_a_suite_run_name_the_same_checks_alike(
         from evalmark.models import RuleJudge
         from evalmark.models._prompts import PROMPTS
         from evalmark.pytest import evaluation_test
-        from evalmark.strategies import ContainsFacts, JudgeStrategy
+        from evalmark.strategies import ContainsFacts, LLMJudge
         from evalmark.suite import load_application
 
         answer = load_application({str(SUPPORT)!r}, "healthy")
@@ -62,8 +62,8 @@ def test_a_pytest_session_and_a_suite_run_name_the_same_checks_alike(
             function=answer,
             strategy=[
                 ContainsFacts(),
-                JudgeStrategy(judge, PROMPTS["relevancy"]),
-                JudgeStrategy(judge, PROMPTS["groundedness"]),
+                LLMJudge(PROMPTS["relevancy"], judge),
+                LLMJudge(PROMPTS["groundedness"], judge),
             ],
         )
         def test_support():

@@ -127,7 +127,7 @@ def flip_rates_from_cassette(path: Path, grades: int | None) -> tuple[list[float
     if not binary and not graded:
         raise CliError(
             f"--from-cassette: {path} holds no prompt judged twice or more; record the judge "
-            "with repeats (a check with {repeats: 3}, or JudgeStrategy(repeats=k)) to measure "
+            "with repeats (a check with {repeats: 3}, or LLMJudge(repeats=k)) to measure "
             "its noise"
         )
     notes = []

@@ -64,7 +64,20 @@ pub fn token_f1(
     // Sized for the tokens of a short text; a long text's table grows with its distinct
     // tokens (few, in most huge texts), not with its token count.
     table.reset(tokenizer.token_bound().min(TABLE_PRESIZE), stop)?;
-    let n_gold = tokenizer.tokens(expected, long_gold, stop, |k| *table.entry(k).0 += 1)?;
+    // The table grows with the gold text's distinct tokens: memory it cannot have is an error
+    // of this row (kept until the tokenizer returns), never an abort.
+    let mut short_of_memory = None;
+    let n_gold = tokenizer.tokens(expected, long_gold, stop, |k| {
+        if short_of_memory.is_none() {
+            match table.try_entry(k) {
+                Ok((count, _)) => *count += 1,
+                Err(e) => short_of_memory = Some(e),
+            }
+        }
+    })?;
+    if let Some(e) = short_of_memory {
+        return Err(e.into());
+    }
     tokenizer.classify(actual, normalizer, stop)?;
     let mut same = 0usize;
     let n_pred = tokenizer.tokens(actual, long_pred, stop, |k| {

@@ -10,8 +10,8 @@ import pytest
 
 import evalmark.metrics as em
 from evalmark import _core
-from evalmark.metrics import FUNCTIONS, METRICS
-from evalmark.metrics._table import metric_table_markdown
+from evalmark.metrics import METRICS
+from evalmark.metrics._table import FUNCTIONS, metric_table_markdown
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "metrics.md"
 SCALE = DOCS.with_name("scale.md")

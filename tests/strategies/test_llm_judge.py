@@ -24,11 +24,12 @@ from evalmark.models import (
     RuleJudge,
     ScriptedChat,
     call_context,
-    current_call,
     record_replay,
 )
+from evalmark.models._context import current_call
 from evalmark.models._prompts.fence import read_blocks
-from evalmark.report import assert_that, render_report, report_document
+from evalmark.report import assert_that, render_report
+from evalmark.report._document import report_document
 from evalmark.strategies._llm_judge import LLMJudge
 
 QUESTION = "How long is the refund window?"

@@ -13,27 +13,13 @@
 The command line is ``evalmark judge calibrate LABELS --judge ...``.
 """
 
-from evalmark.calibration._agreement import Agreement, Rate, agreement, rate
 from evalmark.calibration._labels import CalibrationSet, LabelledItem, load_labels
-from evalmark.calibration._run import (
-    RATES_FILE,
-    CalibrationResult,
-    ItemOutcome,
-    calibrate,
-)
-from evalmark.errors import CalibrationError
+from evalmark.calibration._run import CalibrationResult, calibrate
 
 __all__ = [
-    "RATES_FILE",
-    "Agreement",
-    "CalibrationError",
     "CalibrationResult",
     "CalibrationSet",
-    "ItemOutcome",
     "LabelledItem",
-    "Rate",
-    "agreement",
     "calibrate",
     "load_labels",
-    "rate",
 ]

@@ -9,16 +9,14 @@ Arguments are always ``(expected, actual)``. Batch forms take sequences of ``str
 GIL and run on ``workers`` threads: ``-1`` every core, ``1`` serial, ``n`` that many; the default
 comes from the ``EVALMARK_WORKERS`` environment variable, else ``-1``. Results are bit-identical
 for every value of ``workers``. Text functions take ``max_chars``: a text with more code points
-raises :class:`TextTooLongError`, whose ``rows`` lists the offending rows of a batch. The
-definitions and the cost model are stated in ``evalmark/_core.pyi``.
+raises :class:`~evalmark.errors.TextTooLongError`, whose ``rows`` lists the offending rows of a
+batch. The definitions and the cost model are stated in ``evalmark/_core.pyi``.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
-
-from evalmark.errors import MetricInputError, TextTooLongError
 
 if TYPE_CHECKING:
     from evalmark._core import work_done as work_done
@@ -64,7 +62,10 @@ if TYPE_CHECKING:
         corpus_bleu,
         corpus_chrf,
     )
-    from evalmark.metrics._table import FUNCTIONS, METRICS, Metric, MetricFunction
+    from evalmark.metrics._table import FUNCTIONS as FUNCTIONS
+    from evalmark.metrics._table import METRICS
+    from evalmark.metrics._table import Metric as Metric
+    from evalmark.metrics._table import MetricFunction as MetricFunction
     from evalmark.metrics._vectors import cosine, cosine_batch, cosine_matrix
 
 
@@ -130,13 +131,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "FUNCTIONS",
     "METRICS",
-    "Metric",
-    "MetricFunction",
-    "MetricInputError",
     "TextColumn",
-    "TextTooLongError",
     "bleu",
     "bleu_batch",
     "canonical_json",

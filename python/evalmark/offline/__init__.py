@@ -42,24 +42,13 @@ from evalmark.offline._guard import push as _push
 from evalmark.offline._policy import DEFAULT_ALLOW, Policy, parse_allow
 
 __all__ = [
-    "ALLOW_ENV",
-    "DEFAULT_ALLOW",
-    "OFFLINE_ENV",
     "BlockedAttempt",
-    "Decision",
-    "Guard",
-    "NetworkBlockedError",
     "Policy",
     "active",
     "attempts",
-    "blocked_note",
     "clear_attempts",
-    "decide",
-    "environment_allow",
     "find_blocked",
-    "guard_run",
     "offline",
-    "record_hint",
 ]
 
 OFFLINE_ENV = "EVALMARK_OFFLINE"

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from evalmark import metrics
 from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.data._samples import Sample
-from evalmark.errors import StrategyError
+from evalmark.errors import MetricInputError, StrategyError
 from evalmark.models._fakes import HashEmbedding
 from evalmark.models._protocols import EmbeddingModel, as_embedding_rows, model_id_of
 from evalmark.strategies._base import expected_texts, output_text
@@ -301,7 +301,7 @@ class JsonMatch(MetricStrategy):
                     [pairs.actual[k] for k in keep] if len(keep) < len(expected) else pairs.actual,
                 )
                 break
-            except metrics.MetricInputError as exc:
+            except MetricInputError as exc:
                 found = _BAD_ROW.match(str(exc))
                 if found is None:
                     raise
@@ -329,7 +329,7 @@ class JsonMatch(MetricStrategy):
                 return "the output is not the expected JSON document"
             try:
                 got = metrics.canonical_json(pairs.actual[index], numbers=self.numbers)
-            except metrics.MetricInputError as exc:
+            except MetricInputError as exc:
                 return f"the output is not valid JSON: {exc}"
             wanted = metrics.canonical_json(pairs.expected[index], numbers=self.numbers)
             return f"the JSON documents differ: expected {_cut(wanted)}, got {_cut(got)}"

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from evalmark.metrics import MetricFunction, Option
+from evalmark.metrics._option import Option
+from evalmark.metrics._table import MetricFunction
 from evalmark.strategies._kinds import Checker, StrategyKind, check_fraction
 from evalmark.strategies._metric import (
     JsonMatch,

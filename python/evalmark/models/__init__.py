@@ -10,13 +10,13 @@ Record once against the real model, commit the cassette, replay offline in CI::
 
 Run once with ``EVALMARK_RECORD_MODE=record-missing`` (and an API key) to record; afterwards,
 and always when ``CI`` is set, calls replay from ``judge.jsonl`` and an unrecorded call raises
-:class:`~evalmark.errors.CassetteMiss` saying first how to record it, then what differs.
-Modes: ``replay``, ``record-missing``, ``rewrite``, ``off``. A call is its request plus the
-``repeat`` of its call context, so the same call replays the same recording however often and
-in whatever order it is made; ``beyond_recorded`` (``repeat``, ``cycle``, ``error``) answers repeats that were not
-recorded. Credentials are redacted before anything is hashed or written (by field name, by the
-values the model was configured with, by format). The cassette is JSON Lines sorted by key,
-safe to review and merge; ``evalmark cassette ls|verify|prune`` inspects it. Writers take
+:class:`~evalmark.errors.CassetteMiss` saying first how to record it, then what differs. Modes:
+``replay``, ``record-missing``, ``rewrite``, ``off``. A call is its request plus the ``repeat``
+of its call context, so the same call replays the same recording however often and in whatever
+order it is made; ``beyond_recorded`` (``repeat``, ``cycle``, ``error``) answers repeats that
+were not recorded. Credentials are redacted before anything is hashed or written (by field name,
+by the values the model was configured with, by format). The cassette is JSON Lines sorted by
+key, safe to review and merge; ``evalmark cassette ls|verify|prune`` inspects it. Writers take
 ``<cassette>.lock`` and, in rewrite mode, ``<cassette>.rewrite.lock`` (git-ignore ``*.lock``).
 
 Without a real model: :class:`ScriptedChat`, :class:`EchoChat`, :class:`RuleJudge` (word

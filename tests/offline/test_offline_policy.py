@@ -8,7 +8,8 @@ import socket
 import pytest
 
 from evalmark.models import _modes as modes
-from evalmark.offline import (
+from evalmark.offline._policy import DEFAULT_ALLOW, parse_allow, parse_ip
+from evalmark.offline._run import (
     ALLOW_ENV,
     MODE_ENV,
     _ci_is_set,
@@ -16,7 +17,6 @@ from evalmark.offline import (
     environment_allow,
     record_hint,
 )
-from evalmark.offline._policy import DEFAULT_ALLOW, parse_allow, parse_ip
 
 
 def ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:

@@ -16,7 +16,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from evalmark.offline import Guard, attempts, blocked_note, guard_run
+from evalmark.offline._guard import attempts
+from evalmark.offline._run import Guard, blocked_note, guard_run
 
 __all__ = ["RunGuard", "add_flag", "record_command", "run_command", "run_guard"]
 

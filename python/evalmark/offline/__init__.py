@@ -18,8 +18,8 @@ lists the forms); ``allow=[]`` blocks loopback too, ``allow=["*"]`` lifts an out
 
 Runs switch the guard on by themselves (:func:`evalmark.offline._run.decide`): ``evalmark run``
 in replay mode (its default), under ``CI``, with ``--offline`` or ``EVALMARK_OFFLINE=1``; the
-pytest plugin with ``--evalmark-offline`` (see :mod:`evalmark.offline._pytest_plugin`). What it cannot see:
-subprocesses, and C extensions that open their own sockets (docs/offline.md).
+pytest plugin with ``--evalmark-offline`` (see :mod:`evalmark.offline._pytest_plugin`). What it
+cannot see: subprocesses, and C extensions that open their own sockets (docs/offline.md).
 """
 
 from __future__ import annotations

@@ -10,9 +10,11 @@
     result.judge_rates()                                        # evalmark.noise.JudgeRates
     write_rates("suite/.evalmark/judge-rates.json", result.judge_rates())  # for `evalmark tune`
 
+``agreement(truth, predicted)`` gives the confusion matrix, accuracy and kappa of any labels.
 The command line is ``evalmark judge calibrate LABELS --judge ...``.
 """
 
+from evalmark.calibration._agreement import agreement
 from evalmark.calibration._labels import CalibrationSet, LabelledItem, load_labels
 from evalmark.calibration._run import CalibrationResult, calibrate
 
@@ -20,6 +22,7 @@ __all__ = [
     "CalibrationResult",
     "CalibrationSet",
     "LabelledItem",
+    "agreement",
     "calibrate",
     "load_labels",
 ]

@@ -25,6 +25,7 @@ from evalmark.report._gates import (
 )
 from evalmark.report._model import Report
 from evalmark.report._output import render_comparison, render_report, write_report
+from evalmark.report._plot import score_histogram
 from evalmark.report._suite import SuiteReport
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "require_budget",
     "require_pass_rate",
     "require_suite_pass_rate",
+    "score_histogram",
     "unregister_formatter",
     "write_report",
 ]

@@ -68,7 +68,7 @@ def run_command(args: argparse.Namespace) -> str:
 @contextmanager
 def run_guard(args: argparse.Namespace, *, command: str | None = None) -> Iterator[RunGuard]:
     """Guard the run when it is offline (``args.offline``, ``args.record_mode``, the
-    environment; see :func:`evalmark.offline.decide`). ``command`` records instead (default:
+    environment; see :func:`~evalmark.offline._run.decide`). ``command`` records instead (default:
     the ``evalmark run`` command of ``args``)."""
     command = command if command is not None else run_command(args)
     with guard_run(

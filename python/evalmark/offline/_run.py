@@ -304,8 +304,8 @@ def blocked_note(
     the line that asked, then how to record. Empty when nothing was blocked.
 
     ``reports`` are engine reports (anything with ``name`` and ``failing_rows()``);
-    ``swallowed``: the guard's :func:`attempts` of the run, to also count refused calls the
-    application caught itself."""
+    ``swallowed``: the guard's :func:`~evalmark.offline.attempts` of the run, to also count
+    refused calls the application caught itself."""
     cases = _blocked_cases(reports)
     attempts_seen = list(swallowed or ())
     if not cases and not attempts_seen:

@@ -51,8 +51,8 @@ def pairs_of(metric: Metric) -> list[tuple[str, str]]:
 
 def function_values(metric: Metric, pairs: list[tuple[str, str]]) -> list[Any]:
     """The public scalar function on each pair, and the batch function on all of them."""
-    scalar = getattr(em, metric.function.name)
-    batch = getattr(em, f"{metric.function.name}_batch")
+    scalar = getattr(metrics, metric.function.name)
+    batch = getattr(metrics, f"{metric.function.name}_batch")
     one_by_one = [scalar(e, a, **metric.settings) for e, a in pairs]
     together = batch([e for e, _ in pairs], [a for _, a in pairs], **metric.settings).tolist()
     assert one_by_one == together, metric.name

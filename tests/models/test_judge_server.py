@@ -18,7 +18,7 @@ openai = pytest.importorskip("openai")
 from evalmark import Sample, Scorer  # noqa: E402
 from evalmark.models import RuleJudge, openai_chat, record_replay  # noqa: E402
 from evalmark.models._modes import MODE_ENV  # noqa: E402
-from evalmark.report._document import report_document  # noqa: E402
+from evalmark.report import report_document  # noqa: E402
 from evalmark.strategies._llm_judge import LLMJudge  # noqa: E402
 
 LIFETIME = 60.0  # seconds: the server stops by itself after this, whatever the test does

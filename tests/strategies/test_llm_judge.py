@@ -28,8 +28,7 @@ from evalmark.models import (
 )
 from evalmark.models._context import current_call
 from evalmark.models._prompts.fence import read_blocks
-from evalmark.report import assert_that, render_report
-from evalmark.report._document import report_document
+from evalmark.report import assert_that, render_report, report_document
 from evalmark.strategies._llm_judge import LLMJudge
 
 QUESTION = "How long is the refund window?"

@@ -15,6 +15,7 @@ JSON report back; :mod:`~evalmark.report._model` is the :class:`Report`;
 
 from evalmark.report._assertions import assert_that
 from evalmark.report._baseline import compare
+from evalmark.report._document import report_document
 from evalmark.report._formatters import Formatter, register_formatter, unregister_formatter
 from evalmark.report._gates import (
     GateResult,
@@ -39,6 +40,7 @@ __all__ = [
     "register_formatter",
     "render_comparison",
     "render_report",
+    "report_document",
     "require_budget",
     "require_pass_rate",
     "require_suite_pass_rate",

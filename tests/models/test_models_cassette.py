@@ -241,7 +241,7 @@ def test_recorded_key_covers_every_generation_parameter_but_no_transport(tmp_pat
 
 _KEY_SCRIPT = """
 import sys
-from evalmark.models import request_key
+from evalmark.models._canonical import request_key
 print(request_key({"z": [1, 2.0, {"b": "é", "a": None}], "a": 0.1}))
 """
 

@@ -112,10 +112,10 @@ def test_the_report_package_has_no_import_cycle() -> None:
 
 
 def test_the_report_module_imports_no_renderer_gate_or_comparison() -> None:
-    imported = import_graph()[f"{PACKAGE}.model"]
+    imported = import_graph()[f"{PACKAGE}._model"]
     assert imported <= {
-        f"{PACKAGE}.cases",
-        f"{PACKAGE}.gate_result",
-        f"{PACKAGE}.reading",
-        f"{PACKAGE}.values",
+        f"{PACKAGE}._cases",
+        f"{PACKAGE}._gate_result",
+        f"{PACKAGE}._reading",
+        f"{PACKAGE}._values",
     }, imported

@@ -12,7 +12,7 @@ from evalmark.cli import main
 from evalmark.errors import StrategyError, SuiteError
 from evalmark.models import RuleJudge, ScriptedChat, call_context, record_replay
 from evalmark.models._prompts import PROMPTS
-from evalmark.report import render_report
+from evalmark.report import render_report, report_document
 from evalmark.suite._loader import load_suite
 from evalmark.suite._model import STRATEGY_KINDS, StrategySpec
 from evalmark.suite._runner import build_strategy, check_gate, run_suite, verdict_rows
@@ -303,4 +303,4 @@ def test_a_suite_evaluation_is_the_engines_run_of_its_samples() -> None:
     )
     ran = run_suite(suite, build="regressed", mode="replay", concurrency=3).reports[0]
     assert ran.gates and not direct.gates  # the suite's gate is the only difference
-    assert {**ran.to_dict(), "gate": []} == direct.to_dict()
+    assert {**report_document(ran), "gate": []} == report_document(direct)

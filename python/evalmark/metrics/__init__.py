@@ -1,8 +1,8 @@
 """Metric functions: scalar and batch forms over the Rust kernels in ``evalmark._core``.
 
 :data:`METRICS` is the metric table: every metric name, each one number (a function of
-:data:`FUNCTIONS` with some options fixed, such as ``rouge1_stemmed``); the strategies, the
-suite kinds and ``evalmark score`` take their metrics from it.
+:data:`~evalmark.metrics._table.FUNCTIONS` with some options fixed, such as ``rouge1_stemmed``);
+the strategies, the suite kinds and ``evalmark score`` take their metrics from it.
 
 Arguments are always ``(expected, actual)``. Batch forms take sequences of ``str`` (or a
 :class:`TextColumn`), or 2-D arrays for vectors, and return 1-D numpy arrays. They release the
@@ -62,10 +62,7 @@ if TYPE_CHECKING:
         corpus_bleu,
         corpus_chrf,
     )
-    from evalmark.metrics._table import FUNCTIONS as FUNCTIONS
     from evalmark.metrics._table import METRICS
-    from evalmark.metrics._table import Metric as Metric
-    from evalmark.metrics._table import MetricFunction as MetricFunction
     from evalmark.metrics._vectors import cosine, cosine_batch, cosine_matrix
 
 
@@ -84,9 +81,6 @@ _HOMES: dict[str, str] = {
     "Stemmer": "evalmark.metrics._args",
     "Tokenizer": "evalmark.metrics._args",
     "Option": "evalmark.metrics._option",
-    "FUNCTIONS": "evalmark.metrics._table",
-    "Metric": "evalmark.metrics._table",
-    "MetricFunction": "evalmark.metrics._table",
     "METRICS": "evalmark.metrics._table",
     "TextColumn": "evalmark.metrics._column",
     "Texts": "evalmark.metrics._column",

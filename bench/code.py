@@ -16,8 +16,15 @@ import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from evalmark.code import BwrapSandbox, LocalSandbox, bwrap_unavailable_reason, run_tests
-from evalmark.code._sandbox import Limits, Sandbox, default_python
+from evalmark.code import run_tests
+from evalmark.code._sandbox import (
+    BwrapSandbox,
+    Limits,
+    LocalSandbox,
+    Sandbox,
+    bwrap_unavailable_reason,
+    default_python,
+)
 
 CODE = "def add(a, b):\n    return a + b\n"
 TESTS = (

@@ -35,7 +35,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from evalmark.data._samples import Sample  # noqa: E402
 from evalmark.strategies import ContainsFacts  # noqa: E402
-from evalmark.telemetry import RecordingTracer, monitor  # noqa: E402
+from evalmark.telemetry import RecordingTracer  # noqa: E402
+from evalmark.telemetry._sampling import monitor  # noqa: E402
 
 REFERENCE = "Refunds are possible within 30 days of the invoice date, by card or bank transfer."
 _ARTICLES = re.compile(r"\b(a|an|the)\b")

@@ -30,14 +30,8 @@ import numpy as np
 from scipy import stats
 
 from evalmark.models._seeded import uniform
-from evalmark.noise import (
-    BuildTruth,
-    ErrorRates,
-    builds_from_counts,
-    every_gate_risk,
-    gate_risk,
-    simulate_gates,
-)
+from evalmark.noise import BuildTruth, ErrorRates, builds_from_counts, gate_risk, simulate_gates
+from evalmark.noise._exact import every_gate_risk
 
 FLIP = 0.03
 

@@ -43,7 +43,7 @@ def test_import_loads_nothing_heavy() -> None:
         "print(','.join(m for m in heavy if m in sys.modules))\n"
         "evalmark.load_samples\n"
         "print('evalmark.data._samples' in sys.modules)\n"
-        "print(evalmark.token_f1('a b', 'a b'))\n"
+        "print(evalmark.metrics.token_f1('a b', 'a b'))\n"
     )
     out = run_python(code)
     assert out[0] == "", f"imported at `import evalmark`: {out[0]}"

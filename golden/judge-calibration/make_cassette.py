@@ -21,7 +21,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "python"))
 
 from evalmark.calibration import calibrate, load_labels  # noqa: E402
-from evalmark.models import ChatReply, current_call, record_replay  # noqa: E402
+from evalmark.models import ChatReply, record_replay  # noqa: E402
+from evalmark.models._context import current_call  # noqa: E402
 
 MODEL_ID = "support-judge-v1"
 

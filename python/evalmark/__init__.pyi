@@ -4,40 +4,11 @@ from evalmark import strategies as strategies
 from evalmark._core import (
     __version__ as __version__,
 )
-from evalmark.metrics import (
-    bleu as bleu,
-    bleu_batch as bleu_batch,
-    canonical_json as canonical_json,
-    chrf as chrf,
-    chrf_batch as chrf_batch,
-    corpus_bleu as corpus_bleu,
-    corpus_chrf as corpus_chrf,
-    cosine as cosine,
-    cosine_batch as cosine_batch,
-    cosine_matrix as cosine_matrix,
-    json_match as json_match,
-    json_match_batch as json_match_batch,
-    levenshtein_distance as levenshtein_distance,
-    levenshtein_distance_batch as levenshtein_distance_batch,
-    levenshtein_similarity as levenshtein_similarity,
-    levenshtein_similarity_batch as levenshtein_similarity_batch,
-    MetricInputError as MetricInputError,
-    rouge_l as rouge_l,
-    rouge_l_batch as rouge_l_batch,
-    rouge_lsum as rouge_lsum,
-    rouge_lsum_batch as rouge_lsum_batch,
-    rouge_n as rouge_n,
-    rouge_n_batch as rouge_n_batch,
-    TextColumn as TextColumn,
-    token_f1 as token_f1,
-    token_f1_batch as token_f1_batch,
-)
 from evalmark.data._samples import (
     load_samples as load_samples,
     Parameters as Parameters,
     register_sample_loader as register_sample_loader,
     Sample as Sample,
-    SampleError as SampleError,
     SampleLoader as SampleLoader,
     Samples as Samples,
     unregister_sample_loader as unregister_sample_loader,
@@ -49,7 +20,6 @@ from evalmark.data._testcase import (
     load_test_cases as load_test_cases,
     ReasoningStep as ReasoningStep,
     TestCase as TestCase,
-    TestCaseError as TestCaseError,
     TokenUsage as TokenUsage,
     ToolCall as ToolCall,
     write_conversations as write_conversations,
@@ -59,35 +29,21 @@ from evalmark.data._results import (
     EvaluationFault as EvaluationFault,
     EvaluationResult as EvaluationResult,
 )
-from evalmark.strategies import (
-    ContextualPrecision as ContextualPrecision,
-    ContextualRecall as ContextualRecall,
-    Faithfulness as Faithfulness,
-    KeywordRelevance as KeywordRelevance,
-    LLMJudge as LLMJudge,
-    PlanAdherence as PlanAdherence,
-    PlanAdherenceJudge as PlanAdherenceJudge,
-    TrajectoryJudge as TrajectoryJudge,
-)
-from evalmark.calibration import (
-    calibrate as calibrate,
-    CalibrationError as CalibrationError,
-    CalibrationResult as CalibrationResult,
-    CalibrationSet as CalibrationSet,
-    load_labels as load_labels,
-)
 from evalmark.models import (
-    CassetteMiss as CassetteMiss,
     record_replay as record_replay,
 )
 from evalmark.engine._scorer import (
     Evaluation as Evaluation,
     Scorer as Scorer,
 )
-from evalmark.conversation import (
+from evalmark.conversation._simulate import (
     asimulate as asimulate,
-    score_conversations as score_conversations,
     simulate as simulate,
+)
+from evalmark.conversation._report import (
+    score_conversations as score_conversations,
+)
+from evalmark.conversation._users import (
     SimulatedUser as SimulatedUser,
 )
 from evalmark.report import (
@@ -96,112 +52,54 @@ from evalmark.report import (
     Report as Report,
     SuiteReport as SuiteReport,
 )
-from evalmark.suite import (
+from evalmark.suite._loader import (
     load_suite as load_suite,
+)
+from evalmark.suite._runner import (
     run_suite as run_suite,
 )
 from evalmark.offline import (
-    NetworkBlockedError as NetworkBlockedError,
     offline as offline,
 )
-from evalmark.telemetry import (
-    EvalTracer as EvalTracer,
+from evalmark.telemetry._sampling import (
     monitor as monitor,
-    OpenTelemetryTracer as OpenTelemetryTracer,
-    RecordingTracer as RecordingTracer,
-)
-from evalmark.noise import (
-    gate_risk as gate_risk,
-    simulate_gates as simulate_gates,
-    tune as tune,
-    write_rates as write_rates,
 )
 
 __all__ = [
     "__version__",
     "asimulate",
     "assert_that",
-    "bleu",
-    "bleu_batch",
-    "calibrate",
-    "CalibrationError",
-    "CalibrationResult",
-    "CalibrationSet",
-    "canonical_json",
-    "CassetteMiss",
-    "chrf",
-    "chrf_batch",
-    "ContextualPrecision",
-    "ContextualRecall",
     "Conversation",
-    "corpus_bleu",
-    "corpus_chrf",
-    "cosine",
-    "cosine_batch",
-    "cosine_matrix",
-    "EvalTracer",
     "Evaluation",
     "EvaluationFault",
     "EvaluationResult",
-    "Faithfulness",
-    "gate_risk",
-    "json_match",
-    "json_match_batch",
-    "KeywordRelevance",
-    "levenshtein_distance",
-    "levenshtein_distance_batch",
-    "levenshtein_similarity",
-    "levenshtein_similarity_batch",
-    "LLMJudge",
     "load_conversations",
-    "load_labels",
     "load_samples",
     "load_suite",
     "load_test_cases",
-    "MetricInputError",
     "monitor",
-    "NetworkBlockedError",
     "offline",
-    "OpenTelemetryTracer",
     "Parameters",
-    "PlanAdherence",
-    "PlanAdherenceJudge",
     "ReasoningStep",
     "record_replay",
-    "RecordingTracer",
     "register_formatter",
     "register_sample_loader",
     "Report",
-    "rouge_l",
-    "rouge_l_batch",
-    "rouge_lsum",
-    "rouge_lsum_batch",
-    "rouge_n",
-    "rouge_n_batch",
     "run_suite",
     "Sample",
-    "SampleError",
     "SampleLoader",
     "Samples",
     "score_conversations",
     "Scorer",
     "simulate",
-    "simulate_gates",
     "SimulatedUser",
     "strategies",
     "SuiteReport",
     "TestCase",
-    "TestCaseError",
-    "TextColumn",
-    "token_f1",
-    "token_f1_batch",
     "TokenUsage",
     "ToolCall",
-    "TrajectoryJudge",
-    "tune",
     "unregister_sample_loader",
     "write_conversations",
-    "write_rates",
     "write_samples",
     "write_test_cases",
 ]

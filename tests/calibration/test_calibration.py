@@ -13,15 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
-from evalmark.calibration import (
-    CalibrationError,
-    LabelledItem,
-    agreement,
-    calibrate,
-    load_labels,
-    rate,
-)
-from evalmark.models import ChatReply, NoisyJudge, RuleJudge, ScriptedChat, current_call
+from evalmark.calibration import LabelledItem, calibrate, load_labels
+from evalmark.calibration._agreement import agreement, rate
+from evalmark.errors import CalibrationError
+from evalmark.models import ChatReply, NoisyJudge, RuleJudge, ScriptedChat
+from evalmark.models._context import current_call
 from evalmark.noise import write_rates
 from evalmark.noise._rates import read_rates
 

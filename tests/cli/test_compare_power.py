@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.noise import minimum_detectable_difference
+from evalmark.noise._compare import minimum_detectable_difference
 from evalmark.report import Report, write_report
-from evalmark.suite import load_suite, run_suite
+from evalmark.suite._loader import load_suite
+from evalmark.suite._runner import run_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"

@@ -13,8 +13,8 @@ from evalmark.cli import main
 from evalmark.models import record_replay
 from evalmark.models._fakes import ScriptedChat
 from evalmark.models._values import ChatReply, Usage
-from evalmark.suite import load_suite
 from evalmark.suite._estimate import JUDGE_REPLY_TOKENS, estimate_run, estimate_tokens
+from evalmark.suite._loader import load_suite
 
 QUESTIONS = {"refund": "How long do refunds take?", "sso": "Is SSO on the Team plan?"}
 

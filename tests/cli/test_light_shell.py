@@ -85,6 +85,6 @@ def test_the_command_is_found_after_top_level_options(capsys: pytest.CaptureFixt
 
 def test_the_score_parser_offers_the_scoring_error_policies() -> None:
     from evalmark.cli import _score as score
-    from evalmark.scoring import ON_ERROR_CHOICES
+    from evalmark.scoring._compute import ON_ERROR_CHOICES
 
     assert score.ON_ERROR_CHOICES == ON_ERROR_CHOICES

@@ -187,7 +187,8 @@ def test_the_suites_rates_file_is_found_and_named(
 ) -> None:
     import shutil
 
-    from evalmark.noise import JudgeRates, RateCounts, rates_path, write_rates
+    from evalmark.noise import JudgeRates, RateCounts, write_rates
+    from evalmark.noise._rates import rates_path
 
     suite = tmp_path / "support"
     shutil.copytree(SUPPORT, suite)
@@ -292,7 +293,8 @@ def test_the_readme_command_keeps_its_numbers(capsys: pytest.CaptureFixture[str]
 
 
 def _reports(tmp_path: Path) -> tuple[Path, Path]:
-    from evalmark.suite import load_suite, run_suite
+    from evalmark.suite._loader import load_suite
+    from evalmark.suite._runner import run_suite
 
     suite = load_suite(SUPPORT)
     paths = []

@@ -15,7 +15,8 @@ from evalmark.cli import main
 from evalmark.cli._tune_cassette import read_verdict
 from evalmark.models import ScriptedChat, call_context, record_replay
 from evalmark.strategies._llm_judge import LLMJudge
-from evalmark.suite import load_suite, run_suite
+from evalmark.suite._loader import load_suite
+from evalmark.suite._runner import run_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"

@@ -12,7 +12,8 @@ from code_sandbox_helpers import require_bwrap
 
 import evalmark.code._sandbox.bwrap as bwrap_module
 from evalmark.cli import main
-from evalmark.code import BwrapSandbox, Limits, RunRequest, run_tasks
+from evalmark.code import Limits, RunRequest, run_tasks
+from evalmark.code._sandbox import BwrapSandbox
 from evalmark.errors import SandboxUnavailableError
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "code"

@@ -6,18 +6,9 @@ import time
 
 import pytest
 
-from evalmark.code import (
-    PYTHON,
-    IOCase,
-    Limits,
-    RunOutcome,
-    RunRequest,
-    Sandbox,
-    compare_output,
-    run_cases,
-    run_tests,
-)
-from evalmark.code._sandbox import tail
+from evalmark.code import IOCase, Limits, RunOutcome, RunRequest, Sandbox, run_cases, run_tests
+from evalmark.code._execute import compare_output
+from evalmark.code._sandbox import PYTHON, tail
 
 ADD = "def add(a, b):\n    return a + b\n"
 TESTS = (
@@ -54,7 +45,7 @@ def test_the_first_failing_test_is_named_with_its_line(sandbox: Sandbox) -> None
 
 
 def test_results_read_the_same_in_both_sandboxes(bwrap: Sandbox) -> None:
-    from evalmark.code import LocalSandbox
+    from evalmark.code._sandbox import LocalSandbox
 
     code = "def add(a, b):\n    print('adding', a, b)\n    return a * b\n"
     local = run_tests(code, TESTS, sandbox=LocalSandbox(), limits=LIMITS)
@@ -66,7 +57,7 @@ def test_results_read_the_same_in_both_sandboxes(bwrap: Sandbox) -> None:
 
 
 def test_crashes_read_the_same_in_both_sandboxes(bwrap: Sandbox) -> None:
-    from evalmark.code import LocalSandbox
+    from evalmark.code._sandbox import LocalSandbox
 
     program = "import os\nprint(os.getcwd())\nprint(1 / int(input()))\n"
     cases = [IOCase("zero", "", stdin="0\n")]

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark.code import extract_code, markdown_blocks
-from evalmark.code._extract import language_aliases
+from evalmark.code import extract_code
+from evalmark.code._extract import language_aliases, markdown_blocks
 
 REPLY = """Here is the function:
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from code_sandbox_helpers import Listener
 
-from evalmark.code import PYTHON, BwrapSandbox, Limits, RunRequest, run_tests
-from evalmark.code._sandbox import LocalSandbox
+from evalmark.code import Limits, RunRequest, run_tests
+from evalmark.code._sandbox import PYTHON, BwrapSandbox, LocalSandbox
 
 SHORT = Limits(timeout=3.0, cpu_seconds=2, processes=32, memory_bytes=512 * 1024 * 1024)
 

@@ -11,8 +11,14 @@ import pytest
 
 import evalmark.strategies._registry as registry
 from evalmark.cli import main
-from evalmark.code import CODE_KINDS, CodeChecker, CodeTests, DataSyntax, PythonSyntax
-from evalmark.code._kinds import CODE_TESTS, check_command, check_exit_codes, check_seconds
+from evalmark.code import CodeChecker, CodeTests, DataSyntax, PythonSyntax
+from evalmark.code._kinds import (
+    CODE_KINDS,
+    CODE_TESTS,
+    check_command,
+    check_exit_codes,
+    check_seconds,
+)
 from evalmark.strategies._kinds import option_schema
 
 # The entry points evalmark's pyproject.toml declares for these kinds (the lead adds them):

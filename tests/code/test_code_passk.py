@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark.code import mean_pass_at_k, pass_at_k
+from evalmark.code import pass_at_k
+from evalmark.code._passk import mean_pass_at_k
 
 
 def exact(n: int, c: int, k: int) -> Fraction:

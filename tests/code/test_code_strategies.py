@@ -8,14 +8,8 @@ import sys
 import pytest
 
 from evalmark import Sample, Scorer
-from evalmark.code import (
-    CodeChecker,
-    CodeTests,
-    DataSyntax,
-    LocalSandbox,
-    PythonSyntax,
-    Sandbox,
-)
+from evalmark.code import CodeChecker, CodeTests, DataSyntax, PythonSyntax, Sandbox
+from evalmark.code._sandbox import LocalSandbox
 from evalmark.errors import StrategyError
 
 GOOD = "Here you go:\n\n```python\ndef double(x):\n    return 2 * x\n```\n"

@@ -7,18 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from evalmark.code import (
-    CodeTask,
-    LocalSandbox,
-    Sandbox,
-    Solution,
-    load_code_config,
-    load_solutions,
-    load_tasks,
-    pass_at_k,
-    run_tasks,
-)
-from evalmark.code._config import check_gate
+from evalmark.code import Sandbox, pass_at_k, run_tasks
+from evalmark.code._config import check_gate, load_code_config
+from evalmark.code._sandbox import LocalSandbox
+from evalmark.code._tasks import CodeTask, Solution, load_solutions, load_tasks
 from evalmark.errors import DataFileError
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "code"

@@ -11,13 +11,10 @@ from typing import Any
 import pytest
 
 from evalmark.cli import main
-from evalmark.conversation import (
-    ConversationCase,
-    ScriptedTurn,
-    SimulatedUser,
-    score_conversations,
-    simulate,
-)
+from evalmark.conversation import ConversationCase, ScriptedTurn
+from evalmark.conversation._report import score_conversations
+from evalmark.conversation._simulate import simulate
+from evalmark.conversation._users import SimulatedUser
 from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.models import RuleJudge
 from evalmark.report import Report, SuiteReport

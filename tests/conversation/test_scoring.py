@@ -12,16 +12,11 @@ from typing import Any
 
 import pytest
 
-from evalmark.conversation import (
-    ConversationCase,
-    Plan,
-    ScriptedTurn,
-    SimulatedUser,
-    score_conversations,
-    simulate,
-    simulate_many,
-    turn_sample,
-)
+from evalmark.conversation import ConversationCase, ScriptedTurn, simulate_many
+from evalmark.conversation._report import score_conversations
+from evalmark.conversation._scoring import turn_sample
+from evalmark.conversation._simulate import Plan, simulate
+from evalmark.conversation._users import SimulatedUser
 from evalmark.data._case import ToolCall
 from evalmark.data._samples import Sample
 from evalmark.engine._run import run_sync

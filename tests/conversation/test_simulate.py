@@ -10,7 +10,9 @@ from typing import Any, ClassVar
 import pytest
 
 import evalmark
-from evalmark.conversation import ScriptedTurn, SimulatedUser, StopReason, asimulate, simulate
+from evalmark.conversation import ScriptedTurn
+from evalmark.conversation._simulate import StopReason, asimulate, simulate
+from evalmark.conversation._users import SimulatedUser
 from evalmark.data._case import TestCase, ToolCall
 from evalmark.errors import CassetteMiss, ConversationError
 from evalmark.models import ChatReply, ScriptedChat, record_replay

@@ -13,7 +13,8 @@ import pytest
 from evalmark.cli import main
 from evalmark.errors import ConversationError, SuiteError
 from evalmark.report import render_report
-from evalmark.suite import load_suite, run_suite
+from evalmark.suite._loader import load_suite
+from evalmark.suite._runner import run_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "golden" / "support-chat"

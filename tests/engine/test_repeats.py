@@ -17,7 +17,8 @@ from evalmark.models._context import current_call
 from evalmark.report import render_report
 from evalmark.report._gates import check_repeats
 from evalmark.strategies import ExactMatch
-from evalmark.suite import load_suite, run_suite
+from evalmark.suite._loader import load_suite
+from evalmark.suite._runner import run_suite
 
 SAMPLES = [Sample(name=n, parameters=[n], expected_output="yes") for n in ("a", "b", "c")]
 # How many of 5 runs answer "yes", per sample.

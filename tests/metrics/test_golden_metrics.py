@@ -13,6 +13,7 @@ import pytest
 
 import evalmark.metrics as em
 import oracles
+from evalmark.errors import MetricInputError
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "metrics"
 RAW = [json.loads(line) for line in (GOLDEN / "vectors.jsonl").read_text("utf-8").splitlines()]
@@ -71,9 +72,9 @@ def test_golden_vector(i: int) -> None:
     elif metric == "canonical_json":
         assert em.canonical_json(rec["expected"], **kwargs) == rec["value"]
     elif metric == "json_match" and rec["value"] == "MetricInputError":
-        with pytest.raises(em.MetricInputError):
+        with pytest.raises(MetricInputError):
             em.json_match(rec["expected"], rec["actual"], **kwargs)
-        with pytest.raises(em.MetricInputError):
+        with pytest.raises(MetricInputError):
             em.json_match_batch([rec["expected"]], [rec["actual"]], **kwargs)
     elif metric == "json_match":
         assert em.json_match(rec["expected"], rec["actual"], **kwargs) is rec["value"]

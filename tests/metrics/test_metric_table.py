@@ -10,8 +10,8 @@ import pytest
 
 import evalmark.metrics as em
 from evalmark import _core
-from evalmark.metrics import FUNCTIONS, METRICS
-from evalmark.metrics._table import metric_table_markdown
+from evalmark.metrics import METRICS
+from evalmark.metrics._table import FUNCTIONS, Metric, metric_table_markdown
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "metrics.md"
 SCALE = DOCS.with_name("scale.md")
@@ -52,9 +52,9 @@ def test_a_name_that_is_a_function_name_fixes_no_option() -> None:
 
 def test_a_metric_refuses_an_option_its_function_lacks() -> None:
     with pytest.raises(TypeError, match="rouge_l has no option 'n'"):
-        em.Metric("rouge_l_n", FUNCTIONS["rouge_l"], {"n": 2})
+        Metric("rouge_l_n", FUNCTIONS["rouge_l"], {"n": 2})
     with pytest.raises(ValueError, match="stemmer must be 'porter', got 'snowball'"):
-        em.Metric("rouge_l_snow", FUNCTIONS["rouge_l"], {"stemmer": "snowball"})
+        Metric("rouge_l_snow", FUNCTIONS["rouge_l"], {"stemmer": "snowball"})
 
 
 def test_docs_hold_the_table_of_names() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 import evalmark.metrics as em
 from evalmark import _core
+from evalmark.errors import MetricInputError, TextTooLongError
 
 PAIR_FUNCTIONS = [
     "token_f1",
@@ -77,7 +78,7 @@ def test_levenshtein_and_cosine_by_keyword_and_by_position() -> None:
     ],
 )
 def test_bad_option_message(call: Callable[[], Any], message: str) -> None:
-    with pytest.raises(em.MetricInputError) as info:
+    with pytest.raises(MetricInputError) as info:
         call()
     assert str(info.value) == message
 
@@ -93,7 +94,7 @@ def test_option_of_the_wrong_type_is_a_type_error(bad: object) -> None:
 @pytest.mark.parametrize("workers", [2**70, -(2**70), 2**63, 1025, 10**30])
 @pytest.mark.parametrize("layer", ["metrics", "_core"])
 def test_huge_workers_is_a_typed_error_naming_the_value(workers: int, layer: str) -> None:
-    with pytest.raises(em.MetricInputError) as info:
+    with pytest.raises(MetricInputError) as info:
         if layer == "metrics":
             em.token_f1_batch(["a"], ["a"], workers=workers)
         else:
@@ -104,7 +105,7 @@ def test_huge_workers_is_a_typed_error_naming_the_value(workers: int, layer: str
 
 def test_huge_workers_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EVALMARK_WORKERS", str(2**70))
-    with pytest.raises(em.MetricInputError, match=r"EVALMARK_WORKERS.*1180591620717411303424"):
+    with pytest.raises(MetricInputError, match=r"EVALMARK_WORKERS.*1180591620717411303424"):
         em.levenshtein_distance_batch(["a"], ["b"])
 
 
@@ -120,6 +121,6 @@ def test_max_workers_is_accepted() -> None:
 
 
 def test_error_classes() -> None:
-    assert issubclass(em.TextTooLongError, em.MetricInputError)
-    assert issubclass(em.MetricInputError, ValueError)
-    assert em.TextTooLongError is _core.TextTooLongError
+    assert issubclass(TextTooLongError, MetricInputError)
+    assert issubclass(MetricInputError, ValueError)
+    assert TextTooLongError is _core.TextTooLongError

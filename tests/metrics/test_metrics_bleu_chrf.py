@@ -23,6 +23,7 @@ from sacrebleu.metrics import BLEU, CHRF
 import evalmark
 import evalmark.metrics as em
 import oracles
+from evalmark.errors import MetricInputError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import workload
@@ -529,10 +530,10 @@ def test_references_may_be_any_sequence() -> None:
     assert em.bleu_batch(rows, ["a b c"] * 3).tolist() == [1.0, 1.0, 1.0]
 
 
-def test_exported_from_the_package() -> None:
+def test_exported_from_the_metrics_face_only() -> None:
     for name in ("bleu", "bleu_batch", "corpus_bleu", "chrf", "chrf_batch", "corpus_chrf"):
-        assert getattr(evalmark, name) is getattr(em, name)
-        assert name in evalmark.__all__
+        assert name in em.__all__
+        assert name not in evalmark.__all__
 
 
 # ---------------------------------------------------------------------------- errors
@@ -543,14 +544,14 @@ def test_exported_from_the_package() -> None:
     [
         (lambda: em.bleu("a", 1), TypeError, "actual must be str, got int"),  # type: ignore[arg-type]
         (lambda: em.bleu(1, "a"), TypeError, "expected must be a str or a sequence of str"),  # type: ignore[arg-type]
-        (lambda: em.bleu([], "a"), em.MetricInputError, "at least one reference"),
+        (lambda: em.bleu([], "a"), MetricInputError, "at least one reference"),
         (lambda: em.bleu(["a", 2], "a"), TypeError, r"reference 1 .*int"),  # type: ignore[list-item]
         (lambda: em.chrf([["a"]], "a"), TypeError, "reference 0"),  # type: ignore[list-item]
-        (lambda: em.bleu_batch(["a"], ["a", "b"]), em.MetricInputError, "got 1 and 2"),
+        (lambda: em.bleu_batch(["a"], ["a", "b"]), MetricInputError, "got 1 and 2"),
         (lambda: em.bleu_batch(["a", 5], ["a", "b"]), TypeError, "row 1 of expected"),  # type: ignore[list-item]
         (
             lambda: em.bleu_batch(["a", []], ["a", "b"]),
-            em.MetricInputError,
+            MetricInputError,
             "row 1 of expected has no reference",
         ),
         (lambda: em.chrf_batch([["a", None]], ["a"]), TypeError, "row 0 of expected"),  # type: ignore[list-item]
@@ -558,28 +559,28 @@ def test_exported_from_the_package() -> None:
         (lambda: em.bleu_batch("ab", ["a", "b"]), TypeError, "single str"),  # type: ignore[arg-type]
         (
             lambda: em.corpus_bleu([["a", "b", "c"]], ["a", "b", "c"]),
-            em.MetricInputError,
+            MetricInputError,
             "reference streams",
         ),
-        (lambda: em.corpus_chrf(["a"], ["a", "b"]), em.MetricInputError, "got 1 and 2"),
-        (lambda: em.bleu("a", "a", tokenizer="zh"), em.MetricInputError, "tokenizer"),  # type: ignore[arg-type]
-        (lambda: em.bleu("a", "a", smooth="add-one"), em.MetricInputError, "smooth"),  # type: ignore[arg-type]
+        (lambda: em.corpus_chrf(["a"], ["a", "b"]), MetricInputError, "got 1 and 2"),
+        (lambda: em.bleu("a", "a", tokenizer="zh"), MetricInputError, "tokenizer"),  # type: ignore[arg-type]
+        (lambda: em.bleu("a", "a", smooth="add-one"), MetricInputError, "smooth"),  # type: ignore[arg-type]
         (
             lambda: em.bleu("a", "a", smooth="floor", smooth_value=-1.0),
-            em.MetricInputError,
+            MetricInputError,
             "smooth_value",
         ),
         (
             lambda: em.bleu("a", "a", smooth="exp", smooth_value=0.5),
-            em.MetricInputError,
+            MetricInputError,
             "smooth_value",
         ),
-        (lambda: em.chrf("a", "a", char_order=0, word_order=0), em.MetricInputError, "order"),
-        (lambda: em.chrf("a", "a", char_order=-1), em.MetricInputError, "char_order"),
-        (lambda: em.chrf("a", "a", beta=-1), em.MetricInputError, "beta"),
+        (lambda: em.chrf("a", "a", char_order=0, word_order=0), MetricInputError, "order"),
+        (lambda: em.chrf("a", "a", char_order=-1), MetricInputError, "char_order"),
+        (lambda: em.chrf("a", "a", beta=-1), MetricInputError, "beta"),
         (lambda: em.chrf("a", "a", word_order=1.5), TypeError, "word_order must be an int"),  # type: ignore[arg-type]
         (lambda: em.chrf("a", "a", lowercase="yes"), TypeError, "lowercase must be a bool"),  # type: ignore[arg-type]
-        (lambda: em.bleu_batch(["a"], ["b"], workers=0), em.MetricInputError, "workers"),
+        (lambda: em.bleu_batch(["a"], ["b"], workers=0), MetricInputError, "workers"),
     ],
 )
 def test_bad_input_gets_a_clear_error(

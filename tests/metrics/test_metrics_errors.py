@@ -19,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import evalmark.metrics as em
+from evalmark.errors import MetricInputError
 
 TEXT_BATCH_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "token_f1_batch": em.token_f1_batch,
@@ -71,7 +72,7 @@ def vector_args(n: int) -> np.ndarray:
 def test_unequal_text_batches(name: str) -> None:
     fn = TEXT_BATCH_FUNCTIONS[name]
     exc = catch(fn, text_args(3), text_args(2))
-    assert isinstance(exc, em.MetricInputError)
+    assert isinstance(exc, MetricInputError)
     assert str(exc) == "expected batches of equal length, got 3 and 2"
     exc = catch(fn, [], text_args(1))
     assert str(exc) == "expected batches of equal length, got 0 and 1"
@@ -81,7 +82,7 @@ def test_unequal_text_batches(name: str) -> None:
 
 def test_unequal_vector_batches() -> None:
     exc = catch(em.cosine_batch, vector_args(3), vector_args(2))
-    assert isinstance(exc, em.MetricInputError)
+    assert isinstance(exc, MetricInputError)
     assert "3" in str(exc)
     assert "2" in str(exc)
 
@@ -97,7 +98,7 @@ def test_bad_workers_value(name: str, workers: int) -> None:
         exc = catch(fn, vector_args(2), vector_args(2), workers=workers)
     else:
         exc = catch(fn, text_args(2), text_args(2), workers=workers)
-    assert isinstance(exc, em.MetricInputError)
+    assert isinstance(exc, MetricInputError)
     assert "workers" in str(exc)
     assert str(workers) in str(exc)
 
@@ -182,7 +183,7 @@ def test_bad_option_values(fn: Callable[..., Any], kwargs: dict[str, str], bad: 
     else:
         args = ("1", "1")
     exc = catch(fn, *args, **kwargs)
-    assert isinstance(exc, em.MetricInputError)
+    assert isinstance(exc, MetricInputError)
     assert bad.strip("'") in str(exc)
 
 
@@ -197,15 +198,15 @@ def test_cosine_non_finite_names_the_row(bad: float, dtype: type) -> None:
     a[4, 2] = bad
     for args in ((a, b), (b, a)):
         exc = catch(em.cosine_batch, *args)
-        assert isinstance(exc, em.MetricInputError)
+        assert isinstance(exc, MetricInputError)
         assert names_row(str(exc), 4), str(exc)
     exc = catch(em.cosine_matrix, b[:2], a)
-    assert isinstance(exc, em.MetricInputError)
+    assert isinstance(exc, MetricInputError)
     assert names_row(str(exc), 4), str(exc)
     exc = catch(em.cosine_matrix, a, b[:3])
     assert names_row(str(exc), 4), str(exc)
-    assert isinstance(catch(em.cosine, a[4], b[4]), em.MetricInputError)
-    assert isinstance(catch(em.cosine, b[4], a[4]), em.MetricInputError)
+    assert isinstance(catch(em.cosine, a[4], b[4]), MetricInputError)
+    assert isinstance(catch(em.cosine, b[4], a[4]), MetricInputError)
 
 
 @pytest.mark.parametrize("d", [1, 7, 8, 9, 15, 16, 17, 33, 383, 384, 385])
@@ -219,7 +220,7 @@ def test_cosine_non_finite_at_any_lane(d: int, where: str, dtype: type) -> None:
     good = np.ones((3, d), dtype=dtype)
     assert names_row(str(catch(em.cosine_batch, good, bad)), 1)
     assert names_row(str(catch(em.cosine_matrix, good[:2], bad)), 1)
-    assert isinstance(catch(em.cosine, good[0], bad[1]), em.MetricInputError)
+    assert isinstance(catch(em.cosine, good[0], bad[1]), MetricInputError)
 
 
 def test_cosine_matrix_non_finite_against_an_empty_side() -> None:
@@ -286,16 +287,16 @@ def test_cosine_non_numeric(bad: object) -> None:
 )
 def test_invalid_expected_json_names_row_and_position(text: str, line: int, column: int) -> None:
     exc = catch(em.json_match, text, "1")
-    assert isinstance(exc, em.MetricInputError)
+    assert isinstance(exc, MetricInputError)
     assert re.search(rf"\bline {line}\b", str(exc)), str(exc)
     assert "column" in str(exc)
     exc = catch(em.canonical_json, text)
-    assert isinstance(exc, em.MetricInputError)
+    assert isinstance(exc, MetricInputError)
     assert re.search(rf"\bline {line}\b", str(exc)), str(exc)
     for numbers in ("value", "strict"):
         exp = ["1", "[]", text, "{}"]
         exc = catch(em.json_match_batch, exp, ["1", "[]", "2", "{}"], numbers=numbers)
-        assert isinstance(exc, em.MetricInputError)
+        assert isinstance(exc, MetricInputError)
         assert names_row(str(exc), 2), str(exc)
         assert re.search(rf"\bline {line}\b", str(exc)), str(exc)
         assert "column" in str(exc)

@@ -25,6 +25,7 @@ from rouge_score import rouge_scorer
 import evalmark
 import evalmark.metrics as em
 import oracles
+from evalmark.errors import MetricInputError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import workload
@@ -365,10 +366,10 @@ def test_threads_equal_serial() -> None:
         assert got.tobytes() == serial[job].tobytes(), job
 
 
-def test_exported_from_the_package() -> None:
+def test_exported_from_the_metrics_face_only() -> None:
     for name in ("rouge_n", "rouge_n_batch", "rouge_lsum", "rouge_lsum_batch"):
-        assert getattr(evalmark, name) is getattr(em, name)
-        assert name in evalmark.__all__
+        assert name in em.__all__
+        assert name not in evalmark.__all__
 
 
 # ---------------------------------------------------------------------------- errors
@@ -379,17 +380,17 @@ def test_exported_from_the_package() -> None:
     [
         (lambda: em.rouge_n(1, "a"), TypeError, "expected must be str, got int"),  # type: ignore[arg-type]
         (lambda: em.rouge_lsum("a", None), TypeError, "actual must be str, got NoneType"),  # type: ignore[arg-type]
-        (lambda: em.rouge_n("a", "a", n=0), em.MetricInputError, "n must be"),
-        (lambda: em.rouge_n("a", "a", n=-2), em.MetricInputError, "n must be"),
+        (lambda: em.rouge_n("a", "a", n=0), MetricInputError, "n must be"),
+        (lambda: em.rouge_n("a", "a", n=-2), MetricInputError, "n must be"),
         (lambda: em.rouge_n("a", "a", n=True), TypeError, "n must be an int"),  # type: ignore[arg-type]
         (lambda: em.rouge_n("a", "a", n=2.0), TypeError, "n must be an int"),  # type: ignore[arg-type]
-        (lambda: em.rouge_n("a", "a", stemmer="snowball"), em.MetricInputError, "stemmer"),  # type: ignore[arg-type]
+        (lambda: em.rouge_n("a", "a", stemmer="snowball"), MetricInputError, "stemmer"),  # type: ignore[arg-type]
         (lambda: em.rouge_l("a", "a", stemmer=1), TypeError, "stemmer"),  # type: ignore[arg-type]
-        (lambda: em.rouge_lsum("a", "a", measure="f1"), em.MetricInputError, "measure"),  # type: ignore[arg-type]
-        (lambda: em.rouge_n_batch(["a"], ["a", "b"]), em.MetricInputError, "got 1 and 2"),
+        (lambda: em.rouge_lsum("a", "a", measure="f1"), MetricInputError, "measure"),  # type: ignore[arg-type]
+        (lambda: em.rouge_n_batch(["a"], ["a", "b"]), MetricInputError, "got 1 and 2"),
         (lambda: em.rouge_lsum_batch(["a", 3], ["a", "b"]), TypeError, "row 1 of expected"),  # type: ignore[list-item]
         (lambda: em.rouge_n_batch("ab", ["a", "b"]), TypeError, "single str"),  # type: ignore[arg-type]
-        (lambda: em.rouge_n_batch(["a"], ["b"], workers=0), em.MetricInputError, "workers"),
+        (lambda: em.rouge_n_batch(["a"], ["b"], workers=0), MetricInputError, "workers"),
     ],
 )
 def test_bad_input_gets_a_clear_error(

@@ -18,18 +18,17 @@ from evalmark.models import (
     ChatToolCall,
     HashEmbedding,
     Message,
-    RecordMode,
     ScriptedChat,
     Usage,
     call_context,
     chat_from_callable,
     embedding_from_callable,
     record_replay,
-    redact_pattern,
-    request_key,
 )
+from evalmark.models._canonical import request_key
 from evalmark.models._cassette_file import FORMAT_NAME, read_cassette
-from evalmark.models._modes import MODE_ENV, resolve_mode
+from evalmark.models._modes import MODE_ENV, RecordMode, resolve_mode
+from evalmark.models._secrets import redact_pattern
 
 USER = [{"role": "user", "content": "What is the capital of France?"}]
 
@@ -242,7 +241,7 @@ def test_recorded_key_covers_every_generation_parameter_but_no_transport(tmp_pat
 
 _KEY_SCRIPT = """
 import sys
-from evalmark.models import request_key
+from evalmark.models._canonical import request_key
 print(request_key({"z": [1, 2.0, {"b": "é", "a": None}], "a": 0.1}))
 """
 

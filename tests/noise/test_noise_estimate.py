@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark.noise import estimate_flip_rate, wilson_interval
-from evalmark.noise._estimate import flip_rate_from_disagreement
+from evalmark.noise import estimate_flip_rate
+from evalmark.noise._estimate import flip_rate_from_disagreement, wilson_interval
 
 
 def synthetic_verdicts(

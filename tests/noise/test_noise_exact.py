@@ -9,18 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark.noise import (
-    BuildTruth,
-    Case,
-    Check,
-    builds_from_counts,
-    case_pass_probabilities,
-    gate_risk,
-    make_gates,
-    min_passing,
-    parse_threshold,
-    passing_distribution,
-)
+from evalmark.noise import BuildTruth, Case, Check, builds_from_counts, gate_risk
+from evalmark.noise._exact import case_pass_probabilities, passing_distribution
+from evalmark.noise._gates import make_gates, min_passing, parse_threshold
 
 
 def risks(suite: BuildTruth, p: float | None, thresholds: list[float]) -> dict[float, float]:

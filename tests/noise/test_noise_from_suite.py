@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalmark.noise import builds_from_rows, pick_builds
+from evalmark.noise._from_suite import builds_from_rows, pick_builds
 
 
 def test_pick_builds_prefers_the_usual_names_then_the_order() -> None:

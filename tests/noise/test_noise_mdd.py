@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-from evalmark.noise import minimum_detectable_difference
-from evalmark.noise._compare import CaseOutcome, compare_builds
+from evalmark.noise._compare import CaseOutcome, compare_builds, minimum_detectable_difference
 
 
 def _model(n: int, delta: float, discordant: float) -> tuple[float, float]:

@@ -21,13 +21,11 @@ from evalmark.noise import (
     JudgeRates,
     RateCounts,
     builds_from_counts,
-    case_pass_probabilities,
     gate_risk,
-    passing_distribution,
     posterior_rows,
     simulate_gates,
-    suite_distribution,
 )
+from evalmark.noise._exact import case_pass_probabilities, passing_distribution, suite_distribution
 from evalmark.noise._gates import make_gates
 
 

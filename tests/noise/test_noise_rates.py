@@ -11,15 +11,14 @@ from scipy import stats
 
 from evalmark.errors import DataFileError
 from evalmark.noise import (
-    DEFAULT_JUDGE_RATES,
     ErrorRates,
     JudgeRates,
     RateCounts,
     estimate_overdispersion,
-    rates_path,
     read_rates,
     write_rates,
 )
+from evalmark.noise._rates import DEFAULT_JUDGE_RATES, rates_path
 
 
 def test_flip_model_is_equal_rates() -> None:

@@ -11,16 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalmark.noise import (
-    BuildTruth,
-    Case,
-    Check,
-    builds_from_counts,
-    case_pass_probabilities,
-    gate_risk,
-    passing_distribution,
-    simulate_gates,
-)
+from evalmark.noise import BuildTruth, Case, Check, builds_from_counts, gate_risk, simulate_gates
+from evalmark.noise._exact import case_pass_probabilities, passing_distribution
 
 
 def mixed_suite() -> BuildTruth:

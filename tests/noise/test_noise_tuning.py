@@ -14,13 +14,11 @@ from evalmark.noise import (
     JudgeRates,
     RateCounts,
     builds_from_counts,
-    cases_needed,
     gate_risk,
-    render_text,
-    report_to_dict,
     tune,
 )
-from evalmark.noise._tuning import scaled_kind_counts
+from evalmark.noise._render import render_text, report_to_dict
+from evalmark.noise._tuning import cases_needed, scaled_kind_counts
 
 
 def test_table_rows_carry_exact_risks_and_simulated_counts() -> None:

@@ -21,8 +21,9 @@ from offline_helpers import Escaped, Listener, Net
 
 import evalmark
 from evalmark.errors import EvalmarkError, NetworkBlockedError
-from evalmark.offline import Guard, attempts, clear_attempts, find_blocked, offline
 from evalmark.offline import _guard as guard_module
+from evalmark.offline import attempts, clear_attempts, find_blocked, offline
+from evalmark.offline._run import Guard
 
 HERE = Path(__file__).name
 

@@ -8,16 +8,15 @@ import socket
 import pytest
 
 from evalmark.models import _modes as modes
-from evalmark.offline import (
+from evalmark.offline._policy import DEFAULT_ALLOW, parse_allow, parse_ip
+from evalmark.offline._run import (
     ALLOW_ENV,
-    DEFAULT_ALLOW,
     MODE_ENV,
     _ci_is_set,
     decide,
     environment_allow,
     record_hint,
 )
-from evalmark.offline._policy import parse_allow, parse_ip
 
 
 def ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:

@@ -11,7 +11,8 @@ from offline_helpers import Listener, Net
 from evalmark.cli import main
 from evalmark.data._samples import Sample
 from evalmark.engine._scorer import Scorer
-from evalmark.offline import attempts, blocked_note, clear_attempts, offline
+from evalmark.offline import attempts, clear_attempts, offline
+from evalmark.offline._run import blocked_note
 from evalmark.strategies import ExactMatch
 
 APP = """\

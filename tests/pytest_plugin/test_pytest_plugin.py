@@ -371,7 +371,7 @@ def test_record_mode_option_sets_the_mode_for_the_run(project: pytest.Pytester) 
     project.makepyfile(
         test_mode="""
         import os
-        from evalmark.models import RecordMode
+        from evalmark.models._modes import RecordMode
 
         def test_mode(evalmark_record_mode):
             assert os.environ["EVALMARK_RECORD_MODE"] == "record-missing"

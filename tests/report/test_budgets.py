@@ -16,7 +16,8 @@ from evalmark.errors import SuiteError
 from evalmark.report import require_budget
 from evalmark.report._gates import BudgetLimit, check_budgets
 from evalmark.strategies import ExactMatch
-from evalmark.suite import load_suite, run_suite
+from evalmark.suite._loader import load_suite
+from evalmark.suite._runner import run_suite
 
 RECORDED = {
     "a": (120.0, 300, "0.002"),

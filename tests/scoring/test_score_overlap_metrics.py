@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import evalmark as em
+from evalmark import metrics
 from evalmark.cli import main
 
 PAIRS = [
@@ -17,15 +17,15 @@ PAIRS = [
     ("", "something"),
 ]
 KERNELS = {
-    "rouge1": lambda e, a: em.rouge_n(e, a, n=1),
-    "rouge1_stemmed": lambda e, a: em.rouge_n(e, a, n=1, stemmer="porter"),
-    "rouge2": lambda e, a: em.rouge_n(e, a, n=2),
-    "rouge2_stemmed": lambda e, a: em.rouge_n(e, a, n=2, stemmer="porter"),
-    "rouge_lsum": em.rouge_lsum,
-    "rouge_lsum_stemmed": lambda e, a: em.rouge_lsum(e, a, stemmer="porter"),
-    "bleu": em.bleu,
-    "chrf": em.chrf,
-    "chrf_pp": lambda e, a: em.chrf(e, a, word_order=2),
+    "rouge1": lambda e, a: metrics.rouge_n(e, a, n=1),
+    "rouge1_stemmed": lambda e, a: metrics.rouge_n(e, a, n=1, stemmer="porter"),
+    "rouge2": lambda e, a: metrics.rouge_n(e, a, n=2),
+    "rouge2_stemmed": lambda e, a: metrics.rouge_n(e, a, n=2, stemmer="porter"),
+    "rouge_lsum": metrics.rouge_lsum,
+    "rouge_lsum_stemmed": lambda e, a: metrics.rouge_lsum(e, a, stemmer="porter"),
+    "bleu": metrics.bleu,
+    "chrf": metrics.chrf,
+    "chrf_pp": lambda e, a: metrics.chrf(e, a, word_order=2),
 }
 
 

@@ -25,8 +25,9 @@ from evalmark.metrics import (
     rouge_l_batch,
     token_f1_batch,
 )
-from evalmark.scoring import Columns, ScoreOptions, parse_metrics, score_file, summary_json
+from evalmark.scoring import Columns, ScoreOptions, parse_metrics, score_file
 from evalmark.scoring import _summary as summary_module
+from evalmark.scoring._pipeline import summary_json
 from evalmark.scoring._summary import Distribution
 
 TEXT_METRICS = "token_f1,rouge_l,levenshtein_similarity,levenshtein_distance"

@@ -10,14 +10,8 @@ from typing import Any, ClassVar
 import pytest
 
 from evalmark import Sample, Scorer, TestCase
-from evalmark.models import (
-    ChatReply,
-    NoisyJudge,
-    RuleJudge,
-    ScriptedChat,
-    current_call,
-    record_replay,
-)
+from evalmark.models import ChatReply, NoisyJudge, RuleJudge, ScriptedChat, record_replay
+from evalmark.models._context import current_call
 from evalmark.models._prompts import AGREEMENT
 from evalmark.report import render_report
 from evalmark.strategies import ExactMatch, LLMJudge, TokenF1

@@ -20,11 +20,11 @@ from evalmark.strategies import (
     Guardrail,
     JsonMatch,
     LevenshteinSimilarity,
-    RetrievedSegments,
     RougeL,
     SemanticSimilarity,
     TokenF1,
 )
+from evalmark.strategies._retrieval import RetrievedSegments
 
 
 def sample(expected: str | None = "Paris", **fields: object) -> Sample:

@@ -24,9 +24,9 @@ from evalmark.models import (
     RuleJudge,
     ScriptedChat,
     call_context,
-    current_call,
     record_replay,
 )
+from evalmark.models._context import current_call
 from evalmark.models._prompts.fence import read_blocks
 from evalmark.report import assert_that, render_report, report_document
 from evalmark.strategies._llm_judge import LLMJudge

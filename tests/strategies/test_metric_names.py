@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 import evalmark as em
+from evalmark import metrics
 from evalmark.cli import main
-from evalmark.metrics import METRICS, Metric
+from evalmark.metrics import METRICS
+from evalmark.metrics._table import Metric
 from evalmark.strategies._metric_kinds import METRIC_CHECKS, kind_name, kind_option
 from evalmark.strategies._registry import build_strategy, get_strategy_kind
 
@@ -49,8 +51,8 @@ def pairs_of(metric: Metric) -> list[tuple[str, str]]:
 
 def function_values(metric: Metric, pairs: list[tuple[str, str]]) -> list[Any]:
     """The public scalar function on each pair, and the batch function on all of them."""
-    scalar = getattr(em, metric.function.name)
-    batch = getattr(em, f"{metric.function.name}_batch")
+    scalar = getattr(metrics, metric.function.name)
+    batch = getattr(metrics, f"{metric.function.name}_batch")
     one_by_one = [scalar(e, a, **metric.settings) for e, a in pairs]
     together = batch([e for e, _ in pairs], [a for _, a in pairs], **metric.settings).tolist()
     assert one_by_one == together, metric.name
@@ -126,8 +128,8 @@ def test_cosine_function_and_score_agree(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     left, right = VECTORS
-    values = [em.cosine(e, a) for e, a in zip(left, right, strict=True)]
-    assert em.cosine_batch(left, right).tolist() == values
+    values = [metrics.cosine(e, a) for e, a in zip(left, right, strict=True)]
+    assert metrics.cosine_batch(left, right).tolist() == values
     source = tmp_path / "vectors.jsonl"
     source.write_text(
         "".join(
@@ -147,5 +149,5 @@ def test_a_stemmed_variant_says_so_in_its_name() -> None:
     for metric in METRICS.values():
         stemmed = metric.options.get("stemmer") == "porter"
         assert stemmed == metric.name.endswith("_stemmed"), metric.name
-    assert em.rouge_n("running cats", "runs cat") == 0.0
-    assert em.rouge_n("running cats", "runs cat", stemmer="porter") > 0.0
+    assert metrics.rouge_n("running cats", "runs cat") == 0.0
+    assert metrics.rouge_n("running cats", "runs cat", stemmer="porter") > 0.0

@@ -23,8 +23,10 @@ from evalmark.strategies._registry import (
     register_strategy,
     unregister_strategy,
 )
-from evalmark.suite import load_suite, run_suite, suite_file_schema
+from evalmark.suite import suite_file_schema
+from evalmark.suite._loader import load_suite
 from evalmark.suite._model import STRATEGY_KINDS as SUITE_KINDS
+from evalmark.suite._runner import run_suite
 
 registry = importlib.import_module("evalmark.strategies._registry")
 

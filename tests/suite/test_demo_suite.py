@@ -14,8 +14,8 @@ import pytest
 from evalmark import load_samples
 from evalmark.cli import main
 from evalmark.report import SuiteReport
-from evalmark.suite import load_suite
 from evalmark.suite._application import recorded_application
+from evalmark.suite._loader import load_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"

@@ -10,7 +10,9 @@ import pytest
 
 from evalmark.cli import main
 from evalmark.data._case import TestCase
-from evalmark.suite import load_application, load_suite, run_suite
+from evalmark.suite import load_application
+from evalmark.suite._loader import load_suite
+from evalmark.suite._runner import run_suite
 
 # question -> (prompt tokens, completion tokens); "c" is recorded without usage
 TOKENS = {"a": (200, 100), "b": (900, 500)}

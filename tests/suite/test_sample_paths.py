@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.errors import SuiteError
-from evalmark.suite import load_suite
-from evalmark.suite._loader import project_root
+from evalmark.suite._loader import load_suite, project_root
 
 SAMPLES = "- {name: one, parameters: [q], expected-output: a}\n"
 SUITE = "samples: {path}\napplication: {{function: app.py:answer}}\nstrategies: [exact-match]\n"

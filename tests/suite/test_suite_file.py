@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.errors import SuiteError
-from evalmark.suite import load_suite
+from evalmark.suite._loader import load_suite
 
 SAMPLES = """\
 - name: one

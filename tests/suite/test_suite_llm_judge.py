@@ -12,7 +12,9 @@ from evalmark.errors import SuiteError
 from evalmark.models import RuleJudge
 from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.strategies._registry import build_strategy, get_strategy_kind
-from evalmark.suite import load_suite, run_suite, suite_file_schema
+from evalmark.suite import suite_file_schema
+from evalmark.suite._loader import load_suite
+from evalmark.suite._runner import run_suite
 
 SUPPORT = Path(__file__).resolve().parents[2] / "golden" / "support"
 

@@ -13,7 +13,8 @@ from evalmark.errors import StrategyError, SuiteError
 from evalmark.models import RuleJudge, ScriptedChat, call_context, record_replay
 from evalmark.models._prompts import PROMPTS
 from evalmark.report import render_report, report_document
-from evalmark.suite import STRATEGY_KINDS, StrategySpec, load_suite
+from evalmark.suite._loader import load_suite
+from evalmark.suite._model import STRATEGY_KINDS, StrategySpec
 from evalmark.suite._runner import build_strategy, check_gate, run_suite, verdict_rows
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,10 @@ import pytest
 import evalmark
 from evalmark.data._results import EvaluationResult
 from evalmark.data._samples import Sample
-from evalmark.strategies import Contains, FunctionStrategy
-from evalmark.telemetry import Monitor, RecordingTracer, monitor, scope
+from evalmark.strategies import Contains
+from evalmark.strategies._base import FunctionStrategy
+from evalmark.telemetry import RecordingTracer, scope
+from evalmark.telemetry._sampling import Monitor, monitor
 
 MASK = (1 << 64) - 1
 
@@ -269,7 +271,7 @@ def test_the_monitor_wires_to_prometheus() -> None:
 
     registry = CollectorRegistry()
     tracer = prometheus_tracer(registry=registry)
-    with evalmark.telemetry.monitor(
+    with evalmark.monitor(
         [not_empty], sample_rate=0.5, seed=1, tracer=tracer, suite="prod"
     ) as watch:
         wrapped = watch(answer)

@@ -31,6 +31,7 @@ def run(code: str) -> list[str]:
 def test_telemetry_works_without_opentelemetry_and_names_the_extra() -> None:
     out = run(
         """
+import evalmark
 import evalmark.telemetry as t
 from evalmark.data._results import EvaluationResult
 from evalmark.errors import OptionalDependencyError
@@ -38,7 +39,7 @@ from evalmark.errors import OptionalDependencyError
 tracer = t.RecordingTracer()
 with t.scope(tracer):
     t.record_evaluation(EvaluationResult.passing(1.0), strategy="s")
-with t.monitor([lambda s, o: True], sample_rate=1.0, tracer=tracer) as watch:
+with evalmark.monitor([lambda s, o: True], sample_rate=1.0, tracer=tracer) as watch:
     watch(str.upper)("x")
 print(len(tracer))
 for make in (t.OpenTelemetryTracer, t.prometheus_tracer, t.prometheus_text):

@@ -24,14 +24,12 @@ from prometheus_client import CollectorRegistry, start_http_server
 
 from evalmark.data._results import EvaluationResult
 from evalmark.telemetry import (
-    DURATION_METRIC,
-    SCORE_METRIC,
     OpenTelemetryTracer,
     prometheus_text,
     prometheus_tracer,
     record_evaluation,
 )
-from evalmark.telemetry._otel import DURATION_BUCKETS, SCORE_BUCKETS
+from evalmark.telemetry._otel import DURATION_BUCKETS, DURATION_METRIC, SCORE_BUCKETS, SCORE_METRIC
 
 
 class Sdk:

@@ -19,8 +19,8 @@ from evalmark.telemetry import (
     record_column,
     record_evaluation,
     scope,
-    tracer_for,
 )
+from evalmark.telemetry._tracer import tracer_for
 
 PASS = EvaluationResult.passing(0.9, "close enough")
 

@@ -19,11 +19,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evalmark.conversation import Plan, simulate_many
+from evalmark import load_suite
+from evalmark.conversation import simulate_many
+from evalmark.conversation._simulate import Plan
 from evalmark.engine._run import run_sync
 from evalmark.models import ChatReply, record_replay
 from evalmark.models._values import message_dicts
-from evalmark.suite import load_suite
 from evalmark.suite._conversation_run import (
     ConversationApplication,
     simulated_user,

@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from evalmark import load_samples
+from evalmark import load_samples, load_suite
 from evalmark.models import ScriptedChat, record_replay
-from evalmark.suite import load_suite
 from evalmark.suite._application import application_messages, question_of
 
 HERE = Path(__file__).resolve().parent

@@ -10,30 +10,19 @@
     result.judge_rates()                                        # evalmark.noise.JudgeRates
     write_rates("suite/.evalmark/judge-rates.json", result.judge_rates())  # for `evalmark tune`
 
+``agreement(truth, predicted)`` gives the confusion matrix, accuracy and kappa of any labels.
 The command line is ``evalmark judge calibrate LABELS --judge ...``.
 """
 
-from evalmark.calibration._agreement import Agreement, Rate, agreement, rate
+from evalmark.calibration._agreement import agreement
 from evalmark.calibration._labels import CalibrationSet, LabelledItem, load_labels
-from evalmark.calibration._run import (
-    RATES_FILE,
-    CalibrationResult,
-    ItemOutcome,
-    calibrate,
-)
-from evalmark.errors import CalibrationError
+from evalmark.calibration._run import CalibrationResult, calibrate
 
 __all__ = [
-    "RATES_FILE",
-    "Agreement",
-    "CalibrationError",
     "CalibrationResult",
     "CalibrationSet",
-    "ItemOutcome",
     "LabelledItem",
-    "Rate",
     "agreement",
     "calibrate",
     "load_labels",
-    "rate",
 ]

@@ -14,6 +14,8 @@ from collections.abc import Collection, Sequence
 
 from evalmark.errors import CliError, EvalmarkError, ExtensionNotBuiltError
 
+__all__ = ["main"]
+
 EXIT_OK = 0
 EXIT_GATE_FAILED = 1
 EXIT_USAGE = 2

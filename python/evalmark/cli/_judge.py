@@ -123,7 +123,7 @@ class _ReplayOnly:
 def replay_only(path: Path, model_id: str | None = None) -> _ReplayOnly:
     """A stand-in for the judge recorded in the cassette ``path`` (its only chat model unless
     ``model_id`` names one), to replay it without the live model."""
-    from evalmark.models import read_cassette
+    from evalmark.models._cassette_file import read_cassette
 
     if not path.exists():
         raise CliError(f"--judge cassette:{path}: no such file")
@@ -229,7 +229,8 @@ def _text(result: Any) -> str:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from evalmark.calibration import RATES_FILE, calibrate, load_labels
+    from evalmark.calibration import calibrate, load_labels
+    from evalmark.calibration._run import RATES_FILE
     from evalmark.noise import write_rates
 
     labels = load_labels(args.labels, prompt=args.prompt)

@@ -108,7 +108,8 @@ def _no_action(parser: argparse.ArgumentParser) -> Any:
 
 def _load(path: Path) -> Any:
     """The file at ``path`` as a suite of reports (one report is a suite of one)."""
-    from evalmark.report import ReportFormatError, SuiteReport
+    from evalmark.errors import ReportFormatError
+    from evalmark.report import SuiteReport
 
     try:
         return SuiteReport.read_any(path)

@@ -11,7 +11,8 @@ from evalmark.cli import EXIT_OK
 from evalmark.errors import CliError, OptionalDependencyError
 
 if TYPE_CHECKING:
-    from evalmark.scoring import BadRow, ScoreOptions, Summary
+    from evalmark.scoring import ScoreOptions, Summary
+    from evalmark.scoring._chunks import BadRow
 
 DEFAULT_CHUNK_SIZE = 50_000
 EXIT_INTERRUPTED = 130
@@ -157,7 +158,7 @@ def register(subparsers: Any) -> None:
 
 def _options(args: argparse.Namespace) -> ScoreOptions:
     from evalmark.errors import MetricInputError
-    from evalmark.metrics import resolve_workers
+    from evalmark.metrics._args import resolve_workers
     from evalmark.scoring import Columns, ScoreOptions, parse_metrics
 
     try:
@@ -210,7 +211,7 @@ class _BadRowLog:
         self.nulls: dict[str, tuple[int, BadRow]] = {}
 
     def __call__(self, row: BadRow) -> None:
-        from evalmark.scoring import TOO_LONG
+        from evalmark.scoring._lengths import TOO_LONG
 
         if row.metric == TOO_LONG:
             self.long_rows += 1
@@ -312,7 +313,7 @@ def _figure(value: float | None, integer: bool) -> str:
 
 def format_summary(path: Path, summary: Summary) -> str:
     """The summary as an aligned text table."""
-    from evalmark.scoring import METRICS
+    from evalmark.scoring._registry import METRICS
 
     lines = [
         f"{path}: {summary.rows:,} rows"

@@ -22,15 +22,10 @@ from evalmark.cli import EXIT_OK
 from evalmark.cli import _tune_suite as tune_suite
 from evalmark.cli._tune_noise import Noise, noise_levels, split_values
 from evalmark.errors import CliError, PlotUnavailableError
-from evalmark.noise import (
-    BuildTruth,
-    builds_from_counts,
-    parse_threshold,
-    plot_tuning,
-    render_text,
-    report_to_dict,
-    tune,
-)
+from evalmark.noise import BuildTruth, builds_from_counts, tune
+from evalmark.noise._gates import parse_threshold
+from evalmark.noise._plot import plot_tuning
+from evalmark.noise._render import render_text, report_to_dict
 
 _EPILOG = """\
 examples:

@@ -97,7 +97,7 @@ class _Tally:
 
 
 def _tally(path: Path) -> _Tally:
-    from evalmark.models import read_cassette
+    from evalmark.models._cassette_file import read_cassette
 
     tally = _Tally()
     for entry in sorted(read_cassette(path).entries, key=lambda e: (e.key, e.index)):

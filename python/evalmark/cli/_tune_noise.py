@@ -14,14 +14,8 @@ from pathlib import Path
 
 from evalmark.cli._tune_cassette import flip_rates_from_cassette
 from evalmark.errors import CliError, DataFileError
-from evalmark.noise import (
-    DEFAULT_JUDGE_RATES,
-    ErrorRates,
-    JudgeRates,
-    RateCounts,
-    rates_path,
-    read_rates,
-)
+from evalmark.noise import ErrorRates, JudgeRates, RateCounts, read_rates
+from evalmark.noise._rates import DEFAULT_JUDGE_RATES, rates_path
 from evalmark.noise._render import rates_label
 
 __all__ = ["Noise", "noise_levels", "parse_flip_rates", "split_values"]

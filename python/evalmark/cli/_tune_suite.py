@@ -74,8 +74,8 @@ def load_suite_builds(
     path: Path, healthy: str | None = None, regressed: str | None = None
 ) -> SuiteSource:
     """Replay the suite's healthy and regressed builds with a noise-free judge."""
-    from evalmark.suite import load_suite, run_suite, verdict_rows
-    from evalmark.suite._runner import build_judge
+    from evalmark.suite._loader import load_suite
+    from evalmark.suite._runner import build_judge, run_suite, verdict_rows
 
     suite = load_suite(path)
     notes = []

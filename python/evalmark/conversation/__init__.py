@@ -1,35 +1,22 @@
 """Conversations: simulate a multi-turn exchange with the application and score it.
 
-:func:`simulate` (and :func:`asimulate`) plays a :class:`SimulatedUser` against
-``app(message, thread_id)``; :func:`score_conversations` turns the simulations into a report
-with per-turn, whole-conversation and trajectory checks. The package sits just above the engine:
-it calls the application, as the engine does, and uses the engine's threads and event loop.
+:func:`evalmark.simulate` (and :func:`evalmark.asimulate`) plays a
+:class:`evalmark.SimulatedUser` against ``app(message, thread_id)``;
+:func:`evalmark.score_conversations` turns the simulations into a report with per-turn,
+whole-conversation and trajectory checks (:class:`ConversationCase`). The package sits just
+above the engine: it calls the application, as the engine does, and uses the engine's threads
+and event loop.
 """
 
-from evalmark.conversation._report import ascore_conversations, score_conversations
-from evalmark.conversation._scoring import ConversationCase, turn_sample
-from evalmark.conversation._simulate import (
-    Plan,
-    Simulation,
-    StopReason,
-    asimulate,
-    simulate,
-    simulate_many,
-)
-from evalmark.conversation._users import END_TOKEN, ScriptedTurn, SimulatedUser
+from evalmark.conversation._report import ascore_conversations
+from evalmark.conversation._scoring import ConversationCase
+from evalmark.conversation._simulate import Simulation, simulate_many
+from evalmark.conversation._users import ScriptedTurn
 
 __all__ = [
-    "END_TOKEN",
     "ConversationCase",
-    "Plan",
     "ScriptedTurn",
-    "SimulatedUser",
     "Simulation",
-    "StopReason",
     "ascore_conversations",
-    "asimulate",
-    "score_conversations",
-    "simulate",
     "simulate_many",
-    "turn_sample",
 ]

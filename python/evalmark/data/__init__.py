@@ -8,4 +8,9 @@ Modules: :mod:`~evalmark.data._sample` and :mod:`~evalmark.data._case` (the valu
 plug-ins), :mod:`~evalmark.data._result` and :mod:`~evalmark.data._result_column` (evaluation
 results, gathered in :mod:`~evalmark.data._results`). :mod:`~evalmark.data._samples`
 and :mod:`~evalmark.data._testcase` gather the public names of each kind in one import.
+
+This package has no names of its own: the values and their readers and writers are imported
+from the top level (``from evalmark import Sample, load_samples, TestCase, EvaluationResult``).
 """
+
+__all__: list[str] = []

@@ -3,4 +3,9 @@ samples through an application and checks and collects the results into a report
 and ``Evaluation`` (:mod:`~evalmark.engine._scorer`) and suite runs are faces over it;
 :mod:`~evalmark.engine._settings` checks a run's settings, :mod:`~evalmark.engine._run` holds the
 steps. Gates on the reports are :mod:`evalmark.report._gates`; the k-of-n rule they share is
-:func:`evalmark.noise._gates.passes`."""
+:func:`evalmark.noise._gates.passes`.
+
+This package has no names of its own: use ``evalmark.Scorer``, ``evalmark.Evaluation`` and
+``evalmark.run_suite``."""
+
+__all__: list[str] = []

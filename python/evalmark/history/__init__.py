@@ -7,18 +7,13 @@ a locked or corrupt database is reported as a :class:`~evalmark.errors.HistoryEr
 command line prints as a warning.
 """
 
-from evalmark.history._append import append_run, suite_inputs
-from evalmark.history._record import AnswerIdentity, CaseResult, RunRecord, collect_run
+from evalmark.history._record import CaseResult, RunRecord
 from evalmark.history._store import HistoryStore, default_history_path, open_history
 
 __all__ = [
-    "AnswerIdentity",
     "CaseResult",
     "HistoryStore",
     "RunRecord",
-    "append_run",
-    "collect_run",
     "default_history_path",
     "open_history",
-    "suite_inputs",
 ]

@@ -1,24 +1,22 @@
 """Metric functions: scalar and batch forms over the Rust kernels in ``evalmark._core``.
 
 :data:`METRICS` is the metric table: every metric name, each one number (a function of
-:data:`FUNCTIONS` with some options fixed, such as ``rouge1_stemmed``); the strategies, the
-suite kinds and ``evalmark score`` take their metrics from it.
+:data:`~evalmark.metrics._table.FUNCTIONS` with some options fixed, such as ``rouge1_stemmed``);
+the strategies, the suite kinds and ``evalmark score`` take their metrics from it.
 
 Arguments are always ``(expected, actual)``. Batch forms take sequences of ``str`` (or a
 :class:`TextColumn`), or 2-D arrays for vectors, and return 1-D numpy arrays. They release the
 GIL and run on ``workers`` threads: ``-1`` every core, ``1`` serial, ``n`` that many; the default
 comes from the ``EVALMARK_WORKERS`` environment variable, else ``-1``. Results are bit-identical
 for every value of ``workers``. Text functions take ``max_chars``: a text with more code points
-raises :class:`TextTooLongError`, whose ``rows`` lists the offending rows of a batch. The
-definitions and the cost model are stated in ``evalmark/_core.pyi``.
+raises :class:`~evalmark.errors.TextTooLongError`, whose ``rows`` lists the offending rows of a
+batch. The definitions and the cost model are stated in ``evalmark/_core.pyi``.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
-
-from evalmark.errors import MetricInputError, TextTooLongError
 
 if TYPE_CHECKING:
     from evalmark._core import work_done as work_done
@@ -64,7 +62,7 @@ if TYPE_CHECKING:
         corpus_bleu,
         corpus_chrf,
     )
-    from evalmark.metrics._table import FUNCTIONS, METRICS, Metric, MetricFunction
+    from evalmark.metrics._table import METRICS
     from evalmark.metrics._vectors import cosine, cosine_batch, cosine_matrix
 
 
@@ -83,9 +81,6 @@ _HOMES: dict[str, str] = {
     "Stemmer": "evalmark.metrics._args",
     "Tokenizer": "evalmark.metrics._args",
     "Option": "evalmark.metrics._option",
-    "FUNCTIONS": "evalmark.metrics._table",
-    "Metric": "evalmark.metrics._table",
-    "MetricFunction": "evalmark.metrics._table",
     "METRICS": "evalmark.metrics._table",
     "TextColumn": "evalmark.metrics._column",
     "Texts": "evalmark.metrics._column",
@@ -130,13 +125,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "FUNCTIONS",
     "METRICS",
-    "Metric",
-    "MetricFunction",
-    "MetricInputError",
     "TextColumn",
-    "TextTooLongError",
     "bleu",
     "bleu_batch",
     "canonical_json",

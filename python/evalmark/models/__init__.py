@@ -10,13 +10,13 @@ Record once against the real model, commit the cassette, replay offline in CI::
 
 Run once with ``EVALMARK_RECORD_MODE=record-missing`` (and an API key) to record; afterwards,
 and always when ``CI`` is set, calls replay from ``judge.jsonl`` and an unrecorded call raises
-:class:`CassetteMiss` saying first how to record it, then what differs. Modes: ``replay``,
-``record-missing``, ``rewrite``, ``off``. A call is its request plus the ``repeat`` of its call
-context, so the same call replays the same recording however often and in whatever order it
-is made; ``beyond_recorded`` (``repeat``, ``cycle``, ``error``) answers repeats that were not
-recorded. Credentials are redacted before anything is hashed or written (by field name, by the
-values the model was configured with, by format). The cassette is JSON Lines sorted by key,
-safe to review and merge; ``evalmark cassette ls|verify|prune`` inspects it. Writers take
+:class:`~evalmark.errors.CassetteMiss` saying first how to record it, then what differs. Modes:
+``replay``, ``record-missing``, ``rewrite``, ``off``. A call is its request plus the ``repeat``
+of its call context, so the same call replays the same recording however often and in whatever
+order it is made; ``beyond_recorded`` (``repeat``, ``cycle``, ``error``) answers repeats that
+were not recorded. Credentials are redacted before anything is hashed or written (by field name,
+by the values the model was configured with, by format). The cassette is JSON Lines sorted by
+key, safe to review and merge; ``evalmark cassette ls|verify|prune`` inspects it. Writers take
 ``<cassette>.lock`` and, in rewrite mode, ``<cassette>.rewrite.lock`` (git-ignore ``*.lock``).
 
 Without a real model: :class:`ScriptedChat`, :class:`EchoChat`, :class:`RuleJudge` (word
@@ -28,75 +28,32 @@ evaluation engine sets it; ``NoisyJudge`` draws from it and cassettes use ``repe
 sample index (run, sample and check never select another recording).
 """
 
-from evalmark.errors import (
-    CassetteError,
-    CassetteFormatError,
-    CassetteMiss,
-    ScriptExhausted,
-    SecretFound,
-)
-from evalmark.models._adapters import (
-    CallableChat,
-    CallableEmbedding,
-    chat_from_callable,
-    embedding_from_callable,
-)
-from evalmark.models._canonical import request_key
-from evalmark.models._cassette_file import Entry, read_cassette
-from evalmark.models._context import CallContext, call_context, current_call
-from evalmark.models._fakes import EchoChat, HashEmbedding, ScriptedCall, ScriptedChat
-from evalmark.models._modes import BeyondRecorded, RecordMode
-from evalmark.models._noisy import Flip, NoisyJudge
-from evalmark.models._openai_compat import (
-    OpenAIChat,
-    OpenAIEmbedding,
-    openai_chat,
-    openai_embedding,
-)
+from evalmark.models._adapters import chat_from_callable, embedding_from_callable
+from evalmark.models._context import call_context
+from evalmark.models._fakes import EchoChat, HashEmbedding, ScriptedChat
+from evalmark.models._noisy import NoisyJudge
+from evalmark.models._openai_compat import openai_chat, openai_embedding
 from evalmark.models._protocols import ChatModel, EmbeddingModel
-from evalmark.models._recorder import CassetteUsage, RecordedChat, RecordedEmbedding, record_replay
+from evalmark.models._recorder import record_replay
 from evalmark.models._rule_judge import RuleJudge
-from evalmark.models._secrets import redact_pattern
 from evalmark.models._values import ChatReply, ChatToolCall, Message, Usage
 
 __all__ = [
-    "BeyondRecorded",
-    "CallContext",
-    "CallableChat",
-    "CallableEmbedding",
-    "CassetteError",
-    "CassetteFormatError",
-    "CassetteMiss",
-    "CassetteUsage",
     "ChatModel",
     "ChatReply",
     "ChatToolCall",
     "EchoChat",
     "EmbeddingModel",
-    "Entry",
-    "Flip",
     "HashEmbedding",
     "Message",
     "NoisyJudge",
-    "OpenAIChat",
-    "OpenAIEmbedding",
-    "RecordMode",
-    "RecordedChat",
-    "RecordedEmbedding",
     "RuleJudge",
-    "ScriptExhausted",
-    "ScriptedCall",
     "ScriptedChat",
-    "SecretFound",
     "Usage",
     "call_context",
     "chat_from_callable",
-    "current_call",
     "embedding_from_callable",
     "openai_chat",
     "openai_embedding",
-    "read_cassette",
     "record_replay",
-    "redact_pattern",
-    "request_key",
 ]

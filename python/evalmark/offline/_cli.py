@@ -16,7 +16,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from evalmark.offline import Guard, attempts, blocked_note, guard_run
+from evalmark.offline._guard import attempts
+from evalmark.offline._run import Guard, blocked_note, guard_run
 
 __all__ = ["RunGuard", "add_flag", "record_command", "run_command", "run_guard"]
 
@@ -67,7 +68,7 @@ def run_command(args: argparse.Namespace) -> str:
 @contextmanager
 def run_guard(args: argparse.Namespace, *, command: str | None = None) -> Iterator[RunGuard]:
     """Guard the run when it is offline (``args.offline``, ``args.record_mode``, the
-    environment; see :func:`evalmark.offline.decide`). ``command`` records instead (default:
+    environment; see :func:`~evalmark.offline._run.decide`). ``command`` records instead (default:
     the ``evalmark run`` command of ``args``)."""
     command = command if command is not None else run_command(args)
     with guard_run(

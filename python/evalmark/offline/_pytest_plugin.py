@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from evalmark.offline import Guard, decide, environment_allow, record_hint
 from evalmark.offline._policy import parse_allow
+from evalmark.offline._run import Guard, decide, environment_allow, record_hint
 
 _GUARD_KEY = pytest.StashKey["Guard | None"]()
 _ITEM_KEY = pytest.StashKey["Guard | None"]()

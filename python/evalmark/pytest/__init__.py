@@ -14,23 +14,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from evalmark.pytest._helpers import evaluation_test, per_sample, strategy_test
-    from evalmark.pytest._registry import RegisteredReport, register, registered_reports
+    from evalmark.pytest._registry import register
 
 __all__ = [
-    "RegisteredReport",
     "evaluation_test",
     "per_sample",
     "register",
-    "registered_reports",
     "strategy_test",
 ]
 
 
-_HOME = {
-    "RegisteredReport": "_registry",
-    "register": "_registry",
-    "registered_reports": "_registry",
-}
+_HOME = {"register": "_registry"}
 
 
 def __getattr__(name: str) -> Any:

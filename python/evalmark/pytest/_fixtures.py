@@ -12,7 +12,7 @@ from evalmark.pytest._registry import REGISTRY, answer_sources
 
 if TYPE_CHECKING:
     from evalmark.data._samples import Samples
-    from evalmark.models import RecordMode
+    from evalmark.models._modes import RecordMode
 
 __all__ = ["RegisteringScorer", "evalmark_record_mode", "samples", "scorer"]
 
@@ -119,7 +119,7 @@ def samples(request: pytest.FixtureRequest) -> Samples:
 @pytest.fixture
 def evalmark_record_mode(request: pytest.FixtureRequest) -> RecordMode | None:
     """The ``--evalmark-record-mode`` of the run (None when not given), for ``record_replay``."""
-    from evalmark.models import RecordMode
+    from evalmark.models._modes import RecordMode
 
     mode = request.config.getoption("--evalmark-record-mode")
     return None if mode is None else RecordMode(mode)

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evalmark.errors import ReportFormatError
 from evalmark.pytest._registry import REPORT_STEM, RegisteredReport
-from evalmark.report import Report, ReportFormatError, SuiteReport, compare, write_report
+from evalmark.report import Report, SuiteReport, compare, write_report
 from evalmark.report._cases import pass_rate_label
 from evalmark.report._gates import drop_exceeds
 from evalmark.report._render.terminal import table

@@ -13,18 +13,10 @@ JSON report back; :mod:`~evalmark.report._model` is the :class:`Report`;
 :mod:`~evalmark.report._paths` safe file names for reports.
 """
 
-from evalmark.errors import ReportFormatError
-from evalmark.report._assertions import ReportAssertion, assert_that
-from evalmark.report._baseline import CaseChange, Comparison, Delta, compare
+from evalmark.report._assertions import assert_that
+from evalmark.report._baseline import compare
 from evalmark.report._document import report_document
-from evalmark.report._formatters import (
-    ENTRY_POINT_GROUP,
-    Formatter,
-    get_formatter,
-    known_formatters,
-    register_formatter,
-    unregister_formatter,
-)
+from evalmark.report._formatters import Formatter, register_formatter, unregister_formatter
 from evalmark.report._gates import (
     GateResult,
     pass_rate_gate,
@@ -34,29 +26,16 @@ from evalmark.report._gates import (
 )
 from evalmark.report._model import Report
 from evalmark.report._output import render_comparison, render_report, write_report
+from evalmark.report._plot import score_histogram
 from evalmark.report._suite import SuiteReport
-from evalmark.report._values import GuardrailSummary, SampleRow, SampleUsage, SkippedSample, Tally
 
 __all__ = [
-    "ENTRY_POINT_GROUP",
-    "CaseChange",
-    "Comparison",
-    "Delta",
     "Formatter",
     "GateResult",
-    "GuardrailSummary",
     "Report",
-    "ReportAssertion",
-    "ReportFormatError",
-    "SampleRow",
-    "SampleUsage",
-    "SkippedSample",
     "SuiteReport",
-    "Tally",
     "assert_that",
     "compare",
-    "get_formatter",
-    "known_formatters",
     "pass_rate_gate",
     "register_formatter",
     "render_comparison",
@@ -65,6 +44,7 @@ __all__ = [
     "require_budget",
     "require_pass_rate",
     "require_suite_pass_rate",
+    "score_histogram",
     "unregister_formatter",
     "write_report",
 ]

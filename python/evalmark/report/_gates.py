@@ -15,7 +15,8 @@ applied to:
   ``--max-drop``);
 - budgets from recorded latency, tokens and cost, and pass@k / pass^k over repeated runs:
   :func:`require_budget`, :func:`check_budgets` and
-  :func:`check_repeats` (the suite file's ``gate:``), their rules in :mod:`._budgets`.
+  :func:`check_repeats` (the suite file's ``gate:``), their rules in
+  :mod:`evalmark.report._budgets`.
 
 Every failure is an ``AssertionError`` (or a failed :class:`GateResult`) whose message states
 the figure, the requirement and the failing cases with their explanations, so a CI log says

@@ -9,28 +9,15 @@ An input with no content (no bytes, or only blank lines) is an error, as for eve
 evalmark reads; a CSV with only its header row, or a Parquet table without rows, scores no rows.
 """
 
-from evalmark.errors import OptionalDependencyError, ScoringInputError
-from evalmark.scoring._chunks import BadRow, Columns
-from evalmark.scoring._compute import ON_ERROR_CHOICES, OnError
-from evalmark.scoring._lengths import TOO_LONG
-from evalmark.scoring._pipeline import ScoreOptions, score_file, summary_json
-from evalmark.scoring._registry import METRICS, MetricSpec, parse_metrics
-from evalmark.scoring._summary import MetricSummary, Summary
+from evalmark.scoring._chunks import Columns
+from evalmark.scoring._pipeline import ScoreOptions, score_file
+from evalmark.scoring._registry import parse_metrics
+from evalmark.scoring._summary import Summary
 
 __all__ = [
-    "METRICS",
-    "ON_ERROR_CHOICES",
-    "TOO_LONG",
-    "BadRow",
     "Columns",
-    "MetricSpec",
-    "MetricSummary",
-    "OnError",
-    "OptionalDependencyError",
     "ScoreOptions",
-    "ScoringInputError",
     "Summary",
     "parse_metrics",
     "score_file",
-    "summary_json",
 ]

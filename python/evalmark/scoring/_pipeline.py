@@ -106,7 +106,7 @@ def iter_scored(
 ) -> Iterator[ScoredChunk]:
     """Score the reader's chunks in order, scoring one chunk while the next is read; rows that
     will take a second or more are announced on ``progress`` first."""
-    from evalmark.metrics import resolve_workers
+    from evalmark.metrics._args import resolve_workers
 
     resolve_workers(options.workers)  # a bad value is a usage error, not a bad row
     npy = _npy_sources(options)

@@ -133,7 +133,8 @@ def score(
 ) -> Any:
     """Add one score column per metric to a Ray Dataset (lazily, like every Ray transform).
 
-    ``metrics`` are names of :data:`evalmark.scoring.METRICS` (``"token_f1"``, ``"cosine"``...).
+    ``metrics`` are names of :data:`evalmark.scoring._registry.METRICS` (``"token_f1"``,
+    ``"cosine"``...).
     ``on_error``: ``"fail"`` raises on the first bad row (a null text, invalid expected JSON),
     naming it by its ``id`` column when given; ``"skip"`` drops bad rows; ``"null"`` keeps them
     with null scores. ``workers`` is the kernel thread count inside each Ray task (1: let Ray

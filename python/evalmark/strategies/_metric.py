@@ -20,7 +20,9 @@ import numpy.typing as npt
 from evalmark import metrics
 from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.data._samples import Sample
-from evalmark.errors import StrategyError
+from evalmark.errors import MetricInputError, StrategyError
+from evalmark.metrics._args import Numbers
+from evalmark.metrics._table import FUNCTIONS, MetricFunction
 from evalmark.models._fakes import HashEmbedding
 from evalmark.models._protocols import EmbeddingModel, as_embedding_rows, model_id_of
 from evalmark.strategies._base import expected_texts, output_text
@@ -149,7 +151,7 @@ class MetricStrategy:
     """A strategy that passes when a metric score reaches ``threshold``.
 
     A subclass names its metric function of the table (``function``, from
-    :data:`evalmark.metrics.FUNCTIONS`) and a ``label`` for explanations; it then takes that
+    :data:`~evalmark.metrics._table.FUNCTIONS`) and a ``label`` for explanations; it then takes that
     function's options as keywords, with the table's defaults (``RougeN(n=2,
     stemmer="porter")`` scores as ``rouge_n_batch(..., n=2, stemmer="porter")``). A subclass
     with a metric of its own (``function`` None) implements :meth:`_kernel`.
@@ -157,7 +159,7 @@ class MetricStrategy:
 
     label: ClassVar[str] = "score"
     default_threshold: ClassVar[float] = 0.5
-    function: ClassVar[metrics.MetricFunction | None] = None
+    function: ClassVar[MetricFunction | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -166,7 +168,7 @@ class MetricStrategy:
             shown = ", ".join(f"{o.name}={o.default!r}" for o in function.options)
             cls.__doc__ = (
                 f"{cls.__doc__ or ''}\n\n    Options of ``{function.name}`` (as "
-                f":data:`evalmark.metrics.FUNCTIONS` declares them, with their defaults): "
+                f":data:`~evalmark.metrics._table.FUNCTIONS` declares them, with their defaults): "
                 f"{shown}."
             )
 
@@ -248,14 +250,14 @@ class TokenF1(MetricStrategy):
     """SQuAD token F1 of the output against the expected output; passes at ``threshold``."""
 
     label = "token F1"
-    function = metrics.FUNCTIONS["token_f1"]
+    function = FUNCTIONS["token_f1"]
 
 
 class RougeL(MetricStrategy):
     """ROUGE-L (as rouge-score) of the output; passes at ``threshold``."""
 
     label = "ROUGE-L"
-    function = metrics.FUNCTIONS["rouge_l"]
+    function = FUNCTIONS["rouge_l"]
 
 
 class LevenshteinSimilarity(MetricStrategy):
@@ -263,7 +265,7 @@ class LevenshteinSimilarity(MetricStrategy):
 
     label = "Levenshtein similarity"
     default_threshold = 0.8
-    function = metrics.FUNCTIONS["levenshtein_similarity"]
+    function = FUNCTIONS["levenshtein_similarity"]
 
 
 _BAD_ROW = re.compile(r"^row (\d+) of expected")
@@ -277,17 +279,17 @@ class JsonMatch(MetricStrategy):
 
     label = "JSON match"
     default_threshold = 1.0
-    function = metrics.FUNCTIONS["json_match"]
+    function = FUNCTIONS["json_match"]
 
     def __init__(
         self,
         *,
-        numbers: metrics.Numbers = "value",
+        numbers: Numbers = "value",
         name: str | None = None,
         workers: int | None = None,
     ) -> None:
         super().__init__(1.0, name=name, workers=workers, numbers=numbers)
-        self.numbers: metrics.Numbers = numbers
+        self.numbers: Numbers = numbers
 
     def _pair_scores_checked(
         self, pairs: TextPairs, overrides: dict[int, EvaluationResult]
@@ -301,7 +303,7 @@ class JsonMatch(MetricStrategy):
                     [pairs.actual[k] for k in keep] if len(keep) < len(expected) else pairs.actual,
                 )
                 break
-            except metrics.MetricInputError as exc:
+            except MetricInputError as exc:
                 found = _BAD_ROW.match(str(exc))
                 if found is None:
                     raise
@@ -329,7 +331,7 @@ class JsonMatch(MetricStrategy):
                 return "the output is not the expected JSON document"
             try:
                 got = metrics.canonical_json(pairs.actual[index], numbers=self.numbers)
-            except metrics.MetricInputError as exc:
+            except MetricInputError as exc:
                 return f"the output is not valid JSON: {exc}"
             wanted = metrics.canonical_json(pairs.expected[index], numbers=self.numbers)
             return f"the JSON documents differ: expected {_cut(wanted)}, got {_cut(got)}"

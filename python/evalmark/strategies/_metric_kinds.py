@@ -3,7 +3,7 @@
 Each metric strategy (:class:`~evalmark.strategies._metric.TokenF1`, ...) is the kind named
 after its function with hyphens (``rouge_n`` → ``rouge-n``); the kind's options are
 ``threshold`` and the function's options with hyphens (``word_order`` → ``word-order``),
-checked as :data:`evalmark.metrics.FUNCTIONS` declares them. So a suite check
+checked as :data:`~evalmark.metrics._table.FUNCTIONS` declares them. So a suite check
 ``{kind: rouge-n, n: 1, stemmer: porter}`` is the metric ``rouge1_stemmed``.
 """
 
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from evalmark.metrics import MetricFunction, Option
+from evalmark.metrics._option import Option
+from evalmark.metrics._table import MetricFunction
 from evalmark.strategies._kinds import Checker, StrategyKind, check_fraction
 from evalmark.strategies._metric import (
     JsonMatch,

@@ -8,7 +8,7 @@ that function's options, and passes at ``threshold``, like
 
 from __future__ import annotations
 
-from evalmark import metrics
+from evalmark.metrics._table import FUNCTIONS
 from evalmark.strategies._metric import MetricStrategy
 
 __all__ = ["Bleu", "Chrf", "RougeLsum", "RougeN"]
@@ -19,25 +19,25 @@ class RougeN(MetricStrategy):
     as ``use_stemmer=True`` does."""
 
     label = "ROUGE-N"
-    function = metrics.FUNCTIONS["rouge_n"]
+    function = FUNCTIONS["rouge_n"]
 
 
 class RougeLsum(MetricStrategy):
     """ROUGE-Lsum (union LCS over newline-separated sentences, as rouge-score)."""
 
     label = "ROUGE-Lsum"
-    function = metrics.FUNCTIONS["rouge_lsum"]
+    function = FUNCTIONS["rouge_lsum"]
 
 
 class Bleu(MetricStrategy):
     """Sentence BLEU with sacrebleu's defaults (13a tokenizer, exponential smoothing), / 100."""
 
     label = "BLEU"
-    function = metrics.FUNCTIONS["bleu"]
+    function = FUNCTIONS["bleu"]
 
 
 class Chrf(MetricStrategy):
     """Sentence chrF (``word_order=2``: chrF++) as sacrebleu computes it, / 100."""
 
     label = "chrF"
-    function = metrics.FUNCTIONS["chrf"]
+    function = FUNCTIONS["chrf"]

@@ -3,8 +3,8 @@
 A suite names its samples, the application under test (recorded builds replayed from cassettes,
 or a live ``module:function``), the strategies (checks), the judge behind the judged checks, the
 gate, and where the reports go. ``evalmark run SUITE`` and the pytest plugin read suites with
-:func:`load_suite`; every problem is reported as a ``SuiteError`` naming the file, the line, the
-key and what to write instead. Input paths in a suite (samples, cassettes, baseline) are
+:func:`evalmark.load_suite`; every problem is reported as a ``SuiteError`` naming the file, the
+line, the key and what to write instead. Input paths in a suite (samples, cassettes, baseline) are
 relative to the suite file; the report folder is relative to where evalmark runs.
 
 A minimal suite::
@@ -31,46 +31,15 @@ test as a callable), :mod:`~evalmark.suite._runner` (running a suite and its gat
 :mod:`~evalmark.suite._schema` (the JSON Schema).
 """
 
-from evalmark.errors import SuiteError
-from evalmark.suite._application import (
-    load_application,
-    recorded_application,
-    recorded_application_usage,
-)
-from evalmark.suite._loader import load_suite, resolve_suite_path
-from evalmark.suite._model import (
-    STRATEGY_KINDS,
-    ApplicationSpec,
-    EvaluationSpec,
-    GateSpec,
-    JudgeSpec,
-    ReportSpec,
-    StrategyKind,
-    StrategySpec,
-    Suite,
-)
-from evalmark.suite._runner import GateResult, SuiteRun, run_suite, verdict_rows
+from evalmark.suite._application import load_application, recorded_application
+from evalmark.suite._model import Suite
+from evalmark.suite._runner import SuiteRun
 from evalmark.suite._schema import suite_file_schema
 
 __all__ = [
-    "STRATEGY_KINDS",
-    "ApplicationSpec",
-    "EvaluationSpec",
-    "GateResult",
-    "GateSpec",
-    "JudgeSpec",
-    "ReportSpec",
-    "StrategyKind",
-    "StrategySpec",
     "Suite",
-    "SuiteError",
     "SuiteRun",
     "load_application",
-    "load_suite",
     "recorded_application",
-    "recorded_application_usage",
-    "resolve_suite_path",
-    "run_suite",
     "suite_file_schema",
-    "verdict_rows",
 ]

@@ -16,8 +16,9 @@ from typing import Any
 from evalmark.data._case import TestCase, TokenUsage
 from evalmark.data._samples import Sample
 from evalmark.errors import SuiteError
-from evalmark.models import ChatReply, RecordedChat, RecordMode, record_replay
-from evalmark.models._modes import resolve_mode
+from evalmark.models import ChatReply, record_replay
+from evalmark.models._modes import RecordMode, resolve_mode
+from evalmark.models._recorder import RecordedChat
 from evalmark.models._values import MessageLike, Usage, last_user_text, message_dicts
 from evalmark.suite._callables import import_callable
 from evalmark.suite._identity import AnswerLog

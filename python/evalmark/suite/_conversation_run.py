@@ -17,20 +17,16 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evalmark.conversation import (
-    ConversationCase,
-    Plan,
-    SimulatedUser,
-    score_conversations,
-    simulate_many,
-)
-from evalmark.conversation._simulate import tool_calls_of
+from evalmark.conversation import ConversationCase, simulate_many
+from evalmark.conversation._report import score_conversations
+from evalmark.conversation._simulate import Plan, tool_calls_of
+from evalmark.conversation._users import SimulatedUser
 from evalmark.data._samples import Sample
 from evalmark.engine._run import run_sync
 from evalmark.engine._settings import Progress, RunSettings
 from evalmark.errors import SuiteError
-from evalmark.models import ChatReply, RecordMode, record_replay
-from evalmark.models._modes import resolve_mode
+from evalmark.models import ChatReply, record_replay
+from evalmark.models._modes import RecordMode, resolve_mode
 from evalmark.models._values import ChatToolCall, MessageLike, last_user_text, message_dicts
 from evalmark.report._model import Report
 from evalmark.strategies._registry import get_strategy_kind

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from evalmark._files.problems import suggest
 from evalmark.errors import Problem, SuiteError
-from evalmark.models import RecordMode
-from evalmark.models._modes import resolve_mode
+from evalmark.models._modes import RecordMode, resolve_mode
 from evalmark.suite._callables import import_callable
 from evalmark.suite._model import EvaluationSpec, JudgeSpec, Suite
 

@@ -18,7 +18,7 @@ from evalmark.engine._pipeline import run_samples
 from evalmark.engine._run import run_sync
 from evalmark.engine._settings import Progress, RunSettings
 from evalmark.errors import SuiteError
-from evalmark.models import RecordMode
+from evalmark.models._modes import RecordMode
 from evalmark.report._gates import GateResult, check_budgets, check_cases, check_repeats
 from evalmark.report._model import Report
 from evalmark.strategies._registry import get_strategy_kind

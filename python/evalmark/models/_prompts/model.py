@@ -85,9 +85,8 @@ class FewShotExample:
 
 @dataclass(frozen=True, slots=True)
 class JudgePrompt:
-    """A judge prompt: one of the catalog, one read with
-    :func:`~evalmark.models._prompts.load_prompt`, a line-verdict prompt
-    (:data:`~evalmark.models._prompts.PROMPTS`) or your own template
+    """A judge prompt: one of the catalog, one read with :func:`evalmark.prompts.load_prompt`, a
+    line-verdict prompt (:data:`~evalmark.models._prompts.PROMPTS`) or your own template
     (:func:`~evalmark.models._prompts.template_prompt`). ``text`` is a file's whole text (what
     the checksums pin).
 

@@ -22,6 +22,7 @@ from evalmark.strategies._metric import (
 )
 from evalmark.strategies._overlap import Bleu, Chrf, RougeLsum, RougeN
 from evalmark.strategies._plan import PlanAdherence
+from evalmark.strategies._registry import register_strategy, unregister_strategy
 from evalmark.strategies._text import Contains, ContainsFacts, ExactMatch, KeywordRelevance
 from evalmark.strategies._trajectory import TrajectoryMatch
 
@@ -54,4 +55,6 @@ __all__ = [
     "TrajectoryJudge",
     "TrajectoryMatch",
     "as_strategy",
+    "register_strategy",
+    "unregister_strategy",
 ]

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import evalmark
+from import_cycles import cycles
 
 
 def test_every_public_name_resolves() -> None:
@@ -99,46 +100,8 @@ def test_submodules_are_reachable_from_a_plain_import() -> None:
 
 
 def _cycles(graph: Any) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan, iterative)."""
-    edges = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in sorted(graph.modules)}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-    for root in edges:
-        if root in index:
-            continue
-        work = [(root, iter(edges[root]))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(edges.get(child, []))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.append(sorted(component))
-    return found
+    """The import cycles of a grimp graph (its ``modules`` and their direct imports)."""
+    return cycles({m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules})
 
 
 def test_no_module_of_the_package_takes_part_in_an_import_cycle() -> None:

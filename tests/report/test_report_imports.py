@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 import evalmark.report
+from import_cycles import cycles
 
 PACKAGE = "evalmark.report"
 ROOT = Path(evalmark.report.__file__).parent
@@ -51,41 +52,6 @@ def import_graph() -> dict[str, set[str]]:
         for name, path in modules.items()
         if name != PACKAGE
     }
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for target in sorted(graph[node]):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in on_stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                top = stack.pop()
-                on_stack.discard(top)
-                component.append(top)
-                if top == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
 
 
 def test_the_cycle_finder_finds_a_cycle_through_annotation_imports(tmp_path: Path) -> None:

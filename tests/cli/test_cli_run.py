@@ -490,7 +490,7 @@ def test_report_formats_and_a_baseline_named_in_the_suite(
 PLUGIN_SUITE_TESTS = """
 from evalmark.pytest import evaluation_test
 from evalmark.strategies import ExactMatch
-from evalmark.data._samples import Sample, Samples
+from evalmark.samples._samples import Sample, Samples
 
 SAMPLES = [Sample(name=f"q{{i}}", parameters=[str(i)], expected_output=str(i)) for i in range(4)]
 

@@ -214,7 +214,7 @@ def _report_cases(path: Path, grouping: tuple[str, str]) -> Loaded:
 
 
 def _suite_builds(path: Path, a: str, b: str, grouping: tuple[str, str]) -> tuple[Loaded, Loaded]:
-    from evalmark.data._samples import load_samples
+    from evalmark.samples._samples import load_samples
     from evalmark.suite._loader import load_suite
     from evalmark.suite._runner import run_suite
 

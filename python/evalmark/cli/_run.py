@@ -135,8 +135,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Handle ``evalmark run``."""
     from evalmark._progress import make_progress
+    from evalmark.gates._rules import check_fraction
     from evalmark.history._append import utc_now
-    from evalmark.report._gates import check_fraction
     from evalmark.suite._keep import preserve_last_pass
     from evalmark.suite._loader import load_suite
     from evalmark.suite._output import (

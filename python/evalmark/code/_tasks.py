@@ -32,8 +32,8 @@ from evalmark.code._execute import IOCase, run_cases, run_tests
 from evalmark.code._extract import Extractor, Select, extract_code, extraction_failed
 from evalmark.code._passk import mean_pass_at_k, pass_at_k
 from evalmark.code._sandbox import Limits, SandboxSpec, get_sandbox
-from evalmark.data._results import EvaluationResult
 from evalmark.errors import DataFileError, Problem
+from evalmark.results._results import EvaluationResult
 
 __all__ = [
     "CaseSpec",

@@ -15,11 +15,11 @@ from evalmark.conversation._scoring import (
     named_checks,
     score_case,
 )
-from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.engine._run import run_sync
 from evalmark.report._model import Report
 from evalmark.report._values import SampleUsage, usage_of
+from evalmark.results._results import EvaluationResult, ResultColumn
 
 __all__ = ["CONVERSATIONS_KEY", "ascore_conversations", "score_conversations", "transcript"]
 

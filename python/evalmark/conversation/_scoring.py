@@ -8,7 +8,7 @@ The report has one row per conversation (a case of the gate) and one column per 
   it when every turn judged passes; the explanation names the first failing turn.
 * a **whole-conversation** check (the catalog's ``task-completion``, ``knowledge-retention``,
   ``user-satisfaction`` through :class:`~evalmark.strategies._llm_judge.LLMJudge`, or any
-  strategy taking a :class:`~evalmark.data._case.Conversation`) judges the transcript. When it
+  strategy taking a :class:`~evalmark.samples._case.Conversation`) judges the transcript. When it
   fails, the conversation up to each turn is judged again to find the first turn after which it
   fails, and the explanation names that turn.
 * a **trajectory** check (:class:`~evalmark.strategies._trajectory.TrajectoryMatch`) judges the
@@ -30,13 +30,13 @@ from typing import Any
 
 from evalmark.conversation._simulate import Simulation, StopReason, messages_of
 from evalmark.conversation._users import ScriptedTurn
-from evalmark.data._case import Conversation, TestCase, ToolCall
-from evalmark.data._results import EvaluationResult
-from evalmark.data._sample import Parameters
-from evalmark.data._samples import Sample
 from evalmark.engine._run import in_thread
 from evalmark.errors import ConversationError
 from evalmark.models._context import call_context
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._case import Conversation, TestCase, ToolCall
+from evalmark.samples._sample import Parameters
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import as_strategy, strategy_name
 
 __all__ = ["ConversationCase", "Judging", "TurnFilter", "named_checks", "score_case", "turn_sample"]

@@ -3,7 +3,7 @@
 The application is called as ``app(message, thread_id)`` (or ``await app(...)``) with only the
 newest user message and a thread id that stays the same for the whole conversation, so what it
 remembers of earlier turns is its own memory. It may answer with text, a
-:class:`~evalmark.models.ChatReply`, a :class:`~evalmark.data._case.TestCase` or a mapping
+:class:`~evalmark.models.ChatReply`, a :class:`~evalmark.samples._case.TestCase` or a mapping
 with ``content`` (or ``output``) and optionally ``tool_calls``.
 
 A conversation stops when ``max_turns`` turns were played, when ``stop_when(messages, turn)``
@@ -23,12 +23,12 @@ from enum import StrEnum
 from typing import Any
 
 from evalmark.conversation._users import Message, SimulatedUser
-from evalmark.data._case import Conversation, TestCase, TokenUsage, ToolCall
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.engine._run import in_thread, run_sync
 from evalmark.errors import ConversationError
 from evalmark.models._context import call_context
 from evalmark.models._values import ChatReply
+from evalmark.samples._case import Conversation, TestCase, TokenUsage, ToolCall
 
 __all__ = [
     "App",

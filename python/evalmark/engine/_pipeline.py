@@ -23,11 +23,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from evalmark.data._samples import Sample, Samples
 from evalmark.engine._repeats import repeat_summary, with_repeats
 from evalmark.engine._run import Run
 from evalmark.engine._settings import Progress, RunSettings
 from evalmark.report._model import Report
+from evalmark.samples._samples import Sample, Samples
 from evalmark.strategies._base import as_strategy, strategy_name
 
 __all__ = ["run_samples"]

@@ -17,12 +17,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from evalmark.data._results import EvaluationResult, ResultColumn, place_column
-from evalmark.data._samples import Sample
 from evalmark.engine._settings import Progress, RunSettings
 from evalmark.models._context import call_context
 from evalmark.report._model import Report
 from evalmark.report._values import SkippedSample
+from evalmark.results._results import EvaluationResult, ResultColumn, place_column
+from evalmark.samples._samples import Sample
 from evalmark.strategies._metric import TextPairs
 from evalmark.telemetry._tracer import record_column, tracer_for
 

@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from evalmark.data._samples import Sample, Samples
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.engine._pipeline import run_samples
 from evalmark.engine._run import run_sync
 from evalmark.engine._settings import ErrorPolicy, RunSettings
 from evalmark.report._model import Report
+from evalmark.samples._samples import Sample, Samples
 from evalmark.strategies._base import strategy_name
 
 __all__ = ["ErrorPolicy", "Evaluation", "Scorer"]

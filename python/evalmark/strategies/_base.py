@@ -13,9 +13,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from evalmark.data._results import EvaluationResult, ResultColumn
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult, ResultColumn
+from evalmark.samples._samples import Sample
 
 __all__ = [
     "AsyncStrategy",

@@ -21,7 +21,6 @@ from evalmark.conversation import ConversationCase, simulate_many
 from evalmark.conversation._report import score_conversations
 from evalmark.conversation._simulate import Plan, tool_calls_of
 from evalmark.conversation._users import SimulatedUser
-from evalmark.data._samples import Sample
 from evalmark.engine._run import run_sync
 from evalmark.engine._settings import Progress, RunSettings
 from evalmark.errors import SuiteError
@@ -29,6 +28,7 @@ from evalmark.models import ChatReply, record_replay
 from evalmark.models._modes import RecordMode, resolve_mode
 from evalmark.models._values import ChatToolCall, MessageLike, last_user_text, message_dicts
 from evalmark.report._model import Report
+from evalmark.samples._samples import Sample
 from evalmark.strategies._registry import get_strategy_kind
 from evalmark.strategies._trajectory import TrajectoryMatch
 from evalmark.suite._application import NoLiveApplication

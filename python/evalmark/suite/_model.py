@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.errors import SuiteError
-from evalmark.report._budgets import Budget, BudgetLimit
+from evalmark.gates._budgets import Budget, BudgetLimit
 from evalmark.strategies._kinds import (
     COMMON_OPTIONS,
     JUDGED_OPTIONS,

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from evalmark.data._load import load_samples
 from evalmark.errors import SuiteError
+from evalmark.gates import require_no_drop
 from evalmark.report import SuiteReport, compare, write_report
 from evalmark.report._paths import path_inside
 from evalmark.report._render.repeats import repeats_text
@@ -26,6 +26,7 @@ from evalmark.report._render.terminal import (
     table,
 )
 from evalmark.report._wording import gate_cells, plural
+from evalmark.samples._load import load_samples
 from evalmark.suite._runner import SuiteRun
 
 __all__ = [
@@ -160,7 +161,7 @@ def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: T
         out.write(f"\nbaseline {path}:\n")
         out.write(comparison_text(comparison, str(path), "this run"))
         try:
-            comparison.require_no_drop(max_drop=max_drop)
+            require_no_drop(comparison, max_drop=max_drop)
         except AssertionError as exc:
             out.write(f"baseline FAILED: {exc}\n")
             ok = False

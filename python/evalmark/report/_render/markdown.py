@@ -15,8 +15,8 @@ from evalmark.report._render.repeats import repeats_markdown
 from evalmark.report._wording import gate_cells, plural
 
 if TYPE_CHECKING:
-    from evalmark.report._baseline import Comparison, Delta
     from evalmark.report._cases import CaseTally
+    from evalmark.report._comparison import Comparison, Delta
     from evalmark.report._gate_result import GateResult
     from evalmark.report._model import Report
     from evalmark.report._suite import SuiteReport

@@ -16,7 +16,7 @@ from evalmark.cli._schema import SCHEMAS, render
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "golden"
-SCHEMA_DIR = ROOT / "python" / "evalmark" / "data" / "schemas"
+SCHEMA_DIR = ROOT / "python" / "evalmark" / "samples" / "schemas"
 
 # Every samples file we ship, with the number of samples it holds.
 SAMPLE_FILES = {

@@ -1,13 +1,13 @@
 """``assert_that(report)``: chainable assertions on one report, each raising an
 ``AssertionError`` that names the failing cases; the pass-rate ones are the gates of
-:mod:`evalmark.report._gates`."""
+:mod:`evalmark.gates._rules`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from evalmark.gates._rules import check_fraction, describe_failures, require_pass_rate
 from evalmark.report._cases import pass_rate_label
-from evalmark.report._gates import check_fraction, describe_failures, require_pass_rate
 from evalmark.report._wording import plural
 
 if TYPE_CHECKING:

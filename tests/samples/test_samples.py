@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import evalmark
-import evalmark.data._plugins as plugins_module
+import evalmark.samples._plugins as plugins_module
 from evalmark import (
     Parameters,
     Sample,
@@ -27,8 +27,8 @@ from evalmark import (
     unregister_sample_loader,
     write_samples,
 )
-from evalmark.data._sample import decode_hook
 from evalmark.errors import SampleError
+from evalmark.samples._sample import decode_hook
 
 
 def write(path: Path, text: str) -> Path:

@@ -23,8 +23,9 @@ from evalmark._files.located import PathKey, RawRecord
 from evalmark._files.read import read_records, require_format, too_deep
 from evalmark._files.source import Format, format_of, gc_paused, read_bytes, strip_bom
 from evalmark._files.validate import RecordSpec, Report, convert_records
-from evalmark.data._case import Conversation, TestCase
-from evalmark.data._keys import (
+from evalmark.errors import DataFileError, SampleError, TestCaseError
+from evalmark.samples._case import Conversation, TestCase
+from evalmark.samples._keys import (
     CONVERSATION_SPEC,
     SAMPLE_SPEC,
     TEST_CASE_SPEC,
@@ -32,9 +33,8 @@ from evalmark.data._keys import (
     check_sample,
     check_test_case,
 )
-from evalmark.data._plugins import loader_for
-from evalmark.data._sample import Sample, Samples, decode_hook, tag_set
-from evalmark.errors import DataFileError, SampleError, TestCaseError
+from evalmark.samples._plugins import loader_for
+from evalmark.samples._sample import Sample, Samples, decode_hook, tag_set
 
 __all__ = ["FileKind", "load_conversations", "load_samples", "load_test_cases", "read_file"]
 

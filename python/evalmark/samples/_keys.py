@@ -8,7 +8,7 @@ from typing import Any
 from evalmark._files.located import PathKey
 from evalmark._files.problems import describe_value
 from evalmark._files.validate import RecordSpec, Report
-from evalmark.data._case import STEP_TYPES
+from evalmark.samples._case import STEP_TYPES
 
 __all__ = [
     "CONVERSATION_SPEC",

@@ -11,12 +11,12 @@ File keys are kebab-case (``expected-output``); JSON and JSON Lines also accept 
 the line, the sample and what to do.
 """
 
-from evalmark.data._load import load_samples
-from evalmark.data._plugins import SampleLoader, register_sample_loader, unregister_sample_loader
-from evalmark.data._sample import Parameters, Sample, Samples
-from evalmark.data._schema import sample_file_schema
-from evalmark.data._write import write_samples
 from evalmark.errors import SampleError
+from evalmark.samples._load import load_samples
+from evalmark.samples._plugins import SampleLoader, register_sample_loader, unregister_sample_loader
+from evalmark.samples._sample import Parameters, Sample, Samples
+from evalmark.samples._schema import sample_file_schema
+from evalmark.samples._write import write_samples
 
 __all__ = [
     "Parameters",

@@ -1,7 +1,7 @@
 """Samples as values: ``Sample`` (one case: a name, the inputs for the function under test, and
 what a good answer looks like) and ``Samples`` (an ordered, immutable collection of them with
-unique names). Reading and writing files is in :mod:`evalmark.data._load` and
-:mod:`evalmark.data._write`; :mod:`evalmark.data._samples` gathers the whole samples API.
+unique names). Reading and writing files is in :mod:`evalmark.samples._load` and
+:mod:`evalmark.samples._write`; :mod:`evalmark.samples._samples` gathers the whole samples API.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ A ``TestCase`` holds what the application was asked (``input``), what it answere
 (``actual_output``) and what it did on the way (retrieved context, tool calls, reasoning steps,
 latency, token usage, cost). All values are immutable msgspec Structs and round-trip through
 JSON exactly (``cost`` is a ``Decimal`` and is written as a string). Reading and writing files is
-in :mod:`evalmark.data._load` and :mod:`evalmark.data._write`; :mod:`evalmark.data._testcase`
-gathers the whole test-case API.
+in :mod:`evalmark.samples._load` and :mod:`evalmark.samples._write`;
+:mod:`evalmark.samples._testcase` gathers the whole test-case API.
 """
 
 from __future__ import annotations

@@ -7,16 +7,16 @@ passes when every one of its checks passes; see :mod:`evalmark.report._cases`). 
 applied to:
 
 - one report: :func:`require_pass_rate` (raising) and :func:`pass_rate_gate` (checking), behind
-  pytest's ``min_pass_rate`` and the :func:`~evalmark.report._assertions.assert_that` chain;
+  pytest's ``min_pass_rate`` and the :func:`~evalmark.gates._assertions.assert_that` chain;
 - several reports: :func:`require_suite_pass_rate`;
 - a suite run: :func:`check_cases` (the suite file's ``gate:``, ``evalmark run``; an
   errored case always fails the gate);
-- a comparison with a baseline: :func:`drop_exceeds` (``Comparison.require_no_drop``,
-  ``--max-drop``);
+- a comparison with a baseline: :func:`drop_exceeds`
+  (:func:`~evalmark.gates._baseline.require_no_drop`, ``--max-drop``);
 - budgets from recorded latency, tokens and cost, and pass@k / pass^k over repeated runs:
   :func:`require_budget`, :func:`check_budgets` and
   :func:`check_repeats` (the suite file's ``gate:``), their rules in
-  :mod:`evalmark.report._budgets`.
+  :mod:`evalmark.gates._budgets`.
 
 Every failure is an ``AssertionError`` (or a failed :class:`GateResult`) whose message states
 the figure, the requirement and the failing cases with their explanations, so a CI log says
@@ -32,14 +32,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalmark.noise._gates import passes
-from evalmark.report._budgets import (
+from evalmark.gates._budgets import (
     Budget,
     BudgetLimit,
     budget_conditions,
     repeat_conditions,
     require_budget,
 )
+from evalmark.noise._gates import passes
 from evalmark.report._cases import DEFINITION, pass_rate_label
 from evalmark.report._gate_result import GateResult
 from evalmark.report._wording import plural
@@ -250,7 +250,7 @@ def check_budgets(
 ) -> tuple[GateResult, ...]:
     """The budget conditions of a run over its reports (upper limits, so unit ``count``): the
     largest case and the sum over the cases, for latency, tokens and cost
-    (:mod:`evalmark.report._budgets`)."""
+    (:mod:`evalmark.gates._budgets`)."""
     rows = [row for report in reports for row in report.rows()]
     return tuple(
         GateResult(label, required, actual, held, detail, unit="count")

@@ -8,8 +8,8 @@ import threading
 from importlib import metadata as importlib_metadata
 from typing import Protocol, runtime_checkable
 
-from evalmark.data._sample import Samples
 from evalmark.errors import SampleError
+from evalmark.samples._sample import Samples
 
 __all__ = [
     "ENTRY_POINT_GROUP",

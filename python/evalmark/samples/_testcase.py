@@ -7,7 +7,8 @@ multi-turn exchange. Files use kebab-case keys (``actual-output``); JSON and JSO
 accept snake_case. Loading reports problems like the sample loaders do.
 """
 
-from evalmark.data._case import (
+from evalmark.errors import TestCaseError
+from evalmark.samples._case import (
     Conversation,
     ReasoningStep,
     StepType,
@@ -15,10 +16,9 @@ from evalmark.data._case import (
     TokenUsage,
     ToolCall,
 )
-from evalmark.data._load import load_conversations, load_test_cases
-from evalmark.data._schema import conversation_file_schema, test_case_file_schema
-from evalmark.data._write import write_conversations, write_test_cases
-from evalmark.errors import TestCaseError
+from evalmark.samples._load import load_conversations, load_test_cases
+from evalmark.samples._schema import conversation_file_schema, test_case_file_schema
+from evalmark.samples._write import write_conversations, write_test_cases
 
 __all__ = [
     "Conversation",

@@ -1,4 +1,4 @@
-"""Budget gates and repeat gates; :mod:`evalmark.report._gates` (every gate) turns their
+"""Budget gates and repeat gates; :mod:`evalmark.gates._rules` (every gate) turns their
 conditions into gate results.
 
 A budget is an upper limit on what the application's answers recorded (a TestCase's

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from evalmark.data._result import EvaluationResult
+from evalmark.results._result import EvaluationResult
 
 __all__ = ["ResultColumn", "place_column"]
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import msgspec
 
-from evalmark.data._case import Conversation, TestCase
-from evalmark.data._sample import Parameters, Sample
+from evalmark.samples._case import Conversation, TestCase
+from evalmark.samples._sample import Parameters, Sample
 
 __all__ = [
     "build_file_schema",

@@ -13,9 +13,9 @@ import msgspec
 from evalmark._files.atomic import write_atomically
 from evalmark._files.source import format_of
 from evalmark._files.yaml_write import dump_yaml
-from evalmark.data._case import Conversation, TestCase
-from evalmark.data._sample import Sample
 from evalmark.errors import DataFileError, Problem, SampleError, TestCaseError
+from evalmark.samples._case import Conversation, TestCase
+from evalmark.samples._sample import Sample
 
 __all__ = ["write_conversations", "write_records", "write_samples", "write_test_cases"]
 

@@ -2,8 +2,9 @@
 
 ``compare(report, baseline)`` gives per-strategy, per-tag and per-metric deltas, the cases that
 went from pass to fail (regressions) and from fail to pass (fixes), and the cases that vanished
-from or are new in the current run. ``Comparison.require_no_drop(max_drop=0.05)`` turns it into
-a gate; ``render_comparison`` (:mod:`evalmark.report._output`) writes it as Markdown.
+from or are new in the current run: figures, not a verdict. The baseline-drop gate over a
+comparison is :func:`evalmark.gates.require_no_drop`; ``render_comparison``
+(:mod:`evalmark.report._output`) writes a comparison as Markdown.
 """
 
 from __future__ import annotations
@@ -12,9 +13,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from evalmark.report._gates import check_fraction, drop_exceeds
-from evalmark.report._wording import plural
 
 if TYPE_CHECKING:
     from evalmark.report._model import Report
@@ -77,60 +75,6 @@ class Comparison:
     fixes: tuple[CaseChange, ...]
     vanished: tuple[str, ...]
     new: tuple[str, ...]
-
-    def drops(self, max_drop: float) -> list[str]:
-        """Descriptions of every pass rate (overall, per strategy, per tag) and strategy mean
-        score that fell by more than ``max_drop``."""
-        found = []
-        checks = [("pass rate", self.pass_rate)]
-        checks += [(f"pass rate of strategy {k!r}", d) for k, d in self.strategies.items()]
-        checks += [(f"pass rate of tag {k!r}", d) for k, d in self.tags.items()]
-        checks += [
-            (f"mean score of {k!r}", d) for k, d in self.metrics.items() if k in self.strategies
-        ]
-        for label, delta in checks:
-            change = delta.change
-            if delta.before is None or delta.after is None or change is None:
-                continue
-            if drop_exceeds(delta.before, delta.after, max_drop):
-                found.append(
-                    f"{label} fell from {delta.before:.1%} to {delta.after:.1%} "
-                    f"({change * 100:+.1f} points)"
-                    if "pass rate" in label
-                    else f"{label} fell from {delta.before:.3f} to {delta.after:.3f} "
-                    f"({change:+.3f})"
-                )
-        return found
-
-    def require_no_drop(
-        self, max_drop: float = 0.05, *, fail_on_vanished: bool = False
-    ) -> Comparison:
-        """Raise ``AssertionError`` when a pass rate or strategy mean fell by more than
-        ``max_drop`` (a fraction: 0.05 = 5 points), or, with ``fail_on_vanished``, when a
-        baseline case is missing. The message lists the drops, the regressed cases and the
-        vanished ones. Returns the comparison."""
-        max_drop = check_fraction(max_drop, "max_drop", "0.05 for 5 points")
-        problems = self.drops(max_drop)
-        if fail_on_vanished and self.vanished:
-            problems.append(f"{plural(len(self.vanished), 'baseline sample')} vanished")
-        if not problems:
-            return self
-        lines = [
-            f"report {self.name!r} dropped against baseline {self.baseline_name!r} "
-            f"(allowed drop {max_drop:.1%}):",
-            *(f"  - {p}" for p in problems),
-        ]
-        if self.regressions:
-            lines.append("Regressions (pass -> fail):")
-            lines += [
-                f"  - {c.sample} [{c.strategy}]: {c.explanation or c.after}"
-                for c in self.regressions[:20]
-            ]
-            if len(self.regressions) > 20:
-                lines.append(f"  … and {len(self.regressions) - 20} more")
-        if self.vanished:
-            lines.append(f"Vanished from this run: {', '.join(self.vanished[:20])}")
-        raise AssertionError("\n".join(lines))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""

@@ -1,5 +1,5 @@
 """``EvaluationResult``: the verdict of one strategy on one sample's output (one value; a whole
-column of them is :class:`~evalmark.data._result_column.ResultColumn`).
+column of them is :class:`~evalmark.results._result_column.ResultColumn`).
 
 A result is immutable. It holds ``passed``, a ``score`` in [0, 1], an ``explanation`` a person
 can act on, ``metadata`` (JSON-like values, e.g. per-member verdicts of a composite) and, when

@@ -20,7 +20,7 @@ from evalmark.models._prompts import (
     get_prompt,
     load_prompt,
     parse_prompt,
-    read_catalog_prompt,
+    read_prompt,
 )
 from evalmark.models._prompts.checksums import (
     CHECKSUM_FILE,
@@ -134,7 +134,7 @@ def test_a_missing_or_unknown_variable_is_a_typed_error_naming_it_and_the_prompt
 
 def test_an_optional_variable_not_given_shows_as_not_given() -> None:
     text = get_prompt("hallucination").render(inputs="q", outputs="a", context=["p"])[1]["content"]
-    read = read_catalog_prompt(text)
+    read = read_prompt(text)
     assert read is not None and read.blocks["REFERENCE_OUTPUTS"] == "(not given)"
 
 
@@ -177,7 +177,7 @@ def test_user_text_is_fenced_and_cannot_forge_a_block(
 ) -> None:
     prompt = get_prompt("correctness")
     text = prompt.render(inputs=inputs, outputs=outputs, reference_outputs=reference)[1]["content"]
-    read = read_catalog_prompt(text)
+    read = read_prompt(text)
     assert read is not None and read.name == "correctness"
     assert set(read.blocks) == {"INPUTS", "OUTPUTS", "REFERENCE_OUTPUTS", "RESPONSE_SCHEMA"}
     assert read.blocks["OUTPUTS"] == outputs.replace("<<<", "< < <")

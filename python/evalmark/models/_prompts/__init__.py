@@ -24,8 +24,8 @@ from evalmark.models._prompts.model import (
     FewShotExample,
     JudgePrompt,
     PromptVariable,
-    RenderedCatalogPrompt,
-    read_catalog_prompt,
+    RenderedPrompt,
+    read_prompt,
 )
 from evalmark.models._prompts.templates import (
     AGREEMENT,
@@ -34,10 +34,8 @@ from evalmark.models._prompts.templates import (
     RELEVANCY,
     RUBRIC,
     VARIABLES,
-    RenderedPrompt,
     Verdict,
     parse_verdict,
-    read_prompt,
     replace_verdict,
     template_prompt,
 )
@@ -59,7 +57,6 @@ __all__ = [
     "PromptFileError",
     "PromptVariable",
     "PromptVariableError",
-    "RenderedCatalogPrompt",
     "RenderedPrompt",
     "Verdict",
     "get_prompt",
@@ -67,7 +64,6 @@ __all__ = [
     "parse_prompt",
     "parse_verdict",
     "prompt_names",
-    "read_catalog_prompt",
     "read_prompt",
     "replace_verdict",
     "template_prompt",

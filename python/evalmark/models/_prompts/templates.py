@@ -9,7 +9,8 @@ input in a delimited block::
     ...
     <<<END DOCUMENT>>>
 
-so the prompt can be read back deterministically (``RuleJudge`` does); see
+so the prompt can be read back deterministically
+(:func:`~evalmark.models._prompts.model.read_prompt`, which ``RuleJudge`` uses); see
 :mod:`evalmark.models._prompts.fence` for how values are fenced.
 A binary judge ends its reply with ``VERDICT: yes`` or ``VERDICT: no``; a graded judge with
 ``GRADE: n``.
@@ -24,12 +25,10 @@ from typing import Literal
 
 import msgspec
 
-from evalmark.models._prompts.fence import first_line_value, read_blocks
-from evalmark.models._prompts.model import JudgePrompt, PromptVariable
+from evalmark.models._prompts.model import LINE_HEADER, JudgePrompt, PromptVariable
 
 VARIABLES = ("question", "response", "expected_output", "context")
 
-LINE_HEADER = "evalmark-judge: "
 _VERDICT = re.compile(
     r"^[ \t]*\**[ \t]*verdict[ \t]*\**[ \t]*:[ \t]*\**[ \t]*(yes|no)\b", re.I | re.M
 )
@@ -190,21 +189,6 @@ def template_prompt(template: str, *, extra: Collection[str] | None = ()) -> Jud
         header="",
         fenced=False,
     )
-
-
-class RenderedPrompt(msgspec.Struct, frozen=True):
-    """What can be read back from a rendered judge prompt: its name and its blocks."""
-
-    name: str
-    blocks: dict[str, str]
-
-
-def read_prompt(text: str) -> RenderedPrompt | None:
-    """Read the template name and blocks out of a prompt rendered here; None if it is not one."""
-    name = first_line_value(text, LINE_HEADER)
-    if name is None:
-        return None
-    return RenderedPrompt(name=name, blocks=read_blocks(text))
 
 
 class Verdict(msgspec.Struct, frozen=True):

@@ -16,14 +16,18 @@ A prompt file looks like this::
     ---
     (instructions, with {{inputs}} and {{outputs}} where the values go)
 
-``variables`` maps each variable to a description, or to ``{description, type, optional}``;
-``type`` is ``text`` (the default), ``passages``, ``conversation``, ``trajectory`` or ``json``.
+``variables`` maps each variable to a description, or to ``{description, type, optional,
+label}``; ``type`` is ``text`` (the default), ``passages``, ``conversation``, ``trajectory`` or
+``json``; ``label`` names the variable's block (default: its name in capitals).
 Every ``{{name}}`` of the body must be declared and every declared variable must appear.
 ``score`` is the shape the prompt asks for by default (``bool`` or ``continuous``); a
 classifier gives a ``schema`` (a JSON Schema) instead. ``rule`` tells ``RuleJudge`` how to
-answer the prompt offline. A rendered prompt is a system message and a user message that
-starts with ``evalmark-prompt: <name>``; each value sits in a fenced block (see
-:mod:`evalmark.models._prompts.fence`).
+answer the prompt offline. ``reply`` is the parse mode asked for by default (``structured``,
+the default, ``verdict``, ``grade`` or ``json``). A rendered prompt is a system message and a
+user message that starts with ``evalmark-prompt: <name>`` (``header: evalmark-judge`` for the
+line-verdict prompts, whose recorded bytes start so); each value sits in a fenced block (see
+:mod:`evalmark.models._prompts.fence`). ``catalog.sha256`` pins every file
+(:mod:`evalmark.models._prompts.checksums`).
 """
 
 from __future__ import annotations
@@ -36,19 +40,43 @@ from evalmark._files.problems import suggest
 from evalmark.errors import Problem, PromptFileError
 from evalmark.models._prompts.files import load_prompt
 from evalmark.models._prompts.model import JudgePrompt
-from evalmark.models._prompts.templates import PROMPTS
 
-__all__ = ["CATALOG", "CATALOG_DIR", "GROUPS", "get_prompt", "prompt_names"]
+__all__ = [
+    "AGREEMENT",
+    "CATALOG",
+    "CATALOG_DIR",
+    "GROUNDEDNESS",
+    "GROUPS",
+    "PROMPTS",
+    "RELEVANCY",
+    "RUBRIC",
+    "get_prompt",
+    "prompt_names",
+]
 
 CATALOG_DIR = Path(__file__).resolve().parent / "catalog"
 GROUPS: tuple[str, ...] = ("quality", "rag", "safety", "security", "trajectory", "conversation")
 
 
-class _Catalog(Mapping[str, JudgePrompt]):
-    """The catalog: read from ``CATALOG_DIR`` on first use, then kept (thread-safe)."""
+# The line-verdict prompts: read when this module is imported, since the suite checks of the
+# same names use them; the rest of the catalog is read on first use.
+PROMPTS: Mapping[str, JudgePrompt] = {
+    name: load_prompt(CATALOG_DIR / f"{name}.md")
+    for name in ("relevancy", "groundedness", "agreement", "rubric")
+}
+RELEVANCY = PROMPTS["relevancy"]
+GROUNDEDNESS = PROMPTS["groundedness"]
+AGREEMENT = PROMPTS["agreement"]
+RUBRIC = PROMPTS["rubric"]
 
-    def __init__(self, directory: Path) -> None:
+
+class _Catalog(Mapping[str, JudgePrompt]):
+    """The catalog: read from ``CATALOG_DIR`` on first use, then kept (thread-safe); the
+    prompts of ``read`` are not read again."""
+
+    def __init__(self, directory: Path, read: Mapping[str, JudgePrompt]) -> None:
         self._directory = directory
+        self._read = read
         self._lock = threading.Lock()
         self._prompts: dict[str, JudgePrompt] | None = None
 
@@ -60,7 +88,7 @@ class _Catalog(Mapping[str, JudgePrompt]):
             if self._prompts is None:
                 loaded: dict[str, JudgePrompt] = {}
                 for path in sorted(self._directory.glob("*.md")):
-                    prompt = load_prompt(path)
+                    prompt = self._read.get(path.stem) or load_prompt(path)
                     if prompt.name != path.stem:
                         raise PromptFileError(
                             [
@@ -93,13 +121,12 @@ class _Catalog(Mapping[str, JudgePrompt]):
         return f"CATALOG({', '.join(self.names())})"
 
 
-CATALOG: _Catalog = _Catalog(CATALOG_DIR)
+CATALOG: _Catalog = _Catalog(CATALOG_DIR, PROMPTS)
 
 
 def get_prompt(prompt: str | JudgePrompt) -> JudgePrompt:
-    """The judge prompt named ``prompt``: a line-verdict prompt (:data:`PROMPTS`) or one of the
-    catalog (a prompt object is returned as is); a KeyError listing them, with the closest
-    name, otherwise."""
+    """The judge prompt of the catalog named ``prompt`` (a prompt object is returned as is); a
+    KeyError listing them, with the closest name, otherwise."""
     if isinstance(prompt, JudgePrompt):
         return prompt
     if prompt in PROMPTS:
@@ -107,7 +134,7 @@ def get_prompt(prompt: str | JudgePrompt) -> JudgePrompt:
     try:
         return CATALOG[prompt]
     except KeyError:
-        names = [*CATALOG, *PROMPTS]
+        names = list(CATALOG.names())
         close = suggest(str(prompt), names)
         hint = f"did you mean {close!r}? " if close else ""
         raise KeyError(
@@ -117,6 +144,6 @@ def get_prompt(prompt: str | JudgePrompt) -> JudgePrompt:
 
 
 def prompt_names() -> tuple[str, ...]:
-    """Every judge prompt's name, sorted: the catalog's and the line-verdict ones (each name
-    means one prompt)."""
-    return tuple(sorted({*CATALOG.names(), *PROMPTS}))
+    """Every judge prompt's name, sorted (the line-verdict ones are the catalog's too; each
+    name means one prompt)."""
+    return CATALOG.names()

@@ -19,16 +19,13 @@ means one prompt.
 """
 
 from evalmark.errors import PromptFileError, PromptVariableError
+from evalmark.models._prompts import catalog as _catalog
 from evalmark.models._prompts.answers import PARSE_MODES, ParseMode
 from evalmark.models._prompts.catalog import (
-    AGREEMENT,
     CATALOG,
     CATALOG_DIR,
-    GROUNDEDNESS,
     GROUPS,
     PROMPTS,
-    RELEVANCY,
-    RUBRIC,
     get_prompt,
     prompt_names,
 )
@@ -76,3 +73,10 @@ __all__ = [
     "replace_verdict",
     "template_prompt",
 ]
+
+
+def __getattr__(name: str) -> JudgePrompt:
+    """The line-verdict prompts ``RELEVANCY``, ``GROUNDEDNESS``, ``AGREEMENT``, ``RUBRIC``,
+    read on first use (:mod:`evalmark.models._prompts.catalog`)."""
+    prompt: JudgePrompt = getattr(_catalog, name)
+    return prompt

@@ -41,15 +41,13 @@ from evalmark.errors import Problem, PromptFileError
 from evalmark.models._prompts.files import load_prompt
 from evalmark.models._prompts.model import JudgePrompt
 
+# RELEVANCY, GROUNDEDNESS, AGREEMENT and RUBRIC are read on first use (``__getattr__``).
 __all__ = [
-    "AGREEMENT",
     "CATALOG",
     "CATALOG_DIR",
-    "GROUNDEDNESS",
     "GROUPS",
+    "LINE_VERDICT",
     "PROMPTS",
-    "RELEVANCY",
-    "RUBRIC",
     "get_prompt",
     "prompt_names",
 ]
@@ -58,58 +56,56 @@ CATALOG_DIR = Path(__file__).resolve().parent / "catalog"
 GROUPS: tuple[str, ...] = ("quality", "rag", "safety", "security", "trajectory", "conversation")
 
 
-# The line-verdict prompts: read when this module is imported, since the suite checks of the
-# same names use them; the rest of the catalog is read on first use.
-PROMPTS: Mapping[str, JudgePrompt] = {
-    name: load_prompt(CATALOG_DIR / f"{name}.md")
-    for name in ("relevancy", "groundedness", "agreement", "rubric")
-}
-RELEVANCY = PROMPTS["relevancy"]
-GROUNDEDNESS = PROMPTS["groundedness"]
-AGREEMENT = PROMPTS["agreement"]
-RUBRIC = PROMPTS["rubric"]
+LINE_VERDICT = ("relevancy", "groundedness", "agreement", "rubric")
+_CONSTANTS = {name.upper(): name for name in LINE_VERDICT}  # RELEVANCY, ... (read on first use)
 
 
 class _Catalog(Mapping[str, JudgePrompt]):
-    """The catalog: read from ``CATALOG_DIR`` on first use, then kept (thread-safe); the
-    prompts of ``read`` are not read again."""
+    """The catalog: each prompt read from ``CATALOG_DIR`` on first use, then kept
+    (thread-safe)."""
 
-    def __init__(self, directory: Path, read: Mapping[str, JudgePrompt]) -> None:
+    def __init__(self, directory: Path) -> None:
         self._directory = directory
-        self._read = read
         self._lock = threading.Lock()
-        self._prompts: dict[str, JudgePrompt] | None = None
+        self._prompts: dict[str, JudgePrompt] = {}
+        self._all: dict[str, JudgePrompt] | None = None
+
+    def _read(self, name: str) -> JudgePrompt:
+        with self._lock:
+            prompt = self._prompts.get(name)
+            if prompt is None:
+                path = self._directory / f"{name}.md"
+                prompt = load_prompt(path)
+                if prompt.name != name:
+                    raise PromptFileError(
+                        [
+                            Problem(
+                                f"the prompt is named {prompt.name!r}; name the file "
+                                f"{prompt.name}.md",
+                                path=str(path),
+                                record="name",
+                            )
+                        ]
+                    )
+                self._prompts[name] = prompt
+            return prompt
 
     def _load(self) -> dict[str, JudgePrompt]:
-        prompts = self._prompts
-        if prompts is not None:
-            return prompts
-        with self._lock:
-            if self._prompts is None:
-                loaded: dict[str, JudgePrompt] = {}
-                for path in sorted(self._directory.glob("*.md")):
-                    prompt = self._read.get(path.stem) or load_prompt(path)
-                    if prompt.name != path.stem:
-                        raise PromptFileError(
-                            [
-                                Problem(
-                                    f"the prompt is named {prompt.name!r}; name the file "
-                                    f"{prompt.name}.md",
-                                    path=str(path),
-                                    record="name",
-                                )
-                            ]
-                        )
-                    loaded[prompt.name] = prompt
-                self._prompts = loaded
-            return self._prompts
+        if self._all is None:
+            self._all = {name: self._read(name) for name in self.names()}
+        return self._all
 
     def names(self) -> tuple[str, ...]:
         """The prompt names, from the file names (nothing is parsed)."""
         return tuple(sorted(path.stem for path in self._directory.glob("*.md")))
 
     def __getitem__(self, name: str) -> JudgePrompt:
-        return self._load()[name]
+        prompt = self._prompts.get(name)
+        if prompt is not None:
+            return prompt
+        if not isinstance(name, str) or name not in self.names():
+            raise KeyError(name)
+        return self._read(name)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._load())
@@ -121,7 +117,37 @@ class _Catalog(Mapping[str, JudgePrompt]):
         return f"CATALOG({', '.join(self.names())})"
 
 
-CATALOG: _Catalog = _Catalog(CATALOG_DIR, PROMPTS)
+CATALOG: _Catalog = _Catalog(CATALOG_DIR)
+
+
+class _Subset(Mapping[str, JudgePrompt]):
+    """Some prompts of the catalog, by name, each read on first use."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self._names = names
+
+    def __getitem__(self, name: str) -> JudgePrompt:
+        if name not in self._names:
+            raise KeyError(name)
+        return CATALOG[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+# The line-verdict prompts (catalog files answered by a VERDICT or GRADE line).
+PROMPTS: Mapping[str, JudgePrompt] = _Subset(LINE_VERDICT)
+
+
+def __getattr__(name: str) -> JudgePrompt:
+    """``RELEVANCY``, ``GROUNDEDNESS``, ``AGREEMENT`` and ``RUBRIC``: the line-verdict prompts,
+    read on first use."""
+    if name in _CONSTANTS:
+        return CATALOG[_CONSTANTS[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get_prompt(prompt: str | JudgePrompt) -> JudgePrompt:
@@ -129,8 +155,6 @@ def get_prompt(prompt: str | JudgePrompt) -> JudgePrompt:
     KeyError listing them, with the closest name, otherwise."""
     if isinstance(prompt, JudgePrompt):
         return prompt
-    if prompt in PROMPTS:
-        return PROMPTS[prompt]
     try:
         return CATALOG[prompt]
     except KeyError:

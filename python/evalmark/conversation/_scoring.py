@@ -155,8 +155,8 @@ async def _locate(
         prefixes = [
             Conversation(id=cases[i].name, turns=cases[i].simulation.turns[:number]) for i in asked
         ]
-        column = await run.column(
-            label, strategy, [_case_sample(cases[i]) for i in asked], prefixes
+        column = await _column(
+            run, label, strategy, [_case_sample(cases[i]) for i in asked], prefixes
         )
         searching = []
         for i, result in zip(asked, column, strict=True):

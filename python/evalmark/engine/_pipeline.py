@@ -19,8 +19,9 @@ helpers. A run:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 from evalmark.engine._repeats import repeat_summary, with_repeats
@@ -30,7 +31,7 @@ from evalmark.report._model import Report
 from evalmark.samples._samples import Sample, Samples
 from evalmark.strategies._base import as_strategy, strategy_name
 
-__all__ = ["run_samples"]
+__all__ = ["run_repeated", "run_samples", "single_run"]
 
 _DEFAULT = RunSettings()
 
@@ -94,19 +95,40 @@ async def run_samples(
     if outputs is not None and len(outputs) != len(items):
         raise ValueError(f"got {len(outputs)} outputs for {len(items)} samples; give one each")
     report_name = name or str(getattr(application, "__name__", "evaluation"))
-    with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="evalmark") as pool:
-        if application is None:
-            given = list(outputs or ())
-            run = Run(settings, pool)
+    if application is None:
+        given = list(outputs or ())
+        with single_run(settings) as run:
             return await run.score(items, names, given, {}, named, report_name, metadata)
-        reports = []
-        repeated = settings.repeats > 1
+
+    async def one(run: Run) -> Report:
+        answers, failed = await run.call_all(items, application)
+        return await run.score(items, names, answers, failed, named, report_name, metadata)
+
+    return await run_repeated(settings, one, progress)
+
+
+@contextmanager
+def single_run(settings: RunSettings, progress: Progress | None = None) -> Iterator[Run]:
+    """One run (no repeats) with its threads, ``settings.concurrency`` of them, shut down
+    when the block ends."""
+    with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="evalmark") as pool:
+        yield Run(settings, pool, None, progress)
+
+
+async def run_repeated(
+    settings: RunSettings,
+    one: Callable[[Run], Awaitable[Report]],
+    progress: Progress | None = None,
+) -> Report:
+    """``one(run)`` for each of the ``settings.repeats`` runs, one after another over the same
+    threads: the first run's report, with the pass@k and pass^k figures of a repeated run in
+    its metadata ``repeats``. Sample runs (:func:`run_samples`) and conversation runs
+    (``evalmark.conversation``) both go through it."""
+    reports = []
+    repeated = settings.repeats > 1
+    with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="evalmark") as pool:
         for repeat in range(settings.repeats):
-            run = Run(settings, pool, repeat if repeated else None, progress)
-            answers, failed = await run.call_all(items, application)
-            reports.append(
-                await run.score(items, names, answers, failed, named, report_name, metadata)
-            )
+            reports.append(await one(Run(settings, pool, repeat if repeated else None, progress)))
     if not repeated:
         return reports[0]
     return with_repeats(reports[0], repeat_summary(reports, settings.k))

@@ -160,7 +160,7 @@ def test_arguments_are_checked() -> None:
         Scorer(errors="ignore")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"samples\[0\]"):
         Scorer().evaluate([42], str, ExactMatch())  # type: ignore[list-item]
-    with pytest.raises(SampleError, match="not-a-file.yaml: no such file"):
+    with pytest.raises(SampleError, match=r"not-a-file\.yaml: no such file"):
         Scorer().evaluate(["not-a-file.yaml"], str, ExactMatch())  # a list of str is paths
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import sys
 import time
@@ -181,15 +182,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     out = sys.stdout
+    baseline = args.baseline or suite.gate.baseline
+    comparisons = io.StringIO()
+    if baseline is not None:  # the drop is a gate condition, shown and written like the others
+        max_drop = args.max_drop if args.max_drop is not None else suite.gate.max_drop
+        outcome = compare_with_baseline(
+            outcome, baseline, 0.05 if max_drop is None else max_drop, comparisons
+        )
     print_run(outcome, out, quiet=args.quiet)
+    out.write(comparisons.getvalue())
     out.write(guard.note(outcome.reports))
     code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED
-    baseline = args.baseline or suite.gate.baseline
-    if baseline is not None:
-        max_drop = args.max_drop if args.max_drop is not None else suite.gate.max_drop
-        ok = compare_with_baseline(outcome, baseline, 0.05 if max_drop is None else max_drop, out)
-        if not ok:
-            code = EXIT_GATE_FAILED
     if not args.no_report:
         directory = args.report_dir or suite.report.dir
         if directory is not None:

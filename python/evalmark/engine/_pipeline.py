@@ -22,22 +22,41 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from os import PathLike
 from typing import Any
 
 from evalmark.engine._repeats import repeat_summary, with_repeats
 from evalmark.engine._run import Run
 from evalmark.engine._settings import Progress, RunSettings
 from evalmark.report._model import Report
-from evalmark.samples._samples import Sample, Samples
-from evalmark.strategies._base import as_strategy, strategy_name
+from evalmark.samples._samples import Sample, Samples, load_samples
+from evalmark.strategies._base import as_strategy, option_names, strategy_name
 
 __all__ = ["run_repeated", "run_samples", "single_run"]
+__all__ = ["SampleSource", "load_source", "run_samples"]
 
 _DEFAULT = RunSettings()
 
 
-def _as_samples(samples: Samples | Iterable[Sample]) -> tuple[tuple[Sample, ...], list[str]]:
-    items = tuple(samples)
+SampleSource = Samples | Iterable[Sample] | str | PathLike[str] | Sequence[str | PathLike[str]]
+
+
+def _is_path(value: object) -> bool:
+    return isinstance(value, str | PathLike)
+
+
+def load_source(samples: SampleSource) -> Samples | Iterable[Sample]:
+    """Samples as given, or loaded from a path or several paths (merged in the order given,
+    through :func:`~evalmark.load_samples`, so registered loaders such as ``mem://`` apply)."""
+    if _is_path(samples):
+        return load_samples(samples)
+    if isinstance(samples, list | tuple) and samples and all(map(_is_path, samples)):
+        return load_samples(*samples)
+    return samples  # type: ignore[return-value]
+
+
+def _as_samples(samples: SampleSource) -> tuple[tuple[Sample, ...], list[str]]:
+    items = tuple(load_source(samples))
     if not set(map(type, items)) <= {Sample}:
         for position, item in enumerate(items):
             if not isinstance(item, Sample):
@@ -61,6 +80,18 @@ def _named_checks(checks: Sequence[object]) -> list[tuple[str, Any]]:
         )
     named = [(strategy_name(s), s) for s in (as_strategy(x) for x in checks)]
     names = [n for n, _ in named]
+    repeated = {n for n in names if names.count(n) > 1}
+    if repeated:
+        # Instances of one class under its default name (SemanticSimilarity(0.85) and (0.75))
+        # take names made of their options; only what is still equal is a true duplicate.
+        for name in sorted(repeated):
+            places = [i for i, (n, s) in enumerate(named) if n == name == type(s).__name__]
+            if len(places) < 2:
+                continue
+            derived = option_names([named[i][1] for i in places])
+            for i, new_name in zip(places, derived, strict=True):
+                named[i] = (new_name, named[i][1])
+        names = [n for n, _ in named]
     doubled = sorted({n for n in names if names.count(n) > 1})
     if doubled:
         raise ValueError(
@@ -72,7 +103,7 @@ def _named_checks(checks: Sequence[object]) -> list[tuple[str, Any]]:
 
 
 async def run_samples(
-    samples: Samples | Iterable[Sample],
+    samples: SampleSource,
     checks: Sequence[object],
     *,
     application: Callable[..., Any] | None = None,

@@ -1,19 +1,27 @@
 """``assert_that(report)``: chainable assertions on one report, each raising an
 ``AssertionError`` that names the failing cases; the pass-rate ones are the gates of
-:mod:`evalmark.gates._rules`."""
+:mod:`evalmark.gates._rules`. ``assert_that(result)`` on one evaluation result is in
+:mod:`evalmark.gates._result_assertions`.
+
+Two figures, two names: the **pass rate** counts cases (a case passes when every one of its
+checks passes; every gate reads it), the **check pass rate** counts single evaluations (passed
+evaluations ÷ evaluations, the figure the Quarkus extension calls its score; ``has_score``
+keeps that extension's name and percent scale)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
+from evalmark.gates._result_assertions import ResultAssertion
 from evalmark.gates._rules import check_fraction, describe_failures, require_pass_rate
 from evalmark.report._cases import pass_rate_label
 from evalmark.report._wording import plural
+from evalmark.results._result import EvaluationResult
 
 if TYPE_CHECKING:
     from evalmark.report._model import Report
 
-__all__ = ["ReportAssertion", "assert_that"]
+__all__ = ["ReportAssertion", "ResultAssertion", "assert_that"]
 
 
 class ReportAssertion:
@@ -49,6 +57,36 @@ class ReportAssertion:
         got, value = self.report.pass_rate, check_fraction(value, "the pass rate")
         if not got > value:
             raise self._fail(f"expected a pass rate greater than {value:g}, got {got:g}")
+        return self
+
+    def has_check_pass_rate_at_least(self, value: float) -> ReportAssertion:
+        """The check pass rate (passed evaluations ÷ evaluations, single checks, not cases) is
+        at least ``value``, a fraction."""
+        got, value = self.report.check_pass_rate, check_fraction(value, "the check pass rate")
+        if got < value:
+            t = self.report.tally()
+            raise self._fail(
+                f"expected a check pass rate (passed evaluations ÷ evaluations) of at least "
+                f"{value:g}, got {got:g} ({t.passed} of {plural(t.evaluations, 'evaluation')})"
+            )
+        return self
+
+    def has_score(self, minimum: float) -> ReportAssertion:
+        """The Quarkus extension's ``hasScore``: its score, 100 × passed evaluations ÷
+        evaluations (the check pass rate in percent, not the pass rate of cases), is at least
+        ``minimum`` (0 to 100)."""
+        if isinstance(minimum, bool) or not isinstance(minimum, int | float):
+            raise TypeError(f"has_score takes a percentage from 0 to 100, got {minimum!r}")
+        if not 0 <= minimum <= 100:
+            raise ValueError(f"has_score takes a percentage from 0 to 100, got {minimum!r}")
+        got = 100 * self.report.check_pass_rate
+        if got < minimum:
+            t = self.report.tally()
+            raise self._fail(
+                f"expected a score (100 × passed evaluations ÷ evaluations, as the Quarkus "
+                f"extension counts it) of at least {minimum:g}, got {got:g} ({t.passed} of "
+                f"{plural(t.evaluations, 'evaluation')})"
+            )
         return self
 
     def has_pass_rate_between(self, low: float, high: float) -> ReportAssertion:
@@ -111,9 +149,20 @@ class ReportAssertion:
         return self
 
 
-def assert_that(report: Report) -> ReportAssertion:
-    """Start a chain of assertions on ``report``::
+@overload
+def assert_that(subject: EvaluationResult) -> ResultAssertion: ...
+
+
+@overload
+def assert_that(subject: Report) -> ReportAssertion: ...
+
+
+def assert_that(subject: Report | EvaluationResult) -> ReportAssertion | ResultAssertion:
+    """Start a chain of assertions on a report or on one evaluation result::
 
     assert_that(report).has_pass_rate_greater_than(0.8).has_passed_for_tag("critical")
+    assert_that(judge.evaluate(sample, output)).passed().score_at_least(0.7)
     """
-    return ReportAssertion(report)
+    if isinstance(subject, EvaluationResult):
+        return ResultAssertion(subject)
+    return ReportAssertion(subject)

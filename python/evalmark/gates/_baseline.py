@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evalmark.gates._rules import check_fraction, drop_exceeds
+from evalmark.report._gate_result import GateResult
 from evalmark.report._wording import plural
 
 if TYPE_CHECKING:
     from evalmark.report._comparison import Comparison, Delta
 
-__all__ = ["drops", "require_no_drop"]
+__all__ = ["drops", "no_drop_gate", "require_no_drop"]
 
 _SHOWN = 20
 
@@ -77,3 +78,24 @@ def require_no_drop(
     if comparison.vanished:
         lines.append(f"Vanished from this run: {', '.join(comparison.vanished[:_SHOWN])}")
     raise AssertionError("\n".join(lines))
+
+
+def no_drop_gate(
+    comparison: Comparison, max_drop: float = 0.05, *, fail_on_vanished: bool = False
+) -> GateResult:
+    """The drop gate as a checked condition, without raising: it holds when no pass rate or
+    check mean of ``comparison`` fell by more than ``max_drop``. ``required`` is the baseline's
+    pass rate less the allowed drop, ``actual`` this run's; ``detail`` names every drop (a tag's
+    or a check's drop fails the gate even when the overall pass rate held)."""
+    max_drop = check_fraction(max_drop, "max_drop", "0.05 for 5 points")
+    problems = drops(comparison, max_drop)
+    if fail_on_vanished and comparison.vanished:
+        problems.append(f"{plural(len(comparison.vanished), 'baseline sample')} vanished")
+    before, after = comparison.pass_rate.before, comparison.pass_rate.after
+    return GateResult(
+        label=f"{comparison.name}: no drop against baseline {comparison.baseline_name!r}",
+        required=max(0.0, (before or 0.0) - max_drop),
+        actual=after or 0.0,
+        passed=not problems,
+        detail="; ".join(problems) if problems else f"allowed drop {max_drop * 100:g} points",
+    )

@@ -7,14 +7,15 @@ the checks that caught them, the gate, the comparison with a baseline and the re
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from evalmark.errors import SuiteError
-from evalmark.gates import require_no_drop
-from evalmark.report import SuiteReport, compare, write_report
+from evalmark.gates._baseline import no_drop_gate
+from evalmark.report import GateResult, SuiteReport, compare, write_report
 from evalmark.report._paths import path_inside
 from evalmark.report._render.repeats import repeats_text
 from evalmark.report._render.terminal import (
@@ -145,11 +146,15 @@ def _write(report: Any, samples: Sequence[Path], path: Path) -> Path:
     return write_report(report, path, **options)
 
 
-def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> bool:
+def compare_with_baseline(
+    run: SuiteRun, baseline: Path, max_drop: float, out: TextIO
+) -> SuiteRun:
     """Compare each report with its baseline (a JSON report, or a folder of them named like the
-    run's reports); print the differences; False when a pass rate dropped beyond ``max_drop``.
-    A missing baseline report is a :class:`~evalmark.errors.SuiteError`."""
-    ok = True
+    run's reports) and print the differences. Returns the run with one more gate condition per
+    report, "no drop beyond ``max_drop``", on the run and on each report, so the gate table,
+    the verdict, the exit code and every written report agree. A missing baseline report is a
+    :class:`~evalmark.errors.SuiteError`."""
+    added: list[GateResult] = []
     for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         path = baseline
         if baseline.is_dir():
@@ -160,9 +165,7 @@ def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: T
         comparison = compare(report, path)
         out.write(f"\nbaseline {path}:\n")
         out.write(comparison_text(comparison, str(path), "this run"))
-        try:
-            require_no_drop(comparison, max_drop=max_drop)
-        except AssertionError as exc:
-            out.write(f"baseline FAILED: {exc}\n")
-            ok = False
-    return ok
+        added.append(no_drop_gate(comparison, max_drop))
+    gates = (*run.gates, *added)
+    reports = tuple(report.with_gates(gates) for report in run.reports)
+    return dataclasses.replace(run, gates=gates, reports=reports)

@@ -39,6 +39,8 @@ from evalmark.models._prompts.model import (
 )
 from evalmark.models._prompts.templates import (
     VARIABLES,
+    VERDICT_WORDS,
+    RenderedPrompt,
     Verdict,
     parse_verdict,
     replace_verdict,
@@ -56,6 +58,7 @@ __all__ = [
     "RELEVANCY",
     "RUBRIC",
     "VARIABLES",
+    "VERDICT_WORDS",
     "FewShotExample",
     "JudgePrompt",
     "ParseMode",

@@ -6,6 +6,18 @@ rendered text starts with a line ``evalmark-judge: <name>``.
 
 A binary judge ends its reply with ``VERDICT: yes`` or ``VERDICT: no``; a graded judge with
 ``GRADE: n``.
+Every rendered line-verdict prompt starts with a line ``evalmark-judge: <name>`` and puts each
+input in a delimited block::
+
+    <<<BEGIN DOCUMENT>>>
+    ...
+    <<<END DOCUMENT>>>
+
+so the prompt can be read back deterministically (``RuleJudge`` does); see
+:mod:`evalmark.models._prompts.fence` for how values are fenced.
+A binary judge ends its reply with ``VERDICT: yes`` or ``VERDICT: no`` (true/false, pass/fail,
+passed/failed and correct/incorrect are read the same way: :data:`VERDICT_WORDS`); a graded
+judge with ``GRADE: n``.
 """
 
 from __future__ import annotations
@@ -21,8 +33,27 @@ from evalmark.models._prompts.model import JudgePrompt, PromptVariable
 
 VARIABLES = ("question", "response", "expected_output", "context")
 
+LINE_HEADER = "evalmark-judge: "
+# The words a binary verdict may be given in, and what each means: one table for the
+# VERDICT line and for a reply's first word (strategies._parsing.parse_yes_no), compared
+# case-insensitively. Nothing else is read as a verdict.
+VERDICT_WORDS: Mapping[str, bool] = {
+    "yes": True,
+    "true": True,
+    "pass": True,
+    "passed": True,
+    "correct": True,
+    "no": False,
+    "false": False,
+    "fail": False,
+    "failed": False,
+    "incorrect": False,
+}
 _VERDICT = re.compile(
-    r"^[ \t]*\**[ \t]*verdict[ \t]*\**[ \t]*:[ \t]*\**[ \t]*(yes|no)\b", re.I | re.M
+    r"^[ \t]*\**[ \t]*verdict[ \t]*\**[ \t]*:[ \t]*\**[ \t]*("
+    + "|".join(sorted(VERDICT_WORDS, key=len, reverse=True))
+    + r")\b",
+    re.I | re.M,
 )
 _GRADE = re.compile(r"^[ \t]*\**[ \t]*grade[ \t]*\**[ \t]*:[ \t]*\**[ \t]*(\d+)\b", re.I | re.M)
 
@@ -74,7 +105,7 @@ def parse_verdict(text: str) -> Verdict | None:
         last_verdict is not None and last_verdict.start() > last_grade.start()
     ):
         assert last_verdict is not None
-        return Verdict(kind="binary", passed=last_verdict.group(1).lower() == "yes")
+        return Verdict(kind="binary", passed=VERDICT_WORDS[last_verdict.group(1).lower()])
     return Verdict(kind="graded", grade=int(last_grade.group(1)))
 
 

@@ -68,7 +68,7 @@ def test_coverage_by_simulation(method: str) -> None:
     """2,000 seeded worlds: N judged cases, n labelled; the 95% interval must cover the true
     pass rate in at least 94% of them."""
     rng = np.random.default_rng(32)
-    sims, big_n, n, p = 2000, 1000, 150, 0.7
+    sims, big_n, n, p = 2000, 1000, 300, 0.7
     truth = rng.random((sims, big_n)) < p
     err = rng.random((sims, big_n)) < np.where(truth, 0.1, 0.25)
     judged = (truth ^ err).astype(float)

@@ -128,6 +128,13 @@ def register(subparsers: Any) -> None:
         default=None,
         help="show progress on stderr (default: when stderr is a terminal)",
     )
+    parser.add_argument(
+        "--judge-rates",
+        type=Path,
+        metavar="FILE",
+        help="a rates file of evalmark judge calibrate: show each judged check's pass rate "
+        "corrected for the judge, with its interval (default: the suite's judge-rates)",
+    )
     add_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -180,6 +187,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     finally:
         bar.close()
+    rates_file = args.judge_rates or suite.judge_rates
+    if rates_file is not None:
+        from evalmark.suite._judged import correct_for_judge
+
+        outcome = correct_for_judge(outcome, rates_file)
     out = sys.stdout
     print_run(outcome, out, quiet=args.quiet)
     out.write(guard.note(outcome.reports))

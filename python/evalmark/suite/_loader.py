@@ -40,7 +40,12 @@ _TOP_KEYS = (
     "report",
     "concurrency",
     "repeats",
+    "judge-rates",
     *CONVERSATION_KEYS,
+)
+_RATES_EXAMPLE = (
+    "expected the path of a rates file written by evalmark judge calibrate --rates-out, "
+    "e.g. judge-rates: .evalmark/judge-rates.json"
 )
 _EVALUATION_KEYS = ("name", "samples", "tags", "application", "strategies", *CONVERSATION_KEYS)
 
@@ -118,6 +123,9 @@ def _check(path: Path, data: bytes) -> Suite:
         "expected a whole number of at least 1, e.g. concurrency: 4",
     )
     repeats, repeat_k = _repeats(doc, value.get("repeats"))
+    rates = value.get("judge-rates")
+    if rates is not None and (not isinstance(rates, str) or not rates):
+        doc.report(("judge-rates",), _RATES_EXAMPLE)
     evaluations = _evaluations(doc, value, base, name)
     doc.raise_problems()
     return Suite(
@@ -131,6 +139,7 @@ def _check(path: Path, data: bytes) -> Suite:
         concurrency=concurrency,
         repeats=repeats,
         repeat_k=repeat_k,
+        judge_rates=base / rates if isinstance(rates, str) and rates else None,
     )
 
 

@@ -147,6 +147,7 @@ class Suite:
     concurrency: int = DEFAULT_CONCURRENCY
     repeats: int = 1
     repeat_k: int | None = None
+    judge_rates: Path | None = None  # a rates file: judged pass rates are shown corrected
 
     @property
     def base(self) -> Path:

@@ -16,6 +16,7 @@ from evalmark.data._load import load_samples
 from evalmark.errors import SuiteError
 from evalmark.report import SuiteReport, compare, write_report
 from evalmark.report._paths import path_inside
+from evalmark.report._render.judged import judged_text
 from evalmark.report._render.repeats import repeats_text
 from evalmark.report._render.terminal import (
     averages,
@@ -67,6 +68,9 @@ def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
         repeats = repeats_text(report)
         if repeats:
             out.write("\n" + repeats)
+        judged = judged_text(report)
+        if judged:
+            out.write("\n" + judged)
     failing = [row for report in run.reports for row in report.rows() if not row.passed]
     if failing:
         out.write(f"\nfailing cases ({len(failing)}):\n")

@@ -173,6 +173,12 @@ def suite_file_schema() -> dict[str, Any]:
                 "additionalProperties": False,
             },
             "concurrency": {"type": "integer", "minimum": 1},
+            "judge-rates": {
+                "description": "a rates file of evalmark judge calibrate: show judged pass "
+                "rates corrected for the judge",
+                "type": "string",
+                "minLength": 1,
+            },
             "repeats": {
                 "description": "runs of the application per sample, for pass@k and pass^k",
                 "oneOf": [

@@ -60,8 +60,14 @@ def test_interval_matches_a_monte_carlo_of_the_posteriors(
     low, high = _monte_carlo(passed, judged, fp, ff)
     assert result.raw == passed / judged
     assert result.estimate == pytest.approx(
-        min(max((passed / judged - fp.errors / fp.trials) / (1 - fp.errors / fp.trials
-                - ff.errors / ff.trials), 0), 1)
+        min(
+            max(
+                (passed / judged - fp.errors / fp.trials)
+                / (1 - fp.errors / fp.trials - ff.errors / ff.trials),
+                0,
+            ),
+            1,
+        )
     )
     assert result.low == pytest.approx(low, abs=0.012)
     assert result.high == pytest.approx(high, abs=0.012)

@@ -45,9 +45,7 @@ _TABLE = 2001
 Array = npt.NDArray[np.float64]
 
 
-def corrected_pass_rate(
-    observed: float, false_pass_rate: float, false_fail_rate: float
-) -> float:
+def corrected_pass_rate(observed: float, false_pass_rate: float, false_fail_rate: float) -> float:
     """The Rogan–Gladen corrected pass rate ``(observed − fp) / (1 − fp − ff)``, clipped to
     [0, 1]; a ``ValueError`` when the judge is no better than chance (``fp + ff ≥ 1``)."""
     q = check_probability(observed, "observed")

@@ -92,6 +92,9 @@ def register(subparsers: Any) -> None:
     )
     calibrate.add_argument("--json", action="store_true", help="print JSON instead of text")
     calibrate.set_defaults(handler=_calibrate)
+    from evalmark.cli._judge_estimate import register_estimate
+
+    register_estimate(actions)
 
 
 class _ReplayOnly:

@@ -92,7 +92,10 @@ def register(subparsers: Any) -> None:
     )
     calibrate.add_argument("--json", action="store_true", help="print JSON instead of text")
     calibrate.set_defaults(handler=_calibrate)
+    from evalmark.cli._judge_certify import add_certificate_arguments
     from evalmark.cli._judge_estimate import register_estimate
+
+    add_certificate_arguments(calibrate)
 
     register_estimate(actions)
 
@@ -234,11 +237,16 @@ def _text(result: Any) -> str:
 def _calibrate(args: argparse.Namespace) -> int:
     from evalmark.calibration import calibrate, load_labels
     from evalmark.calibration._run import RATES_FILE
+    from evalmark.cli import _judge_certify as certify
     from evalmark.noise import write_rates
 
     labels = load_labels(args.labels, prompt=args.prompt)
     if not 0.0 <= args.threshold <= 1.0:
         raise CliError(f"--threshold must be between 0 and 1, got {args.threshold}")
+    examples: dict[str, Any] = {}
+    pool = 0
+    if certify.wanted(args):
+        labels, examples, pool = certify.held_out_split(args, labels)
     judge = build_judge(args)
     result = calibrate(
         labels,
@@ -247,6 +255,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         mode=args.mode,
         threshold=args.threshold,
         errors=args.errors,
+        few_shot=examples,
         **_score_options(args.score),
     )
     targets = [p for p in (args.rates_out, args.suite / RATES_FILE if args.suite else None) if p]
@@ -257,6 +266,15 @@ def _calibrate(args: argparse.Namespace) -> int:
         print(_text(result))
         for path in written:
             print(f"rates written to {path} (evalmark tune reads them)")
+    if certify.wanted(args):
+        document = certify.certify(args, result, labels, examples, pool)
+        if args.certificate_out is not None:
+            from evalmark.calibration._certificate import write_certificate
+
+            write_certificate(args.certificate_out, document)
+        print(certify.certificate_text(document), file=sys.stdout if not args.json else sys.stderr)
+        if not document["certified"]:
+            return EXIT_GATE_FAILED
     if args.min_kappa is not None:
         kappa = result.agreement.kappa
         if kappa is None or kappa < args.min_kappa:

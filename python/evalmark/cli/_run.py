@@ -162,6 +162,10 @@ def run(args: argparse.Namespace) -> int:
     tags = _split_tags(args.tags)
     if args.dry_run:
         return dry_run(args, suite, tags)
+    if suite.judge_certificate is not None:
+        from evalmark.cli._run_certificate import require_certificate
+
+        require_certificate(suite, suite.judge_certificate, args.record_mode)
     started_at, started = utc_now(), time.perf_counter()
     bar = make_progress(
         args.progress,

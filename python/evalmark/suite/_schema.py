@@ -179,6 +179,12 @@ def suite_file_schema() -> dict[str, Any]:
                 "type": "string",
                 "minLength": 1,
             },
+            "judge-certificate": {
+                "description": "a certificate of evalmark judge calibrate --certificate-out "
+                "that the run requires",
+                "type": "string",
+                "minLength": 1,
+            },
             "repeats": {
                 "description": "runs of the application per sample, for pass@k and pass^k",
                 "oneOf": [

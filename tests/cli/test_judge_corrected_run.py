@@ -118,6 +118,9 @@ def test_a_bad_rates_file_is_one_line_and_exit_2(
     code, _, err = _run(capsys, str(SUPPORT), "--judge-rates", str(bad), "--no-report")
     assert code == 2 and "rates.json" in err and "false_pass" in err
     assert "Traceback" not in err
+    chance = write_rates(tmp_path / "chance.json", JudgeRates(RateCounts(6, 10), RateCounts(5, 10)))
+    code, _, err = _run(capsys, str(SUPPORT), "--judge-rates", str(chance), "--no-report")
+    assert code == 2 and "chance.json" in err and "no better than chance" in err
     suite = tmp_path / "s"
     shutil.copytree(SUPPORT, suite)
     (suite / "suite.yaml").write_text((suite / "suite.yaml").read_text() + "\njudge-rates: 3\n")

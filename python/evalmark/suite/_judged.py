@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from evalmark.errors import DataFileError
 from evalmark.noise._rates import read_rates
 from evalmark.report._judged import judge_correction, with_judge_correction
 from evalmark.suite._runner import SuiteRun
@@ -21,7 +22,10 @@ def correct_for_judge(run: SuiteRun, rates_file: Path) -> SuiteRun:
     reports = []
     for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         checks = [spec.label for spec in evaluation.strategies if spec.judged]
-        if judge_correction(report, rates, checks)["rows"]:
-            report = with_judge_correction(report, rates, checks)
+        try:
+            if judge_correction(report, rates, checks)["rows"]:
+                report = with_judge_correction(report, rates, checks)
+        except ValueError as exc:  # a judge no better than chance, rates measured on nothing
+            raise DataFileError(f"{rates_file}: {exc}") from None
         reports.append(report)
     return dataclasses.replace(run, reports=tuple(reports))

@@ -30,7 +30,9 @@ def register(subparsers: Any) -> None:
         description=(
             "Measure the judge you use: its accuracy, Cohen's kappa, confusion matrix and\n"
             "true-pass and true-fail rates against items people labelled, and the false-pass\n"
-            "and false-fail rates evalmark tune uses to pick a gate threshold."
+            "and false-fail rates evalmark tune uses to pick a gate threshold (calibrate,\n"
+            "which also certifies a judge on held-out items); estimate a check's true pass\n"
+            "rate from the judge's verdicts and some labels (estimate)."
         ),
         epilog=(
             "examples:\n"
@@ -38,7 +40,10 @@ def register(subparsers: Any) -> None:
             "      --judge cassette:golden/judge-calibration/judge.jsonl\n"
             "  evalmark judge calibrate labels.jsonl --judge rule --rates-out out/rates.json\n"
             "  evalmark judge calibrate labels.jsonl --judge judges.py:make_judge \\\n"
-            "      --cassette judge.jsonl --record-mode record-missing --suite my-suite"
+            "      --cassette judge.jsonl --record-mode record-missing --suite my-suite\n"
+            "  evalmark judge calibrate labels.jsonl --judge rule --min-tpr-lower 0.8 \\\n"
+            "      --min-tnr-lower 0.8 --certificate-out judge-certificate.json\n"
+            "  evalmark judge estimate out/support.json --check relevancy --labels labels.jsonl"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -58,6 +58,8 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "SuiteReport",
     ),
     "evalmark.suite._loader": ("load_suite",),
+    "evalmark.noise._correction": ("corrected_pass_rate",),
+    "evalmark.noise._ppi": ("ppi_mean",),
     "evalmark.suite._runner": ("run_suite",),
     "evalmark.offline": ("offline",),
     "evalmark.telemetry._sampling": ("monitor",),

@@ -57,6 +57,12 @@ from evalmark.report import (
 from evalmark.suite._loader import (
     load_suite as load_suite,
 )
+from evalmark.noise._correction import (
+    corrected_pass_rate as corrected_pass_rate,
+)
+from evalmark.noise._ppi import (
+    ppi_mean as ppi_mean,
+)
 from evalmark.suite._runner import (
     run_suite as run_suite,
 )
@@ -72,6 +78,7 @@ __all__ = [
     "asimulate",
     "assert_that",
     "Conversation",
+    "corrected_pass_rate",
     "Evaluation",
     "EvaluationFault",
     "EvaluationResult",
@@ -82,6 +89,7 @@ __all__ = [
     "monitor",
     "offline",
     "Parameters",
+    "ppi_mean",
     "ReasoningStep",
     "record_replay",
     "register_formatter",

@@ -129,6 +129,13 @@ def register(subparsers: Any) -> None:
         default=None,
         help="show progress on stderr (default: when stderr is a terminal)",
     )
+    parser.add_argument(
+        "--judge-rates",
+        type=Path,
+        metavar="FILE",
+        help="a rates file of evalmark judge calibrate: show each judged check's pass rate "
+        "corrected for the judge, with its interval (default: the suite's judge-rates)",
+    )
     add_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -156,6 +163,10 @@ def run(args: argparse.Namespace) -> int:
     tags = _split_tags(args.tags)
     if args.dry_run:
         return dry_run(args, suite, tags)
+    if suite.judge_certificate is not None:
+        from evalmark.cli._run_certificate import require_certificate
+
+        require_certificate(suite, suite.judge_certificate, args.record_mode)
     started_at, started = utc_now(), time.perf_counter()
     bar = make_progress(
         args.progress,
@@ -181,6 +192,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     finally:
         bar.close()
+    rates_file = args.judge_rates or suite.judge_rates
+    if rates_file is not None:
+        from evalmark.suite._judged import correct_for_judge
+
+        outcome = correct_for_judge(outcome, rates_file)
     out = sys.stdout
     baseline = args.baseline or suite.gate.baseline
     comparisons = io.StringIO()

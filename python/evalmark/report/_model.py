@@ -160,7 +160,7 @@ class Report:
         """Read the JSON report at ``path``; ``FileNotFoundError`` when there is none."""
         return cls.from_json(Path(path).read_bytes(), source=str(path))
 
-    def _copy(self, name: str, gates: Sequence[GateResult]) -> Report:
+    def _copy(self, name: str, gates: Sequence[GateResult], metadata: Any = None) -> Report:
         return Report(
             name=name,
             sample_names=self.sample_names,
@@ -169,13 +169,17 @@ class Report:
             outputs=self._outputs,
             usage=self._usage_map(),
             skipped=self.skipped,
-            metadata=self.metadata,
+            metadata=self.metadata if metadata is None else metadata,
             gates=gates,
         )
 
     def with_name(self, name: str) -> Report:
         """The same report under another name (results shared, nothing recomputed)."""
         return self._copy(name, self._gates)
+
+    def with_metadata(self, **values: Any) -> Report:
+        """A new report: this one with ``values`` added to (or replacing) :attr:`metadata`."""
+        return self._copy(self.name, self._gates, {**self.metadata, **values})
 
     @property
     def gates(self) -> tuple[GateResult, ...]:

@@ -147,6 +147,8 @@ class Suite:
     concurrency: int = DEFAULT_CONCURRENCY
     repeats: int = 1
     repeat_k: int | None = None
+    judge_rates: Path | None = None  # a rates file: judged pass rates are shown corrected
+    judge_certificate: Path | None = None  # a judge certificate the run requires
 
     @property
     def base(self) -> Path:

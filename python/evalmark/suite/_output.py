@@ -17,6 +17,7 @@ from evalmark.errors import SuiteError
 from evalmark.gates._baseline import no_drop_gate
 from evalmark.report import GateResult, SuiteReport, compare, write_report
 from evalmark.report._paths import path_inside
+from evalmark.report._render.judged import judged_text
 from evalmark.report._render.repeats import repeats_text
 from evalmark.report._render.terminal import (
     averages,
@@ -69,6 +70,9 @@ def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
         repeats = repeats_text(report)
         if repeats:
             out.write("\n" + repeats)
+        judged = judged_text(report)
+        if judged:
+            out.write("\n" + judged)
     failing = [row for report in run.reports for row in report.rows() if not row.passed]
     if failing:
         out.write(f"\nfailing cases ({len(failing)}):\n")

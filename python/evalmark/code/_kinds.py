@@ -6,7 +6,7 @@
   ``language``, ``filename``, ``timeout``, ``ok-exit-codes``, ``extract``, ``select``;
 - ``code-tests``: ``tests``, ``entry-point``, ``language``, ``sandbox`` (``bwrap`` or
   ``local``), ``compare``, ``extract``, ``select``, and the limits ``timeout``,
-  ``cpu-seconds``, ``memory-mb``, ``processes``, ``file-size-mb``, ``disk-mb``. Without
+  ``cpu-seconds``, ``memory-mb``, ``processes``, ``file-size-mb``, ``disk-mb``, ``files``. Without
   ``tests`` it reads each sample's metadata (``tests``, ``cases``, ``entry-point``).
 
 The kinds reach the registry (:mod:`evalmark.strategies._registry`) through the
@@ -102,6 +102,7 @@ _LIMITS: dict[str, Checker] = {
     "processes": check_positive_int,
     "file-size-mb": check_positive_int,
     "disk-mb": check_positive_int,
+    "files": check_positive_int,
 }
 
 
@@ -123,6 +124,7 @@ def _limits(options: Options) -> Limits:
         ("processes", "processes", 1),
         ("file-size-mb", "file_size_bytes", _MIB),
         ("disk-mb", "disk_bytes", _MIB),
+        ("files", "files", 1),
     ):
         if option in options:
             fields[field] = int(options[option]) * scale

@@ -171,6 +171,61 @@ def test_the_parent_of_our_own_cgroup_is_used_when_it_is_ours(
     assert delegated_cgroup({}, proc=str(tmp_path / "proc")) is None
 
 
+KERNEL_MEMORY = """
+import ctypes, json, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+calls = {
+    "shmget": lambda: libc.shmget(0, 1 << 20, 0o1600),  # IPC_PRIVATE, IPC_CREAT | 0600
+    "msgget": lambda: libc.msgget(0, 0o1600),
+    "semget": lambda: libc.semget(0, 1, 0o1600),
+}
+result = {}
+for name, call in calls.items():
+    result[name] = "made" if call() >= 0 else os.strerror(ctypes.get_errno())
+try:
+    os.memfd_create("x")
+    result["memfd_create"] = "made"
+except OSError as exc:
+    result["memfd_create"] = exc.strerror
+pairs = 0
+kept = []
+try:
+    while pairs < 5000:
+        kept.append(socket.socketpair())
+        pairs += 1
+except OSError:
+    pass
+result["socketpairs"] = pairs
+print(json.dumps(result))
+"""
+
+
+def test_memory_that_no_rlimit_counts_is_refused_or_bounded(bwrap: BwrapSandbox) -> None:
+    outcome = run(bwrap, KERNEL_MEMORY, Limits(timeout=60.0, cpu_seconds=90, open_files=64))
+    assert outcome.exit_code == 0, outcome.stderr
+    result = json.loads(outcome.stdout)
+    # SysV IPC objects outlive their maker, memfds live outside the sized mounts
+    for name in ("shmget", "msgget", "semget", "memfd_create"):
+        assert result[name] == "Operation not permitted", result
+    # socket buffers are held through descriptors: at most open_files of them
+    assert result["socketpairs"] < 32
+
+
+def test_a_delegated_cgroup_receives_bubblewrap_before_it_starts(
+    bwrap: BwrapSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stand-in directory: the kernel's enforcement cannot be faked, the plumbing can.
+    folder = _fake_cgroup(tmp_path, "memory pids")
+    monkeypatch.setenv(ENV, str(folder))
+    outcome = run(bwrap, "print('inside')\n", Limits(memory_bytes=300 * MIB, processes=5))
+    assert outcome.ok and outcome.stdout == b"inside\n", outcome.stderr
+    (path,) = [p for p in folder.iterdir() if p.is_dir()]
+    assert path.name.startswith(f"evalmark-{os.getpid()}-")
+    assert (path / "memory.max").read_text() == str(300 * MIB)
+    assert int((path / "cgroup.procs").read_text()) > 0  # bubblewrap's pid, moved by the host
+    assert (path / "cgroup.kill").read_text() == "1"  # what was left was killed
+
+
 # 3. Files (inodes) ---------------------------------------------------------------------------
 
 MANY_EMPTY_FILES = """
@@ -317,3 +372,18 @@ def test_programs_die_when_the_evaluator_is_killed(tmp_path: Path, sandbox: str)
         for pid in started:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_the_seccomp_filter_exists_for_both_machines_and_ends_in_allow() -> None:
+    import struct
+
+    from evalmark.code._sandbox.seccomp import DENIED, seccomp_program
+
+    for machine in ("x86_64", "aarch64"):
+        program = seccomp_program(machine)
+        assert program is not None and len(program) % 8 == 0
+        ops = [struct.unpack("=HBBI", program[i : i + 8]) for i in range(0, len(program), 8)]
+        assert ops[-1] == (0x06, 0, 0, 0x7FFF0000)  # the last instruction allows
+        refusals = [op for op in ops if op[0] == 0x06 and op[3] == 0x00050000 | 1]  # EPERM
+        assert len(refusals) == len(DENIED)
+    assert seccomp_program("riscv64") is None

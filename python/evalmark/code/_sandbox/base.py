@@ -60,8 +60,10 @@ class Limits:
     programs that burn several cores. ``disk_bytes`` is the size of all the writable places
     together where the sandbox can bound it (bwrap: the work directory, ``/tmp`` and
     ``/dev/shm``, each a sized tmpfs), and ``files`` how many files and folders they may hold
-    together (bwrap). ``output_bytes``: how much of stdout and of stderr is kept (the first
-    and the last ``output_bytes // 2`` bytes when a stream is longer).
+    together (bwrap). ``open_files`` is ``RLIMIT_NOFILE``: it also bounds the kernel memory a
+    process can hold through descriptors (socket and pipe buffers). ``output_bytes``: how much
+    of stdout and of stderr is kept (the first and the last ``output_bytes // 2`` bytes when a
+    stream is longer).
     """
 
     timeout: float = 10.0
@@ -72,6 +74,7 @@ class Limits:
     disk_bytes: int = 128 * _MIB
     output_bytes: int = 256 * 1024
     files: int = 10_000
+    open_files: int = 256
 
     def __post_init__(self) -> None:
         for name in (
@@ -82,6 +85,7 @@ class Limits:
             "disk_bytes",
             "output_bytes",
             "files",
+            "open_files",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

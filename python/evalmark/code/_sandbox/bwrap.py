@@ -34,10 +34,11 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from evalmark.code._sandbox.base import PYTHON, Limits, RunOutcome, RunRequest
-from evalmark.code._sandbox.cgroup import RunCgroup, delegated_cgroup
+from evalmark.code._sandbox.cgroup import run_cgroup
 from evalmark.code._sandbox.local import base_environment, default_python
 from evalmark.code._sandbox.process import launcher_argv, run_process
-from evalmark.code._sandbox.staging import staged_files
+from evalmark.code._sandbox.seccomp import seccomp_program
+from evalmark.code._sandbox.staging import Staged, staged_files
 from evalmark.code._sandbox.watch import WritableWatch
 from evalmark.errors import SandboxUnavailableError
 
@@ -84,7 +85,13 @@ def _features(bwrap: str) -> frozenset[str]:
     text = done.stdout + done.stderr
     return frozenset(
         flag
-        for flag in ("--disable-userns", "--size", "--unshare-cgroup-try", "--cap-drop")
+        for flag in (
+            "--disable-userns",
+            "--size",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "--seccomp",
+        )
         if flag in text
     )
 
@@ -145,6 +152,7 @@ class BwrapSandbox:
                 *_isolation_flags(bwrap),
                 *_mount_flags(bwrap, self.python, limits),
                 *staged.flags,
+                *_seccomp_flags(bwrap, staged),
                 "--chdir",
                 WORK,
                 "--clearenv",
@@ -159,7 +167,7 @@ class BwrapSandbox:
                 limits.files,
                 None if sized else limits.disk_bytes,
             )
-            cgroup = _run_cgroup(limits, self.python)
+            cgroup = run_cgroup(limits, self.python)
             try:
                 captured = run_process(
                     command,
@@ -216,15 +224,11 @@ class BwrapSandbox:
         )
 
 
-def _run_cgroup(limits: Limits, python: str) -> RunCgroup | None:
-    """A cgroup for one run where one is delegated, else None (rlimits only)."""
-    parent = delegated_cgroup()
-    if parent is None:
-        return None
-    try:
-        return RunCgroup(parent, limits, python)
-    except OSError:
-        return None
+def _seccomp_flags(bwrap: str, staged: Staged) -> list[str]:
+    program = seccomp_program()
+    if program is None or "--seccomp" not in _features(bwrap):
+        return []
+    return ["--seccomp", str(staged.data_fd(program))]
 
 
 def _hint_for(detail: str, python: str) -> str:

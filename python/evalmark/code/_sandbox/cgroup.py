@@ -14,6 +14,7 @@ starts, and the child is killed and removed after the run.
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import os
 import time
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from evalmark.code._sandbox.base import Limits
 
-__all__ = ["ENV", "RunCgroup", "delegated_cgroup"]
+__all__ = ["ENV", "RunCgroup", "delegated_cgroup", "run_cgroup"]
 
 ENV = "EVALMARK_SANDBOX_CGROUP"
 _GATE = "import os, sys\nos.read(int(sys.argv[1]), 1)\nos.execvp(sys.argv[2], sys.argv[2:])\n"
@@ -108,7 +109,8 @@ class RunCgroup:
         return False
 
     def close(self) -> None:
-        """Kill whatever is left inside and remove the cgroup (waits up to 5 s)."""
+        """Kill whatever is left inside and remove the cgroup (waits up to 5 s while the
+        killed processes exit)."""
         with contextlib.suppress(OSError):
             (self.path / "cgroup.kill").write_text("1")
         deadline = time.monotonic() + 5.0
@@ -116,9 +118,18 @@ class RunCgroup:
             try:
                 self.path.rmdir()
                 return
-            except FileNotFoundError:
-                return
-            except OSError:
-                if time.monotonic() >= deadline:
+            except OSError as exc:
+                if exc.errno != errno.EBUSY or time.monotonic() >= deadline:
                     return
                 time.sleep(0.02)
+
+
+def run_cgroup(limits: Limits, python: str) -> RunCgroup | None:
+    """A cgroup for one run where one is delegated, else None (rlimits only)."""
+    parent = delegated_cgroup()
+    if parent is None:
+        return None
+    try:
+        return RunCgroup(parent, limits, python)
+    except OSError:
+        return None

@@ -99,6 +99,7 @@ def launcher_argv(
         "as": limits.memory_bytes,
         "nproc": processes if processes is not None else limits.processes,
         "fsize": limits.file_size_bytes,
+        "nofile": limits.open_files,
         "core": 0,
     }
     if ready_fd is not None:

@@ -21,6 +21,20 @@ class Staged:
         self.flags: list[str] = []
         self.fds: list[int] = []
 
+    def data_fd(self, data: bytes) -> int:
+        """An fd (passed to bubblewrap, closed after the run) that reads ``data``."""
+        fd = _readable(data)
+        self.fds.append(fd)
+        return fd
+
+
+def _readable(data: bytes) -> int:
+    with tempfile.TemporaryFile() as handle:
+        handle.write(data)
+        handle.flush()
+        handle.seek(0)
+        return os.dup(handle.fileno())  # outlives the handle, shares its offset
+
 
 @contextlib.contextmanager
 def staged_files(request: RunRequest, work: str) -> Iterator[Staged]:
@@ -34,12 +48,7 @@ def staged_files(request: RunRequest, work: str) -> Iterator[Staged]:
                 if str(parent) not in folders:
                     folders.add(str(parent))
                     staged.flags += ["--dir", f"{work}/{parent}"]
-            with tempfile.TemporaryFile() as handle:
-                handle.write(request.files[name])
-                handle.flush()
-                handle.seek(0)
-                fd = os.dup(handle.fileno())  # outlives the handle, shares its offset
-            staged.fds.append(fd)
+            fd = staged.data_fd(request.files[name])
             staged.flags += ["--file", str(fd), f"{work}/{name}"]
         yield staged
     finally:

@@ -193,7 +193,7 @@ def run_process(
     at each poll once something arrived on the status pipe; a line it returns has the group
     killed and becomes ``Captured.killed_for``. ``enclosure`` (a cgroup) holds the child from
     before it starts. In a :func:`~evalmark.code._sandbox.stop.stop_scope` that was stopped,
-    the run raises :class:`KeyboardInterrupt` (before starting, or once it is killed).
+    the run raises ``KeyboardInterrupt`` (before starting, or once it is killed).
     """
     scope = current_scope()
     if scope is not None and scope.stopped:

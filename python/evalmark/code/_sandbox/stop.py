@@ -4,7 +4,7 @@
 <evalmark.code._sandbox.process.run_process>` starts inside it (in this thread, or in a worker
 that runs in a copy of this context) is registered there. :meth:`StopScope.stop` kills the
 process group of each at once and makes further runs in the scope raise
-:class:`KeyboardInterrupt` instead of starting.
+``KeyboardInterrupt`` instead of starting.
 """
 
 from __future__ import annotations

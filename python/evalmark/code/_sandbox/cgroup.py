@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evalmark.code._sandbox.base import Limits
+from evalmark.errors import SandboxUnavailableError
 
 __all__ = ["ENV", "RunCgroup", "delegated_cgroup", "run_cgroup"]
 
@@ -96,8 +97,15 @@ class RunCgroup:
         return [self.python, "-I", "-S", "-c", _GATE, str(gate_fd), *command]
 
     def enter(self, pid: int) -> None:
-        """Move ``pid`` (waiting at the gate) into this cgroup."""
-        (self.path / "cgroup.procs").write_text(str(pid))
+        """Move ``pid`` (waiting at the gate) into this cgroup; SandboxUnavailableError when
+        the kernel refuses."""
+        try:
+            (self.path / "cgroup.procs").write_text(str(pid))
+        except OSError as exc:
+            raise SandboxUnavailableError(
+                f"cannot move the sandbox into the cgroup {self.path} ({exc}); give evalmark a "
+                f"cgroup it may write, or set {ENV}=off to bound memory by rlimits only"
+            ) from None
 
     def oom_killed(self) -> bool:
         """True when the kernel killed a process here for passing ``memory.max``."""

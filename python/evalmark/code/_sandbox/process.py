@@ -133,7 +133,7 @@ class Enclosure(Protocol):
         ...
 
     def enter(self, pid: int) -> None:
-        """Move process ``pid`` in (raises OSError when it cannot)."""
+        """Move process ``pid`` in (raises SandboxUnavailableError when it cannot)."""
         ...
 
 

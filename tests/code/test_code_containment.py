@@ -240,9 +240,15 @@ print("all", flush=True)
 """
 
 
-def test_the_number_of_files_is_bounded(bwrap: BwrapSandbox) -> None:
+@pytest.mark.parametrize("closed_output", [False, True])
+def test_the_number_of_files_is_bounded(bwrap: BwrapSandbox, closed_output: bool) -> None:
     limits = Limits(timeout=120.0, cpu_seconds=200, files=3000)
-    outcome = run(bwrap, MANY_EMPTY_FILES, limits)
+    source = MANY_EMPTY_FILES
+    if closed_output:  # no output left to wait on: the program is watched all the same
+        source = "import os\nos.close(1)\nos.close(2)\n" + source.replace(
+            ", flush=True)", ")"
+        ).replace("print(", "str(")
+    outcome = run(bwrap, source, limits)
     assert b"all" not in outcome.stdout
     assert outcome.reason == "disk_full", outcome.stderr[-500:]
     assert b"file-count limit of 3000" in outcome.stderr

@@ -34,8 +34,11 @@ import os, resource, signal, sys
 ready = parent = None
 for item in sys.argv[1].split(","):
     name, value = item.split("=")
-    if name in ("ready", "parent"):
-        globals()[name] = int(value)
+    if name == "ready":
+        ready = int(value)
+        continue
+    if name == "parent":
+        parent = int(value)
         continue
     which = getattr(resource, "RLIMIT_" + name.upper())
     soft = int(value)
@@ -337,6 +340,10 @@ def _collect(
         if time.monotonic() >= deadline:
             timed_out = True
             break
+        if watch is not None and stat.total:  # a program that closed its output is watched too
+            killed_for = watch(proc.pid)
+            if killed_for is not None:
+                break
         time.sleep(_POLL / 5)
     _kill_group(proc)
     if scope is not None:

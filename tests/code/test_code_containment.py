@@ -63,6 +63,29 @@ def test_every_writable_place_counts_against_the_disk_limit(bwrap: BwrapSandbox)
     assert written["/work"] > 0 and written["/tmp"] > 0 and written["/dev/shm"] > 0
 
 
+def test_without_sized_mounts_the_disk_limit_is_watched(
+    bwrap: BwrapSandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # bubblewrap before 0.5 has no --size: the host watches the bytes of the writable places
+    import evalmark.code._sandbox.bwrap as bwrap_module
+
+    features = bwrap_module._features(bwrap_module._find_bwrap(None) or "bwrap")
+    monkeypatch.setattr(bwrap_module, "_features", lambda path: features - {"--size"})
+    source = (
+        "import time\n"
+        "for i in range(256):\n"
+        "    with open(f'/dev/shm/part{i}.bin', 'wb') as out:\n"
+        "        out.write(b'x' * (1 << 20))\n"
+        "    time.sleep(0.05)\n"
+        "print('wrote 256 MiB', flush=True)\n"
+    )
+    limits = Limits(timeout=120.0, cpu_seconds=200, disk_bytes=16 * MIB, file_size_bytes=8 * MIB)
+    outcome = run(bwrap, source, limits)
+    assert b"wrote 256 MiB" not in outcome.stdout
+    assert outcome.reason == "disk_full", outcome.stderr[-300:]
+    assert b"over its disk limit" in outcome.stderr
+
+
 def test_the_shares_of_the_writable_places_add_up_to_the_disk_limit() -> None:
     for disk in (128 * MIB, 64 * MIB + 3, 10**9):
         shares = disk_shares(disk)

@@ -39,6 +39,7 @@ CHECKER_LIMITS = Limits(
     memory_bytes=4096 * 1024 * 1024,
     processes=256,
     output_bytes=64 * 1024,
+    open_files=4096,
 )
 """Limits for a command-line checker: type checkers need more memory and time than the code."""
 

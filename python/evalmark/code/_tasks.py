@@ -34,7 +34,6 @@ from evalmark.code._extract import Extractor, Select, extract_code, extraction_f
 from evalmark.code._passk import mean_pass_at_k, pass_at_k
 from evalmark.code._sandbox import Limits, SandboxSpec, get_sandbox
 from evalmark.code._sandbox.stop import stop_scope
-from evalmark.results._results import EvaluationResult
 from evalmark.errors import DataFileError, Problem
 from evalmark.results._results import EvaluationResult
 

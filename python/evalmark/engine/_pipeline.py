@@ -32,8 +32,7 @@ from evalmark.report._model import Report
 from evalmark.samples._samples import Sample, Samples, load_samples
 from evalmark.strategies._base import as_strategy, option_names, strategy_name
 
-__all__ = ["run_repeated", "run_samples", "single_run"]
-__all__ = ["SampleSource", "load_source", "run_samples"]
+__all__ = ["SampleSource", "load_source", "run_repeated", "run_samples", "single_run"]
 
 _DEFAULT = RunSettings()
 

@@ -150,9 +150,7 @@ def _write(report: Any, samples: Sequence[Path], path: Path) -> Path:
     return write_report(report, path, **options)
 
 
-def compare_with_baseline(
-    run: SuiteRun, baseline: Path, max_drop: float, out: TextIO
-) -> SuiteRun:
+def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> SuiteRun:
     """Compare each report with its baseline (a JSON report, or a folder of them named like the
     run's reports) and print the differences. Returns the run with one more gate condition per
     report, "no drop beyond ``max_drop``", on the run and on each report, so the gate table,

@@ -40,7 +40,6 @@ from evalmark.models._prompts.model import (
 from evalmark.models._prompts.templates import (
     VARIABLES,
     VERDICT_WORDS,
-    RenderedPrompt,
     Verdict,
     parse_verdict,
     replace_verdict,

@@ -4,17 +4,6 @@ catalog's prompts; the catalog's line-verdict prompts (relevancy, groundedness, 
 rubric: :data:`~evalmark.models._prompts.catalog.PROMPTS`) are files of the catalog whose
 rendered text starts with a line ``evalmark-judge: <name>``.
 
-A binary judge ends its reply with ``VERDICT: yes`` or ``VERDICT: no``; a graded judge with
-``GRADE: n``.
-Every rendered line-verdict prompt starts with a line ``evalmark-judge: <name>`` and puts each
-input in a delimited block::
-
-    <<<BEGIN DOCUMENT>>>
-    ...
-    <<<END DOCUMENT>>>
-
-so the prompt can be read back deterministically (``RuleJudge`` does); see
-:mod:`evalmark.models._prompts.fence` for how values are fenced.
 A binary judge ends its reply with ``VERDICT: yes`` or ``VERDICT: no`` (true/false, pass/fail,
 passed/failed and correct/incorrect are read the same way: :data:`VERDICT_WORDS`); a graded
 judge with ``GRADE: n``.
@@ -24,7 +13,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Literal
 
 import msgspec
@@ -33,7 +22,6 @@ from evalmark.models._prompts.model import JudgePrompt, PromptVariable
 
 VARIABLES = ("question", "response", "expected_output", "context")
 
-LINE_HEADER = "evalmark-judge: "
 # The words a binary verdict may be given in, and what each means: one table for the
 # VERDICT line and for a reply's first word (strategies._parsing.parse_yes_no), compared
 # case-insensitively. Nothing else is read as a verdict.

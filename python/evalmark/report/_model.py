@@ -3,12 +3,10 @@
 An evaluation is one (sample, strategy) pair; a case is one sample with all its evaluations.
 The report's ``pass_rate`` is the fraction of cases whose every check passed (see
 :mod:`evalmark.report._cases`); ``check_pass_rate`` the fraction of single evaluations that
-passed. Errors (the function under test
-raised, a strategy raised, a judge's reply could not be read) are counted apart from failures
-and never count as passed.
-Results are stored one column per strategy (see
-:class:`~evalmark.results._results.ResultColumn`), so a report of 100,000 samples costs a few
-arrays until someone reads its rows.
+passed. Errors (the function under test raised, a strategy raised, a judge's reply could not
+be read) are counted apart from failures and never count as passed. Results are stored one
+column per strategy (see :class:`~evalmark.results._results.ResultColumn`), so a report of
+100,000 samples costs a few arrays until someone reads its rows.
 
 The report is a frozen value: data and figures. It imports no renderer and no gate. Output is
 :func:`~evalmark.report._output.render_report` and :func:`~evalmark.report._output.write_report`,

@@ -74,7 +74,8 @@ class NetworkBlockedError(EvalmarkError, RuntimeError):
 _BLOCKED_PHRASES = {
     "connect": "connection to",
     "resolve": "name lookup of",
-    "send": "datagram to",
+    "send": "data sent to",
+    "socket": "opening a",
 }
 
 

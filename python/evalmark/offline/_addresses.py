@@ -102,7 +102,12 @@ def loopback_address(family: int) -> str:
 
 
 def loopback_infos(
-    resolver: Any, port: Any, family: int = 0, kind: int = 0, proto: int = 0, flags: int = 0
+    resolver: Any,
+    port: Any,
+    family: int = 0,
+    type: int = 0,  # noqa: A002 - getaddrinfo's own keyword
+    proto: int = 0,
+    flags: int = 0,
 ) -> list[Any]:
     """What ``getaddrinfo`` answers for a loopback name, built from the numeric loopback
     addresses (127.0.0.1 first, then ::1), so no resolver is asked. ``resolver`` is the real
@@ -115,7 +120,7 @@ def loopback_infos(
     found: list[Any] = []
     for each in families:
         try:
-            found.extend(resolver(loopback_address(each), port, each, kind, proto, flags))
+            found.extend(resolver(loopback_address(each), port, each, type, proto, flags))
         except socket.gaierror:
             if len(families) == 1:
                 raise

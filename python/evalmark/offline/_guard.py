@@ -98,7 +98,11 @@ def push(entry: Entry) -> object:
     if first:
         from evalmark.offline._open_sockets import warn_open_sockets
 
-        warn_open_sockets(entry.policy)
+        try:
+            warn_open_sockets(entry.policy)
+        except BaseException:  # the warning made an error (-W error): the guard did not open
+            pop(token)
+            raise
     return token
 
 

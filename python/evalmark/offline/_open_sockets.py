@@ -5,9 +5,9 @@ to refuse. Its sends through Python are checked against its peer
 (:func:`evalmark.offline._socket_calls.check_peer`), and when the first guard opens,
 :func:`warn_open_sockets` lists the process's connected internet sockets (``/proc/self/fd``
 and ``/proc/self/net/{tcp,tcp6,udp,udp6}``, Linux only) whose peer the guard does not allow,
-and warns (``RuntimeWarning``): those held by a Python socket object will be refused at their
-next send; those held by no Python object (a C extension's, or a descriptor used through
-``os.write``) cannot be stopped by the guard.
+and warns (``RuntimeWarning``) when one of them is held by no Python socket object (a C
+extension's, or a descriptor used through ``os.write``: the guard cannot stop it) or leads off
+the machine. Those held by a Python socket object are refused at their next send.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import ipaddress
 import os
 import socket
 import sys
+import time
 import warnings
 from dataclasses import dataclass
 
@@ -111,8 +112,14 @@ def warn_open_sockets(policy: Policy) -> list[OpenPeer]:
     if not blocked:
         return []
     python = _python_descriptors()
+    if any(peer.fd not in python for peer in blocked):
+        # Another thread may be between accept() and wrapping the descriptor: let it finish.
+        time.sleep(2 * sys.getswitchinterval())
+        python = _python_descriptors()
     held = [peer for peer in blocked if peer.fd in python]
     loose = [peer for peer in blocked if peer.fd not in python]
+    if not loose and all(_is_loopback(peer.host) for peer in held):
+        return blocked  # refused at their next send, and they never left the machine
     parts = []
     if held:
         parts.append(f"{_list(held)}: their sends through Python are refused")
@@ -129,6 +136,10 @@ def warn_open_sockets(policy: Policy) -> list[OpenPeer]:
         stacklevel=4,
     )
     return blocked
+
+
+def _is_loopback(host: str) -> bool:
+    return ipaddress.ip_address(host).is_loopback
 
 
 def _list(peers: list[OpenPeer]) -> str:

@@ -1,0 +1,92 @@
+"""Sockets connected before the guard opened: their sends are refused, and opening the guard
+warns about those it cannot stop."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+import pytest
+from offline_helpers import Listener
+
+from evalmark.errors import NetworkBlockedError
+from evalmark.offline import offline
+from evalmark.offline._open_sockets import open_peers
+
+LINUX = sys.platform.startswith("linux")
+
+
+def test_a_socket_connected_before_the_guard_cannot_send(listener: Listener) -> None:
+    conn = socket.create_connection(listener.address, timeout=5)
+    try:
+        conn.sendall(b"before ")
+        with offline(allow=[]):  # no warning: a Python object holds it, to this machine
+            for send in (
+                lambda: conn.send(b"x"),
+                lambda: conn.sendall(b"x"),
+                lambda: conn.sendmsg([b"x"]),
+                lambda: conn.makefile("wb", buffering=0).write(b"x"),
+            ):
+                with pytest.raises(NetworkBlockedError) as caught:
+                    send()
+                assert (caught.value.operation, caught.value.host) == ("send", "127.0.0.1")
+        conn.sendall(b"after")
+    finally:
+        conn.close()
+    listener.settle(handled=1)
+    assert bytes(listener.received) == b"before after"
+
+
+def test_a_connected_datagram_socket_cannot_send(udp_listener: Listener) -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        sock.connect(udp_listener.address)
+        with offline(allow=[]):
+            with pytest.raises(NetworkBlockedError):
+                sock.send(b"x")
+            with pytest.raises(NetworkBlockedError):
+                sock.sendto(b"x", udp_listener.address)
+    finally:
+        sock.close()
+    udp_listener.settle()
+    assert udp_listener.accepted == 0
+
+
+def test_allowed_peers_and_socketpairs_still_send(listener: Listener) -> None:
+    left, right = socket.socketpair()
+    conn = socket.create_connection(listener.address, timeout=5)
+    try:
+        with offline():  # loopback allowed: no warning (warnings are errors in this suite)
+            conn.sendall(b"ok")
+        conn.close()
+        listener.settle(0, handled=1)  # the listener's end closed too
+        with offline(allow=[]):
+            left.sendall(b"pair")  # an unnamed unix peer within this process
+            assert right.recv(4) == b"pair"
+    finally:
+        conn.close()
+        left.close()
+        right.close()
+    assert bytes(listener.received) == b"ok"
+
+
+@pytest.mark.skipif(not LINUX, reason="the open sockets are listed from /proc")
+def test_the_warning_names_sockets_no_python_object_holds(listener: Listener) -> None:
+    held = socket.create_connection(listener.address, timeout=5)
+    loose = socket.create_connection(listener.address, timeout=5)
+    loose_fd = loose.detach()  # a bare descriptor, as a C extension would hold one
+    try:
+        peers = {peer.fd: peer for peer in open_peers()}
+        assert peers[held.fileno()].target == f"127.0.0.1:{listener.port}"
+        assert peers[loose_fd].port == listener.port
+        with pytest.warns(RuntimeWarning) as caught, offline(allow=[]):
+            pass
+        text = str(caught[0].message)
+        assert f"fd {held.fileno()} to 127.0.0.1:{listener.port}" in text
+        assert "their sends through Python are refused" in text
+        assert f"fd {loose_fd} to 127.0.0.1:{listener.port}: held by no Python socket" in text
+        assert "--isolate-network" in text
+    finally:
+        held.close()
+        os.close(loose_fd)

@@ -118,9 +118,7 @@ def test_json_texts_without_secrets_are_kept_byte_for_byte() -> None:
         ("u?token=Zk29fLq0wPz7", "Zk29fLq0wPz7", "credential in a URL query"),
     ],
 )
-def test_more_credential_formats_are_found_and_redacted(
-    text: str, secret: str, label: str
-) -> None:
+def test_more_credential_formats_are_found_and_redacted(text: str, secret: str, label: str) -> None:
     assert SecretScanner().first_hit(text) is not None
     value = {"messages": [{"role": "user", "content": text}]}
     redacted, found = SecretRedactor().redact(value, "request")

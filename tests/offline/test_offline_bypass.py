@@ -59,9 +59,7 @@ def test_a_name_of_this_machine_is_checked_by_the_address_it_resolves_to(
     # The machine's own host name is allowed as loopback; the address it resolves to must be
     # this machine too, not whatever a resolver answers.
     monkeypatch.setattr(_policy, "_own_host_names", lambda: frozenset({"myhost"}))
-    no_escape.answers["myhost"] = [
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("192.0.2.9", 80))
-    ]
+    no_escape.answers["myhost"] = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("192.0.2.9", 80))]
     with offline(), socket.socket() as conn, pytest.raises(NetworkBlockedError) as caught:
         conn.connect(("myhost", 80))
     assert caught.value.host == "myhost (192.0.2.9)"
@@ -181,7 +179,7 @@ def test_the_checked_address_is_the_one_handed_on(no_escape: Net, listener: List
         conn.connect((LyingStr("127.0.0.1"), Port(listener.port)))
     connects = [call for call in no_escape.calls if call[0] == "connect"]
     assert connects == [("connect", ("127.0.0.1", listener.port))]
-    (_, handed), = connects
+    ((_, handed),) = connects
     assert type(handed) is tuple and type(handed[0]) is str and type(handed[1]) is int
 
 

@@ -17,25 +17,41 @@ from evalmark.offline._open_sockets import open_peers
 LINUX = sys.platform.startswith("linux")
 
 
-def test_a_socket_connected_before_the_guard_cannot_send(listener: Listener) -> None:
-    conn = socket.create_connection(listener.address, timeout=5)
+def _tcp_pair() -> tuple[socket.socket, socket.socket]:
+    """A connected TCP pair on 127.0.0.1: (client, the server's end)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.settimeout(30)
+        client = socket.create_connection(server.getsockname(), timeout=30)
+        accepted, _ = server.accept()
+    accepted.settimeout(30)
+    return client, accepted
+
+
+def test_a_socket_connected_before_the_guard_cannot_send() -> None:
+    conn, far_end = _tcp_pair()
     try:
-        conn.sendall(b"before ")
-        with offline(allow=[]):  # no warning: a Python object holds it, to this machine
+        # no warning: a Python object holds it, and it leads to this machine
+        with offline(allow=[]), conn.makefile("wb", buffering=0) as stream:
             for send in (
                 lambda: conn.send(b"x"),
                 lambda: conn.sendall(b"x"),
                 lambda: conn.sendmsg([b"x"]),
-                lambda: conn.makefile("wb", buffering=0).write(b"x"),
+                lambda: stream.write(b"x"),
             ):
                 with pytest.raises(NetworkBlockedError) as caught:
                     send()
                 assert (caught.value.operation, caught.value.host) == ("send", "127.0.0.1")
         conn.sendall(b"after")
+        conn.close()
+        received = b""
+        while chunk := far_end.recv(4096):
+            received += chunk
+        assert received == b"after"
     finally:
         conn.close()
-    listener.settle(handled=1)
-    assert bytes(listener.received) == b"before after"
+        far_end.close()
 
 
 def test_a_connected_datagram_socket_cannot_send(udp_listener: Listener) -> None:
@@ -72,21 +88,23 @@ def test_allowed_peers_and_socketpairs_still_send(listener: Listener) -> None:
 
 
 @pytest.mark.skipif(not LINUX, reason="the open sockets are listed from /proc")
-def test_the_warning_names_sockets_no_python_object_holds(listener: Listener) -> None:
-    held = socket.create_connection(listener.address, timeout=5)
-    loose = socket.create_connection(listener.address, timeout=5)
-    loose_fd = loose.detach()  # a bare descriptor, as a C extension would hold one
+def test_the_warning_names_sockets_no_python_object_holds() -> None:
+    held, held_far = _tcp_pair()
+    loose_socket, loose_far = _tcp_pair()
+    loose_fd = loose_socket.detach()  # a bare descriptor, as a C extension would hold one
     try:
         peers = {peer.fd: peer for peer in open_peers()}
-        assert peers[held.fileno()].target == f"127.0.0.1:{listener.port}"
-        assert peers[loose_fd].port == listener.port
+        held_port, loose_port = held_far.getsockname()[1], loose_far.getsockname()[1]
+        assert peers[held.fileno()].target == f"127.0.0.1:{held_port}"
+        assert peers[loose_fd].target == f"127.0.0.1:{loose_port}"
         with pytest.warns(RuntimeWarning) as caught, offline(allow=[]):
             pass
         text = str(caught[0].message)
-        assert f"fd {held.fileno()} to 127.0.0.1:{listener.port}" in text
+        assert f"fd {held.fileno()} to 127.0.0.1:{held_port}" in text
         assert "their sends through Python are refused" in text
-        assert f"fd {loose_fd} to 127.0.0.1:{listener.port}: held by no Python socket" in text
+        assert f"fd {loose_fd} to 127.0.0.1:{loose_port}: held by no Python socket" in text
         assert "--isolate-network" in text
     finally:
-        held.close()
+        for sock in (held, held_far, loose_far):
+            sock.close()
         os.close(loose_fd)

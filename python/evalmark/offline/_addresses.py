@@ -78,8 +78,12 @@ def plain_address(family: int, address: object) -> object:
         port = plain_port(items[1])
         if host is None or port is None:
             return tuple(items)
-        rest = [plain_port(item) for item in items[2:]]
-        return (host, port, *(r if r is not None else i for r, i in zip(rest, items[2:])))
+        rest = [plain_port(item) for item in items[2:]]  # IPv6 flow info and scope id
+        return (
+            host,
+            port,
+            *(r if r is not None else i for r, i in zip(rest, items[2:], strict=True)),
+        )
     if family == getattr(socket, "AF_UNIX", None):
         if isinstance(address, str):
             return str.__str__(address)
@@ -105,7 +109,7 @@ def loopback_infos(
     resolver: Any,
     port: Any,
     family: int = 0,
-    type: int = 0,  # noqa: A002 - getaddrinfo's own keyword
+    type: int = 0,  # getaddrinfo's own keyword
     proto: int = 0,
     flags: int = 0,
 ) -> list[Any]:

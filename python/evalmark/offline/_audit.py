@@ -86,8 +86,11 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
     if not event.startswith("socket."):
         return
     entry = active_entry()
-    if entry is None or entry.policy.allow_all or getattr(_local, "depth", 0):
+    if entry is None or entry.policy.allow_all:
         return
+    depth: int = getattr(_local, "depth", 0)
+    if depth:
+        return  # a call the patched functions checked
     handler = _HANDLERS.get(event)
     if handler is not None:
         vetted(handler, entry, args)

@@ -28,7 +28,7 @@ __all__ = ["lookup_patches"]
 _LOOPBACK_V4 = "127.0.0.1"
 
 
-def _host(entry: Entry, host: object, port: object) -> Any:
+def _host(entry: Entry, host: object) -> Any:
     """``host`` as a plain str (bytes decoded), or unchanged when it is neither."""
     try:
         text = plain_host(host)
@@ -38,7 +38,8 @@ def _host(entry: Entry, host: object, port: object) -> Any:
         return host if text is None else text
     if isinstance(host, bytes):
         return bytes.__getitem__(host, slice(None))
-    return bytes(bytearray.__getitem__(host, slice(None)))  # type: ignore[arg-type]
+    assert isinstance(host, bytearray)
+    return bytes(bytearray.__getitem__(host, slice(None)))
 
 
 def _plain_port(port: object) -> object:
@@ -75,7 +76,7 @@ def _getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
     real = original(socket, "getaddrinfo")
     if entry is None:
         return real(host, port, *args, **kwargs)
-    host, port = _host(entry, host, port), _plain_port(port)
+    host, port = _host(entry, host), _plain_port(port)
     name = _name_of(host)
     explicit = check_name(entry, name, port, _flags(args, kwargs))
     if name and not entry.policy.allow_all and is_localhost_name(name):
@@ -93,7 +94,7 @@ def _gethostbyname(host: Any) -> str:
     if entry is None:
         result: str = real(host)
         return result
-    host = _host(entry, host, None)
+    host = _host(entry, host)
     name = _name_of(host)
     explicit = check_name(entry, name)
     if name and not entry.policy.allow_all and is_localhost_name(name):
@@ -111,7 +112,7 @@ def _gethostbyname_ex(host: Any) -> tuple[str, list[str], list[str]]:
     if entry is None:
         answer: tuple[str, list[str], list[str]] = real(host)
         return answer
-    host = _host(entry, host, None)
+    host = _host(entry, host)
     name = _name_of(host)
     explicit = check_name(entry, name)
     if name and not entry.policy.allow_all and is_localhost_name(name):
@@ -127,7 +128,7 @@ def _gethostbyaddr(host: Any) -> tuple[str, list[str], list[str]]:
     entry = active_entry()
     real = original(socket, "gethostbyaddr")
     if entry is not None:
-        host = _host(entry, host, None)
+        host = _host(entry, host)
         check_reverse(entry, _name_of(host), None)
         return vetted(real, host)  # type: ignore[no-any-return]
     result: tuple[str, list[str], list[str]] = real(host)
@@ -149,7 +150,7 @@ def _check_sockaddr_lookup(entry: Entry, sockaddr: Any, flags: object) -> Any:
     if not isinstance(sockaddr, tuple) or not tuple.__len__(sockaddr):
         return sockaddr
     items = [tuple.__getitem__(sockaddr, i) for i in range(tuple.__len__(sockaddr))]
-    items[0] = _host(entry, items[0], None)
+    items[0] = _host(entry, items[0])
     if len(items) > 1:
         items[1] = _plain_port(items[1])
     numeric = isinstance(flags, int) and flags & socket.NI_NUMERICHOST
@@ -164,7 +165,7 @@ async def _loop_getaddrinfo(self: Any, host: Any, port: Any, *args: Any, **kwarg
     frames are, before the lookup moves to an executor thread."""
     entry = active_entry()
     if entry is not None:
-        host, port = _host(entry, host, port), _plain_port(port)
+        host, port = _host(entry, host), _plain_port(port)
         check_name(entry, _name_of(host), port, _flags(args, kwargs))
     return await original(base_loop(), "getaddrinfo")(self, host, port, *args, **kwargs)
 

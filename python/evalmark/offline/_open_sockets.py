@@ -27,7 +27,7 @@ from evalmark.offline._policy import Policy
 __all__ = ["OpenPeer", "open_peers", "warn_open_sockets"]
 
 _TABLES = (("tcp", False), ("tcp6", True), ("udp", False), ("udp6", True))
-_SHOWN = 5
+_SHOWN = 10
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,9 @@ from offline_helpers import Listener
 
 from evalmark.errors import NetworkBlockedError
 from evalmark.offline import offline
-from evalmark.offline._open_sockets import open_peers
+from evalmark.offline._guard import active_entry
+from evalmark.offline._open_sockets import open_peers, warn_open_sockets
+from evalmark.offline._policy import parse_allow
 
 LINUX = sys.platform.startswith("linux")
 
@@ -97,8 +99,9 @@ def test_the_warning_names_sockets_no_python_object_holds() -> None:
         held_port, loose_port = held_far.getsockname()[1], loose_far.getsockname()[1]
         assert peers[held.fileno()].target == f"127.0.0.1:{held_port}"
         assert peers[loose_fd].target == f"127.0.0.1:{loose_port}"
-        with pytest.warns(RuntimeWarning) as caught, offline(allow=[]):
-            pass
+        with pytest.warns(RuntimeWarning) as caught:
+            blocked = warn_open_sockets(parse_allow([]))
+        assert {peer.fd for peer in blocked} >= {held.fileno(), loose_fd}
         text = str(caught[0].message)
         assert f"fd {held.fileno()} to 127.0.0.1:{held_port}" in text
         assert "their sends through Python are refused" in text
@@ -108,3 +111,18 @@ def test_the_warning_names_sockets_no_python_object_holds() -> None:
         for sock in (held, held_far, loose_far):
             sock.close()
         os.close(loose_fd)
+
+
+@pytest.mark.skipif(not LINUX, reason="the open sockets are listed from /proc")
+def test_opening_the_first_guard_warns() -> None:
+    if active_entry() is not None:
+        pytest.skip("a guard is already open (the session guard under CI): no first guard here")
+    conn, far_end = _tcp_pair()
+    fd = conn.detach()
+    try:
+        with pytest.warns(RuntimeWarning, match=f"fd {fd} to 127.0.0.1"), offline(allow=[]):
+            pass
+    finally:
+        os.close(fd)
+        far_end.close()
+    assert active_entry() is None

@@ -3,8 +3,9 @@
 A guard checks connections as they are made; a socket connected earlier has no connect left
 to refuse. Its sends through Python are checked against its peer
 (:func:`evalmark.offline._socket_calls.check_peer`), and when the first guard opens,
-:func:`warn_open_sockets` lists the process's connected internet sockets (``/proc/self/fd``
-and ``/proc/self/net/{tcp,tcp6,udp,udp6}``, Linux only) whose peer the guard does not allow,
+:func:`warn_open_sockets` lists the process's connected internet sockets (its descriptors
+from ``/proc/self/fd`` or ``/dev/fd``, each asked for its peer) whose peer the guard does not
+allow,
 and warns (``RuntimeWarning``) when one of them is held by no Python socket object (a C
 extension's, or a descriptor used through ``os.write``: the guard cannot stop it) or leads off
 the machine. Those held by a Python socket object are refused at their next send.
@@ -12,10 +13,12 @@ the machine. Those held by a Python socket object are refused at their next send
 
 from __future__ import annotations
 
+import _socket
 import gc
 import ipaddress
 import os
 import socket
+import stat
 import sys
 import time
 import warnings
@@ -26,7 +29,7 @@ from evalmark.offline._policy import Policy
 
 __all__ = ["OpenPeer", "open_peers", "warn_open_sockets"]
 
-_TABLES = (("tcp", False), ("tcp6", True), ("udp", False), ("udp6", True))
+_C_PEER = _socket.socket.getpeername
 _SHOWN = 10
 
 
@@ -44,56 +47,47 @@ class OpenPeer:
         return NetworkBlockedError.format_target(self.host, self.port)
 
 
-def _socket_inodes() -> dict[int, int]:
-    """The socket inodes of this process's descriptors: inode -> descriptor."""
-    try:
-        names = os.listdir("/proc/self/fd")
-    except OSError:
-        return {}
-    found: dict[int, int] = {}
-    for name in names:
+def _descriptors() -> list[int]:
+    for folder in ("/proc/self/fd", "/dev/fd"):
         try:
-            link = os.readlink(f"/proc/self/fd/{name}")
+            return sorted(int(name) for name in os.listdir(folder) if name.isdigit())
         except OSError:
             continue
-        if link.startswith("socket:[") and link.endswith("]"):
-            found[int(link[8:-1])] = int(name)
-    return found
+    return []
 
 
-def _address(text: str, v6: bool) -> str:
-    raw = bytes.fromhex(text)
-    # The kernel prints each 32-bit word in the machine's byte order.
-    if sys.byteorder == "little":
-        raw = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
-    address = ipaddress.IPv6Address(raw) if v6 else ipaddress.IPv4Address(raw)
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return str(address.ipv4_mapped)
-    return str(address)
+def _peer(fd: int) -> tuple[str, int] | None:
+    """The internet peer of descriptor ``fd``, or None (not a connected internet socket)."""
+    try:
+        if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+            return None
+        sock = socket.socket(fileno=fd)
+    except OSError:
+        return None
+    try:
+        if sock.family not in (socket.AF_INET, socket.AF_INET6):
+            return None
+        peer = _C_PEER(sock)
+    except OSError:
+        return None  # not connected
+    finally:
+        sock.detach()  # the descriptor stays open: it belongs to someone else
+    host = str(peer[0])
+    mapped = ipaddress.ip_address(host.split("%", 1)[0])
+    if isinstance(mapped, ipaddress.IPv6Address) and mapped.ipv4_mapped is not None:
+        host = str(mapped.ipv4_mapped)
+    return host, int(peer[1])
 
 
 def open_peers() -> list[OpenPeer]:
-    """This process's connected internet sockets (empty where ``/proc`` does not tell)."""
-    inodes = _socket_inodes()
-    if not inodes:
-        return []
-    peers: list[OpenPeer] = []
-    for table, v6 in _TABLES:
-        try:
-            with open(f"/proc/self/net/{table}", encoding="ascii") as handle:
-                lines = handle.read().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            fields = line.split()
-            if len(fields) < 10 or not fields[9].isdigit() or int(fields[9]) not in inodes:
-                continue
-            host_hex, _, port_hex = fields[2].partition(":")
-            port = int(port_hex, 16)
-            if port == 0:
-                continue  # listening, or not connected
-            peers.append(OpenPeer(inodes[int(fields[9])], _address(host_hex, v6), port))
-    return sorted(peers, key=lambda peer: peer.fd)
+    """This process's connected internet sockets, by descriptor (empty where the system does
+    not list a process's descriptors)."""
+    peers = []
+    for fd in _descriptors():
+        found = _peer(fd)
+        if found is not None:
+            peers.append(OpenPeer(fd, *found))
+    return peers
 
 
 def _python_descriptors() -> set[int]:

@@ -198,6 +198,7 @@ def test_packet_and_raw_sockets_cannot_be_opened() -> None:
             with pytest.raises(NetworkBlockedError) as caught:
                 _socket.socket(family, kind, proto).close()
             assert caught.value.operation == "socket"
+            assert caught.value.what.startswith("opening a raw socket: AF_")
             with pytest.raises(NetworkBlockedError):
                 socket.socket(family, kind, proto).close()
     with offline(allow=["*"]), socket.socket(socket.AF_INET, socket.SOCK_DGRAM):

@@ -76,7 +76,7 @@ _BLOCKED_PHRASES = {
     "connect": "connection to",
     "resolve": "name lookup of",
     "send": "data sent to",
-    "socket": "opening a",
+    "socket": "opening a raw socket:",
 }
 
 

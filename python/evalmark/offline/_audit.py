@@ -103,7 +103,14 @@ def _new(entry: Entry, args: tuple[Any, ...]) -> None:
     packet = family == getattr(socket, "AF_PACKET", -2) or kind == _SOCK_PACKET
     raw_inet = kind == socket.SOCK_RAW and family in _INET
     if packet or raw_inet:
-        raise refuse(entry, "socket", f"{family_name(family)} raw socket", None)
+        raise refuse(entry, "socket", f"{family_name(family)} {_kind_name(kind)}", None)
+
+
+def _kind_name(kind: int) -> str:
+    try:
+        return socket.SocketKind(kind).name
+    except ValueError:
+        return f"type {kind}"
 
 
 def _destination(entry: Entry, args: tuple[Any, ...], operation: str) -> None:

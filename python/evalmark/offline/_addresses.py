@@ -69,6 +69,10 @@ def plain_address(family: int, address: object) -> object:
     socket call rejects what it cannot read). Raises :class:`UnplainAddress` for a value the
     C code would read through methods the subclass overrides."""
     if family in _INET:
+        if type(address) is tuple and len(address) == 2:
+            host, port = address
+            if type(host) is str and type(port) is int:
+                return address  # plain already: the common case, kept fast
         if not isinstance(address, tuple):
             return address
         items = [tuple.__getitem__(address, i) for i in range(tuple.__len__(address))]

@@ -252,3 +252,24 @@ def test_reloading_the_socket_module_does_not_lift_the_guard() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["blocked", "blocked", "blocked"]
+
+
+def test_the_c_sendmsg_on_a_connected_socket_checks_its_peer(udp_listener: Listener) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.connect(udp_listener.address)
+        with offline(allow=[]), pytest.raises(NetworkBlockedError):
+            _socket.socket.sendmsg(sock, [b"x"])
+    udp_listener.settle()
+    assert udp_listener.accepted == 0
+
+
+def test_asyncio_lookups_of_localhost_names_stay_local(no_escape: Net) -> None:
+    import asyncio
+
+    async def lookup() -> list[str]:
+        infos = await asyncio.get_running_loop().getaddrinfo("api.localhost", 80)
+        return sorted({str(info[4][0]) for info in infos})
+
+    with offline():
+        assert asyncio.run(lookup()) == ["127.0.0.1", "::1"]
+    assert not [call for call in no_escape.calls if "localhost" in str(call[1])]

@@ -8,8 +8,10 @@ functions (``_socket.getaddrinfo``), a reference kept from before the guard open
 raises an audit event inside the C code (PEP 578) before the operating system is asked:
 ``socket.connect``, ``socket.sendto``, ``socket.sendmsg``, ``socket.getaddrinfo``,
 ``socket.gethostbyname``, ``socket.gethostbyaddr``, ``socket.getnameinfo`` and
-``socket.__new__``. The hook checks those with the innermost open guard's policy and raises
-:class:`~evalmark.errors.NetworkBlockedError`, which aborts the call.
+``socket.__new__`` (``send`` and ``sendall`` raise none: the C type's own ``send`` on a socket
+connected before the guard opened is not seen). The hook checks those with the innermost open
+guard's policy and raises :class:`~evalmark.errors.NetworkBlockedError`, which aborts the
+call.
 
 A call that went through a patched function was checked there (:func:`vetted` marks it) and
 passes. With no information about what the patched function would have done instead, the hook
@@ -43,7 +45,7 @@ from evalmark.offline._guard import (
 )
 from evalmark.offline._policy import parse_ip
 
-__all__ = ["install_hook", "socket_family", "vetted"]
+__all__ = ["check_peer", "install_hook", "socket_family", "vetted"]
 
 _T = TypeVar("_T")
 _local = threading.local()
@@ -53,6 +55,7 @@ _INET = (socket.AF_INET, socket.AF_INET6)
 _SOCK_PACKET = getattr(socket, "SOCK_PACKET", 10)
 _TYPE_FLAGS = getattr(socket, "SOCK_NONBLOCK", 0) | getattr(socket, "SOCK_CLOEXEC", 0)
 _C_FAMILY = _socket.socket.__dict__["family"]  # the C type's stored family
+_C_PEER = _socket.socket.getpeername
 
 
 def socket_family(sock: object) -> int:
@@ -60,6 +63,21 @@ def socket_family(sock: object) -> int:
     overrides)."""
     family: int = _C_FAMILY.__get__(sock)
     return family
+
+
+def check_peer(sock: Any, entry: Entry) -> None:
+    """Refuse to send on ``sock`` when the guard does not allow its peer (nothing to check
+    when it has none: the operating system refuses the send itself)."""
+    if entry.policy.allow_all:
+        return
+    try:
+        peer = _C_PEER(sock)
+    except OSError:
+        return
+    family = socket_family(sock)
+    if family == getattr(socket, "AF_UNIX", None) and not peer:
+        return  # an unnamed peer: a socketpair within this process
+    check_address(entry, family, peer, "send")
 
 
 def vetted(function: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
@@ -116,7 +134,8 @@ def _kind_name(kind: int) -> str:
 def _destination(entry: Entry, args: tuple[Any, ...], operation: str) -> None:
     # socket.connect / sendto / sendmsg: (socket, address); sendmsg's address may be None.
     sock, address = args[0], args[1]
-    if address is None:
+    if address is None:  # sendmsg on a connected socket: its peer
+        check_peer(sock, entry)
         return
     family = socket_family(sock)
     try:

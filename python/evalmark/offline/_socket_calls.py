@@ -25,18 +25,17 @@ from evalmark.offline._addresses import (
     loopback_address,
     plain_address,
 )
-from evalmark.offline._audit import socket_family, vetted
+from evalmark.offline._audit import check_peer, socket_family, vetted
 from evalmark.offline._guard import SPECIAL_HOSTS, Entry, active_entry, check_address, refuse
 from evalmark.offline._lookups import lookup_patches
 from evalmark.offline._patching import Patch, original
 from evalmark.offline._policy import parse_ip
 
-__all__ = ["check_peer", "patches"]
+__all__ = ["patches"]
 
 SocketClass = socket.socket  # the class patched, even if socket is reloaded later
 _INET = (socket.AF_INET, socket.AF_INET6)
 _C_TYPE = _socket.socket.__dict__["type"]
-_C_PEER = _socket.socket.getpeername
 
 
 def _target(entry: Entry, sock: Any, address: Any, operation: str) -> Any:
@@ -80,21 +79,6 @@ def _on_this_machine(address: str) -> bool:
     except OSError:
         return False
     return True
-
-
-def check_peer(sock: Any, entry: Entry) -> None:
-    """Refuse to send on ``sock`` when the guard does not allow its peer (nothing to check
-    when it has none: the operating system refuses the send itself)."""
-    if entry.policy.allow_all:
-        return
-    try:
-        peer = _C_PEER(sock)
-    except OSError:
-        return
-    family = socket_family(sock)
-    if family == getattr(socket, "AF_UNIX", None) and not peer:
-        return  # an unnamed peer: a socketpair within this process
-    check_address(entry, family, peer, "send")
 
 
 def _connect(self: socket.socket, address: Any) -> None:

@@ -13,7 +13,6 @@ import pytest
 from offline_helpers import Listener
 
 from evalmark.errors import SandboxUnavailableError
-from evalmark.offline._isolate import isolation_prefix
 
 APP = """\
 import os
@@ -92,6 +91,8 @@ def suite(tmp_path: Path) -> Path:
 def test_an_isolated_run_reaches_nothing_outside_and_still_passes(
     suite: Path, listener: Listener
 ) -> None:
+    from evalmark.offline._isolate import isolation_prefix
+
     try:
         isolation_prefix()
     except SandboxUnavailableError as exc:

@@ -13,8 +13,6 @@ from offline_helpers import Listener
 from evalmark.errors import NetworkBlockedError
 from evalmark.offline import offline
 from evalmark.offline._guard import active_entry
-from evalmark.offline._open_sockets import open_peers, warn_open_sockets
-from evalmark.offline._policy import parse_allow
 
 LINUX = sys.platform.startswith("linux")
 
@@ -91,6 +89,9 @@ def test_allowed_peers_and_socketpairs_still_send(listener: Listener) -> None:
 
 @pytest.mark.skipif(not LINUX, reason="the open sockets are listed from /proc")
 def test_the_warning_names_sockets_no_python_object_holds() -> None:
+    from evalmark.offline._open_sockets import open_peers, warn_open_sockets
+    from evalmark.offline._policy import parse_allow
+
     held, held_far = _tcp_pair()
     loose_socket, loose_far = _tcp_pair()
     loose_fd = loose_socket.detach()  # a bare descriptor, as a C extension would hold one

@@ -185,7 +185,8 @@ def test_lookups_of_remote_names_never_reach_the_resolver(no_escape: Net) -> Non
         ("getnameinfo", ("192.0.2.7", 80)),
         ("getaddrinfo", "0.0.0.0"),
         ("getaddrinfo", None),
-        ("getaddrinfo", "localhost"),
+        ("getaddrinfo", "127.0.0.1"),  # localhost is answered from the loopback addresses
+        ("getaddrinfo", "::1"),
     ]
 
 

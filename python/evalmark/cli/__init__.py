@@ -95,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"evalmark: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     args = parser.parse_args(words)
+    args.command_words = words  # what a command re-executes (evalmark run --isolate-network)
     if args.version:
         from evalmark import __version__
 

@@ -137,6 +137,12 @@ def register(subparsers: Any) -> None:
         "corrected for the judge, with its interval (default: the suite's judge-rates)",
     )
     add_flag(parser)
+    parser.add_argument(
+        "--isolate-network",
+        action="store_true",
+        help="run in a network namespace with no interfaces (bubblewrap or unshare): nothing, "
+        "not even a subprocess or a C extension, reaches the network or this host's loopback",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -155,6 +161,11 @@ def run(args: argparse.Namespace) -> int:
     )
     from evalmark.suite._runner import run_suite
 
+    if getattr(args, "isolate_network", False):
+        from evalmark.offline._isolate import isolate_network
+
+        # Re-executes the command in a network namespace, unless it already runs in one.
+        isolate_network(getattr(args, "command_words", sys.argv[1:]))
     if args.concurrency is not None and args.concurrency < 1:
         raise CliError(f"--concurrency must be at least 1, got {args.concurrency}")
     if args.max_drop is not None:

@@ -17,9 +17,10 @@ class NetworkBlockedError(EvalmarkError, RuntimeError):
     end in a wrapped error. A ``RuntimeError`` passes through them unchanged on the first try.
 
     Attributes: ``host``, ``port`` (None when there is none, e.g. a name lookup or a unix
-    socket), ``operation`` (``"connect"``, ``"resolve"``, ``"send"``), ``location`` (the
-    ``file:line`` of the code that asked, or ``"<unknown>"``), ``reason`` (why the run is
-    offline) and ``hint`` (how to record the calls instead, or allow the host).
+    socket), ``operation`` (``"connect"``, ``"resolve"``, ``"send"``, or ``"socket"`` for
+    opening a raw or packet socket), ``location`` (the ``file:line`` of the code that asked,
+    or ``"<unknown>"``), ``reason`` (why the run is offline) and ``hint`` (how to record the
+    calls instead, or allow the host).
     """
 
     def __init__(
@@ -74,7 +75,8 @@ class NetworkBlockedError(EvalmarkError, RuntimeError):
 _BLOCKED_PHRASES = {
     "connect": "connection to",
     "resolve": "name lookup of",
-    "send": "datagram to",
+    "send": "data sent to",
+    "socket": "opening a raw socket:",
 }
 
 

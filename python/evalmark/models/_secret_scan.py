@@ -34,12 +34,22 @@ __all__ = [
 
 REDACTED = "[REDACTED]"
 
+# A pattern with a group named "secret" replaces only that group (a URL keeps its parameter
+# names); the others replace the whole match.
 BUILTIN_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{16,}"),
     ("OpenAI-style API key", r"\bsk-[A-Za-z0-9_-]{16,}"),
     ("HTTP bearer token", r"\bBearer\s+[A-Za-z0-9._~+/=-]{8,}"),
     ("AWS access key id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}"),
+    ("JSON web token", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
     ("GitHub token", r"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}"),
     ("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    (
+        "credential in a URL query",
+        r"[?&;](?i:(?:[a-z0-9]+[_.-])*(?:api[_-]?key|key|token|access[_-]?token|auth|secret"
+        r"|password|passwd|pwd|signature|sig|credentials?))=(?P<secret>[^&#\s\"'<>\\\[\]]{4,})",
+    ),
 )
 
 # A field holds a credential when the last word of its name is one of these, or when any word
@@ -168,6 +178,8 @@ class SecretScanner:
                 if boundary and _word_before(text, start):
                     position = start + 1
                     continue
+                if "secret" in pattern.groupindex:
+                    start, end = match.span("secret")
                 if end > start:
                     yield label, start, end
 
@@ -234,7 +246,10 @@ def _unredacted_fields(value: Any, path: str) -> Iterator[str]:
 
 
 # The literal start of every built-in format: text holding none of them matches none.
-LITERAL_PREFIXES = re.compile(rb"sk-|Bearer|A[KS]IA|gh[opusr]_|github_pat_|xox")
+LITERAL_PREFIXES = re.compile(
+    rb"sk-|Bearer|A[KS]IA|AIza|eyJ|gh[opusr]_|github_pat_|xox"
+    rb"|(?i:key|token|auth|secret|passwd|password|pwd|signature|sig|credentials?)="
+)
 
 
 def has_sensitive_name(value: Any) -> bool:

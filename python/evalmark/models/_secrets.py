@@ -4,7 +4,8 @@ Before an entry is hashed and written, :class:`SecretRedactor` replaces with ``[
 
 - the value of every field whose name says it holds a credential (:func:`sensitive_name`:
   ``api_key``, ``api-key``, ``Authorization``, ``x-auth-token``, ``client_secret``,
-  ``password``...), at any depth of the request or the reply;
+  ``password``...), at any depth of the request or the reply, also inside a string that holds
+  a JSON text (OpenAI's tool-call ``arguments``; re-encoded only when something is replaced);
 - every value the model was configured with (the client's API key, sensitive headers and
   parameters), wherever it reappears (a prompt, a reply), also without its prefix
   (``proj-…`` of ``sk-proj-…``);
@@ -18,6 +19,7 @@ raised if anything known slipped through. Finding credentials (names, values, fo
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias
@@ -100,6 +102,8 @@ class SecretRedactor:
             return False
         if any(variant in data for variant in self._json_variants):
             return False
+        if _EMBEDDED_OBJECT in data:
+            return False  # a JSON object inside a string: its field names are looked at too
         return not has_sensitive_name(value)
 
     def redact(self, value: dict[str, Any], root: str) -> tuple[dict[str, Any], list[Redaction]]:
@@ -115,6 +119,11 @@ class SecretRedactor:
     def _walk(self, value: Any, path: str, found: list[Redaction]) -> Any:
         # Returns ``value`` itself when nothing in it changes, so clean data is never copied.
         if isinstance(value, str):
+            inner = embedded_json(value)
+            if inner is not None:  # a JSON text in a string (a tool call's arguments)
+                walked = self._walk(inner, path, found)
+                if walked is not inner:
+                    value = _dump_like(value, walked)
             return self._text(value, path, found)
         if isinstance(value, dict):
             out: dict[str, Any] | None = None
@@ -133,12 +142,12 @@ class SecretRedactor:
                 if out is not None:
                     out[_free_key(out, new_key)] = new
             return value if out is None else out
-        if isinstance(value, list):
+        if isinstance(value, list | tuple):  # a reply's tool calls are a tuple
             items: list[Any] | None = None
             for position, item in enumerate(value):
                 new = self._walk(item, f"{path}[{position}]", found)
                 if items is None and new is not item:
-                    items = value[:position]
+                    items = list(value[:position])
                 if items is not None:
                     items.append(new)
             return value if items is None else items
@@ -191,6 +200,30 @@ class SecretRedactor:
 
 
 _encoder = msgspec.json.Encoder()
+_EMBEDDED_OBJECT = b'{\\"'  # how '{"' looks inside an encoded JSON string
+_MAX_EMBEDDED = 4 * 1024 * 1024
+
+
+def embedded_json(text: str) -> dict[str, Any] | list[Any] | None:
+    """The object or array ``text`` holds when it is a JSON text (OpenAI sends tool-call
+    arguments so), else None."""
+    body = text.strip()
+    if len(body) < 2 or len(body) > _MAX_EMBEDDED:
+        return None
+    if (body[0], body[-1]) not in (("{", "}"), ("[", "]")):
+        return None
+    try:
+        value = msgspec.json.decode(body)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return value if isinstance(value, dict | list) else None
+
+
+def _dump_like(original: str, value: Any) -> str:
+    """``value`` as JSON text, spaced as ``original`` was (``{"a": 1}`` or ``{"a":1}``)."""
+    spaced = '": ' in original or '", ' in original
+    separators = (", ", ": ") if spaced else (",", ":")
+    return json.dumps(value, ensure_ascii=False, separators=separators)
 
 
 def _json_forms(variants: Iterable[str]) -> tuple[bytes, ...]:

@@ -9,8 +9,9 @@
     def job(): ...
 
 Inside a guard every outbound connection attempt from Python (``socket.connect`` and
-``connect_ex``, ``socket.create_connection``, datagrams sent to an address, name lookups of
-hosts that are not local, from any thread and from asyncio) raises
+``connect_ex``, ``socket.create_connection``, datagrams sent to an address, sends to a peer
+that is not allowed, name lookups of hosts that are not local, from any thread and from
+asyncio) raises
 :class:`~evalmark.errors.NetworkBlockedError` naming the host, the port and the line of code
 that asked, before anything leaves the machine. ``allow=[...]`` replaces the default allowlist
 (``"loopback"``, ``"unix"``) with hosts, networks and unix sockets (:mod:`evalmark.offline._policy`
@@ -18,8 +19,11 @@ lists the forms); ``allow=[]`` blocks loopback too, ``allow=["*"]`` lifts an out
 
 Runs switch the guard on by themselves (:func:`evalmark.offline._run.decide`): ``evalmark run``
 in replay mode (its default), under ``CI``, with ``--offline`` or ``EVALMARK_OFFLINE=1``; the
-pytest plugin with ``--evalmark-offline`` (see :mod:`evalmark.offline._pytest_plugin`). What it
-cannot see: subprocesses, and C extensions that open their own sockets (docs/offline.md).
+pytest plugin with ``--evalmark-offline`` (see :mod:`evalmark.offline._pytest_plugin`). Sends
+on sockets connected before the guard opened are checked against their peer, and calls that
+step around the patched functions into the C socket module are caught by an audit hook. What
+it cannot see: subprocesses, and C extensions that open their own sockets; for those,
+``evalmark run --isolate-network`` runs in a network namespace (docs/offline.md).
 """
 
 from __future__ import annotations

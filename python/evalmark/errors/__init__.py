@@ -24,6 +24,7 @@ from evalmark.errors._data import (
     SampleError,
     SuiteError,
     TestCaseError,
+    TraceError,
 )
 from evalmark.errors._inputs import (
     MetricInputError,
@@ -96,6 +97,7 @@ __all__ = [
     "StructuredOutputError",
     "SuiteError",
     "TestCaseError",
+    "TraceError",
     "TextTooLongError",
     "VerdictParseError",
 ]

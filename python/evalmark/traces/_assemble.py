@@ -77,6 +77,26 @@ def _walk(spans: list[Span]) -> tuple[list[Span], list[str]]:
     return order, broken
 
 
+class _Messages:
+    """Each span's input and output messages, read once."""
+
+    def __init__(self) -> None:
+        self._in: dict[int, list[Message]] = {}
+        self._out: dict[int, list[Message]] = {}
+
+    def inputs(self, span: Span) -> list[Message]:
+        found = self._in.get(id(span))
+        if found is None:
+            found = self._in[id(span)] = input_messages(span)
+        return found
+
+    def outputs(self, span: Span) -> list[Message]:
+        found = self._out.get(id(span))
+        if found is None:
+            found = self._out[id(span)] = output_messages(span)
+        return found
+
+
 def _user_text(messages: list[Message]) -> str:
     users = [m["text"] for m in messages if m["role"] == "user" and m["text"]]
     if users:
@@ -112,20 +132,17 @@ def _decimal(value: Any) -> Decimal | None:
 
 
 def _usage_and_cost(models: list[Span], top: Span) -> tuple[TokenUsage | None, Decimal | None]:
-    sources = [s for s in models if any(v is not None for v in conv.usage(s))] or [top]
+    recorded = [u for u in map(conv.usage, models) if u is not None]
+    if not recorded:
+        recorded = [u for u in (conv.usage(top),) if u is not None]
     inputs = outputs = totals = 0
-    found = False
-    for span in sources:
-        first, second, total = conv.usage(span)
-        if first is None and second is None and total is None:
-            continue
-        found = True
+    for first, second, total in recorded:
         inputs, outputs = inputs + (first or 0), outputs + (second or 0)
         totals += total if total is not None else (first or 0) + (second or 0)
     costs = [c for c in (_decimal(conv.cost(s)) for s in models) if c is not None]
     if not costs:
         costs = [c for c in (_decimal(conv.cost(top)),) if c is not None]
-    usage = TokenUsage(inputs, outputs, max(totals, inputs + outputs)) if found else None
+    usage = TokenUsage(inputs, outputs, max(totals, inputs + outputs)) if recorded else None
     return usage, (sum(costs, Decimal(0)) if costs else None)
 
 
@@ -165,7 +182,7 @@ def _agents(order: list[Span], roles: dict[str, str]) -> dict[str, Any] | None:
             up = parent_of.get(up, "")
         if role == "tool":
             if up:
-                nodes[up]["tools"].append(conv.tool_call(span)[1])
+                nodes[up]["tools"].append(conv.tool_name(span))
             continue
         name = span.attributes.get("gen_ai.agent.name") or span.name
         node = {"name": text_of(name), "span-id": span.span_id, "tools": [], "agents": []}
@@ -182,6 +199,7 @@ def assemble(
 ) -> tuple[TestCase | None, list[TraceProblem]]:
     """The test case of one trace (None when it has no GenAI span or a broken chain) and the
     reasons it cannot be evaluated (empty when it can)."""
+    memo = _Messages()
     order, broken = _walk(spans)
     trace_id = spans[0].trace_id
     name = _name(order, match)
@@ -199,14 +217,14 @@ def assemble(
     top = next((s for s in genai if roles[s.span_id] in _CONTAINERS), genai[0])
     models = [s for s in genai if roles[s.span_id] in ("chat", "embedding")]
     chats = [s for s in genai if roles[s.span_id] == "chat"]
-    question = _user_text(input_messages(top))
+    question = _user_text(memo.inputs(top))
     if not question and chats:
-        question = _user_text(input_messages(chats[0]))
-    answer = _answer_text(output_messages(top)) if roles[top.span_id] != "chat" else ""
+        question = _user_text(memo.inputs(chats[0]))
+    answer = _answer_text(memo.outputs(top)) if roles[top.span_id] != "chat" else ""
     for chat in reversed(chats):
         if answer:
             break
-        answer = _answer_text(output_messages(chat))
+        answer = _answer_text(memo.outputs(chat))
     problems: list[TraceProblem] = []
     calls: list[ToolCall] = []
     steps: list[ReasoningStep] = []
@@ -215,18 +233,18 @@ def assemble(
     results: dict[str, Any] = {}
     if not has_tool_spans:
         for chat in chats:
-            for message in input_messages(chat):
+            for message in memo.inputs(chat):
                 results.update({i: v for i, v in message["results"] if i not in results})
     for span in genai:
         role = roles[span.span_id]
         if role == "agent" and span is not top:
             agent = text_of(span.attributes.get("gen_ai.agent.name") or span.name)
-            asked = _user_text(input_messages(span))
+            asked = _user_text(memo.inputs(span))
             steps.append(
                 ReasoningStep("action", f"invoke agent {agent}" + (f": {asked}" if asked else ""))
             )
         elif role == "chat":
-            messages = output_messages(span)
+            messages = memo.outputs(span)
             text = _answer_text(messages)
             if text:
                 steps.append(ReasoningStep("thought", text))
@@ -279,7 +297,7 @@ def assemble(
         elif role == "retrieval":
             found_documents = conv.documents(span)
             context += found_documents
-            query = _user_text(input_messages(span))
+            query = _user_text(memo.inputs(span))
             steps.append(ReasoningStep("action", f"retrieve{': ' + query if query else ''}"))
             steps.append(
                 ReasoningStep("observation", f"{len(found_documents)} documents retrieved")

@@ -21,6 +21,7 @@ __all__ = [
     "known",
     "role",
     "tool_call",
+    "tool_name",
     "usage",
 ]
 
@@ -111,13 +112,20 @@ def known(key: str) -> bool:
     return key in _KNOWN or key.startswith(_KNOWN_PREFIXES)
 
 
+def tool_name(span: Span) -> str:
+    """The name of the tool a tool span called."""
+    a = span.attributes
+    name = a.get("gen_ai.tool.name") or a.get("tool.name")
+    if name:
+        return str(name)
+    return span.name.removeprefix("execute_tool").strip() or span.name
+
+
 def tool_call(span: Span) -> tuple[str, str, dict[str, Any], Any, bool, str | None]:
     """``(id, name, arguments, result, has_result, error)`` of a tool span; a failed call's
     result is ``{"error": message}``."""
     a = span.attributes
-    name = a.get("gen_ai.tool.name") or a.get("tool.name")
-    if not name:
-        name = span.name.removeprefix("execute_tool").strip() or span.name
+    name = tool_name(span)
     call_id = str(a.get("gen_ai.tool.call.id") or a.get("tool_call.id") or span.span_id)
     if "gen_ai.tool.call.arguments" in a:
         arguments = arguments_of(a["gen_ai.tool.call.arguments"])
@@ -161,6 +169,8 @@ def documents(span: Span) -> list[str]:
 
 
 def _int(value: Any) -> int | None:
+    if type(value) is int:
+        return value if value >= 0 else None
     if isinstance(value, bool) or value is None:
         return None
     try:
@@ -170,34 +180,35 @@ def _int(value: Any) -> int | None:
     return number if number >= 0 else None
 
 
-def usage(span: Span) -> tuple[int | None, int | None, int | None]:
-    """``(input, output, total)`` tokens recorded on the span (None where not recorded)."""
+_INPUT_TOKENS = (
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.prompt_tokens",
+    "llm.token_count.prompt",
+)
+_OUTPUT_TOKENS = (
+    "gen_ai.usage.output_tokens",
+    "gen_ai.usage.completion_tokens",
+    "llm.token_count.completion",
+)
+
+
+def usage(span: Span) -> tuple[int | None, int | None, int | None] | None:
+    """``(input, output, total)`` tokens recorded on the span (None where not recorded), or
+    None when it records none."""
     a = span.attributes
-    first = next(
-        (
-            a[k]
-            for k in (
-                "gen_ai.usage.input_tokens",
-                "gen_ai.usage.prompt_tokens",
-                "llm.token_count.prompt",
-            )
-            if k in a
-        ),
-        None,
-    )
-    second = next(
-        (
-            a[k]
-            for k in (
-                "gen_ai.usage.output_tokens",
-                "gen_ai.usage.completion_tokens",
-                "llm.token_count.completion",
-            )
-            if k in a
-        ),
-        None,
-    )
-    return _int(first), _int(second), _int(a.get("llm.token_count.total"))
+    first = second = None
+    for key in _INPUT_TOKENS:
+        if key in a:
+            first = _int(a[key])
+            break
+    for key in _OUTPUT_TOKENS:
+        if key in a:
+            second = _int(a[key])
+            break
+    total = _int(a["llm.token_count.total"]) if "llm.token_count.total" in a else None
+    if first is None and second is None and total is None:
+        return None
+    return first, second, total
 
 
 def cost(span: Span) -> Any:

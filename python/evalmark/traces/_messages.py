@@ -26,11 +26,33 @@ _EVENT_ROLES = {
 }
 
 
+def _text_only(raw: Mapping[str, Any]) -> Message | None:
+    """The common message ``{role, parts: [{type: text, content}...]}`` read quickly; None for
+    any other shape."""
+    parts = raw.get("parts")
+    role = raw.get("role")
+    if type(parts) is not list or type(role) is not str:
+        return None
+    texts = []
+    for part in parts:
+        if type(part) is not dict or part.get("type") != "text":
+            return None
+        content = part.get("content")
+        if type(content) is not str:
+            return None
+        texts.append(content)
+    return {"role": role, "text": "\n".join(t for t in texts if t), "calls": [], "results": []}
+
+
 def _message(raw: Any) -> Message:
     """One message in any of the shapes: ``{role, parts: [...]}`` (current), ``{role,
     content, tool_calls}`` (OpenAI style, the previous events), or plain text."""
     if not isinstance(raw, Mapping):
         return {"role": "user", "text": text_of(raw), "calls": [], "results": []}
+    if len(raw) == 2 or (len(raw) == 3 and "finish_reason" in raw):
+        quick = _text_only(raw)
+        if quick is not None:
+            return quick
     texts: list[str] = []
     calls: list[tuple[str, str, dict[str, Any]]] = []
     results: list[tuple[str, Any]] = []

@@ -8,17 +8,22 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 __all__ = ["arguments_of", "indexed", "parsed", "text_of"]
 
 _INDEXED = re.compile(r"^(\d+)\.(.+)$")
+_decode = msgspec.json.decode
+_ENCODER = msgspec.json.Encoder(order="sorted")
+_encode = _ENCODER.encode
 
 
 def parsed(value: Any) -> Any:
     """A JSON text decoded (other values, and text that is not JSON, as they are)."""
     if isinstance(value, str) and value[:1] in ("{", "[", '"'):
         try:
-            return json.loads(value)
-        except ValueError:
+            return _decode(value)
+        except msgspec.DecodeError:
             return value
     return value
 
@@ -29,7 +34,10 @@ def text_of(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    try:
+        return _encode(value).decode("utf-8")
+    except (TypeError, ValueError):  # not JSON-like: the standard encoder's fallback
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
 def indexed(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
@@ -44,6 +52,8 @@ def indexed(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
 
 
 def arguments_of(value: Any) -> dict[str, Any]:
+    """Tool arguments as a mapping: JSON text decoded; a value that is not a mapping as
+    ``{"input": value}``."""
     value = parsed(value)
     if value is None:
         return {}

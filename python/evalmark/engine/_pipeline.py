@@ -80,11 +80,14 @@ async def run_samples(
     name: str | None = None,
     metadata: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
+    failed: Mapping[int, BaseException] | None = None,
 ) -> Report:
     """Run ``samples`` through ``application`` (or take their precomputed ``outputs``, one per
     sample in order: then nothing is called and ``repeats`` does not apply) and every check,
     and return the report, named ``name`` (default: the application's ``__name__``, else
-    "evaluation"). See the module's text for the steps."""
+    "evaluation"). With ``outputs``, ``failed`` maps sample indexes to the exceptions that
+    stand for their missing outputs (each such case is an error of every check). See the
+    module's text for the steps."""
     items, names = _as_samples(samples)
     named = _named_checks(checks)
     if outputs is None and not callable(application):
@@ -98,7 +101,8 @@ async def run_samples(
         if application is None:
             given = list(outputs or ())
             run = Run(settings, pool)
-            return await run.score(items, names, given, {}, named, report_name, metadata)
+            errors = dict(sorted((failed or {}).items()))
+            return await run.score(items, names, given, errors, named, report_name, metadata)
         reports = []
         repeated = settings.repeats > 1
         for repeat in range(settings.repeats):

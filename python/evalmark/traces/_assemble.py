@@ -297,7 +297,8 @@ def assemble(
         elif role == "retrieval":
             found_documents = conv.documents(span)
             context += found_documents
-            query = _user_text(memo.inputs(span))
+            query = text_of(span.attributes.get("gen_ai.retrieval.query.text"))
+            query = query or _user_text(memo.inputs(span))
             steps.append(ReasoningStep("action", f"retrieve{': ' + query if query else ''}"))
             steps.append(
                 ReasoningStep("observation", f"{len(found_documents)} documents retrieved")

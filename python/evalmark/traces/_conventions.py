@@ -65,6 +65,7 @@ _KNOWN = frozenset(
         "gen_ai.usage.completion_tokens",
         "gen_ai.usage.cost",
         "gen_ai.retrieval.documents",
+        "gen_ai.retrieval.query.text",
         "openinference.span.kind",
         "input.value",
         "input.mime_type",

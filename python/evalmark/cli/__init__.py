@@ -36,6 +36,7 @@ _COMMANDS: tuple[str, ...] = (
     "code",
     "prompts",
     "judge",
+    "traces",
 )
 _SUMMARIES: dict[str, str] = {
     "init": "write a starter suite (samples, suite file, pytest test, cassette folder)",
@@ -50,6 +51,7 @@ _SUMMARIES: dict[str, str] = {
     "code": "score generated code in a sandbox (pass@k)",
     "prompts": "list and read the judge prompts of the catalog",
     "judge": "measure a judge against human labels",
+    "traces": "check recorded agent traces (OTLP) and write verdicts back as spans",
 }
 
 

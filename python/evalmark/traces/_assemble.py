@@ -308,6 +308,7 @@ def assemble(
     usage, cost = _usage_and_cost(models, top)
     root = order[0]
     metadata: dict[str, Any] = {"trace-id": trace_id, "span-id": top.span_id}
+    metadata["span-end-unix-nano"] = top.end
     if root is not top:
         metadata["root-span-id"] = root.span_id
     if root.resource:

@@ -93,6 +93,8 @@ _KNOWN_PREFIXES = (
 def role(span: Span) -> str:
     """The span's part in an agent run (see the table above); "" for a span that is not GenAI."""
     a = span.attributes
+    if "gen_ai.evaluation.name" in a:
+        return "evaluation"  # a verdict written back (evalmark traces annotate)
     operation = a.get("gen_ai.operation.name")
     if operation is not None:
         return _OPERATIONS.get(str(operation), "genai")

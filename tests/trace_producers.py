@@ -34,12 +34,21 @@ def _calls(*calls: tuple[str, str, dict[str, Any]]) -> str:
     return json.dumps([{"role": "assistant", "parts": parts}])
 
 
-def record_agent_run(tracer: Any, session: str, *, with_results: bool = True) -> None:
+def record_agent_run(
+    tracer: Any,
+    session: str,
+    *,
+    trip: tuple[str, str, str, str, int] = ("Oslo", "OSL", "Rome", "FCO", 129),
+    flight: str = "SK 4711",
+    with_results: bool = True,
+) -> None:
     """A two-level travel agent: the planner asks the model, searches flights, retrieves the
     fare rules, hands booking to a booker agent (which books, then fails to send the e-mail),
-    and answers. Three tools, a retrieval step, a failed tool call."""
-    question = "Book me the cheapest flight from Oslo to Rome on 3 May"
-    answer = "Booked SK 4711 on 3 May for 129 EUR; the confirmation e-mail could not be sent."
+    and answers. Three tools, a retrieval step, a failed tool call. ``trip`` is (from, its
+    airport, to, its airport, the price)."""
+    origin, start, destination, end, price = trip
+    question = f"Book me the cheapest flight from {origin} to {destination} on 3 May"
+    answer = f"Booked {flight} on 3 May for {price} EUR; the confirmation e-mail could not be sent."
     with tracer.start_as_current_span("invoke_agent planner") as planner:
         planner.set_attributes(
             {
@@ -61,7 +70,7 @@ def record_agent_run(tracer: Any, session: str, *, with_results: bool = True) ->
                     "gen_ai.usage.output_tokens": 20,
                     "gen_ai.input.messages": _messages("user", question),
                     "gen_ai.output.messages": _calls(
-                        ("c1", "search_flights", {"from": "OSL", "to": "FCO", "date": "2026-05-03"})
+                        ("c1", "search_flights", {"from": start, "to": end, "date": "2026-05-03"})
                     ),
                 }
             )
@@ -72,20 +81,20 @@ def record_agent_run(tracer: Any, session: str, *, with_results: bool = True) ->
                     "gen_ai.tool.name": "search_flights",
                     "gen_ai.tool.call.id": "c1",
                     "gen_ai.tool.call.arguments": json.dumps(
-                        {"from": "OSL", "to": "FCO", "date": "2026-05-03"}
+                        {"from": start, "to": end, "date": "2026-05-03"}
                     ),
                 }
             )
             if with_results:
                 tool.set_attribute(
-                    "gen_ai.tool.call.result", json.dumps([{"flight": "SK 4711", "price": 129}])
+                    "gen_ai.tool.call.result", json.dumps([{"flight": flight, "price": price}])
                 )
         with tracer.start_as_current_span("retrieval fare-rules") as retrieval:
             retrieval.set_attributes(
                 {
                     "gen_ai.operation.name": "retrieval",
                     "gen_ai.data_source.id": "fare-rules",
-                    "gen_ai.retrieval.query.text": "SK 4711 fare rules",
+                    "gen_ai.retrieval.query.text": f"{flight} fare rules",
                     "gen_ai.retrieval.documents": json.dumps(
                         [
                             {"id": "r1", "content": "Economy Light fares are not refundable."},
@@ -99,7 +108,7 @@ def record_agent_run(tracer: Any, session: str, *, with_results: bool = True) ->
                 {
                     "gen_ai.operation.name": "invoke_agent",
                     "gen_ai.agent.name": "booker",
-                    "gen_ai.input.messages": _messages("user", "book SK 4711 on 3 May"),
+                    "gen_ai.input.messages": _messages("user", f"book {flight} on 3 May"),
                 }
             )
             with tracer.start_as_current_span("chat gpt-4o-mini", kind=SpanKind.CLIENT) as chat:
@@ -110,7 +119,7 @@ def record_agent_run(tracer: Any, session: str, *, with_results: bool = True) ->
                         "gen_ai.usage.input_tokens": 80,
                         "gen_ai.usage.output_tokens": 15,
                         "gen_ai.output.messages": _calls(
-                            ("c2", "book_flight", {"flight": "SK 4711"}),
+                            ("c2", "book_flight", {"flight": flight}),
                             ("c3", "send_email", {"to": "ada@example.org"}),
                         ),
                     }
@@ -121,7 +130,7 @@ def record_agent_run(tracer: Any, session: str, *, with_results: bool = True) ->
                         "gen_ai.operation.name": "execute_tool",
                         "gen_ai.tool.name": "book_flight",
                         "gen_ai.tool.call.id": "c2",
-                        "gen_ai.tool.call.arguments": json.dumps({"flight": "SK 4711"}),
+                        "gen_ai.tool.call.arguments": json.dumps({"flight": flight}),
                         "gen_ai.tool.call.result": json.dumps({"booking": "PNR42"}),
                     }
                 )
@@ -149,10 +158,14 @@ def record_agent_run(tracer: Any, session: str, *, with_results: bool = True) ->
             )
 
 
-def record(runs: Callable[[Any], None], service: str = "travel-agent") -> list[ReadableSpan]:
-    """The spans the SDK exports while ``runs(tracer)`` runs."""
+def record(
+    runs: Callable[[Any], None], service: str = "travel-agent", *, ids: Any = None
+) -> list[ReadableSpan]:
+    """The spans the SDK exports while ``runs(tracer)`` runs (``ids``: the SDK's id
+    generator, default random)."""
     exporter = InMemorySpanExporter()
-    provider = TracerProvider(resource=Resource.create({"service.name": service}))
+    resource = Resource({"service.name": service})
+    provider = TracerProvider(resource=resource, id_generator=ids)
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     try:
         runs(provider.get_tracer("travel-agent", "1.0"))

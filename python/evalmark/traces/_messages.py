@@ -79,12 +79,12 @@ def _message(raw: Any) -> Message:
         texts.append(content)
     elif isinstance(content, list):
         texts += [str(c.get("text", "")) for c in content if isinstance(c, Mapping)]
-    message = raw.get("message")
+    message = parsed(raw.get("message"))  # an event attribute holds it as JSON text
     if isinstance(message, Mapping):  # a gen_ai.choice event's body
         inner = _message(message)
         texts.append(inner["text"])
         calls += inner["calls"]
-    for call in raw.get("tool_calls") or ():
+    for call in parsed(raw.get("tool_calls")) or ():
         if isinstance(call, Mapping):
             function = call.get("function") if isinstance(call.get("function"), Mapping) else call
             calls.append(

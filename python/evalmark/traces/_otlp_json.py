@@ -219,19 +219,22 @@ def _decode(data: bytes, path: Path, line: int | None) -> _Request:
 def json_spans(path: Path, stream: BinaryIO) -> Iterator[tuple[int, list[Span]]]:
     """``(line, spans)`` for every request of an OTLP JSON file: one per non-blank line, or
     the whole file as one request when its first line is not a whole JSON document."""
-    first = stream.readline()
-    while first and not first.strip():
-        first = stream.readline()
+    line = 0
+    first = b""
+    for raw in stream:
+        line += 1
+        if raw.strip():
+            first = raw
+            break
     if not first:
         return
     try:
-        request = _DECODER.decode(first)
-    except (msgspec.DecodeError, ValueError):
+        msgspec.json.decode(first)
+    except msgspec.DecodeError:  # an indented request spread over lines: the whole file is one
         whole = first + stream.read()
-        yield 1, list(request_spans(_decode(whole, path, None)))
+        yield line, list(request_spans(_decode(whole, path, None)))
         return
-    line = 1
-    yield line, list(request_spans(request))
+    yield line, list(request_spans(_decode(first, path, line)))
     for raw in stream:
         line += 1
         if raw.strip():

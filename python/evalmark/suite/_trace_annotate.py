@@ -43,15 +43,20 @@ class Annotated:
 
 
 def _prompt_sha256(kind: str, options: dict[str, Any], base: Path) -> str | None:
-    from evalmark.models._prompts import CATALOG_DIR
+    """The sha256 of the judge prompt's text: a catalog prompt's file text, a built-in
+    prompt's system and body, or a prompt file named in the options."""
+    from evalmark.models._prompts import get_prompt
 
     name = options.get("prompt") or get_strategy_kind(kind).prompt
     if not isinstance(name, str):
         return None
-    for path in (CATALOG_DIR / f"{name}.md", base / name):
-        if path.is_file():
-            return hashlib.sha256(path.read_bytes()).hexdigest()
-    return None
+    try:
+        prompt = get_prompt(name)
+    except KeyError:
+        path = base / name
+        return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    text = prompt.text or f"{prompt.system}\n{prompt.body}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def provenance_of(evaluation: EvaluationSpec, base: Path) -> Provenance:

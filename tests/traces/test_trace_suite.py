@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 
 import trace_producers as tp
-from evalmark import Sample, Scorer
+from evalmark import Sample, Scorer, load_suite
 from evalmark.cli import main
 from evalmark.errors import SuiteError
 from evalmark.strategies import TrajectoryMatch
-from evalmark import load_suite
 from evalmark.traces import annotate, read
 
 ROOT = Path(__file__).resolve().parents[2]

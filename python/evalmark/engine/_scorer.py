@@ -20,7 +20,7 @@ from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.engine._pipeline import run_samples
 from evalmark.engine._run import run_sync
 from evalmark.engine._settings import ErrorPolicy, RunSettings
-from evalmark.engine._test_cases import pair_test_cases
+from evalmark.engine._test_cases import run_test_cases
 from evalmark.report._model import Report
 from evalmark.strategies._base import strategy_name
 
@@ -119,51 +119,16 @@ class Scorer:
         )
 
     def evaluate_test_cases(
-        self,
-        cases: Iterable[TestCase],
-        *strategies: object,
-        samples: _Samples | None = None,
-        unevaluable: Mapping[str, str] | None = None,
-        name: str = "evaluation",
-        metadata: Mapping[str, Any] | None = None,
+        self, cases: Iterable[TestCase], *strategies: object, **options: Any
     ) -> Report:
-        """Apply the strategies to finished test cases (e.g. ``evalmark.traces.read``), paired
-        by name with ``samples`` when given (their expectations fill the cases'); a sample
-        without its case, and each name in ``unevaluable`` (name -> reason), is an error case;
-        cases no sample names are listed in the report's metadata ``unmatched-test-cases``."""
-        run = self.aevaluate_test_cases(
-            cases,
-            *strategies,
-            samples=samples,
-            unevaluable=unevaluable,
-            name=name,
-            metadata=metadata,
-        )
-        return run_sync(run)
+        """Check finished test cases; options: samples, unevaluable, name, metadata."""
+        return run_sync(self.aevaluate_test_cases(cases, *strategies, **options))
 
     async def aevaluate_test_cases(
-        self,
-        cases: Iterable[TestCase],
-        *strategies: object,
-        samples: _Samples | None = None,
-        unevaluable: Mapping[str, str] | None = None,
-        name: str = "evaluation",
-        metadata: Mapping[str, Any] | None = None,
+        self, cases: Iterable[TestCase], *strategies: object, **options: Any
     ) -> Report:
         """Async :meth:`evaluate_test_cases`."""
-        paired = pair_test_cases(cases, samples, unevaluable)
-        extra = dict(metadata or {})
-        if paired.unmatched:
-            extra["unmatched-test-cases"] = list(paired.unmatched)
-        return await run_samples(
-            paired.samples,
-            strategies,
-            outputs=paired.outputs,
-            failed=paired.failed,
-            settings=self.settings,
-            name=name,
-            metadata=extra or None,
-        )
+        return await run_test_cases(cases, strategies, settings=self.settings, **options)
 
 
 class Evaluation:

@@ -11,17 +11,20 @@ own, named by its name (else ``case-N``), repeated names numbered (``name #2``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
 from evalmark.data._case import TestCase
-from evalmark.data._samples import Sample, Samples
+from evalmark.data._samples import Parameters, Sample, Samples
+from evalmark.engine._pipeline import run_samples
+from evalmark.engine._settings import RunSettings
 from evalmark.errors import TraceError
+from evalmark.report._model import Report
 
-__all__ = ["PairedCases", "pair_test_cases"]
+__all__ = ["PairedCases", "pair_test_cases", "run_test_cases"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +40,10 @@ class PairedCases:
 
 def _sample_of(name: str, case: TestCase | None) -> Sample:
     if case is None:
-        return Sample(name=name, parameters=[""], expected_output="")
+        return Sample(name=name, parameters=Parameters(("",)), expected_output="")
     return Sample(
         name=name,
-        parameters=[case.input],
+        parameters=Parameters((case.input,)),
         expected_output=case.expected_output or "",
         context=case.context,
         tags=case.tags,
@@ -110,3 +113,32 @@ def pair_test_cases(
     wanted = {s.name for s in chosen}
     unmatched = tuple(sorted(n for n in named if n not in wanted))
     return PairedCases(chosen, outputs, failed, unmatched)
+
+
+async def run_test_cases(
+    cases: Iterable[TestCase],
+    strategies: Sequence[object],
+    *,
+    samples: Samples | Iterable[Sample] | None = None,
+    unevaluable: Mapping[str, str] | None = None,
+    settings: RunSettings | None = None,
+    name: str = "evaluation",
+    metadata: Mapping[str, Any] | None = None,
+) -> Report:
+    """Apply the strategies to finished test cases, paired by name with ``samples`` when
+    given (their expectations fill the cases'); a sample without its case, and each name of
+    ``unevaluable`` (name -> reason), is an error case; cases no sample names are listed in
+    the report's metadata ``unmatched-test-cases``."""
+    paired = pair_test_cases(cases, samples, unevaluable)
+    extra = dict(metadata or {})
+    if paired.unmatched:
+        extra["unmatched-test-cases"] = list(paired.unmatched)
+    return await run_samples(
+        paired.samples,
+        strategies,
+        outputs=paired.outputs,
+        failed=paired.failed,
+        settings=settings or RunSettings(),
+        name=name,
+        metadata=extra or None,
+    )

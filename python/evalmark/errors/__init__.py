@@ -97,8 +97,8 @@ __all__ = [
     "StructuredOutputError",
     "SuiteError",
     "TestCaseError",
-    "TraceError",
     "TextTooLongError",
+    "TraceError",
     "VerdictParseError",
 ]
 

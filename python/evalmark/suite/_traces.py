@@ -95,7 +95,9 @@ def trace_cases(evaluation: EvaluationSpec, tags: Sequence[str]) -> TraceCases:
     evaluation's and the run's ``tags``, when given)."""
     spec = evaluation.traces
     assert spec is not None
-    cases, reasons, problems = [], {}, []
+    cases: list[Any] = []
+    reasons: dict[str, str] = {}
+    problems: list[Any] = []
     for case, found in read_traces(
         spec.path, match=spec.match, window=spec.window or DEFAULT_WINDOW
     ):

@@ -233,8 +233,8 @@ def assemble(
     results: dict[str, Any] = {}
     if not has_tool_spans:
         for chat in chats:
-            for message in memo.inputs(chat):
-                results.update({i: v for i, v in message["results"] if i not in results})
+            for sent in memo.inputs(chat):
+                results.update({i: v for i, v in sent["results"] if i not in results})
     for span in genai:
         role = roles[span.span_id]
         if role == "agent" and span is not top:

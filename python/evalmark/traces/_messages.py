@@ -86,7 +86,8 @@ def _message(raw: Any) -> Message:
         calls += inner["calls"]
     for call in parsed(raw.get("tool_calls")) or ():
         if isinstance(call, Mapping):
-            function = call.get("function") if isinstance(call.get("function"), Mapping) else call
+            inner_call = call.get("function")
+            function: Mapping[str, Any] = inner_call if isinstance(inner_call, Mapping) else call
             calls.append(
                 (
                     str(call.get("id") or ""),

@@ -168,15 +168,12 @@ def request_spans(request: _Request) -> Iterator[Span]:
                     span_id = hex_id(span_id)
                 if parent_id and len(parent_id) != 16:
                     parent_id = hex_id(parent_id)
-                kind = s.kind
-                if type(kind) is not int:
-                    kind = _number(kind, _KINDS)
+                kind = s.kind if type(s.kind) is int else _number(s.kind, _KINDS)
                 status = s.status
                 code, message = 0, ""
                 if status is not None:
-                    code, message = status.code, status.message
-                    if type(code) is not int:
-                        code = _number(code, _CODES)
+                    message = status.message
+                    code = status.code if type(status.code) is int else _number(status.code, _CODES)
                 events = (
                     tuple(
                         Event(e.name, e.time_unix_nano, attributes(e.attributes)) for e in s.events

@@ -22,6 +22,7 @@ tree is walked depth first, children by start time, and:
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from operator import attrgetter
 from typing import Any
 
 from evalmark.data._case import ReasoningStep, TestCase, TokenUsage, ToolCall
@@ -39,6 +40,9 @@ _NO_CONTENT = (
     "content out; record it (for the OpenTelemetry GenAI instrumentations, set "
     "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)"
 )
+
+
+_by_start = attrgetter("start", "span_id")
 
 
 def _walk(spans: list[Span]) -> tuple[list[Span], list[str]]:
@@ -67,11 +71,13 @@ def _walk(spans: list[Span]) -> tuple[list[Span], list[str]]:
             "one trace's spans too far apart in the file: raise the reader's window)"
         )
     order: list[Span] = []
-    stack = sorted(tops, key=lambda s: (s.start, s.span_id), reverse=True)
+    stack = sorted(tops, key=_by_start, reverse=True)
     while stack:
         span = stack.pop()
         order.append(span)
-        stack += sorted(children.get(span.span_id, ()), key=lambda s: (s.start, s.span_id))[::-1]
+        below = children.get(span.span_id)
+        if below:
+            stack += sorted(below, key=_by_start, reverse=True) if len(below) > 1 else below
     if len(order) < len(by_id):
         broken.append(f"{len(by_id) - len(order)} spans' parents form a cycle")
     return order, broken

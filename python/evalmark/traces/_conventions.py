@@ -110,9 +110,17 @@ def role(span: Span) -> str:
     return ""
 
 
+_KNOWN_SEEN: dict[str, bool] = {}
+
+
 def known(key: str) -> bool:
     """Whether the reader understands attribute ``key`` (the others go to the metadata)."""
-    return key in _KNOWN or key.startswith(_KNOWN_PREFIXES)
+    found = _KNOWN_SEEN.get(key)
+    if found is None:
+        found = key in _KNOWN or key.startswith(_KNOWN_PREFIXES)
+        if len(_KNOWN_SEEN) < 10_000:  # attribute names repeat; a bounded memo of them
+            _KNOWN_SEEN[key] = found
+    return found
 
 
 def tool_name(span: Span) -> str:

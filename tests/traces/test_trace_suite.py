@@ -165,3 +165,10 @@ def test_the_json_schema_accepts_the_trace_suite() -> None:
     document = yaml.safe_load((GOLDEN / "suite.yaml").read_text(encoding="utf-8"))
     assert list(validator.iter_errors(document)) == []
     assert list(validator.iter_errors({**document, "traces": {"match": "x"}}))
+
+
+def test_a_dry_run_of_a_trace_suite_asks_no_application(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["run", str(GOLDEN), "--dry-run"]) == 0
+    assert "total       model calls      0" in capsys.readouterr().out

@@ -273,3 +273,29 @@ def test_a_cut_off_protobuf_stream_says_so(tmp_path: Path, request_: Any) -> Non
     path.write_bytes(path.read_bytes()[:-10])
     with pytest.raises(TraceError, match="ends 10 bytes early"):
         list(read(path))
+
+
+def test_every_agent_check_reads_a_trace_case(tmp_path: Path) -> None:
+    from evalmark import Scorer
+    from evalmark.report import require_budget
+    from evalmark.strategies import Faithfulness, PlanAdherence, TrajectoryMatch
+
+    path = tmp_path / "oi.jsonl"
+    path.write_text(json.dumps(tp.openinference_request()) + "\n", encoding="utf-8")
+    path2 = tp.write_json_lines(tmp_path / "a.jsonl", [tp.encode(tp.agent_spans())])
+    rag, agent = next(read(path)), next(read(path2))
+    plan = ["search flights", "retrieve fare rules", "book the flight", "send e-mail"]
+    report = Scorer().evaluate_test_cases(
+        [agent],
+        PlanAdherence(plan, min_overlap=0.3, threshold=0.5),
+        TrajectoryMatch("subset", arguments="ignore", expected=[{"name": "search_flights"}]),
+    )
+    assert {k: v.passed for k, v in next(report.rows()).results.items()} == {
+        "PlanAdherence": True,
+        "TrajectoryMatch(subset)": False,  # book_flight and send_email were not expected
+    }
+    grounded = Scorer().evaluate_test_cases([rag], Faithfulness(0.5, min_overlap=0.5))
+    assert next(grounded.rows()).passed  # "One cabin bag of 8 kg." is in the documents
+    require_budget(grounded, tokens=212, cost=0.0031, latency_ms=900)
+    with pytest.raises(AssertionError):
+        require_budget(grounded, tokens=211)

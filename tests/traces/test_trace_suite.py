@@ -76,7 +76,7 @@ def test_a_regressed_trace_fails_the_gate(
     monkeypatch.chdir(tmp_path)
     assert main(["run", str(suite), "--no-history"]) == 1
     out = capsys.readouterr().out
-    assert "trip-bergen-paris" in out and "expected book_flight(flight=\"AF 9999\")" in out
+    assert "trip-bergen-paris" in out and 'expected book_flight(flight="AF 9999")' in out
 
 
 def test_annotate_writes_linked_verdicts_with_provenance(

@@ -299,3 +299,11 @@ def test_every_agent_check_reads_a_trace_case(tmp_path: Path) -> None:
     require_budget(grounded, tokens=212, cost=0.0031, latency_ms=900)
     with pytest.raises(AssertionError):
         require_budget(grounded, tokens=211)
+
+
+def test_json_lines_after_a_blank_line_are_not_taken_for_protobuf(
+    tmp_path: Path, request_: Any
+) -> None:
+    path = tmp_path / "a.jsonl"
+    path.write_text("\n\n" + tp.otlp_json(request_) + "\n", encoding="utf-8")
+    assert [c.name for c in read(path, match="session.id")] == ["s-1", "s-2"]

@@ -17,10 +17,18 @@ __all__ = ["is_protobuf", "proto_spans"]
 _FIRST_FIELD = 0x0A  # field 1 (resource_spans), length-delimited: a bare request starts so
 
 
+_TEXT_CONTROLS = frozenset(b"\t\n\r ")
+
+
 def is_protobuf(head: bytes) -> bool:
-    """Whether a file starting with ``head`` is OTLP protobuf (a bare request, or a
-    length-prefixed stream: its first byte is 0 for any message under 16 MiB)."""
-    return bool(head) and head[0] in (_FIRST_FIELD, 0x00)
+    """Whether a file starting with ``head`` (its first bytes) is OTLP protobuf: a bare request
+    (first byte 0x0A) or a length-prefixed stream (first byte 0 for any message under 16 MiB),
+    and not JSON (text opening with ``{`` or ``[``, no control characters but white space)."""
+    if not head or head[0] not in (_FIRST_FIELD, 0x00):
+        return False
+    text = head.lstrip()
+    looks_json = text[:1] in (b"{", b"[") and all(b >= 0x20 or b in _TEXT_CONTROLS for b in head)
+    return not looks_json
 
 
 def _request_class() -> Any:

@@ -28,7 +28,7 @@ def _batches(path: Path) -> Iterator[list[Span]]:
             [Problem(f"cannot open the trace file: {exc.strerror}", path=str(path))]
         ) from None
     with stream:
-        head = stream.peek(1)[:1] if hasattr(stream, "peek") else b""
+        head = stream.peek(64)[:64]
         reader = proto_spans if is_protobuf(head) else json_spans
         for _, spans in reader(path, stream):
             yield spans

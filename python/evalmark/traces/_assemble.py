@@ -200,6 +200,97 @@ def _agents(order: list[Span], roles: dict[str, str]) -> dict[str, Any] | None:
     return root
 
 
+class _Steps:
+    """The tool calls, steps, retrieved documents and problems of one trace, built span by
+    span in tree order."""
+
+    def __init__(self, trace: tuple[str, str], memo: _Messages, results: dict[str, Any] | None):
+        self.trace_id, self.name = trace
+        self.memo = memo
+        self.results = results  # tool results by call id, when calls come from messages
+        self.calls: list[ToolCall] = []
+        self.steps: list[ReasoningStep] = []
+        self.context: list[str] = []
+        self.problems: list[TraceProblem] = []
+
+    def _missing(self, span: Span, message: str) -> None:
+        self.problems.append(
+            TraceProblem(
+                self.trace_id, self.name, "tool-call-without-result", message, span.span_id
+            )
+        )
+
+    def _call(self, call: ToolCall, result: Any, has_result: bool) -> None:
+        self.calls.append(call)
+        self.steps.append(ReasoningStep("action", f"{call.name}({text_of(call.arguments)})", call))
+        if has_result:
+            self.steps.append(ReasoningStep("observation", text_of(result)))
+
+    def agent(self, span: Span) -> None:
+        agent = text_of(span.attributes.get("gen_ai.agent.name") or span.name)
+        asked = _user_text(self.memo.inputs(span))
+        text = f"invoke agent {agent}" + (f": {asked}" if asked else "")
+        self.steps.append(ReasoningStep("action", text))
+
+    def chat(self, span: Span) -> None:
+        messages = self.memo.outputs(span)
+        text = _answer_text(messages)
+        if text:
+            self.steps.append(ReasoningStep("thought", text))
+        if self.results is None:
+            return
+        for call_id, tool, arguments in (c for m in messages for c in m["calls"]):
+            found = call_id in self.results
+            result = self.results.get(call_id)
+            self._call(
+                ToolCall(tool or "unnamed", arguments, result, id=call_id or None), result, found
+            )
+            if not found:
+                self._missing(
+                    span,
+                    f"the model asked for tool call {tool} ({call_id or 'no id'}) "
+                    "and no later message carries its result",
+                )
+
+    def tool(self, span: Span) -> None:
+        call_id, tool, arguments, result, has_result, _ = conv.tool_call(span)
+        kept = result if has_result else None
+        self._call(ToolCall(tool, arguments, kept, span.duration_ms, call_id), result, has_result)
+        if not has_result:
+            self._missing(
+                span,
+                f"tool span {span.span_id} ({tool}) records no result and no "
+                "error; record gen_ai.tool.call.result (or output.value)",
+            )
+        elif span.attributes.get("gen_ai.tool.type") == "datastore":
+            self.context += conv.documents(span)
+
+    def retrieval(self, span: Span) -> None:
+        documents = conv.documents(span)
+        self.context += documents
+        query = text_of(span.attributes.get("gen_ai.retrieval.query.text"))
+        query = query or _user_text(self.memo.inputs(span))
+        self.steps.append(ReasoningStep("action", f"retrieve{': ' + query if query else ''}"))
+        self.steps.append(ReasoningStep("observation", f"{len(documents)} documents retrieved"))
+
+
+def _metadata(order: list[Span], roles: dict[str, str], top: Span) -> dict[str, Any]:
+    root = order[0]
+    metadata: dict[str, Any] = {"trace-id": root.trace_id, "span-id": top.span_id}
+    metadata["span-end-unix-nano"] = top.end
+    if root is not top:
+        metadata["root-span-id"] = root.span_id
+    if root.resource:
+        metadata["resource"] = dict(root.resource)
+    agents = _agents(order, roles)
+    if agents is not None:
+        metadata["agents"] = agents
+    kept = _kept(order, roles)
+    if kept:
+        metadata["spans"] = kept
+    return metadata
+
+
 def assemble(
     spans: list[Span], match: str | None = None
 ) -> tuple[TestCase | None, list[TraceProblem]]:
@@ -221,120 +312,40 @@ def assemble(
         )
         return None, [TraceProblem(trace_id, name, "no-genai-spans", message)]
     top = next((s for s in genai if roles[s.span_id] in _CONTAINERS), genai[0])
-    models = [s for s in genai if roles[s.span_id] in ("chat", "embedding")]
     chats = [s for s in genai if roles[s.span_id] == "chat"]
-    question = _user_text(memo.inputs(top))
-    if not question and chats:
-        question = _user_text(memo.inputs(chats[0]))
+    question = _user_text(memo.inputs(top)) or (_user_text(memo.inputs(chats[0])) if chats else "")
     answer = _answer_text(memo.outputs(top)) if roles[top.span_id] != "chat" else ""
     for chat in reversed(chats):
         if answer:
             break
         answer = _answer_text(memo.outputs(chat))
-    problems: list[TraceProblem] = []
-    calls: list[ToolCall] = []
-    steps: list[ReasoningStep] = []
-    context: list[str] = []
-    has_tool_spans = any(roles[s.span_id] == "tool" for s in genai)
-    results: dict[str, Any] = {}
-    if not has_tool_spans:
-        for chat in chats:
-            for sent in memo.inputs(chat):
-                results.update({i: v for i, v in sent["results"] if i not in results})
+    results: dict[str, Any] | None = None
+    if not any(roles[s.span_id] == "tool" for s in genai):  # calls from the model's messages
+        results = {}
+        for sent in (m for chat in chats for m in memo.inputs(chat)):
+            results.update({i: v for i, v in sent["results"] if i not in results})
+    built = _Steps((trace_id, name), memo, results)
     for span in genai:
         role = roles[span.span_id]
         if role == "agent" and span is not top:
-            agent = text_of(span.attributes.get("gen_ai.agent.name") or span.name)
-            asked = _user_text(memo.inputs(span))
-            steps.append(
-                ReasoningStep("action", f"invoke agent {agent}" + (f": {asked}" if asked else ""))
-            )
-        elif role == "chat":
-            messages = memo.outputs(span)
-            text = _answer_text(messages)
-            if text:
-                steps.append(ReasoningStep("thought", text))
-            if not has_tool_spans:
-                for call_id, tool, arguments in (c for m in messages for c in m["calls"]):
-                    found = call_id in results
-                    call = ToolCall(
-                        tool or "unnamed", arguments, results.get(call_id), id=call_id or None
-                    )
-                    calls.append(call)
-                    steps.append(
-                        ReasoningStep("action", f"{call.name}({text_of(arguments)})", call)
-                    )
-                    if found:
-                        steps.append(ReasoningStep("observation", text_of(results[call_id])))
-                    else:
-                        problems.append(
-                            TraceProblem(
-                                trace_id,
-                                name,
-                                "tool-call-without-result",
-                                f"the model asked for tool call {call.name} ({call_id or 'no id'})"
-                                " and "
-                                "no later message carries its result",
-                                span.span_id,
-                            )
-                        )
-        elif role == "tool":
-            call_id, tool, arguments, result, has_result, _ = conv.tool_call(span)
-            call = ToolCall(
-                tool, arguments, result if has_result else None, span.duration_ms, call_id
-            )
-            calls.append(call)
-            steps.append(ReasoningStep("action", f"{tool}({text_of(arguments)})", call))
-            if has_result:
-                steps.append(ReasoningStep("observation", text_of(result)))
-            else:
-                problems.append(
-                    TraceProblem(
-                        trace_id,
-                        name,
-                        "tool-call-without-result",
-                        f"tool span {span.span_id} ({tool}) records no result and no error; "
-                        "record gen_ai.tool.call.result (or output.value)",
-                        span.span_id,
-                    )
-                )
-            if span.attributes.get("gen_ai.tool.type") == "datastore" and has_result:
-                context += conv.documents(span)
-        elif role == "retrieval":
-            found_documents = conv.documents(span)
-            context += found_documents
-            query = text_of(span.attributes.get("gen_ai.retrieval.query.text"))
-            query = query or _user_text(memo.inputs(span))
-            steps.append(ReasoningStep("action", f"retrieve{': ' + query if query else ''}"))
-            steps.append(
-                ReasoningStep("observation", f"{len(found_documents)} documents retrieved")
-            )
-    if not question and not answer and not calls:
+            built.agent(span)
+        elif role in ("chat", "tool", "retrieval"):
+            getattr(built, role)(span)
+    problems = built.problems
+    if not question and not answer and not built.calls:
         problems.append(TraceProblem(trace_id, name, "no-content", _NO_CONTENT, top.span_id))
+    models = [s for s in genai if roles[s.span_id] in ("chat", "embedding")]
     usage, cost = _usage_and_cost(models, top)
-    root = order[0]
-    metadata: dict[str, Any] = {"trace-id": trace_id, "span-id": top.span_id}
-    metadata["span-end-unix-nano"] = top.end
-    if root is not top:
-        metadata["root-span-id"] = root.span_id
-    if root.resource:
-        metadata["resource"] = dict(root.resource)
-    agents = _agents(order, roles)
-    if agents is not None:
-        metadata["agents"] = agents
-    kept = _kept(order, roles)
-    if kept:
-        metadata["spans"] = kept
     case = TestCase(
         question,
         answer,
-        retrieval_context=tuple(context),
-        tool_calls=tuple(calls),
-        reasoning_trace=tuple(steps),
-        latency_ms=root.duration_ms,
+        retrieval_context=tuple(built.context),
+        tool_calls=tuple(built.calls),
+        reasoning_trace=tuple(built.steps),
+        latency_ms=order[0].duration_ms,
         token_usage=usage,
         cost=cost,
-        metadata=metadata,
+        metadata=_metadata(order, roles, top),
         name=name,
     )
     return case, problems

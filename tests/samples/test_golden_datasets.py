@@ -27,6 +27,7 @@ SAMPLE_FILES = {
     "sentiment/samples.json": 3,
     "chat/samples.yaml": 3,
     "guardrail/samples.jsonl": 14,
+    "traces/expected.yaml": 3,
 }
 
 

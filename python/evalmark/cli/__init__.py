@@ -37,6 +37,7 @@ _COMMANDS: tuple[str, ...] = (
     "prompts",
     "judge",
     "label",
+    "traces",
 )
 _SUMMARIES: dict[str, str] = {
     "init": "write a starter suite (samples, suite file, pytest test, cassette folder)",
@@ -52,6 +53,7 @@ _SUMMARIES: dict[str, str] = {
     "prompts": "list and read the judge prompts of the catalog",
     "judge": "measure a judge against human labels",
     "label": "write a blind labelling page for people to label items",
+    "traces": "check recorded agent traces (OTLP) and write verdicts back as spans",
 }
 
 

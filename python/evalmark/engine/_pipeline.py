@@ -111,11 +111,14 @@ async def run_samples(
     name: str | None = None,
     metadata: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
+    failed: Mapping[int, BaseException] | None = None,
 ) -> Report:
     """Run ``samples`` through ``application`` (or take their precomputed ``outputs``, one per
     sample in order: then nothing is called and ``repeats`` does not apply) and every check,
     and return the report, named ``name`` (default: the application's ``__name__``, else
-    "evaluation"). See the module's text for the steps."""
+    "evaluation"). With ``outputs``, ``failed`` maps sample indexes to the exceptions that
+    stand for their missing outputs (each such case is an error of every check). See the
+    module's text for the steps."""
     items, names = _as_samples(samples)
     named = _named_checks(checks)
     if outputs is None and not callable(application):
@@ -127,8 +130,9 @@ async def run_samples(
     report_name = name or str(getattr(application, "__name__", "evaluation"))
     if application is None:
         given = list(outputs or ())
+        errors = dict(sorted((failed or {}).items()))
         with single_run(settings) as run:
-            return await run.score(items, names, given, {}, named, report_name, metadata)
+            return await run.score(items, names, given, errors, named, report_name, metadata)
 
     async def one(run: Run) -> Report:
         answers, failed = await run.call_all(items, application)

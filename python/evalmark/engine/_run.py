@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from evalmark.engine._settings import ErrorPolicy, Progress, RunSettings
+from evalmark.errors import TraceError
 from evalmark.models._context import call_context
 from evalmark.report._model import Report
 from evalmark.report._values import SkippedSample
@@ -170,7 +171,7 @@ class Run:
             i: EvaluationResult.from_error(
                 "function",
                 exc,
-                explanation=f"the function under test raised {type(exc).__name__}: {exc}",
+                explanation=_explained(exc),
             )
             for i, exc in failed.items()
         }
@@ -291,6 +292,13 @@ class Run:
 
         await asyncio.gather(*(run(i) for i in range(len(samples))))
         return ResultColumn.from_results([r for r in results if r is not None])
+
+
+def _explained(exc: BaseException) -> str:
+    """What a case's error says: a trace that cannot be evaluated says why itself."""
+    if isinstance(exc, TraceError):
+        return str(exc)
+    return f"the function under test raised {type(exc).__name__}: {exc}"
 
 
 def _checked(result: object, label: str, sample: Sample) -> EvaluationResult:

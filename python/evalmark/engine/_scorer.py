@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,7 +18,9 @@ from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.engine._pipeline import SampleSource, load_source, run_samples
 from evalmark.engine._run import run_sync
 from evalmark.engine._settings import ErrorPolicy, RunSettings
+from evalmark.engine._test_cases import run_test_cases
 from evalmark.report._model import Report
+from evalmark.samples._case import TestCase
 from evalmark.samples._samples import Samples
 from evalmark.strategies._base import strategy_name
 
@@ -115,6 +117,18 @@ class Scorer:
             name=name,
             metadata=metadata,
         )
+
+    def evaluate_test_cases(
+        self, cases: Iterable[TestCase], *strategies: object, **options: Any
+    ) -> Report:
+        """Check finished test cases; options: samples, unevaluable, name, metadata."""
+        return run_sync(self.aevaluate_test_cases(cases, *strategies, **options))
+
+    async def aevaluate_test_cases(
+        self, cases: Iterable[TestCase], *strategies: object, **options: Any
+    ) -> Report:
+        """Async :meth:`evaluate_test_cases`."""
+        return await run_test_cases(cases, strategies, settings=self.settings, **options)
 
 
 class Evaluation:

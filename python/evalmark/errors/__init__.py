@@ -24,6 +24,7 @@ from evalmark.errors._data import (
     SampleError,
     SuiteError,
     TestCaseError,
+    TraceError,
 )
 from evalmark.errors._inputs import (
     MetricInputError,
@@ -97,6 +98,7 @@ __all__ = [
     "SuiteError",
     "TestCaseError",
     "TextTooLongError",
+    "TraceError",
     "VerdictParseError",
 ]
 

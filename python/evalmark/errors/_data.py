@@ -18,6 +18,7 @@ __all__ = [
     "SampleError",
     "SuiteError",
     "TestCaseError",
+    "TraceError",
 ]
 
 
@@ -83,6 +84,12 @@ class TestCaseError(DataFileError):
     """A test case or a test-case file is invalid; the message says where and what to do."""
 
     __test__ = False  # not a pytest test class
+
+
+class TraceError(DataFileError):
+    """A trace file cannot be read (not OTLP JSON or protobuf, a bad line), or a trace read
+    without a list for its problems cannot be evaluated; the message names the file and line
+    or the trace id, and what to do."""
 
 
 class SuiteError(DataFileError):

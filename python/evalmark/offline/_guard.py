@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 from evalmark.errors import NetworkBlockedError
 from evalmark.offline._callsite import caller_location
-from evalmark.offline._patching import Patch, install, uninstall
 from evalmark.offline._policy import Policy, parse_ip, unix_path
 
 __all__ = [
+    "LOCK",
     "SPECIAL_HOSTS",
     "BlockedAttempt",
     "Entry",
@@ -34,9 +34,10 @@ __all__ = [
     "check_name",
     "check_reverse",
     "clear_attempts",
+    "closed",
     "family_name",
-    "pop",
-    "push",
+    "is_open",
+    "opened",
     "refuse",
 ]
 
@@ -70,56 +71,42 @@ class BlockedAttempt:
         return NetworkBlockedError.format_target(self.host, self.port)
 
 
-_lock = threading.RLock()
+LOCK = threading.RLock()  # guards the stack; held while the patches go in and out
 _stack: list[tuple[object, Entry]] = []
 _current: Entry | None = None  # the innermost open guard; read without the lock by the checks
 _attempts: list[BlockedAttempt] = []
-_installed: list[Patch] = []  # what the first open guard patched, undone by the last
 
 
 # --------------------------------------------------------------------------- the stack
 
 
-def push(entry: Entry) -> object:
-    """Open a guard; the token it returns closes it (:func:`pop`)."""
+def opened(token: object, entry: Entry) -> bool:
+    """Put ``entry`` on the stack as the innermost guard; True when it is the first. The caller
+    holds :data:`LOCK` (:mod:`evalmark.offline._opening` installs the patches first)."""
     global _current
-    token = object()
-    with _lock:
-        first = not _stack
-        if first:
-            from evalmark.offline._audit import install_hook
-            from evalmark.offline._socket_calls import patches
-
-            _installed[:] = patches()
-            install(_installed)
-            install_hook()
-        _stack.append((token, entry))
-        _current = entry
-    if first:
-        from evalmark.offline._open_sockets import warn_open_sockets
-
-        try:
-            warn_open_sockets(entry.policy)
-        except BaseException:  # the warning made an error (-W error): the guard did not open
-            pop(token)
-            raise
-    return token
+    first = not _stack
+    _stack.append((token, entry))
+    _current = entry
+    return first
 
 
-def pop(token: object) -> None:
-    """Close the guard opened with ``token`` (guards may close in any order)."""
+def closed(token: object) -> bool:
+    """Take the guard opened with ``token`` off the stack (guards may close in any order); True
+    when no guard is left open. The caller holds :data:`LOCK`."""
     global _current
-    with _lock:
-        for index in range(len(_stack) - 1, -1, -1):
-            if _stack[index][0] is token:
-                del _stack[index]
-                break
-        else:
-            return
-        _current = _stack[-1][1] if _stack else None
-        if not _stack:
-            uninstall(_installed)
-            _installed.clear()
+    for index in range(len(_stack) - 1, -1, -1):
+        if _stack[index][0] is token:
+            del _stack[index]
+            break
+    else:
+        return False
+    _current = _stack[-1][1] if _stack else None
+    return not _stack
+
+
+def is_open() -> bool:
+    """True while a guard is open."""
+    return bool(_stack)
 
 
 def active_entry() -> Entry | None:
@@ -130,13 +117,13 @@ def active_entry() -> Entry | None:
 def attempts() -> list[BlockedAttempt]:
     """The calls refused since the process started (or :func:`clear_attempts`), oldest first;
     at most the first 1000 are kept."""
-    with _lock:
+    with LOCK:
         return list(_attempts)
 
 
 def clear_attempts() -> None:
     """Forget the refused calls."""
-    with _lock:
+    with LOCK:
         _attempts.clear()
 
 
@@ -156,7 +143,7 @@ def refuse(entry: Entry, operation: str, host: str, port: int | None) -> Network
     )
     thread = threading.current_thread().name
     attempt = BlockedAttempt(operation, host, port, location, thread, error.what)
-    with _lock:
+    with LOCK:
         if len(_attempts) < _MAX_ATTEMPTS:
             _attempts.append(attempt)
     return error

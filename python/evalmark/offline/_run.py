@@ -16,8 +16,8 @@ from typing import Any, TypeVar, cast
 
 from evalmark.errors import NetworkBlockedError
 from evalmark.offline._guard import BlockedAttempt, Entry, active_entry
-from evalmark.offline._guard import pop as _pop
-from evalmark.offline._guard import push as _push
+from evalmark.offline._opening import pop as _pop
+from evalmark.offline._opening import push as _push
 from evalmark.offline._policy import DEFAULT_ALLOW, Policy, parse_allow
 
 OFFLINE_ENV = "EVALMARK_OFFLINE"

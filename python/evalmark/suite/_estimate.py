@@ -177,6 +177,8 @@ def _evaluation_rows(
             " + ".join(sorted(sources)),
         )
     ]
+    if evaluation.traces is not None:  # recorded traces: the application is not asked
+        rows = []
     cassette, priced = _judge_cassette(suite.judge)
     replies = [u for r in _recorded(cassette).values() if (u := _usage(r)) is not None]
     reply_tokens = (

@@ -20,10 +20,13 @@ from evalmark.suite._conversations import CONVERSATION_KEYS, conversations
 from evalmark.suite._document import SuiteDocument
 from evalmark.suite._model import (
     SUITE_FILE,
+    ApplicationSpec,
     EvaluationSpec,
     Suite,
     check_positive_int,
 )
+from evalmark.suite._traces import TRACES_KEY
+from evalmark.suite._traces import traces as traces_section
 
 __all__ = ["load_suite", "project_root", "resolve_suite_path"]
 
@@ -42,6 +45,7 @@ _TOP_KEYS = (
     "repeats",
     "judge-rates",
     "judge-certificate",
+    TRACES_KEY,
     *CONVERSATION_KEYS,
 )
 _RATES_EXAMPLE = (
@@ -52,7 +56,15 @@ _CERTIFICATE_EXAMPLE = (
     "expected the path of a certificate written by evalmark judge calibrate "
     "--certificate-out, e.g. judge-certificate: .evalmark/judge-certificate.json"
 )
-_EVALUATION_KEYS = ("name", "samples", "tags", "application", "strategies", *CONVERSATION_KEYS)
+_EVALUATION_KEYS = (
+    "name",
+    "samples",
+    "tags",
+    "application",
+    "strategies",
+    TRACES_KEY,
+    *CONVERSATION_KEYS,
+)
 
 
 def resolve_suite_path(source: str | Path) -> Path:
@@ -184,6 +196,7 @@ def _evaluations(
             "samples" not in value
             and "samples" not in doc.suggested
             and "conversations" not in value
+            and TRACES_KEY not in value
         ):
             doc.report(
                 (), "missing 'samples': name the samples file(s), e.g. samples: samples.yaml"
@@ -193,7 +206,7 @@ def _evaluations(
                 (), "missing 'strategies': list the checks, e.g. strategies: [contains-facts]"
             )
         return (_evaluation(doc, (), value, base, suite_name),)
-    for single in ("samples", "application", "strategies"):
+    for single in ("samples", "application", "strategies", TRACES_KEY):
         if single in value:
             doc.report(
                 (single,),
@@ -216,7 +229,9 @@ def _evaluations(
             continue
         doc.check_keys(key, part, _EVALUATION_KEYS, "evaluation")
         for needed in ("name", "samples", "strategies"):
-            if needed not in part and not (needed == "samples" and "conversations" in part):
+            if needed not in part and not (
+                needed == "samples" and ("conversations" in part or TRACES_KEY in part)
+            ):
                 doc.report(key, f"missing '{needed}' in this evaluation")
         evaluation = _evaluation(doc, key, part, base, f"{suite_name}-{index + 1}")
         if evaluation.name in seen:
@@ -239,7 +254,13 @@ def _evaluation(
     )
     samples = tuple(_existing(doc, (*key, "samples"), base, f) for f in sample_files)
     tags = doc.string_list((*key, "tags"), value.get("tags"), "tags: [smoke, billing]")
-    application = sections.application(doc, (*key, "application"), value.get("application"), base)
+    recorded = traces_section(doc, (*key, TRACES_KEY), value.get(TRACES_KEY), base)
+    if recorded is not None and "application" not in value:
+        application = ApplicationSpec({}, None, "traces", None, base)
+    else:
+        application = sections.application(
+            doc, (*key, "application"), value.get("application"), base
+        )
     strategies = sections.strategies(doc, (*key, "strategies"), value.get("strategies"))
     chats = None
     if "conversations" in value:
@@ -247,7 +268,7 @@ def _evaluation(
             doc, (*key, "turn-strategies"), value.get("turn-strategies")
         )
         chats = conversations(doc, key, value, base, turn_checks)
-    return EvaluationSpec(name, samples, tags, application, strategies, chats)
+    return EvaluationSpec(name, samples, tags, application, strategies, chats, recorded)
 
 
 def project_root(start: Path) -> Path | None:

@@ -23,6 +23,7 @@ from evalmark.suite._strategy_spec import StrategySpec
 
 if TYPE_CHECKING:
     from evalmark.suite._conversations import ConversationsSpec
+    from evalmark.suite._traces import TracesSpec
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -78,8 +79,8 @@ class ApplicationSpec:
 
 @dataclass(frozen=True, slots=True)
 class EvaluationSpec:
-    """One evaluation of a suite: samples (or conversations), the application and the checks
-    applied to it."""
+    """One evaluation of a suite: samples (or conversations, or recorded traces), the
+    application and the checks applied to it."""
 
     name: str
     samples: tuple[Path, ...]
@@ -87,6 +88,7 @@ class EvaluationSpec:
     application: ApplicationSpec
     strategies: tuple[StrategySpec, ...]
     conversations: ConversationsSpec | None = None
+    traces: TracesSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)

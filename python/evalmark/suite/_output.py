@@ -37,6 +37,7 @@ __all__ = [
     "print_run",
     "report_paths",
     "report_stem",
+    "trace_notes",
     "write_reports",
 ]
 
@@ -83,7 +84,25 @@ def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
         if turns:
             where = f" of {evaluation.name}" if len(run.suite.evaluations) > 1 else ""
             out.write(f"\nfailing conversation turns{where}:\n" + turns)
+    for report in run.reports:
+        out.write(trace_notes(report))
     out.write("\n" + gate_text(run))
+
+
+def trace_notes(report: Any) -> str:
+    """The traces of a trace evaluation that no sample named: those that could not be
+    evaluated (with the reason) and the evaluable ones left unmatched; "" when none."""
+    lines = []
+    for problem in report.metadata.get("unevaluable-traces", ()):
+        trace, name = problem["trace-id"], problem["name"]
+        named = f" ({name})" if name != trace else ""
+        lines.append(f"  trace {trace}{named}: {problem['reason']}: {problem['message']}\n")
+    unmatched = report.metadata.get("unmatched-test-cases", ())
+    if unmatched:
+        lines.append(f"  named by no sample: {', '.join(unmatched)}\n")
+    if not lines:
+        return ""
+    return f"\ntraces not evaluated in {report.name}:\n" + "".join(lines)
 
 
 def gate_text(run: SuiteRun) -> str:

@@ -28,6 +28,7 @@ from evalmark.suite._conversation_run import run_conversations, selected_convers
 from evalmark.suite._identity import AnswerLog, AnswerSource, file_sha256, sources_of
 from evalmark.suite._model import EvaluationSpec, GateSpec, JudgeSpec, StrategySpec, Suite
 from evalmark.suite._preflight import check_runnable
+from evalmark.suite._traces import run_traces, trace_cases
 
 __all__ = [
     "GateResult",
@@ -136,6 +137,8 @@ def _samples(evaluation: EvaluationSpec, tags: Sequence[str]) -> Any:
     names some) and any of the run's ``tags`` (if given)."""
     if evaluation.conversations is not None:
         return selected_conversations(evaluation, tags)
+    if evaluation.traces is not None:
+        return trace_cases(evaluation, tags)
     samples = load_samples(*evaluation.samples)
     if not evaluation.tags and not tags:
         return samples
@@ -235,6 +238,9 @@ def _run_evaluation(
             progress=progress,
         )
         return report, used, None
+    if evaluation.traces is not None:
+        strategies = [build_strategy(spec, judge) for spec in evaluation.strategies]
+        return run_traces(evaluation, samples, strategies, settings, suite.name), None, None
     function, used = _function_under_test(evaluation, build, mode)
     metadata = {"suite": suite.name, "build": used} if used is not None else {"suite": suite.name}
     report = run_sync(
@@ -254,6 +260,8 @@ def _run_evaluation(
 def _tags_of(evaluation: EvaluationSpec) -> set[str]:
     if evaluation.conversations is not None:
         return {t for c in evaluation.conversations.cases for t in c.tags}
+    if evaluation.traces is not None and not evaluation.samples:
+        return set()
     return set(load_samples(*evaluation.samples).tags)
 
 

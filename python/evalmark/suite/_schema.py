@@ -69,6 +69,32 @@ def _strategy_schema() -> dict[str, Any]:
     return {"oneOf": variants}
 
 
+def _traces_schema() -> dict[str, Any]:
+    path = {"type": "string", "description": "an OTLP trace file (JSON or protobuf)"}
+    return {
+        "traces": {
+            "description": "recorded traces to evaluate, each trace a case",
+            "oneOf": [
+                path,
+                {
+                    "type": "object",
+                    "properties": {
+                        "path": path,
+                        "match": {
+                            "type": "string",
+                            "description": "the span attribute naming each case (default: "
+                            "the trace id), matched with the samples' names",
+                        },
+                        "window": {"type": "integer", "minimum": 1},
+                    },
+                    "required": ["path"],
+                    "additionalProperties": False,
+                },
+            ],
+        }
+    }
+
+
 def suite_file_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of suite files, for editors."""
     application = {
@@ -101,9 +127,14 @@ def suite_file_schema() -> dict[str, Any]:
             "application": application,
             "strategies": strategies,
             **conversation_schema(),
+            **_traces_schema(),
         },
         "required": ["name", "strategies"],
-        "anyOf": [{"required": ["samples"]}, {"required": ["conversations"]}],
+        "anyOf": [
+            {"required": ["samples"]},
+            {"required": ["conversations"]},
+            {"required": ["traces"]},
+        ],
         "additionalProperties": False,
     }
     judge: dict[str, Any] = {
@@ -201,6 +232,7 @@ def suite_file_schema() -> dict[str, Any]:
                 ],
             },
             **conversation_schema(),
+            **_traces_schema(),
         },
         "additionalProperties": False,
         "$defs": {"strategy": _strategy_schema(), "judge": judge},

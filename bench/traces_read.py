@@ -1,0 +1,256 @@
+"""Benchmark of the trace reader: OTLP JSON spans per second, against ``json.loads`` of the
+same file, and the peak memory of reading a large file.
+
+    .venv/bin/python bench/traces_read.py [--traces 20000] [--rounds 3]
+    .venv/bin/python bench/traces_read.py --rss --traces 1000000      # a ~2 GB file
+
+Writes an OTLP JSON lines file of ``--traces`` agent runs (an HTTP server span, an agent span, two
+model calls with their messages, a tool call and a database span: 6 spans a trace, 512 spans a
+line as a batching exporter writes them; texts from ``workload.text_pairs``), then times:
+``json.loads`` of every line (the reference point: parsing alone, building nothing), the
+reader's spans grouped into traces (decoding into typed values, ids and attributes), and the
+whole ``evalmark.traces.read`` (each trace assembled into a TestCase). Prints spans/s and each
+rate's ratio to ``json.loads``. Goal: 200,000 spans/s on one core for the reader.
+
+With ``--rss``, ``evalmark traces check`` reads the file in a fresh process and the peak
+resident memory of that process is printed, with the file's size: it stays flat as the file
+grows (traces are handed on once idle; see ``evalmark.traces._stream``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from evalmark.traces import read
+from evalmark.traces._read import _batches
+from evalmark.traces._stream import group_traces
+from workload import text_pairs
+
+SPANS_PER_LINE = 512
+
+
+def _kv(key: str, value: object) -> dict[str, object]:
+    if isinstance(value, int):
+        return {"key": key, "value": {"intValue": str(value)}}
+    return {"key": key, "value": {"stringValue": str(value)}}
+
+
+def _span(
+    trace: str, span: str, parent: str, name: str, start: int, attrs: dict[str, object]
+) -> dict[str, object]:
+    return {
+        "traceId": trace,
+        "spanId": span,
+        "parentSpanId": parent,
+        "name": name,
+        "kind": 1,
+        "startTimeUnixNano": str(start),
+        "endTimeUnixNano": str(start + 5_000_000),
+        "attributes": [_kv(k, v) for k, v in attrs.items()],
+        "status": {},
+    }
+
+
+def _messages(role: str, text: str) -> str:
+    return json.dumps([{"role": role, "parts": [{"type": "text", "content": text}]}])
+
+
+def trace_spans(number: int, question: str, answer: str) -> list[dict[str, object]]:
+    """The six spans of one agent run, children before parents (the order they end in)."""
+    trace = f"{number + 1:032x}"
+    ids = [f"{number + 1:08x}{k:08x}" for k in range(1, 7)]
+    t0 = 1_700_000_000_000_000_000 + number * 1_000_000_000
+    server, agent, first, tool, second, database = ids
+    call = json.dumps(
+        [
+            {
+                "role": "assistant",
+                "parts": [
+                    {"type": "tool_call", "id": "c1", "name": "lookup", "arguments": {"id": number}}
+                ],
+            }
+        ]
+    )
+    return [
+        _span(
+            trace,
+            first,
+            agent,
+            "chat gpt-4o",
+            t0 + 1,
+            {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.request.model": "gpt-4o",
+                "gen_ai.usage.input_tokens": 120,
+                "gen_ai.usage.output_tokens": 18,
+                "gen_ai.input.messages": _messages("user", question),
+                "gen_ai.output.messages": call,
+            },
+        ),
+        _span(
+            trace,
+            database,
+            tool,
+            "SELECT orders",
+            t0 + 3,
+            {"db.system": "postgresql", "db.query.text": "SELECT * FROM orders WHERE id = $1"},
+        ),
+        _span(
+            trace,
+            tool,
+            agent,
+            "execute_tool lookup",
+            t0 + 2,
+            {
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": "lookup",
+                "gen_ai.tool.call.id": "c1",
+                "gen_ai.tool.call.arguments": json.dumps({"id": number}),
+                "gen_ai.tool.call.result": json.dumps({"status": "shipped"}),
+            },
+        ),
+        _span(
+            trace,
+            second,
+            agent,
+            "chat gpt-4o",
+            t0 + 4,
+            {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.request.model": "gpt-4o",
+                "gen_ai.usage.input_tokens": 160,
+                "gen_ai.usage.output_tokens": 40,
+                "gen_ai.output.messages": _messages("assistant", answer),
+            },
+        ),
+        _span(
+            trace,
+            agent,
+            server,
+            "invoke_agent support",
+            t0,
+            {
+                "gen_ai.operation.name": "invoke_agent",
+                "gen_ai.agent.name": "support",
+                "session.id": f"s-{number}",
+            },
+        ),
+        _span(
+            trace,
+            server,
+            "",
+            "POST /chat",
+            t0,
+            {
+                "http.request.method": "POST",
+                "http.route": "/chat",
+                "http.response.status_code": 200,
+            },
+        ),
+    ]
+
+
+def write_file(path: Path, traces: int) -> int:
+    """Write ``traces`` agent runs as OTLP JSON lines; the number of spans written."""
+    questions, answers = text_pairs(min(traces, 5_000), seed=3)
+    count = 0
+    with path.open("w", encoding="utf-8") as out:
+        batch: list[dict[str, object]] = []
+        for number in range(traces):
+            k = number % len(questions)
+            batch += trace_spans(number, questions[k], answers[k])
+            if len(batch) >= SPANS_PER_LINE or number == traces - 1:
+                resource = {"attributes": [_kv("service.name", "support-agent")]}
+                request = {
+                    "resourceSpans": [
+                        {
+                            "resource": resource,
+                            "scopeSpans": [{"scope": {"name": "agent"}, "spans": batch}],
+                        }
+                    ]
+                }
+                out.write(json.dumps(request) + "\n")
+                count += len(batch)
+                batch = []
+    return count
+
+
+def best(rounds: int, work: Callable[[], object]) -> float:
+    """The shortest of ``rounds`` timings of ``work``, in seconds."""
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _json_loads(path: Path) -> None:
+    with path.open("rb") as stream:
+        for line in stream:
+            json.loads(line)
+
+
+def _grouped(path: Path) -> None:
+    for _ in group_traces(_batches(path)):
+        pass
+
+
+def _read(path: Path) -> None:
+    for _ in read(path, problems=[]):
+        pass
+
+
+def peak_rss(path: Path) -> int:
+    """Peak resident memory (bytes) of a fresh process running ``evalmark traces check``."""
+    code = (
+        "import sys; from evalmark.cli import main; "
+        "sys.exit(main(['traces', 'check', sys.argv[1]]))"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        check=False,
+        timeout=3600,
+        stdout=subprocess.DEVNULL,
+    )
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--traces", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=3, help="timed passes; the best is kept")
+    parser.add_argument("--rss", action="store_true", help="measure peak memory instead")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "traces.jsonl"
+        spans = write_file(path, args.traces)
+        size = path.stat().st_size
+        print(f"{spans:,} spans in {args.traces:,} traces, {size / 1e6:,.1f} MB of OTLP JSON")
+        if args.rss:
+            print(f"peak RSS of `evalmark traces check`: {peak_rss(path) / 1e6:,.0f} MB")
+            return
+        reference = best(args.rounds, lambda: _json_loads(path))
+        print(f"{'json.loads (reference)':<34}{spans / reference:>12,.0f} spans/s")
+        for label, work in (
+            ("reader: spans grouped into traces", lambda: _grouped(path)),
+            ("read(): traces as TestCases", lambda: _read(path)),
+        ):
+            seconds = best(args.rounds, work)
+            ratio = reference / seconds
+            print(f"{label:<34}{spans / seconds:>12,.0f} spans/s  {ratio:5.2f}x json.loads")
+
+
+if __name__ == "__main__":
+    main()

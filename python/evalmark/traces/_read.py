@@ -1,0 +1,90 @@
+"""Reading trace files: :func:`read` (test cases) and :func:`check` (what cannot be
+evaluated). The format is found from the file's first bytes: OTLP JSON (one request per file
+or per line) or OTLP protobuf (one request, or a length-prefixed stream of them)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from evalmark.errors import Problem, TraceError
+from evalmark.samples._case import TestCase
+from evalmark.traces._assemble import assemble
+from evalmark.traces._otlp_json import json_spans
+from evalmark.traces._otlp_proto import is_protobuf, proto_spans
+from evalmark.traces._problem import TraceProblem
+from evalmark.traces._span import Span
+from evalmark.traces._stream import DEFAULT_WINDOW, group_traces
+
+__all__ = ["check", "read", "read_traces"]
+
+
+def _batches(path: Path) -> Iterator[list[Span]]:
+    try:
+        stream = path.open("rb")
+    except OSError as exc:
+        raise TraceError(
+            [Problem(f"cannot open the trace file: {exc.strerror}", path=str(path))]
+        ) from None
+    with stream:
+        head = stream.peek(64)[:64]
+        reader = proto_spans if is_protobuf(head) else json_spans
+        for _, spans in reader(path, stream):
+            yield spans
+
+
+def read_traces(
+    path: str | os.PathLike[str], *, match: str | None = None, window: int = DEFAULT_WINDOW
+) -> Iterator[tuple[TestCase | None, list[TraceProblem]]]:
+    """Every trace of the file as ``(test case, problems)``, streaming (see :func:`read`)."""
+    if window < 1:
+        raise ValueError(f"window must be at least 1 span, got {window}")
+    for spans in group_traces(_batches(Path(path)), window):
+        yield assemble(spans, match)
+
+
+def read(
+    path: str | os.PathLike[str],
+    *,
+    match: str | None = None,
+    problems: list[TraceProblem] | None = None,
+    window: int = DEFAULT_WINDOW,
+) -> Iterator[TestCase]:
+    """The traces of an OTLP trace file (JSON or protobuf), each as a ``TestCase``, streaming.
+
+    ``match`` names the span attribute (e.g. ``session.id``) whose value names each case, to
+    pair it with a sample of that name (default: the trace id). A trace that cannot be
+    evaluated (no GenAI span, a broken parent chain, a tool call without a result, no content)
+    raises ``TraceError``, unless a ``problems`` list is given: its problems are then appended
+    there and the trace left out. ``window`` is how many spans a trace may lie apart in the file
+    (memory holds at most the traces touched within it).
+    """
+    for case, found in read_traces(path, match=match, window=window):
+        if found:
+            if problems is None:
+                first = found[0]
+                raise TraceError(
+                    [
+                        Problem(
+                            f"{first}; run `evalmark traces check {os.fspath(path)}` for every "
+                            "problem of the file, or pass problems=[] to collect them",
+                            path=os.fspath(path),
+                        )
+                    ]
+                )
+            problems.extend(found)
+        elif case is not None:
+            yield case
+
+
+def check(
+    path: str | os.PathLike[str], *, match: str | None = None, window: int = DEFAULT_WINDOW
+) -> tuple[int, list[TraceProblem]]:
+    """``(traces read, problems)``: every reason a trace of the file cannot be evaluated."""
+    count = 0
+    problems: list[TraceProblem] = []
+    for _, found in read_traces(path, match=match, window=window):
+        count += 1
+        problems.extend(found)
+    return count, problems

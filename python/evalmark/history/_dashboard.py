@@ -9,11 +9,13 @@ click, and the difference between two runs. Nothing is fetched; every text from 
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from evalmark._files.atomic import write_atomically
+from evalmark._files.text import to_utf8
 from evalmark.history._queries import list_runs
 from evalmark.history._store import HistoryStore
 
@@ -22,6 +24,7 @@ __all__ = ["dashboard_data", "render_dashboard", "write_dashboard"]
 _PAGE = "dashboard.html"
 _SCRIPT = "dashboard.js"
 _STYLE = "dashboard.css"
+_PLACEHOLDER = re.compile(r"\{\{(title|style|data|script)\}\}")
 
 
 def dashboard_data(store: HistoryStore, *, suite: str | None = None) -> dict[str, Any]:
@@ -71,13 +74,15 @@ def render_dashboard(data: dict[str, Any], *, title: str = "evalmark history") -
     """The whole page as text."""
     from html import escape
 
-    page = _asset(_PAGE)
-    return (
-        page.replace("{{title}}", escape(title))
-        .replace("{{style}}", _asset(_STYLE))
-        .replace("{{data}}", _script_safe_json(data))
-        .replace("{{script}}", _asset(_SCRIPT))
-    )
+    parts = {
+        "title": escape(title),
+        "style": _asset(_STYLE),
+        "data": _script_safe_json(data),
+        "script": _asset(_SCRIPT),
+    }
+    # One pass over the page's own text: a placeholder inside the data or the title (a
+    # "{{script}}" in a case name) is text, never replaced.
+    return _PLACEHOLDER.sub(lambda m: parts[m.group(1)], _asset(_PAGE))
 
 
 def write_dashboard(store: HistoryStore, folder: str | Path, *, suite: str | None = None) -> Path:
@@ -87,6 +92,6 @@ def write_dashboard(store: HistoryStore, folder: str | Path, *, suite: str | Non
     page = target / "index.html"
     title = f"evalmark history: {suite}" if suite else "evalmark history"
     write_atomically(
-        page, render_dashboard(dashboard_data(store, suite=suite), title=title).encode()
+        page, to_utf8(render_dashboard(dashboard_data(store, suite=suite), title=title))
     )
     return page

@@ -20,6 +20,8 @@ from typing import Any
 
 import msgspec
 
+from evalmark._files.text import without_surrogates
+
 KEY_VERSION = 1
 
 # The deepest nesting of arrays and objects a request may have (a JSON schema in
@@ -163,16 +165,16 @@ def _maybe_small_float(data: bytes) -> bool:
 def canonical_bytes(normalized_request: Any) -> bytes:
     """The canonical JSON of an already normalized request, as UTF-8 bytes.
 
-    Raises ``ValueError`` for a lone surrogate (no UTF-8 form) or nesting deeper than
-    :data:`MAX_DEPTH`."""
+    A lone surrogate (no UTF-8 form) is keyed as the text ``\\udcff``, as the cassette keeps
+    it. Raises ``ValueError`` for nesting deeper than :data:`MAX_DEPTH`."""
     try:
-        data = _sorted_encoder.encode(normalized_request)
+        try:
+            data = _sorted_encoder.encode(normalized_request)
+        except UnicodeEncodeError:
+            normalized_request = without_surrogates(normalized_request)
+            data = _sorted_encoder.encode(normalized_request)
         if _maybe_small_float(data):
             data = dumps_normalized(normalized_request).encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError(
-            "the request holds a lone surrogate character, which UTF-8 cannot encode"
-        ) from None
     except RecursionError:
         data = b"[" * (MAX_DEPTH + 1)
     if too_deep(data, MAX_DEPTH):

@@ -70,7 +70,9 @@ def test_a_score_no_float_can_hold_is_a_typed_error(
 
 def test_an_odd_reply_in_an_evaluation_is_an_error_result_not_a_crash() -> None:
     judge = LLMJudge(TEMPLATE, Returns(None), parse="json", name="judge")
-    report = Scorer().evaluate([Sample(name="s", parameters=["q"], expected_output="a")], lambda q: "a", judge)
+    report = Scorer().evaluate(
+        [Sample(name="s", parameters=["q"], expected_output="a")], lambda q: "a", judge
+    )
     (row,) = report.rows()
     assert row.verdict == "error"
 
@@ -78,7 +80,9 @@ def test_an_odd_reply_in_an_evaluation_is_an_error_result_not_a_crash() -> None:
 def test_half_an_emoji_in_a_reply_is_kept_in_the_report(tmp_path: Path) -> None:
     reply = '{"score": 1, "reasoning": "fine \ud83d"}'  # the second half cut off
     judge = LLMJudge(TEMPLATE, ScriptedChat([reply]), parse="json", name="judge")
-    report = Scorer().evaluate([Sample(name="s", parameters=["q"], expected_output="a")], lambda q: "a", judge)
+    report = Scorer().evaluate(
+        [Sample(name="s", parameters=["q"], expected_output="a")], lambda q: "a", judge
+    )
     path = write_report(report, tmp_path / "r.json")
     assert "fine \\\\ud83d" in path.read_text(encoding="utf-8")
     assert json.loads(path.read_text(encoding="utf-8"))["name"] == report.name

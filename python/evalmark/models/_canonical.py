@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from evalmark._files.text import without_surrogates
+from evalmark._files.text import escape_surrogates, without_surrogates
 
 KEY_VERSION = 1
 
@@ -54,7 +54,9 @@ class _NoJsonForm(Exception):
 
 def _fast(value: Any) -> Any:
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str:
+        return escape_surrogates(value)
+    if kind is int or kind is bool or value is None:
         return value
     if kind is float:
         if value - value != 0.0:  # NaN or infinity
@@ -65,7 +67,7 @@ def _fast(value: Any) -> Any:
         for key, item in value.items():
             if type(key) is not str:
                 raise _NoJsonForm
-            out[key] = _fast(item)
+            out[escape_surrogates(key)] = _fast(item)
         return out
     if kind is list or kind is tuple:
         return [_fast(item) for item in value]
@@ -73,7 +75,9 @@ def _fast(value: Any) -> Any:
 
 
 def _slow(value: Any, path: str) -> Any:
-    if value is None or isinstance(value, bool | str):
+    if isinstance(value, str):
+        return escape_surrogates(str(value))
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return int(value)
@@ -86,7 +90,7 @@ def _slow(value: Any, path: str) -> Any:
         for key in value:
             if not isinstance(key, str):
                 raise TypeError(f"{path} has a non-string key {key!r}; JSON keys are strings")
-            out[str(key)] = _slow(value[key], f"{path}.{key}")
+            out[escape_surrogates(str(key))] = _slow(value[key], f"{path}.{key}")
         return out
     if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
         return [_slow(item, f"{path}[{i}]") for i, item in enumerate(value)]
@@ -97,7 +101,8 @@ def _slow(value: Any, path: str) -> Any:
 
 
 def normalize(value: Any, path: str = "request") -> Any:
-    """Return ``value`` as plain JSON data (fresh dicts and lists), integral floats as ints.
+    """Return ``value`` as plain JSON data (fresh dicts and lists), integral floats as ints,
+    a lone surrogate in a text written as ``\\udcff`` (as the cassette keeps it).
 
     Raises ``TypeError``/``ValueError`` naming the path of a value with no JSON form (an object,
     NaN, infinity, a non-string key), and ``ValueError`` for one nested too deeply.

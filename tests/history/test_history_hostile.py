@@ -216,3 +216,21 @@ def test_no_text_in_any_field_breaks_the_dashboards_data(db: Path) -> None:
 
 def test_history_errors_are_evalmark_errors() -> None:
     assert issubclass(HistoryError, EvalmarkError)
+
+
+@pytest.mark.parametrize("error", [RecursionError, MemoryError])
+def test_a_crash_no_check_foresaw_is_still_one_line(
+    db: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    error: type[BaseException],
+) -> None:
+    from evalmark.history import _queries
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise error("deep inside")
+
+    _history(db)
+    monkeypatch.setattr(_queries, "list_runs", crash)
+    code, _, err = _run(capsys, "history", "--history", str(db), "ls")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("evalmark history: error: ")

@@ -120,6 +120,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (EvalmarkError, ValueError, OSError) as exc:  # typed input errors: one line, exit 2
         print(f"evalmark {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except (RecursionError, MemoryError) as exc:  # the last resort: inputs are checked first
+        what = (
+            "an input is nested too deeply" if isinstance(exc, RecursionError) else "out of memory"
+        )
+        print(
+            f"evalmark {args.command}: error: {what} ({type(exc).__name__}); check the inputs "
+            "for deep nesting or huge values, or give evalmark more memory",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     return code
 
 

@@ -33,7 +33,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from evalmark.data._samples import Sample  # noqa: E402
+from evalmark.samples._samples import Sample  # noqa: E402
 from evalmark.strategies import ContainsFacts  # noqa: E402
 from evalmark.telemetry import RecordingTracer  # noqa: E402
 from evalmark.telemetry._sampling import monitor  # noqa: E402

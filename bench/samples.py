@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from evalmark import load_samples, write_samples
-from evalmark.data._samples import Sample
+from evalmark.samples._samples import Sample
 from workload import text_pairs
 
 TAGS = ("billing", "api", "smoke", "limits", "data")

@@ -39,11 +39,11 @@ def run_python(code: str) -> list[str]:
 def test_import_loads_nothing_heavy() -> None:
     code = (
         "import sys, evalmark\n"
-        "heavy = ['numpy', 'evalmark._core', 'evalmark.metrics', 'evalmark.data._samples',"
+        "heavy = ['numpy', 'evalmark._core', 'evalmark.metrics', 'evalmark.samples._samples',"
         " 'evalmark.engine._scorer', 'evalmark.suite', 'asyncio', 'yaml', 'msgspec']\n"
         "print(','.join(m for m in heavy if m in sys.modules))\n"
         "evalmark.load_samples\n"
-        "print('evalmark.data._samples' in sys.modules)\n"
+        "print('evalmark.samples._samples' in sys.modules)\n"
         "print(evalmark.metrics.token_f1('a b', 'a b'))\n"
     )
     out = run_python(code)

@@ -15,7 +15,7 @@ from typing import Any
 # module -> the public names it defines, each imported when first asked for
 EXPORTS: dict[str, tuple[str, ...]] = {
     "evalmark._core": ("__version__",),
-    "evalmark.data._samples": (
+    "evalmark.samples._samples": (
         "load_samples",
         "Parameters",
         "register_sample_loader",
@@ -25,7 +25,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "unregister_sample_loader",
         "write_samples",
     ),
-    "evalmark.data._testcase": (
+    "evalmark.samples._testcase": (
         "Conversation",
         "load_conversations",
         "load_test_cases",
@@ -36,7 +36,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "write_conversations",
         "write_test_cases",
     ),
-    "evalmark.data._results": (
+    "evalmark.results._results": (
         "EvaluationFault",
         "EvaluationResult",
     ),
@@ -51,13 +51,15 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "evalmark.conversation._report": ("score_conversations",),
     "evalmark.conversation._users": ("SimulatedUser",),
+    "evalmark.gates": ("assert_that",),
     "evalmark.report": (
-        "assert_that",
         "register_formatter",
         "Report",
         "SuiteReport",
     ),
     "evalmark.suite._loader": ("load_suite",),
+    "evalmark.noise._correction": ("corrected_pass_rate",),
+    "evalmark.noise._ppi": ("ppi_mean",),
     "evalmark.suite._runner": ("run_suite",),
     "evalmark.offline": ("offline",),
     "evalmark.telemetry._sampling": ("monitor",),

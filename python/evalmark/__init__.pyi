@@ -4,7 +4,7 @@ from evalmark import strategies as strategies
 from evalmark._core import (
     __version__ as __version__,
 )
-from evalmark.data._samples import (
+from evalmark.samples._samples import (
     load_samples as load_samples,
     Parameters as Parameters,
     register_sample_loader as register_sample_loader,
@@ -14,7 +14,7 @@ from evalmark.data._samples import (
     unregister_sample_loader as unregister_sample_loader,
     write_samples as write_samples,
 )
-from evalmark.data._testcase import (
+from evalmark.samples._testcase import (
     Conversation as Conversation,
     load_conversations as load_conversations,
     load_test_cases as load_test_cases,
@@ -25,7 +25,7 @@ from evalmark.data._testcase import (
     write_conversations as write_conversations,
     write_test_cases as write_test_cases,
 )
-from evalmark.data._results import (
+from evalmark.results._results import (
     EvaluationFault as EvaluationFault,
     EvaluationResult as EvaluationResult,
 )
@@ -46,14 +46,22 @@ from evalmark.conversation._report import (
 from evalmark.conversation._users import (
     SimulatedUser as SimulatedUser,
 )
-from evalmark.report import (
+from evalmark.gates import (
     assert_that as assert_that,
+)
+from evalmark.report import (
     register_formatter as register_formatter,
     Report as Report,
     SuiteReport as SuiteReport,
 )
 from evalmark.suite._loader import (
     load_suite as load_suite,
+)
+from evalmark.noise._correction import (
+    corrected_pass_rate as corrected_pass_rate,
+)
+from evalmark.noise._ppi import (
+    ppi_mean as ppi_mean,
 )
 from evalmark.suite._runner import (
     run_suite as run_suite,
@@ -70,6 +78,7 @@ __all__ = [
     "asimulate",
     "assert_that",
     "Conversation",
+    "corrected_pass_rate",
     "Evaluation",
     "EvaluationFault",
     "EvaluationResult",
@@ -80,6 +89,7 @@ __all__ = [
     "monitor",
     "offline",
     "Parameters",
+    "ppi_mean",
     "ReasoningStep",
     "record_replay",
     "register_formatter",

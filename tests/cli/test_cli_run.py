@@ -16,6 +16,7 @@ import pytest
 
 from evalmark.cli import _run as run_module
 from evalmark.cli import main
+from evalmark.report import Report, render_report
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "golden" / "support"
@@ -277,13 +278,13 @@ def test_run_against_a_baseline(
     )
     assert code == 0
     assert f"baseline {healthy}:" in out and "regressions (pass -> fail): 0" in out
-    assert "baseline FAILED" not in out
+    assert "no drop against baseline 'support'" in out and "gate passed" in out
     code, out, _ = cli(
         capsys, "run", str(SUPPORT), "--build", "regressed", "--no-report",
         "--baseline", str(healthy), "--max-drop", "1.0",
     )  # fmt: skip
     assert code == 1  # the gate fails although no drop can exceed 100 points
-    assert "baseline FAILED" not in out
+    assert "allowed drop 100 points" in out
     assert "regressions (pass -> fail): 5" in out
 
 
@@ -297,12 +298,23 @@ def test_a_baseline_drop_fails_the_run_even_when_the_gate_passes(
     baseline = tmp_path / "base" / "live.json"
     app = (live_suite / "app.py").read_text().replace("Two follows one.", "Two is even.")
     (live_suite / "app.py").write_text(app, encoding="utf-8")
-    code, out, _ = cli(capsys, "run", str(live_suite), "--no-report", "--baseline", str(baseline))
-    assert "1 of 2 cases pass every check" in out and "gate passed" in out
+    code, out, _ = cli(
+        capsys, "run", str(live_suite), "--baseline", str(baseline),
+        "--report-dir", str(tmp_path / "now"),
+    )  # fmt: skip
+    # The drop is a gate condition: the table, the verdict, the exit code and every written
+    # report agree (the gate used to say "passed" while the run exited 1).
+    assert "1 of 2 cases pass every check" in out and "gate FAILED" in out
+    assert "gate passed" not in out
     assert code == 1
-    assert "baseline FAILED: report 'live' dropped against baseline 'live' (allowed drop 5.0%)" in (
-        out
-    )
+    assert "live: no drop against baseline 'live'" in out
+    assert "pass rate fell from 100.0% to 50.0% (-50.0 points)" in out
+    written = json.loads((tmp_path / "now" / "live.json").read_text())
+    drop = [g for g in written["gate"] if "baseline" in g["label"]]
+    assert len(drop) == 1 and drop[0]["passed"] is False
+    assert "no drop against baseline" in (tmp_path / "now" / "live.md").read_text()
+    read_back = Report.read(tmp_path / "now" / "live.json")
+    assert "no drop against baseline" in render_report(read_back, "html")
     code, _, _ = cli(
         capsys, "run", str(live_suite), "--no-report", "--baseline", str(baseline),
         "--max-drop", "0.5",
@@ -484,13 +496,13 @@ def test_report_formats_and_a_baseline_named_in_the_suite(
     (live_suite / "app.py").write_text(app, encoding="utf-8")
     code, out, _ = cli(capsys, "run", str(live_suite), "--no-report")
     assert code == 1
-    assert f"baseline {baseline}:" in out and "baseline FAILED" in out
+    assert f"baseline {baseline}:" in out and "gate FAILED" in out
 
 
 PLUGIN_SUITE_TESTS = """
 from evalmark.pytest import evaluation_test
 from evalmark.strategies import ExactMatch
-from evalmark.data._samples import Sample, Samples
+from evalmark.samples._samples import Sample, Samples
 
 SAMPLES = [Sample(name=f"q{{i}}", parameters=[str(i)], expected_output=str(i)) for i in range(4)]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.data._samples import load_samples
+from evalmark.samples._samples import load_samples
 
 STARTER_QUESTION = "How do I export a note to PDF?"
 

@@ -10,8 +10,8 @@ import pytest
 
 from evalmark import Scorer
 from evalmark.cli import main
-from evalmark.data._load import load_samples
 from evalmark.report import render_report
+from evalmark.samples._load import load_samples
 from evalmark.strategies import ContainsFacts
 
 FIRST = """\

@@ -11,7 +11,7 @@ import pytest
 # In-process pytester sessions drop the modules first imported inside them (see
 # tests/pytest_plugin); importing these here keeps one copy of each.
 import evalmark.conversation
-import evalmark.data._samples  # noqa: F401
+import evalmark.samples._samples  # noqa: F401
 
 pytest_plugins = ["pytester"]
 

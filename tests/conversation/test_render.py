@@ -6,9 +6,9 @@ from evalmark.conversation import ConversationCase, ScriptedTurn
 from evalmark.conversation._report import score_conversations
 from evalmark.conversation._simulate import simulate
 from evalmark.conversation._users import SimulatedUser
-from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.models import RuleJudge
 from evalmark.report import Report, render_report
+from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.strategies._llm_judge import LLMJudge
 
 

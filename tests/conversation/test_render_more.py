@@ -15,12 +15,12 @@ from evalmark.conversation import ConversationCase, ScriptedTurn
 from evalmark.conversation._report import score_conversations
 from evalmark.conversation._simulate import simulate
 from evalmark.conversation._users import SimulatedUser
-from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.models import RuleJudge
 from evalmark.report import Report, SuiteReport
 from evalmark.report._render.conversation import failing_turns
 from evalmark.report._render.html_assets import STYLE
 from evalmark.report._render.terminal import failing_turns_text
+from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.strategies._registry import get_strategy_kind
 

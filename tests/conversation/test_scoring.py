@@ -17,11 +17,12 @@ from evalmark.conversation._report import score_conversations
 from evalmark.conversation._scoring import turn_sample
 from evalmark.conversation._simulate import Plan, simulate
 from evalmark.conversation._users import SimulatedUser
-from evalmark.data._case import ToolCall
-from evalmark.data._samples import Sample
 from evalmark.engine._run import run_sync
+from evalmark.gates import require_budget
 from evalmark.models import RuleJudge, ScriptedChat
-from evalmark.report import render_report, require_budget
+from evalmark.report import render_report
+from evalmark.samples._case import ToolCall
+from evalmark.samples._samples import Sample
 from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.strategies._registry import get_strategy_kind
 from evalmark.strategies._trajectory import TrajectoryMatch

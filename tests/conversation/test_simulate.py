@@ -13,10 +13,10 @@ import evalmark
 from evalmark.conversation import ScriptedTurn
 from evalmark.conversation._simulate import StopReason, asimulate, simulate
 from evalmark.conversation._users import SimulatedUser
-from evalmark.data._case import TestCase, ToolCall
 from evalmark.errors import CassetteMiss, ConversationError
 from evalmark.models import ChatReply, ScriptedChat, record_replay
 from evalmark.models._values import ChatToolCall
+from evalmark.samples._case import TestCase, ToolCall
 
 
 class MemoryApp:

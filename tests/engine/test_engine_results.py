@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from evalmark import EvaluationFault, EvaluationResult
-from evalmark.data._results import ResultColumn, place_column
+from evalmark.results._results import ResultColumn, place_column
 
 
 def test_constructors() -> None:

@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 
 from evalmark import Evaluation, EvaluationResult, Sample, Samples, Scorer, TestCase, TokenUsage
+from evalmark.errors import SampleError
 from evalmark.report import render_report
 from evalmark.strategies import Contains, ExactMatch, TokenF1
 
@@ -144,8 +145,10 @@ def test_async_strategies_are_awaited() -> None:
 
 
 def test_strategy_names_must_be_distinct() -> None:
-    with pytest.raises(ValueError, match="name="):
-        Scorer().evaluate(SAMPLES, str, TokenF1(0.5), TokenF1(0.8))
+    with pytest.raises(ValueError, match=r"TokenF1\(0\.5\) appears more than once.*name="):
+        Scorer().evaluate(SAMPLES, str, TokenF1(0.5), TokenF1(0.5))
+    with pytest.raises(ValueError, match="Mine appears more than once"):
+        Scorer().evaluate(SAMPLES, str, TokenF1(0.5, name="Mine"), TokenF1(0.8, name="Mine"))
     with pytest.raises(ValueError, match="at least one strategy"):
         Scorer().evaluate(SAMPLES, str)
 
@@ -156,7 +159,9 @@ def test_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="errors"):
         Scorer(errors="ignore")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"samples\[0\]"):
-        Scorer().evaluate(["not a sample"], str, ExactMatch())  # type: ignore[list-item]
+        Scorer().evaluate([42], str, ExactMatch())  # type: ignore[list-item]
+    with pytest.raises(SampleError, match=r"not-a-file\.yaml: no such file"):
+        Scorer().evaluate(["not-a-file.yaml"], str, ExactMatch())  # a list of str is paths
 
 
 def test_precomputed_outputs() -> None:

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from evalmark import Evaluation, Scorer
-from evalmark.data._samples import Sample
 from evalmark.engine._repeats import pass_at_k, pass_hat_k, repeat_summary
 from evalmark.errors import SuiteError
+from evalmark.gates._rules import check_repeats
 from evalmark.models._context import current_call
 from evalmark.report import render_report
-from evalmark.report._gates import check_repeats
+from evalmark.samples._samples import Sample
 from evalmark.strategies import ExactMatch
 from evalmark.suite._loader import load_suite
 from evalmark.suite._runner import run_suite

@@ -90,3 +90,16 @@ def test_replace_verdict_rewrites_only_the_last_verdict_line() -> None:
     assert replace_verdict("nothing", Verdict(kind="binary", passed=True)) == (
         "nothing\nVERDICT: yes"
     )
+
+
+def test_one_reader_reads_every_rendered_prompt_with_its_header_and_schema() -> None:
+    from evalmark.models._prompts import get_prompt
+
+    line = RELEVANCY.render(question="q", response="r", parse="structured", mode="prompted")
+    read = read_prompt(line[1]["content"])
+    assert read is not None and read.name == "relevancy"
+    assert read.schema == RELEVANCY.response().json_schema()
+    catalog = get_prompt("toxicity").render(outputs="fine")
+    read = read_prompt(catalog[1]["content"])
+    assert read is not None and read.name == "toxicity" and read.schema is not None
+    assert read_prompt("no header\n<<<BEGIN X>>>\nx\n<<<END X>>>") is None

@@ -20,7 +20,7 @@ from evalmark.models._prompts import (
     get_prompt,
     load_prompt,
     parse_prompt,
-    read_catalog_prompt,
+    read_prompt,
 )
 from evalmark.models._prompts.checksums import (
     CHECKSUM_FILE,
@@ -134,7 +134,7 @@ def test_a_missing_or_unknown_variable_is_a_typed_error_naming_it_and_the_prompt
 
 def test_an_optional_variable_not_given_shows_as_not_given() -> None:
     text = get_prompt("hallucination").render(inputs="q", outputs="a", context=["p"])[1]["content"]
-    read = read_catalog_prompt(text)
+    read = read_prompt(text)
     assert read is not None and read.blocks["REFERENCE_OUTPUTS"] == "(not given)"
 
 
@@ -177,7 +177,7 @@ def test_user_text_is_fenced_and_cannot_forge_a_block(
 ) -> None:
     prompt = get_prompt("correctness")
     text = prompt.render(inputs=inputs, outputs=outputs, reference_outputs=reference)[1]["content"]
-    read = read_catalog_prompt(text)
+    read = read_prompt(text)
     assert read is not None and read.name == "correctness"
     assert set(read.blocks) == {"INPUTS", "OUTPUTS", "REFERENCE_OUTPUTS", "RESPONSE_SCHEMA"}
     assert read.blocks["OUTPUTS"] == outputs.replace("<<<", "< < <")
@@ -331,3 +331,39 @@ def test_a_malformed_prompt_file_names_the_file_line_and_field(text: str, messag
 def test_an_unreadable_prompt_file_is_a_prompt_file_error(tmp_path: Path) -> None:
     with pytest.raises(PromptFileError, match="cannot read the prompt file"):
         load_prompt(tmp_path / "missing.md")
+
+
+def test_the_line_verdict_prompts_are_catalog_files_pinned_by_the_checksums() -> None:
+    pinned = CHECKSUM_FILE.read_text(encoding="utf-8")
+    for name, prompt in PROMPTS.items():
+        assert CATALOG[name] is prompt
+        assert f"  catalog/{name}.md\n" in pinned
+        assert prompt.text.startswith("---\nname: " + name + "\n")
+        assert prompt.header == "evalmark-judge: " and prompt.rule["kind"] == "line"
+    assert (PROMPTS["agreement"].reply, PROMPTS["rubric"].reply) == ("verdict", "grade")
+    assert PROMPTS["groundedness"].variable("response").block == "CLAIM"
+
+
+def test_a_prompt_file_names_its_reply_header_and_block_labels_or_says_what_is_wrong() -> None:
+    text = """---
+name: mine
+title: Mine
+summary: Mine
+system: You judge.
+variables:
+  response: {description: the answer, label: the answer}
+reply: verdict-line
+header: evalmark-mine
+---
+{{response}}
+"""
+    with pytest.raises(PromptFileError) as info:
+        parse_prompt(text, "mine.md")
+    message = str(info.value)
+    assert "mine.md:6" in message and "a label is a block name" in message
+    assert "mine.md:8" in message and "reply" in message and "verdict, grade, json" in message
+    assert "mine.md:9" in message and "evalmark-prompt, evalmark-judge" in message
+    good = text.replace("the answer}", "ANSWER}").replace("verdict-line", "grade")
+    prompt = parse_prompt(good.replace("evalmark-mine", "evalmark-judge"), "mine.md")
+    assert prompt.reply == "grade" and prompt.variable("response").block == "ANSWER"
+    assert prompt.render(response="r")[1]["content"].startswith("evalmark-judge: mine\n")

@@ -34,6 +34,10 @@ VALUES: dict[str, Any] = {
     "context": ["Invoices are listed under Billing; each has a Download button."],
     "plan": "Open Billing, find last month's invoice, download it.",
     "tools": [{"name": "find_invoice", "description": "find an invoice by month"}],
+    # the variables of the line-verdict prompts (catalog files too)
+    "question": QUESTION,
+    "response": ANSWER,
+    "expected_output": "Open Billing and click Download next to last month's invoice.",
 }
 
 
@@ -55,7 +59,13 @@ def values_for(prompt: JudgePrompt) -> dict[str, Any]:
 def ask(
     prompt: JudgePrompt, values: dict[str, Any], spec: ResponseSpec, mode: str = "prompted"
 ) -> str:
-    messages = prompt.render(values, shape=spec, mode=mode)  # type: ignore[arg-type]
+    # A shape is that of a structured reply (the line-verdict prompts default to a line).
+    messages = prompt.render(
+        values,
+        shape=spec,
+        mode=mode,  # type: ignore[arg-type]
+        parse="structured",
+    )
     params = {"response_format": spec.response_format(prompt.name)} if mode == "native" else {}
     return RuleJudge().chat(messages, **params).text
 

@@ -9,10 +9,10 @@ import pytest
 from offline_helpers import Listener, Net
 
 from evalmark.cli import main
-from evalmark.data._samples import Sample
 from evalmark.engine._scorer import Scorer
 from evalmark.offline import attempts, clear_attempts, offline
 from evalmark.offline._run import blocked_note
+from evalmark.samples._samples import Sample
 from evalmark.strategies import ExactMatch
 
 APP = """\

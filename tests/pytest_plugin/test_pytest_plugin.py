@@ -12,7 +12,7 @@ import pytest
 
 # In-process pytester sessions drop the modules first imported inside them; importing the
 # loaders here keeps one copy of yaml and of the readers whose node classes they compare.
-import evalmark.data._samples  # noqa: F401
+import evalmark.samples._samples  # noqa: F401
 from evalmark.report import SuiteReport
 
 pytest_plugins = ["pytester"]
@@ -581,11 +581,11 @@ def test_a_failed_gate_names_the_test_and_hides_evalmark_frames(
     project.makepyfile(
         test_gate="""
         from app import answer
-        from evalmark.report import require_pass_rate
+        from evalmark.gates import require_pass_rate
         from evalmark.strategies import ExactMatch
 
         def test_quality(scorer):
-            from evalmark.data._samples import load_samples
+            from evalmark.samples._samples import load_samples
 
             report = scorer.evaluate(load_samples("samples_a.yaml"), answer, ExactMatch())
             require_pass_rate(report, 0.9)

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from evalmark import Scorer
-from evalmark.data._samples import Sample
-from evalmark.data._testcase import TestCase, TokenUsage
 from evalmark.errors import SuiteError
-from evalmark.report import require_budget
-from evalmark.report._gates import BudgetLimit, check_budgets
+from evalmark.gates import require_budget
+from evalmark.gates._rules import BudgetLimit, check_budgets
+from evalmark.samples._samples import Sample
+from evalmark.samples._testcase import TestCase, TokenUsage
 from evalmark.strategies import ExactMatch
 from evalmark.suite._loader import load_suite
 from evalmark.suite._runner import run_suite
@@ -75,7 +75,7 @@ def test_a_budget_over_data_nobody_recorded_fails() -> None:
 def write_suite(tmp_path: Path, gate: str) -> Path:
     (tmp_path / "app.py").write_text(
         "from decimal import Decimal\n"
-        "from evalmark.data._testcase import TestCase, TokenUsage\n"
+        "from evalmark.samples._testcase import TestCase, TokenUsage\n"
         f"RECORDED = {RECORDED!r}\n"
         "def answer(q):\n"
         "    latency, tokens, cost = RECORDED[q]\n"

@@ -12,16 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark.data._results import EvaluationResult, ResultColumn
+from evalmark.gates import assert_that, require_pass_rate, require_suite_pass_rate
+from evalmark.gates._rules import check_cases, check_fraction, drop_exceeds
 from evalmark.noise._gates import make_gates, min_passing, passes
-from evalmark.report import (
-    Report,
-    SuiteReport,
-    assert_that,
-    require_pass_rate,
-    require_suite_pass_rate,
-)
-from evalmark.report._gates import check_cases, check_fraction, drop_exceeds
+from evalmark.report import Report, SuiteReport
+from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.suite._model import GateSpec
 from evalmark.suite._runner import check_gate
 

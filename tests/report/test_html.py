@@ -24,11 +24,11 @@ from test_html_helpers import (
 )
 
 from evalmark import Sample, Scorer, TestCase
-from evalmark.data._results import EvaluationResult, ResultColumn
+from evalmark.gates._rules import GateResult
 from evalmark.report import render_report
-from evalmark.report._gates import GateResult
 from evalmark.report._model import Report
 from evalmark.report._values import SkippedSample
+from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.strategies import ContainsFacts, ExactMatch
 
 

@@ -15,8 +15,8 @@ import pytest
 from test_html_helpers import HOSTILE, SAMPLES, bad, make, support
 
 from evalmark import Sample
+from evalmark.gates._rules import GateResult
 from evalmark.report import render_report
-from evalmark.report._gates import GateResult
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = (

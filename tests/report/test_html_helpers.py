@@ -9,9 +9,9 @@ from html.parser import HTMLParser
 from typing import Any
 
 from evalmark import Sample
-from evalmark.data._results import EvaluationResult, ResultColumn
-from evalmark.report._gates import GateResult
+from evalmark.gates._rules import GateResult
 from evalmark.report._model import Report
+from evalmark.results._results import EvaluationResult, ResultColumn
 
 HOSTILE = '</script><script>window.__pwned = 1</script><img src=x onerror="alert(1)">"\'&'
 VOID = {"meta", "input", "br", "img", "link", "hr"}

@@ -6,10 +6,10 @@ import pytest
 from test_html_helpers import parse
 
 from evalmark import Scorer
-from evalmark.data._samples import Sample
 from evalmark.models._context import current_call
 from evalmark.report import Report, render_report
 from evalmark.report._render.repeats import repeats_text
+from evalmark.samples._samples import Sample
 from evalmark.strategies import ExactMatch, Guardrail
 
 SAMPLES = [Sample(name=n, parameters=[n], expected_output="yes") for n in ("a", "b", "c")]

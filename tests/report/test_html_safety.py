@@ -23,8 +23,8 @@ from test_html_helpers import (
 )
 
 from evalmark import Sample
+from evalmark.gates._rules import GateResult
 from evalmark.report import render_report
-from evalmark.report._gates import GateResult
 from evalmark.report._render.html_inputs import judge_reason
 
 

@@ -19,13 +19,12 @@ from typing import Any
 import pytest
 
 from evalmark import Report, Sample, Scorer, SuiteReport, TestCase, TokenUsage, assert_that
+from evalmark.gates import require_no_drop, require_pass_rate, require_suite_pass_rate
 from evalmark.report import (
     compare,
     register_formatter,
     render_comparison,
     render_report,
-    require_pass_rate,
-    require_suite_pass_rate,
     unregister_formatter,
     write_report,
 )
@@ -299,7 +298,7 @@ def test_compare_with_a_baseline(tmp_path: Path) -> None:
     path = write_report(baseline, tmp_path / "baseline.json")
     improved = compare(make_report(better), path)
     assert not improved.regressions and {c.sample for c in improved.fixes} == {"injection"}
-    improved.require_no_drop(0.0)
+    require_no_drop(improved, 0.0)
     current = Scorer().evaluate(
         SAMPLES[:3], worse, ExactMatch(), TokenF1(0.5), ContainsFacts(), name="support-bot"
     )
@@ -312,7 +311,7 @@ def test_compare_with_a_baseline(tmp_path: Path) -> None:
     assert comparison.vanished == ("timeout",)
     assert comparison.tags["critical"].change == pytest.approx(-0.5)
     with pytest.raises(AssertionError) as info:
-        comparison.require_no_drop(max_drop=0.05)
+        require_no_drop(comparison, max_drop=0.05)
     message = str(info.value)
     assert "pass rate of tag 'critical' fell from 50.0% to 0.0%" in message
     assert "refund-window [ExactMatch]" in message and "Vanished from this run: timeout" in message
@@ -327,9 +326,9 @@ def test_vanished_cases_can_fail_the_gate() -> None:
         SAMPLES[:3], app, ExactMatch(), TokenF1(0.5), ContainsFacts(), name="support-bot"
     )
     comparison = compare(current, baseline)
-    comparison.require_no_drop(0.5)
+    require_no_drop(comparison, 0.5)
     with pytest.raises(AssertionError, match="1 baseline sample vanished"):
-        comparison.require_no_drop(0.5, fail_on_vanished=True)
+        require_no_drop(comparison, 0.5, fail_on_vanished=True)
 
 
 def test_suite_combines_reports() -> None:

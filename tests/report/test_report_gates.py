@@ -9,9 +9,10 @@ import pickle
 
 import pytest
 
-from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.errors import ReportFormatError
-from evalmark.report import GateResult, Report, pass_rate_gate, render_report, require_pass_rate
+from evalmark.gates import pass_rate_gate, require_pass_rate
+from evalmark.report import GateResult, Report, render_report
+from evalmark.results._results import EvaluationResult, ResultColumn
 
 
 def report_of(passed: int, total: int) -> Report:
@@ -105,8 +106,8 @@ def test_gate_result_round_trips_through_its_dict() -> None:
 
 
 def test_a_suite_shows_a_gate_shared_by_its_reports_once() -> None:
+    from evalmark.gates._rules import check_cases
     from evalmark.report import SuiteReport
-    from evalmark.report._gates import check_cases
 
     first, second = report_of(2, 2), report_of(1, 2).with_name("other")
     gates = check_cases([first, second], pass_rate=0.9)

@@ -17,11 +17,11 @@ import pytest
 
 import evalmark.report._render.json as json_render
 from evalmark import Report, Sample, Scorer, TestCase, TokenUsage
-from evalmark.data._results import EvaluationFault, EvaluationResult, ResultColumn
 from evalmark.report import render_report
 from evalmark.report._render.json import reference_render, render
 from evalmark.report._render.json_rows import layout_for, samples_template
 from evalmark.report._values import SampleUsage, SkippedSample
+from evalmark.results._results import EvaluationFault, EvaluationResult, ResultColumn
 from evalmark.strategies import ContainsFacts, ExactMatch, Guardrail, LevenshteinSimilarity, TokenF1
 
 INDENTS: list[Any] = [2, None, 0, 1, 4, 7, -1, True]

@@ -12,12 +12,12 @@ import pytest
 from test_report_json_fast import TEXTS, plain_report, reports_agree
 
 from evalmark import Report, Sample, Scorer, SuiteReport
-from evalmark.data._results import EvaluationFault, EvaluationResult, ResultColumn
 from evalmark.report import render_report
 from evalmark.report._document import dumps
 from evalmark.report._render.json import reference_render, render
 from evalmark.report._render.json_layout import three_decimals
 from evalmark.report._values import SkippedSample
+from evalmark.results._results import EvaluationFault, EvaluationResult, ResultColumn
 from evalmark.strategies import LevenshteinSimilarity, TokenF1
 from evalmark.strategies._explanation import ThresholdExplanation
 

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalmark.cli import main
-from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.errors import ReportFormatError
 from evalmark.report import Report, SuiteReport, render_report, write_report
+from evalmark.results._results import EvaluationResult, ResultColumn
 
 
 def small_report() -> Report:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from evalmark import Sample, Scorer, SuiteReport
-from evalmark.report import Report, pass_rate_gate, render_report, require_pass_rate
-from evalmark.report._gates import GateResult
+from evalmark.gates import pass_rate_gate, require_pass_rate
+from evalmark.gates._rules import GateResult
+from evalmark.report import Report, render_report
 from evalmark.report._wording import gate_cells, gate_relation, plural
 from evalmark.strategies import ExactMatch
 

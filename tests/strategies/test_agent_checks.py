@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from evalmark.data._samples import Sample
-from evalmark.data._testcase import ReasoningStep, TestCase, ToolCall
 from evalmark.errors import StrategyError
 from evalmark.models import record_replay
 from evalmark.models._fakes import ScriptedChat
+from evalmark.samples._samples import Sample
+from evalmark.samples._testcase import ReasoningStep, TestCase, ToolCall
 from evalmark.strategies import (
     Faithfulness,
     PlanAdherence,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from evalmark.data._samples import Sample
 from evalmark.engine._scorer import Scorer
 from evalmark.report import render_report
 from evalmark.report._model import Report
+from evalmark.samples._samples import Sample
 from evalmark.strategies._guardrail import Guardrail
 
 EXPECTED = ["ACCEPT", "ACCEPT", "ACCEPT", "REJECT", "REJECT"]
@@ -63,7 +63,7 @@ def test_bad_positive_class_is_a_value_error() -> None:
 
 def test_the_markdown_report_names_the_positive_class_in_use() -> None:
     from evalmark import Scorer
-    from evalmark.data._samples import Sample
+    from evalmark.samples._samples import Sample
     from evalmark.strategies import Guardrail
 
     samples = [Sample(name="a", parameters=["x"], expected_output="ACCEPT")]

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from evalmark import Scorer
-from evalmark.data._samples import Sample
 from evalmark.models._fakes import ScriptedChat
 from evalmark.report import render_report
+from evalmark.samples._samples import Sample
 from evalmark.strategies import LLMJudge
 
 SAMPLE = Sample(

@@ -18,6 +18,7 @@ from evalmark.errors import (
     JudgeSchemaError,
     OptionalDependencyError,
 )
+from evalmark.gates import assert_that
 from evalmark.models import (
     ChatReply,
     NoisyJudge,
@@ -28,7 +29,7 @@ from evalmark.models import (
 )
 from evalmark.models._context import current_call
 from evalmark.models._prompts.fence import read_blocks
-from evalmark.report import assert_that, render_report, report_document
+from evalmark.report import render_report, report_document
 from evalmark.strategies._llm_judge import LLMJudge
 
 QUESTION = "How long is the refund window?"

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.models._prompts import PROMPTS
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._kinds import check_text
 from evalmark.strategies._registry import (
     STRATEGY_KINDS,

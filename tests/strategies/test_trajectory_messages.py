@@ -102,3 +102,22 @@ def test_override_by_predicate() -> None:
 def test_bad_override_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="must be 'ignore' or a predicate"):
         TrajectoryMatch(tool_arguments={"book": {"time.start": "fuzzy"}})
+
+
+def test_a_predicate_path_requires_the_key_unless_marked_optional() -> None:
+    # OpenEvals' "requires_key" cases: an override names a key that neither call has
+    expected = [{"name": "book", "arguments": {"city": "Paris"}}]
+    actual = [{"name": "book", "arguments": {"city": "Paris"}}]
+    same = {"book": {"time.start": lambda e, a: e == a}}
+    strict = TrajectoryMatch(expected=expected, tool_arguments=same)
+    assert not strict.evaluate(SAMPLE, actual).passed
+    optional = {"book": {"time.start?": lambda e, a: e == a}}
+    assert (
+        TrajectoryMatch(expected=expected, tool_arguments=optional).evaluate(SAMPLE, actual).passed
+    )
+    one_side = [{"name": "book", "arguments": {"city": "Paris", "time": {"start": "9:00"}}}]
+    assert (
+        not TrajectoryMatch(expected=expected, tool_arguments=optional)
+        .evaluate(SAMPLE, one_side)
+        .passed
+    )

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalmark.cli import main
-from evalmark.data._case import TestCase
+from evalmark.samples._case import TestCase
 from evalmark.suite import load_application
 from evalmark.suite._loader import load_suite
 from evalmark.suite._runner import run_suite

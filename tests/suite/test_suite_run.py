@@ -280,10 +280,10 @@ def test_the_written_reports_of_a_failed_run_show_its_gate(
 
 
 def test_a_suite_evaluation_is_the_engines_run_of_its_samples() -> None:
-    from evalmark.data._samples import load_samples
     from evalmark.engine._pipeline import run_samples
     from evalmark.engine._run import run_sync
     from evalmark.engine._settings import RunSettings
+    from evalmark.samples._samples import load_samples
     from evalmark.suite._application import recorded_application_usage
     from evalmark.suite._runner import build_judge
 

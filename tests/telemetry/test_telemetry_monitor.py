@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import evalmark
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies import Contains
 from evalmark.strategies._base import FunctionStrategy
 from evalmark.telemetry import RecordingTracer, scope

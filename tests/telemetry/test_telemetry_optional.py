@@ -33,7 +33,7 @@ def test_telemetry_works_without_opentelemetry_and_names_the_extra() -> None:
         """
 import evalmark
 import evalmark.telemetry as t
-from evalmark.data._results import EvaluationResult
+from evalmark.results._results import EvaluationResult
 from evalmark.errors import OptionalDependencyError
 
 tracer = t.RecordingTracer()

@@ -22,7 +22,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import (
 )
 from prometheus_client import CollectorRegistry, start_http_server
 
-from evalmark.data._results import EvaluationResult
+from evalmark.results._results import EvaluationResult
 from evalmark.telemetry import (
     OpenTelemetryTracer,
     prometheus_text,

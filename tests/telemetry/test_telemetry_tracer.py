@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies import TokenF1
 from evalmark.telemetry import (
     EvalTracer,

@@ -37,6 +37,7 @@ _COMMANDS: tuple[str, ...] = (
     "code",
     "prompts",
     "judge",
+    "label",
 )
 _SUMMARIES: dict[str, str] = {
     "init": "write a starter suite (samples, suite file, pytest test, cassette folder)",
@@ -51,6 +52,7 @@ _SUMMARIES: dict[str, str] = {
     "code": "score generated code in a sandbox (pass@k)",
     "prompts": "list and read the judge prompts of the catalog",
     "judge": "measure a judge against human labels",
+    "label": "write a blind labelling page for people to label items",
 }
 
 

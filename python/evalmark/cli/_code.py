@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.errors import CliError, SandboxUnavailableError
 
 _PROGRESS_DELAY = 0.5  # seconds before the progress line appears
+EXIT_INTERRUPTED = 130
 
 _EPILOG = """\
 examples:
@@ -31,6 +33,7 @@ exit codes:
   0  the gate passed (or there is none)
   1  a pass@k is below its threshold in the gate
   2  usage or input error, or the sandbox cannot run on this machine
+  130  interrupted (Ctrl-C): the running sandboxes were killed, nothing written
 """
 
 
@@ -104,6 +107,7 @@ def run_command(args: argparse.Namespace) -> int:
     bar = make_progress(
         args.progress, "running", None, "runs", noun="runs", delay=_PROGRESS_DELAY, transient=True
     )
+    interrupted = False
     try:
         run = run_tasks(
             config.tasks,
@@ -118,8 +122,16 @@ def run_command(args: argparse.Namespace) -> int:
         )
     except SandboxUnavailableError as exc:
         raise CliError(f"the {sandbox} sandbox cannot run here: {exc}") from None
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         bar.close()
+    if interrupted:
+        print(
+            "evalmark code run: interrupted; the running sandboxes were killed, nothing written",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     heading = f"evalmark code run {args.path}"
     if sandbox == "bwrap":
         heading += f" ({bwrap_version() or 'bubblewrap'})"

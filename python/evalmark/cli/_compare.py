@@ -90,6 +90,13 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="exit 1 when B is worse than A beyond noise",
     )
+    parser.add_argument(
+        "--adjust",
+        choices=("holm", "bh"),
+        help="also compare each check and tag, with p-values adjusted for the many "
+        "comparisons: holm (family-wise error) or bh (Benjamini–Hochberg, false discovery "
+        "rate); --fail-if-worse then also fails on a check or tag worse beyond noise",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.set_defaults(handler=run)
 
@@ -100,11 +107,13 @@ def run(args: argparse.Namespace) -> int:
     if grouping[0] == "metadata" and args.suite is None:
         raise CliError("--cluster metadata:KEY needs --suite: reports do not keep sample metadata")
     if args.suite is not None:
-        (a, _), (b, gates) = _suite_builds(args.suite, args.a, args.b, grouping)
+        (a, _, reports_a), (b, gates, reports_b) = _suite_builds(
+            args.suite, args.a, args.b, grouping
+        )
         names = (f"build {args.a!r} of {args.suite}", f"build {args.b!r} of {args.suite}")
     else:
-        a, _ = _report_cases(Path(args.a), grouping)
-        b, gates = _report_cases(Path(args.b), grouping)
+        a, _, reports_a = _report_cases(Path(args.a), grouping)
+        b, gates, reports_b = _report_cases(Path(args.b), grouping)
         names = (str(args.a), str(args.b))
     gate_b = gate_facts(gates)
     comparison = compare_builds(
@@ -115,14 +124,24 @@ def run(args: argparse.Namespace) -> int:
         power=args.power,
         detect=args.detect,
     )
+    family: list[dict[str, Any]] = []
+    if args.adjust is not None:
+        from evalmark.cli._compare_family import family_rows, family_text
+
+        family = family_rows(reports_a, reports_b, args.alpha, args.adjust)
     if args.format == "json":
         document = {"a": names[0], "b": names[1], "cluster": args.cluster}
         document.update(comparison_to_dict(comparison))
         document.update(power_dict(comparison, gate_b))
+        if args.adjust is not None:
+            document["family"] = {"adjustment": args.adjust, "alpha": args.alpha, "rows": family}
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     else:
         sys.stdout.write(comparison_text(comparison, names, args.cluster, gate_b))
-    if args.fail_if_worse and comparison.verdict == "worse":
+        if args.adjust is not None:
+            sys.stdout.write(family_text(family, args.adjust, args.alpha))
+    worse = comparison.verdict == "worse" or any(r["verdict"] == "worse" for r in family)
+    if args.fail_if_worse and worse:
         return EXIT_GATE_FAILED
     return EXIT_OK
 
@@ -184,7 +203,8 @@ def _outcomes(
     return cases
 
 
-Loaded = tuple[list[CaseOutcome], Sequence[Any]]  # the cases, and the run's gate conditions
+# the cases, the run's gate conditions, and its reports
+Loaded = tuple[list[CaseOutcome], Sequence[Any], Sequence[Any]]
 
 
 def _report_cases(path: Path, grouping: tuple[str, str]) -> Loaded:
@@ -210,11 +230,11 @@ def _report_cases(path: Path, grouping: tuple[str, str]) -> Loaded:
     cases = _outcomes(reports, grouping)
     if not cases:
         raise CliError(f"{path}: the report holds no cases")
-    return cases, reports[0].gates  # every report of a run carries the run's gate
+    return cases, reports[0].gates, reports  # every report of a run carries the run's gate
 
 
 def _suite_builds(path: Path, a: str, b: str, grouping: tuple[str, str]) -> tuple[Loaded, Loaded]:
-    from evalmark.data._samples import load_samples
+    from evalmark.samples._samples import load_samples
     from evalmark.suite._loader import load_suite
     from evalmark.suite._runner import run_suite
 
@@ -234,7 +254,7 @@ def _suite_builds(path: Path, a: str, b: str, grouping: tuple[str, str]) -> tupl
             for sample in load_samples(*evaluation.samples):
                 key = f"{report.name}/{sample.name}" if many else sample.name
                 metadata[key] = sample.metadata
-        result.append((_outcomes(run.reports, grouping, metadata), run.gates))
+        result.append((_outcomes(run.reports, grouping, metadata), run.gates, run.reports))
     return result[0], result[1]
 
 

@@ -30,7 +30,9 @@ def register(subparsers: Any) -> None:
         description=(
             "Measure the judge you use: its accuracy, Cohen's kappa, confusion matrix and\n"
             "true-pass and true-fail rates against items people labelled, and the false-pass\n"
-            "and false-fail rates evalmark tune uses to pick a gate threshold."
+            "and false-fail rates evalmark tune uses to pick a gate threshold (calibrate,\n"
+            "which also certifies a judge on held-out items); estimate a check's true pass\n"
+            "rate from the judge's verdicts and some labels (estimate)."
         ),
         epilog=(
             "examples:\n"
@@ -38,7 +40,10 @@ def register(subparsers: Any) -> None:
             "      --judge cassette:golden/judge-calibration/judge.jsonl\n"
             "  evalmark judge calibrate labels.jsonl --judge rule --rates-out out/rates.json\n"
             "  evalmark judge calibrate labels.jsonl --judge judges.py:make_judge \\\n"
-            "      --cassette judge.jsonl --record-mode record-missing --suite my-suite"
+            "      --cassette judge.jsonl --record-mode record-missing --suite my-suite\n"
+            "  evalmark judge calibrate labels.jsonl --judge rule --min-tpr-lower 0.8 \\\n"
+            "      --min-tnr-lower 0.8 --certificate-out judge-certificate.json\n"
+            "  evalmark judge estimate out/support.json --check relevancy --labels labels.jsonl"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -92,6 +97,12 @@ def register(subparsers: Any) -> None:
     )
     calibrate.add_argument("--json", action="store_true", help="print JSON instead of text")
     calibrate.set_defaults(handler=_calibrate)
+    from evalmark.cli._judge_certify import add_certificate_arguments
+    from evalmark.cli._judge_estimate import register_estimate
+
+    add_certificate_arguments(calibrate)
+
+    register_estimate(actions)
 
 
 class _ReplayOnly:
@@ -231,11 +242,16 @@ def _text(result: Any) -> str:
 def _calibrate(args: argparse.Namespace) -> int:
     from evalmark.calibration import calibrate, load_labels
     from evalmark.calibration._run import RATES_FILE
+    from evalmark.cli import _judge_certify as certify
     from evalmark.noise import write_rates
 
     labels = load_labels(args.labels, prompt=args.prompt)
     if not 0.0 <= args.threshold <= 1.0:
         raise CliError(f"--threshold must be between 0 and 1, got {args.threshold}")
+    examples: dict[str, Any] = {}
+    pool = 0
+    if certify.wanted(args):
+        labels, examples, pool = certify.held_out_split(args, labels)
     judge = build_judge(args)
     result = calibrate(
         labels,
@@ -244,6 +260,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         mode=args.mode,
         threshold=args.threshold,
         errors=args.errors,
+        few_shot=examples,
         **_score_options(args.score),
     )
     targets = [p for p in (args.rates_out, args.suite / RATES_FILE if args.suite else None) if p]
@@ -254,6 +271,15 @@ def _calibrate(args: argparse.Namespace) -> int:
         print(_text(result))
         for path in written:
             print(f"rates written to {path} (evalmark tune reads them)")
+    if certify.wanted(args):
+        document = certify.certify(args, result, labels, examples, pool)
+        if args.certificate_out is not None:
+            from evalmark.calibration._certificate import write_certificate
+
+            write_certificate(args.certificate_out, document)
+        print(certify.certificate_text(document), file=sys.stdout if not args.json else sys.stderr)
+        if not document["certified"]:
+            return EXIT_GATE_FAILED
     if args.min_kappa is not None:
         kappa = result.agreement.kappa
         if kappa is None or kappa < args.min_kappa:

@@ -103,6 +103,7 @@ def _ls(args: argparse.Namespace) -> int:
         for p in members:
             variables = ", ".join(v.name + ("?" if v.optional else "") for v in p.variables)
             shape = "schema" if p.schema is not None else p.score
+            shape = p.reply if p.reply in ("verdict", "grade") else shape
             print(f"  {p.name:<{width}}  {shape:<10}  {p.summary}  [{variables}]")
     print(f"{len(prompts)} prompts; '?' marks an optional variable. evalmark prompts show NAME")
     return EXIT_OK

@@ -161,8 +161,9 @@ def _pairs(before: Any, after: Any, args: argparse.Namespace) -> list[tuple[Any,
 
 def run_diff(args: argparse.Namespace) -> int:
     """Handle ``evalmark report diff``."""
+    from evalmark.gates import require_no_drop
+    from evalmark.gates._rules import check_fraction
     from evalmark.report import compare, render_comparison
-    from evalmark.report._gates import check_fraction
     from evalmark.report._render.terminal import comparison_text
 
     if args.max_drop is not None:
@@ -181,7 +182,7 @@ def run_diff(args: argparse.Namespace) -> int:
         if args.max_drop is None:
             continue
         try:
-            comparison.require_no_drop(max_drop=args.max_drop)
+            require_no_drop(comparison, max_drop=args.max_drop)
         except AssertionError as exc:
             sys.stdout.write(f"FAILED: {exc}\n")
             failed = True
@@ -223,8 +224,8 @@ def run_render(args: argparse.Namespace) -> int:
 def _samples_for(report: Any, given: list[str], path: Path) -> Any:
     """The samples of ``--samples`` (each value one file or a comma-separated list), checked
     to hold a sample for every case of ``report``."""
-    from evalmark.data._load import load_samples
     from evalmark.report._wording import plural
+    from evalmark.samples._load import load_samples
 
     files = [part.strip() for value in given for part in value.split(",") if part.strip()]
     if not files:

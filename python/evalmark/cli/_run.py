@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import sys
 import time
@@ -128,6 +129,13 @@ def register(subparsers: Any) -> None:
         default=None,
         help="show progress on stderr (default: when stderr is a terminal)",
     )
+    parser.add_argument(
+        "--judge-rates",
+        type=Path,
+        metavar="FILE",
+        help="a rates file of evalmark judge calibrate: show each judged check's pass rate "
+        "corrected for the judge, with its interval (default: the suite's judge-rates)",
+    )
     add_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -135,8 +143,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Handle ``evalmark run``."""
     from evalmark._progress import make_progress
+    from evalmark.gates._rules import check_fraction
     from evalmark.history._append import utc_now
-    from evalmark.report._gates import check_fraction
     from evalmark.suite._loader import load_suite
     from evalmark.suite._output import compare_with_baseline, print_run
     from evalmark.suite._runner import run_suite
@@ -149,6 +157,10 @@ def run(args: argparse.Namespace) -> int:
     tags = _split_tags(args.tags)
     if args.dry_run:
         return dry_run(args, suite, tags)
+    if suite.judge_certificate is not None:
+        from evalmark.cli._run_certificate import require_certificate
+
+        require_certificate(suite, suite.judge_certificate, args.record_mode)
     started_at, started = utc_now(), time.perf_counter()
     bar = make_progress(
         args.progress,
@@ -174,16 +186,23 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     finally:
         bar.close()
+    rates_file = args.judge_rates or suite.judge_rates
+    if rates_file is not None:
+        from evalmark.suite._judged import correct_for_judge
+
+        outcome = correct_for_judge(outcome, rates_file)
     out = sys.stdout
+    baseline = args.baseline or suite.gate.baseline
+    comparisons = io.StringIO()
+    if baseline is not None:  # the drop is a gate condition, shown and written like the others
+        max_drop = args.max_drop if args.max_drop is not None else suite.gate.max_drop
+        outcome = compare_with_baseline(
+            outcome, baseline, 0.05 if max_drop is None else max_drop, comparisons
+        )
     print_run(outcome, out, quiet=args.quiet)
+    out.write(comparisons.getvalue())
     out.write(guard.note(outcome.reports))
     code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED
-    baseline = args.baseline or suite.gate.baseline
-    if baseline is not None:
-        max_drop = args.max_drop if args.max_drop is not None else suite.gate.max_drop
-        ok = compare_with_baseline(outcome, baseline, 0.05 if max_drop is None else max_drop, out)
-        if not ok:
-            code = EXIT_GATE_FAILED
     directory = None if args.no_report else args.report_dir or suite.report.dir
     duration_s = time.perf_counter() - started
     _write_outputs(

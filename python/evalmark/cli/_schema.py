@@ -16,8 +16,8 @@ from typing import Any
 
 from evalmark._files.atomic import write_atomically
 from evalmark.cli import EXIT_OK
-from evalmark.data._samples import sample_file_schema
-from evalmark.data._testcase import conversation_file_schema, test_case_file_schema
+from evalmark.samples._samples import sample_file_schema
+from evalmark.samples._testcase import conversation_file_schema, test_case_file_schema
 
 
 def suite_file_schema() -> dict[str, Any]:

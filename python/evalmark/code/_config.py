@@ -10,8 +10,9 @@ gate, for ``evalmark code run``.
     concurrency: 2               # runs in flight (default 2)
     extract: markdown            # markdown (default) or none
     select: first                # first (default), last or all fenced blocks
-    limits: {timeout: 10, cpu-seconds: 10, memory-mb: 1024, processes: 64,
-             file-size-mb: 64, disk-mb: 128}
+    limits: {timeout: 10, cpu-seconds: 10, memory-mb: 512, processes: 8,
+             file-size-mb: 64, disk-mb: 128, files: 10000,
+             open-files: 256}
     gate: {pass@1: 0.5}          # fail (exit 1) when a pass@k is below its threshold
 """
 
@@ -44,6 +45,8 @@ _LIMIT_KEYS = {
     "processes": ("processes", 1),
     "file-size-mb": ("file_size_bytes", _MIB),
     "disk-mb": ("disk_bytes", _MIB),
+    "files": ("files", 1),
+    "open-files": ("open_files", 1),
 }
 
 

@@ -1,6 +1,6 @@
 """Running extracted code in a sandbox: against test code, or against stdin/stdout cases.
 
-Both return an :class:`~evalmark.data._results.EvaluationResult`: score = cases passed / cases,
+Both return an :class:`~evalmark.results._results.EvaluationResult`: score = cases passed / cases,
 an explanation naming the first failing case with the exit code and the tail of stdout and
 stderr, and metadata with ``sandbox``, ``reason``, ``cases``, ``passed_cases``,
 ``failing_case``, ``exit_code``, ``signal``, ``stdout_tail`` and ``stderr_tail``.
@@ -30,7 +30,7 @@ from evalmark.code._sandbox import (
     tail,
 )
 from evalmark.code._sandbox.base import limit_reason, signal_name
-from evalmark.data._results import EvaluationResult
+from evalmark.results._results import EvaluationResult
 
 __all__ = ["Compare", "IOCase", "compare_output", "run_cases", "run_tests"]
 

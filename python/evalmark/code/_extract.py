@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from evalmark.data._results import EvaluationResult
+from evalmark.results._results import EvaluationResult
 
 __all__ = [
     "DEFAULT_SKIP",

@@ -6,8 +6,9 @@
   ``language``, ``filename``, ``timeout``, ``ok-exit-codes``, ``extract``, ``select``;
 - ``code-tests``: ``tests``, ``entry-point``, ``language``, ``sandbox`` (``bwrap`` or
   ``local``), ``compare``, ``extract``, ``select``, and the limits ``timeout``,
-  ``cpu-seconds``, ``memory-mb``, ``processes``, ``file-size-mb``, ``disk-mb``. Without
-  ``tests`` it reads each sample's metadata (``tests``, ``cases``, ``entry-point``).
+  ``cpu-seconds``, ``memory-mb``, ``processes``, ``file-size-mb``, ``disk-mb``, ``files``,
+  ``open-files``. Without ``tests`` it reads each sample's metadata (``tests``, ``cases``,
+  ``entry-point``).
 
 The kinds reach the registry (:mod:`evalmark.strategies._registry`) through the
 ``evalmark.strategies`` entry points of evalmark's own package metadata, so a suite file can
@@ -102,6 +103,8 @@ _LIMITS: dict[str, Checker] = {
     "processes": check_positive_int,
     "file-size-mb": check_positive_int,
     "disk-mb": check_positive_int,
+    "files": check_positive_int,
+    "open-files": check_positive_int,
 }
 
 
@@ -123,6 +126,8 @@ def _limits(options: Options) -> Limits:
         ("processes", "processes", 1),
         ("file-size-mb", "file_size_bytes", _MIB),
         ("disk-mb", "disk_bytes", _MIB),
+        ("files", "files", 1),
+        ("open-files", "open_files", 1),
     ):
         if option in options:
             fields[field] = int(options[option]) * scale

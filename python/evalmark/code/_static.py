@@ -1,7 +1,7 @@
 """Static checks of extracted code: Python parses and compiles; JSON, YAML or TOML parses; or a
 command-line checker (``ruff``, ``mypy``, ``shellcheck``, ...) passes on the file.
 
-Each returns an :class:`~evalmark.data._results.EvaluationResult` whose metadata ``reason`` is
+Each returns an :class:`~evalmark.results._results.EvaluationResult` whose metadata ``reason`` is
 ``passed``, ``syntax_error``, ``parse_error``, ``checker_failed`` or ``timeout``; failures
 say where (line and column) and what.
 """
@@ -20,8 +20,8 @@ from typing import Any, Literal
 import yaml
 
 from evalmark.code._sandbox import Limits, RunRequest, SandboxSpec, get_sandbox, tail
-from evalmark.data._results import EvaluationResult
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult
 
 __all__ = [
     "CHECKER_LIMITS",
@@ -39,6 +39,7 @@ CHECKER_LIMITS = Limits(
     memory_bytes=4096 * 1024 * 1024,
     processes=256,
     output_bytes=64 * 1024,
+    open_files=4096,
 )
 """Limits for a command-line checker: type checkers need more memory and time than the code."""
 

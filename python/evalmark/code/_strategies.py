@@ -24,9 +24,9 @@ from evalmark.code._static import (
     resolve_command,
     run_checker,
 )
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
 
 __all__ = [

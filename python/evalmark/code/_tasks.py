@@ -15,6 +15,7 @@ then sample order, whatever the timing) and reports, per task and overall, the u
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -32,8 +33,9 @@ from evalmark.code._execute import IOCase, run_cases, run_tests
 from evalmark.code._extract import Extractor, Select, extract_code, extraction_failed
 from evalmark.code._passk import mean_pass_at_k, pass_at_k
 from evalmark.code._sandbox import Limits, SandboxSpec, get_sandbox
-from evalmark.data._results import EvaluationResult
+from evalmark.code._sandbox.stop import stop_scope
 from evalmark.errors import DataFileError, Problem
+from evalmark.results._results import EvaluationResult
 
 __all__ = [
     "CaseSpec",
@@ -360,12 +362,21 @@ def run_tasks(
         )
         return SampleResult(task.id, solution.sample, result)
 
-    with ThreadPoolExecutor(concurrency, thread_name_prefix="evalmark-code") as pool:
-        futures = [pool.submit(score, job) for job in jobs]
-        if progress is not None:
-            for _ in as_completed(futures):
-                progress(1, len(jobs))
-        results = [future.result() for future in futures]
+    # Ctrl-C (KeyboardInterrupt in this thread) kills the sandboxes running now and starts no
+    # others, instead of waiting for every queued run to reach its wall clock.
+    with stop_scope() as scope:
+        pool = ThreadPoolExecutor(concurrency, thread_name_prefix="evalmark-code")
+        try:
+            futures = [pool.submit(contextvars.copy_context().run, score, job) for job in jobs]
+            if progress is not None:
+                for _ in as_completed(futures):
+                    progress(1, len(jobs))
+            results = [future.result() for future in futures]
+        except BaseException:
+            scope.stop()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
     grouped: dict[str, list[SampleResult]] = {task.id: [] for task in task_list}
     for item in results:
         grouped[item.task].append(item)

@@ -4,8 +4,9 @@
 :class:`evalmark.SimulatedUser` against ``app(message, thread_id)``;
 :func:`evalmark.score_conversations` turns the simulations into a report with per-turn,
 whole-conversation and trajectory checks (:class:`ConversationCase`). The package sits just
-above the engine: it calls the application, as the engine does, and uses the engine's threads
-and event loop.
+above the engine and runs in it: the conversations are played through the engine run's
+scheduling (``Run.each``: limit, threads, progress, repeats) and every check through its
+``Run.column``, as a sample run's checks are.
 """
 
 from evalmark.conversation._report import ascore_conversations

@@ -3,25 +3,33 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from evalmark.conversation._scoring import (
+    Checks,
     ConversationCase,
-    Judging,
     TurnFilter,
     named_checks,
-    score_case,
+    score_cases,
 )
-from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
-from evalmark.engine._run import run_sync
+from evalmark.engine._pipeline import single_run
+from evalmark.engine._run import Run, run_sync
+from evalmark.engine._settings import RunSettings
 from evalmark.report._model import Report
 from evalmark.report._values import SampleUsage, usage_of
+from evalmark.results._results import EvaluationResult, ResultColumn
+from evalmark.strategies._metric import TextPairs
 
-__all__ = ["CONVERSATIONS_KEY", "ascore_conversations", "score_conversations", "transcript"]
+__all__ = [
+    "CONVERSATIONS_KEY",
+    "ascore_conversations",
+    "conversation_checks",
+    "conversation_report",
+    "score_conversations",
+    "transcript",
+]
 
 CONVERSATIONS_KEY = "conversations"  # the report metadata key the renderers read
 
@@ -92,29 +100,57 @@ async def ascore_conversations(
     run_index: int = 0,
 ) -> Report:
     """Async :func:`score_conversations`."""
-    turn_checks = named_checks(turn_strategies)
-    whole_checks = named_checks(conversation_strategies)
-    trajectory_checks = named_checks(trajectory_strategies)
-    labels = [label for label, _ in (*turn_checks, *whole_checks, *trajectory_checks)]
+    checks = conversation_checks(turn_strategies, conversation_strategies, trajectory_strategies)
+    with single_run(RunSettings(concurrency, run_index=run_index)) as run:
+        return await conversation_report(
+            run, cases, checks, turn_filter, locate=locate, name=name, metadata=metadata
+        )
+
+
+def conversation_checks(
+    turn_strategies: Sequence[object],
+    conversation_strategies: Sequence[object],
+    trajectory_strategies: Sequence[object],
+) -> Checks:
+    """The named per-turn, whole-conversation and trajectory checks; their names must be
+    distinct, and there must be one at least."""
+    checks = (
+        named_checks(turn_strategies),
+        named_checks(conversation_strategies),
+        named_checks(trajectory_strategies),
+    )
+    labels = [label for group in checks for label, _ in group]
     if len(set(labels)) != len(labels):
         twice = sorted({label for label in labels if labels.count(label) > 1})
         raise ValueError(f"two checks share the name {', '.join(twice)}; give them distinct names")
     if not labels:
         raise ValueError("give at least one check: turn, conversation or trajectory strategies")
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="evalmark-conv") as pool:
-        judging = Judging(concurrency, run_index, pool)
-        scored = await asyncio.gather(
-            *(
-                score_case(
-                    judging, case, turn_checks, whole_checks, trajectory_checks, turn_filter, locate
-                )
-                for case in cases
-            )
-        )
+    return checks
+
+
+async def conversation_report(
+    run: Run,
+    cases: Sequence[ConversationCase],
+    checks: Checks,
+    turn_filter: TurnFilter | None = None,
+    *,
+    locate: bool = True,
+    name: str = "conversations",
+    metadata: Mapping[str, Any] | None = None,
+) -> Report:
+    """The report of ``cases`` scored in the engine ``run`` (see :func:`score_conversations`);
+    each check's column of conversation verdicts goes to the run's tracer as a sample run's."""
+    scored, durations = await score_cases(run, cases, checks, turn_filter, locate)
+    TextPairs.clear_cache()  # the batch's texts need not outlive the run
+    names = [case.name for case in cases]
+    tags = [case.tags for case in cases]
+    labels = [label for group in checks for label, _ in group]
     columns = {
         label: ResultColumn.from_results([verdicts[label] for verdicts, _ in scored])
         for label in labels
     }
+    for label, column in columns.items():
+        run.record(label, column, names, tags, metadata, durations.get(label, 0.0))
     records = [
         transcript(case, verdicts, per_turn)
         for case, (verdicts, per_turn) in zip(cases, scored, strict=True)
@@ -125,8 +161,8 @@ async def ascore_conversations(
     return Report(
         name=name,
         usage=conversation_usage(cases),
-        sample_names=[case.name for case in cases],
-        sample_tags=[case.tags for case in cases],
+        sample_names=names,
+        sample_tags=tags,
         columns=columns,
         outputs=outputs,
         metadata={**(metadata or {}), CONVERSATIONS_KEY: records},

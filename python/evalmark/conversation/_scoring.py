@@ -8,7 +8,7 @@ The report has one row per conversation (a case of the gate) and one column per 
   it when every turn judged passes; the explanation names the first failing turn.
 * a **whole-conversation** check (the catalog's ``task-completion``, ``knowledge-retention``,
   ``user-satisfaction`` through :class:`~evalmark.strategies._llm_judge.LLMJudge`, or any
-  strategy taking a :class:`~evalmark.data._case.Conversation`) judges the transcript. When it
+  strategy taking a :class:`~evalmark.samples._case.Conversation`) judges the transcript. When it
   fails, the conversation up to each turn is judged again to find the first turn after which it
   fails, and the explanation names that turn.
 * a **trajectory** check (:class:`~evalmark.strategies._trajectory.TrajectoryMatch`) judges the
@@ -21,27 +21,33 @@ Results are placed by position, so the report's bytes do not depend on ``concurr
 
 from __future__ import annotations
 
-import asyncio
-import inspect
+import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from evalmark.conversation._simulate import Simulation, StopReason, messages_of
 from evalmark.conversation._users import ScriptedTurn
-from evalmark.data._case import Conversation, TestCase, ToolCall
-from evalmark.data._results import EvaluationResult
-from evalmark.data._sample import Parameters
-from evalmark.data._samples import Sample
-from evalmark.engine._run import in_thread
+from evalmark.engine._run import Run
 from evalmark.errors import ConversationError
-from evalmark.models._context import call_context
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._case import Conversation, TestCase, ToolCall
+from evalmark.samples._sample import Parameters
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import as_strategy, strategy_name
 
-__all__ = ["ConversationCase", "Judging", "TurnFilter", "named_checks", "score_case", "turn_sample"]
+__all__ = [
+    "Checks",
+    "ConversationCase",
+    "TurnFilter",
+    "named_checks",
+    "score_cases",
+    "turn_sample",
+]
 
 TurnFilter = Callable[[str, Sample], bool]  # (check label, turn sample) -> judge this turn?
+Named = list[tuple[str, Any]]
+Checks = tuple[Named, Named, Named]  # the per-turn, whole-conversation and trajectory checks
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,50 +105,6 @@ def _case_sample(case: ConversationCase) -> Sample:
     )
 
 
-class Judging:
-    """Runs strategy calls, at most ``concurrency`` at a time, each in its call context."""
-
-    def __init__(self, concurrency: int, run_index: int, pool: ThreadPoolExecutor) -> None:
-        self.limit = asyncio.Semaphore(concurrency)
-        self.concurrency = concurrency
-        self.run_index = run_index
-        self.pool = pool
-
-    def _sync(self, strategy: Any, label: str, sample: Sample, output: Any) -> EvaluationResult:
-        with call_context(run_index=self.run_index, sample=sample.name, check=label):
-            try:
-                return _result(strategy.evaluate(sample, output), label, sample)
-            except Exception as exc:
-                return EvaluationResult.from_error("strategy", exc)
-
-    async def judge(
-        self, strategy: Any, label: str, sample: Sample, output: Any
-    ) -> EvaluationResult:
-        """One verdict (a raised exception becomes an error result)."""
-        async with self.limit:
-            aevaluate = getattr(strategy, "aevaluate", None)
-            if aevaluate is not None and inspect.iscoroutinefunction(aevaluate):
-                with call_context(run_index=self.run_index, sample=sample.name, check=label):
-                    try:
-                        return _result(await aevaluate(sample, output), label, sample)
-                    except Exception as exc:
-                        return EvaluationResult.from_error("strategy", exc)
-            if self.concurrency == 1:
-                return self._sync(strategy, label, sample, output)
-            return await in_thread(self.pool, self._sync, strategy, label, sample, output)
-
-
-def _result(value: object, label: str, sample: Sample) -> EvaluationResult:
-    if isinstance(value, EvaluationResult):
-        return value
-    if isinstance(value, bool):
-        return EvaluationResult.from_bool(value)
-    raise TypeError(
-        f"check {label!r} returned {type(value).__name__} for {sample.name!r}; return an "
-        "EvaluationResult or a bool"
-    )
-
-
 def named_checks(strategies: Sequence[object]) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     for strategy in strategies:
@@ -178,81 +140,135 @@ def _app_error(case: ConversationCase) -> EvaluationResult:
     )
 
 
-async def _locate(judging: Judging, strategy: Any, label: str, case: ConversationCase) -> int:
-    """The first turn after which the conversation so far fails ``strategy``."""
-    turns = case.simulation.turns
-    sample = _case_sample(case)
-    for number in range(1, len(turns)):
-        prefix = Conversation(id=case.name, turns=turns[:number])
-        result = await judging.judge(strategy, label, sample, prefix)
-        if not result.passed:
-            return number
-    return len(turns)
+async def _locate(
+    run: Run, label: str, strategy: Any, cases: Mapping[int, ConversationCase]
+) -> dict[int, int]:
+    """For each of ``cases`` (by index), the first turn after which the conversation so far
+    fails ``strategy``: the conversations up to turn 1 are judged together, then those still
+    passing up to turn 2, and so on, so each case is judged as a search from its start would."""
+    found: dict[int, int] = {}
+    searching = sorted(cases)
+    number = 1
+    while searching:
+        asked = [i for i in searching if number < len(cases[i].simulation.turns)]
+        found.update({i: len(cases[i].simulation.turns) for i in searching if i not in asked})
+        prefixes = [
+            Conversation(id=cases[i].name, turns=cases[i].simulation.turns[:number]) for i in asked
+        ]
+        column = await _column(
+            run, label, strategy, [_case_sample(cases[i]) for i in asked], prefixes
+        )
+        searching = []
+        for i, result in zip(asked, column, strict=True):
+            if result.passed:
+                searching.append(i)
+            else:
+                found[i] = number
+        number += 1
+    return found
 
 
-async def score_case(
-    judging: Judging,
-    case: ConversationCase,
-    turn_checks: list[tuple[str, Any]],
-    whole_checks: list[tuple[str, Any]],
-    trajectory_checks: list[tuple[str, Any]],
+Verdicts = dict[str, EvaluationResult]
+PerTurn = dict[str, list[tuple[int, EvaluationResult]]]
+
+
+async def score_cases(
+    run: Run,
+    cases: Sequence[ConversationCase],
+    checks: Checks,
     applies: TurnFilter | None,
     locate: bool,
-) -> tuple[dict[str, EvaluationResult], dict[str, list[tuple[int, EvaluationResult]]]]:
-    """Every check on one conversation: (the conversation's verdict per check, in check
-    order; each per-turn check's verdicts as ``(turn, result)`` pairs)."""
+) -> tuple[list[tuple[Verdicts, PerTurn]], dict[str, float]]:
+    """Every check on every conversation, each check through the engine's
+    :meth:`~evalmark.engine._run.Run.column` over all the turns (or conversations) it judges:
+    per conversation, its verdict per check (in check order) and each per-turn check's
+    verdicts as ``(turn, result)`` pairs; and the seconds each check took."""
+    turn_checks, whole_checks, trajectory_checks = checks
     labels = [label for label, _ in (*turn_checks, *whole_checks, *trajectory_checks)]
-    if case.simulation.stopped is StopReason.APP_ERROR:
-        error = _app_error(case)
-        return {label: error for label in labels}, {}
+    verdicts: list[Verdicts] = [{} for _ in cases]
+    per_turn: list[PerTurn] = [{} for _ in cases]
+    live: list[int] = []
+    durations: dict[str, float] = {}
+    for index, case in enumerate(cases):
+        if case.simulation.stopped is StopReason.APP_ERROR:
+            error = _app_error(case)
+            verdicts[index] = {label: error for label in labels}
+        else:
+            live.append(index)
+    turns = {i: cases[i].simulation.turns for i in live}
+    samples = {i: [turn_sample(cases[i], n) for n in range(1, len(turns[i]) + 1)] for i in live}
+    for label, strategy in turn_checks:
+        start = time.perf_counter()
+        judged = [
+            (i, n)
+            for i in live
+            for n, sample in enumerate(samples[i], 1)
+            if applies is None or applies(label, sample)
+        ]
+        column = await _column(
+            run,
+            label,
+            strategy,
+            [samples[i][n - 1] for i, n in judged],
+            [turns[i][n - 1] for i, n in judged],
+        )
+        for i in live:
+            per_turn[i][label] = []
+        for (i, n), result in zip(judged, column, strict=True):
+            per_turn[i][label].append((n, result))
+        for i in live:
+            verdicts[i][label] = _combine_turns(per_turn[i][label])
+        durations[label] = time.perf_counter() - start
+    whole_samples = [_case_sample(cases[i]) for i in live]
+    for label, strategy in whole_checks:
+        start = time.perf_counter()
+        wholes = [Conversation(id=cases[i].name, turns=turns[i]) for i in live]
+        column = await _column(run, label, strategy, whole_samples, wholes)
+        results = dict(zip(live, column, strict=True))
+        failing = {
+            i: cases[i]
+            for i, result in results.items()
+            if locate and not result.passed and result.error is None and turns[i]
+        }
+        located = await _locate(run, label, strategy, failing) if failing else {}
+        for i, result in results.items():
+            if i in located:
+                result = EvaluationResult(
+                    False,
+                    result.score,
+                    f"fails from turn {located[i]}: {result.explanation or 'failed'}",
+                    {**result.metadata, "turn": located[i]},
+                )
+            verdicts[i][label] = result
+        durations[label] = time.perf_counter() - start
+    calls = [_calls(cases[i]) for i in live]
+    for label, strategy in trajectory_checks:
+        start = time.perf_counter()
+        column = await _column(run, label, strategy, whole_samples, calls)
+        for i, result in zip(live, column, strict=True):
+            verdicts[i][label] = result
+        durations[label] = time.perf_counter() - start
+    rows = [
+        ({label: verdicts[i][label] for label in labels}, per_turn[i]) for i in range(len(cases))
+    ]
+    return rows, durations
+
+
+async def _column(
+    run: Run, label: str, strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any]
+) -> list[EvaluationResult]:
+    if not samples:
+        return []
+    return list(await run.column(label, strategy, samples, outputs))
+
+
+def _calls(case: ConversationCase) -> TestCase:
+    """The tool calls of the whole conversation, as one ``TestCase`` (for trajectory checks)."""
     turns = case.simulation.turns
-    samples = [turn_sample(case, n) for n in range(1, len(turns) + 1)]
-    judged_turns = {
-        label: [n for n, s in enumerate(samples, 1) if applies is None or applies(label, s)]
-        for label, _ in turn_checks
-    }
-    sample = _case_sample(case)
-    whole = Conversation(id=case.name, turns=turns)
-    calls = TestCase(
+    return TestCase(
         turns[0].input if turns else "",
         turns[-1].actual_output if turns else "",
         tool_calls=case.simulation.tool_calls,
         expected_tool_calls=case.expected_tool_calls,
         name=case.name,
     )
-    per_turn_jobs = [
-        asyncio.gather(
-            *(
-                judging.judge(strategy, label, samples[n - 1], turns[n - 1])
-                for n in judged_turns[label]
-            )
-        )
-        for label, strategy in turn_checks
-    ]
-    whole_jobs = [judging.judge(strategy, label, sample, whole) for label, strategy in whole_checks]
-    trajectory_jobs = [
-        judging.judge(strategy, label, sample, calls) for label, strategy in trajectory_checks
-    ]
-    per_turn_done, whole_done, trajectory_done = await asyncio.gather(
-        asyncio.gather(*per_turn_jobs),
-        asyncio.gather(*whole_jobs),
-        asyncio.gather(*trajectory_jobs),
-    )
-    verdicts: dict[str, EvaluationResult] = {}
-    per_turn: dict[str, list[tuple[int, EvaluationResult]]] = {}
-    for (label, _), results in zip(turn_checks, per_turn_done, strict=True):
-        per_turn[label] = list(zip(judged_turns[label], results, strict=True))
-        verdicts[label] = _combine_turns(per_turn[label])
-    for (label, strategy), result in zip(whole_checks, whole_done, strict=True):
-        if locate and not result.passed and result.error is None and turns:
-            number = await _locate(judging, strategy, label, case)
-            result = EvaluationResult(
-                False,
-                result.score,
-                f"fails from turn {number}: {result.explanation or 'failed'}",
-                {**result.metadata, "turn": number},
-            )
-        verdicts[label] = result
-    for (label, _), result in zip(trajectory_checks, trajectory_done, strict=True):
-        verdicts[label] = result
-    return {label: verdicts[label] for label in labels}, per_turn

@@ -3,7 +3,7 @@
 The application is called as ``app(message, thread_id)`` (or ``await app(...)``) with only the
 newest user message and a thread id that stays the same for the whole conversation, so what it
 remembers of earlier turns is its own memory. It may answer with text, a
-:class:`~evalmark.models.ChatReply`, a :class:`~evalmark.data._case.TestCase` or a mapping
+:class:`~evalmark.models.ChatReply`, a :class:`~evalmark.samples._case.TestCase` or a mapping
 with ``content`` (or ``output``) and optionally ``tool_calls``.
 
 A conversation stops when ``max_turns`` turns were played, when ``stop_when(messages, turn)``
@@ -16,19 +16,20 @@ from __future__ import annotations
 import asyncio
 import inspect
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from evalmark.conversation._users import Message, SimulatedUser
-from evalmark.data._case import Conversation, TestCase, TokenUsage, ToolCall
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
-from evalmark.engine._run import in_thread, run_sync
+from evalmark.engine._pipeline import single_run
+from evalmark.engine._run import Run, run_sync
+from evalmark.engine._settings import RunSettings
 from evalmark.errors import ConversationError
 from evalmark.models._context import call_context
 from evalmark.models._values import ChatReply
+from evalmark.samples._case import Conversation, TestCase, TokenUsage, ToolCall
 
 __all__ = [
     "App",
@@ -40,6 +41,7 @@ __all__ = [
     "messages_of",
     "simulate",
     "simulate_many",
+    "simulate_with",
     "tool_calls_of",
 ]
 
@@ -175,13 +177,11 @@ def _turn(message: str, reply: Any, number: int, where: str) -> TestCase:
     )
 
 
-async def _call_app(
-    app: App, message: str, thread_id: str, offload: bool, pool: ThreadPoolExecutor | None
-) -> Any:
+async def _call_app(app: App, message: str, thread_id: str, offload: bool, run: Run | None) -> Any:
+    if run is not None:
+        return await run.invoke(app, message, thread_id)
     if inspect.iscoroutinefunction(app):
         value = await app(message, thread_id)
-    elif offload and pool is not None:
-        value = await in_thread(pool, app, message, thread_id)
     elif offload:
         value = await asyncio.to_thread(app, message, thread_id)
     else:
@@ -200,8 +200,7 @@ async def _run(
     thread_id: str | None,
     name: str,
     offload: bool,
-    run_index: int = 0,
-    pool: ThreadPoolExecutor | None = None,
+    run: Run | None = None,
 ) -> Simulation:
     if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
         raise ConversationError(
@@ -212,6 +211,7 @@ async def _run(
             f"conversation '{name}': the user must be a SimulatedUser, got {type(user).__name__}"
         )
     thread = thread_id if thread_id is not None else uuid.uuid4().hex
+    run_index = run.run_index if run is not None else 0
     turns: list[TestCase] = []
     stopped = StopReason.MAX_TURNS
     while len(turns) < max_turns:
@@ -233,7 +233,7 @@ async def _run(
                 "user ends a conversation by answering the end token, never with empty text"
             )
         try:
-            reply = await _call_app(app, message, thread, offload, pool)
+            reply = await _call_app(app, message, thread, offload, run)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
             conversation = Conversation(id=name, turns=tuple(turns))
@@ -317,28 +317,32 @@ async def simulate_many(
     """Simulate every plan, at most ``concurrency`` conversations at once; the results are in
     the order of ``plans`` whatever the completion order. Each conversation's thread id is its
     name, so the application sees the same ids in every run."""
-    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
-        raise ValueError(f"concurrency must be a whole number >= 1, got {concurrency!r}")
+    with single_run(RunSettings(concurrency, run_index=run_index)) as run:
+        return await simulate_with(run, app, plans)
+
+
+async def simulate_with(run: Run, app: App, plans: Sequence[Plan]) -> list[Simulation]:
+    """:func:`simulate_many` in an engine run: the run's scheduling (its limit, threads,
+    call contexts of a repeat and progress, one tick a conversation) plays the plans. In a
+    repeated run, repeat ``r`` plays each conversation in thread ``"<name>#<r>"``, so every
+    repeat is a conversation of its own for an application that remembers threads."""
     names = [plan.name for plan in plans]
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
         raise ConversationError(f"conversations need distinct names; repeated: {', '.join(twice)}")
-    limit = asyncio.Semaphore(concurrency)
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="evalmark-chat") as pool:
 
-        async def one(plan: Plan) -> Simulation:
-            async with limit:
-                return await _run(
-                    app,
-                    plan.user,
-                    max_turns=plan.max_turns,
-                    stop_when=plan.stop_when,
-                    thread_id=plan.name,
-                    name=plan.name,
-                    offload=concurrency > 1,
-                    run_index=run_index,
-                    pool=pool,
-                )
+    async def one(index: int) -> Simulation:
+        plan = plans[index]
+        return await _run(
+            app,
+            plan.user,
+            max_turns=plan.max_turns,
+            stop_when=plan.stop_when,
+            thread_id=plan.name if run.repeat is None else f"{plan.name}#{run.repeat}",
+            name=plan.name,
+            offload=False,
+            run=run,
+        )
 
-        results: Awaitable[list[Simulation]] = asyncio.gather(*(one(plan) for plan in plans))
-        return list(await results)
+    simulations, _ = await run.each(names, one, errors="raise", who="the simulated conversation")
+    return simulations

@@ -19,24 +19,43 @@ helpers. A run:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from os import PathLike
 from typing import Any
 
-from evalmark.data._samples import Sample, Samples
 from evalmark.engine._repeats import repeat_summary, with_repeats
 from evalmark.engine._run import Run
 from evalmark.engine._settings import Progress, RunSettings
 from evalmark.report._model import Report
-from evalmark.strategies._base import as_strategy, strategy_name
+from evalmark.samples._samples import Sample, Samples, load_samples
+from evalmark.strategies._base import as_strategy, option_names, strategy_name
 
-__all__ = ["run_samples"]
+__all__ = ["SampleSource", "load_source", "run_repeated", "run_samples", "single_run"]
 
 _DEFAULT = RunSettings()
 
 
-def _as_samples(samples: Samples | Iterable[Sample]) -> tuple[tuple[Sample, ...], list[str]]:
-    items = tuple(samples)
+SampleSource = Samples | Iterable[Sample] | str | PathLike[str] | Sequence[str | PathLike[str]]
+
+
+def _is_path(value: object) -> bool:
+    return isinstance(value, str | PathLike)
+
+
+def load_source(samples: SampleSource) -> Samples | Iterable[Sample]:
+    """Samples as given, or loaded from a path or several paths (merged in the order given,
+    through :func:`~evalmark.load_samples`, so registered loaders such as ``mem://`` apply)."""
+    if _is_path(samples):
+        return load_samples(samples)
+    if isinstance(samples, list | tuple) and samples and all(map(_is_path, samples)):
+        return load_samples(*samples)
+    return samples  # type: ignore[return-value]
+
+
+def _as_samples(samples: SampleSource) -> tuple[tuple[Sample, ...], list[str]]:
+    items = tuple(load_source(samples))
     if not set(map(type, items)) <= {Sample}:
         for position, item in enumerate(items):
             if not isinstance(item, Sample):
@@ -60,6 +79,18 @@ def _named_checks(checks: Sequence[object]) -> list[tuple[str, Any]]:
         )
     named = [(strategy_name(s), s) for s in (as_strategy(x) for x in checks)]
     names = [n for n, _ in named]
+    repeated = {n for n in names if names.count(n) > 1}
+    if repeated:
+        # Instances of one class under its default name (SemanticSimilarity(0.85) and (0.75))
+        # take names made of their options; only what is still equal is a true duplicate.
+        for name in sorted(repeated):
+            places = [i for i, (n, s) in enumerate(named) if n == name == type(s).__name__]
+            if len(places) < 2:
+                continue
+            derived = option_names([named[i][1] for i in places])
+            for i, new_name in zip(places, derived, strict=True):
+                named[i] = (new_name, named[i][1])
+        names = [n for n, _ in named]
     doubled = sorted({n for n in names if names.count(n) > 1})
     if doubled:
         raise ValueError(
@@ -71,7 +102,7 @@ def _named_checks(checks: Sequence[object]) -> list[tuple[str, Any]]:
 
 
 async def run_samples(
-    samples: Samples | Iterable[Sample],
+    samples: SampleSource,
     checks: Sequence[object],
     *,
     application: Callable[..., Any] | None = None,
@@ -94,19 +125,40 @@ async def run_samples(
     if outputs is not None and len(outputs) != len(items):
         raise ValueError(f"got {len(outputs)} outputs for {len(items)} samples; give one each")
     report_name = name or str(getattr(application, "__name__", "evaluation"))
-    with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="evalmark") as pool:
-        if application is None:
-            given = list(outputs or ())
-            run = Run(settings, pool)
+    if application is None:
+        given = list(outputs or ())
+        with single_run(settings) as run:
             return await run.score(items, names, given, {}, named, report_name, metadata)
-        reports = []
-        repeated = settings.repeats > 1
+
+    async def one(run: Run) -> Report:
+        answers, failed = await run.call_all(items, application)
+        return await run.score(items, names, answers, failed, named, report_name, metadata)
+
+    return await run_repeated(settings, one, progress)
+
+
+@contextmanager
+def single_run(settings: RunSettings, progress: Progress | None = None) -> Iterator[Run]:
+    """One run (no repeats) with its threads, ``settings.concurrency`` of them, shut down
+    when the block ends."""
+    with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="evalmark") as pool:
+        yield Run(settings, pool, None, progress)
+
+
+async def run_repeated(
+    settings: RunSettings,
+    one: Callable[[Run], Awaitable[Report]],
+    progress: Progress | None = None,
+) -> Report:
+    """``one(run)`` for each of the ``settings.repeats`` runs, one after another over the same
+    threads: the first run's report, with the pass@k and pass^k figures of a repeated run in
+    its metadata ``repeats``. Sample runs (:func:`run_samples`) and conversation runs
+    (``evalmark.conversation``) both go through it."""
+    reports = []
+    repeated = settings.repeats > 1
+    with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="evalmark") as pool:
         for repeat in range(settings.repeats):
-            run = Run(settings, pool, repeat if repeated else None, progress)
-            answers, failed = await run.call_all(items, application)
-            reports.append(
-                await run.score(items, names, answers, failed, named, report_name, metadata)
-            )
+            reports.append(await one(Run(settings, pool, repeat if repeated else None, progress)))
     if not repeated:
         return reports[0]
     return with_repeats(reports[0], repeat_summary(reports, settings.k))

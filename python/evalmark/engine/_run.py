@@ -17,12 +17,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from evalmark.data._results import EvaluationResult, ResultColumn, place_column
-from evalmark.data._samples import Sample
-from evalmark.engine._settings import Progress, RunSettings
+from evalmark.engine._settings import ErrorPolicy, Progress, RunSettings
 from evalmark.models._context import call_context
 from evalmark.report._model import Report
 from evalmark.report._values import SkippedSample
+from evalmark.results._results import EvaluationResult, ResultColumn, place_column
+from evalmark.samples._samples import Sample
 from evalmark.strategies._metric import TextPairs
 from evalmark.telemetry._tracer import record_column, tracer_for
 
@@ -52,65 +52,87 @@ class Run:
         self.repeat = repeat
         self.progress = progress
 
-    def _application_context(self, sample: Sample) -> contextlib.AbstractContextManager[Any]:
+    def _application_context(self, name: str) -> contextlib.AbstractContextManager[Any]:
         if self.repeat is None:
             return contextlib.nullcontext()
         return call_context(
-            run_index=self.run_index, sample=sample.name, check="application", repeat=self.repeat
+            run_index=self.run_index, sample=name, check="application", repeat=self.repeat
         )
 
-    async def call_all(
-        self, items: Sequence[Sample], function: Callable[..., Any]
+    async def each(
+        self,
+        names: Sequence[str],
+        work: Callable[[int], Awaitable[Any]],
+        *,
+        errors: ErrorPolicy | None = None,
+        who: str = "the function under test",
     ) -> tuple[list[Any], dict[int, BaseException]]:
-        """Call ``function(*sample.parameters)`` for every sample: the outputs, in sample
-        order, and the exceptions raised (by sample index). ``progress(1, len(items))`` follows
-        each call, whether it answered or raised."""
-        limit = self.limit
-        outputs: list[Any] = [None] * len(items)
+        """Await ``work(i)`` for every item ``i`` (named ``names[i]``), at most ``concurrency``
+        at a time, each in the application's call context: the values in item order, and the
+        exceptions raised (by index) as ``errors`` (default: the run's) says; ``"raise"`` adds
+        a note naming ``who`` and the item. ``progress(1, len(names))`` follows each item,
+        whether it answered or raised. Sample runs call the application through it
+        (:meth:`call_all`), conversation runs simulate their conversations through it."""
+        policy = self.errors if errors is None else errors
+        limit, total = self.limit, len(names)
+        outputs: list[Any] = [None] * total
         failed: dict[int, BaseException] = {}
-        is_async = inspect.iscoroutinefunction(function)
 
-        async def call(index: int, sample: Sample) -> None:
+        async def call(index: int) -> None:
             async with limit:
                 try:
-                    with self._application_context(sample):
-                        value = await self._call_one(function, sample, is_async, len(items))
+                    with self._application_context(names[index]):
+                        try:
+                            value = await work(index)
+                        finally:
+                            if self.progress is not None:
+                                self.progress(1, total)
                 except Exception as exc:
-                    if self.errors == "raise":
-                        exc.add_note(
-                            f"evalmark: raised by the function under test on sample '{sample.name}'"
-                        )
+                    if policy == "raise":
+                        exc.add_note(f"evalmark: raised by {who} on sample '{names[index]}'")
                         raise
                     failed[index] = exc
                     return
                 outputs[index] = value
 
-        if self.errors == "raise":
+        if policy == "raise":
             try:
                 async with asyncio.TaskGroup() as group:
-                    for index, sample in enumerate(items):
-                        group.create_task(call(index, sample))
+                    for index in range(total):
+                        group.create_task(call(index))
             except BaseExceptionGroup as group_error:
                 raise _first_exception(group_error) from None
         else:
-            await asyncio.gather(*(call(i, s) for i, s in enumerate(items)))
+            await asyncio.gather(*(call(index) for index in range(total)))
         return outputs, dict(sorted(failed.items()))
 
-    async def _call_one(
-        self, function: Callable[..., Any], sample: Sample, is_async: bool, total: int
+    async def call_all(
+        self, items: Sequence[Sample], function: Callable[..., Any]
+    ) -> tuple[list[Any], dict[int, BaseException]]:
+        """Call ``function(*sample.parameters)`` for every sample (:meth:`each`): the outputs,
+        in sample order, and the exceptions raised (by sample index)."""
+        is_async = inspect.iscoroutinefunction(function)
+
+        async def one(index: int) -> Any:
+            return await self.invoke(function, *items[index].parameters, is_async=is_async)
+
+        return await self.each([sample.name for sample in items], one)
+
+    async def invoke(
+        self, function: Callable[..., Any], *args: Any, is_async: bool | None = None
     ) -> Any:
-        try:
-            if is_async:
-                value = await function(*sample.parameters)
-            elif self.concurrency == 1:
-                value = function(*sample.parameters)
-            else:
-                value = await in_thread(self.pool, function, *sample.parameters)
-            if inspect.isawaitable(value):
-                value = await value
-        finally:
-            if self.progress is not None:
-                self.progress(1, total)
+        """``function(*args)``: awaited when async, else in the run's threads (directly at
+        concurrency 1); an awaitable it returns is awaited."""
+        if is_async is None:
+            is_async = inspect.iscoroutinefunction(function)
+        if is_async:
+            value = await function(*args)
+        elif self.concurrency == 1:
+            value = function(*args)
+        else:
+            value = await in_thread(self.pool, function, *args)
+        if inspect.isawaitable(value):
+            value = await value
         return value
 
     async def score(
@@ -153,25 +175,13 @@ class Run:
             for i, exc in failed.items()
         }
         columns: dict[str, ResultColumn] = {}
-        tracer = tracer_for()
         tags = [s.tags for s in items]
         for strategy_label, strategy in named:
             start = time.perf_counter()
-            if hasattr(strategy, "evaluate_batch") and getattr(strategy, "batch", True):
-                column = await self._batch(strategy_label, strategy, ok_samples, ok_outputs)
-            else:
-                column = await self._each(strategy_label, strategy, ok_samples, ok_outputs)
+            column = await self.column(strategy_label, strategy, ok_samples, ok_outputs)
             columns[strategy_label] = place_column(column, total, ok_positions, function_errors)
-            if tracer is not None:
-                record_column(
-                    columns[strategy_label],
-                    strategy=strategy_label,
-                    samples=names,
-                    tags=tags,
-                    suite=(metadata or {}).get("suite"),
-                    duration=time.perf_counter() - start,
-                    tracer=tracer,
-                )
+            duration = time.perf_counter() - start
+            self.record(strategy_label, columns[strategy_label], names, tags, metadata, duration)
         TextPairs.clear_cache()  # the batch's texts need not outlive the run
         return Report(
             name=name,
@@ -182,6 +192,39 @@ class Run:
             skipped=skipped,
             metadata=metadata,
         )
+
+    async def column(
+        self, label: str, strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any]
+    ) -> ResultColumn:
+        """One check over ``outputs[i]`` for ``samples[i]``: a batch strategy once over all,
+        any other once per sample in its call context, at most ``concurrency`` at a time; an
+        exception becomes the row's error result. Rows in sample order."""
+        if hasattr(strategy, "evaluate_batch") and getattr(strategy, "batch", True):
+            return await self._batch(label, strategy, samples, outputs)
+        return await self._each(label, strategy, samples, outputs)
+
+    @staticmethod
+    def record(
+        label: str,
+        column: ResultColumn,
+        names: Sequence[str],
+        tags: Sequence[tuple[str, ...]],
+        metadata: Mapping[str, Any] | None,
+        duration: float,
+    ) -> None:
+        """Tell the active tracer (if any) of a finished check's column, which took
+        ``duration`` seconds."""
+        tracer = tracer_for()
+        if tracer is not None:
+            record_column(
+                column,
+                strategy=label,
+                samples=names,
+                tags=tags,
+                suite=(metadata or {}).get("suite"),
+                duration=duration,
+                tracer=tracer,
+            )
 
     async def _batch(
         self, label: str, strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any]

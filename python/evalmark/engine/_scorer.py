@@ -10,21 +10,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from evalmark.data._samples import Sample, Samples
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
-from evalmark.engine._pipeline import run_samples
+from evalmark.engine._pipeline import SampleSource, load_source, run_samples
 from evalmark.engine._run import run_sync
 from evalmark.engine._settings import ErrorPolicy, RunSettings
 from evalmark.report._model import Report
+from evalmark.samples._samples import Samples
 from evalmark.strategies._base import strategy_name
 
 __all__ = ["ErrorPolicy", "Evaluation", "Scorer"]
 
-_Samples = Samples | Iterable[Sample]
+_Samples = SampleSource
 _DEFAULT = RunSettings()
 
 
@@ -138,7 +138,8 @@ class Evaluation:
         _settings: RunSettings = _DEFAULT,
         _name: str | None = None,
     ) -> None:
-        self._samples = samples if isinstance(samples, Samples) else Samples(tuple(samples))
+        given = load_source(samples)
+        self._samples = given if isinstance(given, Samples) else Samples(tuple(given))
         self._function = _function
         self._strategies = _strategies
         self._tags = _tags

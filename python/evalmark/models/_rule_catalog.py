@@ -31,7 +31,7 @@ from typing import Any
 
 from evalmark.models._lexical import content_words, overlap
 from evalmark.models._prompts.fence import block_name
-from evalmark.models._prompts.model import JudgePrompt, RenderedCatalogPrompt
+from evalmark.models._prompts.model import JudgePrompt, RenderedPrompt
 from evalmark.models._prompts.values import tool_names
 from evalmark.models._rule_lexicons import INTENTS, LANGUAGES, LEXICONS
 
@@ -57,7 +57,7 @@ class RuleOutcome:
     fields: dict[str, Any] = field(default_factory=dict)
 
 
-def _text(rendered: RenderedCatalogPrompt, variable: str) -> str:
+def _text(rendered: RenderedPrompt, variable: str) -> str:
     text = rendered.blocks.get(block_name(variable), "")
     return "" if text == _NOT_GIVEN else text
 
@@ -88,7 +88,7 @@ def _by_roles(text: str, roles: Sequence[str]) -> str:
 
 
 def _overlap_rule(
-    rule: Mapping[str, Any], rendered: RenderedCatalogPrompt, judge_min: float
+    rule: Mapping[str, Any], rendered: RenderedPrompt, judge_min: float
 ) -> RuleOutcome:
     claim_var = str(rule["claim"])
     evidence_vars = _names(rule.get("evidence", ()))
@@ -105,7 +105,7 @@ def _overlap_rule(
     return RuleOutcome(share >= least, share, found + ".")
 
 
-def _absent_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> RuleOutcome:
+def _absent_rule(rule: Mapping[str, Any], rendered: RenderedPrompt) -> RuleOutcome:
     variable = str(rule["block"])
     lexicon = str(rule["lexicon"])
     roles = _names(rule.get("roles", ()))
@@ -124,7 +124,7 @@ def _absent_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> Ru
     return RuleOutcome(False, max(0.0, 1.0 - 0.6 * len(hits)), f"{where} contains {shown}.")
 
 
-def _words_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> RuleOutcome:
+def _words_rule(rule: Mapping[str, Any], rendered: RenderedPrompt) -> RuleOutcome:
     variable = str(rule["block"])
     limit = int(rule.get("max-words", 80))
     text = _text(rendered, variable)
@@ -148,7 +148,7 @@ def _lcs(a: Sequence[str], b: Sequence[str]) -> int:
     return previous[-1]
 
 
-def _steps_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> RuleOutcome:
+def _steps_rule(rule: Mapping[str, Any], rendered: RenderedPrompt) -> RuleOutcome:
     wanted = tool_names(_text(rendered, str(rule["claim"])))
     made = tool_names(_text(rendered, str(rule["evidence"])))
     if not wanted:
@@ -181,7 +181,7 @@ def _tool_list(text: str) -> dict[str, str]:
     return tools
 
 
-def _tools_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> RuleOutcome:
+def _tools_rule(rule: Mapping[str, Any], rendered: RenderedPrompt) -> RuleOutcome:
     calls = tool_names(_text(rendered, str(rule["calls"])))
     available = _tool_list(_text(rendered, str(rule["tools"])))
     request = set(content_words(_text(rendered, str(rule["request"]))))
@@ -206,7 +206,7 @@ def _tools_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> Rul
     return RuleOutcome(not problems, good / len(calls), found + ".")
 
 
-def _language_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> RuleOutcome:
+def _language_rule(rule: Mapping[str, Any], rendered: RenderedPrompt) -> RuleOutcome:
     words = re.findall(r"\w+", _text(rendered, str(rule["block"])).casefold())
     counts = [(sum(w in stop for w in words), code) for code, stop in LANGUAGES]
     best, code = max(counts, key=lambda item: item[0])  # the first language wins a tie
@@ -214,7 +214,7 @@ def _language_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> 
     return RuleOutcome(True, 1.0, found, {"language": code})
 
 
-def _intent_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> RuleOutcome:
+def _intent_rule(rule: Mapping[str, Any], rendered: RenderedPrompt) -> RuleOutcome:
     text = _by_roles(_text(rendered, str(rule["block"])), ["user"]).casefold()
     for intent, keys in INTENTS:
         hit = next(
@@ -225,9 +225,7 @@ def _intent_rule(rule: Mapping[str, Any], rendered: RenderedCatalogPrompt) -> Ru
     return RuleOutcome(True, 1.0, "no key word of any category occurs.", {"intent": "other"})
 
 
-def rule_outcome(
-    prompt: JudgePrompt, rendered: RenderedCatalogPrompt, min_overlap: float
-) -> RuleOutcome:
+def rule_outcome(prompt: JudgePrompt, rendered: RenderedPrompt, min_overlap: float) -> RuleOutcome:
     """The outcome of ``prompt``'s rule on the blocks of a rendered prompt."""
     rule = prompt.rule
     kind = rule.get("kind")
@@ -317,7 +315,7 @@ def requested_schema(params: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def answer_catalog_prompt(
     prompt: JudgePrompt,
-    rendered: RenderedCatalogPrompt,
+    rendered: RenderedPrompt,
     params: Mapping[str, Any],
     min_overlap: float,
 ) -> tuple[str, dict[str, Any]]:

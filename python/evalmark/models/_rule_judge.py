@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evalmark.models._lexical import STOPWORDS, content_words, overlap
-from evalmark.models._prompts import JudgePrompt, ParseMode, read_prompt
+from evalmark.models._prompts import JudgePrompt, ParseMode
 from evalmark.models._prompts.answers import RESPONSE_SCHEMA_BLOCK
 from evalmark.models._prompts.catalog import get_prompt
-from evalmark.models._prompts.model import RenderedCatalogPrompt, read_catalog_prompt
+from evalmark.models._prompts.model import RenderedPrompt, read_prompt
 from evalmark.models._rule_catalog import (
     RuleOutcome,
     answer_catalog_prompt,
@@ -65,7 +65,7 @@ class RuleJudge:
     def chat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Judge the prompt in the last user message, answering in the form it asks for."""
         text = last_user_text(message_dicts(messages)) or ""
-        rendered = read_catalog_prompt(text) or _read_line_prompt(text)
+        rendered = read_prompt(text)
         if rendered is None:
             raise ValueError(
                 "RuleJudge reads only evalmark's own judge prompts (evalmark.models._prompts): "
@@ -93,7 +93,7 @@ class RuleJudge:
             text=_line_answer(asked, outcome, prompt), metadata={"overlap": outcome.share}
         )
 
-    def _line_outcome(self, prompt: JudgePrompt, rendered: RenderedCatalogPrompt) -> RuleOutcome:
+    def _line_outcome(self, prompt: JudgePrompt, rendered: RenderedPrompt) -> RuleOutcome:
         claim, evidence = str(prompt.rule["claim"]), str(prompt.rule["evidence"])
         for block in (claim, evidence):
             if block not in rendered.blocks:
@@ -110,21 +110,6 @@ class RuleJudge:
     async def achat(self, messages: Sequence[MessageLike], **params: Any) -> ChatReply:
         """Same as :meth:`chat`."""
         return self.chat(messages, **params)
-
-
-def _read_line_prompt(text: str) -> RenderedCatalogPrompt | None:
-    """A rendered line-verdict prompt read as a catalog one is (its name and blocks; the JSON
-    Schema written into it, if any)."""
-    line = read_prompt(text)
-    if line is None:
-        return None
-    try:
-        schema = json.loads(line.blocks[RESPONSE_SCHEMA_BLOCK])
-    except (KeyError, ValueError):
-        schema = None
-    return RenderedCatalogPrompt(
-        line.name, line.blocks, schema if isinstance(schema, dict) else None
-    )
 
 
 def _asked_form(text: str, params: Mapping[str, Any], prompt: JudgePrompt) -> ParseMode:

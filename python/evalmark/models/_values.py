@@ -8,7 +8,7 @@ from typing import Any, TypeAlias
 
 import msgspec
 
-from evalmark.data._testcase import ToolCall
+from evalmark.samples._testcase import ToolCall
 
 
 class Message(msgspec.Struct, frozen=True, omit_defaults=True):

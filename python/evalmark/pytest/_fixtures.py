@@ -11,8 +11,8 @@ import pytest
 from evalmark.pytest._registry import REGISTRY, answer_sources
 
 if TYPE_CHECKING:
-    from evalmark.data._samples import Samples
     from evalmark.models._modes import RecordMode
+    from evalmark.samples._samples import Samples
 
 __all__ = ["RegisteringScorer", "evalmark_record_mode", "samples", "scorer"]
 
@@ -99,7 +99,7 @@ def _resolve_source(source: Any, request: pytest.FixtureRequest) -> Any:
 def samples(request: pytest.FixtureRequest) -> Samples:
     """The samples named by ``@pytest.mark.evalmark_samples(*sources, tags=[...])``, merged in
     order. Relative paths start from the rootdir, else from the test file's folder."""
-    from evalmark.data._samples import load_samples
+    from evalmark.samples._samples import load_samples
 
     marker = request.node.get_closest_marker("evalmark_samples")
     if marker is None or not marker.args:

@@ -33,8 +33,8 @@ from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.pytest._registry import REGISTRY, answer_sources
 
 if TYPE_CHECKING:
-    from evalmark.data._samples import Sample, Samples
     from evalmark.report import Report
+    from evalmark.samples._samples import Sample, Samples
 
 __all__ = ["evaluation_test", "load_samples_from", "per_sample", "strategy_test"]
 
@@ -60,7 +60,7 @@ def load_samples_from(
     """Samples from a path, a list of paths (merged in order) or a ``Samples`` value. Relative
     paths start from the current directory (the rootdir, as pytest usually runs), else from
     ``near`` (the test file's folder)."""
-    from evalmark.data._samples import Samples, load_samples
+    from evalmark.samples._samples import Samples, load_samples
 
     if isinstance(source, Samples):
         return source.filter_by_tags(*tags) if tags else source
@@ -88,7 +88,7 @@ def _strategies(strategy: Any) -> tuple[Any, ...]:
 def _check_min_pass_rate(min_pass_rate: float | None) -> float | None:
     if min_pass_rate is None:
         return None
-    from evalmark.report._gates import check_fraction
+    from evalmark.gates._rules import check_fraction
 
     return check_fraction(min_pass_rate, "min_pass_rate (the share of cases that passed)")
 
@@ -116,7 +116,7 @@ def _run_and_gate(
     if min_pass_rate is None:
         REGISTRY.add(report, name, sources)
         return report
-    from evalmark.report._gates import pass_rate_gate, require_pass_rate
+    from evalmark.gates._rules import pass_rate_gate, require_pass_rate
 
     # The gate's condition travels on the registered report (the session's summary shows it).
     report = report.with_gates([pass_rate_gate(report, min_pass_rate)])
@@ -218,7 +218,7 @@ def per_sample(
 
         @functools.wraps(test)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            from evalmark.data._samples import Samples
+            from evalmark.samples._samples import Samples
 
             sample = kwargs["sample"] if takes_sample else kwargs.pop("sample")
             report = _run_and_gate(Samples((sample,)), function, strategies, 1.0, 1)

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalmark.errors import ReportFormatError
+from evalmark.gates._baseline import drops as drops_of
+from evalmark.gates._rules import drop_exceeds
 from evalmark.pytest._registry import REPORT_STEM, RegisteredReport
 from evalmark.report import Report, SuiteReport, compare, write_report
 from evalmark.report._cases import pass_rate_label
-from evalmark.report._gates import drop_exceeds
 from evalmark.report._render.terminal import table
 from evalmark.report._wording import gate_relation, plural
 
@@ -100,7 +101,7 @@ def _baseline_lines(
         if old is None:
             continue
         comparison = compare(report, old)
-        drops += [f"{report.name}: {drop}" for drop in comparison.drops(max_drop)]
+        drops += [f"{report.name}: {drop}" for drop in drops_of(comparison, max_drop)]
         regressions += [
             f"{report.name}: {c.sample} [{c.strategy}] went from pass to {c.after}"
             for c in comparison.regressions

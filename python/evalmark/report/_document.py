@@ -17,8 +17,8 @@ from evalmark._files.text import without_surrogates
 from evalmark.report._reading import FORMAT, VERSION
 
 if TYPE_CHECKING:
-    from evalmark.data._results import EvaluationResult
     from evalmark.report._model import Report
+    from evalmark.results._results import EvaluationResult
 
 __all__ = [
     "FORMAT",

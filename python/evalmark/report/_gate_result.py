@@ -1,7 +1,7 @@
 """``GateResult``: one condition of a gate, checked: what it asked, what the run got, and
 whether it held. A plain frozen value, so a report can carry the conditions checked against it
 (:meth:`~evalmark.report._model.Report.with_gates`) without knowing any gate rule; the rules are in
-:mod:`evalmark.report._gates`."""
+:mod:`evalmark.gates._rules`."""
 
 from __future__ import annotations
 

@@ -6,14 +6,15 @@ The report's ``pass_rate`` is the fraction of cases whose every check passed (se
 passed. Errors (the function under test
 raised, a strategy raised, a judge's reply could not be read) are counted apart from failures
 and never count as passed.
-Results are stored one column per strategy (see :class:`~evalmark.data._results.ResultColumn`), so a
-report of 100,000 samples costs a few arrays until someone reads its rows.
+Results are stored one column per strategy (see
+:class:`~evalmark.results._results.ResultColumn`), so a report of 100,000 samples costs a few
+arrays until someone reads its rows.
 
 The report is a frozen value: data and figures. It imports no renderer and no gate. Output is
 :func:`~evalmark.report._output.render_report` and :func:`~evalmark.report._output.write_report`,
-gates are the functions of :mod:`~evalmark.report._gates` (their results travel beside the report,
+gates are the functions of :mod:`~evalmark.gates._rules` (their results travel beside the report,
 or on a new report made by :meth:`Report.with_gates`), comparison is
-:func:`~evalmark.report._baseline.compare`. Reading a JSON report back
+:func:`~evalmark.report._comparison.compare`. Reading a JSON report back
 (:mod:`~evalmark.report._reading`) is the one thing below it.
 """
 
@@ -27,7 +28,6 @@ from typing import Any, Self
 import numpy as np
 import numpy.typing as npt
 
-from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.report._cases import CaseTally, case_tally
 from evalmark.report._gate_result import GateResult
 from evalmark.report._reading import decode, report_parts
@@ -43,6 +43,7 @@ from evalmark.report._values import (
     usage_of,
     usage_totals,
 )
+from evalmark.results._results import EvaluationResult, ResultColumn
 
 __all__ = ["Report"]
 
@@ -159,7 +160,7 @@ class Report:
         """Read the JSON report at ``path``; ``FileNotFoundError`` when there is none."""
         return cls.from_json(Path(path).read_bytes(), source=str(path))
 
-    def _copy(self, name: str, gates: Sequence[GateResult]) -> Report:
+    def _copy(self, name: str, gates: Sequence[GateResult], metadata: Any = None) -> Report:
         return Report(
             name=name,
             sample_names=self.sample_names,
@@ -168,13 +169,17 @@ class Report:
             outputs=self._outputs,
             usage=self._usage_map(),
             skipped=self.skipped,
-            metadata=self.metadata,
+            metadata=self.metadata if metadata is None else metadata,
             gates=gates,
         )
 
     def with_name(self, name: str) -> Report:
         """The same report under another name (results shared, nothing recomputed)."""
         return self._copy(name, self._gates)
+
+    def with_metadata(self, **values: Any) -> Report:
+        """A new report: this one with ``values`` added to (or replacing) :attr:`metadata`."""
+        return self._copy(self.name, self._gates, {**self.metadata, **values})
 
     @property
     def gates(self) -> tuple[GateResult, ...]:

@@ -15,10 +15,10 @@ from typing import Any
 
 import msgspec
 
-from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.errors import Problem, ReportFormatError
 from evalmark.report._gate_result import GateResult
 from evalmark.report._values import SampleUsage, SkippedSample
+from evalmark.results._results import EvaluationResult, ResultColumn
 
 __all__ = ["FORMAT", "MAX_DEPTH", "VERSION", "decode", "report_parts"]
 

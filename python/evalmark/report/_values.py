@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from evalmark.data._results import EvaluationResult
+    from evalmark.results._results import EvaluationResult
 
 __all__ = [
     "GuardrailSummary",

@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
 from evalmark.models._protocols import ChatModel
 from evalmark.models._structured import Mode
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.strategies._plan import PlanAdherence, trace_steps
 from evalmark.strategies._votes import Reducer

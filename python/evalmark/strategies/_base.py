@@ -13,9 +13,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from evalmark.data._results import EvaluationResult, ResultColumn
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult, ResultColumn
+from evalmark.samples._samples import Sample
 
 __all__ = [
     "AsyncStrategy",
@@ -25,6 +25,7 @@ __all__ = [
     "StrategyError",
     "as_strategy",
     "expected_texts",
+    "option_names",
     "output_text",
     "strategy_name",
 ]
@@ -113,6 +114,66 @@ def strategy_name(strategy: object) -> str:
     if isinstance(name, str) and name:
         return name
     return type(strategy).__name__
+
+
+_NOT_OPTIONS = frozenset({"name", "workers", "threshold", "options"})
+
+
+def _shown(value: object) -> str | None:
+    if value is None or isinstance(value, bool | int | str):
+        return repr(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, tuple | list) and all(
+        v is None or isinstance(v, bool | int | float | str) for v in value
+    ):
+        inner = ", ".join(_shown(v) or "?" for v in value)
+        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
+    if callable(value) or isinstance(value, dict | set | frozenset):
+        return None
+    return type(value).__name__
+
+
+def _options(strategy: object) -> dict[str, str]:
+    try:
+        attributes = dict(vars(strategy))
+    except TypeError:  # a class with __slots__
+        attributes = {
+            slot: getattr(strategy, slot)
+            for cls in type(strategy).__mro__
+            for slot in getattr(cls, "__slots__", ())
+            if hasattr(strategy, slot)
+        }
+    shown = {}
+    for key in sorted(attributes):
+        if key.startswith("_") or key in _NOT_OPTIONS:
+            continue
+        text = _shown(attributes[key])
+        if text is not None:
+            shown[key] = text
+    return shown
+
+
+def option_names(strategies: Sequence[object]) -> list[str]:
+    """Names for instances of one class that would share their default name, made of the
+    class and what tells them apart, stable across runs: ``SemanticSimilarity(0.85)`` and
+    ``SemanticSimilarity(0.75)``, or ``RougeN(0.5, n=2)`` beside ``RougeN(0.5, n=1)``. The
+    threshold comes first, unnamed; then, by name, the options whose values differ between
+    the instances (objects shown by their class name; the name, the worker count and callables
+    are never shown). Instances that differ in nothing get equal names."""
+    options = [_options(s) for s in strategies]
+    differing = sorted(
+        {k for o in options for k in o if len({other.get(k) for other in options}) > 1}
+    )
+    names = []
+    for strategy, shown in zip(strategies, options, strict=True):
+        parts = []
+        threshold = getattr(strategy, "threshold", None)
+        if isinstance(threshold, int | float) and not isinstance(threshold, bool):
+            parts.append(f"{threshold:g}")
+        parts += [f"{k}={shown.get(k, 'None')}" for k in differing]
+        names.append(f"{type(strategy).__name__}({', '.join(parts)})")
+    return names
 
 
 def output_text(output: Any, *, strategy: str, sample: Sample) -> str:

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from evalmark.data._results import EvaluationFault, EvaluationResult, ResultColumn
-from evalmark.data._samples import Sample
+from evalmark.results._results import EvaluationFault, EvaluationResult, ResultColumn
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import as_strategy, strategy_name
 
 __all__ = ["Composite"]

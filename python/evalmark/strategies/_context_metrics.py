@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._retrieval import retrieved_items
 from evalmark.strategies._text import normalize_text
 

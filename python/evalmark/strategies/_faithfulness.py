@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
 from evalmark.models._lexical import content_words, overlap
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
 
 __all__ = ["Faithfulness", "claims_of"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
 
 __all__ = ["Decision", "Guardrail", "read_decision"]

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Parameters, Sample
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Parameters, Sample
 from evalmark.strategies._base import output_text
 from evalmark.strategies._matching import max_weight_assignment
 from evalmark.strategies._trajectory import json_equal

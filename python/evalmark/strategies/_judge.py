@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evalmark.data._results import EvaluationFault, EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import JudgeReplyError
 from evalmark.models._prompts.answers import ParseMode
 from evalmark.models._values import ChatReply
+from evalmark.results._results import EvaluationFault, EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import strategy_name
 from evalmark.strategies._parsing import (
     parse_grade_reply,

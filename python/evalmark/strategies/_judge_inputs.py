@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from evalmark.data._samples import Sample
 from evalmark.models._prompts.model import JudgePrompt, PromptVariable
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
 
 __all__ = ["ExtraVariables", "extra_names", "extra_values", "prompt_values"]

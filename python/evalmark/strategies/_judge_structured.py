@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evalmark.data._results import EvaluationFault, EvaluationResult
 from evalmark.models._structured import REASONING_KEY, SCORE_KEY, ParsedReply, ResponseSpec
 from evalmark.models._values import ChatReply
+from evalmark.results._results import EvaluationFault, EvaluationResult
 from evalmark.strategies._judge import JudgeOutcome, short_text
 from evalmark.strategies._votes import Reducer, Vote, reduce_votes
 

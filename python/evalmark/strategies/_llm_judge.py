@@ -50,8 +50,6 @@ import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from evalmark.data._results import EvaluationFault, EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import JudgeParseError, JudgeReplyError, PromptVariableError
 from evalmark.models._context import call_context, current_call
 from evalmark.models._prompts.answers import PARSE_MODES, ParseMode
@@ -61,6 +59,8 @@ from evalmark.models._prompts.templates import template_prompt
 from evalmark.models._protocols import ChatModel, model_id_of
 from evalmark.models._structured import Mode, StructuredCaller
 from evalmark.models._values import ChatReply
+from evalmark.results._results import EvaluationFault, EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import as_strategy
 from evalmark.strategies._judge import (
     REDUCERS,

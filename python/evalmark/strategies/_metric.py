@@ -1,7 +1,7 @@
 """Metric strategies over the batch kernels of :mod:`evalmark.metrics`.
 
 Each has a batch path: ``evaluate_batch`` makes one kernel call over every output and returns
-a :class:`~evalmark.data._results.ResultColumn` whose explanations are written only when read.
+a :class:`~evalmark.results._results.ResultColumn` whose explanations are written only when read.
 A sample
 with several ``expected_outputs`` scores the best of them (as SQuAD does). ``evaluate`` is the
 batch path on one row, so both give identical numbers.
@@ -18,13 +18,13 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark import metrics
-from evalmark.data._results import EvaluationResult, ResultColumn
-from evalmark.data._samples import Sample
 from evalmark.errors import MetricInputError, StrategyError
 from evalmark.metrics._args import Numbers
 from evalmark.metrics._table import FUNCTIONS, MetricFunction
 from evalmark.models._fakes import HashEmbedding
 from evalmark.models._protocols import EmbeddingModel, as_embedding_rows, model_id_of
+from evalmark.results._results import EvaluationResult, ResultColumn
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
 from evalmark.strategies._explanation import ThresholdExplanation
 

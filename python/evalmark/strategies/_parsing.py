@@ -5,7 +5,7 @@ about meaning: a reply that does not say yes or no, or a grade out of range, is 
 :class:`JudgeParseError` carrying the raw reply, never a guess.
 
 * :func:`parse_yes_no` — the first word, markdown and punctuation stripped: ``"Yes."``,
-  ``"**Yes**"``, ``"yes, because…"`` → True.
+  ``"**Yes**"``, ``"yes, because…"``, ``"True"`` → True.
 * :func:`parse_grade` — the first standalone number: ``"4/5"``, ``"Score: 4 - good"`` → 4;
   ``"10"`` on a 1–5 scale is an error, or 5 with ``clamp=True``.
 * :func:`parse_json_judgment` — ``{"score", "passed", "explanation"}`` from a code fence or
@@ -29,7 +29,7 @@ from evalmark.errors import (
     JudgeParseError,
     VerdictParseError,
 )
-from evalmark.models._prompts import parse_verdict
+from evalmark.models._prompts import VERDICT_WORDS, parse_verdict
 from evalmark.models._structured import json_object_texts
 
 __all__ = [
@@ -56,15 +56,20 @@ _FIRST_WORD = re.compile(r"[^\W\d_]+")
 
 def parse_yes_no(text: str) -> bool:
     """True for a reply whose first word is yes, False for no (case, markdown, quotes and
-    punctuation ignored). Anything else raises :class:`VerdictParseError`."""
+    punctuation ignored). ``true``/``false``, ``pass``/``fail``, ``passed``/``failed`` and
+    ``correct``/``incorrect`` are read the same way (the table
+    :data:`~evalmark.models._prompts.templates.VERDICT_WORDS`). Anything else raises
+    :class:`VerdictParseError`."""
     stripped = _LEADING_NOISE.sub("", text)
     match = _FIRST_WORD.match(stripped)
     word = match.group(0).casefold() if match else ""
-    if word == "yes":
-        return True
-    if word == "no":
-        return False
-    raise VerdictParseError("the judge's reply does not start with yes or no", text)
+    verdict = VERDICT_WORDS.get(word)
+    if verdict is None:
+        raise VerdictParseError(
+            "the judge's reply does not start with a verdict (yes/no, true/false, pass/fail)",
+            text,
+        )
+    return verdict
 
 
 _NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w]|\.\d)")
@@ -129,15 +134,15 @@ def _json_objects(text: str) -> list[str]:
     return list(json_object_texts(text))
 
 
-_TRUE = {"true", "yes", "pass", "passed", "1"}
-_FALSE = {"false", "no", "fail", "failed", "0"}
+# a JSON "passed" may also be "1"/"0", on top of the verdict words
+_JSON_VERDICTS = {**VERDICT_WORDS, "1": True, "0": False}
 
 
 def _as_bool(value: Any, raw: str) -> bool:
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().casefold() in _TRUE | _FALSE:
-        return value.strip().casefold() in _TRUE
+    if isinstance(value, str) and value.strip().casefold() in _JSON_VERDICTS:
+        return _JSON_VERDICTS[value.strip().casefold()]
     raise JsonJudgmentParseError(f'"passed" must be true or false, got {value!r}', raw)
 
 
@@ -162,8 +167,9 @@ def parse_json_judgment(
 
     ``score`` must be a number in ``score_range`` (default [0, 1]); it is normalised to [0, 1]
     as (score - low) / (high - low), so ``{"score": 85}`` with ``score_range=(0, 100)`` is
-    0.85. ``passed`` is a boolean (or "yes"/"no"). When only one is given the other is
-    derived: passed = normalised score >= ``threshold``; score = 1.0 or 0.0.
+    0.85. ``passed`` is a boolean (or a verdict word such as "yes"/"no", "true"/"false").
+    When only one is given the other is derived: passed = normalised score >= ``threshold``;
+    score = 1.0 or 0.0.
     ``explanation`` (or ``reasoning``, ``reason``) defaults to "".
     """
     low, high = check_score_range(score_range)

@@ -21,10 +21,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
 from evalmark.models._lexical import overlap
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
 
 __all__ = ["PlanAdherence", "plan_steps", "trace_steps"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 
 __all__ = ["RetrievedSegments"]
 

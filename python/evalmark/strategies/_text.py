@@ -6,9 +6,9 @@ import re
 import unicodedata
 from typing import Any
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "KeywordRelevance", "normalize_text"]

@@ -13,7 +13,9 @@ arguments are a subset of the expected ones), ``superset`` (the actual arguments
 expected one). ``tool_arguments`` overrides the mode per tool name with one of those modes, a
 predicate ``(expected_arguments, actual_arguments) -> bool``, or a mapping of dotted argument
 paths (``"time.start"``) to ``"ignore"`` or a predicate ``(expected_value, actual_value) ->
-bool``; the paths it names are judged that way and the rest by ``arguments``.
+bool``; the paths it names are judged that way and the rest by ``arguments``. A path judged by a
+predicate must be in both calls (absent from both fails, as OpenEvals' ``requires_key`` cases
+expect); end it with ``?`` (``"time.start?"``) to let both calls leave it out.
 
 Both sides may be plain lists of calls or chat message lists: OpenAI-style (assistant messages
 with ``tool_calls`` of ``{"function": {"name", "arguments"}}``, arguments possibly JSON text) or
@@ -30,9 +32,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Sample
 from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
 from evalmark.strategies._matching import max_matching
 from evalmark.strategies._tool_calls import (
     Call,
@@ -106,11 +108,15 @@ class TrajectoryMatch:
         rule = self.tool_arguments.get(expected.name, self.arguments)
         e, a = expected.arguments, actual.arguments
         if isinstance(rule, Mapping):
-            for path, check in rule.items():
+            for written, check in rule.items():
+                optional = written.endswith("?")
+                path = written[:-1] if optional else written
                 if check != "ignore":
                     found_e, value_e = get_path(e, path)
                     found_a, value_a = get_path(a, path)
-                    if found_e != found_a or (found_e and not check(value_e, value_a)):
+                    if found_e != found_a or not (found_e or optional):
+                        return False  # a path checked by a predicate must be there
+                    if found_e and not check(value_e, value_a):
                         return False
                 e, a = drop_path(e, path), drop_path(a, path)
             return self._by_mode(self.arguments, e, a)

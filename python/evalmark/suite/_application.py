@@ -13,13 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evalmark.data._case import TestCase, TokenUsage
-from evalmark.data._samples import Sample
 from evalmark.errors import SuiteError
 from evalmark.models import ChatReply, record_replay
 from evalmark.models._modes import RecordMode, resolve_mode
 from evalmark.models._recorder import RecordedChat
 from evalmark.models._values import MessageLike, Usage, last_user_text, message_dicts
+from evalmark.samples._case import TestCase, TokenUsage
+from evalmark.samples._samples import Sample
 from evalmark.suite._callables import import_callable
 from evalmark.suite._identity import AnswerLog
 from evalmark.suite._model import ApplicationSpec
@@ -174,7 +174,7 @@ def recorded_application_usage(
     app: ApplicationSpec, build: str, mode: RecordMode | str | None
 ) -> Callable[..., str | TestCase]:
     """Like :func:`recorded_application`, but an answer whose cassette entry recorded token
-    usage comes back as a :class:`~evalmark.data._case.TestCase` (the question, the answer
+    usage comes back as a :class:`~evalmark.samples._case.TestCase` (the question, the answer
     text and ``token_usage``), so the report's rows carry the tokens and ``gate: budget:``
     can check them; an answer recorded without usage is the plain text, as before.
 

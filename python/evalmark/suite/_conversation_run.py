@@ -17,18 +17,19 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evalmark.conversation import ConversationCase, simulate_many
-from evalmark.conversation._report import score_conversations
-from evalmark.conversation._simulate import Plan, tool_calls_of
+from evalmark.conversation import ConversationCase
+from evalmark.conversation._report import conversation_checks, conversation_report
+from evalmark.conversation._simulate import Plan, simulate_with, tool_calls_of
 from evalmark.conversation._users import SimulatedUser
-from evalmark.data._samples import Sample
-from evalmark.engine._run import run_sync
+from evalmark.engine._pipeline import run_repeated
+from evalmark.engine._run import Run, run_sync
 from evalmark.engine._settings import Progress, RunSettings
 from evalmark.errors import SuiteError
 from evalmark.models import ChatReply, record_replay
 from evalmark.models._modes import RecordMode, resolve_mode
 from evalmark.models._values import ChatToolCall, MessageLike, last_user_text, message_dicts
 from evalmark.report._model import Report
+from evalmark.samples._samples import Sample
 from evalmark.strategies._registry import get_strategy_kind
 from evalmark.strategies._trajectory import TrajectoryMatch
 from evalmark.suite._application import NoLiveApplication
@@ -217,25 +218,13 @@ def run_conversations(
     suite_name: str,
     progress: Progress | None = None,
 ) -> tuple[Report, str | None]:
-    """Simulate and score the conversation ``cases`` of ``evaluation``: (report, build used).
-    ``settings`` gives the concurrency and run index; ``progress(len(cases), len(cases))``
-    follows the simulations."""
+    """Simulate and score the conversation ``cases`` of ``evaluation`` in the engine
+    (:func:`~evalmark.engine._pipeline.run_repeated`: its concurrency, run index, repeats and
+    progress, one tick a conversation): (report, build used)."""
     spec = evaluation.conversations
     assert spec is not None
     app, used = conversation_application(evaluation, build, mode)
     user_model = _user_model(spec.user_model, mode) if spec.user_model is not None else None
-    plans = [
-        Plan(c.id, simulated_user(c, user_model), c.max_turns, stop_condition(c.stop_phrase))
-        for c in cases
-    ]
-    concurrency, run_index = settings.concurrency, settings.run_index
-    simulations = run_sync(simulate_many(app, plans, concurrency=concurrency, run_index=run_index))
-    if progress is not None:
-        progress(len(cases), len(cases))
-    scored = [
-        ConversationCase(s, c.turns or (), c.tags, c.expected_tool_calls)
-        for s, c in zip(simulations, cases, strict=True)
-    ]
     judged = {s.label: s.judged for s in spec.turn_strategies}
 
     def applies(label: str, sample: Sample) -> bool:
@@ -254,19 +243,26 @@ def run_conversations(
                 name="trajectory",
             )
         )
-    metadata = {"suite": suite_name, "build": used} if used is not None else {"suite": suite_name}
-    report = score_conversations(
-        scored,
-        turn_strategies=built(spec.turn_strategies),
-        conversation_strategies=built(evaluation.strategies),
-        trajectory_strategies=trajectory,
-        turn_filter=applies,
-        name=evaluation.name,
-        metadata=metadata,
-        concurrency=concurrency,
-        run_index=run_index,
+    checks = conversation_checks(
+        built(spec.turn_strategies), built(evaluation.strategies), trajectory
     )
-    return report, used
+    metadata = {"suite": suite_name, "build": used} if used is not None else {"suite": suite_name}
+
+    async def one(run: Run) -> Report:
+        plans = [
+            Plan(c.id, simulated_user(c, user_model), c.max_turns, stop_condition(c.stop_phrase))
+            for c in cases
+        ]
+        simulations = await simulate_with(run, app, plans)
+        scored = [
+            ConversationCase(s, c.turns or (), c.tags, c.expected_tool_calls)
+            for s, c in zip(simulations, cases, strict=True)
+        ]
+        return await conversation_report(
+            run, scored, checks, applies, name=evaluation.name, metadata=metadata
+        )
+
+    return run_sync(run_repeated(settings, one, progress)), used
 
 
 def cassette_paths(evaluation: EvaluationSpec) -> list[Path]:

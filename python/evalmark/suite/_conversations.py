@@ -32,8 +32,8 @@ from typing import Any, cast
 from evalmark._files.located import PathKey
 from evalmark._files.problems import describe_value
 from evalmark.conversation._users import ScriptedTurn
-from evalmark.data._case import ToolCall
 from evalmark.errors import TestCaseError
+from evalmark.samples._case import ToolCall
 from evalmark.strategies._trajectory import ArgumentMode, TrajectoryMode
 from evalmark.suite._document import SuiteDocument
 from evalmark.suite._strategy_spec import StrategySpec

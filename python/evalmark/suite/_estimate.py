@@ -21,10 +21,10 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from evalmark.data._samples import Sample
 from evalmark.models._cassette_file import read_cassette
 from evalmark.models._values import ChatReply
 from evalmark.report._render.terminal import table
+from evalmark.samples._samples import Sample
 from evalmark.suite._application import application_messages, question_of
 from evalmark.suite._conversations import ConversationSpec
 from evalmark.suite._model import EvaluationSpec, JudgeSpec, Suite

@@ -40,7 +40,17 @@ _TOP_KEYS = (
     "report",
     "concurrency",
     "repeats",
+    "judge-rates",
+    "judge-certificate",
     *CONVERSATION_KEYS,
+)
+_RATES_EXAMPLE = (
+    "expected the path of a rates file written by evalmark judge calibrate --rates-out, "
+    "e.g. judge-rates: .evalmark/judge-rates.json"
+)
+_CERTIFICATE_EXAMPLE = (
+    "expected the path of a certificate written by evalmark judge calibrate "
+    "--certificate-out, e.g. judge-certificate: .evalmark/judge-certificate.json"
 )
 _EVALUATION_KEYS = ("name", "samples", "tags", "application", "strategies", *CONVERSATION_KEYS)
 
@@ -118,6 +128,11 @@ def _check(path: Path, data: bytes) -> Suite:
         "expected a whole number of at least 1, e.g. concurrency: 4",
     )
     repeats, repeat_k = _repeats(doc, value.get("repeats"))
+    rates, certificate = value.get("judge-rates"), value.get("judge-certificate")
+    if rates is not None and (not isinstance(rates, str) or not rates):
+        doc.report(("judge-rates",), _RATES_EXAMPLE)
+    if certificate is not None and (not isinstance(certificate, str) or not certificate):
+        doc.report(("judge-certificate",), _CERTIFICATE_EXAMPLE)
     evaluations = _evaluations(doc, value, base, name)
     doc.raise_problems()
     return Suite(
@@ -131,6 +146,10 @@ def _check(path: Path, data: bytes) -> Suite:
         concurrency=concurrency,
         repeats=repeats,
         repeat_k=repeat_k,
+        judge_rates=base / rates if isinstance(rates, str) and rates else None,
+        judge_certificate=base / certificate
+        if isinstance(certificate, str) and certificate
+        else None,
     )
 
 

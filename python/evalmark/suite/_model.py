@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.errors import SuiteError
-from evalmark.report._budgets import Budget, BudgetLimit
+from evalmark.gates._budgets import Budget, BudgetLimit
 from evalmark.strategies._kinds import (
     COMMON_OPTIONS,
     JUDGED_OPTIONS,
@@ -147,6 +147,8 @@ class Suite:
     concurrency: int = DEFAULT_CONCURRENCY
     repeats: int = 1
     repeat_k: int | None = None
+    judge_rates: Path | None = None  # a rates file: judged pass rates are shown corrected
+    judge_certificate: Path | None = None  # a judge certificate the run requires
 
     @property
     def base(self) -> Path:

@@ -7,17 +7,19 @@ the checks that caught them, the gate, the comparison with a baseline and the re
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from evalmark._files.atomic import write_atomically
-from evalmark.data._load import load_samples
 from evalmark.errors import SuiteError
-from evalmark.report import SuiteReport, compare
+from evalmark.gates._baseline import no_drop_gate
+from evalmark.report import GateResult, SuiteReport, compare
 from evalmark.report._output import report_bytes
 from evalmark.report._paths import path_inside
+from evalmark.report._render.judged import judged_text
 from evalmark.report._render.repeats import repeats_text
 from evalmark.report._render.terminal import (
     averages,
@@ -28,6 +30,7 @@ from evalmark.report._render.terminal import (
     table,
 )
 from evalmark.report._wording import gate_cells, plural
+from evalmark.samples._load import load_samples
 from evalmark.suite._runner import SuiteRun
 
 __all__ = [
@@ -70,6 +73,9 @@ def print_run(run: SuiteRun, out: TextIO, *, quiet: bool = False) -> None:
         repeats = repeats_text(report)
         if repeats:
             out.write("\n" + repeats)
+        judged = judged_text(report)
+        if judged:
+            out.write("\n" + judged)
     failing = [row for report in run.reports for row in report.rows() if not row.passed]
     if failing:
         out.write(f"\nfailing cases ({len(failing)}):\n")
@@ -159,11 +165,13 @@ def _render(report: Any, samples: Sequence[Path], path: Path) -> bytes:
     return report_bytes(report, path, **options)
 
 
-def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> bool:
+def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> SuiteRun:
     """Compare each report with its baseline (a JSON report, or a folder of them named like the
-    run's reports); print the differences; False when a pass rate dropped beyond ``max_drop``.
-    A missing baseline report is a :class:`~evalmark.errors.SuiteError`."""
-    ok = True
+    run's reports) and print the differences. Returns the run with one more gate condition per
+    report, "no drop beyond ``max_drop``", on the run and on each report, so the gate table,
+    the verdict, the exit code and every written report agree. A missing baseline report is a
+    :class:`~evalmark.errors.SuiteError`."""
+    added: list[GateResult] = []
     for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         path = baseline
         if baseline.is_dir():
@@ -174,9 +182,7 @@ def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: T
         comparison = compare(report, path)
         out.write(f"\nbaseline {path}:\n")
         out.write(comparison_text(comparison, str(path), "this run"))
-        try:
-            comparison.require_no_drop(max_drop=max_drop)
-        except AssertionError as exc:
-            out.write(f"baseline FAILED: {exc}\n")
-            ok = False
-    return ok
+        added.append(no_drop_gate(comparison, max_drop))
+    gates = (*run.gates, *added)
+    reports = tuple(report.with_gates(gates) for report in run.reports)
+    return dataclasses.replace(run, gates=gates, reports=reports)

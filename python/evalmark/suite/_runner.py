@@ -4,7 +4,7 @@
 suite and the gate's verdict. The suite's ``pass-rate`` gate counts cases: a case (a sample of
 one evaluation) passes when every one of its checks passes; that is the quantity ``evalmark
 tune`` models, so a threshold tuned there means the same here. Checks are built by the strategy
-registry (:mod:`evalmark.strategies._registry`), gates by :mod:`evalmark.report._gates`.
+registry (:mod:`evalmark.strategies._registry`), gates by :mod:`evalmark.gates._rules`.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evalmark.data._samples import Sample, load_samples
 from evalmark.engine._pipeline import run_samples
 from evalmark.engine._run import run_sync
 from evalmark.engine._settings import Progress, RunSettings
 from evalmark.errors import SuiteError
+from evalmark.gates._rules import GateResult, check_budgets, check_cases, check_repeats
 from evalmark.models._modes import RecordMode
-from evalmark.report._gates import GateResult, check_budgets, check_cases, check_repeats
 from evalmark.report._model import Report
+from evalmark.samples._samples import Sample, load_samples
 from evalmark.strategies._registry import get_strategy_kind
 from evalmark.suite._application import question_of, recorded_application_usage
 from evalmark.suite._callables import import_callable
@@ -264,7 +264,7 @@ def _of_total(progress: Progress, total: int) -> Progress:
 
 def check_gate(gate: GateSpec, reports: Sequence[Any]) -> tuple[GateResult, ...]:
     """The suite gate's conditions checked against the reports, counting cases (see
-    :func:`evalmark.report._gates.check_cases`)."""
+    :func:`evalmark.gates._rules.check_cases`)."""
     return (
         check_cases(reports, pass_rate=gate.pass_rate, tags=gate.tags)
         + check_budgets(reports, gate.budgets)

@@ -173,6 +173,18 @@ def suite_file_schema() -> dict[str, Any]:
                 "additionalProperties": False,
             },
             "concurrency": {"type": "integer", "minimum": 1},
+            "judge-rates": {
+                "description": "a rates file of evalmark judge calibrate: show judged pass "
+                "rates corrected for the judge",
+                "type": "string",
+                "minLength": 1,
+            },
+            "judge-certificate": {
+                "description": "a certificate of evalmark judge calibrate --certificate-out "
+                "that the run requires",
+                "type": "string",
+                "minLength": 1,
+            },
             "repeats": {
                 "description": "runs of the application per sample, for pass@k and pass^k",
                 "oneOf": [

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark._files.located import PathKey
-from evalmark.report._budgets import Budget, BudgetLimit
+from evalmark.gates._budgets import Budget, BudgetLimit
 from evalmark.suite._document import SuiteDocument
 from evalmark.suite._model import (
     COMMON_OPTIONS,

@@ -37,8 +37,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from evalmark.data._results import EvaluationResult
-from evalmark.data._samples import Parameters, Sample
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Parameters, Sample
 from evalmark.strategies._base import as_strategy, strategy_name
 from evalmark.telemetry._picking import BLOCK_BITS, IN_BLOCK, CallPicker
 from evalmark.telemetry._tracer import (

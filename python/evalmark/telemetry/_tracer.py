@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from evalmark.data._results import EvaluationResult, ResultColumn
+    from evalmark.results._results import EvaluationResult, ResultColumn
 
 __all__ = [
     "ContextCapturingTracer",

@@ -51,22 +51,30 @@ class Limits:
 
     ``timeout``: wall-clock seconds before the whole process tree is killed. ``cpu_seconds``,
     ``memory_bytes`` (address space), ``processes`` and ``file_size_bytes`` are rlimits
-    (``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_NPROC``, ``RLIMIT_FSIZE``; the CPU limit is per
-    process). Keep ``cpu_seconds`` above ``timeout``: a single-threaded program then always
-    meets the wall clock first, so which limit stopped it does not depend on how loaded the
-    machine is, and the CPU limit remains a backstop for programs that burn several cores.
-    ``disk_bytes`` is the size of the private work directory and ``/tmp`` where the sandbox can
-    bound it (bwrap: a tmpfs). ``output_bytes``: how much of stdout and of stderr is kept (the
-    first and the last ``output_bytes // 2`` bytes when a stream is longer).
+    (``RLIMIT_CPU``, ``RLIMIT_AS``, ``RLIMIT_NPROC``, ``RLIMIT_FSIZE``; the CPU and memory
+    limits are per process). The whole sandbox's memory is bounded by ``memory_bytes`` where
+    the bwrap sandbox gets a cgroup, else by :attr:`memory_bound`, ``memory_bytes`` times
+    ``processes`` (4 GiB by default). Keep ``cpu_seconds`` above ``timeout``: a
+    single-threaded program then always meets the wall clock first, so which limit stopped it
+    does not depend on how loaded the machine is, and the CPU limit remains a backstop for
+    programs that burn several cores. ``disk_bytes`` is the size of all the writable places
+    together where the sandbox can bound it (bwrap: the work directory, ``/tmp`` and
+    ``/dev/shm``, each a sized tmpfs), and ``files`` how many files and folders they may hold
+    together (bwrap). ``open_files`` is ``RLIMIT_NOFILE``: it also bounds the kernel memory a
+    process can hold through descriptors (socket and pipe buffers). ``output_bytes``: how much
+    of stdout and of stderr is kept (the first and the last ``output_bytes // 2`` bytes when a
+    stream is longer).
     """
 
     timeout: float = 10.0
     cpu_seconds: int = 20
-    memory_bytes: int = 1024 * _MIB
-    processes: int = 64
+    memory_bytes: int = 512 * _MIB
+    processes: int = 8
     file_size_bytes: int = 64 * _MIB
     disk_bytes: int = 128 * _MIB
     output_bytes: int = 256 * 1024
+    files: int = 10_000
+    open_files: int = 256
 
     def __post_init__(self) -> None:
         for name in (
@@ -76,6 +84,8 @@ class Limits:
             "file_size_bytes",
             "disk_bytes",
             "output_bytes",
+            "files",
+            "open_files",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -86,6 +96,12 @@ class Limits:
             or not self.timeout > 0
         ):
             raise ValueError(f"Limits.timeout must be a positive number, got {self.timeout!r}")
+
+    @property
+    def memory_bound(self) -> int:
+        """The most memory the processes of one sandbox can map together when only rlimits
+        bound them: ``memory_bytes`` times ``processes``."""
+        return self.memory_bytes * self.processes
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +171,8 @@ class RunOutcome:
                 return "cpu_limit"
             if self.signal == signal.SIGXFSZ:
                 return "file_size_limit"
+            if self.signal == signal.SIGKILL:  # the sandbox killed it: its note says why
+                return limit_reason(_last_line(self.stderr)) or "signal"
             return "signal"
         if self.exit_code == 0:
             return "ok"
@@ -171,6 +189,8 @@ class RunOutcome:
                 return f"killed by {name}: CPU-time limit reached"
             if reason == "file_size_limit":
                 return f"killed by {name}: file-size limit reached"
+            if reason in _LIMIT_TEXT:
+                return f"killed by {name}: {_LIMIT_TEXT[reason]}"
             return f"killed by {name}"
         text = f"exit code {self.exit_code}"
         if reason in _LIMIT_TEXT:
@@ -183,11 +203,13 @@ _LIMIT_LINES: tuple[tuple[re.Pattern[str], Reason], ...] = (
     (re.compile(r"\[Errno 27\]|File too large"), "file_size_limit"),
     (re.compile(r"\[Errno 28\]|No space left on device"), "disk_full"),
     (re.compile(r"^BlockingIOError: \[Errno 11\]|can't start new thread"), "process_limit"),
+    (re.compile(r"^evalmark: .* over its (file-count|disk) limit"), "disk_full"),
+    (re.compile(r"^evalmark: .* memory limit \(cgroup"), "memory_limit"),
 )
 _LIMIT_TEXT: dict[str, str] = {
     "memory_limit": "memory limit reached: MemoryError",
     "file_size_limit": "file-size limit reached",
-    "disk_full": "the work directory is full",
+    "disk_full": "the sandbox's disk or file-count limit was reached",
     "process_limit": "process limit reached",
 }
 

@@ -3,11 +3,14 @@
 Each run gets new user, PID, network, IPC and UTS namespaces (and a cgroup namespace where the
 kernel allows one): no network at all (not even loopback is up), no capabilities, the program
 runs as uid/gid 65534 and cannot create further user namespaces. The system directories
-(``/usr``, ``/bin``, ``/lib*``, a few files of ``/etc``) are mounted read-only; the work
-directory ``/work`` (the current directory and ``HOME``) and ``/tmp`` are private tmpfs mounts
-of :attr:`Limits.disk_bytes` each, filled from the request's files and gone after the run. The
-rlimits of :class:`Limits` are set inside, and the wall-clock timeout kills bwrap, which takes
-the whole PID namespace with it.
+(``/usr``, ``/bin``, ``/lib*``, a few files of ``/etc``) are mounted read-only, and so are the
+root and ``/dev``; the only writable places are the work directory ``/work`` (the current
+directory and ``HOME``), ``/tmp`` and ``/dev/shm``, private tmpfs mounts that share
+:attr:`Limits.disk_bytes` (:func:`disk_shares`), filled from the request's files and gone after
+the run; the files they hold together are bounded by :attr:`Limits.files` (watched from the
+host, :mod:`.watch`). The rlimits of :class:`Limits` are set inside, the whole sandbox gets a
+cgroup with a memory limit where one is delegated (:mod:`.cgroup`), and the wall-clock timeout
+kills bwrap, which takes the whole PID namespace with it.
 
 When evalmark runs as root, bubblewrap itself is started as uid 65534: the kernel does not
 enforce the process limit for root, so a fork bomb would otherwise not be bounded. The
@@ -26,17 +29,20 @@ import glob
 import os
 import shutil
 import subprocess
-import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from evalmark.code._sandbox.base import PYTHON, Limits, RunOutcome, RunRequest
+from evalmark.code._sandbox.cgroup import run_cgroup
 from evalmark.code._sandbox.local import base_environment, default_python
 from evalmark.code._sandbox.process import launcher_argv, run_process
+from evalmark.code._sandbox.seccomp import seccomp_program
+from evalmark.code._sandbox.staging import Staged, staged_files
+from evalmark.code._sandbox.watch import WritableWatch
 from evalmark.errors import SandboxUnavailableError
 
-__all__ = ["BwrapSandbox", "bwrap_unavailable_reason", "bwrap_version"]
+__all__ = ["BwrapSandbox", "bwrap_unavailable_reason", "bwrap_version", "disk_shares"]
 
 SANDBOX_UID = 65534  # "nobody"
 WORK = "/work"
@@ -79,7 +85,13 @@ def _features(bwrap: str) -> frozenset[str]:
     text = done.stdout + done.stderr
     return frozenset(
         flag
-        for flag in ("--disable-userns", "--size", "--unshare-cgroup-try", "--cap-drop")
+        for flag in (
+            "--disable-userns",
+            "--size",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "--seccomp",
+        )
         if flag in text
     )
 
@@ -133,13 +145,14 @@ class BwrapSandbox:
         bwrap = _find_bwrap(self.bwrap)
         assert bwrap is not None  # check() passed
         ready_read, ready_write = os.pipe()
-        with _staged(request) as staged:
+        with staged_files(request, WORK) as staged:
             argv = [self.python if item == PYTHON else item for item in request.argv]
             command = [
                 bwrap,
                 *_isolation_flags(bwrap),
                 *_mount_flags(bwrap, self.python, limits),
                 *staged.flags,
+                *_seccomp_flags(bwrap, staged),
                 "--chdir",
                 WORK,
                 "--clearenv",
@@ -148,17 +161,39 @@ class BwrapSandbox:
                 *launcher_argv(self.python, limits, argv, ready_fd=ready_write),
             ]
             user, group = _run_as()
-            captured = run_process(
-                command,
-                cwd="/",
-                env={"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8"},
-                stdin=request.stdin,
-                limits=limits,
-                pass_fds=staged.fds,
-                user=user,
-                group=group,
-                status_pipe=(ready_read, ready_write),
+            sized = "--size" in _features(bwrap)
+            watch = WritableWatch(
+                list(disk_shares(limits.disk_bytes)),
+                limits.files,
+                None if sized else limits.disk_bytes,
             )
+            cgroup = run_cgroup(limits, self.python)
+            try:
+                captured = run_process(
+                    command,
+                    cwd="/",
+                    env={"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8"},
+                    stdin=request.stdin,
+                    limits=limits,
+                    pass_fds=staged.fds,
+                    user=user,
+                    group=group,
+                    status_pipe=(ready_read, ready_write),
+                    watch=watch,
+                    enclosure=cgroup,
+                )
+            finally:
+                oom = cgroup is not None and cgroup.oom_killed()
+                if cgroup is not None:
+                    cgroup.close()
+        stderr = captured.stderr
+        if captured.killed_for is not None:
+            stderr += b"\n" + captured.killed_for.encode() + b"\n"
+        elif oom:
+            stderr += (
+                f"\nevalmark: the sandbox's processes together passed its memory limit (cgroup "
+                f"memory.max = {limits.memory_bytes} bytes); the kernel killed one\n"
+            ).encode()
         if not captured.status:
             # The launcher never ran: bubblewrap failed to set the sandbox up.
             detail = captured.stderr.decode("utf-8", "replace").strip() or (
@@ -183,10 +218,17 @@ class BwrapSandbox:
             signal=signal_number,
             timed_out=captured.timed_out,
             stdout=captured.stdout,
-            stderr=captured.stderr,
+            stderr=stderr,
             stdout_truncated=captured.stdout_truncated,
             stderr_truncated=captured.stderr_truncated,
         )
+
+
+def _seccomp_flags(bwrap: str, staged: Staged) -> list[str]:
+    program = seccomp_program()
+    if program is None or "--seccomp" not in _features(bwrap):
+        return []
+    return ["--seccomp", str(staged.data_fd(program))]
 
 
 def _hint_for(detail: str, python: str) -> str:
@@ -240,11 +282,21 @@ def _mount_flags(bwrap: str, python: str, limits: Limits) -> list[str]:
     for item in etc:
         flags += ["--ro-bind-try", item, item]
     flags += ["--proc", "/proc", "--dev", "/dev"]
-    size = ["--size", str(limits.disk_bytes)] if "--size" in _features(bwrap) else []
-    flags += [*size, "--tmpfs", "/tmp", *size, "--tmpfs", WORK]
+    sized = "--size" in _features(bwrap)
+    for place, size in disk_shares(limits.disk_bytes).items():
+        flags += [*(["--size", str(size)] if sized else []), "--tmpfs", place]
     for folder in _interpreter_folders(python, bound):  # after /tmp, which would hide them
         flags += ["--ro-bind", folder, folder]
-    return flags
+    # The root and /dev are tmpfs mounts of bubblewrap's own, of the host's size: read-only,
+    # so the writable places are exactly the sized mounts above.
+    return [*flags, "--remount-ro", "/dev", "--remount-ro", "/"]
+
+
+def disk_shares(disk_bytes: int) -> dict[str, int]:
+    """The writable places of a bwrap sandbox and the size of each: together ``disk_bytes``
+    (the work directory half, ``/tmp`` and ``/dev/shm`` a quarter each)."""
+    quarter = max(disk_bytes // 4, 4096)
+    return {"/tmp": quarter, "/dev/shm": quarter, WORK: max(disk_bytes - 2 * quarter, 4096)}
 
 
 def _interpreter_folders(python: str, bound: Sequence[str]) -> list[str]:
@@ -264,38 +316,6 @@ def _env_flags(env: dict[str, str]) -> list[str]:
     for name, value in env.items():
         flags += ["--setenv", name, value]
     return flags
-
-
-class _Staged:
-    def __init__(self) -> None:
-        self.flags: list[str] = []
-        self.fds: list[int] = []
-
-
-@contextlib.contextmanager
-def _staged(request: RunRequest) -> Iterator[_Staged]:
-    """Open each request file for bubblewrap's ``--file FD DEST``, which copies it into the
-    sandbox's tmpfs (so no host folder is shared with the program)."""
-    staged = _Staged()
-    folders: set[str] = set()
-    try:
-        for name in sorted(request.files):
-            for parent in reversed(PurePosixPath(name).parents[:-1]):
-                if str(parent) not in folders:
-                    folders.add(str(parent))
-                    staged.flags += ["--dir", f"{WORK}/{parent}"]
-            with tempfile.TemporaryFile() as handle:
-                handle.write(request.files[name])
-                handle.flush()
-                handle.seek(0)
-                fd = os.dup(handle.fileno())  # outlives the handle, shares its offset
-            staged.fds.append(fd)
-            staged.flags += ["--file", str(fd), f"{WORK}/{name}"]
-        yield staged
-    finally:
-        for fd in staged.fds:
-            with contextlib.suppress(OSError):
-                os.close(fd)
 
 
 _PROBE_LOCK = threading.Lock()

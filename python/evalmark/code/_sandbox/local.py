@@ -6,6 +6,9 @@ timeout. Use it for code you wrote yourself, or on a machine without bubblewrap,
 untrusted code. What it does give: a fresh temporary work directory (the current directory,
 ``HOME`` and ``TMPDIR``), a minimal environment, the rlimits of :class:`Limits` (CPU seconds,
 address space, processes, file size) and a timeout that kills the program's process group.
+The launcher stays as the program's parent and kills the program's process group when the
+evaluator dies, even by ``kill -9`` (``PR_SET_PDEATHSIG``), so nothing is left behind unless
+the program left its process group.
 
 The process limit (``RLIMIT_NPROC``) counts every process of your user, so it is set to the
 processes you already run plus :attr:`Limits.processes`; the kernel does not enforce it for
@@ -113,9 +116,10 @@ class LocalSandbox:
             os.makedirs(tmp, exist_ok=True)
             env = {**base_environment(self.python, work, tmp), **request.env}
             argv = [self.python if item == PYTHON else item for item in request.argv]
-            processes = limits.processes + (0 if os.getuid() == 0 else user_process_count())
+            # one more process: the launcher stays as the program's supervisor
+            processes = limits.processes + 1 + (0 if os.getuid() == 0 else user_process_count())
             captured = run_process(
-                launcher_argv(self.python, limits, argv, processes=processes),
+                launcher_argv(self.python, limits, argv, processes=processes, supervise=True),
                 cwd=work,
                 env=env,
                 stdin=request.stdin,

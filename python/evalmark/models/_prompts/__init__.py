@@ -9,35 +9,39 @@ reply in a parse mode (by default a JSON reply of a given shape; see
 them with ``evalmark prompts ls``.
 
 The four line-verdict prompts (:data:`PROMPTS`: relevancy, groundedness, agreement, rubric)
-ask for a reply that ends with ``VERDICT: yes|no`` or ``GRADE: n``; the suite checks of the
-same names use them. :func:`template_prompt` makes a prompt of your own string. Any of them
-judges through the one judge check, :class:`evalmark.strategies._llm_judge.LLMJudge`, in any
-parse mode (:mod:`evalmark.models._prompts.answers`). :func:`get_prompt` finds a prompt by name;
-a name means one prompt.
+are catalog files too, pinned by the same checksums; they ask for a reply that ends with
+``VERDICT: yes|no`` or ``GRADE: n``, and their rendered text starts with ``evalmark-judge:``
+(the bytes recorded cassettes hold); the suite checks of the same names use them.
+:func:`template_prompt` makes a prompt of your own string. Any of them judges through the one
+judge check, :class:`evalmark.strategies._llm_judge.LLMJudge`, in any parse mode
+(:mod:`evalmark.models._prompts.answers`). :func:`get_prompt` finds a prompt by name; a name
+means one prompt.
 """
 
 from evalmark.errors import PromptFileError, PromptVariableError
+from evalmark.models._prompts import catalog as _catalog
 from evalmark.models._prompts.answers import PARSE_MODES, ParseMode
-from evalmark.models._prompts.catalog import CATALOG, CATALOG_DIR, GROUPS, get_prompt, prompt_names
+from evalmark.models._prompts.catalog import (
+    CATALOG,
+    CATALOG_DIR,
+    GROUPS,
+    PROMPTS,
+    get_prompt,
+    prompt_names,
+)
 from evalmark.models._prompts.files import load_prompt, parse_prompt
 from evalmark.models._prompts.model import (
     FewShotExample,
     JudgePrompt,
     PromptVariable,
-    RenderedCatalogPrompt,
-    read_catalog_prompt,
+    RenderedPrompt,
+    read_prompt,
 )
 from evalmark.models._prompts.templates import (
-    AGREEMENT,
-    GROUNDEDNESS,
-    PROMPTS,
-    RELEVANCY,
-    RUBRIC,
     VARIABLES,
-    RenderedPrompt,
+    VERDICT_WORDS,
     Verdict,
     parse_verdict,
-    read_prompt,
     replace_verdict,
     template_prompt,
 )
@@ -53,13 +57,13 @@ __all__ = [
     "RELEVANCY",
     "RUBRIC",
     "VARIABLES",
+    "VERDICT_WORDS",
     "FewShotExample",
     "JudgePrompt",
     "ParseMode",
     "PromptFileError",
     "PromptVariable",
     "PromptVariableError",
-    "RenderedCatalogPrompt",
     "RenderedPrompt",
     "Verdict",
     "get_prompt",
@@ -67,8 +71,14 @@ __all__ = [
     "parse_prompt",
     "parse_verdict",
     "prompt_names",
-    "read_catalog_prompt",
     "read_prompt",
     "replace_verdict",
     "template_prompt",
 ]
+
+
+def __getattr__(name: str) -> JudgePrompt:
+    """The line-verdict prompts ``RELEVANCY``, ``GROUNDEDNESS``, ``AGREEMENT``, ``RUBRIC``,
+    read on first use (:mod:`evalmark.models._prompts.catalog`)."""
+    prompt: JudgePrompt = getattr(_catalog, name)
+    return prompt

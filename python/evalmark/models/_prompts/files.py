@@ -10,13 +10,34 @@ from typing import Any
 import yaml
 
 from evalmark.errors import Problem, PromptFileError
-from evalmark.models._prompts.model import PLACEHOLDER, JudgePrompt, PromptVariable
+from evalmark.models._prompts.answers import PARSE_MODES
+from evalmark.models._prompts.fence import block_name
+from evalmark.models._prompts.model import (
+    HEADER,
+    HEADERS,
+    PLACEHOLDER,
+    JudgePrompt,
+    PromptVariable,
+)
 from evalmark.models._prompts.values import VARIABLE_TYPES
 
 __all__ = ["load_prompt", "parse_prompt"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9-]*$")
-_KEYS = ("name", "group", "title", "summary", "system", "variables", "score", "schema", "rule")
+_KEYS = (
+    "name",
+    "group",
+    "title",
+    "summary",
+    "system",
+    "variables",
+    "score",
+    "schema",
+    "rule",
+    "reply",
+    "header",
+)
+_HEADERS = {header.split(":", 1)[0]: header for header in HEADERS}
 
 
 def parse_prompt(text: str, source: str = "<prompt>") -> JudgePrompt:
@@ -113,6 +134,14 @@ def parse_prompt(text: str, source: str = "<prompt>") -> JudgePrompt:
     if not isinstance(rule, dict) or ("kind" not in rule and rule):
         problem("expected a mapping with a 'kind'", key_lines.get("rule"), "rule")
         rule = {}
+    reply = meta.get("reply", "structured")
+    if reply not in PARSE_MODES:
+        problem(f"expected one of {', '.join(PARSE_MODES)}", key_lines.get("reply"), "reply")
+        reply = "structured"
+    header = meta.get("header", HEADER.split(":", 1)[0])
+    if header not in _HEADERS:
+        problem(f"expected one of {', '.join(_HEADERS)}", key_lines.get("header"), "header")
+        header = HEADER.split(":", 1)[0]
     if problems:
         raise PromptFileError(problems)
     return JudgePrompt(
@@ -128,6 +157,8 @@ def parse_prompt(text: str, source: str = "<prompt>") -> JudgePrompt:
         rule=rule,
         source=source,
         text=text,
+        reply=reply,
+        header=_HEADERS[header],
     )
 
 
@@ -144,9 +175,9 @@ def _variables(value: Any, problem: Any, line: int) -> tuple[PromptVariable, ...
         if isinstance(spec, str):
             spec = {"description": spec}
         if not isinstance(spec, dict) or not isinstance(spec.get("description"), str):
-            problem("expected a description, or {description, type, optional}", line, where)
+            problem("expected a description, or {description, type, optional, label}", line, where)
             continue
-        unknown = set(spec) - {"description", "type", "optional"}
+        unknown = set(spec) - {"description", "type", "optional", "label"}
         if unknown:
             problem(f"unknown key(s) {', '.join(sorted(unknown))}", line, where)
         kind = spec.get("type", "text")
@@ -157,7 +188,11 @@ def _variables(value: Any, problem: Any, line: int) -> tuple[PromptVariable, ...
         if not isinstance(optional, bool):
             problem("optional must be true or false", line, where)
             optional = False
-        out.append(PromptVariable(name, spec["description"].strip(), kind, optional))
+        label = spec.get("label", "")
+        if not isinstance(label, str) or (label and block_name(label) != label):
+            problem("a label is a block name: capitals, digits and underscores", line, where)
+            label = ""
+        out.append(PromptVariable(name, spec["description"].strip(), kind, optional, label))
     return tuple(out)
 
 

@@ -25,16 +25,20 @@ from evalmark.models._structured import Mode, ResponseSpec
 
 __all__ = [
     "HEADER",
+    "HEADERS",
+    "LINE_HEADER",
     "PLACEHOLDER",
     "RESPONSE_SCHEMA_BLOCK",
     "FewShotExample",
     "JudgePrompt",
     "PromptVariable",
-    "RenderedCatalogPrompt",
-    "read_catalog_prompt",
+    "RenderedPrompt",
+    "read_prompt",
 ]
 
-HEADER = "evalmark-prompt: "
+HEADER = "evalmark-prompt: "  # the first line of a rendered catalog prompt, then its name
+LINE_HEADER = "evalmark-judge: "  # that of a line-verdict prompt (the bytes cassettes hold)
+HEADERS = (HEADER, LINE_HEADER)
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _NOT_GIVEN = "(not given)"
 
@@ -280,20 +284,24 @@ def _listing(names: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class RenderedCatalogPrompt:
-    """What can be read back from a rendered catalog prompt: its name, blocks and the JSON
-    Schema written into it (None in native mode)."""
+class RenderedPrompt:
+    """What can be read back from a rendered judge prompt: its name, its blocks and the JSON
+    Schema written into it (None when there is none, e.g. in native mode)."""
 
     name: str
     blocks: dict[str, str]
     schema: dict[str, Any] | None
 
 
-def read_catalog_prompt(text: str) -> RenderedCatalogPrompt | None:
-    """Read a catalog prompt rendered by :meth:`JudgePrompt.render`; None if ``text`` is not
-    one."""
-    name = first_line_value(text, HEADER)
-    if name is None:
+def read_prompt(text: str) -> RenderedPrompt | None:
+    """Read a prompt rendered by :meth:`JudgePrompt.render` back: the one reader of the
+    rendered prompts' header line (any of :data:`HEADERS`) and blocks. None if ``text`` is
+    not one (a template of your own has no header)."""
+    for header in HEADERS:
+        name = first_line_value(text, header)
+        if name is not None:
+            break
+    else:
         return None
     blocks = read_blocks(text)
     schema = None
@@ -302,4 +310,4 @@ def read_catalog_prompt(text: str) -> RenderedCatalogPrompt | None:
             schema = json.loads(blocks[RESPONSE_SCHEMA_BLOCK])
         except ValueError:
             schema = None
-    return RenderedCatalogPrompt(name, blocks, schema if isinstance(schema, dict) else None)
+    return RenderedPrompt(name, blocks, schema if isinstance(schema, dict) else None)

@@ -24,6 +24,7 @@ from evalmark.report._render.conversation import html_section
 from evalmark.report._render.html_assets import CONTENT_SECURITY_POLICY, SCRIPT, STYLE
 from evalmark.report._render.html_cases import CaseRenderer, case_order
 from evalmark.report._render.html_inputs import samples_by_name
+from evalmark.report._render.judged import judged_html
 from evalmark.report._render.repeats import repeats_html
 from evalmark.report._wording import plural
 
@@ -228,6 +229,7 @@ def render(
     parts += _tags_table(report, code)
     parts += _guardrails(report)
     parts += repeats_html(report)
+    parts += judged_html(report)
     if report.skipped:
         skipped = "".join(f"<li>{_e(k.name)}: {_e(k.error)}</li>" for k in report.skipped)
         parts.append(

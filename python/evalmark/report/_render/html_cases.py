@@ -19,8 +19,8 @@ import numpy.typing as npt
 from evalmark.report._render.html_inputs import CaseInput, input_of, judge_reason
 
 if TYPE_CHECKING:
-    from evalmark.data._results import EvaluationResult
     from evalmark.report._model import Report
+    from evalmark.results._results import EvaluationResult
 
 __all__ = ["CaseRenderer", "case_order"]
 

@@ -3,7 +3,7 @@
 A report holds each case's output and verdicts, not its sample; the page shows the question,
 the expected answer, the expected facts and the context when the caller passes the samples
 (``samples=``, matched by name). Samples and test cases are read by their attributes, so a
-:class:`~evalmark.data._sample.Sample` and a :class:`~evalmark.data._case.TestCase` both work.
+:class:`~evalmark.samples._sample.Sample` and a :class:`~evalmark.samples._case.TestCase` both work.
 A judge's explanation is cleaned for display: its trailing ``VERDICT: yes|no`` or
 ``GRADE: n`` line is what the verdict column already says.
 """

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from evalmark.data._results import EvaluationResult, ResultColumn
 from evalmark.report._document import result_entry
 from evalmark.report._render.json_layout import Layout, numbers, texts, three_decimals
+from evalmark.results._results import EvaluationResult, ResultColumn
 
 __all__ = ["BARE", "FORM", "SHAPES", "TEXT", "WHOLE", "ColumnText", "column_text"]
 

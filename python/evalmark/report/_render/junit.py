@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from evalmark.report._render.judged import judged_junit
 from evalmark.report._wording import gate_cells
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ def render(report: Report) -> str:
         f'failures="{failures}" errors="{s.errors}" skipped="{skipped}">',
         f'  <testsuite name={quoteattr(suite)} tests="{tests}" '
         f'failures="{failures}" errors="{s.errors}" skipped="{skipped}">',
+        *judged_junit(report),
     ]
     for row in report.rows():
         for strategy, result in row.results.items():

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 from evalmark.report._cases import pass_rate_label
 from evalmark.report._render.common import cell, markdown_table, number, percent, stamp
 from evalmark.report._render.conversation import markdown_section, markdown_transcripts
+from evalmark.report._render.judged import judged_markdown
 from evalmark.report._render.repeats import repeats_markdown
 from evalmark.report._wording import gate_cells, plural
 
 if TYPE_CHECKING:
-    from evalmark.report._baseline import Comparison, Delta
     from evalmark.report._cases import CaseTally
+    from evalmark.report._comparison import Comparison, Delta
     from evalmark.report._gate_result import GateResult
     from evalmark.report._model import Report
     from evalmark.report._suite import SuiteReport
@@ -149,6 +150,7 @@ def render(
             ],
         )
     out += repeats_markdown(report)
+    out += judged_markdown(report)
     failing = report.failing_rows()
     bad = report.summary.failed + report.summary.errors
     if not failing:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from evalmark.report._render.conversation import failing_turns
 
 if TYPE_CHECKING:
-    from evalmark.report._baseline import Comparison, Delta
+    from evalmark.report._comparison import Comparison, Delta
     from evalmark.report._model import Report
     from evalmark.report._values import SampleRow
 

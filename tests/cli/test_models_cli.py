@@ -165,3 +165,24 @@ def test_ls_counts_in_words_and_shows_redactions(
     assert main(["cassette", "ls", str(path)]) == 0
     out = capsys.readouterr().out
     assert f"{path}: 1 entry, 1 key (chat 1)" in out and "[1 redacted]" in out
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"cassette": "c.jsonl", "key": ' + "[" * 100_000 + "]" * 100_000 + ', "index": 0}',
+    ],
+)
+def test_prune_names_a_usage_line_nested_too_deeply(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str
+) -> None:
+    cassette = tmp_path / "c.jsonl"
+    recorder = record_replay(ScriptedChat(["a"]), cassette, mode="record-missing")
+    recorder.chat([{"role": "user", "content": "q"}])
+    usage = tmp_path / "usage.jsonl"
+    usage.write_text(line + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["cassette", "prune", str(cassette), "--usage", str(usage)]) == 2
+    err = capsys.readouterr().err
+    assert f"{usage}:1: not a usage line" in err and err.count("\n") == 1

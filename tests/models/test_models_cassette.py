@@ -542,3 +542,15 @@ def test_buffered_recording_writes_once_and_replays_at_once(
     assert len(writes) == 2 and len(_lines(cassette)) == 53, "written even when the block fails"
     replayer = record_replay(ScriptedChat([]), cassette, model_id="m")
     assert replayer.chat([{"role": "user", "content": "q7"}]).text == "re: q7"
+
+
+def test_a_lone_surrogate_in_a_request_and_a_reply_is_kept_escaped(tmp_path: Path) -> None:
+    cassette = tmp_path / "odd.jsonl"
+    half = "half an emoji \ud83d"  # its second half cut off
+    recorder = record_replay(ScriptedChat([half]), cassette, mode="record-missing")
+    recorder.chat([{"role": "user", "content": "say " + half}])
+    assert "half an emoji \\\\ud83d" in cassette.read_text(encoding="utf-8")
+    replayer = record_replay(ScriptedChat([]), cassette, mode="replay")
+    for _ in range(2):  # every replay gives the same text, which any writer can hold
+        reply = replayer.chat([{"role": "user", "content": "say " + half}])
+        assert reply.text == "half an emoji \\ud83d"

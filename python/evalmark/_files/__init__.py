@@ -10,5 +10,6 @@
 - :mod:`~evalmark._files.validate` and :mod:`~evalmark._files.problems`: the one validator and
   problem reporter (file:line:column, "did you mean");
 - :mod:`~evalmark._files.yaml_write`: readable YAML out;
-- :mod:`~evalmark._files.atomic`: the one atomic writer.
+- :mod:`~evalmark._files.atomic`: the one atomic writer;
+- :mod:`~evalmark._files.text`: text any writer keeps (lone surrogates written as ``\\udcff``).
 """

@@ -19,11 +19,12 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from evalmark.errors import OutputPathError
 
-__all__ = ["AtomicFile", "write_atomically"]
+__all__ = ["AtomicFile", "write_atomically", "write_together"]
 
 _STARTED = time.time()
 _SUFFIX = ".part"
@@ -116,6 +117,33 @@ def write_atomically(target: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``target`` so that readers see the old file or the whole new one."""
     with AtomicFile(target) as out:
         out.write_bytes(data)
+
+
+def write_together(
+    files: Sequence[tuple[Path, bytes]], *, before_commit: Callable[[], None] | None = None
+) -> list[Path]:
+    """Write several files so that all of them appear or none: each goes to its temporary
+    file, and only when every one is written (and ``before_commit``, if given, has returned)
+    are they renamed over their targets. A failure before that, Ctrl-C included, leaves every
+    target as it was. Returns the paths written."""
+    staged: list[AtomicFile] = []
+    try:
+        for path, data in files:
+            out = AtomicFile(path)
+            staged.append(out)
+            try:
+                out.write_bytes(data)
+            except OSError as exc:
+                raise output_error(out.target, exc) from None
+        if before_commit is not None:
+            before_commit()
+    except BaseException:
+        for out in staged:
+            out.discard()
+        raise
+    for out in staged:
+        out.commit()
+    return [out.target for out in staged]
 
 
 def output_error(target: Path, exc: OSError) -> OutputPathError:

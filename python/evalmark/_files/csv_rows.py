@@ -63,15 +63,21 @@ class CsvRows:
         """Close the file."""
         self._text.close()
 
-    def batches(self, size: int) -> Iterator[tuple[list[int], list[list[str]]]]:
-        """The data rows, ``size`` records at a time, as (starting lines, rows); blank lines
-        are skipped."""
+    def batches(
+        self, size: int, max_bytes: int | None = None
+    ) -> Iterator[tuple[list[int], list[list[str]]]]:
+        """The data rows, ``size`` records at a time (fewer once about ``max_bytes`` of the
+        file are read, so wide rows make small batches), as (starting lines, rows); blank
+        lines are skipped."""
         reader = self._reader
         last_line = reader.line_num  # the line the previous record ended on
         while self.header is not None:
             with self._problems():
                 # (record, the line it ends on); a record starts the line after the previous one
-                records = [(row, reader.line_num) for row in itertools.islice(reader, size)]
+                if max_bytes is None:
+                    records = [(row, reader.line_num) for row in itertools.islice(reader, size)]
+                else:
+                    records = self._records(size, max_bytes)
             if not records:
                 return
             lines: list[int] = []
@@ -83,6 +89,16 @@ class CsvRows:
                 last_line = end
             if rows:
                 yield lines, rows
+
+    def _records(self, size: int, max_bytes: int) -> list[tuple[list[str], int]]:
+        reader = self._reader
+        until = self._binary.tell() + max_bytes
+        records = []
+        for row in reader:
+            records.append((row, reader.line_num))
+            if len(records) >= size or self._binary.tell() >= until:
+                break
+        return records
 
     @contextlib.contextmanager
     def _problems(self) -> Iterator[None]:

@@ -27,6 +27,7 @@ from evalmark._files.source import (
 from evalmark.errors import DataFileError, Problem
 
 __all__ = [
+    "LineTooLargeError",
     "decode_problem",
     "jsonl_batches",
     "nesting_problem",
@@ -222,13 +223,43 @@ def _jsonl_problem(
     return problem
 
 
-def jsonl_batches(stream: BinaryIO, size: int) -> Iterator[tuple[Sequence[int], list[bytes]]]:
-    """The non-blank lines of a JSON Lines stream, ``size`` lines read at a time, with their
-    1-based line numbers; a leading byte order mark is dropped."""
+class LineTooLargeError(MemoryError):
+    """A line of a JSON Lines stream did not fit in the memory the process may use; ``line``
+    is its 1-based number."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(f"line {line} is too large to read in the memory available")
+        self.line = line
+
+
+def _read_lines(stream: BinaryIO, size: int, max_bytes: int | None, first_line: int) -> list[bytes]:
+    """Up to ``size`` lines, and no more once ``max_bytes`` are read (at least one line)."""
+    if max_bytes is None:
+        return list(itertools.islice(stream, size))
+    lines: list[bytes] = []
+    total = 0
+    try:
+        for raw in stream:
+            lines.append(raw)
+            total += len(raw)
+            if len(lines) >= size or total >= max_bytes:
+                break
+    except MemoryError:
+        raise LineTooLargeError(first_line + len(lines)) from None
+    return lines
+
+
+def jsonl_batches(
+    stream: BinaryIO, size: int, max_bytes: int | None = None
+) -> Iterator[tuple[Sequence[int], list[bytes]]]:
+    """The non-blank lines of a JSON Lines stream, ``size`` lines read at a time (fewer once
+    ``max_bytes`` are read, so wide lines make small batches), with their 1-based line
+    numbers; a leading byte order mark is dropped. A line that does not fit in memory is a
+    :class:`LineTooLargeError` naming it (with ``max_bytes``)."""
     next_line = 1
     first = True
     while True:
-        raw_lines = list(itertools.islice(stream, size))
+        raw_lines = _read_lines(stream, size, max_bytes, next_line)
         if not raw_lines:
             return
         if first:

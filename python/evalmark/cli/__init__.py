@@ -8,6 +8,7 @@ Exit codes: 0 success, 1 a gate or check failed, 2 usage or input error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 from collections.abc import Collection, Sequence
@@ -87,9 +88,19 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _keep_odd_text(stream: object) -> None:
+    """Print text UTF-8 cannot hold (a lone surrogate in an application's answer) as
+    ``\\udcff``, as the reports do, instead of failing after the run."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if callable(reconfigure):
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     words = sys.argv[1:] if argv is None else list(argv)
+    _keep_odd_text(sys.stdout)
     command = _command_of(words)
     try:
         parser = build_parser(load=() if command is None else (command,))
@@ -113,6 +124,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except (EvalmarkError, ValueError, OSError) as exc:  # typed input errors: one line, exit 2
         print(f"evalmark {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (RecursionError, MemoryError) as exc:  # the last resort: inputs are checked first
+        what = (
+            "an input is nested too deeply" if isinstance(exc, RecursionError) else "out of memory"
+        )
+        print(
+            f"evalmark {args.command}: error: {what} ({type(exc).__name__}); check the inputs "
+            "for deep nesting or huge values, or give evalmark more memory",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     return code
 

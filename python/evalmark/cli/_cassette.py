@@ -215,10 +215,11 @@ def _used_slots(usage_file: Path, cassette: Path) -> set[tuple[str, int]]:
             record = msgspec.json.decode(line)
             if os.path.abspath(record["cassette"]) == wanted:
                 used.add((str(record["key"]), int(record["index"])))
-        except (msgspec.DecodeError, KeyError, TypeError, ValueError):
+        except (msgspec.DecodeError, KeyError, TypeError, ValueError, RecursionError):
             raise CliError(
                 f"{usage_file}:{number}: not a usage line "
-                '({"cassette": ..., "key": ..., "index": ...})'
+                '({"cassette": ..., "key": ..., "index": ...}); make the usage file again '
+                f"by running your tests with {USAGE_ENV} set"
             ) from None
     return used
 

@@ -102,7 +102,7 @@ def _store(args: argparse.Namespace) -> Any:
         raise CliError(
             f"no history at {path}: run `evalmark run SUITE` first, or pass --history FILE"
         )
-    return open_history(path)
+    return open_history(path, read_only=True)
 
 
 # The pass rate counts cases, as everywhere else (evalmark.report._cases).

@@ -151,14 +151,8 @@ def run(args: argparse.Namespace) -> int:
     from evalmark._progress import make_progress
     from evalmark.gates._rules import check_fraction
     from evalmark.history._append import utc_now
-    from evalmark.suite._keep import preserve_last_pass
     from evalmark.suite._loader import load_suite
-    from evalmark.suite._output import (
-        compare_with_baseline,
-        print_run,
-        report_paths,
-        write_reports,
-    )
+    from evalmark.suite._output import compare_with_baseline, print_run
     from evalmark.suite._runner import run_suite
 
     if getattr(args, "isolate_network", False):
@@ -220,18 +214,54 @@ def run(args: argparse.Namespace) -> int:
     out.write(comparisons.getvalue())
     out.write(guard.note(outcome.reports))
     code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED
-    if not args.no_report:
-        directory = args.report_dir or suite.report.dir
-        if directory is not None:
-            formats = suite.report.formats
-            note = preserve_last_pass(report_paths(outcome, directory, formats), code == EXIT_OK)
-            written = write_reports(outcome, directory, formats)
-            out.write("reports: " + ", ".join(str(p) for p in written) + "\n")
-            if note:
-                out.write(note + "\n")
-    if not args.no_history:
-        _append_history(outcome, started_at, time.perf_counter() - started, args.history)
+    directory = None if args.no_report else args.report_dir or suite.report.dir
+    duration_s = time.perf_counter() - started
+    _write_outputs(
+        args,
+        outcome,
+        directory,
+        passed=code == EXIT_OK,
+        started_at=started_at,
+        duration_s=duration_s,
+    )
     return code
+
+
+def _write_outputs(
+    args: argparse.Namespace,
+    outcome: Any,
+    directory: Path | None,
+    *,
+    passed: bool,
+    started_at: str,
+    duration_s: float,
+) -> None:
+    """Write every report and the history row together: every report is rendered before any
+    file is touched, the history row is appended while the reports wait in temporary files,
+    and only then are they renamed into place. A report that cannot be rendered writes
+    nothing at all; a history database that cannot be written is a warning (it never changes
+    a run's verdict) and the reports are still written."""
+    from evalmark._files.atomic import write_together
+    from evalmark.suite._keep import preserve_last_pass
+    from evalmark.suite._output import render_reports
+
+    out = sys.stdout
+    files = (
+        []
+        if directory is None
+        else render_reports(outcome, directory, outcome.suite.report.formats)
+    )
+    note = None if directory is None else preserve_last_pass([p for p, _ in files], passed)
+
+    def history() -> None:
+        if not args.no_history:
+            _append_history(outcome, started_at, duration_s, args.history)
+
+    written = write_together(files, before_commit=history)
+    if directory is not None:
+        out.write("reports: " + ", ".join(str(p) for p in written) + "\n")
+        if note:
+            out.write(note + "\n")
 
 
 def dry_run(args: argparse.Namespace, suite: Any, tags: list[str]) -> int:

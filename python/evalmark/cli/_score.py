@@ -291,6 +291,11 @@ def run_score(args: argparse.Namespace) -> int:
             )
     except OptionalDependencyError as exc:
         raise CliError(str(exc)) from None
+    except MemoryError:  # the readers and the scorer name the row; this is the last resort
+        raise CliError(
+            f"{args.file}: ran out of memory; give evalmark more memory, lower --chunk-size, "
+            "or shorten the widest rows"
+        ) from None
     except KeyboardInterrupt:
         print("evalmark score: interrupted; no output was written", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -86,7 +86,8 @@ class JudgeReplyError(JudgeParseError):
     reply. ``prompt`` is the prompt's name; ``problem`` says what is wrong: ``"empty"``,
     ``"no-json"`` (no JSON object in the reply), ``"shape"`` (a field missing or of the wrong
     type), ``"range"`` (a continuous score outside [0, 1]), ``"choice"`` (a score that is
-    not one of the choices) or ``"schema"`` (see :class:`JudgeSchemaError`)."""
+    not one of the choices), ``"type"`` (the model returned no text: ``None``, a number, a
+    dict, bytes) or ``"schema"`` (see :class:`JudgeSchemaError`)."""
 
     def __init__(self, prompt: str, problem: str, message: str, raw: str) -> None:
         super().__init__(f"judge prompt {prompt!r}: {message}", raw)

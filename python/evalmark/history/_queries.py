@@ -4,7 +4,6 @@ nothing they read and nothing that answered them changed."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ from evalmark.history._flaky import (
     wilson_interval,
 )
 from evalmark.history._store import HistoryStore
+from evalmark.history._values import read_tags
 
 __all__ = [
     "CaseChange",
@@ -261,5 +261,5 @@ def tags_of(store: HistoryStore) -> list[str]:
     """Every tag that appears in the history, sorted."""
     seen: set[str] = set()
     for row in store.query("SELECT DISTINCT tags FROM results"):
-        seen.update(json.loads(row["tags"]))
+        seen.update(read_tags(store.path, row["tags"], "a result"))
     return sorted(seen)

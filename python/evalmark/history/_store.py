@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from evalmark.errors import HistoryError
 from evalmark.history._record import AnswerIdentity, CaseResult, RunRecord
+from evalmark.history._values import check_rows, read_tags, storable
 
 __all__ = ["SCHEMA_VERSION", "HistoryStore", "default_history_path", "open_history"]
 
@@ -24,6 +26,7 @@ HISTORY_ENV = "EVALMARK_HISTORY"
 _OFF = {"off", "0", "false", "no", ""}
 _ROOT_MARKERS = (".git", "pyproject.toml", ".evalmark")
 BUSY_TIMEOUT_MS = 30_000
+READ_TIMEOUT_MS = 2_000  # a reader: WAL means it waits only on a rare checkpoint
 
 # Each entry takes the database from version i to i + 1.
 _MIGRATIONS: tuple[str, ...] = (
@@ -124,7 +127,10 @@ class HistoryStore:
             raise HistoryError(_explain(self.path, doing, exc)) from None
 
     def append(self, run: RunRecord) -> int:
-        """Append ``run`` and its results in one transaction; returns the new run's id."""
+        """Append ``run`` and its results in one transaction; returns the new run's id. Texts
+        are kept (a lone surrogate as ``\\udcff``); a score that is not a finite number is a
+        :class:`HistoryError` naming its case and check, and nothing is written."""
+        run = storable(run)
         with self._errors("append a run to"):
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -202,13 +208,13 @@ class HistoryStore:
     def query(self, sql: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         """Rows of a read-only query (for :mod:`evalmark.history._queries`)."""
         with self._errors("read"):
-            return list(self._db.execute(sql, parameters))
+            return check_rows(self.path, list(self._db.execute(sql, parameters)))
 
     def results_of(self, run_id: int) -> list[CaseResult]:
         """The results of one run, in the order they were appended."""
         rows = self.query(
-            "SELECT x.case_name, x.strategy, x.tags, x.passed, x.score, x.error, x.explanation,"
-            " i.model_id, i.recordings, i.build FROM results x"
+            "SELECT x.seq, x.case_name, x.strategy, x.tags, x.passed, x.score, x.error,"
+            " x.explanation, i.model_id, i.recordings, i.build FROM results x"
             " LEFT JOIN identities i ON i.id = x.identity WHERE x.run_id = ? ORDER BY x.seq",
             (run_id,),
         )
@@ -220,7 +226,7 @@ class HistoryStore:
                 score=row["score"],
                 error=row["error"],
                 explanation=row["explanation"],
-                tags=tuple(json.loads(row["tags"])),
+                tags=read_tags(self.path, row["tags"], f"run {run_id}, result {row['seq']}"),
                 identity=AnswerIdentity(row["model_id"], row["recordings"], row["build"]),
             )
             for row in rows
@@ -242,9 +248,12 @@ def _explain(path: Path, doing: str, exc: sqlite3.Error) -> str:
     return f"{path}: cannot {doing} the history database ({text}); {hint}"
 
 
-def open_history(path: str | Path) -> HistoryStore:
-    """Open (creating or migrating) the history database at ``path``."""
+def open_history(path: str | Path, *, read_only: bool = False) -> HistoryStore:
+    """Open (creating or migrating) the history database at ``path``; with ``read_only``,
+    open it to read only (see :func:`open_reader`)."""
     target = Path(path)
+    if read_only:
+        return open_reader(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(
@@ -285,3 +294,50 @@ def _migrate(connection: sqlite3.Connection, path: Path) -> None:
         connection.execute("ROLLBACK")
         raise
     connection.execute("COMMIT")
+
+
+def open_reader(path: Path) -> HistoryStore:
+    """Open an existing history to read only: nothing is written (the file, its folder and
+    the database may be read-only), and a writer holding the database never makes the reader
+    wait (writers keep it in WAL mode; a reader waits at most :data:`READ_TIMEOUT_MS`). A
+    history written by an older evalmark is migrated first when it can be written."""
+    if not path.is_file():
+        raise HistoryError(
+            f"no history at {path}: run `evalmark run SUITE` first, or pass --history FILE"
+        )
+    base = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    # immutable: a database in a read-only folder that has no -shm file yet (SQLite could
+    # neither create one nor read without it); nothing can be writing there.
+    for uri in (base, base + "&immutable=1"):
+        try:
+            connection = sqlite3.connect(
+                uri,
+                uri=True,
+                timeout=READ_TIMEOUT_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            error: sqlite3.Error = exc
+            continue
+        try:
+            connection.execute(f"PRAGMA busy_timeout = {READ_TIMEOUT_MS}")
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            connection.close()
+            error = exc
+            if "unable to open" in str(exc):
+                continue
+            break
+        if version < SCHEMA_VERSION:
+            connection.close()
+            return open_history(path)
+        if version > SCHEMA_VERSION:
+            connection.close()
+            raise HistoryError(
+                f"{path}: the history database has schema version {version}, newer than this "
+                f"evalmark's {SCHEMA_VERSION}; upgrade evalmark"
+            )
+        connection.row_factory = sqlite3.Row
+        return HistoryStore(path, connection)
+    raise HistoryError(_explain(path, "open", error))

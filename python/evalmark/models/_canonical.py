@@ -20,6 +20,8 @@ from typing import Any
 
 import msgspec
 
+from evalmark._files.text import escape_surrogates, without_surrogates
+
 KEY_VERSION = 1
 
 # The deepest nesting of arrays and objects a request may have (a JSON schema in
@@ -52,7 +54,9 @@ class _NoJsonForm(Exception):
 
 def _fast(value: Any) -> Any:
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str:
+        return escape_surrogates(value)
+    if kind is int or kind is bool or value is None:
         return value
     if kind is float:
         if value - value != 0.0:  # NaN or infinity
@@ -63,7 +67,7 @@ def _fast(value: Any) -> Any:
         for key, item in value.items():
             if type(key) is not str:
                 raise _NoJsonForm
-            out[key] = _fast(item)
+            out[escape_surrogates(key)] = _fast(item)
         return out
     if kind is list or kind is tuple:
         return [_fast(item) for item in value]
@@ -71,7 +75,9 @@ def _fast(value: Any) -> Any:
 
 
 def _slow(value: Any, path: str) -> Any:
-    if value is None or isinstance(value, bool | str):
+    if isinstance(value, str):
+        return escape_surrogates(str(value))
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return int(value)
@@ -84,7 +90,7 @@ def _slow(value: Any, path: str) -> Any:
         for key in value:
             if not isinstance(key, str):
                 raise TypeError(f"{path} has a non-string key {key!r}; JSON keys are strings")
-            out[str(key)] = _slow(value[key], f"{path}.{key}")
+            out[escape_surrogates(str(key))] = _slow(value[key], f"{path}.{key}")
         return out
     if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
         return [_slow(item, f"{path}[{i}]") for i, item in enumerate(value)]
@@ -95,7 +101,8 @@ def _slow(value: Any, path: str) -> Any:
 
 
 def normalize(value: Any, path: str = "request") -> Any:
-    """Return ``value`` as plain JSON data (fresh dicts and lists), integral floats as ints.
+    """Return ``value`` as plain JSON data (fresh dicts and lists), integral floats as ints,
+    a lone surrogate in a text written as ``\\udcff`` (as the cassette keeps it).
 
     Raises ``TypeError``/``ValueError`` naming the path of a value with no JSON form (an object,
     NaN, infinity, a non-string key), and ``ValueError`` for one nested too deeply.
@@ -163,16 +170,16 @@ def _maybe_small_float(data: bytes) -> bool:
 def canonical_bytes(normalized_request: Any) -> bytes:
     """The canonical JSON of an already normalized request, as UTF-8 bytes.
 
-    Raises ``ValueError`` for a lone surrogate (no UTF-8 form) or nesting deeper than
-    :data:`MAX_DEPTH`."""
+    A lone surrogate (no UTF-8 form) is keyed as the text ``\\udcff``, as the cassette keeps
+    it. Raises ``ValueError`` for nesting deeper than :data:`MAX_DEPTH`."""
     try:
-        data = _sorted_encoder.encode(normalized_request)
+        try:
+            data = _sorted_encoder.encode(normalized_request)
+        except UnicodeEncodeError:
+            normalized_request = without_surrogates(normalized_request)
+            data = _sorted_encoder.encode(normalized_request)
         if _maybe_small_float(data):
             data = dumps_normalized(normalized_request).encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError(
-            "the request holds a lone surrogate character, which UTF-8 cannot encode"
-        ) from None
     except RecursionError:
         data = b"[" * (MAX_DEPTH + 1)
     if too_deep(data, MAX_DEPTH):

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import msgspec
 
 from evalmark._files.atomic import write_atomically
+from evalmark._files.text import without_surrogates
 from evalmark.errors import CassetteFormatError
 from evalmark.models._canonical import KEY_VERSION, MAX_DEPTH, too_deep
 
@@ -277,7 +278,11 @@ def _decode_entry(line: bytes, where: str, number: int, last_unterminated: bool)
 def encode_entry(entry: Entry) -> bytes:
     """One entry line, without its newline. Raises ``ValueError`` for an entry nested more
     than :data:`MAX_DEPTH` levels deep (no reader would accept it)."""
-    line = _encoder.encode(entry)
+    try:
+        line = _encoder.encode(entry)
+    except UnicodeEncodeError:  # a lone surrogate: kept, written as \udcff
+        plain = without_surrogates(msgspec.to_builtins(entry))
+        line = _encoder.encode(msgspec.convert(plain, type(entry)))
     if too_deep(line, MAX_DEPTH + 1):
         raise ValueError(
             f"refusing to record a {entry.kind} call nested more than {MAX_DEPTH} levels deep"

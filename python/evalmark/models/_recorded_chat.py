@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from evalmark._files.text import without_surrogates
 from evalmark.errors import CassetteFormatError
 from evalmark.models._canonical import chat_request, key_of
 from evalmark.models._cassette_file import Entry, Kind, RawEntry, check_depth
@@ -72,7 +73,9 @@ class RecordedChat(Recorder):
         return reply
 
     def _entry(self, prepared: Prepared, index: int, reply: ChatReply) -> Entry:
-        stored = msgspec.to_builtins(msgspec.structs.replace(reply, metadata={}))
+        # A lone surrogate (half an emoji) is kept, written as \udcff, as every writer does.
+        plain = msgspec.to_builtins(msgspec.structs.replace(reply, metadata={}))
+        stored = without_surrogates(plain)
         response, found = prepared.redactor.redact(stored, "response")
         redacted = (*prepared.redacted, *found)
         return Entry(prepared.key, "chat", index, prepared.request, response, redacted)

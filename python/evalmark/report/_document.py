@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from evalmark._files.text import without_surrogates
 from evalmark.report._reading import FORMAT, VERSION
 
 if TYPE_CHECKING:
@@ -54,7 +55,10 @@ def to_plain(value: Any) -> Any:
 def dumps(document: Any, indent: int | None = 2) -> str:
     """JSON text of plain values, keys in insertion order, UTF-8 unescaped, ending with a
     newline (msgspec: the same bytes as ``json.dumps`` but for exponent spelling, and fast)."""
-    encoded = msgspec.json.encode(document)
+    try:
+        encoded = msgspec.json.encode(document)
+    except UnicodeEncodeError:  # a lone surrogate: kept, written as \udcff
+        encoded = msgspec.json.encode(without_surrogates(document))
     if indent:
         encoded = msgspec.json.format(encoded, indent=indent)
     return encoded.decode("utf-8") + "\n"

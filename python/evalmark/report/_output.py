@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from evalmark._files.atomic import write_atomically
+from evalmark._files.text import to_utf8
 from evalmark.report._formatters import formatter_for_path, get_formatter
 from evalmark.report._model import Report
 from evalmark.report._render.json import render_with_reports
 from evalmark.report._render.markdown import render_comparison, render_suite
 from evalmark.report._suite import SuiteReport
 
-__all__ = ["render_comparison", "render_report", "write_report"]
+__all__ = ["render_comparison", "render_report", "report_bytes", "write_report"]
 
 _SUITE_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", "md": "markdown"}
 
@@ -54,6 +55,16 @@ def write_report(
     ``.json``, ``.html``, ``.xml``; a suite: ``.md`` or ``.json``); the file appears whole or not
     at all. Returns the path."""
     target = Path(path)
+    write_atomically(target, report_bytes(report, target, format=format, **options))
+    return target
+
+
+def report_bytes(
+    report: Report | SuiteReport, path: str | Path, *, format: str | None = None, **options: Any
+) -> bytes:
+    """The bytes :func:`write_report` writes to ``path``: the report rendered in ``format`` (or
+    the one ``path``'s extension names) as UTF-8, a lone surrogate kept as ``\\udcff``."""
+    target = Path(path)
     if isinstance(report, SuiteReport):
         chosen = format or _SUITE_FORMATS.get(target.suffix.lower())
         if chosen is None:
@@ -64,6 +75,4 @@ def write_report(
     else:
         formatter = get_formatter(format) if format is not None else formatter_for_path(target)
         text = formatter.render(report, **options)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(target, text.encode("utf-8"))
-    return target
+    return to_utf8(text)

@@ -11,6 +11,9 @@ import numpy.typing as npt
 
 # Output column holding the 0-based data-row index when the input has no id column.
 ROW_COLUMN = "row"
+# A chunk ends after this many bytes of input even before --chunk-size rows: rows of tens of
+# megabytes are read and scored a few at a time, so memory stays bounded whatever the width.
+CHUNK_BYTES = 32 << 20
 
 
 @dataclass(frozen=True, slots=True)

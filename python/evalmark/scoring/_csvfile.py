@@ -11,7 +11,7 @@ import msgspec
 
 from evalmark._files.csv_rows import CsvRows
 from evalmark.errors import Problem, ScoringInputError
-from evalmark.scoring._chunks import Chunk, Columns, Needs, lines_locator
+from evalmark.scoring._chunks import CHUNK_BYTES, Chunk, Columns, Needs, lines_locator
 from evalmark.scoring._errors import input_error
 from evalmark.scoring._vectors import VectorShape, stack_rows
 
@@ -94,7 +94,7 @@ class CsvReader:
 
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
-        for lines, rows in self._rows.batches(self.chunk_size):
+        for lines, rows in self._rows.batches(self.chunk_size, CHUNK_BYTES):
             yield self._chunk(start, lines, rows)
             start += len(rows)
 

@@ -8,9 +8,9 @@ from typing import Any, BinaryIO
 
 import msgspec
 
-from evalmark._files.json_read import decode_problem, jsonl_batches
+from evalmark._files.json_read import LineTooLargeError, decode_problem, jsonl_batches
 from evalmark.errors import ScoringInputError
-from evalmark.scoring._chunks import Chunk, Columns, Needs, lines_locator
+from evalmark.scoring._chunks import CHUNK_BYTES, Chunk, Columns, Needs, lines_locator
 from evalmark.scoring._vectors import VectorShape, stack_rows
 
 _JSON_TYPES = {
@@ -98,9 +98,18 @@ class JsonlReader:
 
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
-        for lines, texts in jsonl_batches(self._file, self.chunk_size):
-            yield self._chunk(start, lines, texts)
-            start += len(texts)
+        try:
+            for lines, texts in jsonl_batches(self._file, self.chunk_size, CHUNK_BYTES):
+                yield self._chunk(start, lines, texts)
+                start += len(texts)
+        except LineTooLargeError as exc:
+            raise ScoringInputError(
+                str(self.path),
+                f"line {exc.line}",
+                "",
+                "is too large to read in the memory this process may use",
+                "give evalmark more memory, or shorten that row",
+            ) from None
 
     def _chunk(self, start: int, lines: Sequence[int], texts: list[bytes]) -> Chunk:
         chunk = Chunk(start=start, size=len(texts), locate=lines_locator(lines))

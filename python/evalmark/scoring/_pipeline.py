@@ -147,15 +147,46 @@ def iter_scored(
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalmark-read") as pool:
         upcoming: Future[Chunk | None] = pool.submit(next, chunks, None)
         try:
-            while (chunk := upcoming.result()) is not None:
+            while (chunk := _read(upcoming, source, rows)) is not None:
                 rows += chunk.size
                 upcoming = pool.submit(next, chunks, None)
-                yield prepare_and_score(chunk)
+                try:
+                    scored = prepare_and_score(chunk)
+                except MemoryError:
+                    raise _out_of_memory(source, chunk) from None
+                yield scored
         finally:
             upcoming.cancel()
     if npy is not None:
         for source_file in npy:
             source_file.check_exhausted(rows)
+
+
+def _read(upcoming: Future[Chunk | None], source: str, rows: int) -> Chunk | None:
+    """The chunk read on the helper thread; running out of memory there names where."""
+    try:
+        return upcoming.result()
+    except MemoryError:
+        raise ScoringInputError(
+            source,
+            f"the rows after data row {rows}",
+            "",
+            "ran out of memory while reading them",
+            "give evalmark more memory, or shorten the widest rows",
+        ) from None
+
+
+def _out_of_memory(source: str, chunk: Chunk) -> ScoringInputError:
+    """Running out of memory while scoring ``chunk``, as an error naming its rows."""
+    first = chunk.locate(0)
+    where = first if chunk.size == 1 else f"{first} to {chunk.locate(chunk.size - 1)}"
+    return ScoringInputError(
+        source,
+        where,
+        "",
+        "ran out of memory while scoring " + ("this row" if chunk.size == 1 else "these rows"),
+        "give evalmark more memory, lower --chunk-size, or shorten the widest rows",
+    )
 
 
 def _check_vector_dims(chunk: Chunk, options: ScoreOptions, source: str) -> None:

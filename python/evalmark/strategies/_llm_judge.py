@@ -50,7 +50,7 @@ import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from evalmark.errors import JudgeParseError, PromptVariableError
+from evalmark.errors import JudgeParseError, JudgeReplyError, PromptVariableError
 from evalmark.models._context import call_context, current_call
 from evalmark.models._prompts.answers import PARSE_MODES, ParseMode
 from evalmark.models._prompts.catalog import get_prompt
@@ -72,6 +72,7 @@ from evalmark.strategies._judge import (
     refusal,
 )
 from evalmark.strategies._judge_inputs import ExtraVariables, extra_names, prompt_values
+from evalmark.strategies._judge_reply import as_reply, read_checked
 from evalmark.strategies._judge_structured import StructuredReading
 from evalmark.strategies._parsing import check_score_range
 
@@ -213,13 +214,16 @@ class LLMJudge:
         self, reply: ChatReply | str, mode: str = "prompted", expected: str | None = None
     ) -> JudgeOutcome:
         """One reply read and checked; :class:`~evalmark.errors.JudgeParseError` (for a
-        structured reply :class:`~evalmark.errors.JudgeReplyError`) when it is unusable."""
-        if isinstance(reply, str):
-            reply = ChatReply(text=reply)
-        refused = refusal(reply, self.prompt.name)
+        structured reply :class:`~evalmark.errors.JudgeReplyError`) when it is unusable: a
+        reply that is no text (``None``, a number, a dict, bytes) or holds a value no check
+        can use (a 400-digit score) included."""
+        checked = as_reply(reply, self.prompt.name)
+        refused = refusal(checked, self.prompt.name)
         if refused is not None:
             raise refused
-        return self.reading.read(reply, mode, expected)
+        return read_checked(
+            lambda: self.reading.read(checked, mode, expected), self.prompt.name, checked.text
+        )
 
     # ------------------------------------------------------------------ direct use
 
@@ -291,17 +295,11 @@ class LLMJudge:
     def _read_safely(
         self, reply: Any, mode: str, expected: str | None
     ) -> JudgeOutcome | EvaluationFault:
-        if not isinstance(reply, ChatReply):
-            text = getattr(reply, "text", reply)
-            if not isinstance(text, str):
-                return EvaluationFault.from_exception(
-                    "judge", TypeError(f"the judge returned {type(reply).__name__}, not a reply")
-                )
-            reply = ChatReply(text=text)
         try:
             return self.read(reply, mode, expected)
         except JudgeParseError as exc:
-            return EvaluationFault.from_exception("parse", exc)
+            wrong_type = isinstance(exc, JudgeReplyError) and exc.problem == "type"
+            return EvaluationFault.from_exception("judge" if wrong_type else "parse", exc)
 
     def _cache_key(self, values: Mapping[str, Any]) -> tuple[int, str]:
         return self._run_index(), json.dumps(

@@ -13,9 +13,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from evalmark._files.atomic import write_atomically
 from evalmark.errors import SuiteError
 from evalmark.gates._baseline import no_drop_gate
-from evalmark.report import GateResult, SuiteReport, compare, write_report
+from evalmark.report import GateResult, SuiteReport, compare
+from evalmark.report._output import report_bytes
 from evalmark.report._paths import path_inside
 from evalmark.report._render.judged import judged_text
 from evalmark.report._render.repeats import repeats_text
@@ -35,6 +37,7 @@ __all__ = [
     "compare_with_baseline",
     "gate_text",
     "print_run",
+    "render_reports",
     "report_paths",
     "report_stem",
     "trace_notes",
@@ -139,34 +142,46 @@ def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> lis
     """Write every evaluation's report in every format, and for a suite of several evaluations
     the suite report (Markdown and JSON formats); returns the paths written. Every file lies
     directly in ``directory`` whatever the suite, evaluation and build are called."""
-    return [write(path) for path, write in _planned(run, directory, formats)]
+    written = []
+    for path, data in render_reports(run, directory, formats):
+        write_atomically(path, data)
+        written.append(path)
+    return written
+
+
+def render_reports(
+    run: SuiteRun, directory: Path, formats: Sequence[str]
+) -> list[tuple[Path, bytes]]:
+    """Every file :func:`write_reports` writes, rendered (nothing written yet): a report that
+    cannot be rendered fails here, before any file is touched."""
+    return [(path, render(path)) for path, render in _planned(run, directory, formats)]
 
 
 def _planned(
     run: SuiteRun, directory: Path, formats: Sequence[str]
-) -> list[tuple[Path, Callable[[Path], Path]]]:
-    """Each report file of ``run`` with the function writing it."""
-    planned: list[tuple[Path, Callable[[Path], Path]]] = []
+) -> list[tuple[Path, Callable[[Path], bytes]]]:
+    """Each report file of ``run`` with the function rendering it."""
+    planned: list[tuple[Path, Callable[[Path], bytes]]] = []
     for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         stem = report_stem(run, evaluation.name, _build_of(report))
         for fmt in formats:
             # The HTML page shows each case's input, expected answer, facts and context.
             samples = evaluation.samples if fmt == "html" else ()
             path = path_inside(directory, stem, _EXTENSIONS[fmt])
-            planned.append((path, functools.partial(_write, report, samples)))
+            planned.append((path, functools.partial(_render, report, samples)))
     if len(run.reports) > 1:
         suite = SuiteReport(run.reports, name=run.suite.name)
         stem = report_stem(run, None, run.build)
         for fmt in formats:
             if fmt in ("md", "json"):
                 path = path_inside(directory, stem, _EXTENSIONS[fmt])
-                planned.append((path, functools.partial(write_report, suite)))
+                planned.append((path, functools.partial(report_bytes, suite)))
     return planned
 
 
-def _write(report: Any, samples: Sequence[Path], path: Path) -> Path:
+def _render(report: Any, samples: Sequence[Path], path: Path) -> bytes:
     options: dict[str, Any] = {"samples": load_samples(*samples)} if samples else {}
-    return write_report(report, path, **options)
+    return report_bytes(report, path, **options)
 
 
 def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> SuiteRun:

@@ -26,7 +26,7 @@
   const suiteSelect = document.getElementById("filter-suite");
   const strategySelect = document.getElementById("filter-strategy");
   const tagSelect = document.getElementById("filter-tag");
-  fill(suiteSelect, unique(runs.map((r) => r.suite)), "every suite");
+  fill(suiteSelect, unique(runs.map((r) => r.suite).concat((data.overview || []).map((s) => s.suite))), "every suite");
   fill(strategySelect, unique(runs.flatMap((r) => r.results.map((x) => x.strategy))), "every check");
   fill(tagSelect, unique(runs.flatMap((r) => r.results.flatMap((x) => x.tags))), "every tag");
 
@@ -36,7 +36,7 @@
     (state.tag === ALL || x.tags.includes(state.tag));
   const verdict = (x) => (x.error ? "error" : x.passed ? "pass" : "fail");
 
-  function chart(title, points, format) {
+  function chart(title, points, format, count) {
     const box = el("div", { class: "chart", "data-chart": title });
     box.appendChild(el("h3", {}, title));
     const w = 320, h = 140, pad = 26;
@@ -58,12 +58,12 @@
     for (const p of drawn) {
       const dot = svg("circle", { class: "point", cx: xs(p.index), cy: ys(p.value), r: 3.5, "data-run": p.run });
       const tip = svg("title", {});
-      tip.textContent = "run " + p.run + ": " + format(p.value);
+      tip.textContent = (p.label || "run " + p.run) + ": " + format(p.value);
       dot.appendChild(tip);
       plot.appendChild(dot);
     }
     const last = svg("text", { x: pad + 4, y: h - 8 });
-    last.textContent = points.length + " runs" + (drawn.length ? ", last " + format(drawn[drawn.length - 1].value) : "");
+    last.textContent = (count === undefined ? points.length : count) + " runs" + (drawn.length ? ", last " + format(drawn[drawn.length - 1].value) : "");
     plot.appendChild(last);
     box.appendChild(plot);
     return box;
@@ -194,10 +194,31 @@
     box.appendChild(count ? table : el("p", {}, "no verdict changed between #" + a.id + " and #" + b.id));
   }
 
+  // Every run of the history, per suite: one point per run, or per group of consecutive runs
+  // (their mean pass rate) in a long history; the sections below show the newest runs.
+  function drawOverview() {
+    const box = document.getElementById("overview");
+    box.replaceChildren();
+    const wrap = el("div", { class: "charts" });
+    const pct = (v) => (100 * v).toFixed(1) + "%";
+    for (const s of data.overview || []) {
+      if (state.suite !== ALL && s.suite !== state.suite) continue;
+      const points = s.points.map((p, i) => ({
+        index: i, run: p[1], value: p[3],
+        label: p[2] === 1 ? "run " + p[0] : "runs " + p[0] + "–" + p[1] + " (" + p[2] + ")",
+      }));
+      wrap.appendChild(chart("pass rate (cases), every run: " + s.suite, points, pct, s.runs));
+    }
+    box.appendChild(wrap);
+  }
+
   function draw() {
     const rs = selectedRuns();
+    const total = data.total_runs === undefined ? runs.length : data.total_runs;
+    const shown = total > runs.length ? "the newest " + rs.length + " of " + total + " runs" : rs.length + " runs";
     document.getElementById("summary").textContent =
-      rs.length + " runs, " + caseKeys(rs).length + " cases" + (state.suite ? " of " + state.suite : "");
+      shown + ", " + caseKeys(rs).length + " cases" + (state.suite ? " of " + state.suite : "");
+    drawOverview();
     drawCharts(rs);
     drawGrid(rs);
     document.getElementById("case-history").hidden = true;
@@ -210,4 +231,5 @@
   diffB.addEventListener("change", () => drawDiff(selectedRuns()));
   fillDiff(selectedRuns());
   draw();
+  document.body.setAttribute("data-ready", "true");  // drawn: what a browser test waits for
 })();

@@ -21,8 +21,13 @@ from evalmark import EvaluationResult, Sample, Samples, Scorer
 from evalmark.data._results import ResultColumn
 from evalmark.models._context import current_call
 from evalmark.noise._gates import min_passing, passes
-from evalmark.report import Report, pass_rate_gate, render_report, require_suite_pass_rate
-from evalmark.report import SuiteReport
+from evalmark.report import (
+    Report,
+    SuiteReport,
+    pass_rate_gate,
+    render_report,
+    require_suite_pass_rate,
+)
 from evalmark.report._gates import check_cases, check_repeats
 from evalmark.strategies import Contains, ExactMatch, TokenF1
 

@@ -21,8 +21,15 @@ from hypothesis import strategies as st
 from budget import examples
 from evalmark import EvaluationResult, Sample
 from evalmark.errors import EvalmarkError
-from evalmark.metrics import bleu, chrf, levenshtein_similarity, rouge_l, rouge_lsum, rouge_n
-from evalmark.metrics import token_f1
+from evalmark.metrics import (
+    bleu,
+    chrf,
+    levenshtein_similarity,
+    rouge_l,
+    rouge_lsum,
+    rouge_n,
+    token_f1,
+)
 from evalmark.models import HashEmbedding
 from evalmark.strategies import (
     Bleu,
@@ -53,9 +60,7 @@ SENTENCES = st.lists(WORDS, max_size=8).map(" ".join)
 HOSTILE_CHARS = st.sampled_from(
     ["\x00", "\x1b", "\ud800", "\udfff", "\u202e", "\u200f", "\u0301", "\ufeff", "\n", "\r", "<"]
 )
-HOSTILE = st.lists(st.one_of(WORDS, HOSTILE_CHARS, st.text(max_size=4)), max_size=12).map(
-    "".join
-)
+HOSTILE = st.lists(st.one_of(WORDS, HOSTILE_CHARS, st.text(max_size=4)), max_size=12).map("".join)
 THRESHOLDS = st.floats(0.0, 1.0)
 
 METRIC_CHECKS: dict[str, tuple[Callable[[float], Any], Callable[[str, str], float]]] = {

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalmark._plugins import load_entry_points
+from evalmark.report._wording import writable
 
 if TYPE_CHECKING:
     from evalmark.report._model import Report
@@ -43,13 +44,14 @@ class Formatter:
     function: Callable[..., str]
 
     def render(self, report: Report, **options: Any) -> str:
-        """The report as text in this format."""
+        """The report as text in this format (a lone surrogate written as U+FFFD, so every
+        format can be written as UTF-8)."""
         text = self.function(report, **options)
         if not isinstance(text, str):
             raise TypeError(
                 f"report formatter {self.name!r} returned {type(text).__name__}, not str"
             )
-        return text
+        return writable(text)
 
 
 _lock = threading.Lock()

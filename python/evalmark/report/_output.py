@@ -17,6 +17,7 @@ from evalmark.report._model import Report
 from evalmark.report._render.json import render_with_reports
 from evalmark.report._render.markdown import render_comparison, render_suite
 from evalmark.report._suite import SuiteReport
+from evalmark.report._wording import writable
 
 __all__ = ["render_comparison", "render_report", "write_report"]
 
@@ -26,7 +27,7 @@ _SUITE_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", "
 def _suite_text(suite: SuiteReport, format: str) -> str:
     chosen = _SUITE_FORMATS.get(format, format)
     if chosen == "markdown":
-        return render_suite(suite)
+        return writable(render_suite(suite))
     if chosen == "json":
         head = {k: v for k, v in suite.to_dict(with_reports=False).items() if k != "reports"}
         return render_with_reports(head, suite.reports)

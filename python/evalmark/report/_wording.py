@@ -1,15 +1,27 @@
 """The wording every printed message of evalmark shares: counted nouns (``1 report``,
 ``2 reports``) and a gate condition's figures. Imports nothing, so every layer above the
-report (renderers, gates, the pytest plugin's session, the command line) can use it."""
+report (renderers, gates, the pytest plugin's session, the command line) can use it; and
+:func:`writable`, the one rule for text that UTF-8 cannot store."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from evalmark.report._gate_result import GateResult
 
-__all__ = ["gate_cells", "gate_relation", "plural"]
+__all__ = ["LONE_SURROGATE", "gate_cells", "gate_relation", "plural", "writable"]
+
+# A Python str holds a surrogate code point only alone (a pair is one astral character).
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def writable(text: str) -> str:
+    """``text`` with every lone surrogate (an application's output decoded from a broken
+    ``\\ud800`` escape, say), which UTF-8 cannot store, replaced by U+FFFD; every report format
+    writes it so, and any other text is returned as it is."""
+    return LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:

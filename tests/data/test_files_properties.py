@@ -184,7 +184,7 @@ def test_a_lone_surrogate_gives_a_typed_error_and_no_file(
         "parameters": [bad],
     }.get(field, bad)
     path = tmp_path / f"s{suffix}"
-    with pytest.raises(EvalmarkError, match="record 1 .* lone surrogate"):
+    with pytest.raises(EvalmarkError, match=r"record 1 .* lone surrogate"):
         write_samples([Sample(**fields)], path)
     assert not path.exists()
     assert list(tmp_path.iterdir()) == []

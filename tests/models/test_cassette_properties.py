@@ -62,7 +62,7 @@ def reordered(value: Any, random: random_module.Random) -> Any:
     return value
 
 
-@settings(max_examples=examples(200), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(MESSAGES, st.dictionaries(KEYS, VALUES, max_size=4), st.randoms())
 def test_a_cassette_key_is_stable_under_dict_order(
     messages: list[dict[str, Any]], params: dict[str, Any], random: random_module.Random

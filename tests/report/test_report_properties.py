@@ -70,19 +70,20 @@ TEXT = st.lists(st.one_of(PIECES, st.text(max_size=3)), max_size=6).map("".join)
 SCORE = st.floats(0.0, 1.0)
 
 
-@st.composite
-def results(draw: st.DrawFn) -> EvaluationResult:
-    kind = draw(st.sampled_from(["pass", "fail", "error"]))
-    if kind == "error":
-        return EvaluationResult.from_error("strategy", ValueError(draw(TEXT)))
-    return EvaluationResult(kind == "pass", draw(SCORE), draw(TEXT))
-
-
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-1000, 1000) | SCORE | TEXT,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
     max_leaves=6,
 )
+
+
+@st.composite
+def results(draw: st.DrawFn) -> EvaluationResult:
+    kind = draw(st.sampled_from(["pass", "fail", "error"]))
+    if kind == "error":
+        return EvaluationResult.from_error("strategy", ValueError(draw(TEXT)))
+    metadata = draw(st.dictionaries(TEXT, JSON_VALUES, max_size=2))
+    return EvaluationResult(kind == "pass", draw(SCORE), draw(TEXT), metadata)
 
 
 @st.composite
@@ -136,7 +137,9 @@ def contents(report: Report) -> dict[str, Any]:
         name="lone \ud800 surrogate",
         sample_names=["a\ud800"],
         sample_tags=[("t\udfff",)],
-        columns={"c": ResultColumn.from_results([EvaluationResult(False, 0.5, "x\ud800")])},
+        columns={
+            "c": ResultColumn.from_results([EvaluationResult(False, 0.5, "x", {"m": "\ud800"})])
+        },
         outputs=["\ud800"],
     )
 )

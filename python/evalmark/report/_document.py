@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from evalmark.report._reading import FORMAT, VERSION
-from evalmark.report._wording import writable
+from evalmark.report._wording import writable_values
 
 if TYPE_CHECKING:
     from evalmark.data._results import EvaluationResult
@@ -56,25 +56,14 @@ def dumps(document: Any, indent: int | None = 2) -> str:
     """JSON text of plain values, keys in insertion order, UTF-8 unescaped, ending with a
     newline (msgspec: the same bytes as ``json.dumps`` but for exponent spelling, and fast).
     A lone surrogate in a text or key, which UTF-8 cannot store, is written as U+FFFD
-    (:func:`~evalmark.report._wording.writable`), as every other format writes it."""
+    (:func:`~evalmark.report._wording.writable_values`), as every other format writes it."""
     try:
         encoded = msgspec.json.encode(document)
     except UnicodeEncodeError:
-        encoded = msgspec.json.encode(_writable(document))
+        encoded = msgspec.json.encode(writable_values(document))
     if indent:
         encoded = msgspec.json.format(encoded, indent=indent)
     return encoded.decode("utf-8") + "\n"
-
-
-def _writable(value: Any) -> Any:
-    """``value`` (plain values) with :func:`writable` applied to every text and key."""
-    if isinstance(value, str):
-        return writable(value)
-    if isinstance(value, dict):
-        return {writable(str(k)): _writable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_writable(v) for v in value]
-    return value
 
 
 def result_entry(result: EvaluationResult) -> dict[str, Any]:

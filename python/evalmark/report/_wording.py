@@ -6,12 +6,19 @@ report (renderers, gates, the pytest plugin's session, the command line) can use
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from evalmark.report._gate_result import GateResult
 
-__all__ = ["LONE_SURROGATE", "gate_cells", "gate_relation", "plural", "writable"]
+__all__ = [
+    "LONE_SURROGATE",
+    "gate_cells",
+    "gate_relation",
+    "plural",
+    "writable",
+    "writable_values",
+]
 
 # A Python str holds a surrogate code point only alone (a pair is one astral character).
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -22,6 +29,17 @@ def writable(text: str) -> str:
     ``\\ud800`` escape, say), which UTF-8 cannot store, replaced by U+FFFD; every report format
     writes it so, and any other text is returned as it is."""
     return LONE_SURROGATE.sub("\ufffd", text) if LONE_SURROGATE.search(text) else text
+
+
+def writable_values(value: Any) -> Any:
+    """Plain values (JSON-like) with :func:`writable` applied to every text and key."""
+    if isinstance(value, str):
+        return writable(value)
+    if isinstance(value, dict):
+        return {writable(str(k)): writable_values(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [writable_values(v) for v in value]
+    return value
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:

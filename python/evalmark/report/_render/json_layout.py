@@ -4,7 +4,7 @@ into. Everything is UTF-8 bytes until :meth:`Template.render` decodes the whole 
 
 * texts are escaped by msgspec (``"``, ``\\`` and U+0000-U+001F), their quotes left to the
   templates; a lone surrogate, which msgspec refuses, gives None, so the caller takes the
-  reference path and fails the same way;
+  reference path, which writes it as U+FFFD (as :meth:`Layout.value` does);
 * numbers are encoded by msgspec itself, one call per column.
 """
 
@@ -19,6 +19,8 @@ from typing import Any
 import msgspec
 import numpy as np
 import numpy.typing as npt
+
+from evalmark.report._wording import writable_values
 
 __all__ = ["Layout", "Template", "layout_for", "numbers", "texts", "three_decimals"]
 
@@ -51,8 +53,12 @@ class Layout:
         return self.pad(depth) + bracket
 
     def value(self, value: Any, depth: int) -> bytes:
-        """Any plain value encoded by msgspec as the reference does, laid out at ``depth``."""
-        encoded = _encode(value)
+        """Any plain value encoded by msgspec as the reference does, laid out at ``depth`` (a
+        lone surrogate written as U+FFFD, as the reference writes it)."""
+        try:
+            encoded = _encode(value)
+        except UnicodeEncodeError:
+            encoded = _encode(writable_values(value))
         if self.indent:
             # A JSON text holds no raw line break inside a string: indent each to ``depth``.
             return msgspec.json.format(encoded, indent=self.indent).replace(b"\n", self.pad(depth))

@@ -29,7 +29,7 @@ from evalmark.report import (
     render_report,
     write_report,
 )
-from evalmark.report._wording import writable
+from evalmark.report._wording import LONE_SURROGATE, writable
 
 FORMATS = ("markdown", "json", "html", "junit")
 EXTENSIONS = {"markdown": ".md", "json": ".json", "html": ".html", "junit": ".xml"}
@@ -114,6 +114,21 @@ def reports(draw: st.DrawFn) -> Report:
     return report.with_gates(gates)
 
 
+def has_lone_surrogate(report: Report) -> bool:
+    """True when some text of the report holds a lone surrogate."""
+    texts = (
+        report.name,
+        list(report.sample_names),
+        list(report.sample_tags),
+        list(report.strategies),
+        [(r.explanation, dict(r.metadata)) for s in report.strategies for r in report.column(s)],
+        [report.output(i) for i in range(len(report))],
+        dict(report.metadata),
+        [g.to_dict() for g in report.gates],
+    )
+    return bool(LONE_SURROGATE.search(json.dumps(texts, ensure_ascii=False, default=str)))
+
+
 def contents(report: Report) -> dict[str, Any]:
     """What a report holds, as plain values, as UTF-8 can hold it (a lone surrogate written
     as U+FFFD)."""
@@ -143,17 +158,28 @@ def contents(report: Report) -> dict[str, Any]:
         outputs=["\ud800"],
     )
 )
+@example(  # U+FFFD sorts after U+FEFF where the surrogate it replaces sorted before
+    Report(
+        name="",
+        sample_names=["a", "b"],
+        sample_tags=[("\ud800",), ("\ufeff",)],
+        columns={"c": ResultColumn.from_results([EvaluationResult.passing()] * 2)},
+    )
+)
 @settings(max_examples=examples(50), deadline=None)
 @given(reports())
 def test_a_json_report_reads_back_to_the_same_report(report: Report) -> None:
     text = render_report(report, "json")
     again = Report.from_json(text)
-    assert render_report(again, "json") == text
     assert contents(again) == contents(report)
-    suite = SuiteReport([report])
-    assert render_report(SuiteReport.from_json(render_report(suite, "json")), "json") == (
-        render_report(suite, "json")
-    )
+    written = render_report(again, "json")
+    suite_text = render_report(SuiteReport([report]), "json")
+    suite_again = render_report(SuiteReport.from_json(suite_text), "json")
+    if not has_lone_surrogate(report):
+        assert written == text  # the same bytes
+        assert suite_again == suite_text
+    else:  # a surrogate became U+FFFD, which may sort elsewhere: stable from the first reading
+        assert render_report(Report.from_json(written), "json") == written
 
 
 @settings(max_examples=examples(25), deadline=None)

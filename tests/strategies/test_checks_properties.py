@@ -257,7 +257,7 @@ def test_hostile_text_gives_a_result_or_a_typed_error(
             assert_well_formed(result)
 
 
-@pytest.mark.parametrize("char", ["\ud800", "\u202e", "\x00", "é"])
+@pytest.mark.parametrize("char", ["\ud800\x00", "\u202e"])
 def test_a_megabyte_of_text_gives_a_result_or_a_typed_error(char: str) -> None:
     big = ("the cat " + char) * (1_000_000 // 9)
     item = sample("the cat sat", context=("the cat",), expected_facts=("cat",))

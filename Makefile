@@ -63,6 +63,11 @@ test: dev ## run the Rust and Python test suites
 	printf 'make test: the Rust and Python suites took %d:%02d (exit %d)\n' $$((took / 60)) $$((took % 60)) $$code; \
 	exit $$code
 
+# every Hypothesis test (Hypothesis marks them) with ten times the examples of the ci profile,
+# each test's own count scaled too (tests/budget.py); a test may take ten times longer
+test-deep: dev ## the property tests with ten times more examples (Hypothesis profile deep)
+	HYPOTHESIS_PROFILE=deep $(VENV)/bin/pytest -q -n 2 -m hypothesis --timeout=3000 --durations=10
+
 lint: dev ## formatting, lints and type checks for Rust and Python
 	cargo fmt --check
 	cargo clippy --release --all-targets --quiet -- -D warnings
@@ -99,4 +104,4 @@ bench: dev ## print throughput and ratios against the peer libraries (never fail
 	$(PY) bench/history.py
 	$(PY) bench/pytest_startup.py
 
-.PHONY: help build dev demo demo-all test lint docs docs-outputs docs-check bench wheel
+.PHONY: help build dev demo demo-all test test-deep lint docs docs-outputs docs-check bench wheel

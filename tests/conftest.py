@@ -15,6 +15,14 @@ settings.register_profile(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
+# ten times the ci profile's examples (`make test-deep`); tests/budget.py scales per-test counts
+settings.register_profile(
+    "deep",
+    max_examples=3000,
+    deadline=None,
+    derandomize=False,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 

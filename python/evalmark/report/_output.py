@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark._files.atomic import write_atomically
-from evalmark._files.text import to_utf8
+from evalmark._files.text import escape_surrogates, to_utf8
 from evalmark.report._formatters import formatter_for_path, get_formatter
 from evalmark.report._model import Report
 from evalmark.report._render.json import render_with_reports
@@ -40,12 +40,13 @@ def render_report(report: Report | SuiteReport, format: str = "markdown", **opti
     ``html`` (a self-contained page for a reviewer; options ``samples=``, ``max_rows=``,
     ``timestamp=``), ``junit`` (one test case per check of a case, and per gate condition), or a
     format registered with ``register_formatter``. A :class:`SuiteReport` renders as
-    ``markdown`` (its overview) or ``json`` (every report in full, without options)."""
+    ``markdown`` (its overview) or ``json`` (every report in full, without options). The text
+    is what :func:`write_report` writes: a lone surrogate in it is written as ``\\udcff``."""
     if isinstance(report, SuiteReport):
         if options:
             raise TypeError(f"a suite report takes no options; got {', '.join(options)}")
-        return _suite_text(report, format)
-    return get_formatter(format).render(report, **options)
+        return escape_surrogates(_suite_text(report, format))
+    return escape_surrogates(get_formatter(format).render(report, **options))
 
 
 def write_report(

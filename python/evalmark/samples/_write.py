@@ -29,14 +29,34 @@ def write_records(
     if fmt is None:
         raise error([Problem("choose a .yaml, .yml, .json or .jsonl file name", path=str(target))])
     records = list(items)
-    if fmt == "jsonl":
-        encoder = msgspec.json.Encoder()
-        data = b"".join(encoder.encode(item) + b"\n" for item in records)
-    elif fmt == "json":
-        data = msgspec.json.format(msgspec.json.encode(records), indent=2) + b"\n"
-    else:
-        data = dump_yaml(msgspec.to_builtins(records))
+    encoder = msgspec.json.Encoder()
+    try:
+        if fmt == "jsonl":
+            data = b"".join(encoder.encode(item) + b"\n" for item in records)
+        elif fmt == "json":
+            data = msgspec.json.format(encoder.encode(records), indent=2) + b"\n"
+        else:
+            encoder.encode(records)  # what UTF-8 cannot store, YAML's reader refuses too
+            data = dump_yaml(msgspec.to_builtins(records))
+    except UnicodeEncodeError:
+        raise error([_unstorable(records, encoder, target)]) from None
     write_atomically(target, data)
+
+
+def _unstorable(records: list[Any], encoder: msgspec.json.Encoder, target: Path) -> Problem:
+    """The problem of the first record holding a lone surrogate (no UTF-8 form)."""
+    for number, item in enumerate(records, start=1):
+        try:
+            encoder.encode(item)
+        except UnicodeEncodeError:
+            label = getattr(item, "name", None) or getattr(item, "id", None)
+            return Problem(
+                "holds a lone surrogate character, which UTF-8 cannot store; replace it "
+                "(text decoded with errors='surrogateescape' or from a broken \\ud800 escape)",
+                path=str(target),
+                record=f"record {number}" + (f" ({label!r})" if label else ""),
+            )
+    return Problem("holds text UTF-8 cannot store", path=str(target))  # pragma: no cover
 
 
 def write_samples(samples: Iterable[Sample], path: str | os.PathLike[str]) -> None:

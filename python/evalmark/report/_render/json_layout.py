@@ -20,6 +20,8 @@ import msgspec
 import numpy as np
 import numpy.typing as npt
 
+from evalmark._files.text import without_surrogates
+
 __all__ = ["Layout", "Template", "layout_for", "numbers", "texts", "three_decimals"]
 
 _encode = msgspec.json.encode
@@ -51,8 +53,13 @@ class Layout:
         return self.pad(depth) + bracket
 
     def value(self, value: Any, depth: int) -> bytes:
-        """Any plain value encoded by msgspec as the reference does, laid out at ``depth``."""
-        encoded = _encode(value)
+        """Any plain value encoded by msgspec as the reference does, laid out at ``depth`` (a
+        lone surrogate, in a judge's prompt kept in a result's metadata say, written as the six
+        characters ``\\udcff``, as the reference writes it)."""
+        try:
+            encoded = _encode(value)
+        except UnicodeEncodeError:
+            encoded = _encode(without_surrogates(value))
         if self.indent:
             # A JSON text holds no raw line break inside a string: indent each to ``depth``.
             return msgspec.json.format(encoded, indent=self.indent).replace(b"\n", self.pad(depth))

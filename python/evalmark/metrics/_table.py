@@ -47,6 +47,10 @@ class MetricFunction:
     quadratic: bool = False
     # The input a kernel rejection is about (json_match only rejects `expected`).
     blame: Literal["expected", "actual", "both"] = "both"
+    # "many": `expected` may hold a list of targets per row, which the function scores as one
+    # row (the best gold answer, rouge-score's score_multi, multi-reference BLEU); the
+    # strategies then pass a sample's expected outputs together.
+    targets: Literal["one", "many"] = "one"
 
     @property
     def scalar(self) -> Callable[..., Any]:
@@ -138,7 +142,18 @@ TOKEN_F1 = MetricFunction(
     (Option("normalizer", "squad", ("squad", "none")),),
     "SQuAD token F1",
     _UNIT,
-    "the SQuAD v2.0 script's compute_f1",
+    "the SQuAD v2.0 script's compute_f1 (the max over gold answers for a list)",
+    targets="many",
+)
+SQUAD_EXACT_MATCH = MetricFunction(
+    "squad_exact_match",
+    "_overlap",
+    (Option("normalizer", "squad", ("squad", "none")),),
+    "SQuAD exact match of normalized answers",
+    "True or False",
+    "the SQuAD v2.0 script's compute_exact (the max over gold answers for a list)",
+    dtype="bool",
+    targets="many",
 )
 ROUGE_L = MetricFunction(
     "rouge_l",
@@ -148,6 +163,7 @@ ROUGE_L = MetricFunction(
     _UNIT,
     f'{_ROUGE_SCORE}(["rougeL"])',
     quadratic=True,
+    targets="many",
 )
 ROUGE_N = MetricFunction(
     "rouge_n",
@@ -156,6 +172,7 @@ ROUGE_N = MetricFunction(
     "ROUGE-N (clipped n-gram overlap)",
     _UNIT,
     f'{_ROUGE_SCORE}(["rouge1"]), ["rouge2"], ...',
+    targets="many",
 )
 ROUGE_LSUM = MetricFunction(
     "rouge_lsum",
@@ -165,6 +182,7 @@ ROUGE_LSUM = MetricFunction(
     _UNIT,
     f'{_ROUGE_SCORE}(["rougeLsum"])',
     quadratic=True,
+    targets="many",
 )
 BLEU = MetricFunction(
     "bleu",
@@ -179,6 +197,7 @@ BLEU = MetricFunction(
     "sentence BLEU, divided by 100",
     _UNIT,
     "sacrebleu's sentence_bleu(actual, [expected]).score / 100",
+    targets="many",
 )
 CHRF = MetricFunction(
     "chrf",
@@ -194,6 +213,7 @@ CHRF = MetricFunction(
     "sentence chrF (word_order=2: chrF++), divided by 100",
     _UNIT,
     "sacrebleu's sentence_chrf(actual, [expected]).score / 100",
+    targets="many",
 )
 LEVENSHTEIN_SIMILARITY = MetricFunction(
     "levenshtein_similarity",
@@ -204,14 +224,64 @@ LEVENSHTEIN_SIMILARITY = MetricFunction(
     "rapidfuzz.distance.Levenshtein.normalized_similarity",
     quadratic=True,
 )
+_WEIGHTS = Option("weights", (1, 1, 1), kind="weights")
+_COUNT_CUTOFF = Option("score_cutoff", None, kind="int")
+_FRACTION_CUTOFF = Option("score_cutoff", None, kind="number")
 LEVENSHTEIN_DISTANCE = MetricFunction(
     "levenshtein_distance",
     "_edit",
-    (),
+    (_WEIGHTS, _COUNT_CUTOFF),
     "Levenshtein edit distance over code points",
-    "a count of edits, 0 or more",
+    "a count of edits (a weighted cost), 0 or more",
     "rapidfuzz.distance.Levenshtein.distance",
     dtype="int64",
+    quadratic=True,
+)
+LEVENSHTEIN_NORMALIZED_DISTANCE = MetricFunction(
+    "levenshtein_normalized_distance",
+    "_edit",
+    (_WEIGHTS, _FRACTION_CUTOFF),
+    "Levenshtein distance over its largest possible value",
+    _UNIT,
+    "rapidfuzz.distance.Levenshtein.normalized_distance",
+    quadratic=True,
+)
+INDEL_DISTANCE = MetricFunction(
+    "indel_distance",
+    "_edit",
+    (_COUNT_CUTOFF,),
+    "insertions and deletions only (no substitution)",
+    "a count of edits, 0 or more",
+    "rapidfuzz.distance.Indel.distance",
+    dtype="int64",
+    quadratic=True,
+)
+INDEL_NORMALIZED_DISTANCE = MetricFunction(
+    "indel_normalized_distance",
+    "_edit",
+    (_FRACTION_CUTOFF,),
+    "Indel distance over the sum of the lengths",
+    _UNIT,
+    "rapidfuzz.distance.Indel.normalized_distance",
+    quadratic=True,
+)
+_RATE = "0 or more (errors per reference unit; over 1 when the output adds much)"
+WER = MetricFunction(
+    "wer",
+    "_wer",
+    (),
+    "word error rate",
+    _RATE,
+    "jiwer.wer(expected, actual)",
+    quadratic=True,
+)
+CER = MetricFunction(
+    "cer",
+    "_wer",
+    (),
+    "character error rate",
+    _RATE,
+    "jiwer.cer(expected, actual)",
     quadratic=True,
 )
 JSON_MATCH = MetricFunction(
@@ -239,6 +309,7 @@ FUNCTIONS: Mapping[str, MetricFunction] = MappingProxyType(
         f.name: f
         for f in (
             TOKEN_F1,
+            SQUAD_EXACT_MATCH,
             ROUGE_L,
             ROUGE_N,
             ROUGE_LSUM,
@@ -246,6 +317,11 @@ FUNCTIONS: Mapping[str, MetricFunction] = MappingProxyType(
             CHRF,
             LEVENSHTEIN_SIMILARITY,
             LEVENSHTEIN_DISTANCE,
+            LEVENSHTEIN_NORMALIZED_DISTANCE,
+            INDEL_DISTANCE,
+            INDEL_NORMALIZED_DISTANCE,
+            WER,
+            CER,
             JSON_MATCH,
             COSINE,
         )
@@ -270,6 +346,7 @@ _METRICS: tuple[Metric, ...] = (
         "token F1, whitespace split only",
         _NONE,
     ),
+    Metric("squad_exact_match", SQUAD_EXACT_MATCH),
     Metric("rouge_l", ROUGE_L, {}, "ROUGE-L F-measure", f"{_rouge('rougeL')} F-measure"),
     Metric(
         "rouge_l_precision",
@@ -334,6 +411,11 @@ _METRICS: tuple[Metric, ...] = (
     ),
     Metric("levenshtein_similarity", LEVENSHTEIN_SIMILARITY),
     Metric("levenshtein_distance", LEVENSHTEIN_DISTANCE),
+    Metric("levenshtein_normalized_distance", LEVENSHTEIN_NORMALIZED_DISTANCE),
+    Metric("indel_distance", INDEL_DISTANCE),
+    Metric("indel_normalized_distance", INDEL_NORMALIZED_DISTANCE),
+    Metric("wer", WER),
+    Metric("cer", CER),
     Metric("json_match", JSON_MATCH, {}, "JSON equality, numbers by value", _NONE),
     Metric("json_match_strict", JSON_MATCH, {"numbers": "strict"}, "JSON equality, 1 != 1.0"),
     Metric("cosine", COSINE),

@@ -3,8 +3,10 @@
 Each has a batch path: ``evaluate_batch`` makes one kernel call over every output and returns
 a :class:`~evalmark.data._results.ResultColumn` whose explanations are written only when read.
 A sample
-with several ``expected_outputs`` scores the best of them (as SQuAD does). ``evaluate`` is the
-batch path on one row, so both give identical numbers.
+with several ``expected_outputs`` is scored as the metric function scores a list of targets
+when it takes one (multi-reference BLEU, rouge-score's ``score_multi``, the SQuAD max over
+gold answers), else it scores the best of them. ``evaluate`` is the batch path on one row, so
+both give identical numbers.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ __all__ = [
     "MetricStrategy",
     "RougeL",
     "SemanticSimilarity",
+    "SquadExactMatch",
     "TextPairs",
     "TokenF1",
 ]
@@ -127,6 +130,13 @@ class TextPairs:
         with cls._cache_lock:
             cls._cache = None
 
+    def grouped(self) -> tuple[npt.NDArray[np.int64], list[list[str]], list[str]]:
+        """The rows that have pairs, each row's expected texts together, and its output."""
+        rows, starts = np.unique(self.owners, return_index=True)
+        ends = [*starts[1:].tolist(), len(self.expected)]
+        expected = [self.expected[i:j] for i, j in zip(starts.tolist(), ends, strict=True)]
+        return rows.astype(np.int64), expected, [self.actual[i] for i in starts.tolist()]
+
     def row_scores(self, pair_scores: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
         """(best score of each row, whether the row has a score)."""
         if self.single:
@@ -195,7 +205,7 @@ class MetricStrategy:
         for option, value in self.options.items():
             setattr(self, option, value)  # readable as attributes too: RougeN(n=2).n
 
-    def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
+    def _kernel(self, expected: Sequence[Any], actual: list[str]) -> FloatArray:
         function = type(self).function
         if function is None:
             raise NotImplementedError
@@ -215,8 +225,20 @@ class MetricStrategy:
         overrides: dict[int, EvaluationResult] = {
             i: EvaluationResult.from_error("strategy", exc) for i, exc in pairs.bad.items()
         }
-        pair_scores = np.asarray(self._pair_scores_checked(pairs, overrides), dtype=np.float64)
-        scores, present = pairs.row_scores(np.clip(pair_scores, 0.0, 1.0))
+        function = type(self).function
+        if not pairs.single and function is not None and function.targets == "many":
+            # The function scores a row's targets together (multi-reference BLEU, ...).
+            rows, expected, actual = pairs.grouped()
+            scores = np.zeros(pairs.rows, dtype=np.float64)
+            present = np.zeros(pairs.rows, dtype=np.bool_)
+            if len(rows):
+                scores[rows] = np.clip(self._kernel(expected, actual), 0.0, 1.0)
+                present[rows] = True
+        else:
+            pair_scores = np.asarray(
+                self._pair_scores_checked(pairs, overrides), dtype=np.float64
+            )
+            scores, present = pairs.row_scores(np.clip(pair_scores, 0.0, 1.0))
         passed = present & (scores >= self.threshold)
         return ResultColumn(scores, passed, self._explainer(pairs), overrides)
 
@@ -251,6 +273,15 @@ class TokenF1(MetricStrategy):
 
     label = "token F1"
     function = FUNCTIONS["token_f1"]
+
+
+class SquadExactMatch(MetricStrategy):
+    """Passes when the output is an expected answer after SQuAD's ``normalize_answer`` (the
+    v2.0 script's ``compute_exact``; with several expected outputs, when it matches one)."""
+
+    label = "exact match"
+    default_threshold = 1.0
+    function = FUNCTIONS["squad_exact_match"]
 
 
 class RougeL(MetricStrategy):

@@ -1,0 +1,286 @@
+//! Levenshtein distance with weights, the Indel distance, their normalized forms and the
+//! alignment itself (edit operations), all over Unicode code points and as RapidFuzz's
+//! `Levenshtein` and `Indel` define them (`s1` is `expected`, `s2` is `actual`: the edits turn
+//! `expected` into `actual`).
+//!
+//! Unit weights use the bit-parallel kernel of `levenshtein.rs`; equal insert and delete costs
+//! with a substitution no cheaper than both are the Indel distance times the cost, from the
+//! bit-parallel LCS of `lcs.rs`; any other weights take the O(n·m) table, one row at a time.
+
+use rustc_hash::FxHashMap;
+
+use super::halt::{Context, Run, TryVec};
+use super::lcs::{lcs_len, LcsScratch};
+use super::levenshtein;
+use super::text::decode_into;
+
+/// The cost of an insertion, a deletion and a substitution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub insert: usize,
+    pub delete: usize,
+    pub substitute: usize,
+}
+
+impl Weights {
+    pub const UNIT: Weights = Weights {
+        insert: 1,
+        delete: 1,
+        substitute: 1,
+    };
+}
+
+/// The most cells [`editops`] holds (one byte each): longer pairs are refused.
+pub const EDITOPS_CELLS: usize = 1 << 28;
+
+/// Reusable buffers.
+#[derive(Default)]
+pub struct Scratch {
+    unit: levenshtein::Scratch,
+    lcs: LcsScratch,
+    a: Vec<u32>,
+    b: Vec<u32>,
+    names: FxHashMap<u32, u32>,
+    row: Vec<usize>,
+    delta: Vec<i8>,
+}
+
+impl Scratch {
+    /// Decode both texts into `self.a` and `self.b` as dense ids from 0; the number of ids.
+    fn load(&mut self, a: &[u8], b: &[u8]) -> usize {
+        self.a.clear();
+        self.b.clear();
+        decode_into(a, &mut self.a);
+        decode_into(b, &mut self.b);
+        self.names.clear();
+        let names = &mut self.names;
+        for c in self.a.iter_mut().chain(self.b.iter_mut()) {
+            let next = names.len() as u32;
+            *c = *names.entry(*c).or_insert(next);
+        }
+        self.names.len()
+    }
+}
+
+/// The common prefix length of `a` and `b`, and both without their common prefix and suffix.
+fn strip<'x>(a: &'x [u32], b: &'x [u32]) -> (usize, &'x [u32], &'x [u32]) {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (prefix, &a[..a.len() - suffix], &b[..b.len() - suffix])
+}
+
+/// The largest distance two texts of `n1` and `n2` code points can have under `w`
+/// (RapidFuzz's maximum, the denominator of the normalized distance).
+pub fn max_distance(n1: usize, n2: usize, w: Weights) -> usize {
+    let all = n1 * w.delete + n2 * w.insert;
+    let through = if n1 >= n2 {
+        n2 * w.substitute + (n1 - n2) * w.delete
+    } else {
+        n1 * w.substitute + (n2 - n1) * w.insert
+    };
+    all.min(through)
+}
+
+/// The Indel distance (insertions and deletions only): n1 + n2 − 2·LCS.
+pub fn indel(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usize> {
+    if a == b {
+        return Ok(0);
+    }
+    let alphabet = s.load(a, b);
+    let (_, x, y) = strip(&s.a, &s.b);
+    let (p, t) = if x.len() <= y.len() { (x, y) } else { (y, x) };
+    let common = lcs_len(p, t, alphabet, &mut s.lcs, stop)?;
+    Ok(x.len() + y.len() - 2 * common)
+}
+
+/// The Levenshtein distance of `a` to `b` under the weights `w`.
+pub fn distance(a: &[u8], b: &[u8], w: Weights, s: &mut Scratch, stop: &Context) -> Run<usize> {
+    if a == b {
+        return Ok(0);
+    }
+    if w.insert == w.delete {
+        if w.insert == 0 {
+            return Ok(0);
+        }
+        if w.substitute == w.insert {
+            return Ok(levenshtein::distance(a, b, &mut s.unit, stop)? * w.insert);
+        }
+        if w.substitute >= w.insert + w.delete {
+            return Ok(indel(a, b, s, stop)? * w.insert);
+        }
+    }
+    s.load(a, b);
+    let Scratch { a, b, row, .. } = s;
+    let (_, x, y) = strip(a, b);
+    row.clear();
+    row.try_extend(&[0], "the Levenshtein row")?;
+    row.try_resize(y.len() + 1, 0, "the Levenshtein row")?;
+    for (j, cell) in row.iter_mut().enumerate() {
+        *cell = j * w.insert;
+    }
+    for (i, &cx) in x.iter().enumerate() {
+        stop.check_before(y.len().div_ceil(64))?;
+        let mut diagonal = row[0];
+        row[0] = (i + 1) * w.delete;
+        for (j, &cy) in y.iter().enumerate() {
+            let up = row[j + 1];
+            let swap = if cx == cy { 0 } else { w.substitute };
+            let best = (up + w.delete)
+                .min(row[j] + w.insert)
+                .min(diagonal + swap);
+            diagonal = up;
+            row[j + 1] = best;
+        }
+    }
+    Ok(row[y.len()])
+}
+
+/// The number of code points of a text.
+pub fn length(text: &[u8]) -> usize {
+    super::text::count_code_points(text)
+}
+
+/// The distance over its maximum (0.0 when the maximum is 0), computed as one division.
+pub fn normalized(dist: usize, maximum: usize) -> f64 {
+    if maximum == 0 {
+        0.0
+    } else {
+        dist as f64 / maximum as f64
+    }
+}
+
+/// One edit of an alignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Insert,
+    Delete,
+    Replace,
+}
+
+/// The edit operations turning `a` into `b`, with their positions in `a` and `b`, in
+/// RapidFuzz's order and with its choices among equal alignments: common prefix and suffix
+/// are left out, and the table is walked back from its end preferring a deletion, then an
+/// insertion, then a substitution or match. `None` when the table would exceed
+/// [`EDITOPS_CELLS`].
+pub fn editops(
+    a: &[u8],
+    b: &[u8],
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<Option<Vec<(Op, usize, usize)>>> {
+    s.load(a, b);
+    let Scratch {
+        a, b, row, delta, ..
+    } = s;
+    let (prefix, x, y) = strip(a, b);
+    let (n, m) = (x.len(), y.len());
+    if n.saturating_mul(m) > EDITOPS_CELLS {
+        return Ok(None);
+    }
+    // delta[(i - 1) * m + (j - 1)] = D[i][j] − D[i − 1][j], for i in 1..=n, j in 1..=m, where
+    // D[i][j] is the distance of x[..i] to y[..j].
+    delta.clear();
+    delta.try_resize(n * m, 0, "the alignment table")?;
+    row.clear();
+    row.try_resize(m + 1, 0, "the alignment table")?;
+    for (j, cell) in row.iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=n {
+        stop.check_before(m.div_ceil(8))?;
+        let mut diagonal = row[0];
+        row[0] = i;
+        let cx = x[i - 1];
+        let out = &mut delta[(i - 1) * m..i * m];
+        for j in 1..=m {
+            let up = row[j];
+            let best = (up + 1)
+                .min(row[j - 1] + 1)
+                .min(diagonal + usize::from(cx != y[j - 1]));
+            out[j - 1] = (best as isize - up as isize) as i8;
+            diagonal = up;
+            row[j] = best;
+        }
+    }
+    let vertical = |i: usize, j: usize| delta[(i - 1) * m + (j - 1)];
+    let mut ops = Vec::new();
+    let (mut col, mut line) = (n, m);
+    while line > 0 && col > 0 {
+        if vertical(col, line) == 1 {
+            col -= 1;
+            ops.push((Op::Delete, col + prefix, line + prefix));
+        } else {
+            line -= 1;
+            if line > 0 && vertical(col, line) == -1 {
+                ops.push((Op::Insert, col + prefix, line + prefix));
+            } else {
+                col -= 1;
+                if x[col] != y[line] {
+                    ops.push((Op::Replace, col + prefix, line + prefix));
+                }
+            }
+        }
+    }
+    while col > 0 {
+        col -= 1;
+        ops.push((Op::Delete, col + prefix, line + prefix));
+    }
+    while line > 0 {
+        line -= 1;
+        ops.push((Op::Insert, col + prefix, line + prefix));
+    }
+    ops.reverse();
+    Ok(Some(ops))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weighted(a: &str, b: &str, w: (usize, usize, usize)) -> usize {
+        let w = Weights {
+            insert: w.0,
+            delete: w.1,
+            substitute: w.2,
+        };
+        distance(
+            a.as_bytes(),
+            b.as_bytes(),
+            w,
+            &mut Scratch::default(),
+            &Context::new(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn weights_pick_the_cheapest_edits() {
+        assert_eq!(weighted("kitten", "sitting", (1, 1, 1)), 3);
+        assert_eq!(weighted("kitten", "sitting", (1, 1, 2)), 5);
+        assert_eq!(weighted("abc", "", (1, 3, 1)), 9);
+        assert_eq!(weighted("", "abc", (2, 1, 1)), 6);
+        assert_eq!(weighted("ab", "ba", (1, 1, 5)), 2);
+        assert_eq!(weighted("héllo", "hallo", (3, 3, 1)), 1);
+    }
+
+    #[test]
+    fn editops_are_a_minimal_alignment() {
+        let ops = editops(b"kitten", b"sitting", &mut Scratch::default(), &Context::new())
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            ops,
+            vec![
+                (Op::Replace, 0, 0),
+                (Op::Replace, 4, 4),
+                (Op::Insert, 6, 6)
+            ]
+        );
+    }
+}

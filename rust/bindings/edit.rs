@@ -139,7 +139,9 @@ fn error_counts<'py>(
         "word" => true,
         "char" => false,
         other => {
-            return Err(EvalError::input(format!("unit must be 'word' or 'char', got {other:?}")).into())
+            return Err(
+                EvalError::input(format!("unit must be 'word' or 'char', got {other:?}")).into(),
+            )
         }
     };
     let (he, ha) = (hold(expected, "expected")?, hold(actual, "actual")?);
@@ -152,16 +154,22 @@ fn error_counts<'py>(
             check_rows(&e, &a, cap, stop)?;
         }
         let mut out = result_array::<i64>(3 * n, "the result array")?;
-        fill_rows(&mut out, 3, workers, stop, |s: &mut wer::Scratch, i, cell| {
-            let c = if words {
-                wer::word_counts(e.row(i), a.row(i), s, stop)
-            } else {
-                wer::char_counts(e.row(i), a.row(i), s, stop)
-            }
-            .map_err(|err| EvalError::from(err).at_row(i))?;
-            cell.copy_from_slice(&[c.errors as i64, c.reference as i64, c.hypothesis as i64]);
-            Ok(())
-        })?;
+        fill_rows(
+            &mut out,
+            3,
+            workers,
+            stop,
+            |s: &mut wer::Scratch, i, cell| {
+                let c = if words {
+                    wer::word_counts(e.row(i), a.row(i), s, stop)
+                } else {
+                    wer::char_counts(e.row(i), a.row(i), s, stop)
+                }
+                .map_err(|err| EvalError::from(err).at_row(i))?;
+                cell.copy_from_slice(&[c.errors as i64, c.reference as i64, c.hypothesis as i64]);
+                Ok(())
+            },
+        )?;
         Ok(out)
     })?;
     PyArray1::from_vec(py, out).reshape([n, 3])
@@ -227,15 +235,21 @@ fn levenshtein_cdist<'py>(
     let out = run_watched(py, workers, size, |stop, workers| {
         let mut out = result_array::<i64>(n * m, "the distance matrix")?;
         if m > 0 {
-            fill_rows(&mut out, m, workers, stop, |s: &mut edit_weighted::Scratch, i, row| {
-                let query = q.row(i);
-                for (j, cell) in row.iter_mut().enumerate() {
-                    let d = edit_weighted::distance(query, c.row(j), w, s, stop)
-                        .map_err(|err| EvalError::from(err).at_row(i))?;
-                    *cell = cut(d, score_cutoff);
-                }
-                Ok(())
-            })?;
+            fill_rows(
+                &mut out,
+                m,
+                workers,
+                stop,
+                |s: &mut edit_weighted::Scratch, i, row| {
+                    let query = q.row(i);
+                    for (j, cell) in row.iter_mut().enumerate() {
+                        let d = edit_weighted::distance(query, c.row(j), w, s, stop)
+                            .map_err(|err| EvalError::from(err).at_row(i))?;
+                        *cell = cut(d, score_cutoff);
+                    }
+                    Ok(())
+                },
+            )?;
         }
         Ok(out)
     })?;

@@ -131,9 +131,7 @@ pub fn distance(a: &[u8], b: &[u8], w: Weights, s: &mut Scratch, stop: &Context)
         for (j, &cy) in y.iter().enumerate() {
             let up = row[j + 1];
             let swap = if cx == cy { 0 } else { w.substitute };
-            let best = (up + w.delete)
-                .min(row[j] + w.insert)
-                .min(diagonal + swap);
+            let best = (up + w.delete).min(row[j] + w.insert).min(diagonal + swap);
             diagonal = up;
             row[j + 1] = best;
         }
@@ -271,16 +269,17 @@ mod tests {
 
     #[test]
     fn editops_are_a_minimal_alignment() {
-        let ops = editops(b"kitten", b"sitting", &mut Scratch::default(), &Context::new())
-            .unwrap()
-            .unwrap();
+        let ops = editops(
+            b"kitten",
+            b"sitting",
+            &mut Scratch::default(),
+            &Context::new(),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(
             ops,
-            vec![
-                (Op::Replace, 0, 0),
-                (Op::Replace, 4, 4),
-                (Op::Insert, 6, 6)
-            ]
+            vec![(Op::Replace, 0, 0), (Op::Replace, 4, 4), (Op::Insert, 6, 6)]
         );
     }
 }

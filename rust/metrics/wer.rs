@@ -133,7 +133,13 @@ mod tests {
     use super::*;
 
     fn words(e: &str, a: &str) -> Counts {
-        word_counts(e.as_bytes(), a.as_bytes(), &mut Scratch::default(), &Context::new()).unwrap()
+        word_counts(
+            e.as_bytes(),
+            a.as_bytes(),
+            &mut Scratch::default(),
+            &Context::new(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -142,6 +148,9 @@ mod tests {
         assert_eq!(words(" a\tb ", "a\tb").reference, 1);
         assert_eq!(words("a \tb", "a b").errors, 0);
         assert_eq!(words("", "a b").rate(), 2.0);
-        assert_eq!(words("one two three four", "one three four five").rate(), 0.5);
+        assert_eq!(
+            words("one two three four", "one three four five").rate(),
+            0.5
+        );
     }
 }

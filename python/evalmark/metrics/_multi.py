@@ -4,7 +4,7 @@ back to one score per row (the best one, as SQuAD and rouge-score's ``score_mult
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
@@ -19,9 +19,12 @@ TargetBatch = Texts | Sequence[Targets]
 IntArray = npt.NDArray[np.int64]
 
 
-def is_plain(expected: Any) -> bool:
-    """Whether a batch has one ``str`` target per row (no flattening needed)."""
-    return isinstance(expected, TextColumn | str) or all(type(x) is str for x in expected)
+def is_plain(expected: Any) -> TypeGuard[Texts]:
+    """Whether a batch has one ``str`` target per row (no flattening needed). Only a list or a
+    tuple can hold lists of targets; any other iterable goes to the kernel as it is."""
+    if not isinstance(expected, list | tuple):
+        return True
+    return all(isinstance(x, str) for x in expected)
 
 
 class Flat:
@@ -49,7 +52,15 @@ class Flat:
         flat_actual: list[str] = []
         counts = np.zeros(len(expected), dtype=np.int64)
         for i, (targets, prediction) in enumerate(zip(expected, actual, strict=True)):
-            row = (targets,) if isinstance(targets, str) else tuple(targets)
+            if isinstance(targets, str):
+                row: tuple[str, ...] = (targets,)
+            elif isinstance(targets, list | tuple):
+                row = tuple(targets)
+            else:
+                raise TypeError(
+                    f"{name}: row {i} of expected is a {type(targets).__name__}; give a str "
+                    "or a list of str"
+                )
             if not row:
                 raise MetricInputError(
                     f"{name}: row {i} of expected has no target; give at least one"
@@ -59,6 +70,10 @@ class Flat:
                     raise TypeError(
                         f"{name}: row {i} of expected holds a {type(target).__name__}, not a str"
                     )
+            if not isinstance(prediction, str):
+                raise TypeError(
+                    f"{name}: row {i} of actual is a {type(prediction).__name__}, not a str"
+                )
             flat_expected.extend(row)
             flat_actual.extend([prediction] * len(row))
             counts[i] = len(row)
@@ -121,4 +136,8 @@ def score_multi(
 
 def one_row(expected: Targets) -> list[Targets]:
     """A scalar call's targets as a batch of one row."""
-    return [expected if isinstance(expected, str) else list(expected)]
+    if isinstance(expected, str):
+        return [expected]
+    if not isinstance(expected, list | tuple):
+        raise TypeError(f"expected must be a str or a list of str, got {type(expected).__name__}")
+    return [list(expected)]

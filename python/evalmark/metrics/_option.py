@@ -64,7 +64,9 @@ class Option:
         if self.kind == "weights":
             return "three whole numbers >= 0"
         if self.kind == "int":
-            return f"a whole number >= {self.minimum}" + (" or None" if self.default is None else "")
+            return f"a whole number >= {self.minimum}" + (
+                " or None" if self.default is None else ""
+            )
         return "a number >= 0" + (" or None" if self.default is None else "")
 
     def schema(self) -> dict[str, Any]:

@@ -94,7 +94,7 @@ def token_f1_batch(
             texts_arg(actual),
             normalizer,
             threads,
-            max_chars,  # type: ignore[arg-type]
+            max_chars,
         )
     return _squad_best(
         expected, actual, "token_f1", "token_f1_batch", normalizer, threads, max_chars
@@ -136,7 +136,7 @@ def squad_exact_match_batch(
             texts_arg(actual),
             normalizer,
             threads,
-            max_chars,  # type: ignore[arg-type]
+            max_chars,
         )
     best = _squad_best(
         expected,
@@ -291,7 +291,7 @@ def _rows(
     run: Callable[[object, object, str], FloatArray],
 ) -> FloatArray:
     if is_plain(expected):
-        return run(texts_arg(expected), texts_arg(actual), measure)  # type: ignore[arg-type]
+        return run(texts_arg(expected), texts_arg(actual), measure)
     return score_multi(expected, actual, name, measure, run)  # type: ignore[arg-type]
 
 

@@ -55,7 +55,8 @@ def _corpus(
     counts = _core.error_counts(
         texts_arg(expected), texts_arg(actual), unit, resolve_workers(workers), max_chars
     )
-    errors, reference, hypothesis = (int(x) for x in np.sum(counts, axis=0, dtype=np.int64))
+    totals = np.asarray(counts, dtype=np.int64).sum(axis=0)
+    errors, reference, hypothesis = int(totals[0]), int(totals[1]), int(totals[2])
     return float(hypothesis) if reference == 0 else errors / reference
 
 

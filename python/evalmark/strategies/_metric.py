@@ -205,7 +205,7 @@ class MetricStrategy:
         for option, value in self.options.items():
             setattr(self, option, value)  # readable as attributes too: RougeN(n=2).n
 
-    def _kernel(self, expected: Sequence[Any], actual: list[str]) -> FloatArray:
+    def _kernel(self, expected: list[str], actual: list[str]) -> FloatArray:
         function = type(self).function
         if function is None:
             raise NotImplementedError
@@ -232,12 +232,11 @@ class MetricStrategy:
             scores = np.zeros(pairs.rows, dtype=np.float64)
             present = np.zeros(pairs.rows, dtype=np.bool_)
             if len(rows):
-                scores[rows] = np.clip(self._kernel(expected, actual), 0.0, 1.0)
+                grouped = function.batch(expected, actual, workers=self.workers, **self.options)
+                scores[rows] = np.clip(np.asarray(grouped, dtype=np.float64), 0.0, 1.0)
                 present[rows] = True
         else:
-            pair_scores = np.asarray(
-                self._pair_scores_checked(pairs, overrides), dtype=np.float64
-            )
+            pair_scores = np.asarray(self._pair_scores_checked(pairs, overrides), dtype=np.float64)
             scores, present = pairs.row_scores(np.clip(pair_scores, 0.0, 1.0))
         passed = present & (scores >= self.threshold)
         return ResultColumn(scores, passed, self._explainer(pairs), overrides)

@@ -90,7 +90,14 @@ mod tests {
 
     fn em(e: &str, a: &str) -> bool {
         let mut s = ExactScratch::default();
-        exact_match(e.as_bytes(), a.as_bytes(), Normalizer::Squad, &mut s, &Context::new()).unwrap()
+        exact_match(
+            e.as_bytes(),
+            a.as_bytes(),
+            Normalizer::Squad,
+            &mut s,
+            &Context::new(),
+        )
+        .unwrap()
     }
 
     #[test]

@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 use super::halt::{Context, Run, TryVec};
 use super::lcs::{lcs_len, LcsScratch};
 use super::levenshtein;
+use super::levenshtein_blocks::column;
 use super::text::decode_into;
 
 /// The cost of an insertion, a deletion and a substitution.
@@ -30,8 +31,9 @@ impl Weights {
     };
 }
 
-/// The most cells [`editops`] holds (one byte each): longer pairs are refused.
-pub const EDITOPS_CELLS: usize = 1 << 28;
+/// The most cells [`editops`] holds (two bits each, 256 MiB at most): longer pairs are
+/// refused.
+pub const EDITOPS_CELLS: usize = 1 << 30;
 
 /// Reusable buffers.
 #[derive(Default)]
@@ -42,23 +44,36 @@ pub struct Scratch {
     b: Vec<u32>,
     names: FxHashMap<u32, u32>,
     row: Vec<usize>,
-    delta: Vec<i8>,
+    slots: Vec<u32>,
+    pm: Vec<u64>,
+    vp: Vec<u64>,
+    vn: Vec<u64>,
+    columns: Vec<u64>,
 }
 
 impl Scratch {
-    /// Decode both texts into `self.a` and `self.b` as dense ids from 0; the number of ids.
+    /// Decode both texts into `self.a` and `self.b` as ids below the returned alphabet size:
+    /// ASCII keeps its value (and two ASCII texts are not decoded at all), other code points
+    /// count up from 0x80.
     fn load(&mut self, a: &[u8], b: &[u8]) -> usize {
         self.a.clear();
         self.b.clear();
+        if a.is_ascii() && b.is_ascii() {
+            self.a.extend(a.iter().map(|&c| u32::from(c)));
+            self.b.extend(b.iter().map(|&c| u32::from(c)));
+            return 0x80;
+        }
         decode_into(a, &mut self.a);
         decode_into(b, &mut self.b);
         self.names.clear();
         let names = &mut self.names;
         for c in self.a.iter_mut().chain(self.b.iter_mut()) {
-            let next = names.len() as u32;
-            *c = *names.entry(*c).or_insert(next);
+            if *c >= 0x80 {
+                let next = 0x80 + names.len() as u32;
+                *c = *names.entry(*c).or_insert(next);
+            }
         }
-        self.names.len()
+        0x80 + self.names.len()
     }
 }
 
@@ -163,50 +178,74 @@ pub enum Op {
 
 /// The edit operations turning `a` into `b`, with their positions in `a` and `b`, in
 /// RapidFuzz's order and with its choices among equal alignments: common prefix and suffix
-/// are left out, and the table is walked back from its end preferring a deletion, then an
-/// insertion, then a substitution or match. `None` when the table would exceed
-/// [`EDITOPS_CELLS`].
+/// are left out, the vertical deltas of the table are computed bit-parallel (Myers' algorithm
+/// with the stripped `a` as the pattern, one column per symbol of `b`, kept: n·m/4 bytes), and
+/// the table is walked back from its end preferring a deletion, then an insertion, then a
+/// substitution or match. `None` when the table would exceed [`EDITOPS_CELLS`].
 pub fn editops(
     a: &[u8],
     b: &[u8],
     s: &mut Scratch,
     stop: &Context,
 ) -> Run<Option<Vec<(Op, usize, usize)>>> {
-    s.load(a, b);
+    let alphabet = s.load(a, b);
     let Scratch {
-        a, b, row, delta, ..
+        a,
+        b,
+        slots,
+        pm,
+        vp,
+        vn,
+        columns,
+        ..
     } = s;
     let (prefix, x, y) = strip(a, b);
     let (n, m) = (x.len(), y.len());
     if n.saturating_mul(m) > EDITOPS_CELLS {
         return Ok(None);
     }
-    // delta[(i - 1) * m + (j - 1)] = D[i][j] − D[i − 1][j], for i in 1..=n, j in 1..=m, where
-    // D[i][j] is the distance of x[..i] to y[..j].
-    delta.clear();
-    delta.try_resize(n * m, 0, "the alignment table")?;
-    row.clear();
-    row.try_resize(m + 1, 0, "the alignment table")?;
-    for (j, cell) in row.iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=n {
-        stop.check_before(m.div_ceil(8))?;
-        let mut diagonal = row[0];
-        row[0] = i;
-        let cx = x[i - 1];
-        let out = &mut delta[(i - 1) * m..i * m];
-        for j in 1..=m {
-            let up = row[j];
-            let best = (up + 1)
-                .min(row[j - 1] + 1)
-                .min(diagonal + usize::from(cx != y[j - 1]));
-            out[j - 1] = (best as isize - up as isize) as i8;
-            diagonal = up;
-            row[j] = best;
+    let words = n.div_ceil(64);
+    if n > 0 && m > 0 {
+        // Match masks of the symbols of x; slot 0 is the all-zero row of the others.
+        slots.clear();
+        slots.try_resize(alphabet, 0, "the alignment masks")?;
+        pm.clear();
+        pm.try_resize(words, 0, "the alignment masks")?;
+        for (i, &c) in x.iter().enumerate() {
+            if slots[c as usize] == 0 {
+                slots[c as usize] = (pm.len() / words) as u32;
+                pm.try_resize(pm.len() + words, 0, "the alignment masks")?;
+            }
+            pm[slots[c as usize] as usize * words + i / 64] |= 1u64 << (i % 64);
+        }
+        vp.clear();
+        vp.try_resize(words, !0u64, "the alignment table")?;
+        vn.clear();
+        vn.try_resize(words, 0, "the alignment table")?;
+        columns.clear();
+        columns.try_resize(2 * words * m, 0, "the alignment table")?;
+        for (j, &c) in y.iter().enumerate() {
+            if j % 64 == 0 {
+                stop.check_before(64 * words)?;
+            }
+            let slot = slots[c as usize] as usize * words;
+            column(&pm[slot..slot + words], vp, vn);
+            columns[2 * words * j..2 * words * j + words].copy_from_slice(vp);
+            columns[2 * words * j + words..2 * words * (j + 1)].copy_from_slice(vn);
         }
     }
-    let vertical = |i: usize, j: usize| delta[(i - 1) * m + (j - 1)];
+    // D[i][j] − D[i − 1][j], the distance of x[..i] to y[..j] against x[..i − 1] to y[..j].
+    let vertical = |i: usize, j: usize| -> i8 {
+        let (word, bit) = ((i - 1) / 64, (i - 1) % 64);
+        let base = 2 * words * (j - 1);
+        if (columns[base + word] >> bit) & 1 == 1 {
+            1
+        } else if (columns[base + words + word] >> bit) & 1 == 1 {
+            -1
+        } else {
+            0
+        }
+    };
     let mut ops = Vec::new();
     let (mut col, mut line) = (n, m);
     while line > 0 && col > 0 {

@@ -245,7 +245,7 @@ def levenshtein_editops(
     expected: str, actual: str, max_chars: int | None = None
 ) -> list[tuple[str, int, int]]:
     """RapidFuzz's ``Levenshtein.editops(expected, actual).as_list()``: time and memory
-    O(n·m) after the common prefix and suffix (one byte per cell, at most 2^28 cells)."""
+    O(n·m/64) time and n·m/4 bytes after the common prefix and suffix (at most 2^30 cells)."""
 
 def levenshtein_cdist(
     queries: Any,

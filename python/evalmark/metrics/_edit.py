@@ -210,7 +210,7 @@ def levenshtein_editops(
 ) -> list[Editop]:
     """The edits of a minimal unit-cost alignment turning ``expected`` into ``actual``:
     RapidFuzz's ``Levenshtein.editops(expected, actual).as_list()``, the same alignment among
-    equal ones. Pairs whose lengths multiply past 2^28 raise ``MetricInputError``."""
+    equal ones. Pairs whose lengths multiply past 2^30 raise ``MetricInputError``."""
     return _core.levenshtein_editops(expected, actual, max_chars)
 
 

@@ -271,6 +271,25 @@ def squad_exact_match_batch(
 ) -> npt.NDArray[np.bool_]:
     """``squad_exact_match`` for each pair."""
 
+def bleu_statistics(
+    expected: Any,
+    actual: Any,
+    tokenizer: str = "13a",
+    lowercase: bool = False,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.int64]:
+    """Each row's BLEU statistics, (n, 10): hypothesis length, reference length, clipped
+    matches of orders 1-4, hypothesis n-grams of orders 1-4 (sacrebleu's layout)."""
+
+def bleu_from_statistics(
+    statistics: npt.NDArray[np.int64],
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> float:
+    """BLEU / 100 of the column sums of an (n, 10) statistics array."""
+
 def wer(expected: str, actual: str, max_chars: int | None = None) -> float:
     """``jiwer.wer``: word edits / reference words (jiwer's default transforms); an empty
     reference gives the hypothesis's word count."""

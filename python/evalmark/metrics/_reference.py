@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from evalmark.errors import MetricInputError
 from evalmark.metrics._args import (
     BleuTokenizer,
@@ -214,4 +217,43 @@ def corpus_chrf(
         *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
         resolve_workers(workers),
         max_chars,
+    )
+
+
+def bleu_statistics(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    tokenizer: BleuTokenizer = "13a",
+    lowercase: bool = False,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.int64]:
+    """BLEU's sufficient statistics of each row, an (n, 10) int64 array laid out as sacrebleu's
+    ``BLEU._extract_corpus_statistics``: hypothesis length, reference length, clipped matches
+    of orders 1-4, hypothesis n-grams of orders 1-4. Rows add up: the statistics of shards,
+    stacked, give the corpus score through :func:`bleu_from_statistics`."""
+    return _core.bleu_statistics(
+        _references(expected, actual),
+        texts_arg(actual),
+        tokenizer,
+        bool_arg("lowercase", lowercase),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def bleu_from_statistics(
+    statistics: npt.ArrayLike,
+    *,
+    smooth: Smooth = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> float:
+    """BLEU in [0, 1] from the column sums of :func:`bleu_statistics` rows (sacrebleu's
+    ``BLEU._compute_score_from_stats(sums).score / 100``); the defaults are corpus BLEU's, so
+    the stacked statistics of every shard give :func:`corpus_bleu` of the whole corpus."""
+    table = np.ascontiguousarray(np.atleast_2d(np.asarray(statistics)), dtype=np.int64)
+    return _core.bleu_from_statistics(
+        table, smooth, _smooth_value(smooth_value), bool_arg("effective_order", effective_order)
     )

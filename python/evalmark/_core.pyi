@@ -287,6 +287,7 @@ def bleu_from_statistics(
     smooth: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = False,
+    max_ngram_order: int = 4,
 ) -> float:
     """BLEU / 100 of the column sums of an (n, 10) statistics array."""
 
@@ -368,6 +369,7 @@ def bleu(
     smooth: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
+    max_ngram_order: int = 4,
     max_chars: int | None = None,
 ) -> float:
     """Sentence BLEU in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs, ...).score / 100``
@@ -399,6 +401,7 @@ def bleu_batch(
     smooth: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
+    max_ngram_order: int = 4,
     workers: int = -1,
     max_chars: int | None = None,
 ) -> npt.NDArray[np.float64]:
@@ -413,6 +416,7 @@ def corpus_bleu(
     smooth: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = False,
+    max_ngram_order: int = 4,
     workers: int = -1,
     max_chars: int | None = None,
 ) -> float:

@@ -17,33 +17,48 @@ fn smoothing(method: SmoothMethod, value: Option<f64>) -> PyResult<Smooth> {
     Smooth::new(method, value).map_err(|msg| EvalError::input(msg).into())
 }
 
+/// `max_ngram_order`, checked: 1 to 4.
+fn ngram_order(order: usize) -> PyResult<usize> {
+    if (1..=bleu::MAX_ORDER).contains(&order) {
+        Ok(order)
+    } else {
+        Err(EvalError::input(format!(
+            "max_ngram_order must be 1 to {}, got {order}",
+            bleu::MAX_ORDER
+        ))
+        .into())
+    }
+}
+
 metric_pair! {
     shape: refs,
     scalar: py_bleu = "bleu" -> f64,
-        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, max_chars=None)";
+        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, max_ngram_order=4, max_chars=None)";
     batch: bleu_batch -> f64,
-        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, workers=-1, max_chars=None)";
+        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, max_ngram_order=4, workers=-1, max_chars=None)";
     options: (
         tokenizer: BleuTokenizer = BleuTokenizer::Tok13a,
         lowercase: bool = false,
         smooth: SmoothMethod = SmoothMethod::Exp,
         smooth_value: Option<f64> = None,
         effective_order: bool = true,
+        max_ngram_order: usize = 4,
     );
     prepare: {
         let opts = BleuOptions { tokenizer, lowercase };
         let sm = smoothing(smooth, smooth_value)?;
+        let order = ngram_order(max_ngram_order)?;
     }
     kernel: |s: bleu::Scratch, refs, hyp, stop| {
         let stats = bleu::segment_stats(refs, hyp, opts, s, stop)?;
-        Ok(bleu::score(&stats, sm, effective_order))
+        Ok(bleu::score_orders(&stats, order, sm, effective_order))
     }
 }
 
 #[pyfunction]
 #[pyo3(
-    signature = (expected, actual, tokenizer = BleuTokenizer::Tok13a, lowercase = false, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, workers = Workers::ALL, max_chars = MaxChars::NONE),
-    text_signature = "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=False, workers=-1, max_chars=None)"
+    signature = (expected, actual, tokenizer = BleuTokenizer::Tok13a, lowercase = false, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, max_ngram_order = 4, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=False, max_ngram_order=4, workers=-1, max_chars=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn corpus_bleu(
@@ -55,9 +70,11 @@ fn corpus_bleu(
     smooth: SmoothMethod,
     smooth_value: Option<f64>,
     effective_order: bool,
+    max_ngram_order: usize,
     workers: Workers,
     max_chars: MaxChars,
 ) -> PyResult<f64> {
+    let order = ngram_order(max_ngram_order)?;
     let (opts, sm) = (
         BleuOptions {
             tokenizer,
@@ -78,7 +95,7 @@ fn corpus_bleu(
     )?;
     let mut total = BleuStats::default();
     rows.iter().for_each(|r| total.add(r));
-    Ok(bleu::score(&total, sm, effective_order))
+    Ok(bleu::score_orders(&total, order, sm, effective_order))
 }
 
 /// `bleu_statistics(expected, actual, tokenizer='13a', lowercase=False, workers=-1,
@@ -129,16 +146,18 @@ fn bleu_statistics<'py>(
 /// BLEU / 100 of the column sums of an (n, 10) statistics array (one row: that row's score).
 #[pyfunction]
 #[pyo3(
-    signature = (statistics, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false),
-    text_signature = "(statistics, smooth='exp', smooth_value=None, effective_order=False)"
+    signature = (statistics, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, max_ngram_order = 4),
+    text_signature = "(statistics, smooth='exp', smooth_value=None, effective_order=False, max_ngram_order=4)"
 )]
 fn bleu_from_statistics(
     statistics: PyReadonlyArray2<'_, i64>,
     smooth: SmoothMethod,
     smooth_value: Option<f64>,
     effective_order: bool,
+    max_ngram_order: usize,
 ) -> PyResult<f64> {
     let sm = smoothing(smooth, smooth_value)?;
+    let order = ngram_order(max_ngram_order)?;
     let view = statistics.as_array();
     let width = 2 + 2 * bleu::MAX_ORDER;
     if view.ncols() != width {
@@ -164,7 +183,7 @@ fn bleu_from_statistics(
         }
         total.add(&one);
     }
-    Ok(bleu::score(&total, sm, effective_order))
+    Ok(bleu::score_orders(&total, order, sm, effective_order))
 }
 
 fn chrf_options(

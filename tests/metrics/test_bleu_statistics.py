@@ -61,3 +61,29 @@ def test_bad_statistics_are_refused() -> None:
         metrics.bleu_from_statistics(np.zeros((2, 9), dtype=np.int64))
     with pytest.raises(em.errors.MetricInputError, match="negative"):
         metrics.bleu_from_statistics(-np.ones(10, dtype=np.int64))
+
+
+@pytest.mark.parametrize("order", [1, 2, 3, 4])
+def test_max_ngram_order_is_sacrebleus(order: int) -> None:
+    refs, hyps = rows(4, 300)
+    sentence = BLEU(max_ngram_order=order, effective_order=True)
+    want = [sentence.sentence_score(h, r).score / 100 for r, h in zip(refs, hyps, strict=True)]
+    got = metrics.bleu_batch(refs, hyps, max_ngram_order=order)
+    assert got.tolist() == pytest.approx(want, abs=1e-12)
+    assert [metrics.bleu(r, h, max_ngram_order=order) for r, h in zip(refs, hyps, strict=True)] == (
+        got.tolist()
+    )
+    streams = [list(s) for s in zip(*refs, strict=True)]
+    corpus = BLEU(max_ngram_order=order).corpus_score(hyps, streams).score / 100
+    assert metrics.corpus_bleu(refs, hyps, max_ngram_order=order) == pytest.approx(
+        corpus, abs=1e-12
+    )
+    stats = metrics.bleu_statistics(refs, hyps)
+    assert metrics.bleu_from_statistics(stats, max_ngram_order=order) == metrics.corpus_bleu(
+        refs, hyps, max_ngram_order=order
+    )
+
+
+def test_max_ngram_order_past_four_is_refused() -> None:
+    with pytest.raises(em.errors.MetricInputError, match="max_ngram_order must be 1 to 4"):
+        metrics.bleu("a b", "a b", max_ngram_order=5)

@@ -139,5 +139,8 @@ def one_row(expected: Targets) -> list[Targets]:
     if isinstance(expected, str):
         return [expected]
     if not isinstance(expected, list | tuple):
-        raise TypeError(f"expected must be a str or a list of str, got {type(expected).__name__}")
+        raise TypeError(
+            f"expected must be str, got {type(expected).__name__} (or a list of str: several "
+            "targets)"
+        )
     return [list(expected)]

@@ -133,7 +133,7 @@ class TextPairs:
     def grouped(self) -> tuple[npt.NDArray[np.int64], list[list[str]], list[str]]:
         """The rows that have pairs, each row's expected texts together, and its output."""
         rows, starts = np.unique(self.owners, return_index=True)
-        ends = [*starts[1:].tolist(), len(self.expected)]
+        ends = [*starts[1:].tolist(), len(self.expected)] if len(starts) else []
         expected = [self.expected[i:j] for i, j in zip(starts.tolist(), ends, strict=True)]
         return rows.astype(np.int64), expected, [self.actual[i] for i in starts.tolist()]
 

@@ -232,6 +232,10 @@ fn levenshtein_cdist<'py>(
         .bytes()
         .saturating_mul(c.bytes().max(1))
         .saturating_add(m.saturating_mul(n));
+    // Unit costs (times a factor): each query of up to 64 code points is prepared once, so a
+    // pair costs one pass over the choice.
+    let unit =
+        (w.insert == w.delete && w.delete == w.substitute && w.insert > 0).then_some(w.insert);
     let out = run_watched(py, workers, size, |stop, workers| {
         let mut out = result_array::<i64>(n * m, "the distance matrix")?;
         if m > 0 {
@@ -242,9 +246,15 @@ fn levenshtein_cdist<'py>(
                 stop,
                 |s: &mut edit_weighted::Scratch, i, row| {
                     let query = q.row(i);
+                    let prepared = unit.and_then(|_| edit_weighted::Query::new(query));
                     for (j, cell) in row.iter_mut().enumerate() {
-                        let d = edit_weighted::distance(query, c.row(j), w, s, stop)
-                            .map_err(|err| EvalError::from(err).at_row(i))?;
+                        let d = match (&prepared, unit) {
+                            (Some(p), Some(k)) => {
+                                p.distance(c.row(j), s.buffer(), stop).map(|d| d * k)
+                            }
+                            _ => edit_weighted::distance(query, c.row(j), w, s, stop),
+                        }
+                        .map_err(|err| EvalError::from(err).at_row(i))?;
                         *cell = cut(d, score_cutoff);
                     }
                     Ok(())

@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         (
             "levenshtein_cdist 300x300 weights=(1,2,3)",
             lambda w: em.levenshtein_cdist(left[:300], right[:300], weights=(1, 2, 3), workers=w),
-            "process.cdist (same workers)",
+            "process.cdist, 1 thread",
             lambda: process.cdist(
                 left[:300],
                 right[:300],

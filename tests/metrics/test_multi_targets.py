@@ -145,3 +145,12 @@ def test_one_target_rows_and_lists_of_one_agree() -> None:
     for name in ("token_f1", "rouge_l", "rouge_n", "rouge_lsum", "squad_exact_match"):
         batch = getattr(metrics, f"{name}_batch")
         np.testing.assert_array_equal(batch(golds, preds), batch([[g] for g in golds], preds))
+
+
+def test_a_text_too_long_names_the_rows_of_the_batch() -> None:
+    expected = [["a", "bbbbbb"], ["c"], ["d", "e"]]
+    actual = ["x", "yyyyyyy", "z"]
+    for batch in (metrics.rouge_l_batch, metrics.token_f1_batch, metrics.squad_exact_match_batch):
+        with pytest.raises(em.errors.TextTooLongError, match=r"rows 0, 1\)") as caught:
+            batch(expected, actual, max_chars=5)
+        assert caught.value.rows == (0, 1)

@@ -3,13 +3,14 @@ back to one score per row (the best one, as SQuAD and rouge-score's ``score_mult
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
 
-from evalmark.errors import MetricInputError
+from evalmark.errors import MetricInputError, TextTooLongError
 from evalmark.metrics._args import FloatArray
 from evalmark.metrics._column import TextColumn, Texts
 
@@ -84,6 +85,23 @@ class Flat:
             self.starts[1:] = np.cumsum(counts)[:-1]
         self.owners: IntArray = np.repeat(np.arange(len(expected), dtype=np.int64), counts)
 
+    @contextmanager
+    def rows_named(self, name: str) -> Iterator[None]:
+        """Re-raise a :class:`TextTooLongError` of the flattened pairs with the rows of the
+        batch (a row is too long when its prediction or one of its targets is)."""
+        try:
+            yield
+        except TextTooLongError as exc:
+            rows = sorted({int(self.owners[r]) for r in exc.rows})
+            shown = ", ".join(map(str, rows[:5])) + (", ..." if len(rows) > 5 else "")
+            error = TextTooLongError(
+                f"{name}: {len(rows)} rows hold a text longer than max_chars (rows {shown}); "
+                "drop or shorten them (their indices are in this error's `rows`), or raise "
+                "max_chars"
+            )
+            error.rows = tuple(rows)
+            raise error from None
+
     def best(self, scores: FloatArray) -> FloatArray:
         """The highest pair score of each row."""
         if not len(self.starts):
@@ -102,17 +120,6 @@ class Flat:
         return chosen
 
 
-def best_of(
-    expected: Sequence[Targets],
-    actual: Sequence[str],
-    name: str,
-    kernel: Callable[[list[str], list[str]], FloatArray],
-) -> FloatArray:
-    """The best score of each row over its targets."""
-    flat = Flat(expected, actual, name)
-    return flat.best(kernel(flat.expected, flat.actual))
-
-
 def score_multi(
     expected: Sequence[Targets],
     actual: Sequence[str],
@@ -123,7 +130,8 @@ def score_multi(
     """rouge-score's ``score_multi``: each row's target of highest F-measure (the first of
     equals), and ``measure`` of that target."""
     flat = Flat(expected, actual, name)
-    f = kernel(flat.expected, flat.actual, "fmeasure")
+    with flat.rows_named(name):
+        f = kernel(flat.expected, flat.actual, "fmeasure")
     if measure == "fmeasure":
         return flat.best(f)
     chosen = flat.first_best(f)

@@ -44,9 +44,10 @@ def _squad_best(
     SQuAD normalizer, answers that normalize to nothing count only when all of a row's do."""
     flat = Flat(expected, actual, name)  # type: ignore[arg-type]
     run = getattr(_core, kernel)
-    scores = np.asarray(
-        run(flat.expected, flat.actual, normalizer, workers, max_chars), dtype=np.float64
-    )
+    with flat.rows_named(name):
+        scores = np.asarray(
+            run(flat.expected, flat.actual, normalizer, workers, max_chars), dtype=np.float64
+        )
     if normalizer == "squad" and len(flat.expected):
         empty = np.asarray(
             _core.squad_exact_match_batch(

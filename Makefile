@@ -97,6 +97,7 @@ wheel: $(PY) ## build a release abi3 wheel and an sdist into dist/
 
 bench: dev ## print throughput and ratios against the peer libraries (never fails a build)
 	$(PY) bench/metrics.py
+	$(PY) bench/metric_options.py
 	$(PY) bench/scorer.py
 	$(PY) bench/samples.py
 	$(PY) bench/cassette.py

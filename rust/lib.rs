@@ -53,5 +53,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::vectors::add(m)?;
     bindings::json::add(m)?;
     bindings::reference::add(m)?;
+    bindings::edit::add(m)?;
     Ok(())
 }

@@ -135,7 +135,12 @@ fn sides(e: Option<usize>, a: Option<usize>) -> String {
 }
 
 /// Every row of either side over `cap` code points, or none.
-fn check_rows(e: &Texts<'_>, a: &Texts<'_>, cap: usize, stop: &Context) -> EvalResult<()> {
+pub(crate) fn check_rows(
+    e: &Texts<'_>,
+    a: &Texts<'_>,
+    cap: usize,
+    stop: &Context,
+) -> EvalResult<()> {
     check_row_lengths(e.len(), cap, stop, |i| {
         (chars_over(e.row(i), cap), chars_over(a.row(i), cap))
     })

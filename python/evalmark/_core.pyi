@@ -158,17 +158,31 @@ def rouge_lsum_batch(
 ) -> npt.NDArray[np.float64]:
     """``rouge_lsum`` for each pair."""
 
-def levenshtein_distance(expected: str, actual: str, max_chars: int | None = None) -> int:
-    """Unit-cost insert/delete/substitute edit distance over code points; equal to
-    ``rapidfuzz.distance.Levenshtein.distance``. Time O(n·m/64) after the common prefix and
-    suffix are stripped, memory O(n + m)."""
+def levenshtein_distance(
+    expected: str,
+    actual: str,
+    weights: tuple[int, int, int] = (1, 1, 1),
+    score_cutoff: int | None = None,
+    max_chars: int | None = None,
+) -> int:
+    """Edit distance turning ``expected`` into ``actual`` over code points, an insertion,
+    deletion and substitution costing ``weights``; above ``score_cutoff``, ``score_cutoff +
+    1``. Equal to ``rapidfuzz.distance.Levenshtein.distance``. Unit weights: time O(n·m/64)
+    after the common prefix and suffix are stripped; equal insert and delete costs with a
+    substitution costing at least both: the Indel kernel; other weights: time O(n·m). Memory
+    O(n + m)."""
 
 def levenshtein_similarity(expected: str, actual: str, max_chars: int | None = None) -> float:
     """1 − distance / max(len expected, len actual); both empty: 1.0. Equal to
     ``rapidfuzz.distance.Levenshtein.normalized_similarity``."""
 
 def levenshtein_distance_batch(
-    expected: Any, actual: Any, workers: int = -1, max_chars: int | None = None
+    expected: Any,
+    actual: Any,
+    weights: tuple[int, int, int] = (1, 1, 1),
+    score_cutoff: int | None = None,
+    workers: int = -1,
+    max_chars: int | None = None,
 ) -> npt.NDArray[np.int64]:
     """``levenshtein_distance`` for each pair."""
 
@@ -176,6 +190,129 @@ def levenshtein_similarity_batch(
     expected: Any, actual: Any, workers: int = -1, max_chars: int | None = None
 ) -> npt.NDArray[np.float64]:
     """``levenshtein_similarity`` for each pair."""
+
+def levenshtein_normalized_distance(
+    expected: str,
+    actual: str,
+    weights: tuple[int, int, int] = (1, 1, 1),
+    score_cutoff: float | None = None,
+    max_chars: int | None = None,
+) -> float:
+    """distance / the largest distance of texts of these lengths under ``weights``, one
+    division; 0.0 when that is 0; above ``score_cutoff``, 1.0. Equal to
+    ``rapidfuzz.distance.Levenshtein.normalized_distance``."""
+
+def levenshtein_normalized_distance_batch(
+    expected: Any,
+    actual: Any,
+    weights: tuple[int, int, int] = (1, 1, 1),
+    score_cutoff: float | None = None,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.float64]:
+    """``levenshtein_normalized_distance`` for each pair."""
+
+def indel_distance(
+    expected: str, actual: str, score_cutoff: int | None = None, max_chars: int | None = None
+) -> int:
+    """n + m − 2·LCS over code points (bit-parallel LCS, time O(n·m/64)); above
+    ``score_cutoff``, ``score_cutoff + 1``. Equal to ``rapidfuzz.distance.Indel.distance``."""
+
+def indel_distance_batch(
+    expected: Any,
+    actual: Any,
+    score_cutoff: int | None = None,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.int64]:
+    """``indel_distance`` for each pair."""
+
+def indel_normalized_distance(
+    expected: str, actual: str, score_cutoff: float | None = None, max_chars: int | None = None
+) -> float:
+    """Indel distance / (n + m); 0.0 for two empty texts; above ``score_cutoff``, 1.0."""
+
+def indel_normalized_distance_batch(
+    expected: Any,
+    actual: Any,
+    score_cutoff: float | None = None,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.float64]:
+    """``indel_normalized_distance`` for each pair."""
+
+def levenshtein_editops(
+    expected: str, actual: str, max_chars: int | None = None
+) -> list[tuple[str, int, int]]:
+    """RapidFuzz's ``Levenshtein.editops(expected, actual).as_list()``: time and memory
+    O(n·m/64) time and n·m/4 bytes after the common prefix and suffix (at most 2^30 cells)."""
+
+def levenshtein_cdist(
+    queries: Any,
+    choices: Any,
+    weights: tuple[int, int, int] = (1, 1, 1),
+    score_cutoff: int | None = None,
+    workers: int = -1,
+) -> npt.NDArray[np.int64]:
+    """The (len queries, len choices) matrix of ``levenshtein_distance``, rows in parallel."""
+
+def squad_exact_match(
+    expected: str, actual: str, normalizer: str = "squad", max_chars: int | None = None
+) -> bool:
+    """SQuAD v2.0 ``compute_exact``: equal after ``normalize_answer`` (``"none"``: equal
+    whitespace tokens). Time O(n + m)."""
+
+def squad_exact_match_batch(
+    expected: Any,
+    actual: Any,
+    normalizer: str = "squad",
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.bool_]:
+    """``squad_exact_match`` for each pair."""
+
+def bleu_statistics(
+    expected: Any,
+    actual: Any,
+    tokenizer: str = "13a",
+    lowercase: bool = False,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.int64]:
+    """Each row's BLEU statistics, (n, 10): hypothesis length, reference length, clipped
+    matches of orders 1-4, hypothesis n-grams of orders 1-4 (sacrebleu's layout)."""
+
+def bleu_from_statistics(
+    statistics: npt.NDArray[np.int64],
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    max_ngram_order: int = 4,
+) -> float:
+    """BLEU / 100 of the column sums of an (n, 10) statistics array."""
+
+def wer(expected: str, actual: str, max_chars: int | None = None) -> float:
+    """``jiwer.wer``: word edits / reference words (jiwer's default transforms); an empty
+    reference gives the hypothesis's word count."""
+
+def wer_batch(
+    expected: Any, actual: Any, workers: int = -1, max_chars: int | None = None
+) -> npt.NDArray[np.float64]:
+    """``wer`` for each pair."""
+
+def cer(expected: str, actual: str, max_chars: int | None = None) -> float:
+    """``jiwer.cer``: character edits / reference characters, both texts stripped."""
+
+def cer_batch(
+    expected: Any, actual: Any, workers: int = -1, max_chars: int | None = None
+) -> npt.NDArray[np.float64]:
+    """``cer`` for each pair."""
+
+def error_counts(
+    expected: Any, actual: Any, unit: str, workers: int = -1, max_chars: int | None = None
+) -> npt.NDArray[np.int64]:
+    """(errors, reference length, hypothesis length) of each pair in words (``unit="word"``)
+    or characters (``"char"``), an (n, 3) array."""
 
 def cosine(expected: npt.NDArray[np.float64], actual: npt.NDArray[np.float64]) -> float:
     """dot(e, a) / (‖e‖·‖a‖), accumulated in float64; a zero vector gives 0.0; NaN or
@@ -232,6 +369,7 @@ def bleu(
     smooth: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
+    max_ngram_order: int = 4,
     max_chars: int | None = None,
 ) -> float:
     """Sentence BLEU in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs, ...).score / 100``
@@ -263,6 +401,7 @@ def bleu_batch(
     smooth: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
+    max_ngram_order: int = 4,
     workers: int = -1,
     max_chars: int | None = None,
 ) -> npt.NDArray[np.float64]:
@@ -277,6 +416,7 @@ def corpus_bleu(
     smooth: str = "exp",
     smooth_value: float | None = None,
     effective_order: bool = False,
+    max_ngram_order: int = 4,
     workers: int = -1,
     max_chars: int | None = None,
 ) -> float:

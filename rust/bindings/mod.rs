@@ -4,6 +4,7 @@
 
 use pyo3::prelude::*;
 
+pub mod edit;
 pub mod json;
 pub mod reference;
 pub mod text;

@@ -1,6 +1,7 @@
 //! BLEU and chrF: each row is a hypothesis (`actual`) and its references (`expected`). One
 //! [`metric_pair!`] per metric, and the corpus scores from per-row statistics.
 
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 use super::metric_pair;
@@ -16,33 +17,48 @@ fn smoothing(method: SmoothMethod, value: Option<f64>) -> PyResult<Smooth> {
     Smooth::new(method, value).map_err(|msg| EvalError::input(msg).into())
 }
 
+/// `max_ngram_order`, checked: 1 to 4.
+fn ngram_order(order: usize) -> PyResult<usize> {
+    if (1..=bleu::MAX_ORDER).contains(&order) {
+        Ok(order)
+    } else {
+        Err(EvalError::input(format!(
+            "max_ngram_order must be 1 to {}, got {order}",
+            bleu::MAX_ORDER
+        ))
+        .into())
+    }
+}
+
 metric_pair! {
     shape: refs,
     scalar: py_bleu = "bleu" -> f64,
-        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, max_chars=None)";
+        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, max_ngram_order=4, max_chars=None)";
     batch: bleu_batch -> f64,
-        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, workers=-1, max_chars=None)";
+        "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=True, max_ngram_order=4, workers=-1, max_chars=None)";
     options: (
         tokenizer: BleuTokenizer = BleuTokenizer::Tok13a,
         lowercase: bool = false,
         smooth: SmoothMethod = SmoothMethod::Exp,
         smooth_value: Option<f64> = None,
         effective_order: bool = true,
+        max_ngram_order: usize = 4,
     );
     prepare: {
         let opts = BleuOptions { tokenizer, lowercase };
         let sm = smoothing(smooth, smooth_value)?;
+        let order = ngram_order(max_ngram_order)?;
     }
     kernel: |s: bleu::Scratch, refs, hyp, stop| {
         let stats = bleu::segment_stats(refs, hyp, opts, s, stop)?;
-        Ok(bleu::score(&stats, sm, effective_order))
+        Ok(bleu::score_orders(&stats, order, sm, effective_order))
     }
 }
 
 #[pyfunction]
 #[pyo3(
-    signature = (expected, actual, tokenizer = BleuTokenizer::Tok13a, lowercase = false, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, workers = Workers::ALL, max_chars = MaxChars::NONE),
-    text_signature = "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=False, workers=-1, max_chars=None)"
+    signature = (expected, actual, tokenizer = BleuTokenizer::Tok13a, lowercase = false, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, max_ngram_order = 4, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, tokenizer='13a', lowercase=False, smooth='exp', smooth_value=None, effective_order=False, max_ngram_order=4, workers=-1, max_chars=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn corpus_bleu(
@@ -54,9 +70,11 @@ fn corpus_bleu(
     smooth: SmoothMethod,
     smooth_value: Option<f64>,
     effective_order: bool,
+    max_ngram_order: usize,
     workers: Workers,
     max_chars: MaxChars,
 ) -> PyResult<f64> {
+    let order = ngram_order(max_ngram_order)?;
     let (opts, sm) = (
         BleuOptions {
             tokenizer,
@@ -77,7 +95,95 @@ fn corpus_bleu(
     )?;
     let mut total = BleuStats::default();
     rows.iter().for_each(|r| total.add(r));
-    Ok(bleu::score(&total, sm, effective_order))
+    Ok(bleu::score_orders(&total, order, sm, effective_order))
+}
+
+/// `bleu_statistics(expected, actual, tokenizer='13a', lowercase=False, workers=-1,
+/// max_chars=None)`: each row's sufficient statistics as an (n, 2 + 2·4) int64 array, laid out
+/// as sacrebleu's: hypothesis length, reference length, clipped matches of orders 1 to 4, and
+/// hypothesis n-grams of orders 1 to 4.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, tokenizer = BleuTokenizer::Tok13a, lowercase = false, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, tokenizer='13a', lowercase=False, workers=-1, max_chars=None)"
+)]
+fn bleu_statistics<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    tokenizer: BleuTokenizer,
+    lowercase: bool,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let opts = BleuOptions {
+        tokenizer,
+        lowercase,
+    };
+    let rows = ref_stats(
+        py,
+        &RefBatch::hold(expected, actual)?,
+        workers,
+        max_chars,
+        1,
+        |s: &mut bleu::Scratch, refs, hyp, stop, cell: &mut [BleuStats]| {
+            cell[0] = bleu::segment_stats(refs, hyp, opts, s, stop)?;
+            Ok(())
+        },
+    )?;
+    let width = 2 + 2 * bleu::MAX_ORDER;
+    let mut out = Vec::with_capacity(rows.len() * width);
+    for r in &rows {
+        out.push(r.hyp_len as i64);
+        out.push(r.ref_len as i64);
+        out.extend(r.correct.iter().map(|&x| x as i64));
+        out.extend(r.total.iter().map(|&x| x as i64));
+    }
+    PyArray1::from_vec(py, out).reshape([rows.len(), width])
+}
+
+/// `bleu_from_statistics(statistics, smooth='exp', smooth_value=None, effective_order=False)`:
+/// BLEU / 100 of the column sums of an (n, 10) statistics array (one row: that row's score).
+#[pyfunction]
+#[pyo3(
+    signature = (statistics, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, max_ngram_order = 4),
+    text_signature = "(statistics, smooth='exp', smooth_value=None, effective_order=False, max_ngram_order=4)"
+)]
+fn bleu_from_statistics(
+    statistics: PyReadonlyArray2<'_, i64>,
+    smooth: SmoothMethod,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    max_ngram_order: usize,
+) -> PyResult<f64> {
+    let sm = smoothing(smooth, smooth_value)?;
+    let order = ngram_order(max_ngram_order)?;
+    let view = statistics.as_array();
+    let width = 2 + 2 * bleu::MAX_ORDER;
+    if view.ncols() != width {
+        return Err(EvalError::input(format!(
+            "statistics must have {width} columns (as bleu_statistics gives), got {}",
+            view.ncols()
+        ))
+        .into());
+    }
+    let mut total = BleuStats::default();
+    for row in view.rows() {
+        if row.iter().any(|&x| x < 0) {
+            return Err(EvalError::input("statistics must not be negative").into());
+        }
+        let mut one = BleuStats {
+            hyp_len: row[0] as u64,
+            ref_len: row[1] as u64,
+            ..BleuStats::default()
+        };
+        for k in 0..bleu::MAX_ORDER {
+            one.correct[k] = row[2 + k] as u64;
+            one.total[k] = row[2 + bleu::MAX_ORDER + k] as u64;
+        }
+        total.add(&one);
+    }
+    Ok(bleu::score_orders(&total, order, sm, effective_order))
 }
 
 fn chrf_options(
@@ -183,6 +289,8 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_bleu, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_batch, m)?)?;
     m.add_function(wrap_pyfunction!(corpus_bleu, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_statistics, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_from_statistics, m)?)?;
     m.add_function(wrap_pyfunction!(py_chrf, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_batch, m)?)?;
     m.add_function(wrap_pyfunction!(corpus_chrf, m)?)?;

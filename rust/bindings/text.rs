@@ -72,15 +72,6 @@ metric_pair! {
 
 metric_pair! {
     shape: text,
-    scalar: levenshtein_distance = "levenshtein_distance" -> i64,
-        "(expected, actual, max_chars=None)";
-    batch: levenshtein_distance_batch -> i64, "(expected, actual, workers=-1, max_chars=None)";
-    options: ();
-    kernel: |s: levenshtein::Scratch, e, a, stop| Ok(levenshtein::distance(e, a, s, stop)? as i64)
-}
-
-metric_pair! {
-    shape: text,
     scalar: levenshtein_similarity = "levenshtein_similarity" -> f64,
         "(expected, actual, max_chars=None)";
     batch: levenshtein_similarity_batch -> f64, "(expected, actual, workers=-1, max_chars=None)";
@@ -98,9 +89,7 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rouge_n_batch, m)?)?;
     m.add_function(wrap_pyfunction!(py_rouge_lsum, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_lsum_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(levenshtein_distance, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_similarity, m)?)?;
-    m.add_function(wrap_pyfunction!(levenshtein_distance_batch, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_similarity_batch, m)?)?;
     Ok(())
 }

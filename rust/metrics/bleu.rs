@@ -249,6 +249,13 @@ fn floored_log(x: f64) -> f64 {
 /// `effective_order`: average only over the orders the hypothesis has n-grams of (sacrebleu's
 /// `use_effective_order`, its default for sentence BLEU).
 pub fn score(stats: &BleuStats, smooth: Smooth, effective_order: bool) -> f64 {
+    score_orders(stats, MAX_ORDER, smooth, effective_order)
+}
+
+/// [`score`] over the n-gram orders 1 to `order` (at most [`MAX_ORDER`]): sacrebleu's
+/// `max_ngram_order`.
+pub fn score_orders(stats: &BleuStats, order: usize, smooth: Smooth, effective_order: bool) -> f64 {
+    let order = order.clamp(1, MAX_ORDER);
     let (sys_len, ref_len) = (stats.hyp_len as f64, stats.ref_len as f64);
     let bp = if stats.hyp_len < stats.ref_len {
         if stats.hyp_len > 0 {
@@ -259,15 +266,15 @@ pub fn score(stats: &BleuStats, smooth: Smooth, effective_order: bool) -> f64 {
     } else {
         1.0
     };
-    if stats.correct.iter().all(|&c| c == 0) {
+    if stats.correct[..order].iter().all(|&c| c == 0) {
         return 0.0;
     }
     let mut correct = stats.correct.map(|c| c as f64);
     let mut total = stats.total.map(|t| t as f64);
     let mut precisions = [0.0f64; MAX_ORDER];
     let mut smooth_mteval = 1.0f64;
-    let mut eff_order = MAX_ORDER;
-    for n in 1..=MAX_ORDER {
+    let mut eff_order = order;
+    for n in 1..=order {
         if let Smooth::AddK(k) = smooth {
             if n > 1 {
                 correct[n - 1] += k;

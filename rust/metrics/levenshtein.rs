@@ -216,6 +216,20 @@ pub fn distance(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usiz
     Ok(distance_and_length(a, b, s, stop)?.0)
 }
 
+/// Edit distance of two id sequences (words, say) whose ids are below `alphabet`.
+pub fn distance_ids(
+    a: &[u32],
+    b: &[u32],
+    alphabet: usize,
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<usize> {
+    if a == b {
+        return Ok(0);
+    }
+    distance_of(a, b, alphabet, s, stop)
+}
+
 /// 1 − distance / max(len a, len b); 1.0 when both are empty.
 pub fn similarity(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<f64> {
     if a == b {

@@ -6,6 +6,7 @@ pub mod bleu;
 pub mod bleu_tokenize;
 pub mod chrf;
 pub mod cosine;
+pub mod edit_weighted;
 pub mod halt;
 mod intl_tables;
 pub mod json;
@@ -27,6 +28,7 @@ pub mod text;
 pub mod token_f1;
 pub(crate) mod tokens;
 mod unicode_tables;
+pub mod wer;
 
 pub use intl_tables::REGEX_VERSION;
 pub use unicode_tables::UNICODE_VERSION;

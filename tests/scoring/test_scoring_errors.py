@@ -189,7 +189,7 @@ def test_an_empty_input_exits_2_naming_the_rule(
         ("ROUGE-L", "rouge_l"),
         ("levenstein_similarity", "levenshtein_similarity"),
         ("json-match", "json_match"),
-        ("distance", "levenshtein_distance"),
+        ("levenstein_distance", "levenshtein_distance"),
     ],
 )
 def test_a_misspelt_metric_gets_the_name_meant(

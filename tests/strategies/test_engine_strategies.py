@@ -260,9 +260,18 @@ def test_batch_scores_are_the_best_scalar_score_over_expected_outputs(
         (LevenshteinSimilarity(0.5), metrics.levenshtein_similarity),
     ):
         column = strategy.evaluate_batch(samples, outputs)
+        function = type(strategy).function
         for i, (choices, actual) in enumerate(rows):
-            assert column[i].score == max(kernel(e, actual) for e in choices)
+            if function is not None and function.targets == "many":
+                # The function scores the list: the best gold answer (SQuAD), score_multi.
+                assert column[i].score == kernel(choices, actual)
+            else:
+                assert column[i].score == max(kernel(e, actual) for e in choices)
             assert column[i].passed is (column[i].score >= 0.5)
+    # ROUGE-L's F-measure of score_multi is the best F-measure of one target.
+    assert RougeL(0.5).evaluate_batch(samples, outputs).scores.tolist() == [
+        max(metrics.rouge_l(e, a) for e in choices) for choices, a in rows
+    ]
 
 
 def test_batch_calls_from_many_threads_equal_the_serial_results() -> None:

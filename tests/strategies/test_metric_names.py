@@ -41,6 +41,11 @@ VECTORS = (
 # Metrics that have no threshold check, and why.
 NO_CHECK = {
     "levenshtein_distance": "a count of edits, not a score in [0, 1]",
+    "levenshtein_normalized_distance": "a distance: lower is better",
+    "indel_distance": "a count of edits, not a score in [0, 1]",
+    "indel_normalized_distance": "a distance: lower is better",
+    "wer": "an error rate: lower is better, and it can pass 1",
+    "cer": "an error rate: lower is better, and it can pass 1",
     "cosine": "compares vectors; its check, semantic-similarity, embeds the texts first",
 }
 

@@ -35,8 +35,17 @@ if TYPE_CHECKING:
     from evalmark.metrics._column import TextColumn
     from evalmark.metrics._column import Texts as Texts
     from evalmark.metrics._edit import (
+        indel_distance,
+        indel_distance_batch,
+        indel_normalized_distance,
+        indel_normalized_distance_batch,
+        levenshtein_cdist,
         levenshtein_distance,
         levenshtein_distance_batch,
+        levenshtein_editops,
+        levenshtein_extract,
+        levenshtein_normalized_distance,
+        levenshtein_normalized_distance_batch,
         levenshtein_similarity,
         levenshtein_similarity_batch,
     )
@@ -49,6 +58,8 @@ if TYPE_CHECKING:
         rouge_lsum_batch,
         rouge_n,
         rouge_n_batch,
+        squad_exact_match,
+        squad_exact_match_batch,
         token_f1,
         token_f1_batch,
     )
@@ -57,6 +68,8 @@ if TYPE_CHECKING:
     from evalmark.metrics._reference import (
         bleu,
         bleu_batch,
+        bleu_from_statistics,
+        bleu_statistics,
         chrf,
         chrf_batch,
         corpus_bleu,
@@ -64,6 +77,7 @@ if TYPE_CHECKING:
     )
     from evalmark.metrics._table import METRICS
     from evalmark.metrics._vectors import cosine, cosine_batch, cosine_matrix
+    from evalmark.metrics._wer import cer, cer_batch, corpus_cer, corpus_wer, wer, wer_batch
 
 
 # Every name of this face, by the module that defines it: imported on first use, so reading the
@@ -101,6 +115,8 @@ _HOMES: dict[str, str] = {
     "token_f1_batch": "evalmark.metrics._overlap",
     "bleu": "evalmark.metrics._reference",
     "bleu_batch": "evalmark.metrics._reference",
+    "bleu_from_statistics": "evalmark.metrics._reference",
+    "bleu_statistics": "evalmark.metrics._reference",
     "chrf": "evalmark.metrics._reference",
     "chrf_batch": "evalmark.metrics._reference",
     "corpus_bleu": "evalmark.metrics._reference",
@@ -110,6 +126,23 @@ _HOMES: dict[str, str] = {
     "cosine": "evalmark.metrics._vectors",
     "cosine_batch": "evalmark.metrics._vectors",
     "cosine_matrix": "evalmark.metrics._vectors",
+    "indel_distance": "evalmark.metrics._edit",
+    "indel_distance_batch": "evalmark.metrics._edit",
+    "indel_normalized_distance": "evalmark.metrics._edit",
+    "indel_normalized_distance_batch": "evalmark.metrics._edit",
+    "levenshtein_cdist": "evalmark.metrics._edit",
+    "levenshtein_editops": "evalmark.metrics._edit",
+    "levenshtein_extract": "evalmark.metrics._edit",
+    "levenshtein_normalized_distance": "evalmark.metrics._edit",
+    "levenshtein_normalized_distance_batch": "evalmark.metrics._edit",
+    "squad_exact_match": "evalmark.metrics._overlap",
+    "squad_exact_match_batch": "evalmark.metrics._overlap",
+    "wer": "evalmark.metrics._wer",
+    "wer_batch": "evalmark.metrics._wer",
+    "cer": "evalmark.metrics._wer",
+    "cer_batch": "evalmark.metrics._wer",
+    "corpus_wer": "evalmark.metrics._wer",
+    "corpus_cer": "evalmark.metrics._wer",
 }
 
 
@@ -129,18 +162,33 @@ __all__ = [
     "TextColumn",
     "bleu",
     "bleu_batch",
+    "bleu_from_statistics",
+    "bleu_statistics",
     "canonical_json",
+    "cer",
+    "cer_batch",
     "chrf",
     "chrf_batch",
     "corpus_bleu",
+    "corpus_cer",
     "corpus_chrf",
+    "corpus_wer",
     "cosine",
     "cosine_batch",
     "cosine_matrix",
+    "indel_distance",
+    "indel_distance_batch",
+    "indel_normalized_distance",
+    "indel_normalized_distance_batch",
     "json_match",
     "json_match_batch",
+    "levenshtein_cdist",
     "levenshtein_distance",
     "levenshtein_distance_batch",
+    "levenshtein_editops",
+    "levenshtein_extract",
+    "levenshtein_normalized_distance",
+    "levenshtein_normalized_distance_batch",
     "levenshtein_similarity",
     "levenshtein_similarity_batch",
     "rouge_l",
@@ -149,6 +197,10 @@ __all__ = [
     "rouge_lsum_batch",
     "rouge_n",
     "rouge_n_batch",
+    "squad_exact_match",
+    "squad_exact_match_batch",
     "token_f1",
     "token_f1_batch",
+    "wer",
+    "wer_batch",
 ]

@@ -1,36 +1,97 @@
-"""Levenshtein distance and similarity over Unicode code points."""
+"""Edit distances over Unicode code points, as RapidFuzz's ``Levenshtein`` and ``Indel``:
+distances with weights and a cutoff, normalized distances, the alignment, the all-pairs
+matrix and the best matches of a query."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.errors import MetricInputError
 from evalmark.metrics._args import FloatArray, resolve_workers, texts_arg
 from evalmark.metrics._column import Texts
 from evalmark.metrics._native import core as _core
 
+Weights = tuple[int, int, int]
+"""The costs of an insertion, a deletion and a substitution (RapidFuzz's ``weights``)."""
+Editop = tuple[str, int, int]
+"""One edit: ``("insert" | "delete" | "replace", position in expected, position in actual)``."""
+IntArray = npt.NDArray[np.int64]
 
-def levenshtein_distance(expected: str, actual: str, *, max_chars: int | None = None) -> int:
-    """Unit-cost edit distance over Unicode code points."""
-    return _core.levenshtein_distance(expected, actual, max_chars)
+
+def _weights(weights: Weights) -> Weights:
+    if (
+        not isinstance(weights, tuple | list)
+        or len(weights) != 3
+        or not all(isinstance(w, int) and not isinstance(w, bool) for w in weights)
+    ):
+        raise TypeError(f"weights must be a tuple of three ints, got {weights!r}")
+    if min(weights) < 0:
+        raise MetricInputError(f"weights must be at least 0, got {tuple(weights)}")
+    return (weights[0], weights[1], weights[2])
 
 
-def levenshtein_similarity(expected: str, actual: str, *, max_chars: int | None = None) -> float:
-    """1 − distance / max(len expected, len actual); 1.0 when both are empty."""
-    return _core.levenshtein_similarity(expected, actual, max_chars)
+def _count_cutoff(score_cutoff: int | None) -> int | None:
+    if score_cutoff is None:
+        return None
+    if not isinstance(score_cutoff, int) or isinstance(score_cutoff, bool):
+        raise TypeError(f"score_cutoff must be an int or None, got {score_cutoff!r}")
+    if score_cutoff < 0:
+        raise MetricInputError(f"score_cutoff must be at least 0, got {score_cutoff}")
+    return score_cutoff
+
+
+def _fraction_cutoff(score_cutoff: float | None) -> float | None:
+    if score_cutoff is None:
+        return None
+    if isinstance(score_cutoff, bool) or not isinstance(score_cutoff, int | float):
+        raise TypeError(f"score_cutoff must be a number or None, got {score_cutoff!r}")
+    if not score_cutoff >= 0.0:
+        raise MetricInputError(f"score_cutoff must be at least 0, got {score_cutoff}")
+    return float(score_cutoff)
+
+
+def levenshtein_distance(
+    expected: str,
+    actual: str,
+    *,
+    weights: Weights = (1, 1, 1),
+    score_cutoff: int | None = None,
+    max_chars: int | None = None,
+) -> int:
+    """Weighted edit distance turning ``expected`` into ``actual`` (``weights`` are the costs
+    of an insertion, a deletion and a substitution); above ``score_cutoff``, ``score_cutoff +
+    1``. RapidFuzz's ``Levenshtein.distance(expected, actual, weights=..., score_cutoff=...)``."""
+    return _core.levenshtein_distance(
+        expected, actual, _weights(weights), _count_cutoff(score_cutoff), max_chars
+    )
 
 
 def levenshtein_distance_batch(
     expected: Texts,
     actual: Texts,
     *,
+    weights: Weights = (1, 1, 1),
+    score_cutoff: int | None = None,
     workers: int | None = None,
     max_chars: int | None = None,
-) -> npt.NDArray[np.int64]:
+) -> IntArray:
     """Levenshtein distance for each pair of a batch."""
     return _core.levenshtein_distance_batch(
-        texts_arg(expected), texts_arg(actual), resolve_workers(workers), max_chars
+        texts_arg(expected),
+        texts_arg(actual),
+        _weights(weights),
+        _count_cutoff(score_cutoff),
+        resolve_workers(workers),
+        max_chars,
     )
+
+
+def levenshtein_similarity(expected: str, actual: str, *, max_chars: int | None = None) -> float:
+    """1 − distance / max(len expected, len actual); 1.0 when both are empty."""
+    return _core.levenshtein_similarity(expected, actual, max_chars)
 
 
 def levenshtein_similarity_batch(
@@ -44,3 +105,153 @@ def levenshtein_similarity_batch(
     return _core.levenshtein_similarity_batch(
         texts_arg(expected), texts_arg(actual), resolve_workers(workers), max_chars
     )
+
+
+def levenshtein_normalized_distance(
+    expected: str,
+    actual: str,
+    *,
+    weights: Weights = (1, 1, 1),
+    score_cutoff: float | None = None,
+    max_chars: int | None = None,
+) -> float:
+    """The distance over the largest distance texts of these lengths can have, computed as
+    one division (0.2, not 1 − 0.8); 0.0 for two empty texts; above ``score_cutoff``, 1.0.
+    RapidFuzz's ``Levenshtein.normalized_distance``."""
+    return _core.levenshtein_normalized_distance(
+        expected, actual, _weights(weights), _fraction_cutoff(score_cutoff), max_chars
+    )
+
+
+def levenshtein_normalized_distance_batch(
+    expected: Texts,
+    actual: Texts,
+    *,
+    weights: Weights = (1, 1, 1),
+    score_cutoff: float | None = None,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> FloatArray:
+    """Normalized Levenshtein distance for each pair of a batch."""
+    return _core.levenshtein_normalized_distance_batch(
+        texts_arg(expected),
+        texts_arg(actual),
+        _weights(weights),
+        _fraction_cutoff(score_cutoff),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def indel_distance(
+    expected: str,
+    actual: str,
+    *,
+    score_cutoff: int | None = None,
+    max_chars: int | None = None,
+) -> int:
+    """Insertions and deletions only (len expected + len actual − 2·LCS); above
+    ``score_cutoff``, ``score_cutoff + 1``. RapidFuzz's ``Indel.distance``."""
+    return _core.indel_distance(expected, actual, _count_cutoff(score_cutoff), max_chars)
+
+
+def indel_distance_batch(
+    expected: Texts,
+    actual: Texts,
+    *,
+    score_cutoff: int | None = None,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> IntArray:
+    """Indel distance for each pair of a batch."""
+    return _core.indel_distance_batch(
+        texts_arg(expected),
+        texts_arg(actual),
+        _count_cutoff(score_cutoff),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def indel_normalized_distance(
+    expected: str,
+    actual: str,
+    *,
+    score_cutoff: float | None = None,
+    max_chars: int | None = None,
+) -> float:
+    """Indel distance over the two lengths' sum (0.0 for two empty texts); above
+    ``score_cutoff``, 1.0. RapidFuzz's ``Indel.normalized_distance``."""
+    return _core.indel_normalized_distance(
+        expected, actual, _fraction_cutoff(score_cutoff), max_chars
+    )
+
+
+def indel_normalized_distance_batch(
+    expected: Texts,
+    actual: Texts,
+    *,
+    score_cutoff: float | None = None,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> FloatArray:
+    """Normalized Indel distance for each pair of a batch."""
+    return _core.indel_normalized_distance_batch(
+        texts_arg(expected),
+        texts_arg(actual),
+        _fraction_cutoff(score_cutoff),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def levenshtein_editops(
+    expected: str, actual: str, *, max_chars: int | None = None
+) -> list[Editop]:
+    """The edits of a minimal unit-cost alignment turning ``expected`` into ``actual``:
+    RapidFuzz's ``Levenshtein.editops(expected, actual).as_list()``, the same alignment among
+    equal ones. Pairs whose lengths multiply past 2^30 raise ``MetricInputError``."""
+    return _core.levenshtein_editops(expected, actual, max_chars)
+
+
+def levenshtein_cdist(
+    queries: Texts,
+    choices: Texts,
+    *,
+    weights: Weights = (1, 1, 1),
+    score_cutoff: int | None = None,
+    workers: int | None = None,
+) -> IntArray:
+    """The matrix of distances, ``[i, j]`` from ``queries[i]`` to ``choices[j]``:
+    RapidFuzz's ``process.cdist(queries, choices, scorer=Levenshtein.distance)`` (int64)."""
+    return _core.levenshtein_cdist(
+        texts_arg(queries),
+        texts_arg(choices),
+        _weights(weights),
+        _count_cutoff(score_cutoff),
+        resolve_workers(workers),
+    )
+
+
+def levenshtein_extract(
+    query: str,
+    choices: Sequence[str],
+    *,
+    limit: int | None = 5,
+    weights: Weights = (1, 1, 1),
+    score_cutoff: int | None = None,
+    workers: int | None = None,
+) -> list[tuple[str, int, int]]:
+    """The ``limit`` choices nearest to ``query`` (all with ``None``), as ``(choice, distance,
+    index)``, nearest first and equal distances by index; choices past ``score_cutoff`` are
+    left out. RapidFuzz's ``process.extract(query, choices, scorer=Levenshtein.distance)``."""
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
+        raise MetricInputError(f"limit must be a whole number >= 0 or None, got {limit!r}")
+    cutoff = _count_cutoff(score_cutoff)
+    row = levenshtein_cdist([query], choices, weights=weights, workers=workers)[0]
+    order = np.argsort(row, kind="stable")
+    if cutoff is not None:
+        order = order[row[order] <= cutoff]
+    if limit is not None:
+        order = order[:limit]
+    return [(choices[int(j)], int(row[j]), int(j)) for j in order]

@@ -1,6 +1,19 @@
-"""Token F1 and the ROUGE family (ROUGE-L, ROUGE-N, ROUGE-Lsum), as SQuAD and rouge-score."""
+"""Token F1, exact match and the ROUGE family (ROUGE-L, ROUGE-N, ROUGE-Lsum), as SQuAD and
+rouge-score.
+
+Each takes one target per row or a list of them: token F1 and exact match keep the best
+target, as the SQuAD script does over gold answers (gold answers that normalize to nothing
+are left out unless all do); ROUGE follows rouge-score's ``score_multi`` (the target of best
+F-measure, and its precision or recall for those measures).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from evalmark.metrics._args import (
     FloatArray,
@@ -12,36 +25,134 @@ from evalmark.metrics._args import (
     texts_arg,
 )
 from evalmark.metrics._column import Texts
+from evalmark.metrics._multi import Flat, TargetBatch, Targets, is_plain, one_row, score_multi
 from evalmark.metrics._native import core as _core
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+def _squad_best(
+    expected: TargetBatch,
+    actual: Texts,
+    name: str,
+    kernel: str,
+    normalizer: Normalizer,
+    workers: int,
+    max_chars: int | None,
+) -> FloatArray:
+    """The best score of each row over its gold answers, as the SQuAD v2.0 script: with the
+    SQuAD normalizer, answers that normalize to nothing count only when all of a row's do."""
+    flat = Flat(expected, actual, name)  # type: ignore[arg-type]
+    run = getattr(_core, kernel)
+    with flat.rows_named(name):
+        scores = np.asarray(
+            run(flat.expected, flat.actual, normalizer, workers, max_chars), dtype=np.float64
+        )
+    if normalizer == "squad" and len(flat.expected):
+        empty = np.asarray(
+            _core.squad_exact_match_batch(
+                flat.expected, [""] * len(flat.expected), "squad", workers, max_chars
+            )
+        )
+        answered = np.zeros(len(flat.starts), dtype=np.bool_)
+        np.logical_or.at(answered, flat.owners, ~empty)
+        scores = np.where(empty & answered[flat.owners], -1.0, scores)
+    return flat.best(scores)
 
 
 def token_f1(
-    expected: str,
+    expected: Targets,
     actual: str,
     *,
     normalizer: Normalizer = "squad",
     max_chars: int | None = None,
 ) -> float:
-    """Token F1 of ``actual`` against ``expected`` (SQuAD's ``compute_f1`` by default)."""
-    return _core.token_f1(expected, actual, normalizer, max_chars)
+    """Token F1 of ``actual`` against ``expected`` (SQuAD's ``compute_f1`` by default); a
+    list of gold answers scores the best, as the SQuAD script does."""
+    if isinstance(expected, str):
+        return _core.token_f1(expected, actual, normalizer, max_chars)
+    return float(
+        token_f1_batch(
+            one_row(expected), [actual], normalizer=normalizer, workers=1, max_chars=max_chars
+        )[0]
+    )
 
 
 def token_f1_batch(
-    expected: Texts,
+    expected: TargetBatch,
     actual: Texts,
     *,
     normalizer: Normalizer = "squad",
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
-    """Token F1 for each pair of a batch."""
-    return _core.token_f1_batch(
-        texts_arg(expected), texts_arg(actual), normalizer, resolve_workers(workers), max_chars
+    """Token F1 for each row of a batch (row i's gold answers: ``expected[i]``, a str or a
+    list)."""
+    threads = resolve_workers(workers)
+    if is_plain(expected):
+        return _core.token_f1_batch(
+            texts_arg(expected),
+            texts_arg(actual),
+            normalizer,
+            threads,
+            max_chars,
+        )
+    return _squad_best(
+        expected, actual, "token_f1", "token_f1_batch", normalizer, threads, max_chars
     )
+
+
+def squad_exact_match(
+    expected: Targets,
+    actual: str,
+    *,
+    normalizer: Normalizer = "squad",
+    max_chars: int | None = None,
+) -> bool:
+    """Whether ``actual`` is ``expected`` after SQuAD's ``normalize_answer`` (the v2.0 script's
+    ``compute_exact``; ``normalizer="none"``: equal whitespace tokens); a list of gold answers
+    matches when one does, as the script takes the best."""
+    if isinstance(expected, str):
+        return _core.squad_exact_match(expected, actual, normalizer, max_chars)
+    return bool(
+        squad_exact_match_batch(
+            one_row(expected), [actual], normalizer=normalizer, workers=1, max_chars=max_chars
+        )[0]
+    )
+
+
+def squad_exact_match_batch(
+    expected: TargetBatch,
+    actual: Texts,
+    *,
+    normalizer: Normalizer = "squad",
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> BoolArray:
+    """SQuAD exact match for each row of a batch (``expected[i]``: a str or a list)."""
+    threads = resolve_workers(workers)
+    if is_plain(expected):
+        return _core.squad_exact_match_batch(
+            texts_arg(expected),
+            texts_arg(actual),
+            normalizer,
+            threads,
+            max_chars,
+        )
+    best = _squad_best(
+        expected,
+        actual,
+        "squad_exact_match",
+        "squad_exact_match_batch",
+        normalizer,
+        threads,
+        max_chars,
+    )
+    return best > 0.5
 
 
 def rouge_l(
-    expected: str,
+    expected: Targets,
     actual: str,
     *,
     tokenizer: Tokenizer = "rouge",
@@ -49,13 +160,23 @@ def rouge_l(
     stemmer: Stemmer | None = None,
     max_chars: int | None = None,
 ) -> float:
-    """ROUGE-L of ``actual`` (prediction) against ``expected`` (target), as rouge-score;
-    ``stemmer="porter"`` is rouge-score's ``use_stemmer=True``."""
-    return _core.rouge_l(expected, actual, tokenizer, measure, stemmer, max_chars)
+    """ROUGE-L of ``actual`` (prediction) against ``expected`` (a target, or a list scored as
+    rouge-score's ``score_multi``); ``stemmer="porter"`` is rouge-score's ``use_stemmer=True``."""
+    if isinstance(expected, str):
+        return _core.rouge_l(expected, actual, tokenizer, measure, stemmer, max_chars)
+    return _one(
+        rouge_l_batch,
+        expected,
+        actual,
+        tokenizer=tokenizer,
+        measure=measure,
+        stemmer=stemmer,
+        max_chars=max_chars,
+    )
 
 
 def rouge_l_batch(
-    expected: Texts,
+    expected: TargetBatch,
     actual: Texts,
     *,
     tokenizer: Tokenizer = "rouge",
@@ -64,20 +185,17 @@ def rouge_l_batch(
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
-    """ROUGE-L for each pair of a batch."""
-    return _core.rouge_l_batch(
-        texts_arg(expected),
-        texts_arg(actual),
-        tokenizer,
-        measure,
-        stemmer,
-        resolve_workers(workers),
-        max_chars,
-    )
+    """ROUGE-L for each row of a batch (``expected[i]``: a target or a list of them)."""
+    threads = resolve_workers(workers)
+
+    def run(e: object, a: object, m: str) -> FloatArray:
+        return _core.rouge_l_batch(e, a, tokenizer, m, stemmer, threads, max_chars)
+
+    return _rows(expected, actual, "rouge_l", measure, run)
 
 
 def rouge_n(
-    expected: str,
+    expected: Targets,
     actual: str,
     *,
     n: int = 1,
@@ -86,13 +204,25 @@ def rouge_n(
     measure: Measure = "fmeasure",
     max_chars: int | None = None,
 ) -> float:
-    """ROUGE-N of ``actual`` (prediction) against ``expected`` (target), as rouge-score's
-    ``rouge{n}``; ``stemmer="porter"`` is its ``use_stemmer=True``."""
-    return _core.rouge_n(expected, actual, n, tokenizer, stemmer, measure, max_chars)
+    """ROUGE-N of ``actual`` (prediction) against ``expected`` (a target, or a list scored as
+    ``score_multi``), as rouge-score's ``rouge{n}``; ``stemmer="porter"`` is its
+    ``use_stemmer=True``."""
+    if isinstance(expected, str):
+        return _core.rouge_n(expected, actual, n, tokenizer, stemmer, measure, max_chars)
+    return _one(
+        rouge_n_batch,
+        expected,
+        actual,
+        n=n,
+        tokenizer=tokenizer,
+        stemmer=stemmer,
+        measure=measure,
+        max_chars=max_chars,
+    )
 
 
 def rouge_n_batch(
-    expected: Texts,
+    expected: TargetBatch,
     actual: Texts,
     *,
     n: int = 1,
@@ -102,21 +232,17 @@ def rouge_n_batch(
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
-    """ROUGE-N for each pair of a batch."""
-    return _core.rouge_n_batch(
-        texts_arg(expected),
-        texts_arg(actual),
-        n,
-        tokenizer,
-        stemmer,
-        measure,
-        resolve_workers(workers),
-        max_chars,
-    )
+    """ROUGE-N for each row of a batch (``expected[i]``: a target or a list of them)."""
+    threads = resolve_workers(workers)
+
+    def run(e: object, a: object, m: str) -> FloatArray:
+        return _core.rouge_n_batch(e, a, n, tokenizer, stemmer, m, threads, max_chars)
+
+    return _rows(expected, actual, "rouge_n", measure, run)
 
 
 def rouge_lsum(
-    expected: str,
+    expected: Targets,
     actual: str,
     *,
     tokenizer: Tokenizer = "rouge",
@@ -124,12 +250,23 @@ def rouge_lsum(
     measure: Measure = "fmeasure",
     max_chars: int | None = None,
 ) -> float:
-    """ROUGE-Lsum (summary-level LCS over newline-separated sentences), as rouge-score."""
-    return _core.rouge_lsum(expected, actual, tokenizer, stemmer, measure, max_chars)
+    """ROUGE-Lsum (summary-level LCS over newline-separated sentences), as rouge-score; a list
+    of targets is scored as ``score_multi``."""
+    if isinstance(expected, str):
+        return _core.rouge_lsum(expected, actual, tokenizer, stemmer, measure, max_chars)
+    return _one(
+        rouge_lsum_batch,
+        expected,
+        actual,
+        tokenizer=tokenizer,
+        stemmer=stemmer,
+        measure=measure,
+        max_chars=max_chars,
+    )
 
 
 def rouge_lsum_batch(
-    expected: Texts,
+    expected: TargetBatch,
     actual: Texts,
     *,
     tokenizer: Tokenizer = "rouge",
@@ -138,13 +275,26 @@ def rouge_lsum_batch(
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
-    """ROUGE-Lsum for each pair of a batch."""
-    return _core.rouge_lsum_batch(
-        texts_arg(expected),
-        texts_arg(actual),
-        tokenizer,
-        stemmer,
-        measure,
-        resolve_workers(workers),
-        max_chars,
-    )
+    """ROUGE-Lsum for each row of a batch (``expected[i]``: a target or a list of them)."""
+    threads = resolve_workers(workers)
+
+    def run(e: object, a: object, m: str) -> FloatArray:
+        return _core.rouge_lsum_batch(e, a, tokenizer, stemmer, m, threads, max_chars)
+
+    return _rows(expected, actual, "rouge_lsum", measure, run)
+
+
+def _rows(
+    expected: TargetBatch,
+    actual: Texts,
+    name: str,
+    measure: str,
+    run: Callable[[object, object, str], FloatArray],
+) -> FloatArray:
+    if is_plain(expected):
+        return run(texts_arg(expected), texts_arg(actual), measure)
+    return score_multi(expected, actual, name, measure, run)  # type: ignore[arg-type]
+
+
+def _one(batch: Callable[..., FloatArray], expected: Targets, actual: str, **options: Any) -> float:
+    return float(batch(one_row(expected), [actual], workers=1, **options)[0])

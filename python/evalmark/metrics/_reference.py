@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from evalmark.errors import MetricInputError
 from evalmark.metrics._args import (
     BleuTokenizer,
@@ -53,6 +56,14 @@ def _smooth_value(value: float | None) -> float | None:
     return float(value)
 
 
+def _order(value: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"max_ngram_order must be an int, got {type(value).__name__}")
+    if not 1 <= value <= 4:
+        raise MetricInputError(f"max_ngram_order must be 1 to 4, got {value}")
+    return value
+
+
 def bleu(
     expected: References,
     actual: str,
@@ -62,10 +73,12 @@ def bleu(
     smooth: Smooth = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
+    max_ngram_order: int = 4,
     max_chars: int | None = None,
 ) -> float:
     """Sentence BLEU of ``actual`` (the hypothesis) against ``expected`` (one reference or a
-    list), in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs).score / 100``."""
+    list), in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs).score / 100``;
+    ``max_ngram_order`` (1 to 4) is its ``BLEU(max_ngram_order=...)``."""
     return _core.bleu(
         expected,
         actual,
@@ -74,6 +87,7 @@ def bleu(
         smooth,
         _smooth_value(smooth_value),
         bool_arg("effective_order", effective_order),
+        _order(max_ngram_order),
         max_chars,
     )
 
@@ -87,6 +101,7 @@ def bleu_batch(
     smooth: Smooth = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
+    max_ngram_order: int = 4,
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
@@ -99,6 +114,7 @@ def bleu_batch(
         smooth,
         _smooth_value(smooth_value),
         bool_arg("effective_order", effective_order),
+        _order(max_ngram_order),
         resolve_workers(workers),
         max_chars,
     )
@@ -113,6 +129,7 @@ def corpus_bleu(
     smooth: Smooth = "exp",
     smooth_value: float | None = None,
     effective_order: bool = False,
+    max_ngram_order: int = 4,
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> float:
@@ -126,6 +143,7 @@ def corpus_bleu(
         smooth,
         _smooth_value(smooth_value),
         bool_arg("effective_order", effective_order),
+        _order(max_ngram_order),
         resolve_workers(workers),
         max_chars,
     )
@@ -214,4 +232,48 @@ def corpus_chrf(
         *_chrf_args(char_order, word_order, beta, whitespace, eps_smoothing, lowercase),
         resolve_workers(workers),
         max_chars,
+    )
+
+
+def bleu_statistics(
+    expected: ReferenceBatch,
+    actual: Texts,
+    *,
+    tokenizer: BleuTokenizer = "13a",
+    lowercase: bool = False,
+    workers: int | None = None,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.int64]:
+    """BLEU's sufficient statistics of each row, an (n, 10) int64 array laid out as sacrebleu's
+    ``BLEU._extract_corpus_statistics``: hypothesis length, reference length, clipped matches
+    of orders 1-4, hypothesis n-grams of orders 1-4. Rows add up: the statistics of shards,
+    stacked, give the corpus score through :func:`bleu_from_statistics`."""
+    return _core.bleu_statistics(
+        _references(expected, actual),
+        texts_arg(actual),
+        tokenizer,
+        bool_arg("lowercase", lowercase),
+        resolve_workers(workers),
+        max_chars,
+    )
+
+
+def bleu_from_statistics(
+    statistics: npt.ArrayLike,
+    *,
+    smooth: Smooth = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    max_ngram_order: int = 4,
+) -> float:
+    """BLEU in [0, 1] from the column sums of :func:`bleu_statistics` rows (sacrebleu's
+    ``BLEU._compute_score_from_stats(sums).score / 100``); the defaults are corpus BLEU's, so
+    the stacked statistics of every shard give :func:`corpus_bleu` of the whole corpus."""
+    table = np.ascontiguousarray(np.atleast_2d(np.asarray(statistics)), dtype=np.int64)
+    return _core.bleu_from_statistics(
+        table,
+        smooth,
+        _smooth_value(smooth_value),
+        bool_arg("effective_order", effective_order),
+        _order(max_ngram_order),
     )

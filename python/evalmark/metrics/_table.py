@@ -16,115 +16,21 @@ and ``evalmark score``.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Literal
 
+from evalmark.metrics._declare import Inputs, Metric, MetricFunction, ScoreType
 from evalmark.metrics._option import Option
 
-Inputs = Literal["text", "vector"]
-ScoreType = Literal["float64", "int64", "bool"]
-
-
-@dataclass(frozen=True, slots=True)
-class MetricFunction:
-    """A public metric function, by ``name`` (its batch form is ``<name>_batch``, the name of
-    its kernel in ``evalmark._core`` too) and ``home``, the module of :mod:`evalmark.metrics`
-    that defines both; its options (keywords with defaults; ``workers`` and ``max_chars``
-    aside), the range of its scores and the reference it equals."""
-
-    name: str
-    home: str  # the module of evalmark.metrics that defines the functions
-    options: tuple[Option, ...]
-    summary: str
-    score_range: str
-    reference: str
-    inputs: Inputs = "text"
-    dtype: ScoreType = "float64"
-    # Time n·m/64 for texts of n and m characters (LCS and edit distance); else linear.
-    quadratic: bool = False
-    # The input a kernel rejection is about (json_match only rejects `expected`).
-    blame: Literal["expected", "actual", "both"] = "both"
-
-    @property
-    def scalar(self) -> Callable[..., Any]:
-        """The public scalar function (imported on first use: the table itself is light)."""
-        function: Callable[..., Any] = getattr(self._module(), self.name)
-        return function
-
-    @property
-    def batch(self) -> Callable[..., Any]:
-        """The public batch function, ``<name>_batch``."""
-        function: Callable[..., Any] = getattr(self._module(), self.kernel)
-        return function
-
-    @property
-    def kernel(self) -> str:
-        """The name of the batch function of ``evalmark._core`` this function calls (and of its
-        public batch form)."""
-        return f"{self.name}_batch"
-
-    def _module(self) -> Any:
-        return importlib.import_module(f"evalmark.metrics.{self.home}")
-
-    @property
-    def defaults(self) -> dict[str, object]:
-        """Every option's default, by name."""
-        return {option.name: option.default for option in self.options}
-
-    def option(self, name: str) -> Option:
-        """The option called ``name``; KeyError naming the accepted ones."""
-        for option in self.options:
-            if option.name == name:
-                return option
-        accepted = ", ".join(o.name for o in self.options) or "none"
-        raise KeyError(f"{self.name} has no option {name!r}; its options: {accepted}")
-
-    def check(self, options: Mapping[str, object], owner: str) -> dict[str, object]:
-        """``options`` checked against this function's: TypeError for an unknown name,
-        ValueError for a refused value, each naming ``owner``."""
-        checked: dict[str, object] = {}
-        for key, value in options.items():
-            try:
-                option = self.option(key)
-            except KeyError as exc:
-                raise TypeError(f"{owner}: {exc.args[0]}") from None
-            if option.problem(value) is not None:
-                raise ValueError(f"{owner}: {key} must be {option.wanted()}, got {value!r}")
-            checked[key] = value
-        return checked
-
-
-@dataclass(frozen=True, slots=True)
-class Metric:
-    """A name for one number: ``function`` with the options of ``settings`` fixed, and the
-    reference it equals (``"—"`` when none does)."""
-
-    name: str
-    function: MetricFunction
-    settings: Mapping[str, object] = field(default_factory=dict)
-    summary: str = ""
-    reference: str = ""
-
-    def __post_init__(self) -> None:
-        self.function.check(self.settings, self.name)
-        object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
-        if not self.summary:
-            object.__setattr__(self, "summary", self.function.summary)
-        if not self.reference:
-            object.__setattr__(self, "reference", self.function.reference)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """Every option of the function as this name sets it (defaults, then ``settings``)."""
-        return {**self.function.defaults, **self.settings}
-
-    def batch(self, expected: Any, actual: Any, *, workers: int | None = None) -> Any:
-        """This metric for each pair of a batch, through the public batch function."""
-        return self.function.batch(expected, actual, workers=workers, **self.settings)
-
+__all__ = [
+    "FUNCTIONS",
+    "METRICS",
+    "Inputs",
+    "Metric",
+    "MetricFunction",
+    "ScoreType",
+    "metric_table_markdown",
+]
 
 _TOKENIZER = Option("tokenizer", "rouge", ("rouge", "unicode"))
 _MEASURE = Option("measure", "fmeasure", ("fmeasure", "precision", "recall"))
@@ -138,7 +44,18 @@ TOKEN_F1 = MetricFunction(
     (Option("normalizer", "squad", ("squad", "none")),),
     "SQuAD token F1",
     _UNIT,
-    "the SQuAD v2.0 script's compute_f1",
+    "the SQuAD v2.0 script's compute_f1 (the max over gold answers for a list)",
+    targets="many",
+)
+SQUAD_EXACT_MATCH = MetricFunction(
+    "squad_exact_match",
+    "_overlap",
+    (Option("normalizer", "squad", ("squad", "none")),),
+    "SQuAD exact match of normalized answers",
+    "True or False",
+    "the SQuAD v2.0 script's compute_exact (the max over gold answers for a list)",
+    dtype="bool",
+    targets="many",
 )
 ROUGE_L = MetricFunction(
     "rouge_l",
@@ -148,6 +65,7 @@ ROUGE_L = MetricFunction(
     _UNIT,
     f'{_ROUGE_SCORE}(["rougeL"])',
     quadratic=True,
+    targets="many",
 )
 ROUGE_N = MetricFunction(
     "rouge_n",
@@ -156,6 +74,7 @@ ROUGE_N = MetricFunction(
     "ROUGE-N (clipped n-gram overlap)",
     _UNIT,
     f'{_ROUGE_SCORE}(["rouge1"]), ["rouge2"], ...',
+    targets="many",
 )
 ROUGE_LSUM = MetricFunction(
     "rouge_lsum",
@@ -165,6 +84,7 @@ ROUGE_LSUM = MetricFunction(
     _UNIT,
     f'{_ROUGE_SCORE}(["rougeLsum"])',
     quadratic=True,
+    targets="many",
 )
 BLEU = MetricFunction(
     "bleu",
@@ -175,10 +95,12 @@ BLEU = MetricFunction(
         Option("smooth", "exp", ("exp", "floor", "add-k", "none")),
         Option("smooth_value", None, kind="number"),
         Option("effective_order", True, kind="bool"),
+        Option("max_ngram_order", 4, (1, 2, 3, 4)),
     ),
     "sentence BLEU, divided by 100",
     _UNIT,
     "sacrebleu's sentence_bleu(actual, [expected]).score / 100",
+    targets="many",
 )
 CHRF = MetricFunction(
     "chrf",
@@ -194,6 +116,7 @@ CHRF = MetricFunction(
     "sentence chrF (word_order=2: chrF++), divided by 100",
     _UNIT,
     "sacrebleu's sentence_chrf(actual, [expected]).score / 100",
+    targets="many",
 )
 LEVENSHTEIN_SIMILARITY = MetricFunction(
     "levenshtein_similarity",
@@ -204,14 +127,64 @@ LEVENSHTEIN_SIMILARITY = MetricFunction(
     "rapidfuzz.distance.Levenshtein.normalized_similarity",
     quadratic=True,
 )
+_WEIGHTS = Option("weights", (1, 1, 1), kind="weights")
+_COUNT_CUTOFF = Option("score_cutoff", None, kind="int")
+_FRACTION_CUTOFF = Option("score_cutoff", None, kind="number")
 LEVENSHTEIN_DISTANCE = MetricFunction(
     "levenshtein_distance",
     "_edit",
-    (),
+    (_WEIGHTS, _COUNT_CUTOFF),
     "Levenshtein edit distance over code points",
-    "a count of edits, 0 or more",
+    "a count of edits (a weighted cost), 0 or more",
     "rapidfuzz.distance.Levenshtein.distance",
     dtype="int64",
+    quadratic=True,
+)
+LEVENSHTEIN_NORMALIZED_DISTANCE = MetricFunction(
+    "levenshtein_normalized_distance",
+    "_edit",
+    (_WEIGHTS, _FRACTION_CUTOFF),
+    "Levenshtein distance over its largest possible value",
+    _UNIT,
+    "rapidfuzz.distance.Levenshtein.normalized_distance",
+    quadratic=True,
+)
+INDEL_DISTANCE = MetricFunction(
+    "indel_distance",
+    "_edit",
+    (_COUNT_CUTOFF,),
+    "insertions and deletions only (no substitution)",
+    "a count of edits, 0 or more",
+    "rapidfuzz.distance.Indel.distance",
+    dtype="int64",
+    quadratic=True,
+)
+INDEL_NORMALIZED_DISTANCE = MetricFunction(
+    "indel_normalized_distance",
+    "_edit",
+    (_FRACTION_CUTOFF,),
+    "Indel distance over the sum of the lengths",
+    _UNIT,
+    "rapidfuzz.distance.Indel.normalized_distance",
+    quadratic=True,
+)
+_RATE = "0 or more (errors per reference unit; over 1 when the output adds much)"
+WER = MetricFunction(
+    "wer",
+    "_wer",
+    (),
+    "word error rate",
+    _RATE,
+    "jiwer.wer(expected, actual)",
+    quadratic=True,
+)
+CER = MetricFunction(
+    "cer",
+    "_wer",
+    (),
+    "character error rate",
+    _RATE,
+    "jiwer.cer(expected, actual)",
     quadratic=True,
 )
 JSON_MATCH = MetricFunction(
@@ -239,6 +212,7 @@ FUNCTIONS: Mapping[str, MetricFunction] = MappingProxyType(
         f.name: f
         for f in (
             TOKEN_F1,
+            SQUAD_EXACT_MATCH,
             ROUGE_L,
             ROUGE_N,
             ROUGE_LSUM,
@@ -246,6 +220,11 @@ FUNCTIONS: Mapping[str, MetricFunction] = MappingProxyType(
             CHRF,
             LEVENSHTEIN_SIMILARITY,
             LEVENSHTEIN_DISTANCE,
+            LEVENSHTEIN_NORMALIZED_DISTANCE,
+            INDEL_DISTANCE,
+            INDEL_NORMALIZED_DISTANCE,
+            WER,
+            CER,
             JSON_MATCH,
             COSINE,
         )
@@ -270,6 +249,7 @@ _METRICS: tuple[Metric, ...] = (
         "token F1, whitespace split only",
         _NONE,
     ),
+    Metric("squad_exact_match", SQUAD_EXACT_MATCH),
     Metric("rouge_l", ROUGE_L, {}, "ROUGE-L F-measure", f"{_rouge('rougeL')} F-measure"),
     Metric(
         "rouge_l_precision",
@@ -334,6 +314,11 @@ _METRICS: tuple[Metric, ...] = (
     ),
     Metric("levenshtein_similarity", LEVENSHTEIN_SIMILARITY),
     Metric("levenshtein_distance", LEVENSHTEIN_DISTANCE),
+    Metric("levenshtein_normalized_distance", LEVENSHTEIN_NORMALIZED_DISTANCE),
+    Metric("indel_distance", INDEL_DISTANCE),
+    Metric("indel_normalized_distance", INDEL_NORMALIZED_DISTANCE),
+    Metric("wer", WER),
+    Metric("cer", CER),
     Metric("json_match", JSON_MATCH, {}, "JSON equality, numbers by value", _NONE),
     Metric("json_match_strict", JSON_MATCH, {"numbers": "strict"}, "JSON equality, 1 != 1.0"),
     Metric("cosine", COSINE),

@@ -18,6 +18,7 @@ from evalmark.strategies._metric import (
     LevenshteinSimilarity,
     RougeL,
     SemanticSimilarity,
+    SquadExactMatch,
     TokenF1,
 )
 from evalmark.strategies._overlap import Bleu, Chrf, RougeLsum, RougeN
@@ -50,6 +51,7 @@ __all__ = [
     "RougeLsum",
     "RougeN",
     "SemanticSimilarity",
+    "SquadExactMatch",
     "Strategy",
     "TokenF1",
     "TrajectoryJudge",

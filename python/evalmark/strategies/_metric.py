@@ -3,14 +3,15 @@
 Each has a batch path: ``evaluate_batch`` makes one kernel call over every output and returns
 a :class:`~evalmark.results._results.ResultColumn` whose explanations are written only when read.
 A sample
-with several ``expected_outputs`` scores the best of them (as SQuAD does). ``evaluate`` is the
-batch path on one row, so both give identical numbers.
+with several ``expected_outputs`` is scored as the metric function scores a list of targets
+when it takes one (multi-reference BLEU, rouge-score's ``score_multi``, the SQuAD max over
+gold answers), else it scores the best of them. ``evaluate`` is the batch path on one row, so
+both give identical numbers.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal
 
@@ -25,8 +26,8 @@ from evalmark.models._fakes import HashEmbedding
 from evalmark.models._protocols import EmbeddingModel, as_embedding_rows, model_id_of
 from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
-from evalmark.strategies._base import expected_texts, output_text
 from evalmark.strategies._explanation import ThresholdExplanation
+from evalmark.strategies._text_pairs import TextPairs
 
 __all__ = [
     "JsonMatch",
@@ -34,109 +35,12 @@ __all__ = [
     "MetricStrategy",
     "RougeL",
     "SemanticSimilarity",
+    "SquadExactMatch",
     "TextPairs",
     "TokenF1",
 ]
 
 FloatArray = npt.NDArray[np.float64]
-
-
-class TextPairs:
-    """The (expected, actual) text pairs of a batch, flattened over alternative expected outputs.
-
-    ``owners[k]`` is the row of pair k; ``starts`` the first pair of each row that has pairs;
-    ``bad`` maps a row whose texts could not be read to its error. Built once per batch and
-    shared by every metric strategy of a scorer run (see :meth:`of`).
-    """
-
-    __slots__ = ("actual", "bad", "expected", "owners", "rows", "samples", "single")
-
-    _cache_lock = threading.Lock()
-    _cache: tuple[object, object, str, TextPairs] | None = None
-
-    def __init__(self, samples: Sequence[Sample], outputs: Sequence[Any], strategy: str) -> None:
-        if len(samples) != len(outputs):
-            raise ValueError(
-                f"{strategy}: got {len(samples)} samples and {len(outputs)} outputs; "
-                "pass one output per sample"
-            )
-        self.rows = len(samples)
-        self.samples = samples
-        self.bad: dict[int, StrategyError] = {}
-        wanted = [sample.expected_output for sample in samples]
-        if None not in wanted and set(map(type, outputs)) <= {str}:
-            # The common case: one expected text per sample, text outputs.
-            self.expected: list[str] = wanted  # type: ignore[assignment]
-            self.actual: list[str] = list(outputs)
-            self.owners = np.arange(self.rows, dtype=np.int64)
-            self.single = True
-            return
-        expected: list[str] = []
-        actual: list[str] = []
-        owners: list[int] = []
-        single = True
-        for i, (sample, output) in enumerate(zip(samples, outputs, strict=True)):
-            try:
-                text = (
-                    output
-                    if type(output) is str
-                    else output_text(output, strategy=strategy, sample=sample)
-                )
-                one = wanted[i]
-                choices = (one,) if one is not None else expected_texts(sample, strategy=strategy)
-            except StrategyError as exc:
-                self.bad[i] = exc
-                single = False
-                continue
-            if len(choices) == 1:
-                expected.append(choices[0])
-                actual.append(text)
-                owners.append(i)
-            else:
-                single = False
-                expected.extend(choices)
-                actual.extend([text] * len(choices))
-                owners.extend([i] * len(choices))
-        self.expected = expected
-        self.actual = actual
-        self.owners = np.asarray(owners, dtype=np.int64)
-        # single: exactly one pair per row, in row order, so pair scores are row scores.
-        self.single = single
-
-    @classmethod
-    def of(cls, samples: Sequence[Sample], outputs: Sequence[Any], strategy: str) -> TextPairs:
-        """The pairs of this batch, reused when the same sequences are passed again."""
-        with cls._cache_lock:
-            cached = cls._cache
-            # Errors name the strategy: reuse only when there are none or it is the same.
-            if (
-                cached is not None
-                and cached[0] is samples
-                and cached[1] is outputs
-                and (not cached[3].bad or cached[2] == strategy)
-            ):
-                return cached[3]
-        pairs = cls(samples, outputs, strategy)
-        with cls._cache_lock:
-            cls._cache = (samples, outputs, strategy, pairs)
-        return pairs
-
-    @classmethod
-    def clear_cache(cls) -> None:
-        """Forget the cached batch (the scorer calls this at the end of a run)."""
-        with cls._cache_lock:
-            cls._cache = None
-
-    def row_scores(self, pair_scores: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-        """(best score of each row, whether the row has a score)."""
-        if self.single:
-            return pair_scores, np.ones(self.rows, dtype=np.bool_)
-        scores = np.zeros(self.rows, dtype=np.float64)
-        present = np.zeros(self.rows, dtype=np.bool_)
-        if pair_scores.size:
-            np.maximum.at(scores, self.owners, pair_scores)
-            present[self.owners] = True
-        return scores, present
 
 
 def _check_threshold(threshold: float, name: str) -> float:
@@ -215,8 +119,19 @@ class MetricStrategy:
         overrides: dict[int, EvaluationResult] = {
             i: EvaluationResult.from_error("strategy", exc) for i, exc in pairs.bad.items()
         }
-        pair_scores = np.asarray(self._pair_scores_checked(pairs, overrides), dtype=np.float64)
-        scores, present = pairs.row_scores(np.clip(pair_scores, 0.0, 1.0))
+        function = type(self).function
+        if not pairs.single and function is not None and function.targets == "many":
+            # The function scores a row's targets together (multi-reference BLEU, ...).
+            rows, expected, actual = pairs.grouped()
+            scores = np.zeros(pairs.rows, dtype=np.float64)
+            present = np.zeros(pairs.rows, dtype=np.bool_)
+            if len(rows):
+                grouped = function.batch(expected, actual, workers=self.workers, **self.options)
+                scores[rows] = np.clip(np.asarray(grouped, dtype=np.float64), 0.0, 1.0)
+                present[rows] = True
+        else:
+            pair_scores = np.asarray(self._pair_scores_checked(pairs, overrides), dtype=np.float64)
+            scores, present = pairs.row_scores(np.clip(pair_scores, 0.0, 1.0))
         passed = present & (scores >= self.threshold)
         return ResultColumn(scores, passed, self._explainer(pairs), overrides)
 
@@ -251,6 +166,15 @@ class TokenF1(MetricStrategy):
 
     label = "token F1"
     function = FUNCTIONS["token_f1"]
+
+
+class SquadExactMatch(MetricStrategy):
+    """Passes when the output is an expected answer after SQuAD's ``normalize_answer`` (the
+    v2.0 script's ``compute_exact``; with several expected outputs, when it matches one)."""
+
+    label = "exact match"
+    default_threshold = 1.0
+    function = FUNCTIONS["squad_exact_match"]
 
 
 class RougeL(MetricStrategy):

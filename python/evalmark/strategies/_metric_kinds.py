@@ -20,6 +20,7 @@ from evalmark.strategies._metric import (
     LevenshteinSimilarity,
     MetricStrategy,
     RougeL,
+    SquadExactMatch,
     TokenF1,
 )
 from evalmark.strategies._overlap import Bleu, Chrf, RougeLsum, RougeN
@@ -28,6 +29,7 @@ __all__ = ["METRIC_CHECKS", "METRIC_KINDS", "kind_name", "kind_option"]
 
 METRIC_CHECKS: tuple[type[MetricStrategy], ...] = (
     TokenF1,
+    SquadExactMatch,
     RougeL,
     RougeN,
     RougeLsum,

@@ -12,12 +12,14 @@
 //! Every token is keyed by its UTF-8 bytes, so the two paths give equal keys for equal tokens.
 
 mod bag;
+mod exact;
 mod general;
 mod tokenize;
 
 use crate::metrics::halt::{Context, Run};
 use crate::metrics::key_table::KeyTable;
 use bag::common_count;
+pub use exact::{exact_match, ExactScratch};
 use tokenize::Tokenizer;
 
 /// The most distinct tokens a table is sized for before it is filled.

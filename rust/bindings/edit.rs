@@ -1,0 +1,289 @@
+//! Edit distances as RapidFuzz defines them (Levenshtein with weights, Indel, normalized forms,
+//! the alignment and the all-pairs matrix), SQuAD exact match, and the word and character
+//! error rates of jiwer.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+
+use super::metric_pair;
+use crate::batch::{fill_rows, result_array, run_watched, Workers};
+use crate::errors::EvalError;
+use crate::inputs::hold;
+use crate::metrics::edit_weighted::{self, Op, Weights};
+use crate::metrics::token_f1::{self, Normalizer};
+use crate::metrics::wer;
+use crate::options::MaxChars;
+use crate::pairs::{check_rows, TextPair};
+
+fn weights_of((insert, delete, substitute): (usize, usize, usize)) -> Weights {
+    Weights {
+        insert,
+        delete,
+        substitute,
+    }
+}
+
+/// RapidFuzz's cutoff of a distance: above `cutoff`, `cutoff + 1`.
+fn cut(dist: usize, cutoff: Option<usize>) -> i64 {
+    match cutoff {
+        Some(c) if dist > c => c as i64 + 1,
+        _ => dist as i64,
+    }
+}
+
+/// RapidFuzz's cutoff of a normalized distance: above `cutoff`, 1.0.
+fn cut_normalized(value: f64, cutoff: Option<f64>) -> f64 {
+    match cutoff {
+        Some(c) if value > c => 1.0,
+        _ => value,
+    }
+}
+
+metric_pair! {
+    shape: text,
+    scalar: levenshtein_distance = "levenshtein_distance" -> i64,
+        "(expected, actual, weights=(1, 1, 1), score_cutoff=None, max_chars=None)";
+    batch: levenshtein_distance_batch -> i64,
+        "(expected, actual, weights=(1, 1, 1), score_cutoff=None, workers=-1, max_chars=None)";
+    options: (weights: (usize, usize, usize) = (1, 1, 1), score_cutoff: Option<usize> = None);
+    prepare: { let w = weights_of(weights); }
+    kernel: |s: edit_weighted::Scratch, e, a, stop| {
+        Ok(cut(edit_weighted::distance(e, a, w, s, stop)?, score_cutoff))
+    }
+}
+
+metric_pair! {
+    shape: text,
+    scalar: levenshtein_normalized_distance = "levenshtein_normalized_distance" -> f64,
+        "(expected, actual, weights=(1, 1, 1), score_cutoff=None, max_chars=None)";
+    batch: levenshtein_normalized_distance_batch -> f64,
+        "(expected, actual, weights=(1, 1, 1), score_cutoff=None, workers=-1, max_chars=None)";
+    options: (weights: (usize, usize, usize) = (1, 1, 1), score_cutoff: Option<f64> = None);
+    prepare: { let w = weights_of(weights); }
+    kernel: |s: edit_weighted::Scratch, e, a, stop| {
+        let dist = edit_weighted::distance(e, a, w, s, stop)?;
+        let most = edit_weighted::max_distance(
+            edit_weighted::length(e), edit_weighted::length(a), w);
+        Ok(cut_normalized(edit_weighted::normalized(dist, most), score_cutoff))
+    }
+}
+
+metric_pair! {
+    shape: text,
+    scalar: indel_distance = "indel_distance" -> i64,
+        "(expected, actual, score_cutoff=None, max_chars=None)";
+    batch: indel_distance_batch -> i64,
+        "(expected, actual, score_cutoff=None, workers=-1, max_chars=None)";
+    options: (score_cutoff: Option<usize> = None);
+    kernel: |s: edit_weighted::Scratch, e, a, stop| {
+        Ok(cut(edit_weighted::indel(e, a, s, stop)?, score_cutoff))
+    }
+}
+
+metric_pair! {
+    shape: text,
+    scalar: indel_normalized_distance = "indel_normalized_distance" -> f64,
+        "(expected, actual, score_cutoff=None, max_chars=None)";
+    batch: indel_normalized_distance_batch -> f64,
+        "(expected, actual, score_cutoff=None, workers=-1, max_chars=None)";
+    options: (score_cutoff: Option<f64> = None);
+    kernel: |s: edit_weighted::Scratch, e, a, stop| {
+        let dist = edit_weighted::indel(e, a, s, stop)?;
+        let most = edit_weighted::length(e) + edit_weighted::length(a);
+        Ok(cut_normalized(edit_weighted::normalized(dist, most), score_cutoff))
+    }
+}
+
+metric_pair! {
+    shape: text,
+    scalar: squad_exact_match = "squad_exact_match" -> bool,
+        "(expected, actual, normalizer='squad', max_chars=None)";
+    batch: squad_exact_match_batch -> bool,
+        "(expected, actual, normalizer='squad', workers=-1, max_chars=None)";
+    options: (normalizer: Normalizer = Normalizer::Squad);
+    kernel: |s: token_f1::ExactScratch, e, a, stop| {
+        Ok(token_f1::exact_match(e, a, normalizer, s, stop)?)
+    }
+}
+
+metric_pair! {
+    shape: text,
+    scalar: py_wer = "wer" -> f64, "(expected, actual, max_chars=None)";
+    batch: wer_batch -> f64, "(expected, actual, workers=-1, max_chars=None)";
+    options: ();
+    kernel: |s: wer::Scratch, e, a, stop| Ok(wer::word_counts(e, a, s, stop)?.rate())
+}
+
+metric_pair! {
+    shape: text,
+    scalar: py_cer = "cer" -> f64, "(expected, actual, max_chars=None)";
+    batch: cer_batch -> f64, "(expected, actual, workers=-1, max_chars=None)";
+    options: ();
+    kernel: |s: wer::Scratch, e, a, stop| Ok(wer::char_counts(e, a, s, stop)?.rate())
+}
+
+/// `error_counts(expected, actual, unit, workers=-1, max_chars=None)`: for each row, the
+/// errors, the reference length and the hypothesis length, in words (`unit="word"`) or
+/// characters (`"char"`), as an (n, 3) int64 array (the corpus rates sum them).
+#[pyfunction]
+#[pyo3(signature = (expected, actual, unit, workers = Workers::ALL, max_chars = MaxChars::NONE))]
+fn error_counts<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    unit: &str,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let words = match unit {
+        "word" => true,
+        "char" => false,
+        other => {
+            return Err(
+                EvalError::input(format!("unit must be 'word' or 'char', got {other:?}")).into(),
+            )
+        }
+    };
+    let (he, ha) = (hold(expected, "expected")?, hold(actual, "actual")?);
+    crate::inputs::same_length(he.len(), ha.len())?;
+    let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
+    let n = e.len();
+    let size = (e.bytes() + a.bytes()).saturating_add(16 * n);
+    let out = run_watched(py, workers, size, |stop, workers| {
+        if let Some(cap) = max_chars.0 {
+            check_rows(&e, &a, cap, stop)?;
+        }
+        let mut out = result_array::<i64>(3 * n, "the result array")?;
+        fill_rows(
+            &mut out,
+            3,
+            workers,
+            stop,
+            |s: &mut wer::Scratch, i, cell| {
+                let c = if words {
+                    wer::word_counts(e.row(i), a.row(i), s, stop)
+                } else {
+                    wer::char_counts(e.row(i), a.row(i), s, stop)
+                }
+                .map_err(|err| EvalError::from(err).at_row(i))?;
+                cell.copy_from_slice(&[c.errors as i64, c.reference as i64, c.hypothesis as i64]);
+                Ok(())
+            },
+        )?;
+        Ok(out)
+    })?;
+    PyArray1::from_vec(py, out).reshape([n, 3])
+}
+
+/// `levenshtein_editops(expected, actual, max_chars=None)`: RapidFuzz's `editops` as a list of
+/// `(tag, src_pos, dest_pos)`, tags "insert", "delete" and "replace".
+#[pyfunction]
+#[pyo3(signature = (expected, actual, max_chars = MaxChars::NONE))]
+fn levenshtein_editops(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    max_chars: MaxChars,
+) -> PyResult<Vec<(&'static str, usize, usize)>> {
+    let ops = crate::pairs::text_pair(
+        py,
+        &TextPair::read(expected, actual)?,
+        max_chars,
+        |s: &mut edit_weighted::Scratch, e, a, stop| {
+            edit_weighted::editops(e, a, s, stop)?.ok_or_else(|| {
+                EvalError::input(format!(
+                    "the texts are too long to align: their lengths multiply to more than {} \
+                     cells; align shorter pieces",
+                    edit_weighted::EDITOPS_CELLS
+                ))
+            })
+        },
+    )?;
+    Ok(ops
+        .into_iter()
+        .map(|(op, i, j)| {
+            let tag = match op {
+                Op::Insert => "insert",
+                Op::Delete => "delete",
+                Op::Replace => "replace",
+            };
+            (tag, i, j)
+        })
+        .collect())
+}
+
+/// `levenshtein_cdist(queries, choices, weights=(1, 1, 1), score_cutoff=None, workers=-1)`:
+/// the (len queries, len choices) int64 matrix of distances from each query to each choice.
+#[pyfunction]
+#[pyo3(signature = (queries, choices, weights = (1, 1, 1), score_cutoff = None, workers = Workers::ALL))]
+fn levenshtein_cdist<'py>(
+    py: Python<'py>,
+    queries: &Bound<'py, PyAny>,
+    choices: &Bound<'py, PyAny>,
+    weights: (usize, usize, usize),
+    score_cutoff: Option<usize>,
+    workers: Workers,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let w = weights_of(weights);
+    let (hq, hc) = (hold(queries, "queries")?, hold(choices, "choices")?);
+    let (q, c) = (hq.texts("queries")?, hc.texts("choices")?);
+    let (n, m) = (q.len(), c.len());
+    let size = q
+        .bytes()
+        .saturating_mul(c.bytes().max(1))
+        .saturating_add(m.saturating_mul(n));
+    // Unit costs (times a factor): each query of up to 64 code points is prepared once, so a
+    // pair costs one pass over the choice.
+    let unit =
+        (w.insert == w.delete && w.delete == w.substitute && w.insert > 0).then_some(w.insert);
+    let out = run_watched(py, workers, size, |stop, workers| {
+        let mut out = result_array::<i64>(n * m, "the distance matrix")?;
+        if m > 0 {
+            fill_rows(
+                &mut out,
+                m,
+                workers,
+                stop,
+                |s: &mut edit_weighted::Scratch, i, row| {
+                    let query = q.row(i);
+                    let prepared = unit.and_then(|_| edit_weighted::Query::new(query));
+                    for (j, cell) in row.iter_mut().enumerate() {
+                        let d = match (&prepared, unit) {
+                            (Some(p), Some(k)) => {
+                                p.distance(c.row(j), s.buffer(), stop).map(|d| d * k)
+                            }
+                            _ => edit_weighted::distance(query, c.row(j), w, s, stop),
+                        }
+                        .map_err(|err| EvalError::from(err).at_row(i))?;
+                        *cell = cut(d, score_cutoff);
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(out)
+    })?;
+    PyArray1::from_vec(py, out).reshape([n, m])
+}
+
+/// Add this family's functions to the module.
+pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(levenshtein_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_distance_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_normalized_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_normalized_distance_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(indel_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(indel_distance_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(indel_normalized_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(indel_normalized_distance_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(squad_exact_match, m)?)?;
+    m.add_function(wrap_pyfunction!(squad_exact_match_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(py_wer, m)?)?;
+    m.add_function(wrap_pyfunction!(wer_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(py_cer, m)?)?;
+    m.add_function(wrap_pyfunction!(cer_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(error_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_editops, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_cdist, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,387 @@
+//! Levenshtein distance with weights, the Indel distance, their normalized forms and the
+//! alignment itself (edit operations), all over Unicode code points and as RapidFuzz's
+//! `Levenshtein` and `Indel` define them (`s1` is `expected`, `s2` is `actual`: the edits turn
+//! `expected` into `actual`).
+//!
+//! Unit weights use the bit-parallel kernel of `levenshtein.rs`; equal insert and delete costs
+//! with a substitution no cheaper than both are the Indel distance times the cost, from the
+//! bit-parallel LCS of `lcs.rs`; any other weights take the O(n·m) table, one row at a time.
+
+use rustc_hash::FxHashMap;
+
+use super::halt::{Context, Run, TryVec};
+use super::lcs::{lcs_len, LcsScratch};
+use super::levenshtein;
+use super::levenshtein_blocks::{column, single_word};
+use super::text::decode_into;
+
+/// The cost of an insertion, a deletion and a substitution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub insert: usize,
+    pub delete: usize,
+    pub substitute: usize,
+}
+
+impl Weights {
+    pub const UNIT: Weights = Weights {
+        insert: 1,
+        delete: 1,
+        substitute: 1,
+    };
+}
+
+/// The most cells [`editops`] holds (two bits each, 256 MiB at most): longer pairs are
+/// refused.
+pub const EDITOPS_CELLS: usize = 1 << 30;
+
+/// Reusable buffers.
+#[derive(Default)]
+pub struct Scratch {
+    unit: levenshtein::Scratch,
+    lcs: LcsScratch,
+    a: Vec<u32>,
+    b: Vec<u32>,
+    names: FxHashMap<u32, u32>,
+    row: Vec<usize>,
+    slots: Vec<u32>,
+    pm: Vec<u64>,
+    vp: Vec<u64>,
+    vn: Vec<u64>,
+    columns: Vec<u64>,
+}
+
+impl Scratch {
+    /// Decode both texts into `self.a` and `self.b` as ids below the returned alphabet size:
+    /// ASCII keeps its value (and two ASCII texts are not decoded at all), other code points
+    /// count up from 0x80.
+    fn load(&mut self, a: &[u8], b: &[u8]) -> usize {
+        self.a.clear();
+        self.b.clear();
+        if a.is_ascii() && b.is_ascii() {
+            self.a.extend(a.iter().map(|&c| u32::from(c)));
+            self.b.extend(b.iter().map(|&c| u32::from(c)));
+            return 0x80;
+        }
+        decode_into(a, &mut self.a);
+        decode_into(b, &mut self.b);
+        self.names.clear();
+        let names = &mut self.names;
+        for c in self.a.iter_mut().chain(self.b.iter_mut()) {
+            if *c >= 0x80 {
+                let next = 0x80 + names.len() as u32;
+                *c = *names.entry(*c).or_insert(next);
+            }
+        }
+        0x80 + self.names.len()
+    }
+}
+
+/// The common prefix length of `a` and `b`, and both without their common prefix and suffix.
+fn strip<'x>(a: &'x [u32], b: &'x [u32]) -> (usize, &'x [u32], &'x [u32]) {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (prefix, &a[..a.len() - suffix], &b[..b.len() - suffix])
+}
+
+/// The largest distance two texts of `n1` and `n2` code points can have under `w`
+/// (RapidFuzz's maximum, the denominator of the normalized distance).
+pub fn max_distance(n1: usize, n2: usize, w: Weights) -> usize {
+    let all = n1 * w.delete + n2 * w.insert;
+    let through = if n1 >= n2 {
+        n2 * w.substitute + (n1 - n2) * w.delete
+    } else {
+        n1 * w.substitute + (n2 - n1) * w.insert
+    };
+    all.min(through)
+}
+
+/// The Indel distance (insertions and deletions only): n1 + n2 − 2·LCS.
+pub fn indel(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usize> {
+    if a == b {
+        return Ok(0);
+    }
+    let alphabet = s.load(a, b);
+    let (_, x, y) = strip(&s.a, &s.b);
+    let (p, t) = if x.len() <= y.len() { (x, y) } else { (y, x) };
+    let common = lcs_len(p, t, alphabet, &mut s.lcs, stop)?;
+    Ok(x.len() + y.len() - 2 * common)
+}
+
+/// The Levenshtein distance of `a` to `b` under the weights `w`.
+pub fn distance(a: &[u8], b: &[u8], w: Weights, s: &mut Scratch, stop: &Context) -> Run<usize> {
+    if a == b {
+        return Ok(0);
+    }
+    if w.insert == w.delete {
+        if w.insert == 0 {
+            return Ok(0);
+        }
+        if w.substitute == w.insert {
+            return Ok(levenshtein::distance(a, b, &mut s.unit, stop)? * w.insert);
+        }
+        if w.substitute >= w.insert + w.delete {
+            return Ok(indel(a, b, s, stop)? * w.insert);
+        }
+    }
+    s.load(a, b);
+    let Scratch { a, b, row, .. } = s;
+    let (_, x, y) = strip(a, b);
+    row.clear();
+    row.try_extend(&[0], "the Levenshtein row")?;
+    row.try_resize(y.len() + 1, 0, "the Levenshtein row")?;
+    for (j, cell) in row.iter_mut().enumerate() {
+        *cell = j * w.insert;
+    }
+    for (i, &cx) in x.iter().enumerate() {
+        stop.check_before(y.len().div_ceil(64))?;
+        let mut diagonal = row[0];
+        row[0] = (i + 1) * w.delete;
+        for (j, &cy) in y.iter().enumerate() {
+            let up = row[j + 1];
+            let swap = if cx == cy { 0 } else { w.substitute };
+            let best = (up + w.delete).min(row[j] + w.insert).min(diagonal + swap);
+            diagonal = up;
+            row[j + 1] = best;
+        }
+    }
+    Ok(row[y.len()])
+}
+
+/// A text prepared once for many unit-cost distances to others (a row of `cdist`): its code
+/// points as match masks, for Myers' single-word algorithm with no per-pair setup. Only texts
+/// of at most 64 code points are prepared.
+pub struct Query {
+    ascii: [u64; 128],
+    others: FxHashMap<u32, u64>,
+    len: usize,
+}
+
+impl Query {
+    /// The prepared query, or `None` when `text` has more than 64 code points.
+    pub fn new(text: &[u8]) -> Option<Query> {
+        let mut cps = Vec::new();
+        decode_into(text, &mut cps);
+        if cps.len() > 64 {
+            return None;
+        }
+        let mut q = Query {
+            ascii: [0; 128],
+            others: FxHashMap::default(),
+            len: cps.len(),
+        };
+        for (i, &c) in cps.iter().enumerate() {
+            if c < 128 {
+                q.ascii[c as usize] |= 1u64 << i;
+            } else {
+                *q.others.entry(c).or_insert(0) |= 1u64 << i;
+            }
+        }
+        Some(q)
+    }
+
+    /// The unit-cost distance to the text `choice` (ASCII is read as it is, anything else
+    /// decoded into `buf`).
+    pub fn distance(&self, choice: &[u8], buf: &mut Vec<u32>, stop: &Context) -> Run<usize> {
+        if choice.is_ascii() {
+            if self.len == 0 {
+                return Ok(choice.len());
+            }
+            return single_word(self.len, choice, stop, |c| self.ascii[(c & 0x7F) as usize]);
+        }
+        buf.clear();
+        decode_into(choice, buf);
+        if self.len == 0 {
+            return Ok(buf.len());
+        }
+        single_word(self.len, buf, stop, |c| {
+            if c < 128 {
+                self.ascii[c as usize]
+            } else {
+                self.others.get(&c).copied().unwrap_or(0)
+            }
+        })
+    }
+}
+
+/// The code point buffer of a [`Scratch`], for [`Query::distance`].
+impl Scratch {
+    pub fn buffer(&mut self) -> &mut Vec<u32> {
+        &mut self.b
+    }
+}
+
+/// The number of code points of a text.
+pub fn length(text: &[u8]) -> usize {
+    super::text::count_code_points(text)
+}
+
+/// The distance over its maximum (0.0 when the maximum is 0), computed as one division.
+pub fn normalized(dist: usize, maximum: usize) -> f64 {
+    if maximum == 0 {
+        0.0
+    } else {
+        dist as f64 / maximum as f64
+    }
+}
+
+/// One edit of an alignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Insert,
+    Delete,
+    Replace,
+}
+
+/// The edit operations turning `a` into `b`, with their positions in `a` and `b`, in
+/// RapidFuzz's order and with its choices among equal alignments: common prefix and suffix
+/// are left out, the vertical deltas of the table are computed bit-parallel (Myers' algorithm
+/// with the stripped `a` as the pattern, one column per symbol of `b`, kept: n·m/4 bytes), and
+/// the table is walked back from its end preferring a deletion, then an insertion, then a
+/// substitution or match. `None` when the table would exceed [`EDITOPS_CELLS`].
+pub fn editops(
+    a: &[u8],
+    b: &[u8],
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<Option<Vec<(Op, usize, usize)>>> {
+    let alphabet = s.load(a, b);
+    let Scratch {
+        a,
+        b,
+        slots,
+        pm,
+        vp,
+        vn,
+        columns,
+        ..
+    } = s;
+    let (prefix, x, y) = strip(a, b);
+    let (n, m) = (x.len(), y.len());
+    if n.saturating_mul(m) > EDITOPS_CELLS {
+        return Ok(None);
+    }
+    let words = n.div_ceil(64);
+    if n > 0 && m > 0 {
+        // Match masks of the symbols of x; slot 0 is the all-zero row of the others.
+        slots.clear();
+        slots.try_resize(alphabet, 0, "the alignment masks")?;
+        pm.clear();
+        pm.try_resize(words, 0, "the alignment masks")?;
+        for (i, &c) in x.iter().enumerate() {
+            if slots[c as usize] == 0 {
+                slots[c as usize] = (pm.len() / words) as u32;
+                pm.try_resize(pm.len() + words, 0, "the alignment masks")?;
+            }
+            pm[slots[c as usize] as usize * words + i / 64] |= 1u64 << (i % 64);
+        }
+        vp.clear();
+        vp.try_resize(words, !0u64, "the alignment table")?;
+        vn.clear();
+        vn.try_resize(words, 0, "the alignment table")?;
+        columns.clear();
+        columns.try_resize(2 * words * m, 0, "the alignment table")?;
+        for (j, &c) in y.iter().enumerate() {
+            if j % 64 == 0 {
+                stop.check_before(64 * words)?;
+            }
+            let slot = slots[c as usize] as usize * words;
+            column(&pm[slot..slot + words], vp, vn);
+            columns[2 * words * j..2 * words * j + words].copy_from_slice(vp);
+            columns[2 * words * j + words..2 * words * (j + 1)].copy_from_slice(vn);
+        }
+    }
+    // D[i][j] − D[i − 1][j], the distance of x[..i] to y[..j] against x[..i − 1] to y[..j].
+    let vertical = |i: usize, j: usize| -> i8 {
+        let (word, bit) = ((i - 1) / 64, (i - 1) % 64);
+        let base = 2 * words * (j - 1);
+        if (columns[base + word] >> bit) & 1 == 1 {
+            1
+        } else if (columns[base + words + word] >> bit) & 1 == 1 {
+            -1
+        } else {
+            0
+        }
+    };
+    let mut ops = Vec::new();
+    let (mut col, mut line) = (n, m);
+    while line > 0 && col > 0 {
+        if vertical(col, line) == 1 {
+            col -= 1;
+            ops.push((Op::Delete, col + prefix, line + prefix));
+        } else {
+            line -= 1;
+            if line > 0 && vertical(col, line) == -1 {
+                ops.push((Op::Insert, col + prefix, line + prefix));
+            } else {
+                col -= 1;
+                if x[col] != y[line] {
+                    ops.push((Op::Replace, col + prefix, line + prefix));
+                }
+            }
+        }
+    }
+    while col > 0 {
+        col -= 1;
+        ops.push((Op::Delete, col + prefix, line + prefix));
+    }
+    while line > 0 {
+        line -= 1;
+        ops.push((Op::Insert, col + prefix, line + prefix));
+    }
+    ops.reverse();
+    Ok(Some(ops))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weighted(a: &str, b: &str, w: (usize, usize, usize)) -> usize {
+        let w = Weights {
+            insert: w.0,
+            delete: w.1,
+            substitute: w.2,
+        };
+        distance(
+            a.as_bytes(),
+            b.as_bytes(),
+            w,
+            &mut Scratch::default(),
+            &Context::new(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn weights_pick_the_cheapest_edits() {
+        assert_eq!(weighted("kitten", "sitting", (1, 1, 1)), 3);
+        assert_eq!(weighted("kitten", "sitting", (1, 1, 2)), 5);
+        assert_eq!(weighted("abc", "", (1, 3, 1)), 9);
+        assert_eq!(weighted("", "abc", (2, 1, 1)), 6);
+        assert_eq!(weighted("ab", "ba", (1, 1, 5)), 2);
+        assert_eq!(weighted("héllo", "hallo", (3, 3, 1)), 1);
+    }
+
+    #[test]
+    fn editops_are_a_minimal_alignment() {
+        let ops = editops(
+            b"kitten",
+            b"sitting",
+            &mut Scratch::default(),
+            &Context::new(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            ops,
+            vec![(Op::Replace, 0, 0), (Op::Replace, 4, 4), (Op::Insert, 6, 6)]
+        );
+    }
+}

@@ -1,0 +1,89 @@
+"""BLEU's sufficient statistics are sacrebleu's, and the score computed from summed statistics is
+corpus BLEU: a corpus score can be built from shards."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from sacrebleu.metrics import BLEU
+
+import evalmark as em
+from evalmark import metrics
+
+WORDS = ["the", "cat", "sat", "on", "a", "mat", ".", "dog", "ran", "far", "Zürich", "café,"]
+
+
+def rows(seed: int, count: int) -> tuple[list[list[str]], list[str]]:
+    rng = random.Random(seed)
+
+    def one() -> str:
+        return " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 15)))
+
+    refs = [[one() for _ in range(2)] for _ in range(count)]
+    return refs, [one() for _ in range(count)]
+
+
+def test_statistics_are_sacrebleus() -> None:
+    refs, hyps = rows(1, 300)
+    streams = [list(s) for s in zip(*refs, strict=True)]
+    want = BLEU()._extract_corpus_statistics(hyps, streams)
+    got = metrics.bleu_statistics(refs, hyps)
+    assert got.shape == (300, 10) and got.dtype == np.int64
+    assert got.tolist() == [list(map(int, row)) for row in want]
+
+
+@pytest.mark.parametrize("smooth", ["exp", "floor", "add-k", "none"])
+def test_summed_statistics_give_corpus_bleu(smooth: str) -> None:
+    refs, hyps = rows(2, 400)
+    shards = [
+        metrics.bleu_statistics(refs[i : i + 100], hyps[i : i + 100]) for i in (0, 100, 200, 300)
+    ]
+    whole = metrics.corpus_bleu(refs, hyps, smooth=smooth)  # type: ignore[arg-type]
+    assert metrics.bleu_from_statistics(np.vstack(shards), smooth=smooth) == whole  # type: ignore[arg-type]
+    summed = np.sum(np.vstack(shards), axis=0)
+    assert metrics.bleu_from_statistics(summed, smooth=smooth) == whole  # type: ignore[arg-type]
+    streams = [list(s) for s in zip(*refs, strict=True)]
+    sacre = BLEU(smooth_method=smooth).corpus_score(hyps, streams).score / 100
+    assert whole == pytest.approx(sacre, abs=1e-12)
+
+
+def test_one_row_of_statistics_is_sentence_bleu_with_its_options() -> None:
+    refs, hyps = rows(3, 50)
+    stats = metrics.bleu_statistics(refs, hyps)
+    for row, r, h in zip(stats, refs, hyps, strict=True):
+        assert metrics.bleu_from_statistics(row, effective_order=True) == metrics.bleu(r, h)
+
+
+def test_bad_statistics_are_refused() -> None:
+    with pytest.raises(em.errors.MetricInputError, match="10 columns"):
+        metrics.bleu_from_statistics(np.zeros((2, 9), dtype=np.int64))
+    with pytest.raises(em.errors.MetricInputError, match="negative"):
+        metrics.bleu_from_statistics(-np.ones(10, dtype=np.int64))
+
+
+@pytest.mark.parametrize("order", [1, 2, 3, 4])
+def test_max_ngram_order_is_sacrebleus(order: int) -> None:
+    refs, hyps = rows(4, 300)
+    sentence = BLEU(max_ngram_order=order, effective_order=True)
+    want = [sentence.sentence_score(h, r).score / 100 for r, h in zip(refs, hyps, strict=True)]
+    got = metrics.bleu_batch(refs, hyps, max_ngram_order=order)
+    assert got.tolist() == pytest.approx(want, abs=1e-12)
+    assert [metrics.bleu(r, h, max_ngram_order=order) for r, h in zip(refs, hyps, strict=True)] == (
+        got.tolist()
+    )
+    streams = [list(s) for s in zip(*refs, strict=True)]
+    corpus = BLEU(max_ngram_order=order).corpus_score(hyps, streams).score / 100
+    assert metrics.corpus_bleu(refs, hyps, max_ngram_order=order) == pytest.approx(
+        corpus, abs=1e-12
+    )
+    stats = metrics.bleu_statistics(refs, hyps)
+    assert metrics.bleu_from_statistics(stats, max_ngram_order=order) == metrics.corpus_bleu(
+        refs, hyps, max_ngram_order=order
+    )
+
+
+def test_max_ngram_order_past_four_is_refused() -> None:
+    with pytest.raises(em.errors.MetricInputError, match="max_ngram_order must be 1 to 4"):
+        metrics.bleu("a b", "a b", max_ngram_order=5)

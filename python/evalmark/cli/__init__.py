@@ -20,6 +20,7 @@ __all__ = ["main"]
 EXIT_OK = 0
 EXIT_GATE_FAILED = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
 
 # Subcommand modules, in the order `evalmark --help` lists them, with the one-line summary that
 # list shows. Only the module of the command being run is imported (a test checks that each
@@ -135,6 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    except KeyboardInterrupt:  # Ctrl-C outside a command's own handling: one line, exit 130
+        print(f"evalmark {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return code
 
 

@@ -9,11 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
+from evalmark.cli import EXIT_GATE_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from evalmark.errors import CliError, SandboxUnavailableError
 
 _PROGRESS_DELAY = 0.5  # seconds before the progress line appears
-EXIT_INTERRUPTED = 130
 
 _EPILOG = """\
 examples:

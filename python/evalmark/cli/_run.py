@@ -14,7 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
+from evalmark.cli import EXIT_GATE_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from evalmark.errors import CliError, HistoryError
 from evalmark.models._modes import MODE_ENV
 from evalmark.offline._cli import add_flag, run_guard
@@ -43,7 +43,6 @@ exit codes:
 """
 
 _PROGRESS_DELAY = 0.5  # seconds before a progress bar appears
-EXIT_INTERRUPTED = 130
 
 
 def register(subparsers: Any) -> None:

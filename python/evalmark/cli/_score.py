@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalmark.cli import EXIT_OK
+from evalmark.cli import EXIT_INTERRUPTED, EXIT_OK
 from evalmark.errors import CliError, OptionalDependencyError
 
 if TYPE_CHECKING:
@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from evalmark.scoring._chunks import BadRow
 
 DEFAULT_CHUNK_SIZE = 50_000
-EXIT_INTERRUPTED = 130
 _SHOWN_BAD_ROWS = 10
 # evalmark.scoring.ON_ERROR_CHOICES, spelled out so that the parser imports no scoring module
 # (a test checks the two agree)

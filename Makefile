@@ -52,6 +52,8 @@ demo-all: build ## every bundled job, each with the exit code it must give
 	$(VENV)/bin/evalmark tune golden/support --flip 0.03,0.08 > /dev/null
 	$(VENV)/bin/evalmark score golden/metrics/pairs.jsonl --metrics token_f1,rouge_l,levenshtein_similarity,json_match
 	$(VENV)/bin/evalmark code run golden/code -q
+	$(VENV)/bin/evalmark run golden/traces -q
+	$(VENV)/bin/evalmark traces check golden/traces/agent.otlp.jsonl > /dev/null; test $$? -eq 1
 	$(VENV)/bin/evalmark judge calibrate golden/judge-calibration/labels.jsonl --judge cassette:golden/judge-calibration/judge.jsonl --rates-out out/judge-rates.json
 
 # pytest lists its 25 slowest tests; the last line is the wall time of both suites together

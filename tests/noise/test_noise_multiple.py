@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
+from budget import examples
 from evalmark.noise._multiple import adjust_p_values
 
 
+@settings(max_examples=examples(60))
 @given(p=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=40))
 def test_matches_statsmodels(p: list[float]) -> None:
     for ours, theirs in (("holm", "holm"), ("bh", "fdr_bh")):

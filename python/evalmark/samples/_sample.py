@@ -114,12 +114,21 @@ class Sample(
                     f"(got {describe_value(value)}); write parameters=[value]"
                 )
             msgspec.structs.force_setattr(self, "parameters", Parameters(value))
-        if (self.expected_output is None) is (self.expected_outputs is None):
+        if self.expected_output is not None and self.expected_outputs is not None:
             raise SampleError(
                 f"sample '{name}': give exactly one of expected-output (the expected answer) "
                 "and expected-outputs (a list of expected items)"
             )
         self._coerce_lists(name)
+        if self.expected_output is None and self.expected_outputs is None:
+            rubric = self.metadata.get("rubric") if isinstance(self.metadata, dict) else None
+            if not (self.expected_facts or self.context or rubric):
+                raise SampleError(
+                    f"sample '{name}': missing the expectation: give exactly one of "
+                    "expected-output (the expected answer) and expected-outputs (a list of "
+                    "expected items), or expected-facts, context or a rubric "
+                    "(metadata={'rubric': ...})"
+                )
         if type(self.expected_output) is not str and self.expected_output is not None:
             raise SampleError(
                 f"sample '{name}': expected-output must be a string, got "

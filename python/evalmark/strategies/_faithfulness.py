@@ -18,7 +18,7 @@ from evalmark.errors import StrategyError
 from evalmark.models._lexical import content_words, overlap
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
-from evalmark.strategies._base import output_text
+from evalmark.strategies._base import case_context, output_text
 
 __all__ = ["Faithfulness", "claims_of"]
 
@@ -46,7 +46,7 @@ class Faithfulness:
 
     def _context(self, sample: Sample, output: Any) -> list[str]:
         retrieved = getattr(output, "retrieval_context", None)
-        context = list(retrieved) if retrieved else [str(c) for c in sample.context]
+        context = list(retrieved) if retrieved else list(case_context(sample, output))
         if not context:
             raise StrategyError(
                 f"{self.name}: sample '{sample.name}' has no context to check the answer "

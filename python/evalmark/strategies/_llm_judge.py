@@ -61,7 +61,7 @@ from evalmark.models._structured import Mode, StructuredCaller
 from evalmark.models._values import ChatReply
 from evalmark.results._results import EvaluationFault, EvaluationResult
 from evalmark.samples._samples import Sample
-from evalmark.strategies._base import as_strategy
+from evalmark.strategies._base import as_strategy, case_expected_output
 from evalmark.strategies._judge import (
     REDUCERS,
     JudgeOutcome,
@@ -270,8 +270,7 @@ class LLMJudge:
     def _expected(self, sample: Sample, output: Any) -> str | None:
         if self.parse != "structured" or self.response.kind != "schema":
             return None
-        expected = getattr(output, "expected_output", None)
-        return expected if isinstance(expected, str) else sample.expected_output
+        return case_expected_output(sample, output)
 
     def _outcome(
         self, asked: Callable[[], tuple[str, ChatReply]], expected: str | None

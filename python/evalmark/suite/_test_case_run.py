@@ -1,7 +1,7 @@
 """A suite's checks and gate applied to recorded test cases (``evalmark run SUITE
 --test-cases FILE``): no application is called, the outputs are already in the file.
 
-The file (JSON, JSON Lines or YAML, read by :func:`evalmark.samples.load_test_cases`) holds
+The file (JSON, JSON Lines or YAML, read by :func:`evalmark.load_test_cases`) holds
 finished test cases. Each evaluation of the suite that names samples pairs them with its
 samples by name (:func:`evalmark.engine._test_cases.pair_test_cases`): a sample's
 expectations fill its test case, a sample without a test case is an error case, and test

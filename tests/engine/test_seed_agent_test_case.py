@@ -100,3 +100,12 @@ def test_without_its_own_value_the_test_case_falls_back_to_the_sample() -> None:
     case = TestCase("What is the capital of France?", "Lyon")
     assert TokenF1().evaluate(CASE_SAMPLE, case).score == 1.0
     assert Faithfulness().evaluate(CASE_SAMPLE, case).passed
+
+
+def test_a_suite_check_takes_the_relevance_options() -> None:
+    from evalmark.strategies._registry import get_strategy_kind
+
+    kind = get_strategy_kind("contextual-recall")
+    check = kind.build({"name": "recall", "relevance": "embedding", "min-similarity": 0.9}, None)
+    assert check.relevance == "embedding" and check.min_similarity == 0.9
+    assert check.evaluate(SAMPLE, [RETRIEVED]).score == 0.0

@@ -63,8 +63,10 @@ class Sample(
     """One evaluation case.
 
     ``parameters`` are the inputs for the function under test (always a list, even for one
-    value). Exactly one of ``expected_output`` (the expected answer) and ``expected_outputs``
-    (expected items, e.g. the segments a retriever should return) is set. ``expected_facts``
+    value). At most one of ``expected_output`` (the expected answer) and ``expected_outputs``
+    (expected items, e.g. the segments a retriever should return) is set; a sample with
+    neither needs another expectation: ``expected_facts``, ``context`` or a rubric
+    (``metadata["rubric"]``). ``expected_facts``
     are facts a good answer contains; ``context`` the documents the application is shown.
     Lists given in Python are stored as tuples, so values compare equal however they were made.
     """

@@ -4,9 +4,10 @@ The answer's claims are its sentences (split after ``.``, ``!`` or ``?`` and at 
 that hold at least one content word. A claim is supported when at least ``min_overlap`` of its
 distinct content words appear in one passage of the context
 (:func:`evalmark.models._lexical.overlap`). The context is the TestCase's retrieval context,
-else the sample's context. The score is the share of claims supported (1.0 for an answer with
-no claim); the check passes at ``threshold``. Lexical only: a claim that negates its passage
-with the same words counts as supported; use the judged ``faithfulness-judge`` for meaning.
+else its context, else the sample's. The score is the share of claims supported (1.0 for an
+answer with no claim); the check passes at ``threshold``. Lexical only: a claim that negates
+its passage with the same words counts as supported; use the judged ``faithfulness-judge`` for
+meaning.
 """
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ def test_sample_is_frozen() -> None:
     ("kwargs", "message"),
     [
         ({"expected_output": "x", "expected_outputs": ["x"]}, "exactly one of"),
-        ({}, "exactly one of"),
+        ({}, "missing the expectation"),
     ],
 )
 def test_sample_needs_exactly_one_expectation(kwargs: dict[str, Any], message: str) -> None:

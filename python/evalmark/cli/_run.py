@@ -25,6 +25,7 @@ examples:
   evalmark run golden/support --build regressed --report-dir out/
   evalmark run golden/support --tags smoke --concurrency 8
   evalmark run my-suite.yaml --baseline reports/main/support.json --max-drop 0.05
+  evalmark run my-suite.yaml --test-cases logged/cases.jsonl
   evalmark run golden/support --dry-run --price-input 3 --price-output 15
 
 A suite is a YAML file, or a folder holding suite.yaml: its samples, the application under
@@ -59,6 +60,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("suite", type=Path, metavar="SUITE", help="suite.yaml, or its folder")
     parser.add_argument(
         "--build", metavar="NAME", help="the recorded build to replay (default: the first)"
+    )
+    parser.add_argument(
+        "--test-cases",
+        type=Path,
+        metavar="FILE",
+        help="score the recorded test cases of FILE (JSON, JSONL or YAML, outputs included) "
+        "with the suite's checks and gate, paired with its samples by name; no application "
+        "is called",
     )
     parser.add_argument(
         "--tags",
@@ -153,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
     from evalmark.suite._loader import load_suite
     from evalmark.suite._output import compare_with_baseline, print_run
     from evalmark.suite._runner import run_suite
+    from evalmark.suite._test_case_run import run_suite_on_test_cases
 
     if getattr(args, "isolate_network", False):
         from evalmark.offline._isolate import isolate_network
@@ -166,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
     suite = load_suite(args.suite)
     tags = _split_tags(args.tags)
     if args.dry_run:
+        if args.test_cases is not None:
+            raise CliError("--dry-run estimates application calls; --test-cases makes none")
         return dry_run(args, suite, tags)
     if suite.judge_certificate is not None:
         from evalmark.cli._run_certificate import require_certificate
@@ -183,13 +195,23 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         with _record_mode_env(args.record_mode), run_guard(args) as guard:
-            outcome = run_suite(
-                suite,
-                build=args.build,
-                mode=args.record_mode,
-                tags=tags,
-                concurrency=args.concurrency,
-                progress=bar.advance,
+            outcome = (
+                run_suite(
+                    suite,
+                    build=args.build,
+                    mode=args.record_mode,
+                    tags=tags,
+                    concurrency=args.concurrency,
+                    progress=bar.advance,
+                )
+                if args.test_cases is None
+                else run_suite_on_test_cases(
+                    suite,
+                    args.test_cases,
+                    mode=args.record_mode,
+                    tags=tags,
+                    concurrency=args.concurrency,
+                )
             )
     except KeyboardInterrupt:
         print("evalmark run: interrupted; no report written", file=sys.stderr)

@@ -102,12 +102,21 @@ def check_sample(fields: dict[str, Any], report: Report) -> None:
             "'expected-output' for one expected answer, 'expected-outputs' for a list of "
             "expected items (retrievers)",
         )
-    elif not one and not many:
+    elif not one and not many and not has_expectation(fields):
         report(
             (),
-            "missing the expectation: add 'expected-output' (the expected answer) or "
-            "'expected-outputs' (a list of expected items, for retrievers)",
+            "missing the expectation: add 'expected-output' (the expected answer), "
+            "'expected-outputs' (a list of expected items, for retrievers), 'expected-facts', "
+            "'context' or a rubric (metadata: {rubric: ...})",
         )
+
+
+def has_expectation(fields: dict[str, Any]) -> bool:
+    """True if a sample without an expected answer still says what a good answer is: facts,
+    context or a rubric (``metadata.rubric``), each non-empty."""
+    metadata = fields.get("metadata")
+    rubric = metadata.get("rubric") if isinstance(metadata, dict) else None
+    return bool(fields.get("expected-facts") or fields.get("context") or rubric)
 
 
 # --------------------------------------------------------------------------- test cases

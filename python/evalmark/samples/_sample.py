@@ -63,8 +63,10 @@ class Sample(
     """One evaluation case.
 
     ``parameters`` are the inputs for the function under test (always a list, even for one
-    value). Exactly one of ``expected_output`` (the expected answer) and ``expected_outputs``
-    (expected items, e.g. the segments a retriever should return) is set. ``expected_facts``
+    value). At most one of ``expected_output`` (the expected answer) and ``expected_outputs``
+    (expected items, e.g. the segments a retriever should return) is set; a sample with
+    neither needs another expectation: ``expected_facts``, ``context`` or a rubric
+    (``metadata["rubric"]``). ``expected_facts``
     are facts a good answer contains; ``context`` the documents the application is shown.
     Lists given in Python are stored as tuples, so values compare equal however they were made.
     """
@@ -114,12 +116,21 @@ class Sample(
                     f"(got {describe_value(value)}); write parameters=[value]"
                 )
             msgspec.structs.force_setattr(self, "parameters", Parameters(value))
-        if (self.expected_output is None) is (self.expected_outputs is None):
+        if self.expected_output is not None and self.expected_outputs is not None:
             raise SampleError(
                 f"sample '{name}': give exactly one of expected-output (the expected answer) "
                 "and expected-outputs (a list of expected items)"
             )
         self._coerce_lists(name)
+        if self.expected_output is None and self.expected_outputs is None:
+            rubric = self.metadata.get("rubric") if isinstance(self.metadata, dict) else None
+            if not (self.expected_facts or self.context or rubric):
+                raise SampleError(
+                    f"sample '{name}': missing the expectation: give exactly one of "
+                    "expected-output (the expected answer) and expected-outputs (a list of "
+                    "expected items), or expected-facts, context or a rubric "
+                    "(metadata={'rubric': ...})"
+                )
         if type(self.expected_output) is not str and self.expected_output is not None:
             raise SampleError(
                 f"sample '{name}': expected-output must be a string, got "

@@ -136,9 +136,22 @@ def sample_file_schema() -> dict[str, Any]:
         schema_hook=_schema_hook,
     )
     definition = schema["$defs"]["Sample"]
-    definition["oneOf"] = [
-        {"required": [key]}
-        for key in ("expected-output", "expected_output", "expected-outputs", "expected_outputs")
+    answers = ("expected-output", "expected_output", "expected-outputs", "expected_outputs")
+    non_empty = {"type": "array", "minItems": 1}
+    others: list[dict[str, Any]] = [
+        {"required": [key], "properties": {key: non_empty}}
+        for key in ("expected-facts", "expected_facts", "context")
+    ]
+    others.append(
+        {
+            "required": ["metadata"],
+            "properties": {"metadata": {"required": ["rubric"]}},
+        }
+    )
+    # exactly one expected answer, or none and another expectation (facts, context, rubric)
+    definition["anyOf"] = [
+        {"oneOf": [{"required": [key]} for key in answers]},
+        {"not": {"anyOf": [{"required": [key]} for key in answers]}, "anyOf": others},
     ]
     return schema
 

@@ -80,18 +80,35 @@ def _json_keys(o: Options, j: Any) -> JsonKeysMatch:
 _THRESHOLD: Mapping[str, Checker] = {"threshold": check_fraction}
 _OVERLAP: Mapping[str, Checker] = {"threshold": check_fraction, "min-overlap": check_fraction}
 
+_CONTEXT: Mapping[str, Checker] = {
+    "threshold": check_fraction,
+    "relevance": check_choice("lexical", "embedding"),
+    "min-overlap": check_fraction,
+    "min-similarity": check_fraction,
+}
+
+
+def _context_options(o: Options) -> dict[str, Any]:
+    return {
+        "relevance": o.get("relevance", "lexical"),
+        "min_overlap": o.get("min-overlap", 0.5),
+        "min_similarity": o.get("min-similarity", 0.5),
+        "name": o["name"],
+    }
+
+
 AGENT_KINDS: tuple[StrategyKind, ...] = (
     StrategyKind(
         "contextual-precision",
-        "ranked precision of the retrieved items against the sample's context",
-        lambda o, j: ContextualPrecision(o.get("threshold", 0.5), name=o["name"]),
-        _THRESHOLD,
+        "rank-weighted precision of the retrieved chunks relevant to the case's context",
+        lambda o, j: ContextualPrecision(o.get("threshold", 0.5), **_context_options(o)),
+        _CONTEXT,
     ),
     StrategyKind(
         "contextual-recall",
-        "share of the sample's context items that were retrieved",
-        lambda o, j: ContextualRecall(o.get("threshold", 0.5), name=o["name"]),
-        _THRESHOLD,
+        "share of the case's context statements attributable to the retrieved chunks",
+        lambda o, j: ContextualRecall(o.get("threshold", 0.5), **_context_options(o)),
+        _CONTEXT,
     ),
     StrategyKind(
         "faithfulness",

@@ -24,6 +24,8 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "as_strategy",
+    "case_context",
+    "case_expected_output",
     "expected_texts",
     "option_names",
     "output_text",
@@ -195,13 +197,35 @@ def output_text(output: Any, *, strategy: str, sample: Sample) -> str:
     )
 
 
-def expected_texts(sample: Sample, *, strategy: str) -> tuple[str, ...]:
-    """The acceptable answers of a sample: ``expected_output``, else ``expected_outputs``."""
-    if sample.expected_output is not None:
-        return (sample.expected_output,)
+def expected_texts(sample: Sample, *, strategy: str, output: Any = None) -> tuple[str, ...]:
+    """The acceptable answers: the test case's ``expected_output`` when ``output`` is a
+    TestCase that carries one, else the sample's ``expected_output``, else its
+    ``expected_outputs``. StrategyError naming the missing field when there is none."""
+    own = case_expected_output(sample, output)
+    if own is not None:
+        return (own,)
     if sample.expected_outputs:
         return sample.expected_outputs
     raise StrategyError(
         f"{strategy}: sample '{sample.name}' has no expected output; give expected-output "
         "(or a non-empty expected-outputs list)"
     )
+
+
+def case_expected_output(sample: Sample, output: Any) -> str | None:
+    """The expected answer of one case, read from one place: the test case's
+    ``expected_output`` when ``output`` is a TestCase that carries one (the test case is
+    filled from the sample), else the sample's."""
+    own = getattr(output, "expected_output", None)
+    if isinstance(own, str) and not isinstance(output, Sample):
+        return own
+    return sample.expected_output
+
+
+def case_context(sample: Sample, output: Any) -> tuple[str, ...]:
+    """The ground-truth context of one case: the test case's ``context`` when ``output`` is
+    a TestCase that carries one, else the sample's."""
+    own = getattr(output, "context", None)
+    if isinstance(own, tuple) and own and not isinstance(output, Sample):
+        return own
+    return sample.context

@@ -4,9 +4,10 @@ The answer's claims are its sentences (split after ``.``, ``!`` or ``?`` and at 
 that hold at least one content word. A claim is supported when at least ``min_overlap`` of its
 distinct content words appear in one passage of the context
 (:func:`evalmark.models._lexical.overlap`). The context is the TestCase's retrieval context,
-else the sample's context. The score is the share of claims supported (1.0 for an answer with
-no claim); the check passes at ``threshold``. Lexical only: a claim that negates its passage
-with the same words counts as supported; use the judged ``faithfulness-judge`` for meaning.
+else its context, else the sample's. The score is the share of claims supported (1.0 for an
+answer with no claim); the check passes at ``threshold``. Lexical only: a claim that negates
+its passage with the same words counts as supported; use the judged ``faithfulness-judge`` for
+meaning.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from evalmark.errors import StrategyError
 from evalmark.models._lexical import content_words, overlap
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
-from evalmark.strategies._base import output_text
+from evalmark.strategies._base import case_context, output_text
 
 __all__ = ["Faithfulness", "claims_of"]
 
@@ -46,7 +47,7 @@ class Faithfulness:
 
     def _context(self, sample: Sample, output: Any) -> list[str]:
         retrieved = getattr(output, "retrieval_context", None)
-        context = list(retrieved) if retrieved else [str(c) for c in sample.context]
+        context = list(retrieved) if retrieved else list(case_context(sample, output))
         if not context:
             raise StrategyError(
                 f"{self.name}: sample '{sample.name}' has no context to check the answer "

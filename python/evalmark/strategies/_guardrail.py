@@ -15,7 +15,7 @@ from typing import Any, Literal
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
-from evalmark.strategies._base import output_text
+from evalmark.strategies._base import case_expected_output, output_text
 
 __all__ = ["Decision", "Guardrail", "read_decision"]
 
@@ -59,11 +59,12 @@ class Guardrail:
 
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Compare the decisions."""
-        expected = read_decision(sample.expected_output or "")
+        wanted = case_expected_output(sample, output)
+        expected = read_decision(wanted or "")
         if expected is None:
             raise StrategyError(
                 f"{self.name}: sample '{sample.name}' must have expected-output ACCEPT or "
-                f"REJECT, got {sample.expected_output!r}"
+                f"REJECT, got {wanted!r}"
             )
         raw = (
             output

@@ -38,7 +38,7 @@ from typing import Any, Literal
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Parameters, Sample
-from evalmark.strategies._base import output_text
+from evalmark.strategies._base import case_expected_output, output_text
 from evalmark.strategies._matching import max_weight_assignment
 from evalmark.strategies._trajectory import json_equal
 
@@ -261,11 +261,12 @@ class JsonKeysMatch:
 
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Compare key by key and aggregate."""
-        if sample.expected_output is None:
+        wanted = case_expected_output(sample, output)
+        if wanted is None:
             raise StrategyError(
                 f"{self.name}: sample '{sample.name}' has no expected-output JSON document"
             )
-        expected = self._document(sample.expected_output, "expected output", sample)
+        expected = self._document(wanted, "expected output", sample)
         if isinstance(output, dict | list):
             actual: Any = json.loads(_dump(output), parse_float=Decimal)
         else:

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from evalmark.errors import JudgeReplyError
 from evalmark.models._prompts.answers import ParseMode
+from evalmark.models._prompts.model import JudgePrompt
 from evalmark.models._values import ChatReply
 from evalmark.results._results import EvaluationFault, EvaluationResult
 from evalmark.samples._samples import Sample
@@ -38,6 +39,7 @@ __all__ = [
     "Vote",
     "afallback_result",
     "fallback_result",
+    "graded_prompt",
     "reduce_votes",
     "refusal",
     "short_text",
@@ -197,3 +199,33 @@ async def afallback_result(
     except Exception as exc:
         result = EvaluationResult.from_error("strategy", exc)
     return _after_fallback(result, fallback, errors)
+
+
+def graded_prompt(
+    prompt: JudgePrompt, parse: ParseMode, grades: tuple[int, int] | None
+) -> JudgePrompt:
+    """``prompt`` on the grade scale ``grades``, or a ValueError when the scale cannot be
+    honoured. None keeps the prompt's scale. A scale is refused for a reply that is not
+    graded (``parse`` other than ``grade``) and for a prompt whose own text is written for
+    another scale (every prompt but your own template, e.g. the built-in ``rubric``, 1..5);
+    your own template takes it, and its answer instruction names it."""
+    if grades is None:
+        return prompt
+    low, high = grades
+    if low >= high:
+        raise ValueError(f"grades must be (low, high) with low < high, got {grades}")
+    if (int(low), int(high)) == prompt.grades:
+        return prompt
+    if parse != "grade":
+        raise ValueError(
+            f"grades={grades} applies to graded replies, but judge prompt {prompt.name!r} is "
+            f"read in {parse!r} mode; pass parse='grade' or leave grades out"
+        )
+    if prompt.group != "custom":
+        p_low, p_high = prompt.grades
+        raise ValueError(
+            f"judge prompt {prompt.name!r} is written for grades {p_low}..{p_high}, so "
+            f"grades={grades} cannot be honoured; leave grades out or give a template of your "
+            "own that describes the scale (a string with {variables})"
+        )
+    return replace(prompt, grades=(int(low), int(high)))

@@ -26,7 +26,7 @@ from typing import Any
 
 from evalmark.models._prompts.model import JudgePrompt, PromptVariable
 from evalmark.samples._samples import Sample
-from evalmark.strategies._base import output_text
+from evalmark.strategies._base import case_context, case_expected_output, output_text
 
 __all__ = ["ExtraVariables", "extra_names", "extra_values", "prompt_values"]
 
@@ -84,9 +84,10 @@ def _outputs(variable: PromptVariable, sample: Sample, output: Any, strategy: st
     return output_text(output, strategy=strategy, sample=sample)
 
 
-def _expected(sample: Sample) -> str | None:
-    if sample.expected_output is not None:
-        return sample.expected_output
+def _expected(sample: Sample, output: Any = None) -> str | None:
+    expected = case_expected_output(sample, output)
+    if expected is not None:
+        return expected
     if sample.expected_outputs:
         return "\n".join(sample.expected_outputs)
     return None
@@ -100,10 +101,7 @@ def _reference(variable: PromptVariable, sample: Sample, output: Any) -> Any:
         found = _metadata(sample, output, "reference_trajectory")
         if found is not None:
             return found
-    expected = getattr(output, "expected_output", None)
-    if isinstance(expected, str):
-        return expected
-    return _expected(sample)
+    return _expected(sample, output)
 
 
 def _metadata(sample: Sample, output: Any, name: str) -> Any:
@@ -128,10 +126,10 @@ def _value(variable: PromptVariable, sample: Sample, output: Any, strategy: str)
     if name == "reference_outputs":
         return _reference(variable, sample, output)
     if name == "expected_output":
-        return _expected(sample)
+        return _expected(sample, output)
     if name == "context":
         retrieved = getattr(output, "retrieval_context", None)
-        return list(retrieved) if retrieved else (list(sample.context) or None)
+        return list(retrieved) if retrieved else (list(case_context(sample, output)) or None)
     return _metadata(sample, output, name)
 
 

@@ -61,7 +61,7 @@ from evalmark.models._structured import Mode, StructuredCaller
 from evalmark.models._values import ChatReply
 from evalmark.results._results import EvaluationFault, EvaluationResult
 from evalmark.samples._samples import Sample
-from evalmark.strategies._base import as_strategy
+from evalmark.strategies._base import as_strategy, case_expected_output
 from evalmark.strategies._judge import (
     REDUCERS,
     JudgeOutcome,
@@ -69,6 +69,7 @@ from evalmark.strategies._judge import (
     Reducer,
     afallback_result,
     fallback_result,
+    graded_prompt,
     refusal,
 )
 from evalmark.strategies._judge_inputs import ExtraVariables, extra_names, prompt_values
@@ -140,10 +141,8 @@ class LLMJudge:
         self.parse: ParseMode = parse or self.prompt.reply
         if self.parse not in PARSE_MODES:
             raise ValueError(f"parse must be one of {', '.join(PARSE_MODES)}, got {self.parse!r}")
-        low, high = self.prompt.grades if grades is None else grades
-        if low >= high:
-            raise ValueError(f"grades must be (low, high) with low < high, got {grades}")
-        self.grades = (int(low), int(high))
+        self.prompt = graded_prompt(self.prompt, self.parse, grades)
+        low, high = self.grades = self.prompt.grades
         self.min_grade = high - 1 if min_grade is None else int(min_grade)
         if not low <= self.min_grade <= high:
             raise ValueError(f"min_grade {self.min_grade} is outside the grades {low}..{high}")
@@ -271,8 +270,7 @@ class LLMJudge:
     def _expected(self, sample: Sample, output: Any) -> str | None:
         if self.parse != "structured" or self.response.kind != "schema":
             return None
-        expected = getattr(output, "expected_output", None)
-        return expected if isinstance(expected, str) else sample.expected_output
+        return case_expected_output(sample, output)
 
     def _outcome(
         self, asked: Callable[[], tuple[str, ChatReply]], expected: str | None

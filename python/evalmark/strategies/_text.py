@@ -46,7 +46,7 @@ class ExactMatch:
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Compare the normalized output with each expected output."""
         actual = output_text(output, strategy=self.name, sample=sample)
-        wanted = expected_texts(sample, strategy=self.name)
+        wanted = expected_texts(sample, strategy=self.name, output=output)
         got = self._norm(actual)
         if any(self._norm(text) == got for text in wanted):
             return EvaluationResult.passing(1.0)
@@ -75,7 +75,9 @@ class Contains:
         """Search the output for the wanted text."""
         actual = self._norm(output_text(output, strategy=self.name, sample=sample))
         wanted = (
-            (self.text,) if self.text is not None else expected_texts(sample, strategy=self.name)
+            (self.text,)
+            if self.text is not None
+            else expected_texts(sample, strategy=self.name, output=output)
         )
         if any(self._norm(text) in actual for text in wanted):
             return EvaluationResult.passing(1.0)

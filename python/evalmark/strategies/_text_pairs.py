@@ -59,8 +59,7 @@ class TextPairs:
                     if type(output) is str
                     else output_text(output, strategy=strategy, sample=sample)
                 )
-                one = wanted[i]
-                choices = (one,) if one is not None else expected_texts(sample, strategy=strategy)
+                choices = expected_texts(sample, strategy=strategy, output=output)
             except StrategyError as exc:
                 self.bad[i] = exc
                 single = False

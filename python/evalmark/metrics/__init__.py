@@ -75,6 +75,12 @@ if TYPE_CHECKING:
         corpus_bleu,
         corpus_chrf,
     )
+    from evalmark.metrics._rouge_ci import (
+        RougeAggregate,
+        RougeScore,
+        rouge_bootstrap,
+        split_summaries,
+    )
     from evalmark.metrics._significance import (
         PairedSignificance,
         SystemEstimate,
@@ -153,6 +159,10 @@ _HOMES: dict[str, str] = {
     "SystemEstimate": "evalmark.metrics._significance",
     "paired_approximate_randomization": "evalmark.metrics._significance",
     "paired_bootstrap": "evalmark.metrics._significance",
+    "RougeAggregate": "evalmark.metrics._rouge_ci",
+    "RougeScore": "evalmark.metrics._rouge_ci",
+    "rouge_bootstrap": "evalmark.metrics._rouge_ci",
+    "split_summaries": "evalmark.metrics._rouge_ci",
 }
 
 
@@ -170,6 +180,8 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "METRICS",
     "PairedSignificance",
+    "RougeAggregate",
+    "RougeScore",
     "SystemEstimate",
     "TextColumn",
     "bleu",
@@ -205,12 +217,14 @@ __all__ = [
     "levenshtein_similarity_batch",
     "paired_approximate_randomization",
     "paired_bootstrap",
+    "rouge_bootstrap",
     "rouge_l",
     "rouge_l_batch",
     "rouge_lsum",
     "rouge_lsum_batch",
     "rouge_n",
     "rouge_n_batch",
+    "split_summaries",
     "squad_exact_match",
     "squad_exact_match_batch",
     "token_f1",

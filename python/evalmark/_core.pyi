@@ -291,6 +291,41 @@ def bleu_from_statistics(
 ) -> float:
     """BLEU / 100 of the column sums of an (n, 10) statistics array."""
 
+def bleu_row_scores(
+    statistics: npt.NDArray[np.int64],
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    max_ngram_order: int = 4,
+) -> npt.NDArray[np.float64]:
+    """BLEU / 100 of each row of an (n, 10) statistics array (each row a sum, such as one
+    bootstrap resample)."""
+
+def chrf_statistics(
+    expected: Any,
+    actual: Any,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    lowercase: bool = False,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.int64]:
+    """Each row's chrF statistics, (n, 3 * orders): per character order then word order,
+    [hypothesis n-grams, reference n-grams, matches] of the reference kept (sacrebleu's
+    layout)."""
+
+def chrf_row_scores(
+    statistics: npt.NDArray[np.int64],
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    eps_smoothing: bool = False,
+) -> npt.NDArray[np.float64]:
+    """chrF / 100 of each row of a ``chrf_statistics`` array (each row a sum)."""
+
 def wer(expected: str, actual: str, max_chars: int | None = None) -> float:
     """``jiwer.wer``: word edits / reference words (jiwer's default transforms); an empty
     reference gives the hypothesis's word count."""

@@ -284,6 +284,147 @@ fn corpus_chrf(
     Ok(chrf::f_score(&total, &opts))
 }
 
+fn check_width(ncols: usize, width: usize, source: &str) -> PyResult<()> {
+    if ncols == width {
+        Ok(())
+    } else {
+        Err(EvalError::input(format!(
+            "statistics must have {width} columns (as {source} gives), got {ncols}"
+        ))
+        .into())
+    }
+}
+
+/// `bleu_row_scores(statistics, smooth='exp', smooth_value=None, effective_order=False,
+/// max_ngram_order=4)`: BLEU / 100 of each row of an (n, 10) statistics array (each row a sum
+/// of sentence statistics, such as one bootstrap resample).
+#[pyfunction]
+#[pyo3(
+    signature = (statistics, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, max_ngram_order = 4),
+    text_signature = "(statistics, smooth='exp', smooth_value=None, effective_order=False, max_ngram_order=4)"
+)]
+fn bleu_row_scores<'py>(
+    py: Python<'py>,
+    statistics: PyReadonlyArray2<'py, i64>,
+    smooth: SmoothMethod,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    max_ngram_order: usize,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let sm = smoothing(smooth, smooth_value)?;
+    let order = ngram_order(max_ngram_order)?;
+    let view = statistics.as_array();
+    check_width(view.ncols(), 2 + 2 * bleu::MAX_ORDER, "bleu_statistics")?;
+    let mut out = Vec::with_capacity(view.nrows());
+    for row in view.rows() {
+        if row.iter().any(|&x| x < 0) {
+            return Err(EvalError::input("statistics must not be negative").into());
+        }
+        let mut one = BleuStats {
+            hyp_len: row[0] as u64,
+            ref_len: row[1] as u64,
+            ..BleuStats::default()
+        };
+        for k in 0..bleu::MAX_ORDER {
+            one.correct[k] = row[2 + k] as u64;
+            one.total[k] = row[2 + bleu::MAX_ORDER + k] as u64;
+        }
+        out.push(bleu::score_orders(&one, order, sm, effective_order));
+    }
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// `chrf_statistics(expected, actual, char_order=6, word_order=0, beta=2, whitespace=False,
+/// eps_smoothing=False, lowercase=False, workers=-1, max_chars=None)`: each row's chrF
+/// statistics as an (n, 3·orders) int64 array laid out as sacrebleu's: for each character
+/// order then each word order, [hypothesis n-grams, reference n-grams, matches] (of the
+/// reference sacrebleu picks for the row).
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, char_order = CharOrder(6), word_order = WordOrder(0), beta = Beta(2), whitespace = false, eps_smoothing = false, lowercase = false, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, char_order=6, word_order=0, beta=2, whitespace=False, eps_smoothing=False, lowercase=False, workers=-1, max_chars=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn chrf_statistics<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    char_order: CharOrder,
+    word_order: WordOrder,
+    beta: Beta,
+    whitespace: bool,
+    eps_smoothing: bool,
+    lowercase: bool,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let opts = chrf_options(
+        char_order,
+        word_order,
+        beta,
+        whitespace,
+        eps_smoothing,
+        lowercase,
+    )?;
+    let orders = opts.orders();
+    let rows = ref_stats(
+        py,
+        &RefBatch::hold(expected, actual)?,
+        workers,
+        max_chars,
+        orders,
+        |s: &mut (chrf::Scratch, Vec<OrderStats>), refs, hyp, stop, cells: &mut [OrderStats]| {
+            chrf::segment_stats(refs, hyp, &opts, &mut s.0, &mut s.1, stop)?;
+            cells.copy_from_slice(&s.1);
+            Ok(())
+        },
+    )?;
+    let n = rows.len() / orders;
+    let out: Vec<i64> = rows
+        .iter()
+        .flat_map(|cell| cell.iter().map(|&x| x as i64))
+        .collect();
+    PyArray1::from_vec(py, out).reshape([n, 3 * orders])
+}
+
+/// `chrf_row_scores(statistics, char_order=6, word_order=0, beta=2, eps_smoothing=False)`:
+/// chrF / 100 of each row of a `chrf_statistics` array (each row a sum of sentence
+/// statistics, such as one bootstrap resample).
+#[pyfunction]
+#[pyo3(
+    signature = (statistics, char_order = CharOrder(6), word_order = WordOrder(0), beta = Beta(2), eps_smoothing = false),
+    text_signature = "(statistics, char_order=6, word_order=0, beta=2, eps_smoothing=False)"
+)]
+fn chrf_row_scores<'py>(
+    py: Python<'py>,
+    statistics: PyReadonlyArray2<'py, i64>,
+    char_order: CharOrder,
+    word_order: WordOrder,
+    beta: Beta,
+    eps_smoothing: bool,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let opts = chrf_options(char_order, word_order, beta, false, eps_smoothing, false)?;
+    let orders = opts.orders();
+    let view = statistics.as_array();
+    check_width(view.ncols(), 3 * orders, "chrf_statistics")?;
+    let mut cells: Vec<OrderStats> = vec![[0u64; 3]; orders];
+    let mut out = Vec::with_capacity(view.nrows());
+    for row in view.rows() {
+        if row.iter().any(|&x| x < 0) {
+            return Err(EvalError::input("statistics must not be negative").into());
+        }
+        for (k, cell) in cells.iter_mut().enumerate() {
+            *cell = [
+                row[3 * k] as u64,
+                row[3 * k + 1] as u64,
+                row[3 * k + 2] as u64,
+            ];
+        }
+        out.push(chrf::f_score(&cells, &opts));
+    }
+    Ok(PyArray1::from_vec(py, out))
+}
+
 /// Add this family's functions to the module.
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_bleu, m)?)?;
@@ -294,5 +435,8 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_chrf, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_batch, m)?)?;
     m.add_function(wrap_pyfunction!(corpus_chrf, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_row_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_statistics, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_row_scores, m)?)?;
     Ok(())
 }

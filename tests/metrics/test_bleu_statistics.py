@@ -40,10 +40,10 @@ def test_summed_statistics_give_corpus_bleu(smooth: str) -> None:
     shards = [
         metrics.bleu_statistics(refs[i : i + 100], hyps[i : i + 100]) for i in (0, 100, 200, 300)
     ]
-    whole = metrics.corpus_bleu(refs, hyps, smooth=smooth)  # type: ignore[arg-type]
-    assert metrics.bleu_from_statistics(np.vstack(shards), smooth=smooth) == whole  # type: ignore[arg-type]
+    whole = metrics.corpus_bleu(refs, hyps, smooth_method=smooth)  # type: ignore[arg-type]
+    assert metrics.bleu_from_statistics(np.vstack(shards), smooth_method=smooth) == whole  # type: ignore[arg-type]
     summed = np.sum(np.vstack(shards), axis=0)
-    assert metrics.bleu_from_statistics(summed, smooth=smooth) == whole  # type: ignore[arg-type]
+    assert metrics.bleu_from_statistics(summed, smooth_method=smooth) == whole  # type: ignore[arg-type]
     streams = [list(s) for s in zip(*refs, strict=True)]
     sacre = BLEU(smooth_method=smooth).corpus_score(hyps, streams).score / 100
     assert whole == pytest.approx(sacre, abs=1e-12)

@@ -162,7 +162,7 @@ def test_results_are_unchanged_by_the_stop_checks() -> None:
 HUGE_ROW_CALLS = {
     "token_f1": "em.token_f1(a, b)",
     "bleu_13a": "em.bleu([a], b)",
-    "bleu_intl": "em.bleu([a], b, tokenizer='intl')",
+    "bleu_intl": "em.bleu([a], b, tokenize='intl')",
     "bleu_lowercase": "em.bleu([a], b, lowercase=True)",
     "chrf": "em.chrf([a], b)",
     "chrf_pp": "em.chrf([a], b, word_order=2)",

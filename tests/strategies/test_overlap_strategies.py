@@ -54,7 +54,7 @@ def test_suite_kinds_take_their_options() -> None:
     assert (rouge.n, rouge.stemmer) == (2, "porter")
     chrf = build_strategy("chrf", {"name": "c", "word-order": 2}, None)
     assert chrf.word_order == 2
-    assert build_strategy("bleu", {"name": "b", "tokenizer": "intl"}, None).tokenizer == "intl"
+    assert build_strategy("bleu", {"name": "b", "tokenize": "intl"}, None).tokenize == "intl"
     assert build_strategy("rouge-lsum", {"name": "l"}, None).stemmer is None
 
 

@@ -75,6 +75,18 @@ if TYPE_CHECKING:
         corpus_bleu,
         corpus_chrf,
     )
+    from evalmark.metrics._rouge_ci import (
+        RougeAggregate,
+        RougeScore,
+        rouge_bootstrap,
+        split_summaries,
+    )
+    from evalmark.metrics._significance import (
+        PairedSignificance,
+        SystemEstimate,
+        paired_approximate_randomization,
+        paired_bootstrap,
+    )
     from evalmark.metrics._table import METRICS
     from evalmark.metrics._vectors import cosine, cosine_batch, cosine_matrix
     from evalmark.metrics._wer import cer, cer_batch, corpus_cer, corpus_wer, wer, wer_batch
@@ -143,6 +155,14 @@ _HOMES: dict[str, str] = {
     "cer_batch": "evalmark.metrics._wer",
     "corpus_wer": "evalmark.metrics._wer",
     "corpus_cer": "evalmark.metrics._wer",
+    "PairedSignificance": "evalmark.metrics._significance",
+    "SystemEstimate": "evalmark.metrics._significance",
+    "paired_approximate_randomization": "evalmark.metrics._significance",
+    "paired_bootstrap": "evalmark.metrics._significance",
+    "RougeAggregate": "evalmark.metrics._rouge_ci",
+    "RougeScore": "evalmark.metrics._rouge_ci",
+    "rouge_bootstrap": "evalmark.metrics._rouge_ci",
+    "split_summaries": "evalmark.metrics._rouge_ci",
 }
 
 
@@ -159,6 +179,10 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "METRICS",
+    "PairedSignificance",
+    "RougeAggregate",
+    "RougeScore",
+    "SystemEstimate",
     "TextColumn",
     "bleu",
     "bleu_batch",
@@ -191,12 +215,16 @@ __all__ = [
     "levenshtein_normalized_distance_batch",
     "levenshtein_similarity",
     "levenshtein_similarity_batch",
+    "paired_approximate_randomization",
+    "paired_bootstrap",
+    "rouge_bootstrap",
     "rouge_l",
     "rouge_l_batch",
     "rouge_lsum",
     "rouge_lsum_batch",
     "rouge_n",
     "rouge_n_batch",
+    "split_summaries",
     "squad_exact_match",
     "squad_exact_match_batch",
     "token_f1",

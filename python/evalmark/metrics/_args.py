@@ -15,7 +15,7 @@ Tokenizer = Literal["rouge", "unicode"]
 Measure = Literal["fmeasure", "precision", "recall"]
 Numbers = Literal["value", "strict"]
 Stemmer = Literal["porter"]
-BleuTokenizer = Literal["13a", "intl", "none"]
+BleuTokenizer = Literal["13a", "intl", "none", "char", "zh"]
 Smooth = Literal["exp", "floor", "add-k", "none"]
 FloatArray = npt.NDArray[np.float64]
 

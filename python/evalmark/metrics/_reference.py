@@ -17,6 +17,7 @@ from evalmark.metrics._args import (
     resolve_workers,
     texts_arg,
 )
+from evalmark.metrics._bleu_text import batch_args, sentence_args
 from evalmark.metrics._column import TextColumn, Texts
 from evalmark.metrics._native import core as _core
 
@@ -68,9 +69,9 @@ def bleu(
     expected: References,
     actual: str,
     *,
-    tokenizer: BleuTokenizer = "13a",
+    tokenize: BleuTokenizer = "13a",
     lowercase: bool = False,
-    smooth: Smooth = "exp",
+    smooth_method: Smooth = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
     max_ngram_order: int = 4,
@@ -79,12 +80,15 @@ def bleu(
     """Sentence BLEU of ``actual`` (the hypothesis) against ``expected`` (one reference or a
     list), in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs).score / 100``;
     ``max_ngram_order`` (1 to 4) is its ``BLEU(max_ngram_order=...)``."""
+    refs, hyp, kernel_tokenize, low = sentence_args(
+        expected, actual, tokenize, bool_arg("lowercase", lowercase)
+    )
     return _core.bleu(
-        expected,
-        actual,
-        tokenizer,
-        bool_arg("lowercase", lowercase),
-        smooth,
+        refs,
+        hyp,
+        kernel_tokenize,
+        low,
+        smooth_method,
         _smooth_value(smooth_value),
         bool_arg("effective_order", effective_order),
         _order(max_ngram_order),
@@ -96,9 +100,9 @@ def bleu_batch(
     expected: ReferenceBatch,
     actual: Texts,
     *,
-    tokenizer: BleuTokenizer = "13a",
+    tokenize: BleuTokenizer = "13a",
     lowercase: bool = False,
-    smooth: Smooth = "exp",
+    smooth_method: Smooth = "exp",
     smooth_value: float | None = None,
     effective_order: bool = True,
     max_ngram_order: int = 4,
@@ -106,12 +110,15 @@ def bleu_batch(
     max_chars: int | None = None,
 ) -> FloatArray:
     """Sentence BLEU for each row; row i's references are ``expected[i]``."""
+    refs, hyps, kernel_tokenize, low = batch_args(
+        expected, actual, tokenize, bool_arg("lowercase", lowercase)
+    )
     return _core.bleu_batch(
-        _references(expected, actual),
-        texts_arg(actual),
-        tokenizer,
-        bool_arg("lowercase", lowercase),
-        smooth,
+        _references(refs, hyps),
+        texts_arg(hyps),
+        kernel_tokenize,
+        low,
+        smooth_method,
         _smooth_value(smooth_value),
         bool_arg("effective_order", effective_order),
         _order(max_ngram_order),
@@ -124,9 +131,9 @@ def corpus_bleu(
     expected: ReferenceBatch,
     actual: Texts,
     *,
-    tokenizer: BleuTokenizer = "13a",
+    tokenize: BleuTokenizer = "13a",
     lowercase: bool = False,
-    smooth: Smooth = "exp",
+    smooth_method: Smooth = "exp",
     smooth_value: float | None = None,
     effective_order: bool = False,
     max_ngram_order: int = 4,
@@ -135,12 +142,15 @@ def corpus_bleu(
 ) -> float:
     """Corpus BLEU in [0, 1]: sacrebleu's ``corpus_bleu`` / 100, with references given per row
     (``expected[i]`` for ``actual[i]``), not as sacrebleu's streams."""
+    refs, hyps, kernel_tokenize, low = batch_args(
+        expected, actual, tokenize, bool_arg("lowercase", lowercase)
+    )
     return _core.corpus_bleu(
-        _references(expected, actual),
-        texts_arg(actual),
-        tokenizer,
-        bool_arg("lowercase", lowercase),
-        smooth,
+        _references(refs, hyps),
+        texts_arg(hyps),
+        kernel_tokenize,
+        low,
+        smooth_method,
         _smooth_value(smooth_value),
         bool_arg("effective_order", effective_order),
         _order(max_ngram_order),
@@ -239,7 +249,7 @@ def bleu_statistics(
     expected: ReferenceBatch,
     actual: Texts,
     *,
-    tokenizer: BleuTokenizer = "13a",
+    tokenize: BleuTokenizer = "13a",
     lowercase: bool = False,
     workers: int | None = None,
     max_chars: int | None = None,
@@ -248,11 +258,14 @@ def bleu_statistics(
     ``BLEU._extract_corpus_statistics``: hypothesis length, reference length, clipped matches
     of orders 1-4, hypothesis n-grams of orders 1-4. Rows add up: the statistics of shards,
     stacked, give the corpus score through :func:`bleu_from_statistics`."""
+    refs, hyps, kernel_tokenize, low = batch_args(
+        expected, actual, tokenize, bool_arg("lowercase", lowercase)
+    )
     return _core.bleu_statistics(
-        _references(expected, actual),
-        texts_arg(actual),
-        tokenizer,
-        bool_arg("lowercase", lowercase),
+        _references(refs, hyps),
+        texts_arg(hyps),
+        kernel_tokenize,
+        low,
         resolve_workers(workers),
         max_chars,
     )
@@ -261,7 +274,7 @@ def bleu_statistics(
 def bleu_from_statistics(
     statistics: npt.ArrayLike,
     *,
-    smooth: Smooth = "exp",
+    smooth_method: Smooth = "exp",
     smooth_value: float | None = None,
     effective_order: bool = False,
     max_ngram_order: int = 4,
@@ -272,7 +285,7 @@ def bleu_from_statistics(
     table = np.ascontiguousarray(np.atleast_2d(np.asarray(statistics)), dtype=np.int64)
     return _core.bleu_from_statistics(
         table,
-        smooth,
+        smooth_method,
         _smooth_value(smooth_value),
         bool_arg("effective_order", effective_order),
         _order(max_ngram_order),

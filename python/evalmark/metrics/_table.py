@@ -90,9 +90,9 @@ BLEU = MetricFunction(
     "bleu",
     "_reference",
     (
-        Option("tokenizer", "13a", ("13a", "intl", "none")),
+        Option("tokenize", "13a", ("13a", "intl", "none", "char", "zh")),
         Option("lowercase", False, kind="bool"),
-        Option("smooth", "exp", ("exp", "floor", "add-k", "none")),
+        Option("smooth_method", "exp", ("exp", "floor", "add-k", "none")),
         Option("smooth_value", None, kind="number"),
         Option("effective_order", True, kind="bool"),
         Option("max_ngram_order", 4, (1, 2, 3, 4)),

@@ -24,9 +24,10 @@ def oracle(
     """Confusion matrix, accuracy and kappa counted directly from the pairs."""
     n = len(truth)
     matrix = [
-        [sum(t == a and p == b for t, p in zip(truth, predicted)) for b in labels] for a in labels
+        [sum(t == a and p == b for t, p in zip(truth, predicted, strict=True)) for b in labels]
+        for a in labels
     ]
-    accuracy = sum(t == p for t, p in zip(truth, predicted)) / n
+    accuracy = sum(t == p for t, p in zip(truth, predicted, strict=True)) / n
     chance = sum(truth.count(c) * predicted.count(c) for c in labels) / (n * n)
     kappa = None if chance >= 1 else (accuracy - chance) / (1 - chance)
     return matrix, accuracy, kappa
@@ -57,7 +58,7 @@ def test_agreement_is_symmetric_and_independent_of_item_and_label_order(
     truth, predicted = [t for t, _ in items], [p for _, p in items]
     base = agreement(truth, predicted, ["a", "b", "c"])
     swapped = agreement(predicted, truth, ["a", "b", "c"])
-    assert swapped.matrix == tuple(zip(*base.matrix))
+    assert swapped.matrix == tuple(zip(*base.matrix, strict=True))
     assert swapped.kappa == base.kappa or math.isclose(swapped.kappa, base.kappa, abs_tol=1e-12)  # type: ignore[arg-type]
     kept = [i for i in order if i < len(items)]
     shuffled = agreement([truth[i] for i in kept], [predicted[i] for i in kept], ["a", "b", "c"])

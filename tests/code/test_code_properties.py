@@ -54,6 +54,7 @@ def test_a_fenced_block_round_trips(
 
 @settings(max_examples=examples(100))
 @given(st.lists(st.tuples(code_body, language), min_size=1, max_size=5), line)
+@example([("A = 1", "python"), ("B = 2", "python")], "text")
 def test_every_block_is_found_in_order(blocks: list[tuple[str, str]], prose: str) -> None:
     text = "".join(f"{prose}\n{fenced(code, lang)}" for code, lang in blocks)
     found = markdown_blocks(text)
@@ -62,6 +63,8 @@ def test_every_block_is_found_in_order(blocks: list[tuple[str, str]], prose: str
     joined = "\n".join(c + "\n" for c, _ in blocks)
     assert every.code == (joined if joined.strip() else None)
     assert every.blocks == len(blocks)
+    first = extract_code(text, skip=())
+    assert first.code == (blocks[0][0] + "\n" if blocks[0][0].strip() else None)
     last = extract_code(text, select="last", skip=())
     assert last.code == (blocks[-1][0] + "\n" if blocks[-1][0].strip() else None)
 
@@ -80,9 +83,12 @@ def test_a_language_filter_keeps_its_aliases_and_unlabeled_blocks(
 
 @settings(max_examples=examples(100))
 @given(st.text(max_size=60))
+@example("x = 1\n")
+@example("  \n")
 def test_no_extractor_returns_the_text_unless_blank(text: str) -> None:
     found = extract_code(text, "none")
     assert found.code == (text if text.strip() else None)
+    assert found.reason == ("" if text.strip() else "the output is empty")
 
 
 @settings(max_examples=examples(100))

@@ -15,8 +15,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from evalmark.errors import ScoringInputError
-from evalmark.metrics import token_f1_batch
+from evalmark.errors import EvalmarkError, ScoringInputError
+from evalmark.metrics import json_match, token_f1_batch
 from evalmark.scoring import ScoreOptions, parse_metrics, score_file
 
 texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
@@ -94,3 +94,44 @@ def test_a_csv_and_a_jsonl_file_of_the_same_rows_score_the_same_bytes(
             score_file(src, options, output=out)
             outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
+
+
+documents = st.sampled_from(['{"a": 1}', '{"a": 1.0}', "[1, 2]", "[2, 1]", '"x"', "null"]) | texts
+
+
+@settings(max_examples=examples(40))
+@given(st.lists(st.tuples(documents, documents), min_size=1, max_size=30), st.integers(1, 40))
+def test_rows_a_kernel_rejects_get_nulls_and_every_other_row_its_own_score(
+    pairs: list[tuple[str, str]], chunk_size: int
+) -> None:
+    expected_scores: list[Any] = []
+    for e, a in pairs:
+        try:
+            expected_scores.append(json_match(e, a))
+        except EvalmarkError:
+            expected_scores.append(None)
+    options = ScoreOptions(parse_metrics("json_match"), chunk_size=chunk_size)
+    with tempfile.TemporaryDirectory() as folder:
+        src, out = Path(folder) / "rows.jsonl", Path(folder) / "scores.jsonl"
+        _write(src, [(True, e, a, "") for e, a in pairs])
+        score_file(src, options, output=out)
+        written = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert [r["json_match"] for r in written] == expected_scores
+
+
+@settings(max_examples=examples(40))
+@given(st.lists(st.tuples(texts, texts), min_size=1, max_size=20), st.integers(0, 12))
+def test_a_length_cap_nulls_exactly_the_rows_over_it(
+    pairs: list[tuple[str, str]], cap: int
+) -> None:
+    scores = token_f1_batch([e for e, _ in pairs], [a for _, a in pairs]).tolist()
+    options = ScoreOptions(parse_metrics("token_f1"), max_chars=cap, chunk_size=7)
+    with tempfile.TemporaryDirectory() as folder:
+        src, out = Path(folder) / "rows.jsonl", Path(folder) / "scores.jsonl"
+        _write(src, [(True, e, a, "") for e, a in pairs])
+        score_file(src, options, output=out)
+        written = [json.loads(line)["token_f1"] for line in out.read_text("utf-8").splitlines()]
+    assert written == [
+        None if max(len(e), len(a)) > cap else score
+        for (e, a), score in zip(pairs, scores, strict=True)
+    ]

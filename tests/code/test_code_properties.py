@@ -127,16 +127,20 @@ def test_python_syntax_agrees_with_the_compiler(code: str) -> None:
         assert result.metadata["reason"] == "syntax_error"
 
 
-json_values = st.recursive(
+_leaves = (
     st.none()
     | st.booleans()
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=10),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
-    ),
-    max_leaves=12,
+    | st.text(max_size=10)
+)
+_nested = st.lists(_leaves, max_size=3) | st.dictionaries(st.text(max_size=5), _leaves, max_size=3)
+# JSON values nested up to three levels
+json_values = (
+    _leaves
+    | _nested
+    | st.lists(_nested, max_size=3)
+    | st.dictionaries(st.text(max_size=5), _nested, max_size=3)
 )
 
 

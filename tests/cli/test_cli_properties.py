@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from budget import examples
 from evalmark.cli import build_parser, main
+from evalmark.models._prompts.catalog import prompt_names
 
 COMMANDS = ("report", "history", "score", "tune", "compare", "cassette", "schema", "prompts")
 FILES = {
@@ -160,3 +161,15 @@ def test_words_that_name_no_command_exit_0_or_2(words: list[str]) -> None:
         code, err = _run(words)
     assert code in (0, 2)
     assert "Traceback" not in err
+
+
+@settings(max_examples=examples(60))
+@given(st.sampled_from(sorted(prompt_names())) | st.text(max_size=12))
+def test_prompts_show_knows_exactly_the_catalog(name: str) -> None:
+    with _in_folder():
+        code, err = _run(["prompts", "show", "--", name])
+    if name in prompt_names():
+        assert (code, err) == (0, "")
+    else:
+        assert code == 2
+        assert err.startswith("evalmark prompts: error: no judge prompt named ")

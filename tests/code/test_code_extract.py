@@ -62,13 +62,6 @@ def test_an_explicit_language_overrides_the_skip_list() -> None:
     assert extract_code(REPLY, language="shell").code == "python -c 'print(add(1, 2))'\n"
 
 
-def test_select_first_last_and_all() -> None:
-    reply = "```python\nA = 1\n```\ntext\n```python\nB = 2\n```\n"
-    assert extract_code(reply).code == "A = 1\n"
-    assert extract_code(reply, select="last").code == "B = 2\n"
-    assert extract_code(reply, select="all").code == "A = 1\n\nB = 2\n"
-
-
 def test_tilde_fences_longer_fences_and_fences_inside_blocks() -> None:
     reply = "~~~python\nA = '```'\n~~~\n"
     assert extract_code(reply).code == "A = '```'\n"
@@ -110,12 +103,6 @@ def test_nothing_to_extract_says_why(reply: str, reason: str) -> None:
 def test_the_reason_lists_the_blocks_that_were_there() -> None:
     found = extract_code("```bash\nls\n```\n```js\nx\n```", language="python", unlabeled=False)
     assert found.reason == "no python code block in the output (found: bash, js)"
-
-
-def test_none_takes_the_whole_text_and_refuses_blank() -> None:
-    assert extract_code("x = 1\n", "none").code == "x = 1\n"
-    found = extract_code("  \n", "none")
-    assert found.code is None and found.reason == "the output is empty"
 
 
 def test_a_function_extractor() -> None:

@@ -81,7 +81,10 @@ def wilson_interval(
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # at 0 or every success the bound is exact: rounding must not leave p outside the interval
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return (low, high)
 
 
 def _changes(store: HistoryStore, suite: str | None, min_runs: int, known: bool) -> list[FlakyCase]:

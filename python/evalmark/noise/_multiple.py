@@ -45,5 +45,6 @@ def adjust_p_values(p_values: Sequence[float], method: Adjustment) -> list[float
         for rank in range(m - 1, -1, -1):
             index = order[rank]
             running = min(running, m * p_values[index] / (rank + 1))
-            adjusted[index] = min(running, 1.0)
+            # m / (rank + 1) >= 1: rounding must not take a p-value below itself
+            adjusted[index] = min(max(running, p_values[index]), 1.0)
     return adjusted

@@ -23,7 +23,6 @@ from evalmark.suite._strategy_spec import StrategySpec
 
 if TYPE_CHECKING:
     from evalmark.suite._conversations import ConversationsSpec
-    from evalmark.suite._traces import TracesSpec
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -40,6 +39,7 @@ __all__ = [
     "StrategySpec",
     "Suite",
     "SuiteError",
+    "TracesSpec",
     "check_fraction",
     "check_integer",
     "check_positive_int",
@@ -51,6 +51,16 @@ JudgeKindName = Literal["rule", "recorded", "noisy"]
 
 
 # --------------------------------------------------------------------------- the model
+
+
+@dataclass(frozen=True, slots=True)
+class TracesSpec:
+    """The trace file of an evaluation, the span attribute naming its cases, and how many
+    spans apart one trace's spans may lie in the file."""
+
+    path: Path
+    match: str | None = None
+    window: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

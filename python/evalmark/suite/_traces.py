@@ -25,7 +25,7 @@ from evalmark.engine._test_cases import PairedCases, pair_test_cases
 from evalmark.report._model import Report
 from evalmark.samples._samples import load_samples
 from evalmark.suite._document import SuiteDocument
-from evalmark.suite._model import EvaluationSpec
+from evalmark.suite._model import EvaluationSpec, TracesSpec
 from evalmark.traces._read import read_traces
 from evalmark.traces._stream import DEFAULT_WINDOW
 
@@ -33,16 +33,6 @@ __all__ = ["TRACES_KEY", "TraceCases", "TracesSpec", "run_traces", "trace_cases"
 
 TRACES_KEY = "traces"
 _EXAMPLE = "traces: {path: traces/agent.jsonl, match: session.id}"
-
-
-@dataclass(frozen=True, slots=True)
-class TracesSpec:
-    """The trace file of an evaluation, the span attribute naming its cases, and how many
-    spans apart one trace's spans may lie in the file."""
-
-    path: Path
-    match: str | None = None
-    window: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

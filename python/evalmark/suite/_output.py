@@ -179,7 +179,7 @@ def _planned(
     return planned
 
 
-def _render(report: Any, samples: Sequence[Path], path: Path) -> bytes:
+def _render(report: Any, samples: Sequence[Path | str], path: Path) -> bytes:
     options: dict[str, Any] = {"samples": load_samples(*samples)} if samples else {}
     return report_bytes(report, path, **options)
 

@@ -1,0 +1,56 @@
+"""The pytest plugin against the seed's examples (issue 29): loader sources in the ``samples``
+fixture, selectable suite-report formats, scores in the terminal lines, and evaluations run
+directly inside a test reaching the suite report."""
+
+from __future__ import annotations
+
+import json
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+import evalmark.samples._samples  # noqa: F401  (one copy of the readers across sessions)
+
+pytest_plugins = ["pytester"]
+
+_INSTALLED = any(ep.name == "evalmark" for ep in metadata.entry_points(group="pytest11"))
+PLUGIN = [] if _INSTALLED else ["-p", "evalmark.pytest._plugin"]
+
+CONFTEST = """
+import os
+from evalmark import Sample, Samples, register_sample_loader
+
+
+class MemoryLoader:
+    def supports(self, source):
+        return isinstance(source, (str, os.PathLike)) and os.fspath(source).startswith("mem://")
+
+    def load(self, source):
+        return Samples([
+            Sample(name="sum", parameters=("What is 2 + 2?",), expected_output="4"),
+            Sample(name="capital", parameters=("Capital of France?",), expected_output="Paris"),
+        ])
+
+
+register_sample_loader(MemoryLoader())
+"""
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest(*PLUGIN, "-p", "no:cacheprovider", *args)
+
+
+def test_the_samples_fixture_takes_a_source_a_loader_claims(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(
+        test_mem="""
+import pytest
+
+@pytest.mark.evalmark_samples("mem://x")
+def test_loaded(samples):
+    assert samples.names == ("sum", "capital")
+"""
+    )
+    result = run(pytester)
+    result.assert_outcomes(passed=1)

@@ -54,3 +54,38 @@ def test_loaded(samples):
     )
     result = run(pytester)
     result.assert_outcomes(passed=1)
+
+
+DIRECT_TEST = """
+from evalmark import Sample
+from evalmark.strategies import ExactMatch, TokenF1
+from evalmark.telemetry import RecordingTracer, scope
+
+SAMPLE = Sample(name="capital", parameters=("Capital of France?",), expected_output="Paris")
+
+
+def test_direct():
+    tracer = RecordingTracer()
+    with scope(tracer):
+        assert ExactMatch().evaluate(SAMPLE, "Paris").passed
+        assert not TokenF1(0.9).evaluate(SAMPLE, "Lyon").passed
+    assert [r.strategy for r in tracer.records] == ["ExactMatch", "TokenF1"]
+
+
+def test_nothing():
+    pass
+"""
+
+
+def test_evaluations_called_directly_join_the_suite_report(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    pytester.makepyfile(test_direct=DIRECT_TEST)
+    out = tmp_path / "out"
+    result = run(pytester, f"--evalmark-report={out}")
+    result.assert_outcomes(passed=2)
+    suite = json.loads((out / "evaluation-suite-report.json").read_text(encoding="utf-8"))
+    (report,) = suite["reports"]
+    assert report["name"] == "test_direct.py::test_direct"
+    assert [row["name"] for row in report["samples"]] == ["capital"]
+    assert sorted(report["strategies"]) == ["ExactMatch", "TokenF1"]

@@ -28,6 +28,7 @@ from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
+from evalmark.telemetry._direct import recorded
 
 __all__ = [
     "CodeChecker",
@@ -93,6 +94,7 @@ class PythonSyntax(_Extracting):
             extract=extract, language="python", select=select, name=name or "python-syntax"
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Parse and compile the code."""
         code, reason = self._code(sample, output)
@@ -120,6 +122,7 @@ class DataSyntax(_Extracting):
             extract=extract, language=format, select=select, name=name or f"{format}-syntax"
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Parse the text."""
         code, reason = self._code(sample, output)
@@ -172,6 +175,7 @@ class CodeChecker(_Extracting):
         )
         self.ok_exit_codes = tuple(ok_exit_codes)
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Run the checker on the code."""
         code, reason = self._code(sample, output)
@@ -261,6 +265,7 @@ class CodeTests(_Extracting):
         self.command = tuple(command)
         self.filename = _FILENAMES.get(language, "solution.txt")
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Run the code against the tests or cases."""
         tests, cases, entry_point = self._checks_for(sample)

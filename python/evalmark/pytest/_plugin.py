@@ -4,8 +4,9 @@ Options (all ``--evalmark-*``):
 
 ``--evalmark-report=DIR``
     write ``evaluation-suite-report.md`` and ``.json`` into DIR, aggregating every report of
-    the run (from the ``scorer`` fixture, ``evalmark.pytest.evaluation_test`` or
-    ``evalmark.pytest.register``); under pytest-xdist the workers' reports are merged.
+    the run (from the ``scorer`` fixture, ``evalmark.pytest.evaluation_test``,
+    ``evalmark.pytest.register``, and a report per test of the evaluations it called directly,
+    ``judge.evaluate(sample, output)``); under pytest-xdist the workers' reports are merged.
 ``--evalmark-record-mode=replay|record-missing|rewrite|off``
     the cassette mode for the run (sets ``EVALMARK_RECORD_MODE``; the ``evalmark_record_mode``
     fixture gives it to pass explicitly, which also wins over ``CI``).
@@ -157,6 +158,20 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return (yield)
     finally:
         REGISTRY.current_test = None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """When the run writes a suite report (``--evalmark-report``) or compares with a baseline,
+    register the evaluations the test made directly (``judge.evaluate(...)``) as a report named
+    after it (:mod:`evalmark.pytest._direct`; it imports no engine)."""
+    state = item.config.stash.get(_PLUGIN_KEY, None)
+    if state is None or not (state.report_dir or state.baseline):
+        return (yield)
+    from evalmark.pytest._direct import collecting
+
+    with collecting(item.nodeid):
+        return (yield)
 
 
 # --------------------------------------------------------------------------- tracebacks

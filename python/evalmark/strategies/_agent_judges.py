@@ -25,6 +25,7 @@ from evalmark.samples._samples import Sample
 from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.strategies._plan import PlanAdherence, trace_steps
 from evalmark.strategies._votes import Reducer
+from evalmark.telemetry._direct import recorded
 
 __all__ = ["PlanAdherenceJudge", "ReferenceMode", "TrajectoryJudge", "reference_trajectory"]
 
@@ -98,10 +99,12 @@ class TrajectoryJudge:
             )
         return self.unreferenced
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Ask the judge about this trajectory."""
         return self.judge_for(sample, output).evaluate(sample, output)
 
+    @recorded
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Async :meth:`evaluate`."""
         return await self.judge_for(sample, output).aevaluate(sample, output)

@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
+from evalmark.telemetry._direct import recorded
 
 __all__ = [
     "AsyncStrategy",
@@ -69,6 +70,7 @@ class FunctionStrategy:
         self.function = function
         self.name: str = name or str(getattr(function, "__name__", type(function).__name__))
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Call the function and turn a bool into a result."""
         value = self.function(sample, output)
@@ -78,6 +80,7 @@ class FunctionStrategy:
             )
         return _as_result(value, self.name)
 
+    @recorded
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Call the function, awaiting it when it is async."""
         value = self.function(sample, output)

@@ -17,6 +17,7 @@ from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._retrieval import retrieved_items
 from evalmark.strategies._text import normalize_text
+from evalmark.telemetry._direct import recorded
 
 __all__ = ["ContextualPrecision", "ContextualRecall"]
 
@@ -47,6 +48,7 @@ class _ContextMetric:
     def _score(self, truth: list[str], retrieved: list[str]) -> float:
         raise NotImplementedError
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Score the retrieval against the sample's context."""
         truth, retrieved = self._inputs(sample, output)

@@ -19,6 +19,7 @@ from evalmark.models._lexical import content_words, overlap
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
+from evalmark.telemetry._direct import recorded
 
 __all__ = ["Faithfulness", "claims_of"]
 
@@ -54,6 +55,7 @@ class Faithfulness:
             )
         return context
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Check each claim of the answer against the passages."""
         context = self._context(sample, output)

@@ -16,6 +16,7 @@ from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
+from evalmark.telemetry._direct import recorded
 
 __all__ = ["Decision", "Guardrail", "read_decision"]
 
@@ -57,6 +58,7 @@ class Guardrail:
         self.positive: Decision = positive
         self.name = name or "Guardrail"
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Compare the decisions."""
         expected = read_decision(sample.expected_output or "")

@@ -41,6 +41,7 @@ from evalmark.samples._samples import Parameters, Sample
 from evalmark.strategies._base import output_text
 from evalmark.strategies._matching import max_weight_assignment
 from evalmark.strategies._trajectory import json_equal
+from evalmark.telemetry._direct import recorded
 
 __all__ = ["JsonKeysMatch", "KeyOutcome"]
 
@@ -259,6 +260,7 @@ class JsonKeysMatch:
                 f"{self.name}: sample '{sample.name}': the {what} is not valid JSON ({exc})"
             ) from None
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Compare key by key and aggregate."""
         if sample.expected_output is None:

@@ -75,6 +75,7 @@ from evalmark.strategies._judge_inputs import ExtraVariables, extra_names, promp
 from evalmark.strategies._judge_reply import as_reply, read_checked
 from evalmark.strategies._judge_structured import StructuredReading
 from evalmark.strategies._parsing import check_score_range
+from evalmark.telemetry._direct import recorded
 
 __all__ = ["JudgeOutcome", "LLMJudge"]
 
@@ -227,11 +228,13 @@ class LLMJudge:
 
     # ------------------------------------------------------------------ direct use
 
+    @recorded
     def grade(self, **values: Any) -> JudgeOutcome:
         """Judge the given variables once (outside an evaluation)."""
         mode, reply = self._call(values)
         return self.read(reply, mode)
 
+    @recorded
     async def agrade(self, **values: Any) -> JudgeOutcome:
         """Async :meth:`grade`."""
         mode, reply = await self._acall(values)
@@ -306,6 +309,7 @@ class LLMJudge:
             self.messages(values), sort_keys=True, ensure_ascii=False
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Ask the judge (``repeats`` times) and combine the verdicts. With ``cache=True``,
         identical prompts within one run are asked once. A result that did not pass carries
@@ -324,6 +328,7 @@ class LLMJudge:
             result = fallback_result(self.fallback, sample, output, _errors(outcomes))
         return self._finish(key, result, values)
 
+    @recorded
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Async :meth:`evaluate`; the repeats are asked one after another, so a scorer's
         concurrency bounds the judge calls in flight too."""

@@ -28,6 +28,7 @@ from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
 from evalmark.strategies._explanation import ThresholdExplanation
 from evalmark.strategies._text_pairs import TextPairs
+from evalmark.telemetry._direct import recorded
 
 __all__ = [
     "JsonMatch",
@@ -145,6 +146,7 @@ class MetricStrategy:
     ) -> FloatArray:
         return self._pair_scores(pairs)
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Score one output (the batch path on one row)."""
         return self.evaluate_batch([sample], [output])[0]

@@ -26,6 +26,7 @@ from evalmark.models._lexical import overlap
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
+from evalmark.telemetry._direct import recorded
 
 __all__ = ["PlanAdherence", "plan_steps", "trace_steps"]
 
@@ -130,6 +131,7 @@ class PlanAdherence:
             "'plan', or a 'plan' step in the TestCase's reasoning trace"
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Find the plan's steps in the trace, in order."""
         plan = self.plan_for(sample, output)

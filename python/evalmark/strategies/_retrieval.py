@@ -8,6 +8,7 @@ from typing import Any
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
+from evalmark.telemetry._direct import recorded
 
 __all__ = ["RetrievedSegments"]
 
@@ -63,6 +64,7 @@ class RetrievedSegments:
         self.threshold = float(threshold)
         self.name = name or "RetrievedSegments"
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Look for each expected segment in the retrieved items."""
         wanted = sample.expected_outputs or (

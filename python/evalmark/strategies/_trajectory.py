@@ -44,6 +44,7 @@ from evalmark.strategies._tool_calls import (
     read_calls,
     read_steps,
 )
+from evalmark.telemetry._direct import recorded
 
 __all__ = ["ArgumentMode", "Call", "TrajectoryMatch", "TrajectoryMode", "json_equal"]
 
@@ -173,6 +174,7 @@ class TrajectoryMatch:
             f"{type(output).__name__}"
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Pair the calls and judge the trajectory."""
         expected = self._expectedread_calls(sample, output)

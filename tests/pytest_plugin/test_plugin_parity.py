@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import evalmark.samples._samples  # noqa: F401  (one copy of the readers across sessions)
+# In-process pytester sessions drop the modules first imported inside them: import what the
+# inner sessions use here, so one copy of numpy and of the readers serves them all.
+import evalmark.pytest
+import evalmark.report
+import evalmark.samples._samples
+import evalmark.strategies  # noqa: F401
 
 pytest_plugins = ["pytester"]
 
@@ -89,3 +94,53 @@ def test_evaluations_called_directly_join_the_suite_report(
     assert report["name"] == "test_direct.py::test_direct"
     assert [row["name"] for row in report["samples"]] == ["capital"]
     assert sorted(report["strategies"]) == ["ExactMatch", "TokenF1"]
+
+
+SCORED_TEST = """
+from evalmark import Sample, Samples
+from evalmark.pytest import evaluation_test
+from evalmark.strategies import Contains, ExactMatch
+
+SAMPLES = Samples([
+    Sample(name="france", parameters=("Capital of France?",), expected_output="Paris"),
+    Sample(name="japan", parameters=("Capital of Japan?",), expected_output="Tokyo"),
+])
+
+
+def answer(question):
+    return {"Capital of France?": "Paris"}.get(question, "Tokyo is the capital")
+
+
+@evaluation_test(samples=SAMPLES, function=answer, strategy=[ExactMatch(), Contains()],
+                 min_pass_rate=0.5)
+def test_capitals():
+    pass
+
+
+def test_plain():
+    pass
+"""
+
+
+@pytest.mark.parametrize("how", [["--evalmark-show-scores"], []])
+def test_scores_and_verdicts_on_the_test_lines(pytester: pytest.Pytester, how: list[str]) -> None:
+    pytester.makepyfile(test_scored=SCORED_TEST)
+    if not how:
+        pytester.makeini("[pytest]\nevalmark_show_scores = true\n")
+    result = run(pytester, "-v", *how)
+    result.assert_outcomes(passed=2)
+    # The seed's example: two checks on two samples, three of four checks pass (75), one of
+    # two cases passes every check, and the gate (half the cases) holds.
+    out = result.stdout.str()
+    assert (
+        "test_scored.py::test_capitals PASSED [score 75.0% (3 of 4 checks), 1 of 2 cases "
+        "passed, gate passed]"
+    ) in out
+    assert "test_plain PASSED [" not in out
+
+
+def test_scores_are_off_by_default(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_scored=SCORED_TEST)
+    result = run(pytester, "-v")
+    result.assert_outcomes(passed=2)
+    assert "[score" not in result.stdout.str()

@@ -7,6 +7,9 @@ Options (all ``--evalmark-*``):
     the run (from the ``scorer`` fixture, ``evalmark.pytest.evaluation_test``,
     ``evalmark.pytest.register``, and a report per test of the evaluations it called directly,
     ``judge.evaluate(sample, output)``); under pytest-xdist the workers' reports are merged.
+``--evalmark-show-scores`` (ini ``evalmark_show_scores = true``)
+    add each evaluation test's score and verdict to its line under ``-v``:
+    ``PASSED [score 75.0% (3 of 4 checks), 1 of 2 cases passed, gate passed]``.
 ``--evalmark-record-mode=replay|record-missing|rewrite|off``
     the cassette mode for the run (sets ``EVALMARK_RECORD_MODE``; the ``evalmark_record_mode``
     fixture gives it to pass explicitly, which also wins over ``CI``).
@@ -22,7 +25,7 @@ Fixtures: ``scorer`` (configured by ``@pytest.mark.evalmark_scorer(concurrency=5
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +41,8 @@ _MODE_ENV = "EVALMARK_RECORD_MODE"
 _MODES = ("replay", "record-missing", "rewrite", "off")
 
 _PLUGIN_KEY = pytest.StashKey["_SessionState"]()
+_FIRST_ENTRY = pytest.StashKey[int]()  # the registry's length when a test started
+_SCORE_KEY = "evalmark_score"  # the user property carrying a test's score line
 
 pytest_plugins = ["evalmark.offline._pytest_plugin"]  # --evalmark-offline, evalmark_network
 
@@ -50,6 +55,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         default=None,
         help=f"write {REPORT_STEM}.md and .json aggregating every evaluation report into DIR",
+    )
+    group.addoption(
+        "--evalmark-show-scores",
+        action="store_true",
+        default=None,
+        help="show each evaluation test's score and verdict on its line (with -v)",
+    )
+    parser.addini(
+        "evalmark_show_scores",
+        type="bool",
+        default=False,
+        help="show each evaluation test's score and verdict on its line (with -v)",
     )
     group.addoption(
         "--evalmark-record-mode",
@@ -82,6 +99,10 @@ class _SessionState:
         self.baseline: str | None = config.getoption("--evalmark-baseline")
         self.max_drop: float = config.getoption("--evalmark-max-drop")
         self.mode: str | None = config.getoption("--evalmark-record-mode")
+        shown = config.getoption("--evalmark-show-scores")
+        self.show_scores: bool = bool(
+            config.getini("evalmark_show_scores") if shown is None else shown
+        )
         self.previous_mode: str | None = os.environ.get(_MODE_ENV)
         self.merged: list[RegisteredReport] = []
         self.worker_payloads: list[dict[str, str]] = []
@@ -154,6 +175,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """Name the reports made during a test (setup, call and teardown) after the test."""
     REGISTRY.current_test = item.nodeid
+    item.stash[_FIRST_ENTRY] = len(REGISTRY.entries())
     try:
         return (yield)
     finally:
@@ -233,13 +255,37 @@ def _show_frames(node: pytest.Item | pytest.Collector) -> None:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
-    """Hide evalmark's frames in a test's failure (see :func:`_hiding`)."""
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, Any]:
+    """Hide evalmark's frames in a test's failure (see :func:`_hiding`); with
+    ``--evalmark-show-scores``, give the call's report the test's score line."""
     _hide_frames(item)
     try:
-        return (yield)
+        report: Any = yield
     finally:
         _show_frames(item)
+    state = item.config.stash.get(_PLUGIN_KEY, None)
+    if call.when == "call" and state is not None and state.show_scores:
+        made = REGISTRY.entries()[item.stash.get(_FIRST_ENTRY, 0) :]
+        if made:
+            from evalmark.pytest._scores import score_text
+
+            report.user_properties.append((_SCORE_KEY, score_text(made)))
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Iterator[Any]:
+    """Add an evaluation test's score line to its status word (``PASSED [score ...]``)."""
+    status = yield
+    shown = [v for k, v in getattr(report, "user_properties", ()) if k == _SCORE_KEY]
+    if not shown or report.when != "call" or not isinstance(status, tuple) or len(status) != 3:
+        return status
+    category, letter, word = status
+    if isinstance(word, tuple):
+        return category, letter, (f"{word[0]} [{shown[0]}]", word[1])
+    return category, letter, f"{word} [{shown[0]}]" if word else word
 
 
 @pytest.hookimpl(wrapper=True)

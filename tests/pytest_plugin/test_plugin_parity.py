@@ -144,3 +144,87 @@ def test_scores_are_off_by_default(pytester: pytest.Pytester) -> None:
     result = run(pytester, "-v")
     result.assert_outcomes(passed=2)
     assert "[score" not in result.stdout.str()
+
+
+TWO_TESTS = """
+from evalmark import Sample, Samples
+from evalmark.pytest import evaluation_test
+from evalmark.strategies import ExactMatch
+
+SAMPLES = Samples([
+    Sample(name="france", parameters=("Capital of France?",), expected_output="Paris"),
+    Sample(name="japan", parameters=("Capital of Japan?",), expected_output="Tokyo"),
+])
+
+
+@evaluation_test(samples=SAMPLES, function=lambda q: "Paris", strategy=ExactMatch(),
+                 min_pass_rate=0.5)
+def test_first():
+    pass
+
+
+@evaluation_test(samples=SAMPLES, function=lambda q: "Tokyo", strategy=ExactMatch(),
+                 min_pass_rate=0.5)
+def test_second():
+    pass
+"""
+
+CSV_PLUGIN = """
+from evalmark.report import register_formatter
+
+
+def csv(suite, **options):
+    return "".join(f"{r.name},{r.cases().passed}\\n" for r in suite.reports)
+
+
+register_formatter("csv", csv, extensions=[".csv"])
+"""
+
+
+def test_the_suite_report_formats_and_name_are_chosen(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    pytester.makepyfile(test_two=TWO_TESTS)
+    pytester.makeconftest(CSV_PLUGIN)
+    out = tmp_path / "out"
+    result = run(
+        pytester,
+        f"--evalmark-report={out}",
+        "--evalmark-report-format=html,json",
+        "--evalmark-report-format=csv",
+        "--evalmark-report-name=nightly",
+    )
+    result.assert_outcomes(passed=2)
+    assert sorted(p.name for p in out.iterdir()) == ["nightly.csv", "nightly.html", "nightly.json"]
+    page = (out / "nightly.html").read_text(encoding="utf-8")
+    # one page for the whole pytest suite: both tests' reports, their cases, the same CSP
+    assert "Evaluation suite: pytest" in page
+    assert page.count('<section class="report"') == 2
+    assert "test_two.py::test_first" in page and "test_two.py::test_second" in page
+    assert 'id="r1-case-' in page and 'id="r2-case-' in page
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page
+    assert (out / "nightly.csv").read_text(encoding="utf-8") == (
+        "test_two.py::test_first,1\ntest_two.py::test_second,1\n"
+    )
+
+
+def test_the_suite_report_formats_come_from_the_ini_file(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    pytester.makepyfile(test_two=TWO_TESTS)
+    pytester.makeini(
+        "[pytest]\nevalmark_report_formats = html markdown\nevalmark_report_name = suite\n"
+    )
+    out = tmp_path / "out"
+    result = run(pytester, f"--evalmark-report={out}")
+    result.assert_outcomes(passed=2)
+    assert sorted(p.name for p in out.iterdir()) == ["suite.html", "suite.md"]
+
+
+def test_an_unknown_suite_report_format_fails_the_session(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    pytester.makepyfile(test_two=TWO_TESTS)
+    result = run(pytester, f"--evalmark-report={tmp_path}", "--evalmark-report-format=pdf")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*no report format named 'pdf'*"])

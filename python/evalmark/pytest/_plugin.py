@@ -2,9 +2,11 @@
 
 Options (all ``--evalmark-*``):
 
-``--evalmark-report=DIR``
-    write ``evaluation-suite-report.md`` and ``.json`` into DIR, aggregating every report of
-    the run (from the ``scorer`` fixture, ``evalmark.pytest.evaluation_test``,
+``--evalmark-report=DIR`` (with ``--evalmark-report-format=FORMAT``, ini
+``evalmark_report_formats``, and ``--evalmark-report-name=STEM``, ini ``evalmark_report_name``)
+    write ``evaluation-suite-report.md`` and ``.json`` (or the formats asked: ``markdown``,
+    ``json``, ``html``, a registered format; under the name asked) into DIR, aggregating
+    every report of the run (from the ``scorer`` fixture, ``evalmark.pytest.evaluation_test``,
     ``evalmark.pytest.register``, and a report per test of the evaluations it called directly,
     ``judge.evaluate(sample, output)``); under pytest-xdist the workers' reports are merged.
 ``--evalmark-show-scores`` (ini ``evalmark_show_scores = true``)
@@ -32,15 +34,14 @@ from typing import Any
 import pytest
 
 from evalmark.pytest._fixtures import evalmark_record_mode, samples, scorer
+from evalmark.pytest._options import MODE_ENV, SessionState, add_options
 from evalmark.pytest._registry import REGISTRY, REPORT_STEM, RegisteredReport
 
 __all__ = ["evalmark_record_mode", "samples", "scorer"]  # the fixtures pytest finds here
 
 _WORKER_KEY = "evalmark_reports"
-_MODE_ENV = "EVALMARK_RECORD_MODE"
-_MODES = ("replay", "record-missing", "rewrite", "off")
 
-_PLUGIN_KEY = pytest.StashKey["_SessionState"]()
+_PLUGIN_KEY = pytest.StashKey[SessionState]()
 _FIRST_ENTRY = pytest.StashKey[int]()  # the registry's length when a test started
 _SCORE_KEY = "evalmark_score"  # the user property carrying a test's score line
 
@@ -49,66 +50,7 @@ pytest_plugins = ["evalmark.offline._pytest_plugin"]  # --evalmark-offline, eval
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Add the ``--evalmark-*`` options."""
-    group = parser.getgroup("evalmark", "evalmark evaluation reports and cassettes")
-    group.addoption(
-        "--evalmark-report",
-        metavar="DIR",
-        default=None,
-        help=f"write {REPORT_STEM}.md and .json aggregating every evaluation report into DIR",
-    )
-    group.addoption(
-        "--evalmark-show-scores",
-        action="store_true",
-        default=None,
-        help="show each evaluation test's score and verdict on its line (with -v)",
-    )
-    parser.addini(
-        "evalmark_show_scores",
-        type="bool",
-        default=False,
-        help="show each evaluation test's score and verdict on its line (with -v)",
-    )
-    group.addoption(
-        "--evalmark-record-mode",
-        choices=_MODES,
-        default=None,
-        help="cassette record mode for this run (default: replay, or $EVALMARK_RECORD_MODE)",
-    )
-    group.addoption(
-        "--evalmark-baseline",
-        metavar="FILE",
-        default=None,
-        help="a previous suite report (JSON) to compare with; a drop beyond "
-        "--evalmark-max-drop fails the session",
-    )
-    group.addoption(
-        "--evalmark-max-drop",
-        metavar="FRACTION",
-        type=float,
-        default=0.05,
-        help="largest allowed drop of the score against the baseline, as a fraction (0.05)",
-    )
-
-
-class _SessionState:
-    """What the plugin keeps for one session."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        self.report_dir: str | None = config.getoption("--evalmark-report")
-        self.baseline: str | None = config.getoption("--evalmark-baseline")
-        self.max_drop: float = config.getoption("--evalmark-max-drop")
-        self.mode: str | None = config.getoption("--evalmark-record-mode")
-        shown = config.getoption("--evalmark-show-scores")
-        self.show_scores: bool = bool(
-            config.getini("evalmark_show_scores") if shown is None else shown
-        )
-        self.previous_mode: str | None = os.environ.get(_MODE_ENV)
-        self.merged: list[RegisteredReport] = []
-        self.worker_payloads: list[dict[str, str]] = []
-        self.summary_lines: list[str] = []
-        self.failure: str | None = None
-        self.frame: Any = None
+    add_options(parser)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -140,11 +82,15 @@ def pytest_configure(config: pytest.Config) -> None:
         "evalmark_samples(*sources, tags=None): sample files merged in order for the "
         "`samples` fixture",
     )
-    state = _SessionState(config)
+    state = SessionState(config)
     if not 0.0 <= state.max_drop <= 1.0:  # the gates' check_fraction would import numpy here
         raise pytest.UsageError(
             f"--evalmark-max-drop is a fraction between 0 and 1 (0.05 for 5 points); "
             f"got {state.max_drop}"
+        )
+    if Path(state.stem).name != state.stem or state.stem in (".", ".."):
+        raise pytest.UsageError(
+            f"--evalmark-report-name is a file name without folders; got {state.stem!r}"
         )
     if state.baseline is not None and not _is_worker(config) and not Path(state.baseline).is_file():
         raise pytest.UsageError(
@@ -152,7 +98,7 @@ def pytest_configure(config: pytest.Config) -> None:
             f"{REPORT_STEM}.json of an earlier run (written with --evalmark-report=DIR)"
         )
     if state.mode is not None:
-        os.environ[_MODE_ENV] = state.mode
+        os.environ[MODE_ENV] = state.mode
     state.frame = REGISTRY.push()
     config.stash[_PLUGIN_KEY] = state
 
@@ -166,9 +112,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if state.mode is None:
         return
     if state.previous_mode is None:
-        os.environ.pop(_MODE_ENV, None)
+        os.environ.pop(MODE_ENV, None)
     else:
-        os.environ[_MODE_ENV] = state.previous_mode
+        os.environ[MODE_ENV] = state.previous_mode
 
 
 @pytest.hookimpl(wrapper=True)
@@ -326,7 +272,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from evalmark.pytest._session import finish_session
 
     merged = [*entries, *_from_workers(state.worker_payloads)]
-    outcome = finish_session(merged, state.report_dir, state.baseline, state.max_drop)
+    outcome = finish_session(
+        merged, state.report_dir, state.baseline, state.max_drop, state.formats, state.stem
+    )
     state.summary_lines = outcome.lines
     state.failure = outcome.failure
     if outcome.failure is not None and session.exitstatus == pytest.ExitCode.OK:

@@ -24,6 +24,7 @@ from evalmark.models._context import call_context
 from evalmark.models._protocols import model_id_of
 from evalmark.noise._rates import RATES_FILE, JudgeRates, RateCounts
 from evalmark.strategies._llm_judge import LLMJudge
+from evalmark.telemetry._direct import engine_run
 
 __all__ = [
     "RATES_FILE",
@@ -146,7 +147,8 @@ class CalibrationResult:
 
 
 def _judge_one(judge: LLMJudge, item: LabelledItem) -> ItemOutcome:
-    with call_context(run_index=0, sample=item.id, check=item.prompt, repeat=0):
+    # a calibration measures the judge against labels: its calls are not evaluations to record
+    with call_context(run_index=0, sample=item.id, check=item.prompt, repeat=0), engine_run():
         try:
             outcome = judge.grade(**item.values)
         except Exception as exc:  # an unreadable reply or a failed call: recorded, not raised

@@ -68,3 +68,11 @@ def test_without_a_loader_the_source_is_a_missing_file(
     monkeypatch.setattr(plugins_module, "_from_entry_points", [])
     with pytest.raises(SuiteError, match="no such file 'mem://golden'"):
         load_suite(_suite(tmp_path, "mem://golden"))
+
+
+@pytest.mark.usefixtures("mem_loader")
+def test_the_run_history_fingerprints_files_only(tmp_path: Path) -> None:
+    from evalmark.history._append import suite_inputs
+
+    suite = load_suite(_suite(tmp_path, "mem://golden"))
+    assert [kind for kind, _ in suite_inputs(suite, None)] == []

@@ -68,6 +68,7 @@ def test_the_pytest_plugin_imports_only_itself() -> None:
             "evalmark",
             "evalmark.pytest",
             "evalmark.pytest._fixtures",
+            "evalmark.pytest._options",
             "evalmark.pytest._plugin",
             "evalmark.pytest._registry",
         ]

@@ -558,8 +558,13 @@ def test_report_render_and_diff_read_the_pytest_plugins_suite_report(
     assert "| test_app.py::test_echo | 75.0% | 3 of 4 |" in out
     code, out, _ = cli(capsys, "report", "render", str(now), "--format", "json")
     assert code == 0 and json.loads(out)["format"] == "evalmark-suite"
-    code, _, err = cli(capsys, "report", "render", str(now), "--format", "html")
+    code, out, err = cli(capsys, "report", "render", str(now), "--format", "html")
+    assert code == 0, err  # the whole pytest suite on one page
+    assert "Evaluation suite: pytest" in out and out.count('<section class="report"') == 2
+    code, _, err = cli(capsys, "report", "render", str(now), "--format", "junit")
     assert code == 2 and "holds 2 reports; pick one with --report NAME" in err
+    code, _, err = cli(capsys, "report", "render", str(now), "--format", "pdf")
+    assert code == 2 and "--format pdf: no such report format; known formats: " in err
     target = tmp_path / "echo.html"
     code, _, err = cli(
         capsys, "report", "render", str(now), "--format", "html",

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from evalmark._tracing._tracer import tracer_for
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies import TokenF1
@@ -20,7 +21,6 @@ from evalmark.telemetry import (
     record_evaluation,
     scope,
 )
-from evalmark.telemetry._tracer import tracer_for
 
 PASS = EvaluationResult.passing(0.9, "close enough")
 

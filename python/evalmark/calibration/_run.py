@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from evalmark._tracing._direct import engine_run
 from evalmark.calibration._agreement import Agreement, Rate, agreement, rate
 from evalmark.calibration._labels import CalibrationSet, LabelledItem
 from evalmark.models._context import call_context
@@ -146,7 +147,8 @@ class CalibrationResult:
 
 
 def _judge_one(judge: LLMJudge, item: LabelledItem) -> ItemOutcome:
-    with call_context(run_index=0, sample=item.id, check=item.prompt, repeat=0):
+    # a calibration measures the judge against labels: its calls are not evaluations to record
+    with call_context(run_index=0, sample=item.id, check=item.prompt, repeat=0), engine_run():
         try:
             outcome = judge.grade(**item.values)
         except Exception as exc:  # an unreadable reply or a failed call: recorded, not raised

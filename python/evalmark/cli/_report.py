@@ -69,8 +69,9 @@ def register(subparsers: Any) -> None:
         "render",
         help="render a JSON report as Markdown, HTML, JUnit XML or JSON",
         description="Render a JSON report, or a suite of reports such as the pytest plugin's\n"
-        "evaluation-suite-report.json, in another format. A suite renders whole as Markdown\n"
-        "or JSON; as HTML or JUnit XML, pick one of its reports with --report.",
+        "evaluation-suite-report.json, in another format. A suite renders whole as Markdown,\n"
+        "JSON, HTML (one page) or a registered format; as JUnit XML, pick one of its reports\n"
+        "with --report.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -79,9 +80,9 @@ def register(subparsers: Any) -> None:
     )
     render.add_argument(
         "--format",
-        choices=("markdown", "html", "junit", "json"),
+        metavar="FORMAT",
         default="markdown",
-        help="output format (markdown)",
+        help="output format (markdown): markdown, html, junit, json or a registered format",
     )
     render.add_argument("--report", dest="name", metavar="NAME", help=_REPORT_HELP)
     render.add_argument(
@@ -203,22 +204,37 @@ def run_render(args: argparse.Namespace) -> int:
             f"--samples adds the inputs to the HTML report only; add --format html, or leave "
             f"--samples out for --format {args.format}"
         )
+    fmt = _format_named(args.format)
     suite = _load(args.report)
-    whole = args.name is None and len(suite) > 1 and args.format in ("markdown", "json")
+    whole = args.name is None and len(suite) > 1 and fmt != "junit"
+    if whole and args.samples:
+        raise CliError("--samples goes with one report: pick it with --report NAME")
     if whole:
-        text = render_report(suite, args.format)
+        text = render_report(suite, fmt)
     elif args.samples:
         report = _pick(suite, args.name, args.report)
         samples = _samples_for(report, args.samples, args.report)
         text = render_report(report, "html", samples=samples)
     else:
-        text = render_report(_pick(suite, args.name, args.report), args.format)
+        text = render_report(_pick(suite, args.name, args.report), fmt)
     if args.output is None:
         sys.stdout.write(text)
     else:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(args.output, text.encode("utf-8"))
     return EXIT_OK
+
+
+def _format_named(name: str) -> str:
+    """The report format ``name`` names (a built-in, an alias such as ``md``, or a registered
+    one); a CliError listing the known ones otherwise."""
+    from evalmark.report._formatters import get_formatter, known_formatters
+
+    try:
+        return get_formatter(name).name
+    except KeyError:
+        known = ", ".join(known_formatters())
+        raise CliError(f"--format {name}: no such report format; known formats: {known}") from None
 
 
 def _samples_for(report: Any, given: list[str], path: Path) -> Any:

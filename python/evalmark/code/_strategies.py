@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evalmark._tracing._direct import recorded
 from evalmark.code._execute import Compare, IOCase, run_cases, run_tests
 from evalmark.code._extract import Extractor, Select, extract_code, extraction_failed
 from evalmark.code._sandbox import PYTHON, Limits, SandboxSpec, get_sandbox
@@ -93,6 +94,7 @@ class PythonSyntax(_Extracting):
             extract=extract, language="python", select=select, name=name or "python-syntax"
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Parse and compile the code."""
         code, reason = self._code(sample, output)
@@ -120,6 +122,7 @@ class DataSyntax(_Extracting):
             extract=extract, language=format, select=select, name=name or f"{format}-syntax"
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Parse the text."""
         code, reason = self._code(sample, output)
@@ -172,6 +175,7 @@ class CodeChecker(_Extracting):
         )
         self.ok_exit_codes = tuple(ok_exit_codes)
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Run the checker on the code."""
         code, reason = self._code(sample, output)
@@ -261,6 +265,7 @@ class CodeTests(_Extracting):
         self.command = tuple(command)
         self.filename = _FILENAMES.get(language, "solution.txt")
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Run the code against the tests or cases."""
         tests, cases, entry_point = self._checks_for(sample)

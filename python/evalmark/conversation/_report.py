@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evalmark._tracing._direct import engine_run
 from evalmark.conversation._scoring import (
     Checks,
     ConversationCase,
@@ -140,7 +141,8 @@ async def conversation_report(
 ) -> Report:
     """The report of ``cases`` scored in the engine ``run`` (see :func:`score_conversations`);
     each check's column of conversation verdicts goes to the run's tracer as a sample run's."""
-    scored, durations = await score_cases(run, cases, checks, turn_filter, locate)
+    with engine_run():  # recorded below, one record per conversation and check
+        scored, durations = await score_cases(run, cases, checks, turn_filter, locate)
     TextPairs.clear_cache()  # the batch's texts need not outlive the run
     names = [case.name for case in cases]
     tags = [case.tags for case in cases]

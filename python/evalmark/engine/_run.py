@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from evalmark._tracing._direct import engine_run
+from evalmark._tracing._tracer import record_column, tracer_for
 from evalmark.engine._settings import ErrorPolicy, Progress, RunSettings
 from evalmark.errors import TraceError
 from evalmark.models._context import call_context
@@ -25,7 +27,6 @@ from evalmark.report._values import SkippedSample
 from evalmark.results._results import EvaluationResult, ResultColumn, place_column
 from evalmark.samples._samples import Sample
 from evalmark.strategies._metric import TextPairs
-from evalmark.telemetry._tracer import record_column, tracer_for
 
 __all__ = ["Run", "in_thread", "run_sync"]
 
@@ -179,7 +180,8 @@ class Run:
         tags = [s.tags for s in items]
         for strategy_label, strategy in named:
             start = time.perf_counter()
-            column = await self.column(strategy_label, strategy, ok_samples, ok_outputs)
+            with engine_run():  # the engine records the column below, once per row
+                column = await self.column(strategy_label, strategy, ok_samples, ok_outputs)
             columns[strategy_label] = place_column(column, total, ok_positions, function_errors)
             duration = time.perf_counter() - start
             self.record(strategy_label, columns[strategy_label], names, tags, metadata, duration)

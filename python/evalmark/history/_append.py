@@ -29,7 +29,8 @@ def suite_inputs(suite: Any, build: str | None) -> list[tuple[str, Path]]:
     evaluation, and the judge's cassette."""
     inputs: list[tuple[str, Path]] = []
     for evaluation in suite.evaluations:
-        inputs.extend(("samples", path) for path in evaluation.samples)
+        # a source a sample loader claims (``mem://golden``) is no file to fingerprint
+        inputs.extend(("samples", path) for path in evaluation.samples if isinstance(path, Path))
         builds = evaluation.application.builds
         chosen = build if build in builds else next(iter(builds), None)
         if chosen is not None:

@@ -79,7 +79,10 @@ def scorer(request: pytest.FixtureRequest) -> RegisteringScorer:
 
 
 def _resolve_source(source: Any, request: pytest.FixtureRequest) -> Any:
-    if not isinstance(source, str | Path):
+    """A source a sample loader claims is passed on as written; a path is resolved."""
+    from evalmark.samples._plugins import loader_for
+
+    if not isinstance(source, str | Path) or loader_for(source) is not None:
         return source
     path = Path(source)
     if path.is_absolute():

@@ -2,10 +2,16 @@
 
 Options (all ``--evalmark-*``):
 
-``--evalmark-report=DIR``
-    write ``evaluation-suite-report.md`` and ``.json`` into DIR, aggregating every report of
-    the run (from the ``scorer`` fixture, ``evalmark.pytest.evaluation_test`` or
-    ``evalmark.pytest.register``); under pytest-xdist the workers' reports are merged.
+``--evalmark-report=DIR`` (with ``--evalmark-report-format=FORMAT``, ini
+``evalmark_report_formats``, and ``--evalmark-report-name=STEM``, ini ``evalmark_report_name``)
+    write ``evaluation-suite-report.md`` and ``.json`` (or the formats asked: ``markdown``,
+    ``json``, ``html``, a registered format; under the name asked) into DIR, aggregating
+    every report of the run (from the ``scorer`` fixture, ``evalmark.pytest.evaluation_test``,
+    ``evalmark.pytest.register``, and a report per test of the evaluations it called directly,
+    ``judge.evaluate(sample, output)``); under pytest-xdist the workers' reports are merged.
+``--evalmark-show-scores`` (ini ``evalmark_show_scores = true``)
+    add each evaluation test's score and verdict to its line under ``-v``:
+    ``PASSED [score 75.0% (3 of 4 checks), 1 of 2 cases passed, gate passed]``.
 ``--evalmark-record-mode=replay|record-missing|rewrite|off``
     the cassette mode for the run (sets ``EVALMARK_RECORD_MODE``; the ``evalmark_record_mode``
     fixture gives it to pass explicitly, which also wins over ``CI``).
@@ -21,72 +27,30 @@ Fixtures: ``scorer`` (configured by ``@pytest.mark.evalmark_scorer(concurrency=5
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from evalmark.pytest._fixtures import evalmark_record_mode, samples, scorer
+from evalmark.pytest._options import MODE_ENV, SessionState, add_options
 from evalmark.pytest._registry import REGISTRY, REPORT_STEM, RegisteredReport
 
 __all__ = ["evalmark_record_mode", "samples", "scorer"]  # the fixtures pytest finds here
 
 _WORKER_KEY = "evalmark_reports"
-_MODE_ENV = "EVALMARK_RECORD_MODE"
-_MODES = ("replay", "record-missing", "rewrite", "off")
 
-_PLUGIN_KEY = pytest.StashKey["_SessionState"]()
+_PLUGIN_KEY = pytest.StashKey[SessionState]()
+_FIRST_ENTRY = pytest.StashKey[int]()  # the registry's length when a test started
+_SCORE_KEY = "evalmark_score"  # the user property carrying a test's score line
 
 pytest_plugins = ["evalmark.offline._pytest_plugin"]  # --evalmark-offline, evalmark_network
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Add the ``--evalmark-*`` options."""
-    group = parser.getgroup("evalmark", "evalmark evaluation reports and cassettes")
-    group.addoption(
-        "--evalmark-report",
-        metavar="DIR",
-        default=None,
-        help=f"write {REPORT_STEM}.md and .json aggregating every evaluation report into DIR",
-    )
-    group.addoption(
-        "--evalmark-record-mode",
-        choices=_MODES,
-        default=None,
-        help="cassette record mode for this run (default: replay, or $EVALMARK_RECORD_MODE)",
-    )
-    group.addoption(
-        "--evalmark-baseline",
-        metavar="FILE",
-        default=None,
-        help="a previous suite report (JSON) to compare with; a drop beyond "
-        "--evalmark-max-drop fails the session",
-    )
-    group.addoption(
-        "--evalmark-max-drop",
-        metavar="FRACTION",
-        type=float,
-        default=0.05,
-        help="largest allowed drop of the score against the baseline, as a fraction (0.05)",
-    )
-
-
-class _SessionState:
-    """What the plugin keeps for one session."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        self.report_dir: str | None = config.getoption("--evalmark-report")
-        self.baseline: str | None = config.getoption("--evalmark-baseline")
-        self.max_drop: float = config.getoption("--evalmark-max-drop")
-        self.mode: str | None = config.getoption("--evalmark-record-mode")
-        self.previous_mode: str | None = os.environ.get(_MODE_ENV)
-        self.merged: list[RegisteredReport] = []
-        self.worker_payloads: list[dict[str, str]] = []
-        self.summary_lines: list[str] = []
-        self.failure: str | None = None
-        self.frame: Any = None
+    add_options(parser)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -118,11 +82,15 @@ def pytest_configure(config: pytest.Config) -> None:
         "evalmark_samples(*sources, tags=None): sample files merged in order for the "
         "`samples` fixture",
     )
-    state = _SessionState(config)
+    state = SessionState(config)
     if not 0.0 <= state.max_drop <= 1.0:  # the gates' check_fraction would import numpy here
         raise pytest.UsageError(
             f"--evalmark-max-drop is a fraction between 0 and 1 (0.05 for 5 points); "
             f"got {state.max_drop}"
+        )
+    if Path(state.stem).name != state.stem or state.stem in (".", ".."):
+        raise pytest.UsageError(
+            f"--evalmark-report-name is a file name without folders; got {state.stem!r}"
         )
     if state.baseline is not None and not _is_worker(config) and not Path(state.baseline).is_file():
         raise pytest.UsageError(
@@ -130,7 +98,7 @@ def pytest_configure(config: pytest.Config) -> None:
             f"{REPORT_STEM}.json of an earlier run (written with --evalmark-report=DIR)"
         )
     if state.mode is not None:
-        os.environ[_MODE_ENV] = state.mode
+        os.environ[MODE_ENV] = state.mode
     state.frame = REGISTRY.push()
     config.stash[_PLUGIN_KEY] = state
 
@@ -144,19 +112,34 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if state.mode is None:
         return
     if state.previous_mode is None:
-        os.environ.pop(_MODE_ENV, None)
+        os.environ.pop(MODE_ENV, None)
     else:
-        os.environ[_MODE_ENV] = state.previous_mode
+        os.environ[MODE_ENV] = state.previous_mode
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """Name the reports made during a test (setup, call and teardown) after the test."""
     REGISTRY.current_test = item.nodeid
+    item.stash[_FIRST_ENTRY] = len(REGISTRY.entries())
     try:
         return (yield)
     finally:
         REGISTRY.current_test = None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """When the run writes a suite report (``--evalmark-report``) or compares with a baseline,
+    register the evaluations the test made directly (``judge.evaluate(...)``) as a report named
+    after it (:mod:`evalmark.pytest._direct`; it imports no engine)."""
+    state = item.config.stash.get(_PLUGIN_KEY, None)
+    if state is None or not (state.report_dir or state.baseline):
+        return (yield)
+    from evalmark.pytest._direct import collecting
+
+    with collecting(item.nodeid):
+        return (yield)
 
 
 # --------------------------------------------------------------------------- tracebacks
@@ -218,13 +201,37 @@ def _show_frames(node: pytest.Item | pytest.Collector) -> None:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
-    """Hide evalmark's frames in a test's failure (see :func:`_hiding`)."""
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, Any]:
+    """Hide evalmark's frames in a test's failure (see :func:`_hiding`); with
+    ``--evalmark-show-scores``, give the call's report the test's score line."""
     _hide_frames(item)
     try:
-        return (yield)
+        report: Any = yield
     finally:
         _show_frames(item)
+    state = item.config.stash.get(_PLUGIN_KEY, None)
+    if call.when == "call" and state is not None and state.show_scores:
+        made = REGISTRY.entries()[item.stash.get(_FIRST_ENTRY, 0) :]
+        if made:
+            from evalmark.pytest._scores import score_text
+
+            report.user_properties.append((_SCORE_KEY, score_text(made)))
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Iterator[Any]:
+    """Add an evaluation test's score line to its status word (``PASSED [score ...]``)."""
+    status = yield
+    shown = [v for k, v in getattr(report, "user_properties", ()) if k == _SCORE_KEY]
+    if not shown or report.when != "call" or not isinstance(status, tuple) or len(status) != 3:
+        return status
+    category, letter, word = status
+    if isinstance(word, tuple):
+        return category, letter, (f"{word[0]} [{shown[0]}]", word[1])
+    return category, letter, f"{word} [{shown[0]}]" if word else word
 
 
 @pytest.hookimpl(wrapper=True)
@@ -265,7 +272,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from evalmark.pytest._session import finish_session
 
     merged = [*entries, *_from_workers(state.worker_payloads)]
-    outcome = finish_session(merged, state.report_dir, state.baseline, state.max_drop)
+    outcome = finish_session(
+        merged, state.report_dir, state.baseline, state.max_drop, state.formats, state.stem
+    )
     state.summary_lines = outcome.lines
     state.failure = outcome.failure
     if outcome.failure is not None and session.exitstatus == pytest.ExitCode.OK:

@@ -16,10 +16,11 @@ from evalmark.gates._rules import drop_exceeds
 from evalmark.pytest._registry import REPORT_STEM, RegisteredReport
 from evalmark.report import Report, SuiteReport, compare, write_report
 from evalmark.report._cases import pass_rate_label
+from evalmark.report._formatters import get_formatter
 from evalmark.report._render.terminal import table
 from evalmark.report._wording import gate_relation, plural
 
-__all__ = ["SessionOutcome", "finish_session", "suite_of"]
+__all__ = ["DEFAULT_FORMATS", "SessionOutcome", "finish_session", "suite_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,15 @@ class SessionOutcome:
 
     lines: list[str] = field(default_factory=list)
     failure: str | None = None
+
+
+DEFAULT_FORMATS = ("markdown", "json")
+
+
+def _extension(fmt: str) -> str:
+    """The file extension of a suite report in ``fmt``: the format's first one, else ``.fmt``."""
+    formatter = get_formatter(fmt)
+    return formatter.extensions[0] if formatter.extensions else f".{formatter.name}"
 
 
 def _renamed(report: Report, name: str) -> Report:
@@ -124,8 +134,11 @@ def finish_session(
     report_dir: str | None,
     baseline: str | None,
     max_drop: float,
+    formats: Sequence[str] = DEFAULT_FORMATS,
+    stem: str = REPORT_STEM,
 ) -> SessionOutcome:
-    """Write the suite report (when asked), and return the summary lines and any failure."""
+    """Write the suite report (when asked) in each of ``formats`` as ``stem`` plus the format's
+    extension, and return the summary lines and any failure."""
     if not entries:
         if report_dir is None and baseline is None:
             return SessionOutcome()
@@ -139,12 +152,17 @@ def finish_session(
         "passed)",
         *_table(suite),
     ]
-    if report_dir is not None:
-        directory = Path(report_dir)
-        md = write_report(suite, directory / f"{REPORT_STEM}.md")
-        js = write_report(suite, directory / f"{REPORT_STEM}.json")
-        lines.append(f"suite report: {md}, {js}")
     failure = None
+    if report_dir is not None:
+        try:
+            written = [
+                write_report(suite, Path(report_dir) / f"{stem}{_extension(fmt)}", format=fmt)
+                for fmt in formats
+            ]
+        except (KeyError, ValueError, TypeError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            return SessionOutcome(lines, f"evalmark: the suite report: {message}")
+        lines.append(f"suite report: {', '.join(str(path) for path in written)}")
     if baseline is not None:
         extra, failure = _baseline_lines(suite, baseline, max_drop)
         lines += extra

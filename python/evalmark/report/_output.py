@@ -13,7 +13,7 @@ from typing import Any
 
 from evalmark._files.atomic import write_atomically
 from evalmark._files.text import escape_surrogates, to_utf8
-from evalmark.report._formatters import formatter_for_path, get_formatter
+from evalmark.report._formatters import formatter_for_path, get_formatter, known_formatters
 from evalmark.report._model import Report
 from evalmark.report._render.json import render_with_reports
 from evalmark.report._render.markdown import render_comparison, render_suite
@@ -21,17 +21,37 @@ from evalmark.report._suite import SuiteReport
 
 __all__ = ["render_comparison", "render_report", "report_bytes", "write_report"]
 
-_SUITE_FORMATS = {".md": "markdown", ".markdown": "markdown", ".json": "json", "md": "markdown"}
+_SUITE_FORMATS = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".json": "json",
+    ".html": "html",
+    ".htm": "html",
+    "md": "markdown",
+}
+_BUILT_IN = ("markdown", "json", "html", "junit")
 
 
-def _suite_text(suite: SuiteReport, format: str) -> str:
+def _suite_text(suite: SuiteReport, format: str, options: dict[str, Any]) -> str:
     chosen = _SUITE_FORMATS.get(format, format)
+    if chosen in ("markdown", "json") and options:
+        raise TypeError(f"a {chosen} suite report takes no options; got {', '.join(options)}")
     if chosen == "markdown":
         return render_suite(suite)
     if chosen == "json":
         head = {k: v for k, v in suite.to_dict(with_reports=False).items() if k != "reports"}
         return render_with_reports(head, suite.reports)
-    raise ValueError(f"a suite report is rendered as markdown or json; got {format!r}")
+    if chosen == "html":
+        from evalmark.report._render.html_suite import render_suite as html_suite
+
+        return html_suite(suite, **options)
+    formatter = get_formatter(chosen)  # KeyError naming the known formats
+    if formatter.name in _BUILT_IN:
+        raise ValueError(
+            f"a suite report is rendered as markdown, json, html or a registered format; "
+            f"{formatter.name} renders one report at a time"
+        )
+    return formatter.render(suite, **options)  # type: ignore[arg-type]  # a plug-in gets the suite
 
 
 def render_report(report: Report | SuiteReport, format: str = "markdown", **options: Any) -> str:
@@ -40,12 +60,12 @@ def render_report(report: Report | SuiteReport, format: str = "markdown", **opti
     ``html`` (a self-contained page for a reviewer; options ``samples=``, ``max_rows=``,
     ``timestamp=``), ``junit`` (one test case per check of a case, and per gate condition), or a
     format registered with ``register_formatter``. A :class:`SuiteReport` renders as
-    ``markdown`` (its overview) or ``json`` (every report in full, without options). The text
-    is what :func:`write_report` writes: a lone surrogate in it is written as ``\\udcff``."""
+    ``markdown`` (its overview), ``json`` (every report in full), ``html`` (one page: the
+    overview and every report, with the options of ``html``) or a registered format, whose
+    function is then given the suite. The text is what :func:`write_report` writes: a lone
+    surrogate in it is written as ``\\udcff``."""
     if isinstance(report, SuiteReport):
-        if options:
-            raise TypeError(f"a suite report takes no options; got {', '.join(options)}")
-        return escape_surrogates(_suite_text(report, format))
+        return escape_surrogates(_suite_text(report, format, options))
     return escape_surrogates(get_formatter(format).render(report, **options))
 
 
@@ -53,7 +73,8 @@ def write_report(
     report: Report | SuiteReport, path: str | Path, *, format: str | None = None, **options: Any
 ) -> Path:
     """Write ``report`` to ``path`` in ``format``, or in the format its extension names (``.md``,
-    ``.json``, ``.html``, ``.xml``; a suite: ``.md`` or ``.json``); the file appears whole or not
+    ``.json``, ``.html``, ``.xml``; a suite: ``.md``, ``.json``, ``.html`` or a registered
+    format's extension); the file appears whole or not
     at all. Returns the path."""
     target = Path(path)
     write_atomically(target, report_bytes(report, target, format=format, **options))
@@ -69,8 +90,12 @@ def report_bytes(
     if isinstance(report, SuiteReport):
         chosen = format or _SUITE_FORMATS.get(target.suffix.lower())
         if chosen is None:
+            known = [f for f in known_formatters().values() if f.name not in _BUILT_IN]
+            chosen = next((f.name for f in known if target.suffix.lower() in f.extensions), None)
+        if chosen is None:
             raise ValueError(
-                f"a suite report is written as markdown (.md) or json (.json); got {target.name!r}"
+                "a suite report is written as markdown (.md), json (.json), html (.html) or a "
+                f"registered format; got {target.name!r}"
             )
         text = render_report(report, chosen, **options)
     else:

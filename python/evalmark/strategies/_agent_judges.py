@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.models._protocols import ChatModel
 from evalmark.models._structured import Mode
@@ -98,10 +99,12 @@ class TrajectoryJudge:
             )
         return self.unreferenced
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Ask the judge about this trajectory."""
         return self.judge_for(sample, output).evaluate(sample, output)
 
+    @recorded
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Async :meth:`evaluate`."""
         return await self.judge_for(sample, output).aevaluate(sample, output)

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
@@ -71,6 +72,7 @@ class FunctionStrategy:
         self.function = function
         self.name: str = name or str(getattr(function, "__name__", type(function).__name__))
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Call the function and turn a bool into a result."""
         value = self.function(sample, output)
@@ -80,6 +82,7 @@ class FunctionStrategy:
             )
         return _as_result(value, self.name)
 
+    @recorded
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Call the function, awaiting it when it is async."""
         value = self.function(sample, output)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from evalmark._tracing._direct import recorded
 from evalmark.results._results import EvaluationFault, EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import as_strategy, strategy_name
@@ -80,10 +81,12 @@ class Composite:
 
         return ResultColumn.lazy(scores, passed, errored, build)
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Evaluate every member."""
         return self._combine([_safe(m, sample, output) for m in self.members])
 
+    @recorded
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Evaluate every member, awaiting the async ones."""
         results = []

@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.models._fakes import HashEmbedding
 from evalmark.models._lexical import overlap
@@ -131,6 +132,7 @@ class _ContextMetric:
     def _score(self, verdicts: np.ndarray) -> float:
         raise NotImplementedError
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Score the retrieval against the case's ground-truth context."""
         truth, retrieved = self._inputs(sample, output)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.models._lexical import content_words, overlap
 from evalmark.results._results import EvaluationResult
@@ -55,6 +56,7 @@ class Faithfulness:
             )
         return context
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Check each claim of the answer against the passages."""
         context = self._context(sample, output)

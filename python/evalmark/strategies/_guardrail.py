@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
@@ -57,6 +58,7 @@ class Guardrail:
         self.positive: Decision = positive
         self.name = name or "Guardrail"
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Compare the decisions."""
         wanted = case_expected_output(sample, output)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Parameters, Sample
@@ -259,6 +260,7 @@ class JsonKeysMatch:
                 f"{self.name}: sample '{sample.name}': the {what} is not valid JSON ({exc})"
             ) from None
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Compare key by key and aggregate."""
         wanted = case_expected_output(sample, output)

@@ -50,6 +50,7 @@ import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import JudgeParseError, JudgeReplyError, PromptVariableError
 from evalmark.models._context import call_context, current_call
 from evalmark.models._prompts.answers import PARSE_MODES, ParseMode
@@ -226,11 +227,13 @@ class LLMJudge:
 
     # ------------------------------------------------------------------ direct use
 
+    @recorded
     def grade(self, **values: Any) -> JudgeOutcome:
         """Judge the given variables once (outside an evaluation)."""
         mode, reply = self._call(values)
         return self.read(reply, mode)
 
+    @recorded
     async def agrade(self, **values: Any) -> JudgeOutcome:
         """Async :meth:`grade`."""
         mode, reply = await self._acall(values)
@@ -304,6 +307,7 @@ class LLMJudge:
             self.messages(values), sort_keys=True, ensure_ascii=False
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Ask the judge (``repeats`` times) and combine the verdicts. With ``cache=True``,
         identical prompts within one run are asked once. A result that did not pass carries
@@ -322,6 +326,7 @@ class LLMJudge:
             result = fallback_result(self.fallback, sample, output, _errors(outcomes))
         return self._finish(key, result, values)
 
+    @recorded
     async def aevaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Async :meth:`evaluate`; the repeats are asked one after another, so a scorer's
         concurrency bounds the judge calls in flight too."""

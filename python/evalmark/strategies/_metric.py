@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark import metrics
+from evalmark._tracing._direct import recorded
 from evalmark.errors import MetricInputError, StrategyError
 from evalmark.metrics._args import Numbers
 from evalmark.metrics._table import FUNCTIONS, MetricFunction
@@ -145,6 +146,7 @@ class MetricStrategy:
     ) -> FloatArray:
         return self._pair_scores(pairs)
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Score one output (the batch path on one row)."""
         return self.evaluate_batch([sample], [output])[0]

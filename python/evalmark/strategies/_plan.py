@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.models._lexical import overlap
 from evalmark.results._results import EvaluationResult
@@ -130,6 +131,7 @@ class PlanAdherence:
             "'plan', or a 'plan' step in the TestCase's reasoning trace"
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Find the plan's steps in the trace, in order."""
         plan = self.plan_for(sample, output)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
@@ -63,6 +64,7 @@ class RetrievedSegments:
         self.threshold = float(threshold)
         self.name = name or "RetrievedSegments"
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Look for each expected segment in the retrieved items."""
         wanted = sample.expected_outputs or (

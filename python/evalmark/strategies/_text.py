@@ -6,6 +6,7 @@ import re
 import unicodedata
 from typing import Any
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
@@ -43,6 +44,7 @@ class ExactMatch:
     def _norm(self, text: str) -> str:
         return normalize_text(text, case=self.case, punctuation=self.punctuation)
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Compare the normalized output with each expected output."""
         actual = output_text(output, strategy=self.name, sample=sample)
@@ -71,6 +73,7 @@ class Contains:
     def _norm(self, text: str) -> str:
         return normalize_text(text, case=not self.case_sensitive, punctuation=False)
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Search the output for the wanted text."""
         actual = self._norm(output_text(output, strategy=self.name, sample=sample))
@@ -93,6 +96,7 @@ class ContainsFacts:
         self.facts = tuple(facts) if facts is not None else None
         self.name = name or "ContainsFacts"
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Look for each fact in the normalized output."""
         facts = self.facts if self.facts is not None else sample.expected_facts
@@ -136,6 +140,7 @@ class KeywordRelevance:
         self.threshold = float(threshold)
         self.name = name or "KeywordRelevance"
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Count the keywords present in the output."""
         keywords = self.keywords

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
+from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
@@ -173,6 +174,7 @@ class TrajectoryMatch:
             f"{type(output).__name__}"
         )
 
+    @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Pair the calls and judge the trajectory."""
         expected = self._expectedread_calls(sample, output)

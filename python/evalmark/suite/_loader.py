@@ -15,6 +15,7 @@ from evalmark._files.source import read_bytes
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.errors import Problem, SuiteError
+from evalmark.samples._plugins import loader_for
 from evalmark.suite import _sections as sections
 from evalmark.suite._conversations import CONVERSATION_KEYS, conversations
 from evalmark.suite._document import SuiteDocument
@@ -279,8 +280,11 @@ def project_root(start: Path) -> Path | None:
     return None
 
 
-def _existing(doc: SuiteDocument, key: PathKey, base: Path, name: str) -> Path:
-    """A samples file relative to the suite file's folder, else to the project root."""
+def _existing(doc: SuiteDocument, key: PathKey, base: Path, name: str) -> Path | str:
+    """A source a sample loader claims (kept as written, e.g. ``mem://golden``), else a samples
+    file relative to the suite file's folder, else to the project root."""
+    if loader_for(name) is not None:
+        return name
     path = base / name
     if path.exists():
         return path

@@ -93,7 +93,7 @@ class EvaluationSpec:
     application and the checks applied to it."""
 
     name: str
-    samples: tuple[Path, ...]
+    samples: tuple[Path | str, ...]  # a str is a source a sample loader claims
     tags: tuple[str, ...]
     application: ApplicationSpec
     strategies: tuple[StrategySpec, ...]

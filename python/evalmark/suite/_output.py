@@ -17,6 +17,7 @@ from evalmark._files.atomic import write_atomically
 from evalmark.errors import SuiteError
 from evalmark.gates._baseline import no_drop_gate
 from evalmark.report import GateResult, SuiteReport, compare
+from evalmark.report._formatters import get_formatter
 from evalmark.report._output import report_bytes
 from evalmark.report._paths import path_inside
 from evalmark.report._render.judged import judged_text
@@ -140,7 +141,7 @@ def report_paths(run: SuiteRun, directory: Path, formats: Sequence[str]) -> list
 
 def write_reports(run: SuiteRun, directory: Path, formats: Sequence[str]) -> list[Path]:
     """Write every evaluation's report in every format, and for a suite of several evaluations
-    the suite report (Markdown and JSON formats); returns the paths written. Every file lies
+    the suite report (in each format but JUnit XML); returns the paths written. Every file lies
     directly in ``directory`` whatever the suite, evaluation and build are called."""
     written = []
     for path, data in render_reports(run, directory, formats):
@@ -167,21 +168,34 @@ def _planned(
         for fmt in formats:
             # The HTML page shows each case's input, expected answer, facts and context.
             samples = evaluation.samples if fmt == "html" else ()
-            path = path_inside(directory, stem, _EXTENSIONS[fmt])
-            planned.append((path, functools.partial(_render, report, samples)))
+            path = path_inside(directory, stem, _extension(fmt))
+            planned.append((path, functools.partial(_render, report, samples, _format(fmt))))
     if len(run.reports) > 1:
         suite = SuiteReport(run.reports, name=run.suite.name)
         stem = report_stem(run, None, run.build)
         for fmt in formats:
-            if fmt in ("md", "json"):
-                path = path_inside(directory, stem, _EXTENSIONS[fmt])
-                planned.append((path, functools.partial(report_bytes, suite)))
+            if fmt != "xml":  # JUnit XML is one report at a time
+                path = path_inside(directory, stem, _extension(fmt))
+                planned.append((path, functools.partial(_render, suite, (), _format(fmt))))
     return planned
 
 
-def _render(report: Any, samples: Sequence[Path], path: Path) -> bytes:
+def _format(fmt: str) -> str:
+    """The report format a suite file's ``formats`` entry names (``md`` is ``markdown``)."""
+    return {"md": "markdown", "xml": "junit"}.get(fmt, fmt)
+
+
+def _extension(fmt: str) -> str:
+    """The file extension of ``fmt``: the built-ins', else the registered format's first."""
+    if fmt in _EXTENSIONS:
+        return _EXTENSIONS[fmt]
+    formatter = get_formatter(fmt)
+    return formatter.extensions[0] if formatter.extensions else f".{formatter.name}"
+
+
+def _render(report: Any, samples: Sequence[Path | str], fmt: str, path: Path) -> bytes:
     options: dict[str, Any] = {"samples": load_samples(*samples)} if samples else {}
-    return report_bytes(report, path, **options)
+    return report_bytes(report, path, format=fmt, **options)
 
 
 def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> SuiteRun:

@@ -199,7 +199,18 @@ def suite_file_schema() -> dict[str, Any]:
                 "type": "object",
                 "properties": {
                     "dir": {"type": "string"},
-                    "formats": {"type": "array", "items": {"enum": list(REPORT_FORMATS)}},
+                    "formats": {
+                        "type": "array",
+                        "items": {
+                            "type": "string",
+                            "description": "a built-in format ("
+                            + ", ".join(REPORT_FORMATS)
+                            + ") or the name of a registered report formatter",
+                            "examples": list(REPORT_FORMATS),
+                            # the loader's "did you mean": markdown is md, junit is xml
+                            "not": {"enum": ["markdown", "junit", "htm"]},
+                        },
+                    },
                 },
                 "additionalProperties": False,
             },

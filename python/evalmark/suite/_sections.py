@@ -304,6 +304,13 @@ def budget_limits(doc: SuiteDocument, key: PathKey, value: Any) -> dict[Budget, 
     return limits
 
 
+def _registered_format(name: str) -> bool:
+    """True if ``name`` is a report format registered (or installed) as a plug-in."""
+    from evalmark.report._formatters import known_formatters
+
+    return name in known_formatters() and name not in ("markdown", "junit")
+
+
 def report(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> ReportSpec:
     """Where the reports go and in which formats."""
     mapping = doc.section(
@@ -317,12 +324,12 @@ def report(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> ReportSp
         directory = None
     formats = doc.string_list((*key, "formats"), mapping.get("formats"), "formats: [md, json]")
     for index, fmt in enumerate(formats):
-        if fmt not in REPORT_FORMATS:
+        if fmt not in REPORT_FORMATS and not _registered_format(fmt):
             suggestion = {"markdown": "md", "junit": "xml", "htm": "html"}.get(fmt.lower())
             hint = (
                 f"did you mean '{suggestion}'?"
                 if suggestion
-                else "use " + ", ".join(REPORT_FORMATS)
+                else "use " + ", ".join(REPORT_FORMATS) + " or a registered report format"
             )
             doc.report((*key, "formats", index), f"unknown report format '{fmt}'; {hint}")
     return ReportSpec(

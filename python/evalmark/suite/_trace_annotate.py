@@ -68,7 +68,7 @@ def provenance_of(evaluation: EvaluationSpec, base: Path) -> Provenance:
         digest = _prompt_sha256(spec.kind, dict(spec.options), base)
         if digest is not None:
             prompts[spec.label] = digest
-    hashes = [file_sha256(p) or "" for p in evaluation.samples]
+    hashes = [file_sha256(p) or "" if isinstance(p, Path) else "" for p in evaluation.samples]
     return Provenance(kinds, options, prompts, ",".join(hashes) or None)
 
 

@@ -2,7 +2,7 @@
 
 * :class:`EvalTracer` (``record(EvaluationRecord)``), :func:`scope` and the hooks
   :func:`record_evaluation` / :func:`record_column` that the engine calls per result
-  (:mod:`evalmark.telemetry._tracer`); :class:`RecordingTracer` keeps records in memory.
+  (:mod:`evalmark._tracing._tracer`); :class:`RecordingTracer` keeps records in memory.
 * :class:`OpenTelemetryTracer`: histograms ``evalmark.evaluation.score`` and
   ``evalmark.evaluation.duration`` and a span per evaluation; :func:`prometheus_tracer` and
   :func:`prometheus_text` for a Prometheus exposition (:mod:`evalmark.telemetry._otel`, the
@@ -16,8 +16,7 @@ sits at the engine's layer (it builds samples and runs strategies).
 
 from __future__ import annotations
 
-from evalmark.telemetry._otel import OpenTelemetryTracer, prometheus_text, prometheus_tracer
-from evalmark.telemetry._tracer import (
+from evalmark._tracing._tracer import (
     EvalTracer,
     EvaluationRecord,
     RecordingTracer,
@@ -26,6 +25,7 @@ from evalmark.telemetry._tracer import (
     record_evaluation,
     scope,
 )
+from evalmark.telemetry._otel import OpenTelemetryTracer, prometheus_text, prometheus_tracer
 
 __all__ = [
     "EvalTracer",

@@ -40,8 +40,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from evalmark._tracing._tracer import EvaluationRecord
 from evalmark.errors import OptionalDependencyError
-from evalmark.telemetry._tracer import EvaluationRecord
 
 if TYPE_CHECKING:
     from prometheus_client import CollectorRegistry

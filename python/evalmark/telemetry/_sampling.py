@@ -37,16 +37,17 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from evalmark.results._results import EvaluationResult
-from evalmark.samples._samples import Parameters, Sample
-from evalmark.strategies._base import as_strategy, strategy_name
-from evalmark.telemetry._picking import BLOCK_BITS, IN_BLOCK, CallPicker
-from evalmark.telemetry._tracer import (
+from evalmark._tracing._direct import engine_run
+from evalmark._tracing._tracer import (
     EvalTracer,
     capture_context,
     current_tracer,
     record_evaluation,
 )
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Parameters, Sample
+from evalmark.strategies._base import as_strategy, strategy_name
+from evalmark.telemetry._picking import BLOCK_BITS, IN_BLOCK, CallPicker
 
 __all__ = ["Monitor", "MonitorStats", "monitor"]
 
@@ -248,7 +249,8 @@ class Monitor:
         for name, strategy in self._strategies:
             start = time.perf_counter()
             try:
-                result = strategy.evaluate(job.sample, job.output)
+                with engine_run():  # recorded below, with the job's tracer and context
+                    result = strategy.evaluate(job.sample, job.output)
                 if isinstance(result, bool):
                     result = EvaluationResult.from_bool(result)
                 elif not isinstance(result, EvaluationResult):

@@ -35,14 +35,16 @@ RECORDS = st.lists(
     unique_by=lambda r: r["name"],
 )
 BREAKS = st.sampled_from(
-    ["no expected_output", "name is a number", "tags is text", "not a mapping"]
+    ["no expectation", "name is a number", "tags is text", "not a mapping"]
 )
 
 
 def _broken(record: dict[str, Any], how: str) -> Any:
     record = dict(record)
-    if how == "no expected_output":
-        del record["expected_output"]
+    if how == "no expectation":  # an expected answer, facts, context or a rubric: none of them
+        for key in ("expected_output", "expected_outputs", "expected_facts", "context"):
+            record.pop(key, None)
+        record.pop("metadata", None)
     elif how == "name is a number":
         record["name"] = 7
     elif how == "tags is text":

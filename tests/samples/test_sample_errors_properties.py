@@ -34,9 +34,7 @@ RECORDS = st.lists(
     max_size=8,
     unique_by=lambda r: r["name"],
 )
-BREAKS = st.sampled_from(
-    ["no expectation", "name is a number", "tags is text", "not a mapping"]
-)
+BREAKS = st.sampled_from(["no expectation", "name is a number", "tags is text", "not a mapping"])
 
 
 def _broken(record: dict[str, Any], how: str) -> Any:

@@ -5,6 +5,7 @@ directly inside a test reaching the suite report."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import evalmark.pytest
 import evalmark.report
 import evalmark.samples._samples
 import evalmark.strategies  # noqa: F401
+from evalmark.report import unregister_formatter
 
 pytest_plugins = ["pytester"]
 
@@ -181,8 +183,16 @@ register_formatter("csv", csv, extensions=[".csv"])
 """
 
 
+@pytest.fixture
+def csv_plugin() -> Iterator[None]:
+    """The inner session runs in this process: the format its conftest registers is forgotten
+    afterwards, so no later test sees it."""
+    yield
+    unregister_formatter("csv")
+
+
 def test_the_suite_report_formats_and_name_are_chosen(
-    pytester: pytest.Pytester, tmp_path: Path
+    pytester: pytest.Pytester, tmp_path: Path, csv_plugin: None
 ) -> None:
     pytester.makepyfile(test_two=TWO_TESTS)
     pytester.makeconftest(CSV_PLUGIN)

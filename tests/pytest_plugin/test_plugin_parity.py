@@ -17,7 +17,8 @@ import evalmark.pytest
 import evalmark.report
 import evalmark.samples._samples
 import evalmark.strategies  # noqa: F401
-from evalmark.report import unregister_formatter
+from evalmark.report import _formatters
+from evalmark.samples import _plugins
 
 pytest_plugins = ["pytester"]
 
@@ -42,6 +43,18 @@ class MemoryLoader:
 
 register_sample_loader(MemoryLoader())
 """
+
+
+@pytest.fixture(autouse=True)
+def _registries_restored() -> Iterator[None]:
+    """The inner sessions run in this process: the sample loaders and report formats their
+    conftests register are forgotten afterwards, so no later test in the worker sees them."""
+    loaders = list(_plugins._registered)
+    formats = dict(_formatters._formatters)
+    yield
+    _plugins._registered[:] = loaders
+    _formatters._formatters.clear()
+    _formatters._formatters.update(formats)
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
@@ -183,16 +196,8 @@ register_formatter("csv", csv, extensions=[".csv"])
 """
 
 
-@pytest.fixture
-def csv_plugin() -> Iterator[None]:
-    """The inner session runs in this process: the format its conftest registers is forgotten
-    afterwards, so no later test sees it."""
-    yield
-    unregister_formatter("csv")
-
-
 def test_the_suite_report_formats_and_name_are_chosen(
-    pytester: pytest.Pytester, tmp_path: Path, csv_plugin: None
+    pytester: pytest.Pytester, tmp_path: Path
 ) -> None:
     pytester.makepyfile(test_two=TWO_TESTS)
     pytester.makeconftest(CSV_PLUGIN)

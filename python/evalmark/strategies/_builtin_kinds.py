@@ -21,6 +21,7 @@ from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.strategies._llm_judge_kind import LLM_JUDGE_KIND
 from evalmark.strategies._metric import SemanticSimilarity
 from evalmark.strategies._metric_kinds import METRIC_KINDS
+from evalmark.strategies._promptfoo import PromptfooAsserts
 from evalmark.strategies._retrieval import RetrievedSegments
 from evalmark.strategies._text import Contains, ContainsFacts, ExactMatch, KeywordRelevance
 
@@ -126,4 +127,9 @@ KINDS: tuple[StrategyKind, ...] = (
     ),
     LLM_JUDGE_KIND,
     *AGENT_KINDS,
+    StrategyKind(
+        "promptfoo-asserts",
+        "an imported promptfoo test's assertions, decided with promptfoo's semantics",
+        lambda o, j: PromptfooAsserts(name=o["name"]),
+    ),
 )

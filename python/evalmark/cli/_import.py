@@ -1,0 +1,49 @@
+"""``evalmark import FORMAT PATH -o DIR``: write another tool's evaluation as a suite folder
+whose recorded outputs ``evalmark run DIR`` replays offline (see :mod:`evalmark.interop`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from evalmark.cli import EXIT_OK
+
+FORMATS = ("promptfoo",)  # kept light: evalmark.interop.FORMATS, checked by a test
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``import`` subcommand."""
+    parser = subparsers.add_parser(
+        "import",
+        help="import another tool's evaluation (promptfoo) as a suite that replays offline",
+        description="Read another tool's config or results file and write a suite folder: "
+        "samples.yaml, suite.yaml with the checks the source declared, source.json (format, "
+        "version, hash of the files) and one recorded build per provider under builds/.",
+    )
+    parser.add_argument("format", choices=FORMATS, help="the source tool's format")
+    parser.add_argument("path", help="the source file (promptfooconfig.yaml or results JSON)")
+    parser.add_argument("-o", "--output", required=True, help="the suite folder to write")
+    parser.add_argument(
+        "--allow-loss",
+        action="append",
+        default=[],
+        metavar="FIELD",
+        help="accept losing FIELD (as named by the error that refused it); repeatable",
+    )
+    parser.add_argument("--name", help="the suite's name (default: the folder's name)")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from evalmark.interop import read, write_suite
+
+    imported = read(args.format, args.path, allow_loss=args.allow_loss)
+    folder = Path(args.output)
+    suite = write_suite(imported, folder, name=args.name or folder.resolve().name)
+    builds = ", ".join(imported.outputs) or "none (no recorded outputs)"
+    print(f"imported {len(imported.samples)} samples from {args.format} into {suite}")
+    print(f"builds: {builds}")
+    for lost in imported.lost:
+        print(f"lost (allowed): {lost}")
+    return EXIT_OK

@@ -1,0 +1,39 @@
+"""Move in from other evaluation tools: read their files as evalmark samples, checks and
+recorded outputs (:func:`read`), and write them as a suite folder (:func:`write_suite`) that
+``evalmark run`` replays offline. ``evalmark import FORMAT PATH -o DIR`` is the command.
+
+An importer converts every field it reads or stops with
+:class:`~evalmark.errors.ImportFormatError` naming the file, line and field and what would be
+lost; ``allow_loss`` names the losses a user accepts. Formats: :data:`FORMATS`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from evalmark.errors import ImportFormatError, Problem
+from evalmark.interop._model import Imported, Losses
+from evalmark.interop._suite import write_suite
+
+__all__ = ["FORMATS", "Imported", "read", "write_suite"]
+
+FORMATS: tuple[str, ...] = ("promptfoo",)
+"""The formats :func:`read` knows."""
+
+
+def read(format: str, path: str | os.PathLike[str], *, allow_loss: Iterable[str] = ()) -> Imported:
+    """Read another tool's file as samples, checks and recorded outputs (see :class:`Imported`;
+    ``Imported.test_cases(build)`` gives a build's answers as test cases)."""
+    source = Path(path)
+    if not source.is_file():
+        raise ImportFormatError([Problem("no such file", path=str(source))])
+    losses = Losses(allow_loss)
+    if format == "promptfoo":
+        from evalmark.interop._promptfoo import read_promptfoo
+
+        return read_promptfoo(source, losses)
+    raise ImportFormatError(
+        [Problem(f"unknown import format {format!r}; known: {', '.join(FORMATS)}")]
+    )

@@ -56,7 +56,7 @@ _SUMMARIES: dict[str, str] = {
     "judge": "measure a judge against human labels",
     "label": "write a blind labelling page for people to label items",
     "traces": "check recorded agent traces (OTLP) and write verdicts back as spans",
-    "import": "import another tool's evaluation (promptfoo) as a suite that replays offline",
+    "import": "import another tool's evaluation as a suite that replays offline",
 }
 
 

@@ -9,20 +9,22 @@ from typing import Any
 
 from evalmark.cli import EXIT_OK
 
-FORMATS = ("promptfoo",)  # kept light: evalmark.interop.FORMATS, checked by a test
+FORMATS = ("promptfoo", "openai-evals")  # kept light: evalmark.interop.FORMATS, checked by a test
 
 
 def register(subparsers: Any) -> None:
     """Add the ``import`` subcommand."""
     parser = subparsers.add_parser(
         "import",
-        help="import another tool's evaluation (promptfoo) as a suite that replays offline",
+        help="import another tool's evaluation as a suite that replays offline",
         description="Read another tool's config or results file and write a suite folder: "
         "samples.yaml, suite.yaml with the checks the source declared, source.json (format, "
         "version, hash of the files) and one recorded build per provider under builds/.",
     )
     parser.add_argument("format", choices=FORMATS, help="the source tool's format")
-    parser.add_argument("path", help="the source file (promptfooconfig.yaml or results JSON)")
+    parser.add_argument(
+        "path", help="the source file (promptfooconfig.yaml, results JSON, an eval spec YAML)"
+    )
     parser.add_argument("-o", "--output", required=True, help="the suite folder to write")
     parser.add_argument(
         "--allow-loss",
@@ -32,13 +34,27 @@ def register(subparsers: Any) -> None:
         help="accept losing FIELD (as named by the error that refused it); repeatable",
     )
     parser.add_argument("--name", help="the suite's name (default: the folder's name)")
+    parser.add_argument(
+        "--data-dir", help="openai-evals: where samples_jsonl paths start (default: the spec's)"
+    )
+    parser.add_argument("--eval", dest="eval_name", help="openai-evals: the eval to import")
+    parser.add_argument(
+        "--log", help="openai-evals: a run's record log (JSONL) giving the recorded answers"
+    )
     parser.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from evalmark.interop import read, write_suite
 
-    imported = read(args.format, args.path, allow_loss=args.allow_loss)
+    imported = read(
+        args.format,
+        args.path,
+        allow_loss=args.allow_loss,
+        data_dir=args.data_dir,
+        eval_name=args.eval_name,
+        log=args.log,
+    )
     folder = Path(args.output)
     suite = write_suite(imported, folder, name=args.name or folder.resolve().name)
     builds = ", ".join(imported.outputs) or "none (no recorded outputs)"

@@ -19,13 +19,25 @@ from evalmark.interop._suite import write_suite
 
 __all__ = ["FORMATS", "Imported", "read", "write_suite"]
 
-FORMATS: tuple[str, ...] = ("promptfoo",)
+FORMATS: tuple[str, ...] = ("promptfoo", "openai-evals")
 """The formats :func:`read` knows."""
 
 
-def read(format: str, path: str | os.PathLike[str], *, allow_loss: Iterable[str] = ()) -> Imported:
+def read(
+    format: str,
+    path: str | os.PathLike[str],
+    *,
+    allow_loss: Iterable[str] = (),
+    data_dir: str | None = None,
+    eval_name: str | None = None,
+    log: str | None = None,
+) -> Imported:
     """Read another tool's file as samples, checks and recorded outputs (see :class:`Imported`;
-    ``Imported.test_cases(build)`` gives a build's answers as test cases)."""
+    ``Imported.test_cases(build)`` gives a build's answers as test cases).
+
+    For ``openai-evals``: ``data_dir`` is where ``samples_jsonl`` paths start (default: the
+    spec's folder), ``eval_name`` the eval of a file declaring several, ``log`` a run's record
+    log giving the recorded answers."""
     source = Path(path)
     if not source.is_file():
         raise ImportFormatError([Problem("no such file", path=str(source))])
@@ -34,6 +46,10 @@ def read(format: str, path: str | os.PathLike[str], *, allow_loss: Iterable[str]
         from evalmark.interop._promptfoo import read_promptfoo
 
         return read_promptfoo(source, losses)
+    if format == "openai-evals":
+        from evalmark.interop._openai_evals import read_openai_evals
+
+        return read_openai_evals(source, losses, data_dir=data_dir, eval_name=eval_name, log=log)
     raise ImportFormatError(
         [Problem(f"unknown import format {format!r}; known: {', '.join(FORMATS)}")]
     )

@@ -11,6 +11,7 @@ from evalmark._files.yaml_write import dump_yaml
 from evalmark.interop._model import Imported
 from evalmark.models import ScriptedChat, record_replay
 from evalmark.samples._write import write_samples
+from evalmark.suite._application import question_of
 
 __all__ = ["MODEL_ID", "write_suite"]
 
@@ -37,8 +38,8 @@ def write_suite(imported: Imported, directory: str | os.PathLike[str], *, name: 
         chat = ScriptedChat([answers[n] for n in order], model_id=MODEL_ID)
         recorded = record_replay(chat, cassette, "rewrite", model_id=MODEL_ID)
         for sample_name in order:
-            question = by_name[sample_name].parameters[0]
-            recorded.chat([{"role": "user", "content": str(question)}])
+            question = question_of(by_name[sample_name])
+            recorded.chat([{"role": "user", "content": question}])
         builds[build] = f"builds/{build}.jsonl"
     for lock in (folder / "builds").glob("*.lock"):  # ours, released: nobody else writes here
         lock.unlink()
@@ -54,6 +55,7 @@ def write_suite(imported: Imported, directory: str | os.PathLike[str], *, name: 
         suite["application"] = {"model-id": MODEL_ID, "builds": builds}
     suite["strategies"] = list(imported.checks)
     suite["gate"] = {"pass-rate": 1.0}
+    suite["report"] = {"dir": f"out/{name}", "formats": ["md", "json"]}
     header = b"# Written by `evalmark import`; source.json records what was imported.\n"
     write_atomically(folder / "suite.yaml", header + dump_yaml(suite))
     source = json.dumps(imported.source, indent=2, ensure_ascii=False, sort_keys=True)

@@ -21,6 +21,7 @@ from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.strategies._llm_judge_kind import LLM_JUDGE_KIND
 from evalmark.strategies._metric import SemanticSimilarity
 from evalmark.strategies._metric_kinds import METRIC_KINDS
+from evalmark.strategies._openai_evals import OPENAI_EVALS_CLASSES, OpenAIEvalsMatch
 from evalmark.strategies._promptfoo import PromptfooAsserts
 from evalmark.strategies._retrieval import RetrievedSegments
 from evalmark.strategies._text import Contains, ContainsFacts, ExactMatch, KeywordRelevance
@@ -131,5 +132,13 @@ KINDS: tuple[StrategyKind, ...] = (
         "promptfoo-asserts",
         "an imported promptfoo test's assertions, decided with promptfoo's semantics",
         lambda o, j: PromptfooAsserts(name=o["name"]),
+    ),
+    StrategyKind(
+        "openai-evals",
+        "an OpenAI Evals basic class (Match, Includes, FuzzyMatch, JsonMatch), its semantics",
+        lambda o, j: OpenAIEvalsMatch(
+            o.get("class", "Match"), ignore_case=o.get("ignore-case", False), name=o["name"]
+        ),
+        {"class": check_choice(*OPENAI_EVALS_CLASSES), "ignore-case": check_choice(True, False)},
     ),
 )

@@ -9,7 +9,11 @@ from typing import Any
 
 from evalmark.cli import EXIT_OK
 
-FORMATS = ("promptfoo", "openai-evals")  # kept light: evalmark.interop.FORMATS, checked by a test
+FORMATS = (
+    "promptfoo",
+    "openai-evals",
+    "deepeval",
+)  # kept light: evalmark.interop.FORMATS, checked by a test
 
 
 def register(subparsers: Any) -> None:
@@ -35,6 +39,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--name", help="the suite's name (default: the folder's name)")
     parser.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="KIND",
+        help="add a check kind to the suite (deepeval files declare none); repeatable",
+    )
+    parser.add_argument(
         "--data-dir", help="openai-evals: where samples_jsonl paths start (default: the spec's)"
     )
     parser.add_argument("--eval", dest="eval_name", help="openai-evals: the eval to import")
@@ -56,7 +67,9 @@ def _run(args: argparse.Namespace) -> int:
         log=args.log,
     )
     folder = Path(args.output)
-    suite = write_suite(imported, folder, name=args.name or folder.resolve().name)
+    suite = write_suite(
+        imported, folder, name=args.name or folder.resolve().name, checks=args.check
+    )
     builds = ", ".join(imported.outputs) or "none (no recorded outputs)"
     print(f"imported {len(imported.samples)} samples from {args.format} into {suite}")
     print(f"builds: {builds}")

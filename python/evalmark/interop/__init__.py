@@ -19,7 +19,7 @@ from evalmark.interop._suite import write_suite
 
 __all__ = ["FORMATS", "Imported", "read", "write_suite"]
 
-FORMATS: tuple[str, ...] = ("promptfoo", "openai-evals")
+FORMATS: tuple[str, ...] = ("promptfoo", "openai-evals", "deepeval")
 """The formats :func:`read` knows."""
 
 
@@ -50,6 +50,10 @@ def read(
         from evalmark.interop._openai_evals import read_openai_evals
 
         return read_openai_evals(source, losses, data_dir=data_dir, eval_name=eval_name, log=log)
+    if format == "deepeval":
+        from evalmark.interop._deepeval import read_deepeval
+
+        return read_deepeval(source, losses)
     raise ImportFormatError(
         [Problem(f"unknown import format {format!r}; known: {', '.join(FORMATS)}")]
     )

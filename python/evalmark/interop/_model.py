@@ -23,7 +23,9 @@ class Imported:
     them with the source's semantics; ``outputs`` maps each recorded build (a provider, a model)
     to the answer of each sample, by sample name. ``source`` records the format, its version,
     the files read and the SHA-256 of their bytes; ``lost`` the fields dropped by
-    ``allow_loss``; ``kept`` what the source holds that no check reads (kept verbatim).
+    ``allow_loss``; ``kept`` what the source holds that no check reads (kept verbatim);
+    ``extra`` the test-case fields of a sample beyond its answer (retrieved context, tool
+    calls), by sample name.
     """
 
     format: str
@@ -35,6 +37,7 @@ class Imported:
     outputs: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     lost: tuple[str, ...] = ()
     kept: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def source(self) -> dict[str, Any]:
@@ -61,6 +64,7 @@ class Imported:
                         answers[sample.name],
                         expected_output=sample.expected_output,
                         context=sample.context,
+                        **self.extra.get(sample.name, {}),
                     )
                 )
         return tuple(cases)

@@ -9,11 +9,9 @@ from typing import Any
 
 from evalmark.cli import EXIT_OK
 
-FORMATS = (
-    "promptfoo",
-    "openai-evals",
-    "deepeval",
-)  # kept light: evalmark.interop.FORMATS, checked by a test
+# The formats of evalmark.interop.FORMATS, listed here so that the help stays light (a test
+# checks they agree).
+FORMATS = ("promptfoo", "openai-evals", "deepeval", "lm-eval")
 
 
 def register(subparsers: Any) -> None:
@@ -52,7 +50,28 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--log", help="openai-evals: a run's record log (JSONL) giving the recorded answers"
     )
+    parser.add_argument(
+        "--exact-match-options",
+        metavar="JSON",
+        help="lm-eval: the task's exact_match options, e.g. '{\"ignore_case\": true}'",
+    )
     parser.set_defaults(handler=_run)
+
+
+def _options(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    import json
+
+    from evalmark.errors import CliError
+
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise CliError(f"--exact-match-options is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise CliError("--exact-match-options must be a JSON object")
+    return value
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -65,6 +84,7 @@ def _run(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         eval_name=args.eval_name,
         log=args.log,
+        options=_options(args.exact_match_options),
     )
     folder = Path(args.output)
     suite = write_suite(

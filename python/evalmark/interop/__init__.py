@@ -10,8 +10,9 @@ lost; ``allow_loss`` names the losses a user accepts. Formats: :data:`FORMATS`.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses
@@ -19,7 +20,7 @@ from evalmark.interop._suite import write_suite
 
 __all__ = ["FORMATS", "Imported", "read", "write_suite"]
 
-FORMATS: tuple[str, ...] = ("promptfoo", "openai-evals", "deepeval")
+FORMATS: tuple[str, ...] = ("promptfoo", "openai-evals", "deepeval", "lm-eval")
 """The formats :func:`read` knows."""
 
 
@@ -31,13 +32,15 @@ def read(
     data_dir: str | None = None,
     eval_name: str | None = None,
     log: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Imported:
     """Read another tool's file as samples, checks and recorded outputs (see :class:`Imported`;
     ``Imported.test_cases(build)`` gives a build's answers as test cases).
 
     For ``openai-evals``: ``data_dir`` is where ``samples_jsonl`` paths start (default: the
     spec's folder), ``eval_name`` the eval of a file declaring several, ``log`` a run's record
-    log giving the recorded answers."""
+    log giving the recorded answers. For ``lm-eval``: ``options`` are the task's
+    ``exact_match`` options (``ignore_case``, ``ignore_punctuation``, ``regexes_to_ignore``)."""
     source = Path(path)
     if not source.is_file():
         raise ImportFormatError([Problem("no such file", path=str(source))])
@@ -54,6 +57,10 @@ def read(
         from evalmark.interop._deepeval import read_deepeval
 
         return read_deepeval(source, losses)
+    if format == "lm-eval":
+        from evalmark.interop._lm_eval import read_lm_eval
+
+        return read_lm_eval(source, losses, options=options or {})
     raise ImportFormatError(
         [Problem(f"unknown import format {format!r}; known: {', '.join(FORMATS)}")]
     )

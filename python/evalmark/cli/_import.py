@@ -11,7 +11,7 @@ from evalmark.cli import EXIT_OK
 
 # The formats of evalmark.interop.FORMATS, listed here so that the help stays light (a test
 # checks they agree).
-FORMATS = ("promptfoo", "openai-evals", "deepeval", "lm-eval")
+FORMATS = ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas")
 
 
 def register(subparsers: Any) -> None:

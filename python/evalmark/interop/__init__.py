@@ -20,7 +20,7 @@ from evalmark.interop._suite import write_suite
 
 __all__ = ["FORMATS", "Imported", "read", "write_suite"]
 
-FORMATS: tuple[str, ...] = ("promptfoo", "openai-evals", "deepeval", "lm-eval")
+FORMATS: tuple[str, ...] = ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas")
 """The formats :func:`read` knows."""
 
 
@@ -61,6 +61,10 @@ def read(
         from evalmark.interop._lm_eval import read_lm_eval
 
         return read_lm_eval(source, losses, options=options or {})
+    if format == "ragas":
+        from evalmark.interop._ragas import read_ragas
+
+        return read_ragas(source, losses)
     raise ImportFormatError(
         [Problem(f"unknown import format {format!r}; known: {', '.join(FORMATS)}")]
     )

@@ -99,3 +99,13 @@ def test_the_replayed_run_reproduces_the_logs_accuracy(
     final = json.loads(Path(LOG).read_text().splitlines()[1])["final_report"]
     passed = [row["verdict"] == "pass" for row in report["samples"]]
     assert sum(passed) / len(passed) == pytest.approx(final["accuracy"])
+
+
+def test_a_conversation_becomes_the_test_cases_input_as_json() -> None:
+    imported = read("openai-evals", SPEC, data_dir=DATA, log=LOG)
+    case = imported.test_cases("gpt-4o-mini")[0]
+    assert json.loads(case.input)[1] == {
+        "role": "user",
+        "content": "What is the capital of France?",
+    }
+    assert case.actual_output == "paris."

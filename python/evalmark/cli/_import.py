@@ -19,13 +19,17 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "import",
         help="import another tool's evaluation as a suite that replays offline",
-        description="Read another tool's config or results file and write a suite folder: "
-        "samples.yaml, suite.yaml with the checks the source declared, source.json (format, "
-        "version, hash of the files) and one recorded build per provider under builds/.",
+        description="Read another tool's evaluation and write a suite folder: samples.yaml, "
+        "suite.yaml with the checks the source declared, source.json (format, version, hash of "
+        "the files) and one recorded build per provider, model or filter under builds/, which "
+        "`evalmark run` replays offline. What cannot be carried is refused, naming the field "
+        "to give to --allow-loss.",
     )
     parser.add_argument("format", choices=FORMATS, help="the source tool's format")
     parser.add_argument(
-        "path", help="the source file (promptfooconfig.yaml, results JSON, an eval spec YAML)"
+        "path",
+        help="the source file: promptfooconfig.yaml or results JSON, an OpenAI eval spec YAML, "
+        "DeepEval goldens (JSON, JSONL, CSV), an lm-eval samples_*.jsonl, Ragas JSONL",
     )
     parser.add_argument("-o", "--output", required=True, help="the suite folder to write")
     parser.add_argument(
@@ -41,7 +45,7 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="KIND",
-        help="add a check kind to the suite (deepeval files declare none); repeatable",
+        help="add a check kind to the suite (deepeval and ragas files declare none); repeatable",
     )
     parser.add_argument(
         "--data-dir", help="openai-evals: where samples_jsonl paths start (default: the spec's)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,7 +61,9 @@ class Imported:
                 question = sample.parameters[0]
                 cases.append(
                     TestCase(
-                        question if isinstance(question, str) else str(question),
+                        question
+                        if isinstance(question, str)
+                        else json.dumps(question, sort_keys=True, ensure_ascii=False),
                         answers[sample.name],
                         expected_output=sample.expected_output,
                         context=sample.context,

@@ -98,6 +98,10 @@ def test_the_replayed_run_reproduces_the_logs_accuracy(
     report = json.loads((tmp_path / "out" / "s" / "s-gpt-4o-mini.json").read_text())
     final = json.loads(Path(LOG).read_text().splitlines()[1])["final_report"]
     passed = [row["verdict"] == "pass" for row in report["samples"]]
+    source = report["metadata"]["source"]
+    assert (source["format"], source["version"]) == ("openai-evals", "registry")
+    assert source["files"] == ["capitals.yaml", "samples.jsonl", "run.log.jsonl"]
+    assert source["sha256"] == read("openai-evals", SPEC, data_dir=DATA, log=LOG).sha256
     assert sum(passed) / len(passed) == pytest.approx(final["accuracy"])
 
 

@@ -77,6 +77,13 @@ def write_suite(
             f"sha256:{imported.sha256} (see source.json)"
         ),
         "samples": "samples.yaml",
+        "source": {
+            "format": imported.format,
+            "version": imported.version,
+            "sha256": imported.sha256,
+            "files": [Path(f).name for f in imported.files],
+            **({"lost": list(imported.lost)} if imported.lost else {}),
+        },
     }
     if builds:
         suite["application"] = {"model-id": MODEL_ID, "builds": builds}

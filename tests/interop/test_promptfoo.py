@@ -147,3 +147,15 @@ def test_the_command_offers_the_formats_the_package_reads() -> None:
     from evalmark.cli import _import
 
     assert _import.FORMATS == FORMATS
+
+
+def test_a_results_field_it_does_not_know_is_refused_at_its_line(tmp_path: Path) -> None:
+    doc = json.loads(RESULTS.read_text())
+    doc["results"]["results"][1]["traceId"] = "abc"
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc, indent=2))
+    with pytest.raises(ImportFormatError) as caught:
+        read("promptfoo", path)
+    line = path.read_text().splitlines()[caught.value.line - 1]
+    assert '"traceId"' in line
+    assert "--allow-loss result.traceId" in str(caught.value)

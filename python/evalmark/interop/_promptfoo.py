@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -56,16 +57,34 @@ class _Reader:
         self.path = path
         self.losses = losses
         self.files = [path]
-        record = read_yaml_document(path.read_bytes(), str(path), ImportFormatError)
-        if record is None or not isinstance(record.value, Mapping):
-            raise self.error("the file holds no promptfoo config or results object", ())
-        self.record: RawRecord = record
+        self._record: RawRecord | None = None
+        data = path.read_bytes()
+        value: Any = None
+        if path.suffix == ".json":  # fast: lines are found only when a problem is reported
+            try:
+                value = json.loads(data)
+            except ValueError:
+                value = None
+        if value is None:
+            self._record = read_yaml_document(data, str(path), ImportFormatError)
+            value = self._record.value if self._record is not None else None
+        if not isinstance(value, Mapping):
+            raise ImportFormatError(
+                [Problem("the file holds no promptfoo config or results object", path=str(path))]
+            )
+        self.value: Mapping[str, Any] = value
 
     def line(self, where: tuple[str | int, ...]) -> int | None:
-        return self.record.position(where)[0] if where else self.record.line
+        if self._record is None:
+            self._record = read_yaml_document(
+                self.path.read_bytes(), str(self.path), ImportFormatError
+            )
+        if self._record is None:
+            return None
+        return self._record.position(where)[0] if where else self._record.line
 
     def error(self, message: str, where: tuple[str | int, ...]) -> ImportFormatError:
-        line = self.line(where) if hasattr(self, "record") else None
+        line = self.line(where)
         return ImportFormatError(
             [Problem(message, path=str(self.path), line=line, record=_dotted(where))]
         )
@@ -339,8 +358,6 @@ def _from_results(reader: _Reader, doc: Mapping[str, Any]) -> Imported:
 
 
 def _json_text(value: Any) -> str:
-    import json
-
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
@@ -368,7 +385,7 @@ def _imported(
 def read_promptfoo(path: Path, losses: Losses) -> Imported:
     """Read a promptfoo config or results file (see the module's docstring)."""
     reader = _Reader(path, losses)
-    doc = reader.record.value
+    doc = reader.value
     if isinstance(doc.get("results"), Mapping):
         return _from_results(reader, doc)
     return _from_config(reader, doc)

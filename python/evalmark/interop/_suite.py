@@ -64,9 +64,10 @@ def write_suite(
         order = [n for n in by_name if n in answers]
         chat = ScriptedChat([answers[n] for n in order], model_id=MODEL_ID)
         recorded = record_replay(chat, cassette, "rewrite", model_id=MODEL_ID)
-        for sample_name in order:
-            question = question_of(by_name[sample_name])
-            recorded.chat([{"role": "user", "content": question}])
+        with recorded.buffered():  # one write of the cassette, not one per answer
+            for sample_name in order:
+                question = question_of(by_name[sample_name])
+                recorded.chat([{"role": "user", "content": question}])
         builds[build] = f"builds/{build}.jsonl"
     for lock in (folder / "builds").glob("*.lock"):  # ours, released: nobody else writes here
         lock.unlink()

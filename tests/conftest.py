@@ -32,6 +32,13 @@ def _no_history_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EVALMARK_HISTORY", "off")
 
 
+@pytest.fixture(autouse=True)
+def _not_a_github_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs made by tests print no GitHub annotations, even on GitHub (tests/cli asks)."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
 # Sessions that tests start in a subprocess (and their xdist workers) load neither Hypothesis's
 # plugin nor anyio's: importing Hypothesis alone takes 1.5 s of CPU in every such interpreter,
 # and no project those tests write uses either.

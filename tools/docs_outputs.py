@@ -188,7 +188,7 @@ def _shows_output(inner: list[str]) -> bool:
 
 def _environment(history: Path) -> dict[str, str]:
     env = dict(os.environ)
-    for name in [n for n in env if n.startswith(("EVALMARK_", "PYTEST_"))]:
+    for name in [n for n in env if n.startswith(("EVALMARK_", "PYTEST_", "GITHUB_"))]:
         del env[name]
     env.update(
         CI="true",

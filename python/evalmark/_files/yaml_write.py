@@ -44,7 +44,7 @@ _BlockDumper.add_representer(tuple, lambda d, v: d.represent_list(list(v)))
 _BlockDumper.add_representer(Decimal, lambda d, v: d.represent_scalar(STR_TAG, str(v)))
 
 
-def dump_yaml(records: list[Any]) -> bytes:
+def dump_yaml(records: Any) -> bytes:
     """Serialize plain records as block-style YAML (UTF-8, keys in the given order)."""
     text = yaml.dump(
         records,

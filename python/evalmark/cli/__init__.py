@@ -40,6 +40,7 @@ _COMMANDS: tuple[str, ...] = (
     "judge",
     "label",
     "traces",
+    "import",
 )
 _SUMMARIES: dict[str, str] = {
     "init": "write a starter suite (samples, suite file, pytest test, cassette folder)",
@@ -56,6 +57,7 @@ _SUMMARIES: dict[str, str] = {
     "judge": "measure a judge against human labels",
     "label": "write a blind labelling page for people to label items",
     "traces": "check recorded agent traces (OTLP) and write verdicts back as spans",
+    "import": "import another tool's evaluation as a suite that replays offline",
 }
 
 

@@ -146,6 +146,13 @@ def register(subparsers: Any) -> None:
     )
     add_flag(parser)
     parser.add_argument(
+        "--github",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="write a GitHub Actions step summary ($GITHUB_STEP_SUMMARY) and an error "
+        "annotation per failing case (default: on when GITHUB_ACTIONS=true)",
+    )
+    parser.add_argument(
         "--isolate-network",
         action="store_true",
         help="run in a network namespace with no interfaces (bubblewrap or unshare): nothing, "
@@ -234,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
     print_run(outcome, out, quiet=args.quiet)
     out.write(comparisons.getvalue())
     out.write(guard.note(outcome.reports))
+    _github(args, outcome)
     code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED
     directory = None if args.no_report else args.report_dir or suite.report.dir
     duration_s = time.perf_counter() - started
@@ -246,6 +254,13 @@ def run(args: argparse.Namespace) -> int:
         duration_s=duration_s,
     )
     return code
+
+
+def _github(args: argparse.Namespace, outcome: Any) -> None:
+    from evalmark.cli._run_github import github_enabled, write_github
+
+    if github_enabled(getattr(args, "github", None)):
+        write_github(outcome, sys.stdout, os.environ.get("GITHUB_STEP_SUMMARY"))
 
 
 def _write_outputs(

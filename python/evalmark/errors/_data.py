@@ -12,6 +12,7 @@ __all__ = [
     "CalibrationError",
     "ConversationError",
     "DataFileError",
+    "ImportFormatError",
     "Problem",
     "PromptFileError",
     "ReportFormatError",
@@ -110,6 +111,11 @@ class PromptFileError(DataFileError):
 class CalibrationError(DataFileError):
     """A judge calibration set (labelled items) is invalid; the message names the file, the
     line, the item and the field."""
+
+
+class ImportFormatError(DataFileError):
+    """A file of another evaluation tool cannot be imported without loss: the message names the
+    file, the line or field, what would be lost, and the ``--allow-loss`` name that accepts it."""
 
 
 class ConversationError(EvalmarkError, ValueError):

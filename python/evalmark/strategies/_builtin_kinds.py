@@ -19,8 +19,11 @@ from evalmark.strategies._kinds import (
 )
 from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.strategies._llm_judge_kind import LLM_JUDGE_KIND
+from evalmark.strategies._lm_eval import LmEvalExactMatch
 from evalmark.strategies._metric import SemanticSimilarity
 from evalmark.strategies._metric_kinds import METRIC_KINDS
+from evalmark.strategies._openai_evals import OPENAI_EVALS_CLASSES, OpenAIEvalsMatch
+from evalmark.strategies._promptfoo import PromptfooAsserts
 from evalmark.strategies._retrieval import RetrievedSegments
 from evalmark.strategies._text import Contains, ContainsFacts, ExactMatch, KeywordRelevance
 
@@ -58,6 +61,13 @@ def _judged(prompt: str) -> Any:
 
 
 _THRESHOLD = {"threshold": check_fraction}
+
+
+def _check_patterns(value: Any) -> str | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return None
+    return "expected a list of regular expressions"
+
 
 KINDS: tuple[StrategyKind, ...] = (
     StrategyKind(
@@ -126,4 +136,32 @@ KINDS: tuple[StrategyKind, ...] = (
     ),
     LLM_JUDGE_KIND,
     *AGENT_KINDS,
+    StrategyKind(
+        "promptfoo-asserts",
+        "an imported promptfoo test's assertions, decided with promptfoo's semantics",
+        lambda o, j: PromptfooAsserts(name=o["name"]),
+    ),
+    StrategyKind(
+        "openai-evals",
+        "an OpenAI Evals basic class (Match, Includes, FuzzyMatch, JsonMatch), its semantics",
+        lambda o, j: OpenAIEvalsMatch(
+            o.get("class", "Match"), ignore_case=o.get("ignore-case", False), name=o["name"]
+        ),
+        {"class": check_choice(*OPENAI_EVALS_CLASSES), "ignore-case": check_choice(True, False)},
+    ),
+    StrategyKind(
+        "lm-eval-exact-match",
+        "lm-evaluation-harness's exact_match (regexes removed, then exact equality)",
+        lambda o, j: LmEvalExactMatch(
+            ignore_case=o.get("ignore-case", False),
+            ignore_punctuation=o.get("ignore-punctuation", False),
+            regexes_to_ignore=o.get("regexes-to-ignore", ()),
+            name=o["name"],
+        ),
+        {
+            "ignore-case": check_choice(True, False),
+            "ignore-punctuation": check_choice(True, False),
+            "regexes-to-ignore": _check_patterns,
+        },
+    ),
 )

@@ -46,6 +46,7 @@ _TOP_KEYS = (
     "repeats",
     "judge-rates",
     "judge-certificate",
+    "source",
     TRACES_KEY,
     *CONVERSATION_KEYS,
 )
@@ -146,6 +147,9 @@ def _check(path: Path, data: bytes) -> Suite:
         doc.report(("judge-rates",), _RATES_EXAMPLE)
     if certificate is not None and (not isinstance(certificate, str) or not certificate):
         doc.report(("judge-certificate",), _CERTIFICATE_EXAMPLE)
+    source = value.get("source")
+    if source is not None and not isinstance(source, dict):
+        doc.report(("source",), "expected a mapping, e.g. source: {format: promptfoo}")
     evaluations = _evaluations(doc, value, base, name)
     doc.raise_problems()
     return Suite(
@@ -163,6 +167,7 @@ def _check(path: Path, data: bytes) -> Suite:
         judge_certificate=base / certificate
         if isinstance(certificate, str) and certificate
         else None,
+        source=dict(source) if isinstance(source, dict) else {},
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.errors import SuiteError
@@ -161,6 +161,7 @@ class Suite:
     repeat_k: int | None = None
     judge_rates: Path | None = None  # a rates file: judged pass rates are shown corrected
     judge_certificate: Path | None = None  # a judge certificate the run requires
+    source: Mapping[str, Any] = field(default_factory=dict)  # what `evalmark import` read
 
     @property
     def base(self) -> Path:

@@ -242,7 +242,11 @@ def _run_evaluation(
         strategies = [build_strategy(spec, judge) for spec in evaluation.strategies]
         return run_traces(evaluation, samples, strategies, settings, suite.name), None, None
     function, used = _function_under_test(evaluation, build, mode)
-    metadata = {"suite": suite.name, "build": used} if used is not None else {"suite": suite.name}
+    metadata: dict[str, Any] = (
+        {"suite": suite.name, "build": used} if used is not None else {"suite": suite.name}
+    )
+    if suite.source:
+        metadata["source"] = dict(suite.source)
     report = run_sync(
         run_samples(
             samples,

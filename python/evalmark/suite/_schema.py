@@ -161,6 +161,11 @@ def suite_file_schema() -> dict[str, Any]:
         "properties": {
             "name": {"type": "string"},
             "description": {"type": "string"},
+            "source": {
+                "type": "object",
+                "description": "what `evalmark import` read (format, version, sha256, files); "
+                "copied into each report's metadata",
+            },
             "samples": _paths_schema("sample files, merged in order"),
             "tags": {"type": "array", "items": {"type": "string"}},
             "application": application,

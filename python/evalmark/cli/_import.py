@@ -1,0 +1,102 @@
+"""``evalmark import FORMAT PATH -o DIR``: write another tool's evaluation as a suite folder
+whose recorded outputs ``evalmark run DIR`` replays offline (see :mod:`evalmark.interop`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from evalmark.cli import EXIT_OK
+
+# The formats of evalmark.interop.FORMATS, listed here so that the help stays light (a test
+# checks they agree).
+FORMATS = ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas")
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``import`` subcommand."""
+    parser = subparsers.add_parser(
+        "import",
+        help="import another tool's evaluation as a suite that replays offline",
+        description="Read another tool's evaluation and write a suite folder: samples.yaml, "
+        "suite.yaml with the checks the source declared, source.json (format, version, hash of "
+        "the files) and one recorded build per provider, model or filter under builds/, which "
+        "`evalmark run` replays offline. What cannot be carried is refused, naming the field "
+        "to give to --allow-loss.",
+    )
+    parser.add_argument("format", choices=FORMATS, help="the source tool's format")
+    parser.add_argument(
+        "path",
+        help="the source file: promptfooconfig.yaml or results JSON, an OpenAI eval spec YAML, "
+        "DeepEval goldens (JSON, JSONL, CSV), an lm-eval samples_*.jsonl, Ragas JSONL",
+    )
+    parser.add_argument("-o", "--output", required=True, help="the suite folder to write")
+    parser.add_argument(
+        "--allow-loss",
+        action="append",
+        default=[],
+        metavar="FIELD",
+        help="accept losing FIELD (as named by the error that refused it); repeatable",
+    )
+    parser.add_argument("--name", help="the suite's name (default: the folder's name)")
+    parser.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="KIND",
+        help="add a check kind to the suite (deepeval and ragas files declare none); repeatable",
+    )
+    parser.add_argument(
+        "--data-dir", help="openai-evals: where samples_jsonl paths start (default: the spec's)"
+    )
+    parser.add_argument("--eval", dest="eval_name", help="openai-evals: the eval to import")
+    parser.add_argument(
+        "--log", help="openai-evals: a run's record log (JSONL) giving the recorded answers"
+    )
+    parser.add_argument(
+        "--exact-match-options",
+        metavar="JSON",
+        help="lm-eval: the task's exact_match options, e.g. '{\"ignore_case\": true}'",
+    )
+    parser.set_defaults(handler=_run)
+
+
+def _options(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    import json
+
+    from evalmark.errors import CliError
+
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise CliError(f"--exact-match-options is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise CliError("--exact-match-options must be a JSON object")
+    return value
+
+
+def _run(args: argparse.Namespace) -> int:
+    from evalmark.interop import read, write_suite
+
+    imported = read(
+        args.format,
+        args.path,
+        allow_loss=args.allow_loss,
+        data_dir=args.data_dir,
+        eval_name=args.eval_name,
+        log=args.log,
+        options=_options(args.exact_match_options),
+    )
+    folder = Path(args.output)
+    suite = write_suite(
+        imported, folder, name=args.name or folder.resolve().name, checks=args.check
+    )
+    builds = ", ".join(imported.outputs) or "none (no recorded outputs)"
+    print(f"imported {len(imported.samples)} samples from {args.format} into {suite}")
+    print(f"builds: {builds}")
+    for lost in imported.lost:
+        print(f"lost (allowed): {lost}")
+    return EXIT_OK

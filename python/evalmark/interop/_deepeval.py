@@ -1,0 +1,193 @@
+"""DeepEval goldens and test cases, as ``EvaluationDataset.save_as`` writes them: a JSON list,
+JSONL, or CSV (list fields joined with ``|``, tool calls and metadata as JSON text, as
+DeepEval itself reads them back).
+
+``input`` is the sample's parameter, ``expected_output`` its expected output, ``context`` its
+context; ``actual_output`` is the answer of the recorded build ``deepeval``. ``retrieval_context``,
+``tools_called`` and ``expected_tools`` go to the test cases (``Imported.test_cases``, and
+``testcases/deepeval.jsonl`` in the suite folder); ``name`` names the sample; ``comments``,
+``source_file``, ``additional_metadata``, ``custom_column_key_values`` and the token counts and
+cost are kept in the sample's metadata. DeepEval's files declare no metric: the suite's checks
+come from ``--check``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from evalmark._files.yaml_read import read_yaml_document
+from evalmark.errors import ImportFormatError, Problem
+from evalmark.interop._model import Imported, Losses, source_hash
+from evalmark.samples._case import ToolCall
+from evalmark.samples._sample import Parameters, Sample
+
+__all__ = ["read_deepeval"]
+
+_LISTS = ("context", "retrieval_context")
+_TOOLS = ("tools_called", "expected_tools")
+_KEPT = {
+    "comments": "deepeval-comments",
+    "source_file": "deepeval-source-file",
+    "additional_metadata": "deepeval-additional-metadata",
+    "custom_column_key_values": "deepeval-custom-column-key-values",
+    "token_cost": "deepeval-token-cost",
+    "input_token_count": "deepeval-input-token-count",
+    "output_token_count": "deepeval-output-token-count",
+}
+_KNOWN = {"input", "actual_output", "expected_output", "name", *_LISTS, *_TOOLS, *_KEPT}
+_JSON_TEXT = {"additional_metadata", "custom_column_key_values"}
+_TOOL_KEYS = {"name", "type", "inputParameters", "input_parameters", "output"}
+
+
+def _rows(path: Path) -> Iterator[tuple[int, Any]]:
+    """Each record with its line."""
+    if path.suffix == ".csv":
+        reader = csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline=""))
+        line = reader.line_num + 1
+        for row in reader:
+            yield line, row
+            line = reader.line_num + 1
+    elif path.suffix == ".jsonl":
+        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if text.strip():
+                try:
+                    yield number, json.loads(text)
+                except ValueError as exc:
+                    raise _error(f"not JSON: {exc}", path, number) from None
+    else:
+        record = read_yaml_document(path.read_bytes(), str(path), ImportFormatError)
+        if record is None or not isinstance(record.value, list):
+            raise _error("a DeepEval JSON file is a list of goldens or test cases", path, None)
+        for index, item in enumerate(record.value):
+            yield record.position((index,))[0], item
+
+
+def _error(message: str, path: Path, line: int | None, field: str | None = None) -> Any:
+    return ImportFormatError([Problem(message, path=str(path), line=line, record=field)])
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+def _tools(value: Any, field: str, path: Path, line: int, losses: Losses) -> tuple[ToolCall, ...]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise _error(f"'{field}' is not a JSON list of tool calls", path, line, field) from None
+    if not isinstance(value, list):
+        raise _error(f"'{field}' must be a list of tool calls", path, line, field)
+    calls = []
+    for item in value:
+        if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
+            raise _error(f"a tool call of '{field}' needs a name", path, line, field)
+        for key in sorted(k for k in set(item) - _TOOL_KEYS if not _empty(item[k])):
+            losses.refuse(
+                f"{field}.{key}", f"tool call field {key!r} is not carried", str(path), line, field
+            )
+        if item.get("type", "FUNCTION") != "FUNCTION":
+            losses.refuse(
+                f"{field}.type",
+                f"tool type {item['type']!r} is not carried",
+                str(path),
+                line,
+                field,
+            )
+        arguments = item.get("inputParameters", item.get("input_parameters")) or {}
+        calls.append(
+            ToolCall(name=item["name"], arguments=dict(arguments), result=item.get("output"))
+        )
+    return tuple(calls)
+
+
+def _texts(value: Any, field: str, path: Path, line: int) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(value.split("|"))  # DeepEval's own delimiter for lists in CSV and JSONL
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise _error(f"'{field}' must be a list of texts", path, line, field)
+
+
+def _kept(field: str, value: Any, path: Path, line: int) -> Any:
+    if field in _JSON_TEXT and isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            raise _error(f"'{field}' is not JSON", path, line, field) from None
+    if field.endswith("_count") and isinstance(value, str):
+        return int(value)
+    if field == "token_cost" and isinstance(value, str):
+        return float(value)
+    return value
+
+
+def read_deepeval(path: Path, losses: Losses) -> Imported:
+    """Read a DeepEval goldens or test-case file (see the module's docstring)."""
+    samples: list[Sample] = []
+    answers: dict[str, str] = {}
+    extra: dict[str, dict[str, Any]] = {}
+    missing_answer: int | None = None
+    for line, row in _rows(path):
+        if not isinstance(row, Mapping) or not isinstance(row.get("input"), str):
+            raise _error("a golden needs an 'input' text", path, line, "input")
+        for key in sorted(k for k in set(row) - _KNOWN if not _empty(row[k])):
+            losses.refuse(key, f"field {key!r} is not carried", str(path), line, key)
+        name = row.get("name") or f"golden-{len(samples) + 1}"
+        metadata = {
+            meta: _kept(field, row[field], path, line)
+            for field, meta in _KEPT.items()
+            if not _empty(row.get(field))
+        }
+        expected = row.get("expected_output")
+        sample = Sample(
+            name=str(name),
+            parameters=Parameters([row["input"]]),
+            expected_output=expected if isinstance(expected, str) else "",
+            context=()
+            if _empty(row.get("context"))
+            else _texts(row["context"], "context", path, line),
+            metadata=metadata,
+        )
+        samples.append(sample)
+        case: dict[str, Any] = {}
+        if not _empty(row.get("retrieval_context")):
+            case["retrieval_context"] = _texts(
+                row["retrieval_context"], "retrieval_context", path, line
+            )
+        if not _empty(row.get("tools_called")):
+            case["tool_calls"] = _tools(row["tools_called"], "tools_called", path, line, losses)
+        if not _empty(row.get("expected_tools")):
+            case["expected_tool_calls"] = _tools(
+                row["expected_tools"], "expected_tools", path, line, losses
+            )
+        if case:
+            extra[sample.name] = case
+        if _empty(row.get("actual_output")):
+            missing_answer = missing_answer or line
+        else:
+            answers[sample.name] = str(row["actual_output"])
+    if answers and missing_answer is not None:
+        raise _error(
+            "some records have an actual_output and this one has none: a recorded build needs "
+            "every answer",
+            path,
+            missing_answer,
+            "actual_output",
+        )
+    return Imported(
+        format="deepeval",
+        version=path.suffix.lstrip(".") or "json",
+        files=(str(path),),
+        sha256=source_hash([path]),
+        samples=tuple(samples),
+        checks=(),
+        outputs={"deepeval": answers} if answers else {},
+        lost=losses.used(),
+        extra=extra,
+    )

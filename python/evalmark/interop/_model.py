@@ -1,0 +1,118 @@
+"""What an importer returns (:class:`Imported`) and how it refuses a loss (:class:`Losses`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evalmark.errors import ImportFormatError, Problem
+from evalmark.samples._case import TestCase
+from evalmark.samples._sample import Sample
+
+__all__ = ["Imported", "Losses", "source_hash"]
+
+
+@dataclass(frozen=True)
+class Imported:
+    """Another tool's evaluation as evalmark holds it.
+
+    ``samples`` are the cases; ``checks`` the suite file's ``strategies`` entries that re-score
+    them with the source's semantics; ``outputs`` maps each recorded build (a provider, a model)
+    to the answer of each sample, by sample name. ``source`` records the format, its version,
+    the files read and the SHA-256 of their bytes; ``lost`` the fields dropped by
+    ``allow_loss``; ``kept`` what the source holds that no check reads (kept verbatim);
+    ``extra`` the test-case fields of a sample beyond its answer (retrieved context, tool
+    calls), by sample name.
+    """
+
+    format: str
+    version: str
+    files: tuple[str, ...]
+    sha256: str
+    samples: tuple[Sample, ...]
+    checks: tuple[Any, ...]
+    outputs: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    lost: tuple[str, ...] = ()
+    kept: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def source(self) -> dict[str, Any]:
+        """The source's format, version, files and hash (the imported suite keeps them)."""
+        return {
+            "format": self.format,
+            "version": self.version,
+            "files": list(self.files),
+            "sha256": self.sha256,
+            "lost": list(self.lost),
+            **({"kept": dict(self.kept)} if self.kept else {}),
+        }
+
+    def test_cases(self, build: str) -> tuple[TestCase, ...]:
+        """The recorded answers of ``build`` as test cases (question, answer, expected)."""
+        answers = self.outputs[build]
+        cases = []
+        for sample in self.samples:
+            if sample.name in answers:
+                question = sample.parameters[0]
+                cases.append(
+                    TestCase(
+                        question
+                        if isinstance(question, str)
+                        else json.dumps(question, sort_keys=True, ensure_ascii=False),
+                        answers[sample.name],
+                        expected_output=sample.expected_output,
+                        context=sample.context,
+                        **self.extra.get(sample.name, {}),
+                    )
+                )
+        return tuple(cases)
+
+
+def source_hash(paths: Iterable[Path]) -> str:
+    """SHA-256 over the files' names and bytes, in the order given."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.name.encode() + b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+class Losses:
+    """The losses a user accepted (``--allow-loss FIELD``); any other loss stops the import."""
+
+    def __init__(self, allowed: Iterable[str]) -> None:
+        self.allowed = frozenset(allowed)
+        self.lost: list[str] = []
+
+    def refuse(self, name: str, what: str, path: str, line: int | None, record: str) -> None:
+        """Stop with :class:`ImportFormatError` unless ``name`` is an allowed loss."""
+        if name in self.allowed:
+            if name not in self.lost:
+                self.lost.append(name)
+            return
+        raise ImportFormatError(
+            [
+                Problem(
+                    f"{what}; importing it would lose it. Pass --allow-loss {name} "
+                    "to import without it",
+                    path=path,
+                    line=line,
+                    record=record,
+                )
+            ]
+        )
+
+    def used(self) -> tuple[str, ...]:
+        """The accepted losses that actually happened, in order."""
+        return tuple(self.lost)
+
+
+def as_mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` when it is a mapping, else an empty one."""
+    return value if isinstance(value, Mapping) else {}

@@ -1,0 +1,391 @@
+"""promptfoo: a ``promptfooconfig.yaml`` (prompts x providers x tests) or its results JSON
+(``promptfoo eval -o results.json``, results version 3), read into samples, the
+``promptfoo-asserts`` check and one recorded build per provider.
+
+Each (prompt, test) pair is a sample: its parameter is the rendered prompt; its metadata keeps
+the test's vars, its assertions (``promptfoo-assert``), its threshold and, per provider,
+promptfoo's own verdict (``promptfoo-results``). What no check reads (the providers' options,
+the rest of the config) is kept verbatim in the imported suite's source record.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from evalmark._files.located import RawRecord
+from evalmark._files.yaml_read import read_yaml_document
+from evalmark.errors import ImportFormatError, Problem
+from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
+from evalmark.samples._sample import Parameters, Sample
+from evalmark.strategies._promptfoo import PROMPTFOO_ASSERT_TYPES
+
+__all__ = ["read_promptfoo"]
+
+_VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_ASSERT_KEYS = frozenset({"type", "value", "weight", "threshold"})
+_TEST_KEYS = frozenset({"vars", "assert", "threshold", "description", "metadata"})
+_CONFIG_KEYS = frozenset({"description", "prompts", "providers", "tests", "defaultTest"})
+_RESULT_VERDICT = (
+    "success",
+    "score",
+    "gradingResult",
+    "namedScores",
+    "latencyMs",
+    "cost",
+    "error",
+    "failureReason",
+    "id",
+    "metadata",
+    "tokenUsage",
+)
+_RESULT_KEYS = frozenset(
+    {"promptIdx", "testIdx", "testCase", "prompt", "promptId", "vars", "provider", "response"}
+) | frozenset(_RESULT_VERDICT)
+_EXPECTED = re.compile(r"^(not-)?([a-z-]+):\s?(.*)$", re.DOTALL)
+
+
+class _Reader:
+    """One promptfoo file being read: its record (with positions) and the losses allowed."""
+
+    def __init__(self, path: Path, losses: Losses) -> None:
+        self.path = path
+        self.losses = losses
+        self.files = [path]
+        self._record: RawRecord | None = None
+        data = path.read_bytes()
+        value: Any = None
+        if path.suffix == ".json":  # fast: lines are found only when a problem is reported
+            try:
+                value = json.loads(data)
+            except ValueError:
+                value = None
+        if value is None:
+            self._record = read_yaml_document(data, str(path), ImportFormatError)
+            value = self._record.value if self._record is not None else None
+        if not isinstance(value, Mapping):
+            raise ImportFormatError(
+                [Problem("the file holds no promptfoo config or results object", path=str(path))]
+            )
+        self.value: Mapping[str, Any] = value
+
+    def line(self, where: tuple[str | int, ...]) -> int | None:
+        if self._record is None:
+            self._record = read_yaml_document(
+                self.path.read_bytes(), str(self.path), ImportFormatError
+            )
+        if self._record is None:
+            return None
+        return self._record.position(where)[0] if where else self._record.line
+
+    def error(self, message: str, where: tuple[str | int, ...]) -> ImportFormatError:
+        line = self.line(where)
+        return ImportFormatError(
+            [Problem(message, path=str(self.path), line=line, record=_dotted(where))]
+        )
+
+    def refuse(self, name: str, what: str, where: tuple[str | int, ...]) -> None:
+        self.losses.refuse(name, what, str(self.path), self.line(where), _dotted(where))
+
+
+def _dotted(where: tuple[str | int, ...]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where).lstrip(".")
+
+
+def _render(reader: _Reader, template: str, variables: Mapping[str, Any], where: Any) -> str:
+    """Substitute ``{{ name }}``; refuse any other Nunjucks syntax (filters, tags)."""
+    rest = _VAR.sub("", template)
+    if "{{" in rest or "{%" in rest:
+        reader.refuse(
+            "prompt-template",
+            "the template uses Nunjucks beyond {{ name }} (filters, tags), which evalmark "
+            "does not render",
+            where,
+        )
+
+    def value(match: re.Match[str]) -> str:
+        found = variables.get(match.group(1), "")
+        return found if isinstance(found, str) else str(found)
+
+    return _VAR.sub(value, template)
+
+
+def _assertions(
+    reader: _Reader, items: Any, variables: Mapping[str, Any], where: Any
+) -> list[dict[str, Any]]:
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise reader.error("'assert' must be a list of assertions", where)
+    kept = []
+    for index, item in enumerate(items):
+        at = (*where, index)
+        if not isinstance(item, Mapping) or not isinstance(item.get("type"), str):
+            raise reader.error("an assertion must be a mapping with a 'type'", at)
+        kind = item["type"]
+        if kind not in PROMPTFOO_ASSERT_TYPES:
+            reader.refuse(
+                f"assert:{kind}",
+                f"assertion type {kind!r} cannot be re-scored offline by evalmark "
+                "(code, model-graded and embedding assertions are not carried)",
+                (*at, "type"),
+            )
+            continue
+        for key in sorted(set(item) - _ASSERT_KEYS):
+            reader.refuse(f"assert.{key}", f"assertion option {key!r} is not carried", (*at, key))
+        entry = {key: item[key] for key in ("type", "value", "weight", "threshold") if key in item}
+        if isinstance(entry.get("value"), str):
+            entry["value"] = _render(reader, entry["value"], variables, (*at, "value"))
+        kept.append(entry)
+    return kept
+
+
+def _test(reader: _Reader, test: Any, default: Mapping[str, Any], where: Any) -> dict[str, Any]:
+    """A test merged with ``defaultTest``: vars, assertions (rendered), threshold, rest."""
+    if not isinstance(test, Mapping):
+        raise reader.error("a test must be a mapping (vars, assert...)", where)
+    for key in sorted(set(test) - _TEST_KEYS):
+        reader.refuse(f"test.{key}", f"test option {key!r} is not carried", (*where, key))
+    variables = {**as_mapping(default.get("vars")), **as_mapping(test.get("vars"))}
+    for name, value in variables.items():
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            reader.refuse(f"vars.{name}", f"var {name!r} is not text or a number", where)
+    asserts = _assertions(reader, default.get("assert"), variables, ("defaultTest", "assert"))
+    asserts += _assertions(reader, test.get("assert"), variables, (*where, "assert"))
+    threshold = test.get("threshold", default.get("threshold"))
+    return {
+        "vars": variables,
+        "assert": asserts,
+        "threshold": threshold,
+        "description": test.get("description"),
+        "metadata": test.get("metadata"),
+    }
+
+
+def _csv_tests(reader: _Reader, ref: str, where: Any) -> list[dict[str, Any]]:
+    """Tests from a CSV file: columns are vars; ``__expected*`` are assertions."""
+    path = reader.path.parent / ref.removeprefix("file://")
+    reader.files.append(path)
+    tests: list[dict[str, Any]] = []
+    rows = csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig")))
+    for row_number, row in enumerate(rows, start=2):
+        test: dict[str, Any] = {"vars": {}, "assert": []}
+        for column, cell in row.items():
+            if column.startswith("__expected"):
+                entry = _expected(reader, cell, path, row_number) if cell else None
+                if entry:
+                    test["assert"].append(entry)
+            elif column == "__description":
+                test["description"] = cell
+            elif column.startswith("__"):
+                reader.losses.refuse(
+                    f"csv.{column}",
+                    f"CSV column {column!r} is not carried",
+                    str(path),
+                    row_number,
+                    column,
+                )
+            else:
+                test["vars"][column] = cell
+        tests.append(test)
+    return tests
+
+
+def _expected(reader: _Reader, cell: str, path: Path, line: int) -> dict[str, Any]:
+    """promptfoo's ``__expected`` shorthand: ``type: value`` (``grade:`` is ``llm-rubric``,
+    ``fn:`` ``javascript``), else ``equals``."""
+    match = _EXPECTED.match(cell)
+    if match is None:
+        return {"type": "equals", "value": cell}
+    negate, kind, value = match.groups()
+    kind = {"grade": "llm-rubric", "fn": "javascript", "eval": "javascript"}.get(kind, kind)
+    full = f"{negate or ''}{kind}"
+    if full in PROMPTFOO_ASSERT_TYPES:
+        return {"type": full, "value": value} if value else {"type": full}
+    if kind in {"llm-rubric", "javascript", "python", "similar", "rouge-n", "bleu"}:
+        reader.losses.refuse(
+            f"assert:{kind}",
+            f"assertion type {kind!r} cannot be re-scored offline",
+            str(path),
+            line,
+            "__expected",
+        )
+        return {}
+    return {"type": "equals", "value": cell}
+
+
+def _prompts(reader: _Reader, config: Mapping[str, Any]) -> list[str]:
+    prompts = config.get("prompts")
+    if isinstance(prompts, str):
+        prompts = [prompts]
+    if not isinstance(prompts, list) or not prompts:
+        raise reader.error("'prompts' must be a non-empty list", ("prompts",))
+    texts = []
+    for index, prompt in enumerate(prompts):
+        raw = prompt.get("raw") if isinstance(prompt, Mapping) else prompt
+        if not isinstance(raw, str):
+            raise reader.error(
+                "a prompt must be text (or a mapping with 'raw')", ("prompts", index)
+            )
+        if raw.startswith("file://"):
+            path = reader.path.parent / raw.removeprefix("file://")
+            reader.files.append(path)
+            raw = path.read_text(encoding="utf-8")
+        texts.append(raw)
+    return texts
+
+
+def _config_tests(reader: _Reader, config: Mapping[str, Any]) -> list[dict[str, Any]]:
+    default = as_mapping(config.get("defaultTest"))
+    for key in sorted(set(default) - _TEST_KEYS):
+        reader.refuse(f"test.{key}", f"defaultTest option {key!r} is not carried", ("defaultTest",))
+    tests = config.get("tests", [])
+    raw: list[tuple[Any, tuple[str | int, ...]]] = []
+    for index, item in enumerate(tests if isinstance(tests, list) else [tests]):
+        where: tuple[str | int, ...] = ("tests", index) if isinstance(tests, list) else ("tests",)
+        if isinstance(item, str) and item.endswith(".csv"):
+            raw += [(test, where) for test in _csv_tests(reader, item, where)]
+        else:
+            raw.append((item, where))
+    return [_test(reader, test, default, where) for test, where in raw]
+
+
+def _sample(name: str, question: str, test: Mapping[str, Any], results: Any) -> Sample:
+    expected = next(
+        (a["value"] for a in test["assert"] if a["type"] == "equals" and "value" in a), ""
+    )
+    metadata: dict[str, Any] = {
+        "promptfoo-vars": dict(test["vars"]),
+        "promptfoo-assert": test["assert"],
+    }
+    for key, value in (
+        ("promptfoo-threshold", test["threshold"]),
+        ("promptfoo-description", test["description"]),
+        ("promptfoo-metadata", test["metadata"]),
+        ("promptfoo-results", results),
+    ):
+        if value is not None:
+            metadata[key] = value
+    return Sample(
+        name=name,
+        parameters=Parameters([question]),
+        expected_output=expected if isinstance(expected, str) else str(expected),
+        metadata=metadata,
+    )
+
+
+def _from_config(reader: _Reader, config: Mapping[str, Any]) -> Imported:
+    for key in sorted(set(config) - _CONFIG_KEYS):
+        reader.refuse(f"config.{key}", f"config key {key!r} is not carried", (key,))
+    prompts = _prompts(reader, config)
+    samples = []
+    for t, test in enumerate(_config_tests(reader, config)):
+        for p, prompt in enumerate(prompts):
+            question = _render(reader, prompt, test["vars"], ("prompts", p))
+            samples.append(_sample(f"test-{t + 1}-prompt-{p + 1}", question, test, None))
+    kept = {"providers": config["providers"]} if "providers" in config else {}
+    return _imported(reader, "config", samples, {}, kept)
+
+
+def _build_name(provider: Any, taken: dict[str, str]) -> str:
+    ident = (
+        provider.get("label") or provider.get("id") if isinstance(provider, Mapping) else provider
+    )
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", str(ident or "provider")).strip("-") or "provider"
+    key = str(ident)
+    if key not in taken:
+        name, n = base, 1
+        while name in taken.values():
+            n += 1
+            name = f"{base}-{n}"
+        taken[key] = name
+    return taken[key]
+
+
+def _from_results(reader: _Reader, doc: Mapping[str, Any]) -> Imported:
+    body = doc["results"]
+    version = body.get("version")
+    if version != 3:
+        raise reader.error(
+            f"promptfoo results version {version!r}: this importer reads version 3",
+            ("results", "version"),
+        )
+    rows = body.get("results")
+    if not isinstance(rows, list):
+        raise reader.error("'results.results' must be a list", ("results", "results"))
+    questions: dict[str, str] = {}
+    tests: dict[str, dict[str, Any]] = {}
+    verdicts: dict[str, dict[str, Any]] = {}
+    outputs: dict[str, dict[str, str]] = {}
+    taken: dict[str, str] = {}
+    for index, row in enumerate(rows):
+        at: tuple[str | int, ...] = ("results", "results", index)
+        if not isinstance(row, Mapping):
+            raise reader.error("a result must be an object", at)
+        for key in sorted(set(row) - _RESULT_KEYS):
+            reader.refuse(f"result.{key}", f"result field {key!r} is not carried", (*at, key))
+        name = f"test-{int(row.get('testIdx', 0)) + 1}-prompt-{int(row.get('promptIdx', 0)) + 1}"
+        prompt = as_mapping(row.get("prompt")).get("raw")
+        if not isinstance(prompt, str):
+            raise reader.error("a result needs 'prompt.raw', the rendered prompt", (*at, "prompt"))
+        if questions.setdefault(name, prompt) != prompt:
+            raise reader.error(
+                f"sample {name} was sent different prompts by different providers", at
+            )
+        if name not in tests:
+            tests[name] = _test(reader, as_mapping(row.get("testCase")), {}, (*at, "testCase"))
+        build = _build_name(row.get("provider"), taken)
+        response = as_mapping(row.get("response"))
+        output = response.get("output", "")
+        answer = output if isinstance(output, str) else _json_text(output)
+        if name in outputs.setdefault(build, {}):
+            raise reader.error(f"build {build} answers {name} twice (repeat runs)", at)
+        outputs[build][name] = answer
+        verdict = {k: row[k] for k in _RESULT_VERDICT if k in row}
+        rest = {k: v for k, v in response.items() if k != "output"}
+        if rest:
+            verdict["response"] = rest
+        verdicts.setdefault(name, {})[build] = verdict
+    samples = [_sample(n, questions[n], tests[n], verdicts[n]) for n in questions]
+    kept = {k: doc[k] for k in doc if k != "results"}
+    kept.update({k: body[k] for k in body if k not in {"results", "version"}})
+    return _imported(reader, "results-3", samples, outputs, kept)
+
+
+def _json_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _imported(
+    reader: _Reader,
+    version: str,
+    samples: list[Sample],
+    outputs: dict[str, dict[str, str]],
+    kept: Mapping[str, Any],
+) -> Imported:
+    checks = ("promptfoo-asserts",) if any(s.metadata["promptfoo-assert"] for s in samples) else ()
+    return Imported(
+        format="promptfoo",
+        version=version,
+        files=tuple(str(p) for p in reader.files),
+        sha256=source_hash(reader.files),
+        samples=tuple(samples),
+        checks=checks,
+        outputs=outputs,
+        lost=reader.losses.used(),
+        kept=kept,
+    )
+
+
+def read_promptfoo(path: Path, losses: Losses) -> Imported:
+    """Read a promptfoo config or results file (see the module's docstring)."""
+    reader = _Reader(path, losses)
+    doc = reader.value
+    if isinstance(doc.get("results"), Mapping):
+        return _from_results(reader, doc)
+    return _from_config(reader, doc)

@@ -1,0 +1,101 @@
+"""Write an :class:`~evalmark.interop.Imported` evaluation as an evalmark suite folder."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from evalmark._files.atomic import write_atomically
+from evalmark._files.yaml_write import dump_yaml
+from evalmark.errors import ImportFormatError, Problem
+from evalmark.interop._model import Imported
+from evalmark.models import ScriptedChat, record_replay
+from evalmark.samples._write import write_samples, write_test_cases
+from evalmark.strategies._registry import STRATEGY_KINDS
+from evalmark.suite._application import question_of
+
+__all__ = ["MODEL_ID", "write_suite"]
+
+MODEL_ID = "imported"
+"""The model id of an imported suite's application (its recorded builds answer under it)."""
+
+
+def write_suite(
+    imported: Imported,
+    directory: str | os.PathLike[str],
+    *,
+    name: str,
+    checks: Iterable[str] = (),
+) -> Path:
+    """Write ``samples.yaml``, ``suite.yaml``, ``source.json`` and one cassette per build
+    (``builds/NAME.jsonl``, the first the default) into ``directory``; returns the suite file.
+    ``checks`` are check kinds added to the ones the source declared (there must be one);
+    when the source's cases carry more than an answer (retrieved context, tool calls),
+    ``testcases/BUILD.jsonl`` keeps each build's test cases.
+
+    Each build's cassette holds the request the suite sends for a sample (its first parameter
+    as the user message) and the recorded answer, so ``evalmark run DIRECTORY`` replays it.
+    """
+    added = list(checks)
+    for kind in added:
+        if kind not in STRATEGY_KINDS:
+            raise ImportFormatError([Problem(f"unknown check kind {kind!r}", record="--check")])
+    strategies = [*imported.checks, *added]
+    if not strategies:
+        raise ImportFormatError(
+            [
+                Problem(
+                    f"the {imported.format} source declares no check evalmark can run; name "
+                    "one with --check KIND (e.g. --check exact-match)",
+                    path=imported.files[0],
+                )
+            ]
+        )
+    folder = Path(directory)
+    (folder / "builds").mkdir(parents=True, exist_ok=True)
+    write_samples(imported.samples, folder / "samples.yaml")
+    builds: dict[str, str] = {}
+    by_name = {sample.name: sample for sample in imported.samples}
+    for build, answers in imported.outputs.items():
+        cassette = folder / "builds" / f"{build}.jsonl"
+        cassette.unlink(missing_ok=True)
+        order = [n for n in by_name if n in answers]
+        chat = ScriptedChat([answers[n] for n in order], model_id=MODEL_ID)
+        recorded = record_replay(chat, cassette, "rewrite", model_id=MODEL_ID)
+        with recorded.buffered():  # one write of the cassette, not one per answer
+            for sample_name in order:
+                question = question_of(by_name[sample_name])
+                recorded.chat([{"role": "user", "content": question}])
+        builds[build] = f"builds/{build}.jsonl"
+    for lock in (folder / "builds").glob("*.lock"):  # ours, released: nobody else writes here
+        lock.unlink()
+    suite: dict[str, object] = {
+        "name": name,
+        "description": (
+            f"Imported from {imported.format} ({imported.version}); source hash "
+            f"sha256:{imported.sha256} (see source.json)"
+        ),
+        "samples": "samples.yaml",
+        "source": {
+            "format": imported.format,
+            "version": imported.version,
+            "sha256": imported.sha256,
+            "files": [Path(f).name for f in imported.files],
+            **({"lost": list(imported.lost)} if imported.lost else {}),
+        },
+    }
+    if builds:
+        suite["application"] = {"model-id": MODEL_ID, "builds": builds}
+    suite["strategies"] = strategies
+    if imported.extra:
+        for build in imported.outputs:
+            write_test_cases(imported.test_cases(build), folder / "testcases" / f"{build}.jsonl")
+    suite["gate"] = {"pass-rate": 1.0}
+    suite["report"] = {"dir": f"out/{name}", "formats": ["md", "json"]}
+    header = b"# Written by `evalmark import`; source.json records what was imported.\n"
+    write_atomically(folder / "suite.yaml", header + dump_yaml(suite))
+    source = json.dumps(imported.source, indent=2, ensure_ascii=False, sort_keys=True)
+    write_atomically(folder / "source.json", (source + "\n").encode())
+    return folder / "suite.yaml"

@@ -1,0 +1,86 @@
+"""The checks of OpenAI Evals' basic eval classes, re-scored offline with their semantics.
+
+``Match``: the answer starts with one of the ideal answers. ``Includes``: the answer contains
+one (case-sensitive unless ``ignore-case``). ``FuzzyMatch``: after OpenAI Evals' normalization
+(lower case, punctuation and the articles a/an/the removed, whitespace collapsed) one of the
+two texts contains the other; two empty texts match, one empty text does not. ``JsonMatch``:
+the answer parses as JSON equal to one of the ideal answers parsed as JSON. These differ from
+evalmark's ``exact-match``, ``contains`` and ``fuzzy`` metrics, hence their own kind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from collections.abc import Callable
+from typing import Any
+
+from evalmark.results._results import EvaluationResult
+from evalmark.samples._samples import Sample
+from evalmark.strategies._base import expected_texts, output_text
+
+__all__ = ["OPENAI_EVALS_CLASSES", "OpenAIEvalsMatch", "openai_fuzzy_normalize"]
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+def openai_fuzzy_normalize(text: str) -> str:
+    """OpenAI Evals' normalization for ``FuzzyMatch``: lower case, no punctuation, no
+    articles, single spaces."""
+    text = text.lower().translate(_PUNCTUATION)
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+def _fuzzy(answer: str, ideal: str, ignore_case: bool) -> bool:
+    a, b = openai_fuzzy_normalize(answer), openai_fuzzy_normalize(ideal)
+    if not a or not b:
+        return a == b
+    return a in b or b in a
+
+
+def _match(answer: str, ideal: str, ignore_case: bool) -> bool:
+    return answer.startswith(ideal)
+
+
+def _includes(answer: str, ideal: str, ignore_case: bool) -> bool:
+    return ideal.lower() in answer.lower() if ignore_case else ideal in answer
+
+
+def _json(answer: str, ideal: str, ignore_case: bool) -> bool:
+    try:
+        return bool(json.loads(answer) == json.loads(ideal))
+    except ValueError:
+        return False
+
+
+_CLASSES: dict[str, Callable[[str, str, bool], bool]] = {
+    "Match": _match,
+    "Includes": _includes,
+    "FuzzyMatch": _fuzzy,
+    "JsonMatch": _json,
+}
+OPENAI_EVALS_CLASSES: tuple[str, ...] = tuple(_CLASSES)
+"""The OpenAI Evals classes re-scored offline."""
+
+
+class OpenAIEvalsMatch:
+    """One OpenAI Evals basic class (``Match``, ``Includes``, ``FuzzyMatch``, ``JsonMatch``)
+    against the sample's ideal answers (its expected output or outputs)."""
+
+    def __init__(
+        self, eval_class: str, *, ignore_case: bool = False, name: str | None = None
+    ) -> None:
+        self.compare = _CLASSES[eval_class]
+        self.eval_class = eval_class
+        self.ignore_case = ignore_case
+        self.name = name or f"openai-evals-{eval_class}"
+
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Pass when the answer matches any ideal answer the class's way."""
+        answer = output_text(output, strategy=self.name, sample=sample)
+        ideals = expected_texts(sample, strategy=self.name)
+        if any(self.compare(answer, ideal, self.ignore_case) for ideal in ideals):
+            return EvaluationResult.passing(1.0, f"{self.eval_class}: matches")
+        return EvaluationResult.failing(0.0, f"{self.eval_class}: no ideal answer matches")

@@ -60,7 +60,9 @@ fn retrieval_measures<'py>(
         .zip(&cutoffs)
         .map(|(kind, &k)| {
             Measure::parse(kind, k).ok_or_else(|| {
-                EvalError::input(format!("unknown retrieval measure {kind:?} with cutoff {k}"))
+                EvalError::input(format!(
+                    "unknown retrieval measure {kind:?} with cutoff {k}"
+                ))
             })
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -5,7 +5,6 @@
 //! log2(rank + 1) discount, over the ideal ranking of the judged documents.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// One measure, with its cutoff where it has one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,15 +91,24 @@ fn dcg(gains: impl Iterator<Item = i64>, k: usize) -> f64 {
 /// Write each measure of `measures` for query `q` into `out` (one value per measure), with
 /// documents judged at `level` or above counted as relevant.
 pub fn evaluate(q: &Query<'_>, measures: &[Measure], level: i64, s: &mut Scratch, out: &mut [f64]) {
-    let mut judgments: HashMap<&[u8], i64> = HashMap::with_capacity(q.qrel_docs.len());
-    for (d, &r) in q.qrel_docs.iter().zip(q.qrel_rels) {
-        judgments.insert(d, r);
-    }
+    let mut judgments: Vec<(&[u8], i64)> = q
+        .qrel_docs
+        .iter()
+        .copied()
+        .zip(q.qrel_rels.iter().copied())
+        .collect();
+    judgments.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let judged = |d: &[u8]| {
+        judgments
+            .binary_search_by(|(j, _)| (*j).cmp(d))
+            .ok()
+            .map(|i| judgments[i].1)
+    };
     let num_rel = q.qrel_rels.iter().filter(|&&r| r >= level).count();
     rank(q.run_docs, q.run_scores, &mut s.order);
     s.judged.clear();
     s.judged
-        .extend(s.order.iter().map(|&i| judgments.get(q.run_docs[i]).copied()));
+        .extend(s.order.iter().map(|&i| judged(q.run_docs[i])));
     let relevant = |r: &Option<i64>| r.is_some_and(|r| r >= level);
     let rel_in = |k: usize| s.judged.iter().take(k).filter(|r| relevant(r)).count();
     let average_precision = |k: usize| {
@@ -135,7 +143,8 @@ pub fn evaluate(q: &Query<'_>, measures: &[Measure], level: i64, s: &mut Scratch
             Measure::Ndcg | Measure::NdcgCut(_) => {
                 if !ideal_ready {
                     s.gains.clear();
-                    s.gains.extend(q.qrel_rels.iter().copied().filter(|&r| r > 0));
+                    s.gains
+                        .extend(q.qrel_rels.iter().copied().filter(|&r| r > 0));
                     s.gains.sort_unstable_by(|a, b| b.cmp(a));
                     ideal_ready = true;
                 }
@@ -158,10 +167,21 @@ pub fn evaluate(q: &Query<'_>, measures: &[Measure], level: i64, s: &mut Scratch
 mod tests {
     use super::*;
 
-    fn run(measures: &[Measure], docs: &[&str], scores: &[f64], qd: &[&str], qr: &[i64]) -> Vec<f64> {
+    fn run(
+        measures: &[Measure],
+        docs: &[&str],
+        scores: &[f64],
+        qd: &[&str],
+        qr: &[i64],
+    ) -> Vec<f64> {
         let rd: Vec<&[u8]> = docs.iter().map(|d| d.as_bytes()).collect();
         let jd: Vec<&[u8]> = qd.iter().map(|d| d.as_bytes()).collect();
-        let q = Query { run_docs: &rd, run_scores: scores, qrel_docs: &jd, qrel_rels: qr };
+        let q = Query {
+            run_docs: &rd,
+            run_scores: scores,
+            qrel_docs: &jd,
+            qrel_rels: qr,
+        };
         let mut out = vec![0.0; measures.len()];
         evaluate(&q, measures, 1, &mut Scratch::default(), &mut out);
         out
@@ -170,19 +190,36 @@ mod tests {
     #[test]
     fn ties_go_to_the_larger_document_id() {
         // a and b tie; b ranks first, so the relevant a is second.
-        let out = run(&[Measure::RecipRank], &["a", "b"], &[1.0, 1.0], &["a"], &[1]);
+        let out = run(
+            &[Measure::RecipRank],
+            &["a", "b"],
+            &[1.0, 1.0],
+            &["a"],
+            &[1],
+        );
         assert_eq!(out, vec![0.5]);
     }
 
     #[test]
     fn precision_divides_by_the_cutoff_even_past_the_run() {
-        let out = run(&[Measure::P(5), Measure::Success(1)], &["a"], &[1.0], &["a"], &[1]);
+        let out = run(
+            &[Measure::P(5), Measure::Success(1)],
+            &["a"],
+            &[1.0],
+            &["a"],
+            &[1],
+        );
         assert_eq!(out, vec![0.2, 1.0]);
     }
 
     #[test]
     fn no_relevant_documents_score_zero() {
-        let all = [Measure::Map, Measure::Rprec, Measure::Ndcg, Measure::Recall(3)];
+        let all = [
+            Measure::Map,
+            Measure::Rprec,
+            Measure::Ndcg,
+            Measure::Recall(3),
+        ];
         assert_eq!(run(&all, &["a"], &[1.0], &["a"], &[0]), vec![0.0; 4]);
         assert_eq!(run(&all, &[], &[], &[], &[]), vec![0.0; 4]);
     }

@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         corpus_bleu,
         corpus_chrf,
     )
+    from evalmark.metrics._retrieval import retrieval_metrics, retrieval_metrics_batch
     from evalmark.metrics._table import METRICS
     from evalmark.metrics._vectors import cosine, cosine_batch, cosine_matrix
     from evalmark.metrics._wer import cer, cer_batch, corpus_cer, corpus_wer, wer, wer_batch
@@ -143,6 +144,8 @@ _HOMES: dict[str, str] = {
     "cer_batch": "evalmark.metrics._wer",
     "corpus_wer": "evalmark.metrics._wer",
     "corpus_cer": "evalmark.metrics._wer",
+    "retrieval_metrics": "evalmark.metrics._retrieval",
+    "retrieval_metrics_batch": "evalmark.metrics._retrieval",
 }
 
 
@@ -191,6 +194,8 @@ __all__ = [
     "levenshtein_normalized_distance_batch",
     "levenshtein_similarity",
     "levenshtein_similarity_batch",
+    "retrieval_metrics",
+    "retrieval_metrics_batch",
     "rouge_l",
     "rouge_l_batch",
     "rouge_lsum",

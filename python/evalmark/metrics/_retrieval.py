@@ -84,14 +84,18 @@ def _flatten(
 
 
 def _array(values: list[object], dtype: type, what: str) -> np.ndarray:
-    if dtype is np.int64 and any(
-        not isinstance(v, (int, np.integer)) or isinstance(v, bool) for v in values
-    ):
-        raise MetricInputError(f"{what} must be int relevance judgments")
     try:
-        return np.asarray(values, dtype=dtype)
+        raw = np.asarray(values)
     except (TypeError, ValueError, OverflowError):
         raise MetricInputError(f"{what} must be numbers") from None
+    allowed = "iu" if dtype is np.int64 else "iuf"
+    if raw.size and raw.dtype.kind not in allowed:
+        kind = "int relevance judgments" if dtype is np.int64 else "numbers"
+        raise MetricInputError(f"{what} must be {kind}, got {raw.dtype} values")
+    try:
+        return raw.astype(dtype, copy=False)
+    except OverflowError:
+        raise MetricInputError(f"{what} must fit in 64 bits") from None
 
 
 def _matrix(

@@ -54,26 +54,35 @@ def main() -> None:
     args = parser.parse_args()
     import pytrec_eval
 
-    print(f"{'queries':>8} {'pytrec_eval q/s':>16} {'evalmark 1 thread':>18} "
-          f"{'all cores':>10} {'ratio 1':>8} {'ratio all':>9}")
+    print(
+        f"{'queries':>8} {'pytrec_eval q/s':>16} {'evalmark 1 thread':>18} "
+        f"{'all cores':>10} {'ratio 1':>8} {'ratio all':>9}"
+    )
     for size in args.sizes:
-        qrels, run = query_set(size, size, args.docs)
+        row(pytrec_eval, size, args.docs)
 
-        def reference() -> Any:
-            return pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES)).evaluate(run)
 
-        want = reference()
-        got = em.retrieval_metrics(qrels, run, MEASURES)
-        assert all(
-            math.isclose(got[q][m], v, rel_tol=1e-12, abs_tol=1e-15)
-            for q, row in want.items()
-            for m, v in row.items()
-        ), "results differ from pytrec_eval"
-        t_ref = best_of(reference)
-        t_one = best_of(lambda: em.retrieval_metrics(qrels, run, MEASURES, workers=1))
-        t_all = best_of(lambda: em.retrieval_metrics(qrels, run, MEASURES, workers=-1))
-        print(f"{size:>8} {size / t_ref:>16,.0f} {size / t_one:>18,.0f} {size / t_all:>10,.0f} "
-              f"{t_ref / t_one:>7.1f}x {t_ref / t_all:>8.1f}x")
+def row(pytrec_eval: Any, size: int, docs: int) -> None:
+    """Time one query set of ``size`` queries and print its line."""
+    qrels, run = query_set(size, size, docs)
+
+    def reference() -> Any:
+        return pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES)).evaluate(run)
+
+    want = reference()
+    got = em.retrieval_metrics(qrels, run, MEASURES)
+    assert all(
+        math.isclose(got[q][m], v, rel_tol=1e-12, abs_tol=1e-15)
+        for q, values in want.items()
+        for m, v in values.items()
+    ), "results differ from pytrec_eval"
+    t_ref = best_of(reference)
+    t_one = best_of(lambda: em.retrieval_metrics(qrels, run, MEASURES, workers=1))
+    t_all = best_of(lambda: em.retrieval_metrics(qrels, run, MEASURES, workers=-1))
+    print(
+        f"{size:>8} {size / t_ref:>16,.0f} {size / t_one:>18,.0f} {size / t_all:>10,.0f} "
+        f"{t_ref / t_one:>7.1f}x {t_ref / t_all:>8.1f}x"
+    )
 
 
 if __name__ == "__main__":

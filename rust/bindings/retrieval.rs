@@ -104,7 +104,7 @@ fn retrieval_measures<'py>(
         })?;
         Ok(out)
     })?;
-    Ok(PyArray1::from_vec(py, out).reshape([n, width])?)
+    PyArray1::from_vec(py, out).reshape([n, width])
 }
 
 /// Add this family's functions to the module.

@@ -35,9 +35,7 @@ MEASURES = (
 
 
 def reference(qrels, run, measures=MEASURES, level=1):
-    return pytrec_eval.RelevanceEvaluator(qrels, set(measures), relevance_level=level).evaluate(
-        run
-    )
+    return pytrec_eval.RelevanceEvaluator(qrels, set(measures), relevance_level=level).evaluate(run)
 
 
 def assert_same(qrels, run, measures=MEASURES, level=1):

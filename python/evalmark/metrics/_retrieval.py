@@ -142,7 +142,7 @@ def retrieval_metrics(
     keys, kinds, cuts = _parse(metrics)
     if not isinstance(qrels, Mapping) or not isinstance(run, Mapping):
         raise TypeError("qrels and run must be mappings of query id to {doc: value}")
-    queries = [q for q in run if q in qrels and qrels[q]]
+    queries = [q for q in run if qrels.get(q)]
     values = _matrix(
         [qrels[q] for q in queries],
         [run[q] for q in queries],
@@ -151,7 +151,10 @@ def retrieval_metrics(
         relevance_level,
         workers,
     )
-    return {q: dict(zip(keys, row)) for q, row in zip(queries, values.tolist())}
+    return {
+        q: dict(zip(keys, row, strict=True))
+        for q, row in zip(queries, values.tolist(), strict=True)
+    }
 
 
 def retrieval_metrics_batch(

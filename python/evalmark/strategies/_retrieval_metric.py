@@ -59,7 +59,9 @@ class RetrievalMetric:
             )
         retrieved = list(dict.fromkeys(retrieved_items(output, strategy=self.name, sample=sample)))
         qrel = dict.fromkeys(expected, 1)
-        score = float(retrieval_metrics_batch([qrel], [retrieved], (self.measure,))[self.measure][0])
+        score = float(
+            retrieval_metrics_batch([qrel], [retrieved], (self.measure,))[self.measure][0]
+        )
         found = sum(1 for doc in retrieved if doc in qrel)
         passed = score >= self.threshold
         text = (

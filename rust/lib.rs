@@ -54,5 +54,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::json::add(m)?;
     bindings::reference::add(m)?;
     bindings::edit::add(m)?;
+    bindings::retrieval::add(m)?;
     Ok(())
 }

@@ -19,6 +19,7 @@ pub mod ngrams;
 pub mod pattern;
 pub mod polled_text;
 pub mod porter;
+pub mod retrieval;
 pub mod rouge_l;
 pub mod rouge_lsum;
 pub mod rouge_n;

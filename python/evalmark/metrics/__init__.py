@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         corpus_bleu,
         corpus_chrf,
     )
+    from evalmark.metrics._retrieval import retrieval_metrics, retrieval_metrics_batch
     from evalmark.metrics._rouge_ci import (
         RougeAggregate,
         RougeScore,
@@ -163,6 +164,8 @@ _HOMES: dict[str, str] = {
     "RougeScore": "evalmark.metrics._rouge_ci",
     "rouge_bootstrap": "evalmark.metrics._rouge_ci",
     "split_summaries": "evalmark.metrics._rouge_ci",
+    "retrieval_metrics": "evalmark.metrics._retrieval",
+    "retrieval_metrics_batch": "evalmark.metrics._retrieval",
 }
 
 
@@ -217,6 +220,8 @@ __all__ = [
     "levenshtein_similarity_batch",
     "paired_approximate_randomization",
     "paired_bootstrap",
+    "retrieval_metrics",
+    "retrieval_metrics_batch",
     "rouge_bootstrap",
     "rouge_l",
     "rouge_l_batch",

@@ -24,6 +24,7 @@ from evalmark.strategies._metric import (
 from evalmark.strategies._overlap import Bleu, Chrf, RougeLsum, RougeN
 from evalmark.strategies._plan import PlanAdherence
 from evalmark.strategies._registry import register_strategy, unregister_strategy
+from evalmark.strategies._retrieval_metric import RetrievalMetric
 from evalmark.strategies._text import Contains, ContainsFacts, ExactMatch, KeywordRelevance
 from evalmark.strategies._trajectory import TrajectoryMatch
 
@@ -47,6 +48,7 @@ __all__ = [
     "LevenshteinSimilarity",
     "PlanAdherence",
     "PlanAdherenceJudge",
+    "RetrievalMetric",
     "RougeL",
     "RougeLsum",
     "RougeN",

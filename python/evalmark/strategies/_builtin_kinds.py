@@ -16,6 +16,7 @@ from evalmark.strategies._kinds import (
     check_grade,
     check_integer,
     check_positive_int,
+    check_text,
 )
 from evalmark.strategies._llm_judge import LLMJudge
 from evalmark.strategies._llm_judge_kind import LLM_JUDGE_KIND
@@ -25,6 +26,7 @@ from evalmark.strategies._metric_kinds import METRIC_KINDS
 from evalmark.strategies._openai_evals import OPENAI_EVALS_CLASSES, OpenAIEvalsMatch
 from evalmark.strategies._promptfoo import PromptfooAsserts
 from evalmark.strategies._retrieval import RetrievedSegments
+from evalmark.strategies._retrieval_metric import RetrievalMetric
 from evalmark.strategies._text import Contains, ContainsFacts, ExactMatch, KeywordRelevance
 
 __all__ = ["KINDS"]
@@ -108,6 +110,14 @@ KINDS: tuple[StrategyKind, ...] = (
         "every expected segment is in a retrieved item",
         lambda o, j: RetrievedSegments(o.get("threshold", 1.0), name=o["name"]),
         _THRESHOLD,
+    ),
+    StrategyKind(
+        "retrieval-metric",
+        "a trec_eval measure (ndcg_cut_10, map, P_5 ...) of the retrieved ids",
+        lambda o, j: RetrievalMetric(
+            o.get("measure", "ndcg_cut_10"), o.get("threshold", 0.5), name=o["name"]
+        ),
+        {"measure": check_text, "threshold": check_fraction},
     ),
     StrategyKind(
         "relevancy",

@@ -1,0 +1,233 @@
+//! Retrieval measures over one query, as trec_eval computes them: the run's documents ranked by
+//! score descending, ties broken by document id descending (byte order, as `strcmp`); a
+//! document is relevant when its judgment is at least the relevance level; unjudged documents
+//! are not relevant; nDCG's gain is the judgment itself (0 for judgments at or below 0) with a
+//! log2(rank + 1) discount, over the ideal ranking of the judged documents.
+
+use std::cmp::Ordering;
+
+/// One measure, with its cutoff where it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// Precision at k: relevant documents in the first k over k.
+    P(usize),
+    /// Recall at k: relevant documents in the first k over all relevant documents.
+    Recall(usize),
+    /// Precision at R, R the number of relevant documents.
+    Rprec,
+    /// One over the rank of the first relevant document.
+    RecipRank,
+    /// Average precision.
+    Map,
+    /// Average precision of the first k documents (still over all relevant documents).
+    MapCut(usize),
+    /// Normalized discounted cumulative gain of the whole ranking.
+    Ndcg,
+    /// nDCG of the first k documents against the ideal first k.
+    NdcgCut(usize),
+    /// 1 when a relevant document is in the first k, else 0.
+    Success(usize),
+}
+
+impl Measure {
+    /// The measure named `kind` (trec_eval's names) with cutoff `k` (ignored by measures
+    /// without one); `None` for an unknown name or a cutoff below 1.
+    pub fn parse(kind: &str, k: i64) -> Option<Measure> {
+        let cut = usize::try_from(k).ok().filter(|&k| k >= 1);
+        Some(match kind {
+            "P" => Measure::P(cut?),
+            "recall" => Measure::Recall(cut?),
+            "Rprec" => Measure::Rprec,
+            "recip_rank" => Measure::RecipRank,
+            "map" => Measure::Map,
+            "map_cut" => Measure::MapCut(cut?),
+            "ndcg" => Measure::Ndcg,
+            "ndcg_cut" => Measure::NdcgCut(cut?),
+            "success" => Measure::Success(cut?),
+            _ => return None,
+        })
+    }
+}
+
+/// One query: the run's documents and scores, and the judged documents with their judgments.
+pub struct Query<'a> {
+    pub run_docs: &'a [&'a [u8]],
+    pub run_scores: &'a [f64],
+    pub qrel_docs: &'a [&'a [u8]],
+    pub qrel_rels: &'a [i64],
+}
+
+/// Buffers reused from query to query.
+#[derive(Default)]
+pub struct Scratch {
+    order: Vec<usize>,
+    judged: Vec<Option<i64>>,
+    gains: Vec<i64>,
+}
+
+/// The ranking trec_eval uses: score descending, then document id descending.
+fn rank(docs: &[&[u8]], scores: &[f64], order: &mut Vec<usize>) {
+    order.clear();
+    order.extend(0..docs.len());
+    order.sort_unstable_by(|&i, &j| {
+        scores[j]
+            .partial_cmp(&scores[i])
+            .unwrap_or(Ordering::Equal)
+            .then_with(|| docs[j].cmp(docs[i]))
+    });
+}
+
+/// Discounted cumulative gain of the first `k` gains, summed in rank order as trec_eval does.
+fn dcg(gains: impl Iterator<Item = i64>, k: usize) -> f64 {
+    let mut sum = 0.0;
+    for (i, g) in gains.take(k).enumerate() {
+        if g > 0 {
+            sum += g as f64 / ((i + 2) as f64).log2();
+        }
+    }
+    sum
+}
+
+/// Write each measure of `measures` for query `q` into `out` (one value per measure), with
+/// documents judged at `level` or above counted as relevant.
+pub fn evaluate(q: &Query<'_>, measures: &[Measure], level: i64, s: &mut Scratch, out: &mut [f64]) {
+    let mut judgments: Vec<(&[u8], i64)> = q
+        .qrel_docs
+        .iter()
+        .copied()
+        .zip(q.qrel_rels.iter().copied())
+        .collect();
+    judgments.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let judged = |d: &[u8]| {
+        judgments
+            .binary_search_by(|(j, _)| (*j).cmp(d))
+            .ok()
+            .map(|i| judgments[i].1)
+    };
+    let num_rel = q.qrel_rels.iter().filter(|&&r| r >= level).count();
+    rank(q.run_docs, q.run_scores, &mut s.order);
+    s.judged.clear();
+    s.judged
+        .extend(s.order.iter().map(|&i| judged(q.run_docs[i])));
+    let relevant = |r: &Option<i64>| r.is_some_and(|r| r >= level);
+    let rel_in = |k: usize| s.judged.iter().take(k).filter(|r| relevant(r)).count();
+    let average_precision = |k: usize| {
+        if num_rel == 0 {
+            return 0.0;
+        }
+        let (mut so_far, mut sum) = (0usize, 0.0);
+        for (i, r) in s.judged.iter().take(k).enumerate() {
+            if relevant(r) {
+                so_far += 1;
+                sum += so_far as f64 / (i + 1) as f64;
+            }
+        }
+        sum / num_rel as f64
+    };
+    let mut ideal_ready = false;
+    for (m, slot) in measures.iter().zip(out.iter_mut()) {
+        *slot = match *m {
+            Measure::P(k) => rel_in(k) as f64 / k as f64,
+            Measure::Recall(_) if num_rel == 0 => 0.0,
+            Measure::Recall(k) => rel_in(k) as f64 / num_rel as f64,
+            Measure::Success(k) => f64::from(u8::from(rel_in(k) > 0)),
+            Measure::Rprec if num_rel == 0 => 0.0,
+            Measure::Rprec => rel_in(num_rel) as f64 / num_rel as f64,
+            Measure::RecipRank => s
+                .judged
+                .iter()
+                .position(relevant)
+                .map_or(0.0, |i| 1.0 / (i + 1) as f64),
+            Measure::Map => average_precision(usize::MAX),
+            Measure::MapCut(k) => average_precision(k),
+            Measure::Ndcg | Measure::NdcgCut(_) => {
+                if !ideal_ready {
+                    s.gains.clear();
+                    s.gains
+                        .extend(q.qrel_rels.iter().copied().filter(|&r| r > 0));
+                    s.gains.sort_unstable_by(|a, b| b.cmp(a));
+                    ideal_ready = true;
+                }
+                let k = match *m {
+                    Measure::NdcgCut(k) => k,
+                    _ => usize::MAX,
+                };
+                let ideal = dcg(s.gains.iter().copied(), k);
+                if ideal > 0.0 {
+                    dcg(s.judged.iter().map(|r| r.unwrap_or(0)), k) / ideal
+                } else {
+                    0.0
+                }
+            }
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(
+        measures: &[Measure],
+        docs: &[&str],
+        scores: &[f64],
+        qd: &[&str],
+        qr: &[i64],
+    ) -> Vec<f64> {
+        let rd: Vec<&[u8]> = docs.iter().map(|d| d.as_bytes()).collect();
+        let jd: Vec<&[u8]> = qd.iter().map(|d| d.as_bytes()).collect();
+        let q = Query {
+            run_docs: &rd,
+            run_scores: scores,
+            qrel_docs: &jd,
+            qrel_rels: qr,
+        };
+        let mut out = vec![0.0; measures.len()];
+        evaluate(&q, measures, 1, &mut Scratch::default(), &mut out);
+        out
+    }
+
+    #[test]
+    fn ties_go_to_the_larger_document_id() {
+        // a and b tie; b ranks first, so the relevant a is second.
+        let out = run(
+            &[Measure::RecipRank],
+            &["a", "b"],
+            &[1.0, 1.0],
+            &["a"],
+            &[1],
+        );
+        assert_eq!(out, vec![0.5]);
+    }
+
+    #[test]
+    fn precision_divides_by_the_cutoff_even_past_the_run() {
+        let out = run(
+            &[Measure::P(5), Measure::Success(1)],
+            &["a"],
+            &[1.0],
+            &["a"],
+            &[1],
+        );
+        assert_eq!(out, vec![0.2, 1.0]);
+    }
+
+    #[test]
+    fn no_relevant_documents_score_zero() {
+        let all = [
+            Measure::Map,
+            Measure::Rprec,
+            Measure::Ndcg,
+            Measure::Recall(3),
+        ];
+        assert_eq!(run(&all, &["a"], &[1.0], &["a"], &[0]), vec![0.0; 4]);
+        assert_eq!(run(&all, &[], &[], &[], &[]), vec![0.0; 4]);
+    }
+
+    #[test]
+    fn parse_rejects_unknown_names_and_zero_cutoffs() {
+        assert_eq!(Measure::parse("P", 0), None);
+        assert_eq!(Measure::parse("bpref", 0), None);
+        assert_eq!(Measure::parse("map", 0), Some(Measure::Map));
+    }
+}

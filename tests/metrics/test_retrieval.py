@@ -1,0 +1,163 @@
+"""Retrieval measures against pytrec_eval (trec_eval) on random and adversarial runs."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalmark.errors import MetricInputError
+from evalmark.metrics import retrieval_metrics, retrieval_metrics_batch
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+MEASURES = (
+    "P_1",
+    "P_5",
+    "P_10",
+    "recall_1",
+    "recall_10",
+    "Rprec",
+    "recip_rank",
+    "map",
+    "map_cut_3",
+    "map_cut_10",
+    "ndcg",
+    "ndcg_cut_1",
+    "ndcg_cut_10",
+    "success_1",
+    "success_5",
+)
+
+
+def reference(qrels, run, measures=MEASURES, level=1):
+    return pytrec_eval.RelevanceEvaluator(qrels, set(measures), relevance_level=level).evaluate(run)
+
+
+def assert_same(qrels, run, measures=MEASURES, level=1):
+    want = reference(qrels, run, measures, level)
+    got = retrieval_metrics(qrels, run, measures, relevance_level=level)
+    assert got.keys() == want.keys()
+    for q, values in want.items():
+        assert got[q].keys() == values.keys(), q
+        for m, v in values.items():
+            assert math.isclose(got[q][m], v, rel_tol=1e-12, abs_tol=1e-15), (q, m, got[q][m], v)
+
+
+def random_query(rng: random.Random, pool: list[str]):
+    judged = rng.sample(pool, rng.randint(0, len(pool)))
+    qrel = {d: rng.choice((-1, 0, 0, 1, 1, 2, 3)) for d in judged}
+    ranked = rng.sample(pool, rng.randint(0, len(pool)))
+    # Few distinct scores, so ties are common.
+    run = {d: float(rng.choice((0.5, 1.0, 1.0, 2.0, rng.random()))) for d in ranked}
+    return qrel, run
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_runs_equal_trec_eval(seed: int) -> None:
+    rng = random.Random(seed)
+    pool = [f"d{i}" for i in range(rng.randint(1, 30))]
+    qrels, run = {}, {}
+    for i in range(25):
+        qrel, ranking = random_query(rng, pool)
+        if rng.random() < 0.9:
+            qrels[f"q{i}"] = qrel
+        if rng.random() < 0.9:
+            run[f"q{i}"] = ranking
+    assert_same(qrels, run)
+    assert_same(qrels, run, level=2)
+
+
+ids = st.text(alphabet="abAB01é_", min_size=1, max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    qrel=st.dictionaries(ids, st.integers(-2, 4), max_size=8),
+    run=st.dictionaries(ids, st.sampled_from([0.0, 1.0, -1.0, 2.5, 1e-300]), max_size=12),
+)
+def test_adversarial_runs_equal_trec_eval(qrel: dict[str, int], run: dict[str, float]) -> None:
+    assert_same({"q": qrel}, {"q": run})
+
+
+def test_ties_break_by_document_id_descending() -> None:
+    qrels = {"q": {"a": 1}}
+    run = {"q": {"a": 1.0, "b": 1.0, "c": 1.0}}
+    # trec_eval ranks c, b, a: the relevant a is third.
+    assert reference(qrels, run, {"recip_rank"})["q"]["recip_rank"] == pytest.approx(1 / 3)
+    assert retrieval_metrics(qrels, run, ["recip_rank"])["q"]["recip_rank"] == pytest.approx(1 / 3)
+
+
+def test_edge_cases_equal_trec_eval() -> None:
+    qrels = {"judged_empty": {}, "none_relevant": {"a": 0}, "q": {"a": 2, "b": 1, "z": 3}}
+    run = {
+        "judged_empty": {"a": 1.0},
+        "none_relevant": {"a": 1.0},
+        "q": {},  # empty ranking of a judged query: scored, all zeros
+        "unjudged": {"a": 1.0},  # not in qrels: skipped
+    }
+    assert_same(qrels, run)
+    assert set(retrieval_metrics(qrels, run)) == {"none_relevant", "q"}
+    # k larger than the run, unjudged and zero-relevance documents inside it.
+    assert_same({"q": {"a": 1, "b": 0}}, {"q": {"x": 3.0, "b": 2.0, "a": 1.0}}, ("P_1000",))
+
+
+def test_default_measures_and_names() -> None:
+    qrels, run = {"q": {"a": 1, "b": 2}}, {"q": {"b": 0.3, "c": 0.2, "a": 0.1}}
+    got = retrieval_metrics(qrels, run)
+    assert set(got["q"]) == {"ndcg_cut_10", "map", "recip_rank", "P_5", "recall_10"}
+    assert retrieval_metrics(qrels, run, ["P.5"]) == retrieval_metrics(qrels, run, ["P_5"])
+    assert set(retrieval_metrics(qrels, run, ["success"])["q"]) == {
+        "success_1",
+        "success_5",
+        "success_10",
+    }
+    assert_same(qrels, run, ("P", "recall", "ndcg_cut", "map_cut", "success"))
+
+
+def test_batch_equals_one_query_at_a_time() -> None:
+    rng = random.Random(7)
+    pool = [f"d{i}" for i in range(12)]
+    rows = [random_query(rng, pool) for _ in range(40)]
+    qrels = [q for q, _ in rows]
+    runs = [r for _, r in rows]
+    got = retrieval_metrics_batch(qrels, runs, MEASURES, workers=2)
+    for i, (qrel, run) in enumerate(rows):
+        one = retrieval_metrics({"q": qrel}, {"q": run}, MEASURES)
+        for m in MEASURES:
+            want = one["q"][m] if "q" in one else 0.0
+            assert got[m][i] == want, (i, m)
+    serial = retrieval_metrics_batch(qrels, runs, MEASURES, workers=1)
+    assert all(np.array_equal(got[m], serial[m]) for m in MEASURES)
+
+
+def test_batch_takes_ranked_lists() -> None:
+    got = retrieval_metrics_batch([{"b": 1}], [["a", "b"]], ["recip_rank", "P_1"])
+    assert got["recip_rank"].tolist() == [0.5]
+    assert got["P_1"].tolist() == [0.0]
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "metrics"),
+    [
+        ({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["bpref"]),
+        ({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["P_0"]),
+        ({"q": {"a": 1.5}}, {"q": {"a": 1.0}}, ["map"]),
+        ({"q": {"a": 1}}, {"q": {"a": "high"}}, ["map"]),
+        ({"q": {"a": 1}}, {"q": {"a": float("nan")}}, ["map"]),
+    ],
+)
+def test_bad_input_is_a_typed_error(qrels, run, metrics) -> None:
+    with pytest.raises(MetricInputError):
+        retrieval_metrics(qrels, run, metrics)
+
+
+def test_batch_rejects_repeated_ids_and_unequal_lengths() -> None:
+    with pytest.raises(MetricInputError, match="twice"):
+        retrieval_metrics_batch([{"a": 1}], [["a", "a"]])
+    with pytest.raises(MetricInputError, match="equal length"):
+        retrieval_metrics_batch([{"a": 1}], [])

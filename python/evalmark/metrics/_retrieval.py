@@ -108,9 +108,13 @@ def _matrix(
 ) -> FloatArray:
     run_docs, scores, run_offsets = _flatten(runs, "run")
     qrel_docs, rels, qrel_offsets = _flatten(qrels, "qrels")
+    # trec_eval ranks by single-precision scores (1.0 and 1.0 + 1e-9 tie, as 0 and 1e-300 do),
+    # so scores are rounded to float32 first; one past its range is infinite there too.
+    with np.errstate(over="ignore"):
+        ranked = _array(scores, np.float64, "run scores").astype(np.float32).astype(np.float64)
     return _core.retrieval_measures(
         run_docs,
-        _array(scores, np.float64, "run scores"),
+        ranked,
         run_offsets,
         qrel_docs,
         _array(rels, np.int64, "qrels judgments"),

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
@@ -77,12 +77,15 @@ def test_a_cassette_key_is_stable_under_dict_order(
 
 @settings(max_examples=examples(40), deadline=None)
 @given(MESSAGES, st.dictionaries(KEYS, VALUES, max_size=3), st.randoms())
+@example(
+    messages=[{"role": "system", "content": ""}], params={"m": None}, random=random_module.Random(0)
+)
 def test_a_call_with_its_parameters_in_another_order_replays(
     messages: list[dict[str, Any]], params: dict[str, Any], random: random_module.Random
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
         cassette = Path(folder) / "c.jsonl"
-        live = chat_from_callable(lambda m, **p: f"reply to {len(m)}", model_id="m")
+        live = chat_from_callable(lambda m, /, **p: f"reply to {len(m)}", model_id="m")
         reply = record_replay(live, cassette, "record-missing").chat(messages, **params)
         replayer = record_replay(ScriptedChat([]), cassette, "replay", model_id="m")
         again = replayer.chat(reordered(messages, random), **reordered(params, random))

@@ -242,7 +242,7 @@ def indel_normalized_distance_batch(
     """``indel_normalized_distance`` for each pair."""
 
 def levenshtein_editops(
-    expected: str, actual: str, max_chars: int | None = None
+    expected: str, actual: str, max_chars: int | None = ...
 ) -> list[tuple[str, int, int]]:
     """RapidFuzz's ``Levenshtein.editops(expected, actual).as_list()``: time and memory
     O(n·m/64) time and n·m/4 bytes after the common prefix and suffix (at most 2^30 cells)."""
@@ -250,9 +250,9 @@ def levenshtein_editops(
 def levenshtein_cdist(
     queries: Any,
     choices: Any,
-    weights: tuple[int, int, int] = (1, 1, 1),
+    weights: tuple[int, int, int] = ...,
     score_cutoff: int | None = None,
-    workers: int = -1,
+    workers: int = ...,
 ) -> npt.NDArray[np.int64]:
     """The (len queries, len choices) matrix of ``levenshtein_distance``, rows in parallel."""
 
@@ -344,7 +344,7 @@ def cer_batch(
     """``cer`` for each pair."""
 
 def error_counts(
-    expected: Any, actual: Any, unit: str, workers: int = -1, max_chars: int | None = None
+    expected: Any, actual: Any, unit: str, workers: int = ..., max_chars: int | None = ...
 ) -> npt.NDArray[np.int64]:
     """(errors, reference length, hypothesis length) of each pair in words (``unit="word"``)
     or characters (``"char"``), an (n, 3) array."""

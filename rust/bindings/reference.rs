@@ -233,6 +233,30 @@ metric_pair! {
     }
 }
 
+/// Each row's chrF statistics (of the reference sacrebleu picks for the row), `opts.orders()`
+/// cells a row, rows in order: the sums of `corpus_chrf` and the table of `chrf_statistics`.
+fn chrf_rows(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    opts: &ChrfOptions,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<Vec<OrderStats>> {
+    ref_stats(
+        py,
+        &RefBatch::hold(expected, actual)?,
+        workers,
+        max_chars,
+        opts.orders(),
+        |s: &mut (chrf::Scratch, Vec<OrderStats>), refs, hyp, stop, cells: &mut [OrderStats]| {
+            chrf::segment_stats(refs, hyp, opts, &mut s.0, &mut s.1, stop)?;
+            cells.copy_from_slice(&s.1);
+            Ok(())
+        },
+    )
+}
+
 #[pyfunction]
 #[pyo3(
     signature = (expected, actual, char_order = CharOrder(6), word_order = WordOrder(0), beta = Beta(2), whitespace = false, eps_smoothing = false, lowercase = false, workers = Workers::ALL, max_chars = MaxChars::NONE),
@@ -261,18 +285,7 @@ fn corpus_chrf(
         lowercase,
     )?;
     let orders = opts.orders();
-    let rows = ref_stats(
-        py,
-        &RefBatch::hold(expected, actual)?,
-        workers,
-        max_chars,
-        orders,
-        |s: &mut (chrf::Scratch, Vec<OrderStats>), refs, hyp, stop, cells: &mut [OrderStats]| {
-            chrf::segment_stats(refs, hyp, &opts, &mut s.0, &mut s.1, stop)?;
-            cells.copy_from_slice(&s.1);
-            Ok(())
-        },
-    )?;
+    let rows = chrf_rows(py, expected, actual, &opts, workers, max_chars)?;
     let mut total = vec![[0u64; 3]; orders];
     for row in rows.chunks(orders) {
         for (t, x) in total.iter_mut().zip(row) {
@@ -367,18 +380,7 @@ fn chrf_statistics<'py>(
         lowercase,
     )?;
     let orders = opts.orders();
-    let rows = ref_stats(
-        py,
-        &RefBatch::hold(expected, actual)?,
-        workers,
-        max_chars,
-        orders,
-        |s: &mut (chrf::Scratch, Vec<OrderStats>), refs, hyp, stop, cells: &mut [OrderStats]| {
-            chrf::segment_stats(refs, hyp, &opts, &mut s.0, &mut s.1, stop)?;
-            cells.copy_from_slice(&s.1);
-            Ok(())
-        },
-    )?;
+    let rows = chrf_rows(py, expected, actual, &opts, workers, max_chars)?;
     let n = rows.len() / orders;
     let out: Vec<i64> = rows
         .iter()

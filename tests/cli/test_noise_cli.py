@@ -115,7 +115,7 @@ def test_plot_without_matplotlib_is_a_clear_usage_error(
     monkeypatch.setattr(importlib, "import_module", no_matplotlib)
     code, _, err = run(capsys, *ISSUE_ARGS, "--plot", str(tmp_path / "x.png"))
     assert code == 2
-    assert "--plot: plotting needs matplotlib" in err
+    assert "--plot: plotting needs the 'matplotlib' package" in err
     assert "pip install 'evalmark[plot]'" in err
 
 

@@ -64,13 +64,13 @@ def test_every_verdict_word_reads_the_same_as_a_first_word_and_a_verdict_line(
 
 @given(st.text(max_size=30))
 def test_other_first_words_are_never_guessed(text: str) -> None:
-    from evalmark.errors import VerdictParseError
+    from evalmark.errors import JudgeParseError
     from evalmark.models._prompts import VERDICT_WORDS
 
     first = "".join(ch for ch in text.split(" ")[0] if ch.isalpha()).casefold()
     try:
         verdict = parse_yes_no(text)
-    except VerdictParseError:
+    except JudgeParseError:
         return
     assert VERDICT_WORDS[first] is verdict  # only a listed word can give a verdict
 

@@ -87,7 +87,7 @@ def test_custom_string_template_with_json_judgments() -> None:
 def test_unreadable_reply_is_a_typed_error_inside_the_result() -> None:
     result = LLMJudge("relevancy", ScriptedChat(["I would rather not say."])).evaluate(SAMPLE, GOOD)
     assert not result.passed and result.error is not None
-    assert result.error.kind == "parse" and result.error.type == "VerdictParseError"
+    assert result.error.kind == "parse" and result.error.type == "JudgeParseError"
     assert result.error.raw == "I would rather not say."
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalmark.errors import GradeParseError, JsonJudgmentParseError, VerdictParseError
+from evalmark.errors import JudgeParseError
 from evalmark.strategies._parsing import (
     parse_grade,
     parse_grade_reply,
@@ -36,7 +36,7 @@ def test_yes_no_from_the_first_word(reply: str, expected: bool) -> None:
     "reply", ["", "Maybe", "Yesterday it rained", "Nope", "The answer is yes", "1. yes", "nothing"]
 )
 def test_anything_else_is_a_verdict_error_with_the_raw_reply(reply: str) -> None:
-    with pytest.raises(VerdictParseError) as info:
+    with pytest.raises(JudgeParseError) as info:
         parse_yes_no(reply)
     assert info.value.raw == reply
 
@@ -65,7 +65,7 @@ def test_grade_from_the_first_standalone_number(reply: str, grade: int) -> None:
 
 @pytest.mark.parametrize("reply", ["10", "0", "no grade here", "3.5 stars", "-2"])
 def test_bad_grades_are_errors(reply: str) -> None:
-    with pytest.raises(GradeParseError) as info:
+    with pytest.raises(JudgeParseError) as info:
         parse_grade(reply)
     assert info.value.raw == reply
 
@@ -78,7 +78,7 @@ def test_clamp_brings_out_of_range_grades_to_the_scale() -> None:
 
 def test_grade_line_of_our_templates_wins() -> None:
     assert parse_grade_reply("Mentions 2 facts of 3.\nGRADE: 4") == 4
-    with pytest.raises(GradeParseError):
+    with pytest.raises(JudgeParseError):
         parse_grade_reply("GRADE: 9")
 
 
@@ -115,6 +115,6 @@ def test_json_judgments(reply: str, passed: bool, score: float, explanation: str
     ],
 )
 def test_bad_json_judgments_are_errors(reply: str) -> None:
-    with pytest.raises(JsonJudgmentParseError) as info:
+    with pytest.raises(JudgeParseError) as info:
         parse_json_judgment(reply)
     assert info.value.raw == reply

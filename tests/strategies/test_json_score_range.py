@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evalmark import Sample
-from evalmark.errors import JsonJudgmentParseError
+from evalmark.errors import JudgeParseError
 from evalmark.models import ScriptedChat
 from evalmark.strategies import LLMJudge
 from evalmark.strategies._parsing import parse_json_judgment
@@ -14,7 +14,7 @@ SAMPLE = Sample(name="s", parameters=["Capital of France?"], expected_output="Pa
 
 
 def test_a_0_100_score_without_a_range_names_the_fix() -> None:
-    with pytest.raises(JsonJudgmentParseError, match=r"must be in \[0, 1\], got 85.*score_range"):
+    with pytest.raises(JudgeParseError, match=r"must be in \[0, 1\], got 85.*score_range"):
         parse_json_judgment('{"score": 85}')
 
 
@@ -25,7 +25,7 @@ def test_a_0_100_score_is_normalised() -> None:
     assert low.score == pytest.approx(0.3) and not low.passed
     # a 1-10 scale: (7 - 1) / 9
     assert parse_json_judgment('{"score": 7}', score_range=(1, 10)).score == pytest.approx(6 / 9)
-    with pytest.raises(JsonJudgmentParseError, match=r"must be in \[0, 100\], got 120"):
+    with pytest.raises(JudgeParseError, match=r"must be in \[0, 100\], got 120"):
         parse_json_judgment('{"score": 120}', score_range=(0, 100))
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from evalmark.cli import EXIT_OK
 from evalmark.cli import _tune_suite as tune_suite
 from evalmark.cli._tune_noise import Noise, noise_levels, split_values
-from evalmark.errors import CliError, PlotUnavailableError
+from evalmark.errors import CliError, OptionalDependencyError
 from evalmark.noise import BuildTruth, builds_from_counts, tune
 from evalmark.noise._gates import parse_threshold
 from evalmark.noise._plot import plot_tuning
@@ -228,7 +228,7 @@ def report_for_builds(
     if args.plot:
         try:
             plot_tuning(report, args.plot)
-        except PlotUnavailableError as exc:
+        except OptionalDependencyError as exc:
             raise CliError(f"--plot: {exc}") from None
     if args.format == "json":
         document = {

@@ -36,8 +36,6 @@ from evalmark.errors._judges import (
     CassetteError,
     CassetteFormatError,
     CassetteMiss,
-    GradeParseError,
-    JsonJudgmentParseError,
     JudgeFailure,
     JudgeParseError,
     JudgeReplyError,
@@ -47,7 +45,6 @@ from evalmark.errors._judges import (
     SecretFound,
     StrategyError,
     StructuredOutputError,
-    VerdictParseError,
 )
 from evalmark.errors._network import NetworkBlockedError
 from evalmark.errors._root import EvalmarkError
@@ -57,7 +54,6 @@ from evalmark.errors._system import (
     HistoryError,
     OptionalDependencyError,
     OutputPathError,
-    PlotUnavailableError,
     PluginError,
     SandboxUnavailableError,
 )
@@ -72,10 +68,8 @@ __all__ = [
     "DataFileError",
     "EvalmarkError",
     "ExtensionNotBuiltError",
-    "GradeParseError",
     "HistoryError",
     "ImportFormatError",
-    "JsonJudgmentParseError",
     "JudgeFailure",
     "JudgeParseError",
     "JudgeReplyError",
@@ -84,7 +78,6 @@ __all__ = [
     "NetworkBlockedError",
     "OptionalDependencyError",
     "OutputPathError",
-    "PlotUnavailableError",
     "PluginError",
     "Problem",
     "PromptFileError",
@@ -101,7 +94,6 @@ __all__ = [
     "TestCaseError",
     "TextTooLongError",
     "TraceError",
-    "VerdictParseError",
 ]
 
 for _name in __all__:

@@ -8,8 +8,6 @@ __all__ = [
     "CassetteError",
     "CassetteFormatError",
     "CassetteMiss",
-    "GradeParseError",
-    "JsonJudgmentParseError",
     "JudgeFailure",
     "JudgeParseError",
     "JudgeReplyError",
@@ -19,7 +17,6 @@ __all__ = [
     "SecretFound",
     "StrategyError",
     "StructuredOutputError",
-    "VerdictParseError",
 ]
 
 
@@ -67,18 +64,6 @@ class JudgeParseError(EvalmarkError, ValueError):
     def __init__(self, message: str, raw: str) -> None:
         super().__init__(f"{message}; the reply was {_excerpt(raw)}")
         self.raw = raw
-
-
-class VerdictParseError(JudgeParseError):
-    """The reply does not start with yes or no."""
-
-
-class GradeParseError(JudgeParseError):
-    """The reply holds no grade, or one outside the scale."""
-
-
-class JsonJudgmentParseError(JudgeParseError):
-    """The reply holds no usable JSON judgment."""
 
 
 class JudgeReplyError(JudgeParseError):

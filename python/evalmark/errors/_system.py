@@ -12,7 +12,6 @@ __all__ = [
     "HistoryError",
     "OptionalDependencyError",
     "OutputPathError",
-    "PlotUnavailableError",
     "PluginError",
     "SandboxUnavailableError",
 ]
@@ -55,10 +54,6 @@ class OutputPathError(EvalmarkError, OSError):
 
     def __str__(self) -> str:
         return str(self.args[0])
-
-
-class PlotUnavailableError(EvalmarkError, ImportError):
-    """matplotlib is not installed, so no plot can be drawn."""
 
 
 class PluginError(EvalmarkError, RuntimeError):

@@ -9,7 +9,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from evalmark.errors import PlotUnavailableError
+from evalmark.errors import OptionalDependencyError
 from evalmark.noise._tuning import TuneReport
 
 
@@ -63,8 +63,6 @@ def _pyplot() -> Any:
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ModuleNotFoundError:
-        raise PlotUnavailableError(
-            "plotting needs matplotlib, which is not installed: pip install 'evalmark[plot]'"
-        ) from None
+        raise OptionalDependencyError("matplotlib", "plot", "plotting") from None
     matplotlib.use("Agg")
     return importlib.import_module("matplotlib.pyplot")

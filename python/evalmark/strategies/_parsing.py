@@ -23,21 +23,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from evalmark.errors import (
-    GradeParseError,
-    JsonJudgmentParseError,
-    JudgeParseError,
-    VerdictParseError,
-)
+from evalmark.errors import JudgeParseError
 from evalmark.models._prompts import VERDICT_WORDS, parse_verdict
 from evalmark.models._structured import json_object_texts
 
 __all__ = [
-    "GradeParseError",
-    "JsonJudgmentParseError",
     "JudgeParseError",
     "Judgment",
-    "VerdictParseError",
     "parse_grade",
     "parse_grade_reply",
     "parse_json_judgment",
@@ -59,13 +51,13 @@ def parse_yes_no(text: str) -> bool:
     punctuation ignored). ``true``/``false``, ``pass``/``fail``, ``passed``/``failed`` and
     ``correct``/``incorrect`` are read the same way (the table
     :data:`~evalmark.models._prompts.templates.VERDICT_WORDS`). Anything else raises
-    :class:`VerdictParseError`."""
+    :class:`JudgeParseError`."""
     stripped = _LEADING_NOISE.sub("", text)
     match = _FIRST_WORD.match(stripped)
     word = match.group(0).casefold() if match else ""
     verdict = VERDICT_WORDS.get(word)
     if verdict is None:
-        raise VerdictParseError(
+        raise JudgeParseError(
             "the judge's reply does not start with a verdict (yes/no, true/false, pass/fail)",
             text,
         )
@@ -78,17 +70,17 @@ _NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w]|\.\d)")
 def parse_grade(text: str, low: int = 1, high: int = 5, *, clamp: bool = False) -> int:
     """The first standalone whole number of ``text`` on the scale ``low``..``high``.
 
-    Out of range: :class:`GradeParseError`, or the nearest end of the scale with ``clamp``.
+    Out of range: :class:`JudgeParseError`, or the nearest end of the scale with ``clamp``.
     A fractional first number (``"3.5"``) is an error: grades are whole numbers.
     """
     if low >= high:
         raise ValueError(f"a grade scale needs low < high, got {low}..{high}")
     match = _NUMBER.search(text)
     if match is None:
-        raise GradeParseError(f"the judge's reply holds no grade from {low} to {high}", text)
+        raise JudgeParseError(f"the judge's reply holds no grade from {low} to {high}", text)
     value = float(match.group(1))
     if not value.is_integer():
-        raise GradeParseError(
+        raise JudgeParseError(
             f"the judge gave {match.group(1)}, not a whole grade from {low} to {high}", text
         )
     grade = int(value)
@@ -96,7 +88,7 @@ def parse_grade(text: str, low: int = 1, high: int = 5, *, clamp: bool = False) 
         return grade
     if clamp:
         return min(high, max(low, grade))
-    raise GradeParseError(
+    raise JudgeParseError(
         f"the judge gave {grade}, outside the scale {low}..{high} (pass clamp=True to clamp)",
         text,
     )
@@ -143,7 +135,7 @@ def _as_bool(value: Any, raw: str) -> bool:
         return value
     if isinstance(value, str) and value.strip().casefold() in _JSON_VERDICTS:
         return _JSON_VERDICTS[value.strip().casefold()]
-    raise JsonJudgmentParseError(f'"passed" must be true or false, got {value!r}', raw)
+    raise JudgeParseError(f'"passed" must be true or false, got {value!r}', raw)
 
 
 def check_score_range(score_range: tuple[float, float]) -> tuple[float, float]:
@@ -183,14 +175,14 @@ def parse_json_judgment(
         score = data.get("score")
         if score is not None:
             if isinstance(score, bool) or not isinstance(score, int | float):
-                raise JsonJudgmentParseError(f'"score" must be a number, got {score!r}', text)
+                raise JudgeParseError(f'"score" must be a number, got {score!r}', text)
             if not (math.isfinite(score) and low <= score <= high):
                 hint = (
                     "; a judge on another scale needs score_range=(low, high)"
                     if (low, high) == (0.0, 1.0) and math.isfinite(score) and score > 1
                     else ""
                 )
-                raise JsonJudgmentParseError(
+                raise JudgeParseError(
                     f'"score" must be in [{low:g}, {high:g}], got {score!r}{hint}', text
                 )
             score = (float(score) - low) / (high - low)
@@ -211,6 +203,4 @@ def parse_json_judgment(
             score=float(score) if score is not None else (1.0 if passed else 0.0),
             explanation=explanation,
         )
-    raise JsonJudgmentParseError(
-        'the judge\'s reply holds no JSON object with "score" or "passed"', text
-    )
+    raise JudgeParseError('the judge\'s reply holds no JSON object with "score" or "passed"', text)

@@ -1,10 +1,11 @@
 """Getting the code out of a model's reply.
 
-Three ways: ``"none"`` takes the whole reply as the code; ``"markdown"`` takes fenced code
+Four ways: ``"none"`` takes the whole reply as the code; ``"markdown"`` takes fenced code
 blocks (```` ``` ```` or ``~~~``), filtered by language, skipping shell, console, text and JSON
-blocks unless asked for; or any function ``(reply) -> str | None``. Finding nothing is not an
-error: :class:`Extraction` says why, and the evaluators turn that into a failed result whose
-metadata ``reason`` is ``code_extraction_failed``.
+blocks unless asked for; ``"llm"`` asks a chat model to copy the code out (recorded like any
+judge call; see :mod:`evalmark.code._llm_extract`); or any function ``(reply) -> str | None``.
+Finding nothing is not an error: :class:`Extraction` says why, and the evaluators turn that
+into a failed result whose metadata ``reason`` is ``code_extraction_failed``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from evalmark.models._protocols import ChatModel
 from evalmark.results._results import EvaluationResult
 
 __all__ = [
@@ -28,7 +30,7 @@ __all__ = [
     "markdown_blocks",
 ]
 
-Extractor = Literal["none", "markdown"] | Callable[[str], "str | None"]
+Extractor = Literal["none", "markdown", "llm"] | Callable[[str], "str | None"]
 Select = Literal["first", "last", "all"]
 
 DEFAULT_SKIP: frozenset[str] = frozenset(
@@ -147,14 +149,15 @@ def extract_code(
     select: Select = "first",
     skip: Collection[str] = DEFAULT_SKIP,
     unlabeled: bool = True,
+    model: ChatModel | None = None,
 ) -> Extraction:
     """The code in ``text``.
 
     With ``"markdown"``: blocks whose language is ``language`` (any alias: ``py`` for
     ``python``), plus unlabeled blocks unless ``unlabeled=False``; without ``language``, every
     block whose language is not in ``skip``. ``select`` picks the ``first`` or ``last`` block,
-    or joins ``all`` of them with a blank line. A function extractor returns the code, or None
-    (or an empty string) for nothing.
+    or joins ``all`` of them with a blank line. With ``"llm"``: ``model`` copies the code out.
+    A function extractor returns the code, or None (or an empty string) for nothing.
     """
     if callable(extract):
         found = extract(text)
@@ -165,9 +168,15 @@ def extract_code(
         if not text.strip():
             return Extraction(None, "the output is empty")
         return Extraction(text, language=language or "")
+    if extract == "llm":
+        if model is None:
+            raise ValueError("extract='llm' needs model= (a chat model; a cassette records it)")
+        from evalmark.code._llm_extract import llm_extract
+
+        return llm_extract(text, model, language=language)
     if extract != "markdown":
         raise ValueError(
-            f"unknown extractor {extract!r}; use 'none', 'markdown' or a function "
+            f"unknown extractor {extract!r}; use 'none', 'markdown', 'llm' or a function "
             "(reply) -> str | None"
         )
     if select not in ("first", "last", "all"):

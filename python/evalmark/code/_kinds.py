@@ -1,6 +1,7 @@
 """The code evaluators as strategy kinds a suite file can name, and their options:
 
-- ``python-syntax``: ``extract`` (``markdown``, the default, or ``none``), ``select``;
+- ``python-syntax``: ``extract`` (``markdown``, the default; ``none``; or ``llm``: the suite's judge
+  model copies the code out, recorded like any judge call), ``select``;
 - ``json-syntax``, ``yaml-syntax``, ``toml-syntax``: ``extract`` (default ``none``), ``select``;
 - ``code-checker``: ``command`` (required: ``"ruff check --select F"`` or a list),
   ``language``, ``filename``, ``timeout``, ``ok-exit-codes``, ``extract``, ``select``;
@@ -93,7 +94,7 @@ check_exit_codes = _Check(
     {"type": "array", "items": {"type": "integer"}, "minItems": 1}, _exit_codes
 )
 _EXTRACT: dict[str, Checker] = {
-    "extract": check_choice("markdown", "none"),
+    "extract": check_choice("markdown", "none", "llm"),
     "select": check_choice("first", "last", "all"),
 }
 _LIMITS: dict[str, Checker] = {
@@ -108,11 +109,18 @@ _LIMITS: dict[str, Checker] = {
 }
 
 
-def _extracting(options: Options, default: str = "markdown") -> dict[str, Any]:
+def _extracting(options: Options, judge: Any, default: str = "markdown") -> dict[str, Any]:
+    extract = options.get("extract", default)
+    if extract == "llm" and judge is None:
+        raise StrategyError(
+            f"check {options['name']!r}: extract: llm asks the suite's judge model to copy the "
+            "code out; set judge: in the suite (a cassette records its calls)"
+        )
     return {
-        "extract": options.get("extract", default),
+        "extract": extract,
         "select": options.get("select", "first"),
         "name": options["name"],
+        "extract_model": judge if extract == "llm" else None,
     }
 
 
@@ -141,7 +149,7 @@ def _data(format: str) -> StrategyKind:
     return StrategyKind(
         f"{format}-syntax",
         f"the output (or a fenced {format} block) parses as {format.upper()}",
-        lambda o, j: DataSyntax(format, **_extracting(o, "none")),  # type: ignore[arg-type]
+        lambda o, j: DataSyntax(format, **_extracting(o, j, "none")),  # type: ignore[arg-type]
         dict(_EXTRACT),
     )
 
@@ -149,7 +157,7 @@ def _data(format: str) -> StrategyKind:
 PYTHON_SYNTAX = StrategyKind(
     "python-syntax",
     "the code in the output parses and compiles as Python",
-    lambda o, j: PythonSyntax(**_extracting(o)),
+    lambda o, j: PythonSyntax(**_extracting(o, j)),
     dict(_EXTRACT),
 )
 JSON_SYNTAX = _data("json")
@@ -171,7 +179,7 @@ def _code_checker(options: Options, judge: Any) -> CodeChecker:
         filename=options.get("filename"),
         timeout=float(options["timeout"]) if "timeout" in options else None,
         ok_exit_codes=tuple(options.get("ok-exit-codes", (0,))),
-        **_extracting(options),
+        **_extracting(options, judge),
     )
 
 
@@ -198,7 +206,7 @@ def _code_tests(options: Options, judge: Any) -> CodeTests:
         sandbox=options.get("sandbox", "bwrap"),
         limits=_limits(options),
         compare=options.get("compare", "lines"),
-        **_extracting(options),
+        **_extracting(options, judge),
     )
 
 

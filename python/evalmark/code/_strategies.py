@@ -2,10 +2,11 @@
 usable with :class:`evalmark.Scorer` and from suite files (their kinds are in
 :mod:`evalmark.code._kinds`).
 
-Each takes the code out of the output first (``extract``: ``"markdown"``, ``"none"`` or a
-function; see :mod:`evalmark.code._extract`); when there is none the result fails with
-metadata ``reason`` ``code_extraction_failed``. :class:`CodeTests` reads its tests from the
-strategy's arguments or from the sample's metadata (``tests``, ``cases``, ``entry-point``).
+Each takes the code out of the output first (``extract``: ``"markdown"``, ``"none"``,
+``"llm"`` with ``extract_model``, or a function; see :mod:`evalmark.code._extract`); when
+there is none the result fails with metadata ``reason`` ``code_extraction_failed``.
+:class:`CodeTests` reads its tests from the strategy's arguments or from the sample's metadata
+(``tests``, ``cases``, ``entry-point``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from evalmark.code._static import (
     run_checker,
 )
 from evalmark.errors import StrategyError
+from evalmark.models._protocols import ChatModel
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
@@ -61,22 +63,35 @@ class _Extracting:
         language: str | None,
         select: Select,
         name: str,
+        extract_model: ChatModel | None = None,
     ) -> None:
-        if not callable(extract) and extract not in ("none", "markdown"):
+        if not callable(extract) and extract not in ("none", "markdown", "llm"):
             raise ValueError(
-                f"{name}: extract must be 'none', 'markdown' or a function (reply) -> "
+                f"{name}: extract must be 'none', 'markdown', 'llm' or a function (reply) -> "
                 f"str | None, got {extract!r}"
+            )
+        if extract == "llm" and extract_model is None:
+            raise ValueError(
+                f"{name}: extract='llm' needs extract_model= (a chat model; a cassette records "
+                "its calls)"
             )
         if select not in ("first", "last", "all"):
             raise ValueError(f"{name}: select must be 'first', 'last' or 'all', got {select!r}")
         self.extract = extract
+        self.extract_model = extract_model
         self.language = language
         self.select: Select = select
         self.name = name
 
     def _code(self, sample: Sample, output: Any) -> tuple[str | None, str]:
         text = output_text(output, strategy=self.name, sample=sample)
-        found = extract_code(text, self.extract, language=self.language, select=self.select)
+        found = extract_code(
+            text,
+            self.extract,
+            language=self.language,
+            select=self.select,
+            model=self.extract_model,
+        )
         return found.code, found.reason
 
 
@@ -87,11 +102,16 @@ class PythonSyntax(_Extracting):
         self,
         *,
         extract: Extractor = "markdown",
+        extract_model: ChatModel | None = None,
         select: Select = "first",
         name: str | None = None,
     ) -> None:
         super().__init__(
-            extract=extract, language="python", select=select, name=name or "python-syntax"
+            extract=extract,
+            language="python",
+            select=select,
+            name=name or "python-syntax",
+            extract_model=extract_model,
         )
 
     @recorded
@@ -112,6 +132,7 @@ class DataSyntax(_Extracting):
         format: DataFormat,
         *,
         extract: Extractor = "none",
+        extract_model: ChatModel | None = None,
         select: Select = "first",
         name: str | None = None,
     ) -> None:
@@ -119,7 +140,11 @@ class DataSyntax(_Extracting):
             raise ValueError(f"format must be 'json', 'yaml' or 'toml', got {format!r}")
         self.format: DataFormat = format
         super().__init__(
-            extract=extract, language=format, select=select, name=name or f"{format}-syntax"
+            extract=extract,
+            language=format,
+            select=select,
+            name=name or f"{format}-syntax",
+            extract_model=extract_model,
         )
 
     @recorded
@@ -143,6 +168,7 @@ class CodeChecker(_Extracting):
         *,
         language: str = "python",
         extract: Extractor = "markdown",
+        extract_model: ChatModel | None = None,
         select: Select = "first",
         filename: str | None = None,
         sandbox: SandboxSpec = "local",
@@ -159,6 +185,7 @@ class CodeChecker(_Extracting):
             language=language,
             select=select,
             name=name or self.command[0].rsplit("/", 1)[-1],
+            extract_model=extract_model,
         )
         self.filename = filename or _FILENAMES.get(language, "solution.txt")
         self.sandbox = get_sandbox(sandbox)
@@ -244,6 +271,7 @@ class CodeTests(_Extracting):
         entry_point: str | None = None,
         language: str = "python",
         extract: Extractor = "markdown",
+        extract_model: ChatModel | None = None,
         select: Select = "first",
         sandbox: SandboxSpec = "bwrap",
         limits: Limits | None = None,
@@ -252,7 +280,11 @@ class CodeTests(_Extracting):
         name: str | None = None,
     ) -> None:
         super().__init__(
-            extract=extract, language=language, select=select, name=name or "code-tests"
+            extract=extract,
+            language=language,
+            select=select,
+            name=name or "code-tests",
+            extract_model=extract_model,
         )
         if tests is not None and cases is not None:
             raise ValueError(f"{self.name}: give tests or cases, not both")

@@ -180,8 +180,8 @@ class Suite:
     def judged(self) -> bool:
         """True when some check needs the judge."""
         turn_checks = [e.conversations.turn_strategies for e in self.evaluations if e.conversations]
-        return any(s.judged for e in self.evaluations for s in e.strategies) or any(
-            s.judged for checks in turn_checks for s in checks
+        return any(s.uses_judge for e in self.evaluations for s in e.strategies) or any(
+            s.uses_judge for checks in turn_checks for s in checks
         )
 
 

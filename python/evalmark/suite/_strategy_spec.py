@@ -26,6 +26,12 @@ class StrategySpec:
         return STRATEGY_KINDS[self.kind].judged
 
     @property
+    def uses_judge(self) -> bool:
+        """True when the check calls the judge model: a judged check, or one whose code is
+        copied out by it (``extract: llm``)."""
+        return self.judged or self.options.get("extract") == "llm"
+
+    @property
     def label(self) -> str:
         """The check's name in reports: its ``name`` option, else its kind."""
         name = self.options.get("name")

@@ -111,6 +111,51 @@ def test_evaluations_called_directly_join_the_suite_report(
     assert sorted(report["strategies"]) == ["ExactMatch", "TokenF1"]
 
 
+PLAIN_SCORER_TEST = """
+from evalmark import Evaluation, Sample, Samples, Scorer
+from evalmark.strategies import ExactMatch
+
+SAMPLES = Samples([
+    Sample(name="france", parameters=("Capital of France?",), expected_output="Paris"),
+    Sample(name="japan", parameters=("Capital of Japan?",), expected_output="Tokyo"),
+])
+
+
+def answer(question):
+    return "Paris"
+
+
+def test_plain_scorer():
+    report = Scorer().evaluate(SAMPLES, answer, ExactMatch())
+    assert report.pass_rate == 0.5
+
+
+def test_evaluation_object():
+    Evaluation(SAMPLES).evaluate(answer).using(ExactMatch()).run()
+
+
+def test_fixture(scorer):
+    scorer.evaluate_outputs(SAMPLES, ["Paris", "Tokyo"], ExactMatch())
+"""
+
+
+def test_a_plain_scorer_made_in_a_test_joins_the_suite_report_once(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    pytester.makepyfile(test_plain=PLAIN_SCORER_TEST)
+    out = tmp_path / "out"
+    result = run(pytester, f"--evalmark-report={out}")
+    result.assert_outcomes(passed=3)
+    suite = json.loads((out / "evaluation-suite-report.json").read_text(encoding="utf-8"))
+    rates = {report["name"]: report["summary"]["cases"]["pass_rate"] for report in suite["reports"]}
+    assert len(suite["reports"]) == 3  # the fixture's report once, not twice
+    assert rates == {
+        "test_plain.py::test_plain_scorer": 0.5,
+        "test_plain.py::test_evaluation_object": 0.5,
+        "test_plain.py::test_fixture": 1.0,
+    }
+
+
 SCORED_TEST = """
 from evalmark import Sample, Samples
 from evalmark.pytest import evaluation_test

@@ -1,6 +1,8 @@
 """Evaluations called directly (``strategy.evaluate(sample, output)``, ``judge.grade(...)``)
 reach the ambient tracer and any direct-evaluation listener (the pytest plugin's, which puts
-them in the suite report), once each.
+them in the suite report), once each. Reports a :class:`~evalmark.Scorer` or an
+:class:`~evalmark.Evaluation` returns reach any report listener (:func:`report_made`), so a plain
+``Scorer()`` made inside a test joins the suite report too.
 
 A strategy's ``evaluate``/``aevaluate`` (and a judge's ``grade``) carry :func:`recorded`. A
 call made while another recorded call or an engine run is under way records nothing: the engine
@@ -21,7 +23,14 @@ from typing import Any, TypeVar, cast
 
 from evalmark._tracing._tracer import EvaluationRecord, current_tracer
 
-__all__ = ["engine_run", "listening", "recorded"]
+__all__ = [
+    "announcing",
+    "engine_run",
+    "listening",
+    "recorded",
+    "report_made",
+    "watching_reports",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 Listener = Callable[[EvaluationRecord, Any], None]
@@ -32,6 +41,9 @@ _RECORDING: contextvars.ContextVar[bool] = contextvars.ContextVar(
 )
 _LISTENER: contextvars.ContextVar[Listener | None] = contextvars.ContextVar(
     "evalmark_direct_listener", default=None
+)
+_REPORTS: contextvars.ContextVar[Callable[[Any], None] | None] = contextvars.ContextVar(
+    "evalmark_report_listener", default=None
 )
 
 
@@ -54,6 +66,35 @@ def listening(listener: Listener) -> Iterator[None]:
         yield
     finally:
         _LISTENER.reset(token)
+
+
+@contextmanager
+def watching_reports(listener: Callable[[Any], None] | None) -> Iterator[None]:
+    """Call ``listener(report)`` for every report a scorer returns inside the block (``None``:
+    tell no one, for code that registers its reports itself)."""
+    token = _REPORTS.set(listener)
+    try:
+        yield
+    finally:
+        _REPORTS.reset(token)
+
+
+def report_made(report: Any) -> Any:
+    """Tell the report listener, if any, about ``report``; return it."""
+    listener = _REPORTS.get()
+    if listener is not None:
+        listener(report)
+    return report
+
+
+def announcing(method: F) -> F:
+    """Decorate an async method that returns a report: the report reaches the listener."""
+
+    @functools.wraps(method)
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        return report_made(await method(*args, **kwargs))
+
+    return cast(F, run)
 
 
 def _name(strategy: object) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from evalmark._tracing._direct import announcing
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.engine._pipeline import SampleSource, load_source, run_samples
 from evalmark.engine._run import run_sync
@@ -28,6 +29,9 @@ __all__ = ["ErrorPolicy", "Evaluation", "Scorer"]
 
 _Samples = SampleSource
 _DEFAULT = RunSettings()
+# The reports of scorers and evaluations reach the report listener (the pytest suite report).
+run_samples = announcing(run_samples)
+run_test_cases = announcing(run_test_cases)
 
 
 class Scorer:

@@ -1,6 +1,8 @@
 """Evaluations a test makes directly (``judge.evaluate(sample, output)``, ``judge.grade(...)``,
 ``strategy.evaluate(...)``) join the suite report: the plugin listens while each test runs and,
 when the test evaluated anything, registers one report of those results under the test's id.
+Reports of a plain ``Scorer()`` or ``Evaluation`` made inside the test join it too, under the
+test's id, unless the test registered them already (the ``scorer`` fixture, the decorators).
 
 The listener module of :mod:`evalmark._tracing._direct` imports nothing of evalmark's engine; the
 report is built (and numpy imported) only for a test that evaluated something.
@@ -12,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from evalmark._tracing._direct import listening
+from evalmark._tracing._direct import listening, watching_reports
 from evalmark._tracing._tracer import EvaluationRecord
 from evalmark.pytest._registry import REGISTRY
 
@@ -24,12 +26,21 @@ def collecting(test_id: str) -> Iterator[None]:
     """Collect the direct evaluations made inside the block and register them, when there
     are any, as one report named after ``test_id``."""
     seen: list[tuple[EvaluationRecord, Any]] = []
+    made: list[Any] = []
     try:
-        with listening(lambda record, result: seen.append((record, result))):
+        with (
+            listening(lambda record, result: seen.append((record, result))),
+            watching_reports(made.append),
+        ):
             yield
     finally:  # a failed assertion on a result still reports the result
         if seen:
             REGISTRY.add(report_of(seen, test_id), test_id)
+        registered = {id(entry.report) for entry in REGISTRY.entries()}
+        for report in made:
+            if id(report) not in registered:
+                REGISTRY.add(report, test_id)
+                registered.add(id(report))
 
 
 def report_of(seen: list[tuple[EvaluationRecord, Any]], name: str) -> Any:

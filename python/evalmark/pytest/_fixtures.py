@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from evalmark._tracing._direct import watching_reports
 from evalmark.pytest._registry import REGISTRY, answer_sources
 
 if TYPE_CHECKING:
@@ -39,19 +40,27 @@ class RegisteringScorer:
 
     def evaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.evaluate``, then register the report."""
-        return self._register(self._scorer.evaluate(*args, **self._named(kwargs)), args)
+        with watching_reports(None):
+            report = self._scorer.evaluate(*args, **self._named(kwargs))
+        return self._register(report, args)
 
     async def aevaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.aevaluate``, then register the report."""
-        return self._register(await self._scorer.aevaluate(*args, **self._named(kwargs)), args)
+        with watching_reports(None):
+            report = await self._scorer.aevaluate(*args, **self._named(kwargs))
+        return self._register(report, args)
 
     def evaluate_outputs(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.evaluate_outputs`` (precomputed outputs), then register the report."""
-        return self._register(self._scorer.evaluate_outputs(*args, **self._named(kwargs)))
+        with watching_reports(None):
+            report = self._scorer.evaluate_outputs(*args, **self._named(kwargs))
+        return self._register(report)
 
     async def aevaluate_outputs(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.aevaluate_outputs``, then register the report."""
-        return self._register(await self._scorer.aevaluate_outputs(*args, **self._named(kwargs)))
+        with watching_reports(None):
+            report = await self._scorer.aevaluate_outputs(*args, **self._named(kwargs))
+        return self._register(report)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._scorer, name)

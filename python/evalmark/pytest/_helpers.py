@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
+from evalmark._tracing._direct import watching_reports
 from evalmark.engine._defaults import DEFAULT_CONCURRENCY
 from evalmark.pytest._registry import REGISTRY, answer_sources
 
@@ -111,7 +112,8 @@ def _run_and_gate(
 
     # Named after the test (not the function under test), so a failed gate names the test.
     test = name or REGISTRY.current_test
-    report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies, name=test)
+    with watching_reports(None):  # registered below, with its gate
+        report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies, name=test)
     sources = answer_sources(function, samples)
     if min_pass_rate is None:
         REGISTRY.add(report, name, sources)

@@ -3,6 +3,8 @@ and recall as the field defines them, and every check reading a field from the t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from evalmark import Sample, TestCase
@@ -58,6 +60,19 @@ def test_judge_relevance_asks_about_each_chunk_and_statement() -> None:
     assert len(chat.calls) == 2
 
 
+def test_a_suite_check_picks_judge_relevance_and_uses_the_suites_judge() -> None:
+    from evalmark.errors import StrategyError
+    from evalmark.strategies._registry import build_strategy
+
+    chat = ScriptedChat({"store opens": "no", "full refund": "yes"})
+    check = build_strategy("contextual-precision", {"relevance": "judge"}, chat)
+    assert check.evaluate(SAMPLE, ["The store opens at nine.", RETRIEVED]).score == 0.5
+    assert len(chat.calls) == 2
+    with pytest.raises(StrategyError, match="set judge: in the suite"):
+        build_strategy("contextual-recall", {"relevance": "judge"}, None)
+    assert build_strategy("contextual-recall", {}, chat).model is None  # lexical by default
+
+
 def test_relevance_options_are_checked() -> None:
     with pytest.raises(ValueError, match="relevance must be one of"):
         ContextualRecall(relevance="fuzzy")  # type: ignore[arg-type]
@@ -109,3 +124,18 @@ def test_a_suite_check_takes_the_relevance_options() -> None:
     check = kind.build({"name": "recall", "relevance": "embedding", "min-similarity": 0.9}, None)
     assert check.relevance == "embedding" and check.min_similarity == 0.9
     assert check.evaluate(SAMPLE, [RETRIEVED]).score == 0.0
+
+
+def test_a_suite_whose_context_check_asks_the_judge_builds_its_judge(tmp_path: Path) -> None:
+    from evalmark import load_suite
+
+    (tmp_path / "samples.yaml").write_text("- name: a\n  parameters: [q]\n  context: [x]\n")
+    (tmp_path / "app.py").write_text("def answer(q):\n    return ['x']\n")
+    text = (
+        "name: ctx\nsamples: samples.yaml\napplication:\n  function: app.py:answer\n"
+        "strategies:\n  - contextual-recall: {relevance: RELEVANCE}\n"
+    )
+    (tmp_path / "suite.yaml").write_text(text.replace("RELEVANCE", "judge"))
+    assert load_suite(tmp_path / "suite.yaml").judged
+    (tmp_path / "suite.yaml").write_text(text.replace("RELEVANCE", "lexical"))
+    assert not load_suite(tmp_path / "suite.yaml").judged

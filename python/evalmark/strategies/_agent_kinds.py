@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from evalmark.errors import StrategyError
 from evalmark.strategies._agent_judges import PlanAdherenceJudge, TrajectoryJudge
 from evalmark.strategies._context_metrics import ContextualPrecision, ContextualRecall
 from evalmark.strategies._faithfulness import Faithfulness
@@ -82,15 +83,22 @@ _OVERLAP: Mapping[str, Checker] = {"threshold": check_fraction, "min-overlap": c
 
 _CONTEXT: Mapping[str, Checker] = {
     "threshold": check_fraction,
-    "relevance": check_choice("lexical", "embedding"),
+    "relevance": check_choice("lexical", "embedding", "judge"),
     "min-overlap": check_fraction,
     "min-similarity": check_fraction,
 }
 
 
-def _context_options(o: Options) -> dict[str, Any]:
+def _context_options(o: Options, judge: Any) -> dict[str, Any]:
+    relevance = o.get("relevance", "lexical")
+    if relevance == "judge" and judge is None:
+        raise StrategyError(
+            f"check {o['name']!r}: relevance: judge asks the suite's judge model whether each "
+            "chunk is relevant; set judge: in the suite (a cassette records its calls)"
+        )
     return {
-        "relevance": o.get("relevance", "lexical"),
+        "relevance": relevance,
+        "model": judge if relevance == "judge" else None,
         "min_overlap": o.get("min-overlap", 0.5),
         "min_similarity": o.get("min-similarity", 0.5),
         "name": o["name"],
@@ -101,13 +109,13 @@ AGENT_KINDS: tuple[StrategyKind, ...] = (
     StrategyKind(
         "contextual-precision",
         "rank-weighted precision of the retrieved chunks relevant to the case's context",
-        lambda o, j: ContextualPrecision(o.get("threshold", 0.5), **_context_options(o)),
+        lambda o, j: ContextualPrecision(o.get("threshold", 0.5), **_context_options(o, j)),
         _CONTEXT,
     ),
     StrategyKind(
         "contextual-recall",
         "share of the case's context statements attributable to the retrieved chunks",
-        lambda o, j: ContextualRecall(o.get("threshold", 0.5), **_context_options(o)),
+        lambda o, j: ContextualRecall(o.get("threshold", 0.5), **_context_options(o, j)),
         _CONTEXT,
     ),
     StrategyKind(

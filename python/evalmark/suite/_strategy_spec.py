@@ -27,9 +27,10 @@ class StrategySpec:
 
     @property
     def uses_judge(self) -> bool:
-        """True when the check calls the judge model: a judged check, or one whose code is
-        copied out by it (``extract: llm``)."""
-        return self.judged or self.options.get("extract") == "llm"
+        """True when the check calls the judge model: a judged check, one whose code it copies
+        out (``extract: llm``), or one whose chunks it finds relevant (``relevance: judge``)."""
+        options = self.options
+        return self.judged or options.get("extract") == "llm" or options.get("relevance") == "judge"
 
     @property
     def label(self) -> str:

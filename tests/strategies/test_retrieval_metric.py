@@ -46,3 +46,28 @@ def test_bad_measure_and_bad_output_are_typed_errors() -> None:
         RetrievalMetric("P")
     with pytest.raises(StrategyError, match="expected the retrieved items as a list"):
         RetrievalMetric().evaluate(sample("a"), "a")
+
+
+def test_graded_judgments_from_the_sample_metadata_are_the_gains() -> None:
+    qrels = {"d1": 3, "d2": 1, "d3": 0, "d4": 2}
+    s = Sample(name="g", parameters=["q"], metadata={"qrels": qrels})
+    retrieved = ["d2", "d3", "d4", "d9", "d1"]
+    run = {"q": {d: float(len(retrieved) - i) for i, d in enumerate(retrieved)}}
+    for measure in ("ndcg_cut_5", "map", "P_3", "recall_5"):
+        got = RetrievalMetric(measure).evaluate(s, retrieved)
+        want = retrieval_metrics({"q": qrels}, run, [measure])["q"][measure]
+        assert got.score == pytest.approx(want, abs=1e-12), measure
+    graded = RetrievalMetric("ndcg_cut_5").evaluate(s, retrieved).score
+    flat = Sample(name="f", parameters=["q"], expected_outputs=["d1", "d2", "d4"])
+    assert graded != RetrievalMetric("ndcg_cut_5").evaluate(flat, retrieved).score
+    result = RetrievalMetric("P_3").evaluate(s, retrieved)
+    assert result.metadata["expected"] == 3 and result.metadata["found"] == 3
+
+
+@pytest.mark.parametrize(
+    "qrels", [["d1"], {"d1": "high"}, {"d1": True}, {"d1": 0}], ids=["list", "str", "bool", "none"]
+)
+def test_bad_or_empty_graded_judgments_are_typed_errors(qrels: object) -> None:
+    s = Sample(name="g", parameters=["q"], metadata={"qrels": qrels})
+    with pytest.raises(StrategyError, match="sample 'g'"):
+        RetrievalMetric().evaluate(s, ["d1"])

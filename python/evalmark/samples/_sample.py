@@ -65,8 +65,9 @@ class Sample(
     ``parameters`` are the inputs for the function under test (always a list, even for one
     value). At most one of ``expected_output`` (the expected answer) and ``expected_outputs``
     (expected items, e.g. the segments a retriever should return) is set; a sample with
-    neither needs another expectation: ``expected_facts``, ``context`` or a rubric
-    (``metadata["rubric"]``). ``expected_facts``
+    neither needs another expectation: ``expected_facts``, ``context``, a rubric
+    (``metadata["rubric"]``) or graded relevance judgments (``metadata["qrels"]``, read by
+    :class:`~evalmark.strategies.RetrievalMetric`). ``expected_facts``
     are facts a good answer contains; ``context`` the documents the application is shown.
     Lists given in Python are stored as tuples, so values compare equal however they were made.
     """
@@ -123,13 +124,13 @@ class Sample(
             )
         self._coerce_lists(name)
         if self.expected_output is None and self.expected_outputs is None:
-            rubric = self.metadata.get("rubric") if isinstance(self.metadata, dict) else None
-            if not (self.expected_facts or self.context or rubric):
+            meta = self.metadata if isinstance(self.metadata, dict) else {}
+            if not (self.expected_facts or self.context or meta.get("rubric") or "qrels" in meta):
                 raise SampleError(
                     f"sample '{name}': missing the expectation: give exactly one of "
                     "expected-output (the expected answer) and expected-outputs (a list of "
-                    "expected items), or expected-facts, context or a rubric "
-                    "(metadata={'rubric': ...})"
+                    "expected items), or expected-facts, context, a rubric "
+                    "(metadata={'rubric': ...}) or relevance grades (metadata={'qrels': ...})"
                 )
         if type(self.expected_output) is not str and self.expected_output is not None:
             raise SampleError(

@@ -23,6 +23,21 @@ def _expected_ids(sample: Sample, output: Any) -> tuple[str, ...]:
     return (sample.expected_output,) if sample.expected_output else ()
 
 
+def _graded(sample: Sample, name: str) -> dict[str, int] | None:
+    graded = (sample.metadata or {}).get("qrels")
+    if graded is None:
+        return None
+    if not isinstance(graded, dict) or not all(
+        isinstance(doc, str) and isinstance(grade, int) and not isinstance(grade, bool)
+        for doc, grade in graded.items()
+    ):
+        raise StrategyError(
+            f"{name}: sample '{sample.name}': metadata qrels must map each document id to an "
+            "integer relevance grade, e.g. qrels: {doc-1: 2, doc-7: 1, doc-9: 0}"
+        )
+    return dict(graded)
+
+
 class RetrievalMetric:
     """A retrieval measure (trec_eval's name: ``ndcg_cut_10``, ``map``, ``recip_rank``,
     ``P_5``, ``recall_10``, ``Rprec``, ``success_1`` ...) of the retrieved document ids, in
@@ -30,8 +45,9 @@ class RetrievalMetric:
 
     The retrieved ids are the output (a list of ids, or of items with ``text``) or a TestCase's
     ``retrieval_context``; the expected ids are the TestCase's ``context``, else the sample's
-    ``expected_outputs`` (or ``expected_output``). Passes when the measure reaches
-    ``threshold``."""
+    ``expected_outputs`` (or ``expected_output``). Graded judgments come from the sample's
+    metadata ``qrels`` (document id to integer grade, as trec_eval's qrels: 0 is judged not
+    relevant; nDCG uses the grades as gains). Passes when the measure reaches ``threshold``."""
 
     def __init__(
         self, measure: str = "ndcg_cut_10", threshold: float = 0.5, *, name: str | None = None
@@ -51,27 +67,29 @@ class RetrievalMetric:
         """Score the retrieved ids against the expected ones."""
         from evalmark.metrics._retrieval import retrieval_metrics_batch
 
-        expected = _expected_ids(sample, output)
-        if not expected:
+        qrel = _graded(sample, self.name)
+        if qrel is None:
+            qrel = dict.fromkeys(_expected_ids(sample, output), 1)
+        if not any(grade > 0 for grade in qrel.values()):
             raise StrategyError(
-                f"{self.name}: sample '{sample.name}' lists no expected document ids; give "
-                "expected-outputs: [id, ...] (or a TestCase context)"
+                f"{self.name}: sample '{sample.name}' lists no relevant document ids; give "
+                "expected-outputs: [id, ...], metadata qrels: {id: grade} (or a TestCase context)"
             )
         retrieved = list(dict.fromkeys(retrieved_items(output, strategy=self.name, sample=sample)))
-        qrel = dict.fromkeys(expected, 1)
         score = float(
             retrieval_metrics_batch([qrel], [retrieved], (self.measure,))[self.measure][0]
         )
-        found = sum(1 for doc in retrieved if doc in qrel)
+        relevant = sum(1 for grade in qrel.values() if grade > 0)
+        found = sum(1 for doc in retrieved if qrel.get(doc, 0) > 0)
         passed = score >= self.threshold
         text = (
-            f"{self.measure} = {score:.4f}: {found} of {len(qrel)} expected ids among "
+            f"{self.measure} = {score:.4f}: {found} of {relevant} relevant ids among "
             f"{len(retrieved)} retrieved"
         )
         metadata: dict[str, Any] = {
             "measure": self.measure,
             "found": found,
-            "expected": len(qrel),
+            "expected": relevant,
             "retrieved": len(retrieved),
         }
         return EvaluationResult(passed, score, text, metadata)

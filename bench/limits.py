@@ -55,6 +55,11 @@ KERNELS: dict[str, Kernel] = {
 ROUNDS = 5
 
 
+def timed(kernel: Kernel, expected: list[str], actual: list[str], workers: int) -> float:
+    """The fastest of a few calls of ``kernel`` on the pairs, in seconds."""
+    return best_seconds(lambda: kernel(expected, actual, workers))
+
+
 def best_seconds(fn: Callable[[], Any], rounds: int = ROUNDS) -> float:
     """The fastest of ``rounds`` calls, in seconds (the least disturbed by other work)."""
     best = float("inf")
@@ -122,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             expected, actual = pairs("json" if name == "json_match" else "text", n, repeat)
             buffer = input_bytes(expected, actual)
             read, scan = ceilings(buffer)
-            rate = buffer.nbytes / best_seconds(lambda k=kernel: k(expected, actual, -1))
+            rate = buffer.nbytes / timed(kernel, expected, actual, -1)
             rows.append(
                 [
                     name,
@@ -142,8 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, kernel in KERNELS.items():
         expected, actual = pairs("json" if name == "json_match" else "text", n, 1)
         nbytes = input_bytes(expected, actual).nbytes
-        one = nbytes / best_seconds(lambda k=kernel: k(expected, actual, 1))
-        every = nbytes / best_seconds(lambda k=kernel: k(expected, actual, -1))
+        one = nbytes / timed(kernel, expected, actual, 1)
+        every = nbytes / timed(kernel, expected, actual, -1)
         thread_rows.append([name, mb(one), mb(every), f"{every / one:.2f}x"])
     print(table(["kernel", "1 worker", "all workers", "gain"], thread_rows, args.markdown))
     return 0

@@ -349,25 +349,21 @@ def error_counts(
     """(errors, reference length, hypothesis length) of each pair in words (``unit="word"``)
     or characters (``"char"``), an (n, 3) array."""
 
-def retrieval_measures(
-    run_docs: list[str],
-    run_scores: npt.NDArray[np.float64],
-    run_offsets: npt.NDArray[np.int64],
-    qrel_docs: list[str],
-    qrel_rels: npt.NDArray[np.int64],
-    qrel_offsets: npt.NDArray[np.int64],
+def retrieval_measures_of(
+    qrels: list[Any],
+    runs: list[Any],
     kinds: list[str],
     cutoffs: list[int],
     relevance_level: int = 1,
     workers: int = -1,
 ) -> npt.NDArray[np.float64]:
-    """trec_eval's measures of each query, a (queries, measures) matrix. Query i ranks
-    ``run_docs[run_offsets[i]:run_offsets[i+1]]`` by score descending, ties by document id
-    descending (byte order), against the judgments
-    ``qrel_docs[qrel_offsets[i]:qrel_offsets[i+1]]``; judgments >= ``relevance_level`` are
-    relevant. ``kinds[j]`` is ``P``, ``recall``, ``Rprec``, ``recip_rank``, ``map``,
-    ``map_cut``, ``ndcg``, ``ndcg_cut`` or ``success`` with cutoff ``cutoffs[j]`` (>= 1 where
-    the kind has one). O(n log n) per query of n documents; NaN scores are an error."""
+    """trec_eval's measures of each query, a (queries, measures) matrix, read from dicts: row i
+    ranks the dict ``runs[i]`` (document id to score, rounded to float32) by score descending,
+    ties by document id descending (byte order), against the dict ``qrels[i]`` (document id to
+    int judgment); judgments >= ``relevance_level`` are relevant. ``kinds[j]`` is ``P``,
+    ``recall``, ``Rprec``, ``recip_rank``, ``map``, ``map_cut``, ``ndcg``, ``ndcg_cut`` or
+    ``success`` with cutoff ``cutoffs[j]`` (>= 1 where the kind has one). O(n log n) per query
+    of n documents; a NaN, bool or non-number score, or a non-int judgment, is an error."""
 
 def cosine(expected: npt.NDArray[np.float64], actual: npt.NDArray[np.float64]) -> float:
     """dot(e, a) / (‖e‖·‖a‖), accumulated in float64; a zero vector gives 0.0; NaN or

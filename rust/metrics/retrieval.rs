@@ -4,8 +4,6 @@
 //! are not relevant; nDCG's gain is the judgment itself (0 for judgments at or below 0) with a
 //! log2(rank + 1) discount, over the ideal ranking of the judged documents.
 
-use std::cmp::Ordering;
-
 /// One measure, with its cutoff where it has one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Measure {
@@ -60,21 +58,36 @@ pub struct Query<'a> {
 /// Buffers reused from query to query.
 #[derive(Default)]
 pub struct Scratch {
-    order: Vec<usize>,
+    ranked: Vec<(u64, usize)>,
+    by_id: Vec<usize>,
     judged: Vec<Option<i64>>,
     gains: Vec<i64>,
 }
 
-/// The ranking trec_eval uses: score descending, then document id descending.
-fn rank(docs: &[&[u8]], scores: &[f64], order: &mut Vec<usize>) {
-    order.clear();
-    order.extend(0..docs.len());
-    order.sort_unstable_by(|&i, &j| {
-        scores[j]
-            .partial_cmp(&scores[i])
-            .unwrap_or(Ordering::Equal)
-            .then_with(|| docs[j].cmp(docs[i]))
-    });
+/// A key whose ascending order is `score`'s descending order (scores are never NaN; -0.0 and
+/// 0.0 tie, as trec_eval's comparison has them).
+fn descending_key(score: f64) -> u64 {
+    let bits = (score + 0.0).to_bits();
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    };
+    !ascending
+}
+
+/// The ranking trec_eval uses: score descending, then document id descending. Sorting integer
+/// keys beside the indices keeps the comparisons in one contiguous array; ids are compared
+/// only between tied scores.
+fn rank(docs: &[&[u8]], scores: &[f64], ranked: &mut Vec<(u64, usize)>) {
+    ranked.clear();
+    ranked.extend(
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (descending_key(s), i)),
+    );
+    ranked.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| docs[b.1].cmp(docs[a.1])));
 }
 
 /// Discounted cumulative gain of the first `k` gains, summed in rank order as trec_eval does.
@@ -91,24 +104,22 @@ fn dcg(gains: impl Iterator<Item = i64>, k: usize) -> f64 {
 /// Write each measure of `measures` for query `q` into `out` (one value per measure), with
 /// documents judged at `level` or above counted as relevant.
 pub fn evaluate(q: &Query<'_>, measures: &[Measure], level: i64, s: &mut Scratch, out: &mut [f64]) {
-    let mut judgments: Vec<(&[u8], i64)> = q
-        .qrel_docs
-        .iter()
-        .copied()
-        .zip(q.qrel_rels.iter().copied())
-        .collect();
-    judgments.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    s.by_id.clear();
+    s.by_id.extend(0..q.qrel_docs.len());
+    s.by_id
+        .sort_unstable_by(|&a, &b| q.qrel_docs[a].cmp(q.qrel_docs[b]));
+    let by_id = &s.by_id;
     let judged = |d: &[u8]| {
-        judgments
-            .binary_search_by(|(j, _)| (*j).cmp(d))
+        by_id
+            .binary_search_by(|&j| q.qrel_docs[j].cmp(d))
             .ok()
-            .map(|i| judgments[i].1)
+            .map(|i| q.qrel_rels[by_id[i]])
     };
     let num_rel = q.qrel_rels.iter().filter(|&&r| r >= level).count();
-    rank(q.run_docs, q.run_scores, &mut s.order);
+    rank(q.run_docs, q.run_scores, &mut s.ranked);
     s.judged.clear();
     s.judged
-        .extend(s.order.iter().map(|&i| judged(q.run_docs[i])));
+        .extend(s.ranked.iter().map(|&(_, i)| judged(q.run_docs[i])));
     let relevant = |r: &Option<i64>| r.is_some_and(|r| r >= level);
     let rel_in = |k: usize| s.judged.iter().take(k).filter(|r| relevant(r)).count();
     let average_precision = |k: usize| {
@@ -222,6 +233,27 @@ mod tests {
         ];
         assert_eq!(run(&all, &["a"], &[1.0], &["a"], &[0]), vec![0.0; 4]);
         assert_eq!(run(&all, &[], &[], &[], &[]), vec![0.0; 4]);
+    }
+
+    #[test]
+    fn the_descending_key_orders_scores_from_highest_and_ties_the_zeros() {
+        let scores = [
+            f64::INFINITY,
+            1e300,
+            1.0,
+            f64::MIN_POSITIVE / 2.0,
+            0.0,
+            -f64::MIN_POSITIVE / 2.0,
+            -1.0,
+            f64::NEG_INFINITY,
+        ];
+        for pair in scores.windows(2) {
+            assert!(
+                descending_key(pair[0]) < descending_key(pair[1]),
+                "{pair:?}"
+            );
+        }
+        assert_eq!(descending_key(-0.0), descending_key(0.0));
     }
 
     #[test]

@@ -68,36 +68,6 @@ def _parse(metrics: Iterable[str]) -> tuple[list[str], list[str], list[int]]:
     return keys, kinds, cuts
 
 
-def _flatten(
-    rows: Sequence[Mapping[str, object]], what: str
-) -> tuple[list[str], list[object], np.ndarray]:
-    docs: list[str] = []
-    values: list[object] = []
-    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-    for i, row in enumerate(rows):
-        if not isinstance(row, Mapping):
-            raise TypeError(f"{what} {i} must be a mapping of document id to value")
-        docs.extend(row.keys())
-        values.extend(row.values())
-        offsets[i + 1] = len(docs)
-    return docs, values, offsets
-
-
-def _array(values: list[object], dtype: type, what: str) -> np.ndarray:
-    try:
-        raw = np.asarray(values)
-    except (TypeError, ValueError, OverflowError):
-        raise MetricInputError(f"{what} must be numbers") from None
-    allowed = "iu" if dtype is np.int64 else "iuf"
-    if raw.size and raw.dtype.kind not in allowed:
-        kind = "int relevance judgments" if dtype is np.int64 else "numbers"
-        raise MetricInputError(f"{what} must be {kind}, got {raw.dtype} values")
-    try:
-        return raw.astype(dtype, copy=False)
-    except OverflowError:
-        raise MetricInputError(f"{what} must fit in 64 bits") from None
-
-
 def _matrix(
     qrels: Sequence[Mapping[str, int]],
     runs: Sequence[Mapping[str, float]],
@@ -106,24 +76,22 @@ def _matrix(
     relevance_level: int,
     workers: int | None,
 ) -> FloatArray:
-    run_docs, scores, run_offsets = _flatten(runs, "run")
-    qrel_docs, rels, qrel_offsets = _flatten(qrels, "qrels")
-    # trec_eval ranks by single-precision scores (1.0 and 1.0 + 1e-9 tie, as 0 and 1e-300 do),
-    # so scores are rounded to float32 first; one past its range is infinite there too.
-    with np.errstate(over="ignore"):
-        ranked = _array(scores, np.float64, "run scores").astype(np.float32).astype(np.float64)
-    return _core.retrieval_measures(
-        run_docs,
-        ranked,
-        run_offsets,
-        qrel_docs,
-        _array(rels, np.int64, "qrels judgments"),
-        qrel_offsets,
+    # The kernel reads each query's dict itself. trec_eval ranks by single-precision scores
+    # (1.0 and 1.0 + 1e-9 tie, as 0 and 1e-300 do), so the kernel rounds scores to float32.
+    return _core.retrieval_measures_of(
+        [_dict(row, i, "qrels") for i, row in enumerate(qrels)],
+        [_dict(row, i, "run") for i, row in enumerate(runs)],
         kinds,
         cuts,
         relevance_level,
         resolve_workers(workers),
     )
+
+
+def _dict(row: object, i: int, what: str) -> object:
+    if type(row) is dict or not isinstance(row, Mapping):
+        return row  # a mapping of another type is copied; anything else is refused by the kernel
+    return dict(row)
 
 
 def retrieval_metrics(

@@ -110,7 +110,7 @@ def test_an_allowed_loss_imports_without_it_and_is_recorded() -> None:
 
 
 def test_an_unknown_format_is_a_typed_error() -> None:
-    assert FORMATS == ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas")
+    assert FORMATS == ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas", "inspect")
     with pytest.raises(ImportFormatError, match="unknown import format 'nope'"):
         read("nope", RESULTS)
 

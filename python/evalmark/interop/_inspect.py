@@ -14,12 +14,14 @@ log's ``eval``, ``plan``, ``results`` and ``stats`` are kept verbatim in ``sourc
 
 from __future__ import annotations
 
-import json
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
+from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
 from evalmark.samples._case import ToolCall
@@ -54,6 +56,8 @@ _REFUSED = {
     "usage are)",
     "error": "the sample failed and has no answer",
 }
+_KNOWN = _READ | set(_PER_EPOCH)
+_KEBAB = tuple((key, key.replace("_", "-")) for key in _PER_EPOCH)
 _SCORERS = {"match": "match", "inspect_ai/match": "match"}
 _SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
 
@@ -119,8 +123,8 @@ def _member_order(name: str) -> tuple[int, int | str, int]:
 
 def _json(data: bytes, where: str) -> Any:
     try:
-        return json.loads(data)
-    except ValueError as exc:
+        return msgspec.json.decode(data)
+    except msgspec.DecodeError as exc:
         raise _error(f"not JSON: {exc}", where) from None
 
 
@@ -142,8 +146,10 @@ def _completion(output: Mapping[str, Any], where: str) -> str:
     raise _error("the sample has no output text", where, "output")
 
 
-def _tool_calls(messages: list[Any]) -> tuple[ToolCall, ...]:
+def _tool_calls(messages: Any) -> tuple[ToolCall, ...]:
     """The assistant's tool calls, each with the result of the tool message answering it."""
+    if not any(type(m) is dict and m.get("tool_calls") for m in messages):
+        return ()
     results = {
         m.get("tool_call_id"): m.get("content")
         for m in messages
@@ -205,13 +211,23 @@ def _checks(header: Mapping[str, Any], losses: Losses, where: str) -> dict[str, 
     return checks
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is a dict (as JSON decodes objects), else an empty one."""
+    return value if type(value) is dict else {}
+
+
 def _verdict(score: Any) -> bool | None:
-    value = as_mapping(score).get("value")
+    value = _dict(score).get("value")
     return {"C": True, "I": False}.get(value) if isinstance(value, str) else None
 
 
 def read_inspect(path: Path, losses: Losses) -> Imported:
     """Read an inspect_ai ``.json`` or ``.eval`` log (see the module's docstring)."""
+    with gc_paused():  # many small containers, none cyclic: the collector only slows it
+        return _read_inspect(path, losses)
+
+
+def _read_inspect(path: Path, losses: Losses) -> Imported:
     kind, header, rows = _read_log(path)
     if header.get("version") != 2:
         raise _error(
@@ -233,46 +249,41 @@ def read_inspect(path: Path, losses: Losses) -> Imported:
     model = str(spec.get("model") or "model").replace("/", "-")
     checks = _checks(header, losses, str(path))
     epochs = max((int(as_mapping(r).get("epoch") or 1) for _, r in rows), default=1)
-    samples: dict[str, Sample] = {}
+    firsts: dict[str, tuple[Mapping[str, Any], str, list[str]]] = {}
     outputs: dict[str, dict[str, str]] = {}
     recorded: dict[str, dict[str, Any]] = {}
     calls: dict[str, tuple[ToolCall, ...]] = {}
     for where, row in rows:
-        if not isinstance(row, Mapping) or "id" not in row:
+        if not isinstance(row, dict) or "id" not in row:
             raise _error("a sample needs an 'id'", where, "id")
-        for field in sorted(set(row) - _READ - set(_PER_EPOCH)):
+        for field in sorted(row.keys() - _KNOWN):
             if row[field] in (None, [], {}, ""):
                 continue
             what = _REFUSED.get(field, f"sample field {field!r} is not carried")
             losses.refuse(field, what, where, None, field)
-        row = _resolve(
-            {k: v for k, v in row.items() if k != "attachments"},
-            as_mapping(row.get("attachments")),
-            where,
-        )
+        if row.get("attachments"):  # only a log with attachments refers to them
+            row = _resolve(
+                {k: v for k, v in row.items() if k != "attachments"},
+                as_mapping(row.get("attachments")),
+                where,
+            )
         name = f"{task}-{row['id']}"
         epoch = int(row.get("epoch") or 1)
         build = model if epochs == 1 else f"{model}-epoch-{epoch}"
-        if name not in samples:
-            samples[name] = _sample(name, row, where)
-        answer = _completion(as_mapping(row.get("output")), where)
+        if name not in firsts:
+            firsts[name] = (row, where, _targets(row, where))
+        answer = _completion(_dict(row.get("output")), where)
         if name in outputs.setdefault(build, {}):
             raise _error(f"sample {row['id']!r} epoch {epoch} appears twice", where, "id")
         outputs[build][name] = answer
         recorded.setdefault(name, {})[build] = {
-            key.replace("_", "-"): row[key] for key in _PER_EPOCH if row.get(key) is not None
+            kebab: row[key] for key, kebab in _KEBAB if row.get(key) is not None
         }
-        calls.setdefault(name, _tool_calls(list(row.get("messages") or [])))
-        _parity(checks, samples[name], answer, as_mapping(row.get("scores")), where)
+        calls.setdefault(name, _tool_calls(row.get("messages") or []))
+        _parity(checks, name, firsts[name][2], answer, _dict(row.get("scores")), where)
     final = tuple(
-        Sample(
-            name=s.name,
-            parameters=s.parameters,
-            expected_output=s.expected_output,
-            expected_outputs=s.expected_outputs,
-            metadata={**s.metadata, "inspect-results": recorded[s.name]},
-        )
-        for s in samples.values()
+        _sample(name, row, where, targets, recorded[name])
+        for name, (row, where, targets) in firsts.items()
     )
     extra = {n: {"tool_calls": c} for n, c in calls.items() if c} if epochs == 1 else {}
     kept = {k: header[k] for k in ("eval", "plan", "results", "stats", "reductions") if k in header}
@@ -290,19 +301,26 @@ def read_inspect(path: Path, losses: Losses) -> Imported:
     )
 
 
-def _sample(name: str, row: Mapping[str, Any], where: str) -> Sample:
-    question = row.get("input")
-    if not isinstance(question, (str, list)):
-        raise _error("'input' must be a text or a list of messages", where, "input")
+def _targets(row: Mapping[str, Any], where: str) -> list[str]:
     target = row.get("target", "")
     targets = [target] if isinstance(target, str) else target
     if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
         raise _error("'target' must be a text or a list of texts", where, "target")
+    return targets
+
+
+def _sample(
+    name: str, row: Mapping[str, Any], where: str, targets: list[str], results: dict[str, Any]
+) -> Sample:
+    question = row.get("input")
+    if not isinstance(question, (str, list)):
+        raise _error("'input' must be a text or a list of messages", where, "input")
     metadata = {
         key: row[field]
         for key, field in (("inspect-metadata", "metadata"), ("inspect-choices", "choices"))
         if row.get(field)
     }
+    metadata["inspect-results"] = results
     return Sample(
         name=name,
         parameters=Parameters([question]),
@@ -314,13 +332,14 @@ def _sample(name: str, row: Mapping[str, Any], where: str) -> Sample:
 
 def _parity(
     checks: Mapping[str, Mapping[str, Any]],
-    sample: Sample,
+    name: str,
+    targets: list[str],
     answer: str,
     scores: Mapping[str, Any],
     where: str,
 ) -> None:
     """Refuse when a re-scored scorer disagrees with the score the log recorded."""
-    targets = sample.expected_outputs or (sample.expected_output or "",)
+    targets = targets or [""]
     for scorer, options in checks.items():
         if scorer not in scores:
             continue
@@ -336,9 +355,9 @@ def _parity(
             for target in targets
         )
         if wanted is None or wanted != got:
-            value = as_mapping(scores[scorer]).get("value")
+            value = _dict(scores[scorer]).get("value")
             raise _error(
-                f"sample {sample.name}: the recorded {scorer} score {value!r} differs from the "
+                f"sample {name}: the recorded {scorer} score {value!r} differs from the "
                 f"re-score {'C' if got else 'I'}; the log's scorer options may not be the ones "
                 "it ran with",
                 where,

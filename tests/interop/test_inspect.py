@@ -3,10 +3,11 @@ hand-built from the published log schema by ``fixtures/inspect/make_fixtures.py`
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import sys
 import zipfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -20,10 +21,19 @@ FIXTURES = Path(__file__).parent / "fixtures" / "inspect"
 JSON_LOG = FIXTURES / "capitals.json"
 EVAL_LOG = FIXTURES / "capitals.eval"
 
-sys.path.insert(0, str(FIXTURES))
-import make_fixtures  # noqa: E402
 
-sys.path.remove(str(FIXTURES))
+def _generator() -> ModuleType:
+    """The fixtures' generator, loaded from its file under a name of its own."""
+    spec = importlib.util.spec_from_file_location(
+        "inspect_log_fixtures", FIXTURES / "make_fixtures.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_fixtures = _generator()
 
 
 def _write(tmp_path: Path, log: dict[str, Any]) -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -110,7 +111,7 @@ def test_an_allowed_loss_imports_without_it_and_is_recorded() -> None:
 
 
 def test_an_unknown_format_is_a_typed_error() -> None:
-    assert FORMATS == ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas")
+    assert FORMATS == ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas", "inspect")
     with pytest.raises(ImportFormatError, match="unknown import format 'nope'"):
         read("nope", RESULTS)
 
@@ -159,3 +160,53 @@ def test_a_results_field_it_does_not_know_is_refused_at_its_line(tmp_path: Path)
     line = path.read_text().splitlines()[caught.value.line - 1]
     assert '"traceId"' in line
     assert "--allow-loss result.traceId" in str(caught.value)
+
+
+def test_bleu_is_promptfoos_own_bleu_worked_by_hand() -> None:
+    from evalmark.strategies._promptfoo import promptfoo_assert_score, promptfoo_bleu
+
+    assert promptfoo_bleu("The cat sat on the mat", "the cat sat on the mat") == 1.0
+    # 1..4-gram precisions 5/6, 3/5, 1/4, 0 (counted as 1e-7); equal lengths: no penalty
+    expected = (5 / 6 * 3 / 5 * 1 / 4 * 1e-7) ** 0.25
+    assert promptfoo_bleu("the cat is on the mat", ["the cat sat on the mat"]) == pytest.approx(
+        expected
+    )
+    # several references: per order, the reference with the most clipped matches
+    two = ["a cat sat on the mat", "the cat sat on a mat today"]
+    best = (6 / 7 * 4 / 6 * 3 / 5 * 2 / 4) ** 0.25
+    assert promptfoo_bleu("the cat sat on the mat today", two) == pytest.approx(best)
+    # promptfoo's brevity penalty is exp(1 - c/r): above 1 for a short candidate
+    short = promptfoo_bleu("the cat sat on", "the cat sat on the mat")
+    assert short == pytest.approx(math.exp(1 - 4 / 6)) and short > 1
+    assert promptfoo_assert_score("bleu", "the cat sat on", "the cat sat on the mat", None) == (
+        True,
+        pytest.approx(short),
+    )  # default threshold 0.5
+    ok, score = promptfoo_assert_score("not-bleu", "the cat sat on", "the cat sat on the mat", 0.5)
+    assert not ok and score == pytest.approx(1 - short)
+    assert promptfoo_assert_score("bleu", "", "x", None) == (False, 0.0)  # promptfoo errors
+
+
+def test_a_bleu_assertion_imports_and_scores_its_value(tmp_path: Path) -> None:
+    from evalmark.strategies._promptfoo import PromptfooAsserts, promptfoo_bleu
+
+    config = tmp_path / "promptfooconfig.yaml"
+    config.write_text(
+        "prompts: ['Describe {{ animal }}']\n"
+        "providers: [echo]\n"
+        "tests:\n"
+        "  - vars: {animal: cat}\n"
+        "    assert:\n"
+        "      - {type: bleu, value: the cat sat on the mat, threshold: 0.6}\n"
+        "      - {type: contains, value: cat}\n"
+    )
+    (sample,) = read("promptfoo", config).samples
+    result = PromptfooAsserts().evaluate(sample, "the cat sat on")
+    short = math.exp(1 - 4 / 6)  # 1.40: promptfoo's score goes above 1
+    assert result.passed and result.score == 1.0  # evalmark's scores stay in [0, 1]
+    assert result.metadata["promptfoo-score"] == pytest.approx((short + 1) / 2)
+    low = PromptfooAsserts().evaluate(sample, "a cat on a rug")
+    assert not low.passed and low.metadata["failed"] == ["bleu"]
+    assert low.score == pytest.approx(
+        (promptfoo_bleu("a cat on a rug", "the cat sat on the mat") + 1) / 2
+    )

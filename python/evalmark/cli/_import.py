@@ -11,7 +11,7 @@ from evalmark.cli import EXIT_OK
 
 # The formats of evalmark.interop.FORMATS, listed here so that the help stays light (a test
 # checks they agree).
-FORMATS = ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas")
+FORMATS = ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas", "inspect")
 
 
 def register(subparsers: Any) -> None:
@@ -29,7 +29,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "path",
         help="the source file: promptfooconfig.yaml or results JSON, an OpenAI eval spec YAML, "
-        "DeepEval goldens (JSON, JSONL, CSV), an lm-eval samples_*.jsonl, Ragas JSONL",
+        "DeepEval goldens (JSON, JSONL, CSV), an lm-eval samples_*.jsonl, Ragas JSONL, an "
+        "inspect_ai .json or .eval log",
     )
     parser.add_argument("-o", "--output", required=True, help="the suite folder to write")
     parser.add_argument(

@@ -20,7 +20,14 @@ from evalmark.interop._suite import write_suite
 
 __all__ = ["FORMATS", "Imported", "read", "write_suite"]
 
-FORMATS: tuple[str, ...] = ("promptfoo", "openai-evals", "deepeval", "lm-eval", "ragas")
+FORMATS: tuple[str, ...] = (
+    "promptfoo",
+    "openai-evals",
+    "deepeval",
+    "lm-eval",
+    "ragas",
+    "inspect",
+)
 """The formats :func:`read` knows."""
 
 
@@ -65,6 +72,10 @@ def read(
         from evalmark.interop._ragas import read_ragas
 
         return read_ragas(source, losses)
+    if format == "inspect":
+        from evalmark.interop._inspect import read_inspect
+
+        return read_inspect(source, losses)
     raise ImportFormatError(
         [Problem(f"unknown import format {format!r}; known: {', '.join(FORMATS)}")]
     )

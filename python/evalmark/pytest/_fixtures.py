@@ -125,6 +125,9 @@ def samples(request: pytest.FixtureRequest) -> Samples:
             f"{request.node.nodeid}: evalmark_samples takes only tags=..., not {', '.join(unknown)}"
         )
     sources = [_resolve_source(source, request) for source in marker.args]
+    from evalmark.pytest._github import SAMPLE_FILES
+
+    request.node.stash[SAMPLE_FILES] = [s for s in sources if isinstance(s, Path)]
     return load_samples(*sources, tags=marker.kwargs.get("tags"))
 
 

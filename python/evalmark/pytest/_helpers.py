@@ -163,9 +163,20 @@ def evaluation_test(
             return test(*args, **kwargs)
 
         wrapper.__signature__ = _without(signature, "report")  # type: ignore[attr-defined]
+        # where the samples are, for --evalmark-github's annotations
+        files = _sample_files(samples, _folder_of(test))
+        wrapper.evalmark_sample_files = files  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _sample_files(source: Any, folder: Path | None) -> list[Path]:
+    """The sample files a source names (relative ones resolved as the test will)."""
+    sources = [source] if isinstance(source, str | Path) else source
+    if not isinstance(sources, list | tuple):
+        return []
+    return [Path(_near(s, folder)) for s in sources if isinstance(s, str | Path)]
 
 
 def _id_of_strategy(strategy: Any) -> str:

@@ -69,6 +69,20 @@ def add_options(parser: pytest.Parser) -> None:
         help="cassette record mode for this run (default: replay, or $EVALMARK_RECORD_MODE)",
     )
     group.addoption(
+        "--evalmark-github",
+        dest="evalmark_github",
+        action="store_true",
+        default=None,
+        help="write a GitHub Actions step summary ($GITHUB_STEP_SUMMARY) and an error "
+        "annotation per failing case (on by itself when GITHUB_ACTIONS=true)",
+    )
+    group.addoption(
+        "--evalmark-no-github",
+        dest="evalmark_github",
+        action="store_false",
+        help="no GitHub Actions summary or annotations, even under GITHUB_ACTIONS=true",
+    )
+    group.addoption(
         "--evalmark-baseline",
         metavar="FILE",
         default=None,
@@ -108,6 +122,9 @@ class SessionState:
         self.show_scores: bool = bool(
             config.getini("evalmark_show_scores") if shown is None else shown
         )
+        self.github: bool | None = config.getoption("evalmark_github")
+        self.places: dict[str, Any] = {}  # test id → its TestPlace (for --evalmark-github)
+        self.github_lines: list[str] = []
         self.previous_mode: str | None = os.environ.get(MODE_ENV)
         self.merged: list[RegisteredReport] = []
         self.worker_payloads: list[dict[str, str]] = []

@@ -15,6 +15,9 @@ Options (all ``--evalmark-*``):
 ``--evalmark-record-mode=replay|record-missing|rewrite|off``
     the cassette mode for the run (sets ``EVALMARK_RECORD_MODE``; the ``evalmark_record_mode``
     fixture gives it to pass explicitly, which also wins over ``CI``).
+``--evalmark-github`` (on by itself when ``GITHUB_ACTIONS=true``; ``--evalmark-no-github``)
+    append a step summary to ``$GITHUB_STEP_SUMMARY`` and print an error annotation per
+    failing case, at its sample's line (``evalmark_samples``) or the test's.
 ``--evalmark-baseline=FILE`` and ``--evalmark-max-drop=FRACTION``
     compare the run's suite report with a previous JSON suite report and fail the session when
     the score drops by more than the allowed fraction (default 0.05).
@@ -126,6 +129,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return (yield)
     finally:
         REGISTRY.current_test = None
+        state = item.config.stash.get(_PLUGIN_KEY, None)
+        if state is not None and state.github is not False:
+            from evalmark.pytest._github import place_of
+
+            state.places[item.nodeid] = place_of(item)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -277,6 +285,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     )
     state.summary_lines = outcome.lines
     state.failure = outcome.failure
+    from evalmark.report._github import github_enabled
+
+    if merged and github_enabled(state.github):
+        from evalmark.pytest._github import session_github
+
+        state.github_lines = session_github(merged, state.places, outcome.failure)
     if outcome.failure is not None and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -308,6 +322,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     state = config.stash.get(_PLUGIN_KEY, None)
     if state is None or not state.summary_lines:
         return
+    for line in state.github_lines:  # GitHub reads its annotations from the output
+        terminalreporter.write_line(line)
     terminalreporter.write_sep("=", "evalmark")
     for line in state.summary_lines:
         terminalreporter.write_line(line)

@@ -9,6 +9,7 @@ from typing import Any
 
 from evalmark.models._prompts import PROMPTS
 from evalmark.strategies._agent_kinds import AGENT_KINDS
+from evalmark.strategies._inspect import INSPECT_LOCATIONS, INSPECT_SCORERS, InspectScorer
 from evalmark.strategies._kinds import (
     StrategyKind,
     check_choice,
@@ -172,6 +173,21 @@ KINDS: tuple[StrategyKind, ...] = (
             "ignore-case": check_choice(True, False),
             "ignore-punctuation": check_choice(True, False),
             "regexes-to-ignore": _check_patterns,
+        },
+    ),
+    StrategyKind(
+        "inspect-scorer",
+        "an inspect_ai text scorer (match, includes), its semantics",
+        lambda o, j: InspectScorer(
+            o.get("scorer", "match"),
+            location=o.get("location", "end"),
+            ignore_case=o.get("ignore-case", True),
+            name=o["name"],
+        ),
+        {
+            "scorer": check_choice(*INSPECT_SCORERS),
+            "location": check_choice(*INSPECT_LOCATIONS),
+            "ignore-case": check_choice(True, False),
         },
     ),
 )

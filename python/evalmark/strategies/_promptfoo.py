@@ -3,18 +3,22 @@
 An imported promptfoo test keeps its assertions verbatim in the sample's metadata
 (``promptfoo-assert``: a list of ``{type, value, weight, threshold}``, and
 ``promptfoo-threshold``: the test's threshold). :class:`PromptfooAsserts` reads them back and
-decides the test the way promptfoo does: each assertion scores 0 or 1 (``not-`` inverts it);
+decides the test the way promptfoo does: each assertion scores 0 or 1 (``not-`` inverts it;
+``bleu`` scores its value);
 the test's score is the weighted mean; the test passes when every assertion passes, or, when
 the test sets a threshold, when the score reaches it.
 
 Where promptfoo's meaning differs from evalmark's metric of the same name, this check follows
 promptfoo: ``levenshtein``'s threshold is a maximum edit distance (default 5), not a
-similarity; ``equals`` and ``contains`` compare the raw text, without evalmark's normalization.
+similarity; ``equals`` and ``contains`` compare the raw text, without evalmark's normalization;
+``bleu`` is promptfoo's own BLEU (:func:`promptfoo_bleu`), not sacreBLEU's, and scores its
+value (the assertion passes at ``threshold``, default 0.5; ``not-bleu`` scores 1 - BLEU).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -24,9 +28,16 @@ from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
 
-__all__ = ["PROMPTFOO_ASSERT_TYPES", "PromptfooAsserts", "promptfoo_assert_passes"]
+__all__ = [
+    "PROMPTFOO_ASSERT_TYPES",
+    "PromptfooAsserts",
+    "promptfoo_assert_passes",
+    "promptfoo_assert_score",
+    "promptfoo_bleu",
+]
 
 _LEVENSHTEIN_DEFAULT = 5.0
+_BLEU_DEFAULT = 0.5
 
 
 def _text(value: Any) -> str:
@@ -81,6 +92,70 @@ def _levenshtein(output: str, value: Any, threshold: float | None) -> bool:
     return levenshtein_distance(output, _text(value)) <= limit
 
 
+def _words(text: str) -> list[str]:
+    """promptfoo's BLEU tokens: lower case, trimmed, split on whitespace (an empty text is one
+    empty token, as JavaScript splits it)."""
+    return re.split(r"\s+", text.lower().strip())
+
+
+def _grams(words: Sequence[str], n: int) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for i in range(len(words) - n + 1):
+        gram = " ".join(words[i : i + n])
+        counts[gram] = counts.get(gram, 0) + 1
+    return counts
+
+
+def promptfoo_bleu(candidate: str, references: str | Sequence[str]) -> float:
+    """promptfoo's ``bleu`` score: whitespace tokens in lower case; for n = 1..4 the clipped
+    n-gram precision against the reference that gives the most matches; a zero precision
+    counts as 1e-7; the geometric mean with equal weights times the brevity penalty
+    ``exp(1 - c/r)`` (1 when the candidate is longer), ``r`` the length of the reference
+    closest to the candidate's (the first on a tie). ValueError for an empty candidate or no
+    reference (promptfoo refuses them).
+
+    promptfoo's brevity penalty divides the other way round from Papineni et al.'s
+    ``exp(1 - r/c)``: a candidate shorter than the reference gets a penalty above 1, and the
+    score can exceed 1. That is reproduced, so a verdict is promptfoo's; the check reports a
+    test's score clipped to [0, 1] (promptfoo's own in the result's metadata)."""
+    if isinstance(references, str):
+        references = [references]
+    if not candidate or not references:
+        raise ValueError("bleu needs a non-empty output and at least one reference")
+    words = _words(candidate)
+    tokenized = [_words(reference) for reference in references]
+    closest = len(tokenized[0])
+    for other in tokenized[1:]:
+        if abs(len(other) - len(words)) < abs(closest - len(words)):
+            closest = len(other)
+    log_sum = 0.0
+    for n in range(1, 5):
+        mine = _grams(words, n)
+        total = sum(mine.values())
+        best = 0
+        for reference in tokenized:
+            theirs = _grams(reference, n)
+            best = max(best, sum(min(c, theirs.get(g, 0)) for g, c in mine.items()))
+        precision = best / total if total else 0.0
+        log_sum += 0.25 * math.log(precision or 1e-7)
+    penalty = 1.0 if len(words) > closest else math.exp(1 - len(words) / closest)
+    return penalty * math.exp(log_sum)
+
+
+def _bleu(output: str, value: Any, threshold: float | None, negate: bool) -> tuple[bool, float]:
+    references = [value] if isinstance(value, str) else list(value or [])
+    try:
+        score = promptfoo_bleu(output, [_text(r) for r in references])
+    except ValueError:  # promptfoo's assertion errors: it fails
+        return False, 0.0
+    limit = _BLEU_DEFAULT if threshold is None else threshold
+    return (score >= limit) != negate, 1.0 - score if negate else score
+
+
+_SCORED: dict[str, Callable[[str, Any, float | None, bool], tuple[bool, float]]] = {
+    "bleu": _bleu,
+}
+
 _CHECKS: dict[str, Callable[[str, Any, float | None], bool]] = {
     "equals": _equals,
     "contains": _contains,
@@ -91,17 +166,32 @@ _CHECKS: dict[str, Callable[[str, Any, float | None], bool]] = {
     "levenshtein": _levenshtein,
 }
 
-PROMPTFOO_ASSERT_TYPES: frozenset[str] = frozenset(_CHECKS) | {f"not-{t}" for t in _CHECKS}
+PROMPTFOO_ASSERT_TYPES: frozenset[str] = frozenset(
+    [*_CHECKS, *_SCORED, *(f"not-{t}" for t in [*_CHECKS, *_SCORED])]
+)
 """The promptfoo assertion types this check re-scores (each also with ``not-``)."""
 
 
 def promptfoo_assert_passes(kind: str, output: str, value: Any, threshold: float | None) -> bool:
     """Whether one promptfoo assertion of type ``kind`` passes on ``output``."""
+    return promptfoo_assert_score(kind, output, value, threshold)[0]
+
+
+def promptfoo_assert_score(
+    kind: str, output: str, value: Any, threshold: float | None
+) -> tuple[bool, float]:
+    """One promptfoo assertion of type ``kind`` on ``output``: whether it passes and its score
+    (1 or 0, but a metric's value for ``bleu``)."""
     negate = kind.startswith("not-")
-    check = _CHECKS.get(kind[4:] if negate else kind)
+    base = kind[4:] if negate else kind
+    scored = _SCORED.get(base)
+    if scored is not None:
+        return scored(output, value, threshold, negate)
+    check = _CHECKS.get(base)
     if check is None:
         raise StrategyError(f"promptfoo assertion type {kind!r} is not re-scored offline")
-    return check(output, value, threshold) != negate
+    ok = check(output, value, threshold) != negate
+    return ok, 1.0 if ok else 0.0
 
 
 class PromptfooAsserts:
@@ -129,20 +219,23 @@ class PromptfooAsserts:
                 raise StrategyError(f"{self.name}: sample '{sample.name}': bad assertion {item!r}")
             weight = float(item.get("weight", 1.0))
             threshold = item.get("threshold")
-            ok = promptfoo_assert_passes(
+            ok, score_of_one = promptfoo_assert_score(
                 item["type"], actual, item.get("value"), None if threshold is None else threshold
             )
             total += weight
-            weighted += weight if ok else 0.0
+            weighted += weight * score_of_one
             if not ok:
                 failed.append(item["type"])
-        score = weighted / total if total else 1.0
+        raw = weighted / total if total else 1.0
         test_threshold = sample.metadata.get("promptfoo-threshold")
-        passed = not failed if test_threshold is None else score >= float(test_threshold)
+        passed = not failed if test_threshold is None else raw >= float(test_threshold)
+        score = min(1.0, max(0.0, raw))  # promptfoo's bleu can exceed 1 (see promptfoo_bleu)
         explanation = f"{len(asserts) - len(failed)} of {len(asserts)} assertions pass" + (
             f"; failed: {', '.join(failed)}" if failed else ""
         )
-        metadata = {"failed": failed}
+        metadata: dict[str, Any] = {"failed": failed}
+        if score != raw:
+            metadata["promptfoo-score"] = raw
         if passed:
             return EvaluationResult.passing(score, explanation, metadata)
         return EvaluationResult.failing(score, explanation, metadata)

@@ -16,7 +16,9 @@ of a prompt's variables, given a sample and the output under test.
 * then the judge's extra ``variables`` (a mapping, or a function ``(sample, output) ->
   mapping``), which fill and may override those of the same names.
 
-A variable with no value is left out, so rendering names it as missing.
+A variable with no value is left out, so rendering names it as missing. Images and audio for
+the judge come from the metadata's ``attachments`` (a list of file paths, data URLs or content
+parts; see :mod:`evalmark.models._attachments`), under the key ``attachments`` of the values.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ from evalmark.models._prompts.model import JudgePrompt, PromptVariable
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import case_context, case_expected_output, output_text
 
-__all__ = ["ExtraVariables", "extra_names", "extra_values", "prompt_values"]
+__all__ = ["ATTACHMENTS", "ExtraVariables", "extra_names", "extra_values", "prompt_values"]
+
+ATTACHMENTS = "attachments"  # the values' key of the judge input's images and audio
 
 # Extra variables of a judge prompt: fixed values, or a function of the sample and the output.
 ExtraVariables = Mapping[str, Any] | Callable[[Sample, Any], Mapping[str, Any]]
@@ -151,4 +155,7 @@ def prompt_values(
         if value is not None:
             values[variable.name] = value
     names = [v.name for v in prompt.variables]
+    attached = _metadata(sample, output, ATTACHMENTS) if ATTACHMENTS not in names else None
+    if attached is not None:
+        values[ATTACHMENTS] = attached
     return {**values, **extra_values(extra, sample, output, names)}

@@ -122,3 +122,23 @@ def test_an_attachment_that_cannot_be_sent_is_refused_by_name(tmp_path: Path) ->
         judge.grade(outputs="hello", attachments=["data:audio/wav;base64,@@@"])
     with pytest.raises(AttachmentError, match="wav or mp3"):
         judge.grade(outputs="hello", attachments=["data:audio/ogg;base64,AAAA"])
+
+
+def test_cassette_verify_checks_the_blobs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from evalmark.cli import main
+
+    image = tmp_path / "photo.png"
+    image.write_bytes(PNG)
+    cassette = tmp_path / "judge.jsonl"
+    _grade(_model([]), cassette, "record-missing", image)
+    assert main(["cassette", "verify", str(cassette)]) == 0
+    capsys.readouterr()
+    blob = blob_dir(cassette) / hashlib.sha256(WAV).hexdigest()
+    blob.write_bytes(b"not the recording")
+    assert main(["cassette", "verify", str(cassette)]) == 1
+    assert "does not hold the bytes" in capsys.readouterr().out
+    blob.unlink()
+    assert main(["cassette", "verify", str(cassette)]) == 1
+    assert f"sha256:{hashlib.sha256(WAV).hexdigest()} is not in" in capsys.readouterr().out

@@ -12,6 +12,7 @@ import msgspec
 
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.errors import CassetteFormatError, CliError, SecretFound
+from evalmark.models._attachments import blob_problems, blob_refs
 from evalmark.models._canonical import request_key
 from evalmark.models._cassette_file import (
     Entry,
@@ -171,6 +172,7 @@ def problems_of(path: Path, scanner: SecretScanner) -> list[str]:
         except SecretFound as exc:
             problems.append(str(exc).replace("refusing to write ", "secret in "))
         if entry.kind == "chat":
+            problems.extend(blob_problems(path, blob_refs(entry.request), where))
             try:
                 msgspec.convert(entry.response, ChatReply)
             except msgspec.ValidationError as exc:

@@ -36,6 +36,8 @@ __all__ = [
     "AttachmentLike",
     "attachment_part",
     "blob_dir",
+    "blob_problems",
+    "blob_refs",
     "check_blobs",
     "externalize",
     "with_attachments",
@@ -245,3 +247,38 @@ def check_blobs(cassette: Path, digests: Iterable[str], key: str) -> None:
                 path=str(cassette),
                 digest=digest,
             )
+
+
+def blob_refs(request: Mapping[str, Any]) -> list[str]:
+    """The sha256 digests a recorded chat request refers to, in order of appearance."""
+    found: list[str] = []
+    for message in request.get("messages") or []:
+        content = message.get("content") if isinstance(message, Mapping) else None
+        for part in content if isinstance(content, list) else []:
+            if not isinstance(part, Mapping):
+                continue
+            image, audio = part.get("image_url"), part.get("input_audio")
+            ref = (
+                image.get("url")
+                if isinstance(image, Mapping)
+                else audio.get("data")
+                if isinstance(audio, Mapping)
+                else None
+            )
+            if isinstance(ref, str) and ref.startswith(BLOB_PREFIX):
+                found.append(ref.removeprefix(BLOB_PREFIX))
+    return found
+
+
+def blob_problems(cassette: Path, digests: Iterable[str], where: str) -> list[str]:
+    """One line per blob of ``digests`` missing beside ``cassette`` or not holding the bytes
+    its name is the hash of."""
+    folder = blob_dir(cassette)
+    problems: list[str] = []
+    for digest in dict.fromkeys(digests):
+        path = folder / digest
+        if not path.is_file():
+            problems.append(f"{where}: the attachment sha256:{digest} is not in {folder}")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            problems.append(f"{where}: {path} does not hold the bytes its name is the hash of")
+    return problems

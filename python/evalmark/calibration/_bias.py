@@ -333,12 +333,13 @@ def _length(items: Sequence[BiasItem], verdicts: Verdicts, limit: float, conf: f
 
 
 def _own_side(item: BiasItem, family: str) -> Winner | None:
-    sides = [
-        side
-        for side, model in (("A", item.model_a), ("B", item.model_b))
-        if model is not None and family_of(model) == family
-    ]
-    return sides[0] if len(sides) == 1 and item.model_a and item.model_b else None  # type: ignore[return-value]
+    """The side of the judge's family when exactly one answer is of it."""
+    if item.model_a is None or item.model_b is None:
+        return None
+    own_a, own_b = family_of(item.model_a) == family, family_of(item.model_b) == family
+    if own_a == own_b:
+        return None
+    return "A" if own_a else "B"
 
 
 def _self(

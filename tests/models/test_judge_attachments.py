@@ -142,3 +142,29 @@ def test_cassette_verify_checks_the_blobs(
     blob.unlink()
     assert main(["cassette", "verify", str(cassette)]) == 1
     assert f"sha256:{hashlib.sha256(WAV).hexdigest()} is not in" in capsys.readouterr().out
+
+
+def test_cassette_prune_removes_the_blobs_no_kept_entry_refers_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from evalmark.cli import main
+    from evalmark.models._attachments import blob_refs
+    from evalmark.models._cassette_file import read_cassette
+    from evalmark.models._recorder import append_usage
+
+    kept_image, dropped_image = tmp_path / "kept.png", tmp_path / "dropped.png"
+    kept_image.write_bytes(PNG)
+    dropped_image.write_bytes(PNG + b"\x00")
+    cassette = tmp_path / "judge.jsonl"
+    judge = LLMJudge("sensitive-imagery", record_replay(_model([]), cassette, "record-missing"))
+    judge.grade(outputs="kept", attachments=[kept_image])
+    judge.grade(outputs="dropped", attachments=[dropped_image])
+    kept_digest = hashlib.sha256(PNG).hexdigest()
+    entries = read_cassette(cassette).entries
+    kept = [e for e in entries if kept_digest in blob_refs(e.request)]
+    usage = tmp_path / "usage.jsonl"
+    append_usage(usage, str(cassette), [(e.key, e.index) for e in kept])
+    assert main(["cassette", "prune", str(cassette), "--usage", str(usage)]) == 0
+    assert "removed attachment" in capsys.readouterr().out
+    assert [p.name for p in blob_dir(cassette).iterdir()] == [kept_digest]
+    assert main(["cassette", "verify", str(cassette)]) == 0

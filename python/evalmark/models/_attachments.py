@@ -40,6 +40,7 @@ __all__ = [
     "blob_refs",
     "check_blobs",
     "externalize",
+    "unused_blobs",
     "with_attachments",
     "write_blobs",
 ]
@@ -282,3 +283,17 @@ def blob_problems(cassette: Path, digests: Iterable[str], where: str) -> list[st
         elif hashlib.sha256(path.read_bytes()).hexdigest() != digest:
             problems.append(f"{where}: {path} does not hold the bytes its name is the hash of")
     return problems
+
+
+def unused_blobs(cassette: Path, requests: Iterable[Mapping[str, Any]]) -> list[Path]:
+    """The blob files beside ``cassette`` that none of ``requests`` refers to (only files
+    named by a sha256 hex digest are considered)."""
+    folder = blob_dir(cassette)
+    if not folder.is_dir():
+        return []
+    used = {digest for request in requests for digest in blob_refs(request)}
+    return sorted(
+        path
+        for path in folder.iterdir()
+        if path.is_file() and re.fullmatch(r"[0-9a-f]{64}", path.name) and path.name not in used
+    )

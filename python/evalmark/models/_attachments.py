@@ -31,6 +31,7 @@ from evalmark._files.atomic import write_atomically
 from evalmark.errors import CassetteError, EvalmarkError
 
 __all__ = [
+    "ATTACHMENTS",
     "AttachmentBlobMissing",
     "AttachmentError",
     "AttachmentLike",
@@ -46,6 +47,8 @@ __all__ = [
 ]
 
 AttachmentLike: TypeAlias = str | os.PathLike[str] | Mapping[str, Any]
+
+ATTACHMENTS = "attachments"  # the key of a judge input's images and audio among its values
 
 BLOB_PREFIX = "blob:sha256:"
 _DATA_URL = re.compile(r"^data:([\w.+-]+/[\w.+-]+)((?:;[\w.+-]+=[^;,]*)*);base64,(.*)$", re.S)

@@ -26,13 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
+from evalmark.models._attachments import ATTACHMENTS
 from evalmark.models._prompts.model import JudgePrompt, PromptVariable
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import case_context, case_expected_output, output_text
 
-__all__ = ["ATTACHMENTS", "ExtraVariables", "extra_names", "extra_values", "prompt_values"]
-
-ATTACHMENTS = "attachments"  # the values' key of the judge input's images and audio
+__all__ = ["ExtraVariables", "extra_names", "extra_values", "prompt_values"]
 
 # Extra variables of a judge prompt: fixed values, or a function of the sample and the output.
 ExtraVariables = Mapping[str, Any] | Callable[[Sample, Any], Mapping[str, Any]]

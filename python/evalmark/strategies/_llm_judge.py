@@ -52,7 +52,7 @@ from typing import Any
 
 from evalmark._tracing._direct import recorded
 from evalmark.errors import JudgeParseError, JudgeReplyError, PromptVariableError
-from evalmark.models._attachments import externalize, with_attachments
+from evalmark.models._attachments import ATTACHMENTS, externalize, with_attachments
 from evalmark.models._context import call_context, current_call
 from evalmark.models._prompts.answers import PARSE_MODES, ParseMode
 from evalmark.models._prompts.catalog import get_prompt
@@ -74,12 +74,7 @@ from evalmark.strategies._judge import (
     graded_prompt,
     refusal,
 )
-from evalmark.strategies._judge_inputs import (
-    ATTACHMENTS,
-    ExtraVariables,
-    extra_names,
-    prompt_values,
-)
+from evalmark.strategies._judge_inputs import ExtraVariables, extra_names, prompt_values
 from evalmark.strategies._judge_reply import as_reply, read_checked
 from evalmark.strategies._judge_structured import StructuredReading
 from evalmark.strategies._parsing import check_score_range

@@ -38,6 +38,9 @@ VALUES: dict[str, Any] = {
     "question": QUESTION,
     "response": ANSWER,
     "expected_output": "Open Billing and click Download next to last month's invoice.",
+    # the two answers of the pairwise prompt
+    "answer_a": ANSWER,
+    "answer_b": "Contact support.",
 }
 
 

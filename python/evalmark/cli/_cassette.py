@@ -12,6 +12,7 @@ import msgspec
 
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
 from evalmark.errors import CassetteFormatError, CliError, SecretFound
+from evalmark.models._attachments import blob_problems, blob_refs, unused_blobs
 from evalmark.models._canonical import request_key
 from evalmark.models._cassette_file import (
     Entry,
@@ -89,7 +90,8 @@ def register(subparsers: Any) -> None:
         description=(
             f"Keep only the entries listed in a usage file. Produce one by running your tests "
             f"with {USAGE_ENV}=FILE: every cassette then appends the entries it used at exit. "
-            "The cassette is rewritten atomically under its lock."
+            "The cassette is rewritten atomically under its lock; the attachment blobs beside "
+            "it (<stem>.blobs/) that no kept entry refers to are removed."
         ),
     )
     prune.add_argument("path", type=Path, metavar="PATH", help="the cassette to trim")
@@ -171,6 +173,7 @@ def problems_of(path: Path, scanner: SecretScanner) -> list[str]:
         except SecretFound as exc:
             problems.append(str(exc).replace("refusing to write ", "secret in "))
         if entry.kind == "chat":
+            problems.extend(blob_problems(path, blob_refs(entry.request), where))
             try:
                 msgspec.convert(entry.response, ChatReply)
             except msgspec.ValidationError as exc:
@@ -242,6 +245,10 @@ def _prune(args: argparse.Namespace) -> int:
             print(f"{'would drop' if args.dry_run else 'dropped'} {entry.key[:12]} #{entry.index}")
         if drop and not args.dry_run:
             write_cassette(path, serialize(keep))
+        for blob in unused_blobs(path, (entry.request for entry in keep)):
+            print(f"{'would remove' if args.dry_run else 'removed'} attachment {blob.name[:12]}")
+            if not args.dry_run:
+                blob.unlink()
     verb = "would keep" if args.dry_run else "kept"
     print(f"{path}: {verb} {len(keep)} of {plural(len(contents.entries), 'entry', 'entries')}")
     return EXIT_OK

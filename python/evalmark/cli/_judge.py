@@ -32,7 +32,8 @@ def register(subparsers: Any) -> None:
             "true-pass and true-fail rates against items people labelled, and the false-pass\n"
             "and false-fail rates evalmark tune uses to pick a gate threshold (calibrate,\n"
             "which also certifies a judge on held-out items); estimate a check's true pass\n"
-            "rate from the judge's verdicts and some labels (estimate)."
+            "rate from the judge's verdicts and some labels (estimate); measure a pairwise\n"
+            "judge's position, length and self-preference biases (bias)."
         ),
         epilog=(
             "examples:\n"
@@ -43,7 +44,9 @@ def register(subparsers: Any) -> None:
             "      --cassette judge.jsonl --record-mode record-missing --suite my-suite\n"
             "  evalmark judge calibrate labels.jsonl --judge rule --min-tpr-lower 0.8 \\\n"
             "      --min-tnr-lower 0.8 --certificate-out judge-certificate.json\n"
-            "  evalmark judge estimate out/support.json --check relevancy --labels labels.jsonl"
+            "  evalmark judge estimate out/support.json --check relevancy --labels labels.jsonl\n"
+            "  evalmark judge bias golden/judge-bias/pairs.jsonl \\\n"
+            "      --judge cassette:golden/judge-bias/judge.jsonl"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -97,12 +100,14 @@ def register(subparsers: Any) -> None:
     )
     calibrate.add_argument("--json", action="store_true", help="print JSON instead of text")
     calibrate.set_defaults(handler=_calibrate)
+    from evalmark.cli._judge_bias import register_bias
     from evalmark.cli._judge_certify import add_certificate_arguments
     from evalmark.cli._judge_estimate import register_estimate
 
     add_certificate_arguments(calibrate)
 
     register_estimate(actions)
+    register_bias(actions, _JUDGE_HELP, build_judge)
 
 
 class _ReplayOnly:

@@ -10,6 +10,7 @@ import msgspec
 
 from evalmark._files.text import without_surrogates
 from evalmark.errors import CassetteFormatError
+from evalmark.models._attachments import check_blobs, externalize, write_blobs
 from evalmark.models._canonical import chat_request, key_of
 from evalmark.models._cassette_file import Entry, Kind, RawEntry, check_depth
 from evalmark.models._inflight import Flight
@@ -36,24 +37,38 @@ class RecordedChat(Recorder):
 
     def _prepare(
         self, messages: Sequence[MessageLike], params: Mapping[str, Any]
-    ) -> tuple[Prepared | None, int, ChatReply | None]:
-        """(the redacted request, its sample index, the recorded reply or None). A request that
-        is itself recorded replays at once: recorded requests hold no secret, so redacting it
-        could change nothing that matters; only a miss pays for the redaction."""
+    ) -> tuple[Prepared | None, int, ChatReply | None, dict[str, bytes]]:
+        """(the redacted request, its sample index, the recorded reply or None, the bytes of
+        its attachments by sha256). A request that is itself recorded replays at once:
+        recorded requests hold no secret, so redacting it could change nothing that matters;
+        only a miss pays for the redaction. Attachments are keyed by their hash (the bytes
+        live beside the cassette, see :mod:`evalmark.models._attachments`)."""
         store = self._store
         store.ensure_loaded()
-        request = chat_request(self.model_id, message_dicts(messages), {**self._defaults, **params})
+        keyed, blobs = externalize(message_dicts(messages))
+        request = chat_request(self.model_id, keyed, {**self._defaults, **params})
         request = store.user_redacted(request)
-        index, entry = store.claim(key_of(request))
+        key = key_of(request)
+        index, entry = store.claim(key)
         if entry is not None:
-            return None, index, self._decode(entry)
+            return None, index, self._replayed(entry, key, blobs), blobs
         prepared = store.prepare(request, params)
         index, entry = store.claim(prepared.key)
         if entry is not None:
-            return prepared, index, self._decode(entry)
+            return prepared, index, self._replayed(entry, prepared.key, blobs), blobs
         if store.mode.mode is RecordMode.REPLAY:
             raise store.miss(prepared.request, prepared.key, index)
-        return prepared, index, None
+        return prepared, index, None, blobs
+
+    def _replayed(self, entry: AnyEntry, key: str, blobs: Mapping[str, bytes]) -> ChatReply:
+        """A recorded reply; in replay its attachments must be beside the cassette (a
+        recording mode puts back any that went missing)."""
+        if blobs:
+            if self._store.mode.mode is RecordMode.REPLAY:
+                check_blobs(self._store.path, blobs, key)
+            else:
+                write_blobs(self._store.path, blobs)
+        return self._decode(entry)
 
     def _decode(self, entry: AnyEntry) -> ChatReply:
         cached = self._store.decoded.get(entry.slot)
@@ -86,12 +101,14 @@ class RecordedChat(Recorder):
         params: Mapping[str, Any],
         prepared: Prepared,
         index: int,
+        blobs: Mapping[str, bytes],
     ) -> ChatReply:
         """Call the real model and record its reply (a refused reply is returned unrecorded)."""
         reply = reply_from(self.model.chat(messages, **params), source=self.model_id)
         if reply.refused:
             return reply
         entry = self._entry(prepared, index, reply)
+        write_blobs(self._store.path, blobs)
         self._store.record([entry], prepared.redactor)
         return self._decode(self._store.kept(entry))
 
@@ -100,7 +117,7 @@ class RecordedChat(Recorder):
         if self.mode is RecordMode.OFF:
             reply: ChatReply = self.model.chat(messages, **params)
             return reply
-        prepared, index, replayed = self._prepare(messages, params)
+        prepared, index, replayed, blobs = self._prepare(messages, params)
         if replayed is not None:
             return replayed
         assert prepared is not None
@@ -109,9 +126,9 @@ class RecordedChat(Recorder):
             if not isinstance(turn, Flight):
                 return self._decode(turn)
             if not turn.wait():  # a task of this thread's event loop leads: do not block it
-                return self._live(messages, params, prepared, index)
+                return self._live(messages, params, prepared, index, blobs)
         try:
-            return self._live(messages, params, prepared, index)
+            return self._live(messages, params, prepared, index, blobs)
         finally:
             store.landed(prepared.key, index)
 
@@ -121,7 +138,7 @@ class RecordedChat(Recorder):
         without blocking the loop."""
         if self.mode is RecordMode.OFF:
             return await achat_of(self.model, messages, **params)
-        prepared, index, replayed = self._prepare(messages, params)
+        prepared, index, replayed, blobs = self._prepare(messages, params)
         if replayed is not None:
             return replayed
         assert prepared is not None
@@ -136,6 +153,7 @@ class RecordedChat(Recorder):
             if reply.refused:
                 return reply
             entry = self._entry(prepared, index, reply)
+            await asyncio.to_thread(write_blobs, store.path, blobs)
             await asyncio.to_thread(store.record, [entry], prepared.redactor)
         finally:
             store.landed(prepared.key, index)

@@ -12,7 +12,9 @@ Each catalog prompt names its rule in its front matter (``rule: {kind: ..., ...}
   among the agent's;
 * ``tools`` (``calls``, ``tools``, ``request``): every tool called exists and shares a word
   with the request;
-* ``language`` and ``intent`` (``block``): classifiers by stop words and by key words.
+* ``language`` and ``intent`` (``block``): classifiers by stop words and by key words;
+* ``pairwise`` (``first``, ``second``, ``against``): the answer covering more of the content
+  words of the first non-empty ``against`` block wins (``A`` or ``B``); equal shares tie.
 
 The reply is a JSON object of the shape the judge asked for (the ``response_format`` of a
 native request, or the schema written into a prompted one): booleans get the verdict, numbers
@@ -243,10 +245,12 @@ def rule_outcome(prompt: JudgePrompt, rendered: RenderedPrompt, min_overlap: flo
         return _language_rule(rule, rendered)
     if kind == "intent":
         return _intent_rule(rule, rendered)
+    if kind == "pairwise":
+        return _pairwise_rule(rule, rendered)
     raise ValueError(
         f"RuleJudge has no rule for the judge prompt {prompt.name!r} (its front matter says "
         f"rule: {dict(rule)!r}); give it a rule of kind overlap, absent, words, steps, tools, "
-        "language or intent"
+        "language, intent or pairwise"
     )
 
 
@@ -325,3 +329,18 @@ def answer_catalog_prompt(
     reply = schema_instance(schema, outcome)
     metadata = {"rule": prompt.rule.get("kind"), "share": outcome.share}
     return json.dumps(reply, ensure_ascii=False), metadata
+
+
+def _pairwise_rule(rule: Mapping[str, Any], rendered: RenderedPrompt) -> RuleOutcome:
+    basis = next(
+        (name for name in _names(rule.get("against", ())) if _text(rendered, name).strip()), ""
+    )
+    target = _text(rendered, basis) if basis else ""
+    first, _ = overlap(target, _text(rendered, str(rule["first"])))
+    second, _ = overlap(target, _text(rendered, str(rule["second"])))
+    winner = "A" if first > second else "B" if second > first else "tie"
+    found = (
+        f"answer A covers {first:.0%} and answer B {second:.0%} of the content words of the "
+        f"{basis or 'request'}; the winner is {winner}."
+    )
+    return RuleOutcome(winner != "tie", max(first, second), found, {"winner": winner})

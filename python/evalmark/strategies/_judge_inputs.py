@@ -16,7 +16,9 @@ of a prompt's variables, given a sample and the output under test.
 * then the judge's extra ``variables`` (a mapping, or a function ``(sample, output) ->
   mapping``), which fill and may override those of the same names.
 
-A variable with no value is left out, so rendering names it as missing.
+A variable with no value is left out, so rendering names it as missing. Images and audio for
+the judge come from the metadata's ``attachments`` (a list of file paths, data URLs or content
+parts; see :mod:`evalmark.models._attachments`), under the key ``attachments`` of the values.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
+from evalmark.models._attachments import ATTACHMENTS
 from evalmark.models._prompts.model import JudgePrompt, PromptVariable
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import case_context, case_expected_output, output_text
@@ -151,4 +154,7 @@ def prompt_values(
         if value is not None:
             values[variable.name] = value
     names = [v.name for v in prompt.variables]
+    attached = _metadata(sample, output, ATTACHMENTS) if ATTACHMENTS not in names else None
+    if attached is not None:
+        values[ATTACHMENTS] = attached
     return {**values, **extra_values(extra, sample, output, names)}

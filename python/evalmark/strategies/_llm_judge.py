@@ -52,6 +52,7 @@ from typing import Any
 
 from evalmark._tracing._direct import recorded
 from evalmark.errors import JudgeParseError, JudgeReplyError, PromptVariableError
+from evalmark.models._attachments import ATTACHMENTS, externalize, with_attachments
 from evalmark.models._context import call_context, current_call
 from evalmark.models._prompts.answers import PARSE_MODES, ParseMode
 from evalmark.models._prompts.catalog import get_prompt
@@ -187,17 +188,20 @@ class LLMJudge:
 
     # ------------------------------------------------------------------ asking
 
-    def messages(self, values: Mapping[str, Any], mode: Mode = "prompted") -> list[dict[str, str]]:
-        """The chat messages for ``values`` in ``mode`` (``native`` leaves the schema out)."""
-        return self.prompt.render(
-            values, shape=self.response, mode=mode, few_shot=self.examples, parse=self.parse
+    def messages(self, values: Mapping[str, Any], mode: Mode = "prompted") -> list[dict[str, Any]]:
+        """The chat messages for ``values`` in ``mode`` (``native`` leaves the schema out);
+        ``values["attachments"]`` (images, audio) go with the user message as content parts."""
+        shown = {k: v for k, v in values.items() if k != ATTACHMENTS}
+        rendered = self.prompt.render(
+            shown, shape=self.response, mode=mode, few_shot=self.examples, parse=self.parse
         )
+        return with_attachments(rendered, values.get(ATTACHMENTS))
 
     def response_format(self) -> dict[str, Any]:
         """The ``response_format`` of a native request."""
         return self.response.response_format(self.feedback_key)
 
-    def _messages_for(self, values: Mapping[str, Any]) -> Callable[[Mode], list[dict[str, str]]]:
+    def _messages_for(self, values: Mapping[str, Any]) -> Callable[[Mode], list[dict[str, Any]]]:
         return lambda mode: self.messages(values, mode)
 
     def _call(self, values: Mapping[str, Any]) -> tuple[str, ChatReply]:
@@ -263,7 +267,7 @@ class LLMJudge:
     def _prepare(self, sample: Sample, output: Any) -> dict[str, Any]:
         values = self.values(sample, output)
         try:
-            self.prompt.check_values(values)
+            self.prompt.check_values({k: v for k, v in values.items() if k != ATTACHMENTS})
         except PromptVariableError as exc:
             raise PromptVariableError(
                 exc.prompt, exc.variable, exc.problem, f"{self.name}: sample '{sample.name}': {exc}"
@@ -352,7 +356,8 @@ class LLMJudge:
         if not result.passed:
             used = result.metadata.get("mode", "prompted")
             mode: Mode = used if used in ("native", "prompted") else "prompted"
-            result = result.with_metadata({"judge_prompt": self.messages(values, mode)})
+            sent = externalize(self.messages(values, mode))[0]  # attachments by hash only
+            result = result.with_metadata({"judge_prompt": sent})
         if self.cache:
             self._cache[key] = result
         return result

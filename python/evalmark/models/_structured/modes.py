@@ -47,7 +47,7 @@ def rejects_structured_output(exc: BaseException) -> bool:
     return any(word in text for word in _REJECTION_WORDS)
 
 
-Messages = list[dict[str, str]]
+Messages = list[dict[str, Any]]
 _Call = tuple[str, Messages, dict[str, Any]]
 
 

@@ -99,6 +99,7 @@ _MEANING = {
 
 def _bias(args: argparse.Namespace) -> int:
     from evalmark.calibration._bias import load_bias_items, run_bias_battery
+
     if not 0.0 < args.confidence < 1.0:
         raise CliError(f"--confidence must be between 0 and 1, got {args.confidence}")
     limits = {

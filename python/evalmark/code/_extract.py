@@ -3,7 +3,7 @@
 Four ways: ``"none"`` takes the whole reply as the code; ``"markdown"`` takes fenced code
 blocks (```` ``` ```` or ``~~~``), filtered by language, skipping shell, console, text and JSON
 blocks unless asked for; ``"llm"`` asks a chat model to copy the code out (recorded like any
-judge call; see :mod:`evalmark.code._llm_extract`); or any function ``(reply) -> str | None``.
+judge call; see :func:`llm_extract`); or any function ``(reply) -> str | None``.
 Finding nothing is not an error: :class:`Extraction` says why, and the evaluators turn that
 into a failed result whose metadata ``reason`` is ``code_extraction_failed``.
 """
@@ -20,6 +20,8 @@ from evalmark.results._results import EvaluationResult
 
 __all__ = [
     "DEFAULT_SKIP",
+    "EXTRACTION_PROMPT",
+    "NO_CODE",
     "CodeBlock",
     "Extraction",
     "Extractor",
@@ -27,6 +29,7 @@ __all__ = [
     "extract_code",
     "extraction_failed",
     "language_aliases",
+    "llm_extract",
     "markdown_blocks",
 ]
 
@@ -171,8 +174,6 @@ def extract_code(
     if extract == "llm":
         if model is None:
             raise ValueError("extract='llm' needs model= (a chat model; a cassette records it)")
-        from evalmark.code._llm_extract import llm_extract
-
         return llm_extract(text, model, language=language)
     if extract != "markdown":
         raise ValueError(
@@ -214,3 +215,43 @@ def extraction_failed(reason: str, **metadata: Any) -> EvaluationResult:
         f"no code to check: {reason}",
         metadata={"reason": "code_extraction_failed", "extraction": reason, **metadata},
     )
+
+
+# --------------------------------------------------------------------------- by a model
+# For replies whose code is not fenced, or is spread over prose, a chat model copies the code
+# out verbatim; the call goes through the model like any judge call, so a cassette records it.
+
+NO_CODE = "NONE"
+
+EXTRACTION_PROMPT = """You copy source code out of an assistant's reply so that it can be run.
+
+Return the {language} code of the reply below, exactly as written: keep every line, its
+indentation and its order, and change nothing. Leave out the prose around it, and any example
+output or shell commands that are not part of the program. When the code comes in several
+pieces, return them in order, separated by one blank line. When the reply holds no code at all,
+answer with the single word {no_code}.
+
+Answer with the code only: no explanation, no Markdown fence.
+
+<reply>
+{reply}
+</reply>"""
+
+
+def llm_extract(text: str, model: ChatModel, *, language: str | None = None) -> Extraction:
+    """The code of ``text`` as ``model`` copies it out (temperature 0)."""
+    if not text.strip():
+        return Extraction(None, "the output is empty")
+    prompt = EXTRACTION_PROMPT.format(language=language or "program", no_code=NO_CODE, reply=text)
+    reply = model.chat([{"role": "user", "content": prompt}], temperature=0).text
+    answer = reply.strip()
+    if not answer or answer.strip(".").upper() == NO_CODE:
+        return Extraction(None, f"the extraction model {model.model_id!r} found no code")
+    blocks = markdown_blocks(answer)
+    if blocks and answer.lstrip().startswith(("```", "~~~")):
+        code = "\n".join(block.code for block in blocks)
+    else:
+        code = answer + "\n"
+    if not code.strip():
+        return Extraction(None, f"the extraction model {model.model_id!r} returned an empty block")
+    return Extraction(code, language=language or "")

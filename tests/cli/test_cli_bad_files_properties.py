@@ -171,8 +171,12 @@ REPORTISH = st.one_of(
     st.text(max_size=30),
     st.recursive(
         st.none() | st.integers() | st.text(max_size=4),
-        lambda inner: st.lists(inner, max_size=3)
-        | st.dictionaries(st.sampled_from(["format", "name", "samples", "a"]), inner, max_size=3),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(["format", "name", "samples", "a"]), inner, max_size=3
+            )
+        ),
         max_leaves=6,
     ).map(json.dumps),
 )

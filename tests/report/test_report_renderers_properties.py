@@ -21,7 +21,23 @@ from evalmark.report import Report, SuiteReport, render_report, report_document
 from evalmark.results._results import ResultColumn
 
 PIECES = st.sampled_from(
-    ["<b>", "|", "\\|", "\n", "\r\n", "\t", "`", "*", "&", '"', "\x00", "\x1b", "\ud800", "é", "]]>"]
+    [
+        "<b>",
+        "|",
+        "\\|",
+        "\n",
+        "\r\n",
+        "\t",
+        "`",
+        "*",
+        "&",
+        '"',
+        "\x00",
+        "\x1b",
+        "\ud800",
+        "é",
+        "]]>",
+    ]
 )
 TEXT = st.lists(st.one_of(PIECES, st.text(alphabet="abc ", max_size=3)), max_size=5).map("".join)
 NAMES = TEXT.filter(lambda t: t.strip() != "")
@@ -164,5 +180,3 @@ CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 def test_json_and_junit_write_no_raw_control_character(report: Report) -> None:
     for format in ("json", "junit"):
         assert not CONTROLS.search(render_report(report, format)), format
-
-

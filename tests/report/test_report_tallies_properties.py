@@ -6,6 +6,7 @@ compared with itself changes nothing, and the JSON form reads back to the same c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tempfile
 from pathlib import Path
@@ -241,10 +242,8 @@ def test_regressions_and_fixes_swap_when_the_comparison_is_reversed(
 @settings(max_examples=examples(60), deadline=None)
 @given(st.text(max_size=40) | st.binary(max_size=40))
 def test_text_that_is_not_a_report_is_a_typed_error(text: str | bytes) -> None:
-    try:
+    with contextlib.suppress(EvalmarkError):  # any other exception fails the test
         Report.from_json(text)
-    except EvalmarkError:
-        pass
 
 
 @settings(max_examples=examples(40), deadline=None)
@@ -256,7 +255,5 @@ def test_text_that_is_not_a_report_is_a_typed_error(text: str | bytes) -> None:
     )
 )
 def test_a_json_document_that_is_not_a_report_is_a_typed_error(value: Any) -> None:
-    try:
+    with contextlib.suppress(EvalmarkError):  # any other exception fails the test
         Report.from_dict(value)
-    except EvalmarkError:
-        pass

@@ -219,7 +219,9 @@ def test_a_trajectory_score_is_in_range_and_passes_only_at_one(
 
 
 @settings(max_examples=examples(40), deadline=None)
-@given(st.text(max_size=10).filter(lambda m: m not in ("strict", "unordered", "subset", "superset")))
+@given(
+    st.text(max_size=10).filter(lambda m: m not in ("strict", "unordered", "subset", "superset"))
+)
 def test_an_unknown_trajectory_mode_is_refused(mode: str) -> None:
     with pytest.raises(ValueError, match="mode"):
         TrajectoryMatch(mode)  # type: ignore[arg-type]

@@ -29,6 +29,17 @@ def _kind(value: Any) -> str:
     return _JSON_TYPES.get(type(value), type(value).__name__)
 
 
+_ID_SCAN_LINES = 1024
+
+
+def _holds_object(line: bytes) -> bool:
+    """Whether ``line`` is a JSON object."""
+    try:
+        return isinstance(msgspec.json.decode(line), dict)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+
+
 class JsonlReader:
     """Yields :class:`Chunk` objects of up to ``chunk_size`` rows from a JSONL file."""
 
@@ -65,10 +76,21 @@ class JsonlReader:
         self._shapes = (VectorShape(), VectorShape())
 
     def _first_record(self) -> bytes:
-        """The first non-blank line; a file without one is empty, which is an error."""
-        for _, texts in jsonl_batches(self._file, 1):
-            self._file.seek(0)
-            return texts[0]
+        """The first line that holds a JSON object among the first non-blank lines, else the
+        first non-blank line (a broken line that --on-error skips must not hide the id column
+        of the rows after it); a file without a non-blank line is empty, which is an error."""
+        first: bytes | None = None
+        seen = 0
+        for _, texts in jsonl_batches(self._file, 1):  # one line at a time: lines may be huge
+            for text in texts:
+                first = text if first is None else first
+                seen += 1
+                if _holds_object(text) or seen >= _ID_SCAN_LINES:
+                    self._file.seek(0)
+                    return text if _holds_object(text) else first
+        self._file.seek(0)
+        if first is not None:
+            return first
         raise ScoringInputError(
             str(self.path),
             "",

@@ -26,7 +26,7 @@ from evalmark.report._model import Report
 from evalmark.samples._samples import load_samples
 from evalmark.suite._document import SuiteDocument
 from evalmark.suite._model import EvaluationSpec, TracesSpec
-from evalmark.traces._read import read_traces
+from evalmark.traces._read import read_traces, trace_file_sha256
 from evalmark.traces._stream import DEFAULT_WINDOW
 
 __all__ = ["TRACES_KEY", "TraceCases", "TracesSpec", "run_traces", "trace_cases", "traces"]
@@ -42,6 +42,7 @@ class TraceCases:
 
     paired: PairedCases
     problems: tuple[Any, ...] = ()
+    sha256: str | None = None  # the trace file's
 
     def __len__(self) -> int:
         return len(self.paired.samples)
@@ -88,8 +89,9 @@ def trace_cases(evaluation: EvaluationSpec, tags: Sequence[str]) -> TraceCases:
     cases: list[Any] = []
     reasons: dict[str, str] = {}
     problems: list[Any] = []
+    source = trace_file_sha256(spec.path)
     for case, found in read_traces(
-        spec.path, match=spec.match, window=spec.window or DEFAULT_WINDOW
+        spec.path, match=spec.match, window=spec.window or DEFAULT_WINDOW, source=source
     ):
         if found:
             problems += found
@@ -105,8 +107,8 @@ def trace_cases(evaluation: EvaluationSpec, tags: Sequence[str]) -> TraceCases:
         names = {s.name for s in samples}
         left = tuple(p for p in problems if p.name not in names)
         reasons = {n: r for n, r in reasons.items() if n in names}
-        return TraceCases(pair_test_cases(cases, samples, reasons), left)
-    return TraceCases(pair_test_cases(cases, None, reasons))
+        return TraceCases(pair_test_cases(cases, samples, reasons), left, source)
+    return TraceCases(pair_test_cases(cases, None, reasons), (), source)
 
 
 def run_traces(
@@ -119,6 +121,8 @@ def run_traces(
     """Apply the checks to the trace cases: the evaluation's report."""
     paired = selected.paired
     metadata: dict[str, Any] = {"suite": suite_name}
+    if selected.sha256 is not None:
+        metadata["traces-sha256"] = selected.sha256
     if paired.unmatched:
         metadata["unmatched-test-cases"] = list(paired.unmatched)
     if selected.problems:

@@ -16,14 +16,15 @@ import tempfile
 import weakref
 from array import array
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, overload
 
 import msgspec
 
 from evalmark.engine._pipeline import run_samples
 from evalmark.engine._run import run_sync
 from evalmark.engine._settings import RunSettings
-from evalmark.engine._test_cases import PairedCases
+from evalmark.engine._test_cases import _sample_of as sample_of
 from evalmark.report._model import Report
 from evalmark.report._values import SampleUsage
 from evalmark.results._result import EvaluationResult
@@ -31,7 +32,7 @@ from evalmark.results._result_column import ResultColumn
 from evalmark.samples._case import TestCase
 from evalmark.samples._samples import Sample
 
-__all__ = ["CHUNK", "CaseSpool", "run_chunked"]
+__all__ = ["CHUNK", "CaseSpool", "OwnSamples", "SpooledCases", "run_chunked"]
 
 CHUNK = 256  # cases scored at once
 
@@ -70,14 +71,50 @@ class CaseSpool:
         self._closed()
 
 
+class OwnSamples(Sequence[Sample]):
+    """Without a samples file, each case's own sample (named as the case, asking its input),
+    built from the spool when read, so that memory keeps only the names."""
+
+    def __init__(self, spool: CaseSpool, names: list[str], places: list[int | None]) -> None:
+        self._spool, self._names, self._places = spool, names, places
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def _one(self, index: int) -> Sample:
+        place = self._places[index]
+        return sample_of(self._names[index], None if place is None else self._spool.get(place))
+
+    @overload
+    def __getitem__(self, index: int) -> Sample: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Sample]: ...
+    def __getitem__(self, index: int | slice) -> Sample | Sequence[Sample]:
+        if isinstance(index, slice):
+            return [self._one(i) for i in range(*index.indices(len(self)))]
+        return self._one(range(len(self))[index])
+
+
+@dataclass(frozen=True, slots=True)
+class SpooledCases:
+    """Samples paired with spooled cases: each sample's case's place in the spool (None: no
+    case), the errors standing for missing cases (by sample index), and the names of cases no
+    sample named."""
+
+    samples: Sequence[Sample]
+    places: list[int | None]
+    failed: dict[int, BaseException] = field(default_factory=dict)
+    unmatched: tuple[str, ...] = ()
+
+
 def _chunk_outputs(
-    paired: PairedCases, spool: CaseSpool, start: int, end: int, fill: Callable[..., Any]
-) -> list[Any]:
+    paired: SpooledCases, spool: CaseSpool, start: int, end: int, fill: Callable[..., Any]
+) -> tuple[Sequence[Sample], list[Any]]:
+    samples = paired.samples[start:end]
     outputs = []
-    for index in range(start, end):
-        found = paired.outputs[index]
-        outputs.append(None if found is None else fill(spool.get(found), paired.samples[index]))
-    return outputs
+    for sample, place in zip(samples, paired.places[start:end], strict=True):
+        outputs.append(None if place is None else fill(spool.get(place), sample))
+    return samples, outputs
 
 
 def _score(
@@ -103,7 +140,7 @@ def _score(
 
 
 def run_chunked(
-    paired: PairedCases,
+    paired: SpooledCases,
     spool: CaseSpool,
     fill: Callable[[TestCase, Sample], TestCase],
     strategies: Sequence[Any],
@@ -112,9 +149,9 @@ def run_chunked(
     metadata: Mapping[str, Any],
     on_chunk: ChunkHook | None = None,
 ) -> Report:
-    """Score the paired cases (``paired.outputs`` holds spool indexes, ``fill`` adds a
-    sample's expectations to its case) a :data:`CHUNK` at a time; ``on_chunk(report,
-    outputs)`` sees each chunk's report with its test cases before they are let go."""
+    """Score the paired cases a :data:`CHUNK` at a time (``fill`` adds a sample's expectations
+    to its case); ``on_chunk(report, outputs)`` sees each chunk's report with its test cases
+    before they are let go."""
     total = len(paired.samples)
     names: list[str] = []
     tags: list[tuple[str, ...]] = []
@@ -124,11 +161,9 @@ def run_chunked(
     skipped: list[Any] = []
     for start in range(0, max(total, 1), CHUNK):
         end = min(start + CHUNK, total)
-        outputs = _chunk_outputs(paired, spool, start, end, fill)
+        samples, outputs = _chunk_outputs(paired, spool, start, end, fill)
         failed = {i - start: e for i, e in paired.failed.items() if start <= i < end}
-        report = _score(
-            paired.samples[start:end], outputs, failed, strategies, settings, name, metadata
-        )
+        report = _score(samples, outputs, failed, strategies, settings, name, metadata)
         if on_chunk is not None:
             on_chunk(report, outputs)
         if total <= CHUNK:

@@ -19,14 +19,20 @@ from typing import Any
 
 from evalmark._files.located import PathKey
 from evalmark.engine._settings import RunSettings
-from evalmark.engine._test_cases import PairedCases, _sample_of, _with_expectations
+from evalmark.engine._test_cases import _with_expectations
 from evalmark.errors import TraceError
 from evalmark.report._model import Report
 from evalmark.samples._case import TestCase
 from evalmark.samples._samples import Sample, load_samples
 from evalmark.suite._document import SuiteDocument
 from evalmark.suite._model import EvaluationSpec, TracesSpec
-from evalmark.suite._trace_spool import CaseSpool, ChunkHook, run_chunked
+from evalmark.suite._trace_spool import (
+    CaseSpool,
+    ChunkHook,
+    OwnSamples,
+    SpooledCases,
+    run_chunked,
+)
 from evalmark.traces._read import read_traces, trace_file_sha256
 from evalmark.traces._stream import DEFAULT_WINDOW
 
@@ -41,7 +47,7 @@ class TraceCases:
     """The cases of a trace evaluation, paired and ready for the engine, and the problems of
     the traces left without a sample (shown by the run, never dropped silently)."""
 
-    paired: PairedCases  # its outputs: the cases' places in the spool
+    paired: SpooledCases
     spool: CaseSpool
     problems: tuple[Any, ...] = ()
     sha256: str | None = None  # the trace file's
@@ -100,7 +106,6 @@ def trace_cases(evaluation: EvaluationSpec, tags: Sequence[str]) -> TraceCases:
     assert spec is not None
     spool = CaseSpool()
     named: dict[str, int] = {}  # case name -> spool index
-    own: list[Sample] = []  # without samples: each case's own sample
     reasons: dict[str, str] = {}
     problems: list[Any] = []
     source = trace_file_sha256(spec.path)
@@ -113,22 +118,20 @@ def trace_cases(evaluation: EvaluationSpec, tags: Sequence[str]) -> TraceCases:
         elif case is not None:
             name = _unique(case.name or f"case-{len(named) + 1}", named)
             named[name] = spool.add(case)
-            if not evaluation.samples:
-                own.append(_sample_of(name, case))
     if not evaluation.samples:
-        lost = [n for n in reasons if n not in named]
-        chosen = (*own, *(_sample_of(n, None) for n in lost))
-        outputs: list[Any] = [*named.values(), *(None for _ in lost)]
+        names = [*named, *(n for n in reasons if n not in named)]
+        places: list[int | None] = [named.get(n) for n in names]
         failed: dict[int, BaseException] = {
-            i: TraceError(reasons[s.name]) for i, s in enumerate(chosen) if s.name in reasons
+            i: TraceError(reasons[n]) for i, n in enumerate(names) if n in reasons
         }
-        return TraceCases(PairedCases(chosen, outputs, failed), spool, (), source)
+        own = OwnSamples(spool, names, places)
+        return TraceCases(SpooledCases(own, places, failed), spool, (), source)
     samples = load_samples(*evaluation.samples)
     wanted = [t for t in (*evaluation.tags, *tags)]
     if wanted:
         samples = samples.filter(lambda s: any(t in s.tags for t in wanted))
     chosen = tuple(samples)
-    outputs, failed = [], {}
+    places, failed = [], {}
     for index, sample in enumerate(chosen):
         if sample.name in reasons:
             failed[index] = TraceError(reasons[sample.name])
@@ -137,11 +140,11 @@ def trace_cases(evaluation: EvaluationSpec, tags: Sequence[str]) -> TraceCases:
                 f"no test case named '{sample.name}' (for traces: no trace whose match "
                 "attribute has this value); run `evalmark traces check` on the trace file"
             )
-        outputs.append(None if index in failed else named[sample.name])
-    names = {s.name for s in chosen}
-    unmatched = tuple(sorted(n for n in named if n not in names))
-    left = tuple(p for p in problems if p.name not in names)
-    return TraceCases(PairedCases(chosen, outputs, failed, unmatched), spool, left, source)
+        places.append(None if index in failed else named[sample.name])
+    wanted_names = {s.name for s in chosen}
+    unmatched = tuple(sorted(n for n in named if n not in wanted_names))
+    left = tuple(p for p in problems if p.name not in wanted_names)
+    return TraceCases(SpooledCases(chosen, places, failed, unmatched), spool, left, source)
 
 
 def run_traces(

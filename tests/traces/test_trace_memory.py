@@ -15,6 +15,7 @@ import pytest
 
 import trace_producers as tp
 from evalmark import load_suite
+from evalmark.report import render_report
 from evalmark.suite import _trace_spool
 from evalmark.suite._trace_annotate import annotate_suite
 
@@ -56,6 +57,8 @@ def test_a_chunked_evaluation_gives_the_same_report_and_verdicts(
     assert [other.usage(i) for i in range(len(other))] == [one.usage(i) for i in range(len(one))]
     assert chunked.gates == whole.gates and whole.gates
     assert other.metadata == one.metadata
+    for form in ("json", "markdown", "html"):
+        assert render_report(other, form) == render_report(one, form)
 
 
 def _trace_file(path: Path, traces: int, padding: int) -> int:

@@ -4,6 +4,7 @@ bytes give test cases or a typed error, and every trace read is a case or has pr
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from pathlib import Path
 
@@ -35,8 +36,11 @@ def test_every_encoding_gives_the_same_cases_named_by_their_sessions(names: list
             tp.write_protobuf(tmp / "b.pb", [request], framed=False),
         ]
         read_back = [list(read(path, match="session.id")) for path in files]
+        digests = [{hashlib.sha256(p.read_bytes()).hexdigest()} for p in files]
     assert [c.name for c in read_back[0]] == names
-    assert read_back[0] == read_back[1] == read_back[2]
+    assert [{c.metadata["trace-file-sha256"] for c in cases} for cases in read_back] == digests
+    same = [[tp.unsourced(c) for c in cases] for cases in read_back]
+    assert same[0] == same[1] == same[2]
 
 
 @settings(max_examples=examples(60))

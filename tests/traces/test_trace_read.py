@@ -3,6 +3,7 @@ and protobuf) and by hand (OpenInference): what each trace becomes as a TestCase
 
 from __future__ import annotations
 
+import hashlib
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -36,7 +37,10 @@ def test_the_sdk_agent_becomes_a_test_case_in_every_encoding(tmp_path: Path, req
     for kind, path in _files(tmp_path, request_).items():
         cases = list(read(path, match="session.id"))
         assert [c.name for c in cases] == ["s-1", "s-2"], kind
-        seen.append(cases[0])
+        assert (
+            cases[0].metadata["trace-file-sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+        )
+        seen.append(tp.unsourced(cases[0]))
     assert seen[0] == seen[1] == seen[2]
     case = seen[0]
     assert case.input == QUESTION
@@ -122,7 +126,7 @@ def test_base64_ids_and_enum_names_of_a_plain_protobuf_printer_are_read(
     hexed = next(read(tp.write_json_lines(tmp_path / "a.jsonl", [request_])))
     plain = tmp_path / "plain.json"
     plain.write_text(json.dumps(MessageToDict(request_), indent=2), encoding="utf-8")
-    assert next(read(plain)) == hexed  # one indented request for the whole file
+    assert tp.unsourced(next(read(plain))) == tp.unsourced(hexed)  # one indented request
 
 
 def test_the_previous_event_form_of_messages(tmp_path: Path) -> None:

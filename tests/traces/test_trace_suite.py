@@ -17,7 +17,7 @@ from evalmark import Sample, Scorer, load_suite
 from evalmark.cli import main
 from evalmark.errors import SuiteError
 from evalmark.strategies import TrajectoryMatch
-from evalmark.traces import annotate, read
+from evalmark.traces import Provenance, annotate, read
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "golden" / "traces"
@@ -64,6 +64,8 @@ def test_the_golden_trace_suite_runs_offline_from_the_command_line(
     assert "no-genai-spans" in out  # the health-check trace, named by no sample, is listed
     report = json.loads((tmp_path / "out/traces/travel-agent-traces.json").read_text("utf-8"))
     assert report["metadata"]["unevaluable-traces"][0]["reason"] == "no-genai-spans"
+    traces_sha = hashlib.sha256((GOLDEN / "agent.otlp.jsonl").read_bytes()).hexdigest()
+    assert report["metadata"]["traces-sha256"] == traces_sha
 
 
 def test_a_regressed_trace_fails_the_gate(
@@ -90,6 +92,7 @@ def test_annotate_writes_linked_verdicts_with_provenance(
     assert out.read_bytes() == first  # the same bytes every time
     evaluated = {c.metadata["trace-id"]: c for c in read(GOLDEN / "agent.otlp.jsonl", problems=[])}
     samples_sha = hashlib.sha256((GOLDEN / "expected.yaml").read_bytes()).hexdigest()
+    traces_sha = hashlib.sha256((GOLDEN / "agent.otlp.jsonl").read_bytes()).hexdigest()
     spans = [
         span
         for line in first.decode("utf-8").splitlines()
@@ -103,6 +106,7 @@ def test_annotate_writes_linked_verdicts_with_provenance(
         attributes = {a["key"]: next(iter(a["value"].values())) for a in span["attributes"]}
         assert attributes["gen_ai.evaluation.score.label"] == "pass"
         assert attributes["evalmark.samples.sha256"] == samples_sha
+        assert attributes["evalmark.traces.sha256"] == traces_sha
         assert attributes["evalmark.version"]
         assert span["events"][0]["name"] == "gen_ai.evaluation.result"
     options = {
@@ -134,6 +138,14 @@ def test_annotate_from_python_and_read_back(tmp_path: Path) -> None:
     cases = list(read(path, match="session.id"))
     report = Scorer().evaluate_test_cases(cases, TrajectoryMatch(expected=CALLS[:1]))
     assert annotate(report, cases, tmp_path / "v.jsonl") == 1
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert cases[0].metadata["trace-file-sha256"] == digest
+    assert f'"evalmark.traces.sha256", "value": {{"stringValue": "{digest}"}}' in (
+        tmp_path / "v.jsonl"
+    ).read_text("utf-8")
+    given = Provenance(traces_sha256="0" * 64)
+    annotate(report, cases, tmp_path / "w.jsonl", provenance=given)
+    assert f'"stringValue": "{"0" * 64}"' in (tmp_path / "w.jsonl").read_text("utf-8")
     problems: list[Any] = []
     assert list(read(tmp_path / "v.jsonl", problems=problems)) == []
     assert [p.reason for p in problems] == ["no-content"]  # a verdict is not an agent run

@@ -11,5 +11,6 @@
   problem reporter (file:line:column, "did you mean");
 - :mod:`~evalmark._files.yaml_write`: readable YAML out;
 - :mod:`~evalmark._files.atomic`: the one atomic writer;
+- :mod:`~evalmark._files.digest`: a file's SHA-256, read in chunks;
 - :mod:`~evalmark._files.text`: text any writer keeps (lone surrogates written as ``\\udcff``).
 """

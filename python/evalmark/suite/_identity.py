@@ -19,6 +19,8 @@ from typing import Any
 
 import msgspec
 
+from evalmark._files.digest import file_sha256 as _file_sha256
+
 __all__ = ["AnswerLog", "AnswerSource", "file_sha256", "sources_of"]
 
 
@@ -41,9 +43,9 @@ def _digest(parts: Iterable[bytes]) -> str:
 
 
 def file_sha256(path: Path) -> str | None:
-    """The SHA-256 of a file's bytes, ``None`` when it cannot be read."""
+    """The SHA-256 of a file's bytes (read in chunks), ``None`` when it cannot be read."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return _file_sha256(path)
     except OSError:
         return None
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evalmark._files.atomic import write_atomically
+from evalmark._files.atomic import AtomicFile
 from evalmark.engine._settings import RunSettings
 from evalmark.errors import SuiteError
 from evalmark.gates._rules import GateResult
@@ -87,16 +87,20 @@ def annotate_suite(
         )
     judge = build_judge(suite.judge, None) if suite.judged else None
     settings = RunSettings(suite.concurrency)
-    reports, lines, verdicts = [], [], 0
-    for evaluation in chosen:
-        selected = trace_cases(evaluation, ())
-        checks = [build_strategy(spec, judge) for spec in evaluation.strategies]
-        report = run_traces(evaluation, selected, checks, settings, suite.name)
-        reports.append(report)
-        how = provenance_of(evaluation, suite.base)
-        for request in verdict_requests(report, selected.paired.outputs, how):
-            verdicts += len(request["resourceSpans"][0]["scopeSpans"][0]["spans"])
-            lines.append(json.dumps(request, ensure_ascii=False))
-    write_atomically(output, "".join(line + "\n" for line in lines).encode("utf-8"))
+    reports, traces, verdicts = [], 0, 0
+    with AtomicFile(output) as out, out.temp.open("ab") as handle:  # verdicts as they come
+        for evaluation in chosen:
+            selected = trace_cases(evaluation, ())
+            checks = [build_strategy(spec, judge) for spec in evaluation.strategies]
+            how = provenance_of(evaluation, suite.base)
+
+            def write(chunk: Any, cases: Sequence[Any], how: Provenance = how) -> None:
+                nonlocal traces, verdicts
+                for request in verdict_requests(chunk, cases, how):
+                    traces += 1
+                    verdicts += len(request["resourceSpans"][0]["scopeSpans"][0]["spans"])
+                    handle.write(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
+
+            reports.append(run_traces(evaluation, selected, checks, settings, suite.name, write))
     gates = check_gate(suite.gate, reports)
-    return Annotated(verdicts, len(lines), tuple(reports), gates)
+    return Annotated(verdicts, traces, tuple(reports), gates)

@@ -7,7 +7,8 @@ span and the check's name (so writing twice gives the same bytes). It carries, a
 and again as a ``gen_ai.evaluation.result`` event, the GenAI evaluation attributes
 (``gen_ai.evaluation.name``, ``gen_ai.evaluation.score.value``, ``gen_ai.evaluation.score.label``:
 pass, fail or error, ``gen_ai.evaluation.explanation``) and the provenance: evalmark's version,
-the check's kind and options, the judge prompt's sha256, the samples file's sha256.
+the check's kind and options, the judge prompt's sha256, the samples file's sha256 and the
+trace file's sha256.
 
 The file holds one OTLP JSON request per evaluated trace, one a line (the file exporter's JSON
 lines), so it reads back with :func:`evalmark.traces.read` and loads into any OTLP backend.
@@ -45,13 +46,15 @@ def _version() -> str:
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """Where verdicts come from: evalmark's version, and by check name its kind, its options
-    and its judge prompt's sha256, and the sha256 of the samples file(s)."""
+    and its judge prompt's sha256, and the sha256 of the samples file(s) and of the trace
+    file (``None``: each case's ``metadata["trace-file-sha256"]``, which the reader sets)."""
 
     kinds: Mapping[str, str] = field(default_factory=dict)
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     prompts: Mapping[str, str] = field(default_factory=dict)
     samples_sha256: str | None = None
     evalmark_version: str = field(default_factory=_version)
+    traces_sha256: str | None = None
 
 
 def _value(value: Any) -> dict[str, Any]:
@@ -94,6 +97,7 @@ def _span(
         "evalmark.check.options": None if options is None else json.dumps(options, sort_keys=True),
         "evalmark.prompt.sha256": how.prompts.get(check),
         "evalmark.samples.sha256": how.samples_sha256,
+        "evalmark.traces.sha256": how.traces_sha256 or case.metadata.get("trace-file-sha256"),
         "error.type": None if result.error is None else result.error.type,
     }
     attributes = _attributes(values)

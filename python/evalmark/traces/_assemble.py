@@ -274,9 +274,13 @@ class _Steps:
         self.steps.append(ReasoningStep("observation", f"{len(documents)} documents retrieved"))
 
 
-def _metadata(order: list[Span], roles: dict[str, str], top: Span) -> dict[str, Any]:
+def _metadata(
+    order: list[Span], roles: dict[str, str], top: Span, source: str | None
+) -> dict[str, Any]:
     root = order[0]
     metadata: dict[str, Any] = {"trace-id": root.trace_id, "span-id": top.span_id}
+    if source is not None:
+        metadata["trace-file-sha256"] = source
     metadata["span-end-unix-nano"] = top.end
     if root is not top:
         metadata["root-span-id"] = root.span_id
@@ -292,10 +296,11 @@ def _metadata(order: list[Span], roles: dict[str, str], top: Span) -> dict[str, 
 
 
 def assemble(
-    spans: list[Span], match: str | None = None
+    spans: list[Span], match: str | None = None, source: str | None = None
 ) -> tuple[TestCase | None, list[TraceProblem]]:
     """The test case of one trace (None when it has no GenAI span or a broken chain) and the
-    reasons it cannot be evaluated (empty when it can)."""
+    reasons it cannot be evaluated (empty when it can). ``source``, the trace file's sha256,
+    goes into the case's ``metadata["trace-file-sha256"]``."""
     memo = _Messages()
     order, broken = _walk(spans)
     trace_id = spans[0].trace_id
@@ -345,7 +350,7 @@ def assemble(
         latency_ms=order[0].duration_ms,
         token_usage=usage,
         cost=cost,
-        metadata=_metadata(order, roles, top),
+        metadata=_metadata(order, roles, top, source),
         name=name,
     )
     return case, problems

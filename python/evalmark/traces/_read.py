@@ -5,9 +5,11 @@ or per line) or OTLP protobuf (one request, or a length-prefixed stream of them)
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from evalmark._files.digest import file_sha256
 from evalmark.errors import Problem, TraceError
 from evalmark.samples._case import TestCase
 from evalmark.traces._assemble import assemble
@@ -17,7 +19,7 @@ from evalmark.traces._problem import TraceProblem
 from evalmark.traces._span import Span
 from evalmark.traces._stream import DEFAULT_WINDOW, group_traces
 
-__all__ = ["check", "read", "read_traces"]
+__all__ = ["check", "read", "read_traces", "trace_file_sha256"]
 
 
 def _batches(path: Path) -> Iterator[list[Span]]:
@@ -34,14 +36,36 @@ def _batches(path: Path) -> Iterator[list[Span]]:
             yield spans
 
 
+def trace_file_sha256(path: str | os.PathLike[str]) -> str | None:
+    """The sha256 of a trace file (read in chunks), ``None`` for a pipe or device, which can
+    be read only once."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        return file_sha256(path)
+    except OSError as exc:
+        raise TraceError(
+            [Problem(f"cannot read the trace file: {exc.strerror}", path=os.fspath(path))]
+        ) from None
+
+
 def read_traces(
-    path: str | os.PathLike[str], *, match: str | None = None, window: int = DEFAULT_WINDOW
+    path: str | os.PathLike[str],
+    *,
+    match: str | None = None,
+    window: int = DEFAULT_WINDOW,
+    hashed: bool = True,
+    source: str | None = None,
 ) -> Iterator[tuple[TestCase | None, list[TraceProblem]]]:
-    """Every trace of the file as ``(test case, problems)``, streaming (see :func:`read`)."""
+    """Every trace of the file as ``(test case, problems)``, streaming (see :func:`read`);
+    with ``hashed``, each case's metadata names the file's sha256 (``trace-file-sha256``:
+    ``source`` when the caller hashed the file already)."""
     if window < 1:
         raise ValueError(f"window must be at least 1 span, got {window}")
+    if hashed and source is None:
+        source = trace_file_sha256(path)
     for spans in group_traces(_batches(Path(path)), window):
-        yield assemble(spans, match)
+        yield assemble(spans, match, source)
 
 
 def read(
@@ -58,7 +82,8 @@ def read(
     evaluated (no GenAI span, a broken parent chain, a tool call without a result, no content)
     raises ``TraceError``, unless a ``problems`` list is given: its problems are then appended
     there and the trace left out. ``window`` is how many spans a trace may lie apart in the file
-    (memory holds at most the traces touched within it).
+    (memory holds at most the traces touched within it). Each case's
+    ``metadata["trace-file-sha256"]`` is the file's sha256 (the provenance of its verdicts).
     """
     for case, found in read_traces(path, match=match, window=window):
         if found:
@@ -84,7 +109,7 @@ def check(
     """``(traces read, problems)``: every reason a trace of the file cannot be evaluated."""
     count = 0
     problems: list[TraceProblem] = []
-    for _, found in read_traces(path, match=match, window=window):
+    for _, found in read_traces(path, match=match, window=window, hashed=False):
         count += 1
         problems.extend(found)
     return count, problems

@@ -8,20 +8,14 @@ traceback.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from evalmark.cli import main
+from cli_runs import in_folder, run_cli
 from evalmark.models import ScriptedChat, record_replay
 
 FIELD_TEXT = st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=8)
@@ -30,27 +24,13 @@ ROWS = st.lists(
 )
 
 
-@contextlib.contextmanager
-def folder() -> Iterator[Path]:
-    """An empty temporary folder, made the working folder for the block."""
-    before = Path.cwd()
-    with tempfile.TemporaryDirectory() as name:
-        os.chdir(name)
-        try:
-            yield Path(name)
-        finally:
-            os.chdir(before)
+folder = in_folder
 
 
 def run(argv: list[str]) -> tuple[int, str]:
-    """``main(argv)`` in-process with stdout and stderr captured: (exit code, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 2
-    return code, err.getvalue() + out.getvalue()
+    """``main(argv)`` in-process: (exit code, stderr then stdout)."""
+    code, out, err = run_cli(argv)
+    return code, err + out
 
 
 def assert_one_line_error(code: int, err: str, command: str, *names: str) -> None:
@@ -235,6 +215,7 @@ def test_malformed_suite_yaml_is_an_error_naming_the_file(text: str) -> None:
 
 @settings(max_examples=examples(40), deadline=None)
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=10))
+@example(key="aae")  # close to a known key: the message suggests it instead of listing them all
 def test_an_unknown_suite_key_is_named_with_the_accepted_keys(key: str) -> None:
     assume(key not in ("name", "samples", "application", "strategies", "tags", "gate", "judge"))
     with folder() as here:
@@ -245,7 +226,7 @@ def test_an_unknown_suite_key_is_named_with_the_accepted_keys(key: str) -> None:
     assert code == 2 and "Traceback" not in err, err
     assert err.startswith("evalmark run: error: ")
     if "unknown key" in err:
-        assert f"'{key}'" in err and "accepted keys" in err
+        assert f"'{key}'" in err and ("accepted keys" in err or "did you mean" in err), err
 
 
 @settings(max_examples=examples(40), deadline=None)

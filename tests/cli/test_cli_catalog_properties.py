@@ -7,8 +7,6 @@ and to ``-o``, every time.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import tempfile
 from pathlib import Path
@@ -18,20 +16,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from evalmark.cli import main
+from cli_runs import run_cli
 from evalmark.models._prompts.catalog import prompt_names
 
 SCHEMAS = st.sampled_from(["conversations", "samples", "suite", "testcases"])
 
 
-def run(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 2
-    return code, out.getvalue(), err.getvalue()
+run = run_cli
 
 
 def listing(*options: str) -> list[dict[str, Any]]:

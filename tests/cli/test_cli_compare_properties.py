@@ -10,10 +10,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budget import examples
+from cli_runs import in_folder
 from evalmark import EvaluationResult
 from evalmark.cli import main
 from evalmark.report import Report, write_report
@@ -29,15 +26,7 @@ from evalmark.results._results import ResultColumn
 NAMES = st.lists(st.text(alphabet="abcdefgh", min_size=1, max_size=4), min_size=1, max_size=12)
 
 
-@contextlib.contextmanager
-def folder() -> Iterator[Path]:
-    before = Path.cwd()
-    with tempfile.TemporaryDirectory() as name:
-        os.chdir(name)
-        try:
-            yield Path(name)
-        finally:
-            os.chdir(before)
+folder = in_folder
 
 
 def report(names: list[str], verdicts: list[bool]) -> Report:

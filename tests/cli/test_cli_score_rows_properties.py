@@ -7,13 +7,8 @@ the CSV and JSON Lines outputs agree, and an unknown metric or an empty file is 
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import io
 import json
-import os
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +17,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from evalmark.cli import main
+from cli_runs import in_folder, run_cli
 from evalmark.metrics import token_f1
 
 WORDS = st.lists(st.sampled_from(["cat", "sat", "mat", "dog", "a", "the"]), max_size=5).map(
@@ -35,25 +30,12 @@ NOT_RECORDS = st.sampled_from(['{"expected": ', "[1, 2]", "nope", "3", '"text"',
 BAD_LINES = NOT_RECORDS | st.just('{"expected": "a"}')
 
 
-@contextlib.contextmanager
-def folder() -> Iterator[Path]:
-    before = Path.cwd()
-    with tempfile.TemporaryDirectory() as name:
-        os.chdir(name)
-        try:
-            yield Path(name)
-        finally:
-            os.chdir(before)
+folder = in_folder
 
 
 def run(argv: list[str]) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 2
-    return code, err.getvalue()
+    code, _, err = run_cli(argv)
+    return code, err
 
 
 def write_pairs(path: Path, rows: list[dict[str, Any]], bad: dict[int, str] | None = None) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
+from evalmark.cli._judge_args import add_judge_arguments
 from evalmark.errors import CliError
 
 if TYPE_CHECKING:
@@ -62,14 +63,7 @@ def register(subparsers: Any) -> None:
         ),
     )
     calibrate.add_argument("labels", type=Path, metavar="LABELS", help="the labelled items")
-    calibrate.add_argument("--judge", required=True, metavar="SPEC", help=_JUDGE_HELP)
-    calibrate.add_argument("--cassette", type=Path, help="record and replay a live judge here")
-    calibrate.add_argument(
-        "--record-mode",
-        choices=("replay", "record-missing", "rewrite", "off"),
-        help="the cassette's mode (default: EVALMARK_RECORD_MODE, else replay)",
-    )
-    calibrate.add_argument("--model-id", help="the judge's model id in the cassette")
+    add_judge_arguments(calibrate, _JUDGE_HELP)
     calibrate.add_argument("--prompt", help="the catalog prompt of items that name none")
     calibrate.add_argument(
         "--score", help="bool, continuous, or choices like 0,0.5,1 (default: each prompt's)"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark.cli import EXIT_GATE_FAILED, EXIT_OK
+from evalmark.cli._judge_args import add_judge_arguments
 from evalmark.errors import CassetteMiss, CliError
 
 __all__ = ["register_bias"]
@@ -41,14 +42,7 @@ def register_bias(actions: Any, judge_help: str, build_judge: Callable[[Any], An
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("pairs", type=Path, metavar="PAIRS", help="the pairs of answers")
-    parser.add_argument("--judge", required=True, metavar="SPEC", help=judge_help)
-    parser.add_argument("--cassette", type=Path, help="record and replay a live judge here")
-    parser.add_argument(
-        "--record-mode",
-        choices=("replay", "record-missing", "rewrite", "off"),
-        help="the cassette's mode (default: EVALMARK_RECORD_MODE, else replay)",
-    )
-    parser.add_argument("--model-id", help="the judge's model id in the cassette")
+    add_judge_arguments(parser, judge_help)
     parser.add_argument(
         "--judge-family", help="the judge's model family (default: from its model id)"
     )

@@ -386,6 +386,24 @@ mod tests {
     }
 
     #[test]
+    fn byte_stripping_cuts_between_code_points() {
+        // "é" is C3 A9, "è" C3 A8; U+4E00 and U+4E01 share their first two bytes, U+1F600 and
+        // U+1F601 their first three: the first difference falls inside a code point.
+        let cases = [
+            ("xé", "xè", ("é", "è")),
+            ("\u{4E00}ab", "\u{4E01}ab", ("\u{4E00}", "\u{4E01}")),
+            ("a\u{1F600}", "a\u{1F601}", ("\u{1F600}", "\u{1F601}")),
+            ("éé", "é", ("é", "")),
+            ("\u{1F600}z\u{1F600}", "\u{1F601}z\u{1F600}", ("\u{1F600}", "\u{1F601}")),
+            ("same", "same", ("", "")),
+        ];
+        for (a, b, (want_a, want_b)) in cases {
+            let (x, y) = strip_bytes(a.as_bytes(), b.as_bytes());
+            assert_eq!((x, y), (want_a.as_bytes(), want_b.as_bytes()), "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
     fn distances() {
         let s = &mut Scratch::default();
         let stop = &Context::new();

@@ -215,6 +215,17 @@ pub fn length(text: &[u8]) -> usize {
     super::text::count_code_points(text)
 }
 
+/// A lower bound of the distance of `a` to `b` under `w` from their lengths alone: the
+/// longer text's surplus takes that many deletions (or insertions), whatever else is done.
+pub fn length_bound(a: &[u8], b: &[u8], w: Weights) -> usize {
+    let (n1, n2) = (length(a), length(b));
+    if n1 >= n2 {
+        (n1 - n2) * w.delete
+    } else {
+        (n2 - n1) * w.insert
+    }
+}
+
 /// The distance over its maximum (0.0 when the maximum is 0), computed as one division.
 pub fn normalized(dist: usize, maximum: usize) -> f64 {
     if maximum == 0 {

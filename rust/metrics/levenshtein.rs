@@ -394,12 +394,20 @@ mod tests {
             ("\u{4E00}ab", "\u{4E01}ab", ("\u{4E00}", "\u{4E01}")),
             ("a\u{1F600}", "a\u{1F601}", ("\u{1F600}", "\u{1F601}")),
             ("éé", "é", ("é", "")),
-            ("\u{1F600}z\u{1F600}", "\u{1F601}z\u{1F600}", ("\u{1F600}", "\u{1F601}")),
+            (
+                "\u{1F600}z\u{1F600}",
+                "\u{1F601}z\u{1F600}",
+                ("\u{1F600}", "\u{1F601}"),
+            ),
             ("same", "same", ("", "")),
         ];
         for (a, b, (want_a, want_b)) in cases {
             let (x, y) = strip_bytes(a.as_bytes(), b.as_bytes());
-            assert_eq!((x, y), (want_a.as_bytes(), want_b.as_bytes()), "{a:?} {b:?}");
+            assert_eq!(
+                (x, y),
+                (want_a.as_bytes(), want_b.as_bytes()),
+                "{a:?} {b:?}"
+            );
         }
     }
 

@@ -71,3 +71,21 @@ def test_a_long_wide_pair_then_short_ones_in_one_worker() -> None:
         act.append("".join(rng.choice(ALPHABETS["astral"]) for _ in range(size - 2)))
     want = [Levenshtein.distance(e, a) for e, a in zip(exp, act, strict=True)]
     assert em.levenshtein_distance_batch(exp, act, workers=1).tolist() == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(pairs(), min_size=1, max_size=8),
+    st.sampled_from([(1, 1, 1), (1, 1, 2), (2, 3, 4), (3, 1, 1), (1, 4, 1)]),
+    st.integers(0, 12),
+)
+def test_a_cutoff_below_the_length_difference_still_equals_rapidfuzz(
+    rows: list[tuple[str, str]], weights: tuple[int, int, int], cutoff: int
+) -> None:
+    exp = [e for e, _ in rows]
+    act = [a for _, a in rows]
+    got = em.levenshtein_distance_batch(exp, act, weights=weights, score_cutoff=cutoff, workers=1)
+    want = [Levenshtein.distance(e, a, weights=weights, score_cutoff=cutoff) for e, a in rows]
+    assert got.tolist() == want
+    got = em.indel_distance_batch(exp, act, score_cutoff=cutoff, workers=1)
+    assert got.tolist() == [Indel.distance(e, a, score_cutoff=cutoff) for e, a in rows]

@@ -48,6 +48,10 @@ metric_pair! {
     options: (weights: (usize, usize, usize) = (1, 1, 1), score_cutoff: Option<usize> = None);
     prepare: { let w = weights_of(weights); }
     kernel: |s: edit_weighted::Scratch, e, a, stop| {
+        // Over the cutoff from the lengths alone: no need for the distance itself.
+        if score_cutoff.is_some_and(|c| edit_weighted::length_bound(e, a, w) > c) {
+            return Ok(cut(usize::MAX, score_cutoff));
+        }
         Ok(cut(edit_weighted::distance(e, a, w, s, stop)?, score_cutoff))
     }
 }
@@ -76,6 +80,10 @@ metric_pair! {
         "(expected, actual, score_cutoff=None, workers=-1, max_chars=None)";
     options: (score_cutoff: Option<usize> = None);
     kernel: |s: edit_weighted::Scratch, e, a, stop| {
+        let unit = edit_weighted::Weights::UNIT;
+        if score_cutoff.is_some_and(|c| edit_weighted::length_bound(e, a, unit) > c) {
+            return Ok(cut(usize::MAX, score_cutoff));
+        }
         Ok(cut(edit_weighted::indel(e, a, s, stop)?, score_cutoff))
     }
 }

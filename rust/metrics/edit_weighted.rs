@@ -9,6 +9,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::dense_ids::DenseIds;
 use super::halt::{Context, Run, TryVec};
 use super::lcs::{lcs_len, LcsScratch};
 use super::levenshtein;
@@ -42,7 +43,7 @@ pub struct Scratch {
     lcs: LcsScratch,
     a: Vec<u32>,
     b: Vec<u32>,
-    names: FxHashMap<u32, u32>,
+    names: DenseIds,
     row: Vec<usize>,
     slots: Vec<u32>,
     pm: Vec<u64>,
@@ -55,25 +56,17 @@ impl Scratch {
     /// Decode both texts into `self.a` and `self.b` as ids below the returned alphabet size:
     /// ASCII keeps its value (and two ASCII texts are not decoded at all), other code points
     /// count up from 0x80.
-    fn load(&mut self, a: &[u8], b: &[u8]) -> usize {
+    fn load(&mut self, a: &[u8], b: &[u8]) -> Run<usize> {
         self.a.clear();
         self.b.clear();
         if a.is_ascii() && b.is_ascii() {
+            self.a.try_capacity(a.len(), "the decoded text")?;
+            self.b.try_capacity(b.len(), "the decoded text")?;
             self.a.extend(a.iter().map(|&c| u32::from(c)));
             self.b.extend(b.iter().map(|&c| u32::from(c)));
-            return 0x80;
+            return Ok(0x80);
         }
-        decode_into(a, &mut self.a);
-        decode_into(b, &mut self.b);
-        self.names.clear();
-        let names = &mut self.names;
-        for c in self.a.iter_mut().chain(self.b.iter_mut()) {
-            if *c >= 0x80 {
-                let next = 0x80 + names.len() as u32;
-                *c = *names.entry(*c).or_insert(next);
-            }
-        }
-        0x80 + self.names.len()
+        Ok(self.names.load_pair(a, b, &mut self.a, &mut self.b)?)
     }
 }
 
@@ -107,7 +100,7 @@ pub fn indel(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usize> 
     if a == b {
         return Ok(0);
     }
-    let alphabet = s.load(a, b);
+    let alphabet = s.load(a, b)?;
     let (_, x, y) = strip(&s.a, &s.b);
     let (p, t) = if x.len() <= y.len() { (x, y) } else { (y, x) };
     let common = lcs_len(p, t, alphabet, &mut s.lcs, stop)?;
@@ -130,7 +123,7 @@ pub fn distance(a: &[u8], b: &[u8], w: Weights, s: &mut Scratch, stop: &Context)
             return Ok(indel(a, b, s, stop)? * w.insert);
         }
     }
-    s.load(a, b);
+    s.load(a, b)?;
     let Scratch { a, b, row, .. } = s;
     let (_, x, y) = strip(a, b);
     row.clear();
@@ -222,6 +215,17 @@ pub fn length(text: &[u8]) -> usize {
     super::text::count_code_points(text)
 }
 
+/// A lower bound of the distance of `a` to `b` under `w` from their lengths alone: the
+/// longer text's surplus takes that many deletions (or insertions), whatever else is done.
+pub fn length_bound(a: &[u8], b: &[u8], w: Weights) -> usize {
+    let (n1, n2) = (length(a), length(b));
+    if n1 >= n2 {
+        (n1 - n2) * w.delete
+    } else {
+        (n2 - n1) * w.insert
+    }
+}
+
 /// The distance over its maximum (0.0 when the maximum is 0), computed as one division.
 pub fn normalized(dist: usize, maximum: usize) -> f64 {
     if maximum == 0 {
@@ -251,7 +255,7 @@ pub fn editops(
     s: &mut Scratch,
     stop: &Context,
 ) -> Run<Option<Vec<(Op, usize, usize)>>> {
-    let alphabet = s.load(a, b);
+    let alphabet = s.load(a, b)?;
     let Scratch {
         a,
         b,

@@ -6,16 +6,19 @@
 //! varied patterns use `pattern.rs`'s masks, linear in m. With the table, a pattern of more
 //! than 64 symbols is first tried inside a band of 64 diagonals (`levenshtein_band.rs`: one
 //! word per text symbol), exact when the distance is small enough, and only otherwise in
-//! full. The column loop polls a [`Context`] every 2^16 word operations or so, so a call on huge
+//! full. Texts that are not all ASCII lose their common prefix and suffix on the bytes, before
+//! any decoding; when one of them is then at most 64 code points it takes
+//! `levenshtein_short.rs` (no renaming), else each code point is renamed to a dense id
+//! (`dense_ids.rs`). The column loop polls a [`Context`] every 2^16 word operations or so, so a call on huge
 //! texts can be interrupted.
 
-use rustc_hash::FxHashMap;
-
+use super::dense_ids::DenseIds;
 use super::halt::{Context, Run, TryVec};
 use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
 use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
+use super::levenshtein_short::{short_distance, SHORT};
 use super::pattern::{PatternMasks, Symbol};
-use super::text::decode_into;
+use super::text::{count_code_points, decode_into};
 
 /// Patterns over at most 256 symbols and of at most this many words (262,144 symbols) use a
 /// 256-row table of `words` + 1 words (about 8 MiB at most): a little faster than the masks.
@@ -31,7 +34,7 @@ pub struct Scratch {
     masks: PatternMasks,
     vp: Vec<u64>,
     vn: Vec<u64>,
-    names: FxHashMap<u32, u32>,
+    names: DenseIds,
     /// A byte pattern and 64 bytes more, for the band.
     padded: Vec<u8>,
 }
@@ -175,23 +178,47 @@ fn table_distance<S: Letter>(
 impl Scratch {
     /// Decode `a` and `b` into `self.a` and `self.b`, each code point renamed to a dense id
     /// (ASCII keeps its value, others count up from 0x80); returns the number of ids.
-    fn load(&mut self, a: &[u8], b: &[u8]) -> usize {
-        self.a.clear();
-        self.b.clear();
-        decode_into(a, &mut self.a);
-        decode_into(b, &mut self.b);
-        self.names.clear();
-        let mut next: u32 = 0x80;
-        for c in self.a.iter_mut().chain(self.b.iter_mut()) {
-            if *c >= 0x80 {
-                *c = *self.names.entry(*c).or_insert_with(|| {
-                    next += 1;
-                    next - 1
-                });
-            }
-        }
-        next as usize
+    fn load(&mut self, a: &[u8], b: &[u8]) -> Run<usize> {
+        Ok(self.names.load_pair(a, b, &mut self.a, &mut self.b)?)
     }
+}
+
+/// `a` and `b` (generalized UTF-8) without their common prefix and suffix of whole code
+/// points, cut on the bytes before any decoding: a code point starts at any byte that is not
+/// a continuation byte, and equal bytes before (after) a cut hold equal code points.
+fn strip_bytes<'x>(a: &'x [u8], b: &'x [u8]) -> (&'x [u8], &'x [u8]) {
+    let continues = |x: Option<&u8>| x.is_some_and(|&x| x & 0xC0 == 0x80);
+    let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while prefix > 0 && (continues(a.get(prefix)) || continues(b.get(prefix))) {
+        prefix -= 1;
+    }
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let mut suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    // The suffix's bytes are equal in both: check one.
+    while suffix > 0 && continues(a.get(a.len() - suffix)) {
+        suffix -= 1;
+    }
+    (&a[..a.len() - suffix], &b[..b.len() - suffix])
+}
+
+/// The distance of two texts of `ca` and `cb` code points, one of them at most [`SHORT`]
+/// and none empty, with the code points themselves as symbols (no renaming, no table).
+fn short_pair(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usize> {
+    s.a.clear();
+    s.b.clear();
+    decode_into(a, &mut s.a);
+    decode_into(b, &mut s.b);
+    let (p, t) = if s.a.len() <= s.b.len() {
+        (&s.a, &s.b)
+    } else {
+        (&s.b, &s.a)
+    };
+    short_distance(p, t, stop)
 }
 
 /// The distance and the longer length, in code points.
@@ -200,10 +227,18 @@ fn distance_and_length(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> R
         // One byte is one code point: no decoding.
         return Ok((distance_of(a, b, 256, s, stop)?, a.len().max(b.len())));
     }
-    let alphabet = s.load(a, b);
+    let longest = count_code_points(a).max(count_code_points(b));
+    let (a, b) = strip_bytes(a, b);
+    let (ca, cb) = (count_code_points(a), count_code_points(b));
+    if ca.min(cb) == 0 {
+        return Ok((ca.max(cb), longest));
+    }
+    if ca.min(cb) <= SHORT {
+        return Ok((short_pair(a, b, s, stop)?, longest));
+    }
+    let alphabet = s.load(a, b)?;
     let (ea, eb) = (std::mem::take(&mut s.a), std::mem::take(&mut s.b));
     let d = distance_of(&ea, &eb, alphabet, s, stop);
-    let longest = ea.len().max(eb.len());
     (s.a, s.b) = (ea, eb);
     Ok((d?, longest))
 }
@@ -346,6 +381,32 @@ mod tests {
             assert_eq!(
                 similarity(wide.as_bytes(), &b, s, &stop),
                 Err(Halt::Stopped)
+            );
+        }
+    }
+
+    #[test]
+    fn byte_stripping_cuts_between_code_points() {
+        // "é" is C3 A9, "è" C3 A8; U+4E00 and U+4E01 share their first two bytes, U+1F600 and
+        // U+1F601 their first three: the first difference falls inside a code point.
+        let cases = [
+            ("xé", "xè", ("é", "è")),
+            ("\u{4E00}ab", "\u{4E01}ab", ("\u{4E00}", "\u{4E01}")),
+            ("a\u{1F600}", "a\u{1F601}", ("\u{1F600}", "\u{1F601}")),
+            ("éé", "é", ("é", "")),
+            (
+                "\u{1F600}z\u{1F600}",
+                "\u{1F601}z\u{1F600}",
+                ("\u{1F600}", "\u{1F601}"),
+            ),
+            ("same", "same", ("", "")),
+        ];
+        for (a, b, (want_a, want_b)) in cases {
+            let (x, y) = strip_bytes(a.as_bytes(), b.as_bytes());
+            assert_eq!(
+                (x, y),
+                (want_a.as_bytes(), want_b.as_bytes()),
+                "{a:?} {b:?}"
             );
         }
     }

@@ -1,0 +1,173 @@
+//! Unit-cost Levenshtein distance of a short pattern (at most [`SHORT`] code points) against a
+//! text, for pairs that are not all ASCII: no renaming of the symbols and no match table. The
+//! match mask of a text symbol is found by comparing it with every pattern symbol at once
+//! (SSE2 on x86_64, four lanes per instruction, or AVX2 where the CPU has it and the pattern
+//! is over 32 symbols; a plain loop off x86_64), which for so short a
+//! pattern costs less than a hash lookup per symbol.
+
+use super::halt::{Context, Run};
+use super::levenshtein_blocks::single_word;
+use super::pattern::symbols_per_check;
+
+/// The longest pattern this path takes.
+pub const SHORT: usize = 64;
+
+/// A lane value no code point takes, for the lanes past the pattern's end.
+const NONE: u32 = u32::MAX;
+
+/// The distance of the pattern `p` (1 ..= [`SHORT`] code points) and the text `t`.
+pub fn short_distance(p: &[u32], t: &[u32], stop: &Context) -> Run<usize> {
+    let mut lanes = [NONE; SHORT];
+    lanes[..p.len()].copy_from_slice(p);
+    #[cfg(target_arch = "x86_64")]
+    if p.len() > 32 && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { avx2_distance(&lanes, p.len(), t, stop) };
+    }
+    lanes_distance(&lanes, p.len(), t, stop)
+}
+
+/// [`short_distance`] of the `m` symbols in `lanes` with the baseline instructions.
+fn lanes_distance(lanes: &[u32; SHORT], m: usize, t: &[u32], stop: &Context) -> Run<usize> {
+    match m {
+        0..=8 => single_word(m, t, stop, |c| eq_mask::<2>(lanes, c)),
+        9..=16 => single_word(m, t, stop, |c| eq_mask::<4>(lanes, c)),
+        17..=32 => single_word(m, t, stop, |c| eq_mask::<8>(lanes, c)),
+        _ => single_word(m, t, stop, |c| eq_mask::<16>(lanes, c)),
+    }
+}
+
+/// [`lanes_distance`] with AVX2: eight lanes per comparison. Myers' step is written out here
+/// (not through `single_word`'s closure) so that the comparisons are compiled with AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_distance(lanes: &[u32; SHORT], m: usize, t: &[u32], stop: &Context) -> Run<usize> {
+    use std::arch::x86_64::{
+        __m256i, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256, _mm256_movemask_ps,
+        _mm256_set1_epi32, _mm256_setzero_si256,
+    };
+    let mut rows: [__m256i; SHORT / 8] = [_mm256_setzero_si256(); SHORT / 8];
+    for (row, part) in rows.iter_mut().zip(lanes.chunks_exact(8)) {
+        // `part` holds the eight lanes (32 bytes) the unaligned load reads.
+        *row = _mm256_loadu_si256(part.as_ptr().cast());
+    }
+    let (mut vp, mut vn) = (!0u64, 0u64);
+    let last = 1u64 << (m - 1);
+    let mut score = m;
+    for chunk in t.chunks(symbols_per_check(1)) {
+        stop.check_before(chunk.len())?;
+        for &c in chunk {
+            let needle = _mm256_set1_epi32(c as i32);
+            let mut eq = 0u64;
+            for (k, row) in rows.iter().enumerate() {
+                let bits =
+                    _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(*row, needle)));
+                eq |= u64::from(bits as u32 & 0xFF) << (8 * k);
+            }
+            let x = eq | vn;
+            let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x;
+            let hp = vn | !(d0 | vp);
+            let hn = d0 & vp;
+            score += (hp & last != 0) as usize;
+            score -= (hn & last != 0) as usize;
+            let (hp, hn) = ((hp << 1) | 1, hn << 1);
+            vp = hn | !(d0 | hp);
+            vn = hp & d0;
+        }
+    }
+    Ok(score)
+}
+
+/// Bit i set where `lanes[i]` is `c`, over the first 4·`CHUNKS` lanes.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn eq_mask<const CHUNKS: usize>(lanes: &[u32; SHORT], c: u32) -> u64 {
+    use std::arch::x86_64::{
+        _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps, _mm_set1_epi32,
+    };
+    let mut mask = 0u64;
+    for (k, part) in lanes.chunks_exact(4).take(CHUNKS).enumerate() {
+        // SAFETY: SSE2 is part of every x86_64 target, and `part` holds the four lanes (16
+        // bytes) the unaligned load reads.
+        let bits = unsafe {
+            let v = _mm_loadu_si128(part.as_ptr().cast());
+            let eq = _mm_cmpeq_epi32(v, _mm_set1_epi32(c as i32));
+            _mm_movemask_ps(_mm_castsi128_ps(eq))
+        };
+        mask |= u64::from(bits as u32 & 0xF) << (4 * k);
+    }
+    mask
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn eq_mask<const CHUNKS: usize>(lanes: &[u32; SHORT], c: u32) -> u64 {
+    eq_mask_scalar(&lanes[..4 * CHUNKS], c)
+}
+
+/// The portable form of `eq_mask` (the one used off x86_64; tested against it there).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn eq_mask_scalar(lanes: &[u32], c: u32) -> u64 {
+    lanes
+        .iter()
+        .enumerate()
+        .fold(0u64, |mask, (i, &x)| mask | (u64::from(x == c) << i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rapidfuzz::distance::levenshtein as reference;
+
+    fn lcg(seed: &mut u64) -> u32 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as u32
+    }
+
+    #[test]
+    fn masks_agree_with_the_portable_form() {
+        let mut seed = 4u64;
+        for m in 0..=SHORT {
+            let mut lanes = [NONE; SHORT];
+            for lane in lanes.iter_mut().take(m) {
+                *lane = 0x1F300 + lcg(&mut seed) % 5;
+            }
+            for c in (0x1F300..0x1F306).chain([0, NONE - 1]) {
+                let want = eq_mask_scalar(&lanes, c);
+                assert_eq!(eq_mask::<16>(&lanes, c), want);
+                assert_eq!(eq_mask::<8>(&lanes, c), want & 0xFFFF_FFFF);
+                assert_eq!(eq_mask::<4>(&lanes, c), want & 0xFFFF);
+                assert_eq!(eq_mask::<2>(&lanes, c), want & 0xFF);
+            }
+        }
+    }
+
+    #[test]
+    fn distances_match_the_reference_at_every_short_length() {
+        let mut seed = 9u64;
+        let stop = Context::new();
+        for round in 0..3000 {
+            let m = 1 + round % SHORT;
+            let sigma = [2u32, 5, 40][round % 3];
+            let p: Vec<u32> = (0..m).map(|_| 0x4E00 + lcg(&mut seed) % sigma).collect();
+            let n = m + (lcg(&mut seed) % 70) as usize;
+            let t: Vec<u32> = (0..n).map(|_| 0x4E00 + lcg(&mut seed) % sigma).collect();
+            let want = reference::distance(p.iter(), t.iter());
+            assert_eq!(short_distance(&p, &t, &stop), Ok(want), "round {round}");
+            // The baseline path too, on a machine whose CPU has AVX2.
+            let mut lanes = [NONE; SHORT];
+            lanes[..m].copy_from_slice(&p);
+            assert_eq!(
+                lanes_distance(&lanes, m, &t, &stop),
+                Ok(want),
+                "round {round}"
+            );
+        }
+    }
+}

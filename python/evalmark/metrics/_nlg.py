@@ -184,7 +184,9 @@ def bertscore_batch(
         raise MetricInputError(
             f"expected has {len(expected)} rows and actual {len(actual)}; they must pair up"
         )
-    if idf is not None and (len(idf) != 2 or len(idf[0]) != len(expected) or len(idf[1]) != len(actual)):
+    if idf is not None and (
+        len(idf) != 2 or len(idf[0]) != len(expected) or len(idf[1]) != len(actual)
+    ):
         raise MetricInputError("idf must be (expected weights, actual weights), one array per row")
     base = _baseline(baseline)
     if not expected:
@@ -194,7 +196,9 @@ def bertscore_batch(
         mats = [_tokens(x, f"row {i} of {name}") for i, x in enumerate(rows)]
         dims = {m.shape[1] for m in mats}
         if len(dims) != 1:
-            raise MetricInputError(f"{name}: token embeddings of different dimensions {sorted(dims)}")
+            raise MetricInputError(
+                f"{name}: token embeddings of different dimensions {sorted(dims)}"
+            )
         weights = [
             _weights(None if idf is None else idf[k][i], m.shape[0], f"row {i} of the {name} idf")
             for i, m in enumerate(mats)

@@ -38,22 +38,28 @@ _STEMMER = Option("stemmer", None, (None, "porter"))
 _ROUGE_SCORE = "rouge_score's RougeScorer"
 _UNIT = "[0, 1]"
 
+_SQUAD_OPTIONS = (
+    Option("normalizer", "squad", ("squad", "none")),
+    Option("version", "v2", ("v2", "v1.1")),
+)
 TOKEN_F1 = MetricFunction(
     "token_f1",
     "_overlap",
-    (Option("normalizer", "squad", ("squad", "none")),),
+    _SQUAD_OPTIONS,
     "SQuAD token F1",
     _UNIT,
-    "the SQuAD v2.0 script's compute_f1 (the max over gold answers for a list)",
+    "the SQuAD v2.0 script's compute_f1 (the max over gold answers for a list); "
+    "version='v1.1': the v1.1 script's f1_score",
     targets="many",
 )
 SQUAD_EXACT_MATCH = MetricFunction(
     "squad_exact_match",
     "_overlap",
-    (Option("normalizer", "squad", ("squad", "none")),),
+    _SQUAD_OPTIONS,
     "SQuAD exact match of normalized answers",
     "True or False",
-    "the SQuAD v2.0 script's compute_exact (the max over gold answers for a list)",
+    "the SQuAD v2.0 script's compute_exact (the max over gold answers for a list); "
+    "version='v1.1': the v1.1 script's exact_match_score",
     dtype="bool",
     targets="many",
 )

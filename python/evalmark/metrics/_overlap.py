@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.errors import MetricInputError
 from evalmark.metrics._args import (
     FloatArray,
     Measure,
@@ -25,7 +26,6 @@ from evalmark.metrics._args import (
     resolve_workers,
     texts_arg,
 )
-from evalmark.errors import MetricInputError
 from evalmark.metrics._column import Texts
 from evalmark.metrics._multi import Flat, TargetBatch, Targets, is_plain, one_row, score_multi
 from evalmark.metrics._native import core as _core
@@ -77,7 +77,7 @@ def _squad_best(
 def _version(version: object) -> SquadVersion:
     if version not in ("v2", "v1.1"):
         raise MetricInputError(f'version must be "v2" or "v1.1", got {version!r}')
-    return version  # type: ignore[return-value]
+    return version
 
 
 def token_f1(

@@ -10,25 +10,68 @@
 use rustc_hash::FxHashMap;
 
 use super::halt::Context;
-use super::text::{decode, for_each_py_token, TokenKey};
+use super::text::{decode_into, for_each_py_token, TokenKey};
 use crate::errors::EvalResult;
 
-/// Reusable buffers: the token table and the token ids of the texts of one row.
+/// Reusable buffers: the token table, code points, token ids and packed n-grams of a row.
 #[derive(Default)]
 pub struct Scratch {
     ids: FxHashMap<TokenKey, u32>,
+    cps: Vec<u32>,
     hyp: Vec<u32>,
     reference: Vec<u32>,
+    hyp_grams: Vec<u64>,
+    ref_grams: Vec<u64>,
 }
 
 /// Append the ids of `text`'s whitespace tokens to `out`, interning new tokens in `ids`.
-pub(crate) fn token_ids(text: &[u8], ids: &mut FxHashMap<TokenKey, u32>, out: &mut Vec<u32>) {
+pub(crate) fn token_ids(
+    text: &[u8],
+    ids: &mut FxHashMap<TokenKey, u32>,
+    cps: &mut Vec<u32>,
+    out: &mut Vec<u32>,
+) {
     out.clear();
-    let cps = decode(text);
-    for_each_py_token(&cps, |tok| {
+    cps.clear();
+    decode_into(text, cps);
+    for_each_py_token(cps, |tok| {
         let next = ids.len() as u32;
         out.push(*ids.entry(TokenKey::of(tok)).or_insert(next));
     });
+}
+
+/// N-grams of up to [`PACKED_ORDER`] tokens over fewer than 2^15 distinct tokens pack into one
+/// `u64`: 15 bits per token holding its id + 1, so the order is the number of non-zero fields.
+const PACKED_ORDER: usize = 4;
+const PACKED_IDS: usize = (1 << 15) - 1;
+
+/// Every n-gram of orders `min_len..=max_len` of `ids`, packed, sorted.
+fn packed_grams(ids: &[u32], min_len: usize, max_len: usize, out: &mut Vec<u64>) {
+    out.clear();
+    for n in min_len..=max_len.min(ids.len()) {
+        out.extend(ids.windows(n).map(|gram| {
+            gram.iter()
+                .fold(0u64, |key, &id| (key << 15) | (id as u64 + 1))
+        }));
+    }
+    out.sort_unstable();
+}
+
+/// The size of the multiset intersection of two sorted sequences.
+fn common(a: &[u64], b: &[u64]) -> u64 {
+    let (mut i, mut j, mut n) = (0, 0, 0u64);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
 }
 
 fn counts(ids: &[u32], min_len: usize, max_len: usize) -> (FxHashMap<&[u32], u64>, u64) {
@@ -43,6 +86,21 @@ fn counts(ids: &[u32], min_len: usize, max_len: usize) -> (FxHashMap<&[u32], u64
     (map, total)
 }
 
+/// Keep `(tp, n_all)` in `best` when its ratio beats the kept one (NLTK's `max` keeps the
+/// first of equals; a reference with `n_all == 0` does not count).
+fn keep(best: &mut Option<(u64, u64)>, tp: u64, n_all: u64) {
+    if n_all == 0 {
+        return;
+    }
+    let better = match *best {
+        None => true,
+        Some((btp, ball)) => (tp as f64 / n_all as f64) > (btp as f64 / ball as f64),
+    };
+    if better {
+        *best = Some((tp, n_all));
+    }
+}
+
 /// `(tp, n_all)` of the reference NLTK keeps for this row, `(0, 0)` when none counts.
 pub fn statistics(
     refs: &[&[u8]],
@@ -52,28 +110,39 @@ pub fn statistics(
     s: &mut Scratch,
     stop: &Context,
 ) -> EvalResult<(u64, u64)> {
-    s.ids.clear();
-    token_ids(hyp, &mut s.ids, &mut s.hyp);
-    let (hyp_counts, tpfp) = counts(&s.hyp, min_len, max_len);
+    let Scratch {
+        ids,
+        cps,
+        hyp: hyp_ids,
+        reference,
+        hyp_grams,
+        ref_grams,
+    } = s;
+    ids.clear();
+    token_ids(hyp, ids, cps, hyp_ids);
     let mut best: Option<(u64, u64)> = None;
-    for reference in refs {
+    let mut hyp_packed = false;
+    let mut hyp_counts: Option<(FxHashMap<&[u32], u64>, u64)> = None;
+    for text in refs {
         stop.check()?;
-        token_ids(reference, &mut s.ids, &mut s.reference);
-        let (ref_counts, tpfn) = counts(&s.reference, min_len, max_len);
-        let tp: u64 = ref_counts
-            .iter()
-            .map(|(gram, &c)| c.min(hyp_counts.get(gram).copied().unwrap_or(0)))
-            .sum();
-        let n_all = tpfp.max(tpfn);
-        if n_all == 0 {
-            continue;
-        }
-        let better = match best {
-            None => true,
-            Some((btp, ball)) => (tp as f64 / n_all as f64) > (btp as f64 / ball as f64),
-        };
-        if better {
-            best = Some((tp, n_all));
+        token_ids(text, ids, cps, reference);
+        if max_len <= PACKED_ORDER && ids.len() <= PACKED_IDS {
+            if !hyp_packed {
+                packed_grams(hyp_ids, min_len, max_len, hyp_grams);
+                hyp_packed = true;
+            }
+            packed_grams(reference, min_len, max_len, ref_grams);
+            let tp = common(hyp_grams, ref_grams);
+            keep(&mut best, tp, (hyp_grams.len().max(ref_grams.len())) as u64);
+        } else {
+            let (hyp_map, tpfp) =
+                hyp_counts.get_or_insert_with(|| counts(hyp_ids, min_len, max_len));
+            let (ref_map, tpfn) = counts(reference, min_len, max_len);
+            let tp: u64 = ref_map
+                .iter()
+                .map(|(gram, &c)| c.min(hyp_map.get(gram).copied().unwrap_or(0)))
+                .sum();
+            keep(&mut best, tp, (*tpfp).max(tpfn));
         }
     }
     Ok(best.unwrap_or((0, 0)))

@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 
 use super::halt::Context;
 use super::porter;
-use super::text::{decode, for_each_py_token, py_lower_into, TokenKey};
+use super::text::{decode_into, for_each_py_token, py_lower_into, TokenKey};
 use crate::errors::EvalResult;
 
 /// METEOR's parameters (NLTK's defaults: 0.9, 3.0, 0.5).
@@ -24,21 +24,31 @@ pub struct Params {
     pub gamma: f64,
 }
 
-/// One text's words: the id of each lowercased word and of its stem.
+/// One text's words: each lowercased word's code points (a span of `lower`), its id, and the
+/// id of its Porter stem once needed.
 #[derive(Default)]
 struct Words {
+    lower: Vec<u32>,
+    spans: Vec<(usize, usize)>,
     word: Vec<u32>,
     stem: Vec<u32>,
 }
+
+const NO_STEM: u32 = u32::MAX;
 
 /// Reusable buffers.
 #[derive(Default)]
 pub struct Scratch {
     ids: FxHashMap<TokenKey, u32>,
-    lower: Vec<u32>,
+    cps: Vec<u32>,
+    stem: Vec<u32>,
     hyp: Words,
     reference: Words,
-    positions: FxHashMap<u32, Vec<usize>>,
+    free_h: Vec<usize>,
+    free_r: Vec<usize>,
+    used: Vec<bool>,
+    head: Vec<usize>,
+    prev: Vec<usize>,
     matches: Vec<(usize, usize)>,
 }
 
@@ -47,54 +57,86 @@ fn intern(ids: &mut FxHashMap<TokenKey, u32>, cps: &[u32]) -> u32 {
     *ids.entry(TokenKey::of(cps)).or_insert(next)
 }
 
-fn words(text: &[u8], ids: &mut FxHashMap<TokenKey, u32>, lower: &mut Vec<u32>, out: &mut Words) {
+fn words(text: &[u8], ids: &mut FxHashMap<TokenKey, u32>, cps: &mut Vec<u32>, out: &mut Words) {
+    out.lower.clear();
+    out.spans.clear();
     out.word.clear();
     out.stem.clear();
-    let cps = decode(text);
-    for_each_py_token(&cps, |tok| {
-        lower.clear();
-        py_lower_into(tok, lower);
-        out.word.push(intern(ids, lower));
-        porter::stem(lower);
-        out.stem.push(intern(ids, lower));
+    cps.clear();
+    decode_into(text, cps);
+    for_each_py_token(cps, |tok| {
+        let from = out.lower.len();
+        py_lower_into(tok, &mut out.lower);
+        out.spans.push((from, out.lower.len()));
+        out.word.push(intern(ids, &out.lower[from..]));
+        out.stem.push(NO_STEM);
     });
 }
 
+/// The stem ids of the still unmatched words of `w` (NLTK stems them all; only these count).
+fn stem_free(
+    w: &mut Words,
+    free: &[usize],
+    ids: &mut FxHashMap<TokenKey, u32>,
+    buf: &mut Vec<u32>,
+) {
+    for &k in free {
+        let (a, b) = w.spans[k];
+        buf.clear();
+        buf.extend_from_slice(&w.lower[a..b]);
+        porter::stem(buf);
+        w.stem[k] = intern(ids, buf);
+    }
+}
+
+const NONE: usize = usize::MAX;
+
 /// NLTK's `_match_enums` on the still unmatched words (`free_*` hold their positions),
-/// comparing `key_*`: matched pairs go to `matches` and leave the free lists.
+/// comparing `key_*` (ids below `n_ids`): hypothesis words from the last to the first each
+/// take the last free reference position of an equal key. Matched pairs go to `matches` and
+/// leave the free lists.
+#[allow(clippy::too_many_arguments)]
 fn match_stage(
     key_h: &[u32],
     key_r: &[u32],
+    n_ids: usize,
     free_h: &mut Vec<usize>,
     free_r: &mut Vec<usize>,
-    positions: &mut FxHashMap<u32, Vec<usize>>,
+    head: &mut Vec<usize>,
+    prev: &mut Vec<usize>,
+    used: &mut Vec<bool>,
     matches: &mut Vec<(usize, usize)>,
 ) {
-    positions.clear();
+    head.clear();
+    head.resize(n_ids, NONE);
+    prev.clear();
+    prev.resize(free_r.len(), NONE);
     for (j, &r) in free_r.iter().enumerate() {
-        positions.entry(key_r[r]).or_default().push(j);
+        let key = key_r[r] as usize;
+        prev[j] = head[key];
+        head[key] = j;
     }
-    let mut used_h = vec![false; free_h.len()];
-    let mut used_r = vec![false; free_r.len()];
-    for i in (0..free_h.len()).rev() {
-        if let Some(js) = positions.get_mut(&key_h[free_h[i]]) {
-            if let Some(j) = js.pop() {
-                used_h[i] = true;
-                used_r[j] = true;
-                matches.push((free_h[i], free_r[j]));
-            }
+    used.clear();
+    used.resize(free_r.len(), false);
+    let before = matches.len();
+    free_h.retain(|&h| {
+        let key = key_h[h] as usize;
+        let j = head[key];
+        if j == NONE {
+            return true;
         }
+        head[key] = prev[j];
+        used[j] = true;
+        matches.push((h, free_r[j]));
+        false
+    });
+    if matches.len() > before {
+        let mut k = 0;
+        free_r.retain(|_| {
+            k += 1;
+            !used[k - 1]
+        });
     }
-    let mut k = 0;
-    free_h.retain(|_| {
-        k += 1;
-        !used_h[k - 1]
-    });
-    k = 0;
-    free_r.retain(|_| {
-        k += 1;
-        !used_r[k - 1]
-    });
 }
 
 fn chunks(matches: &[(usize, usize)]) -> usize {
@@ -104,19 +146,54 @@ fn chunks(matches: &[(usize, usize)]) -> usize {
         .count()
 }
 
-fn single(
-    h: &Words,
-    r: &Words,
-    p: Params,
-    s_pos: &mut FxHashMap<u32, Vec<usize>>,
-    m: &mut Vec<(usize, usize)>,
-) -> f64 {
+fn single(s: &mut Scratch, p: Params) -> f64 {
+    let Scratch {
+        ids,
+        stem,
+        hyp: h,
+        reference: r,
+        free_h,
+        free_r,
+        used,
+        head,
+        prev,
+        matches: m,
+        ..
+    } = s;
     let (nh, nr) = (h.word.len(), r.word.len());
-    let mut free_h: Vec<usize> = (0..nh).collect();
-    let mut free_r: Vec<usize> = (0..nr).collect();
+    // `retain` walks the hypothesis from the first word; NLTK walks from the last, so the
+    // free hypothesis list is kept in reverse order.
+    free_h.clear();
+    free_h.extend((0..nh).rev());
+    free_r.clear();
+    free_r.extend(0..nr);
     m.clear();
-    match_stage(&h.word, &r.word, &mut free_h, &mut free_r, s_pos, m);
-    match_stage(&h.stem, &r.stem, &mut free_h, &mut free_r, s_pos, m);
+    match_stage(
+        &h.word,
+        &r.word,
+        ids.len(),
+        free_h,
+        free_r,
+        head,
+        prev,
+        used,
+        m,
+    );
+    if !free_h.is_empty() && !free_r.is_empty() {
+        stem_free(h, free_h, ids, stem);
+        stem_free(r, free_r, ids, stem);
+        match_stage(
+            &h.stem,
+            &r.stem,
+            ids.len(),
+            free_h,
+            free_r,
+            head,
+            prev,
+            used,
+            m,
+        );
+    }
     let count = m.len();
     if nh == 0 || nr == 0 || count == 0 {
         return 0.0;
@@ -139,18 +216,13 @@ pub fn meteor(
     stop: &Context,
 ) -> EvalResult<f64> {
     s.ids.clear();
-    words(hyp, &mut s.ids, &mut s.lower, &mut s.hyp);
+    words(hyp, &mut s.ids, &mut s.cps, &mut s.hyp);
     let mut best = f64::NEG_INFINITY;
     for reference in refs {
         stop.check()?;
-        words(reference, &mut s.ids, &mut s.lower, &mut s.reference);
-        let score = single(
-            &s.hyp,
-            &s.reference,
-            params,
-            &mut s.positions,
-            &mut s.matches,
-        );
+        words(reference, &mut s.ids, &mut s.cps, &mut s.reference);
+        s.hyp.stem.iter_mut().for_each(|x| *x = NO_STEM);
+        let score = single(s, params);
         if score > best || best == f64::NEG_INFINITY {
             best = score;
         }

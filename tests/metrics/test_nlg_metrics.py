@@ -240,7 +240,7 @@ def test_bertscore_of_the_same_tokens_is_one_and_bad_input_is_typed() -> None:
         bertscore(np.zeros((0, 2)), x)
     with pytest.raises(MetricInputError, match="NaN"):
         bertscore(np.array([[np.nan, 1.0]]), x)
-    with pytest.raises(MetricInputError, match="one weight per token"):
+    with pytest.raises(MetricInputError, match="weight per token"):
         bertscore(x, x, idf=(np.ones(3), np.ones(2)))
     with pytest.raises(MetricInputError, match="dimension"):
         bertscore(x, np.ones((2, 3)))

@@ -9,7 +9,6 @@ download), so scores equal NLTK's with a WordNet that knows no synonyms.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -133,27 +132,40 @@ Embeddings = npt.ArrayLike
 """One text's token embeddings: a 2-D array, one row per token."""
 
 
-def _tokens(x: Embeddings, name: str) -> npt.NDArray[np.float64]:
-    arr = np.asarray(x, dtype=np.float64)
-    if arr.ndim != 2 or arr.shape[0] == 0:
+def _side(
+    rows: Sequence[Embeddings], weights: Sequence[npt.ArrayLike] | None, name: str
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """One side of a batch stacked: the token rows, each pair's offsets and the weights."""
+    mats = [np.asarray(x, dtype=np.float64) for x in rows]
+    for i, m in enumerate(mats):
+        if m.ndim != 2 or m.shape[0] == 0:
+            raise MetricInputError(
+                f"row {i} of {name} must be a 2-D array of token embeddings with at least one "
+                f"row, got shape {m.shape}"
+            )
+    offsets = np.zeros(len(mats) + 1, dtype=np.int64)
+    np.cumsum([m.shape[0] for m in mats], out=offsets[1:])
+    try:
+        stacked = np.ascontiguousarray(np.concatenate(mats))
+    except ValueError:
+        dims = sorted({m.shape[1] for m in mats})
+        raise MetricInputError(f"{name}: token embeddings of different dimensions {dims}") from None
+    finite = np.isfinite(stacked).all(axis=1)
+    if not finite.all():
+        row = int(np.searchsorted(offsets, int(np.argmin(finite)), side="right")) - 1
         raise MetricInputError(
-            f"{name} must be a 2-D array of token embeddings with at least one row, "
-            f"got shape {arr.shape}"
+            f"row {row} of {name} contains NaN or infinity; embeddings must be finite"
         )
-    if not np.isfinite(arr).all():
-        raise MetricInputError(f"{name} contains NaN or infinity; embeddings must be finite")
-    return arr
-
-
-def _weights(w: npt.ArrayLike | None, rows: int, name: str) -> npt.NDArray[np.float64]:
-    if w is None:
-        return np.ones(rows, dtype=np.float64)
-    arr = np.asarray(w, dtype=np.float64)
-    if arr.shape != (rows,):
-        raise MetricInputError(f"{name} needs one weight per token ({rows}), got shape {arr.shape}")
-    if not np.isfinite(arr).all() or (arr < 0).any() or arr.sum() <= 0:
-        raise MetricInputError(f"{name} must be finite, non-negative and not all zero")
-    return arr
+    if weights is None:
+        return stacked, offsets, np.ones(len(stacked), dtype=np.float64)
+    w = [np.asarray(x, dtype=np.float64) for x in weights]
+    for i, (x, m) in enumerate(zip(w, mats, strict=True)):
+        if x.shape != (m.shape[0],) or not np.isfinite(x).all() or (x < 0).any() or x.sum() <= 0:
+            raise MetricInputError(
+                f"row {i} of the {name} idf needs one finite, non-negative weight per token "
+                f"({m.shape[0]}), not all zero; got shape {x.shape}"
+            )
+    return stacked, offsets, np.ascontiguousarray(np.concatenate(w))
 
 
 def _baseline(baseline: Sequence[float] | None) -> npt.NDArray[np.float64] | None:
@@ -191,22 +203,13 @@ def bertscore_batch(
     base = _baseline(baseline)
     if not expected:
         return np.zeros((0, 3), dtype=np.float64)
-    sides: list[Any] = []
-    for k, (name, rows) in enumerate((("expected", expected), ("actual", actual))):
-        mats = [_tokens(x, f"row {i} of {name}") for i, x in enumerate(rows)]
-        dims = {m.shape[1] for m in mats}
-        if len(dims) != 1:
-            raise MetricInputError(
-                f"{name}: token embeddings of different dimensions {sorted(dims)}"
-            )
-        weights = [
-            _weights(None if idf is None else idf[k][i], m.shape[0], f"row {i} of the {name} idf")
-            for i, m in enumerate(mats)
-        ]
-        offsets = np.zeros(len(mats) + 1, dtype=np.int64)
-        np.cumsum([m.shape[0] for m in mats], out=offsets[1:])
-        sides.append((np.ascontiguousarray(np.vstack(mats)), offsets, np.concatenate(weights)))
-    (e, eo, ew), (a, ao, aw) = sides
+    e, eo, ew = _side(expected, None if idf is None else idf[0], "expected")
+    a, ao, aw = _side(actual, None if idf is None else idf[1], "actual")
+    if e.shape[1] != a.shape[1]:
+        raise MetricInputError(
+            f"expected and actual token embeddings differ in dimension: {e.shape[1]} and "
+            f"{a.shape[1]}"
+        )
     scores: FloatArray = _core.bertscore_rows(e, eo, a, ao, ew, aw, resolve_workers(workers))
     if base is not None:
         scores = (scores - base) / (1.0 - base)

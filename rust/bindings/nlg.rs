@@ -42,7 +42,7 @@ metric_pair! {
         "(expected, actual, min_len=1, max_len=4, workers=-1, max_chars=None)";
     options: (min_len: usize = 1, max_len: usize = 4);
     prepare: { let (lo, hi) = orders(min_len, max_len)?; }
-    kernel: |s: gleu::Scratch, e, a, stop| Ok(gleu::gleu(e, a, lo, hi, s, stop)?)
+    kernel: |s: gleu::Scratch, e, a, stop| gleu::gleu(e, a, lo, hi, s, stop)
 }
 
 metric_pair! {
@@ -53,7 +53,7 @@ metric_pair! {
         "(expected, actual, alpha=0.9, beta=3.0, gamma=0.5, workers=-1, max_chars=None)";
     options: (alpha: f64 = 0.9, beta: f64 = 3.0, gamma: f64 = 0.5);
     prepare: { let params = meteor_params(alpha, beta, gamma)?; }
-    kernel: |s: meteor::Scratch, e, a, stop| Ok(meteor::meteor(e, a, params, s, stop)?)
+    kernel: |s: meteor::Scratch, e, a, stop| meteor::meteor(e, a, params, s, stop)
 }
 
 /// `corpus_gleu(expected, actual, min_len=1, max_len=4, workers=-1, max_chars=None)`: NLTK's
@@ -187,7 +187,7 @@ fn bertscore_rows<'py>(
         Ok(out)
     })?;
     let arr = numpy::PyArray1::from_vec(py, out);
-    Ok(arr.reshape([n, 3])?)
+    arr.reshape([n, 3])
 }
 
 /// Add this family's functions to the module.

@@ -23,47 +23,6 @@ fn unit_rows(x: &[f64], dim: usize) -> Vec<f64> {
     out
 }
 
-/// A dot product over four running sums (so the compiler can use vector lanes).
-#[inline(always)]
-fn dot(x: &[f64], y: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 4];
-    let (xc, yc) = (x.chunks_exact(4), y.chunks_exact(4));
-    let tail: f64 = xc
-        .remainder()
-        .iter()
-        .zip(yc.remainder())
-        .map(|(a, b)| a * b)
-        .sum();
-    for (a, b) in xc.zip(yc) {
-        for k in 0..4 {
-            acc[k] += a[k] * b[k];
-        }
-    }
-    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
-}
-
-/// Four dot products with one vector `y`, each summed as [`dot`] sums.
-#[inline(always)]
-fn dot4(x: [&[f64]; 4], y: &[f64]) -> [f64; 4] {
-    let n = y.len() / 4 * 4;
-    let mut acc = [[0.0f64; 4]; 4];
-    for c in (0..n).step_by(4) {
-        let b = &y[c..c + 4];
-        for (row, a) in x.iter().enumerate() {
-            let a = &a[c..c + 4];
-            for k in 0..4 {
-                acc[row][k] += a[k] * b[k];
-            }
-        }
-    }
-    let mut out = [0.0f64; 4];
-    for (row, a) in x.iter().enumerate() {
-        let tail: f64 = a[n..].iter().zip(&y[n..]).map(|(p, q)| p * q).sum();
-        out[row] = (acc[row][0] + acc[row][1]) + (acc[row][2] + acc[row][3]) + tail;
-    }
-    out
-}
-
 #[inline(always)]
 fn weighted_mean(best: &[f64], weights: &[f64]) -> f64 {
     let total: f64 = weights.iter().sum();
@@ -74,7 +33,7 @@ fn weighted_mean(best: &[f64], weights: &[f64]) -> f64 {
 /// BERTScore of hypothesis tokens `hyp` (rows of `dim` values) against reference tokens
 /// `reference`, with their weights. Both sides need at least one token and a positive weight
 /// sum (the caller checks). The same operations in the same order run with or without AVX2
-/// (no fused multiply-add), so the result does not depend on the machine's features.
+/// (no fused multiply-add: each cosine is summed over the dimensions in order), so the result does not depend on the machine's features.
 pub fn bertscore(reference: &[f64], hyp: &[f64], dim: usize, w_ref: &[f64], w_hyp: &[f64]) -> Prf {
     #[cfg(target_arch = "x86_64")]
     {
@@ -108,37 +67,30 @@ fn bertscore_portable(
 ) -> Prf {
     let (r, h) = (unit_rows(reference, dim), unit_rows(hyp, dim));
     let (nr, nh) = (w_ref.len(), w_hyp.len());
+    let d = dim.max(1);
+    // The reference tokens transposed (dim × nr): each hypothesis token's cosines with every
+    // reference token then add up along contiguous rows, one sum per reference token, each
+    // summed over the dimensions in order.
+    let mut rt = vec![0.0f64; d * nr];
+    for (j, rv) in r.chunks(d).take(nr).enumerate() {
+        for (k, &v) in rv.iter().enumerate() {
+            rt[k * nr + j] = v;
+        }
+    }
     let mut best_h = vec![f64::NEG_INFINITY; nh];
     let mut best_r = vec![f64::NEG_INFINITY; nr];
-    let d = dim.max(1);
-    let mut i = 0;
-    // Four hypothesis tokens at a time against each reference token: each reference value
-    // loaded once serves four running products.
-    while i + 4 <= nh {
-        let rows = [
-            &h[i * d..(i + 1) * d],
-            &h[(i + 1) * d..(i + 2) * d],
-            &h[(i + 2) * d..(i + 3) * d],
-            &h[(i + 3) * d..(i + 4) * d],
-        ];
-        for (j, rv) in r.chunks(d).take(nr).enumerate() {
-            let sims = dot4(rows, rv);
-            for (k, &sim) in sims.iter().enumerate() {
-                if sim > best_h[i + k] {
-                    best_h[i + k] = sim;
-                }
-                if sim > best_r[j] {
-                    best_r[j] = sim;
-                }
+    let mut sims = vec![0.0f64; nr];
+    for (i, hv) in h.chunks(d).take(nh).enumerate() {
+        sims.iter_mut().for_each(|x| *x = 0.0);
+        for (k, &hk) in hv.iter().enumerate() {
+            let row = &rt[k * nr..(k + 1) * nr];
+            for (acc, &v) in sims.iter_mut().zip(row) {
+                *acc += hk * v;
             }
         }
-        i += 4;
-    }
-    for (ii, hv) in h.chunks(d).take(nh).enumerate().skip(i) {
-        for (j, rv) in r.chunks(d).take(nr).enumerate() {
-            let sim = dot(hv, rv);
-            if sim > best_h[ii] {
-                best_h[ii] = sim;
+        for (j, &sim) in sims.iter().enumerate() {
+            if sim > best_h[i] {
+                best_h[i] = sim;
             }
             if sim > best_r[j] {
                 best_r[j] = sim;

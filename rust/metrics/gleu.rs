@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use super::halt::Context;
-use super::text::{decode_into, for_each_py_token, TokenKey};
+use super::text::{decode_into, for_each_py_token, is_ascii_py_space, TokenKey};
 use crate::errors::EvalResult;
 
 /// Reusable buffers: the token table, code points, token ids and packed n-grams of a row.
@@ -32,6 +32,16 @@ pub(crate) fn token_ids(
     out: &mut Vec<u32>,
 ) {
     out.clear();
+    if text.is_ascii() {
+        for tok in text
+            .split(|&b| is_ascii_py_space(b))
+            .filter(|t| !t.is_empty())
+        {
+            let next = ids.len() as u32;
+            out.push(*ids.entry(TokenKey::of_ascii(tok)).or_insert(next));
+        }
+        return;
+    }
     cps.clear();
     decode_into(text, cps);
     for_each_py_token(cps, |tok| {

@@ -55,5 +55,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::reference::add(m)?;
     bindings::edit::add(m)?;
     bindings::retrieval::add(m)?;
+    bindings::nlg::add(m)?;
     Ok(())
 }

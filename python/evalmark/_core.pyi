@@ -529,3 +529,65 @@ def corpus_chrf(
 ) -> float:
     """Corpus chrF in [0, 1]: each row's best-reference statistics summed, then scored once;
     sacrebleu's ``corpus_chrf`` / 100. No rows: 0.0."""
+
+def gleu(
+    expected: Any, actual: str, min_len: int = 1, max_len: int = 4, max_chars: int | None = None
+) -> float:
+    """Sentence GLEU as NLTK's ``sentence_gleu`` over whitespace tokens (``str.split()``):
+    n-grams of orders ``min_len`` to ``max_len``; ``expected`` one reference or a sequence."""
+
+def gleu_batch(
+    expected: Any,
+    actual: Any,
+    min_len: int = 1,
+    max_len: int = 4,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.float64]:
+    """``gleu`` for each row; ``expected[i]`` holds row i's references."""
+
+def corpus_gleu(
+    expected: Any,
+    actual: Any,
+    min_len: int = 1,
+    max_len: int = 4,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> float:
+    """NLTK's ``corpus_gleu``: the kept reference's matches and totals summed over rows, then
+    divided once."""
+
+def meteor(
+    expected: Any,
+    actual: str,
+    alpha: float = 0.9,
+    beta: float = 3.0,
+    gamma: float = 0.5,
+    max_chars: int | None = None,
+) -> float:
+    """METEOR as NLTK's ``meteor_score`` over whitespace tokens, lowercased, with exact and
+    Porter-stem matches (no WordNet synonyms); the best over references."""
+
+def meteor_batch(
+    expected: Any,
+    actual: Any,
+    alpha: float = 0.9,
+    beta: float = 3.0,
+    gamma: float = 0.5,
+    workers: int = -1,
+    max_chars: int | None = None,
+) -> npt.NDArray[np.float64]:
+    """``meteor`` for each row; ``expected[i]`` holds row i's references."""
+
+def bertscore_rows(
+    expected: npt.NDArray[np.float64],
+    expected_offsets: npt.NDArray[np.int64],
+    actual: npt.NDArray[np.float64],
+    actual_offsets: npt.NDArray[np.int64],
+    expected_weights: npt.NDArray[np.float64],
+    actual_weights: npt.NDArray[np.float64],
+    workers: int = -1,
+) -> npt.NDArray[np.float64]:
+    """BERTScore precision, recall and F1 of each pair, an (n, 3) array. Pair i's token
+    embeddings are rows ``offsets[i]:offsets[i + 1]`` of each side; one weight per token row.
+    Greedy matching of unit-scaled rows: O(m·n·dim) per pair."""

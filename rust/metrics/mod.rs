@@ -2,12 +2,14 @@
 //! also hold lone surrogates, as Python's `surrogatepass` writes them) so that every Python
 //! string, including ones no Rust `str` can hold, is scored.
 
+pub mod bertscore;
 pub mod bleu;
 pub mod bleu_tokenize;
 pub mod chrf;
 pub mod cosine;
 mod dense_ids;
 pub mod edit_weighted;
+pub mod gleu;
 pub mod halt;
 mod intl_tables;
 pub mod json;
@@ -17,6 +19,7 @@ pub mod levenshtein;
 mod levenshtein_band;
 mod levenshtein_blocks;
 mod levenshtein_short;
+pub mod meteor;
 pub mod ngrams;
 pub mod pattern;
 pub mod polled_text;

@@ -11,6 +11,7 @@ from evalmark.metrics._column import TextColumn, Texts
 from evalmark.metrics._native import core as _core
 
 Normalizer = Literal["squad", "none"]
+SquadVersion = Literal["v2", "v1.1"]
 Tokenizer = Literal["rouge", "unicode"]
 Measure = Literal["fmeasure", "precision", "recall"]
 Numbers = Literal["value", "strict"]

@@ -15,10 +15,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.errors import MetricInputError
 from evalmark.metrics._args import (
     FloatArray,
     Measure,
     Normalizer,
+    SquadVersion,
     Stemmer,
     Tokenizer,
     resolve_workers,
@@ -31,6 +33,15 @@ from evalmark.metrics._native import core as _core
 BoolArray = npt.NDArray[np.bool_]
 
 
+def _normalizes_empty(
+    texts: list[str], normalizer: Normalizer, workers: int, max_chars: int | None
+) -> BoolArray:
+    """Whether each text normalizes to nothing (no token left)."""
+    return np.asarray(
+        _core.squad_exact_match_batch(texts, [""] * len(texts), normalizer, workers, max_chars)
+    )
+
+
 def _squad_best(
     expected: TargetBatch,
     actual: Texts,
@@ -39,25 +50,34 @@ def _squad_best(
     normalizer: Normalizer,
     workers: int,
     max_chars: int | None,
+    version: SquadVersion = "v2",
 ) -> FloatArray:
-    """The best score of each row over its gold answers, as the SQuAD v2.0 script: with the
-    SQuAD normalizer, answers that normalize to nothing count only when all of a row's do."""
+    """The best score of each row over its gold answers. As the SQuAD v2.0 script: with the
+    SQuAD normalizer, answers that normalize to nothing count only when all of a row's do. As
+    v1.1's: every answer counts, and token F1 is 0 when either side has no token."""
     flat = Flat(expected, actual, name)  # type: ignore[arg-type]
     run = getattr(_core, kernel)
     with flat.rows_named(name):
         scores = np.asarray(
             run(flat.expected, flat.actual, normalizer, workers, max_chars), dtype=np.float64
         )
-    if normalizer == "squad" and len(flat.expected):
-        empty = np.asarray(
-            _core.squad_exact_match_batch(
-                flat.expected, [""] * len(flat.expected), "squad", workers, max_chars
-            )
-        )
+    if version == "v1.1":
+        if kernel == "token_f1_batch" and len(flat.expected):
+            both = _normalizes_empty(flat.expected, normalizer, workers, max_chars)
+            both &= _normalizes_empty(flat.actual, normalizer, workers, max_chars)
+            scores = np.where(both, 0.0, scores)
+    elif normalizer == "squad" and len(flat.expected):
+        empty = _normalizes_empty(flat.expected, normalizer, workers, max_chars)
         answered = np.zeros(len(flat.starts), dtype=np.bool_)
         np.logical_or.at(answered, flat.owners, ~empty)
         scores = np.where(empty & answered[flat.owners], -1.0, scores)
     return flat.best(scores)
+
+
+def _version(version: object) -> SquadVersion:
+    if version not in ("v2", "v1.1"):
+        raise MetricInputError(f'version must be "v2" or "v1.1", got {version!r}')
+    return version
 
 
 def token_f1(
@@ -65,15 +85,23 @@ def token_f1(
     actual: str,
     *,
     normalizer: Normalizer = "squad",
+    version: SquadVersion = "v2",
     max_chars: int | None = None,
 ) -> float:
     """Token F1 of ``actual`` against ``expected`` (SQuAD's ``compute_f1`` by default); a
-    list of gold answers scores the best, as the SQuAD script does."""
-    if isinstance(expected, str):
+    list of gold answers scores the best, as the SQuAD script does. ``version="v1.1"``
+    follows the v1.1 script (``f1_score``: 0 when either side has no token; every gold answer
+    counts)."""
+    if isinstance(expected, str) and _version(version) == "v2":
         return _core.token_f1(expected, actual, normalizer, max_chars)
     return float(
         token_f1_batch(
-            one_row(expected), [actual], normalizer=normalizer, workers=1, max_chars=max_chars
+            one_row(expected),
+            [actual],
+            normalizer=normalizer,
+            version=version,
+            workers=1,
+            max_chars=max_chars,
         )[0]
     )
 
@@ -83,13 +111,14 @@ def token_f1_batch(
     actual: Texts,
     *,
     normalizer: Normalizer = "squad",
+    version: SquadVersion = "v2",
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
     """Token F1 for each row of a batch (row i's gold answers: ``expected[i]``, a str or a
     list)."""
     threads = resolve_workers(workers)
-    if is_plain(expected):
+    if is_plain(expected) and _version(version) == "v2":
         return _core.token_f1_batch(
             texts_arg(expected),
             texts_arg(actual),
@@ -98,7 +127,7 @@ def token_f1_batch(
             max_chars,
         )
     return _squad_best(
-        expected, actual, "token_f1", "token_f1_batch", normalizer, threads, max_chars
+        expected, actual, "token_f1", "token_f1_batch", normalizer, threads, max_chars, version
     )
 
 
@@ -107,16 +136,24 @@ def squad_exact_match(
     actual: str,
     *,
     normalizer: Normalizer = "squad",
+    version: SquadVersion = "v2",
     max_chars: int | None = None,
 ) -> bool:
     """Whether ``actual`` is ``expected`` after SQuAD's ``normalize_answer`` (the v2.0 script's
     ``compute_exact``; ``normalizer="none"``: equal whitespace tokens); a list of gold answers
-    matches when one does, as the script takes the best."""
+    matches when one does, as the script takes the best. ``version="v1.1"``: the v1.1
+    script's ``exact_match_score``, where gold answers that normalize to nothing count too."""
+    _version(version)  # exact match is the same per pair; v1.1 differs over gold answers
     if isinstance(expected, str):
         return _core.squad_exact_match(expected, actual, normalizer, max_chars)
     return bool(
         squad_exact_match_batch(
-            one_row(expected), [actual], normalizer=normalizer, workers=1, max_chars=max_chars
+            one_row(expected),
+            [actual],
+            normalizer=normalizer,
+            version=version,
+            workers=1,
+            max_chars=max_chars,
         )[0]
     )
 
@@ -126,11 +163,13 @@ def squad_exact_match_batch(
     actual: Texts,
     *,
     normalizer: Normalizer = "squad",
+    version: SquadVersion = "v2",
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> BoolArray:
     """SQuAD exact match for each row of a batch (``expected[i]``: a str or a list)."""
     threads = resolve_workers(workers)
+    _version(version)
     if is_plain(expected):
         return _core.squad_exact_match_batch(
             texts_arg(expected),
@@ -147,6 +186,7 @@ def squad_exact_match_batch(
         normalizer,
         threads,
         max_chars,
+        version,
     )
     return best > 0.5
 

@@ -38,22 +38,28 @@ _STEMMER = Option("stemmer", None, (None, "porter"))
 _ROUGE_SCORE = "rouge_score's RougeScorer"
 _UNIT = "[0, 1]"
 
+_SQUAD_OPTIONS = (
+    Option("normalizer", "squad", ("squad", "none")),
+    Option("version", "v2", ("v2", "v1.1")),
+)
 TOKEN_F1 = MetricFunction(
     "token_f1",
     "_overlap",
-    (Option("normalizer", "squad", ("squad", "none")),),
+    _SQUAD_OPTIONS,
     "SQuAD token F1",
     _UNIT,
-    "the SQuAD v2.0 script's compute_f1 (the max over gold answers for a list)",
+    "the SQuAD v2.0 script's compute_f1 (the max over gold answers for a list); "
+    "version='v1.1': the v1.1 script's f1_score",
     targets="many",
 )
 SQUAD_EXACT_MATCH = MetricFunction(
     "squad_exact_match",
     "_overlap",
-    (Option("normalizer", "squad", ("squad", "none")),),
+    _SQUAD_OPTIONS,
     "SQuAD exact match of normalized answers",
     "True or False",
-    "the SQuAD v2.0 script's compute_exact (the max over gold answers for a list)",
+    "the SQuAD v2.0 script's compute_exact (the max over gold answers for a list); "
+    "version='v1.1': the v1.1 script's exact_match_score",
     dtype="bool",
     targets="many",
 )
@@ -197,6 +203,32 @@ JSON_MATCH = MetricFunction(
     dtype="bool",
     blame="expected",
 )
+GLEU = MetricFunction(
+    "gleu",
+    "_nlg",
+    (
+        Option("min_len", 1, kind="int", minimum=1),
+        Option("max_len", 4, kind="int", minimum=1),
+    ),
+    "sentence GLEU over whitespace tokens (best reference)",
+    _UNIT,
+    "nltk.translate.gleu_score.sentence_gleu([e.split() for e in refs], actual.split())",
+    targets="many",
+)
+METEOR = MetricFunction(
+    "meteor",
+    "_nlg",
+    (
+        Option("alpha", 0.9, kind="number"),
+        Option("beta", 3.0, kind="number"),
+        Option("gamma", 0.5, kind="number"),
+    ),
+    "METEOR over whitespace tokens, exact and Porter-stem matches (no WordNet synonyms)",
+    _UNIT,
+    "nltk.translate.meteor_score.meteor_score on str.split() tokens, with a WordNet that "
+    "knows no synonyms",
+    targets="many",
+)
 COSINE = MetricFunction(
     "cosine",
     "_vectors",
@@ -226,6 +258,8 @@ FUNCTIONS: Mapping[str, MetricFunction] = MappingProxyType(
             WER,
             CER,
             JSON_MATCH,
+            GLEU,
+            METEOR,
             COSINE,
         )
     }
@@ -321,6 +355,8 @@ _METRICS: tuple[Metric, ...] = (
     Metric("cer", CER),
     Metric("json_match", JSON_MATCH, {}, "JSON equality, numbers by value", _NONE),
     Metric("json_match_strict", JSON_MATCH, {"numbers": "strict"}, "JSON equality, 1 != 1.0"),
+    Metric("gleu", GLEU),
+    Metric("meteor", METEOR),
     Metric("cosine", COSINE),
 )
 

@@ -21,6 +21,7 @@ from evalmark.strategies._metric import (
     SquadExactMatch,
     TokenF1,
 )
+from evalmark.strategies._nlg import Gleu, Meteor
 from evalmark.strategies._overlap import Bleu, Chrf, RougeLsum, RougeN
 from evalmark.strategies._plan import PlanAdherence
 from evalmark.strategies._registry import register_strategy, unregister_strategy
@@ -40,12 +41,14 @@ __all__ = [
     "ContextualRecall",
     "ExactMatch",
     "Faithfulness",
+    "Gleu",
     "Guardrail",
     "JsonKeysMatch",
     "JsonMatch",
     "KeywordRelevance",
     "LLMJudge",
     "LevenshteinSimilarity",
+    "Meteor",
     "PlanAdherence",
     "PlanAdherenceJudge",
     "RetrievalMetric",

@@ -23,6 +23,7 @@ from evalmark.strategies._metric import (
     SquadExactMatch,
     TokenF1,
 )
+from evalmark.strategies._nlg import Gleu, Meteor
 from evalmark.strategies._overlap import Bleu, Chrf, RougeLsum, RougeN
 
 __all__ = ["METRIC_CHECKS", "METRIC_KINDS", "kind_name", "kind_option"]
@@ -37,6 +38,8 @@ METRIC_CHECKS: tuple[type[MetricStrategy], ...] = (
     Chrf,
     LevenshteinSimilarity,
     JsonMatch,
+    Gleu,
+    Meteor,
 )
 """The metric strategies, one per metric function of the table that scores text in [0, 1]."""
 

@@ -1,0 +1,125 @@
+"""Throughput of GLEU, METEOR and BERTScore against their references, measured in one run.
+
+    python bench/nlg_metrics.py            # 5,000 pairs per metric
+    python bench/nlg_metrics.py --n 2000
+
+For each metric it prints evalmark's pairs/s on one thread and on all cores, the reference's
+pairs/s on the same inputs in the same process, and the two ratios. One-thread figures are
+CPU time (robust on a busy machine); the all-cores figure is wall time. The references: NLTK's
+``sentence_gleu`` and ``corpus_gleu`` and ``meteor_score`` (with a WordNet that knows no
+synonyms, as evalmark matches) on ``str.split()`` tokens, in a Python loop; for BERTScore a
+numpy transcription of the ``bert_score`` package's greedy matching, pair by pair. The text
+pairs come from the shared workload generator (bench/workload.py). Nothing here fails a build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import evalmark.metrics as em
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import workload  # noqa: E402
+
+
+class _NoSynonyms:
+    def synsets(self, word: str) -> list[Any]:
+        return []
+
+
+def best_of(
+    fn: Callable[[], Any], rounds: int = 3, clock: Callable[[], float] = time.process_time
+) -> float:
+    """Seconds of the fastest of ``rounds`` calls: CPU seconds of this process by default (on
+    a shared machine they vary less than wall time; the single-thread runs and the references
+    use one core), wall seconds for the all-cores run."""
+    times = []
+    for _ in range(rounds):
+        start = clock()
+        fn()
+        times.append(clock() - start)
+    return min(times)
+
+
+def _greedy(ref: np.ndarray, hyp: np.ndarray) -> tuple[float, float, float]:
+    r = ref / np.linalg.norm(ref, axis=1, keepdims=True)
+    h = hyp / np.linalg.norm(hyp, axis=1, keepdims=True)
+    sim = h @ r.T
+    p, rc = float(sim.max(axis=1).mean()), float(sim.max(axis=0).mean())
+    return p, rc, 2 * p * rc / (p + rc) if p + rc else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print one row per metric: evalmark's and the reference's pairs/s and their ratios."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--n", type=int, default=5_000, help="pairs per metric")
+    n = parser.parse_args(argv).n
+    try:
+        from nltk.translate.gleu_score import corpus_gleu, sentence_gleu
+        from nltk.translate.meteor_score import meteor_score
+    except ImportError as exc:  # pragma: no cover - a bench, not a test
+        print(f"reference not installed: {exc.name}")
+        return 0
+    expected, actual = workload.text_pairs(n, seed=7)
+    sub = max(n // 5, 200)
+    e_tok = [e.split() for e in expected]
+    a_tok = [a.split() for a in actual]
+    rng = np.random.default_rng(7)
+    refs = [rng.normal(size=(len(t), 64)) for t in e_tok]
+    hyps = [rng.normal(size=(len(t), 64)) for t in a_tok]
+    wordnet = _NoSynonyms()
+
+    cases: list[tuple[str, Callable[[int], Any], Callable[[], Any], int]] = [
+        (
+            "gleu",
+            lambda w: em.gleu_batch(expected, actual, workers=w),
+            lambda: [sentence_gleu([r], h) for r, h in zip(e_tok[:sub], a_tok[:sub])],
+            sub,
+        ),
+        (
+            "corpus_gleu",
+            lambda w: em.corpus_gleu(expected, actual, workers=w),
+            lambda: corpus_gleu([[r] for r in e_tok[:sub]], a_tok[:sub]),
+            sub,
+        ),
+        (
+            "meteor",
+            lambda w: em.meteor_batch(expected, actual, workers=w),
+            lambda: [
+                meteor_score([r], h, wordnet=wordnet)
+                for r, h in zip(e_tok[:sub], a_tok[:sub], strict=True)
+            ],
+            sub,
+        ),
+        (
+            "bertscore (dim 64)",
+            lambda w: em.bertscore_batch(refs, hyps, workers=w),
+            lambda: [_greedy(r, h) for r, h in zip(refs[:sub], hyps[:sub], strict=True)],
+            sub,
+        ),
+    ]
+    print(f"{n} pairs per metric (workload.text_pairs seed 7); reference timed on {sub}")
+    print(
+        f"{'metric':<20}{'1 thread/s':>13}{'all cores/s':>13}{'reference/s':>13}"
+        f"{'x (1 thr)':>11}{'x (all)':>10}"
+    )
+    for name, ours, ref, count in cases:
+        one = n / best_of(lambda: ours(1))
+        every = n / best_of(lambda: ours(-1), clock=time.perf_counter)
+        theirs = count / best_of(ref, rounds=2)
+        print(
+            f"{name:<20}{one:>13,.0f}{every:>13,.0f}{theirs:>13,.0f}"
+            f"{one / theirs:>11.1f}{every / theirs:>10.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

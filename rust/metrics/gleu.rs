@@ -1,0 +1,207 @@
+//! GLEU (Wu et al. 2016) as NLTK's `nltk.translate.gleu_score` defines it, over tokens split on
+//! Python whitespace (`str.split()`).
+//!
+//! For a hypothesis and one reference, count every n-gram of orders `min_len..=max_len` of
+//! each; `tp` is the clipped overlap of the two counts and `n_all` the larger of the two totals.
+//! Over several references NLTK keeps the reference of best `tp / n_all` (the first on ties,
+//! references with `n_all == 0` left out); the sentence score is that ratio (0 when no reference
+//! counts), and the corpus score sums `tp` and `n_all` over rows before dividing.
+
+use rustc_hash::FxHashMap;
+
+use super::halt::Context;
+use super::text::{decode_into, for_each_py_token, is_ascii_py_space, TokenKey};
+use crate::errors::EvalResult;
+
+/// Reusable buffers: the token table, code points, token ids and packed n-grams of a row.
+#[derive(Default)]
+pub struct Scratch {
+    ids: FxHashMap<TokenKey, u32>,
+    cps: Vec<u32>,
+    hyp: Vec<u32>,
+    reference: Vec<u32>,
+    hyp_grams: Vec<u64>,
+    ref_grams: Vec<u64>,
+}
+
+/// Append the ids of `text`'s whitespace tokens to `out`, interning new tokens in `ids`.
+pub(crate) fn token_ids(
+    text: &[u8],
+    ids: &mut FxHashMap<TokenKey, u32>,
+    cps: &mut Vec<u32>,
+    out: &mut Vec<u32>,
+) {
+    out.clear();
+    if text.is_ascii() {
+        for tok in text
+            .split(|&b| is_ascii_py_space(b))
+            .filter(|t| !t.is_empty())
+        {
+            let next = ids.len() as u32;
+            out.push(*ids.entry(TokenKey::of_ascii(tok)).or_insert(next));
+        }
+        return;
+    }
+    cps.clear();
+    decode_into(text, cps);
+    for_each_py_token(cps, |tok| {
+        let next = ids.len() as u32;
+        out.push(*ids.entry(TokenKey::of(tok)).or_insert(next));
+    });
+}
+
+/// N-grams of up to [`PACKED_ORDER`] tokens over fewer than 2^15 distinct tokens pack into one
+/// `u64`: 15 bits per token holding its id + 1, so the order is the number of non-zero fields.
+const PACKED_ORDER: usize = 4;
+const PACKED_IDS: usize = (1 << 15) - 1;
+
+/// Every n-gram of orders `min_len..=max_len` of `ids`, packed, sorted.
+fn packed_grams(ids: &[u32], min_len: usize, max_len: usize, out: &mut Vec<u64>) {
+    out.clear();
+    for n in min_len..=max_len.min(ids.len()) {
+        out.extend(ids.windows(n).map(|gram| {
+            gram.iter()
+                .fold(0u64, |key, &id| (key << 15) | (id as u64 + 1))
+        }));
+    }
+    out.sort_unstable();
+}
+
+/// The size of the multiset intersection of two sorted sequences.
+fn common(a: &[u64], b: &[u64]) -> u64 {
+    let (mut i, mut j, mut n) = (0, 0, 0u64);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+fn counts(ids: &[u32], min_len: usize, max_len: usize) -> (FxHashMap<&[u32], u64>, u64) {
+    let mut map: FxHashMap<&[u32], u64> = FxHashMap::default();
+    let mut total = 0u64;
+    for n in min_len..=max_len.min(ids.len()) {
+        for gram in ids.windows(n) {
+            *map.entry(gram).or_insert(0) += 1;
+            total += 1;
+        }
+    }
+    (map, total)
+}
+
+/// Keep `(tp, n_all)` in `best` when its ratio beats the kept one (NLTK's `max` keeps the
+/// first of equals; a reference with `n_all == 0` does not count).
+fn keep(best: &mut Option<(u64, u64)>, tp: u64, n_all: u64) {
+    if n_all == 0 {
+        return;
+    }
+    let better = match *best {
+        None => true,
+        Some((btp, ball)) => (tp as f64 / n_all as f64) > (btp as f64 / ball as f64),
+    };
+    if better {
+        *best = Some((tp, n_all));
+    }
+}
+
+/// `(tp, n_all)` of the reference NLTK keeps for this row, `(0, 0)` when none counts.
+pub fn statistics(
+    refs: &[&[u8]],
+    hyp: &[u8],
+    min_len: usize,
+    max_len: usize,
+    s: &mut Scratch,
+    stop: &Context,
+) -> EvalResult<(u64, u64)> {
+    let Scratch {
+        ids,
+        cps,
+        hyp: hyp_ids,
+        reference,
+        hyp_grams,
+        ref_grams,
+    } = s;
+    ids.clear();
+    token_ids(hyp, ids, cps, hyp_ids);
+    let mut best: Option<(u64, u64)> = None;
+    let mut hyp_packed = false;
+    let mut hyp_counts: Option<(FxHashMap<&[u32], u64>, u64)> = None;
+    for text in refs {
+        stop.check()?;
+        token_ids(text, ids, cps, reference);
+        if max_len <= PACKED_ORDER && ids.len() <= PACKED_IDS {
+            if !hyp_packed {
+                packed_grams(hyp_ids, min_len, max_len, hyp_grams);
+                hyp_packed = true;
+            }
+            packed_grams(reference, min_len, max_len, ref_grams);
+            let tp = common(hyp_grams, ref_grams);
+            keep(&mut best, tp, (hyp_grams.len().max(ref_grams.len())) as u64);
+        } else {
+            let (hyp_map, tpfp) =
+                hyp_counts.get_or_insert_with(|| counts(hyp_ids, min_len, max_len));
+            let (ref_map, tpfn) = counts(reference, min_len, max_len);
+            let tp: u64 = ref_map
+                .iter()
+                .map(|(gram, &c)| c.min(hyp_map.get(gram).copied().unwrap_or(0)))
+                .sum();
+            keep(&mut best, tp, (*tpfp).max(tpfn));
+        }
+    }
+    Ok(best.unwrap_or((0, 0)))
+}
+
+/// The sentence GLEU of `hyp` against `refs`.
+pub fn gleu(
+    refs: &[&[u8]],
+    hyp: &[u8],
+    min_len: usize,
+    max_len: usize,
+    s: &mut Scratch,
+    stop: &Context,
+) -> EvalResult<f64> {
+    let (tp, n_all) = statistics(refs, hyp, min_len, max_len, s, stop)?;
+    Ok(if n_all == 0 {
+        0.0
+    } else {
+        tp as f64 / n_all as f64
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(refs: &[&str], hyp: &str) -> f64 {
+        let refs: Vec<&[u8]> = refs.iter().map(|r| r.as_bytes()).collect();
+        gleu(
+            &refs,
+            hyp.as_bytes(),
+            1,
+            4,
+            &mut Scratch::default(),
+            &Context::new(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn identical_is_one_and_disjoint_is_zero() {
+        assert_eq!(score(&["a b c"], "a b c"), 1.0);
+        assert_eq!(score(&["a b c"], "d e"), 0.0);
+        assert_eq!(score(&[""], ""), 0.0);
+    }
+
+    #[test]
+    fn counts_every_order() {
+        // hyp "a b": a, b, ab (3); ref "a b c": a, b, c, ab, bc, abc (6); overlap 3.
+        assert_eq!(score(&["a b c"], "a b"), 0.5);
+    }
+}

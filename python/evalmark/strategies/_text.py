@@ -1,38 +1,31 @@
-"""Text strategies: exact match, containment, expected facts."""
+"""Text strategies: exact match, containment, expected facts.
+
+``ExactMatch``, ``Contains`` and ``ContainsFacts`` have a batch path (``evaluate_batch``): the
+texts of every row are read once, normalized together (:func:`normalize_texts`) and compared
+in one loop; it gives the rows ``evaluate`` gives, errors included, in the same order. A
+subclass that replaces ``evaluate`` is evaluated row by row (its ``batch`` is False).
+"""
 
 from __future__ import annotations
 
 import re
-import unicodedata
+from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
-from evalmark.results._results import EvaluationResult
+from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
+from evalmark.strategies._normalize import normalize_text, normalize_texts
+from evalmark.strategies._text_batch import BatchText, column_of, excerpt, matches, read_rows
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "KeywordRelevance", "normalize_text"]
 
-_SPACES = re.compile(r"\s+")
 
-
-def normalize_text(text: str, *, case: bool = True, punctuation: bool = True) -> str:
-    """NFKC, then (by default) case folded and punctuation dropped; runs of whitespace become one
-    space and the ends are trimmed."""
-    text = unicodedata.normalize("NFKC", text)
-    if case:
-        text = text.casefold()
-    if punctuation:
-        text = "".join(" " if unicodedata.category(ch).startswith("P") else ch for ch in text)
-    return _SPACES.sub(" ", text).strip()
-
-
-def _excerpt(text: str, limit: int = 80) -> str:
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
-
-
-class ExactMatch:
+class ExactMatch(BatchText):
     """Passes when the output equals an expected output after normalization (case, punctuation
     and whitespace by default; turn each off with ``case=False`` / ``punctuation=False``)."""
 
@@ -53,12 +46,30 @@ class ExactMatch:
         if any(self._norm(text) == got for text in wanted):
             return EvaluationResult.passing(1.0)
         return EvaluationResult.failing(
-            f"output {_excerpt(actual)} does not match the expected {_excerpt(wanted[0])}"
+            f"output {excerpt(actual)} does not match the expected {excerpt(wanted[0])}"
             + (f" (nor {len(wanted) - 1} other accepted answers)" if len(wanted) > 1 else "")
         )
 
+    def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        actual, wanted, bad = read_rows(self, samples, outputs)
 
-class Contains:
+        def normalize(texts: list[str]) -> list[str]:
+            return normalize_texts(texts, case=self.case, punctuation=self.punctuation)
+
+        passed = matches(normalize(actual), wanted, normalize, str.__eq__)
+
+        def explain(row: int) -> str:
+            choices = wanted[row]
+            return (
+                f"output {excerpt(actual[row])} does not match the expected "
+                f"{excerpt(choices[0])}"
+                + (f" (nor {len(choices) - 1} other accepted answers)" if len(choices) > 1 else "")
+            )
+
+        return column_of(passed, explain, bad)
+
+
+class Contains(BatchText):
     """Passes when the output contains ``text`` (default: the sample's expected output, or any of
     its expected outputs). Case-insensitive unless ``case_sensitive=True``; whitespace runs are
     collapsed."""
@@ -84,10 +95,28 @@ class Contains:
         )
         if any(self._norm(text) in actual for text in wanted):
             return EvaluationResult.passing(1.0)
-        return EvaluationResult.failing(f"output does not contain {_excerpt(wanted[0])}")
+        return EvaluationResult.failing(f"output does not contain {excerpt(wanted[0])}")
+
+    def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        fixed = (self.text,) if self.text is not None else None
+        actual, wanted, bad = read_rows(self, samples, outputs, fixed)
+
+        def normalize(texts: list[str]) -> list[str]:
+            return normalize_texts(texts, case=not self.case_sensitive, punctuation=False)
+
+        passed = matches(normalize(actual), wanted, normalize, _inside)
+
+        def explain(row: int) -> str:
+            return f"output does not contain {excerpt(wanted[row][0])}"
+
+        return column_of(passed, explain, bad)
 
 
-class ContainsFacts:
+def _inside(part: str, whole: str) -> bool:
+    return part in whole
+
+
+class ContainsFacts(BatchText):
     """Passes when every expected fact (``sample.expected_facts``, or ``facts``) appears in the
     output, compared after normalization. Score = facts found / facts expected; the explanation
     lists the missing facts."""
@@ -96,27 +125,78 @@ class ContainsFacts:
         self.facts = tuple(facts) if facts is not None else None
         self.name = name or "ContainsFacts"
 
-    @recorded
-    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
-        """Look for each fact in the normalized output."""
+    def _facts(self, sample: Sample) -> tuple[str, ...]:
         facts = self.facts if self.facts is not None else sample.expected_facts
         if not facts:
             raise StrategyError(
                 f"{self.name}: sample '{sample.name}' has no expected facts; add expected-facts "
                 "to the sample or pass facts=[...]"
             )
+        return tuple(facts)
+
+    @recorded
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Look for each fact in the normalized output."""
+        facts = self._facts(sample)
         actual = normalize_text(output_text(output, strategy=self.name, sample=sample))
-        missing = [fact for fact in facts if normalize_text(fact) not in actual]
-        score = (len(facts) - len(missing)) / len(facts)
-        metadata = {"found": len(facts) - len(missing), "expected": len(facts)}
-        if not missing:
-            return EvaluationResult.passing(score, f"all {len(facts)} facts present", metadata)
-        listed = "; ".join(_excerpt(fact, 60) for fact in missing)
-        return EvaluationResult.failing(
-            score,
-            f"{len(missing)} of {len(facts)} expected facts missing: {listed}",
-            {**metadata, "missing": missing},
-        )
+        return _facts_result(facts, [fact for fact in facts if normalize_text(fact) not in actual])
+
+    def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        facts: list[tuple[str, ...]] = []
+        texts: list[str] = []
+        bad: dict[int, EvaluationResult] = {}
+        for row, (sample, output) in enumerate(zip(samples, outputs, strict=True)):
+            try:
+                own = self._facts(sample)
+                text = (
+                    output
+                    if type(output) is str
+                    else output_text(output, strategy=self.name, sample=sample)
+                )
+            except StrategyError as exc:
+                bad[row] = EvaluationResult.from_error("strategy", exc)
+                own, text = (), ""
+            facts.append(tuple(own))
+            texts.append(text)
+        got = normalize_texts(texts)
+        if self.facts is not None:
+            shared = normalize_texts(list(self.facts))
+            wanted = [shared] * len(facts)
+        else:
+            flat = normalize_texts([fact for own in facts for fact in own])
+            ends = np.cumsum([len(own) for own in facts]).tolist()
+            wanted = [flat[end - len(own) : end] for own, end in zip(facts, ends, strict=True)]
+        missing = [
+            [fact for fact, norm in zip(own, norms, strict=True) if norm not in text]
+            for own, norms, text in zip(facts, wanted, got, strict=True)
+        ]
+        counts = np.array([len(own) for own in facts], dtype=np.float64)
+        absent = np.array([len(m) for m in missing], dtype=np.float64)
+        scores = np.divide(counts - absent, counts, out=np.zeros_like(counts), where=counts > 0)
+        passed = (absent == 0) & (counts > 0)
+        errored = np.zeros(len(facts), dtype=np.bool_)
+        errored[list(bad)] = True
+
+        def build(row: int) -> EvaluationResult:
+            if row in bad:
+                return bad[row]
+            return _facts_result(facts[row], missing[row])
+
+        return ResultColumn.lazy(scores, passed, errored, build)
+
+
+def _facts_result(facts: tuple[str, ...], missing: list[str]) -> EvaluationResult:
+    """ContainsFacts' result for a row with ``facts``, of which ``missing`` were not found."""
+    score = (len(facts) - len(missing)) / len(facts)
+    metadata = {"found": len(facts) - len(missing), "expected": len(facts)}
+    if not missing:
+        return EvaluationResult.passing(score, f"all {len(facts)} facts present", metadata)
+    listed = "; ".join(excerpt(fact, 60) for fact in missing)
+    return EvaluationResult.failing(
+        score,
+        f"{len(missing)} of {len(facts)} expected facts missing: {listed}",
+        {**metadata, "missing": missing},
+    )
 
 
 _WORDS = re.compile(r"\w+")
@@ -165,7 +245,7 @@ class KeywordRelevance:
             return EvaluationResult.passing(
                 score, f"all {len(keywords)} keywords present", metadata
             )
-        listed = "; ".join(_excerpt(k, 40) for k in missing)
+        listed = "; ".join(excerpt(k, 40) for k in missing)
         return EvaluationResult(
             score >= self.threshold,
             score,

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from itertools import compress
+
+import numpy as np
 
 __all__ = ["normalize_text", "normalize_texts"]
 
@@ -61,25 +64,37 @@ def normalize_texts(
 ) -> list[str]:
     """``[normalize_text(t, case=case, punctuation=punctuation) for t in texts]``, computed over
     the batch at once."""
-    out: list[str] = [""] * len(texts)
-    ascii_rows: list[int] = []
-    for row, text in enumerate(texts):
-        if text.isascii() and _SEPARATOR not in text:
-            ascii_rows.append(row)
-        else:
-            out[row] = normalize_text(text, case=case, punctuation=punctuation)
-    if not ascii_rows:
-        return out
-    data = _SEPARATOR.join([texts[row] for row in ascii_rows]).encode("ascii")
+    flags = list(map(str.isascii, texts))
+    plain = list(texts) if all(flags) else list(compress(texts, flags))
+    joined = _SEPARATOR.join(plain)
+    if joined.count(_SEPARATOR) != max(len(plain) - 1, 0):  # a text holds the separator
+        return [normalize_text(t, case=case, punctuation=punctuation) for t in texts]
+    done = _ascii_batch(joined.encode("ascii"), case, punctuation) if plain else []
+    if len(plain) == len(flags):
+        return done
+    others = iter(
+        [
+            normalize_text(t, case=case, punctuation=punctuation)
+            for t, f in zip(texts, flags, strict=True)
+            if not f
+        ]
+    )
+    ascii_done = iter(done)
+    return [next(ascii_done) if f else next(others) for f in flags]
+
+
+def _ascii_batch(data: bytes, case: bool, punctuation: bool) -> list[str]:
+    """The normalized texts of ``data``, ASCII texts joined by the separator."""
     if case:
         data = data.lower()  # casefold of an ASCII text
-    data = data.translate(_ASCII_TABLES[punctuation])
-    while b"  " in data:  # runs of spaces become one (each pass halves the longest run)
-        data = data.replace(b"  ", b" ")
-    data = data.replace(b" \x00", b"\x00").replace(b"\x00 ", b"\x00").strip(b" ")
-    texts_out = data.decode("ascii").split(_SEPARATOR)
-    if len(ascii_rows) == len(out):
-        return texts_out
-    for row, text in zip(ascii_rows, texts_out, strict=True):
-        out[row] = text
-    return out
+    codes = np.frombuffer(data.translate(_ASCII_TABLES[punctuation]), dtype=np.uint8)
+    # Every whitespace character is a space now: keep the first of each run of spaces, then
+    # drop a space that starts or ends a text.
+    spaces = codes == 32
+    keep = np.ones(len(codes), dtype=np.bool_)
+    keep[1:] = ~(spaces[1:] & spaces[:-1])
+    codes = codes[keep]
+    edges = np.ones(len(codes) + 2, dtype=np.bool_)
+    edges[1:-1] = codes == 0
+    codes = codes[~((codes == 32) & (edges[:-2] | edges[2:]))]
+    return codes.tobytes().decode("ascii").split(_SEPARATOR)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,13 @@ from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
 from evalmark.strategies._normalize import normalize_text, normalize_texts
-from evalmark.strategies._text_batch import BatchText, column_of, excerpt, matches, read_rows
+from evalmark.strategies._text_batch import (
+    BatchText,
+    column_of,
+    excerpt,
+    output_texts,
+    pair_verdicts,
+)
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "KeywordRelevance", "normalize_text"]
 
@@ -51,19 +58,15 @@ class ExactMatch(BatchText):
         )
 
     def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
-        actual, wanted, bad = read_rows(self, samples, outputs)
-
         def normalize(texts: list[str]) -> list[str]:
             return normalize_texts(texts, case=self.case, punctuation=self.punctuation)
 
-        passed = matches(normalize(actual), wanted, normalize, str.__eq__)
+        passed, texts, bad = pair_verdicts(self, samples, outputs, normalize, str.__eq__)
 
         def explain(row: int) -> str:
-            choices = wanted[row]
-            return (
-                f"output {excerpt(actual[row])} does not match the expected "
-                f"{excerpt(choices[0])}"
-                + (f" (nor {len(choices) - 1} other accepted answers)" if len(choices) > 1 else "")
+            actual, wanted = texts(row)
+            return f"output {excerpt(actual)} does not match the expected {excerpt(wanted[0])}" + (
+                f" (nor {len(wanted) - 1} other accepted answers)" if len(wanted) > 1 else ""
             )
 
         return column_of(passed, explain, bad)
@@ -98,18 +101,21 @@ class Contains(BatchText):
         return EvaluationResult.failing(f"output does not contain {excerpt(wanted[0])}")
 
     def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
-        fixed = (self.text,) if self.text is not None else None
-        actual, wanted, bad = read_rows(self, samples, outputs, fixed)
-
         def normalize(texts: list[str]) -> list[str]:
             return normalize_texts(texts, case=not self.case_sensitive, punctuation=False)
 
-        passed = matches(normalize(actual), wanted, normalize, _inside)
+        if self.text is None:
+            passed, texts, bad = pair_verdicts(self, samples, outputs, normalize, _inside)
 
-        def explain(row: int) -> str:
-            return f"output does not contain {excerpt(wanted[row][0])}"
+            def explain(row: int) -> str:
+                return f"output does not contain {excerpt(texts(row)[1][0])}"
 
-        return column_of(passed, explain, bad)
+            return column_of(passed, explain, bad)
+        got, bad = output_texts(self, samples, outputs)
+        part = normalize([self.text])[0]
+        passed = np.fromiter((part in text for text in normalize(got)), np.bool_, len(got))
+        fixed = f"output does not contain {excerpt(self.text)}"
+        return column_of(passed, lambda row: fixed, bad)
 
 
 def _inside(part: str, whole: str) -> bool:
@@ -134,6 +140,15 @@ class ContainsFacts(BatchText):
             )
         return tuple(facts)
 
+    def _facts_or_error(
+        self, sample: Sample, bad: dict[int, EvaluationResult], row: int
+    ) -> tuple[str, ...]:
+        try:
+            return self._facts(sample)
+        except StrategyError as exc:
+            bad[row] = EvaluationResult.from_error("strategy", exc)
+            return ()
+
     @recorded
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Look for each fact in the normalized output."""
@@ -142,36 +157,38 @@ class ContainsFacts(BatchText):
         return _facts_result(facts, [fact for fact in facts if normalize_text(fact) not in actual])
 
     def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
-        facts: list[tuple[str, ...]] = []
-        texts: list[str] = []
         bad: dict[int, EvaluationResult] = {}
-        for row, (sample, output) in enumerate(zip(samples, outputs, strict=True)):
-            try:
-                own = self._facts(sample)
-                text = (
-                    output
-                    if type(output) is str
-                    else output_text(output, strategy=self.name, sample=sample)
-                )
-            except StrategyError as exc:
-                bad[row] = EvaluationResult.from_error("strategy", exc)
-                own, text = (), ""
-            facts.append(tuple(own))
-            texts.append(text)
-        got = normalize_texts(texts)
-        if self.facts is not None:
-            shared = normalize_texts(list(self.facts))
-            wanted = [shared] * len(facts)
+        if self.facts:
+            facts = [self.facts] * len(samples)
         else:
-            flat = normalize_texts([fact for own in facts for fact in own])
-            ends = np.cumsum([len(own) for own in facts]).tolist()
-            wanted = [flat[end - len(own) : end] for own, end in zip(facts, ends, strict=True)]
-        missing = [
-            [fact for fact, norm in zip(own, norms, strict=True) if norm not in text]
-            for own, norms, text in zip(facts, wanted, got, strict=True)
-        ]
-        counts = np.array([len(own) for own in facts], dtype=np.float64)
-        absent = np.array([len(m) for m in missing], dtype=np.float64)
+            facts = [self._facts_or_error(s, bad, row) for row, s in enumerate(samples)]
+        texts, unread = output_texts(self, samples, outputs)
+        for row, error in unread.items():
+            if row not in bad:  # evaluate reads the facts first
+                bad[row] = error
+                facts[row] = ()
+        counts_list = [len(own) for own in facts]
+        got = normalize_texts(texts)
+        flat_facts = list(chain.from_iterable(facts))
+        if self.facts:
+            shared = normalize_texts(list(self.facts))
+            flat_norms = shared * (len(flat_facts) // len(shared))
+        else:
+            flat_norms = normalize_texts(flat_facts)
+        owners_text = list(chain.from_iterable(map(repeat, got, counts_list)))
+        found = np.fromiter(
+            map(str.__contains__, owners_text, flat_norms), np.bool_, len(flat_facts)
+        )
+        ends = np.cumsum(counts_list, dtype=np.int64)
+        starts = ends - np.asarray(counts_list, dtype=np.int64)
+        absent_flat = np.concatenate([[0], np.cumsum(~found, dtype=np.int64)])
+        absent = (absent_flat[ends] - absent_flat[starts]).astype(np.float64)
+
+        def missing(row: int) -> list[str]:
+            first, end = int(starts[row]), int(ends[row])
+            return [flat_facts[k] for k in range(first, end) if not found[k]]
+
+        counts = np.asarray(counts_list, dtype=np.float64)
         scores = np.divide(counts - absent, counts, out=np.zeros_like(counts), where=counts > 0)
         passed = (absent == 0) & (counts > 0)
         errored = np.zeros(len(facts), dtype=np.bool_)
@@ -180,7 +197,7 @@ class ContainsFacts(BatchText):
         def build(row: int) -> EvaluationResult:
             if row in bad:
                 return bad[row]
-            return _facts_result(facts[row], missing[row])
+            return _facts_result(facts[row], missing(row))
 
         return ResultColumn.lazy(scores, passed, errored, build)
 

@@ -13,9 +13,10 @@ import numpy.typing as npt
 from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
-from evalmark.strategies._base import expected_texts, output_text
+from evalmark.strategies._base import output_text
+from evalmark.strategies._text_pairs import TextPairs
 
-__all__ = ["BatchText", "column_of", "excerpt", "matches", "read_rows", "row_by_row"]
+__all__ = ["BatchText", "column_of", "excerpt", "output_texts", "pair_verdicts", "row_by_row"]
 
 Verdicts = npt.NDArray[np.bool_]
 
@@ -65,53 +66,59 @@ def row_by_row(strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any])
     return ResultColumn.from_results(results)
 
 
-def read_rows(
+Rows = tuple[Verdicts, Callable[[int], tuple[str, tuple[str, ...]]], dict[int, EvaluationResult]]
+
+
+def pair_verdicts(
     strategy: Any,
     samples: Sequence[Sample],
     outputs: Sequence[Any],
-    fixed: tuple[str, ...] | None = None,
-) -> tuple[list[str], list[tuple[str, ...]], dict[int, EvaluationResult]]:
-    """Each row's output text and wanted texts (``fixed``, else its expected outputs), read as
-    ``evaluate`` reads them (output first); a row that cannot be read gets its error result."""
-    actual: list[str] = []
-    wanted: list[tuple[str, ...]] = []
-    bad: dict[int, EvaluationResult] = {}
-    name = strategy.name
-    for row, (sample, output) in enumerate(zip(samples, outputs, strict=True)):
-        try:
-            text = (
-                output if type(output) is str else output_text(output, strategy=name, sample=sample)
-            )
-            choices = (
-                fixed if fixed is not None else expected_texts(sample, strategy=name, output=output)
-            )
-        except StrategyError as exc:
-            bad[row] = EvaluationResult.from_error("strategy", exc)
-            text, choices = "", ()
-        actual.append(text)
-        wanted.append(choices)
-    return actual, wanted, bad
-
-
-def matches(
-    got: list[str],
-    wanted: list[tuple[str, ...]],
     normalize: Callable[[list[str]], list[str]],
     test: Callable[[str, str], bool],
-) -> Verdicts:
-    """Whether ``test(normalized wanted text, got[row])`` holds for any wanted text of a row
-    (a row without wanted texts: False)."""
-    if all(len(choices) == 1 for choices in wanted):
-        flat = normalize([choices[0] for choices in wanted])
-        return np.fromiter(map(test, flat, got), dtype=np.bool_, count=len(got))
-    flat = normalize([text for choices in wanted for text in choices])
-    passed = np.zeros(len(got), dtype=np.bool_)
-    start = 0
-    for row, choices in enumerate(wanted):
-        end = start + len(choices)
-        passed[row] = any(test(text, got[row]) for text in flat[start:end])
-        start = end
-    return passed
+) -> Rows:
+    """For each row, whether ``test(normalized wanted text, normalized output)`` holds for any
+    of its wanted texts (its expected outputs, read as ``evaluate`` reads them, through the
+    run's shared :class:`TextPairs`); a function giving a row's (output, wanted texts); and the
+    error results of the rows that could not be read."""
+    pairs = TextPairs.of(samples, outputs, strategy.name)
+    bad = {row: EvaluationResult.from_error("strategy", exc) for row, exc in pairs.bad.items()}
+    count = len(pairs.expected)
+    hits = np.fromiter(
+        map(test, normalize(pairs.expected), normalize(pairs.actual)), dtype=np.bool_, count=count
+    )
+    if pairs.single:
+        passed = hits
+
+        def texts(row: int) -> tuple[str, tuple[str, ...]]:
+            return pairs.actual[row], (pairs.expected[row],)
+
+    else:
+        passed = np.zeros(pairs.rows, dtype=np.bool_)
+        np.logical_or.at(passed, pairs.owners, hits)
+
+        def texts(row: int) -> tuple[str, tuple[str, ...]]:
+            first, end = np.searchsorted(pairs.owners, [row, row + 1]).tolist()
+            return pairs.actual[first], tuple(pairs.expected[first:end])
+
+    return passed, texts, bad
+
+
+def output_texts(
+    strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any]
+) -> tuple[list[str], dict[int, EvaluationResult]]:
+    """Each row's output text, read as ``evaluate`` reads it ("" for a row that cannot be read),
+    and the error results of those rows."""
+    if set(map(type, outputs)) <= {str}:
+        return list(outputs), {}
+    texts: list[str] = []
+    bad: dict[int, EvaluationResult] = {}
+    for row, (sample, output) in enumerate(zip(samples, outputs, strict=True)):
+        try:
+            texts.append(output_text(output, strategy=strategy.name, sample=sample))
+        except StrategyError as exc:
+            bad[row] = EvaluationResult.from_error("strategy", exc)
+            texts.append("")
+    return texts, bad
 
 
 def column_of(

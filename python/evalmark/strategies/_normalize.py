@@ -97,4 +97,5 @@ def _ascii_batch(data: bytes, case: bool, punctuation: bool) -> list[str]:
     edges = np.ones(len(codes) + 2, dtype=np.bool_)
     edges[1:-1] = codes == 0
     codes = codes[~((codes == 32) & (edges[:-2] | edges[2:]))]
-    return codes.tobytes().decode("ascii").split(_SEPARATOR)
+    squeezed: bytes = codes.tobytes()
+    return squeezed.decode("ascii").split(_SEPARATOR)

@@ -25,9 +25,11 @@ from evalmark.strategies._text_batch import (
     BatchText,
     column_of,
     excerpt,
+    normalized,
     output_texts,
     pair_verdicts,
 )
+from evalmark.strategies._text_pairs import TextPairs
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "KeywordRelevance", "normalize_text"]
 
@@ -58,10 +60,8 @@ class ExactMatch(BatchText):
         )
 
     def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
-        def normalize(texts: list[str]) -> list[str]:
-            return normalize_texts(texts, case=self.case, punctuation=self.punctuation)
-
-        passed, texts, bad = pair_verdicts(self, samples, outputs, normalize, str.__eq__)
+        options = (self.case, self.punctuation)
+        passed, texts, bad = pair_verdicts(self, samples, outputs, options, str.__eq__)
 
         def explain(row: int) -> str:
             actual, wanted = texts(row)
@@ -105,7 +105,8 @@ class Contains(BatchText):
             return normalize_texts(texts, case=not self.case_sensitive, punctuation=False)
 
         if self.text is None:
-            passed, texts, bad = pair_verdicts(self, samples, outputs, normalize, _inside)
+            options = (not self.case_sensitive, False)
+            passed, texts, bad = pair_verdicts(self, samples, outputs, options, _inside)
 
             def explain(row: int) -> str:
                 return f"output does not contain {excerpt(texts(row)[1][0])}"
@@ -168,7 +169,11 @@ class ContainsFacts(BatchText):
                 bad[row] = error
                 facts[row] = ()
         counts_list = [len(own) for own in facts]
-        got = normalize_texts(texts)
+        pairs = TextPairs.cached(samples, outputs)
+        if pairs is not None and pairs.single and not unread:  # the run's outputs, as texts
+            got = normalized(pairs, "actual", True, True)
+        else:
+            got = normalize_texts(texts)
         flat_facts = list(chain.from_iterable(facts))
         if self.facts:
             shared = normalize_texts(list(self.facts))

@@ -14,9 +14,18 @@ from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
+from evalmark.strategies._normalize import normalize_texts
 from evalmark.strategies._text_pairs import TextPairs
 
-__all__ = ["BatchText", "column_of", "excerpt", "output_texts", "pair_verdicts", "row_by_row"]
+__all__ = [
+    "BatchText",
+    "column_of",
+    "excerpt",
+    "normalized",
+    "output_texts",
+    "pair_verdicts",
+    "row_by_row",
+]
 
 Verdicts = npt.NDArray[np.bool_]
 
@@ -69,23 +78,35 @@ def row_by_row(strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any])
 Rows = tuple[Verdicts, Callable[[int], tuple[str, tuple[str, ...]]], dict[int, EvaluationResult]]
 
 
+def normalized(pairs: TextPairs, side: str, case: bool, punctuation: bool) -> list[str]:
+    """``pairs.expected`` or ``pairs.actual`` (``side``) normalized, once per run and options."""
+    key = (side, case, punctuation)
+    found = pairs.normalized.get(key)
+    if found is None:
+        texts = pairs.expected if side == "expected" else pairs.actual
+        found = normalize_texts(texts, case=case, punctuation=punctuation)
+        pairs.normalized[key] = found
+    return found
+
+
 def pair_verdicts(
     strategy: Any,
     samples: Sequence[Sample],
     outputs: Sequence[Any],
-    normalize: Callable[[list[str]], list[str]],
+    options: tuple[bool, bool],
     test: Callable[[str, str], bool],
 ) -> Rows:
     """For each row, whether ``test(normalized wanted text, normalized output)`` holds for any
     of its wanted texts (its expected outputs, read as ``evaluate`` reads them, through the
-    run's shared :class:`TextPairs`); a function giving a row's (output, wanted texts); and the
-    error results of the rows that could not be read."""
+    run's shared :class:`TextPairs`, which keeps their normalized forms; ``options`` are the
+    normalizer's case and punctuation); a function giving a row's (output, wanted texts); and
+    the error results of the rows that could not be read."""
     pairs = TextPairs.of(samples, outputs, strategy.name)
     bad = {row: EvaluationResult.from_error("strategy", exc) for row, exc in pairs.bad.items()}
     count = len(pairs.expected)
-    hits = np.fromiter(
-        map(test, normalize(pairs.expected), normalize(pairs.actual)), dtype=np.bool_, count=count
-    )
+    wanted = normalized(pairs, "expected", *options)
+    got = normalized(pairs, "actual", *options)
+    hits = np.fromiter(map(test, wanted, got), dtype=np.bool_, count=count)
     if pairs.single:
         passed = hits
 

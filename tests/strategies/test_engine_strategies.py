@@ -19,6 +19,7 @@ from evalmark.strategies import (
     ExactMatch,
     Guardrail,
     JsonMatch,
+    KeywordRelevance,
     LevenshteinSimilarity,
     RougeL,
     SemanticSimilarity,
@@ -298,8 +299,9 @@ def test_batch_calls_from_many_threads_equal_the_serial_results() -> None:
 
 
 def test_composite_of_batch_strategies_has_a_batch_path_equal_to_row_by_row() -> None:
-    composite = Composite(TokenF1(0.5), RougeL(0.5), ExactMatch())
-    assert composite.batch is False  # ExactMatch has no batch path
+    composite = Composite(TokenF1(0.5), RougeL(0.5), KeywordRelevance(("word",)))
+    assert composite.batch is False  # KeywordRelevance has no batch path
+    assert Composite(TokenF1(0.5), ExactMatch(), Contains(), ContainsFacts(("w",))).batch
     metric_only = Composite(TokenF1(0.5), RougeL(0.5), JsonMatch())
     assert metric_only.batch is True
     samples = [sample(e, name=f"c{i}") for i, (e, _) in enumerate(TEXTS)] + [

@@ -18,6 +18,7 @@ from evalmark.errors import Problem
 __all__ = ["CsvRows"]
 
 Fail = Callable[[Problem], Exception]
+_STEP = 256  # records read between two looks at the byte budget
 
 
 def _allow_long_fields() -> None:
@@ -69,36 +70,46 @@ class CsvRows:
         """The data rows, ``size`` records at a time (fewer once about ``max_bytes`` of the
         file are read, so wide rows make small batches), as (starting lines, rows); blank
         lines are skipped."""
-        reader = self._reader
-        last_line = reader.line_num  # the line the previous record ended on
+        last_line = self._reader.line_num  # the line the previous record ended on
         while self.header is not None:
             with self._problems():
-                # (record, the line it ends on); a record starts the line after the previous one
-                if max_bytes is None:
-                    records = [(row, reader.line_num) for row in itertools.islice(reader, size)]
-                else:
-                    records = self._records(size, max_bytes)
-            if not records:
+                # the records and the lines they end on; a record starts the line after the
+                # previous one
+                rows, ends = self._records(size, max_bytes)
+            if not rows:
                 return
-            lines: list[int] = []
-            rows: list[list[str]] = []
-            for row, end in records:
-                if row:  # a blank line reads as []
-                    lines.append(last_line + 1)
-                    rows.append(row)
-                last_line = end
+            if all(rows):  # no blank line (one reads as [])
+                lines = [last_line + 1]
+                lines += map((1).__add__, ends[:-1])
+            else:
+                lines, kept = [], []
+                for row, end in zip(rows, ends, strict=True):
+                    if row:
+                        lines.append(last_line + 1)
+                        kept.append(row)
+                    last_line = end
+                rows = kept
+            last_line = ends[-1]
             if rows:
                 yield lines, rows
 
-    def _records(self, size: int, max_bytes: int) -> list[tuple[list[str], int]]:
+    def _records(self, size: int, max_bytes: int | None) -> tuple[list[list[str]], list[int]]:
+        """Up to ``size`` records (fewer once about ``max_bytes`` more of the file are read,
+        checked every ``_STEP`` records) and the line each ends on."""
         reader = self._reader
-        until = self._binary.tell() + max_bytes
-        records = []
-        for row in reader:
-            records.append((row, reader.line_num))
-            if len(records) >= size or self._binary.tell() >= until:
+        until = None if max_bytes is None else self._binary.tell() + max_bytes
+        rows: list[list[str]] = []
+        ends: list[int] = []
+        add_row, add_end = rows.append, ends.append
+        while len(rows) < size:
+            step = min(_STEP, size - len(rows))
+            before = len(rows)
+            for row in itertools.islice(reader, step):
+                add_row(row)
+                add_end(reader.line_num)
+            if len(rows) - before < step or (until is not None and self._binary.tell() >= until):
                 break
-        return records
+        return rows, ends
 
     @contextlib.contextmanager
     def _problems(self) -> Iterator[None]:

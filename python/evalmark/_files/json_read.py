@@ -265,7 +265,10 @@ def jsonl_batches(
         if first:
             raw_lines[0] = raw_lines[0].removeprefix(BOM)
             first = False
-        texts = [raw for raw in raw_lines if raw and not raw.isspace()]
+        if all(raw_lines) and not any(map(bytes.isspace, raw_lines)):  # no blank line: in C
+            texts = raw_lines
+        else:
+            texts = [raw for raw in raw_lines if raw and not raw.isspace()]
         lines: Sequence[int]
         if len(texts) == len(raw_lines):
             lines = range(next_line, next_line + len(raw_lines))

@@ -101,7 +101,8 @@ class CsvReader:
     def _chunk(self, start: int, lines: list[int], rows: list[list[str]]) -> Chunk:
         chunk = Chunk(start=start, size=len(rows), locate=lines_locator(lines))
         width = len(self._header)
-        for index, row in enumerate(rows):
+        widths = set(map(len, rows))  # one pass in C; the rows are looked at only when uneven
+        for index, row in enumerate(rows if widths - {width} else ()):
             if len(row) != width:
                 chunk.mark_bad(
                     index,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -23,6 +24,7 @@ _JSON_TYPES = {
     type(None): "null",
 }
 _NESTED = "is nested too deeply to read; flatten it"
+_EXPECTED, _ACTUAL, _ID = attrgetter("e"), attrgetter("a"), attrgetter("i")
 
 
 def _kind(value: Any) -> str:
@@ -138,7 +140,7 @@ class JsonlReader:
         decode = self._decoder.decode
         ids: list[Any] | None = None
         try:
-            rows: list[Any] = [decode(text) for text in texts]
+            rows: list[Any] = list(map(decode, texts))
         except (msgspec.DecodeError, RecursionError):
             rows = []
             ids = []
@@ -153,7 +155,10 @@ class JsonlReader:
                     continue
                 rows.append(row)
                 ids.append(row.i if self.id_column else None)
-        if self.needs.text:
+        if self.needs.text and ids is None:  # every row read: one pass in C per field
+            chunk.expected = list(map(_EXPECTED, rows))
+            chunk.actual = list(map(_ACTUAL, rows))
+        elif self.needs.text:
             chunk.expected = [row.e if row is not None else "" for row in rows]
             chunk.actual = [row.a if row is not None else "" for row in rows]
         if self.needs.vectors:
@@ -171,7 +176,7 @@ class JsonlReader:
                 self._shapes[1],
             )
         if self.id_column:
-            chunk.ids = ids if ids is not None else [row.i for row in rows]
+            chunk.ids = ids if ids is not None else list(map(_ID, rows))
         return chunk
 
     def _column(self, attr: str) -> str:

@@ -1,38 +1,40 @@
-"""Text strategies: exact match, containment, expected facts."""
+"""Text strategies: exact match, containment, expected facts.
+
+``ExactMatch``, ``Contains`` and ``ContainsFacts`` have a batch path (``evaluate_batch``): the
+texts of every row are read once, normalized together (:func:`normalize_texts`) and compared
+in one loop; it gives the rows ``evaluate`` gives, errors included, in the same order. A
+subclass that replaces ``evaluate`` is evaluated row by row (its ``batch`` is False).
+"""
 
 from __future__ import annotations
 
 import re
-import unicodedata
+from collections.abc import Sequence
+from itertools import chain, repeat
 from typing import Any
+
+import numpy as np
 
 from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
-from evalmark.results._results import EvaluationResult
+from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
+from evalmark.strategies._normalize import normalize_text, normalize_texts
+from evalmark.strategies._text_batch import (
+    BatchText,
+    column_of,
+    excerpt,
+    normalized,
+    output_texts,
+    pair_verdicts,
+)
+from evalmark.strategies._text_pairs import TextPairs
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "KeywordRelevance", "normalize_text"]
 
-_SPACES = re.compile(r"\s+")
 
-
-def normalize_text(text: str, *, case: bool = True, punctuation: bool = True) -> str:
-    """NFKC, then (by default) case folded and punctuation dropped; runs of whitespace become one
-    space and the ends are trimmed."""
-    text = unicodedata.normalize("NFKC", text)
-    if case:
-        text = text.casefold()
-    if punctuation:
-        text = "".join(" " if unicodedata.category(ch).startswith("P") else ch for ch in text)
-    return _SPACES.sub(" ", text).strip()
-
-
-def _excerpt(text: str, limit: int = 80) -> str:
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
-
-
-class ExactMatch:
+class ExactMatch(BatchText):
     """Passes when the output equals an expected output after normalization (case, punctuation
     and whitespace by default; turn each off with ``case=False`` / ``punctuation=False``)."""
 
@@ -53,12 +55,24 @@ class ExactMatch:
         if any(self._norm(text) == got for text in wanted):
             return EvaluationResult.passing(1.0)
         return EvaluationResult.failing(
-            f"output {_excerpt(actual)} does not match the expected {_excerpt(wanted[0])}"
+            f"output {excerpt(actual)} does not match the expected {excerpt(wanted[0])}"
             + (f" (nor {len(wanted) - 1} other accepted answers)" if len(wanted) > 1 else "")
         )
 
+    def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        options = (self.case, self.punctuation)
+        passed, texts, bad = pair_verdicts(self, samples, outputs, options, str.__eq__)
 
-class Contains:
+        def explain(row: int) -> str:
+            actual, wanted = texts(row)
+            return f"output {excerpt(actual)} does not match the expected {excerpt(wanted[0])}" + (
+                f" (nor {len(wanted) - 1} other accepted answers)" if len(wanted) > 1 else ""
+            )
+
+        return column_of(passed, explain, bad)
+
+
+class Contains(BatchText):
     """Passes when the output contains ``text`` (default: the sample's expected output, or any of
     its expected outputs). Case-insensitive unless ``case_sensitive=True``; whitespace runs are
     collapsed."""
@@ -84,10 +98,32 @@ class Contains:
         )
         if any(self._norm(text) in actual for text in wanted):
             return EvaluationResult.passing(1.0)
-        return EvaluationResult.failing(f"output does not contain {_excerpt(wanted[0])}")
+        return EvaluationResult.failing(f"output does not contain {excerpt(wanted[0])}")
+
+    def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        def normalize(texts: list[str]) -> list[str]:
+            return normalize_texts(texts, case=not self.case_sensitive, punctuation=False)
+
+        if self.text is None:
+            options = (not self.case_sensitive, False)
+            passed, texts, bad = pair_verdicts(self, samples, outputs, options, _inside)
+
+            def explain(row: int) -> str:
+                return f"output does not contain {excerpt(texts(row)[1][0])}"
+
+            return column_of(passed, explain, bad)
+        got, bad = output_texts(self, samples, outputs)
+        part = normalize([self.text])[0]
+        passed = np.fromiter((part in text for text in normalize(got)), np.bool_, len(got))
+        fixed = f"output does not contain {excerpt(self.text)}"
+        return column_of(passed, lambda row: fixed, bad)
 
 
-class ContainsFacts:
+def _inside(part: str, whole: str) -> bool:
+    return part in whole
+
+
+class ContainsFacts(BatchText):
     """Passes when every expected fact (``sample.expected_facts``, or ``facts``) appears in the
     output, compared after normalization. Score = facts found / facts expected; the explanation
     lists the missing facts."""
@@ -96,27 +132,93 @@ class ContainsFacts:
         self.facts = tuple(facts) if facts is not None else None
         self.name = name or "ContainsFacts"
 
-    @recorded
-    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
-        """Look for each fact in the normalized output."""
+    def _facts(self, sample: Sample) -> tuple[str, ...]:
         facts = self.facts if self.facts is not None else sample.expected_facts
         if not facts:
             raise StrategyError(
                 f"{self.name}: sample '{sample.name}' has no expected facts; add expected-facts "
                 "to the sample or pass facts=[...]"
             )
+        return tuple(facts)
+
+    def _facts_or_error(
+        self, sample: Sample, bad: dict[int, EvaluationResult], row: int
+    ) -> tuple[str, ...]:
+        try:
+            return self._facts(sample)
+        except StrategyError as exc:
+            bad[row] = EvaluationResult.from_error("strategy", exc)
+            return ()
+
+    @recorded
+    def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
+        """Look for each fact in the normalized output."""
+        facts = self._facts(sample)
         actual = normalize_text(output_text(output, strategy=self.name, sample=sample))
-        missing = [fact for fact in facts if normalize_text(fact) not in actual]
-        score = (len(facts) - len(missing)) / len(facts)
-        metadata = {"found": len(facts) - len(missing), "expected": len(facts)}
-        if not missing:
-            return EvaluationResult.passing(score, f"all {len(facts)} facts present", metadata)
-        listed = "; ".join(_excerpt(fact, 60) for fact in missing)
-        return EvaluationResult.failing(
-            score,
-            f"{len(missing)} of {len(facts)} expected facts missing: {listed}",
-            {**metadata, "missing": missing},
+        return _facts_result(facts, [fact for fact in facts if normalize_text(fact) not in actual])
+
+    def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        bad: dict[int, EvaluationResult] = {}
+        if self.facts:
+            facts = [self.facts] * len(samples)
+        else:
+            facts = [self._facts_or_error(s, bad, row) for row, s in enumerate(samples)]
+        texts, unread = output_texts(self, samples, outputs)
+        for row, error in unread.items():
+            if row not in bad:  # evaluate reads the facts first
+                bad[row] = error
+                facts[row] = ()
+        counts_list = [len(own) for own in facts]
+        pairs = TextPairs.cached(samples, outputs)
+        if pairs is not None and pairs.single and not unread:  # the run's outputs, as texts
+            got = normalized(pairs, "actual", True, True)
+        else:
+            got = normalize_texts(texts)
+        flat_facts = list(chain.from_iterable(facts))
+        if self.facts:
+            shared = normalize_texts(list(self.facts))
+            flat_norms = shared * (len(flat_facts) // len(shared))
+        else:
+            flat_norms = normalize_texts(flat_facts)
+        owners_text = list(chain.from_iterable(map(repeat, got, counts_list)))
+        found = np.fromiter(
+            map(str.__contains__, owners_text, flat_norms), np.bool_, len(flat_facts)
         )
+        ends = np.cumsum(counts_list, dtype=np.int64)
+        starts = ends - np.asarray(counts_list, dtype=np.int64)
+        absent_flat = np.concatenate([[0], np.cumsum(~found, dtype=np.int64)])
+        absent = (absent_flat[ends] - absent_flat[starts]).astype(np.float64)
+
+        def missing(row: int) -> list[str]:
+            first, end = int(starts[row]), int(ends[row])
+            return [flat_facts[k] for k in range(first, end) if not found[k]]
+
+        counts = np.asarray(counts_list, dtype=np.float64)
+        scores = np.divide(counts - absent, counts, out=np.zeros_like(counts), where=counts > 0)
+        passed = (absent == 0) & (counts > 0)
+        errored = np.zeros(len(facts), dtype=np.bool_)
+        errored[list(bad)] = True
+
+        def build(row: int) -> EvaluationResult:
+            if row in bad:
+                return bad[row]
+            return _facts_result(facts[row], missing(row))
+
+        return ResultColumn.lazy(scores, passed, errored, build)
+
+
+def _facts_result(facts: tuple[str, ...], missing: list[str]) -> EvaluationResult:
+    """ContainsFacts' result for a row with ``facts``, of which ``missing`` were not found."""
+    score = (len(facts) - len(missing)) / len(facts)
+    metadata = {"found": len(facts) - len(missing), "expected": len(facts)}
+    if not missing:
+        return EvaluationResult.passing(score, f"all {len(facts)} facts present", metadata)
+    listed = "; ".join(excerpt(fact, 60) for fact in missing)
+    return EvaluationResult.failing(
+        score,
+        f"{len(missing)} of {len(facts)} expected facts missing: {listed}",
+        {**metadata, "missing": missing},
+    )
 
 
 _WORDS = re.compile(r"\w+")
@@ -165,7 +267,7 @@ class KeywordRelevance:
             return EvaluationResult.passing(
                 score, f"all {len(keywords)} keywords present", metadata
             )
-        listed = "; ".join(_excerpt(k, 40) for k in missing)
+        listed = "; ".join(excerpt(k, 40) for k in missing)
         return EvaluationResult(
             score >= self.threshold,
             score,

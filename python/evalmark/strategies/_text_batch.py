@@ -1,0 +1,156 @@
+"""The batch path shared by the text strategies (``ExactMatch``, ``Contains``,
+``ContainsFacts``): read every row's texts once, normalize them together, compare in one loop,
+and return the rows ``evaluate`` returns, errors included."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from evalmark.errors import StrategyError
+from evalmark.results._results import EvaluationResult, ResultColumn
+from evalmark.samples._samples import Sample
+from evalmark.strategies._base import output_text
+from evalmark.strategies._normalize import normalize_texts
+from evalmark.strategies._text_pairs import TextPairs
+
+__all__ = [
+    "BatchText",
+    "column_of",
+    "excerpt",
+    "normalized",
+    "output_texts",
+    "pair_verdicts",
+    "row_by_row",
+]
+
+Verdicts = npt.NDArray[np.bool_]
+
+
+def excerpt(text: str, limit: int = 80) -> str:
+    """``text`` quoted, cut to ``limit`` characters with an ellipsis."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+class BatchText:
+    """``evaluate_batch`` over a subclass's ``_bulk``; the engine takes it only while the class
+    that defines ``_bulk`` also defines the ``evaluate`` in use (``batch``), and rows that the
+    bulk path cannot handle as a whole go row by row."""
+
+    @property
+    def batch(self) -> bool:
+        """Whether the batch path gives what ``evaluate`` gives (not when it is replaced)."""
+        owner = next(c for c in type(self).__mro__ if "_bulk" in c.__dict__)
+        return getattr(type(self), "evaluate", None) is owner.__dict__.get("evaluate")
+
+    def evaluate_batch(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        """``evaluate`` on every row, the texts of all rows normalized together."""
+        if len(samples) != len(outputs):
+            raise ValueError(
+                f"{getattr(self, 'name', type(self).__name__)}: got {len(samples)} samples and "
+                f"{len(outputs)} outputs; pass one output per sample"
+            )
+        if self.batch:
+            try:
+                return self._bulk(samples, outputs)
+            except Exception:  # a value only evaluate can judge (e.g. a fact that is no text)
+                pass
+        return row_by_row(self, samples, outputs)
+
+    def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+        raise NotImplementedError
+
+
+def row_by_row(strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
+    """Every row through ``strategy.evaluate``, an exception becoming the row's error."""
+    results = []
+    for sample, output in zip(samples, outputs, strict=True):
+        try:
+            results.append(strategy.evaluate(sample, output))
+        except Exception as exc:
+            results.append(EvaluationResult.from_error("strategy", exc))
+    return ResultColumn.from_results(results)
+
+
+Rows = tuple[Verdicts, Callable[[int], tuple[str, tuple[str, ...]]], dict[int, EvaluationResult]]
+
+
+def normalized(pairs: TextPairs, side: str, case: bool, punctuation: bool) -> list[str]:
+    """``pairs.expected`` or ``pairs.actual`` (``side``) normalized, once per run and options."""
+    key = (side, case, punctuation)
+    found = pairs.normalized.get(key)
+    if found is None:
+        texts = pairs.expected if side == "expected" else pairs.actual
+        found = normalize_texts(texts, case=case, punctuation=punctuation)
+        pairs.normalized[key] = found
+    return found
+
+
+def pair_verdicts(
+    strategy: Any,
+    samples: Sequence[Sample],
+    outputs: Sequence[Any],
+    options: tuple[bool, bool],
+    test: Callable[[str, str], bool],
+) -> Rows:
+    """For each row, whether ``test(normalized wanted text, normalized output)`` holds for any
+    of its wanted texts (its expected outputs, read as ``evaluate`` reads them, through the
+    run's shared :class:`TextPairs`, which keeps their normalized forms; ``options`` are the
+    normalizer's case and punctuation); a function giving a row's (output, wanted texts); and
+    the error results of the rows that could not be read."""
+    pairs = TextPairs.of(samples, outputs, strategy.name)
+    bad = {row: EvaluationResult.from_error("strategy", exc) for row, exc in pairs.bad.items()}
+    count = len(pairs.expected)
+    wanted = normalized(pairs, "expected", *options)
+    got = normalized(pairs, "actual", *options)
+    hits = np.fromiter(map(test, wanted, got), dtype=np.bool_, count=count)
+    if pairs.single:
+        passed = hits
+
+        def texts(row: int) -> tuple[str, tuple[str, ...]]:
+            return pairs.actual[row], (pairs.expected[row],)
+
+    else:
+        passed = np.zeros(pairs.rows, dtype=np.bool_)
+        np.logical_or.at(passed, pairs.owners, hits)
+
+        def texts(row: int) -> tuple[str, tuple[str, ...]]:
+            first, end = np.searchsorted(pairs.owners, [row, row + 1]).tolist()
+            return pairs.actual[first], tuple(pairs.expected[first:end])
+
+    return passed, texts, bad
+
+
+def output_texts(
+    strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any]
+) -> tuple[list[str], dict[int, EvaluationResult]]:
+    """Each row's output text, read as ``evaluate`` reads it ("" for a row that cannot be read),
+    and the error results of those rows."""
+    if set(map(type, outputs)) <= {str}:
+        return list(outputs), {}
+    texts: list[str] = []
+    bad: dict[int, EvaluationResult] = {}
+    for row, (sample, output) in enumerate(zip(samples, outputs, strict=True)):
+        try:
+            texts.append(output_text(output, strategy=strategy.name, sample=sample))
+        except StrategyError as exc:
+            bad[row] = EvaluationResult.from_error("strategy", exc)
+            texts.append("")
+    return texts, bad
+
+
+def column_of(
+    passed: Verdicts, explain: Callable[[int], str], bad: dict[int, EvaluationResult]
+) -> ResultColumn:
+    """Score 1 and no explanation for a passing row, score 0 and ``explain(row)`` for a failing
+    one; ``bad`` rows are their error results."""
+    if bad:
+        passed[list(bad)] = False
+
+    def explanation(row: int, score: float, ok: bool) -> str:
+        return "" if ok else explain(row)
+
+    return ResultColumn(passed.astype(np.float64), passed, explanation, bad)

@@ -152,3 +152,27 @@ def test_an_unknown_report_format_exits_2_naming_the_known_ones(
 ) -> None:
     assert main(["run", str(tmp_path), "--report-format", "nope"]) == 2
     assert "--report-format nope: no such report format; known: " in capsys.readouterr().err
+
+
+def test_report_render_writes_the_log_of_a_json_report_with_its_samples(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = write_report(_report(), tmp_path / "run.json")
+    samples = tmp_path / "samples.yaml"
+    samples.write_text(
+        "- name: paris\n  parameters: [Capital of France?]\n  expected-output: Paris\n"
+        "- name: berlin\n  parameters: [Capital of Germany?]\n  expected-output: Berlin\n"
+        "- name: lima\n  parameters: [Capital of Peru?]\n  expected-output: Lima\n",
+        encoding="utf-8",
+    )
+    assert main(["report", "render", str(report), "--format", "inspect"]) == 2
+    assert "--format inspect needs the run's sample files" in capsys.readouterr().err
+    out = tmp_path / "run.inspect.json"
+    args = ["report", "render", str(report), "--format", "inspect", "--samples", str(samples)]
+    assert main([*args, "-o", str(out)]) == 0
+    log = json.loads(out.read_text(encoding="utf-8"))
+    assert [(s["id"], s["target"]) for s in log["samples"]] == [
+        ("paris", "Paris"),
+        ("berlin", "Berlin"),
+        ("lima", "Lima"),
+    ]

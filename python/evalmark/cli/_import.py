@@ -53,7 +53,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--eval", dest="eval_name", help="openai-evals: the eval to import")
     parser.add_argument(
-        "--log", help="openai-evals: a run's record log (JSONL) giving the recorded answers"
+        "--log",
+        help="openai-evals: a run's record log (JSONL) giving the recorded answers; for a "
+        "hosted eval (JSON), the run's output items (JSONL)",
     )
     parser.add_argument(
         "--exact-match-options",

@@ -176,3 +176,13 @@ def test_report_render_writes_the_log_of_a_json_report_with_its_samples(
         ("berlin", "Berlin"),
         ("lima", "Lima"),
     ]
+
+
+def test_a_suite_report_without_samples_is_a_suite_error_naming_the_format(
+    tmp_path: Path,
+) -> None:
+    from evalmark.errors import SuiteError
+    from evalmark.suite._output import _render
+
+    with pytest.raises(SuiteError, match="report format inspect: .*drop inspect"):
+        _render(_report(), (), "inspect", tmp_path / "x.inspect.json")

@@ -197,9 +197,16 @@ def _extension(fmt: str) -> str:
 
 def _render(report: Any, samples: Sequence[Path | str], fmt: str, path: Path) -> bytes:
     options: dict[str, Any] = {"samples": load_samples(*samples)} if samples else {}
-    if fmt == "inspect":  # inspect's viewer lists logs by their creation time
-        options["timestamp"] = True
-    return report_bytes(report, path, format=fmt, **options)
+    if fmt != "inspect":
+        return report_bytes(report, path, format=fmt, **options)
+    options["timestamp"] = True  # inspect's viewer lists logs by their creation time
+    try:
+        return report_bytes(report, path, format=fmt, **options)
+    except ValueError as exc:  # a case without its sample: traces, test cases, conversations
+        raise SuiteError(
+            f"report format inspect: {exc}; an inspect log is written for evaluations of "
+            "samples files only: drop inspect from the report formats of this suite"
+        ) from None
 
 
 def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> SuiteRun:

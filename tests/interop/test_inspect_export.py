@@ -184,5 +184,5 @@ def test_a_suite_report_without_samples_is_a_suite_error_naming_the_format(
     from evalmark.errors import SuiteError
     from evalmark.suite._output import _render
 
-    with pytest.raises(SuiteError, match="report format inspect: .*drop inspect"):
+    with pytest.raises(SuiteError, match=r"report format inspect: .*drop inspect"):
         _render(_report(), (), "inspect", tmp_path / "x.inspect.json")

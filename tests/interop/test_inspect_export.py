@@ -114,6 +114,14 @@ def test_the_log_round_trips_through_the_inspect_importer(tmp_path: Path) -> Non
     }
 
 
+def test_messages_of_a_role_inspect_lacks_are_sent_as_their_json() -> None:
+    samples = _samples()
+    question = [{"role": "developer", "content": "One word."}]
+    samples[0] = Sample(name="paris", parameters=Parameters([question]), expected_output="Paris")
+    log = json.loads(render_report(_report(), "inspect", samples=samples))
+    assert json.loads(log["samples"][0]["input"]) == [question]
+
+
 def test_the_same_report_gives_the_same_bytes_and_the_extension_picks_the_format() -> None:
     report, samples = _report(), _samples()
     assert render_report(report, "inspect", samples=samples) == render_report(

@@ -36,11 +36,16 @@ EXTENSION = ".inspect.json"
 _EPOCH = "1970-01-01T00:00:00+00:00"
 
 
+_ROLES = frozenset({"system", "user", "assistant", "tool"})  # inspect's chat message roles
+
+
 def _is_messages(value: Any) -> bool:
     return (
         isinstance(value, list | tuple)
         and bool(value)
-        and all(isinstance(m, Mapping) and "role" in m and "content" in m for m in value)
+        and all(
+            isinstance(m, Mapping) and m.get("role") in _ROLES and "content" in m for m in value
+        )
     )
 
 
@@ -225,6 +230,7 @@ def render(
         "version": 2,
         "status": "success",
         "eval": {
+            "eval_id": f"evalmark-{report.name}",
             "run_id": f"evalmark-{report.name}",
             "created": created,
             "task": report.name,

@@ -58,6 +58,16 @@ def register(subparsers: Any) -> None:
         "hosted eval (JSON), the run's output items (JSONL)",
     )
     parser.add_argument(
+        "--judge-cassette",
+        metavar="FILE",
+        help="a recorded judge cassette for the model-graded checks (copied to judge.jsonl)",
+    )
+    parser.add_argument(
+        "--judge-model",
+        metavar="MODULE:FACTORY",
+        help="the factory of the judge model of the model-graded checks (a .py file or a module)",
+    )
+    parser.add_argument(
         "--exact-match-options",
         metavar="JSON",
         help="lm-eval: the task's exact_match options, e.g. '{\"ignore_case\": true}'",
@@ -95,7 +105,12 @@ def _run(args: argparse.Namespace) -> int:
     )
     folder = Path(args.output)
     suite = write_suite(
-        imported, folder, name=args.name or folder.resolve().name, checks=args.check
+        imported,
+        folder,
+        name=args.name or folder.resolve().name,
+        checks=args.check,
+        judge_cassette=args.judge_cassette,
+        judge_model=args.judge_model,
     )
     builds = ", ".join(imported.outputs) or "none (no recorded outputs)"
     print(f"imported {len(imported.samples)} samples from {args.format} into {suite}")

@@ -62,6 +62,11 @@ def test_the_modelgraded_prompt_is_the_checks_template_as_written() -> None:
     assert options["choice-strings"] == ["Y", "N"]
     assert options["choice-scores"] == {"Y": 1.0, "N": 0.0}
     assert (options["choice-at"], options["threshold"]) == ("last", 1.0)
+    assert [Path(f).name for f in imported.files] == [
+        "graded.yaml",
+        "samples.jsonl",
+        "closedqa.yaml",
+    ]
 
 
 def test_a_placeholder_without_a_variable_is_refused(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses, source_hash
-from evalmark.interop._openai_graded import GRADED_ARGS, graded_check
+from evalmark.interop._openai_graded import GRADED_ARGS, graded_check, modelgraded_path
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._openai_evals import OPENAI_EVALS_CLASSES
 
@@ -188,6 +188,7 @@ def read_openai_evals(
     if graded:
         check = graded_check(path, spec_id, args, losses)
         checks = (check,) if check is not None else ()
+        files.insert(2, modelgraded_path(path, spec_id, args))
     elif class_name in OPENAI_EVALS_CLASSES:
         options: dict[str, Any] = {"class": class_name}
         if args.get("ignore_case"):

@@ -22,7 +22,7 @@ from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Losses
 
-__all__ = ["GRADED_ARGS", "graded_check"]
+__all__ = ["GRADED_ARGS", "graded_check", "modelgraded_path"]
 
 GRADED_ARGS = frozenset({"modelgraded_spec", "eval_type"})
 _VARIABLES = {"input": "question", "completion": "response", "ideal": "expected_output"}
@@ -77,14 +77,20 @@ def _choices(spec: Mapping[str, Any], path: Path) -> tuple[list[str], dict[str, 
     return choices, {str(k): float(v) for k, v in scores.items()}
 
 
+def modelgraded_path(eval_spec: Path, spec_id: str, args: Mapping[str, Any]) -> Path:
+    """Where the registry keeps the modelgraded spec ``args.modelgraded_spec`` names."""
+    name = args.get("modelgraded_spec")
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        raise _error(f"{spec_id}: args.modelgraded_spec must name a spec", eval_spec)
+    return eval_spec.parent.parent / "modelgraded" / f"{name}.yaml"
+
+
 def graded_check(
     eval_spec: Path, spec_id: str, args: Mapping[str, Any], losses: Losses
 ) -> dict[str, Any] | None:
     """The ``llm-judge`` check of a ``ModelBasedClassify`` eval; None when a loss was allowed."""
-    name = args.get("modelgraded_spec")
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
-        raise _error(f"{spec_id}: args.modelgraded_spec must name a spec", eval_spec)
-    path = eval_spec.parent.parent / "modelgraded" / f"{name}.yaml"
+    path = modelgraded_path(eval_spec, spec_id, args)
+    name = path.stem
     if not path.is_file():
         raise _error(
             f"modelgraded spec {name!r} not found at {path} (the registry's modelgraded folder, "

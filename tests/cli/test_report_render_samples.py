@@ -92,7 +92,8 @@ def test_samples_only_go_with_html(
 ) -> None:
     report, first, _ = files
     code, _, err = _render(capsys, str(report), "--format", "markdown", "--samples", str(first))
-    assert code == 2 and "--samples adds the inputs to the HTML report only" in err
+    assert code == 2
+    assert "--samples adds the inputs to the HTML report and the inspect log only" in err
 
 
 def test_a_bad_sample_file_is_a_one_line_error(

@@ -70,22 +70,23 @@ def test_match_includes_and_json_match_semantics() -> None:
     assert not OpenAIEvalsMatch("JsonMatch").evaluate(js, '{"a": [2, 1]}').passed
 
 
-def test_a_model_graded_class_is_refused_unless_allowed() -> None:
+def test_a_custom_class_is_refused_unless_allowed(tmp_path: Path) -> None:
     graded = FIXTURES / "evals" / "graded.yaml"
-    with pytest.raises(ImportFormatError) as caught:
-        read("openai-evals", graded, data_dir=DATA)
-    assert caught.value.line == 5
-    assert "--allow-loss class:ModelBasedClassify" in str(caught.value)
-    with pytest.raises(ImportFormatError, match=r"args\.modelgraded_spec"):
-        read("openai-evals", graded, data_dir=DATA, allow_loss=["class:ModelBasedClassify"])
-    imported = read(
-        "openai-evals",
-        graded,
-        data_dir=DATA,
-        allow_loss=["class:ModelBasedClassify", "args.modelgraded_spec"],
+    custom = tmp_path / "custom.yaml"
+    text = graded.read_text(encoding="utf-8").replace(
+        "evals.elsuite.modelgraded.classify:ModelBasedClassify", "my_evals.scoring:Custom"
     )
+    custom.write_text(text, encoding="utf-8")
+    with pytest.raises(ImportFormatError) as caught:
+        read("openai-evals", custom, data_dir=DATA)
+    assert caught.value.line == 5
+    assert "--allow-loss class:Custom" in str(caught.value)
+    with pytest.raises(ImportFormatError, match=r"args\.eval_type"):
+        read("openai-evals", custom, data_dir=DATA, allow_loss=["class:Custom"])
+    losses = ["class:Custom", "args.eval_type", "args.modelgraded_spec"]
+    imported = read("openai-evals", custom, data_dir=DATA, allow_loss=losses)
     assert imported.checks == ()
-    assert imported.lost == ("class:ModelBasedClassify", "args.modelgraded_spec")
+    assert imported.lost == tuple(losses)
 
 
 def test_the_replayed_run_reproduces_the_logs_accuracy(

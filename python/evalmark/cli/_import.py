@@ -53,7 +53,19 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--eval", dest="eval_name", help="openai-evals: the eval to import")
     parser.add_argument(
-        "--log", help="openai-evals: a run's record log (JSONL) giving the recorded answers"
+        "--log",
+        help="openai-evals: a run's record log (JSONL) giving the recorded answers; for a "
+        "hosted eval (JSON), the run's output items (JSONL)",
+    )
+    parser.add_argument(
+        "--judge-cassette",
+        metavar="FILE",
+        help="a recorded judge cassette for the model-graded checks (copied to judge.jsonl)",
+    )
+    parser.add_argument(
+        "--judge-model",
+        metavar="MODULE:FACTORY",
+        help="the factory of the judge model of the model-graded checks (a .py file or a module)",
     )
     parser.add_argument(
         "--exact-match-options",
@@ -93,7 +105,12 @@ def _run(args: argparse.Namespace) -> int:
     )
     folder = Path(args.output)
     suite = write_suite(
-        imported, folder, name=args.name or folder.resolve().name, checks=args.check
+        imported,
+        folder,
+        name=args.name or folder.resolve().name,
+        checks=args.check,
+        judge_cassette=args.judge_cassette,
+        judge_model=args.judge_model,
     )
     builds = ", ".join(imported.outputs) or "none (no recorded outputs)"
     print(f"imported {len(imported.samples)} samples from {args.format} into {suite}")

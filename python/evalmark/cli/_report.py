@@ -89,9 +89,9 @@ def register(subparsers: Any) -> None:
         "--samples",
         action="append",
         metavar="FILE[,FILE]",
-        help="with --format html: the run's sample files, so each case shows its input, "
-        "expected answer, facts and context (a JSON report does not carry them); every case "
-        "of the report must have a sample of its name",
+        help="with --format html or inspect (which needs them): the run's sample files, so "
+        "each case shows its input, expected answer, facts and context (a JSON report does not "
+        "carry them); every case of the report must have a sample of its name",
     )
     render.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write to FILE instead of stdout"
@@ -199,12 +199,17 @@ def run_render(args: argparse.Namespace) -> int:
     from evalmark._files.atomic import write_atomically
     from evalmark.report import render_report
 
-    if args.samples and args.format != "html":
-        raise CliError(
-            f"--samples adds the inputs to the HTML report only; add --format html, or leave "
-            f"--samples out for --format {args.format}"
-        )
     fmt = _format_named(args.format)
+    if args.samples and fmt not in ("html", "inspect"):
+        raise CliError(
+            f"--samples adds the inputs to the HTML report and the inspect log only; add "
+            f"--format html, or leave --samples out for --format {args.format}"
+        )
+    if fmt == "inspect" and not args.samples:
+        raise CliError(
+            "--format inspect needs the run's sample files (--samples samples.yaml): an inspect "
+            "log holds each case's input and target, which a JSON report does not carry"
+        )
     suite = _load(args.report)
     whole = args.name is None and len(suite) > 1 and fmt != "junit"
     if whole and args.samples:
@@ -214,7 +219,7 @@ def run_render(args: argparse.Namespace) -> int:
     elif args.samples:
         report = _pick(suite, args.name, args.report)
         samples = _samples_for(report, args.samples, args.report)
-        text = render_report(report, "html", samples=samples)
+        text = render_report(report, fmt, samples=samples)
     else:
         text = render_report(_pick(suite, args.name, args.report), fmt)
     if args.output is None:

@@ -104,6 +104,13 @@ def register(subparsers: Any) -> None:
         help="write the reports here (default: the suite's report dir)",
     )
     parser.add_argument(
+        "--report-format",
+        action="append",
+        metavar="FORMAT",
+        help="write the reports in this format instead of the suite's (repeatable): md, json, "
+        "html, xml, inspect (an inspect_ai log) or a registered format",
+    )
+    parser.add_argument(
         "--no-report", action="store_true", help="write no report files, print only"
     )
     parser.add_argument(
@@ -180,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--concurrency must be at least 1, got {args.concurrency}")
     if args.max_drop is not None:
         check_fraction(args.max_drop, "--max-drop", "0.05 for 5 points")
+    _report_formats(args.report_format)  # an unknown format stops the run before it starts
     suite = load_suite(args.suite)
     tags = _split_tags(args.tags)
     if args.dry_run:
@@ -285,7 +293,9 @@ def _write_outputs(
     files = (
         []
         if directory is None
-        else render_reports(outcome, directory, outcome.suite.report.formats)
+        else render_reports(
+            outcome, directory, _report_formats(args.report_format) or outcome.suite.report.formats
+        )
     )
     note = None if directory is None else preserve_last_pass([p for p, _ in files], passed)
 
@@ -298,6 +308,25 @@ def _write_outputs(
         out.write("reports: " + ", ".join(str(p) for p in written) + "\n")
         if note:
             out.write(note + "\n")
+
+
+def _report_formats(given: list[str] | None) -> tuple[str, ...]:
+    """The formats of ``--report-format`` as a suite file names them (``markdown`` is ``md``);
+    a CliError naming the known ones for an unknown format."""
+    from evalmark.report._formatters import get_formatter, known_formatters
+
+    names = {"markdown": "md", "junit": "xml"}
+    formats = []
+    for fmt in given or ():
+        try:
+            name = get_formatter(fmt).name
+        except KeyError:
+            known = ", ".join(known_formatters())
+            raise CliError(
+                f"--report-format {fmt}: no such report format; known: {known}"
+            ) from None
+        formats.append(names.get(name, name))
+    return tuple(dict.fromkeys(formats))
 
 
 def dry_run(args: argparse.Namespace, suite: Any, tags: list[str]) -> int:

@@ -20,6 +20,7 @@ from typing import Any
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses, source_hash
+from evalmark.interop._openai_graded import GRADED_ARGS, graded_check, modelgraded_path
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._openai_evals import OPENAI_EVALS_CLASSES
 
@@ -134,7 +135,12 @@ def _log_answers(path: Path, names: set[str]) -> tuple[str, dict[str, str]]:
 def read_openai_evals(
     path: Path, losses: Losses, *, data_dir: str | None, eval_name: str | None, log: str | None
 ) -> Imported:
-    """Read an OpenAI Evals registry spec (and optionally a run's record log)."""
+    """Read an OpenAI Evals registry spec (and optionally a run's record log), or a hosted
+    eval's JSON with its run's output items (``log``)."""
+    from evalmark.interop._openai_hosted import is_hosted_eval, read_openai_hosted
+
+    if is_hosted_eval(path):
+        return read_openai_hosted(path, losses, log=log)
     record = read_yaml_document(path.read_bytes(), str(path), ImportFormatError)
     doc = record.value if record is not None else None
     if not isinstance(doc, Mapping):
@@ -147,17 +153,19 @@ def read_openai_evals(
     for key in sorted(set(doc[name]) - _BASE_KEYS):
         losses.refuse(f"eval.{key}", f"eval key {key!r} is not carried", str(path), line, name)
     class_name = spec["class"].rsplit(":", 1)[-1]
-    if class_name not in OPENAI_EVALS_CLASSES:
+    graded = class_name == "ModelBasedClassify"
+    if class_name not in OPENAI_EVALS_CLASSES and not graded:
         losses.refuse(
             f"class:{class_name}",
-            f"eval class {spec['class']!r} cannot be re-scored offline (model-graded and "
-            "custom classes are not carried)",
+            f"eval class {spec['class']!r} cannot be re-scored offline (custom classes and "
+            "model-graded classes other than ModelBasedClassify are not carried)",
             str(path),
             line,
             f"{spec_id}.class",
         )
     args = spec.get("args") or {}
-    for key in sorted(set(args) - _ARGS - _CLASS_ARGS.get(class_name, set())):
+    known = _ARGS | _CLASS_ARGS.get(class_name, set()) | (GRADED_ARGS if graded else set())
+    for key in sorted(set(args) - known):
         losses.refuse(f"args.{key}", f"eval argument {key!r} is not carried", str(path), line, key)
     if not isinstance(args.get("samples_jsonl"), str):
         raise _error(f"{spec_id}: args.samples_jsonl is missing", path, line)
@@ -177,7 +185,11 @@ def read_openai_evals(
         build, answers = _log_answers(Path(log), {s.name for s in samples})
         outputs[build] = answers
     checks: tuple[Any, ...] = ()
-    if class_name in OPENAI_EVALS_CLASSES:
+    if graded:
+        check = graded_check(path, spec_id, args, losses)
+        checks = (check,) if check is not None else ()
+        files.insert(2, modelgraded_path(path, spec_id, args))
+    elif class_name in OPENAI_EVALS_CLASSES:
         options: dict[str, Any] = {"class": class_name}
         if args.get("ignore_case"):
             options["ignore-case"] = True

@@ -28,6 +28,8 @@ def write_suite(
     *,
     name: str,
     checks: Iterable[str] = (),
+    judge_cassette: str | os.PathLike[str] | None = None,
+    judge_model: str | None = None,
 ) -> Path:
     """Write ``samples.yaml``, ``suite.yaml``, ``source.json`` and one cassette per build
     (``builds/NAME.jsonl``, the first the default) into ``directory``; returns the suite file.
@@ -37,6 +39,11 @@ def write_suite(
 
     Each build's cassette holds the request the suite sends for a sample (its first parameter
     as the user message) and the recorded answer, so ``evalmark run DIRECTORY`` replays it.
+
+    A source with model-graded checks gets a recorded judge: ``judge.jsonl`` (a copy of
+    ``judge_cassette`` when given) answered by ``judge_model`` (``module:factory``; a ``.py``
+    file is written relative to the suite). Without a model, ``evalmark run`` says the judge
+    must be named and recorded.
     """
     added = list(checks)
     for kind in added:
@@ -89,6 +96,8 @@ def write_suite(
     if builds:
         suite["application"] = {"model-id": MODEL_ID, "builds": builds}
     suite["strategies"] = strategies
+    if any(isinstance(c, dict) and "llm-judge" in c for c in strategies):
+        suite["judge"] = _judge(folder, judge_cassette, judge_model)
     if imported.extra:
         for build in imported.outputs:
             write_test_cases(imported.test_cases(build), folder / "testcases" / f"{build}.jsonl")
@@ -99,3 +108,18 @@ def write_suite(
     source = json.dumps(imported.source, indent=2, ensure_ascii=False, sort_keys=True)
     write_atomically(folder / "source.json", (source + "\n").encode())
     return folder / "suite.yaml"
+
+
+def _judge(
+    folder: Path, cassette: str | os.PathLike[str] | None, model: str | None
+) -> dict[str, str]:
+    """The recorded judge of an imported suite with model-graded checks."""
+    if cassette is not None:
+        write_atomically(folder / "judge.jsonl", Path(cassette).read_bytes())
+    judge = {"kind": "recorded", "cassette": "judge.jsonl"}
+    if model is not None:
+        module, _, factory = model.rpartition(":")
+        if module.endswith(".py"):
+            module = Path(os.path.relpath(Path(module).resolve(), folder.resolve())).as_posix()
+        judge["model"] = f"{module}:{factory}"
+    return judge

@@ -107,13 +107,14 @@ def _load_entry_points() -> None:
 def _ensure_builtins() -> None:
     if "markdown" in _formatters:
         return
-    from evalmark.report._render import html, json, junit, markdown
+    from evalmark.report._render import html, inspect_log, json, junit, markdown
 
     for name, function, exts in (
         ("markdown", markdown.render, (".md", ".markdown")),
         ("json", json.render, (".json",)),
         ("html", html.render, (".html", ".htm")),
         ("junit", junit.render, (".xml",)),
+        ("inspect", inspect_log.render, (inspect_log.EXTENSION,)),
     ):
         if name not in _formatters:
             register_formatter(name, function, extensions=exts)
@@ -149,11 +150,17 @@ def get_formatter(name: str) -> Formatter:
 
 
 def formatter_for_path(path: Path) -> Formatter:
-    """The formatter whose extensions include ``path``'s suffix."""
-    suffix = path.suffix.lower()
-    for formatter in known_formatters().values():
-        if suffix in formatter.extensions:
-            return formatter
+    """The formatter whose extension ends ``path``'s name, the longest such extension first
+    (``x.inspect.json`` is an inspect log, ``x.json`` a JSON report)."""
+    name = path.name.lower()
+    matches = [
+        (len(ext), formatter)
+        for formatter in known_formatters().values()
+        for ext in formatter.extensions
+        if name.endswith(ext) and len(name) > len(ext)
+    ]
+    if matches:
+        return max(matches, key=lambda match: match[0])[1]
     known = sorted({e for f in known_formatters().values() for e in f.extensions})
     raise ValueError(
         f"cannot tell the report format from {path.name!r}; use one of the extensions "

@@ -29,7 +29,7 @@ _SUITE_FORMATS = {
     ".htm": "html",
     "md": "markdown",
 }
-_BUILT_IN = ("markdown", "json", "html", "junit")
+_BUILT_IN = ("markdown", "json", "html", "junit", "inspect")
 
 
 def _suite_text(suite: SuiteReport, format: str, options: dict[str, Any]) -> str:

@@ -16,6 +16,10 @@ a numeric score),
 ``few-shot`` (worked examples: mappings of the prompt's variables with ``score`` and
 ``reasoning``), ``feedback-key``, and as for every judged kind ``name``, ``repeats`` and
 ``reducer``. Give each ``llm-judge`` check of a suite its own ``name``.
+
+``template`` (your own prompt text, sent as written) with ``choice-strings``, ``choice-scores``
+and ``choice-at`` makes a judge that answers with one of your choices
+(:mod:`~evalmark.strategies._choice_judge`): how model-graded checks are imported.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 from evalmark.models._prompts.answers import PARSE_MODES
 from evalmark.models._prompts.catalog import prompt_names
 from evalmark.models._structured import MODES
+from evalmark.strategies._choice_judge import CHOICE_AT, ChoiceJudge
 from evalmark.strategies._kinds import (
     StrategyKind,
     check_choice,
@@ -84,6 +89,25 @@ _check_choices.schema = {"type": "array", "items": {"type": "number"}, "minItems
 _check_bool.schema = {"type": "boolean"}  # type: ignore[attr-defined]
 _check_examples.schema = {"type": "array", "items": {"type": "object", "required": ["score"]}}  # type: ignore[attr-defined]
 
+
+def _check_choice_strings(value: Any) -> str | None:
+    if isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
+        return None if len(set(value)) == len(value) else "expected distinct choices"
+    return "expected a list of the choices' texts, e.g. [Y, N]"
+
+
+def _check_choice_scores(value: Any) -> str | None:
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
+        for k, v in value.items()
+    ):
+        return None
+    return "expected a mapping of each choice to its score, e.g. {Y: 1.0, N: 0.0}"
+
+
+_check_choice_strings.schema = {"type": "array", "items": {"type": "string"}, "minItems": 1}  # type: ignore[attr-defined]
+_check_choice_scores.schema = {"type": "object", "additionalProperties": {"type": "number"}}  # type: ignore[attr-defined]
+
 LLM_JUDGE_OPTIONS: Mapping[str, Checker] = {
     "prompt": _check_prompt,
     "parse": check_choice(*PARSE_MODES),
@@ -94,10 +118,24 @@ LLM_JUDGE_OPTIONS: Mapping[str, Checker] = {
     "threshold": check_fraction,
     "few-shot": _check_examples,
     "feedback-key": check_text,
+    "template": check_text,
+    "choice-strings": _check_choice_strings,
+    "choice-scores": _check_choice_scores,
+    "choice-at": check_choice(*CHOICE_AT),
 }
 
 
-def _build(options: Mapping[str, Any], judge: Any) -> LLMJudge:
+def _build(options: Mapping[str, Any], judge: Any) -> LLMJudge | ChoiceJudge:
+    if "template" in options:
+        return ChoiceJudge(
+            options["template"],
+            judge,
+            choice_strings=options.get("choice-strings") or ["yes", "no"],
+            choice_scores=options.get("choice-scores"),
+            choice_at=options.get("choice-at", "last"),
+            threshold=options.get("threshold", 0.5),
+            name=options["name"],
+        )
     prompt = options.get("prompt", DEFAULT_PROMPT)
     return LLMJudge(
         prompt,

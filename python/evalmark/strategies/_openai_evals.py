@@ -6,6 +6,10 @@ one (case-sensitive unless ``ignore-case``). ``FuzzyMatch``: after OpenAI Evals'
 two texts contains the other; two empty texts match, one empty text does not. ``JsonMatch``:
 the answer parses as JSON equal to one of the ideal answers parsed as JSON. These differ from
 evalmark's ``exact-match``, ``contains`` and ``fuzzy`` metrics, hence their own kind.
+
+The hosted Evals API's ``string_check`` grader is the class ``string_check:OPERATION``:
+``eq`` the answer equals the reference, ``ne`` it differs, ``like`` it contains the reference,
+``ilike`` it contains it ignoring case; no normalization (not even trimming).
 """
 
 from __future__ import annotations
@@ -55,11 +59,32 @@ def _json(answer: str, ideal: str, ignore_case: bool) -> bool:
         return False
 
 
+def _equal(answer: str, reference: str, ignore_case: bool) -> bool:
+    return answer == reference
+
+
+def _not_equal(answer: str, reference: str, ignore_case: bool) -> bool:
+    return answer != reference
+
+
+def _like(answer: str, reference: str, ignore_case: bool) -> bool:
+    return reference in answer
+
+
+def _ilike(answer: str, reference: str, ignore_case: bool) -> bool:
+    return reference.lower() in answer.lower()
+
+
 _CLASSES: dict[str, Callable[[str, str, bool], bool]] = {
     "Match": _match,
     "Includes": _includes,
     "FuzzyMatch": _fuzzy,
     "JsonMatch": _json,
+    # The hosted Evals API's string_check grader, one class per operation.
+    "string_check:eq": _equal,
+    "string_check:ne": _not_equal,
+    "string_check:like": _like,
+    "string_check:ilike": _ilike,
 }
 OPENAI_EVALS_CLASSES: tuple[str, ...] = tuple(_CLASSES)
 """The OpenAI Evals classes re-scored offline."""

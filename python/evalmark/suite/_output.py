@@ -46,6 +46,8 @@ __all__ = [
 ]
 
 _EXTENSIONS = {"md": ".md", "json": ".json", "html": ".html", "xml": ".xml"}
+_WITH_SAMPLES = ("html", "inspect")
+_ONE_REPORT = ("xml", "inspect")
 _JUDGES = {"rule": "RuleJudge", "recorded": "recorded judge", "noisy": "noisy judge"}
 
 
@@ -166,15 +168,15 @@ def _planned(
     for evaluation, report in zip(run.evaluations, run.reports, strict=True):
         stem = report_stem(run, evaluation.name, _build_of(report))
         for fmt in formats:
-            # The HTML page shows each case's input, expected answer, facts and context.
-            samples = evaluation.samples if fmt == "html" else ()
+            # The HTML page and the inspect log show each case's input and expected answer.
+            samples = evaluation.samples if fmt in _WITH_SAMPLES else ()
             path = path_inside(directory, stem, _extension(fmt))
             planned.append((path, functools.partial(_render, report, samples, _format(fmt))))
     if len(run.reports) > 1:
         suite = SuiteReport(run.reports, name=run.suite.name)
         stem = report_stem(run, None, run.build)
         for fmt in formats:
-            if fmt != "xml":  # JUnit XML is one report at a time
+            if fmt not in _ONE_REPORT:  # JUnit XML and inspect logs are one report at a time
                 path = path_inside(directory, stem, _extension(fmt))
                 planned.append((path, functools.partial(_render, suite, (), _format(fmt))))
     return planned
@@ -195,7 +197,16 @@ def _extension(fmt: str) -> str:
 
 def _render(report: Any, samples: Sequence[Path | str], fmt: str, path: Path) -> bytes:
     options: dict[str, Any] = {"samples": load_samples(*samples)} if samples else {}
-    return report_bytes(report, path, format=fmt, **options)
+    if fmt != "inspect":
+        return report_bytes(report, path, format=fmt, **options)
+    options["timestamp"] = True  # inspect's viewer lists logs by their creation time
+    try:
+        return report_bytes(report, path, format=fmt, **options)
+    except ValueError as exc:  # a case without its sample: traces, test cases, conversations
+        raise SuiteError(
+            f"report format inspect: {exc}; an inspect log is written for evaluations of "
+            "samples files only: drop inspect from the report formats of this suite"
+        ) from None
 
 
 def compare_with_baseline(run: SuiteRun, baseline: Path, max_drop: float, out: TextIO) -> SuiteRun:

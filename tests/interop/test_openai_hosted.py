@@ -1,0 +1,115 @@
+"""Importing the hosted OpenAI Evals API's shapes: an eval's ``testing_criteria`` and a run's
+output items (fixtures hand-built from the published schema: the API cannot be called here)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evalmark.cli import main
+from evalmark.errors import ImportFormatError
+from evalmark.interop import read
+from evalmark.samples._sample import Parameters, Sample
+from evalmark.strategies._openai_evals import OpenAIEvalsMatch
+
+HOSTED = Path(__file__).parent / "fixtures" / "openai_evals" / "hosted"
+EVAL = HOSTED / "eval.json"
+ITEMS = str(HOSTED / "output_items.jsonl")
+ALLOW = ["criterion:text_similarity:fuzzy_match"]
+
+
+def test_string_checks_become_checks_and_output_items_a_build() -> None:
+    imported = read("openai-evals", EVAL, log=ITEMS, allow_loss=ALLOW)
+    assert (imported.format, imported.version) == ("openai-evals", "hosted")
+    assert imported.checks == (
+        {"openai-evals": {"class": "string_check:eq", "name": "openai-exact"}},
+        {"openai-evals": {"class": "string_check:ilike", "name": "openai-mentions"}},
+    )
+    assert [s.name for s in imported.samples] == [f"capitals-hosted.{i}" for i in range(3)]
+    first = imported.samples[0]
+    assert first.parameters[0][1] == {"role": "user", "content": "What is the capital of France?"}
+    assert first.expected_output == "Paris"
+    assert first.metadata["openai-item"]["ground_truth"] == "Paris"
+    assert imported.outputs == {
+        "gpt-4o-mini-2024-07-18": {
+            "capitals-hosted.0": "Paris",
+            "capitals-hosted.1": "It is rome.",
+            "capitals-hosted.2": "Cusco",
+        }
+    }
+    assert imported.lost == ("criterion:text_similarity:fuzzy_match",)
+    assert "data_source_config" in imported.source["kept"]
+
+
+def test_text_similarity_is_refused_naming_the_metric_and_the_loss() -> None:
+    with pytest.raises(ImportFormatError) as caught:
+        read("openai-evals", EVAL, log=ITEMS)
+    message = str(caught.value)
+    assert "testing_criteria[2]" in message and "'fuzzy_match'" in message
+    assert "--allow-loss criterion:text_similarity:fuzzy_match" in message
+
+
+@pytest.mark.parametrize(
+    ("operation", "answer", "reference", "passed"),
+    [
+        ("eq", "Paris", "Paris", True),
+        ("eq", "Paris ", "Paris", False),
+        ("ne", "Rome", "Paris", True),
+        ("like", "It is Paris.", "Paris", True),
+        ("like", "It is paris.", "Paris", False),
+        ("ilike", "It is paris.", "Paris", True),
+    ],
+)
+def test_string_check_operations(operation: str, answer: str, reference: str, passed: bool) -> None:
+    check = OpenAIEvalsMatch(f"string_check:{operation}")
+    sample = Sample(name="s", parameters=Parameters(["q"]), expected_output=reference)
+    assert check.evaluate(sample, answer).passed is passed
+
+
+def test_a_recorded_result_the_re_score_contradicts_is_refused(tmp_path: Path) -> None:
+    lines = Path(ITEMS).read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[1])
+    row["results"][0]["passed"] = True  # "It is rome." does not equal "Rome"
+    items = tmp_path / "items.jsonl"
+    items.write_text("\n".join([lines[0], json.dumps(row), lines[2]]) + "\n", encoding="utf-8")
+    with pytest.raises(ImportFormatError, match=r"items.jsonl:2.*passed=True for 'exact'"):
+        read("openai-evals", EVAL, log=str(items), allow_loss=ALLOW)
+
+
+def test_a_model_graded_criterion_and_a_missing_log_are_refused(tmp_path: Path) -> None:
+    doc = json.loads(EVAL.read_text(encoding="utf-8"))
+    doc["testing_criteria"].append(
+        {"type": "label_model", "name": "judge", "model": "o3-mini", "input": [], "labels": []}
+    )
+    path = tmp_path / "eval.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ImportFormatError, match="criterion:label_model"):
+        read("openai-evals", path, log=ITEMS, allow_loss=ALLOW)
+    with pytest.raises(ImportFormatError, match="pass --log with the run's output items"):
+        read("openai-evals", EVAL, allow_loss=ALLOW)
+
+
+def test_the_imported_suite_replays_the_runs_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "suite"
+    args = ["import", "openai-evals", str(EVAL), "--log", ITEMS, "-o", str(out)]
+    assert main([*args, "--allow-loss", ALLOW[0], "--name", "hosted"]) == 0
+    reports = tmp_path / "reports"
+    code = main(["run", str(out), "--report-dir", str(reports), "--no-history"])
+    assert code == 1
+    report = json.loads((reports / "hosted-gpt-4o-mini-2024-07-18.json").read_text())
+    verdicts = {
+        s["name"]: {c: r["passed"] for c, r in s["results"].items()} for s in report["samples"]
+    }
+    items = [json.loads(line) for line in Path(ITEMS).read_text(encoding="utf-8").splitlines()]
+    recorded = {
+        f"capitals-hosted.{i['datasource_item_id']}": {
+            f"openai-{r['name']}": r["passed"] for r in i["results"] if r["name"] != "close"
+        }
+        for i in items
+    }
+    assert verdicts == recorded  # the string checks decide as the run recorded
+    capsys.readouterr()

@@ -134,7 +134,7 @@ def test_same_bytes_on_every_run(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--metrics", "meteor"], "unknown metric 'meteor'"),
+        (["--metrics", "zzz"], "unknown metric 'zzz'"),
         (["--metrics", "token_f1", "--chunk-size", "0"], "--chunk-size must be at least 1"),
         (["--metrics", "token_f1", "--workers", "0"], "--workers must be -1"),
         (["--metrics", "token_f1", "-o", "scores.txt"], "cannot tell the output format"),

@@ -691,8 +691,8 @@ def test_large_counts_keep_the_mean_exact() -> None:
 
 
 def test_parse_metrics_errors() -> None:
-    with pytest.raises(ValueError, match="unknown metric 'meteor'; choose from: token_f1"):
-        parse_metrics("token_f1,meteor")
+    with pytest.raises(ValueError, match="unknown metric 'zzz'; choose from: token_f1"):
+        parse_metrics("token_f1,zzz")
     with pytest.raises(ValueError, match="given twice"):
         parse_metrics("rouge_l, rouge_l")
     with pytest.raises(ValueError, match="no metric given"):

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from evalmark._tracing._direct import watching_reports
 from evalmark.pytest._registry import REGISTRY, answer_sources
 
 if TYPE_CHECKING:
@@ -16,6 +15,13 @@ if TYPE_CHECKING:
     from evalmark.samples._samples import Samples
 
 __all__ = ["RegisteringScorer", "evalmark_record_mode", "samples", "scorer"]
+
+
+def _quiet() -> Any:
+    """Reports made in the block are not announced: the fixture registers them itself."""
+    from evalmark._tracing._direct import watching_reports  # not at plugin start
+
+    return watching_reports(None)
 
 
 class RegisteringScorer:
@@ -40,25 +46,25 @@ class RegisteringScorer:
 
     def evaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.evaluate``, then register the report."""
-        with watching_reports(None):
+        with _quiet():
             report = self._scorer.evaluate(*args, **self._named(kwargs))
         return self._register(report, args)
 
     async def aevaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.aevaluate``, then register the report."""
-        with watching_reports(None):
+        with _quiet():
             report = await self._scorer.aevaluate(*args, **self._named(kwargs))
         return self._register(report, args)
 
     def evaluate_outputs(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.evaluate_outputs`` (precomputed outputs), then register the report."""
-        with watching_reports(None):
+        with _quiet():
             report = self._scorer.evaluate_outputs(*args, **self._named(kwargs))
         return self._register(report)
 
     async def aevaluate_outputs(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.aevaluate_outputs``, then register the report."""
-        with watching_reports(None):
+        with _quiet():
             report = await self._scorer.aevaluate_outputs(*args, **self._named(kwargs))
         return self._register(report)
 

@@ -38,7 +38,8 @@ impl Workers {
         self.0
     }
 
-    fn serial(self) -> bool {
+    /// Whether the work runs on one thread.
+    pub fn serial(self) -> bool {
         self.0 == 1
     }
 

@@ -7,8 +7,9 @@ use pyo3::prelude::*;
 use crate::batch::{fill_rows, result_array, run_watched, Workers};
 use crate::errors::EvalError;
 use crate::inputs::{Matrix, MatrixPair};
-use crate::metrics::cosine::{self, Float, NonFinite};
-use crate::metrics::halt::{bytes_of, human_bytes, Context, TryVec};
+use crate::metrics::cosine::{self, Float, NonFinite, TINY_SQUARED_NORM};
+use crate::metrics::cosine_tiles::{self, Kernel, Order, Panels};
+use crate::metrics::halt::{bytes_of, human_bytes, Context, Run, TryVec};
 
 fn non_finite_row(row: usize, side: &str) -> EvalError {
     EvalError::input(format!(
@@ -138,6 +139,117 @@ fn all_pairs_result(ne: usize, na: usize) -> Result<Vec<f64>, EvalError> {
     )))
 }
 
+/// How many rows of `expected` one work item takes: enough items for every thread to get
+/// several (so the last ones balance), each a whole number of tiles, at most 96 rows.
+fn rows_per_item(ne: usize, kernel: Kernel, workers: Workers) -> usize {
+    let mr = kernel.rows();
+    let threads = if workers.serial() {
+        1
+    } else {
+        rayon::current_num_threads()
+    };
+    let want = ne.div_ceil(4 * threads.max(1));
+    want.div_ceil(mr).clamp(1, 96 / mr) * mr
+}
+
+/// Squared norms of every row (rows of `dim` values), in parallel.
+fn row_norms<T: Float>(
+    m: &[T],
+    rows: usize,
+    dim: usize,
+    workers: Workers,
+    stop: &Context,
+) -> Result<Vec<f64>, EvalError> {
+    let mut norms = result_array::<f64>(rows, "the row norms")?;
+    fill_rows(&mut norms, 1, workers, stop, |_: &mut (), j, cell| {
+        cell[0] = cosine::squared_norm(&m[j * dim..(j + 1) * dim]);
+        Ok(())
+    })?;
+    Ok(norms)
+}
+
+/// Both matrices checked finite, with their row norms, `a` packed for the tile kernel.
+struct Prepared<'m, T> {
+    e: &'m [T],
+    a: &'m [T],
+    dim: usize,
+    kernel: Kernel,
+    order: Order,
+    e_norms: Vec<f64>,
+    a_norms: Vec<f64>,
+    packed: Panels,
+}
+
+impl<'m, T: Float> Prepared<'m, T> {
+    fn new(
+        e: &'m [T],
+        a: &'m [T],
+        (ne, na, dim): (usize, usize, usize),
+        workers: Workers,
+        stop: &Context,
+    ) -> Result<Self, EvalError> {
+        if let Some(row) = cosine::first_non_finite_row(e, dim) {
+            return Err(non_finite_row(row, "expected"));
+        }
+        if let Some(row) = cosine::first_non_finite_row(a, dim) {
+            return Err(non_finite_row(row, "actual"));
+        }
+        let kernel = Kernel::detect();
+        let order = Order::new(dim)?;
+        let e_norms = row_norms(e, ne, dim, workers, stop)?;
+        let a_norms = row_norms(a, na, dim, workers, stop)?;
+        let packed = Panels::pack(a, 0, na, kernel.cols(), &order)?;
+        Ok(Prepared {
+            e,
+            a,
+            dim,
+            kernel,
+            order,
+            e_norms,
+            a_norms,
+            packed,
+        })
+    }
+
+    /// The cosines of rows `first..first + rows` of `e` with every row of `a`, a block at a time.
+    fn cosines<F>(&self, first: usize, rows: usize, stop: &Context, mut emit: F) -> Run<()>
+    where
+        F: FnMut(usize, usize, &[f64]) -> Run<()>,
+    {
+        let dim = self.dim;
+        let pe = Panels::pack(self.e, first, rows, self.kernel.rows(), &self.order)?;
+        let mut cells = Vec::new();
+        cosine_tiles::dots(
+            self.kernel,
+            &self.order,
+            &pe,
+            &self.packed,
+            stop,
+            |r, j0, dots| {
+                let i = first + r;
+                let (ei, ni) = (&self.e[i * dim..(i + 1) * dim], self.e_norms[i]);
+                cells.clear();
+                for (c, &d) in dots.iter().enumerate() {
+                    let j = j0 + c;
+                    let nj = self.a_norms[j];
+                    let v = cosine::from_parts(d, ni, nj);
+                    // Squares of huge or tiny finite f64 values overflow or lose precision: those
+                    // pairs are recomputed rescaled, exactly as the one-pair cosine does.
+                    let ordinary =
+                        v.is_finite() && ni >= TINY_SQUARED_NORM && nj >= TINY_SQUARED_NORM;
+                    cells.push(if ordinary {
+                        v
+                    } else {
+                        let aj = &self.a[j * dim..(j + 1) * dim];
+                        cosine::checked_cosine(ei, aj).unwrap_or(f64::NAN)
+                    });
+                }
+                emit(r, j0, &cells)
+            },
+        )
+    }
+}
+
 fn all_pairs<T: Float>(
     e: &[T],
     a: &[T],
@@ -145,21 +257,22 @@ fn all_pairs<T: Float>(
     workers: Workers,
     stop: &Context,
 ) -> Result<Vec<f64>, EvalError> {
-    if let Some(row) = cosine::first_non_finite_row(e, dim) {
-        return Err(non_finite_row(row, "expected"));
-    }
-    if let Some(row) = cosine::first_non_finite_row(a, dim) {
-        return Err(non_finite_row(row, "actual"));
-    }
+    let prepared = Prepared::new(e, a, (ne, na, dim), workers, stop)?;
     let mut out = all_pairs_result(ne, na)?;
-    let mut norms = result_array::<f64>(na, "the row norms")?;
-    fill_rows(&mut norms, 1, workers, stop, |_: &mut (), j, cell| {
-        cell[0] = cosine::squared_norm(&a[j * dim..(j + 1) * dim]);
-        Ok(())
-    })?;
-    fill_rows(&mut out, na, workers, stop, |_: &mut (), i, row| {
-        let ei = &e[i * dim..(i + 1) * dim];
-        Ok(cosine::all_pairs_row(ei, a, &norms, row, stop)?)
-    })?;
+    let per_item = rows_per_item(ne, prepared.kernel, workers);
+    fill_rows(
+        &mut out,
+        per_item * na,
+        workers,
+        stop,
+        |_: &mut (), item, rows| {
+            let first = item * per_item;
+            prepared.cosines(first, rows.len() / na.max(1), stop, |r, j0, cells| {
+                rows[r * na + j0..r * na + j0 + cells.len()].copy_from_slice(cells);
+                Ok(())
+            })?;
+            Ok(())
+        },
+    )?;
     Ok(out)
 }

@@ -6,6 +6,7 @@ pub mod bleu;
 pub mod bleu_tokenize;
 pub mod chrf;
 pub mod cosine;
+pub mod cosine_tiles;
 pub mod edit_weighted;
 pub mod halt;
 mod intl_tables;

@@ -250,7 +250,7 @@ where
                 stop.raise();
             }
             let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
-            if slot.as_ref().map_or(true, |(j, _)| i < *j) {
+            if slot.as_ref().is_none_or(|(j, _)| i < *j) {
                 *slot = Some((i, e));
             }
         }

@@ -177,6 +177,7 @@ struct Prepared<'m, T> {
     order: Order,
     e_norms: Vec<f64>,
     a_norms: Vec<f64>,
+    a_roots: Vec<f64>,
     packed: Panels,
 }
 
@@ -185,19 +186,23 @@ impl<'m, T: Float> Prepared<'m, T> {
         e: &'m [T],
         a: &'m [T],
         (ne, na, dim): (usize, usize, usize),
-        workers: Workers,
+        (workers, sides): (Workers, (&str, &str)),
         stop: &Context,
     ) -> Result<Self, EvalError> {
         if let Some(row) = cosine::first_non_finite_row(e, dim) {
-            return Err(non_finite_row(row, "expected"));
+            return Err(non_finite_row(row, sides.0));
         }
         if let Some(row) = cosine::first_non_finite_row(a, dim) {
-            return Err(non_finite_row(row, "actual"));
+            return Err(non_finite_row(row, sides.1));
         }
         let kernel = Kernel::detect();
         let order = Order::new(dim)?;
         let e_norms = row_norms(e, ne, dim, workers, stop)?;
         let a_norms = row_norms(a, na, dim, workers, stop)?;
+        let mut a_roots = result_array::<f64>(na, "the row norms")?;
+        for (root, n) in a_roots.iter_mut().zip(&a_norms) {
+            *root = n.sqrt();
+        }
         let packed = Panels::pack(a, 0, na, kernel.cols(), &order)?;
         Ok(Prepared {
             e,
@@ -207,6 +212,7 @@ impl<'m, T: Float> Prepared<'m, T> {
             order,
             e_norms,
             a_norms,
+            a_roots,
             packed,
         })
     }
@@ -228,21 +234,20 @@ impl<'m, T: Float> Prepared<'m, T> {
             |r, j0, dots| {
                 let i = first + r;
                 let (ei, ni) = (&self.e[i * dim..(i + 1) * dim], self.e_norms[i]);
+                let root = ni.sqrt();
+                let (norms, roots) = (&self.a_norms[j0..], &self.a_roots[j0..]);
                 cells.clear();
-                for (c, &d) in dots.iter().enumerate() {
-                    let j = j0 + c;
-                    let nj = self.a_norms[j];
-                    let v = cosine::from_parts(d, ni, nj);
-                    // Squares of huge or tiny finite f64 values overflow or lose precision: those
-                    // pairs are recomputed rescaled, exactly as the one-pair cosine does.
-                    let ordinary =
-                        v.is_finite() && ni >= TINY_SQUARED_NORM && nj >= TINY_SQUARED_NORM;
-                    cells.push(if ordinary {
-                        v
-                    } else {
-                        let aj = &self.a[j * dim..(j + 1) * dim];
-                        cosine::checked_cosine(ei, aj).unwrap_or(f64::NAN)
-                    });
+                // `from_parts`, with the square roots taken once per row: the same bits.
+                cells.extend(dots.iter().zip(roots).map(|(&d, &rj)| d / (root * rj)));
+                for (c, cell) in cells.iter_mut().enumerate() {
+                    let nj = norms[c];
+                    // Squares of huge or tiny finite f64 values overflow or lose precision, and a
+                    // zero vector has no direction: those pairs are recomputed as the one-pair
+                    // cosine does (rescaled, or 0.0).
+                    if !(cell.is_finite() && ni >= TINY_SQUARED_NORM && nj >= TINY_SQUARED_NORM) {
+                        let aj = &self.a[(j0 + c) * dim..(j0 + c + 1) * dim];
+                        *cell = cosine::checked_cosine(ei, aj).unwrap_or(f64::NAN);
+                    }
                 }
                 emit(r, j0, &cells)
             },
@@ -257,7 +262,8 @@ fn all_pairs<T: Float>(
     workers: Workers,
     stop: &Context,
 ) -> Result<Vec<f64>, EvalError> {
-    let prepared = Prepared::new(e, a, (ne, na, dim), workers, stop)?;
+    let sides = ("expected", "actual");
+    let prepared = Prepared::new(e, a, (ne, na, dim), (workers, sides), stop)?;
     let mut out = all_pairs_result(ne, na)?;
     let per_item = rows_per_item(ne, prepared.kernel, workers);
     fill_rows(
@@ -271,6 +277,129 @@ fn all_pairs<T: Float>(
                 rows[r * na + j0..r * na + j0 + cells.len()].copy_from_slice(cells);
                 Ok(())
             })?;
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// A row's best candidates so far, as (score, index): higher score first, then lower index.
+fn ranks_before(x: &(f64, usize), y: &(f64, usize)) -> std::cmp::Ordering {
+    y.0.total_cmp(&x.0).then(x.1.cmp(&y.1))
+}
+
+/// The best `k` of one row's cosines, kept in at most `2 k` candidates.
+struct Best {
+    k: usize,
+    kept: Vec<(f64, usize)>,
+    floor: Option<(f64, usize)>,
+}
+
+impl Best {
+    fn offer(&mut self, j0: usize, cells: &[f64]) -> Run<()> {
+        for (c, &v) in cells.iter().enumerate() {
+            let cand = (v, j0 + c);
+            if let Some(f) = &self.floor {
+                if ranks_before(f, &cand).is_lt() {
+                    continue;
+                }
+            }
+            self.kept.try_push(cand, "the top-k candidates")?;
+            if self.kept.len() >= 2 * self.k.max(16) {
+                self.prune();
+            }
+        }
+        Ok(())
+    }
+
+    fn prune(&mut self) {
+        if self.kept.len() > self.k {
+            self.kept.select_nth_unstable_by(self.k - 1, ranks_before);
+            self.kept.truncate(self.k);
+            self.floor = self.kept.iter().copied().max_by(ranks_before);
+        }
+    }
+
+    fn finish(mut self) -> Vec<(f64, usize)> {
+        self.kept.sort_unstable_by(ranks_before);
+        self.kept.truncate(self.k);
+        self.kept
+    }
+}
+
+/// Each query row's best choices: their indices and their scores.
+pub type TopK<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<f64>>);
+
+/// The `k` highest cosines of each row of `queries` with the rows of `choices` (fewer when
+/// there are fewer choices), without the whole matrix: choice indices and scores, each row in
+/// decreasing score, ties to the lower index. Scores are the bits `cosine_matrix` gives.
+pub fn cosine_top_k<'py>(
+    py: Python<'py>,
+    queries: &Bound<'py, PyAny>,
+    choices: &Bound<'py, PyAny>,
+    k: usize,
+    workers: Workers,
+) -> PyResult<TopK<'py>> {
+    let (e, a) = (
+        Matrix::hold(queries, "queries")?,
+        Matrix::hold(choices, "choices")?,
+    );
+    let ((ne, de), (na, da)) = (e.shape(), a.shape());
+    if de != da {
+        return Err(EvalError::input(format!(
+            "queries and choices must have the same number of columns, got {de} and {da}"
+        ))
+        .into());
+    }
+    let shape = (ne, na, de);
+    let size = ne.saturating_mul(na).saturating_mul(de.max(1));
+    let k = k.min(na);
+    let best = match e.pair(&a, ("queries", "choices"))? {
+        MatrixPair::F32(x, y) => {
+            run_watched(py, workers, size, |s, w| top_k(x, y, shape, k, w, s))?
+        }
+        MatrixPair::F64(x, y) => {
+            run_watched(py, workers, size, |s, w| top_k(x, y, shape, k, w, s))?
+        }
+    };
+    let index: Vec<i64> = best.iter().map(|&(_, j)| j as i64).collect();
+    let score: Vec<f64> = best.iter().map(|&(v, _)| v).collect();
+    Ok((
+        PyArray1::from_vec(py, index).reshape([ne, k])?,
+        PyArray1::from_vec(py, score).reshape([ne, k])?,
+    ))
+}
+
+fn top_k<T: Float>(
+    e: &[T],
+    a: &[T],
+    (ne, na, dim): (usize, usize, usize),
+    k: usize,
+    workers: Workers,
+    stop: &Context,
+) -> Result<Vec<(f64, usize)>, EvalError> {
+    let sides = ("queries", "choices");
+    let prepared = Prepared::new(e, a, (ne, na, dim), (workers, sides), stop)?;
+    let mut out = result_array::<(f64, usize)>(ne.saturating_mul(k), "the top-k result")?;
+    let per_item = rows_per_item(ne, prepared.kernel, workers);
+    fill_rows(
+        &mut out,
+        per_item * k,
+        workers,
+        stop,
+        |_: &mut (), item, rows| {
+            let (first, count) = (item * per_item, rows.len() / k.max(1));
+            let mut best: Vec<Best> = (0..count)
+                .map(|_| Best {
+                    k,
+                    kept: Vec::new(),
+                    floor: None,
+                })
+                .collect();
+            prepared.cosines(first, count, stop, |r, j0, cells| best[r].offer(j0, cells))?;
+            for (r, b) in best.into_iter().enumerate() {
+                rows[r * k..(r + 1) * k].copy_from_slice(&b.finish());
+            }
             Ok(())
         },
     )?;

@@ -1,6 +1,8 @@
 //! The vector metrics' shapes: row i with row i ([`cosine_rows`]) and every row with every row
 //! ([`cosine_all_pairs`]), over C-contiguous float32 or float64 matrices, with the GIL released.
 
+use std::mem::MaybeUninit;
+
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
@@ -121,14 +123,20 @@ pub fn cosine_all_pairs<'py>(
 }
 
 /// The `ne` x `na` result, allocated fallibly: its size comes straight from the caller.
-fn all_pairs_result(ne: usize, na: usize) -> Result<Vec<f64>, EvalError> {
+/// Its cells are left unwritten (the kernel writes every one): zeroing 8 bytes a cell on one
+/// thread first would cost about as much as the whole product of short rows.
+fn all_pairs_result(ne: usize, na: usize) -> Result<Vec<MaybeUninit<f64>>, EvalError> {
     let size = ne
         .checked_mul(na)
         .map(|cells| (cells, bytes_of::<f64>(cells, "the result")));
     let mut out = Vec::new();
     let need = match size {
-        Some((cells, Ok(bytes))) => match out.try_resize(cells, 0.0, "the result") {
-            Ok(()) => return Ok(out),
+        Some((cells, Ok(bytes))) => match out.try_capacity(cells, "the result") {
+            Ok(()) => {
+                // SAFETY: the capacity is there, and `MaybeUninit` needs no initial value.
+                unsafe { out.set_len(cells) };
+                return Ok(out);
+            }
             Err(_) => human_bytes(bytes),
         },
         _ => "more bytes than a 64-bit address space holds".to_string(),
@@ -274,13 +282,22 @@ fn all_pairs<T: Float>(
         |_: &mut (), item, rows| {
             let first = item * per_item;
             prepared.cosines(first, rows.len() / na.max(1), stop, |r, j0, cells| {
-                rows[r * na + j0..r * na + j0 + cells.len()].copy_from_slice(cells);
+                let at = r * na + j0;
+                for (dst, &v) in rows[at..at + cells.len()].iter_mut().zip(cells) {
+                    dst.write(v);
+                }
                 Ok(())
             })?;
             Ok(())
         },
     )?;
-    Ok(out)
+    // Every cell is written: `cosines` hands out every column of every row it was given, and
+    // the items cover every row (an error or a stop returned above instead).
+    let mut out = std::mem::ManuallyDrop::new(out);
+    let (ptr, len, cap) = (out.as_mut_ptr(), out.len(), out.capacity());
+    // SAFETY: `MaybeUninit<f64>` has the layout of `f64`, every cell is initialised (above),
+    // and the allocation is handed over whole with its length and capacity.
+    Ok(unsafe { Vec::from_raw_parts(ptr.cast::<f64>(), len, cap) })
 }
 
 /// A row's best candidates so far, as (score, index): higher score first, then lower index.

@@ -9,6 +9,8 @@
 //! cells runs one chain per partial sum over its stretch of the panels, keeps the eight partial
 //! tiles and adds them up in the fixed tree.
 
+use rayon::prelude::*;
+
 use super::cosine::{Float, LANES};
 use super::halt::{Context, OutOfMemory, Run, TryVec};
 
@@ -41,6 +43,9 @@ impl Order {
     }
 }
 
+/// From this many rows on, panels are packed on every thread of the current pool.
+const PARALLEL_PACK_ROWS: usize = 512;
+
 /// Rows `first..first + rows` of a matrix, packed `w` rows to a panel: panel p holds, for each
 /// position t of the order, its rows' values at component `ks[t]` (zero past the last row).
 pub struct Panels {
@@ -69,18 +74,21 @@ impl Panels {
             })?;
         let mut data = Vec::new();
         data.try_resize(cells, 0.0, "the packed rows")?;
-        for (p, panel) in data
-            .chunks_exact_mut(w * dim.max(1))
-            .enumerate()
-            .take(panels)
-        {
-            for r in 0..w.min(rows - p * w) {
-                let row = first + p * w + r;
-                let src_row = &src[row * dim..(row + 1) * dim];
-                for (t, &k) in order.ks.iter().enumerate() {
-                    panel[t * w + r] = src_row[k].to_f64();
+        let fill = |(p, panel): (usize, &mut [f64])| {
+            let height = w.min(rows - p * w);
+            let base = (first + p * w) * dim;
+            for (t, &k) in order.ks.iter().enumerate() {
+                let at = &mut panel[t * w..t * w + height];
+                for (r, cell) in at.iter_mut().enumerate() {
+                    *cell = src[base + r * dim + k].to_f64();
                 }
             }
+        };
+        let chunks = w * dim.max(1);
+        if rows >= PARALLEL_PACK_ROWS {
+            data.par_chunks_exact_mut(chunks).enumerate().for_each(fill);
+        } else {
+            data.chunks_exact_mut(chunks).enumerate().for_each(fill);
         }
         Ok(Panels { data, w, rows })
     }

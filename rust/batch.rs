@@ -38,7 +38,8 @@ impl Workers {
         self.0
     }
 
-    fn serial(self) -> bool {
+    /// Whether the work runs on one thread.
+    pub fn serial(self) -> bool {
         self.0 == 1
     }
 
@@ -249,7 +250,7 @@ where
                 stop.raise();
             }
             let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
-            if slot.as_ref().map_or(true, |(j, _)| i < *j) {
+            if slot.as_ref().is_none_or(|(j, _)| i < *j) {
                 *slot = Some((i, e));
             }
         }

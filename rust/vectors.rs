@@ -1,14 +1,17 @@
 //! The vector metrics' shapes: row i with row i ([`cosine_rows`]) and every row with every row
 //! ([`cosine_all_pairs`]), over C-contiguous float32 or float64 matrices, with the GIL released.
 
+use std::mem::MaybeUninit;
+
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
 use crate::batch::{fill_rows, result_array, run_watched, Workers};
 use crate::errors::EvalError;
 use crate::inputs::{Matrix, MatrixPair};
-use crate::metrics::cosine::{self, Float, NonFinite};
-use crate::metrics::halt::{bytes_of, human_bytes, Context, TryVec};
+use crate::metrics::cosine::{self, Float, NonFinite, TINY_SQUARED_NORM};
+use crate::metrics::cosine_tiles::{self, Kernel, Order, Panels};
+use crate::metrics::halt::{bytes_of, human_bytes, Context, Run, TryVec};
 
 fn non_finite_row(row: usize, side: &str) -> EvalError {
     EvalError::input(format!(
@@ -120,14 +123,20 @@ pub fn cosine_all_pairs<'py>(
 }
 
 /// The `ne` x `na` result, allocated fallibly: its size comes straight from the caller.
-fn all_pairs_result(ne: usize, na: usize) -> Result<Vec<f64>, EvalError> {
+/// Its cells are left unwritten (the kernel writes every one): zeroing 8 bytes a cell on one
+/// thread first would cost about as much as the whole product of short rows.
+fn all_pairs_result(ne: usize, na: usize) -> Result<Vec<MaybeUninit<f64>>, EvalError> {
     let size = ne
         .checked_mul(na)
         .map(|cells| (cells, bytes_of::<f64>(cells, "the result")));
     let mut out = Vec::new();
     let need = match size {
-        Some((cells, Ok(bytes))) => match out.try_resize(cells, 0.0, "the result") {
-            Ok(()) => return Ok(out),
+        Some((cells, Ok(bytes))) => match out.try_capacity(cells, "the result") {
+            Ok(()) => {
+                // SAFETY: the capacity is there, and `MaybeUninit` needs no initial value.
+                unsafe { out.set_len(cells) };
+                return Ok(out);
+            }
             Err(_) => human_bytes(bytes),
         },
         _ => "more bytes than a 64-bit address space holds".to_string(),
@@ -138,6 +147,122 @@ fn all_pairs_result(ne: usize, na: usize) -> Result<Vec<f64>, EvalError> {
     )))
 }
 
+/// How many rows of `expected` one work item takes: enough items for every thread to get
+/// several (so the last ones balance), each a whole number of tiles, at most 96 rows.
+fn rows_per_item(ne: usize, kernel: Kernel, workers: Workers) -> usize {
+    let mr = kernel.rows();
+    let threads = if workers.serial() {
+        1
+    } else {
+        rayon::current_num_threads()
+    };
+    let want = ne.div_ceil(4 * threads.max(1));
+    want.div_ceil(mr).clamp(1, 96 / mr) * mr
+}
+
+/// Squared norms of every row (rows of `dim` values), in parallel.
+fn row_norms<T: Float>(
+    m: &[T],
+    rows: usize,
+    dim: usize,
+    workers: Workers,
+    stop: &Context,
+) -> Result<Vec<f64>, EvalError> {
+    let mut norms = result_array::<f64>(rows, "the row norms")?;
+    fill_rows(&mut norms, 1, workers, stop, |_: &mut (), j, cell| {
+        cell[0] = cosine::squared_norm(&m[j * dim..(j + 1) * dim]);
+        Ok(())
+    })?;
+    Ok(norms)
+}
+
+/// Both matrices checked finite, with their row norms, `a` packed for the tile kernel.
+struct Prepared<'m, T> {
+    e: &'m [T],
+    a: &'m [T],
+    dim: usize,
+    kernel: Kernel,
+    order: Order,
+    e_norms: Vec<f64>,
+    a_norms: Vec<f64>,
+    a_roots: Vec<f64>,
+    packed: Panels,
+}
+
+impl<'m, T: Float> Prepared<'m, T> {
+    fn new(
+        e: &'m [T],
+        a: &'m [T],
+        (ne, na, dim): (usize, usize, usize),
+        (workers, sides): (Workers, (&str, &str)),
+        stop: &Context,
+    ) -> Result<Self, EvalError> {
+        if let Some(row) = cosine::first_non_finite_row(e, dim) {
+            return Err(non_finite_row(row, sides.0));
+        }
+        if let Some(row) = cosine::first_non_finite_row(a, dim) {
+            return Err(non_finite_row(row, sides.1));
+        }
+        let kernel = Kernel::detect();
+        let order = Order::new(dim)?;
+        let e_norms = row_norms(e, ne, dim, workers, stop)?;
+        let a_norms = row_norms(a, na, dim, workers, stop)?;
+        let mut a_roots = result_array::<f64>(na, "the row norms")?;
+        for (root, n) in a_roots.iter_mut().zip(&a_norms) {
+            *root = n.sqrt();
+        }
+        let packed = Panels::pack(a, 0, na, kernel.cols(), &order)?;
+        Ok(Prepared {
+            e,
+            a,
+            dim,
+            kernel,
+            order,
+            e_norms,
+            a_norms,
+            a_roots,
+            packed,
+        })
+    }
+
+    /// The cosines of rows `first..first + rows` of `e` with every row of `a`, a block at a time.
+    fn cosines<F>(&self, first: usize, rows: usize, stop: &Context, mut emit: F) -> Run<()>
+    where
+        F: FnMut(usize, usize, &[f64]) -> Run<()>,
+    {
+        let dim = self.dim;
+        let pe = Panels::pack(self.e, first, rows, self.kernel.rows(), &self.order)?;
+        let mut cells = Vec::new();
+        cosine_tiles::dots(
+            self.kernel,
+            &self.order,
+            &pe,
+            &self.packed,
+            stop,
+            |r, j0, dots| {
+                let i = first + r;
+                let (ei, ni) = (&self.e[i * dim..(i + 1) * dim], self.e_norms[i]);
+                let root = ni.sqrt();
+                let (norms, roots) = (&self.a_norms[j0..], &self.a_roots[j0..]);
+                cells.clear();
+                // `from_parts`, with the square roots taken once per row: the same bits.
+                cells.extend(dots.iter().zip(roots).map(|(&d, &rj)| d / (root * rj)));
+                for (c, cell) in cells.iter_mut().enumerate() {
+                    let nj = norms[c];
+                    // Squares of huge or tiny finite f64 values overflow or lose precision, and a
+                    // zero vector has no direction: those pairs are recomputed as the one-pair
+                    // cosine does (rescaled, or 0.0).
+                    if !(cell.is_finite() && ni >= TINY_SQUARED_NORM && nj >= TINY_SQUARED_NORM) {
+                        let aj = &self.a[(j0 + c) * dim..(j0 + c + 1) * dim];
+                        *cell = cosine::checked_cosine(ei, aj).unwrap_or(f64::NAN);
+                    }
+                }
+                emit(r, j0, &cells)
+            },
+        )
+    }
+}
+
 fn all_pairs<T: Float>(
     e: &[T],
     a: &[T],
@@ -145,21 +270,155 @@ fn all_pairs<T: Float>(
     workers: Workers,
     stop: &Context,
 ) -> Result<Vec<f64>, EvalError> {
-    if let Some(row) = cosine::first_non_finite_row(e, dim) {
-        return Err(non_finite_row(row, "expected"));
-    }
-    if let Some(row) = cosine::first_non_finite_row(a, dim) {
-        return Err(non_finite_row(row, "actual"));
-    }
+    let sides = ("expected", "actual");
+    let prepared = Prepared::new(e, a, (ne, na, dim), (workers, sides), stop)?;
     let mut out = all_pairs_result(ne, na)?;
-    let mut norms = result_array::<f64>(na, "the row norms")?;
-    fill_rows(&mut norms, 1, workers, stop, |_: &mut (), j, cell| {
-        cell[0] = cosine::squared_norm(&a[j * dim..(j + 1) * dim]);
+    let per_item = rows_per_item(ne, prepared.kernel, workers);
+    fill_rows(
+        &mut out,
+        per_item * na,
+        workers,
+        stop,
+        |_: &mut (), item, rows| {
+            let first = item * per_item;
+            prepared.cosines(first, rows.len() / na.max(1), stop, |r, j0, cells| {
+                let at = r * na + j0;
+                for (dst, &v) in rows[at..at + cells.len()].iter_mut().zip(cells) {
+                    dst.write(v);
+                }
+                Ok(())
+            })?;
+            Ok(())
+        },
+    )?;
+    // Every cell is written: `cosines` hands out every column of every row it was given, and
+    // the items cover every row (an error or a stop returned above instead).
+    let mut out = std::mem::ManuallyDrop::new(out);
+    let (ptr, len, cap) = (out.as_mut_ptr(), out.len(), out.capacity());
+    // SAFETY: `MaybeUninit<f64>` has the layout of `f64`, every cell is initialised (above),
+    // and the allocation is handed over whole with its length and capacity.
+    Ok(unsafe { Vec::from_raw_parts(ptr.cast::<f64>(), len, cap) })
+}
+
+/// A row's best candidates so far, as (score, index): higher score first, then lower index.
+fn ranks_before(x: &(f64, usize), y: &(f64, usize)) -> std::cmp::Ordering {
+    y.0.total_cmp(&x.0).then(x.1.cmp(&y.1))
+}
+
+/// The best `k` of one row's cosines, kept in at most `2 k` candidates.
+struct Best {
+    k: usize,
+    kept: Vec<(f64, usize)>,
+    floor: Option<(f64, usize)>,
+}
+
+impl Best {
+    fn offer(&mut self, j0: usize, cells: &[f64]) -> Run<()> {
+        for (c, &v) in cells.iter().enumerate() {
+            let cand = (v, j0 + c);
+            if let Some(f) = &self.floor {
+                if ranks_before(f, &cand).is_lt() {
+                    continue;
+                }
+            }
+            self.kept.try_push(cand, "the top-k candidates")?;
+            if self.kept.len() >= 2 * self.k.max(16) {
+                self.prune();
+            }
+        }
         Ok(())
-    })?;
-    fill_rows(&mut out, na, workers, stop, |_: &mut (), i, row| {
-        let ei = &e[i * dim..(i + 1) * dim];
-        Ok(cosine::all_pairs_row(ei, a, &norms, row, stop)?)
-    })?;
+    }
+
+    fn prune(&mut self) {
+        if self.kept.len() > self.k {
+            self.kept.select_nth_unstable_by(self.k - 1, ranks_before);
+            self.kept.truncate(self.k);
+            self.floor = self.kept.iter().copied().max_by(ranks_before);
+        }
+    }
+
+    fn finish(mut self) -> Vec<(f64, usize)> {
+        self.kept.sort_unstable_by(ranks_before);
+        self.kept.truncate(self.k);
+        self.kept
+    }
+}
+
+/// Each query row's best choices: their indices and their scores.
+pub type TopK<'py> = (Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<f64>>);
+
+/// The `k` highest cosines of each row of `queries` with the rows of `choices` (fewer when
+/// there are fewer choices), without the whole matrix: choice indices and scores, each row in
+/// decreasing score, ties to the lower index. Scores are the bits `cosine_matrix` gives.
+pub fn cosine_top_k<'py>(
+    py: Python<'py>,
+    queries: &Bound<'py, PyAny>,
+    choices: &Bound<'py, PyAny>,
+    k: usize,
+    workers: Workers,
+) -> PyResult<TopK<'py>> {
+    let (e, a) = (
+        Matrix::hold(queries, "queries")?,
+        Matrix::hold(choices, "choices")?,
+    );
+    let ((ne, de), (na, da)) = (e.shape(), a.shape());
+    if de != da {
+        return Err(EvalError::input(format!(
+            "queries and choices must have the same number of columns, got {de} and {da}"
+        ))
+        .into());
+    }
+    let shape = (ne, na, de);
+    let size = ne.saturating_mul(na).saturating_mul(de.max(1));
+    let k = k.min(na);
+    let best = match e.pair(&a, ("queries", "choices"))? {
+        MatrixPair::F32(x, y) => {
+            run_watched(py, workers, size, |s, w| top_k(x, y, shape, k, w, s))?
+        }
+        MatrixPair::F64(x, y) => {
+            run_watched(py, workers, size, |s, w| top_k(x, y, shape, k, w, s))?
+        }
+    };
+    let index: Vec<i64> = best.iter().map(|&(_, j)| j as i64).collect();
+    let score: Vec<f64> = best.iter().map(|&(v, _)| v).collect();
+    Ok((
+        PyArray1::from_vec(py, index).reshape([ne, k])?,
+        PyArray1::from_vec(py, score).reshape([ne, k])?,
+    ))
+}
+
+fn top_k<T: Float>(
+    e: &[T],
+    a: &[T],
+    (ne, na, dim): (usize, usize, usize),
+    k: usize,
+    workers: Workers,
+    stop: &Context,
+) -> Result<Vec<(f64, usize)>, EvalError> {
+    let sides = ("queries", "choices");
+    let prepared = Prepared::new(e, a, (ne, na, dim), (workers, sides), stop)?;
+    let mut out = result_array::<(f64, usize)>(ne.saturating_mul(k), "the top-k result")?;
+    let per_item = rows_per_item(ne, prepared.kernel, workers);
+    fill_rows(
+        &mut out,
+        per_item * k,
+        workers,
+        stop,
+        |_: &mut (), item, rows| {
+            let (first, count) = (item * per_item, rows.len() / k.max(1));
+            let mut best: Vec<Best> = (0..count)
+                .map(|_| Best {
+                    k,
+                    kept: Vec::new(),
+                    floor: None,
+                })
+                .collect();
+            prepared.cosines(first, count, stop, |r, j0, cells| best[r].offer(j0, cells))?;
+            for (r, b) in best.into_iter().enumerate() {
+                rows[r * k..(r + 1) * k].copy_from_slice(&b.finish());
+            }
+            Ok(())
+        },
+    )?;
     Ok(out)
 }

@@ -380,6 +380,13 @@ def cosine_matrix(
     """Cosine of every row of ``expected`` with every row of ``actual``: shape
     (len expected, len actual). A result too large to allocate raises ``MemoryError``."""
 
+def cosine_top_k(
+    queries: npt.NDArray[Any], choices: npt.NDArray[Any], k: int, workers: int = -1
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """The ``min(k, len choices)`` highest cosines of each query row with the choice rows:
+    (indices, scores), each row by score descending, ties to the lower index; the scores are
+    the values ``cosine_matrix`` gives, computed a block at a time in bounded memory."""
+
 def json_match(
     expected: str, actual: str, numbers: str = "value", max_chars: int | None = None
 ) -> bool:

@@ -1,5 +1,10 @@
 //! Cosine similarity, accumulated in f64 in a fixed order so results do not depend on threads:
 //! of one pair, and of every row of one matrix with every row of another.
+//!
+//! The order, which every kernel here and in `cosine_tiles` follows bit for bit: component k
+//! goes to partial sum `k % 8` (the tail past the last full eight goes to partial sum 0), each
+//! partial sum is a chain of fused multiply-adds from +0.0 in increasing k, and the eight are
+//! combined as `((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7))`.
 
 use super::halt::{Context, Run};
 
@@ -48,7 +53,8 @@ impl Float for f64 {
     }
 }
 
-const LANES: usize = 8;
+/// How many partial sums a dot product keeps.
+pub(crate) const LANES: usize = 8;
 
 /// Panic unless the two vectors of a pair have the same length: the AVX2 loops read `b` as far
 /// as `a` goes, so this check is what keeps them in bounds.
@@ -62,16 +68,15 @@ fn same_length<T>(a: &[T], b: &[T]) {
 }
 
 /// Dot product and both squared norms of two vectors of one length, in one pass (panics when
-/// the lengths differ). Eight partial sums per quantity let the compiler vectorize; their order
-/// of combination is fixed, and no fused multiply-add is used, so the AVX2 build of this loop
-/// gives the same bits as the baseline one.
+/// the lengths differ), in the order of the module documentation: the AVX2 loop and the
+/// portable one (`f64::mul_add`, a correctly rounded fused multiply-add) give the same bits.
 #[inline]
 pub fn dot_and_norms<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
     same_length(a, b);
     #[cfg(target_arch = "x86_64")]
     {
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, checked just above; `b` is as long as `a`.
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports AVX2 and FMA, checked just above; `b` is as long as `a`.
             return unsafe { dot_and_norms_avx2(a, b) };
         }
     }
@@ -79,12 +84,12 @@ pub fn dot_and_norms<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
 }
 
 /// The same sums as [`dot_and_norms_portable`], lane for lane: lane l of the two 4-wide
-/// accumulators is partial sum l, and multiply and add stay separate operations.
+/// accumulators is partial sum l, each step one fused multiply-add.
 ///
 /// # Safety
-/// The CPU must support AVX2, and `b` must be at least as long as `a`.
+/// The CPU must support AVX2 and FMA, and `b` must be at least as long as `a`.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 unsafe fn dot_and_norms_avx2<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
     use x86::*;
     let chunks = a.len() / LANES;
@@ -94,12 +99,12 @@ unsafe fn dot_and_norms_avx2<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
     for k in 0..chunks {
         let (x0, x1) = T::load8(a.as_ptr().add(k * LANES));
         let (y0, y1) = T::load8(b.as_ptr().add(k * LANES));
-        d0 = _mm256_add_pd(d0, _mm256_mul_pd(x0, y0));
-        d1 = _mm256_add_pd(d1, _mm256_mul_pd(x1, y1));
-        a0 = _mm256_add_pd(a0, _mm256_mul_pd(x0, x0));
-        a1 = _mm256_add_pd(a1, _mm256_mul_pd(x1, x1));
-        b0 = _mm256_add_pd(b0, _mm256_mul_pd(y0, y0));
-        b1 = _mm256_add_pd(b1, _mm256_mul_pd(y1, y1));
+        d0 = _mm256_fmadd_pd(x0, y0, d0);
+        d1 = _mm256_fmadd_pd(x1, y1, d1);
+        a0 = _mm256_fmadd_pd(x0, x0, a0);
+        a1 = _mm256_fmadd_pd(x1, x1, a1);
+        b0 = _mm256_fmadd_pd(y0, y0, b0);
+        b1 = _mm256_fmadd_pd(y1, y1, b1);
     }
     let lanes = |lo: __m256d, hi: __m256d| {
         let mut out = [0.0f64; LANES];
@@ -110,9 +115,9 @@ unsafe fn dot_and_norms_avx2<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
     let (mut dot, mut na, mut nb) = (lanes(d0, d1), lanes(a0, a1), lanes(b0, b1));
     for i in chunks * LANES..a.len() {
         let (x, y) = (a[i].to_f64(), b[i].to_f64());
-        dot[0] += x * y;
-        na[0] += x * x;
-        nb[0] += y * y;
+        dot[0] = x.mul_add(y, dot[0]);
+        na[0] = x.mul_add(x, na[0]);
+        nb[0] = y.mul_add(y, nb[0]);
     }
     (sum(&dot), sum(&na), sum(&nb))
 }
@@ -127,22 +132,22 @@ fn dot_and_norms_portable<T: Float>(a: &[T], b: &[T]) -> (f64, f64, f64) {
     for (x, y) in ca.zip(cb) {
         for l in 0..LANES {
             let (p, q) = (x[l].to_f64(), y[l].to_f64());
-            dot[l] += p * q;
-            na[l] += p * p;
-            nb[l] += q * q;
+            dot[l] = p.mul_add(q, dot[l]);
+            na[l] = p.mul_add(p, na[l]);
+            nb[l] = q.mul_add(q, nb[l]);
         }
     }
     for (x, y) in ra.iter().zip(rb) {
         let (p, q) = (x.to_f64(), y.to_f64());
-        dot[0] += p * q;
-        na[0] += p * p;
-        nb[0] += q * q;
+        dot[0] = p.mul_add(q, dot[0]);
+        na[0] = p.mul_add(p, na[0]);
+        nb[0] = q.mul_add(q, nb[0]);
     }
     (sum(&dot), sum(&na), sum(&nb))
 }
 
 #[inline]
-fn sum(v: &[f64; LANES]) -> f64 {
+pub(crate) fn sum(v: &[f64; LANES]) -> f64 {
     ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]))
 }
 
@@ -224,8 +229,8 @@ pub fn dot<T: Float>(a: &[T], b: &[T]) -> f64 {
     same_length(a, b);
     #[cfg(target_arch = "x86_64")]
     {
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, checked just above; `b` is as long as `a`.
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports AVX2 and FMA, checked just above; `b` is as long as `a`.
             return unsafe { dot_avx2(a, b) };
         }
     }
@@ -233,9 +238,9 @@ pub fn dot<T: Float>(a: &[T], b: &[T]) -> f64 {
 }
 
 /// # Safety
-/// The CPU must support AVX2, and `b` must be at least as long as `a`.
+/// The CPU must support AVX2 and FMA, and `b` must be at least as long as `a`.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 unsafe fn dot_avx2<T: Float>(a: &[T], b: &[T]) -> f64 {
     use x86::*;
     let chunks = a.len() / LANES;
@@ -243,14 +248,14 @@ unsafe fn dot_avx2<T: Float>(a: &[T], b: &[T]) -> f64 {
     for k in 0..chunks {
         let (x0, x1) = T::load8(a.as_ptr().add(k * LANES));
         let (y0, y1) = T::load8(b.as_ptr().add(k * LANES));
-        d0 = _mm256_add_pd(d0, _mm256_mul_pd(x0, y0));
-        d1 = _mm256_add_pd(d1, _mm256_mul_pd(x1, y1));
+        d0 = _mm256_fmadd_pd(x0, y0, d0);
+        d1 = _mm256_fmadd_pd(x1, y1, d1);
     }
     let mut acc = [0.0f64; LANES];
     _mm256_storeu_pd(acc.as_mut_ptr(), d0);
     _mm256_storeu_pd(acc.as_mut_ptr().add(4), d1);
     for i in chunks * LANES..a.len() {
-        acc[0] += a[i].to_f64() * b[i].to_f64();
+        acc[0] = a[i].to_f64().mul_add(b[i].to_f64(), acc[0]);
     }
     sum(&acc)
 }
@@ -262,11 +267,11 @@ fn dot_portable<T: Float>(a: &[T], b: &[T]) -> f64 {
     let (ra, rb) = (ca.remainder(), cb.remainder());
     for (x, y) in ca.zip(cb) {
         for l in 0..LANES {
-            acc[l] += x[l].to_f64() * y[l].to_f64();
+            acc[l] = x[l].to_f64().mul_add(y[l].to_f64(), acc[l]);
         }
     }
     for (x, y) in ra.iter().zip(rb) {
-        acc[0] += x.to_f64() * y.to_f64();
+        acc[0] = x.to_f64().mul_add(y.to_f64(), acc[0]);
     }
     sum(&acc)
 }

@@ -309,7 +309,7 @@ mod tests {
         let (la, lb) = (lcg(seed) % max_len, lcg(seed) % max_len);
         let a: Vec<u32> = (0..la).map(|_| (lcg(seed) % sigma) as u32).collect();
         let mut b: Vec<u32> = (0..lb).map(|_| (lcg(seed) % sigma) as u32).collect();
-        if round % 3 == 0 {
+        if round.is_multiple_of(3) {
             b = a.clone();
             for _ in 0..(lcg(seed) % 8) {
                 if !b.is_empty() {

@@ -264,7 +264,7 @@ mod tests {
                     let want = reference::distance(p.iter(), t.iter());
                     let got = band(&p, &t, m / 64 + 2, b'z', &stop);
                     let Ok(got) = got else { panic!() };
-                    assert!(got.map_or(true, |d| d == want), "m={m} diff={diff}");
+                    assert!(got.is_none_or(|d| d == want), "m={m} diff={diff}");
                     if diff <= MAX_DIFF && want <= diff + 2 * ((MAX_DIFF - diff) / 2) {
                         assert_eq!(got, Some(want), "m={m} diff={diff}");
                     }

@@ -7,6 +7,7 @@ pub mod bleu;
 pub mod bleu_tokenize;
 pub mod chrf;
 pub mod cosine;
+pub mod cosine_tiles;
 mod dense_ids;
 pub mod edit_weighted;
 pub mod gleu;

@@ -26,6 +26,7 @@ HISTORY_ENV = "EVALMARK_HISTORY"
 _OFF = {"off", "0", "false", "no", ""}
 _ROOT_MARKERS = (".git", "pyproject.toml", ".evalmark")
 BUSY_TIMEOUT_MS = 30_000
+_LOOKUP_BATCH = 500  # identities looked up in one query (SQLite allows 32,766 parameters)
 READ_TIMEOUT_MS = 2_000  # a reader: WAL means it waits only on a rare checkpoint
 
 # Each entry takes the database from version i to i + 1.
@@ -76,6 +77,11 @@ _MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX identities_by_value ON identities (recordings, model_id, build);
     ALTER TABLE results ADD COLUMN identity INTEGER REFERENCES identities(id);
+    """,
+    # No query looks results up by case name (they group whole runs), so the index on it only
+    # doubled the file and the cost of every append.
+    """
+    DROP INDEX results_by_case;
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -158,6 +164,7 @@ class HistoryStore:
                     [(run_id, name, digest) for name, digest in sorted(run.files.items())],
                 )
                 ids = self._identity_ids({r.identity for r in run.results})
+                tags_json: dict[tuple[str, ...], str] = {}
                 self._db.executemany(
                     "INSERT INTO results (run_id, seq, case_name, strategy, tags, passed, score,"
                     " error, explanation, identity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -167,7 +174,8 @@ class HistoryStore:
                             seq,
                             r.case,
                             r.strategy,
-                            json.dumps(list(r.tags)),
+                            tags_json.get(r.tags)
+                            or tags_json.setdefault(r.tags, json.dumps(list(r.tags))),
                             int(r.passed),
                             float(r.score),
                             r.error,
@@ -185,25 +193,51 @@ class HistoryStore:
 
     def _identity_ids(self, identities: set[AnswerIdentity]) -> dict[AnswerIdentity, int]:
         """The row id of each known identity, adding the new ones (inside the append's
-        transaction, so concurrent writers never add one twice)."""
+        transaction, so concurrent writers never add one twice). The known ones are read a
+        few hundred at a time, by the recordings their index starts with."""
+        known = [i for i in identities if i.known]
         ids: dict[AnswerIdentity, int] = {}
-        for identity in identities:
-            if not identity.known:
-                continue
+        recordings = sorted({i.recordings for i in known if i.recordings is not None})
+        wanted = set(known)
+        for start in range(0, len(recordings), _LOOKUP_BATCH):
+            chunk = recordings[start : start + _LOOKUP_BATCH]
+            marks = ", ".join("?" * len(chunk))
+            self._collect(
+                ids,
+                wanted,
+                f"SELECT id, model_id, recordings, build FROM identities"
+                f" WHERE recordings IN ({marks}) ORDER BY id",
+                tuple(chunk),
+            )
+        if any(i.recordings is None for i in known):
+            self._collect(
+                ids,
+                wanted,
+                "SELECT id, model_id, recordings, build FROM identities"
+                " WHERE recordings IS NULL ORDER BY id",
+                (),
+            )
+        for identity in sorted(wanted - ids.keys(), key=_identity_order):
             values = (identity.model_id, identity.recordings, identity.build)
-            row = self._db.execute(
-                "SELECT id FROM identities WHERE recordings IS ? AND model_id IS ? AND build IS ?",
-                (identity.recordings, identity.model_id, identity.build),
-            ).fetchone()
-            if row is None:
-                cursor = self._db.execute(
-                    "INSERT INTO identities (model_id, recordings, build) VALUES (?, ?, ?)", values
-                )
-                assert cursor.lastrowid is not None
-                ids[identity] = cursor.lastrowid
-            else:
-                ids[identity] = row[0]
+            cursor = self._db.execute(
+                "INSERT INTO identities (model_id, recordings, build) VALUES (?, ?, ?)", values
+            )
+            assert cursor.lastrowid is not None
+            ids[identity] = cursor.lastrowid
         return ids
+
+    def _collect(
+        self,
+        ids: dict[AnswerIdentity, int],
+        wanted: set[AnswerIdentity],
+        sql: str,
+        parameters: tuple[object, ...],
+    ) -> None:
+        """Add to ``ids`` the first row id of each wanted identity the query returns."""
+        for row_id, model_id, recordings, build in self._db.execute(sql, parameters):
+            identity = AnswerIdentity(model_id, recordings, build)
+            if identity in wanted and identity not in ids:
+                ids[identity] = row_id
 
     def query(self, sql: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         """Rows of a read-only query (for :mod:`evalmark.history._queries`)."""
@@ -231,6 +265,13 @@ class HistoryStore:
             )
             for row in rows
         ]
+
+
+def _identity_order(identity: AnswerIdentity) -> tuple[tuple[bool, str], ...]:
+    """A total order of identities (``None`` after every text), so new ones get their row ids
+    in the same order on every run."""
+    fields = (identity.recordings, identity.model_id, identity.build)
+    return tuple((value is None, value or "") for value in fields)
 
 
 def _flag(value: bool | None) -> int | None:

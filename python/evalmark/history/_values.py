@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from evalmark._files.text import escape_surrogates
+from evalmark._files.text import escape_surrogates, has_surrogates
 from evalmark.errors import HistoryError
 from evalmark.history._record import CaseResult, RunRecord
 
@@ -71,9 +71,38 @@ def _finite(value: object, what: str) -> float:
     return number
 
 
+def _already_storable(run: RunRecord) -> bool:
+    """Whether ``run`` is stored as it is: every text a ``str`` without a lone surrogate, every
+    verdict a ``bool``, every score and the duration a finite ``float`` (the common case, told
+    with one surrogate scan over all the texts instead of one per text)."""
+    texts: list[str] = [run.suite, run.source, *run.files]
+    if run.build is not None:
+        texts.append(run.build)
+    isfinite = math.isfinite
+    for r in run.results:
+        if (
+            type(r.passed) is not bool
+            or type(r.score) is not float
+            or not isfinite(r.score)
+            or type(r.tags) is not tuple
+        ):
+            return False
+        texts += (r.case, r.strategy, r.explanation, *r.tags)
+        for value in (r.error, r.identity.model_id, r.identity.build):
+            if value is not None:
+                texts.append(value)
+    if any(type(t) is not str for t in texts):
+        return False
+    if type(run.duration_s) is not float or not isfinite(run.duration_s):
+        return False
+    return not has_surrogates("".join(texts))
+
+
 def storable(run: RunRecord) -> RunRecord:
     """``run`` as the history stores it: texts kept (lone surrogates written as ``\\udcff``),
     numbers checked finite. A :class:`HistoryError` names the case and check of a bad score."""
+    if _already_storable(run):
+        return run
     results = []
     for result in run.results:
         where = f"suite {run.suite!r}, case {result.case!r}, check {result.strategy!r}: score"

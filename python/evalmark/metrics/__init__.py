@@ -98,7 +98,7 @@ if TYPE_CHECKING:
         paired_bootstrap,
     )
     from evalmark.metrics._table import METRICS
-    from evalmark.metrics._vectors import cosine, cosine_batch, cosine_matrix
+    from evalmark.metrics._vectors import cosine, cosine_batch, cosine_matrix, cosine_top_k
     from evalmark.metrics._wer import cer, cer_batch, corpus_cer, corpus_wer, wer, wer_batch
 
 
@@ -155,6 +155,7 @@ _HOMES: dict[str, str] = {
     "cosine": "evalmark.metrics._vectors",
     "cosine_batch": "evalmark.metrics._vectors",
     "cosine_matrix": "evalmark.metrics._vectors",
+    "cosine_top_k": "evalmark.metrics._vectors",
     "indel_distance": "evalmark.metrics._edit",
     "indel_distance_batch": "evalmark.metrics._edit",
     "indel_normalized_distance": "evalmark.metrics._edit",
@@ -222,6 +223,7 @@ __all__ = [
     "cosine",
     "cosine_batch",
     "cosine_matrix",
+    "cosine_top_k",
     "gleu",
     "gleu_batch",
     "indel_distance",

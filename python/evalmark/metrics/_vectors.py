@@ -1,4 +1,4 @@
-"""Cosine similarity of embedding vectors: one pair, row by row, all pairs."""
+"""Cosine similarity of embedding vectors: one pair, row by row, all pairs, best k per row."""
 
 from __future__ import annotations
 
@@ -56,3 +56,19 @@ def cosine_matrix(
     (len expected, len actual)."""
     e, a = _same_dtype(_matrix(expected, "expected"), _matrix(actual, "actual"))
     return _core.cosine_matrix(e, a, resolve_workers(workers))
+
+
+def cosine_top_k(
+    queries: npt.ArrayLike, choices: npt.ArrayLike, k: int, *, workers: int | None = None
+) -> tuple[npt.NDArray[np.int64], FloatArray]:
+    """The ``k`` most similar rows of ``choices`` for each row of ``queries``.
+
+    Returns ``(indices, scores)``, both of shape (len queries, min(k, len choices)): each row
+    by score descending, ties broken by the lower index. The scores are bit for bit those of
+    :func:`cosine_matrix`, but the whole matrix is never held: it is computed a block at a
+    time, in memory bounded by the rows in flight and ``k``.
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+        raise MetricInputError(f"k must be a whole number >= 0, got {k!r}")
+    e, a = _same_dtype(_matrix(queries, "queries"), _matrix(choices, "choices"))
+    return _core.cosine_top_k(e, a, int(k), resolve_workers(workers))

@@ -15,6 +15,7 @@ pairs come from the shared workload generator (bench/workload.py). Nothing here 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -26,7 +27,7 @@ import numpy as np
 import evalmark.metrics as em
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import workload  # noqa: E402
+import workload
 
 
 class _NoSynonyms:
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         (
             "gleu",
             lambda w: em.gleu_batch(expected, actual, workers=w),
-            lambda: [sentence_gleu([r], h) for r, h in zip(e_tok[:sub], a_tok[:sub])],
+            lambda: [sentence_gleu([r], h) for r, h in zip(e_tok[:sub], a_tok[:sub], strict=True)],
             sub,
         ),
         (
@@ -111,8 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{'x (1 thr)':>11}{'x (all)':>10}"
     )
     for name, ours, ref, count in cases:
-        one = n / best_of(lambda: ours(1))
-        every = n / best_of(lambda: ours(-1), clock=time.perf_counter)
+        one = n / best_of(functools.partial(ours, 1))
+        every = n / best_of(functools.partial(ours, -1), clock=time.perf_counter)
         theirs = count / best_of(ref, rounds=2)
         print(
             f"{name:<20}{one:>13,.0f}{every:>13,.0f}{theirs:>13,.0f}"

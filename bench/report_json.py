@@ -30,8 +30,12 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import workload  # noqa: E402
-from evalmark import Report, Sample, Scorer, SuiteReport  # noqa: E402
-from evalmark.report import render_report  # noqa: E402
+from evalmark import Sample, Scorer  # noqa: E402
+from evalmark.report import (  # noqa: E402
+    Report,
+    SuiteReport,
+    render_report,
+)
 from evalmark.report._document import dumps  # noqa: E402
 from evalmark.report._render.json import reference_render  # noqa: E402
 from evalmark.strategies import LevenshteinSimilarity, RougeL, TokenF1  # noqa: E402

@@ -18,6 +18,7 @@ sys.path.insert(0, str(HERE.parents[1] / "tests"))
 
 import opentelemetry.sdk.trace as sdk_trace  # noqa: E402
 from opentelemetry.sdk.trace.id_generator import IdGenerator  # noqa: E402
+
 from trace_producers import encode, otlp_json, record, record_agent_run  # noqa: E402
 
 TRIPS = {

@@ -40,7 +40,6 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "EvaluationFault",
         "EvaluationResult",
     ),
-    "evalmark.models": ("record_replay",),
     "evalmark.engine._scorer": (
         "Evaluation",
         "Scorer",
@@ -51,12 +50,6 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "evalmark.conversation._report": ("score_conversations",),
     "evalmark.conversation._users": ("SimulatedUser",),
-    "evalmark.gates": ("assert_that",),
-    "evalmark.report": (
-        "register_formatter",
-        "Report",
-        "SuiteReport",
-    ),
     "evalmark.suite._loader": ("load_suite",),
     "evalmark.noise._correction": ("corrected_pass_rate",),
     "evalmark.noise._ppi": ("ppi_mean",),

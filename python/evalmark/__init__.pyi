@@ -29,9 +29,6 @@ from evalmark.results._results import (
     EvaluationFault as EvaluationFault,
     EvaluationResult as EvaluationResult,
 )
-from evalmark.models import (
-    record_replay as record_replay,
-)
 from evalmark.engine._scorer import (
     Evaluation as Evaluation,
     Scorer as Scorer,
@@ -45,14 +42,6 @@ from evalmark.conversation._report import (
 )
 from evalmark.conversation._users import (
     SimulatedUser as SimulatedUser,
-)
-from evalmark.gates import (
-    assert_that as assert_that,
-)
-from evalmark.report import (
-    register_formatter as register_formatter,
-    Report as Report,
-    SuiteReport as SuiteReport,
 )
 from evalmark.suite._loader import (
     load_suite as load_suite,
@@ -76,7 +65,6 @@ from evalmark.telemetry._sampling import (
 __all__ = [
     "__version__",
     "asimulate",
-    "assert_that",
     "Conversation",
     "corrected_pass_rate",
     "Evaluation",
@@ -91,10 +79,7 @@ __all__ = [
     "Parameters",
     "ppi_mean",
     "ReasoningStep",
-    "record_replay",
-    "register_formatter",
     "register_sample_loader",
-    "Report",
     "run_suite",
     "Sample",
     "SampleLoader",
@@ -104,7 +89,6 @@ __all__ = [
     "simulate",
     "SimulatedUser",
     "strategies",
-    "SuiteReport",
     "TestCase",
     "TokenUsage",
     "ToolCall",

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalmark import Evaluation, EvaluationResult, Sample, Scorer, assert_that, write_samples
+from evalmark import Evaluation, EvaluationResult, Sample, Scorer, write_samples
 from evalmark.errors import SampleError
+from evalmark.gates import assert_that
 from evalmark.models import ScriptedChat
 from evalmark.strategies import ExactMatch, LLMJudge, SemanticSimilarity, TokenF1
 from evalmark.strategies._parsing import parse_yes_no

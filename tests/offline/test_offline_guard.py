@@ -22,7 +22,7 @@ from offline_helpers import Escaped, Listener, Net
 import evalmark
 from evalmark.errors import EvalmarkError, NetworkBlockedError
 from evalmark.offline import _guard as guard_module
-from evalmark.offline import attempts, clear_attempts, find_blocked, offline
+from evalmark.offline import attempts, find_blocked, offline
 from evalmark.offline._run import Guard
 
 HERE = Path(__file__).name
@@ -376,7 +376,7 @@ def test_http_clients_fail_on_the_first_try(listener: Listener) -> None:
 
     openai = pytest.importorskip("openai")
     requests = pytest.importorskip("requests")
-    clear_attempts()
+    attempts(clear=True)
     url = f"http://127.0.0.1:{listener.port}"
     with offline(allow=[]):
         client = openai.OpenAI(api_key="sk-test", base_url=f"{url}/v1", max_retries=2)
@@ -403,7 +403,7 @@ def test_an_async_client_behind_a_task_group_is_traced_to_the_caller(listener: L
         )
         await client.chat.completions.create(model="m", messages=[])
 
-    clear_attempts()
+    attempts(clear=True)
     with offline(allow=[]), pytest.raises(Exception) as caught:
         asyncio.run(ask())
     found = find_blocked(caught.value)  # anyio's happy eyeballs wraps it in an ExceptionGroup
@@ -431,3 +431,11 @@ def test_find_blocked_looks_through_causes_groups_and_judge_failures() -> None:
     assert find_blocked(JudgeFailure("every call failed", blocked)) is blocked
     assert find_blocked(ValueError("no")) is None
     assert find_blocked(None) is None
+
+
+def test_attempts_clear_returns_the_refused_calls_then_forgets_them() -> None:
+    attempts(clear=True)
+    with offline(), pytest.raises(NetworkBlockedError):
+        socket.create_connection(("192.0.2.1", 9), timeout=1)
+    drained = attempts(clear=True)
+    assert [a.host for a in drained] == ["192.0.2.1"] and attempts() == []

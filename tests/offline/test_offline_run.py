@@ -10,7 +10,7 @@ from offline_helpers import Listener, Net
 
 from evalmark.cli import main
 from evalmark.engine._scorer import Scorer
-from evalmark.offline import attempts, clear_attempts, offline
+from evalmark.offline import attempts, offline
 from evalmark.offline._run import blocked_note
 from evalmark.samples._samples import Sample
 from evalmark.strategies import ExactMatch
@@ -66,7 +66,7 @@ def suite(tmp_path: Path) -> Path:
 def _clean(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("CI", "EVALMARK_OFFLINE", "EVALMARK_OFFLINE_ALLOW", "EVALMARK_RECORD_MODE"):
         monkeypatch.delenv(name, raising=False)
-    clear_attempts()
+    attempts(clear=True)
 
 
 def test_the_engine_records_the_blocked_call_as_an_error_of_its_sample(listener: Listener) -> None:

@@ -18,9 +18,11 @@ from typing import Any
 
 import pytest
 
-from evalmark import Report, Sample, Scorer, SuiteReport, TestCase, TokenUsage, assert_that
-from evalmark.gates import require_no_drop, require_pass_rate, require_suite_pass_rate
+from evalmark import Sample, Scorer, TestCase, TokenUsage
+from evalmark.gates import assert_that, require_no_drop, require_pass_rate, require_suite_pass_rate
 from evalmark.report import (
+    Report,
+    SuiteReport,
     compare,
     register_formatter,
     render_comparison,

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import evalmark.report._render.json as json_render
-from evalmark import Report, Sample, Scorer, TestCase, TokenUsage
-from evalmark.report import render_report
+from evalmark import Sample, Scorer, TestCase, TokenUsage
+from evalmark.report import Report, render_report
 from evalmark.report._render.json import reference_render, render
 from evalmark.report._render.json_rows import layout_for, samples_template
 from evalmark.report._values import SampleUsage, SkippedSample

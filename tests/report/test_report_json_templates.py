@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from test_report_json_fast import TEXTS, plain_report, reports_agree
 
-from evalmark import Report, Sample, Scorer, SuiteReport
-from evalmark.report import render_report
+from evalmark import Sample, Scorer
+from evalmark.report import Report, SuiteReport, render_report
 from evalmark.report._document import dumps
 from evalmark.report._render.json import reference_render, render
 from evalmark.report._render.json_layout import three_decimals

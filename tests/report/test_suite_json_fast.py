@@ -8,8 +8,7 @@ from collections.abc import Callable
 import pytest
 from test_report_json_fast import guardrail_report, plain_report, rich_report, scored_report
 
-from evalmark import Report, SuiteReport
-from evalmark.report import render_report
+from evalmark.report import Report, SuiteReport, render_report
 from evalmark.report._document import dumps
 from evalmark.report._render.json import render_with_reports
 

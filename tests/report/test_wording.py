@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from evalmark import Sample, Scorer, SuiteReport
+from evalmark import Sample, Scorer
 from evalmark.gates import pass_rate_gate, require_pass_rate
 from evalmark.gates._rules import GateResult
-from evalmark.report import Report, render_report
+from evalmark.report import Report, SuiteReport, render_report
 from evalmark.report._wording import gate_cells, gate_relation, plural
 from evalmark.strategies import ExactMatch
 

@@ -32,7 +32,7 @@ import sys
 import types
 from collections.abc import Iterable
 
-from evalmark.offline._guard import BlockedAttempt, attempts, clear_attempts
+from evalmark.offline._guard import BlockedAttempt, attempts
 from evalmark.offline._policy import Policy
 from evalmark.offline._run import Guard, active, find_blocked, offline
 
@@ -41,7 +41,6 @@ __all__ = [
     "Policy",
     "active",
     "attempts",
-    "clear_attempts",
     "find_blocked",
     "offline",
 ]

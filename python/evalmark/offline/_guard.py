@@ -33,7 +33,6 @@ __all__ = [
     "check_address",
     "check_name",
     "check_reverse",
-    "clear_attempts",
     "closed",
     "family_name",
     "is_open",
@@ -114,17 +113,14 @@ def active_entry() -> Entry | None:
     return _current
 
 
-def attempts() -> list[BlockedAttempt]:
-    """The calls refused since the process started (or :func:`clear_attempts`), oldest first;
-    at most the first 1000 are kept."""
+def attempts(*, clear: bool = False) -> list[BlockedAttempt]:
+    """The calls refused since the process started (or since ``attempts(clear=True)``), oldest
+    first; at most the first 1000 are kept. With ``clear``, they are forgotten once returned."""
     with LOCK:
-        return list(_attempts)
-
-
-def clear_attempts() -> None:
-    """Forget the refused calls."""
-    with LOCK:
-        _attempts.clear()
+        found = list(_attempts)
+        if clear:
+            _attempts.clear()
+        return found
 
 
 # --------------------------------------------------------------------------- refusing a call

@@ -1,20 +1,35 @@
-"""Small pieces the renderers share: safe table cells, percentages, numbers, timestamps (counted
-words and gate conditions: :mod:`evalmark.report._wording`)."""
+"""Small pieces the renderers share: safe HTML text and table cells, percentages, numbers,
+timestamps (counted words and gate conditions: :mod:`evalmark.report._wording`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from html import escape
 
-__all__ = ["cell", "markdown_table", "number", "percent", "stamp"]
+__all__ = ["cell", "html_text", "markdown_table", "number", "percent", "stamp", "visible"]
 
 _SPACE = re.compile(r"\s+")
+# Control characters other than tab, line feed and carriage return (C0, DEL and C1): HTML
+# calls them parse errors, and in a terminal or a pull-request page they recolour or hide text.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with each control character but tab, line feed and carriage return shown as
+    U+FFFD (the replacement character), so that the reader sees something was there."""
+    return _CONTROLS.sub("\ufffd", text)
+
+
+def html_text(value: object) -> str:
+    """``value`` as text safe inside an HTML element or a quoted attribute."""
+    return escape(visible(str(value)), quote=True)
 
 
 def cell(text: object, limit: int = 300) -> str:
     """``text`` made safe for one Markdown table cell: one line, pipes and HTML escaped, cut at
     ``limit`` characters."""
-    value = _SPACE.sub(" ", str(text)).strip()
+    value = visible(_SPACE.sub(" ", str(text)).strip())
     if len(value) > limit:
         value = value[: limit - 1] + "…"
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")

@@ -10,10 +10,10 @@ exactly as before.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import TYPE_CHECKING, Any
 
 from evalmark.report._render.common import cell, markdown_table, number
+from evalmark.report._render.common import html_text as _e
 
 if TYPE_CHECKING:
     from evalmark.report._model import Report
@@ -187,10 +187,6 @@ def markdown_transcripts(report: Report, level: int = 2) -> list[str]:
 
 
 # --------------------------------------------------------------------------- HTML
-
-
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
 
 
 def _html_flag(label: str, verdict: Mapping[str, Any]) -> str:

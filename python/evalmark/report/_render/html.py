@@ -13,12 +13,12 @@ The same report gives the same bytes (no timestamp unless asked).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from html import escape
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.common import number, percent, stamp
 from evalmark.report._render.conversation import html_section
 from evalmark.report._render.html_assets import CONTENT_SECURITY_POLICY, SCRIPT, STYLE
@@ -34,10 +34,6 @@ if TYPE_CHECKING:
 __all__ = ["render"]
 
 _VERDICTS = ("pass", "fail", "error")
-
-
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
 
 
 def _gate_value(value: float, unit: str) -> str:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.html_inputs import CaseInput, input_of, judge_reason
 
 if TYPE_CHECKING:
@@ -25,10 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["CaseRenderer", "case_order"]
 
 _BADGE = {"pass": "pass", "fail": "FAIL", "error": "ERROR"}
-
-
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
 
 
 def _attribute_json(values: Sequence[str]) -> str:

@@ -11,10 +11,10 @@ ids stay unique on the page.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from html import escape
 from typing import TYPE_CHECKING, Any
 
 from evalmark.report._render import html as single
+from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.common import percent, stamp
 from evalmark.report._render.conversation import html_section
 from evalmark.report._render.html_assets import CONTENT_SECURITY_POLICY, STYLE
@@ -27,10 +27,6 @@ if TYPE_CHECKING:
     from evalmark.report._suite import SuiteReport
 
 __all__ = ["render_suite"]
-
-
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
 
 
 def _nested(parts: list[str], prefix: str) -> list[str]:

@@ -7,12 +7,12 @@ section."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import quoteattr
 
 from evalmark.report._judged import judge_correction_of
 from evalmark.report._render.common import cell, markdown_table
+from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.terminal import table
 
 if TYPE_CHECKING:
@@ -69,16 +69,16 @@ def judged_html(report: Report) -> list[str]:
     found = judge_correction_of(report)
     if found is None:
         return []
-    head = "".join(f"<th>{escape(h)}</th>" for h in _HEADER)
+    head = "".join(f"<th>{_e(h)}</th>" for h in _HEADER)
     parts = [
         '<section id="judge-correction"><h2>Corrected for the judge</h2>',
-        f"<p>{escape(_intro(found))}</p>",
+        f"<p>{_e(_intro(found))}</p>",
         f"<table><tr>{head}</tr>",
     ]
     for row in found["rows"]:
         cells = _cells(row)
-        text = "".join(f"<td>{escape(c)}</td>" for c in cells[:2])
-        numbers = "".join(f'<td class="n">{escape(c)}</td>' for c in cells[2:])
+        text = "".join(f"<td>{_e(c)}</td>" for c in cells[:2])
+        numbers = "".join(f'<td class="n">{_e(c)}</td>' for c in cells[2:])
         parts.append(f"<tr>{text}{numbers}</tr>")
     parts.append("</table></section>")
     return parts

@@ -5,10 +5,10 @@ All read the report's ``metadata["repeats"]``; a report without it gets no secti
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
 from typing import TYPE_CHECKING, Any
 
 from evalmark.report._render.common import cell, markdown_table, number
+from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.terminal import table
 
 if TYPE_CHECKING:
@@ -55,10 +55,6 @@ def repeats_markdown(report: Report) -> list[str]:
         ],
     )
     return out
-
-
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
 
 
 def repeats_html(report: Report) -> list[str]:

@@ -34,7 +34,7 @@ class _AnyValue(msgspec.Struct, rename="camel"):
 
 
 class _KeyValue(msgspec.Struct):
-    key: str
+    key: str = ""  # a protobuf JSON printer leaves an empty key out
     value: _AnyValue | None = None
 
 
@@ -131,8 +131,17 @@ def _value(v: _AnyValue | None) -> Any:
     if v.kvlist_value is not None:
         return {kv.key: _value(kv.value) for kv in v.kvlist_value.values}
     if v.bytes_value is not None:
-        return v.bytes_value
+        return _bytes_hex(v.bytes_value)
     return None
+
+
+def _bytes_hex(value: str) -> str:
+    """A ``bytesValue`` (base64 in OTLP JSON) as lower-case hex, as the protobuf reader gives
+    it; text that is not base64 is kept as written."""
+    try:
+        return base64.b64decode(value, validate=True).hex()
+    except (binascii.Error, ValueError):
+        return value
 
 
 def _attributes(pairs: list[_KeyValue]) -> dict[str, Any]:

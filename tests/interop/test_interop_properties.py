@@ -138,6 +138,13 @@ def test_an_imported_ragas_suite_folder_holds_the_samples_read(
 @given(st.sampled_from(FORMATS), st.binary(max_size=64) | TEXT.map(str.encode))
 @example("deepeval", b"\x80")  # was a raw UnicodeDecodeError
 @example("ragas", b"\x80")
+@example("lm-eval", b"[1]")  # was an AttributeError
+@example("lm-eval", b'{"metrics": 5}')  # was a TypeError
+@example(
+    "lm-eval",
+    b'{"arguments": [["p"]], "target": "t", "filtered_resps": "a", '
+    b'"metrics": ["exact_match"], "exact_match": "x"}',
+)  # was a ValueError
 def test_any_bytes_in_any_format_give_an_import_or_a_typed_error(
     format: str, content: bytes
 ) -> None:

@@ -205,3 +205,75 @@ def test_openai_match_and_includes_accept_any_answer_built_around_the_ideal(
     assert _passes("Match", ideal + after, ideal)
     assert _passes("Includes", before + ideal + after, ideal)
     assert _passes("Includes", (before + ideal + after).upper(), ideal.upper(), ignore_case=True)
+
+
+LM_TEXT = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=8)
+FILTERS = st.lists(
+    st.sampled_from(["strict-match", "flexible-extract", "none"]),
+    min_size=1,
+    max_size=2,
+    unique=True,
+)
+
+
+@st.composite
+def lm_eval_logs(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows of an lm-eval samples log: each document once per filter, exact_match recorded."""
+    docs = draw(st.lists(st.tuples(LM_TEXT, LM_TEXT), min_size=1, max_size=4))
+    filters = draw(FILTERS)
+    rows = []
+    for doc_id, (prompt, target) in enumerate(docs):
+        for name in filters:
+            answer = draw(st.sampled_from([target, target + "!", "x"]))
+            rows.append(
+                {
+                    "doc_id": doc_id,
+                    "target": target,
+                    "arguments": {"gen_args_0": {"arg_0": prompt, "arg_1": {"until": ["\n"]}}},
+                    "filtered_resps": [answer],
+                    "filter": name,
+                    "metrics": ["exact_match"],
+                    "exact_match": float(answer == target),
+                }
+            )
+    return draw(st.permutations(rows)), filters
+
+
+def _read_lm_eval(rows: list[dict[str, Any]]) -> Any:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "samples_task_2024-05-01T12-00-00.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        return read("lm-eval", path)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(lm_eval_logs())
+def test_an_lm_eval_log_gives_one_sample_per_document_and_one_build_per_filter(
+    drawn: tuple[list[dict[str, Any]], list[str]],
+) -> None:
+    rows, filters = drawn
+    imported = _read_lm_eval(rows)
+    docs = {r["doc_id"]: r for r in rows}
+    assert sorted(s.name for s in imported.samples) == sorted(f"task-{d}" for d in docs)
+    for sample in imported.samples:
+        row = docs[int(sample.name.split("-")[1])]
+        assert sample.parameters[0] == row["arguments"]["gen_args_0"]["arg_0"]
+        assert sample.expected_output == row["target"]
+    assert sorted(imported.outputs) == sorted(filters)
+    for row in rows:
+        assert imported.outputs[row["filter"]][f"task-{row['doc_id']}"] == row["filtered_resps"][0]
+    assert imported.kept == {"task": "task"}
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(lm_eval_logs(), st.data())
+def test_an_lm_eval_row_whose_recorded_score_differs_from_the_rescore_is_named_by_line(
+    drawn: tuple[list[dict[str, Any]], list[str]], data: st.DataObject
+) -> None:
+    rows, _ = drawn
+    at = data.draw(st.integers(0, len(rows) - 1))
+    rows[at] = {**rows[at], "exact_match": 1.0 - rows[at]["exact_match"]}
+    with pytest.raises(ImportFormatError) as caught:
+        _read_lm_eval(rows)
+    assert caught.value.line == at + 1
+    assert "exact_match" in str(caught.value)

@@ -172,3 +172,26 @@ def test_plain_addresses_copy_the_stored_values_whatever_a_subclass_says(
     assert plain_address(socket.AF_INET, (Host(host), Port(port))) == (host, port)
     plain = plain_address(socket.AF_INET, (Host(host), Port(port)))
     assert type(plain[0]) is str and type(plain[1]) is int  # type: ignore[index]
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.lists(st.tuples(REMOTE, PORTS), min_size=1, max_size=5))
+def test_every_refused_call_is_kept_once_as_an_attempt_in_order(
+    calls: list[tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, int]],
+) -> None:
+    from evalmark.offline import attempts, clear_attempts
+
+    clear_attempts()
+    with offline():
+        for address, port in calls:
+            family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+            with (
+                socket.socket(family, socket.SOCK_STREAM) as raw,
+                pytest.raises(NetworkBlockedError),
+            ):
+                raw.connect((str(address), port))
+    kept = attempts()
+    clear_attempts()
+    assert [(a.host, a.port) for a in kept] == [(str(a), p) for a, p in calls]
+    assert all(a.operation == "connect" for a in kept)
+    assert attempts() == []

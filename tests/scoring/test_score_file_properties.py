@@ -186,3 +186,30 @@ def test_any_bytes_give_a_summary_or_a_typed_error(data: bytes, suffix: str, pol
         options = ScoreOptions(parse_metrics("token_f1"), on_error=policy)
         with contextlib.suppress(EvalmarkError):  # any other exception fails the property
             score_file(src, options, output=Path(folder) / "o.jsonl")
+
+
+BAD_ROWS = st.sampled_from(["not json", "no actual", "actual is a number", "a list"])
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(PAIRS, BAD_ROWS, st.data())
+def test_under_the_fail_policy_a_bad_row_is_named_by_file_and_line_and_nothing_is_written(
+    pairs: list[tuple[str, str]], how: str, data: st.DataObject
+) -> None:
+    at = data.draw(st.integers(0, len(pairs) - 1))
+    lines = [
+        json.dumps({"id": f"r{i}", "expected": e, "actual": a}) for i, (e, a) in enumerate(pairs)
+    ]
+    lines[at] = {
+        "not json": "{'id': 1}",
+        "no actual": json.dumps({"id": "x", "expected": "e"}),
+        "actual is a number": json.dumps({"id": "x", "expected": "e", "actual": 3}),
+        "a list": "[1, 2]",
+    }[how]
+    with tempfile.TemporaryDirectory() as folder:
+        src, out = Path(folder) / "rows.jsonl", Path(folder) / "o.jsonl"
+        src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        with pytest.raises(EvalmarkError) as caught:
+            _score(src, ["token_f1"], 3, out)
+        assert not out.exists()
+    assert f"rows.jsonl, line {at + 1}" in str(caught.value)

@@ -99,6 +99,8 @@ def check_data_syntax(text: str, format: DataFormat) -> EvaluationResult:
         if str(exc).startswith("format must be"):
             raise
         return _parse_failure(format, str(exc), None, None)
+    except RecursionError:
+        return _parse_failure(format, "nested deeper than the parser can follow", None, None)
     return EvaluationResult.passing(1.0, f"parses as {format.upper()}", {"reason": "passed"})
 
 

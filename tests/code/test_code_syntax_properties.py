@@ -1,6 +1,6 @@
 """Property of the data syntax check: any text in any format gives a result (passed, or failed
 with the reason), never an exception, and it passes exactly when the format's own parser reads
-the text."""
+the text; the same for Python source and the compiler."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from evalmark.code import check_data_syntax
+from evalmark.code import check_data_syntax, check_python_syntax
 
 PIECES = st.sampled_from(["[", "]", "{", "}", '"a"', ":", ",", "- ", "a = ", "1", "\n", " "])
 TEXTS = st.text(max_size=30) | st.lists(PIECES, max_size=30).map("".join)
@@ -49,3 +49,22 @@ def test_any_text_gives_a_result_that_passes_exactly_when_the_parser_reads_it(
     if not result.passed:
         assert result.metadata["reason"] == "parse_error"
         assert result.explanation.startswith(f"not valid {format.upper()}")
+
+
+OPERATORS = st.sampled_from(["-", "not ", "(", "[", ".a", "x", "+", "1", " ", "\n", ":", "lambda:"])
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(OPERATORS, max_size=40).map("".join) | st.text(max_size=20))
+@example("-" * 100_000 + "1")  # was a raw MemoryError from the parser
+@example("x" + ".a" * 100_000)  # was a raw RecursionError
+@example("not " * 100_000 + "x")  # was a raw MemoryError
+def test_any_text_gives_a_python_syntax_result_never_an_exception(code: str) -> None:
+    result = check_python_syntax(code)
+    try:
+        compile(code, "solution.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        assert not result.passed
+        assert result.metadata["reason"] == "syntax_error"
+    else:
+        assert result.passed

@@ -138,6 +138,8 @@ def test_an_imported_ragas_suite_folder_holds_the_samples_read(
 @given(st.sampled_from(FORMATS), st.binary(max_size=64) | TEXT.map(str.encode))
 @example("deepeval", b"\x80")  # was a raw UnicodeDecodeError
 @example("ragas", b"\x80")
+@example("ragas", b"[" * 100_000)  # was a RecursionError (every format)
+@example("inspect", b"[" * 100_000)
 @example("lm-eval", b"[1]")  # was an AttributeError
 @example("lm-eval", b'{"metrics": 5}')  # was a TypeError
 @example(

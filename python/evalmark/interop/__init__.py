@@ -56,6 +56,9 @@ def read(
     except UnicodeDecodeError as exc:
         message = f"byte {exc.start} is not UTF-8: save the file as UTF-8 text"
         raise ImportFormatError([Problem(message, path=str(source))]) from None
+    except RecursionError:
+        message = "the data is nested too deeply to read; flatten it"
+        raise ImportFormatError([Problem(message, path=str(source))]) from None
 
 
 def _read(

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from google.protobuf.json_format import MessageToDict
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -233,3 +234,25 @@ def test_annotate_writes_one_linked_verdict_span_per_check_and_traced_case(
         assert span.parent_id == case.metadata["span-id"]
         assert span.name == "gen_ai.evaluation.result"
     assert len({s.span_id for s in spans}) == len(spans)
+
+
+@settings(max_examples=examples(10), deadline=None)
+@given(
+    st.sampled_from(["", '{"resourceSpans": ', '{"resourceSpans": [{"scopeSpans": ']),
+    st.integers(10_000, 200_000),
+    st.sampled_from(["[", '{"a": ']),
+    st.booleans(),
+)
+@example("", 100_000, "[", False)  # was a raw RecursionError from the JSON decoder
+def test_a_request_nested_too_deeply_is_a_trace_error_naming_the_file(
+    prefix: str, depth: int, opener: str, second_line: bool
+) -> None:
+    from evalmark.errors import TraceError
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "deep.jsonl"
+        head = '{"resourceSpans": []}\n' if second_line else ""
+        path.write_text(head + prefix + opener * depth + "\n", encoding="utf-8")
+        with pytest.raises(TraceError) as caught:
+            read_spans(path)
+    assert str(path) in str(caught.value)

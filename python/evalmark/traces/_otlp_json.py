@@ -206,9 +206,16 @@ def request_spans(request: _Request) -> Iterator[Span]:
                 )
 
 
+def _too_deep(path: Path, line: int | None) -> TraceError:
+    message = "the trace request is nested too deeply to read; flatten it"
+    return TraceError([Problem(message, path=str(path), line=line)])
+
+
 def _decode(data: bytes, path: Path, line: int | None) -> _Request:
     try:
         return _DECODER.decode(data)
+    except RecursionError:
+        raise _too_deep(path, line) from None
     except (msgspec.DecodeError, ValueError) as exc:
         raise TraceError(
             [
@@ -236,6 +243,8 @@ def json_spans(path: Path, stream: BinaryIO) -> Iterator[tuple[int, list[Span]]]
         return
     try:
         msgspec.json.decode(first)
+    except RecursionError:
+        raise _too_deep(path, line) from None
     except msgspec.DecodeError:  # an indented request spread over lines: the whole file is one
         whole = first + stream.read()
         yield line, list(request_spans(_decode(whole, path, None)))

@@ -286,3 +286,30 @@ def test_any_bytes_give_a_suite_or_a_suite_error(content: bytes) -> None:
         path.write_bytes(content)
         with contextlib.suppress(SuiteError):
             load_suite(path)
+
+
+JUDGES = st.fixed_dictionaries(
+    {},
+    optional={
+        "kind": st.sampled_from(["rule", "noisy", "rules", "", "RULE"]) | VALUES,
+        "min-overlap": FRACTIONS | VALUES,
+        "flip-rate": FRACTIONS | VALUES,
+        "seed": st.integers(-5, 5) | VALUES,
+    },
+)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(JUDGES)
+def test_a_judge_section_the_loader_accepts_is_valid_under_the_schema(
+    judge: dict[str, Any],
+) -> None:
+    doc = with_value(("judge",), judge)
+    loaded = outcome(doc)
+    stated = {k: v for k, v in judge.items() if v is not None}  # null is the key left out
+    if isinstance(loaded, Suite):
+        assert schema_accepts(with_value(("judge",), stated)), judge
+        if "min-overlap" in stated and judge.get("kind", "rule") == "rule":
+            assert loaded.judge.min_overlap == stated["min-overlap"]
+    elif not schema_accepts(doc):
+        assert any("judge" in str(p) for p in loaded.problems)

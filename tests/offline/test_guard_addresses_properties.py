@@ -195,3 +195,27 @@ def test_every_refused_call_is_kept_once_as_an_attempt_in_order(
     assert [(a.host, a.port) for a in kept] == [(str(a), p) for a, p in calls]
     assert all(a.operation == "connect" for a in kept)
     assert attempts() == []
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.ip_addresses(v=4),
+    st.lists(
+        st.sampled_from(["10.0.0.0/8", "192.0.2.0/24", "127.0.0.0/8", "0.0.0.0/0"]), max_size=2
+    ),
+)
+def test_an_ipv4_mapped_ipv6_address_is_judged_as_its_ipv4_address(
+    address: ipaddress.IPv4Address, networks: list[str]
+) -> None:
+    for entries in (networks, [*networks, "loopback"], []):
+        policy = parse_allow(entries)
+        verdict = policy.allows_host(str(address))
+        assert policy.allows_host(f"::ffff:{address}") == verdict
+        assert policy.allows_host(f"[::ffff:{address}]") == verdict
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.ip_addresses(v=4).map(str), PORTS)
+def test_a_host_given_as_bytes_is_read_as_its_ascii_text(host: str, port: int) -> None:
+    assert plain_address(socket.AF_INET, (host.encode(), port)) == (host, port)
+    assert plain_address(socket.AF_INET, (bytearray(host.encode()), port)) == (host, port)

@@ -161,3 +161,25 @@ def test_any_bytes_give_records_or_a_typed_error(data: bytes, suffix: str, load:
         path.write_bytes(data)
         with contextlib.suppress(EvalmarkError):  # any other exception fails the property
             load(path)
+
+
+ALIASES = {"id": "name", "tests": "test", "entry-point": "entrypoint"}
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(TASKS, st.data())
+def test_a_key_written_as_another_tools_name_is_refused_with_the_key_meant(
+    records: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    at = data.draw(st.integers(0, len(records) - 1))
+    key = data.draw(st.sampled_from(sorted(set(records[at]) & set(ALIASES))))
+    record = {ALIASES[k] if k == key else k: v for k, v in records[at].items()}
+    records = [*records[:at], record, *records[at + 1 :]]
+    with tempfile.TemporaryDirectory() as folder:
+        path = write(Path(folder) / "tasks.jsonl", records)
+        with pytest.raises(DataFileError) as caught:
+            load_tasks(path)
+    assert caught.value.line == at + 1
+    assert f"did you mean '{key.replace('-', '_')}'" in str(caught.value) or (
+        f"did you mean '{key}'" in str(caught.value)
+    )

@@ -213,3 +213,16 @@ def test_under_the_fail_policy_a_bad_row_is_named_by_file_and_line_and_nothing_i
             _score(src, ["token_f1"], 3, out)
         assert not out.exists()
     assert f"rows.jsonl, line {at + 1}" in str(caught.value)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(PAIRS, st.sampled_from([".ndjson", ".json", ".JSONL"]))
+def test_every_json_lines_suffix_reads_as_jsonl(pairs: list[tuple[str, str]], suffix: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        first = write_input(Path(folder) / "rows.jsonl", pairs)
+        other = Path(folder) / f"other{suffix}"
+        other.write_bytes(first.read_bytes())
+        a, b = Path(folder) / "a.jsonl", Path(folder) / "b.jsonl"
+        _score(first, ["token_f1"], 4, a)
+        _score(other, ["token_f1"], 4, b)
+        assert a.read_bytes() == b.read_bytes()

@@ -113,3 +113,26 @@ def test_every_picked_call_is_scored_once_and_reported_with_its_verdict(
     records = sorted(tracer.records, key=lambda r: int(r.sample.split("-")[1]))
     assert [r.sample for r in records] == [f"call-{i}" for i in picked]
     assert [r.passed for r in records] == ["a" in outputs[i] for i in picked]
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(
+    RATES, st.integers(0, 2**32), st.lists(st.sampled_from(["q1", "q2", "q3", "名"]), max_size=20)
+)
+def test_a_monitor_picking_by_key_scores_every_call_of_a_picked_request(
+    rate: float, seed: int, questions: list[str]
+) -> None:
+    tracer = RecordingTracer()
+    with Monitor(
+        [Contains("a")], sample_rate=rate, seed=seed, tracer=tracer, key=lambda q: q
+    ) as watch:
+        queued = [watch.observe("a", q) for q in questions]
+        assert watch.flush(timeout=60)
+    picker = CallPicker(rate, seed)
+    assert queued == [picker.picks(0, q) for q in questions]
+    by_question = {
+        q: {ok for ok, other in zip(queued, questions, strict=True) if other == q}
+        for q in questions
+    }
+    assert all(len(verdicts) == 1 for verdicts in by_question.values())
+    assert len(tracer.records) == sum(queued)

@@ -215,3 +215,49 @@ def test_a_score_that_is_not_a_finite_number_is_refused_naming_the_case(
 def test_a_checks_history_name_is_a_fixed_point(name: str) -> None:
     once = check_name(name)
     assert check_name(once) == once
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(st.sampled_from(["refund", "login", "名"]), st.booleans(), st.floats(0, 1)),
+            min_size=1,
+            max_size=3,
+            unique_by=lambda t: t[0],
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_runs_appended_are_read_back_after_the_database_is_reopened(
+    runs: list[list[tuple[str, bool, float]]],
+) -> None:
+    records = [
+        RunRecord(
+            suite="s",
+            source="s.yaml",
+            started_at="2026-01-01T00:00:00Z",
+            duration_s=1.0,
+            evalmark_version="0",
+            results=tuple(
+                CaseResult(case=c, strategy="exact", passed=ok, score=score, identity=IDENTITY)
+                for c, ok, score in rows
+            ),
+        )
+        for rows in runs
+    ]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "h.sqlite"
+        store = open_history(path)
+        try:
+            ids = [store.append(r) for r in records]
+        finally:
+            store.close()
+        again = open_history(path)
+        try:
+            back = [again.results_of(i) for i in ids]
+        finally:
+            again.close()
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert back == [list(r.results) for r in records]

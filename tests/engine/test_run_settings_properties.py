@@ -99,7 +99,9 @@ def test_cases_pair_with_samples_by_name_in_any_order(
     assert render_report(report, "json") == render_report(again, "json")
 
 
-ANSWERS = st.lists(st.tuples(st.sampled_from(["x", "y", "xy", ""]), st.booleans()), min_size=1, max_size=8)
+ANSWERS = st.lists(
+    st.tuples(st.sampled_from(["x", "y", "xy", ""]), st.booleans()), min_size=1, max_size=8
+)
 
 
 def samples_of(rows: list[tuple[str, bool]]) -> Samples:

@@ -63,6 +63,10 @@ def check_python_syntax(code: str, *, filename: str = "solution.py") -> Evaluati
     except ValueError as exc:  # e.g. a NUL byte in the source
         meta = {"reason": "syntax_error", "message": str(exc)}
         return EvaluationResult.failing(f"Python syntax error: {exc}", metadata=meta)
+    except (RecursionError, MemoryError):  # CPython's parser on very deep nesting
+        message = "nested deeper than the Python parser can follow"
+        meta = {"reason": "syntax_error", "message": message}
+        return EvaluationResult.failing(f"Python syntax error: {message}", metadata=meta)
     return EvaluationResult.passing(1.0, "parses and compiles as Python", {"reason": "passed"})
 
 
@@ -99,6 +103,8 @@ def check_data_syntax(text: str, format: DataFormat) -> EvaluationResult:
         if str(exc).startswith("format must be"):
             raise
         return _parse_failure(format, str(exc), None, None)
+    except RecursionError:
+        return _parse_failure(format, "nested deeper than the parser can follow", None, None)
     return EvaluationResult.passing(1.0, f"parses as {format.upper()}", {"reason": "passed"})
 
 

@@ -51,7 +51,25 @@ def read(
     source = Path(path)
     if not source.is_file():
         raise ImportFormatError([Problem("no such file", path=str(source))])
-    losses = Losses(allow_loss)
+    try:
+        return _read(format, source, Losses(allow_loss), data_dir, eval_name, log, options)
+    except UnicodeDecodeError as exc:
+        message = f"byte {exc.start} is not UTF-8: save the file as UTF-8 text"
+        raise ImportFormatError([Problem(message, path=str(source))]) from None
+    except RecursionError:
+        message = "the data is nested too deeply to read; flatten it"
+        raise ImportFormatError([Problem(message, path=str(source))]) from None
+
+
+def _read(
+    format: str,
+    source: Path,
+    losses: Losses,
+    data_dir: str | None,
+    eval_name: str | None,
+    log: str | None,
+    options: Mapping[str, Any] | None,
+) -> Imported:
     if format == "promptfoo":
         from evalmark.interop._promptfoo import read_promptfoo
 

@@ -76,7 +76,11 @@ def read_lm_eval(path: Path, losses: Losses, *, options: Mapping[str, Any]) -> I
             row = json.loads(text)
         except ValueError as exc:
             raise _error(f"not JSON: {exc}", path, line) from None
+        if not isinstance(row, Mapping):
+            raise _error("a line of a samples log is a JSON object (one document)", path, line)
         metrics = row.get("metrics", [])
+        if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
+            raise _error("'metrics' must be a list of metric names", path, line, "metrics")
         for key in sorted(set(row) - _KEYS - set(metrics)):
             losses.refuse(key, f"field {key!r} is not carried", str(path), line, key)
         for metric in metrics:
@@ -127,6 +131,8 @@ def read_lm_eval(path: Path, losses: Losses, *, options: Mapping[str, Any]) -> I
         scores = {m: row[m] for m in metrics if m in row}
         recorded.setdefault(name, {})[build] = scores
         if "exact_match" in scores:
+            if not isinstance(scores["exact_match"], int | float):
+                raise _error("'exact_match' must be a number (0 or 1)", path, line, "exact_match")
             again = lm_eval_exact_match(
                 answer,
                 target,

@@ -37,7 +37,7 @@ class _AnyValue(msgspec.Struct, gc=False, rename="camel"):
 
 
 class _KeyValue(msgspec.Struct, gc=False):
-    key: str
+    key: str = ""  # a protobuf JSON printer leaves an empty key out
     value: _AnyValue | None = None
 
 
@@ -134,8 +134,17 @@ def _value(v: _AnyValue | None) -> Any:
     if v.kvlist_value is not None:
         return {kv.key: _value(kv.value) for kv in v.kvlist_value.values}
     if v.bytes_value is not None:
-        return v.bytes_value
+        return _bytes_hex(v.bytes_value)
     return None
+
+
+def _bytes_hex(value: str) -> str:
+    """A ``bytesValue`` (base64 in OTLP JSON) as lower-case hex, as the protobuf reader gives
+    it; text that is not base64 is kept as written."""
+    try:
+        return base64.b64decode(value, validate=True).hex()
+    except (binascii.Error, ValueError):
+        return value
 
 
 def _attributes(pairs: list[_KeyValue]) -> dict[str, Any]:
@@ -200,9 +209,16 @@ def request_spans(request: _Request) -> Iterator[Span]:
                 )
 
 
+def _too_deep(path: Path, line: int | None) -> TraceError:
+    message = "the trace request is nested too deeply to read; flatten it"
+    return TraceError([Problem(message, path=str(path), line=line)])
+
+
 def _decode(data: bytes, path: Path, line: int | None) -> _Request:
     try:
         return _DECODER.decode(data)
+    except RecursionError:
+        raise _too_deep(path, line) from None
     except (msgspec.DecodeError, ValueError) as exc:
         raise TraceError(
             [
@@ -230,6 +246,8 @@ def json_spans(path: Path, stream: BinaryIO) -> Iterator[tuple[int, list[Span]]]
         return
     try:
         msgspec.json.decode(first)
+    except RecursionError:
+        raise _too_deep(path, line) from None
     except msgspec.DecodeError:  # an indented request spread over lines: the whole file is one
         whole = first + stream.read()
         yield line, list(request_spans(_decode(whole, path, None)))

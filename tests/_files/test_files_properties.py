@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from evalmark import load_conversations, load_samples, load_suite, load_test_cases
@@ -261,6 +261,7 @@ GOOD_CODE_CONFIG = (
         nested_file(".yaml", GOOD_CODE_CONFIG.replace(b"{timeout: 4", b"{timeout: NEST")),
     )
 )
+@example(content=b"sandbox:\t[]\n(:")  # an unhashable sandbox value raised TypeError
 def test_the_code_config_loader_gives_a_result_or_a_typed_error(content: bytes) -> None:
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "tasks.yaml").write_bytes(b"- id: t\n  prompt: p\n  tests: 'assert True'\n")

@@ -179,9 +179,9 @@ def test_plain_addresses_copy_the_stored_values_whatever_a_subclass_says(
 def test_every_refused_call_is_kept_once_as_an_attempt_in_order(
     calls: list[tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, int]],
 ) -> None:
-    from evalmark.offline import attempts, clear_attempts
+    from evalmark.offline import attempts
 
-    clear_attempts()
+    attempts(clear=True)
     with offline():
         for address, port in calls:
             family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
@@ -191,7 +191,7 @@ def test_every_refused_call_is_kept_once_as_an_attempt_in_order(
             ):
                 raw.connect((str(address), port))
     kept = attempts()
-    clear_attempts()
+    attempts(clear=True)
     assert [(a.host, a.port) for a in kept] == [(str(a), p) for a, p in calls]
     assert all(a.operation == "connect" for a in kept)
     assert attempts() == []

@@ -60,7 +60,8 @@ def test_spans_in_any_order_and_any_requests_give_the_same_cases(
         expected = sorted(read(first, match="session.id"), key=lambda c: c.name or "")
         got = sorted(read(again, match="session.id"), key=lambda c: c.name or "")
     assert [c.name for c in got] == sorted(names)
-    assert got == expected
+    # the files differ, so each case's trace-file hash does too: compare the rest
+    assert [tp.unsourced(c) for c in got] == [tp.unsourced(c) for c in expected]
 
 
 def span(trace: str, number: int) -> Span:

@@ -149,7 +149,7 @@ def _build(reader: _Reader, values: dict[str, tuple[yaml.Node, Any]]) -> CodeCon
     options: dict[str, Any] = {}
     if "sandbox" in values:
         node, value = values["sandbox"]
-        if value not in SANDBOXES:
+        if not isinstance(value, str) or value not in SANDBOXES:
             reader.problem(node, f"sandbox must be one of {', '.join(sorted(SANDBOXES))}")
         options["sandbox"] = value
     for key, allowed in (("extract", ("markdown", "none")), ("select", ("first", "last", "all"))):

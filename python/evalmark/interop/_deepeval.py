@@ -62,8 +62,8 @@ def _rows(path: Path) -> Iterator[tuple[int, Any]]:
                     raise _error(f"not JSON: {exc}", path, number) from None
     elif path.suffix == ".json":
         # the JSON reader, not YAML's: YAML refuses a character escaped as a surrogate pair
-        for record in read_json(path.read_bytes(), str(path), ImportFormatError):
-            yield record.line, record.value
+        for item in read_json(path.read_bytes(), str(path), ImportFormatError):
+            yield item.line, item.value
     else:
         record = read_yaml_document(path.read_bytes(), str(path), ImportFormatError)
         if record is None or not isinstance(record.value, list):

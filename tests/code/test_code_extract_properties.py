@@ -1,7 +1,8 @@
 """Properties of code extraction and pass@k at their edges: aliases name one language whatever
 their case, a block's line is its opening fence, an indented fence's block is dedented, the other
-fence character never closes a block, first/last/all pick the ends of the same list, and pass@k
-meets its closed forms at k = 1 and k = n."""
+fence character never closes a block, first/last/all pick the ends of the same list, the first
+block not skipped is taken, a function extractor's blank answer is no code, a Python syntax
+error is reported at its line, and pass@k meets its closed forms at k = 1 and k = n."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from evalmark.code import extract_code
+from evalmark.code import check_python_syntax, extract_code
 from evalmark.code._extract import _ALIASES, language_aliases, markdown_blocks
 from evalmark.code._passk import mean_pass_at_k, pass_at_k
 
@@ -124,3 +125,44 @@ def test_repeating_every_task_leaves_the_mean_pass_at_k_unchanged(
 ) -> None:
     k = min(n for n, _ in tasks)
     assert mean_pass_at_k(tasks * times, k) == pytest.approx(mean_pass_at_k(tasks, k), abs=1e-12)
+
+
+@settings(max_examples=examples(200))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["", "python", "text", "console", "output"]), BODY), max_size=5
+    ),
+    st.sets(st.sampled_from(["text", "console", "output", "python"])),
+)
+def test_without_a_language_the_first_block_not_skipped_is_taken(
+    blocks: list[tuple[str, list[str]]], skip: set[str]
+) -> None:
+    text = "\n".join("\n".join([f"```{lang}", *body, "```"]) for lang, body in blocks)
+    found = extract_code(text, skip=skip)
+    kept = [body for lang, body in blocks if lang not in skip]
+    if kept:
+        assert found.code == "\n".join(kept[0]) + "\n"
+    else:
+        assert found.code is None and found.reason
+
+
+@settings(max_examples=examples(200))
+@given(st.none() | st.text(max_size=8), st.text(max_size=8))
+def test_a_function_extractor_gives_its_code_or_nothing_when_blank(
+    returned: str | None, reply: str
+) -> None:
+    found = extract_code(reply, lambda _: returned)
+    if returned is None or not returned.strip():
+        assert not found.ok and "found no code" in found.reason
+    else:
+        assert found.ok and found.code == returned
+
+
+@settings(max_examples=examples(200))
+@given(st.integers(0, 8), st.integers(0, 8), st.sampled_from(["x = = 1", "def f(:", "1 +* 2"]))
+def test_a_python_syntax_error_is_reported_at_its_line(before: int, after: int, bad: str) -> None:
+    lines = [f"v{i} = {i}" for i in range(before)] + [bad] + [f"w{i} = {i}" for i in range(after)]
+    result = check_python_syntax("\n".join(lines) + "\n")
+    assert not result.passed
+    assert result.metadata["line"] == before + 1
+    assert f"line {before + 1}," in result.explanation

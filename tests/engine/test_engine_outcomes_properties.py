@@ -1,8 +1,8 @@
 """Properties of what the engine reports for generated samples and answers: exact match passes
-exactly the equal answers and the counts add up; a sample's results do not depend on the other
-samples or on the other checks run beside it; a case passes exactly when each of its checks does,
-so the case pass rate never exceeds the check pass rate; and the failing rows are exactly the
-samples with a failed check."""
+exactly the equal answers (folding case by default) and the counts add up; a sample's results
+do not depend on the other samples or on the other checks run beside it; a case passes exactly
+when each of its checks does, so the case pass rate never exceeds the check pass rate; and the
+failing rows are exactly the samples with a failed check."""
 
 from __future__ import annotations
 
@@ -49,9 +49,15 @@ def results(report: Report) -> dict[str, dict[str, Any]]:
 def test_exact_match_passes_exactly_the_equal_answers_and_the_counts_add_up(
     cases: list[tuple[str, str, list[str]]],
 ) -> None:
-    report = Scorer(concurrency=1).evaluate(samples_of(cases), echo, ExactMatch())
-    equal = [answer.strip() == want.strip() for want, answer, _ in cases]
-    assert [row.results[report.strategies[0]].passed for row in report.rows()] == equal
+    items = samples_of(cases)
+    strict = Scorer(concurrency=1).evaluate(items, echo, ExactMatch(case=False))
+    folded = Scorer(concurrency=1).evaluate(items, echo, ExactMatch())
+    # the words hold no punctuation or extra spaces: only the case can differ
+    same_case = [answer == want for want, answer, _ in cases]
+    equal = [answer.lower() == want.lower() for want, answer, _ in cases]
+    assert [row.results[strict.strategies[0]].passed for row in strict.rows()] == same_case
+    assert [row.results[folded.strategies[0]].passed for row in folded.rows()] == equal
+    report = folded
     assert report.passed == sum(equal) and report.failed == len(cases) - sum(equal)
     assert report.errors == 0 and report.evaluations == len(cases)
     assert report.pass_rate == sum(equal) / len(cases)

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from evalmark._files.json_read import read_json
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses, source_hash
@@ -59,6 +60,10 @@ def _rows(path: Path) -> Iterator[tuple[int, Any]]:
                     yield number, json.loads(text)
                 except ValueError as exc:
                     raise _error(f"not JSON: {exc}", path, number) from None
+    elif path.suffix == ".json":
+        # the JSON reader, not YAML's: YAML refuses a character escaped as a surrogate pair
+        for item in read_json(path.read_bytes(), str(path), ImportFormatError):
+            yield item.line, item.value
     else:
         record = read_yaml_document(path.read_bytes(), str(path), ImportFormatError)
         if record is None or not isinstance(record.value, list):

@@ -76,9 +76,16 @@ class _Reader:
 
     def line(self, where: tuple[str | int, ...]) -> int | None:
         if self._record is None:
-            self._record = read_yaml_document(
-                self.path.read_bytes(), str(self.path), ImportFormatError
-            )
+            try:
+                self._record = read_yaml_document(
+                    self.path.read_bytes(), str(self.path), ImportFormatError
+                )
+            except ImportFormatError:
+                if self.path.suffix != ".json":
+                    raise
+                # JSON that YAML cannot read (a character escaped as a surrogate pair): the
+                # problem is reported without its line rather than hidden behind YAML's
+                return None
         if self._record is None:
             return None
         return self._record.position(where)[0] if where else self._record.line

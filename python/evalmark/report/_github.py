@@ -52,7 +52,8 @@ def github_enabled(flag: bool | None) -> bool:
 
 def sample_lines(paths: Iterable[Path]) -> dict[str, tuple[Path, int]]:
     """Where each sample starts: its name → (file, 1-based line), for YAML, JSON and JSONL."""
-    from evalmark._files.yaml_read import read_yaml, read_yaml_document
+    from evalmark._files.json_read import read_json
+    from evalmark._files.yaml_read import read_yaml
 
     found: dict[str, tuple[Path, int]] = {}
     for path in paths:
@@ -64,12 +65,10 @@ def sample_lines(paths: Iterable[Path]) -> dict[str, tuple[Path, int]]:
                     found.setdefault(record["name"], (path, number))
             continue
         if path.suffix == ".json":
-            document = read_yaml_document(data, str(path), SampleError)
-            items = document.value if document is not None else []
-            for index, item in enumerate(items if isinstance(items, list) else []):
-                if isinstance(item, Mapping) and isinstance(item.get("name"), str):
-                    assert document is not None
-                    found.setdefault(item["name"], (path, document.position((index,))[0]))
+            # the JSON reader, as the samples loader: YAML refuses a surrogate-pair escape
+            for item in read_json(data, str(path), SampleError):
+                if isinstance(item.value, Mapping) and isinstance(item.value.get("name"), str):
+                    found.setdefault(item.value["name"], (path, item.line))
             continue
         for raw in read_yaml(data, str(path), SampleError):
             if isinstance(raw.value, Mapping) and isinstance(raw.value.get("name"), str):

@@ -13,14 +13,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evalmark.noise._exact import (
-    RatesLike,
-    check_repeats,
-    fail_probabilities,
-    suite_distribution,
-)
+from evalmark.noise._exact import RatesLike, check_repeats
 from evalmark.noise._gates import Gate, make_gates, min_passing
 from evalmark.noise._rates import ErrorRates, JudgeRates, as_error_rates, check_probability
+from evalmark.noise._recommend import (
+    GateRow,
+    Recommendation,
+    exact_rows,
+    gate_row,
+    informative,
+    recommend,
+)
 from evalmark.noise._simulate import simulate_gates
 from evalmark.noise._sizing import CasesNeeded, cases_needed, scaled_kind_counts
 from evalmark.noise._suite import BuildTruth
@@ -38,44 +41,6 @@ __all__ = [
     "scaled_kind_counts",
     "tune",
 ]
-
-# Below this a probability prints as 0.0000 (and above 1 minus it, as 1.0000): default gates that
-# both builds fail almost never, or almost always, tell nothing and are left out of the table.
-_NEGLIGIBLE = 0.5e-4
-
-
-@dataclass(frozen=True, slots=True)
-class GateRow:
-    """One candidate gate at one noise level: exact risks and, when simulated, the counts."""
-
-    gate: Gate
-    healthy_fails: float
-    regressed_fails: float
-    healthy_simulated: int | None = None
-    regressed_simulated: int | None = None
-
-    @property
-    def miss(self) -> float:
-        """The probability that the gate lets the regressed build through."""
-        return 1.0 - self.regressed_fails
-
-
-@dataclass(frozen=True, slots=True)
-class Recommendation:
-    """The gate that keeps false alarms under the target and catches the regression most often.
-
-    ``gate`` is ``None`` when no candidate keeps the false-alarm rate under the target.
-    """
-
-    gate: Gate | None
-    false_alarm: float | None
-    miss: float | None
-    meets_max_miss: bool
-
-    @property
-    def meets(self) -> bool:
-        """True when the gate keeps both the false-alarm and the miss rate within the limits."""
-        return self.gate is not None and self.meets_max_miss
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,13 +167,13 @@ def tune(
     levels = []
     for item, model in zip(noise, models, strict=True):
         measured = item if isinstance(item, JudgeRates) else None
-        exact = _exact_rows(healthy, regressed, model, all_gates, base)
+        exact = exact_rows(healthy, regressed, model, all_gates, base)
         shown: Sequence[int] = range(len(all_gates))
         if thresholds is None:
             shown = [
                 i
                 for i in shown
-                if i == 0 or _informative(*exact[i]) or all_gates[i].min_passing == keep
+                if i == 0 or informative(*exact[i][:2]) or all_gates[i].min_passing == keep
             ]
         gates = [all_gates[i] for i in shown]
         healthy_counts, regressed_counts = (
@@ -218,16 +183,17 @@ def tune(
         rows = tuple(
             GateRow(
                 all_gates[i],
-                *exact[i],
+                *exact[i][:2],
                 healthy_counts[all_gates[i].min_passing],
                 regressed_counts[all_gates[i].min_passing],
+                exact[i][2],
             )
             for i in shown
         )
         independent_rows: tuple[GateRow, ...] = ()
         if model.overdispersion > 0.0:
-            plain = _exact_rows(healthy, regressed, model.independent, gates, base)
-            independent_rows = tuple(GateRow(g, *r) for g, r in zip(gates, plain, strict=True))
+            plain = exact_rows(healthy, regressed, model.independent, gates, base)
+            independent_rows = tuple(gate_row(g, r) for g, r in zip(gates, plain, strict=True))
         options = tuple(
             _option(
                 healthy,
@@ -301,15 +267,17 @@ def _option(
     max_cases: int,
     confidence: float,
 ) -> RepeatOption:
-    exact = _exact_rows(healthy, regressed, model, gates, repeats)
-    rows = [GateRow(g, *r) for g, r in zip(gates, exact, strict=True)]
+    exact = exact_rows(healthy, regressed, model, gates, repeats)
+    rows = [gate_row(g, r) for g, r in zip(gates, exact, strict=True)]
     rec = recommend(rows, max_false_alarm, max_miss)
     independent_false_alarm = independent_miss = None
     uncertainty = None
     if rec.gate is not None:
         if model.overdispersion > 0.0:
-            ((h, r),) = _exact_rows(healthy, regressed, model.independent, [rec.gate], repeats)
-            independent_false_alarm, independent_miss = h, 1.0 - r
+            ((h, _, passes),) = exact_rows(
+                healthy, regressed, model.independent, [rec.gate], repeats
+            )
+            independent_false_alarm, independent_miss = h, passes
         if measured is not None:
             (uncertainty,) = posterior_rows(
                 healthy, regressed, measured, [rec.gate], repeats=repeats, confidence=confidence
@@ -339,35 +307,6 @@ def _sizing_from(recommendation: Recommendation, cases: int) -> int:
     suite's size) when the suite meets the limits, else at the suite's size: a suite that
     misses them is told how far to grow, never to shrink."""
     return 1 if recommendation.meets else max(cases, 1)
-
-
-def recommend(rows: Sequence[GateRow], max_false_alarm: float, max_miss: float) -> Recommendation:
-    """Among gates failing the healthy build at most ``max_false_alarm`` of the time, the one
-    failing the regressed build most often (ties: fewer false alarms, then the stricter gate)."""
-    allowed = [row for row in rows if row.healthy_fails <= max_false_alarm]
-    if not allowed:
-        return Recommendation(None, None, None, meets_max_miss=False)
-    best = max(
-        allowed, key=lambda row: (row.regressed_fails, -row.healthy_fails, row.gate.min_passing)
-    )
-    return Recommendation(best.gate, best.healthy_fails, best.miss, best.miss <= max_miss)
-
-
-def _informative(healthy_fails: float, regressed_fails: float) -> bool:
-    low, high = sorted((healthy_fails, regressed_fails))
-    return high >= _NEGLIGIBLE and low <= 1.0 - _NEGLIGIBLE
-
-
-def _exact_rows(
-    healthy: BuildTruth,
-    regressed: BuildTruth,
-    rates: ErrorRates,
-    gates: Sequence[Gate],
-    repeats: int,
-) -> list[tuple[float, float]]:
-    below_h = fail_probabilities(suite_distribution(healthy, rates, repeats=repeats))
-    below_r = fail_probabilities(suite_distribution(regressed, rates, repeats=repeats))
-    return [(float(below_h[g.min_passing]), float(below_r[g.min_passing])) for g in gates]
 
 
 def _simulated(

@@ -190,3 +190,24 @@ def test_cli_ray_engine_bad_rows_follow_the_policy(
     assert main([*base, "--on-error", "null"]) == 0
     scores = [json.loads(line)["token_f1"] for line in out.read_text().splitlines()]
     assert scores == [1.0, 0.0, None, 1.0]
+
+
+def test_score_file_on_ray_gives_the_local_files_and_summary(tmp_path: Path) -> None:
+    src = write_pairs(tmp_path)
+    options = ScoreOptions(parse_metrics(METRICS), chunk_size=29, on_error="null")
+    files = {}
+    for engine, score in (("local", score_file), ("ray", evalmark.ray.score_file_on_ray)):
+        out, summary = tmp_path / f"{engine}.jsonl", tmp_path / f"{engine}.json"
+        files[engine] = (score(src, options, output=out, summary_path=summary), out, summary)
+    (local, local_out, local_summary), (remote, ray_out, ray_summary) = files.values()
+    assert remote == local and remote.rows == len(PAIRS)
+    assert ray_out.read_bytes() == local_out.read_bytes()
+    assert ray_summary.read_bytes() == local_summary.read_bytes()
+
+
+def test_score_file_on_ray_refuses_the_local_only_options(tmp_path: Path) -> None:
+    src = write_pairs(tmp_path)
+    capped = ScoreOptions(parse_metrics(["token_f1"]), max_chars=10)
+    with pytest.raises(ValueError, match="--max-chars works with --engine local only"):
+        evalmark.ray.score_file_on_ray(src, capped, output=tmp_path / "out.jsonl")
+    assert not (tmp_path / "out.jsonl").exists()

@@ -109,3 +109,17 @@ def test_no_tests_folder_shadows_an_import() -> None:
         name for name in ("pytest", "hypothesis", "evalmark") if (TESTS / name).exists()
     )
     assert not shadowing, "tests folders named like an imported package: " + ", ".join(shadowing)
+
+
+def test_every_test_module_name_is_unique() -> None:
+    # Test folders have no __init__.py: each module of tests/ and of its folders is imported by
+    # its bare name, so two of one name cannot both be collected (or both be imported as a
+    # helper). Deeper folders hold data and the scripts that made it.
+    seen: dict[str, list[str]] = {}
+    for path in sorted([*TESTS.glob("*.py"), *TESTS.glob("*/*.py")]):
+        if path.name != "conftest.py":
+            seen.setdefault(path.stem, []).append(path.relative_to(TESTS).as_posix())
+    twice = {name: paths for name, paths in seen.items() if len(paths) > 1}
+    assert not twice, "test modules sharing a name: " + "; ".join(
+        ", ".join(paths) for paths in twice.values()
+    )

@@ -19,15 +19,15 @@ import evalmark
 PACKAGE = Path(evalmark.__file__).resolve().parent
 TESTS = Path(__file__).resolve().parent
 
-# A public package whose tests folder has another name. ``tests/pytest`` would shadow the
-# ``pytest`` import for the files in it (the folder is put on sys.path).
+# A public package whose tests folder has another name: a folder ``tests/pytest`` risks
+# shadowing the ``pytest`` import (``tests/`` is on sys.path).
 FOLDER_OF = {"pytest": "pytest_plugin"}
 
 # Tests folders that are not the tests of a public package, and why.
 NOT_PACKAGES = {
     "_files": "the private package evalmark._files (the one reader per format, the one writer)",
     "docs": "the documentation's examples, outputs and cross references",
-    "golden": "the bundled golden data sets and suites (read by tests elsewhere too)",
+    "golden": "the checks of the bundled golden data sets and suites themselves",
     "golden_reports": "reports as rendered byte for byte, no tests of their own",
 }
 

@@ -195,14 +195,16 @@ def test_cli_ray_engine_bad_rows_follow_the_policy(
 def test_score_file_on_ray_gives_the_local_files_and_summary(tmp_path: Path) -> None:
     src = write_pairs(tmp_path)
     options = ScoreOptions(parse_metrics(METRICS), chunk_size=29, on_error="null")
-    files = {}
-    for engine, score in (("local", score_file), ("ray", evalmark.ray.score_file_on_ray)):
-        out, summary = tmp_path / f"{engine}.jsonl", tmp_path / f"{engine}.json"
-        files[engine] = (score(src, options, output=out, summary_path=summary), out, summary)
-    (local, local_out, local_summary), (remote, ray_out, ray_summary) = files.values()
+    local = score_file(
+        src, options, output=tmp_path / "local.jsonl", summary_path=tmp_path / "local.json"
+    )
+    remote = evalmark.ray.score_file_on_ray(
+        src, options, output=tmp_path / "ray.jsonl", summary_path=tmp_path / "ray.json"
+    )
     assert remote == local and remote.rows == len(PAIRS)
-    assert ray_out.read_bytes() == local_out.read_bytes()
-    assert ray_summary.read_bytes() == local_summary.read_bytes()
+    for suffix in (".jsonl", ".json"):
+        written = (tmp_path / f"ray{suffix}").read_bytes()
+        assert written == (tmp_path / f"local{suffix}").read_bytes()
 
 
 def test_score_file_on_ray_refuses_the_local_only_options(tmp_path: Path) -> None:

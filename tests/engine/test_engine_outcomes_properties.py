@@ -12,29 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from evalmark import Sample, Samples, Scorer
+from engine_cases import CASES_AND_CASE as CASES
+from engine_cases import echo, samples_of
+from evalmark import Scorer
 from evalmark.report import Report
 from evalmark.strategies import Contains, ExactMatch, TokenF1
-
-WORDS = st.sampled_from(["yes", "no", "maybe", "the answer", "42", "Paris", "paris"])
-CASES = st.lists(
-    st.tuples(WORDS, WORDS, st.lists(st.sampled_from(["a", "b"]), max_size=2, unique=True)),
-    min_size=1,
-    max_size=10,
-)
-
-
-def samples_of(cases: list[tuple[str, str, list[str]]]) -> Samples:
-    return Samples(
-        tuple(
-            Sample(name=f"s{i}", parameters=[answer], expected_output=want, tags=tuple(tags))
-            for i, (want, answer, tags) in enumerate(cases)
-        )
-    )
-
-
-def echo(answer: str) -> str:
-    return answer
 
 
 def results(report: Report) -> dict[str, dict[str, Any]]:

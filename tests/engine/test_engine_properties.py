@@ -17,6 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from budget import examples
+from engine_cases import CASES, echo, samples_of
 from evalmark import EvaluationResult, Sample, Samples, Scorer
 from evalmark.gates import pass_rate_gate, require_suite_pass_rate
 from evalmark.gates._rules import check_cases, check_repeats
@@ -25,27 +26,6 @@ from evalmark.noise._gates import min_passing, passes
 from evalmark.report import Report, SuiteReport, render_report
 from evalmark.results._results import ResultColumn
 from evalmark.strategies import Contains, ExactMatch, TokenF1
-
-WORDS = st.sampled_from(["yes", "no", "maybe", "the answer", "42", "Paris"])
-# (expected, given answer, tags) per sample
-CASES = st.lists(
-    st.tuples(WORDS, WORDS, st.lists(st.sampled_from(["a", "b"]), max_size=2, unique=True)),
-    min_size=1,
-    max_size=10,
-)
-
-
-def samples_of(cases: list[tuple[str, str, list[str]]]) -> Samples:
-    return Samples(
-        tuple(
-            Sample(name=f"s{i}", parameters=[answer], expected_output=want, tags=tuple(tags))
-            for i, (want, answer, tags) in enumerate(cases)
-        )
-    )
-
-
-def echo(answer: str) -> str:
-    return answer
 
 
 def by_sample(report: Report) -> dict[str, Any]:

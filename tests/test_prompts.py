@@ -5,16 +5,19 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import get_args
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalmark.prompts as public
+from budget import examples
 from evalmark.errors import PromptFileError, PromptVariableError
 from evalmark.models._prompts import (
     CATALOG,
     GROUPS,
+    PARSE_MODES,
     PROMPTS,
     JudgePrompt,
     get_prompt,
@@ -29,7 +32,9 @@ from evalmark.models._prompts.checksums import (
     write_checksums,
 )
 from evalmark.models._prompts.fence import read_blocks
+from evalmark.models._prompts.templates import parse_verdict, replace_verdict
 from evalmark.models._structured import ResponseSpec
+from evalmark.prompts import FewShotExample, ParseMode, Verdict
 
 # What the issue asks the catalog to grade, group by group (names are ours).
 WANTED = {
@@ -367,3 +372,52 @@ header: evalmark-mine
     prompt = parse_prompt(good.replace("evalmark-mine", "evalmark-judge"), "mine.md")
     assert prompt.reply == "grade" and prompt.variable("response").block == "ANSWER"
     assert prompt.render(response="r")[1]["content"].startswith("evalmark-judge: mine\n")
+
+
+REPLY_PARTS = st.lists(
+    st.sampled_from(["ok", "because", "yes", "no", "\n", "VERDICT: no", "GRADE: 2"])
+)
+VERDICTS = st.one_of(
+    st.booleans().map(lambda passed: Verdict(kind="binary", passed=passed)),
+    st.integers(0, 10).map(lambda grade: Verdict(kind="graded", grade=grade)),
+)
+
+
+@settings(max_examples=examples(150))
+@given(REPLY_PARTS.map(" ".join), VERDICTS)
+def test_a_rewritten_verdict_reads_back_when_no_other_kind_follows(
+    text: str, verdict: Verdict
+) -> None:
+    before = parse_verdict(text)
+    rewritten = replace_verdict(text, verdict)
+    if before is None or before.kind == verdict.kind:
+        assert parse_verdict(rewritten) == verdict
+    assert parse_verdict(replace_verdict(rewritten, verdict)) == parse_verdict(rewritten)
+
+
+@settings(max_examples=examples(100))
+@given(
+    st.dictionaries(st.sampled_from(["inputs", "outputs"]), st.text(max_size=8), min_size=1),
+    st.booleans() | st.floats(0, 1),
+    st.text(max_size=8),
+)
+def test_a_few_shot_example_reads_from_a_mapping_of_its_values_score_and_reasoning(
+    values: dict[str, str], score: object, reasoning: str
+) -> None:
+    example = FewShotExample.of({**values, "score": score, "reasoning": reasoning})
+    assert example == FewShotExample(values, score, reasoning)
+    assert FewShotExample.of(example) is example
+    assert FewShotExample.of({**values, "score": score}).reasoning == ""
+    with pytest.raises(ValueError, match="'score'"):
+        FewShotExample.of(values)
+
+
+@settings(max_examples=examples(60))
+@given(st.text(st.characters(exclude_categories=("Cs",), exclude_characters="<>"), max_size=30))
+def test_every_parse_mode_renders_the_values_with_its_own_instruction(text: str) -> None:
+    assert get_args(ParseMode) == PARSE_MODES
+    prompt = get_prompt("toxicity")
+    contents = [prompt.render(outputs=text, parse=mode)[1]["content"] for mode in PARSE_MODES]
+    assert len(set(contents)) == len(PARSE_MODES)
+    for content in contents:
+        assert read_blocks(content)["OUTPUTS"] == text

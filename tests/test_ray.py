@@ -190,3 +190,26 @@ def test_cli_ray_engine_bad_rows_follow_the_policy(
     assert main([*base, "--on-error", "null"]) == 0
     scores = [json.loads(line)["token_f1"] for line in out.read_text().splitlines()]
     assert scores == [1.0, 0.0, None, 1.0]
+
+
+def test_score_file_on_ray_gives_the_local_files_and_summary(tmp_path: Path) -> None:
+    src = write_pairs(tmp_path)
+    options = ScoreOptions(parse_metrics(METRICS), chunk_size=29, on_error="null")
+    local = score_file(
+        src, options, output=tmp_path / "local.jsonl", summary_path=tmp_path / "local.json"
+    )
+    remote = evalmark.ray.score_file_on_ray(
+        src, options, output=tmp_path / "ray.jsonl", summary_path=tmp_path / "ray.json"
+    )
+    assert remote == local and remote.rows == len(PAIRS)
+    for suffix in (".jsonl", ".json"):
+        written = (tmp_path / f"ray{suffix}").read_bytes()
+        assert written == (tmp_path / f"local{suffix}").read_bytes()
+
+
+def test_score_file_on_ray_refuses_the_local_only_options(tmp_path: Path) -> None:
+    src = write_pairs(tmp_path)
+    capped = ScoreOptions(parse_metrics(["token_f1"]), max_chars=10)
+    with pytest.raises(ValueError, match="--max-chars works with --engine local only"):
+        evalmark.ray.score_file_on_ray(src, capped, output=tmp_path / "out.jsonl")
+    assert not (tmp_path / "out.jsonl").exists()

@@ -23,7 +23,7 @@ from typing import Any
 from evalmark._files.json_read import read_json
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._model import Imported, Losses, source_hash
+from evalmark.interop._model import Imported, Losses, jsonl_rows, source_hash
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
 
@@ -54,12 +54,7 @@ def _rows(path: Path) -> Iterator[tuple[int, Any]]:
             yield line, row
             line = reader.line_num + 1
     elif path.suffix == ".jsonl":
-        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if text.strip():
-                try:
-                    yield number, json.loads(text)
-                except ValueError as exc:
-                    raise _error(f"not JSON: {exc}", path, number) from None
+        yield from jsonl_rows(path)
     elif path.suffix == ".json":
         # the JSON reader, not YAML's: YAML refuses a character escaped as a surrogate pair
         for item in read_json(path.read_bytes(), str(path), ImportFormatError):

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evalmark._files.json_read import read_jsonl
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.samples._case import TestCase
 from evalmark.samples._sample import Sample
 
-__all__ = ["Imported", "Losses", "source_hash"]
+__all__ = ["Imported", "Losses", "jsonl_rows", "source_hash"]
 
 
 @dataclass(frozen=True)
@@ -116,3 +117,11 @@ class Losses:
 def as_mapping(value: Any) -> Mapping[str, Any]:
     """``value`` when it is a mapping, else an empty one."""
     return value if isinstance(value, Mapping) else {}
+
+
+def jsonl_rows(path: Path) -> Iterator[tuple[int, Any]]:
+    """Each record of a JSON Lines file with its 1-based line, read by the project's JSON Lines
+    reader: a malformed line, a byte that is not UTF-8 or an empty file is an
+    :class:`ImportFormatError` naming the file, line and column."""
+    for record in read_jsonl(path.read_bytes(), str(path), ImportFormatError):
+        yield record.line, record.value

@@ -96,7 +96,7 @@ def write_suite(
     if builds:
         suite["application"] = {"model-id": MODEL_ID, "builds": builds}
     suite["strategies"] = strategies
-    if any(isinstance(c, dict) and "llm-judge" in c for c in strategies):
+    if any(_uses_judge(c) for c in strategies):
         suite["judge"] = _judge(folder, judge_cassette, judge_model)
     if imported.extra:
         for build in imported.outputs:
@@ -108,6 +108,15 @@ def write_suite(
     source = json.dumps(imported.source, indent=2, ensure_ascii=False, sort_keys=True)
     write_atomically(folder / "source.json", (source + "\n").encode())
     return folder / "suite.yaml"
+
+
+def _uses_judge(check: object) -> bool:
+    """True for an imported check the judge decides: an ``llm-judge``, or promptfoo's
+    assertions with rubrics to grade."""
+    if not isinstance(check, dict):
+        return False
+    asserts = check.get("promptfoo-asserts")
+    return "llm-judge" in check or (isinstance(asserts, dict) and "llm-rubric" in asserts)
 
 
 def _judge(

@@ -14,7 +14,18 @@ from evalmark.errors import ImportFormatError, Problem
 from evalmark.samples._case import TestCase
 from evalmark.samples._sample import Sample
 
-__all__ = ["Imported", "Losses", "jsonl_rows", "source_hash"]
+__all__ = ["Imported", "ImportedConversation", "Losses", "jsonl_rows", "source_hash"]
+
+
+@dataclass(frozen=True)
+class ImportedConversation:
+    """A multi-turn case of another tool: the user's messages in order (``turns``), and per
+    recorded build the assistant's reply to each (``answers``); ``tags`` as the source gave."""
+
+    name: str
+    turns: tuple[str, ...]
+    answers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -27,7 +38,8 @@ class Imported:
     the files read and the SHA-256 of their bytes; ``lost`` the fields dropped by
     ``allow_loss``; ``kept`` what the source holds that no check reads (kept verbatim);
     ``extra`` the test-case fields of a sample beyond its answer (retrieved context, tool
-    calls), by sample name.
+    calls), by sample name; ``conversations`` the multi-turn cases (a source holds samples or
+    conversations, not both).
     """
 
     format: str
@@ -40,6 +52,7 @@ class Imported:
     lost: tuple[str, ...] = ()
     kept: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    conversations: tuple[ImportedConversation, ...] = ()
 
     @property
     def source(self) -> dict[str, Any]:

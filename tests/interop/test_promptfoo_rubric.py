@@ -140,3 +140,22 @@ def test_the_imported_suite_replays_the_judge_and_reproduces_promptfoos_verdicts
             (c["pass"], c["reason"]) for c in expected
         ]
     capsys.readouterr()
+
+
+def test_a_csv_grade_column_is_an_llm_rubric(tmp_path: Path) -> None:
+    (tmp_path / "tests.csv").write_text(
+        "topic,__expected1,__expected2\nrain,grade: Mentions clouds,contains: rain\n",
+        encoding="utf-8",
+    )
+    config = tmp_path / "promptfooconfig.yaml"
+    config.write_text(
+        "prompts: ['Explain {{topic}}.']\nproviders: [echo]\ntests: file://tests.csv\n",
+        encoding="utf-8",
+    )
+    imported = read("promptfoo", config)
+    (sample,) = imported.samples
+    assert sample.metadata["promptfoo-assert"] == [
+        {"type": "llm-rubric", "value": "Mentions clouds"},
+        {"type": "contains", "value": "rain"},
+    ]
+    assert imported.checks == ({"promptfoo-asserts": {"llm-rubric": "judge"}},)

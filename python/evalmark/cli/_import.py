@@ -29,7 +29,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "path",
         help="the source file: promptfooconfig.yaml or results JSON, an OpenAI eval spec YAML, "
-        "DeepEval goldens (JSON, JSONL, CSV), an lm-eval samples_*.jsonl, Ragas JSONL, an "
+        "DeepEval goldens (JSON, JSONL, CSV) or test run (.latest_test_run.json), an lm-eval "
+        "samples_*.jsonl, Ragas JSONL, an "
         "inspect_ai .json or .eval log",
     )
     parser.add_argument("-o", "--output", required=True, help="the suite folder to write")

@@ -70,3 +70,33 @@ def test_sample_lines_of_json_and_jsonl(tmp_path: Path) -> None:
     pretty.write_text(json.dumps(records, indent=2))
     assert sample_lines([jsonl]) == {"a": (jsonl, 1), "b": (jsonl, 2)}
     assert sample_lines([pretty]) == {"a": (pretty, 2), "b": (pretty, 8)}
+
+
+def test_the_run_writes_an_inspect_log_and_the_summary_names_it(
+    failing_suite: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from evalmark.interop import read
+
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    build = "anthropic-messages-claude-3-5-haiku"
+    argv = ["run", "suite", "-q", "--github", "--build", build, "--no-history"]
+    assert main([*argv, "--report-dir", "reports", "--report-format", "json"]) == 1
+    out = capsys.readouterr().out
+    log = Path("reports") / f"capitals-{build}.inspect.json"
+    assert log.is_file() and str(log) in out  # beside the run's own formats
+    assert (Path("reports") / f"capitals-{build}.json").is_file()
+    assert f"Inspect log: `{log}`" in summary.read_text()
+    document = json.loads(log.read_text())
+    assert document["status"] == "success" and len(document["samples"]) == 3
+    again = read("inspect", log, allow_loss=["scorer:promptfoo-asserts"])  # as inspect writes
+    names = [f"capitals-test-{n}-prompt-1" for n in (1, 2, 3)]
+    assert [s.name for s in again.samples] == names
+    # without reports there is no log to name
+    summary.unlink()
+    assert main([*argv, "--no-report"]) == 1
+    assert "Inspect log" not in summary.read_text()
+    capsys.readouterr()

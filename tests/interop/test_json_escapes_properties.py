@@ -46,7 +46,7 @@ def test_every_sample_in_a_json_file_is_found_at_the_line_it_starts_on(
 
 @example(text="\U00010000", kind="bogus-kind")
 @settings(max_examples=examples(60), deadline=None)
-@given(TEXT, st.sampled_from(["bogus-kind", "python", "llm-rubric"]))
+@given(TEXT, st.sampled_from(["bogus-kind", "python", "factuality"]))
 def test_a_problem_in_a_promptfoo_json_config_is_reported_as_itself(text: str, kind: str) -> None:
     config = {
         "prompts": ["Answer {{q}}"],

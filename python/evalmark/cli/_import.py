@@ -29,7 +29,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "path",
         help="the source file: promptfooconfig.yaml or results JSON, an OpenAI eval spec YAML, "
-        "DeepEval goldens (JSON, JSONL, CSV), an lm-eval samples_*.jsonl, Ragas JSONL, an "
+        "DeepEval goldens (JSON, JSONL, CSV) or test run (.latest_test_run.json), an lm-eval "
+        "samples_*.jsonl, Ragas JSONL, an "
         "inspect_ai .json or .eval log",
     )
     parser.add_argument("-o", "--output", required=True, help="the suite folder to write")
@@ -112,8 +113,11 @@ def _run(args: argparse.Namespace) -> int:
         judge_cassette=args.judge_cassette,
         judge_model=args.judge_model,
     )
-    builds = ", ".join(imported.outputs) or "none (no recorded outputs)"
-    print(f"imported {len(imported.samples)} samples from {args.format} into {suite}")
+    talks = imported.conversations
+    recorded = [*imported.outputs, *(b for c in talks for b in c.answers)]
+    builds = ", ".join(dict.fromkeys(recorded)) or "none (no recorded outputs)"
+    cases = f"{len(talks)} conversations" if talks else f"{len(imported.samples)} samples"
+    print(f"imported {cases} from {args.format} into {suite}")
     print(f"builds: {builds}")
     for lost in imported.lost:
         print(f"lost (allowed): {lost}")

@@ -156,8 +156,9 @@ def register(subparsers: Any) -> None:
         "--github",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="write a GitHub Actions step summary ($GITHUB_STEP_SUMMARY) and an error "
-        "annotation per failing case (default: on when GITHUB_ACTIONS=true)",
+        help="write a GitHub Actions step summary ($GITHUB_STEP_SUMMARY), an error "
+        "annotation per failing case and an inspect log beside the reports (default: on when "
+        "GITHUB_ACTIONS=true)",
     )
     parser.add_argument(
         "--isolate-network",
@@ -249,26 +250,37 @@ def run(args: argparse.Namespace) -> int:
     print_run(outcome, out, quiet=args.quiet)
     out.write(comparisons.getvalue())
     out.write(guard.note(outcome.reports))
-    _github(args, outcome)
     code = EXIT_OK if outcome.passed else EXIT_GATE_FAILED
     directory = None if args.no_report else args.report_dir or suite.report.dir
     duration_s = time.perf_counter() - started
-    _write_outputs(
+    github = _github_enabled(args)
+    written = _write_outputs(
         args,
         outcome,
         directory,
         passed=code == EXIT_OK,
         started_at=started_at,
         duration_s=duration_s,
+        extra_formats=("inspect",) if github else (),
     )
+    if github:
+        _github(outcome, written)
     return code
 
 
-def _github(args: argparse.Namespace, outcome: Any) -> None:
-    from evalmark.cli._run_github import github_enabled, write_github
+def _github_enabled(args: argparse.Namespace) -> bool:
+    from evalmark.cli._run_github import github_enabled
 
-    if github_enabled(getattr(args, "github", None)):
-        write_github(outcome, sys.stdout, os.environ.get("GITHUB_STEP_SUMMARY"))
+    return github_enabled(getattr(args, "github", None))
+
+
+def _github(outcome: Any, written: list[Path]) -> None:
+    """The annotations and the step summary, naming the inspect logs written."""
+    from evalmark.cli._run_github import write_github
+    from evalmark.report._render.inspect_log import EXTENSION
+
+    logs = [p for p in written if p.name.endswith(EXTENSION)]
+    write_github(outcome, sys.stdout, os.environ.get("GITHUB_STEP_SUMMARY"), logs=logs)
 
 
 def _write_outputs(
@@ -279,24 +291,23 @@ def _write_outputs(
     passed: bool,
     started_at: str,
     duration_s: float,
-) -> None:
+    extra_formats: tuple[str, ...] = (),
+) -> list[Path]:
     """Write every report and the history row together: every report is rendered before any
     file is touched, the history row is appended while the reports wait in temporary files,
     and only then are they renamed into place. A report that cannot be rendered writes
     nothing at all; a history database that cannot be written is a warning (it never changes
-    a run's verdict) and the reports are still written."""
+    a run's verdict) and the reports are still written. ``extra_formats`` are written besides
+    the run's formats (``--github`` adds the inspect log); the report files written are
+    returned."""
     from evalmark._files.atomic import write_together
     from evalmark.suite._keep import preserve_last_pass
     from evalmark.suite._output import render_reports
 
     out = sys.stdout
-    files = (
-        []
-        if directory is None
-        else render_reports(
-            outcome, directory, _report_formats(args.report_format) or outcome.suite.report.formats
-        )
-    )
+    formats = _report_formats(args.report_format) or tuple(outcome.suite.report.formats)
+    formats = tuple(dict.fromkeys((*formats, *extra_formats)))
+    files = [] if directory is None else render_reports(outcome, directory, formats)
     note = None if directory is None else preserve_last_pass([p for p, _ in files], passed)
 
     def history() -> None:
@@ -308,6 +319,7 @@ def _write_outputs(
         out.write("reports: " + ", ".join(str(p) for p in written) + "\n")
         if note:
             out.write(note + "\n")
+    return list(written)
 
 
 def _report_formats(given: list[str] | None) -> tuple[str, ...]:

@@ -79,9 +79,9 @@ def _read(
 
         return read_openai_evals(source, losses, data_dir=data_dir, eval_name=eval_name, log=log)
     if format == "deepeval":
-        from evalmark.interop._deepeval import read_deepeval
+        from evalmark.interop._deepeval_runs import read_deepeval_file
 
-        return read_deepeval(source, losses)
+        return read_deepeval_file(source, losses)
     if format == "lm-eval":
         from evalmark.interop._lm_eval import read_lm_eval
 

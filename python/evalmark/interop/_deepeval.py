@@ -16,22 +16,23 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from evalmark._files.json_read import read_json
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._model import Imported, Losses, source_hash
+from evalmark.interop._deepeval_turns import BUILD, is_conversational, read_conversation
+from evalmark.interop._model import Imported, Losses, jsonl_rows, source_hash
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
 
-__all__ = ["read_deepeval"]
+__all__ = ["KEPT", "read_deepeval", "single_turn"]
 
 _LISTS = ("context", "retrieval_context")
 _TOOLS = ("tools_called", "expected_tools")
-_KEPT = {
+KEPT = {
     "comments": "deepeval-comments",
     "source_file": "deepeval-source-file",
     "additional_metadata": "deepeval-additional-metadata",
@@ -40,7 +41,7 @@ _KEPT = {
     "input_token_count": "deepeval-input-token-count",
     "output_token_count": "deepeval-output-token-count",
 }
-_KNOWN = {"input", "actual_output", "expected_output", "name", *_LISTS, *_TOOLS, *_KEPT}
+_KNOWN = {"input", "actual_output", "expected_output", "name", "tags", *_LISTS, *_TOOLS, *KEPT}
 _JSON_TEXT = {"additional_metadata", "custom_column_key_values"}
 _TOOL_KEYS = {"name", "type", "inputParameters", "input_parameters", "output"}
 
@@ -54,12 +55,7 @@ def _rows(path: Path) -> Iterator[tuple[int, Any]]:
             yield line, row
             line = reader.line_num + 1
     elif path.suffix == ".jsonl":
-        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if text.strip():
-                try:
-                    yield number, json.loads(text)
-                except ValueError as exc:
-                    raise _error(f"not JSON: {exc}", path, number) from None
+        yield from jsonl_rows(path)
     elif path.suffix == ".json":
         # the JSON reader, not YAML's: YAML refuses a character escaped as a surrogate pair
         for item in read_json(path.read_bytes(), str(path), ImportFormatError):
@@ -80,7 +76,9 @@ def _empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
 
 
-def _tools(value: Any, field: str, path: Path, line: int, losses: Losses) -> tuple[ToolCall, ...]:
+def _tools(
+    value: Any, field: str, path: Path, line: int | None, losses: Losses
+) -> tuple[ToolCall, ...]:
     if isinstance(value, str):
         try:
             value = json.loads(value)
@@ -111,7 +109,7 @@ def _tools(value: Any, field: str, path: Path, line: int, losses: Losses) -> tup
     return tuple(calls)
 
 
-def _texts(value: Any, field: str, path: Path, line: int) -> tuple[str, ...]:
+def _texts(value: Any, field: str, path: Path, line: int | None) -> tuple[str, ...]:
     if isinstance(value, str):
         return tuple(value.split("|"))  # DeepEval's own delimiter for lists in CSV and JSONL
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -119,7 +117,7 @@ def _texts(value: Any, field: str, path: Path, line: int) -> tuple[str, ...]:
     raise _error(f"'{field}' must be a list of texts", path, line, field)
 
 
-def _kept(field: str, value: Any, path: Path, line: int) -> Any:
+def _kept(field: str, value: Any, path: Path, line: int | None) -> Any:
     if field in _JSON_TEXT and isinstance(value, str):
         try:
             return json.loads(value)
@@ -132,24 +130,32 @@ def _kept(field: str, value: Any, path: Path, line: int) -> Any:
     return value
 
 
-def read_deepeval(path: Path, losses: Losses) -> Imported:
-    """Read a DeepEval goldens or test-case file (see the module's docstring)."""
+def single_turn(
+    rows: Iterable[tuple[int | None, Any]],
+    path: Path,
+    losses: Losses,
+    kept: Mapping[str, str] = KEPT,
+) -> tuple[list[Sample], dict[str, str], dict[str, dict[str, Any]]]:
+    """The samples, answers and test-case fields of single-turn records (goldens or test
+    cases, snake_case keys); ``kept`` maps the fields kept in metadata to their keys."""
     samples: list[Sample] = []
     answers: dict[str, str] = {}
     extra: dict[str, dict[str, Any]] = {}
-    missing_answer: int | None = None
-    for line, row in _rows(path):
+    missing_answer: tuple[int | None] | None = None
+    known = _KNOWN | set(kept)
+    for line, row in rows:
         if not isinstance(row, Mapping) or not isinstance(row.get("input"), str):
             raise _error("a golden needs an 'input' text", path, line, "input")
-        for key in sorted(k for k in set(row) - _KNOWN if not _empty(row[k])):
+        for key in sorted(k for k in set(row) - known if not _empty(row[k])):
             losses.refuse(key, f"field {key!r} is not carried", str(path), line, key)
         name = row.get("name") or f"golden-{len(samples) + 1}"
         metadata = {
             meta: _kept(field, row[field], path, line)
-            for field, meta in _KEPT.items()
+            for field, meta in kept.items()
             if not _empty(row.get(field))
         }
         expected = row.get("expected_output")
+        tags = row.get("tags")
         sample = Sample(
             name=str(name),
             parameters=Parameters([row["input"]]),
@@ -157,6 +163,7 @@ def read_deepeval(path: Path, losses: Losses) -> Imported:
             context=()
             if _empty(row.get("context"))
             else _texts(row["context"], "context", path, line),
+            tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
             metadata=metadata,
         )
         samples.append(sample)
@@ -174,7 +181,7 @@ def read_deepeval(path: Path, losses: Losses) -> Imported:
         if case:
             extra[sample.name] = case
         if _empty(row.get("actual_output")):
-            missing_answer = missing_answer or line
+            missing_answer = missing_answer or (line,)
         else:
             answers[sample.name] = str(row["actual_output"])
     if answers and missing_answer is not None:
@@ -182,9 +189,19 @@ def read_deepeval(path: Path, losses: Losses) -> Imported:
             "some records have an actual_output and this one has none: a recorded build needs "
             "every answer",
             path,
-            missing_answer,
+            missing_answer[0],
             "actual_output",
         )
+    return samples, answers, extra
+
+
+def read_deepeval(path: Path, losses: Losses) -> Imported:
+    """Read a DeepEval goldens or test-case file (see the module's docstring; test-run files:
+    :mod:`~evalmark.interop._deepeval_runs`)."""
+    rows = list(_rows(path))
+    if rows and is_conversational(rows[0][1]):
+        return _conversational(rows, path, losses)
+    samples, answers, extra = single_turn(rows, path, losses)
     return Imported(
         format="deepeval",
         version=path.suffix.lstrip(".") or "json",
@@ -192,7 +209,44 @@ def read_deepeval(path: Path, losses: Losses) -> Imported:
         sha256=source_hash([path]),
         samples=tuple(samples),
         checks=(),
-        outputs={"deepeval": answers} if answers else {},
+        outputs={BUILD: answers} if answers else {},
         lost=losses.used(),
         extra=extra,
+    )
+
+
+def _conversational(rows: list[tuple[int, Any]], path: Path, losses: Losses) -> Imported:
+    """Conversational goldens: one conversation each (see :mod:`._deepeval_turns`)."""
+    conversations = []
+    kept: dict[str, Any] = {}
+    for index, (line, row) in enumerate(rows):
+        if not is_conversational(row):
+            raise _error(
+                "a file mixes conversational goldens with single-turn ones", path, line, "input"
+            )
+        conversation, rest = read_conversation(row, index, f"[{index}]", path, line, losses)
+        if conversation.name in kept:
+            raise _error(f"two conversations are named {conversation.name!r}", path, line, "name")
+        conversations.append(conversation)
+        kept[conversation.name] = rest
+    answered = [c for c in conversations if c.answers]
+    if answered and len(answered) != len(conversations):
+        unanswered = next(c.name for c in conversations if not c.answers)
+        raise _error(
+            f"conversation {unanswered!r} has no assistant turns while others do: a recorded "
+            "build needs every reply",
+            path,
+            None,
+            "turns",
+        )
+    return Imported(
+        format="deepeval",
+        version=f"conversational-{path.suffix.lstrip('.') or 'json'}",
+        files=(str(path),),
+        sha256=source_hash([path]),
+        samples=(),
+        checks=(),
+        lost=losses.used(),
+        kept={"conversations": kept},
+        conversations=tuple(conversations),
     )

@@ -12,14 +12,13 @@ refuses when a recorded ``exact_match`` differs, so the suite reproduces the har
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._model import Imported, Losses, source_hash
+from evalmark.interop._model import Imported, Losses, jsonl_rows, source_hash
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._lm_eval import lm_eval_exact_match
 
@@ -69,13 +68,7 @@ def read_lm_eval(path: Path, losses: Losses, *, options: Mapping[str, Any]) -> I
     outputs: dict[str, dict[str, str]] = {}
     recorded: dict[str, dict[str, Any]] = {}
     check = True
-    for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except ValueError as exc:
-            raise _error(f"not JSON: {exc}", path, line) from None
+    for line, row in jsonl_rows(path):
         if not isinstance(row, Mapping):
             raise _error("a line of a samples log is a JSON object (one document)", path, line)
         metrics = row.get("metrics", [])

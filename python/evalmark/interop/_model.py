@@ -4,16 +4,28 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evalmark._files.json_read import read_jsonl
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.samples._case import TestCase
 from evalmark.samples._sample import Sample
 
-__all__ = ["Imported", "Losses", "source_hash"]
+__all__ = ["Imported", "ImportedConversation", "Losses", "jsonl_rows", "source_hash"]
+
+
+@dataclass(frozen=True)
+class ImportedConversation:
+    """A multi-turn case of another tool: the user's messages in order (``turns``), and per
+    recorded build the assistant's reply to each (``answers``); ``tags`` as the source gave."""
+
+    name: str
+    turns: tuple[str, ...]
+    answers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -26,7 +38,8 @@ class Imported:
     the files read and the SHA-256 of their bytes; ``lost`` the fields dropped by
     ``allow_loss``; ``kept`` what the source holds that no check reads (kept verbatim);
     ``extra`` the test-case fields of a sample beyond its answer (retrieved context, tool
-    calls), by sample name.
+    calls), by sample name; ``conversations`` the multi-turn cases (a source holds samples or
+    conversations, not both).
     """
 
     format: str
@@ -39,6 +52,7 @@ class Imported:
     lost: tuple[str, ...] = ()
     kept: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    conversations: tuple[ImportedConversation, ...] = ()
 
     @property
     def source(self) -> dict[str, Any]:
@@ -116,3 +130,11 @@ class Losses:
 def as_mapping(value: Any) -> Mapping[str, Any]:
     """``value`` when it is a mapping, else an empty one."""
     return value if isinstance(value, Mapping) else {}
+
+
+def jsonl_rows(path: Path) -> Iterator[tuple[int, Any]]:
+    """Each record of a JSON Lines file with its 1-based line, read by the project's JSON Lines
+    reader: a malformed line, a byte that is not UTF-8 or an empty file is an
+    :class:`ImportFormatError` naming the file, line and column."""
+    for record in read_jsonl(path.read_bytes(), str(path), ImportFormatError):
+        yield record.line, record.value

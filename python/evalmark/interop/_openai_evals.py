@@ -11,7 +11,6 @@ spec's class, re-scored with OpenAI Evals' semantics.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._model import Imported, Losses, source_hash
+from evalmark.interop._model import Imported, Losses, jsonl_rows, source_hash
 from evalmark.interop._openai_graded import GRADED_ARGS, graded_check, modelgraded_path
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._openai_evals import OPENAI_EVALS_CLASSES
@@ -73,14 +72,7 @@ def _question(messages: Any, path: Path, line: int) -> Any:
 
 def _samples(path: Path, prefix: str, losses: Losses) -> list[Sample]:
     samples: list[Sample] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except ValueError as exc:
-            raise _error(f"not JSON: {exc}", path, number) from None
+    for number, row in jsonl_rows(path):
         if not isinstance(row, Mapping) or "input" not in row or "ideal" not in row:
             raise _error("a sample needs 'input' and 'ideal'", path, number)
         for key in sorted(set(row) - {"input", "ideal"}):
@@ -110,10 +102,9 @@ def _log_answers(path: Path, names: set[str]) -> tuple[str, dict[str, str]]:
     """The model and answers of a record log's ``sampling`` events (first sampled text)."""
     answers: dict[str, str] = {}
     model = "recorded"
-    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not text.strip():
-            continue
-        event = json.loads(text)
+    for number, event in jsonl_rows(path):
+        if not isinstance(event, Mapping):
+            raise _error("a line of a record log must be a JSON object (an event)", path, number)
         spec = event.get("spec")
         if isinstance(spec, Mapping) and isinstance(spec.get("completion_fns"), list):
             joined = "-".join(str(f) for f in spec["completion_fns"])

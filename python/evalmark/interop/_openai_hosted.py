@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
+from evalmark.interop._model import Imported, Losses, as_mapping, jsonl_rows, source_hash
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._openai_evals import OpenAIEvalsMatch
 
@@ -173,13 +173,7 @@ def _question(item: Mapping[str, Any], sample: Mapping[str, Any]) -> Any:
 def _rows(log: Path, losses: Losses) -> list[tuple[int, str, dict[str, Any], dict[str, Any]]]:
     """Each line's number, item id, output item (or data line) and item."""
     rows: list[tuple[int, str, dict[str, Any], dict[str, Any]]] = []
-    for number, text in enumerate(log.read_text(encoding="utf-8").splitlines(), start=1):
-        if not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except ValueError as exc:
-            raise _error(f"not JSON: {exc}", log, number) from None
+    for number, row in jsonl_rows(log):
         if not isinstance(row, dict):
             raise _error("a line must be a JSON object", log, number)
         if "datasource_item" in row:

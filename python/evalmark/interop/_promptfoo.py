@@ -4,8 +4,10 @@
 
 Each (prompt, test) pair is a sample: its parameter is the rendered prompt; its metadata keeps
 the test's vars, its assertions (``promptfoo-assert``), its threshold and, per provider,
-promptfoo's own verdict (``promptfoo-results``). What no check reads (the providers' options,
-the rest of the config) is kept verbatim in the imported suite's source record.
+promptfoo's own verdict (``promptfoo-results``). ``llm-rubric`` assertions keep their rubric
+as written; the check then grades them with the suite's judge (``llm-rubric: judge``). What
+no check reads (the providers' options, the rest of the config) is kept verbatim in the
+imported suite's source record.
 """
 
 from __future__ import annotations
@@ -18,16 +20,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from evalmark._files.located import RawRecord
-from evalmark._files.yaml_read import read_yaml_document
-from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
+from evalmark.interop._promptfoo_reader import Reader, render
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._promptfoo import PROMPTFOO_ASSERT_TYPES
+from evalmark.strategies._promptfoo_rubric import PROMPTFOO_JUDGED_TYPES
 
 __all__ = ["read_promptfoo"]
 
-_VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_CARRIED = PROMPTFOO_ASSERT_TYPES | PROMPTFOO_JUDGED_TYPES
+
 _ASSERT_KEYS = frozenset({"type", "value", "weight", "threshold"})
 _TEST_KEYS = frozenset({"vars", "assert", "threshold", "description", "metadata"})
 _CONFIG_KEYS = frozenset({"description", "prompts", "providers", "tests", "defaultTest"})
@@ -50,80 +52,8 @@ _RESULT_KEYS = frozenset(
 _EXPECTED = re.compile(r"^(not-)?([a-z-]+):\s?(.*)$", re.DOTALL)
 
 
-class _Reader:
-    """One promptfoo file being read: its record (with positions) and the losses allowed."""
-
-    def __init__(self, path: Path, losses: Losses) -> None:
-        self.path = path
-        self.losses = losses
-        self.files = [path]
-        self._record: RawRecord | None = None
-        data = path.read_bytes()
-        value: Any = None
-        if path.suffix == ".json":  # fast: lines are found only when a problem is reported
-            try:
-                value = json.loads(data)
-            except ValueError:
-                value = None
-        if value is None:
-            self._record = read_yaml_document(data, str(path), ImportFormatError)
-            value = self._record.value if self._record is not None else None
-        if not isinstance(value, Mapping):
-            raise ImportFormatError(
-                [Problem("the file holds no promptfoo config or results object", path=str(path))]
-            )
-        self.value: Mapping[str, Any] = value
-
-    def line(self, where: tuple[str | int, ...]) -> int | None:
-        if self._record is None:
-            try:
-                self._record = read_yaml_document(
-                    self.path.read_bytes(), str(self.path), ImportFormatError
-                )
-            except ImportFormatError:
-                if self.path.suffix != ".json":
-                    raise
-                # JSON that YAML cannot read (a character escaped as a surrogate pair): the
-                # problem is reported without its line rather than hidden behind YAML's
-                return None
-        if self._record is None:
-            return None
-        return self._record.position(where)[0] if where else self._record.line
-
-    def error(self, message: str, where: tuple[str | int, ...]) -> ImportFormatError:
-        line = self.line(where)
-        return ImportFormatError(
-            [Problem(message, path=str(self.path), line=line, record=_dotted(where))]
-        )
-
-    def refuse(self, name: str, what: str, where: tuple[str | int, ...]) -> None:
-        self.losses.refuse(name, what, str(self.path), self.line(where), _dotted(where))
-
-
-def _dotted(where: tuple[str | int, ...]) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where).lstrip(".")
-
-
-def _render(reader: _Reader, template: str, variables: Mapping[str, Any], where: Any) -> str:
-    """Substitute ``{{ name }}``; refuse any other Nunjucks syntax (filters, tags)."""
-    rest = _VAR.sub("", template)
-    if "{{" in rest or "{%" in rest:
-        reader.refuse(
-            "prompt-template",
-            "the template uses Nunjucks beyond {{ name }} (filters, tags), which evalmark "
-            "does not render",
-            where,
-        )
-
-    def value(match: re.Match[str]) -> str:
-        found = variables.get(match.group(1), "")
-        return found if isinstance(found, str) else str(found)
-
-    return _VAR.sub(value, template)
-
-
 def _assertions(
-    reader: _Reader, items: Any, variables: Mapping[str, Any], where: Any
+    reader: Reader, items: Any, variables: Mapping[str, Any], where: Any
 ) -> list[dict[str, Any]]:
     if items is None:
         return []
@@ -135,11 +65,12 @@ def _assertions(
         if not isinstance(item, Mapping) or not isinstance(item.get("type"), str):
             raise reader.error("an assertion must be a mapping with a 'type'", at)
         kind = item["type"]
-        if kind not in PROMPTFOO_ASSERT_TYPES:
+        if kind not in _CARRIED:
             reader.refuse(
                 f"assert:{kind}",
                 f"assertion type {kind!r} cannot be re-scored offline by evalmark "
-                "(code, model-graded and embedding assertions are not carried)",
+                "(code, embedding and model-graded assertions other than llm-rubric are not "
+                "carried)",
                 (*at, "type"),
             )
             continue
@@ -147,12 +78,12 @@ def _assertions(
             reader.refuse(f"assert.{key}", f"assertion option {key!r} is not carried", (*at, key))
         entry = {key: item[key] for key in ("type", "value", "weight", "threshold") if key in item}
         if isinstance(entry.get("value"), str):
-            entry["value"] = _render(reader, entry["value"], variables, (*at, "value"))
+            entry["value"] = render(reader, entry["value"], variables, (*at, "value"))
         kept.append(entry)
     return kept
 
 
-def _test(reader: _Reader, test: Any, default: Mapping[str, Any], where: Any) -> dict[str, Any]:
+def _test(reader: Reader, test: Any, default: Mapping[str, Any], where: Any) -> dict[str, Any]:
     """A test merged with ``defaultTest``: vars, assertions (rendered), threshold, rest."""
     if not isinstance(test, Mapping):
         raise reader.error("a test must be a mapping (vars, assert...)", where)
@@ -174,7 +105,7 @@ def _test(reader: _Reader, test: Any, default: Mapping[str, Any], where: Any) ->
     }
 
 
-def _csv_tests(reader: _Reader, ref: str, where: Any) -> list[dict[str, Any]]:
+def _csv_tests(reader: Reader, ref: str, where: Any) -> list[dict[str, Any]]:
     """Tests from a CSV file: columns are vars; ``__expected*`` are assertions."""
     path = reader.path.parent / ref.removeprefix("file://")
     reader.files.append(path)
@@ -203,7 +134,7 @@ def _csv_tests(reader: _Reader, ref: str, where: Any) -> list[dict[str, Any]]:
     return tests
 
 
-def _expected(reader: _Reader, cell: str, path: Path, line: int) -> dict[str, Any]:
+def _expected(reader: Reader, cell: str, path: Path, line: int) -> dict[str, Any]:
     """promptfoo's ``__expected`` shorthand: ``type: value`` (``grade:`` is ``llm-rubric``,
     ``fn:`` ``javascript``), else ``equals``."""
     match = _EXPECTED.match(cell)
@@ -212,9 +143,9 @@ def _expected(reader: _Reader, cell: str, path: Path, line: int) -> dict[str, An
     negate, kind, value = match.groups()
     kind = {"grade": "llm-rubric", "fn": "javascript", "eval": "javascript"}.get(kind, kind)
     full = f"{negate or ''}{kind}"
-    if full in PROMPTFOO_ASSERT_TYPES:
+    if full in _CARRIED:
         return {"type": full, "value": value} if value else {"type": full}
-    if kind in {"llm-rubric", "javascript", "python", "similar", "rouge-n", "bleu"}:
+    if kind in {"javascript", "python", "similar", "rouge-n", "bleu"}:
         reader.losses.refuse(
             f"assert:{kind}",
             f"assertion type {kind!r} cannot be re-scored offline",
@@ -226,7 +157,7 @@ def _expected(reader: _Reader, cell: str, path: Path, line: int) -> dict[str, An
     return {"type": "equals", "value": cell}
 
 
-def _prompts(reader: _Reader, config: Mapping[str, Any]) -> list[str]:
+def _prompts(reader: Reader, config: Mapping[str, Any]) -> list[str]:
     prompts = config.get("prompts")
     if isinstance(prompts, str):
         prompts = [prompts]
@@ -247,7 +178,7 @@ def _prompts(reader: _Reader, config: Mapping[str, Any]) -> list[str]:
     return texts
 
 
-def _config_tests(reader: _Reader, config: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _config_tests(reader: Reader, config: Mapping[str, Any]) -> list[dict[str, Any]]:
     default = as_mapping(config.get("defaultTest"))
     for key in sorted(set(default) - _TEST_KEYS):
         reader.refuse(f"test.{key}", f"defaultTest option {key!r} is not carried", ("defaultTest",))
@@ -286,14 +217,14 @@ def _sample(name: str, question: str, test: Mapping[str, Any], results: Any) -> 
     )
 
 
-def _from_config(reader: _Reader, config: Mapping[str, Any]) -> Imported:
+def _from_config(reader: Reader, config: Mapping[str, Any]) -> Imported:
     for key in sorted(set(config) - _CONFIG_KEYS):
         reader.refuse(f"config.{key}", f"config key {key!r} is not carried", (key,))
     prompts = _prompts(reader, config)
     samples = []
     for t, test in enumerate(_config_tests(reader, config)):
         for p, prompt in enumerate(prompts):
-            question = _render(reader, prompt, test["vars"], ("prompts", p))
+            question = render(reader, prompt, test["vars"], ("prompts", p))
             samples.append(_sample(f"test-{t + 1}-prompt-{p + 1}", question, test, None))
     kept = {"providers": config["providers"]} if "providers" in config else {}
     return _imported(reader, "config", samples, {}, kept)
@@ -314,7 +245,7 @@ def _build_name(provider: Any, taken: dict[str, str]) -> str:
     return taken[key]
 
 
-def _from_results(reader: _Reader, doc: Mapping[str, Any]) -> Imported:
+def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
     body = doc["results"]
     version = body.get("version")
     if version != 3:
@@ -369,13 +300,22 @@ def _json_text(value: Any) -> str:
 
 
 def _imported(
-    reader: _Reader,
+    reader: Reader,
     version: str,
     samples: list[Sample],
     outputs: dict[str, dict[str, str]],
     kept: Mapping[str, Any],
 ) -> Imported:
-    checks = ("promptfoo-asserts",) if any(s.metadata["promptfoo-assert"] for s in samples) else ()
+    checks: tuple[Any, ...] = ()
+    if any(s.metadata["promptfoo-assert"] for s in samples):
+        graded = any(
+            a["type"] in PROMPTFOO_JUDGED_TYPES
+            for s in samples
+            for a in s.metadata["promptfoo-assert"]
+        )
+        checks = (
+            ({"promptfoo-asserts": {"llm-rubric": "judge"}},) if graded else ("promptfoo-asserts",)
+        )
     return Imported(
         format="promptfoo",
         version=version,
@@ -391,7 +331,7 @@ def _imported(
 
 def read_promptfoo(path: Path, losses: Losses) -> Imported:
     """Read a promptfoo config or results file (see the module's docstring)."""
-    reader = _Reader(path, losses)
+    reader = Reader(path, losses)
     doc = reader.value
     if isinstance(doc.get("results"), Mapping):
         return _from_results(reader, doc)

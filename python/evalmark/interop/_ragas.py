@@ -11,13 +11,12 @@ metric: the suite's checks come from ``--check``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._model import Imported, Losses, source_hash
+from evalmark.interop._model import Imported, Losses, jsonl_rows, source_hash
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
 
@@ -75,13 +74,7 @@ def read_ragas(path: Path, losses: Losses) -> Imported:
     answers: dict[str, str] = {}
     extra: dict[str, dict[str, Any]] = {}
     missing: int | None = None
-    for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except ValueError as exc:
-            raise _error(f"not JSON: {exc}", path, line) from None
+    for line, row in jsonl_rows(path):
         if not isinstance(row, Mapping) or "user_input" not in row:
             raise _error("a sample needs 'user_input'", path, line, "user_input")
         for key in sorted(k for k in set(row) - _KNOWN if row[k] is not None):

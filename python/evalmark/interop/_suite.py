@@ -10,6 +10,7 @@ from pathlib import Path
 from evalmark._files.atomic import write_atomically
 from evalmark._files.yaml_write import dump_yaml
 from evalmark.errors import ImportFormatError, Problem
+from evalmark.interop._conversation_builds import MODEL_ID, record_conversations
 from evalmark.interop._model import Imported
 from evalmark.models import ScriptedChat, record_replay
 from evalmark.samples._write import write_samples, write_test_cases
@@ -17,9 +18,6 @@ from evalmark.strategies._registry import STRATEGY_KINDS
 from evalmark.suite._application import question_of
 
 __all__ = ["MODEL_ID", "write_suite"]
-
-MODEL_ID = "imported"
-"""The model id of an imported suite's application (its recorded builds answer under it)."""
 
 
 def write_suite(
@@ -62,8 +60,9 @@ def write_suite(
         )
     folder = Path(directory)
     (folder / "builds").mkdir(parents=True, exist_ok=True)
-    write_samples(imported.samples, folder / "samples.yaml")
-    builds: dict[str, str] = {}
+    if not imported.conversations:
+        write_samples(imported.samples, folder / "samples.yaml")
+    builds = record_conversations(imported.conversations, folder)
     by_name = {sample.name: sample for sample in imported.samples}
     for build, answers in imported.outputs.items():
         cassette = folder / "builds" / f"{build}.jsonl"
@@ -84,7 +83,7 @@ def write_suite(
             f"Imported from {imported.format} ({imported.version}); source hash "
             f"sha256:{imported.sha256} (see source.json)"
         ),
-        "samples": "samples.yaml",
+        **_cases(imported),
         "source": {
             "format": imported.format,
             "version": imported.version,
@@ -96,7 +95,7 @@ def write_suite(
     if builds:
         suite["application"] = {"model-id": MODEL_ID, "builds": builds}
     suite["strategies"] = strategies
-    if any(isinstance(c, dict) and "llm-judge" in c for c in strategies):
+    if any(_uses_judge(c) for c in strategies):
         suite["judge"] = _judge(folder, judge_cassette, judge_model)
     if imported.extra:
         for build in imported.outputs:
@@ -108,6 +107,29 @@ def write_suite(
     source = json.dumps(imported.source, indent=2, ensure_ascii=False, sort_keys=True)
     write_atomically(folder / "source.json", (source + "\n").encode())
     return folder / "suite.yaml"
+
+
+def _cases(imported: Imported) -> dict[str, object]:
+    """The suite's cases: its samples file, or its conversations (scripted users)."""
+    if not imported.conversations:
+        return {"samples": "samples.yaml"}
+    listed: list[dict[str, object]] = []
+    for conversation in imported.conversations:
+        entry: dict[str, object] = {"id": conversation.name}
+        if conversation.tags:
+            entry["tags"] = list(conversation.tags)
+        entry["turns"] = list(conversation.turns)
+        listed.append(entry)
+    return {"conversations": listed}
+
+
+def _uses_judge(check: object) -> bool:
+    """True for an imported check the judge decides: an ``llm-judge``, or promptfoo's
+    assertions with rubrics to grade."""
+    if not isinstance(check, dict):
+        return False
+    asserts = check.get("promptfoo-asserts")
+    return "llm-judge" in check or (isinstance(asserts, dict) and "llm-rubric" in asserts)
 
 
 def _judge(

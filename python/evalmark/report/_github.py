@@ -96,11 +96,15 @@ def _relative(path: Path) -> str:
 
 
 def github_output(
-    heading: str, gates: Sequence[Any], failures: Sequence[GithubFailure]
+    heading: str,
+    gates: Sequence[Any],
+    failures: Sequence[GithubFailure],
+    *,
+    logs: Sequence[Path] = (),
 ) -> tuple[list[str], str]:
     """The annotation lines and the step summary's Markdown: ``heading`` (a ``##`` title), a
-    table of ``gates`` (each with ``label``, ``actual``, ``required``, ``passed``) and one of
-    the ``failures``."""
+    table of ``gates`` (each with ``label``, ``actual``, ``required``, ``passed``), one of
+    the ``failures``, and the paths of the inspect-compatible ``logs`` of the run."""
     lines = [f"## {heading}", ""]
     if gates:
         lines += ["| gate | actual | required | result |", "|---|---|---|---|"]
@@ -121,6 +125,9 @@ def github_output(
         lines += ["", f"### Failing cases ({len(failures)})", ""]
         lines += ["| case | verdict | why |", "|---|---|---|"]
         lines += [f"| {_cell(f.name)} | {f.verdict} | {_cell(f.why)} |" for f in failures]
+    if logs:
+        shown = ", ".join(f"`{_relative(log)}`" for log in logs)
+        lines += ["", f"Inspect log: {shown} (open it with `inspect view`)"]
     return annotations, "\n".join(lines) + "\n\n"
 
 

@@ -150,7 +150,10 @@ KINDS: tuple[StrategyKind, ...] = (
     StrategyKind(
         "promptfoo-asserts",
         "an imported promptfoo test's assertions, decided with promptfoo's semantics",
-        lambda o, j: PromptfooAsserts(name=o["name"]),
+        lambda o, j: PromptfooAsserts(
+            name=o["name"], judge=j if o.get("llm-rubric") == "judge" else None
+        ),
+        {"llm-rubric": check_choice("judge")},
     ),
     StrategyKind(
         "openai-evals",

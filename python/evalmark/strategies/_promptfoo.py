@@ -13,6 +13,10 @@ promptfoo: ``levenshtein``'s threshold is a maximum edit distance (default 5), n
 similarity; ``equals`` and ``contains`` compare the raw text, without evalmark's normalization;
 ``bleu`` is promptfoo's own BLEU (:func:`promptfoo_bleu`), not sacreBLEU's, and scores its
 value (the assertion passes at ``threshold``, default 0.5; ``not-bleu`` scores 1 - BLEU).
+
+``llm-rubric`` and ``not-llm-rubric`` are graded by the suite's judge when the check is given
+``llm-rubric: judge`` (:mod:`~evalmark.strategies._promptfoo_rubric`); they score the grade's
+score.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from evalmark.errors import StrategyError
-from evalmark.results._results import EvaluationResult
+from evalmark.errors import JudgeParseError, StrategyError
+from evalmark.results._results import EvaluationFault, EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
+from evalmark.strategies._promptfoo_rubric import PROMPTFOO_JUDGED_TYPES, grade_rubric
 
 __all__ = [
     "PROMPTFOO_ASSERT_TYPES",
@@ -196,10 +201,37 @@ def promptfoo_assert_score(
 
 class PromptfooAsserts:
     """The check of an imported promptfoo test: its assertions (sample metadata
-    ``promptfoo-assert``) decided with promptfoo's semantics; the score is their weighted mean."""
+    ``promptfoo-assert``) decided with promptfoo's semantics; the score is their weighted mean.
+    ``judge`` (a chat model) grades the ``llm-rubric`` assertions; without one they are an
+    error."""
 
-    def __init__(self, *, name: str | None = None) -> None:
+    def __init__(self, *, name: str | None = None, judge: Any = None) -> None:
         self.name = name or "promptfoo-asserts"
+        self.judge = judge
+
+    def _assertion(
+        self, sample: Sample, item: Mapping[str, Any], actual: str, grades: list[dict[str, Any]]
+    ) -> tuple[bool, float]:
+        """One assertion's verdict and score; a rubric's grade is added to ``grades``."""
+        kind, threshold = item["type"], item.get("threshold")
+        if kind not in PROMPTFOO_JUDGED_TYPES:
+            return promptfoo_assert_score(kind, actual, item.get("value"), threshold)
+        if self.judge is None:
+            raise StrategyError(
+                f"{self.name}: sample '{sample.name}' has an {kind} assertion, which the judge "
+                f"grades: give the check 'llm-rubric: judge' and the suite a judge"
+            )
+        ok, score, reason = grade_rubric(
+            self.judge,
+            kind,
+            actual,
+            item.get("value"),
+            threshold,
+            sample=sample.name,
+            check=self.name,
+        )
+        grades.append({"type": kind, "pass": ok, "score": score, "reason": reason})
+        return ok, score
 
     def evaluate(self, sample: Sample, output: Any) -> EvaluationResult:
         """Decide every assertion of the sample, then the test as promptfoo does."""
@@ -214,14 +246,20 @@ class PromptfooAsserts:
             return EvaluationResult.passing(1.0, "no assertions")
         total = weighted = 0.0
         failed: list[str] = []
+        grades: list[dict[str, Any]] = []
         for item in asserts:
             if not isinstance(item, Mapping) or not isinstance(item.get("type"), str):
                 raise StrategyError(f"{self.name}: sample '{sample.name}': bad assertion {item!r}")
             weight = float(item.get("weight", 1.0))
-            threshold = item.get("threshold")
-            ok, score_of_one = promptfoo_assert_score(
-                item["type"], actual, item.get("value"), None if threshold is None else threshold
-            )
+            try:
+                ok, score_of_one = self._assertion(sample, item, actual, grades)
+            except StrategyError:
+                raise
+            except Exception as exc:  # the judge failed or its reply holds no grade
+                fault = EvaluationFault.from_exception(
+                    "parse" if isinstance(exc, JudgeParseError) else "judge", exc
+                )
+                return EvaluationResult(False, 0.0, str(exc), error=fault)
             total += weight
             weighted += weight * score_of_one
             if not ok:
@@ -234,6 +272,8 @@ class PromptfooAsserts:
             f"; failed: {', '.join(failed)}" if failed else ""
         )
         metadata: dict[str, Any] = {"failed": failed}
+        if grades:
+            metadata["llm-rubric"] = grades
         if score != raw:
             metadata["promptfoo-score"] = raw
         if passed:

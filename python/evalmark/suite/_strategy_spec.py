@@ -28,9 +28,14 @@ class StrategySpec:
     @property
     def uses_judge(self) -> bool:
         """True when the check calls the judge model: a judged check, one whose code it copies
-        out (``extract: llm``), or one whose chunks it finds relevant (``relevance: judge``)."""
+        out (``extract: llm``), one whose chunks it finds relevant (``relevance: judge``), or
+        one whose rubrics it grades (``llm-rubric: judge``)."""
         options = self.options
-        return self.judged or options.get("extract") == "llm" or options.get("relevance") == "judge"
+        return (
+            self.judged
+            or options.get("extract") == "llm"
+            or "judge" in (options.get("relevance"), options.get("llm-rubric"))
+        )
 
     @property
     def label(self) -> str:

@@ -277,8 +277,9 @@ class SemanticSimilarity(MetricStrategy):
     the output and the expected output; passes at ``threshold``. The dot product suits models
     whose vectors are already unit length (then it equals the cosine); scores are clipped to
     [0, 1]. ``model`` is any embedding model or a name: the default, ``"hash"``
-    (:class:`HashEmbedding`), is lexical and offline (it does not understand synonyms);
-    ``"wordllama:l2_supercat_256"`` is a trained model, also offline (``evalmark[embeddings]``)."""
+    (:class:`~evalmark.models.HashEmbedding`), is lexical and offline (it does not understand
+    synonyms); ``"wordllama:l2_supercat_256"`` is a trained model, also offline
+    (``evalmark[embeddings]``)."""
 
     label = "cosine similarity"
     default_threshold = 0.7

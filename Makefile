@@ -3,7 +3,7 @@
 # Cargo files or pyproject.toml change, and each group of extras only when pyproject.toml does.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-TEST_EXTRAS ?= dev,arrow,ray,plot,browser
+TEST_EXTRAS ?= dev,arrow,ray,plot,browser,embeddings
 RUST_SOURCES := $(shell find rust -name '*.rs') Cargo.toml Cargo.lock
 STAMP := $(VENV)/.stamp
 

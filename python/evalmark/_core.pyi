@@ -586,6 +586,16 @@ def meteor_batch(
 ) -> npt.NDArray[np.float64]:
     """``meteor`` for each row; ``expected[i]`` holds row i's references."""
 
+def bertscore_lists(
+    expected: list[Any],
+    actual: list[Any],
+    workers: int = -1,
+) -> npt.NDArray[np.float64] | None:
+    """BERTScore (no idf) of each pair of token matrices, read in place: an (n, 3) array, or
+    ``None`` when an item is not a C-contiguous float64 matrix with at least one row, the
+    dimensions differ or the lists differ in length (then take the checked path). A row with
+    NaN or infinity raises ``MetricInputError``."""
+
 def bertscore_rows(
     expected: npt.NDArray[np.float64],
     expected_offsets: npt.NDArray[np.int64],

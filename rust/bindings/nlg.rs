@@ -3,6 +3,7 @@
 
 use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use super::metric_pair;
 use crate::batch::{fill_rows, result_array, run_watched, Workers};
@@ -171,23 +172,129 @@ fn bertscore_rows<'py>(
     let size = re.saturating_mul(ra).saturating_mul(dim) / n.max(1);
     let out = run_watched(py, workers, size, |stop, w| {
         let mut out = result_array::<f64>(3 * n, "the result array")?;
-        fill_rows(&mut out, 3, w, stop, |_: &mut (), i, cell| {
-            let (eb, ee) = (oe[i] as usize, oe[i + 1] as usize);
-            let (ab, ae) = (oa[i] as usize, oa[i + 1] as usize);
-            let prf = bertscore::bertscore(
-                &e[eb * dim..ee * dim],
-                &a[ab * dim..ae * dim],
-                dim,
-                &we[eb..ee],
-                &wa[ab..ae],
-            );
-            cell.copy_from_slice(&prf);
-            Ok(())
-        })?;
+        fill_rows(
+            &mut out,
+            3,
+            w,
+            stop,
+            |s: &mut bertscore::Scratch, i, cell| {
+                let (eb, ee) = (oe[i] as usize, oe[i + 1] as usize);
+                let (ab, ae) = (oa[i] as usize, oa[i + 1] as usize);
+                let prf = bertscore::bertscore_with(
+                    s,
+                    &e[eb * dim..ee * dim],
+                    &a[ab * dim..ae * dim],
+                    dim,
+                    &we[eb..ee],
+                    &wa[ab..ae],
+                )
+                .ok_or_else(|| not_finite(i))?;
+                cell.copy_from_slice(&prf);
+                Ok(())
+            },
+        )?;
         Ok(out)
     })?;
     let arr = numpy::PyArray1::from_vec(py, out);
     arr.reshape([n, 3])
+}
+
+fn not_finite(row: usize) -> EvalError {
+    EvalError::input(format!(
+        "row {row} contains NaN or infinity; embeddings must be finite"
+    ))
+}
+
+/// One side of `bertscore_lists`: each item's token rows borrowed in place, or `None` when an
+/// item is not a C-contiguous float64 matrix of `dim` columns with at least one row.
+fn borrow_side<'py>(
+    items: &Bound<'py, PyList>,
+    dim: &mut Option<usize>,
+) -> Option<Vec<PyReadonlyArray2<'py, f64>>> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        let arr = item
+            .cast_into::<PyArray2<f64>>()
+            .ok()?
+            .try_readonly()
+            .ok()?;
+        let (rows, cols) = (arr.shape()[0], arr.shape()[1]);
+        if rows == 0 || cols == 0 || !arr.is_c_contiguous() || *dim.get_or_insert(cols) != cols {
+            return None;
+        }
+        out.push(arr);
+    }
+    Some(out)
+}
+
+/// `bertscore_lists(expected, actual, workers=-1)`: BERTScore (no idf) of each pair of token
+/// matrices read in place, an (n, 3) array; `None` when an item is not a C-contiguous float64
+/// matrix with at least one row, the dimensions differ or the lists differ in length (the
+/// caller then takes the checked path, which says what is wrong). A row holding NaN or
+/// infinity raises `MetricInputError`.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, workers = Workers::ALL),
+    text_signature = "(expected, actual, workers=-1)"
+)]
+fn bertscore_lists<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyList>,
+    actual: &Bound<'py, PyList>,
+    workers: Workers,
+) -> PyResult<Option<Bound<'py, PyArray2<f64>>>> {
+    let n = expected.len();
+    if n == 0 || actual.len() != n {
+        return Ok(None);
+    }
+    let mut dim = None;
+    let (Some(e), Some(a)) = (
+        borrow_side(expected, &mut dim),
+        borrow_side(actual, &mut dim),
+    ) else {
+        return Ok(None);
+    };
+    let dim = dim.unwrap_or(1);
+    let e: Vec<&[f64]> = e
+        .iter()
+        .map(|x| x.as_slice())
+        .collect::<Result<_, _>>()
+        .map_err(|_| EvalError::input("expected must be C-contiguous"))?;
+    let a: Vec<&[f64]> = a
+        .iter()
+        .map(|x| x.as_slice())
+        .collect::<Result<_, _>>()
+        .map_err(|_| EvalError::input("actual must be C-contiguous"))?;
+    let longest = e.iter().chain(&a).map(|x| x.len() / dim).max().unwrap_or(1);
+    let ones = vec![1.0f64; longest];
+    let rows = |side: &[&[f64]]| side.iter().map(|x| x.len() / dim).sum::<usize>();
+    let size = rows(&e).saturating_mul(rows(&a)).saturating_mul(dim) / n;
+    let out = run_watched(py, workers, size, |stop, w| {
+        let mut out = result_array::<f64>(3 * n, "the result array")?;
+        fill_rows(
+            &mut out,
+            3,
+            w,
+            stop,
+            |s: &mut bertscore::Scratch, i, cell| {
+                let (x, y) = (e[i], a[i]);
+                let prf = bertscore::bertscore_with(
+                    s,
+                    x,
+                    y,
+                    dim,
+                    &ones[..x.len() / dim],
+                    &ones[..y.len() / dim],
+                )
+                .ok_or_else(|| not_finite(i))?;
+                cell.copy_from_slice(&prf);
+                Ok(())
+            },
+        )?;
+        Ok(out)
+    })?;
+    let arr = numpy::PyArray1::from_vec(py, out);
+    Ok(Some(arr.reshape([n, 3])?))
 }
 
 /// Add this family's functions to the module.
@@ -198,5 +305,6 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_meteor, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_batch, m)?)?;
     m.add_function(wrap_pyfunction!(bertscore_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(bertscore_lists, m)?)?;
     Ok(())
 }

@@ -203,6 +203,27 @@ def bertscore_batch(
     base = _baseline(baseline)
     if not expected:
         return np.zeros((0, 3), dtype=np.float64)
+    scores: FloatArray | None = None
+    if idf is None:
+        # float64 matrices read in place; anything else, or a bad row, takes the checked path.
+        try:
+            scores = _core.bertscore_lists(list(expected), list(actual), resolve_workers(workers))
+        except MetricInputError:
+            scores = None
+    if scores is None:
+        scores = _checked_bertscore(expected, actual, idf, workers)
+    if base is not None:
+        scores = (scores - base) / (1.0 - base)
+    return scores
+
+
+def _checked_bertscore(
+    expected: Sequence[Embeddings],
+    actual: Sequence[Embeddings],
+    idf: tuple[Sequence[npt.ArrayLike], Sequence[npt.ArrayLike]] | None,
+    workers: int | None,
+) -> FloatArray:
+    """BERTScore of each pair after converting and checking every row in Python."""
     e, eo, ew = _side(expected, None if idf is None else idf[0], "expected")
     a, ao, aw = _side(actual, None if idf is None else idf[1], "actual")
     if e.shape[1] != a.shape[1]:
@@ -211,8 +232,6 @@ def bertscore_batch(
             f"{a.shape[1]}"
         )
     scores: FloatArray = _core.bertscore_rows(e, eo, a, ao, ew, aw, resolve_workers(workers))
-    if base is not None:
-        scores = (scores - base) / (1.0 - base)
     return scores
 
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from evalmark.errors import StrategyError
+from evalmark.models._named import EMBEDDING_MODEL_NAMES
 from evalmark.strategies._agent_judges import PlanAdherenceJudge, TrajectoryJudge
 from evalmark.strategies._context_metrics import ContextualPrecision, ContextualRecall
 from evalmark.strategies._faithfulness import Faithfulness
@@ -86,7 +87,18 @@ _CONTEXT: Mapping[str, Checker] = {
     "relevance": check_choice("lexical", "embedding", "judge"),
     "min-overlap": check_fraction,
     "min-similarity": check_fraction,
+    "model": check_choice(*EMBEDDING_MODEL_NAMES),
 }
+
+
+def _embedding_option(o: Options, relevance: str) -> str | None:
+    if "model" in o and relevance != "embedding":
+        raise StrategyError(
+            f"check {o['name']!r}: model: names the embedding model of relevance: embedding; "
+            f"this check's relevance is {relevance}"
+        )
+    model: str | None = o.get("model")
+    return model
 
 
 def _context_options(o: Options, judge: Any) -> dict[str, Any]:
@@ -98,7 +110,7 @@ def _context_options(o: Options, judge: Any) -> dict[str, Any]:
         )
     return {
         "relevance": relevance,
-        "model": judge if relevance == "judge" else None,
+        "model": judge if relevance == "judge" else _embedding_option(o, relevance),
         "min_overlap": o.get("min-overlap", 0.5),
         "min_similarity": o.get("min-similarity", 0.5),
         "name": o["name"],

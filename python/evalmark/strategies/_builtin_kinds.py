@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from evalmark.errors import StrategyError
+from evalmark.models._named import EMBEDDING_MODEL_NAMES, embedding_model
 from evalmark.models._prompts import PROMPTS
 from evalmark.strategies._agent_kinds import AGENT_KINDS
 from evalmark.strategies._inspect import INSPECT_LOCATIONS, INSPECT_SCORERS, InspectScorer
@@ -36,9 +38,12 @@ Options = Mapping[str, Any]
 
 
 def _semantic_similarity(options: Options, judge: Any) -> SemanticSimilarity:
-    from evalmark.models import HashEmbedding
-
-    model = HashEmbedding(dim=options.get("dim", 256), seed=options.get("seed", 0))
+    name = options.get("model", "hash")
+    if name != "hash" and ("dim" in options or "seed" in options):
+        raise StrategyError(
+            f"check {options['name']!r}: dim and seed are options of model: hash, not of {name}"
+        )
+    model = embedding_model(name, dim=options.get("dim", 256), seed=options.get("seed", 0))
     return SemanticSimilarity(
         options.get("threshold"),
         model=model,
@@ -91,13 +96,14 @@ KINDS: tuple[StrategyKind, ...] = (
     *METRIC_KINDS,
     StrategyKind(
         "semantic-similarity",
-        "cosine (or dot product) of embeddings (offline hashing embedding)",
+        "cosine (or dot product) of embeddings (model: hash, or wordllama offline)",
         _semantic_similarity,
         {
             "threshold": check_fraction,
             "dim": check_positive_int,
             "seed": check_integer,
             "similarity": check_choice("cosine", "dot"),
+            "model": check_choice(*EMBEDDING_MODEL_NAMES),
         },
     ),
     StrategyKind(

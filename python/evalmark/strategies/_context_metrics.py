@@ -16,7 +16,8 @@ Whether a chunk supports a statement is one pluggable verdict, ``relevance``:
   statement's distinct content words (stop words dropped, case-folded; see
   :func:`evalmark.models._lexical.overlap`) appear in the chunk;
 * ``"embedding"``: the cosine of the two embeddings reaches ``min_similarity`` (0.5); ``model``
-  is an :class:`~evalmark.models.EmbeddingModel`, by default the offline ``HashEmbedding``;
+  is an :class:`~evalmark.models.EmbeddingModel` or its name, by default the offline
+  ``HashEmbedding`` (``"hash"``; ``"wordllama:l2_supercat_256"`` is a trained offline model);
 * ``"judge"``: a chat model (``model``, e.g. a recorded one) or an ``LLMJudge`` answers yes or
   no to "is this statement supported by this passage?", one call per pair.
 
@@ -33,8 +34,8 @@ import numpy as np
 
 from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
-from evalmark.models._fakes import HashEmbedding
 from evalmark.models._lexical import overlap
+from evalmark.models._named import embedding_model
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import case_context
@@ -86,7 +87,7 @@ class _ContextMetric:
 
     def _model(self, relevance: Relevance, model: Any) -> Any:
         if relevance == "embedding":
-            return model if model is not None else HashEmbedding()
+            return embedding_model(model)
         if relevance == "judge":
             if model is None:
                 raise ValueError(f"{self.name}: relevance='judge' needs model= (a chat model)")

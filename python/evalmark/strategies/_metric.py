@@ -23,7 +23,7 @@ from evalmark._tracing._direct import recorded
 from evalmark.errors import MetricInputError, StrategyError
 from evalmark.metrics._args import Numbers
 from evalmark.metrics._table import FUNCTIONS, MetricFunction
-from evalmark.models._fakes import HashEmbedding
+from evalmark.models._named import embedding_model
 from evalmark.models._protocols import EmbeddingModel, as_embedding_rows, model_id_of
 from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
@@ -276,8 +276,10 @@ class SemanticSimilarity(MetricStrategy):
     """Cosine similarity (or, with ``similarity="dot"``, the dot product) of the embeddings of
     the output and the expected output; passes at ``threshold``. The dot product suits models
     whose vectors are already unit length (then it equals the cosine); scores are clipped to
-    [0, 1]. ``model`` is any embedding model; the default, :class:`HashEmbedding`, is lexical
-    and offline (it does not understand synonyms)."""
+    [0, 1]. ``model`` is any embedding model or a name: the default, ``"hash"``
+    (:class:`~evalmark.models.HashEmbedding`), is lexical and offline (it does not understand
+    synonyms); ``"wordllama:l2_supercat_256"`` is a trained model, also offline
+    (``evalmark[embeddings]``)."""
 
     label = "cosine similarity"
     default_threshold = 0.7
@@ -287,7 +289,7 @@ class SemanticSimilarity(MetricStrategy):
         self,
         threshold: float | None = None,
         *,
-        model: EmbeddingModel | None = None,
+        model: EmbeddingModel | str | None = None,
         similarity: Literal["cosine", "dot"] = "cosine",
         name: str | None = None,
         workers: int | None = None,
@@ -295,7 +297,7 @@ class SemanticSimilarity(MetricStrategy):
         if similarity not in ("cosine", "dot"):
             raise ValueError(f"similarity must be 'cosine' or 'dot', got {similarity!r}")
         super().__init__(threshold, name=name, workers=workers)
-        self.model: EmbeddingModel = model if model is not None else HashEmbedding()
+        self.model: EmbeddingModel = embedding_model(model)
         self.similarity = similarity
 
     def _explain(self, index: int, score: float, passed: bool) -> str:

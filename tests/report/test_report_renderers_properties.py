@@ -150,6 +150,7 @@ def test_a_suite_report_reads_back_with_every_report_and_its_counts(items: list[
     named = [r.with_name(f"r{i}") for i, r in enumerate(items)]
     suite = SuiteReport(named)
     again = SuiteReport.from_json(render_report(suite, "json"))
+    assert again == suite
     assert [r.name for r in again.reports] == [r.name for r in named]
     for before, after in zip(named, again.reports, strict=True):
         assert after.summary == before.summary

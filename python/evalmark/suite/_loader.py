@@ -18,7 +18,7 @@ from evalmark.errors import Problem, SuiteError
 from evalmark.samples._plugins import loader_for
 from evalmark.suite import _sections as sections
 from evalmark.suite._conversations import CONVERSATION_KEYS, conversations
-from evalmark.suite._document import SuiteDocument
+from evalmark.suite._document import SuiteDocument, whole
 from evalmark.suite._model import (
     SUITE_FILE,
     ApplicationSpec,
@@ -177,6 +177,7 @@ def _repeats(doc: SuiteDocument, value: Any) -> tuple[int, int | None]:
     if value is None:
         return 1, None
     runs, k = (value.get("runs"), value.get("k")) if isinstance(value, dict) else (value, None)
+    runs, k = whole(runs), whole(k)
     if isinstance(value, dict):
         doc.check_keys(("repeats",), value, ("runs", "k"), "repeats")
     if check_positive_int(runs) is not None:

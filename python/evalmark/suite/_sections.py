@@ -8,7 +8,8 @@ from typing import Any
 
 from evalmark._files.located import PathKey
 from evalmark.gates._budgets import Budget, BudgetLimit
-from evalmark.suite._document import SuiteDocument
+from evalmark.strategies._kinds import option_schema
+from evalmark.suite._document import SuiteDocument, whole
 from evalmark.suite._model import (
     COMMON_OPTIONS,
     JUDGED_OPTIONS,
@@ -101,8 +102,10 @@ def strategies(doc: SuiteDocument, key: PathKey, value: Any) -> tuple[StrategySp
         elif isinstance(item, dict) and len(item) == 1:
             kind, options = next(iter(item.items()))
             item_key = (*item_key, kind)
-            if options is None:
+            if options is None:  # '- token-f1:' is the check without options
                 options = {}
+            elif isinstance(options, dict):
+                options = dict(options)
             if not isinstance(options, dict):
                 doc.report(
                     item_key,
@@ -137,6 +140,8 @@ def strategies(doc: SuiteDocument, key: PathKey, value: Any) -> tuple[StrategySp
                 doc.report((*item_key, option), f"unknown option '{option}' of '{kind}'; {hint}")
                 bad = True
                 continue
+            if option_schema(checker).get("type") == "integer":
+                option_value = options[option] = whole(option_value)
             problem = checker(option_value)
             if problem is not None:
                 doc.report((*item_key, option), problem)
@@ -176,12 +181,13 @@ def judge(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> JudgeSpec
         "expected a number between 0 and 1, e.g. 0.6",
     )
     cassette = None
-    if kind == "recorded":
-        raw = mapping.get("cassette")
-        if not isinstance(raw, str):
-            doc.report(key, "a recorded judge needs 'cassette: path/to/judge.jsonl'")
-        else:
-            cassette = base / raw
+    raw = mapping.get("cassette")
+    if raw is not None and not isinstance(raw, str):
+        doc.report((*key, "cassette"), "expected the path of a cassette, e.g. judge.jsonl")
+    elif kind == "recorded" and isinstance(raw, str):
+        cassette = base / raw
+    elif kind == "recorded":
+        doc.report(key, "a recorded judge needs 'cassette: path/to/judge.jsonl'")
     model = mapping.get("model")
     if model is not None and (not isinstance(model, str) or ":" not in model):
         doc.report((*key, "model"), "expected 'package.module:factory' returning a chat model")
@@ -288,9 +294,10 @@ def budget_limits(doc: SuiteDocument, key: PathKey, value: Any) -> dict[Budget, 
         raw = (mapping or {}).get(name)
         if raw is None:
             continue
-        if not isinstance(raw, dict) or not raw or set(raw) - {"per-case", "total"}:
+        if not isinstance(raw, dict) or not raw:
             doc.report((*key, name), f"expected {{per-case: n, total: n}}, e.g. {example}")
             continue
+        doc.check_keys((*key, name), raw, ("per-case", "total"), "budget")
         numbers = {}
         for scope in ("per-case", "total"):
             number = raw.get(scope)

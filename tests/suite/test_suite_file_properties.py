@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 
 from budget import examples
 from evalmark.errors import EvalmarkError, SuiteError
+from evalmark.strategies._kinds import option_schema
+from evalmark.strategies._registry import STRATEGY_KINDS
 from evalmark.suite import Suite, suite_file_schema
 from evalmark.suite._loader import load_suite
 
@@ -414,3 +416,33 @@ def test_a_generated_document_is_valid_exactly_when_it_loads(
     assert not schema_accepts(doc) or k_over_runs, (doc, loaded.problems)
     named = {k for where, _ in changes for k in where} | set(dropped)
     assert any(any(str(k) in str(p) for k in named) for p in loaded.problems), loaded
+
+
+def check_of(kind: str, option: str) -> Any:
+    """The checker of ``option`` of the check ``kind``."""
+    return STRATEGY_KINDS[kind].accepted[option]
+
+
+OPTIONS = sorted(
+    (kind.name, option) for kind in STRATEGY_KINDS.values() for option in kind.accepted
+)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.sampled_from(OPTIONS), VALUES | st.sampled_from([2.0, 64.0, 3, "majority", "llm"]))
+@example(("semantic-similarity", "dim"), 64.0)
+@example(("rubric", "min-grade"), 5.0)
+@example(("token-f1", "name"), " ")
+def test_the_schema_accepts_exactly_the_check_options_the_loader_accepts(
+    option: tuple[str, str], value: Any
+) -> None:
+    kind, name = option
+    loaded = agrees_exactly(("strategies",), [{kind: {name: value}}])
+    if isinstance(loaded, Suite):
+        (check,) = loaded.evaluations[0].strategies
+        assert check.options == {name: value}
+        if (
+            isinstance(value, float)
+            and option_schema(check_of(kind, name)).get("type") == "integer"
+        ):
+            assert type(check.options[name]) is int

@@ -3,6 +3,7 @@ returns its part of the model, noting every problem with its key and a fix on th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -140,8 +141,11 @@ def strategies(doc: SuiteDocument, key: PathKey, value: Any) -> tuple[StrategySp
                 doc.report((*item_key, option), f"unknown option '{option}' of '{kind}'; {hint}")
                 bad = True
                 continue
-            if option_schema(checker).get("type") == "integer":
-                option_value = options[option] = whole(option_value)
+            if option_value is None:
+                doc.report((*item_key, option), "no value given; write one, or leave it out")
+                bad = True
+                continue
+            option_value = options[option] = _as_schema_has_it(option_value, option_schema(checker))
             problem = checker(option_value)
             if problem is not None:
                 doc.report((*item_key, option), problem)
@@ -159,6 +163,16 @@ def strategies(doc: SuiteDocument, key: PathKey, value: Any) -> tuple[StrategySp
         labels[strategy.label] = index + 1
         out.append(strategy)
     return tuple(out)
+
+
+def _as_schema_has_it(value: Any, schema: Mapping[str, Any]) -> Any:
+    """``value`` with each float that has no fraction made an ``int`` where ``schema`` wants a
+    whole number (an integer, a choice among whole numbers, an array of them), as JSON Schema
+    reads ``1.0``."""
+    if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        return [_as_schema_has_it(v, schema["items"]) for v in value]
+    whole_choices = any(type(c) is int for c in schema.get("enum", ()))
+    return whole(value) if schema.get("type") == "integer" or whole_choices else value
 
 
 def judge(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> JudgeSpec:

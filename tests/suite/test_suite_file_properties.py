@@ -338,6 +338,9 @@ PATHS = [
     ("report", "dir"),
     ("report", "formats"),
     ("evaluations",),
+    ("turn-strategies",),
+    ("trajectory",),
+    ("user-model",),
 ]
 FITTING = st.sampled_from(
     [
@@ -365,6 +368,8 @@ FITTING = st.sampled_from(
         ["contains-facts"],
         [{"token-f1": None}],
         [{"name": "x", "samples": "samples.yaml", "strategies": ["contains-facts"]}],
+        {"mode": "superset"},
+        {"cassette": "users.jsonl"},
     ]
 )
 CHANGES = st.lists(
@@ -397,6 +402,7 @@ def changed(changes: list[tuple[tuple[str, ...], Any]], dropped: list[str]) -> d
 @example([(("report", "formats"), "md")], [])
 @example([(("tags",), "smoke")], [])
 @example([(("description",), "")], [])
+@example([(("turn-strategies",), 5)], [])
 def test_a_generated_document_is_valid_exactly_when_it_loads(
     changes: list[tuple[tuple[str, ...], Any]], dropped: list[str]
 ) -> None:

@@ -213,7 +213,7 @@ def _evaluations(
                 (), "missing 'strategies': list the checks, e.g. strategies: [contains-facts]"
             )
         return (_evaluation(doc, (), value, base, suite_name),)
-    for single in ("samples", "application", "strategies", TRACES_KEY):
+    for single in ("samples", "application", "strategies", TRACES_KEY, *CONVERSATION_KEYS):
         if single in value:
             doc.report(
                 (single,),
@@ -270,6 +270,9 @@ def _evaluation(
         )
     strategies = sections.strategies(doc, (*key, "strategies"), value.get("strategies"))
     chats = None
+    for alone in CONVERSATION_KEYS[1:]:
+        if alone in value and "conversations" not in value:
+            doc.report((*key, alone), f"'{alone}' goes with 'conversations'; add them or drop it")
     if "conversations" in value:
         turn_checks = sections.strategies(
             doc, (*key, "turn-strategies"), value.get("turn-strategies")

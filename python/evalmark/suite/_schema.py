@@ -6,13 +6,13 @@ from typing import Any
 
 from evalmark.strategies._kinds import option_schema
 from evalmark.strategies._registry import STRATEGY_KINDS
-from evalmark.suite._conversations import conversation_schema
+from evalmark.suite._conversations import CONVERSATION_KEYS, conversation_schema
 from evalmark.suite._model import REPORT_FORMATS
 
 __all__ = ["suite_file_schema"]
 
 # The keys of one evaluation that a suite of several gives inside each of its evaluations.
-_SINGLE_KEYS = ("samples", "application", "strategies", "traces")
+_SINGLE_KEYS = ("samples", "application", "strategies", "traces", *CONVERSATION_KEYS)
 
 # --------------------------------------------------------------------------- JSON Schema
 
@@ -125,6 +125,7 @@ def _evaluation_rules() -> list[dict[str, Any]]:
     return [
         _requires_one_of("samples", "conversations", "traces"),
         {"not": {"required": ["samples", "conversations"]}},
+        {"dependentRequired": {k: ["conversations"] for k in CONVERSATION_KEYS[1:]}},
         {"if": {"not": {"required": ["traces"]}}, "then": {"required": ["application"]}},
     ]
 

@@ -341,6 +341,7 @@ PATHS = [
     ("turn-strategies",),
     ("trajectory",),
     ("user-model",),
+    *(("evaluations", 0, key) for key in ("name", "tags", "application", "strategies", "extra")),
 ]
 FITTING = st.sampled_from(
     [
@@ -372,20 +373,50 @@ FITTING = st.sampled_from(
         {"cassette": "users.jsonl"},
     ]
 )
+# Values the loader accepts at some keys, so that generated documents are often valid.
+VALID: dict[tuple[Any, ...], list[Any]] = {
+    ("name",): ["other", "a b"],
+    ("description",): ["what it checks"],
+    ("tags",): ["smoke", ["smoke", "billing"], []],
+    ("concurrency",): [1, 8, 3.0],
+    ("repeats",): [1, 4.0, {"runs": 3}, {"runs": 3, "k": 3}],
+    ("judge",): [{}, {"kind": "noisy", "flip-rate": 0.1, "judge": {"kind": "rule"}}],
+    ("judge", "kind"): ["rule", "noisy"],
+    ("judge", "seed"): [-3, 7.0],
+    ("judge", "min-overlap"): [0, 1, 0.25],
+    ("gate", "tags"): [{}, {"smoke": 1}],
+    ("gate", "budget"): [{}, {"tokens": {"per-case": 10, "total": 100.5}}],
+    ("report", "formats"): ["json", ["md", "html", "xml", "inspect"], []],
+    ("report", "dir"): ["out"],
+    ("application", "function"): ["pkg.mod:answer"],
+    ("application", "system-prompt"): ["", "Be brief."],
+    ("strategies",): [["exact-match", {"rouge-n": {"n": 2.0}}], [{"bleu": None}]],
+    ("evaluations", 0, "name"): ["part"],
+}
+
+
+def _values(where: tuple[Any, ...]) -> st.SearchStrategy[tuple[tuple[Any, ...], Any]]:
+    valid = st.sampled_from(VALID[where]) if where in VALID else FITTING
+    other = st.none() | VALUES | FITTING
+    return st.tuples(st.just(where), st.integers(0, 4).flatmap(lambda i: valid if i < 3 else other))
+
+
 CHANGES = st.lists(
-    st.tuples(st.sampled_from(PATHS), st.none() | VALUES | FITTING),
-    max_size=4,
-    unique_by=lambda change: change[0],
+    st.sampled_from(PATHS).flatmap(_values), max_size=4, unique_by=lambda change: change[0]
 )
 
 
-def changed(changes: list[tuple[tuple[str, ...], Any]], dropped: list[str]) -> dict[str, Any]:
-    """BASE with each change made (where its section is still a mapping) and keys dropped."""
+def changed(changes: list[tuple[tuple[Any, ...], Any]], dropped: list[str]) -> dict[str, Any]:
+    """BASE with each change made, in order, where its section is still a mapping (or its
+    list still has the item), and top keys dropped."""
     doc = with_value(("name",), BASE["name"])
     for where, value in changes:
-        target = doc
+        target: Any = doc
         for key in where[:-1]:
-            target = target.get(key) if isinstance(target, dict) else None
+            if isinstance(target, dict) or (isinstance(target, list) and key < len(target)):
+                target = target[key] if isinstance(target, list) else target.get(key)
+            else:
+                target = None
         if isinstance(target, dict):
             target[where[-1]] = value
     for key in dropped:
@@ -394,7 +425,7 @@ def changed(changes: list[tuple[tuple[str, ...], Any]], dropped: list[str]) -> d
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(CHANGES, st.lists(st.sampled_from(KEYS), max_size=2))
+@given(CHANGES, st.just([]) | st.lists(st.sampled_from(KEYS), max_size=4))
 @example([(("concurrency",), 1.0)], [])
 @example([(("gate", "pass-rate"), None)], [])
 @example([(("judge", "cassette"), 5)], [])
@@ -403,8 +434,18 @@ def changed(changes: list[tuple[tuple[str, ...], Any]], dropped: list[str]) -> d
 @example([(("tags",), "smoke")], [])
 @example([(("description",), "")], [])
 @example([(("turn-strategies",), 5)], [])
+@example(
+    [
+        (
+            ("evaluations",),
+            [{"name": "x", "samples": "samples.yaml", "strategies": ["exact-match"]}],
+        ),
+        (("evaluations", 0, "application"), {"function": "pkg.mod:answer"}),
+    ],
+    ["samples", "application", "strategies"],
+)
 def test_a_generated_document_is_valid_exactly_when_it_loads(
-    changes: list[tuple[tuple[str, ...], Any]], dropped: list[str]
+    changes: list[tuple[tuple[Any, ...], Any]], dropped: list[str]
 ) -> None:
     doc = changed(changes, dropped)
     loaded = outcome(doc)

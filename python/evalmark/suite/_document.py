@@ -76,6 +76,10 @@ class SuiteDocument:
         text = f"{label}: {message}" if label else message
         self.problems.append(Problem(text, path=self.path, line=line, column=column))
 
+    def given_empty(self, key: PathKey) -> bool:
+        """True when ``key`` is in the file without a value (a problem already noted)."""
+        return key in self._empty
+
     def at(self, key: PathKey) -> str:
         """``file:line`` of ``key``."""
         return f"{self.path}:{self.where(key)[0]}"
@@ -156,8 +160,9 @@ class SuiteDocument:
         check: Callable[[Any], str | None],
         message: str,
     ) -> Any:
-        """``mapping[name]`` when ``check`` accepts it (``default`` when absent); otherwise the
-        problem ``message`` at the option, and ``default``."""
+        """``mapping[name]`` when ``check`` accepts it (``default`` when absent or given
+        without a value, which :meth:`check_keys` reports); otherwise the problem ``message``
+        at the option, and ``default``. A whole-number option reads ``1.0`` as 1."""
         value = mapping.get(name)
         if value is None:
             return default

@@ -44,7 +44,7 @@ def application(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> App
         "application",
     )
     if mapping is None:
-        if value is None:
+        if value is None and not doc.given_empty(key):
             doc.report(
                 key[:-1],
                 "missing 'application': give recorded builds (builds: {name: cassette.jsonl}) "

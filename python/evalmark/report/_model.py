@@ -126,7 +126,7 @@ class Report(ReportFigures):
     def __eq__(self, other: object) -> bool:
         """Equal when the JSON documents are equal: name, samples, results, outputs, usage,
         metadata and gates, compared as JSON holds them (see :mod:`evalmark.report._state`;
-        0.0 equals -0.0, a NaN score equals a NaN score). Reports are not hashable."""
+        0.0 equals -0.0, a NaN in metadata equals a NaN). Reports are not hashable."""
         if not isinstance(other, Report):
             return NotImplemented
         return same_state(self, other)

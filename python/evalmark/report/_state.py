@@ -6,9 +6,9 @@ computed from the parts compared here: the name, the checks in order, each sampl
 tags, output text, usage and results, the skipped samples, the metadata and the gate results.
 Those parts compare as the JSON report writes them:
 
-* a float compares by value, so ``0.0`` equals ``-0.0``; a NaN or an infinity in a result is
-  written as ``null`` and equals another one; in metadata one is written as its ``repr``
-  (``"nan"``), so a NaN equals a NaN there too;
+* a float compares by value, so ``0.0`` equals ``-0.0`` (a score is always in [0, 1]); a NaN
+  or an infinity in metadata is written as its ``repr`` (``"nan"``, ``"inf"``), so a NaN
+  there equals a NaN; one anywhere else (a usage figure) is written as ``null``;
 * a tuple equals the list of its items, metadata keys compare as text, in sorted order;
 * a lone surrogate compares as the six characters ``\\udcff`` it is written as.
 

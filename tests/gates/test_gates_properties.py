@@ -87,7 +87,8 @@ def test_a_tag_gate_reads_the_tagged_cases_only(report: Report, tag: str) -> Non
 def test_gates_written_into_a_report_read_back(report: Report, minima: list[float]) -> None:
     gated = report.with_gates([pass_rate_gate(report, m) for m in minima])
     again = Report.from_json(render_report(gated, "json"))
-    assert [g.to_dict() for g in again.gates] == [g.to_dict() for g in gated.gates]
+    assert again == gated
+    assert again.gates == gated.gates
     for gate in gated.gates:
         assert GateResult.from_dict(gate.to_dict()) == gate
 

@@ -42,7 +42,12 @@ def test_results_become_samples_and_one_build_per_provider() -> None:
     assert imported.samples[2].expected_output == "Madrid"
     assert (
         imported.sha256
-        == hashlib.sha256(b"results.json\0" + RESULTS.read_bytes() + b"\0").hexdigest()
+        == hashlib.sha256(
+            (12).to_bytes(8, "big")
+            + b"results.json"
+            + len(RESULTS.read_bytes()).to_bytes(8, "big")
+            + RESULTS.read_bytes()
+        ).hexdigest()
     )
     assert imported.kept["evalId"].startswith("eval-hand-built")
 

@@ -174,6 +174,7 @@ def test_junit_is_valid_xml_with_failures_and_errors() -> None:
 def test_json_round_trip() -> None:
     report = make_report()
     back = Report.from_json(render_report(report, "json"))
+    assert back == report
     assert render_report(back, "json") == render_report(report, "json")
     assert render_report(back, "markdown") == render_report(report, "markdown")
     assert back.result("timeout", "TokenF1").error is not None
@@ -342,6 +343,7 @@ def test_suite_combines_reports() -> None:
     check_golden("suite.md", render_report(suite, "markdown"))
     check_golden("suite.json", render_report(suite, "json"))
     back = SuiteReport.from_json(render_report(suite, "json"))
+    assert back == suite
     assert render_report(back, "json") == render_report(suite, "json")
     assert suite.pass_rate == 3 / 8  # cases: 1 of 4, then 2 of 4
     require_suite_pass_rate(suite, 0.375)
@@ -404,6 +406,7 @@ def test_reports_pickle_through_their_json_form() -> None:
     import pickle
 
     report = make_report()
+    assert pickle.loads(pickle.dumps(report)) == report
     assert render_report(pickle.loads(pickle.dumps(report)), "json") == render_report(
         report, "json"
     )

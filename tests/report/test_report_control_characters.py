@@ -21,10 +21,12 @@ TEXT = st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=20)
 @settings(max_examples=examples(40), deadline=None)
 @given(TEXT, TEXT)
 @example("\x1b[31mred\x1b[0m", "nul\x00byte")
+@example("\x85", "")  # a name of white space only (NEL) is no sample name: the test names it
 def test_html_and_markdown_show_control_characters_as_replacement_characters(
     name: str, output: str
 ) -> None:
-    samples = Samples([Sample(name=name or "s", parameters=["q"], expected_output="x")])
+    sample_name = name if name.strip() else "s"
+    samples = Samples([Sample(name=sample_name, parameters=["q"], expected_output="x")])
     report = Scorer().evaluate_outputs(samples, [output], ExactMatch(), name=name or "r")
     for format in ("html", "markdown"):
         text = render_report(report, format)

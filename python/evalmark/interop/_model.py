@@ -88,12 +88,16 @@ class Imported:
 
 
 def source_hash(paths: Iterable[Path]) -> str:
-    """SHA-256 over the files' names and bytes, in the order given."""
+    """SHA-256 over the files' names and bytes, in the order given.
+
+    Each name and each content goes in behind its length (8 bytes, big-endian), so two
+    different lists of files never feed the digest the same bytes: no name or content can
+    pass for the end of one file and the start of the next."""
     digest = hashlib.sha256()
     for path in paths:
-        digest.update(path.name.encode() + b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
+        for part in (path.name.encode("utf-8", "surrogateescape"), path.read_bytes()):
+            digest.update(len(part).to_bytes(8, "big"))
+            digest.update(part)
     return digest.hexdigest()
 
 

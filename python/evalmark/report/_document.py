@@ -7,18 +7,16 @@ shortest round-trip form, no timestamps unless the caller put one in the report'
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from evalmark._files.text import without_surrogates
 from evalmark.report._reading import FORMAT, VERSION
+from evalmark.report._state import result_entry, to_plain
 
 if TYPE_CHECKING:
     from evalmark.report._model import Report
-    from evalmark.results._results import EvaluationResult
 
 __all__ = [
     "FORMAT",
@@ -31,27 +29,6 @@ __all__ = [
 ]
 
 
-def to_plain(value: Any) -> Any:
-    """``value`` as plain JSON values: mapping keys sorted, tuples and sets as lists, Decimals
-    as strings, anything else unknown as its ``repr``."""
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value if value == value and abs(value) != float("inf") else repr(value)
-    if isinstance(value, Mapping):
-        return {str(k): to_plain(value[k]) for k in sorted(value, key=str)}
-    if isinstance(value, list | tuple):
-        return [to_plain(v) for v in value]
-    if isinstance(value, set | frozenset):
-        return sorted((to_plain(v) for v in value), key=repr)
-    if isinstance(value, Decimal):
-        return str(value)
-    to_builtins = getattr(value, "to_dict", None)
-    if callable(to_builtins):
-        return to_plain(to_builtins())
-    return repr(value)
-
-
 def dumps(document: Any, indent: int | None = 2) -> str:
     """JSON text of plain values, keys in insertion order, UTF-8 unescaped, ending with a
     newline (msgspec: the same bytes as ``json.dumps`` but for exponent spelling, and fast)."""
@@ -62,14 +39,6 @@ def dumps(document: Any, indent: int | None = 2) -> str:
     if indent:
         encoded = msgspec.json.format(encoded, indent=indent)
     return encoded.decode("utf-8") + "\n"
-
-
-def result_entry(result: EvaluationResult) -> dict[str, Any]:
-    """One result as it appears in the document (metadata as plain values)."""
-    data = result.to_dict()
-    if "metadata" in data:
-        data["metadata"] = to_plain(data["metadata"])
-    return data
 
 
 def sample_entries(report: Report) -> list[dict[str, Any]]:

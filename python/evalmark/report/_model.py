@@ -8,7 +8,9 @@ be read) are counted apart from failures and never count as passed. Results are 
 column per strategy (see :class:`~evalmark.results._results.ResultColumn`), so a report of
 100,000 samples costs a few arrays until someone reads its rows.
 
-The report is a frozen value: data and figures. It imports no renderer and no gate. Output is
+The report is a frozen value: data and figures (computed by :mod:`evalmark.report._figures`),
+equal to another when their JSON documents are (:mod:`evalmark.report._state`, which also
+says what pickling keeps). It imports no renderer and no gate. Output is
 :func:`~evalmark.report._output.render_report` and :func:`~evalmark.report._output.write_report`,
 gates are the functions of :mod:`~evalmark.gates._rules` (their results travel beside the report,
 or on a new report made by :meth:`Report.with_gates`), comparison is
@@ -24,29 +26,24 @@ from types import MappingProxyType
 from typing import Any, Self
 
 import numpy as np
-import numpy.typing as npt
 
-from evalmark.report._cases import CaseTally, case_tally
+from evalmark.report._figures import ReportFigures
 from evalmark.report._gate_result import GateResult
 from evalmark.report._reading import decode, report_parts
+from evalmark.report._state import pickle_state, same_state
 from evalmark.report._values import (
-    GuardrailSummary,
     SampleRow,
     SampleUsage,
     SkippedSample,
-    Tally,
     output_text_of,
-    tally_of,
-    usage_means,
     usage_of,
-    usage_totals,
 )
 from evalmark.results._results import EvaluationResult, ResultColumn
 
 __all__ = ["Report"]
 
 
-class Report:
+class Report(ReportFigures):
     """The results of one evaluation run: a frozen value.
 
     Build one with :meth:`evalmark.Scorer.evaluate`; read one back with :meth:`from_json` or
@@ -124,20 +121,17 @@ class Report:
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Columns explain rows with closures, which do not pickle: keep what the JSON report
-        # keeps (results, output texts, usage), and rebuild the columns from the results.
-        state = {
-            "name": self.name,
-            "sample_names": self.sample_names,
-            "sample_tags": self.sample_tags,
-            "columns": {name: list(column) for name, column in self._columns.items()},
-            "outputs": [self.output(i) for i in range(len(self))],
-            "usage": dict(self._usage_map()),
-            "skipped": self.skipped,
-            "metadata": dict(self.metadata),
-            "gates": self._gates,
-        }
-        return (_unpickle, (state,))
+        return (_unpickle, (pickle_state(self),))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when the JSON documents are equal: name, samples, results, outputs, usage,
+        metadata and gates, compared as JSON holds them (see :mod:`evalmark.report._state`;
+        0.0 equals -0.0, a NaN in metadata equals a NaN). Reports are not hashable."""
+        if not isinstance(other, Report):
+            return NotImplemented
+        return same_state(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal reports may differ inside: unhashable
 
     @classmethod
     def from_dict(cls, data: Any, *, source: str | None = None) -> Self:
@@ -256,132 +250,6 @@ class Report:
         for column in self._columns.values():
             bad |= ~column.passed | column.errored
         return [self.row(int(i)) for i in np.flatnonzero(bad)]
-
-    # ------------------------------------------------------------------ figures
-
-    def tally(self, *, tag: str | None = None, strategy: str | None = None) -> Tally:
-        """The counts of the evaluations of the samples tagged ``tag`` (default: every sample)
-        by ``strategy`` (default: every strategy); KeyError naming the known tags or
-        strategies when one is unknown."""
-        if strategy is not None:
-            self.column(strategy)  # KeyError naming the known strategies
-        mask = None
-        if tag is not None:
-            if tag not in self.tags:
-                raise KeyError(
-                    f"report {self.name!r} has no sample tagged {tag!r}; its tags are "
-                    f"{', '.join(self.tags) or 'none'}"
-                )
-            mask = self.tag_mask(tag)
-        return self._stack(mask, self.strategies if strategy is None else (strategy,))
-
-    def _stack(self, mask: npt.NDArray[np.bool_] | None, names: Sequence[str]) -> Tally:
-        if not names:
-            empty = np.zeros(0, dtype=np.bool_)
-            return tally_of(empty, empty, np.zeros(0, dtype=np.float64))
-        columns = [self._columns[n] for n in names]
-        passed = np.concatenate([c.passed if mask is None else c.passed[mask] for c in columns])
-        errored = np.concatenate([c.errored if mask is None else c.errored[mask] for c in columns])
-        scores = np.concatenate([c.scores if mask is None else c.scores[mask] for c in columns])
-        return tally_of(passed, errored, scores)
-
-    def cases(self, *, tag: str | None = None, strategy: str | None = None) -> CaseTally:
-        """The cases (samples) tagged ``tag`` (default: all) judged by ``strategy`` (default:
-        every strategy): a case passes when every one of those checks passed, and an error
-        never passes (see :mod:`evalmark.report._cases`). KeyError for an unknown name."""
-        if strategy is not None:
-            self.column(strategy)  # KeyError naming the known strategies
-        if tag is not None and tag not in self.tags:
-            self.tally(tag=tag)  # KeyError naming the known tags
-        columns = [self._columns[n] for n in (self.strategies if strategy is None else (strategy,))]
-        mask = self.tag_mask(tag) if tag is not None else None
-        return case_tally(
-            [c.passed for c in columns], [c.errored for c in columns], len(self), mask
-        )
-
-    @property
-    def summary(self) -> Tally:
-        """Counts over every evaluation (sample × strategy), and their mean score."""
-        return self._stack(None, self.strategies)
-
-    @property
-    def pass_rate(self) -> float:
-        """The pass rate: the fraction of cases (samples) whose every check passed, in [0, 1]."""
-        return self.cases().pass_rate
-
-    @property
-    def check_pass_rate(self) -> float:
-        """The fraction of single evaluations (sample × check) that passed, in [0, 1]: with
-        one check the same as :attr:`pass_rate`, with several at least as high."""
-        return self.summary.check_pass_rate
-
-    @property
-    def evaluations(self) -> int:
-        """The number of evaluations (samples × strategies)."""
-        return len(self) * len(self.strategies)
-
-    @property
-    def passed(self) -> int:
-        """Evaluations that passed."""
-        return self.summary.passed
-
-    @property
-    def failed(self) -> int:
-        """Evaluations that failed (errors not included)."""
-        return self.summary.failed
-
-    @property
-    def errors(self) -> int:
-        """Evaluations that are errors."""
-        return self.summary.errors
-
-    @property
-    def tags(self) -> tuple[str, ...]:
-        """Every tag of the report's samples, sorted."""
-        return tuple(sorted({tag for tags in self.sample_tags for tag in tags}))
-
-    def tag_mask(self, tag: str) -> npt.NDArray[np.bool_]:
-        """Which samples carry ``tag``."""
-        return np.fromiter((tag in tags for tags in self.sample_tags), np.bool_, len(self))
-
-    def by_tag(self) -> dict[str, Tally]:
-        """A tally per tag, tags sorted."""
-        return {tag: self.for_tag(tag) for tag in self.tags}
-
-    def for_tag(self, tag: str) -> Tally:
-        """The tally of the samples carrying ``tag``; KeyError naming the known tags."""
-        return self.tally(tag=tag)
-
-    def by_strategy(self) -> dict[str, Tally]:
-        """A tally per strategy, in the order the strategies were given."""
-        return {name: self._stack(None, (name,)) for name in self.strategies}
-
-    def _usages(self) -> list[SampleUsage]:
-        usage = self._usage_map()
-        return [usage[i] for i in sorted(usage)]
-
-    def metric_means(self) -> dict[str, float | None]:
-        """The mean score of each strategy (errors left out), then the means of latency (ms),
-        total tokens and cost over the samples that recorded them."""
-        means: dict[str, float | None] = {n: t.mean for n, t in self.by_strategy().items()}
-        return {**means, **usage_means(self._usages())}
-
-    def totals(self) -> dict[str, float | str]:
-        """Summed tokens and cost over the samples that recorded them (cost as a decimal
-        string, exact)."""
-        return usage_totals(self._usages())
-
-    def guardrails(self, *, positive: str | None = None) -> dict[str, GuardrailSummary]:
-        """For each strategy whose results carry guardrail decisions, their confusion counts
-        (``positive`` overrides the positive class each strategy recorded; ACCEPT by default)."""
-        out: dict[str, GuardrailSummary] = {}
-        for name in self.strategies:
-            found = GuardrailSummary.of_results(
-                self._columns[name].rows_with_metadata(), positive=positive
-            )
-            if found is not None:
-                out[name] = found
-        return out
 
     def __repr__(self) -> str:
         s = self.summary

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from evalmark._files.text import escape_surrogates
 from evalmark.errors import Problem, ReportFormatError
 from evalmark.report._cases import CaseTally
 from evalmark.report._document import VERSION, report_document
@@ -46,6 +47,19 @@ class SuiteReport:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"SuiteReport is immutable (cannot set {name!r})")
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when the JSON documents are equal: the same name and, in order, equal reports
+        (see :meth:`Report.__eq__`; the summary follows from them). Suites are not hashable."""
+        if not isinstance(other, SuiteReport):
+            return NotImplemented
+        return (
+            len(self.reports) == len(other.reports)
+            and escape_surrogates(self.name) == escape_surrogates(other.name)
+            and all(a == b for a, b in zip(self.reports, other.reports, strict=True))
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __iter__(self) -> Iterator[Report]:
         return iter(self.reports)

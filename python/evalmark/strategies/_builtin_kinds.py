@@ -14,6 +14,7 @@ from evalmark.strategies._agent_kinds import AGENT_KINDS
 from evalmark.strategies._inspect import INSPECT_LOCATIONS, INSPECT_SCORERS, InspectScorer
 from evalmark.strategies._kinds import (
     StrategyKind,
+    _with_schema,
     check_choice,
     check_fraction,
     check_grade,
@@ -71,6 +72,7 @@ def _judged(prompt: str) -> Any:
 _THRESHOLD = {"threshold": check_fraction}
 
 
+@_with_schema({"type": "array", "items": {"type": "string"}})
 def _check_patterns(value: Any) -> str | None:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return None

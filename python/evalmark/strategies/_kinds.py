@@ -70,7 +70,7 @@ def check_integer(value: Any) -> str | None:
     return None if isinstance(value, int) and not isinstance(value, bool) else "expected an integer"
 
 
-@_with_schema({"type": "string", "minLength": 1})
+@_with_schema({"type": "string", "pattern": "\\S"})  # not only spaces, as the check asks
 def check_text(value: Any) -> str | None:
     """None when ``value`` is a non-empty string, else what is wrong."""
     return None if isinstance(value, str) and value.strip() else "expected a non-empty string"

@@ -35,7 +35,7 @@ from evalmark.conversation._users import ScriptedTurn
 from evalmark.errors import TestCaseError
 from evalmark.samples._case import ToolCall
 from evalmark.strategies._trajectory import ArgumentMode, TrajectoryMode
-from evalmark.suite._document import SuiteDocument
+from evalmark.suite._document import SuiteDocument, whole
 from evalmark.suite._strategy_spec import StrategySpec
 
 __all__ = [
@@ -188,7 +188,7 @@ def _case(doc: SuiteDocument, key: PathKey, value: dict[str, Any]) -> Conversati
         doc.report((*key, "opening"), "expected the user's first message (non-empty text)")
         opening = None
     default_turns = len(turns) if turns else 6
-    max_turns = value.get("max-turns", default_turns)
+    max_turns = whole(value.get("max-turns", default_turns))
     if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
         doc.report((*key, "max-turns"), "expected a whole number of at least 1, e.g. 6")
         max_turns = default_turns
@@ -309,11 +309,11 @@ def conversation_schema() -> dict[str, Any]:
     """The JSON Schema of the conversation keys of an evaluation (for editors)."""
     turn = {
         "oneOf": [
-            {"type": "string", "minLength": 1},
+            {"type": "string", "pattern": "\\S"},
             {
                 "type": "object",
                 "properties": {
-                    "text": {"type": "string", "minLength": 1},
+                    "text": {"type": "string", "pattern": "\\S"},
                     "expected-output": {"type": "string"},
                     "expected-facts": {"type": "array", "items": {"type": "string"}},
                     "context": {"type": "array", "items": {"type": "string"}},
@@ -326,13 +326,13 @@ def conversation_schema() -> dict[str, Any]:
     case = {
         "type": "object",
         "properties": {
-            "id": {"type": "string", "minLength": 1},
+            "id": {"type": "string", "pattern": "\\S"},
             "tags": {"type": "array", "items": {"type": "string"}},
             "turns": {"type": "array", "items": turn, "minItems": 1},
-            "persona": {"type": "string"},
-            "opening": {"type": "string"},
+            "persona": {"type": "string", "pattern": "\\S"},
+            "opening": {"type": "string", "pattern": "\\S"},
             "max-turns": {"type": "integer", "minimum": 1},
-            "stop-phrase": {"type": "string"},
+            "stop-phrase": {"type": "string", "pattern": "\\S"},
             "expected-tool-calls": {"type": "array", "items": {"type": "object"}},
         },
         "required": ["id"],
@@ -353,7 +353,7 @@ def conversation_schema() -> dict[str, Any]:
         "user-model": {
             "type": "object",
             "properties": {
-                "model-id": {"type": "string"},
+                "model-id": {"type": "string", "pattern": "\\S"},
                 "cassette": {"type": "string"},
                 "model": {"type": "string", "pattern": ":"},
             },

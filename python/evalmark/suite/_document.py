@@ -12,8 +12,9 @@ from evalmark._files.located import PathKey, RawRecord
 from evalmark._files.problems import MAX_PROBLEMS, describe_value, suggest
 from evalmark._files.validate import path_label
 from evalmark.errors import Problem, SuiteError
+from evalmark.strategies._kinds import option_schema
 
-__all__ = ["ALIASES", "SuiteDocument"]
+__all__ = ["ALIASES", "SuiteDocument", "whole"]
 
 # Words people reach for, and the key they mean.
 ALIASES: Mapping[str, str] = {
@@ -58,6 +59,7 @@ class SuiteDocument:
         self._record = record
         self.problems: list[Problem] = []
         self.suggested: set[str] = set()  # keys already offered for a misspelling
+        self._empty: set[PathKey] = set()  # keys given without a value: one problem each
         self.name = Path(path).name
 
     def where(self, key: PathKey) -> tuple[int, int]:
@@ -65,11 +67,18 @@ class SuiteDocument:
         return self._record.position(key)
 
     def report(self, key: PathKey, message: str) -> None:
-        """Note a problem at ``key``; the message is prefixed with the key's path."""
+        """Note a problem at ``key``; the message is prefixed with the key's path. A key
+        given without a value has that one problem only."""
+        if key in self._empty:
+            return
         line, column = self.where(key)
         label = path_label(key)
         text = f"{label}: {message}" if label else message
         self.problems.append(Problem(text, path=self.path, line=line, column=column))
+
+    def given_empty(self, key: PathKey) -> bool:
+        """True when ``key`` is in the file without a value (a problem already noted)."""
+        return key in self._empty
 
     def at(self, key: PathKey) -> str:
         """``file:line`` of ``key``."""
@@ -88,9 +97,15 @@ class SuiteDocument:
     def check_keys(
         self, key: PathKey, value: Mapping[Any, Any], accepted: Sequence[str], what: str
     ) -> None:
-        """Report every key of ``value`` that ``accepted`` does not hold, with a suggestion."""
+        """Report every key of ``value`` that ``accepted`` does not hold, with a suggestion,
+        and every accepted key given without a value (``key:`` alone, or ``null``): a key
+        is given with its value or left out, so that a value forgotten (``pass-rate:``) is
+        never read as the default."""
         for raw in value:
             if raw in accepted:
+                if value[raw] is None:
+                    self.report((*key, raw), "no value given; write one, or leave the key out")
+                    self._empty.add((*key, raw))
                 continue
             if not isinstance(raw, str):
                 self.report(key, f"keys must be strings, found {describe_value(raw)} {raw!r}")
@@ -145,9 +160,14 @@ class SuiteDocument:
         check: Callable[[Any], str | None],
         message: str,
     ) -> Any:
-        """``mapping[name]`` when ``check`` accepts it (``default`` when absent); otherwise the
-        problem ``message`` at the option, and ``default``."""
-        value = mapping.get(name, default)
+        """``mapping[name]`` when ``check`` accepts it (``default`` when absent or given
+        without a value, which :meth:`check_keys` reports); otherwise the problem ``message``
+        at the option, and ``default``. A whole-number option reads ``1.0`` as 1."""
+        value = mapping.get(name)
+        if value is None:
+            return default
+        if option_schema(check).get("type") == "integer":
+            value = whole(value)
         if check(value) is not None:
             self.report((*key, name), message)
             return default
@@ -157,9 +177,17 @@ class SuiteDocument:
         """``value`` as a tuple of strings (one string is a list of one), else a problem."""
         if value is None:
             return ()
-        if isinstance(value, str):
+        if isinstance(value, str) and value:
             return (value,)
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             self.report(key, f"expected a string or a list of strings; for example {example}")
             return ()
         return tuple(value)
+
+
+def whole(value: Any) -> Any:
+    """``value`` as an ``int`` when it is a float with no fraction (``1.0`` is 1, as JSON
+    Schema's ``integer`` has it), else ``value`` itself."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value

@@ -18,7 +18,7 @@ from evalmark.errors import Problem, SuiteError
 from evalmark.samples._plugins import loader_for
 from evalmark.suite import _sections as sections
 from evalmark.suite._conversations import CONVERSATION_KEYS, conversations
-from evalmark.suite._document import SuiteDocument
+from evalmark.suite._document import SuiteDocument, whole
 from evalmark.suite._model import (
     SUITE_FILE,
     ApplicationSpec,
@@ -177,6 +177,7 @@ def _repeats(doc: SuiteDocument, value: Any) -> tuple[int, int | None]:
     if value is None:
         return 1, None
     runs, k = (value.get("runs"), value.get("k")) if isinstance(value, dict) else (value, None)
+    runs, k = whole(runs), whole(k)
     if isinstance(value, dict):
         doc.check_keys(("repeats",), value, ("runs", "k"), "repeats")
     if check_positive_int(runs) is not None:
@@ -212,7 +213,7 @@ def _evaluations(
                 (), "missing 'strategies': list the checks, e.g. strategies: [contains-facts]"
             )
         return (_evaluation(doc, (), value, base, suite_name),)
-    for single in ("samples", "application", "strategies", TRACES_KEY):
+    for single in ("samples", "application", "strategies", TRACES_KEY, *CONVERSATION_KEYS):
         if single in value:
             doc.report(
                 (single,),
@@ -269,6 +270,9 @@ def _evaluation(
         )
     strategies = sections.strategies(doc, (*key, "strategies"), value.get("strategies"))
     chats = None
+    for alone in CONVERSATION_KEYS[1:]:
+        if alone in value and "conversations" not in value:
+            doc.report((*key, alone), f"'{alone}' goes with 'conversations'; add them or drop it")
     if "conversations" in value:
         turn_checks = sections.strategies(
             doc, (*key, "turn-strategies"), value.get("turn-strategies")

@@ -6,10 +6,13 @@ from typing import Any
 
 from evalmark.strategies._kinds import option_schema
 from evalmark.strategies._registry import STRATEGY_KINDS
-from evalmark.suite._conversations import conversation_schema
+from evalmark.suite._conversations import CONVERSATION_KEYS, conversation_schema
 from evalmark.suite._model import REPORT_FORMATS
 
 __all__ = ["suite_file_schema"]
+
+# The keys of one evaluation that a suite of several gives inside each of its evaluations.
+_SINGLE_KEYS = ("samples", "application", "strategies", "traces", *CONVERSATION_KEYS)
 
 # --------------------------------------------------------------------------- JSON Schema
 
@@ -18,11 +21,32 @@ def _fraction_schema(description: str) -> dict[str, Any]:
     return {"type": "number", "minimum": 0, "maximum": 1, "description": description}
 
 
+# Text the loader reads as given: a name or an id must show something (not only spaces).
+_VISIBLE = {"type": "string", "pattern": "\\S"}
+
+
 def _paths_schema(description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
-    }
+    """One item or a list of them; the loader reads one string as a list of one."""
+    item = {"type": "string", "minLength": 1}
+    return {"description": description, "oneOf": [item, {"type": "array", "items": item}]}
+
+
+def _requires_one_of(*keys: str) -> dict[str, Any]:
+    return {"anyOf": [{"required": [k]} for k in keys]}
+
+
+def _judge_rules() -> list[dict[str, Any]]:
+    """What the loader asks of a judge beyond the types: a recorded judge names its cassette
+    and model; only a noisy judge wraps another, and never a noisy one."""
+
+    def kind_is(kind: str) -> dict[str, Any]:
+        return {"properties": {"kind": {"const": kind}}, "required": ["kind"]}
+
+    return [
+        {"if": kind_is("recorded"), "then": {"required": ["cassette", "model"]}},
+        {"if": {"not": kind_is("noisy")}, "then": {"not": {"required": ["judge"]}}},
+        {"if": kind_is("noisy"), "then": {"properties": {"judge": {"not": kind_is("noisy")}}}},
+    ]
 
 
 # What the built-in options mean, for editors; their types come from the registry's checkers.
@@ -95,13 +119,36 @@ def _traces_schema() -> dict[str, Any]:
     }
 
 
+def _evaluation_rules() -> list[dict[str, Any]]:
+    """An evaluation reads samples, conversations or traces (samples and conversations not
+    together), and an application unless it reads traces."""
+    return [
+        _requires_one_of("samples", "conversations", "traces"),
+        {"not": {"required": ["samples", "conversations"]}},
+        {"dependentRequired": {k: ["conversations"] for k in CONVERSATION_KEYS[1:]}},
+        {"if": {"not": {"required": ["traces"]}}, "then": {"required": ["application"]}},
+    ]
+
+
+def _report_formats() -> dict[str, Any]:
+    from evalmark.report._formatters import known_formatters
+
+    names = [*REPORT_FORMATS, *(n for n in known_formatters() if n not in REPORT_FORMATS)]
+    item = {
+        "enum": [n for n in names if n not in ("markdown", "junit")],
+        "description": "a built-in format or a report formatter registered when the schema "
+        "was written (markdown is md, junit is xml)",
+    }
+    return {"oneOf": [item, {"type": "array", "items": item}]}
+
+
 def suite_file_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of suite files, for editors."""
     application = {
         "type": "object",
         "description": "the application under test: recorded builds, a live function, or both",
         "properties": {
-            "model-id": {"type": "string", "description": "the model id of recorded builds"},
+            "model-id": {**_VISIBLE, "description": "the model id of recorded builds"},
             "builds": {
                 "type": "object",
                 "description": "build name -> cassette file; the first is the default",
@@ -115,26 +162,23 @@ def suite_file_schema() -> dict[str, Any]:
             },
             "system-prompt": {"type": "string"},
         },
+        **_requires_one_of("builds", "function"),
         "additionalProperties": False,
     }
     strategies = {"type": "array", "items": {"$ref": "#/$defs/strategy"}, "minItems": 1}
     evaluation = {
         "type": "object",
         "properties": {
-            "name": {"type": "string"},
+            "name": _VISIBLE,
             "samples": _paths_schema("sample files, merged in order"),
-            "tags": {"type": "array", "items": {"type": "string"}},
+            "tags": _paths_schema("tags of every sample"),
             "application": application,
             "strategies": strategies,
             **conversation_schema(),
             **_traces_schema(),
         },
         "required": ["name", "strategies"],
-        "anyOf": [
-            {"required": ["samples"]},
-            {"required": ["conversations"]},
-            {"required": ["traces"]},
-        ],
+        "allOf": _evaluation_rules(),
         "additionalProperties": False,
     }
     judge: dict[str, Any] = {
@@ -149,6 +193,7 @@ def suite_file_schema() -> dict[str, Any]:
             "seed": {"type": "integer"},
             "judge": {"$ref": "#/$defs/judge"},
         },
+        "allOf": _judge_rules(),
         "additionalProperties": False,
     }
     return {
@@ -159,15 +204,15 @@ def suite_file_schema() -> dict[str, Any]:
         "folder is relative to where evalmark runs.",
         "type": "object",
         "properties": {
-            "name": {"type": "string"},
-            "description": {"type": "string"},
+            "name": _VISIBLE,
+            "description": _VISIBLE,
             "source": {
                 "type": "object",
                 "description": "what `evalmark import` read (format, version, sha256, files); "
                 "copied into each report's metadata",
             },
             "samples": _paths_schema("sample files, merged in order"),
-            "tags": {"type": "array", "items": {"type": "string"}},
+            "tags": _paths_schema("tags of every sample"),
             "application": application,
             "strategies": strategies,
             "evaluations": {"type": "array", "items": evaluation, "minItems": 1},
@@ -204,18 +249,7 @@ def suite_file_schema() -> dict[str, Any]:
                 "type": "object",
                 "properties": {
                     "dir": {"type": "string"},
-                    "formats": {
-                        "type": "array",
-                        "items": {
-                            "type": "string",
-                            "description": "a built-in format ("
-                            + ", ".join(REPORT_FORMATS)
-                            + ") or the name of a registered report formatter",
-                            "examples": list(REPORT_FORMATS),
-                            # the loader's "did you mean": markdown is md, junit is xml
-                            "not": {"enum": ["markdown", "junit", "htm"]},
-                        },
-                    },
+                    "formats": _report_formats(),
                 },
                 "additionalProperties": False,
             },
@@ -250,6 +284,14 @@ def suite_file_schema() -> dict[str, Any]:
             **conversation_schema(),
             **_traces_schema(),
         },
+        "oneOf": [  # several evaluations, or the keys of one at the top
+            {"required": ["evaluations"], "not": _requires_one_of(*_SINGLE_KEYS)},
+            {
+                "not": {"required": ["evaluations"]},
+                "required": ["strategies"],
+                "allOf": _evaluation_rules(),
+            },
+        ],
         "additionalProperties": False,
         "$defs": {"strategy": _strategy_schema(), "judge": judge},
     }

@@ -3,12 +3,14 @@ returns its part of the model, noting every problem with its key and a fix on th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from evalmark._files.located import PathKey
 from evalmark.gates._budgets import Budget, BudgetLimit
-from evalmark.suite._document import SuiteDocument
+from evalmark.strategies._kinds import option_schema
+from evalmark.suite._document import SuiteDocument, whole
 from evalmark.suite._model import (
     COMMON_OPTIONS,
     JUDGED_OPTIONS,
@@ -42,7 +44,7 @@ def application(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> App
         "application",
     )
     if mapping is None:
-        if value is None:
+        if value is None and not doc.given_empty(key):
             doc.report(
                 key[:-1],
                 "missing 'application': give recorded builds (builds: {name: cassette.jsonl}) "
@@ -101,8 +103,10 @@ def strategies(doc: SuiteDocument, key: PathKey, value: Any) -> tuple[StrategySp
         elif isinstance(item, dict) and len(item) == 1:
             kind, options = next(iter(item.items()))
             item_key = (*item_key, kind)
-            if options is None:
+            if options is None:  # '- token-f1:' is the check without options
                 options = {}
+            elif isinstance(options, dict):
+                options = dict(options)
             if not isinstance(options, dict):
                 doc.report(
                     item_key,
@@ -137,6 +141,11 @@ def strategies(doc: SuiteDocument, key: PathKey, value: Any) -> tuple[StrategySp
                 doc.report((*item_key, option), f"unknown option '{option}' of '{kind}'; {hint}")
                 bad = True
                 continue
+            if option_value is None:
+                doc.report((*item_key, option), "no value given; write one, or leave it out")
+                bad = True
+                continue
+            option_value = options[option] = _as_schema_has_it(option_value, option_schema(checker))
             problem = checker(option_value)
             if problem is not None:
                 doc.report((*item_key, option), problem)
@@ -154,6 +163,16 @@ def strategies(doc: SuiteDocument, key: PathKey, value: Any) -> tuple[StrategySp
         labels[strategy.label] = index + 1
         out.append(strategy)
     return tuple(out)
+
+
+def _as_schema_has_it(value: Any, schema: Mapping[str, Any]) -> Any:
+    """``value`` with each float that has no fraction made an ``int`` where ``schema`` wants a
+    whole number (an integer, a choice among whole numbers, an array of them), as JSON Schema
+    reads ``1.0``."""
+    if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        return [_as_schema_has_it(v, schema["items"]) for v in value]
+    whole_choices = any(type(c) is int for c in schema.get("enum", ()))
+    return whole(value) if schema.get("type") == "integer" or whole_choices else value
 
 
 def judge(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> JudgeSpec:
@@ -176,12 +195,13 @@ def judge(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> JudgeSpec
         "expected a number between 0 and 1, e.g. 0.6",
     )
     cassette = None
-    if kind == "recorded":
-        raw = mapping.get("cassette")
-        if not isinstance(raw, str):
-            doc.report(key, "a recorded judge needs 'cassette: path/to/judge.jsonl'")
-        else:
-            cassette = base / raw
+    raw = mapping.get("cassette")
+    if raw is not None and not isinstance(raw, str):
+        doc.report((*key, "cassette"), "expected the path of a cassette, e.g. judge.jsonl")
+    elif kind == "recorded" and isinstance(raw, str):
+        cassette = base / raw
+    elif kind == "recorded":
+        doc.report(key, "a recorded judge needs 'cassette: path/to/judge.jsonl'")
     model = mapping.get("model")
     if model is not None and (not isinstance(model, str) or ":" not in model):
         doc.report((*key, "model"), "expected 'package.module:factory' returning a chat model")
@@ -288,9 +308,10 @@ def budget_limits(doc: SuiteDocument, key: PathKey, value: Any) -> dict[Budget, 
         raw = (mapping or {}).get(name)
         if raw is None:
             continue
-        if not isinstance(raw, dict) or not raw or set(raw) - {"per-case", "total"}:
+        if not isinstance(raw, dict) or not raw:
             doc.report((*key, name), f"expected {{per-case: n, total: n}}, e.g. {example}")
             continue
+        doc.check_keys((*key, name), raw, ("per-case", "total"), "budget")
         numbers = {}
         for scope in ("per-case", "total"):
             number = raw.get(scope)

@@ -24,7 +24,7 @@ from evalmark.errors import TraceError
 from evalmark.report._model import Report
 from evalmark.samples._case import TestCase
 from evalmark.samples._samples import Sample, load_samples
-from evalmark.suite._document import SuiteDocument
+from evalmark.suite._document import SuiteDocument, whole
 from evalmark.suite._model import EvaluationSpec, TracesSpec
 from evalmark.suite._trace_spool import (
     CaseSpool,
@@ -78,7 +78,7 @@ def traces(doc: SuiteDocument, key: PathKey, value: Any, base: Path) -> TracesSp
     if match is not None and (not isinstance(match, str) or not match):
         doc.report((*key, "match"), "expected a span attribute name, e.g. match: session.id")
         match = None
-    window = mapping.get("window")
+    window = whole(mapping.get("window"))
     if window is not None and (
         isinstance(window, bool) or not isinstance(window, int) or window < 1
     ):

@@ -115,6 +115,22 @@ class ResultColumn:
     def __iter__(self) -> Iterator[EvaluationResult]:
         return (self[i] for i in range(len(self)))
 
+    def explanations(self, rows: Iterable[int]) -> list[str]:
+        """``[self[i].explanation for i in rows]`` (rows in range, not negative), read without
+        building a result for a row not yet read."""
+        cache, explain = self._cache, self._explain
+        if self._build is not None:
+            return [self[i].explanation for i in rows]
+        scores, passed = self.scores, self.passed
+        found = []
+        for i in rows:
+            result = cache.get(i)
+            if result is None:
+                found.append(explain(i, float(scores[i]), bool(passed[i])))
+            else:
+                found.append(result.explanation)
+        return found
+
     def results(self) -> list[EvaluationResult]:
         """Every row as an :class:`EvaluationResult`."""
         return list(self)

@@ -78,11 +78,14 @@ class ResultColumn:
         errored: npt.NDArray[np.bool_],
         build: Callable[[int], EvaluationResult],
         metadata_rows: Callable[[], Iterable[EvaluationResult]] | None = None,
+        explain: Callable[[int], str] | None = None,
     ) -> ResultColumn:
         """A column whose figures are known now and whose row ``i`` is ``build(i)``, called
         the first time the row is read (for rows with metadata, e.g. composites).
-        ``metadata_rows`` yields the rows that can carry metadata (default: every row)."""
-        column = cls(scores, passed, _no_explanation)
+        ``metadata_rows`` yields the rows whose metadata figures such as guardrail decisions
+        are read from (default: every row); ``explain(i)``, when given, is
+        ``build(i).explanation`` made without building the row (see :meth:`explanations`)."""
+        column = cls(scores, passed, _no_explanation if explain is None else _RowText(explain))
         column.errored = np.asarray(errored, dtype=np.bool_)
         column._build = build
         column._metadata_rows = metadata_rows
@@ -119,7 +122,7 @@ class ResultColumn:
         """``[self[i].explanation for i in rows]`` (rows in range, not negative), read without
         building a result for a row not yet read."""
         cache, explain = self._cache, self._explain
-        if self._build is not None:
+        if self._build is not None and explain is _no_explanation:
             return [self[i].explanation for i in rows]
         scores, passed = self.scores, self.passed
         found = []
@@ -197,6 +200,18 @@ class ResultColumn:
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class _RowText:
+    """A lazy column's explanation of row ``i`` alone, called as a column's explainer is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Callable[[int], str]) -> None:
+        self.text = text
+
+    def __call__(self, index: int, score: float, passed: bool) -> str:
+        return self.text(index)
 
 
 def _no_explanation(index: int, score: float, passed: bool) -> str:

@@ -202,7 +202,24 @@ class ContainsFacts(BatchText):
                 return bad[row]
             return _facts_result(facts[row], missing(row))
 
-        return ResultColumn.lazy(scores, passed, errored, build)
+        def explain(row: int) -> str:
+            if row in bad:
+                return bad[row].explanation
+            return _facts_text(facts[row], missing(row))
+
+        # the rows' metadata is counts of facts, never a guardrail decision: only error rows
+        # are read for figures
+        errors = list(bad.values())
+        return ResultColumn.lazy(scores, passed, errored, build, lambda: errors, explain)
+
+
+def _facts_text(facts: tuple[str, ...], missing: list[str]) -> str:
+    """ContainsFacts' explanation for a row with ``facts``, of which ``missing`` were not
+    found."""
+    if not missing:
+        return f"all {len(facts)} facts present"
+    listed = "; ".join(excerpt(fact, 60) for fact in missing)
+    return f"{len(missing)} of {len(facts)} expected facts missing: {listed}"
 
 
 def _facts_result(facts: tuple[str, ...], missing: list[str]) -> EvaluationResult:
@@ -210,12 +227,9 @@ def _facts_result(facts: tuple[str, ...], missing: list[str]) -> EvaluationResul
     score = (len(facts) - len(missing)) / len(facts)
     metadata = {"found": len(facts) - len(missing), "expected": len(facts)}
     if not missing:
-        return EvaluationResult.passing(score, f"all {len(facts)} facts present", metadata)
-    listed = "; ".join(excerpt(fact, 60) for fact in missing)
+        return EvaluationResult.passing(score, _facts_text(facts, missing), metadata)
     return EvaluationResult.failing(
-        score,
-        f"{len(missing)} of {len(facts)} expected facts missing: {listed}",
-        {**metadata, "missing": missing},
+        score, _facts_text(facts, missing), {**metadata, "missing": missing}
     )
 
 

@@ -26,8 +26,8 @@ _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # The bulk forms below join their texts with this character, which no rule here changes (not
 # whitespace, not a control, nothing escaped); texts that hold it go one at a time.
 _JOIN = "\uffff"
-# A space on either side of a join: the ends of a text, which ``cell`` trims.
-_ENDS = re.compile(" ?\uffff ?")
+# The runs of whitespace that ``_SPACE.sub(" ", ...)`` changes: all but a lone space.
+_SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
 
 
 def visible(text: str) -> str:
@@ -70,7 +70,8 @@ def cells(texts: Sequence[object], limit: int = 300) -> list[str]:
     joined = _JOIN.join(values)
     if not values or joined.count(_JOIN) != len(values) - 1:
         return [cell(t, limit) for t in values]
-    joined = visible(_ENDS.sub(_JOIN, _SPACE.sub(" ", joined)).strip())
+    joined = _SPACE_RUNS.sub(" ", joined)  # each run one space, then a text's ends trimmed:
+    joined = visible(joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).strip())
     if max(map(len, parts := joined.split(_JOIN))) > limit:
         parts = [v if len(v) <= limit else v[: limit - 1] + "…" for v in parts]
         joined = _JOIN.join(parts)

@@ -23,9 +23,10 @@ _SPACE = re.compile(r"\s+")
 # Control characters other than tab, line feed and carriage return (C0, DEL and C1): HTML
 # calls them parse errors, and in a terminal or a pull-request page they recolour or hide text.
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-# The bulk forms below join their texts with this character, which no rule here changes (not
-# whitespace, not a control, nothing escaped); texts that hold it go one at a time.
-_JOIN = "\uffff"
+# The bulk forms below join their texts with this character, which no rule here changes (a
+# printable character: not whitespace, not a control, nothing escaped); texts that hold it go
+# one at a time.
+_JOIN = "\u2e3b"
 # The runs of whitespace that ``_SPACE.sub(" ", ...)`` changes: all but a lone space.
 _SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
 
@@ -33,6 +34,8 @@ _SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
 def visible(text: str) -> str:
     """``text`` with each control character but tab, line feed and carriage return shown as
     U+FFFD (the replacement character), so that the reader sees something was there."""
+    if text.isprintable():  # no control character (nor any whitespace but the space)
+        return text
     return _CONTROLS.sub("\ufffd", text)
 
 
@@ -70,7 +73,8 @@ def cells(texts: Sequence[object], limit: int = 300) -> list[str]:
     joined = _JOIN.join(values)
     if not values or joined.count(_JOIN) != len(values) - 1:
         return [cell(t, limit) for t in values]
-    joined = _SPACE_RUNS.sub(" ", joined)  # each run one space, then a text's ends trimmed:
+    if "  " in joined or not joined.isprintable():  # printable: no whitespace but spaces
+        joined = _SPACE_RUNS.sub(" ", joined)  # each run one space, then a text's ends trimmed:
     joined = visible(joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).strip())
     if max(map(len, parts := joined.split(_JOIN))) > limit:
         parts = [v if len(v) <= limit else v[: limit - 1] + "…" for v in parts]

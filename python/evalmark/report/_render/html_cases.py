@@ -189,6 +189,15 @@ class CaseRenderer:
         for check in checks:
             totals = [t + s for t, s in zip(totals, check.scores, strict=True)]
         heads = self._row_heads
+        # every check's table row of every case, for cases where the application did not raise
+        rows = (
+            [
+                "".join(cells)
+                for cells in zip(*(check.rows(heads, indices) for check in checks), strict=True)
+            ]
+            if checks
+            else [""] * count
+        )
         blocks = []
         for k, index in enumerate(indices):
             verdict = verdicts[k]
@@ -197,27 +206,27 @@ class CaseRenderer:
             mean = totals[k] / len(checks) if checks else 0.0
             sample = samples[k]
             found = input_of(sample) if sample is not None else None
-            parts = [
+            head = (
                 f'<details class="case {verdict}" id="{anchors[k]}" data-tags="{tags_json}" '
                 f'data-bad="{bad_json}"{" open" if verdict != "pass" else ""}>'
                 f'<summary><span class="badge {verdict}">{_BADGE[verdict]}</span>'
                 f"{names[k]}{tag_spans}"
-                f'<span class="case-score">score {mean:.2f}</span>{bad_note}</summary>',
-                _inputs(found, output_html[k]),
-            ]
+                f'<span class="case-score">score {mean:.2f}</span>{bad_note}</summary>'
+                f"{_inputs(found, output_html[k])}"
+            )
             raised = None
             if verdict == "error":
                 raised = _raised([c.column[index] for c in checks])
-            if raised is not None:
-                parts.append(f'<p class="error v">The application raised {_e(raised)}</p>')
+            if raised is None:
+                blocks.append(f"{head}{_CHECKS_HEAD}{rows[k]}</table></details>")
+                continue
+            parts = [head, f'<p class="error v">The application raised {_e(raised)}</p>']
             parts.append(_CHECKS_HEAD)
             for check in checks:
                 mark, score = check.marks[k], check.score_texts[k]
-                reason = "<em>see the application's error above</em>" if raised else None
-                if reason is None:
-                    reason = check.reason(k, index)
                 parts.append(
-                    f'{heads[check.label, mark]}{score}</td><td class="reason">{reason}</td></tr>'
+                    f'{heads[check.label, mark]}{score}</td><td class="reason">'
+                    "<em>see the application's error above</em></td></tr>"
                 )
             parts.append("</table></details>")
             blocks.append("".join(parts))
@@ -269,10 +278,17 @@ class _CheckCells:
                 )
             self.plain[k] = shown
 
-    def reason(self, k: int, index: int) -> str:
-        """The reason cell of the ``k``-th case (sample ``index``)."""
-        found = self.plain.get(k)
-        return _reason(self.column[index]) if found is None else found
+    def rows(self, heads: Mapping[tuple[str, str], str], indices: Sequence[int]) -> list[str]:
+        """This check's table row of each case (``heads``: a row's opening cells by check and
+        verdict)."""
+        plain, column, label = self.plain, self.column, self.label
+        return [
+            f'{heads[label, mark]}{score}</td><td class="reason">'
+            f"{plain[k] if k in plain else _reason(column[index])}</td></tr>"
+            for k, (index, mark, score) in enumerate(
+                zip(indices, self.marks, self.score_texts, strict=True)
+            )
+        ]
 
 
 _CHECKS_HEAD = (

@@ -26,26 +26,29 @@ where
     F: FnMut(char) -> Option<&'t str>,
 {
     out.clear();
-    let mut gap = false; // a space is owed before the next non-space character
-    let bytes = text.as_bytes();
     if text.is_ascii() {
-        // Fast path: every byte maps to one ASCII byte (the binding checks the rules are ASCII).
+        // Fast path, without branches: write each mapped byte, and advance past it unless it
+        // is a space after a space (or at the start); a last space is then cut.
         let mut buf = std::mem::take(out).into_bytes();
-        for &b in bytes {
-            let m = rules.ascii[b as usize];
-            if m == b' ' {
-                gap = !buf.is_empty();
-            } else {
-                if gap {
-                    buf.push(b' ');
-                    gap = false;
-                }
-                buf.push(m);
-            }
+        buf.resize(text.len(), 0);
+        let mut kept = 0;
+        let mut after_space = true;
+        for &b in text.as_bytes() {
+            let m = rules.ascii[(b & 0x7f) as usize];
+            let space = m == b' ';
+            buf[kept] = m;
+            kept += usize::from(!(space && after_space));
+            after_space = space;
         }
-        *out = String::from_utf8(buf).expect("ASCII rules give ASCII");
+        if kept > 0 && buf[kept - 1] == b' ' {
+            kept -= 1;
+        }
+        buf.truncate(kept);
+        // the binding checks that the rules are ASCII, so this cannot fail
+        *out = String::from_utf8(buf).unwrap_or_default();
         return Ok(());
     }
+    let mut gap = false; // a space is owed before the next non-space character
     for c in text.chars() {
         if c.is_ascii() {
             push(out, rules.ascii[c as usize] as char, &mut gap);

@@ -176,8 +176,10 @@ class ContainsFacts(BatchText):
         if self.facts:
             shared = normalize_texts(list(self.facts))
             flat_norms = shared * (len(flat_facts) // len(shared))
-        else:
-            flat_norms = normalize_texts(flat_facts)
+        else:  # facts repeat across samples: each distinct one normalized once
+            distinct = list(dict.fromkeys(flat_facts))
+            norms = dict(zip(distinct, normalize_texts(distinct), strict=True))
+            flat_norms = list(map(norms.__getitem__, flat_facts))
         owners_text = list(chain.from_iterable(map(repeat, got, counts_list)))
         found = np.fromiter(
             map(str.__contains__, owners_text, flat_norms), np.bool_, len(flat_facts)

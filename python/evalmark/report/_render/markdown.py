@@ -152,12 +152,12 @@ def render(
         )
     out += repeats_markdown(report)
     out += judged_markdown(report)
-    lines, checks, cases = failure_lines(report, max_rows)
-    if not cases:
+    lines, checks, failing = failure_lines(report, max_rows)
+    if not failing:
         out += ["", "## Failures: none", "", "Every check of every case passed."]
     else:
         bad = report.summary.failed + report.summary.errors
-        out += ["", f"## Failures: {plural(bad, 'check')} in {plural(cases, 'case')}", ""]
+        out += ["", f"## Failures: {plural(bad, 'check')} in {plural(failing, 'case')}", ""]
         out += markdown_table(
             ["Sample", "Strategy", "Verdict", "Score", "Explanation"],
             [":--", ":--", ":--", "--:", ":--"],

@@ -35,7 +35,9 @@ pub fn normalize_text_batch<'py>(
         EvalError::Type("ascii must hold 128 bytes, one per ASCII character".into())
     })?;
     if ascii.iter().any(|b| !b.is_ascii()) {
-        return Err(EvalError::Type("ascii must map every character to an ASCII byte".into()).into());
+        return Err(
+            EvalError::Type("ascii must map every character to an ASCII byte".into()).into(),
+        );
     }
     if texts.is_instance_of::<PyString>() {
         return Err(EvalError::Type(
@@ -52,10 +54,13 @@ pub fn normalize_text_batch<'py>(
     for (i, item) in texts.try_iter()?.enumerate() {
         let item = item?;
         let s = item.cast::<PyString>().map_err(|_| {
-            EvalError::Type(format!("row {i} of texts: expected str, got {}", type_name(&item)))
+            EvalError::Type(format!(
+                "row {i} of texts: expected str, got {}",
+                type_name(&item)
+            ))
         })?;
         let text = match s.to_str() {
-            Ok(t) if !(ascii_only && !t.is_ascii()) => t,
+            Ok(t) if !ascii_only || t.is_ascii() => t,
             _ => {
                 // a lone surrogate (no Rust str holds it) or a text the caller composes first
                 pending.push(i);

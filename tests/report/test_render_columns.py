@@ -50,7 +50,7 @@ def test_the_reports_build_no_result_for_a_plain_row_of_a_batch_check() -> None:
     for fmt in ("markdown", "html"):
         text = render_report(report, fmt)
         assert "case &lt;4&gt;" in text
-    for name in ("ExactMatch", "Contains", "TokenF1"):
+    for name in ("ExactMatch", "Contains", "ContainsFacts", "TokenF1"):
         assert report.column(name)._cache == {}, name
 
 

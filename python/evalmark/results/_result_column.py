@@ -84,7 +84,9 @@ class ResultColumn:
         the first time the row is read (for rows with metadata, e.g. composites).
         ``metadata_rows`` yields the rows whose metadata figures such as guardrail decisions
         are read from (default: every row); ``explain(i)``, when given, is
-        ``build(i).explanation`` made without building the row (see :meth:`explanations`)."""
+        ``build(i).explanation`` made without building the row (see :meth:`explanations`), and
+        says that a row not marked in ``errored`` carries nothing else a reader of text shows
+        (no error, no judge prompt: see :meth:`plain`)."""
         column = cls(scores, passed, _no_explanation if explain is None else _RowText(explain))
         column.errored = np.asarray(errored, dtype=np.bool_)
         column._build = build
@@ -133,6 +135,19 @@ class ResultColumn:
             else:
                 found.append(result.explanation)
         return found
+
+    def plain(self, rows: Iterable[int]) -> list[int]:
+        """The positions in ``rows`` of the rows that hold only a score, a verdict and an
+        explanation (no error, no metadata a report shows), without building them: a row not
+        held as a full result, of a lazy column only when it was given ``explain=`` and the
+        row is not errored."""
+        cache = self._cache
+        if self._build is None:
+            return [k for k, i in enumerate(rows) if i not in cache]
+        if not isinstance(self._explain, _RowText):
+            return []
+        errored = self.errored
+        return [k for k, i in enumerate(rows) if i not in cache and not errored[i]]
 
     def results(self) -> list[EvaluationResult]:
         """Every row as an :class:`EvaluationResult`."""

@@ -257,12 +257,7 @@ class _CheckCells:
             "—" if e else f"{s:.2f}" for s, e in zip(self.scores, errored, strict=True)
         ]
         self.bad = [k for k, (p, e) in enumerate(zip(passed, errored, strict=True)) if e or not p]
-        cache = column._cache
-        plain = (
-            []
-            if column._build is not None
-            else [k for k, i in enumerate(indices) if i not in cache and verdicts[k] != "error"]
-        )
+        plain = [k for k in column.plain(indices) if verdicts[k] != "error"]
         raws = column.explanations([indices[k] for k in plain])
         reasons = [judge_reason(raw) for raw in raws]
         texts = html_texts(reasons + raws)

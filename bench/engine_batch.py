@@ -9,14 +9,17 @@ answer), scored through ``Scorer().evaluate_outputs``. The peer, measured in the
 a plain Python loop over the samples calling the same pieces one sample at a time (the text
 normalizer for the three text checks, ``token_f1`` and ``rouge_l`` for the metrics) and
 keeping only the verdicts: the least work a per-sample evaluator can do. Figures are samples/s;
-ratio = engine samples/s / loop samples/s. inspect_ai's scorer loop is not measured here
-(it was not installed for this run). Building the Sample objects is setup, outside both
-timings. Nothing here fails a build.
+ratio = engine samples/s / loop samples/s. With ``--inspect-python PATH`` (a Python with
+inspect_ai, e.g. a venv with the bench extra), inspect_ai's scorer loop on the same samples is
+measured too, in that interpreter, by bench/inspect_scorer_loop.py (its docstring says what
+it runs). Building the Sample objects is setup, outside every timing. Nothing here fails a
+build.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -84,6 +87,9 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=20_000, help="samples (20,000)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure, best kept (3)")
     parser.add_argument("--seed", type=int, default=1, help="workload seed (1)")
+    parser.add_argument(
+        "--inspect-python", help="a Python with inspect_ai: measure its scorer loop too"
+    )
     args = parser.parse_args()
     samples, outputs = build_samples(args.n, args.seed)
     suite = (ExactMatch(), Contains(), ContainsFacts(), TokenF1(0.5), RougeL(0.5))
@@ -103,7 +109,15 @@ def main() -> None:
     print(f"{'plain Python loop over the same kernels':<46}{t_loop:>9.3f}{rate_loop:>13,.0f}")
     print(f"ratio engine / loop: {rate_engine / rate_loop:.2f}")
     print(f"goal {GOAL:,} samples/s: {'met' if rate_engine >= GOAL else 'NOT met'}")
-    print("inspect_ai scorer loop: not measured in this run")
+    if not args.inspect_python:
+        print("inspect_ai scorer loop: not measured in this run (see --inspect-python)")
+        return
+    command = [args.inspect_python, str(HERE / "inspect_scorer_loop.py"), "--n", str(args.n)]
+    command += ["--repeat", str(args.repeat), "--seed", str(args.seed)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=3600, check=True)
+    rate_inspect = float(done.stdout.split()[-1])
+    print(f"{'inspect_ai scorer loop (4 of its scorers)':<46}{'':>9}{rate_inspect:>13,.0f}")
+    print(f"ratio engine / inspect_ai: {rate_engine / rate_inspect:.1f}")
 
 
 if __name__ == "__main__":

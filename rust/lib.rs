@@ -56,5 +56,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::edit::add(m)?;
     bindings::retrieval::add(m)?;
     bindings::nlg::add(m)?;
+    bindings::normalize::add(m)?;
     Ok(())
 }

@@ -608,3 +608,14 @@ def bertscore_rows(
     """BERTScore precision, recall and F1 of each pair, an (n, 3) array. Pair i's token
     embeddings are rows ``offsets[i]:offsets[i + 1]`` of each side; one weight per token row.
     Greedy matching of unit-scaled rows: O(m·n·dim) per pair."""
+
+def normalize_text_batch(
+    texts: Any, ascii: bytes, table: dict[int, str], ascii_only: bool = True
+) -> tuple[list[str | None], list[int], list[int]]:
+    """The text strategies' normalizer over a batch, with the rule given per character: each
+    character becomes its replacement (``ascii``: 128 bytes for the ASCII characters; ``table``:
+    a non-ASCII code point to a ``str``), then runs of spaces become one and the ends are
+    trimmed. Texts must already be in NFKC form. Returns ``(rows, pending, missing)``: a row is
+    ``None`` and listed in ``pending`` when it is not ASCII and ``ascii_only`` is set, holds a
+    lone surrogate, or holds a character ``table`` lacks; ``missing`` lists those characters'
+    code points, sorted. Runs with the GIL held; O(total length)."""

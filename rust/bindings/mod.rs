@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 pub mod edit;
 pub mod json;
 pub mod nlg;
+pub mod normalize;
 pub mod reference;
 pub mod retrieval;
 pub mod text;

@@ -32,6 +32,7 @@ pub mod rouge_n;
 pub mod rouge_pieces;
 pub mod rouge_tokens;
 pub mod text;
+pub mod text_normalize;
 pub mod token_f1;
 pub(crate) mod tokens;
 mod unicode_tables;

@@ -92,6 +92,14 @@ def test_escaped_text_holds_no_surrogate_and_encodes(value: str) -> None:
     assert to_utf8(value).decode("utf-8") == escaped
 
 
+@settings(max_examples=examples(200))
+@given(st.text(st.characters(exclude_categories=()), max_size=30))
+@example("\udcff")
+@example("\U0001f600\ud83d")
+def test_a_lone_surrogate_is_found_wherever_it_is(value: str) -> None:
+    assert has_surrogates(value) == any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+
+
 @settings(max_examples=examples(60))
 @given(st.lists(st.binary(max_size=200), min_size=1, max_size=4))
 def test_the_atomic_writer_leaves_the_last_whole_file_and_nothing_else(

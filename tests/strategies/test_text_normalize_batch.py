@@ -1,5 +1,6 @@
 """The batch normalizer of the text strategies gives, text by text, what the one-text rule gives,
-and both equal the rule written out character by character."""
+and both equal the rule written out character by character. The batch runs natively
+(``_core.normalize_text_batch``) with the rule's per-character table made in Python."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from budget import examples
+from evalmark import _core
 from evalmark.strategies._normalize import normalize_text, normalize_texts
 
 _SPACES = re.compile(r"\s+")
@@ -32,7 +34,8 @@ CHARS = st.one_of(
     st.sampled_from(list("\x00\x1c\x1d\x1e\x1f\t\n\r\x0b\x0c \xa0\u2028\u3000")),
     st.sampled_from(list("¿¡«»—–…、。「」‘’“”·߷")),
     st.sampled_from(list("ßİŉﬁＡ①ΣςÅ\u0301e\u0308")),
-    st.characters(),
+    st.sampled_from(list("\ud800\udfff\udc80\uffff\U0001f600\U000e0041")),  # lone surrogates too
+    st.characters(codec=None, exclude_categories=()),
 )
 TEXTS = st.lists(st.text(CHARS, max_size=30), max_size=12)
 
@@ -55,3 +58,21 @@ def test_every_ascii_character_normalizes_as_the_rule_says() -> None:
         for punctuation in (True, False):
             wanted = [reference(t, case=case, punctuation=punctuation) for t in texts]
             assert normalize_texts(texts, case=case, punctuation=punctuation) == wanted
+
+
+def test_the_native_batch_leaves_to_python_what_it_cannot_read_or_compose() -> None:
+    ascii = bytes(
+        c + 32 if 65 <= c <= 90 else 32 if c in (9, 10, 33, 44) else c for c in range(128)
+    )
+    texts = ["Hi,  there!", "Caf\u00e9", "x\ud800y", "na\u00efve \u00e9t\u00e9", ""]
+    rows, pending, missing = _core.normalize_text_batch(texts, ascii, {})
+    assert rows == ["hi there", None, None, None, ""]
+    assert (pending, missing) == ([1, 2, 3], [])
+    rows, pending, missing = _core.normalize_text_batch(texts, ascii, {0xE9: "\u00e9"}, False)
+    assert rows == ["hi there", "caf\u00e9", None, None, ""]
+    assert (pending, missing) == ([2, 3], [0xEF])
+
+
+def test_a_text_already_normal_comes_back_as_the_same_object() -> None:
+    text = "already normal text"
+    assert normalize_texts([text])[0] is text

@@ -19,13 +19,19 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def has_surrogates(text: str) -> bool:
     """True when ``text`` holds a lone surrogate (which UTF-8 cannot encode)."""
-    return _SURROGATE.search(text) is not None
+    if text.isascii():  # a flag of the string: no scan
+        return False
+    try:  # the encoder scans several times faster than a search for a character class
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def escape_surrogates(text: str) -> str:
     """``text`` with every lone surrogate written as ``\\udcff`` (the text itself when it holds
     none)."""
-    if _SURROGATE.search(text) is None:
+    if not has_surrogates(text):
         return text
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 

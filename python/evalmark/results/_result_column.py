@@ -78,11 +78,16 @@ class ResultColumn:
         errored: npt.NDArray[np.bool_],
         build: Callable[[int], EvaluationResult],
         metadata_rows: Callable[[], Iterable[EvaluationResult]] | None = None,
+        explain: Callable[[int], str] | None = None,
     ) -> ResultColumn:
         """A column whose figures are known now and whose row ``i`` is ``build(i)``, called
         the first time the row is read (for rows with metadata, e.g. composites).
-        ``metadata_rows`` yields the rows that can carry metadata (default: every row)."""
-        column = cls(scores, passed, _no_explanation)
+        ``metadata_rows`` yields the rows whose metadata figures such as guardrail decisions
+        are read from (default: every row); ``explain(i)``, when given, is
+        ``build(i).explanation`` made without building the row (see :meth:`explanations`), and
+        says that a row not marked in ``errored`` carries nothing else a reader of text shows
+        (no error, no judge prompt: see :meth:`plain`)."""
+        column = cls(scores, passed, _no_explanation if explain is None else _RowText(explain))
         column.errored = np.asarray(errored, dtype=np.bool_)
         column._build = build
         column._metadata_rows = metadata_rows
@@ -114,6 +119,35 @@ class ResultColumn:
 
     def __iter__(self) -> Iterator[EvaluationResult]:
         return (self[i] for i in range(len(self)))
+
+    def explanations(self, rows: Iterable[int]) -> list[str]:
+        """``[self[i].explanation for i in rows]`` (rows in range, not negative), read without
+        building a result for a row not yet read."""
+        cache, explain = self._cache, self._explain
+        if self._build is not None and explain is _no_explanation:
+            return [self[i].explanation for i in rows]
+        scores, passed = self.scores, self.passed
+        found = []
+        for i in rows:
+            result = cache.get(i)
+            if result is None:
+                found.append(explain(i, float(scores[i]), bool(passed[i])))
+            else:
+                found.append(result.explanation)
+        return found
+
+    def plain(self, rows: Iterable[int]) -> list[int]:
+        """The positions in ``rows`` of the rows that hold only a score, a verdict and an
+        explanation (no error, no metadata a report shows), without building them: a row not
+        held as a full result, of a lazy column only when it was given ``explain=`` and the
+        row is not errored."""
+        cache = self._cache
+        if self._build is None:
+            return [k for k, i in enumerate(rows) if i not in cache]
+        if not isinstance(self._explain, _RowText):
+            return []
+        errored = self.errored
+        return [k for k, i in enumerate(rows) if i not in cache and not errored[i]]
 
     def results(self) -> list[EvaluationResult]:
         """Every row as an :class:`EvaluationResult`."""
@@ -181,6 +215,18 @@ class ResultColumn:
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class _RowText:
+    """A lazy column's explanation of row ``i`` alone, called as a column's explainer is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Callable[[int], str]) -> None:
+        self.text = text
+
+    def __call__(self, index: int, score: float, passed: bool) -> str:
+        return self.text(index)
 
 
 def _no_explanation(index: int, score: float, passed: bool) -> str:

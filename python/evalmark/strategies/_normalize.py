@@ -2,23 +2,23 @@
 
 :func:`normalize_text` is the rule: NFKC, then (by default) case folded and every Unicode
 punctuation character (category P*) replaced by a space; runs of whitespace become one space
-and the ends are trimmed. :func:`normalize_texts` gives the same strings for a list of texts,
-with the ASCII texts of the batch normalized together in a few passes over one byte string
-(ASCII text is its own NFKC form and folds case as ``bytes.lower`` does), so a batch costs a
-few C-level passes rather than a Python loop per character.
+and the ends are trimmed. :func:`normalize_texts` gives the same strings for a list of texts in
+one native call (``evalmark._core.normalize_text_batch``). After NFKC every step of the rule is
+per character, so the native call is given the rule as a table, one entry a character, made
+here from this Python's own ``str.casefold``, ``unicodedata.category`` and ``str.isspace``:
+the two agree under any Unicode version. ASCII text is its own NFKC form; a text with other
+characters is composed by ``unicodedata`` first, and a text the native side cannot read (a
+lone surrogate) goes through :func:`normalize_text`.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from itertools import compress
 
-import numpy as np
+from evalmark import _core
 
 __all__ = ["normalize_text", "normalize_texts"]
-
-_SEPARATOR = "\x00"  # neither whitespace nor punctuation; a batch containing it goes text by text
 
 
 class _PunctuationMap(dict[int, int]):
@@ -34,20 +34,6 @@ class _PunctuationMap(dict[int, int]):
 _PUNCTUATION = _PunctuationMap()
 
 
-def _ascii_table(punctuation: bool) -> bytes:
-    # ASCII whitespace (str.isspace: \t-\r, \x1c-\x1f, space) becomes a space, as the collapse
-    # below would make it; punctuation too when it is dropped.
-    table = bytearray(range(256))
-    for code in range(128):
-        char = chr(code)
-        if char.isspace() or (punctuation and unicodedata.category(char).startswith("P")):
-            table[code] = 32
-    return bytes(table)
-
-
-_ASCII_TABLES = {True: _ascii_table(True), False: _ascii_table(False)}
-
-
 def normalize_text(text: str, *, case: bool = True, punctuation: bool = True) -> str:
     """NFKC, then (by default) case folded and punctuation dropped; runs of whitespace become one
     space and the ends are trimmed."""
@@ -59,43 +45,54 @@ def normalize_text(text: str, *, case: bool = True, punctuation: bool = True) ->
     return " ".join(text.split())  # str.split's whitespace is the \s of re
 
 
+def _replacement(code: int, case: bool, punctuation: bool) -> str:
+    """What the rule makes of the NFKC character ``code`` before whitespace is collapsed: its
+    case folding, each whitespace character of it (and punctuation, when dropped) a space."""
+    text = chr(code).casefold() if case else chr(code)
+    return "".join(
+        " " if c.isspace() or (punctuation and unicodedata.category(c).startswith("P")) else c
+        for c in text
+    )
+
+
+class _Rules:
+    """The rule of one (case, punctuation) pair as the native normalizer takes it: the ASCII
+    characters' replacements as 128 bytes, and a dict of the other characters' replacements,
+    filled as characters are first seen."""
+
+    def __init__(self, case: bool, punctuation: bool) -> None:
+        self.case, self.punctuation = case, punctuation
+        self.ascii = "".join(_replacement(c, case, punctuation) for c in range(128)).encode()
+        assert len(self.ascii) == 128  # ASCII folds to one ASCII character each
+        self.table: dict[int, str] = {}
+
+    def learn(self, codes: list[int]) -> None:
+        """Add the replacements of ``codes``."""
+        for code in codes:
+            self.table[code] = _replacement(code, self.case, self.punctuation)
+
+
+_RULES = {(c, p): _Rules(c, p) for c in (True, False) for p in (True, False)}
+
+
 def normalize_texts(
     texts: Sequence[str], *, case: bool = True, punctuation: bool = True
 ) -> list[str]:
     """``[normalize_text(t, case=case, punctuation=punctuation) for t in texts]``, computed over
-    the batch at once."""
-    flags = list(map(str.isascii, texts))
-    plain = list(texts) if all(flags) else list(compress(texts, flags))
-    joined = _SEPARATOR.join(plain)
-    if joined.count(_SEPARATOR) != max(len(plain) - 1, 0):  # a text holds the separator
-        return [normalize_text(t, case=case, punctuation=punctuation) for t in texts]
-    done = _ascii_batch(joined.encode("ascii"), case, punctuation) if plain else []
-    if len(plain) == len(flags):
-        return done
-    others = iter(
-        [
-            normalize_text(t, case=case, punctuation=punctuation)
-            for t, f in zip(texts, flags, strict=True)
-            if not f
-        ]
-    )
-    ascii_done = iter(done)
-    return [next(ascii_done) if f else next(others) for f in flags]
-
-
-def _ascii_batch(data: bytes, case: bool, punctuation: bool) -> list[str]:
-    """The normalized texts of ``data``, ASCII texts joined by the separator."""
-    if case:
-        data = data.lower()  # casefold of an ASCII text
-    codes = np.frombuffer(data.translate(_ASCII_TABLES[punctuation]), dtype=np.uint8)
-    # Every whitespace character is a space now: keep the first of each run of spaces, then
-    # drop a space that starts or ends a text.
-    spaces = codes == 32
-    keep = np.ones(len(codes), dtype=np.bool_)
-    keep[1:] = ~(spaces[1:] & spaces[:-1])
-    codes = codes[keep]
-    edges = np.ones(len(codes) + 2, dtype=np.bool_)
-    edges[1:-1] = codes == 0
-    codes = codes[~((codes == 32) & (edges[:-2] | edges[2:]))]
-    squeezed: bytes = codes.tobytes()
-    return squeezed.decode("ascii").split(_SEPARATOR)
+    the batch in one native call."""
+    rules = _RULES[(bool(case), bool(punctuation))]
+    done, pending, _ = _core.normalize_text_batch(texts, rules.ascii, rules.table)
+    if pending:
+        composed = [unicodedata.normalize("NFKC", texts[row]) for row in pending]
+        again, unread, missing = _core.normalize_text_batch(
+            composed, rules.ascii, rules.table, False
+        )
+        if missing:
+            rules.learn(missing)
+            again, unread, _ = _core.normalize_text_batch(composed, rules.ascii, rules.table, False)
+        for row, text in zip(pending, again, strict=True):
+            done[row] = text
+        for index in unread:  # a lone surrogate: the Python rule
+            row = pending[index]
+            done[row] = normalize_text(texts[row], case=case, punctuation=punctuation)
+    return done  # type: ignore[return-value]  # no None is left

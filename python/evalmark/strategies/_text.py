@@ -106,7 +106,7 @@ class Contains(BatchText):
 
         if self.text is None:
             options = (not self.case_sensitive, False)
-            passed, texts, bad = pair_verdicts(self, samples, outputs, options, _inside)
+            passed, texts, bad = pair_verdicts(self, samples, outputs, options, str.__contains__)
 
             def explain(row: int) -> str:
                 return f"output does not contain {excerpt(texts(row)[1][0])}"
@@ -117,10 +117,6 @@ class Contains(BatchText):
         passed = np.fromiter((part in text for text in normalize(got)), np.bool_, len(got))
         fixed = f"output does not contain {excerpt(self.text)}"
         return column_of(passed, lambda row: fixed, bad)
-
-
-def _inside(part: str, whole: str) -> bool:
-    return part in whole
 
 
 class ContainsFacts(BatchText):
@@ -162,7 +158,9 @@ class ContainsFacts(BatchText):
         if self.facts:
             facts = [self.facts] * len(samples)
         else:
-            facts = [self._facts_or_error(s, bad, row) for row, s in enumerate(samples)]
+            facts = [s.expected_facts for s in samples]
+            if not all(facts) or set(map(type, facts)) != {tuple}:  # rows _facts refuses
+                facts = [self._facts_or_error(s, bad, row) for row, s in enumerate(samples)]
         texts, unread = output_texts(self, samples, outputs)
         for row, error in unread.items():
             if row not in bad:  # evaluate reads the facts first
@@ -178,8 +176,10 @@ class ContainsFacts(BatchText):
         if self.facts:
             shared = normalize_texts(list(self.facts))
             flat_norms = shared * (len(flat_facts) // len(shared))
-        else:
-            flat_norms = normalize_texts(flat_facts)
+        else:  # facts repeat across samples: each distinct one normalized once
+            distinct = list(dict.fromkeys(flat_facts))
+            norms = dict(zip(distinct, normalize_texts(distinct), strict=True))
+            flat_norms = list(map(norms.__getitem__, flat_facts))
         owners_text = list(chain.from_iterable(map(repeat, got, counts_list)))
         found = np.fromiter(
             map(str.__contains__, owners_text, flat_norms), np.bool_, len(flat_facts)
@@ -204,7 +204,24 @@ class ContainsFacts(BatchText):
                 return bad[row]
             return _facts_result(facts[row], missing(row))
 
-        return ResultColumn.lazy(scores, passed, errored, build)
+        def explain(row: int) -> str:
+            if row in bad:
+                return bad[row].explanation
+            return _facts_text(facts[row], missing(row))
+
+        # the rows' metadata is counts of facts, never a guardrail decision: only error rows
+        # are read for figures
+        errors = list(bad.values())
+        return ResultColumn.lazy(scores, passed, errored, build, lambda: errors, explain)
+
+
+def _facts_text(facts: tuple[str, ...], missing: list[str]) -> str:
+    """ContainsFacts' explanation for a row with ``facts``, of which ``missing`` were not
+    found."""
+    if not missing:
+        return f"all {len(facts)} facts present"
+    listed = "; ".join(excerpt(fact, 60) for fact in missing)
+    return f"{len(missing)} of {len(facts)} expected facts missing: {listed}"
 
 
 def _facts_result(facts: tuple[str, ...], missing: list[str]) -> EvaluationResult:
@@ -212,12 +229,9 @@ def _facts_result(facts: tuple[str, ...], missing: list[str]) -> EvaluationResul
     score = (len(facts) - len(missing)) / len(facts)
     metadata = {"found": len(facts) - len(missing), "expected": len(facts)}
     if not missing:
-        return EvaluationResult.passing(score, f"all {len(facts)} facts present", metadata)
-    listed = "; ".join(excerpt(fact, 60) for fact in missing)
+        return EvaluationResult.passing(score, _facts_text(facts, missing), metadata)
     return EvaluationResult.failing(
-        score,
-        f"{len(missing)} of {len(facts)} expected facts missing: {listed}",
-        {**metadata, "missing": missing},
+        score, _facts_text(facts, missing), {**metadata, "missing": missing}
     )
 
 

@@ -96,7 +96,7 @@ def pair_verdicts(
     options: tuple[bool, bool],
     test: Callable[[str, str], bool],
 ) -> Rows:
-    """For each row, whether ``test(normalized wanted text, normalized output)`` holds for any
+    """For each row, whether ``test(normalized output, normalized wanted text)`` holds for any
     of its wanted texts (its expected outputs, read as ``evaluate`` reads them, through the
     run's shared :class:`TextPairs`, which keeps their normalized forms; ``options`` are the
     normalizer's case and punctuation); a function giving a row's (output, wanted texts); and
@@ -106,7 +106,7 @@ def pair_verdicts(
     count = len(pairs.expected)
     wanted = normalized(pairs, "expected", *options)
     got = normalized(pairs, "actual", *options)
-    hits = np.fromiter(map(test, wanted, got), dtype=np.bool_, count=count)
+    hits = np.fromiter(map(test, got, wanted), dtype=np.bool_, count=count)
     if pairs.single:
         passed = hits
 

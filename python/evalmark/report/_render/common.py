@@ -7,17 +7,35 @@ import re
 from collections.abc import Sequence
 from html import escape
 
-__all__ = ["cell", "html_text", "markdown_table", "number", "percent", "stamp", "visible"]
+__all__ = [
+    "cell",
+    "cells",
+    "html_text",
+    "html_texts",
+    "markdown_table",
+    "number",
+    "percent",
+    "stamp",
+    "visible",
+]
 
 _SPACE = re.compile(r"\s+")
 # Control characters other than tab, line feed and carriage return (C0, DEL and C1): HTML
 # calls them parse errors, and in a terminal or a pull-request page they recolour or hide text.
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# The bulk forms below join their texts with this character, which no rule here changes (a
+# printable character: not whitespace, not a control, nothing escaped); texts that hold it go
+# one at a time.
+_JOIN = "\u2e3b"
+# The runs of whitespace that ``_SPACE.sub(" ", ...)`` changes: all but a lone space.
+_SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
 
 
 def visible(text: str) -> str:
     """``text`` with each control character but tab, line feed and carriage return shown as
     U+FFFD (the replacement character), so that the reader sees something was there."""
+    if text.isprintable():  # no control character (nor any whitespace but the space)
+        return text
     return _CONTROLS.sub("\ufffd", text)
 
 
@@ -26,13 +44,42 @@ def html_text(value: object) -> str:
     return escape(visible(str(value)), quote=True)
 
 
+def html_texts(values: Sequence[object]) -> list[str]:
+    """``[html_text(v) for v in values]``, escaped in one pass over the joined texts."""
+    texts = [v if type(v) is str else str(v) for v in values]
+    joined = _JOIN.join(texts)
+    if not texts or joined.count(_JOIN) != len(texts) - 1:
+        return list(map(html_text, texts))
+    return html_text(joined).split(_JOIN)
+
+
 def cell(text: object, limit: int = 300) -> str:
     """``text`` made safe for one Markdown table cell: one line, pipes and HTML escaped, cut at
     ``limit`` characters."""
     value = visible(_SPACE.sub(" ", str(text)).strip())
     if len(value) > limit:
         value = value[: limit - 1] + "…"
+    return _table_safe(value)
+
+
+def _table_safe(value: str) -> str:
+    """The escaping of a Markdown table cell: HTML's three characters and the pipe."""
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+
+
+def cells(texts: Sequence[object], limit: int = 300) -> list[str]:
+    """``[cell(t, limit) for t in texts]``, made in a few passes over the joined texts."""
+    values = [t if type(t) is str else str(t) for t in texts]
+    joined = _JOIN.join(values)
+    if not values or joined.count(_JOIN) != len(values) - 1:
+        return [cell(t, limit) for t in values]
+    if "  " in joined or not joined.isprintable():  # printable: no whitespace but spaces
+        joined = _SPACE_RUNS.sub(" ", joined)  # each run one space, then a text's ends trimmed:
+    joined = visible(joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).strip())
+    if max(map(len, parts := joined.split(_JOIN))) > limit:
+        parts = [v if len(v) <= limit else v[: limit - 1] + "…" for v in parts]
+        joined = _JOIN.join(parts)
+    return _table_safe(joined).split(_JOIN)
 
 
 def percent(value: float | None) -> str:

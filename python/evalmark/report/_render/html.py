@@ -242,11 +242,13 @@ def render(
         )
     cases = CaseRenderer(report)
     names = report.sample_names
-    for position in order[:count].tolist():
-        verdict = _VERDICTS[int(code[position])]
-        parts.append(
-            cases.render(position, verdict, inputs.get(names[position]), f"case-{position}")
-        )
+    positions: list[int] = order[:count].tolist()
+    parts += cases.render_many(
+        positions,
+        [_VERDICTS[v] for v in code[positions].tolist()],
+        [inputs.get(names[p]) for p in positions],
+        [f"case-{p}" for p in positions],
+    )
     parts.append("</section>")
     parts.append(f"<script>{SCRIPT}</script>")
     parts.append("</body></html>")

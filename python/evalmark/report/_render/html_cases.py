@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark.report._render.common import html_text as _e
+from evalmark.report._render.common import html_texts
 from evalmark.report._render.html_inputs import CaseInput, input_of, judge_reason
 
 if TYPE_CHECKING:
@@ -59,7 +60,8 @@ def _items(values: Sequence[str], tag: str = "ul") -> str:
     return f'<{tag} class="items">{rows}</{tag}>'
 
 
-def _inputs(found: CaseInput | None, output: str | None) -> str:
+def _inputs(found: CaseInput | None, output: str) -> str:
+    """The case's inputs and its output (``output``: already HTML)."""
     parts = ['<dl class="io">']
     if found is not None:
         if found.question is not None:
@@ -72,8 +74,7 @@ def _inputs(found: CaseInput | None, output: str | None) -> str:
             parts.append(f"<dt>Context</dt><dd>{_items(found.context, 'ol')}</dd>")
         if found.retrieved:
             parts.append(f"<dt>Retrieved</dt><dd>{_items(found.retrieved, 'ol')}</dd>")
-    shown = "<em>no output (the application raised)</em>" if output is None else _pre(output)
-    parts.append(f"<dt>Actual output</dt><dd>{shown}</dd></dl>")
+    parts.append(f"<dt>Actual output</dt><dd>{output}</dd></dl>")
     return "".join(parts)
 
 
@@ -158,39 +159,131 @@ class CaseRenderer:
     def render(self, index: int, verdict: str, sample: Any | None, anchor: str) -> str:
         """The ``<details>`` element of sample ``index`` (``verdict``: pass, fail or error;
         ``sample`` the sample or test case it was made from, if known)."""
+        return self.render_many([index], [verdict], [sample], [anchor])[0]
+
+    def render_many(
+        self,
+        indices: Sequence[int],
+        verdicts: Sequence[str],
+        samples: Sequence[Any | None],
+        anchors: Sequence[str],
+    ) -> list[str]:
+        """:meth:`render` of each case, read a column at a time: the texts of all the cases
+        are escaped together, and a check's result object is built only for a row that holds
+        more than a score, a verdict and an explanation (an error, metadata)."""
         report = self.report
-        results = [(label, column[index]) for _, label, column in self.columns]
-        bad = tuple(
-            name
-            for (name, _, _), (_, r) in zip(self.columns, results, strict=True)
-            if not r.passed or r.error is not None
-        )
-        mean = sum(r.score for _, r in results) / len(results) if results else 0.0
-        tags_json, tag_spans = self._tag_parts(report.sample_tags[index])
-        bad_json, bad_note = self._bad_parts(bad)
-        found = input_of(sample) if sample is not None else None
-        parts = [
-            f'<details class="case {verdict}" id="{anchor}" data-tags="{tags_json}" '
-            f'data-bad="{bad_json}"{" open" if verdict != "pass" else ""}>'
-            f'<summary><span class="badge {verdict}">{_BADGE[verdict]}</span>'
-            f"{_e(report.sample_names[index])}{tag_spans}"
-            f'<span class="case-score">score {mean:.2f}</span>{bad_note}</summary>',
-            _inputs(found, report.output(index)),
+        count = len(indices)
+        names = html_texts([report.sample_names[i] for i in indices])
+        outputs = [report.output(i) for i in indices]
+        escaped = html_texts([o for o in outputs if o is not None])
+        shown_outputs = iter(f"<pre>{text}</pre>" for text in escaped)
+        output_html = [_NO_OUTPUT if o is None else next(shown_outputs) for o in outputs]
+        checks = [
+            _CheckCells(column, label, indices, verdicts) for _, label, column in self.columns
         ]
-        raised = _raised([r for _, r in results]) if verdict == "error" else None
-        if raised is not None:
-            parts.append(f'<p class="error v">The application raised {_e(raised)}</p>')
-        parts.append(_CHECKS_HEAD)
+        bad_names: list[list[str]] = [[] for _ in range(count)]
+        for (name, _, _), check in zip(self.columns, checks, strict=True):
+            for k in check.bad:
+                bad_names[k].append(name)
+        totals = [0.0] * count
+        for check in checks:
+            totals = [t + s for t, s in zip(totals, check.scores, strict=True)]
         heads = self._row_heads
-        for label, result in results:
-            if result.error is not None:
-                mark, score = "error", "—"
-            else:
-                mark, score = ("pass" if result.passed else "fail"), f"{result.score:.2f}"
-            reason = "<em>see the application's error above</em>" if raised else _reason(result)
-            parts.append(f'{heads[label, mark]}{score}</td><td class="reason">{reason}</td></tr>')
-        parts.append("</table></details>")
-        return "".join(parts)
+        # every check's table row of every case, for cases where the application did not raise
+        rows = (
+            [
+                "".join(cells)
+                for cells in zip(*(check.rows(heads, indices) for check in checks), strict=True)
+            ]
+            if checks
+            else [""] * count
+        )
+        blocks = []
+        for k, index in enumerate(indices):
+            verdict = verdicts[k]
+            tags_json, tag_spans = self._tag_parts(report.sample_tags[index])
+            bad_json, bad_note = self._bad_parts(tuple(bad_names[k]))
+            mean = totals[k] / len(checks) if checks else 0.0
+            sample = samples[k]
+            found = input_of(sample) if sample is not None else None
+            head = (
+                f'<details class="case {verdict}" id="{anchors[k]}" data-tags="{tags_json}" '
+                f'data-bad="{bad_json}"{" open" if verdict != "pass" else ""}>'
+                f'<summary><span class="badge {verdict}">{_BADGE[verdict]}</span>'
+                f"{names[k]}{tag_spans}"
+                f'<span class="case-score">score {mean:.2f}</span>{bad_note}</summary>'
+                f"{_inputs(found, output_html[k])}"
+            )
+            raised = None
+            if verdict == "error":
+                raised = _raised([c.column[index] for c in checks])
+            if raised is None:
+                blocks.append(f"{head}{_CHECKS_HEAD}{rows[k]}</table></details>")
+                continue
+            parts = [head, f'<p class="error v">The application raised {_e(raised)}</p>']
+            parts.append(_CHECKS_HEAD)
+            for check in checks:
+                mark, score = check.marks[k], check.score_texts[k]
+                parts.append(
+                    f'{heads[check.label, mark]}{score}</td><td class="reason">'
+                    "<em>see the application's error above</em></td></tr>"
+                )
+            parts.append("</table></details>")
+            blocks.append("".join(parts))
+        return blocks
+
+
+_NO_OUTPUT = "<em>no output (the application raised)</em>"
+
+
+class _CheckCells:
+    """One check's cells for a list of cases: marks, score texts, and the reason of each row
+    that holds no more than an explanation, its texts escaped together; other rows (errors,
+    metadata, lazily built rows) go through :func:`_reason` on the full result."""
+
+    def __init__(
+        self, column: Any, label: str, indices: Sequence[int], verdicts: Sequence[str]
+    ) -> None:
+        self.column, self.label = column, label
+        rows = np.asarray(indices, dtype=np.int64)
+        passed: list[bool] = column.passed[rows].tolist()
+        errored: list[bool] = column.errored[rows].tolist()
+        self.scores: list[float] = column.scores[rows].tolist()
+        self.marks = [
+            "error" if e else ("pass" if p else "fail")
+            for p, e in zip(passed, errored, strict=True)
+        ]
+        self.score_texts = [
+            "—" if e else f"{s:.2f}" for s, e in zip(self.scores, errored, strict=True)
+        ]
+        self.bad = [k for k, (p, e) in enumerate(zip(passed, errored, strict=True)) if e or not p]
+        plain = [k for k in column.plain(indices) if verdicts[k] != "error"]
+        raws = column.explanations([indices[k] for k in plain])
+        reasons = [judge_reason(raw) for raw in raws]
+        texts = html_texts(reasons + raws)
+        self.plain: dict[int, str] = {}
+        for at, k in enumerate(plain):
+            reason, raw = reasons[at], raws[at]
+            shown = f"<pre>{texts[at]}</pre>" if reason else "<em>no reason given</em>"
+            if not passed[k] and raw and raw.strip() != reason:
+                full = texts[len(plain) + at]
+                shown += (
+                    '<details class="raw"><summary>raw text</summary>'
+                    f"<p>The full reply:</p><pre>{full}</pre></details>"
+                )
+            self.plain[k] = shown
+
+    def rows(self, heads: Mapping[tuple[str, str], str], indices: Sequence[int]) -> list[str]:
+        """This check's table row of each case (``heads``: a row's opening cells by check and
+        verdict)."""
+        plain, column, label = self.plain, self.column, self.label
+        return [
+            f'{heads[label, mark]}{score}</td><td class="reason">'
+            f"{plain[k] if k in plain else _reason(column[index])}</td></tr>"
+            for k, (index, mark, score) in enumerate(
+                zip(indices, self.marks, self.score_texts, strict=True)
+            )
+        ]
 
 
 _CHECKS_HEAD = (

@@ -89,11 +89,13 @@ def _report(report: Report, number: int, inputs: Mapping[str, Any], max_rows: in
         )
     cases = CaseRenderer(report)
     names = report.sample_names
-    for position in order[:count].tolist():
-        verdict = single._VERDICTS[int(code[position])]
-        parts.append(
-            cases.render(position, verdict, inputs.get(names[position]), f"{prefix}case-{position}")
-        )
+    positions: list[int] = order[:count].tolist()
+    parts += cases.render_many(
+        positions,
+        [single._VERDICTS[v] for v in code[positions].tolist()],
+        [inputs.get(names[p]) for p in positions],
+        [f"{prefix}case-{p}" for p in positions],
+    )
     parts.append("</section></section>")
     return "\n".join(parts)
 

@@ -12,6 +12,7 @@ from evalmark.report._cases import pass_rate_label
 from evalmark.report._render.common import cell, markdown_table, number, percent, stamp
 from evalmark.report._render.conversation import markdown_section, markdown_transcripts
 from evalmark.report._render.judged import judged_markdown
+from evalmark.report._render.markdown_rows import failure_lines, sample_lines
 from evalmark.report._render.repeats import repeats_markdown
 from evalmark.report._wording import gate_cells, plural
 
@@ -151,63 +152,33 @@ def render(
         )
     out += repeats_markdown(report)
     out += judged_markdown(report)
-    failing = report.failing_rows()
-    bad = report.summary.failed + report.summary.errors
+    lines, checks, failing = failure_lines(report, max_rows)
     if not failing:
         out += ["", "## Failures: none", "", "Every check of every case passed."]
     else:
-        out += ["", f"## Failures: {plural(bad, 'check')} in {plural(len(failing), 'case')}", ""]
-        rows = []
-        for row in failing:
-            for name, result in row.results.items():
-                if not result.passed:
-                    rows.append(
-                        [
-                            cell(row.name),
-                            cell(name),
-                            result.verdict,
-                            number(result.score),
-                            cell(result.explanation or "—"),
-                        ]
-                    )
-        shown = rows if max_rows is None else rows[:max_rows]
+        bad = report.summary.failed + report.summary.errors
+        out += ["", f"## Failures: {plural(bad, 'check')} in {plural(failing, 'case')}", ""]
         out += markdown_table(
             ["Sample", "Strategy", "Verdict", "Score", "Explanation"],
             [":--", ":--", ":--", "--:", ":--"],
-            shown,
+            [],
         )
-        if len(shown) < len(rows):
-            out += ["", f"… and {len(rows) - len(shown)} more."]
+        out += lines
+        if len(lines) < checks:
+            out += ["", f"… and {checks - len(lines)} more."]
     out += markdown_section(report)
     if samples:
         out += ["", "## Samples", ""]
-        all_rows = (
-            list(report.rows())
-            if max_rows is None
-            else [report.row(i) for i in range(min(max_rows, len(report)))]
-        )
+        shown = len(report) if max_rows is None else max(0, min(max_rows, len(report)))
         out += markdown_table(
             ["Sample", "Tags", "Verdict", "Score", *(cell(n) for n in report.strategies)],
             [":--", ":--", ":--", "--:", *("--:" for _ in report.strategies)],
-            [
-                [
-                    cell(r.name),
-                    cell(", ".join(r.tags)),
-                    r.verdict,
-                    number(r.score),
-                    *(_mark(r.results[n].verdict, r.results[n].score) for n in report.strategies),
-                ]
-                for r in all_rows
-            ],
+            [],
         )
-        if len(all_rows) < len(report):
-            out += ["", f"… and {plural(len(report) - len(all_rows), 'more sample')}."]
+        out += sample_lines(report, shown)
+        if shown < len(report):
+            out += ["", f"… and {plural(len(report) - shown, 'more sample')}."]
     return "\n".join(out) + "\n"
-
-
-def _mark(verdict: str, score: float) -> str:
-    symbol = {"pass": "✅", "fail": "❌", "error": "⚠️"}[verdict]
-    return f"{symbol} {score:.3f}"
 
 
 def render_suite(suite: SuiteReport) -> str:

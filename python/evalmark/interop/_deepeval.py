@@ -139,6 +139,14 @@ def read_deepeval(path: Path, losses: Losses) -> Imported:
     extra: dict[str, dict[str, Any]] = {}
     missing_answer: int | None = None
     for line, row in _rows(path):
+        if isinstance(row, Mapping) and "input" not in row and "scenario" in row:
+            raise _error(
+                "a conversational golden (scenario and turns) has no single input to ask: "
+                "DeepEval's multi-turn goldens are not imported; import single-turn goldens",
+                path,
+                line,
+                "scenario",
+            )
         if not isinstance(row, Mapping) or not isinstance(row.get("input"), str):
             raise _error("a golden needs an 'input' text", path, line, "input")
         for key in sorted(k for k in set(row) - _KNOWN if not _empty(row[k])):

@@ -55,7 +55,7 @@ def _read_zstd(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> b
         reader = zstandard.ZstdDecompressor().stream_reader(
             io.BytesIO(raw), read_across_frames=True
         )
-        data = reader.read()
+        data: bytes = reader.read()
     except zstandard.ZstdError as exc:
         raise ImportFormatError([Problem(f"a damaged zip member: {exc}", path=where)]) from None
     if len(data) != info.file_size or zlib.crc32(data) != info.CRC:

@@ -104,13 +104,11 @@ def test_the_imported_eval_zip_replays_inspects_verdicts(
     assert verdicts == {"capitals-1": "pass", "capitals-2": "pass", "capitals-jp": "fail"}
 
 
-@pytest.mark.skipif(
-    sys.version_info >= (3, 14) or hasattr(zipfile, "ZIP_ZSTANDARD"),
-    reason="this zipfile reads Zstandard itself",
-)
 def test_without_zstandard_the_import_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    if hasattr(zipfile, "ZIP_ZSTANDARD"):  # Python 3.14, or zipfile patched by inspect_ai
+        pytest.skip("this zipfile reads Zstandard itself")
     monkeypatch.setitem(sys.modules, "zstandard", None)  # an import of it fails
     with pytest.raises(ImportFormatError, match="zstandard") as caught:
         read("inspect", INSPECT_EVAL, allow_loss=["events"])
@@ -130,10 +128,6 @@ def test_a_damaged_zstandard_member_is_refused(tmp_path: Path) -> None:
     data[start + info.compress_size // 2] ^= 0xFF
     path = tmp_path / "damaged.eval"
     path.write_bytes(bytes(data))
-    if hasattr(zipfile, "ZIP_ZSTANDARD"):  # zipfile itself decodes it, and checks the CRC
-        with pytest.raises((ImportFormatError, zipfile.BadZipFile)):
-            read("inspect", path, allow_loss=["events"])
-        return
     with pytest.raises(ImportFormatError, match="damaged zip member") as caught:
         read("inspect", path, allow_loss=["events"])
     assert caught.value.problems[0].path == f"{path}:samples/1_epoch_1.json"

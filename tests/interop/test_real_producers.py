@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,12 +54,19 @@ def producer(name: str) -> ModuleType:
 
 @pytest.fixture
 def offline_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A working folder, the producers' telemetry off and the network guard on."""
+    """A working folder, the producers' telemetry off and the network guard on; the logging
+    handlers inspect_ai adds to the root logger are taken off again after the test."""
     for key, value in make_real.QUIET_ENV.items():
         monkeypatch.setenv(key, value)
     monkeypatch.chdir(tmp_path)
-    with evalmark.offline():
-        yield tmp_path
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        with evalmark.offline():
+            yield tmp_path
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 def _rescore(imported: Any, build: str) -> dict[str, bool]:

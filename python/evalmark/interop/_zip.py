@@ -26,18 +26,19 @@ _LOCAL_SIGNATURE = b"PK\x03\x04"
 def read_member(archive: zipfile.ZipFile, name: str, where: str) -> bytes:
     """The bytes of member ``name`` of ``archive`` (``where`` names it in an error)."""
     info = archive.getinfo(name)
-    if info.compress_type != ZSTD:
-        return _read(archive, name, where)
-    try:
-        return _read(archive, name, where)
-    except NotImplementedError:  # this Python's zipfile has no Zstandard
-        return _read_zstd(archive, info, where)
-
-
-def _read(archive: zipfile.ZipFile, name: str, where: str) -> bytes:
     try:
         return archive.read(name)
+    except NotImplementedError:  # this Python's zipfile has no Zstandard
+        if info.compress_type != ZSTD:
+            raise ImportFormatError(
+                [Problem(f"zip compression method {info.compress_type} is not read", path=where)]
+            ) from None
+        return _read_zstd(archive, info, where)
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        raise ImportFormatError([Problem(f"a damaged zip member: {exc}", path=where)]) from None
+    except Exception as exc:  # a Zstandard decoder's own error (Python 3.14's, or zstandard's)
+        if info.compress_type != ZSTD:
+            raise
         raise ImportFormatError([Problem(f"a damaged zip member: {exc}", path=where)]) from None
 
 

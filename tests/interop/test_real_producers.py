@@ -54,19 +54,22 @@ def producer(name: str) -> ModuleType:
 
 @pytest.fixture
 def offline_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A working folder, the producers' telemetry off and the network guard on; the logging
-    handlers inspect_ai adds to the root logger are taken off again after the test."""
+    """A working folder, the producers' telemetry off and the network guard on (a call it
+    refused fails the test, even one the producer caught); the logging handlers inspect_ai
+    adds to the root logger are taken off again after the test."""
     for key, value in make_real.QUIET_ENV.items():
         monkeypatch.setenv(key, value)
     monkeypatch.chdir(tmp_path)
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
+    evalmark.offline.attempts(clear=True)
     try:
         with evalmark.offline():
             yield tmp_path
     finally:
         root.handlers[:] = handlers
         root.setLevel(level)
+    assert evalmark.offline.attempts(clear=True) == []
 
 
 def _rescore(imported: Any, build: str) -> dict[str, bool]:

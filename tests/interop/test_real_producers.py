@@ -72,6 +72,13 @@ def offline_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     assert evalmark.offline.attempts(clear=True) == []
 
 
+def committed(producer_name: str) -> Path:
+    """The folder of the files the installed producer's version wrote (committed)."""
+    folder = FIXTURES / "real" / f"{producer_name}-{make_real.producer_versions()[producer_name]}"
+    assert folder.is_dir(), f"no committed files for {folder.name}: run {make_real.__file__}"
+    return folder
+
+
 def _rescore(imported: Any, build: str) -> dict[str, bool]:
     (check,) = imported.checks
     options = check["inspect-scorer"]
@@ -87,6 +94,10 @@ def test_an_inspect_json_log_imports_as_inspect_recorded_it(offline_dir: Path) -
     from inspect_ai.log import read_eval_log
 
     path = make_real.inspect_log(offline_dir, "json")
+    fresh = json.loads(path.read_text())
+    kept = json.loads((committed("inspect_ai") / path.name).read_text())
+    assert sorted(fresh) == sorted(kept)  # the committed log has this version's shape
+    assert [sorted(s) for s in fresh["samples"]] == [sorted(s) for s in kept["samples"]]
     log = read_eval_log(str(path))
     assert log.samples is not None
     imported = read("inspect", path, allow_loss=["events"])
@@ -147,6 +158,8 @@ def test_ragas_datasets_import_as_ragas_reads_them_back(offline_dir: Path) -> No
     from ragas import EvaluationDataset
 
     single, multi = make_real.ragas_datasets(offline_dir)
+    for path in (single, multi):  # the committed files are what this version writes
+        assert path.read_bytes() == (committed("ragas") / path.name).read_bytes()
     written = EvaluationDataset.from_jsonl(str(single))
     imported = read("ragas", single)
     for sample, original in zip(imported.samples, written.samples, strict=True):
@@ -176,6 +189,10 @@ def test_deepeval_goldens_import_as_deepeval_saved_them(offline_dir: Path, file_
     written = EvaluationDataset(goldens=goldens).save_as(
         file_type=file_type, directory=str(offline_dir), file_name="goldens"
     )
+    if make_real.producer_versions()["deepeval"] == "4.3.1":  # the version that wrote them
+        assert (
+            Path(written).read_bytes() == (FIXTURES / "deepeval" / Path(written).name).read_bytes()
+        )
     imported = read("deepeval", written)
     for sample, golden in zip(imported.samples, goldens, strict=True):
         assert sample.parameters[0] == golden.input
@@ -192,6 +209,7 @@ def test_deepeval_goldens_import_as_deepeval_saved_them(offline_dir: Path, file_
 def test_a_deepeval_conversational_golden_is_refused_by_name(offline_dir: Path) -> None:
     producer("deepeval")
     path = make_real.deepeval_conversational(offline_dir)
+    assert path.read_bytes() == (committed("deepeval") / path.name).read_bytes()
     with pytest.raises(ImportFormatError, match="conversational golden") as caught:
         read("deepeval", path)
     assert caught.value.line == 2

@@ -41,8 +41,12 @@ def _not_a_github_action(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # Sessions that tests start in a subprocess (and their xdist workers) load neither Hypothesis's
 # plugin nor anyio's: importing Hypothesis alone takes 1.5 s of CPU in every such interpreter,
-# and no project those tests write uses either.
-NESTED_SESSION_OPTIONS = "-p no:hypothesispytest -p no:anyio"
+# and no project those tests write uses either. Nor the plugins the producers extra brings
+# (deepeval's, langsmith's, pytest-asyncio, pytest-repeat, pytest-rerunfailures).
+NESTED_SESSION_OPTIONS = (
+    "-p no:hypothesispytest -p no:anyio -p no:deepeval -p no:langsmith_plugin -p no:asyncio "
+    "-p no:repeat -p no:rerunfailures"
+)
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ import msgspec
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
+from evalmark.interop._zip import read_member
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._inspect import INSPECT_LOCATIONS, inspect_match
@@ -44,6 +45,8 @@ _PER_EPOCH = (
     "completed_at",
     "error_retries",
     "limit",
+    "role_usage",
+    "turn_count",
 )
 # Fields read elsewhere, or that hold nothing to carry.
 _READ = {"id", "epoch", "input", "target", "choices", "metadata", "attachments"}
@@ -56,7 +59,12 @@ _REFUSED = {
     "usage are)",
     "error": "the sample failed and has no answer",
 }
+# The pool the event transcript refers to (inspect 0.3.1xx on): lost with the transcript.
+_LOSS_NAMES = {"events_data": "events"}
 _KNOWN = _READ | set(_PER_EPOCH)
+# The log's own fields kept verbatim in ``source.json`` (the ``.eval`` zip: its header and
+# ``reductions.json``; its ``summaries.json`` and ``_journal/`` repeat the samples).
+_KEPT_LOG = ("eval", "plan", "results", "stats", "reductions", "tags", "metadata", "invalidated")
 _KEBAB = tuple((key, key.replace("_", "-")) for key in _PER_EPOCH)
 _SCORERS = {"match": "match", "inspect_ai/match": "match"}
 _SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
@@ -94,13 +102,15 @@ def _read_log(path: Path) -> tuple[str, Mapping[str, Any], list[tuple[str, Any]]
                     str(path),
                     "header.json",
                 )
-            header = _json(archive.read("header.json"), f"{path}:header.json")
+            header = dict(as_mapping(_member(archive, "header.json", path)))
+            if "reductions" not in header and "reductions.json" in names:
+                header["reductions"] = _member(archive, "reductions.json", path)
             members = sorted(
                 (n for n in names if n.startswith("samples/") and n.endswith(".json")),
                 key=_member_order,
             )
-            samples = [(f"{path}:{n}", _json(archive.read(n), f"{path}:{n}")) for n in members]
-        return "eval", as_mapping(header), samples
+            samples = [(f"{path}:{n}", _member(archive, n, path)) for n in members]
+        return "eval", header, samples
     log = _json(path.read_bytes(), str(path))
     if not isinstance(log, Mapping) or "eval" not in log:
         raise _error("not an inspect_ai log: no 'eval' key", str(path), "eval")
@@ -109,6 +119,12 @@ def _read_log(path: Path) -> tuple[str, Mapping[str, Any], list[tuple[str, Any]]
         raise _error("'samples' must be a list", str(path), "samples")
     header = {k: v for k, v in log.items() if k != "samples"}
     return "json", header, [(str(path), row) for row in rows]
+
+
+def _member(archive: zipfile.ZipFile, name: str, path: Path) -> Any:
+    """Member ``name`` of the ``.eval`` zip, decoded from JSON."""
+    where = f"{path}:{name}"
+    return _json(read_member(archive, name, where), where)
 
 
 def _member_order(name: str) -> tuple[int, int | str, int]:
@@ -259,8 +275,9 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         for field in sorted(row.keys() - _KNOWN):
             if row[field] in (None, [], {}, ""):
                 continue
-            what = _REFUSED.get(field, f"sample field {field!r} is not carried")
-            losses.refuse(field, what, where, None, field)
+            loss = _LOSS_NAMES.get(field, field)
+            what = _REFUSED.get(loss, f"sample field {field!r} is not carried")
+            losses.refuse(loss, what, where, None, field)
         if row.get("attachments"):  # only a log with attachments refers to them
             row = _resolve(
                 {k: v for k, v in row.items() if k != "attachments"},
@@ -286,7 +303,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         for name, (row, where, targets) in firsts.items()
     )
     extra = {n: {"tool_calls": c} for n, c in calls.items() if c} if epochs == 1 else {}
-    kept = {k: header[k] for k in ("eval", "plan", "results", "stats", "reductions") if k in header}
+    kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
     return Imported(
         format="inspect",
         version=f"{kind} log v2",

@@ -22,7 +22,6 @@ import pytest
 
 import evalmark
 from evalmark.cli import main
-from evalmark.errors import ImportFormatError
 from evalmark.interop import read
 from evalmark.strategies._inspect import InspectScorer
 

@@ -26,7 +26,7 @@ from evalmark.models import (
     ScriptedChat,
     call_context,
     chat_from_callable,
-    embedding_from_callable,
+    embedding_model,
     record_replay,
 )
 from evalmark.models._cassette_file import read_cassette
@@ -124,7 +124,7 @@ def test_embeddings_replay_bit_for_bit(texts: list[str], dim: int) -> None:
     with cassette_path() as path:
         recorded = record_replay(live, path, "record-missing").embed(texts)
         replayer = record_replay(
-            embedding_from_callable(lambda t: [[0.0] * dim for _ in t], model_id=live.model_id),
+            embedding_model(lambda t: [[0.0] * dim for _ in t], model_id=live.model_id),
             path,
             "replay",
         )

@@ -22,7 +22,7 @@ from evalmark.models import (
     Usage,
     call_context,
     chat_from_callable,
-    embedding_from_callable,
+    embedding_model,
     record_replay,
 )
 from evalmark.models._canonical import request_key
@@ -170,10 +170,10 @@ def test_embedding_round_trip_is_bit_exact(tmp_path: Path) -> None:
     special = np.array(
         [[0.1, -0.0, tiny, 3.4028235e38], [1 / 3, -2.5, 7e-8, 1.0]], dtype=np.float32
     )
-    live = embedding_from_callable(lambda texts: special[: len(texts)], model_id="fixed")
+    live = embedding_model(lambda texts: special[: len(texts)], model_id="fixed")
     recorder = record_replay(live, cassette, mode="record-missing")
     first = recorder.embed(["a", "b"])
-    replayed = record_replay(embedding_from_callable(lambda t: 1 / 0, model_id="fixed"), cassette)
+    replayed = record_replay(embedding_model(lambda t: 1 / 0, model_id="fixed"), cassette)
     again = replayed.embed(["b", "a", "b"])
     assert again.dtype == np.float32 and again.shape == (3, 4)
     assert again[1].tobytes() == special[0].tobytes()
@@ -192,9 +192,7 @@ def test_embedding_records_only_missing_texts_in_one_batch(tmp_path: Path) -> No
         batches.append(texts)
         return inner.embed(texts)
 
-    recorder = record_replay(
-        embedding_from_callable(embed, model_id="h"), cassette, mode="record-missing"
-    )
+    recorder = record_replay(embedding_model(embed, model_id="h"), cassette, mode="record-missing")
     recorder.embed(["x", "y"])
     out = recorder.embed(["y", "z", "x", "z"])
     assert batches == [["x", "y"], ["z"]]
@@ -455,7 +453,7 @@ def test_fakes_and_adapters_satisfy_the_protocols() -> None:
     chats = [ScriptedChat([]), EchoChat(), RuleJudge(), NoisyJudge(RuleJudge(), 0.1, seed=0)]
     chats.append(chat_from_callable(lambda messages, **params: "x"))
     assert all(isinstance(model, ChatModel) for model in chats)
-    embedders = [HashEmbedding(), embedding_from_callable(lambda texts: [[0.0]] * len(texts))]
+    embedders = [HashEmbedding(), embedding_model(lambda texts: [[0.0]] * len(texts))]
     assert all(isinstance(model, EmbeddingModel) for model in embedders)
     recorded = record_replay(EchoChat(), "unused.jsonl", mode="off")
     assert isinstance(recorded, ChatModel) and not isinstance(recorded, EmbeddingModel)

@@ -20,8 +20,8 @@ import pytest
 from evalmark import Sample
 from evalmark.errors import OptionalDependencyError, StrategyError
 from evalmark.metrics import bertscore_batch
-from evalmark.models import HashEmbedding, embedding_from_callable, record_replay
-from evalmark.models._named import EMBEDDING_MODEL_NAMES, embedding_model
+from evalmark.models import HashEmbedding, embedding_model, record_replay
+from evalmark.models._named import EMBEDDING_MODEL_NAMES
 from evalmark.strategies import SemanticSimilarity
 from evalmark.strategies._registry import build_strategy
 
@@ -251,6 +251,6 @@ def test_embedding_cassettes_record_and_replay_it(tmp_path: Path) -> None:
     def unreachable(texts: list[str]) -> object:
         raise AssertionError("replay must not call the model")
 
-    stand_in = embedding_from_callable(unreachable, model_id=NAME)
+    stand_in = embedding_model(unreachable, model_id=NAME)
     replayed = record_replay(stand_in, cassette, mode="replay").embed(LEFT[::-1])
     assert replayed.tobytes() == recorded[::-1].tobytes()

@@ -28,9 +28,10 @@ evaluation engine sets it; ``NoisyJudge`` draws from it and cassettes use ``repe
 sample index (run, sample and check never select another recording).
 """
 
-from evalmark.models._adapters import chat_from_callable, embedding_from_callable
+from evalmark.models._adapters import chat_from_callable
 from evalmark.models._context import call_context
 from evalmark.models._fakes import EchoChat, HashEmbedding, ScriptedChat
+from evalmark.models._named import embedding_model
 from evalmark.models._noisy import NoisyJudge
 from evalmark.models._openai_compat import openai_chat, openai_embedding
 from evalmark.models._protocols import ChatModel, EmbeddingModel
@@ -52,7 +53,7 @@ __all__ = [
     "Usage",
     "call_context",
     "chat_from_callable",
-    "embedding_from_callable",
+    "embedding_model",
     "openai_chat",
     "openai_embedding",
     "record_replay",

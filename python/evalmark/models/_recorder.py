@@ -97,5 +97,5 @@ def record_replay(
     raise TypeError(
         f"record_replay needs a chat model (with .chat) or an embedding model (with .embed), "
         f"got {type(model).__name__}; wrap a function with chat_from_callable or "
-        "embedding_from_callable"
+        "embedding_model"
     )

@@ -34,8 +34,8 @@ import numpy as np
 
 from evalmark._tracing._direct import recorded
 from evalmark.errors import StrategyError
+from evalmark.models import embedding_model
 from evalmark.models._lexical import overlap
-from evalmark.models._named import embedding_model
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import case_context

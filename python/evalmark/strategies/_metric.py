@@ -23,7 +23,7 @@ from evalmark._tracing._direct import recorded
 from evalmark.errors import MetricInputError, StrategyError
 from evalmark.metrics._args import Numbers
 from evalmark.metrics._table import FUNCTIONS, MetricFunction
-from evalmark.models._named import embedding_model
+from evalmark.models import embedding_model
 from evalmark.models._protocols import EmbeddingModel, as_embedding_rows, model_id_of
 from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample

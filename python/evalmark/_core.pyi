@@ -444,14 +444,16 @@ def bleu(
     followed by one; cut ``-`` off after a digit. ``"intl"`` (mteval-v14): cut punctuation
     (\\p{P}) off a preceding non-number, then off a following non-number, then cut out every
     symbol (\\p{S}), classes as in ``REGEX_VERSION``. ``"none"``: whitespace split only.
-    For n = 1..max_ngram_order (1 to 10): correct_n = sum over hypothesis n-grams of min(count, its largest count in any
-    one reference), total_n = n-grams of actual. Brevity penalty exp(1 - r/h) when h < r (h =
-    hypothesis tokens, r = the closest reference length, the shorter on a tie; 0 when h = 0).
+    For n = 1..max_ngram_order (1 to 10): correct_n = sum over hypothesis n-grams of
+    min(count, its largest count in any one reference), total_n = n-grams of actual. Brevity
+    penalty exp(1 - r/h) when h < r (h = hypothesis tokens, r = the closest reference length,
+    the shorter on a tie; 0 when h = 0).
     No match at any order: 0. smooth ``"exp"`` (the k-th order without a match gets precision
     1/(2^k total_n)), ``"floor"`` (smooth_value/total_n, default 0.1), ``"add-k"`` (adds
     smooth_value, default 1, to correct_n and total_n for n >= 2), ``"none"``. effective_order:
     average the log precisions only over orders with total_n > 0 (sacrebleu's default for
-    sentences); else over all max_ngram_order orders, an empty order contributing log 0 as -9999999999.
+    sentences); else over all max_ngram_order orders, an empty order contributing log 0 as
+    -9999999999.
     """
 
 def bleu_batch(

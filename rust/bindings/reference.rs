@@ -176,7 +176,7 @@ fn bleu_from_statistics(
 fn stats_rows(view: numpy::ndarray::ArrayView2<'_, i64>, order: usize) -> PyResult<Vec<BleuStats>> {
     let ncols = view.ncols();
     let counted = ncols.saturating_sub(2) / 2;
-    if ncols < 2 || ncols % 2 != 0 || counted < order || counted > bleu::MAX_ORDER {
+    if ncols < 2 || !ncols.is_multiple_of(2) || counted < order || counted > bleu::MAX_ORDER {
         return Err(EvalError::input(format!(
             "statistics must have 2 + 2·m columns with max_ngram_order={order} <= m <= {} \
              (as bleu_statistics(..., max_ngram_order=m) gives), got {ncols}",
@@ -347,7 +347,7 @@ fn bleu_row_scores<'py>(
     let order = ngram_order(max_ngram_order)?;
     let out = stats_rows(statistics.as_array(), order)?
         .iter()
-        .map(|one| bleu::score_orders(&one, order, sm, effective_order))
+        .map(|one| bleu::score_orders(one, order, sm, effective_order))
         .collect();
     Ok(PyArray1::from_vec(py, out))
 }

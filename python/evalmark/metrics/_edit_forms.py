@@ -1,0 +1,156 @@
+"""The inputs and outputs of the edit distances beyond plain strings: sequences of hashable
+items (token lists) read as texts the kernels compare, and an alignment's edits grouped into
+blocks (RapidFuzz's ``Opcodes``)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+from evalmark.errors import MetricInputError
+from evalmark.metrics._args import texts_arg
+
+Opcode = tuple[str, int, int, int, int]
+"""One block of an alignment: ``(tag, expected_start, expected_end, actual_start, actual_end)``
+with tag ``"equal" | "replace" | "insert" | "delete"`` (RapidFuzz's ``Opcode``)."""
+EditSequence = str | Sequence[Hashable]
+"""A text, or a sequence of hashable items (a list of tokens) compared item by item."""
+
+_SURROGATES = 0xD800
+_SURROGATE_SPAN = 0x800
+_MAX_ITEMS = 0x110000 - _SURROGATE_SPAN
+
+
+def _key(item: Hashable) -> int:
+    # Items are equal when RapidFuzz's conv_sequence makes them equal: a one-character string
+    # is its code point, -1 stays -1, any other item is its hash().
+    if isinstance(item, str) and len(item) == 1:
+        return ord(item)
+    if isinstance(item, int) and item == -1:
+        return -1
+    try:
+        return hash(item)
+    except TypeError:
+        raise TypeError(
+            f"the items of a sequence must be hashable, got {type(item).__name__}"
+        ) from None
+
+
+class ItemCodes:
+    """Gives each distinct item a code point, in order of first appearance (the surrogates
+    skipped), so sequences compared under one ``ItemCodes`` become texts with equal characters
+    exactly where RapidFuzz sees equal items."""
+
+    __slots__ = ("_ids",)
+
+    def __init__(self) -> None:
+        self._ids: dict[int, int] = {}
+
+    def text(self, sequence: object, name: str = "a text") -> str:
+        """``sequence`` as a text: one character per item."""
+        keys: Iterable[int]
+        if isinstance(sequence, str):
+            keys = map(ord, sequence)
+        elif isinstance(sequence, Sequence):
+            keys = map(_key, sequence)
+        else:
+            raise TypeError(
+                f"{name} must be a str or a sequence of hashable items (a list or tuple), "
+                f"got {type(sequence).__name__}"
+            )
+        ids = self._ids
+        out: list[int] = []
+        for key in keys:
+            code = ids.get(key)
+            if code is None:
+                count = len(ids)
+                if count >= _MAX_ITEMS:
+                    raise MetricInputError(
+                        f"more than {_MAX_ITEMS} distinct items in one comparison; "
+                        "split the input or map the items to fewer values"
+                    )
+                code = count if count < _SURROGATES else count + _SURROGATE_SPAN
+                ids[key] = code
+            out.append(code)
+        return "".join(map(chr, out))
+
+
+def pair(expected: object, actual: object) -> tuple[Any, Any]:
+    """Two texts as they are, or two sequences (one may be a text) as texts of shared codes."""
+    if isinstance(expected, str) and isinstance(actual, str):
+        return expected, actual
+    codes = ItemCodes()
+    return codes.text(expected, "expected"), codes.text(actual, "actual")
+
+
+def holds_sequences(batch: object) -> bool:
+    """True for a list or tuple with a row that is not a ``str``."""
+    return isinstance(batch, list | tuple) and not all(isinstance(x, str) for x in batch)
+
+
+def pairs(expected: Any, actual: Any) -> tuple[Any, Any]:
+    """Two batches as the kernels take them: as they are when they hold texts; with sequences of
+    items among the rows (in a list or tuple), each row's pair as texts of that pair's codes."""
+    if not (holds_sequences(expected) or holds_sequences(actual)):
+        return texts_arg(expected), texts_arg(actual)
+    if not isinstance(expected, list | tuple) or not isinstance(actual, list | tuple):
+        raise TypeError(
+            "rows that are sequences of items need both batches as lists or tuples, got "
+            f"{type(expected).__name__} and {type(actual).__name__}"
+        )
+    if len(expected) != len(actual):
+        raise MetricInputError(
+            f"expected batches of equal length, got {len(expected)} and {len(actual)}"
+        )
+    encoded = [pair(e, a) for e, a in zip(expected, actual, strict=True)]
+    return [e for e, _ in encoded], [a for _, a in encoded]
+
+
+def shared(*batches: Any) -> tuple[Any, ...]:
+    """Batches as the kernels take them: as they are when they hold texts; with sequences of
+    items among the rows, every row of every batch as a text under one set of codes (as
+    ``cdist`` compares all pairs)."""
+    if not any(holds_sequences(b) for b in batches):
+        return tuple(texts_arg(b) for b in batches)
+    codes = ItemCodes()
+    out = []
+    for batch in batches:
+        if not isinstance(batch, list | tuple):
+            raise TypeError(
+                "rows that are sequences of items need every batch as a list or tuple, got "
+                f"{type(batch).__name__}"
+            )
+        out.append([codes.text(row, "a row") for row in batch])
+    return tuple(out)
+
+
+def opcodes(
+    editops: Sequence[tuple[str, int, int]], expected_len: int, actual_len: int
+) -> list[Opcode]:
+    """The edits of an alignment grouped into blocks covering both texts: runs of one kind of
+    edit at consecutive positions make one block, the gaps between them ``"equal"`` blocks
+    (RapidFuzz's ``Editops.as_opcodes()``)."""
+    blocks: list[Opcode] = []
+    src = dest = 0
+    i, count = 0, len(editops)
+    while i < count:
+        tag, op_src, op_dest = editops[i]
+        if src < op_src or dest < op_dest:
+            blocks.append(("equal", src, op_src, dest, op_dest))
+            src, dest = op_src, op_dest
+        src_start, dest_start = src, dest
+        while True:
+            if tag != "insert":
+                src += 1
+            if tag != "delete":
+                dest += 1
+            i += 1
+            if i == count:
+                break
+            next_tag, next_src, next_dest = editops[i]
+            if next_tag != tag or next_src != src or next_dest != dest:
+                break
+        blocks.append((tag, src_start, src, dest_start, dest))
+    if src < expected_len or dest < actual_len:
+        blocks.append(("equal", src, expected_len, dest, actual_len))
+    return blocks

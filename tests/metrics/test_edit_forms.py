@@ -174,6 +174,16 @@ def test_many_distinct_items_skip_the_surrogates() -> None:
             MetricInputError,
             "equal length",
         ),
+        (
+            lambda: metrics.levenshtein_distance_batch([["a"], None], ["a", "b"]),
+            TypeError,
+            "row 1 of expected must be a str",
+        ),
+        (
+            lambda: metrics.levenshtein_cdist(["a"], [["a"], 3]),
+            TypeError,
+            "row 1 of choices must be a str",
+        ),
     ],
 )
 def test_bad_sequences_are_typed_errors(call: object, error: type[Exception], message: str) -> None:

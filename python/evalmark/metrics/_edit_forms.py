@@ -75,12 +75,13 @@ class ItemCodes:
         return "".join(map(chr, out))
 
 
-def pair(expected: object, actual: object) -> tuple[Any, Any]:
-    """Two texts as they are, or two sequences (one may be a text) as texts of shared codes."""
+def pair(expected: object, actual: object, row: str = "") -> tuple[Any, Any]:
+    """Two texts as they are, or two sequences (one may be a text) as texts of shared codes;
+    ``row`` (``"row 3 of "``) leads the names in an error."""
     if isinstance(expected, str) and isinstance(actual, str):
         return expected, actual
     codes = ItemCodes()
-    return codes.text(expected, "expected"), codes.text(actual, "actual")
+    return codes.text(expected, f"{row}expected"), codes.text(actual, f"{row}actual")
 
 
 def holds_sequences(batch: object) -> bool:
@@ -102,26 +103,29 @@ def pairs(expected: Any, actual: Any) -> tuple[Any, Any]:
         raise MetricInputError(
             f"expected batches of equal length, got {len(expected)} and {len(actual)}"
         )
-    encoded = [pair(e, a) for e, a in zip(expected, actual, strict=True)]
+    encoded = [
+        pair(e, a, f"row {i} of ") for i, (e, a) in enumerate(zip(expected, actual, strict=True))
+    ]
     return [e for e, _ in encoded], [a for _, a in encoded]
 
 
-def shared(*batches: Any) -> tuple[Any, ...]:
-    """Batches as the kernels take them: as they are when they hold texts; with sequences of
-    items among the rows, every row of every batch as a text under one set of codes (as
-    ``cdist`` compares all pairs)."""
-    if not any(holds_sequences(b) for b in batches):
-        return tuple(texts_arg(b) for b in batches)
+def shared(queries: Any, choices: Any) -> tuple[Any, Any]:
+    """Two batches as the kernels take them: as they are when they hold texts; with sequences
+    of items among the rows, every row of both as a text under one set of codes (as ``cdist``
+    compares all pairs)."""
+    if not (holds_sequences(queries) or holds_sequences(choices)):
+        return texts_arg(queries), texts_arg(choices)
     codes = ItemCodes()
-    out = []
-    for batch in batches:
+
+    def rows(batch: Any, name: str) -> list[str]:
         if not isinstance(batch, list | tuple):
             raise TypeError(
-                "rows that are sequences of items need every batch as a list or tuple, got "
-                f"{type(batch).__name__}"
+                "rows that are sequences of items need both batches as lists or tuples, got "
+                f"{type(batch).__name__} for {name}"
             )
-        out.append([codes.text(row, "a row") for row in batch])
-    return tuple(out)
+        return [codes.text(row, f"row {i} of {name}") for i, row in enumerate(batch)]
+
+    return rows(queries, "queries"), rows(choices, "choices")
 
 
 def opcodes(

@@ -4,7 +4,7 @@ blocks (RapidFuzz's ``Opcodes``)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from evalmark.errors import MetricInputError
@@ -48,31 +48,31 @@ class ItemCodes:
 
     def text(self, sequence: object, name: str = "a text") -> str:
         """``sequence`` as a text: one character per item."""
-        keys: Iterable[int]
+        keys: list[int]
         if isinstance(sequence, str):
-            keys = map(ord, sequence)
+            keys = list(map(ord, sequence))
         elif isinstance(sequence, Sequence):
-            keys = map(_key, sequence)
+            # Plain strings first (a token list's usual items), without a call per item.
+            keys = [
+                (ord(x) if len(x) == 1 else hash(x)) if type(x) is str else _key(x)
+                for x in sequence
+            ]
         else:
             raise TypeError(
                 f"{name} must be a str or a sequence of hashable items (a list or tuple), "
                 f"got {type(sequence).__name__}"
             )
         ids = self._ids
-        out: list[int] = []
-        for key in keys:
-            code = ids.get(key)
-            if code is None:
-                count = len(ids)
-                if count >= _MAX_ITEMS:
-                    raise MetricInputError(
-                        f"more than {_MAX_ITEMS} distinct items in one comparison; "
-                        "split the input or map the items to fewer values"
-                    )
-                code = count if count < _SURROGATES else count + _SURROGATE_SPAN
-                ids[key] = code
-            out.append(code)
-        return "".join(map(chr, out))
+        # The next free id for a new key: the count of keys before it.
+        codes = [ids.setdefault(k, len(ids)) for k in keys]
+        if len(ids) > _SURROGATES:
+            if len(ids) > _MAX_ITEMS:
+                raise MetricInputError(
+                    f"more than {_MAX_ITEMS} distinct items in one comparison; "
+                    "split the input or map the items to fewer values"
+                )
+            codes = [c + _SURROGATE_SPAN if c >= _SURROGATES else c for c in codes]
+        return "".join(map(chr, codes))
 
 
 def pair(expected: object, actual: object, row: str = "") -> tuple[Any, Any]:

@@ -247,6 +247,12 @@ def levenshtein_editops(
     """RapidFuzz's ``Levenshtein.editops(expected, actual).as_list()``: time and memory
     O(n·m/64) time and n·m/4 bytes after the common prefix and suffix (at most 2^30 cells)."""
 
+def levenshtein_opcodes(
+    expected: str, actual: str, max_chars: int | None = ...
+) -> list[tuple[str, int, int, int, int]]:
+    """RapidFuzz's ``Levenshtein.opcodes(expected, actual).as_list()``: the alignment of
+    ``levenshtein_editops`` as blocks covering both texts, "equal" blocks included."""
+
 def levenshtein_cdist(
     queries: Any,
     choices: Any,

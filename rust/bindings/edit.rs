@@ -10,6 +10,7 @@ use crate::batch::{fill_rows, result_array, run_watched, Workers};
 use crate::errors::EvalError;
 use crate::inputs::hold;
 use crate::metrics::edit_weighted::{self, Op, Weights};
+use crate::metrics::opcodes::{self, Tag};
 use crate::metrics::token_f1::{self, Normalizer};
 use crate::metrics::wer;
 use crate::options::MaxChars;
@@ -183,6 +184,32 @@ fn error_counts<'py>(
     PyArray1::from_vec(py, out).reshape([n, 3])
 }
 
+/// The unit-cost alignment of a pair, with the lengths of both texts in code points.
+type Alignment = (Vec<(Op, usize, usize)>, usize, usize);
+
+fn alignment(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    max_chars: MaxChars,
+) -> PyResult<Alignment> {
+    crate::pairs::text_pair(
+        py,
+        &TextPair::read(expected, actual)?,
+        max_chars,
+        |s: &mut edit_weighted::Scratch, e, a, stop| {
+            let ops = edit_weighted::editops(e, a, s, stop)?.ok_or_else(|| {
+                EvalError::input(format!(
+                    "the texts are too long to align: their lengths multiply to more than {} \
+                     cells; align shorter pieces",
+                    edit_weighted::EDITOPS_CELLS
+                ))
+            })?;
+            Ok((ops, edit_weighted::length(e), edit_weighted::length(a)))
+        },
+    )
+}
+
 /// `levenshtein_editops(expected, actual, max_chars=None)`: RapidFuzz's `editops` as a list of
 /// `(tag, src_pos, dest_pos)`, tags "insert", "delete" and "replace".
 #[pyfunction]
@@ -193,20 +220,7 @@ fn levenshtein_editops(
     actual: &Bound<'_, PyAny>,
     max_chars: MaxChars,
 ) -> PyResult<Vec<(&'static str, usize, usize)>> {
-    let ops = crate::pairs::text_pair(
-        py,
-        &TextPair::read(expected, actual)?,
-        max_chars,
-        |s: &mut edit_weighted::Scratch, e, a, stop| {
-            edit_weighted::editops(e, a, s, stop)?.ok_or_else(|| {
-                EvalError::input(format!(
-                    "the texts are too long to align: their lengths multiply to more than {} \
-                     cells; align shorter pieces",
-                    edit_weighted::EDITOPS_CELLS
-                ))
-            })
-        },
-    )?;
+    let (ops, _, _) = alignment(py, expected, actual, max_chars)?;
     Ok(ops
         .into_iter()
         .map(|(op, i, j)| {
@@ -216,6 +230,32 @@ fn levenshtein_editops(
                 Op::Replace => "replace",
             };
             (tag, i, j)
+        })
+        .collect())
+}
+
+/// `levenshtein_opcodes(expected, actual, max_chars=None)`: the same alignment as RapidFuzz's
+/// `opcodes`, a list of `(tag, src_start, src_end, dest_start, dest_end)` covering both texts,
+/// tags "equal", "replace", "insert" and "delete".
+#[pyfunction]
+#[pyo3(signature = (expected, actual, max_chars = MaxChars::NONE))]
+fn levenshtein_opcodes(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    max_chars: MaxChars,
+) -> PyResult<Vec<(&'static str, usize, usize, usize, usize)>> {
+    let (ops, e_len, a_len) = alignment(py, expected, actual, max_chars)?;
+    Ok(opcodes::opcodes(&ops, e_len, a_len)
+        .into_iter()
+        .map(|(tag, s0, s1, d0, d1)| {
+            let tag = match tag {
+                Tag::Equal => "equal",
+                Tag::Replace => "replace",
+                Tag::Insert => "insert",
+                Tag::Delete => "delete",
+            };
+            (tag, s0, s1, d0, d1)
         })
         .collect())
 }
@@ -292,6 +332,7 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cer_batch, m)?)?;
     m.add_function(wrap_pyfunction!(error_counts, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_editops, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_opcodes, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_cdist, m)?)?;
     Ok(())
 }

@@ -17,7 +17,6 @@ from evalmark.metrics._edit_forms import (
     EditSequence,
     Opcode,
     holds_sequences,
-    opcodes,
     pair,
     pairs,
     shared,
@@ -244,11 +243,9 @@ def levenshtein_editops(
     raise ``MetricInputError``."""
     if form not in ("editops", "opcodes"):
         raise MetricInputError(f"form must be 'editops' or 'opcodes', got {form!r}")
-    left, right = pair(expected, actual)
-    ops = _core.levenshtein_editops(left, right, max_chars)
-    if form == "editops":
-        return ops
-    return opcodes(ops, len(left), len(right))
+    if form == "opcodes":
+        return _core.levenshtein_opcodes(*pair(expected, actual), max_chars)
+    return _core.levenshtein_editops(*pair(expected, actual), max_chars)
 
 
 def levenshtein_cdist(

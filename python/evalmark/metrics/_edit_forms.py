@@ -1,6 +1,5 @@
-"""The inputs and outputs of the edit distances beyond plain strings: sequences of hashable
-items (token lists) read as texts the kernels compare, and an alignment's edits grouped into
-blocks (RapidFuzz's ``Opcodes``)."""
+"""Sequences of hashable items (token lists) read as texts the edit-distance kernels compare,
+and the shape of an alignment's blocks (RapidFuzz's ``Opcodes``)."""
 
 from __future__ import annotations
 
@@ -126,35 +125,3 @@ def shared(queries: Any, choices: Any) -> tuple[Any, Any]:
         return [codes.text(row, f"row {i} of {name}") for i, row in enumerate(batch)]
 
     return rows(queries, "queries"), rows(choices, "choices")
-
-
-def opcodes(
-    editops: Sequence[tuple[str, int, int]], expected_len: int, actual_len: int
-) -> list[Opcode]:
-    """The edits of an alignment grouped into blocks covering both texts: runs of one kind of
-    edit at consecutive positions make one block, the gaps between them ``"equal"`` blocks
-    (RapidFuzz's ``Editops.as_opcodes()``)."""
-    blocks: list[Opcode] = []
-    src = dest = 0
-    i, count = 0, len(editops)
-    while i < count:
-        tag, op_src, op_dest = editops[i]
-        if src < op_src or dest < op_dest:
-            blocks.append(("equal", src, op_src, dest, op_dest))
-            src, dest = op_src, op_dest
-        src_start, dest_start = src, dest
-        while True:
-            if tag != "insert":
-                src += 1
-            if tag != "delete":
-                dest += 1
-            i += 1
-            if i == count:
-                break
-            next_tag, next_src, next_dest = editops[i]
-            if next_tag != tag or next_src != src or next_dest != dest:
-                break
-        blocks.append((tag, src_start, src, dest_start, dest))
-    if src < expected_len or dest < actual_len:
-        blocks.append(("equal", src, expected_len, dest, actual_len))
-    return blocks

@@ -3,7 +3,9 @@
 //! error rates of jiwer.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use super::metric_pair;
 use crate::batch::{fill_rows, result_array, run_watched, Workers};
@@ -214,24 +216,28 @@ fn alignment(
 /// `(tag, src_pos, dest_pos)`, tags "insert", "delete" and "replace".
 #[pyfunction]
 #[pyo3(signature = (expected, actual, max_chars = MaxChars::NONE))]
-fn levenshtein_editops(
-    py: Python<'_>,
-    expected: &Bound<'_, PyAny>,
-    actual: &Bound<'_, PyAny>,
+fn levenshtein_editops<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
     max_chars: MaxChars,
-) -> PyResult<Vec<(&'static str, usize, usize)>> {
+) -> PyResult<Bound<'py, PyList>> {
     let (ops, _, _) = alignment(py, expected, actual, max_chars)?;
-    Ok(ops
-        .into_iter()
-        .map(|(op, i, j)| {
-            let tag = match op {
-                Op::Insert => "insert",
-                Op::Delete => "delete",
-                Op::Replace => "replace",
-            };
-            (tag, i, j)
-        })
-        .collect())
+    // The tags are interned: one string object each, shared by every tuple.
+    let (insert, delete, replace) = (
+        intern!(py, "insert"),
+        intern!(py, "delete"),
+        intern!(py, "replace"),
+    );
+    let rows = ops.into_iter().map(|(op, i, j)| {
+        let tag = match op {
+            Op::Insert => insert,
+            Op::Delete => delete,
+            Op::Replace => replace,
+        };
+        IntoPyObject::into_pyobject((tag, i, j), py)
+    });
+    PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)
 }
 
 /// `levenshtein_opcodes(expected, actual, max_chars=None)`: the same alignment as RapidFuzz's
@@ -239,25 +245,31 @@ fn levenshtein_editops(
 /// tags "equal", "replace", "insert" and "delete".
 #[pyfunction]
 #[pyo3(signature = (expected, actual, max_chars = MaxChars::NONE))]
-fn levenshtein_opcodes(
-    py: Python<'_>,
-    expected: &Bound<'_, PyAny>,
-    actual: &Bound<'_, PyAny>,
+fn levenshtein_opcodes<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
     max_chars: MaxChars,
-) -> PyResult<Vec<(&'static str, usize, usize, usize, usize)>> {
+) -> PyResult<Bound<'py, PyList>> {
     let (ops, e_len, a_len) = alignment(py, expected, actual, max_chars)?;
-    Ok(opcodes::opcodes(&ops, e_len, a_len)
+    let tags = [
+        intern!(py, "equal"),
+        intern!(py, "replace"),
+        intern!(py, "insert"),
+        intern!(py, "delete"),
+    ];
+    let rows = opcodes::opcodes(&ops, e_len, a_len)
         .into_iter()
         .map(|(tag, s0, s1, d0, d1)| {
-            let tag = match tag {
-                Tag::Equal => "equal",
-                Tag::Replace => "replace",
-                Tag::Insert => "insert",
-                Tag::Delete => "delete",
-            };
-            (tag, s0, s1, d0, d1)
-        })
-        .collect())
+            let tag = tags[match tag {
+                Tag::Equal => 0,
+                Tag::Replace => 1,
+                Tag::Insert => 2,
+                Tag::Delete => 3,
+            }];
+            IntoPyObject::into_pyobject((tag, s0, s1, d0, d1), py)
+        });
+    PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)
 }
 
 /// `levenshtein_cdist(queries, choices, weights=(1, 1, 1), score_cutoff=None, workers=-1)`:

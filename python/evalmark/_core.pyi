@@ -253,6 +253,15 @@ def levenshtein_opcodes(
     """RapidFuzz's ``Levenshtein.opcodes(expected, actual).as_list()``: the alignment of
     ``levenshtein_editops`` as blocks covering both texts, "equal" blocks included."""
 
+def item_texts(
+    expected: list[Any], actual: list[Any], shared: bool, names: tuple[str, str], numbered: bool
+) -> tuple[list[str], list[str]]:
+    """The rows (texts or sequences of hashable items) as texts of codes: each distinct item a
+    code point in order of first appearance, the surrogates skipped; items are equal as in
+    RapidFuzz (a one-character str is its code point, -1 is -1, others their hash()). One code
+    table per pair of rows, or with ``shared`` one for all rows; errors name the row's list
+    (and its index when ``numbered``)."""
+
 def levenshtein_cdist(
     queries: Any,
     choices: Any,

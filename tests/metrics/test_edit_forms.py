@@ -118,6 +118,17 @@ def test_items_are_equal_where_rapidfuzz_makes_them_equal() -> None:
     assert metrics.levenshtein_distance(["ab"], "ab") == Levenshtein.distance(["ab"], "ab") == 2
 
 
+def test_lone_surrogates_are_items_like_any_other() -> None:
+    cases: list[tuple[Seq, Seq]] = [
+        (["\ud800", "a"], "\ud800b"),
+        ("\udc00x", ["\udc00", "x", "yy"]),
+        (["\ud800x", 1], ("\ud800x", 2)),
+    ]
+    for a, b in cases:
+        assert metrics.levenshtein_distance(a, b) == Levenshtein.distance(a, b)
+        assert metrics.levenshtein_editops(a, b) == Levenshtein.editops(a, b).as_list()
+
+
 def test_batches_of_sequences_are_row_by_row() -> None:
     seq = sequence_pairs()
     left, right = [a for a, _ in seq], [b for _, b in seq]

@@ -16,9 +16,9 @@ from evalmark.metrics._column import Texts
 from evalmark.metrics._edit_forms import (
     EditSequence,
     Opcode,
+    by_rows,
     holds_sequences,
     pair,
-    pairs,
     shared,
 )
 from evalmark.metrics._native import core as _core
@@ -90,8 +90,10 @@ def levenshtein_distance_batch(
     max_chars: int | None = None,
 ) -> IntArray:
     """Levenshtein distance for each pair of a batch."""
-    return _core.levenshtein_distance_batch(
-        *pairs(expected, actual),
+    return by_rows(
+        _core.levenshtein_distance_batch,
+        expected,
+        actual,
         _weights(weights),
         _count_cutoff(score_cutoff),
         resolve_workers(workers),
@@ -143,8 +145,10 @@ def levenshtein_normalized_distance_batch(
     max_chars: int | None = None,
 ) -> FloatArray:
     """Normalized Levenshtein distance for each pair of a batch."""
-    return _core.levenshtein_normalized_distance_batch(
-        *pairs(expected, actual),
+    return by_rows(
+        _core.levenshtein_normalized_distance_batch,
+        expected,
+        actual,
         _weights(weights),
         _fraction_cutoff(score_cutoff),
         resolve_workers(workers),
@@ -173,8 +177,10 @@ def indel_distance_batch(
     max_chars: int | None = None,
 ) -> IntArray:
     """Indel distance for each pair of a batch."""
-    return _core.indel_distance_batch(
-        *pairs(expected, actual),
+    return by_rows(
+        _core.indel_distance_batch,
+        expected,
+        actual,
         _count_cutoff(score_cutoff),
         resolve_workers(workers),
         max_chars,
@@ -204,8 +210,10 @@ def indel_normalized_distance_batch(
     max_chars: int | None = None,
 ) -> FloatArray:
     """Normalized Indel distance for each pair of a batch."""
-    return _core.indel_normalized_distance_batch(
-        *pairs(expected, actual),
+    return by_rows(
+        _core.indel_normalized_distance_batch,
+        expected,
+        actual,
         _fraction_cutoff(score_cutoff),
         resolve_workers(workers),
         max_chars,

@@ -8,8 +8,8 @@ its ``hash()``."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
 
 from evalmark.metrics._args import texts_arg
 from evalmark.metrics._native import core as _core
@@ -19,6 +19,7 @@ Opcode = tuple[str, int, int, int, int]
 with tag ``"equal" | "replace" | "insert" | "delete"`` (RapidFuzz's ``Opcode``)."""
 EditSequence = str | Sequence[Hashable]
 """A text, or a sequence of hashable items (a list of tokens) compared item by item."""
+_Result = TypeVar("_Result")
 
 
 def pair(expected: object, actual: object) -> tuple[Any, Any]:
@@ -43,14 +44,19 @@ def _rows(batch: Any, names: str) -> list[Any]:
     return list(batch)
 
 
-def pairs(expected: Any, actual: Any) -> tuple[Any, Any]:
-    """Two batches as the kernels take them: as they are when they hold texts; with sequences of
-    items among the rows (in a list or tuple), each row's pair as texts of that pair's codes."""
-    if not (holds_sequences(expected) or holds_sequences(actual)):
-        return texts_arg(expected), texts_arg(actual)
-    return _core.item_texts(
+def by_rows(kernel: Callable[..., _Result], expected: Any, actual: Any, *options: Any) -> _Result:
+    """``kernel(expected, actual, *options)`` on two batches of texts; when the kernel refuses a
+    row and the batches (lists or tuples) hold sequences of items, on each row's pair as texts
+    of that pair's codes. Batches of texts pay nothing for the check."""
+    try:
+        return kernel(texts_arg(expected), texts_arg(actual), *options)
+    except TypeError:
+        if not (holds_sequences(expected) or holds_sequences(actual)):
+            raise
+    left, right = _core.item_texts(
         _rows(expected, "expected"), _rows(actual, "actual"), False, ("expected", "actual"), True
     )
+    return kernel(left, right, *options)
 
 
 def shared(queries: Any, choices: Any) -> tuple[Any, Any]:

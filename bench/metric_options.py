@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reference not installed: {exc.name}")
         return 0
     left, right = texts(1, n, 12), texts(2, n, 12)
+    left_tokens, right_tokens = [t.split() for t in left], [t.split() for t in right]
     sub = max(n // 10, 200)
     targets = [[a, b] for a, b in zip(left, texts(3, n, 12), strict=True)]
     scorer = rouge_scorer.RougeScorer(["rougeL"])
@@ -117,6 +118,34 @@ def main(argv: list[str] | None = None) -> int:
             "Levenshtein.editops(...).as_list() loop",
             loop(lambda a, b: Levenshtein.editops(a, b).as_list()),
             n,
+        ),
+        (
+            "levenshtein_editops form=opcodes (loop)",
+            lambda w: [
+                em.levenshtein_editops(a, b, form="opcodes")
+                for a, b in zip(left, right, strict=True)
+            ],
+            "Levenshtein.opcodes(...).as_list() loop",
+            loop(lambda a, b: Levenshtein.opcodes(a, b).as_list()),
+            n,
+        ),
+        (
+            "levenshtein_distance, token lists",
+            lambda w: em.levenshtein_distance_batch(left_tokens, right_tokens, workers=w),
+            "Levenshtein.distance loop on the lists",
+            lambda: [
+                Levenshtein.distance(a, b) for a, b in zip(left_tokens, right_tokens, strict=True)
+            ],
+            n,
+        ),
+        (
+            "levenshtein_cdist 300x300, token lists",
+            lambda w: em.levenshtein_cdist(left_tokens[:300], right_tokens[:300], workers=w),
+            "process.cdist on the lists, 1 thread",
+            lambda: process.cdist(
+                left_tokens[:300], right_tokens[:300], scorer=Levenshtein.distance, workers=1
+            ),
+            90_000,
         ),
         (
             "levenshtein_cdist 300x300 weights=(1,2,3)",

@@ -54,6 +54,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::json::add(m)?;
     bindings::reference::add(m)?;
     bindings::edit::add(m)?;
+    bindings::items::add(m)?;
     bindings::retrieval::add(m)?;
     bindings::nlg::add(m)?;
     bindings::normalize::add(m)?;

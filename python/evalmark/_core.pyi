@@ -247,6 +247,21 @@ def levenshtein_editops(
     """RapidFuzz's ``Levenshtein.editops(expected, actual).as_list()``: time and memory
     O(n·m/64) time and n·m/4 bytes after the common prefix and suffix (at most 2^30 cells)."""
 
+def levenshtein_opcodes(
+    expected: str, actual: str, max_chars: int | None = ...
+) -> list[tuple[str, int, int, int, int]]:
+    """RapidFuzz's ``Levenshtein.opcodes(expected, actual).as_list()``: the alignment of
+    ``levenshtein_editops`` as blocks covering both texts, "equal" blocks included."""
+
+def item_texts(
+    expected: list[Any], actual: list[Any], shared: bool, names: tuple[str, str], numbered: bool
+) -> tuple[list[str], list[str]]:
+    """The rows (texts or sequences of hashable items) as texts of codes: each distinct item a
+    code point in order of first appearance, the surrogates skipped; items are equal as in
+    RapidFuzz (a one-character str is its code point, -1 is -1, others their hash()). One code
+    table per pair of rows, or with ``shared`` one for all rows; errors name the row's list
+    (and its index when ``numbered``)."""
+
 def levenshtein_cdist(
     queries: Any,
     choices: Any,
@@ -278,9 +293,11 @@ def bleu_statistics(
     lowercase: bool = False,
     workers: int = -1,
     max_chars: int | None = None,
+    max_ngram_order: int = 4,
 ) -> npt.NDArray[np.int64]:
-    """Each row's BLEU statistics, (n, 10): hypothesis length, reference length, clipped
-    matches of orders 1-4, hypothesis n-grams of orders 1-4 (sacrebleu's layout)."""
+    """Each row's BLEU statistics, (n, 2 + 2·max_ngram_order): hypothesis length, reference
+    length, clipped matches of orders 1 to max_ngram_order, hypothesis n-grams of the same
+    orders (sacrebleu's layout)."""
 
 def bleu_from_statistics(
     statistics: npt.NDArray[np.int64],
@@ -289,7 +306,8 @@ def bleu_from_statistics(
     effective_order: bool = False,
     max_ngram_order: int = 4,
 ) -> float:
-    """BLEU / 100 of the column sums of an (n, 10) statistics array."""
+    """BLEU / 100 of the column sums of an (n, 2 + 2·m) statistics array, m the order the
+    statistics were counted to (max_ngram_order <= m <= 10)."""
 
 def bleu_row_scores(
     statistics: npt.NDArray[np.int64],
@@ -441,14 +459,16 @@ def bleu(
     followed by one; cut ``-`` off after a digit. ``"intl"`` (mteval-v14): cut punctuation
     (\\p{P}) off a preceding non-number, then off a following non-number, then cut out every
     symbol (\\p{S}), classes as in ``REGEX_VERSION``. ``"none"``: whitespace split only.
-    For n = 1..4: correct_n = sum over hypothesis n-grams of min(count, its largest count in any
-    one reference), total_n = n-grams of actual. Brevity penalty exp(1 - r/h) when h < r (h =
-    hypothesis tokens, r = the closest reference length, the shorter on a tie; 0 when h = 0).
+    For n = 1..max_ngram_order (1 to 10): correct_n = sum over hypothesis n-grams of
+    min(count, its largest count in any one reference), total_n = n-grams of actual. Brevity
+    penalty exp(1 - r/h) when h < r (h = hypothesis tokens, r = the closest reference length,
+    the shorter on a tie; 0 when h = 0).
     No match at any order: 0. smooth ``"exp"`` (the k-th order without a match gets precision
     1/(2^k total_n)), ``"floor"`` (smooth_value/total_n, default 0.1), ``"add-k"`` (adds
     smooth_value, default 1, to correct_n and total_n for n >= 2), ``"none"``. effective_order:
     average the log precisions only over orders with total_n > 0 (sacrebleu's default for
-    sentences); else over all four, an empty order contributing log 0 as -9999999999.
+    sentences); else over all max_ngram_order orders, an empty order contributing log 0 as
+    -9999999999.
     """
 
 def bleu_batch(

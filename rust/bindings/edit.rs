@@ -3,13 +3,16 @@
 //! error rates of jiwer.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use super::metric_pair;
 use crate::batch::{fill_rows, result_array, run_watched, Workers};
 use crate::errors::EvalError;
 use crate::inputs::hold;
 use crate::metrics::edit_weighted::{self, Op, Weights};
+use crate::metrics::opcodes::{self, Tag};
 use crate::metrics::token_f1::{self, Normalizer};
 use crate::metrics::wer;
 use crate::options::MaxChars;
@@ -183,41 +186,90 @@ fn error_counts<'py>(
     PyArray1::from_vec(py, out).reshape([n, 3])
 }
 
-/// `levenshtein_editops(expected, actual, max_chars=None)`: RapidFuzz's `editops` as a list of
-/// `(tag, src_pos, dest_pos)`, tags "insert", "delete" and "replace".
-#[pyfunction]
-#[pyo3(signature = (expected, actual, max_chars = MaxChars::NONE))]
-fn levenshtein_editops(
+/// The unit-cost alignment of a pair, with the lengths of both texts in code points.
+type Alignment = (Vec<(Op, usize, usize)>, usize, usize);
+
+fn alignment(
     py: Python<'_>,
     expected: &Bound<'_, PyAny>,
     actual: &Bound<'_, PyAny>,
     max_chars: MaxChars,
-) -> PyResult<Vec<(&'static str, usize, usize)>> {
-    let ops = crate::pairs::text_pair(
+) -> PyResult<Alignment> {
+    crate::pairs::text_pair(
         py,
         &TextPair::read(expected, actual)?,
         max_chars,
         |s: &mut edit_weighted::Scratch, e, a, stop| {
-            edit_weighted::editops(e, a, s, stop)?.ok_or_else(|| {
+            let ops = edit_weighted::editops(e, a, s, stop)?.ok_or_else(|| {
                 EvalError::input(format!(
                     "the texts are too long to align: their lengths multiply to more than {} \
                      cells; align shorter pieces",
                     edit_weighted::EDITOPS_CELLS
                 ))
-            })
+            })?;
+            Ok((ops, edit_weighted::length(e), edit_weighted::length(a)))
         },
-    )?;
-    Ok(ops
+    )
+}
+
+/// `levenshtein_editops(expected, actual, max_chars=None)`: RapidFuzz's `editops` as a list of
+/// `(tag, src_pos, dest_pos)`, tags "insert", "delete" and "replace".
+#[pyfunction]
+#[pyo3(signature = (expected, actual, max_chars = MaxChars::NONE))]
+fn levenshtein_editops<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyList>> {
+    let (ops, _, _) = alignment(py, expected, actual, max_chars)?;
+    // The tags are interned: one string object each, shared by every tuple.
+    let (insert, delete, replace) = (
+        intern!(py, "insert"),
+        intern!(py, "delete"),
+        intern!(py, "replace"),
+    );
+    let rows = ops.into_iter().map(|(op, i, j)| {
+        let tag = match op {
+            Op::Insert => insert,
+            Op::Delete => delete,
+            Op::Replace => replace,
+        };
+        IntoPyObject::into_pyobject((tag, i, j), py)
+    });
+    PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)
+}
+
+/// `levenshtein_opcodes(expected, actual, max_chars=None)`: the same alignment as RapidFuzz's
+/// `opcodes`, a list of `(tag, src_start, src_end, dest_start, dest_end)` covering both texts,
+/// tags "equal", "replace", "insert" and "delete".
+#[pyfunction]
+#[pyo3(signature = (expected, actual, max_chars = MaxChars::NONE))]
+fn levenshtein_opcodes<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyList>> {
+    let (ops, e_len, a_len) = alignment(py, expected, actual, max_chars)?;
+    let tags = [
+        intern!(py, "equal"),
+        intern!(py, "replace"),
+        intern!(py, "insert"),
+        intern!(py, "delete"),
+    ];
+    let rows = opcodes::opcodes(&ops, e_len, a_len)
         .into_iter()
-        .map(|(op, i, j)| {
-            let tag = match op {
-                Op::Insert => "insert",
-                Op::Delete => "delete",
-                Op::Replace => "replace",
-            };
-            (tag, i, j)
-        })
-        .collect())
+        .map(|(tag, s0, s1, d0, d1)| {
+            let tag = tags[match tag {
+                Tag::Equal => 0,
+                Tag::Replace => 1,
+                Tag::Insert => 2,
+                Tag::Delete => 3,
+            }];
+            IntoPyObject::into_pyobject((tag, s0, s1, d0, d1), py)
+        });
+    PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)
 }
 
 /// `levenshtein_cdist(queries, choices, weights=(1, 1, 1), score_cutoff=None, workers=-1)`:
@@ -292,6 +344,7 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cer_batch, m)?)?;
     m.add_function(wrap_pyfunction!(error_counts, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_editops, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_opcodes, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_cdist, m)?)?;
     Ok(())
 }

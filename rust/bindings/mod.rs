@@ -5,6 +5,7 @@
 use pyo3::prelude::*;
 
 pub mod edit;
+pub mod items;
 pub mod json;
 pub mod nlg;
 pub mod normalize;

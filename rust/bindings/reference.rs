@@ -17,7 +17,7 @@ fn smoothing(method: SmoothMethod, value: Option<f64>) -> PyResult<Smooth> {
     Smooth::new(method, value).map_err(|msg| EvalError::input(msg).into())
 }
 
-/// `max_ngram_order`, checked: 1 to 4.
+/// `max_ngram_order`, checked: 1 to [`bleu::MAX_ORDER`].
 fn ngram_order(order: usize) -> PyResult<usize> {
     if (1..=bleu::MAX_ORDER).contains(&order) {
         Ok(order)
@@ -45,9 +45,9 @@ metric_pair! {
         max_ngram_order: usize = 4,
     );
     prepare: {
-        let opts = BleuOptions { tokenizer, lowercase };
-        let sm = smoothing(smooth, smooth_value)?;
         let order = ngram_order(max_ngram_order)?;
+        let opts = BleuOptions { tokenizer, lowercase, max_order: order };
+        let sm = smoothing(smooth, smooth_value)?;
     }
     kernel: |s: bleu::Scratch, refs, hyp, stop| {
         let stats = bleu::segment_stats(refs, hyp, opts, s, stop)?;
@@ -79,6 +79,7 @@ fn corpus_bleu(
         BleuOptions {
             tokenizer,
             lowercase,
+            max_order: order,
         },
         smoothing(smooth, smooth_value)?,
     );
@@ -99,14 +100,15 @@ fn corpus_bleu(
 }
 
 /// `bleu_statistics(expected, actual, tokenizer='13a', lowercase=False, workers=-1,
-/// max_chars=None)`: each row's sufficient statistics as an (n, 2 + 2·4) int64 array, laid out
-/// as sacrebleu's: hypothesis length, reference length, clipped matches of orders 1 to 4, and
-/// hypothesis n-grams of orders 1 to 4.
+/// max_chars=None, max_ngram_order=4)`: each row's sufficient statistics as an (n, 2 + 2·order)
+/// int64 array, laid out as sacrebleu's: hypothesis length, reference length, clipped matches
+/// of orders 1 to order, and hypothesis n-grams of orders 1 to order.
 #[pyfunction]
 #[pyo3(
-    signature = (expected, actual, tokenizer = BleuTokenizer::Tok13a, lowercase = false, workers = Workers::ALL, max_chars = MaxChars::NONE),
-    text_signature = "(expected, actual, tokenizer='13a', lowercase=False, workers=-1, max_chars=None)"
+    signature = (expected, actual, tokenizer = BleuTokenizer::Tok13a, lowercase = false, workers = Workers::ALL, max_chars = MaxChars::NONE, max_ngram_order = bleu::DEFAULT_ORDER),
+    text_signature = "(expected, actual, tokenizer='13a', lowercase=False, workers=-1, max_chars=None, max_ngram_order=4)"
 )]
+#[allow(clippy::too_many_arguments)]
 fn bleu_statistics<'py>(
     py: Python<'py>,
     expected: &Bound<'py, PyAny>,
@@ -115,10 +117,13 @@ fn bleu_statistics<'py>(
     lowercase: bool,
     workers: Workers,
     max_chars: MaxChars,
+    max_ngram_order: usize,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let order = ngram_order(max_ngram_order)?;
     let opts = BleuOptions {
         tokenizer,
         lowercase,
+        max_order: order,
     };
     let rows = ref_stats(
         py,
@@ -131,19 +136,20 @@ fn bleu_statistics<'py>(
             Ok(())
         },
     )?;
-    let width = 2 + 2 * bleu::MAX_ORDER;
+    let width = 2 + 2 * order;
     let mut out = Vec::with_capacity(rows.len() * width);
     for r in &rows {
         out.push(r.hyp_len as i64);
         out.push(r.ref_len as i64);
-        out.extend(r.correct.iter().map(|&x| x as i64));
-        out.extend(r.total.iter().map(|&x| x as i64));
+        out.extend(r.correct[..order].iter().map(|&x| x as i64));
+        out.extend(r.total[..order].iter().map(|&x| x as i64));
     }
     PyArray1::from_vec(py, out).reshape([rows.len(), width])
 }
 
-/// `bleu_from_statistics(statistics, smooth='exp', smooth_value=None, effective_order=False)`:
-/// BLEU / 100 of the column sums of an (n, 10) statistics array (one row: that row's score).
+/// `bleu_from_statistics(statistics, smooth='exp', smooth_value=None, effective_order=False,
+/// max_ngram_order=4)`: BLEU / 100 of the column sums of an (n, 2 + 2·m) statistics array
+/// counted to order m ≥ max_ngram_order (one row: that row's score).
 #[pyfunction]
 #[pyo3(
     signature = (statistics, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, max_ngram_order = 4),
@@ -158,32 +164,45 @@ fn bleu_from_statistics(
 ) -> PyResult<f64> {
     let sm = smoothing(smooth, smooth_value)?;
     let order = ngram_order(max_ngram_order)?;
-    let view = statistics.as_array();
-    let width = 2 + 2 * bleu::MAX_ORDER;
-    if view.ncols() != width {
+    let mut total = BleuStats::default();
+    for one in &stats_rows(statistics.as_array(), order)? {
+        total.add(one);
+    }
+    Ok(bleu::score_orders(&total, order, sm, effective_order))
+}
+
+/// The rows of a statistics array as [`BleuStats`]: (n, 2 + 2·m) columns, counted to order
+/// m (at least `order`, at most [`bleu::MAX_ORDER`]), none negative.
+fn stats_rows(view: numpy::ndarray::ArrayView2<'_, i64>, order: usize) -> PyResult<Vec<BleuStats>> {
+    let ncols = view.ncols();
+    let counted = ncols.saturating_sub(2) / 2;
+    if ncols < 2 || !ncols.is_multiple_of(2) || counted < order || counted > bleu::MAX_ORDER {
         return Err(EvalError::input(format!(
-            "statistics must have {width} columns (as bleu_statistics gives), got {}",
-            view.ncols()
+            "statistics must have 2 + 2·m columns with max_ngram_order={order} <= m <= {} \
+             (as bleu_statistics(..., max_ngram_order=m) gives), got {ncols}",
+            bleu::MAX_ORDER
         ))
         .into());
     }
-    let mut total = BleuStats::default();
-    for row in view.rows() {
-        if row.iter().any(|&x| x < 0) {
-            return Err(EvalError::input("statistics must not be negative").into());
-        }
-        let mut one = BleuStats {
-            hyp_len: row[0] as u64,
-            ref_len: row[1] as u64,
-            ..BleuStats::default()
-        };
-        for k in 0..bleu::MAX_ORDER {
-            one.correct[k] = row[2 + k] as u64;
-            one.total[k] = row[2 + bleu::MAX_ORDER + k] as u64;
-        }
-        total.add(&one);
+    if view.iter().any(|&x| x < 0) {
+        return Err(EvalError::input("statistics must not be negative").into());
     }
-    Ok(bleu::score_orders(&total, order, sm, effective_order))
+    Ok(view
+        .rows()
+        .into_iter()
+        .map(|row| {
+            let mut one = BleuStats {
+                hyp_len: row[0] as u64,
+                ref_len: row[1] as u64,
+                ..BleuStats::default()
+            };
+            for k in 0..counted {
+                one.correct[k] = row[2 + k] as u64;
+                one.total[k] = row[2 + counted + k] as u64;
+            }
+            one
+        })
+        .collect())
 }
 
 fn chrf_options(
@@ -309,8 +328,8 @@ fn check_width(ncols: usize, width: usize, source: &str) -> PyResult<()> {
 }
 
 /// `bleu_row_scores(statistics, smooth='exp', smooth_value=None, effective_order=False,
-/// max_ngram_order=4)`: BLEU / 100 of each row of an (n, 10) statistics array (each row a sum
-/// of sentence statistics, such as one bootstrap resample).
+/// max_ngram_order=4)`: BLEU / 100 of each row of an (n, 2 + 2·m) statistics array, m ≥
+/// max_ngram_order (each row a sum of sentence statistics, such as one bootstrap resample).
 #[pyfunction]
 #[pyo3(
     signature = (statistics, smooth = SmoothMethod::Exp, smooth_value = None, effective_order = false, max_ngram_order = 4),
@@ -326,24 +345,10 @@ fn bleu_row_scores<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let sm = smoothing(smooth, smooth_value)?;
     let order = ngram_order(max_ngram_order)?;
-    let view = statistics.as_array();
-    check_width(view.ncols(), 2 + 2 * bleu::MAX_ORDER, "bleu_statistics")?;
-    let mut out = Vec::with_capacity(view.nrows());
-    for row in view.rows() {
-        if row.iter().any(|&x| x < 0) {
-            return Err(EvalError::input("statistics must not be negative").into());
-        }
-        let mut one = BleuStats {
-            hyp_len: row[0] as u64,
-            ref_len: row[1] as u64,
-            ..BleuStats::default()
-        };
-        for k in 0..bleu::MAX_ORDER {
-            one.correct[k] = row[2 + k] as u64;
-            one.total[k] = row[2 + bleu::MAX_ORDER + k] as u64;
-        }
-        out.push(bleu::score_orders(&one, order, sm, effective_order));
-    }
+    let out = stats_rows(statistics.as_array(), order)?
+        .iter()
+        .map(|one| bleu::score_orders(one, order, sm, effective_order))
+        .collect();
     Ok(PyArray1::from_vec(py, out))
 }
 

@@ -1,5 +1,5 @@
 //! BLEU (Papineni et al. 2002) as sacrebleu computes it: clipped n-gram precisions for
-//! n = 1..4 against one or more references (each n-gram's count clipped by its largest count in
+//! n = 1..max_ngram_order (4 by default, up to [`MAX_ORDER`]) against one or more references (each n-gram's count clipped by its largest count in
 //! any one reference), the brevity penalty against the reference length closest to the
 //! hypothesis length (the shorter on a tie), and smoothing.
 //!
@@ -10,17 +10,20 @@ use super::halt::{Context, Run};
 use super::ngrams::{NgramIds, TokenIds, ABSENT};
 use super::text::TokenKey;
 
-/// The highest n-gram order (sacrebleu's `MAX_NGRAM_ORDER`).
-pub const MAX_ORDER: usize = 4;
+/// The default n-gram order (sacrebleu's `MAX_NGRAM_ORDER`).
+pub const DEFAULT_ORDER: usize = 4;
+/// The highest n-gram order accepted (sacrebleu's `max_ngram_order` has no bound; statistics
+/// keep a fixed width so they stay `Copy`).
+pub const MAX_ORDER: usize = 10;
 
 /// The sufficient statistics of one segment (or, summed, of a corpus).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BleuStats {
     pub hyp_len: u64,
     pub ref_len: u64,
-    /// Clipped matches of each order.
+    /// Clipped matches of each order (0 past the order the statistics were counted to).
     pub correct: [u64; MAX_ORDER],
-    /// Hypothesis n-grams of each order.
+    /// Hypothesis n-grams of each order (0 past the order the statistics were counted to).
     pub total: [u64; MAX_ORDER],
 }
 
@@ -89,6 +92,8 @@ impl Smooth {
 pub struct BleuOptions {
     pub tokenizer: BleuTokenizer,
     pub lowercase: bool,
+    /// The n-gram orders counted, 1 to this (at most [`MAX_ORDER`]).
+    pub max_order: usize,
 }
 
 /// Reusable buffers so a batch allocates once per thread, not once per segment.
@@ -106,18 +111,20 @@ pub struct Scratch {
     ref_lens: Vec<u64>,
 }
 
-/// The n-gram ids of every order of `ids`, into `grams` (order k + 1 in `grams[k]`).
+/// The n-gram ids of orders 1 to `max_order` of `ids`, into `grams` (order k + 1 in
+/// `grams[k]`).
 fn all_orders(
     ngrams: &mut NgramIds,
     ids: &[u32],
     insert: bool,
+    max_order: usize,
     grams: &mut [Vec<u32>; MAX_ORDER],
     tmp: &mut Vec<u32>,
     stop: &Context,
 ) -> Run<()> {
     grams[0].clear();
     grams[0].extend_from_slice(ids);
-    for order in 2..=MAX_ORDER {
+    for order in 2..=max_order {
         ngrams.next_order(order, &grams[order - 2], ids, insert, tmp, stop)?;
         std::mem::swap(&mut grams[order - 1], tmp);
     }
@@ -152,13 +159,14 @@ pub fn segment_stats(
         m.clear();
     }
     ref_lens.clear();
+    let max_order = opts.max_order.clamp(1, MAX_ORDER);
     for r in refs {
         bleu_tokenize::tokens(r, opts.tokenizer, opts.lowercase, tok, keys, stop)?;
         ref_lens.push(keys.len() as u64);
         ids.clear();
         units.ids_polling(keys, true, ids, stop)?;
-        all_orders(ngrams, ids, true, grams, tmp, stop)?;
-        for (g, best) in grams.iter().zip(ref_max.iter_mut()) {
+        all_orders(ngrams, ids, true, max_order, grams, tmp, stop)?;
+        for (g, best) in grams.iter().zip(ref_max.iter_mut()).take(max_order) {
             // ids are numbered in order of first appearance, so this reference's largest id
             // bounds the vocabulary seen so far.
             let vocab = g.iter().max().map_or(0, |&m| m as usize + 1);
@@ -192,14 +200,19 @@ pub fn segment_stats(
     let hyp_len = keys.len() as u64;
     ids.clear();
     units.ids_polling(keys, false, ids, stop)?;
-    all_orders(ngrams, ids, false, grams, tmp, stop)?;
+    all_orders(ngrams, ids, false, max_order, grams, tmp, stop)?;
 
     let mut stats = BleuStats {
         hyp_len,
         ref_len: closest_ref_len(hyp_len, ref_lens),
         ..Default::default()
     };
-    for (order, (g, best)) in grams.iter().zip(ref_max.iter_mut()).enumerate() {
+    for (order, (g, best)) in grams
+        .iter()
+        .zip(ref_max.iter_mut())
+        .enumerate()
+        .take(max_order)
+    {
         stats.total[order] = g.len() as u64;
         // Each hypothesis n-gram takes one unused copy from the clipping counts: the sum of
         // min(count in hyp, clip count).
@@ -249,11 +262,11 @@ fn floored_log(x: f64) -> f64 {
 /// `effective_order`: average only over the orders the hypothesis has n-grams of (sacrebleu's
 /// `use_effective_order`, its default for sentence BLEU).
 pub fn score(stats: &BleuStats, smooth: Smooth, effective_order: bool) -> f64 {
-    score_orders(stats, MAX_ORDER, smooth, effective_order)
+    score_orders(stats, DEFAULT_ORDER, smooth, effective_order)
 }
 
-/// [`score`] over the n-gram orders 1 to `order` (at most [`MAX_ORDER`]): sacrebleu's
-/// `max_ngram_order`.
+/// [`score`] over the n-gram orders 1 to `order` (at most [`MAX_ORDER`]; the statistics must
+/// have been counted to that order at least): sacrebleu's `max_ngram_order`.
 pub fn score_orders(stats: &BleuStats, order: usize, smooth: Smooth, effective_order: bool) -> f64 {
     let order = order.clamp(1, MAX_ORDER);
     let (sys_len, ref_len) = (stats.hyp_len as f64, stats.ref_len as f64);
@@ -314,6 +327,7 @@ mod tests {
     const OPTS: BleuOptions = BleuOptions {
         tokenizer: BleuTokenizer::Tok13a,
         lowercase: false,
+        max_order: DEFAULT_ORDER,
     };
 
     fn stats(refs: &[&str], hyp: &str) -> BleuStats {
@@ -368,8 +382,32 @@ mod tests {
         assert_eq!(st.hyp_len, 4);
         assert_eq!(st.ref_len, 4);
         // "the" is clipped at 3 (its count in the second reference), "the the" at 1.
-        assert_eq!(st.correct, [3, 1, 0, 0]);
-        assert_eq!(st.total, [4, 3, 2, 1]);
+        assert_eq!(st.correct[..4], [3, 1, 0, 0]);
+        assert_eq!(st.total[..4], [4, 3, 2, 1]);
+        // Orders past the one asked for are not counted.
+        assert!(st.total[4..].iter().all(|&t| t == 0));
+    }
+
+    #[test]
+    fn orders_above_four_are_counted_when_asked() {
+        let opts = BleuOptions {
+            max_order: 6,
+            ..OPTS
+        };
+        let st = segment_stats(
+            &[b"a b c d e f g"],
+            b"a b c d e f x",
+            opts,
+            &mut Scratch::default(),
+            &Context::new(),
+        )
+        .unwrap();
+        assert_eq!(st.total[..7], [7, 6, 5, 4, 3, 2, 0]);
+        assert_eq!(st.correct[..7], [6, 5, 4, 3, 2, 1, 0]);
+        // Every order has a match: the geometric mean of the six precisions.
+        let want = (6.0f64 / 7.0 * 5.0 / 6.0 * 4.0 / 5.0 * 3.0 / 4.0 * 2.0 / 3.0 * 1.0 / 2.0)
+            .powf(1.0 / 6.0);
+        assert!((score_orders(&st, 6, Smooth::Exp, false) - want).abs() < 1e-12);
     }
 
     #[test]

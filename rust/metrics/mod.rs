@@ -22,6 +22,7 @@ mod levenshtein_blocks;
 mod levenshtein_short;
 pub mod meteor;
 pub mod ngrams;
+pub mod opcodes;
 pub mod pattern;
 pub mod polled_text;
 pub mod porter;

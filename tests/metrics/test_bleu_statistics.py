@@ -57,13 +57,17 @@ def test_one_row_of_statistics_is_sentence_bleu_with_its_options() -> None:
 
 
 def test_bad_statistics_are_refused() -> None:
-    with pytest.raises(em.errors.MetricInputError, match="10 columns"):
-        metrics.bleu_from_statistics(np.zeros((2, 9), dtype=np.int64))
+    for width in (9, 1, 24):
+        with pytest.raises(em.errors.MetricInputError, match="2 \\+ 2·m columns"):
+            metrics.bleu_from_statistics(np.zeros((2, width), dtype=np.int64))
+    # Statistics counted to order 4 cannot give BLEU of order 5.
+    with pytest.raises(em.errors.MetricInputError, match="max_ngram_order=5 <= m"):
+        metrics.bleu_from_statistics(np.zeros((2, 10), dtype=np.int64), max_ngram_order=5)
     with pytest.raises(em.errors.MetricInputError, match="negative"):
         metrics.bleu_from_statistics(-np.ones(10, dtype=np.int64))
 
 
-@pytest.mark.parametrize("order", [1, 2, 3, 4])
+@pytest.mark.parametrize("order", range(1, 11))
 def test_max_ngram_order_is_sacrebleus(order: int) -> None:
     refs, hyps = rows(4, 300)
     sentence = BLEU(max_ngram_order=order, effective_order=True)
@@ -78,12 +82,51 @@ def test_max_ngram_order_is_sacrebleus(order: int) -> None:
     assert metrics.corpus_bleu(refs, hyps, max_ngram_order=order) == pytest.approx(
         corpus, abs=1e-12
     )
-    stats = metrics.bleu_statistics(refs, hyps)
+    stats = metrics.bleu_statistics(refs, hyps, max_ngram_order=order)
+    want_stats = BLEU(max_ngram_order=order)._extract_corpus_statistics(hyps, streams)
+    assert stats.shape == (300, 2 + 2 * order)
+    assert stats.tolist() == [list(map(int, row)) for row in want_stats]
     assert metrics.bleu_from_statistics(stats, max_ngram_order=order) == metrics.corpus_bleu(
+        refs, hyps, max_ngram_order=order
+    )
+    # Statistics counted to a higher order score the lower orders alike.
+    wide = metrics.bleu_statistics(refs, hyps, max_ngram_order=10)
+    assert metrics.bleu_from_statistics(wide, max_ngram_order=order) == metrics.corpus_bleu(
         refs, hyps, max_ngram_order=order
     )
 
 
-def test_max_ngram_order_past_four_is_refused() -> None:
-    with pytest.raises(em.errors.MetricInputError, match="max_ngram_order must be 1 to 4"):
-        metrics.bleu("a b", "a b", max_ngram_order=5)
+def test_long_orders_on_long_repetitive_texts_are_sacrebleus() -> None:
+    # Few distinct words and long rows, so n-grams of orders 5 to 10 match often.
+    rng = random.Random(5)
+
+    def one() -> str:
+        return " ".join(rng.choice("ab") for _ in range(rng.randint(0, 40)))
+
+    refs = [[one(), one()] for _ in range(200)]
+    hyps = [one() for _ in range(200)]
+    for order in (5, 8, 10):
+        sentence = BLEU(max_ngram_order=order, effective_order=True)
+        want = [sentence.sentence_score(h, r).score / 100 for r, h in zip(refs, hyps, strict=True)]
+        got = metrics.bleu_batch(refs, hyps, max_ngram_order=order)
+        assert got.tolist() == pytest.approx(want, abs=1e-12)
+        streams = [list(s) for s in zip(*refs, strict=True)]
+        corpus = BLEU(max_ngram_order=order).corpus_score(hyps, streams).score / 100
+        assert metrics.corpus_bleu(refs, hyps, max_ngram_order=order) == pytest.approx(
+            corpus, abs=1e-12
+        )
+
+
+def test_max_ngram_order_past_ten_is_refused() -> None:
+    with pytest.raises(em.errors.MetricInputError, match="max_ngram_order must be 1 to 10"):
+        metrics.bleu("a b", "a b", max_ngram_order=11)
+    with pytest.raises(em.errors.MetricInputError, match="max_ngram_order must be 1 to 10"):
+        metrics.bleu_statistics(["a b"], ["a b"], max_ngram_order=0)
+
+
+def test_paired_tests_take_orders_past_four() -> None:
+    refs, hyps = rows(6, 60)
+    other = list(reversed(hyps))
+    got = metrics.paired_bootstrap(refs, hyps, other, resamples=50, seed=3, max_ngram_order=6)
+    assert got.baseline.score == metrics.corpus_bleu(refs, hyps, max_ngram_order=6)
+    assert got.candidate.score == metrics.corpus_bleu(refs, other, max_ngram_order=6)

@@ -1,10 +1,11 @@
-"""Edit distances over Unicode code points, as RapidFuzz's ``Levenshtein`` and ``Indel``:
-distances with weights and a cutoff, normalized distances, the alignment, the all-pairs
-matrix and the best matches of a query."""
+"""Edit distances over Unicode code points or over sequences of hashable items, as RapidFuzz's
+``Levenshtein`` and ``Indel``: distances with weights and a cutoff, normalized distances, the
+alignment (as edits or as blocks), the all-pairs matrix and the best matches of a query."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -12,6 +13,14 @@ import numpy.typing as npt
 from evalmark.errors import MetricInputError
 from evalmark.metrics._args import FloatArray, resolve_workers, texts_arg
 from evalmark.metrics._column import Texts
+from evalmark.metrics._edit_forms import (
+    EditSequence,
+    Opcode,
+    by_rows,
+    holds_sequences,
+    pair,
+    shared,
+)
 from evalmark.metrics._native import core as _core
 
 Weights = tuple[int, int, int]
@@ -19,6 +28,8 @@ Weights = tuple[int, int, int]
 Editop = tuple[str, int, int]
 """One edit: ``("insert" | "delete" | "replace", position in expected, position in actual)``."""
 IntArray = npt.NDArray[np.int64]
+EditTexts = Texts | Sequence[EditSequence]
+"""A batch of texts, or (as a list or tuple) of sequences of hashable items."""
 
 
 def _weights(weights: Weights) -> Weights:
@@ -54,8 +65,8 @@ def _fraction_cutoff(score_cutoff: float | None) -> float | None:
 
 
 def levenshtein_distance(
-    expected: str,
-    actual: str,
+    expected: EditSequence,
+    actual: EditSequence,
     *,
     weights: Weights = (1, 1, 1),
     score_cutoff: int | None = None,
@@ -65,13 +76,13 @@ def levenshtein_distance(
     of an insertion, a deletion and a substitution); above ``score_cutoff``, ``score_cutoff +
     1``. RapidFuzz's ``Levenshtein.distance(expected, actual, weights=..., score_cutoff=...)``."""
     return _core.levenshtein_distance(
-        expected, actual, _weights(weights), _count_cutoff(score_cutoff), max_chars
+        *pair(expected, actual), _weights(weights), _count_cutoff(score_cutoff), max_chars
     )
 
 
 def levenshtein_distance_batch(
-    expected: Texts,
-    actual: Texts,
+    expected: EditTexts,
+    actual: EditTexts,
     *,
     weights: Weights = (1, 1, 1),
     score_cutoff: int | None = None,
@@ -79,9 +90,10 @@ def levenshtein_distance_batch(
     max_chars: int | None = None,
 ) -> IntArray:
     """Levenshtein distance for each pair of a batch."""
-    return _core.levenshtein_distance_batch(
-        texts_arg(expected),
-        texts_arg(actual),
+    return by_rows(
+        _core.levenshtein_distance_batch,
+        expected,
+        actual,
         _weights(weights),
         _count_cutoff(score_cutoff),
         resolve_workers(workers),
@@ -108,8 +120,8 @@ def levenshtein_similarity_batch(
 
 
 def levenshtein_normalized_distance(
-    expected: str,
-    actual: str,
+    expected: EditSequence,
+    actual: EditSequence,
     *,
     weights: Weights = (1, 1, 1),
     score_cutoff: float | None = None,
@@ -119,13 +131,13 @@ def levenshtein_normalized_distance(
     one division (0.2, not 1 − 0.8); 0.0 for two empty texts; above ``score_cutoff``, 1.0.
     RapidFuzz's ``Levenshtein.normalized_distance``."""
     return _core.levenshtein_normalized_distance(
-        expected, actual, _weights(weights), _fraction_cutoff(score_cutoff), max_chars
+        *pair(expected, actual), _weights(weights), _fraction_cutoff(score_cutoff), max_chars
     )
 
 
 def levenshtein_normalized_distance_batch(
-    expected: Texts,
-    actual: Texts,
+    expected: EditTexts,
+    actual: EditTexts,
     *,
     weights: Weights = (1, 1, 1),
     score_cutoff: float | None = None,
@@ -133,9 +145,10 @@ def levenshtein_normalized_distance_batch(
     max_chars: int | None = None,
 ) -> FloatArray:
     """Normalized Levenshtein distance for each pair of a batch."""
-    return _core.levenshtein_normalized_distance_batch(
-        texts_arg(expected),
-        texts_arg(actual),
+    return by_rows(
+        _core.levenshtein_normalized_distance_batch,
+        expected,
+        actual,
         _weights(weights),
         _fraction_cutoff(score_cutoff),
         resolve_workers(workers),
@@ -144,29 +157,30 @@ def levenshtein_normalized_distance_batch(
 
 
 def indel_distance(
-    expected: str,
-    actual: str,
+    expected: EditSequence,
+    actual: EditSequence,
     *,
     score_cutoff: int | None = None,
     max_chars: int | None = None,
 ) -> int:
     """Insertions and deletions only (len expected + len actual − 2·LCS); above
     ``score_cutoff``, ``score_cutoff + 1``. RapidFuzz's ``Indel.distance``."""
-    return _core.indel_distance(expected, actual, _count_cutoff(score_cutoff), max_chars)
+    return _core.indel_distance(*pair(expected, actual), _count_cutoff(score_cutoff), max_chars)
 
 
 def indel_distance_batch(
-    expected: Texts,
-    actual: Texts,
+    expected: EditTexts,
+    actual: EditTexts,
     *,
     score_cutoff: int | None = None,
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> IntArray:
     """Indel distance for each pair of a batch."""
-    return _core.indel_distance_batch(
-        texts_arg(expected),
-        texts_arg(actual),
+    return by_rows(
+        _core.indel_distance_batch,
+        expected,
+        actual,
         _count_cutoff(score_cutoff),
         resolve_workers(workers),
         max_chars,
@@ -174,8 +188,8 @@ def indel_distance_batch(
 
 
 def indel_normalized_distance(
-    expected: str,
-    actual: str,
+    expected: EditSequence,
+    actual: EditSequence,
     *,
     score_cutoff: float | None = None,
     max_chars: int | None = None,
@@ -183,50 +197,80 @@ def indel_normalized_distance(
     """Indel distance over the two lengths' sum (0.0 for two empty texts); above
     ``score_cutoff``, 1.0. RapidFuzz's ``Indel.normalized_distance``."""
     return _core.indel_normalized_distance(
-        expected, actual, _fraction_cutoff(score_cutoff), max_chars
+        *pair(expected, actual), _fraction_cutoff(score_cutoff), max_chars
     )
 
 
 def indel_normalized_distance_batch(
-    expected: Texts,
-    actual: Texts,
+    expected: EditTexts,
+    actual: EditTexts,
     *,
     score_cutoff: float | None = None,
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
     """Normalized Indel distance for each pair of a batch."""
-    return _core.indel_normalized_distance_batch(
-        texts_arg(expected),
-        texts_arg(actual),
+    return by_rows(
+        _core.indel_normalized_distance_batch,
+        expected,
+        actual,
         _fraction_cutoff(score_cutoff),
         resolve_workers(workers),
         max_chars,
     )
 
 
+@overload
 def levenshtein_editops(
-    expected: str, actual: str, *, max_chars: int | None = None
-) -> list[Editop]:
+    expected: EditSequence,
+    actual: EditSequence,
+    *,
+    form: Literal["editops"] = ...,
+    max_chars: int | None = None,
+) -> list[Editop]: ...
+@overload
+def levenshtein_editops(
+    expected: EditSequence,
+    actual: EditSequence,
+    *,
+    form: Literal["opcodes"],
+    max_chars: int | None = None,
+) -> list[Opcode]: ...
+def levenshtein_editops(
+    expected: EditSequence,
+    actual: EditSequence,
+    *,
+    form: Literal["editops", "opcodes"] = "editops",
+    max_chars: int | None = None,
+) -> list[Editop] | list[Opcode]:
     """The edits of a minimal unit-cost alignment turning ``expected`` into ``actual``:
     RapidFuzz's ``Levenshtein.editops(expected, actual).as_list()``, the same alignment among
-    equal ones. Pairs whose lengths multiply past 2^30 raise ``MetricInputError``."""
-    return _core.levenshtein_editops(expected, actual, max_chars)
+    equal ones. ``form="opcodes"``: the same alignment as blocks ``(tag, expected_start,
+    expected_end, actual_start, actual_end)`` covering both, ``"equal"`` ones included:
+    ``Levenshtein.opcodes(expected, actual).as_list()``. Pairs whose lengths multiply past 2^30
+    raise ``MetricInputError``."""
+    if form not in ("editops", "opcodes"):
+        raise MetricInputError(f"form must be 'editops' or 'opcodes', got {form!r}")
+    if form == "opcodes":
+        return _core.levenshtein_opcodes(*pair(expected, actual), max_chars)
+    return _core.levenshtein_editops(*pair(expected, actual), max_chars)
 
 
 def levenshtein_cdist(
-    queries: Texts,
-    choices: Texts,
+    queries: EditTexts,
+    choices: EditTexts,
     *,
     weights: Weights = (1, 1, 1),
     score_cutoff: int | None = None,
     workers: int | None = None,
 ) -> IntArray:
     """The matrix of distances, ``[i, j]`` from ``queries[i]`` to ``choices[j]``:
-    RapidFuzz's ``process.cdist(queries, choices, scorer=Levenshtein.distance)`` (int64)."""
+    RapidFuzz's ``process.cdist(queries, choices, scorer=Levenshtein.distance)`` (int64).
+    Rows may be sequences of hashable items (in a list or tuple), compared item by item."""
+    left, right = shared(queries, choices)
     return _core.levenshtein_cdist(
-        texts_arg(queries),
-        texts_arg(choices),
+        left,
+        right,
         _weights(weights),
         _count_cutoff(score_cutoff),
         resolve_workers(workers),
@@ -234,21 +278,27 @@ def levenshtein_cdist(
 
 
 def levenshtein_extract(
-    query: str,
-    choices: Sequence[str],
+    query: EditSequence,
+    choices: Sequence[EditSequence],
     *,
     limit: int | None = 5,
     weights: Weights = (1, 1, 1),
     score_cutoff: int | None = None,
     workers: int | None = None,
-) -> list[tuple[str, int, int]]:
+) -> list[tuple[EditSequence, int, int]]:
     """The ``limit`` choices nearest to ``query`` (all with ``None``), as ``(choice, distance,
     index)``, nearest first and equal distances by index; choices past ``score_cutoff`` are
-    left out. RapidFuzz's ``process.extract(query, choices, scorer=Levenshtein.distance)``."""
+    left out. RapidFuzz's ``process.extract(query, choices, scorer=Levenshtein.distance)``;
+    with ``limit=1``, a list of the one tuple ``process.extractOne`` returns (empty where it
+    returns ``None``). The query and choices may be sequences of hashable items."""
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise MetricInputError(f"limit must be a whole number >= 0 or None, got {limit!r}")
     cutoff = _count_cutoff(score_cutoff)
-    row = levenshtein_cdist([query], choices, weights=weights, workers=workers)[0]
+    queries: EditTexts = [query]
+    texts: EditTexts = choices
+    if not isinstance(query, str) or holds_sequences(choices):
+        queries, texts = shared(queries, choices)
+    row = levenshtein_cdist(queries, texts, weights=weights, workers=workers)[0]
     order = np.argsort(row, kind="stable")
     if cutoff is not None:
         order = order[row[order] <= cutoff]

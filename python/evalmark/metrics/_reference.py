@@ -57,11 +57,15 @@ def _smooth_value(value: float | None) -> float | None:
     return float(value)
 
 
+MAX_NGRAM_ORDER = 10
+"""The highest BLEU ``max_ngram_order`` accepted (sacrebleu's default is 4)."""
+
+
 def _order(value: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"max_ngram_order must be an int, got {type(value).__name__}")
-    if not 1 <= value <= 4:
-        raise MetricInputError(f"max_ngram_order must be 1 to 4, got {value}")
+    if not 1 <= value <= MAX_NGRAM_ORDER:
+        raise MetricInputError(f"max_ngram_order must be 1 to {MAX_NGRAM_ORDER}, got {value}")
     return value
 
 
@@ -79,7 +83,7 @@ def bleu(
 ) -> float:
     """Sentence BLEU of ``actual`` (the hypothesis) against ``expected`` (one reference or a
     list), in [0, 1]: sacrebleu's ``sentence_bleu(actual, refs).score / 100``;
-    ``max_ngram_order`` (1 to 4) is its ``BLEU(max_ngram_order=...)``."""
+    ``max_ngram_order`` (1 to 10) is its ``BLEU(max_ngram_order=...)``."""
     refs, hyp, kernel_tokenize, low = sentence_args(
         expected, actual, tokenize, bool_arg("lowercase", lowercase)
     )
@@ -253,11 +257,13 @@ def bleu_statistics(
     lowercase: bool = False,
     workers: int | None = None,
     max_chars: int | None = None,
+    max_ngram_order: int = 4,
 ) -> npt.NDArray[np.int64]:
-    """BLEU's sufficient statistics of each row, an (n, 10) int64 array laid out as sacrebleu's
-    ``BLEU._extract_corpus_statistics``: hypothesis length, reference length, clipped matches
-    of orders 1-4, hypothesis n-grams of orders 1-4. Rows add up: the statistics of shards,
-    stacked, give the corpus score through :func:`bleu_from_statistics`."""
+    """BLEU's sufficient statistics of each row, an (n, 2 + 2·max_ngram_order) int64 array
+    laid out as sacrebleu's ``BLEU(max_ngram_order=...)._extract_corpus_statistics``:
+    hypothesis length, reference length, clipped matches of each order, hypothesis n-grams of
+    each order ((n, 10) by default). Rows add up: the statistics of shards, stacked, give the
+    corpus score through :func:`bleu_from_statistics`."""
     refs, hyps, kernel_tokenize, low = batch_args(
         expected, actual, tokenize, bool_arg("lowercase", lowercase)
     )
@@ -268,6 +274,7 @@ def bleu_statistics(
         low,
         resolve_workers(workers),
         max_chars,
+        _order(max_ngram_order),
     )
 
 
@@ -281,7 +288,8 @@ def bleu_from_statistics(
 ) -> float:
     """BLEU in [0, 1] from the column sums of :func:`bleu_statistics` rows (sacrebleu's
     ``BLEU._compute_score_from_stats(sums).score / 100``); the defaults are corpus BLEU's, so
-    the stacked statistics of every shard give :func:`corpus_bleu` of the whole corpus."""
+    the stacked statistics of every shard give :func:`corpus_bleu` of the whole corpus. The
+    statistics must be counted to ``max_ngram_order`` at least (more orders are ignored)."""
     table = np.ascontiguousarray(np.atleast_2d(np.asarray(statistics)), dtype=np.int64)
     return _core.bleu_from_statistics(
         table,

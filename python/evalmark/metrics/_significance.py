@@ -101,6 +101,7 @@ def _scorer(
         raise MetricInputError("a paired test needs at least one row")
     if metric == "bleu":
         stat_kw, score_kw = _split(options, _BLEU_STATS, _BLEU_SCORE)
+        stat_kw["max_ngram_order"] = score_kw.get("max_ngram_order", 4)
         base_stats = bleu_statistics(references, baseline, **stat_kw)
         cand_stats = bleu_statistics(references, candidate, **stat_kw)
 

@@ -101,7 +101,7 @@ BLEU = MetricFunction(
         Option("smooth_method", "exp", ("exp", "floor", "add-k", "none")),
         Option("smooth_value", None, kind="number"),
         Option("effective_order", True, kind="bool"),
-        Option("max_ngram_order", 4, (1, 2, 3, 4)),
+        Option("max_ngram_order", 4, tuple(range(1, 11))),
     ),
     "sentence BLEU, divided by 100",
     _UNIT,

@@ -17,7 +17,10 @@ spans/s on one core for the reader.
 
 With ``--rss``, ``evalmark traces check`` reads the file in a fresh process and the peak
 resident memory of that process is printed, with the file's size: it stays flat as the file
-grows (traces are handed on once idle; see ``evalmark.traces._stream``).
+grows (traces are handed on once idle; see ``evalmark.traces._stream``). Then ``evalmark traces
+annotate`` evaluates it with a suite (two checks and a gate) in another fresh process: the
+test cases and the report's rows are spooled to temporary files, so its peak memory grows by a
+few hundred bytes a trace (names and verdict figures), not with the file.
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -233,19 +235,28 @@ def _read(path: Path) -> None:
         pass
 
 
-def peak_rss(path: Path) -> int:
-    """Peak resident memory (bytes) of a fresh process running ``evalmark traces check``."""
-    code = (
-        "import sys; from evalmark.cli import main; "
-        "sys.exit(main(['traces', 'check', sys.argv[1]]))"
-    )
-    subprocess.run(
-        [sys.executable, "-c", code, str(path)],
+_PEAK = (
+    "import resource, sys; from evalmark.cli import main; main(sys.argv[1:]); "
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)"
+)
+_SUITE = (
+    "name: traces\n"
+    "traces: {path: traces.jsonl, match: session.id}\n"
+    "strategies: [exact-match, contains-facts]\n"
+    "gate: {pass-rate: 0.0}\n"
+)
+
+
+def peak_rss(*command: str) -> int:
+    """Peak resident memory (bytes) of a fresh process running ``evalmark COMMAND...``."""
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK, *command],
         check=False,
-        timeout=3600,
-        stdout=subprocess.DEVNULL,
+        timeout=7200,
+        capture_output=True,
+        text=True,
     )
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    return int(done.stdout.split()[-1])
 
 
 def main() -> None:
@@ -260,7 +271,12 @@ def main() -> None:
         size = path.stat().st_size
         print(f"{spans:,} spans in {args.traces:,} traces, {size / 1e6:,.1f} MB of OTLP JSON")
         if args.rss:
-            print(f"peak RSS of `evalmark traces check`: {peak_rss(path) / 1e6:,.0f} MB")
+            rss = peak_rss("traces", "check", str(path))
+            print(f"peak RSS of `evalmark traces check`: {rss / 1e6:,.0f} MB")
+            (path.parent / "suite.yaml").write_text(_SUITE, encoding="utf-8")
+            verdicts = str(path.parent / "verdicts.jsonl")
+            rss = peak_rss("traces", "annotate", str(path.parent), "-o", verdicts)
+            print(f"peak RSS of `evalmark traces annotate` (2 checks, a gate): {rss / 1e6:,.0f} MB")
             return
         reference = best(args.rounds, lambda: _json_loads(path))
         print(f"{'json.loads (reference)':<34}{spans / reference:>12,.0f} spans/s")

@@ -1,6 +1,7 @@
 """A trace evaluation in bounded memory: cases are spooled and scored a chunk at a time, so a
-chunked run gives the same report and verdicts as one run, and the memory a run adds for a
-larger file is a small part of the file's size (measured in fresh processes)."""
+chunked run gives the same report and verdicts as one run, the memory a run adds for a
+larger file is a small part of the file's size, and the report's rows are kept on disk, not in
+memory (measured in fresh processes)."""
 
 from __future__ import annotations
 
@@ -86,14 +87,17 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 """
 
 
-def _peak_rss(folder: Path, traces: int) -> tuple[int, int]:
-    """The trace file's size and the peak resident memory of annotating it."""
+def _peak_rss(
+    folder: Path, traces: int, padding: int = 30_000, checks: str = "exact-match", gate: str = ""
+) -> tuple[int, int]:
+    """The trace file's size and the peak resident memory of annotating it (``checks``: the
+    suite's strategies; ``gate``: its gate)."""
     folder.mkdir()
-    size = _trace_file(folder / "traces.jsonl", traces, 30_000)
+    size = _trace_file(folder / "traces.jsonl", traces, padding)
     (folder / "suite.yaml").write_text(
         "name: many\n"
         "traces: {path: traces.jsonl, match: session.id, window: 200}\n"
-        "strategies: [exact-match]\n",
+        f"strategies: [{checks}]\n" + (f"gate: {gate}\n" if gate else ""),
         encoding="utf-8",
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
@@ -118,3 +122,13 @@ def test_the_memory_of_an_evaluation_does_not_grow_with_the_file(tmp_path: Path)
     large_size, large_rss = _peak_rss(tmp_path / "large", 1_500)
     assert large_size - small_size > 40_000_000
     assert large_rss - small_rss < 0.2 * (large_size - small_size)
+
+
+def test_the_report_of_an_evaluation_keeps_few_bytes_a_trace(tmp_path: Path) -> None:
+    # many small traces, so that the report's rows (results, answers, usage), not the cases,
+    # are what grows: each scored chunk's rows go to a temporary file, and memory keeps a
+    # trace's name and figures (held as results they took over 15 KB a trace here)
+    checks, gate = "exact-match, contains-facts", "{pass-rate: 0.0}"
+    _, small_rss = _peak_rss(tmp_path / "small", 600, 0, checks, gate)
+    _, large_rss = _peak_rss(tmp_path / "large", 3_000, 0, checks, gate)
+    assert large_rss - small_rss < 3_000 * (3_000 - 600)

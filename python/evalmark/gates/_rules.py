@@ -27,8 +27,8 @@ public figures only; this module imports the report's types for annotations only
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -47,6 +47,7 @@ from evalmark.report._wording import plural
 if TYPE_CHECKING:
     from evalmark.report._model import Report
     from evalmark.report._suite import SuiteReport
+    from evalmark.report._values import SampleUsage
 
 __all__ = [
     "Budget",
@@ -195,9 +196,9 @@ def require_suite_pass_rate(suite: SuiteReport, minimum: float) -> SuiteReport:
 
 
 def _case_rate(
-    label: str, required: float, rows: Sequence[Any], what: str, empty: str
+    label: str, required: float, counts: tuple[int, int], what: str, empty: str
 ) -> GateResult:
-    passed, total = sum(row.passed for row in rows), len(rows)
+    passed, total = counts
     if total == 0:
         return GateResult(label, required, 0.0, False, empty)
     return GateResult(
@@ -207,6 +208,13 @@ def _case_rate(
         passes(passed, total, required),
         f"{passed} of {plural(total, 'case')}{what} pass every check",
     )
+
+
+def _errored_names(report: Report) -> list[str]:
+    bad = np.zeros(len(report), dtype=np.bool_)
+    for strategy in report.strategies:
+        bad |= report.column(strategy).errored
+    return [report.sample_names[i] for i in np.flatnonzero(bad).tolist()]
 
 
 def check_cases(
@@ -219,10 +227,10 @@ def check_cases(
     every one of its checks passes): the overall ``pass_rate`` and each tag's rate in ``tags``.
     A case that ended in an error (the application or a judge raised) always fails the gate:
     an error says nothing about the application's quality, so no pass rate around it can be
-    trusted."""
+    trusted. Counted from each report's verdict arrays, building no row."""
     results: list[GateResult] = []
-    rows = [row for report in reports for row in report.rows()]
-    errored = [row.name for row in rows if row.verdict == "error"]
+    reports = list(reports)
+    errored = [name for report in reports for name in _errored_names(report)]
     if errored:
         more = f" and {len(errored) - 5} more" if len(errored) > 5 else ""
         listed = ", ".join(errored[:5]) + more
@@ -231,12 +239,15 @@ def check_cases(
         )
     if pass_rate is not None:
         label = f"pass rate ({DEFINITION})"
-        results.append(_case_rate(label, pass_rate, rows, "", "the run has no case"))
+        counts = [report.cases() for report in reports]
+        passed = (sum(c.passed for c in counts), sum(c.cases for c in counts))
+        results.append(_case_rate(label, pass_rate, passed, "", "the run has no case"))
     for tag, required in (tags or {}).items():
-        tagged = [row for row in rows if tag in row.tags]
+        counts = [report.cases(tag=tag) for report in reports if tag in report.tags]
+        passed = (sum(c.passed for c in counts), sum(c.cases for c in counts))
         what = f" tagged {tag}"
         results.append(
-            _case_rate(f"tag {tag} ({DEFINITION})", required, tagged, what, "no case has this tag")
+            _case_rate(f"tag {tag} ({DEFINITION})", required, passed, what, "no case has this tag")
         )
     return tuple(results)
 
@@ -245,13 +256,22 @@ def check_cases(
 # (branch parity) Budgets from recorded data, and pass@k / pass^k over repeated runs.
 
 
+class _UsageRow(NamedTuple):
+    name: str
+    usage: SampleUsage | None
+
+
 def check_budgets(
     reports: Iterable[Report], budgets: Mapping[Budget, BudgetLimit]
 ) -> tuple[GateResult, ...]:
     """The budget conditions of a run over its reports (upper limits, so unit ``count``): the
     largest case and the sum over the cases, for latency, tokens and cost
     (:mod:`evalmark.gates._budgets`)."""
-    rows = [row for report in reports for row in report.rows()]
+    rows = [  # a row's name and usage, all a budget reads (not its results and answer)
+        _UsageRow(name, report.usage(i))
+        for report in reports
+        for i, name in enumerate(report.sample_names)
+    ]
     return tuple(
         GateResult(label, required, actual, held, detail, unit="count")
         for budget, limit in budgets.items()

@@ -35,6 +35,7 @@ from evalmark.report._values import (
     SampleRow,
     SampleUsage,
     SkippedSample,
+    StoredValues,
     output_text_of,
     usage_of,
 )
@@ -75,7 +76,7 @@ class Report(ReportFigures):
     skipped: tuple[SkippedSample, ...]
     metadata: Mapping[str, Any]
     _columns: Mapping[str, ResultColumn]
-    _outputs: tuple[Any, ...] | None
+    _outputs: Sequence[Any] | None  # a tuple, or StoredValues
     _usage: Mapping[int, SampleUsage] | None
     _gates: tuple[GateResult, ...]
 
@@ -108,9 +109,9 @@ class Report(ReportFigures):
         set_(self, "sample_tags", tuple(sample_tags))
         set_(self, "strategies", tuple(columns))
         set_(self, "_columns", MappingProxyType(dict(columns)))
-        set_(self, "_outputs", tuple(outputs) if outputs is not None else None)
-        # usage None: read from the outputs when first needed.
-        set_(self, "_usage", MappingProxyType(dict(usage)) if usage is not None else None)
+        kept = (StoredValues, type(None))  # not copied in; usage None: read from the outputs
+        set_(self, "_outputs", outputs if isinstance(outputs, kept) else tuple(outputs))
+        set_(self, "_usage", usage if isinstance(usage, kept) else MappingProxyType(dict(usage)))
         set_(self, "skipped", tuple(skipped))
         set_(self, "metadata", MappingProxyType(dict(metadata or {})))
         set_(self, "_gates", tuple(dict.fromkeys(gates)))  # in order, each condition once

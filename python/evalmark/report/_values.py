@@ -292,6 +292,14 @@ class SampleRow:
         )
 
 
+class StoredValues:
+    """A read-only sequence (a report's outputs) or mapping (its usage by row) whose values are
+    read from a file when asked: a :class:`~evalmark.report._model.Report` keeps it as given
+    instead of copying it into memory (the rows of a trace evaluation, spooled)."""
+
+    __slots__ = ()
+
+
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 

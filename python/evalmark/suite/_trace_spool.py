@@ -5,9 +5,11 @@ checks run over them a chunk of cases at a time.
 Each chunk is one engine run (:func:`evalmark.engine._pipeline.run_samples`) over
 :data:`CHUNK` cases read back from the spool; what the report keeps of a chunk is what a
 report shows: every check's result, the answer's text and the case's usage (latency, tokens,
-cost). The test cases themselves are let go once their chunk is scored, so the memory of an
-evaluation grows with the number of traces (a name, an offset and the results of each), not
-with the size of the file. A file of at most one chunk gives the engine's report as it is.
+cost), written to a second temporary file (:mod:`evalmark.suite._trace_rows`). The test cases
+are let go once their chunk is scored and the rows once written: what memory keeps of a trace
+is its name, two offsets and its checks' figures (a few hundred bytes however large the trace;
+a report's writer still builds its document in memory). A file of at most one chunk gives
+the engine's report as it is.
 """
 
 from __future__ import annotations
@@ -26,11 +28,9 @@ from evalmark.engine._run import run_sync
 from evalmark.engine._settings import RunSettings
 from evalmark.engine._test_cases import _sample_of as sample_of
 from evalmark.report._model import Report
-from evalmark.report._values import SampleUsage
-from evalmark.results._result import EvaluationResult
-from evalmark.results._result_column import ResultColumn
 from evalmark.samples._case import TestCase
 from evalmark.samples._samples import Sample
+from evalmark.suite._trace_rows import RowSpool
 
 __all__ = ["CHUNK", "CaseSpool", "OwnSamples", "SpooledCases", "run_chunked"]
 
@@ -153,12 +153,7 @@ def run_chunked(
     to its case); ``on_chunk(report, outputs)`` sees each chunk's report with its test cases
     before they are let go."""
     total = len(paired.samples)
-    names: list[str] = []
-    tags: list[tuple[str, ...]] = []
-    results: dict[str, list[EvaluationResult]] = {}
-    texts: list[str | None] = []
-    usage: dict[int, SampleUsage] = {}
-    skipped: list[Any] = []
+    rows = RowSpool()
     for start in range(0, max(total, 1), CHUNK):
         end = min(start + CHUNK, total)
         samples, outputs = _chunk_outputs(paired, spool, start, end, fill)
@@ -168,25 +163,5 @@ def run_chunked(
             on_chunk(report, outputs)
         if total <= CHUNK:
             return report
-        for row in range(len(report)):
-            found = report.usage(row)
-            if found is not None:
-                usage[len(names) + row] = found
-            texts.append(report.output(row))
-        names += report.sample_names
-        tags += report.sample_tags
-        skipped += report.skipped
-        for strategy in report.strategies:
-            column = report.column(strategy)
-            results.setdefault(strategy, []).extend(column[i] for i in range(len(column)))
-    columns = {s: ResultColumn.from_results(r) for s, r in results.items()}
-    return Report(
-        name=name,
-        sample_names=names,
-        sample_tags=tags,
-        columns=columns,
-        outputs=texts,
-        usage=usage,
-        skipped=skipped,
-        metadata=metadata,
-    )
+        rows.add(report)
+    return rows.report(name, metadata)

@@ -25,7 +25,7 @@ import numpy as np
 from evalmark.report._model import Report
 from evalmark.report._values import SampleUsage, StoredValues
 from evalmark.results._result import EvaluationResult
-from evalmark.results._result_column import ResultColumn
+from evalmark.results._result_column import ResultColumn, _no_explanation
 
 __all__ = ["RowSpool"]
 
@@ -154,7 +154,7 @@ class _SpooledColumn(ResultColumn):
         column = cls(
             np.array(scores, dtype=np.float64),
             np.array(passed, dtype=np.bool_),
-            _no_explanation,
+            _no_explanation,  # the sentinel: rows are built (read from the spool) to explain them
         )
         column.errored = np.array(errored, dtype=np.bool_)
         column._spool, column._strategy = spool, strategy
@@ -170,10 +170,6 @@ class _SpooledColumn(ResultColumn):
         if not -count <= index < count:
             raise IndexError(f"result index {index} out of range for {count} rows")
         return self._read(index + count if index < 0 else index)
-
-
-def _no_explanation(index: int, score: float, passed: bool) -> str:
-    return ""
 
 
 class _Outputs(StoredValues, Sequence[str | None]):

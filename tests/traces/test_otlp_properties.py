@@ -199,7 +199,8 @@ def test_many_requests_in_one_file_come_back_in_order(
 
 
 SESSIONS = st.lists(
-    st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=8),
+    # a sample's name needs visible text: " " and "\x85" are refused (SampleError)
+    st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=8).filter(str.strip),
     min_size=1,
     max_size=3,
     unique=True,

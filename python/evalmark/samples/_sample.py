@@ -106,9 +106,8 @@ class Sample(
     def _check_and_coerce(self) -> None:
         name = self.name
         if not isinstance(name, str) or not name.strip():
-            raise SampleError(
-                f"a sample needs a non-empty name (a string), got {describe_value(name)}"
-            )
+            got = f"{name!r}, which is blank" if isinstance(name, str) else describe_value(name)
+            raise SampleError(f"a sample needs a name with visible text (a string), got {got}")
         if type(self.parameters) is not Parameters:
             value = self.parameters
             if isinstance(value, str | bytes | dict) or not isinstance(value, Iterable):

@@ -47,7 +47,8 @@ def test_the_source_names_the_file_and_hashes_its_name_and_bytes(
     assert isinstance(first, Imported)
     assert first.source["format"] == "ragas" and first.source["lost"] == []
     assert [Path(f).name for f in first.source["files"]] == ["data.jsonl"]
-    oracle = hashlib.sha256(b"data.jsonl\0" + lines(rows) + b"\0").hexdigest()
+    framed = b"".join(len(part).to_bytes(8, "big") + part for part in (b"data.jsonl", lines(rows)))
+    oracle = hashlib.sha256(framed).hexdigest()
     assert first.source["sha256"] == first.sha256 == again.sha256 == oracle
     assert (other.sha256 == first.sha256) == (lines(others) == lines(rows))
 

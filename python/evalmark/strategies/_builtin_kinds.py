@@ -167,9 +167,16 @@ KINDS: tuple[StrategyKind, ...] = (
         "openai-evals",
         "an OpenAI Evals basic class (Match, Includes, FuzzyMatch, JsonMatch), its semantics",
         lambda o, j: OpenAIEvalsMatch(
-            o.get("class", "Match"), ignore_case=o.get("ignore-case", False), name=o["name"]
+            o.get("class", "Match"),
+            ignore_case=o.get("ignore-case", False),
+            name=o["name"],
+            threshold=o.get("threshold", 1.0),
         ),
-        {"class": check_choice(*OPENAI_EVALS_CLASSES), "ignore-case": check_choice(True, False)},
+        {
+            "class": check_choice(*OPENAI_EVALS_CLASSES),
+            "ignore-case": check_choice(True, False),
+            "threshold": check_fraction,
+        },
     ),
     StrategyKind(
         "lm-eval-exact-match",

@@ -76,14 +76,14 @@ def test_a_recorded_result_the_re_score_contradicts_is_refused(tmp_path: Path) -
         read("openai-evals", EVAL, log=str(items))
 
 
-def test_a_model_graded_criterion_and_a_missing_log_are_refused(tmp_path: Path) -> None:
+def test_a_python_grader_and_a_missing_log_are_refused(tmp_path: Path) -> None:
     doc = json.loads(EVAL.read_text(encoding="utf-8"))
     doc["testing_criteria"].append(
-        {"type": "label_model", "name": "judge", "model": "o3-mini", "input": [], "labels": []}
+        {"type": "python", "name": "code", "source": "def grade(sample, item):\n    return 1.0"}
     )
     path = tmp_path / "eval.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(ImportFormatError, match="criterion:label_model"):
+    with pytest.raises(ImportFormatError, match="criterion:python"):
         read("openai-evals", path, log=ITEMS)
     with pytest.raises(ImportFormatError, match="pass --log with the run's output items"):
         read("openai-evals", EVAL)

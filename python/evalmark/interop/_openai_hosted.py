@@ -26,6 +26,7 @@ from typing import Any
 
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses, as_mapping, jsonl_rows, source_hash
+from evalmark.interop._openai_hosted_graders import graded_check
 from evalmark.interop._openai_similarity import (
     COSINE_LOSS,
     METRICS,
@@ -61,7 +62,6 @@ _FIELD = re.compile(r"\{\{\s*item\.([A-Za-z0-9_]+)\s*\}\}")
 _SIMILARITY_KEYS = frozenset(
     {"type", "name", "id", "input", "reference", "evaluation_metric", "pass_threshold"}
 )
-_GRADED = "a model-graded criterion ({kind}) needs a judge that the import does not carry"
 
 
 def _error(message: str, path: Path, line: int | None = None, record: str | None = None) -> Any:
@@ -100,12 +100,13 @@ def _checks(
             check = _similarity(criterion, where, f"openai-{slug}", path, losses)
             if check is None:
                 continue
+        elif kind in ("label_model", "score_model"):
+            graded = graded_check(criterion, where, f"openai-{slug}", path, losses)
+            if graded is not None:
+                checks.append({"check": graded, "criterion": name, "id": criterion.get("id")})
+            continue
         elif kind != "string_check":
-            what = (
-                _GRADED.format(kind=kind)
-                if kind in ("label_model", "score_model")
-                else f"criterion type {kind!r} cannot be re-scored offline by evalmark"
-            )
+            what = f"criterion type {kind!r} cannot be re-scored offline by evalmark"
             losses.refuse(f"criterion:{kind}", what, str(path), None, where)
             continue
         else:
@@ -316,7 +317,7 @@ def _parity(
     results = [as_mapping(r) for r in row.get("results") or []]
     for check in checks:
         ((kind, options),) = check["check"].items()
-        if kind == "semantic-similarity":  # cosine: other vectors, other numbers
+        if kind in ("semantic-similarity", "openai-grader"):  # other vectors; the judge's call
             continue
         recorded = next(
             (r for r in results if r.get("name") in (check["criterion"], check["id"])), {}

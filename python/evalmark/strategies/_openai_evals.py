@@ -122,6 +122,8 @@ class OpenAIEvalsMatch:
         name: str | None = None,
         threshold: float = 1.0,
     ) -> None:
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be between 0 and 1, got {threshold}")
         self.compare = _CLASSES.get(eval_class, _never)
         self.scored = _SCORED.get(eval_class)
         self.threshold = threshold

@@ -144,3 +144,30 @@ def test_fuzzy_match_is_rapidfuzzs_weighted_ratio_over_100() -> None:
     assert (result.passed, result.score) == (True, 0.9)  # partial match of "rome", weighted
     low = Sample(name="s", parameters=Parameters(["q"]), expected_output="Lima")
     assert check.evaluate(low, "Cusco").passed is False
+
+
+def test_an_allowed_cosine_uses_the_named_embedding_model_and_runs_offline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _eval_with(tmp_path, evaluation_metric="cosine", pass_threshold=0.9)
+    allowed = ["criterion:text_similarity:cosine"]
+    options = {"embedding_model": "hash"}
+    imported = read("openai-evals", path, log=str(ITEMS), allow_loss=allowed, options=options)
+    assert imported.checks[0]["semantic-similarity"]["model"] == "hash"
+    with pytest.raises(ImportFormatError, match="embedding model 'nope' is not one of hash"):
+        read(
+            "openai-evals",
+            path,
+            log=str(ITEMS),
+            allow_loss=allowed,
+            options={"embedding_model": "nope"},
+        )
+    out = tmp_path / "suite"
+    args = ["import", "openai-evals", str(path), "--log", str(ITEMS), "-o", str(out)]
+    argv = [*args, "--allow-loss", allowed[0], "--embedding-model", "hash"]
+    assert main(argv) == 0
+    assert "model: hash" in (out / "suite.yaml").read_text(encoding="utf-8")
+    assert main(["run", str(out), "--no-history", "--no-report"]) == 1  # other checks fail
+    lm_eval = ["import", "lm-eval", str(ITEMS), "-o", str(tmp_path / "x")]
+    assert main([*lm_eval, "--embedding-model", "hash"]) == 2
+    assert "--embedding-model is an option of the openai-evals format" in capsys.readouterr().err

@@ -34,6 +34,7 @@ from evalmark.interop._openai_similarity import (
     rescore,
     similarity_check,
 )
+from evalmark.models._named import EMBEDDING_MODEL_NAMES
 from evalmark.samples._sample import Parameters, Sample
 
 __all__ = ["is_hosted_eval", "read_openai_hosted"]
@@ -80,7 +81,7 @@ def is_hosted_eval(path: Path) -> bool:
 
 
 def _checks(
-    doc: Mapping[str, Any], path: Path, losses: Losses
+    doc: Mapping[str, Any], path: Path, losses: Losses, embedding: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The re-scored string checks (their names, classes, criteria names) and the item field
     their references name."""
@@ -97,7 +98,7 @@ def _checks(
         name = str(criterion.get("name") or criterion.get("id") or f"criterion-{index}")
         slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or f"criterion-{index}"
         if kind == "text_similarity":
-            check = _similarity(criterion, where, f"openai-{slug}", path, losses)
+            check = _similarity(criterion, where, f"openai-{slug}", path, losses, embedding)
             if check is None:
                 continue
         elif kind in ("label_model", "score_model"):
@@ -163,7 +164,12 @@ def _string_check(
 
 
 def _similarity(
-    criterion: Mapping[str, Any], where: str, name: str, path: Path, losses: Losses
+    criterion: Mapping[str, Any],
+    where: str,
+    name: str,
+    path: Path,
+    losses: Losses,
+    embedding: str | None,
 ) -> dict[str, Any] | None:
     """The check of a ``text_similarity`` criterion; None when a loss was allowed."""
     _options(criterion, _SIMILARITY_KEYS, where, path, losses)
@@ -185,6 +191,10 @@ def _similarity(
         )
     if metric == "cosine":
         losses.refuse("criterion:text_similarity:cosine", COSINE_LOSS, str(path), None, where)
+        check = similarity_check("cosine", float(threshold), name)
+        if embedding is not None:
+            check["semantic-similarity"]["model"] = embedding
+        return check
     return similarity_check(str(metric), float(threshold), name)
 
 
@@ -235,14 +245,21 @@ def _rows(log: Path, losses: Losses) -> list[tuple[int, str, dict[str, Any], dic
     return rows
 
 
-def read_openai_hosted(path: Path, losses: Losses, *, log: str | None) -> Imported:
+def read_openai_hosted(
+    path: Path, losses: Losses, *, log: str | None, embedding: str | None = None
+) -> Imported:
     """Read a hosted OpenAI eval (JSON) and a run's output items (see the module docstring)."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     for key in sorted(set(doc) - _EVAL_KEYS):
         losses.refuse(f"eval.{key}", f"eval field {key!r} is not carried", str(path), None, key)
     if not isinstance(doc.get("data_source_config"), Mapping):
         raise _error("'data_source_config' must be an object", path, record="data_source_config")
-    checks, field = _checks(doc, path, losses)
+    if embedding is not None and embedding not in EMBEDDING_MODEL_NAMES:
+        raise _error(
+            f"embedding model {embedding!r} is not one of {', '.join(EMBEDDING_MODEL_NAMES)}",
+            path,
+        )
+    checks, field = _checks(doc, path, losses, embedding)
     if log is None:
         raise _error(
             "a hosted eval holds no items: pass --log with the run's output items (JSONL) or "

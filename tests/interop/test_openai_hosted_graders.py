@@ -238,3 +238,24 @@ def test_passing_labels_outside_the_labels_are_an_error(tmp_path: Path) -> None:
     path = _eval_with(tmp_path, 0, passing_labels=["right"])
     with pytest.raises(ImportFormatError, match="passing_labels must be among the labels"):
         read("openai-evals", path, log=str(ITEMS))
+
+
+@pytest.mark.parametrize(
+    ("index", "change", "found"),
+    [
+        (0, {"passed": False}, "passed=False for 'correctness'"),  # its reply says "correct"
+        (1, {"passed": False}, "passed=False for 'coverage'"),  # 4 reaches the threshold 4
+        (1, {"score": 3.0}, "score 3.0 for 'coverage'"),  # its reply's result is 4.0
+    ],
+)
+def test_a_recorded_verdict_its_graders_reply_contradicts_is_refused(
+    tmp_path: Path, index: int, change: dict[str, object], found: str
+) -> None:
+    lines = ITEMS.read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[0])
+    row["results"][index].update(change)
+    items = tmp_path / "items.jsonl"
+    items.write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(ImportFormatError, match=r"items.jsonl:1") as caught:
+        read("openai-evals", EVAL, log=str(items))
+    assert found in str(caught.value)

@@ -26,7 +26,7 @@ from typing import Any
 
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses, as_mapping, jsonl_rows, source_hash
-from evalmark.interop._openai_hosted_graders import graded_check
+from evalmark.interop._openai_hosted_graders import graded_check, recorded_grade
 from evalmark.interop._openai_similarity import (
     COSINE_LOSS,
     METRICS,
@@ -334,14 +334,20 @@ def _parity(
     results = [as_mapping(r) for r in row.get("results") or []]
     for check in checks:
         ((kind, options),) = check["check"].items()
-        if kind in ("semantic-similarity", "openai-grader"):  # other vectors; the judge's call
+        if kind == "semantic-similarity":  # cosine: other vectors, other numbers
             continue
         recorded = next(
             (r for r in results if r.get("name") in (check["criterion"], check["id"])), {}
         )
         wanted, wanted_score = recorded.get("passed"), recorded.get("score")
-        got, score = rescore(check["check"], answer, reference)
-        scored = "threshold" in options
+        if kind == "openai-grader":  # the grader's recorded reply, decided as the check does
+            outcome = recorded_grade(options, recorded)
+            if outcome is None:
+                continue
+            (got, score), scored = outcome, options["grader"] == "score_model"
+        else:
+            got, score = rescore(check["check"], answer, reference)
+            scored = "threshold" in options
         if isinstance(wanted, bool) and got != wanted:
             found = f"passed={wanted}", str(got)
         elif (

@@ -7,6 +7,8 @@ The grader's ``input`` messages are kept as the user wrote them: each message's 
 ``{{item.FIELD}}`` and ``{{sample.output_text}}`` variables, unfilled. ``labels`` and
 ``passing_labels`` (``label_model``), ``range`` and ``pass_threshold`` (``score_model``) are the
 check's options; the grader's ``model`` stays in ``source.json`` (the judge is the suite's).
+The reply a run's grader recorded (its result's ``sample.output``) is decided as the check
+decides a judge's reply, so the import can refuse a run the carried options do not reproduce.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._model import Losses
-from evalmark.strategies._openai_graders import VARIABLE
+from evalmark.errors import ImportFormatError, JudgeParseError, Problem
+from evalmark.interop._model import Losses, as_mapping
+from evalmark.strategies._openai_graders import VARIABLE, read_grade
+from evalmark.strategies._registry import build_strategy
 
-__all__ = ["graded_check"]
+__all__ = ["graded_check", "recorded_grade"]
 
 _KEYS = {
     "label_model": frozenset({"type", "name", "id", "model", "input", "labels", "passing_labels"}),
@@ -120,3 +123,23 @@ def graded_check(
         what = f"score_model {name!r} has no pass_threshold: every grade passes"
         losses.refuse(f"criterion:{name}", what, str(path), None, where)
     return {"openai-grader": {**options, "name": check}}
+
+
+def recorded_grade(
+    options: Mapping[str, Any], result: Mapping[str, Any]
+) -> tuple[bool, float] | None:
+    """The verdict and score the check gives the reply the run's grader recorded (``result``'s
+    ``sample.output``): a ``score_model``'s grade, a ``label_model``'s 1 or 0; None when the
+    result holds no reply the check can read."""
+    output = as_mapping(result.get("sample")).get("output")
+    if not isinstance(output, list) or not output:
+        return None
+    text = as_mapping(output[0]).get("content")
+    if not isinstance(text, str):
+        return None
+    grader = build_strategy("openai-grader", options)
+    try:
+        passed, score, grade = grader.decide(read_grade(text), text)
+    except JudgeParseError:
+        return None
+    return passed, float(grade["result"]) if "result" in grade else score

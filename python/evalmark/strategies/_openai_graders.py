@@ -107,7 +107,9 @@ class OpenAIModelGrader:
         self.threshold = pass_threshold
         self.name = name or kind
 
-    def _decide(self, grade: Any, text: str) -> tuple[bool, float, dict[str, Any]]:
+    def decide(self, grade: Any, text: str) -> tuple[bool, float, dict[str, Any]]:
+        """The verdict, evalmark's score and the grade (``label`` or ``result``) of a grade read
+        from the reply ``text``; :class:`JudgeParseError` for a grade the grader cannot give."""
         if self.kind == "label_model":
             if not isinstance(grade, str) or grade not in self.labels:
                 raise JudgeParseError(f"{self.name}: the label {grade!r} is not a label", text)
@@ -153,7 +155,7 @@ class OpenAIModelGrader:
                 False, 0.0, str(exc), error=EvaluationFault.from_exception("judge", exc)
             )
         try:
-            passed, score, grade = self._decide(read_grade(reply.text), reply.text)
+            passed, score, grade = self.decide(read_grade(reply.text), reply.text)
         except JudgeParseError as exc:
             fault = EvaluationFault.from_exception("parse", exc)
             return EvaluationResult(False, 0.0, str(exc), error=fault)

@@ -9,11 +9,12 @@ message's text, else the message list), or, with no sample, the item itself. The
 reading the item field their ``reference`` names (``{{item.FIELD}}``) as the expected output;
 the answer is the output item's ``sample.output`` text (a data line: ``sample.output_text``).
 The ``text_similarity`` criteria become the checks of
-:mod:`evalmark.interop._openai_similarity`, their ``pass_threshold`` the threshold. The import
-re-scores each item and refuses when a recorded ``passed`` (or a similarity's ``score``)
-differs. The item, the
-results, status and usage of the run are the sample's metadata ``openai-item`` and
-``openai-results.<build>``; the eval's other fields are kept in ``source.json``.
+:mod:`evalmark.interop._openai_similarity`, their ``pass_threshold`` the threshold; the
+``label_model`` and ``score_model`` criteria ``openai-grader`` checks
+(:mod:`evalmark.interop._openai_hosted_graders`). The import re-scores each item (a model
+grader: decides its recorded reply) and refuses when a recorded ``passed`` (or score) differs.
+The item, the results, status and usage of the run are the sample's metadata ``openai-item``
+and ``openai-results.<build>``; the eval's other fields are kept in ``source.json``.
 """
 
 from __future__ import annotations
@@ -83,8 +84,8 @@ def is_hosted_eval(path: Path) -> bool:
 def _checks(
     doc: Mapping[str, Any], path: Path, losses: Losses, embedding: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
-    """The re-scored string checks (their names, classes, criteria names) and the item field
-    their references name."""
+    """The checks of the criteria (each with its criterion's name and id) and the item field
+    the string checks' and text similarities' references name."""
     checks: list[dict[str, Any]] = []
     field: str | None = None
     criteria = doc.get("testing_criteria")

@@ -122,9 +122,14 @@ class OpenAIEvalsMatch:
         name: str | None = None,
         threshold: float = 1.0,
     ) -> None:
+        if eval_class not in OPENAI_EVALS_CLASSES:
+            raise ValueError(
+                f"unknown OpenAI Evals class {eval_class!r}; the classes are "
+                f"{', '.join(OPENAI_EVALS_CLASSES)}"
+            )
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be between 0 and 1, got {threshold}")
-        self.compare = _CLASSES.get(eval_class, _never)
+        self.compare = _CLASSES.get(eval_class, _never)  # a scored class compares by its score
         self.scored = _SCORED.get(eval_class)
         self.threshold = threshold
         self.eval_class = eval_class

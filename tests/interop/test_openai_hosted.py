@@ -17,15 +17,21 @@ from evalmark.strategies._openai_evals import OpenAIEvalsMatch
 HOSTED = Path(__file__).parent / "fixtures" / "openai_evals" / "hosted"
 EVAL = HOSTED / "eval.json"
 ITEMS = str(HOSTED / "output_items.jsonl")
-ALLOW = ["criterion:text_similarity:fuzzy_match"]
 
 
 def test_string_checks_become_checks_and_output_items_a_build() -> None:
-    imported = read("openai-evals", EVAL, log=ITEMS, allow_loss=ALLOW)
+    imported = read("openai-evals", EVAL, log=ITEMS)
     assert (imported.format, imported.version) == ("openai-evals", "hosted")
     assert imported.checks == (
         {"openai-evals": {"class": "string_check:eq", "name": "openai-exact"}},
         {"openai-evals": {"class": "string_check:ilike", "name": "openai-mentions"}},
+        {
+            "openai-evals": {
+                "class": "text_similarity:fuzzy_match",
+                "threshold": 0.8,
+                "name": "openai-close",
+            }
+        },
     )
     assert [s.name for s in imported.samples] == [f"capitals-hosted.{i}" for i in range(3)]
     first = imported.samples[0]
@@ -39,16 +45,8 @@ def test_string_checks_become_checks_and_output_items_a_build() -> None:
             "capitals-hosted.2": "Cusco",
         }
     }
-    assert imported.lost == ("criterion:text_similarity:fuzzy_match",)
+    assert imported.lost == ()
     assert "data_source_config" in imported.source["kept"]
-
-
-def test_text_similarity_is_refused_naming_the_metric_and_the_loss() -> None:
-    with pytest.raises(ImportFormatError) as caught:
-        read("openai-evals", EVAL, log=ITEMS)
-    message = str(caught.value)
-    assert "testing_criteria[2]" in message and "'fuzzy_match'" in message
-    assert "--allow-loss criterion:text_similarity:fuzzy_match" in message
 
 
 @pytest.mark.parametrize(
@@ -75,20 +73,20 @@ def test_a_recorded_result_the_re_score_contradicts_is_refused(tmp_path: Path) -
     items = tmp_path / "items.jsonl"
     items.write_text("\n".join([lines[0], json.dumps(row), lines[2]]) + "\n", encoding="utf-8")
     with pytest.raises(ImportFormatError, match=r"items.jsonl:2.*passed=True for 'exact'"):
-        read("openai-evals", EVAL, log=str(items), allow_loss=ALLOW)
+        read("openai-evals", EVAL, log=str(items))
 
 
-def test_a_model_graded_criterion_and_a_missing_log_are_refused(tmp_path: Path) -> None:
+def test_a_python_grader_and_a_missing_log_are_refused(tmp_path: Path) -> None:
     doc = json.loads(EVAL.read_text(encoding="utf-8"))
     doc["testing_criteria"].append(
-        {"type": "label_model", "name": "judge", "model": "o3-mini", "input": [], "labels": []}
+        {"type": "python", "name": "code", "source": "def grade(sample, item):\n    return 1.0"}
     )
     path = tmp_path / "eval.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(ImportFormatError, match="criterion:label_model"):
-        read("openai-evals", path, log=ITEMS, allow_loss=ALLOW)
+    with pytest.raises(ImportFormatError, match="criterion:python"):
+        read("openai-evals", path, log=ITEMS)
     with pytest.raises(ImportFormatError, match="pass --log with the run's output items"):
-        read("openai-evals", EVAL, allow_loss=ALLOW)
+        read("openai-evals", EVAL)
 
 
 def test_the_imported_suite_replays_the_runs_verdicts(
@@ -96,7 +94,7 @@ def test_the_imported_suite_replays_the_runs_verdicts(
 ) -> None:
     out = tmp_path / "suite"
     args = ["import", "openai-evals", str(EVAL), "--log", ITEMS, "-o", str(out)]
-    assert main([*args, "--allow-loss", ALLOW[0], "--name", "hosted"]) == 0
+    assert main([*args, "--name", "hosted"]) == 0
     reports = tmp_path / "reports"
     code = main(["run", str(out), "--report-dir", str(reports), "--no-history"])
     assert code == 1
@@ -107,9 +105,9 @@ def test_the_imported_suite_replays_the_runs_verdicts(
     items = [json.loads(line) for line in Path(ITEMS).read_text(encoding="utf-8").splitlines()]
     recorded = {
         f"capitals-hosted.{i['datasource_item_id']}": {
-            f"openai-{r['name']}": r["passed"] for r in i["results"] if r["name"] != "close"
+            f"openai-{r['name']}": r["passed"] for r in i["results"]
         }
         for i in items
     }
-    assert verdicts == recorded  # the string checks decide as the run recorded
+    assert verdicts == recorded  # the checks decide as the run recorded
     capsys.readouterr()

@@ -69,6 +69,12 @@ def register(subparsers: Any) -> None:
         help="the factory of the judge model of the model-graded checks (a .py file or a module)",
     )
     parser.add_argument(
+        "--embedding-model",
+        metavar="NAME",
+        help="openai-evals: the embedding model of an allowed cosine text_similarity "
+        "(hash, wordllama:CONFIG; default hash)",
+    )
+    parser.add_argument(
         "--exact-match-options",
         metavar="JSON",
         help="lm-eval: the task's exact_match options, e.g. '{\"ignore_case\": true}'",
@@ -93,8 +99,14 @@ def _options(text: str | None) -> dict[str, Any] | None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from evalmark.errors import CliError
     from evalmark.interop import read, write_suite
 
+    options = _options(args.exact_match_options)
+    if args.embedding_model is not None:
+        if args.format != "openai-evals":
+            raise CliError("--embedding-model is an option of the openai-evals format")
+        options = {**(options or {}), "embedding_model": args.embedding_model}
     imported = read(
         args.format,
         args.path,
@@ -102,7 +114,7 @@ def _run(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         eval_name=args.eval_name,
         log=args.log,
-        options=_options(args.exact_match_options),
+        options=options,
     )
     folder = Path(args.output)
     suite = write_suite(

@@ -46,8 +46,10 @@ def read(
 
     For ``openai-evals``: ``data_dir`` is where ``samples_jsonl`` paths start (default: the
     spec's folder), ``eval_name`` the eval of a file declaring several, ``log`` a run's record
-    log giving the recorded answers. For ``lm-eval``: ``options`` are the task's
-    ``exact_match`` options (``ignore_case``, ``ignore_punctuation``, ``regexes_to_ignore``)."""
+    log giving the recorded answers, ``options={"embedding_model": NAME}`` the embedding
+    model of an allowed ``cosine`` text similarity of a hosted eval. For ``lm-eval``:
+    ``options`` are the task's ``exact_match`` options (``ignore_case``,
+    ``ignore_punctuation``, ``regexes_to_ignore``)."""
     source = Path(path)
     if not source.is_file():
         raise ImportFormatError([Problem("no such file", path=str(source))])
@@ -77,7 +79,10 @@ def _read(
     if format == "openai-evals":
         from evalmark.interop._openai_evals import read_openai_evals
 
-        return read_openai_evals(source, losses, data_dir=data_dir, eval_name=eval_name, log=log)
+        embedding = (options or {}).get("embedding_model")
+        return read_openai_evals(
+            source, losses, data_dir=data_dir, eval_name=eval_name, log=log, embedding=embedding
+        )
     if format == "deepeval":
         from evalmark.interop._deepeval_runs import read_deepeval_file
 

@@ -124,14 +124,23 @@ def _log_answers(path: Path, names: set[str]) -> tuple[str, dict[str, str]]:
 
 
 def read_openai_evals(
-    path: Path, losses: Losses, *, data_dir: str | None, eval_name: str | None, log: str | None
+    path: Path,
+    losses: Losses,
+    *,
+    data_dir: str | None,
+    eval_name: str | None,
+    log: str | None,
+    embedding: str | None = None,
 ) -> Imported:
     """Read an OpenAI Evals registry spec (and optionally a run's record log), or a hosted
-    eval's JSON with its run's output items (``log``)."""
+    eval's JSON with its run's output items (``log``; ``embedding``: the embedding model of an
+    allowed ``cosine`` text similarity)."""
     from evalmark.interop._openai_hosted import is_hosted_eval, read_openai_hosted
 
     if is_hosted_eval(path):
-        return read_openai_hosted(path, losses, log=log)
+        return read_openai_hosted(path, losses, log=log, embedding=embedding)
+    if embedding is not None:
+        raise _error("an embedding model is an option of a hosted eval (JSON) only", path)
     record = read_yaml_document(path.read_bytes(), str(path), ImportFormatError)
     doc = record.value if record is not None else None
     if not isinstance(doc, Mapping):

@@ -8,9 +8,13 @@ message's text, else the message list), or, with no sample, the item itself. The
 ``string_check`` criteria become ``openai-evals`` checks of class ``string_check:OPERATION``
 reading the item field their ``reference`` names (``{{item.FIELD}}``) as the expected output;
 the answer is the output item's ``sample.output`` text (a data line: ``sample.output_text``).
-The import re-scores each item and refuses when a recorded ``passed`` differs. The item, the
-results, status and usage of the run are the sample's metadata ``openai-item`` and
-``openai-results.<build>``; the eval's other fields are kept in ``source.json``.
+The ``text_similarity`` criteria become the checks of
+:mod:`evalmark.interop._openai_similarity`, their ``pass_threshold`` the threshold; the
+``label_model`` and ``score_model`` criteria ``openai-grader`` checks
+(:mod:`evalmark.interop._openai_hosted_graders`). The import re-scores each item (a model
+grader: decides its recorded reply) and refuses when a recorded ``passed`` (or score) differs.
+The item, the results, status and usage of the run are the sample's metadata ``openai-item``
+and ``openai-results.<build>``; the eval's other fields are kept in ``source.json``.
 """
 
 from __future__ import annotations
@@ -23,8 +27,16 @@ from typing import Any
 
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Imported, Losses, as_mapping, jsonl_rows, source_hash
+from evalmark.interop._openai_hosted_graders import graded_check, recorded_grade
+from evalmark.interop._openai_similarity import (
+    COSINE_LOSS,
+    METRICS,
+    TOLERANCE,
+    rescore,
+    similarity_check,
+)
+from evalmark.models._named import EMBEDDING_MODEL_NAMES
 from evalmark.samples._sample import Parameters, Sample
-from evalmark.strategies._openai_evals import OpenAIEvalsMatch
 
 __all__ = ["is_hosted_eval", "read_openai_hosted"]
 
@@ -49,11 +61,9 @@ _OPERATIONS = ("eq", "ne", "like", "ilike")
 _CHECK_KEYS = frozenset({"type", "name", "id", "input", "reference", "operation"})
 _ANSWER = re.compile(r"\{\{\s*sample\.output_text\s*\}\}")
 _FIELD = re.compile(r"\{\{\s*item\.([A-Za-z0-9_]+)\s*\}\}")
-_UNPUBLISHED = (
-    "OpenAI does not publish how it computes the text_similarity metric {metric!r} "
-    "(tokenization, smoothing, the fuzzy ratio), so evalmark cannot reproduce its number"
+_SIMILARITY_KEYS = frozenset(
+    {"type", "name", "id", "input", "reference", "evaluation_metric", "pass_threshold"}
 )
-_GRADED = "a model-graded criterion ({kind}) needs a judge that the import does not carry"
 
 
 def _error(message: str, path: Path, line: int | None = None, record: str | None = None) -> Any:
@@ -72,10 +82,10 @@ def is_hosted_eval(path: Path) -> bool:
 
 
 def _checks(
-    doc: Mapping[str, Any], path: Path, losses: Losses
+    doc: Mapping[str, Any], path: Path, losses: Losses, embedding: str | None
 ) -> tuple[list[dict[str, Any]], str | None]:
-    """The re-scored string checks (their names, classes, criteria names) and the item field
-    their references name."""
+    """The checks of the criteria (each with its criterion's name and id) and the item field
+    the string checks' and text similarities' references name."""
     checks: list[dict[str, Any]] = []
     field: str | None = None
     criteria = doc.get("testing_criteria")
@@ -87,38 +97,26 @@ def _checks(
             raise _error("a testing criterion must be an object", path, record=where)
         kind = str(criterion.get("type"))
         name = str(criterion.get("name") or criterion.get("id") or f"criterion-{index}")
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or f"criterion-{index}"
         if kind == "text_similarity":
-            metric = criterion.get("evaluation_metric")
-            what = _UNPUBLISHED.format(metric=metric) + "; its recorded scores stay in metadata"
-            losses.refuse(f"criterion:text_similarity:{metric}", what, str(path), None, where)
+            check = _similarity(criterion, where, f"openai-{slug}", path, losses, embedding)
+            if check is None:
+                continue
+        elif kind in ("label_model", "score_model"):
+            graded = graded_check(criterion, where, f"openai-{slug}", path, losses)
+            if graded is not None:
+                checks.append({"check": graded, "criterion": name, "id": criterion.get("id")})
             continue
-        if kind != "string_check":
-            what = (
-                _GRADED.format(kind=kind)
-                if kind in ("label_model", "score_model")
-                else f"criterion type {kind!r} cannot be re-scored offline by evalmark"
-            )
+        elif kind != "string_check":
+            what = f"criterion type {kind!r} cannot be re-scored offline by evalmark"
             losses.refuse(f"criterion:{kind}", what, str(path), None, where)
             continue
-        for key in sorted(set(criterion) - _CHECK_KEYS):
-            losses.refuse(
-                f"criterion.{key}",
-                f"string_check option {key!r} is not carried",
-                str(path),
-                None,
-                where,
-            )
-        operation = criterion.get("operation")
-        if operation not in _OPERATIONS:
-            raise _error(
-                f"string_check operation {operation!r} is not one of {', '.join(_OPERATIONS)}",
-                path,
-                record=f"{where}.operation",
-            )
+        else:
+            check = _string_check(criterion, where, f"openai-{slug}", path, losses)
         if not _ANSWER.fullmatch(str(criterion.get("input", "")).strip()):
             losses.refuse(
                 f"criterion:{name}",
-                f"string_check {name!r} reads {criterion.get('input')!r}, not the model's answer "
+                f"{kind} {name!r} reads {criterion.get('input')!r}, not the model's answer "
                 "({{sample.output_text}})",
                 str(path),
                 None,
@@ -129,7 +127,7 @@ def _checks(
         if found is None or (field is not None and found.group(1) != field):
             losses.refuse(
                 f"criterion:{name}",
-                f"string_check {name!r} compares with {criterion.get('reference')!r}; evalmark "
+                f"{kind} {name!r} compares with {criterion.get('reference')!r}; evalmark "
                 "carries one reference, an item field ({{item.FIELD}}) shared by the checks",
                 str(path),
                 None,
@@ -137,16 +135,68 @@ def _checks(
             )
             continue
         field = found.group(1)
-        slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or f"criterion-{index}"
-        checks.append(
-            {
-                "class": f"string_check:{operation}",
-                "name": f"openai-{slug}",
-                "criterion": name,
-                "id": criterion.get("id"),
-            }
-        )
+        checks.append({"check": check, "criterion": name, "id": criterion.get("id")})
     return checks, field
+
+
+def _options(
+    criterion: Mapping[str, Any], keys: frozenset[str], where: str, path: Path, losses: Losses
+) -> None:
+    kind = criterion.get("type")
+    for key in sorted(set(criterion) - keys):
+        losses.refuse(
+            f"criterion.{key}", f"{kind} option {key!r} is not carried", str(path), None, where
+        )
+
+
+def _string_check(
+    criterion: Mapping[str, Any], where: str, name: str, path: Path, losses: Losses
+) -> dict[str, Any]:
+    """The ``openai-evals`` check of a ``string_check`` criterion."""
+    _options(criterion, _CHECK_KEYS, where, path, losses)
+    operation = criterion.get("operation")
+    if operation not in _OPERATIONS:
+        raise _error(
+            f"string_check operation {operation!r} is not one of {', '.join(_OPERATIONS)}",
+            path,
+            record=f"{where}.operation",
+        )
+    return {"openai-evals": {"class": f"string_check:{operation}", "name": name}}
+
+
+def _similarity(
+    criterion: Mapping[str, Any],
+    where: str,
+    name: str,
+    path: Path,
+    losses: Losses,
+    embedding: str | None,
+) -> dict[str, Any] | None:
+    """The check of a ``text_similarity`` criterion; None when a loss was allowed."""
+    _options(criterion, _SIMILARITY_KEYS, where, path, losses)
+    metric = criterion.get("evaluation_metric")
+    if metric not in METRICS:
+        raise _error(
+            f"text_similarity evaluation_metric {metric!r} is not one of {', '.join(METRICS)}",
+            path,
+            record=f"{where}.evaluation_metric",
+        )
+    threshold = criterion.get("pass_threshold")
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise _error("text_similarity needs a numeric pass_threshold", path, record=where)
+    if not 0.0 <= threshold <= 1.0:
+        raise _error(
+            f"pass_threshold {threshold} is outside [0, 1], where the metric's scores lie",
+            path,
+            record=f"{where}.pass_threshold",
+        )
+    if metric == "cosine":
+        losses.refuse("criterion:text_similarity:cosine", COSINE_LOSS, str(path), None, where)
+        check = similarity_check("cosine", float(threshold), name)
+        if embedding is not None:
+            check["semantic-similarity"]["model"] = embedding
+        return check
+    return similarity_check(str(metric), float(threshold), name)
 
 
 def _text(messages: Any, where: str, path: Path, line: int) -> str:
@@ -196,14 +246,21 @@ def _rows(log: Path, losses: Losses) -> list[tuple[int, str, dict[str, Any], dic
     return rows
 
 
-def read_openai_hosted(path: Path, losses: Losses, *, log: str | None) -> Imported:
+def read_openai_hosted(
+    path: Path, losses: Losses, *, log: str | None, embedding: str | None = None
+) -> Imported:
     """Read a hosted OpenAI eval (JSON) and a run's output items (see the module docstring)."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     for key in sorted(set(doc) - _EVAL_KEYS):
         losses.refuse(f"eval.{key}", f"eval field {key!r} is not carried", str(path), None, key)
     if not isinstance(doc.get("data_source_config"), Mapping):
         raise _error("'data_source_config' must be an object", path, record="data_source_config")
-    checks, field = _checks(doc, path, losses)
+    if embedding is not None and embedding not in EMBEDDING_MODEL_NAMES:
+        raise _error(
+            f"embedding model {embedding!r} is not one of {', '.join(EMBEDDING_MODEL_NAMES)}",
+            path,
+        )
+    checks, field = _checks(doc, path, losses, embedding)
     if log is None:
         raise _error(
             "a hosted eval holds no items: pass --log with the run's output items (JSONL) or "
@@ -257,7 +314,7 @@ def read_openai_hosted(path: Path, losses: Losses, *, log: str | None) -> Import
         files=tuple(str(p) for p in files),
         sha256=source_hash(files),
         samples=final,
-        checks=tuple({"openai-evals": {"class": c["class"], "name": c["name"]}} for c in checks),
+        checks=tuple(c["check"] for c in checks),
         outputs={build: answers} if answers else {},
         lost=losses.used(),
         kept=kept,
@@ -273,25 +330,40 @@ def _parity(
     path: Path,
     line: int,
 ) -> None:
-    """Refuse when a re-scored string check disagrees with the result the run recorded."""
+    """Refuse when a re-scored check disagrees with the result the run recorded (its verdict;
+    for a scored check, its score too)."""
     results = [as_mapping(r) for r in row.get("results") or []]
     for check in checks:
-        wanted = next(
-            (
-                r.get("passed")
-                for r in results
-                if r.get("name") in (check["criterion"], check["id"])
-            ),
-            None,
-        )
-        if not isinstance(wanted, bool):
+        ((kind, options),) = check["check"].items()
+        if kind == "semantic-similarity":  # cosine: other vectors, other numbers
             continue
-        got = OpenAIEvalsMatch(check["class"]).compare(answer, reference, False)
-        if got != wanted:
-            raise _error(
-                f"item {name}: the run recorded passed={wanted} for {check['criterion']!r} but "
-                f"the re-score gives {got}; the eval's criteria may not be the ones it ran with",
-                path,
-                line,
-                "results",
-            )
+        recorded = next(
+            (r for r in results if r.get("name") in (check["criterion"], check["id"])), {}
+        )
+        wanted, wanted_score = recorded.get("passed"), recorded.get("score")
+        if kind == "openai-grader":  # the grader's recorded reply, decided as the check does
+            outcome = recorded_grade(options, recorded)
+            if outcome is None:
+                continue
+            (got, score), scored = outcome, options["grader"] == "score_model"
+        else:
+            got, score = rescore(check["check"], answer, reference)
+            scored = "threshold" in options
+        if isinstance(wanted, bool) and got != wanted:
+            found = f"passed={wanted}", str(got)
+        elif (
+            scored
+            and isinstance(wanted_score, int | float)
+            and abs(float(wanted_score) - score) > TOLERANCE
+        ):
+            found = f"score {wanted_score}", f"{score:.6f}"
+        else:
+            continue
+        raise _error(
+            f"item {name}: the run recorded {found[0]} for {check['criterion']!r} but "
+            f"the re-score gives {found[1]}; the eval's criteria may not be the ones it ran "
+            "with, or evalmark's check does not reproduce this grader here",
+            path,
+            line,
+            "results",
+        )

@@ -124,12 +124,13 @@ def _cases(imported: Imported) -> dict[str, object]:
 
 
 def _uses_judge(check: object) -> bool:
-    """True for an imported check the judge decides: an ``llm-judge``, or promptfoo's
-    assertions with rubrics to grade."""
+    """True for an imported check the judge decides: an ``llm-judge``, an ``openai-grader``,
+    or promptfoo's assertions with rubrics to grade."""
     if not isinstance(check, dict):
         return False
     asserts = check.get("promptfoo-asserts")
-    return "llm-judge" in check or (isinstance(asserts, dict) and "llm-rubric" in asserts)
+    judged = "llm-judge" in check or "openai-grader" in check
+    return judged or (isinstance(asserts, dict) and "llm-rubric" in asserts)
 
 
 def _judge(

@@ -28,6 +28,7 @@ from evalmark.strategies._lm_eval import LmEvalExactMatch
 from evalmark.strategies._metric import SemanticSimilarity
 from evalmark.strategies._metric_kinds import METRIC_KINDS
 from evalmark.strategies._openai_evals import OPENAI_EVALS_CLASSES, OpenAIEvalsMatch
+from evalmark.strategies._openai_graders import OPENAI_GRADER_KIND
 from evalmark.strategies._promptfoo import PromptfooAsserts
 from evalmark.strategies._retrieval import RetrievedSegments
 from evalmark.strategies._retrieval_metric import RetrievalMetric
@@ -167,10 +168,18 @@ KINDS: tuple[StrategyKind, ...] = (
         "openai-evals",
         "an OpenAI Evals basic class (Match, Includes, FuzzyMatch, JsonMatch), its semantics",
         lambda o, j: OpenAIEvalsMatch(
-            o.get("class", "Match"), ignore_case=o.get("ignore-case", False), name=o["name"]
+            o.get("class", "Match"),
+            ignore_case=o.get("ignore-case", False),
+            name=o["name"],
+            threshold=o.get("threshold", 1.0),
         ),
-        {"class": check_choice(*OPENAI_EVALS_CLASSES), "ignore-case": check_choice(True, False)},
+        {
+            "class": check_choice(*OPENAI_EVALS_CLASSES),
+            "ignore-case": check_choice(True, False),
+            "threshold": check_fraction,
+        },
     ),
+    OPENAI_GRADER_KIND,
     StrategyKind(
         "lm-eval-exact-match",
         "lm-evaluation-harness's exact_match (regexes removed, then exact equality)",

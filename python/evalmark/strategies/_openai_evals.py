@@ -10,6 +10,12 @@ evalmark's ``exact-match``, ``contains`` and ``fuzzy`` metrics, hence their own 
 The hosted Evals API's ``string_check`` grader is the class ``string_check:OPERATION``:
 ``eq`` the answer equals the reference, ``ne`` it differs, ``like`` it contains the reference,
 ``ilike`` it contains it ignoring case; no normalization (not even trimming).
+
+Its ``text_similarity`` grader with ``evaluation_metric: fuzzy_match`` is the class
+``text_similarity:fuzzy_match``: the score is rapidfuzz's ``fuzz.WRatio`` of the answer and the
+reference after rapidfuzz's ``utils.default_process`` (lower case, non-alphanumerics to spaces,
+trimmed), divided by 100, and the check passes when it reaches ``threshold`` (the grader's
+``pass_threshold``). This is not evalmark's ``levenshtein-similarity``, hence a class here.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ import re
 import string
 from collections.abc import Callable
 from typing import Any
+
+from rapidfuzz import fuzz, utils
 
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
@@ -59,6 +67,10 @@ def _json(answer: str, ideal: str, ignore_case: bool) -> bool:
         return False
 
 
+def _never(answer: str, reference: str, ignore_case: bool) -> bool:
+    return False
+
+
 def _equal(answer: str, reference: str, ignore_case: bool) -> bool:
     return answer == reference
 
@@ -86,7 +98,15 @@ _CLASSES: dict[str, Callable[[str, str, bool], bool]] = {
     "string_check:like": _like,
     "string_check:ilike": _ilike,
 }
-OPENAI_EVALS_CLASSES: tuple[str, ...] = tuple(_CLASSES)
+
+
+def _fuzzy_ratio(answer: str, reference: str) -> float:
+    return float(fuzz.WRatio(answer, reference, processor=utils.default_process)) / 100.0
+
+
+# Scored classes: a score in [0, 1] that passes at the check's threshold.
+_SCORED: dict[str, Callable[[str, str], float]] = {"text_similarity:fuzzy_match": _fuzzy_ratio}
+OPENAI_EVALS_CLASSES: tuple[str, ...] = (*_CLASSES, *_SCORED)
 """The OpenAI Evals classes re-scored offline."""
 
 
@@ -95,9 +115,23 @@ class OpenAIEvalsMatch:
     against the sample's ideal answers (its expected output or outputs)."""
 
     def __init__(
-        self, eval_class: str, *, ignore_case: bool = False, name: str | None = None
+        self,
+        eval_class: str,
+        *,
+        ignore_case: bool = False,
+        name: str | None = None,
+        threshold: float = 1.0,
     ) -> None:
-        self.compare = _CLASSES[eval_class]
+        if eval_class not in OPENAI_EVALS_CLASSES:
+            raise ValueError(
+                f"unknown OpenAI Evals class {eval_class!r}; the classes are "
+                f"{', '.join(OPENAI_EVALS_CLASSES)}"
+            )
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be between 0 and 1, got {threshold}")
+        self.compare = _CLASSES.get(eval_class, _never)  # a scored class compares by its score
+        self.scored = _SCORED.get(eval_class)
+        self.threshold = threshold
         self.eval_class = eval_class
         self.ignore_case = ignore_case
         self.name = name or f"openai-evals-{eval_class}"
@@ -106,6 +140,12 @@ class OpenAIEvalsMatch:
         """Pass when the answer matches any ideal answer the class's way."""
         answer = output_text(output, strategy=self.name, sample=sample)
         ideals = expected_texts(sample, strategy=self.name)
+        if self.scored is not None:
+            score = max(self.scored(answer, ideal) for ideal in ideals)
+            verdict = f"{self.eval_class}: {score:.4f} against threshold {self.threshold}"
+            if score >= self.threshold:
+                return EvaluationResult.passing(score, verdict)
+            return EvaluationResult.failing(score, verdict)
         if any(self.compare(answer, ideal, self.ignore_case) for ideal in ideals):
             return EvaluationResult.passing(1.0, f"{self.eval_class}: matches")
         return EvaluationResult.failing(0.0, f"{self.eval_class}: no ideal answer matches")

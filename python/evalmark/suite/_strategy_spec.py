@@ -29,10 +29,12 @@ class StrategySpec:
     def uses_judge(self) -> bool:
         """True when the check calls the judge model: a judged check, one whose code it copies
         out (``extract: llm``), one whose chunks it finds relevant (``relevance: judge``), or
-        one whose rubrics it grades (``llm-rubric: judge``)."""
+        one whose rubrics it grades (``llm-rubric: judge``), or an imported OpenAI model grader
+        (``openai-grader``)."""
         options = self.options
         return (
             self.judged
+            or self.kind == "openai-grader"
             or options.get("extract") == "llm"
             or "judge" in (options.get("relevance"), options.get("llm-rubric"))
         )

@@ -1,22 +1,25 @@
-"""Import an inspect_ai log and re-score it, against `evalmark score` on the same pairs.
+"""Import an inspect_ai log and a promptfoo results file and re-score them, against
+`evalmark score` on the same pairs.
 
     python bench/import_rescore.py                 # 100,000 samples, the issue's size
     python bench/import_rescore.py --n 20000       # quick look
     python bench/import_rescore.py --eval          # also the .eval zip
 
-It writes N pairs of bench/workload.py (blocks of 100,000, seeds 0, 1, 2...) twice: as an
-inspect_ai `.json` log (one sample per pair: the expected answer its target, the actual one its
-output, with the messages, usage and a `match` score as inspect records them) and as the JSONL
-that `evalmark score` reads. Each job runs in a fresh process and is timed from its call to its
-end (imports not counted):
+It writes N pairs of bench/workload.py (blocks of 100,000, seeds 0, 1, 2...) as: an inspect_ai
+`.json` log (one sample per pair: the expected answer its target, the actual one its output,
+with the messages, usage and a `match` score as inspect records them), a promptfoo results
+file (version 3: one test per pair asserting `equals` the expected answer, the actual one the
+provider's output, with promptfoo's verdict) and the JSONL that `evalmark score` reads. Each
+job runs in a fresh process and is timed from its call to its end (imports not counted), in
+wall time and in CPU time (the process's, all threads):
 
 - peer: `evalmark score` (`score_file`) over the JSONL with the metrics;
-- import + rescore: `evalmark.interop.read("inspect", log)` (parsing, the sample model, and the
-  importer's re-score of every recorded `match`) then the same metric kernels on the imported
-  (target, answer) pairs.
+- import + rescore: `evalmark.interop.read(FORMAT, file)` (parsing, the sample model, and for
+  inspect the importer's re-score of every recorded `match`) then the same metric kernels on
+  the imported (expected, answer) pairs.
 
-It prints rows/s of both and their ratio (issue 35's goal: >= 0.5). Nothing here fails a build;
-figures on a shared 2-core machine move by 10-20% between runs.
+It prints rows/s of each and the ratios to the peer (issue 35's goal: >= 0.5), by wall and by
+CPU time. On a loaded machine the CPU ratio is the one to read. Nothing here fails a build.
 """
 
 from __future__ import annotations
@@ -93,17 +96,60 @@ def _header(n: int) -> dict[str, Any]:
     }
 
 
+def _promptfoo_row(index: int, expected: str, actual: str) -> dict[str, Any]:
+    question = f"Question {index}?"
+    passed = actual == expected
+    return {
+        "id": f"echo-{index}",
+        "promptIdx": 0,
+        "testIdx": index,
+        "testCase": {
+            "vars": {"question": question},
+            "assert": [{"type": "equals", "value": expected}],
+        },
+        "promptId": "p0",
+        "prompt": {"raw": question, "label": "{{question}}"},
+        "vars": {"question": question},
+        "provider": {"id": "echo", "label": ""},
+        "response": {"output": actual, "tokenUsage": {"total": 30, "prompt": 10, "completion": 20}},
+        "success": passed,
+        "score": 1.0 if passed else 0.0,
+        "latencyMs": 10,
+        "namedScores": {},
+        "gradingResult": {"pass": passed, "score": 1.0 if passed else 0.0, "reason": "equals"},
+    }
+
+
+def _promptfoo(n: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "evalId": "eval-bench",
+        "config": {"prompts": ["{{question}}"], "providers": ["echo"]},
+        "results": {
+            "version": 3,
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "prompts": [{"raw": "{{question}}", "label": "{{question}}", "provider": "echo"}],
+            "stats": {"successes": sum(r["success"] for r in rows), "failures": 0},
+            "results": rows,
+        },
+    }
+
+
 def generate(n: int, folder: Path, with_eval: bool) -> dict[str, Path]:
-    """Write the inspect log(s) and the JSONL of the same pairs into ``folder``."""
+    """Write the inspect log(s), the promptfoo results and the JSONL of the same pairs into
+    ``folder``."""
     samples = [_sample(i, e, a) for i, (e, a) in enumerate(pairs(n), start=1)]
     log = folder / "bench.json"
     log.write_text(json.dumps({**_header(n), "samples": samples}), encoding="utf-8")
+    rows = [_promptfoo_row(i, e, a) for i, (e, a) in enumerate(pairs(n))]
+    promptfoo = folder / "results.json"
+    promptfoo.write_text(json.dumps(_promptfoo(n, rows)), encoding="utf-8")
+    del rows
     jsonl = folder / "pairs.jsonl"
     with jsonl.open("w", encoding="utf-8") as file:
         for sample in samples:
             row = {"expected": sample["target"], "actual": sample["output"]["completion"]}
             file.write(json.dumps(row) + "\n")
-    files = {"json": log, "jsonl": jsonl}
+    files = {"json": log, "jsonl": jsonl, "promptfoo": promptfoo}
     if with_eval:
         archive_path = folder / "bench.eval"
         with zipfile.ZipFile(archive_path, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -115,27 +161,28 @@ def generate(n: int, folder: Path, with_eval: bool) -> dict[str, Path]:
 
 
 def child(kind: str, source: Path, metrics: str) -> None:
-    """Run one job in this fresh process and print its rows and seconds as JSON."""
+    """Run one job in this fresh process and print its rows, wall and CPU seconds as JSON."""
     from evalmark.interop import read
     from evalmark.scoring import ScoreOptions, parse_metrics, score_file
 
     specs = parse_metrics(metrics)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if kind == "score":
         rows = score_file(source, ScoreOptions(specs)).rows
     else:
-        imported = read("inspect", source)
+        imported = read(kind, source)
         (answers,) = imported.outputs.values()
         expected = [s.expected_output or "" for s in imported.samples]
         actual = [answers[s.name] for s in imported.samples]
         for spec in specs:
             spec.compute(expected, actual, None)
         rows = len(actual)
-    print(json.dumps({"rows": rows, "seconds": time.perf_counter() - started}))
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    print(json.dumps({"rows": rows, "wall": wall, "cpu": cpu}))
 
 
-def run_child(kind: str, source: Path, metrics: str) -> float:
-    """Rows/s of one job, run in a fresh process."""
+def run_child(kind: str, source: Path, metrics: str) -> tuple[float, float]:
+    """Rows/s of one job by wall and by CPU time, run in a fresh process."""
     command = [sys.executable, __file__, "--child", kind, "--source", str(source)]
     done = subprocess.run(
         [*command, "--metrics", metrics], capture_output=True, text=True, check=False, timeout=3600
@@ -143,7 +190,8 @@ def run_child(kind: str, source: Path, metrics: str) -> float:
     if done.returncode != 0:
         raise SystemExit(f"{kind} on {source.name} failed:\n{done.stderr}")
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    return float(figures["rows"]) / float(figures["seconds"])
+    rows = float(figures["rows"])
+    return rows / float(figures["wall"]), rows / float(figures["cpu"])
 
 
 def main() -> None:
@@ -152,7 +200,9 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=100_000, help="samples (default 100,000)")
     parser.add_argument("--metrics", default=METRICS, help=f"default: {METRICS}")
     parser.add_argument("--eval", action="store_true", help="also time the .eval zip")
-    parser.add_argument("--child", choices=["score", "import"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child", choices=["score", "inspect", "promptfoo"], help=argparse.SUPPRESS
+    )
     parser.add_argument("--source", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -160,13 +210,17 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         files = generate(args.n, Path(tmp), args.eval)
-        peer = run_child("score", files["jsonl"], args.metrics)
-        print(f"{args.n} samples, metrics {args.metrics}")
-        print(f"evalmark score (JSONL)            {peer:>12,.0f} rows/s")
-        for kind in [k for k in ("json", "eval") if k in files]:
-            ours = run_child("import", files[kind], args.metrics)
-            label = f"import inspect .{kind} + rescore"
-            print(f"{label:<33} {ours:>12,.0f} rows/s   ratio {ours / peer:.2f} (goal >= 0.5)")
+        peer_wall, peer_cpu = run_child("score", files["jsonl"], args.metrics)
+        print(f"{args.n} samples, metrics {args.metrics}; rows/s by wall | by CPU time")
+        print(f"{'evalmark score (JSONL)':<34} {peer_wall:>9,.0f} | {peer_cpu:>9,.0f}")
+        jobs = [("inspect", "json"), ("inspect", "eval"), ("promptfoo", "promptfoo")]
+        for kind, file in [(k, f) for k, f in jobs if f in files]:
+            wall, cpu = run_child(kind, files[file], args.metrics)
+            label = f"import {kind}{f' .{file}' if kind == 'inspect' else ''} + rescore"
+            print(
+                f"{label:<34} {wall:>9,.0f} | {cpu:>9,.0f}   ratio {wall / peer_wall:.2f} | "
+                f"{cpu / peer_cpu:.2f} (goal >= 0.5)"
+            )
 
 
 if __name__ == "__main__":

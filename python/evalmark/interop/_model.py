@@ -133,6 +133,8 @@ class Losses:
 
 def as_mapping(value: Any) -> Mapping[str, Any]:
     """``value`` when it is a mapping, else an empty one."""
+    if type(value) is dict:  # what JSON decodes to: no abstract-class check needed
+        return value
     return value if isinstance(value, Mapping) else {}
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from evalmark._files.source import gc_paused
 from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
 from evalmark.interop._promptfoo_reader import Reader, render
 from evalmark.samples._sample import Parameters, Sample
@@ -49,6 +50,7 @@ _RESULT_VERDICT = (
 _RESULT_KEYS = frozenset(
     {"promptIdx", "testIdx", "testCase", "prompt", "promptId", "vars", "provider", "response"}
 ) | frozenset(_RESULT_VERDICT)
+_PLAIN = frozenset({str, int, float})  # var types accepted without a closer look
 _EXPECTED = re.compile(r"^(not-)?([a-z-]+):\s?(.*)$", re.DOTALL)
 
 
@@ -62,7 +64,9 @@ def _assertions(
     kept = []
     for index, item in enumerate(items):
         at = (*where, index)
-        if not isinstance(item, Mapping) or not isinstance(item.get("type"), str):
+        if (type(item) is not dict and not isinstance(item, Mapping)) or type(
+            item.get("type")
+        ) is not str:
             raise reader.error("an assertion must be a mapping with a 'type'", at)
         kind = item["type"]
         if kind not in _CARRIED:
@@ -74,7 +78,7 @@ def _assertions(
                 (*at, "type"),
             )
             continue
-        for key in sorted(set(item) - _ASSERT_KEYS):
+        for key in () if _ASSERT_KEYS.issuperset(item) else sorted(set(item) - _ASSERT_KEYS):
             reader.refuse(f"assert.{key}", f"assertion option {key!r} is not carried", (*at, key))
         entry = {key: item[key] for key in ("type", "value", "weight", "threshold") if key in item}
         if isinstance(entry.get("value"), str):
@@ -85,12 +89,14 @@ def _assertions(
 
 def _test(reader: Reader, test: Any, default: Mapping[str, Any], where: Any) -> dict[str, Any]:
     """A test merged with ``defaultTest``: vars, assertions (rendered), threshold, rest."""
-    if not isinstance(test, Mapping):
+    if type(test) is not dict and not isinstance(test, Mapping):
         raise reader.error("a test must be a mapping (vars, assert...)", where)
-    for key in sorted(set(test) - _TEST_KEYS):
+    for key in () if _TEST_KEYS.issuperset(test) else sorted(set(test) - _TEST_KEYS):
         reader.refuse(f"test.{key}", f"test option {key!r} is not carried", (*where, key))
     variables = {**as_mapping(default.get("vars")), **as_mapping(test.get("vars"))}
     for name, value in variables.items():
+        if type(value) in _PLAIN:
+            continue
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             reader.refuse(f"vars.{name}", f"var {name!r} is not text or a number", where)
     asserts = _assertions(reader, default.get("assert"), variables, ("defaultTest", "assert"))
@@ -234,9 +240,9 @@ def _build_name(provider: Any, taken: dict[str, str]) -> str:
     ident = (
         provider.get("label") or provider.get("id") if isinstance(provider, Mapping) else provider
     )
-    base = re.sub(r"[^A-Za-z0-9._-]+", "-", str(ident or "provider")).strip("-") or "provider"
     key = str(ident)
     if key not in taken:
+        base = re.sub(r"[^A-Za-z0-9._-]+", "-", str(ident or "provider")).strip("-") or "provider"
         name, n = base, 1
         while name in taken.values():
             n += 1
@@ -263,9 +269,9 @@ def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
     taken: dict[str, str] = {}
     for index, row in enumerate(rows):
         at: tuple[str | int, ...] = ("results", "results", index)
-        if not isinstance(row, Mapping):
+        if type(row) is not dict and not isinstance(row, Mapping):
             raise reader.error("a result must be an object", at)
-        for key in sorted(set(row) - _RESULT_KEYS):
+        for key in () if _RESULT_KEYS.issuperset(row) else sorted(set(row) - _RESULT_KEYS):
             reader.refuse(f"result.{key}", f"result field {key!r} is not carried", (*at, key))
         name = f"test-{int(row.get('testIdx', 0)) + 1}-prompt-{int(row.get('promptIdx', 0)) + 1}"
         prompt = as_mapping(row.get("prompt")).get("raw")
@@ -333,6 +339,7 @@ def read_promptfoo(path: Path, losses: Losses) -> Imported:
     """Read a promptfoo config or results file (see the module's docstring)."""
     reader = Reader(path, losses)
     doc = reader.value
-    if isinstance(doc.get("results"), Mapping):
-        return _from_results(reader, doc)
-    return _from_config(reader, doc)
+    with gc_paused():  # many small containers, none cyclic: the collector only slows it
+        if isinstance(doc.get("results"), Mapping):
+            return _from_results(reader, doc)
+        return _from_config(reader, doc)

@@ -9,7 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from evalmark._files.located import RawRecord
+from evalmark._files.source import gc_paused
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Losses
@@ -30,10 +33,7 @@ class Reader:
         data = path.read_bytes()
         value: Any = None
         if path.suffix == ".json":  # fast: lines are found only when a problem is reported
-            try:
-                value = json.loads(data)
-            except ValueError:
-                value = None
+            value = _json(data)
         if value is None:
             self._record = read_yaml_document(data, str(path), ImportFormatError)
             value = self._record.value if self._record is not None else None
@@ -72,6 +72,20 @@ class Reader:
         self.losses.refuse(name, what, str(self.path), self.line(where), _dotted(where))
 
 
+def _json(data: bytes) -> Any:
+    """The JSON value of ``data`` (None when it is not JSON): msgspec's decoder, else the
+    standard library's for what msgspec refuses (``NaN``, a lone surrogate's escape)."""
+    try:
+        with gc_paused():  # many small containers, none cyclic: the collector only slows it
+            return msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        pass
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
 def _dotted(where: tuple[str | int, ...]) -> str:
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where).lstrip(".")
 
@@ -79,6 +93,8 @@ def _dotted(where: tuple[str | int, ...]) -> str:
 def render(reader: Reader, template: str, variables: Mapping[str, Any], where: Any) -> str:
     """``template`` with each ``{{ name }}`` substituted; any other Nunjucks syntax (filters,
     tags) is refused."""
+    if "{" not in template:  # nothing to substitute, nothing to refuse
+        return template
     rest = _VAR.sub("", template)
     if "{{" in rest or "{%" in rest:
         reader.refuse(

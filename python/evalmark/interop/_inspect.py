@@ -239,7 +239,7 @@ def _verdict(score: Any) -> bool | None:
 
 def read_inspect(path: Path, losses: Losses) -> Imported:
     """Read an inspect_ai ``.json`` or ``.eval`` log (see the module's docstring)."""
-    with gc_paused():  # many small containers, none cyclic: the collector only slows it
+    with gc_paused(promote=True):  # many small containers, none cyclic, all kept
         return _read_inspect(path, losses)
 
 

@@ -337,9 +337,9 @@ def _imported(
 
 def read_promptfoo(path: Path, losses: Losses) -> Imported:
     """Read a promptfoo config or results file (see the module's docstring)."""
-    reader = Reader(path, losses)
-    doc = reader.value
     with gc_paused(promote=True):  # many small containers, none cyclic, all kept
+        reader = Reader(path, losses)
+        doc = reader.value
         if isinstance(doc.get("results"), Mapping):
             return _from_results(reader, doc)
         return _from_config(reader, doc)

@@ -12,7 +12,6 @@ from typing import Any
 import msgspec
 
 from evalmark._files.located import RawRecord
-from evalmark._files.source import gc_paused
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import Losses
@@ -76,8 +75,7 @@ def _json(data: bytes) -> Any:
     """The JSON value of ``data`` (None when it is not JSON): msgspec's decoder, else the
     standard library's for what msgspec refuses (``NaN``, a lone surrogate's escape)."""
     try:
-        with gc_paused():  # many small containers, none cyclic: the collector only slows it
-            return msgspec.json.decode(data)
+        return msgspec.json.decode(data)
     except msgspec.DecodeError:
         pass
     try:

@@ -63,7 +63,7 @@ def producers_python() -> str:
 def produce(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Produced]:
     """Runs one case of ``make_fixtures.py`` (once per session) with the producers' Python:
     the folder of its files and the producer's read-back of them."""
-    done: dict[str, Produced] = {}
+    done: dict[str, Produced | str] = {}  # a case's files, or why it failed (not rerun)
 
     def run(case: str) -> Produced:
         if case not in done:
@@ -72,14 +72,24 @@ def produce(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Produce
             env = {**os.environ, **_quiet_env(), "PYTHONPATH": str(CHECKOUT_PYTHON)}
             env.pop("PYTHONHOME", None)
             command = [python, str(SCRIPT), "--case", case, "--out", str(out)]
-            ran = subprocess.run(
-                command, cwd=out, env=env, capture_output=True, text=True, timeout=TIMEOUT
-            )
-            assert ran.returncode == 0, f"{' '.join(command)} failed:\n{ran.stderr[-6000:]}"
-            readback = json.loads((out / f"{case}.readback.json").read_text(encoding="utf-8"))
-            assert readback["refused"] == []  # no network call, not even one the producer caught
-            done[case] = (out, readback)
-        return done[case]
+            try:
+                ran = subprocess.run(
+                    command, cwd=out, env=env, capture_output=True, text=True, timeout=TIMEOUT
+                )
+            except subprocess.TimeoutExpired:
+                done[case] = f"{' '.join(command)} ran past {TIMEOUT} s"
+            else:
+                if ran.returncode != 0:
+                    done[case] = f"{' '.join(command)} failed:\n{ran.stderr[-6000:]}"
+                else:
+                    readback = json.loads((out / f"{case}.readback.json").read_text("utf-8"))
+                    done[case] = (out, readback)
+        produced = done[case]
+        if isinstance(produced, str):
+            pytest.fail(produced, pytrace=False)
+        # no network call in the producer's run, not even one the producer caught
+        assert produced[1]["refused"] == []
+        return produced
 
     return run
 

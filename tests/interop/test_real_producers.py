@@ -32,7 +32,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 SCRIPT = FIXTURES / "real" / "make_fixtures.py"
 CHECKOUT_PYTHON = Path(__file__).resolve().parents[2] / "python"
 PRODUCERS_PYTHON = "EVALMARK_PRODUCERS_PYTHON"
-TIMEOUT = 300  # seconds for one producer's subprocess (inspect_ai imports slowly)
+TIMEOUT = 240  # seconds for one producer run: under the 300 s per test, so a hang fails as such
 Produced = tuple[Path, dict[str, Any]]
 
 

@@ -32,6 +32,20 @@ $(STAMP)-extras: $(STAMP)-build pyproject.toml
 
 comma := ,
 
+# The real producers (inspect_ai, DeepEval, Ragas: the `producers` extra) in a venv of their own:
+# their pins (Ragas' instructor holds openai back) and pytest plugins stay out of the test venv.
+# evalmark is not installed there: tests/interop/test_real_producers.py runs the producers with
+# EVALMARK_PRODUCERS_PYTHON=$(PRODUCERS_VENV)/bin/python and this checkout's python/ on PYTHONPATH.
+PRODUCERS_VENV ?= .venv-producers
+
+$(PRODUCERS_VENV)/.stamp: pyproject.toml
+	@echo "installing the producers into $(PRODUCERS_VENV)"
+	@python3 -m venv $(PRODUCERS_VENV)
+	@$(PRODUCERS_VENV)/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+	@$(PRODUCERS_VENV)/bin/python tools/requirements.py --core producers \
+		| $(PRODUCERS_VENV)/bin/python -m pip install -q --disable-pip-version-check -r /dev/stdin
+	@touch $@
+
 $(STAMP)-docs: $(STAMP)-build pyproject.toml
 	@$(PY) tools/requirements.py docs | $(PY) -m pip install -q --disable-pip-version-check -r /dev/stdin
 	@touch $@
@@ -39,6 +53,8 @@ $(STAMP)-docs: $(STAMP)-build pyproject.toml
 build: $(STAMP)-build ## build the package into .venv (core dependencies only)
 
 dev: $(STAMP)-extras ## build, and install every extra the tests and lints use
+
+producers: $(PRODUCERS_VENV)/.stamp ## the real producers in their own venv (the interop tests run them)
 
 demo: build ## run the main job: the offline support suite, healthy build (exit 0)
 	$(VENV)/bin/evalmark run golden/support --build healthy
@@ -107,4 +123,4 @@ bench: dev ## print throughput and ratios against the peer libraries (never fail
 	$(PY) bench/history.py
 	$(PY) bench/pytest_startup.py
 
-.PHONY: help build dev demo demo-all test test-deep lint docs docs-outputs docs-check bench wheel
+.PHONY: help build dev producers demo demo-all test test-deep lint docs docs-outputs docs-check bench wheel

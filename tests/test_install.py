@@ -228,7 +228,7 @@ def test_the_release_workflow_builds_wheels_on_three_systems_and_an_sdist() -> N
 
 def test_ci_installs_the_wheel_without_rust_before_the_test_suite() -> None:
     steps = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line]
-    assert steps[-3:] == ["make wheel", ".ci/wheel-check", "make test"]
+    assert steps[-4:] == ["make wheel", ".ci/wheel-check", "make producers", "make test"]
     check = (ROOT / ".ci" / "wheel-check").read_text()
     assert 'python3 -m venv "$work/venv"' in check
     assert '"$work/venv/bin/evalmark" run golden/support --build healthy \\\n' in check

@@ -26,8 +26,7 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from rapidfuzz import fuzz, utils
-
+from evalmark.errors import OptionalDependencyError
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
@@ -101,7 +100,18 @@ _CLASSES: dict[str, Callable[[str, str, bool], bool]] = {
 
 
 def _fuzzy_ratio(answer: str, reference: str) -> float:
+    from rapidfuzz import fuzz, utils  # checked when the check is made (_needs_rapidfuzz)
+
     return float(fuzz.WRatio(answer, reference, processor=utils.default_process)) / 100.0
+
+
+def _needs_rapidfuzz() -> None:
+    try:
+        import rapidfuzz  # noqa: F401
+    except ImportError:
+        raise OptionalDependencyError(
+            "rapidfuzz", "fuzzy", "OpenAI's fuzzy_match grader (text_similarity:fuzzy_match)"
+        ) from None
 
 
 # Scored classes: a score in [0, 1] that passes at the check's threshold.
@@ -131,6 +141,8 @@ class OpenAIEvalsMatch:
             raise ValueError(f"threshold must be between 0 and 1, got {threshold}")
         self.compare = _CLASSES.get(eval_class, _never)  # a scored class compares by its score
         self.scored = _SCORED.get(eval_class)
+        if self.scored is _fuzzy_ratio:
+            _needs_rapidfuzz()
         self.threshold = threshold
         self.eval_class = eval_class
         self.ignore_case = ignore_case

@@ -105,6 +105,7 @@ def test_sequences_of_items_are_compared_as_rapidfuzz_does() -> None:
         )
         assert metrics.indel_distance(a, b) == Indel.distance(a, b)
         assert metrics.indel_normalized_distance(a, b) == Indel.normalized_distance(a, b)
+        assert metrics.levenshtein_similarity(a, b) == Levenshtein.normalized_similarity(a, b)
         assert metrics.levenshtein_editops(a, b) == Levenshtein.editops(a, b).as_list()
         assert metrics.levenshtein_editops(a, b, form="opcodes") == (
             Levenshtein.opcodes(a, b).as_list()
@@ -142,6 +143,9 @@ def test_batches_of_sequences_are_row_by_row() -> None:
     ]
     assert metrics.indel_normalized_distance_batch(left, right).tolist() == [
         Indel.normalized_distance(a, b) for a, b in seq
+    ]
+    assert metrics.levenshtein_similarity_batch(left, right).tolist() == [
+        Levenshtein.normalized_similarity(a, b) for a, b in seq
     ]
 
 

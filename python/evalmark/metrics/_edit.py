@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark.errors import MetricInputError
-from evalmark.metrics._args import FloatArray, resolve_workers, texts_arg
+from evalmark.metrics._args import FloatArray, resolve_workers
 from evalmark.metrics._column import Texts
 from evalmark.metrics._edit_forms import (
     EditSequence,
@@ -101,21 +101,29 @@ def levenshtein_distance_batch(
     )
 
 
-def levenshtein_similarity(expected: str, actual: str, *, max_chars: int | None = None) -> float:
-    """1 − distance / max(len expected, len actual); 1.0 when both are empty."""
-    return _core.levenshtein_similarity(expected, actual, max_chars)
+def levenshtein_similarity(
+    expected: EditSequence, actual: EditSequence, *, max_chars: int | None = None
+) -> float:
+    """1 − distance / max(len expected, len actual); 1.0 when both are empty. Texts compare by
+    code point, sequences of hashable items item by item (RapidFuzz's
+    ``Levenshtein.normalized_similarity``)."""
+    return _core.levenshtein_similarity(*pair(expected, actual), max_chars)
 
 
 def levenshtein_similarity_batch(
-    expected: Texts,
-    actual: Texts,
+    expected: EditTexts,
+    actual: EditTexts,
     *,
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
-    """Levenshtein similarity for each pair of a batch."""
-    return _core.levenshtein_similarity_batch(
-        texts_arg(expected), texts_arg(actual), resolve_workers(workers), max_chars
+    """Levenshtein similarity for each pair of a batch (texts, or sequences of items)."""
+    return by_rows(
+        _core.levenshtein_similarity_batch,
+        expected,
+        actual,
+        resolve_workers(workers),
+        max_chars,
     )
 
 

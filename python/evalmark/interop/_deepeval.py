@@ -24,7 +24,13 @@ from evalmark._files.json_read import read_json
 from evalmark._files.yaml_read import read_yaml_document
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._deepeval_turns import BUILD, is_conversational, read_conversation
-from evalmark.interop._model import Imported, Losses, jsonl_rows, source_hash
+from evalmark.interop._model import (
+    Imported,
+    ImportedConversation,
+    Losses,
+    jsonl_rows,
+    source_hash,
+)
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
 
@@ -202,16 +208,41 @@ def read_deepeval(path: Path, losses: Losses) -> Imported:
     if rows and is_conversational(rows[0][1]):
         return _conversational(rows, path, losses)
     samples, answers, extra = single_turn(rows, path, losses)
+    return imported(
+        path,
+        path.suffix.lstrip(".") or "json",
+        losses,
+        samples=samples,
+        answers=answers,
+        extra=extra,
+    )
+
+
+def imported(
+    path: Path,
+    version: str,
+    losses: Losses,
+    *,
+    samples: Iterable[Sample] = (),
+    answers: Mapping[str, str] | None = None,
+    kept: Mapping[str, Any] | None = None,
+    extra: Mapping[str, Mapping[str, Any]] | None = None,
+    conversations: Iterable[ImportedConversation] = (),
+) -> Imported:
+    """What one DeepEval file imports as: its samples (or conversations), the recorded answers
+    as the build ``deepeval``, and the losses the user allowed."""
     return Imported(
         format="deepeval",
-        version=path.suffix.lstrip(".") or "json",
+        version=version,
         files=(str(path),),
         sha256=source_hash([path]),
         samples=tuple(samples),
         checks=(),
         outputs={BUILD: answers} if answers else {},
         lost=losses.used(),
-        extra=extra,
+        kept=kept or {},
+        extra=extra or {},
+        conversations=tuple(conversations),
     )
 
 
@@ -239,14 +270,7 @@ def _conversational(rows: list[tuple[int, Any]], path: Path, losses: Losses) -> 
             None,
             "turns",
         )
-    return Imported(
-        format="deepeval",
-        version=f"conversational-{path.suffix.lstrip('.') or 'json'}",
-        files=(str(path),),
-        sha256=source_hash([path]),
-        samples=(),
-        checks=(),
-        lost=losses.used(),
-        kept={"conversations": kept},
-        conversations=tuple(conversations),
+    version = f"conversational-{path.suffix.lstrip('.') or 'json'}"
+    return imported(
+        path, version, losses, kept={"conversations": kept}, conversations=conversations
     )

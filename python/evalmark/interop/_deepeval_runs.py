@@ -26,9 +26,9 @@ import msgspec
 from evalmark._files.json_read import decode_problem
 from evalmark._files.source import strip_bom
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._deepeval import KEPT, read_deepeval, single_turn
-from evalmark.interop._deepeval_turns import BUILD, read_conversation
-from evalmark.interop._model import Imported, Losses, source_hash
+from evalmark.interop._deepeval import KEPT, imported, read_deepeval, single_turn
+from evalmark.interop._deepeval_turns import read_conversation
+from evalmark.interop._model import Imported, Losses
 
 __all__ = ["read_deepeval_file", "read_test_run"]
 
@@ -142,18 +142,15 @@ def read_test_run(path: Path, losses: Losses) -> Imported:
         kept_talks[conversation.name] = rest
     if kept_talks:
         kept["conversations"] = kept_talks
-    return Imported(
-        format="deepeval",
-        version="test-run",
-        files=(str(path),),
-        sha256=source_hash([path]),
-        samples=tuple(samples),
-        checks=(),
-        outputs={BUILD: answers} if answers else {},
-        lost=losses.used(),
+    return imported(
+        path,
+        "test-run",
+        losses,
+        samples=samples,
+        answers=answers,
         kept=kept,
         extra=extra,
-        conversations=tuple(conversations),
+        conversations=conversations,
     )
 
 

@@ -123,4 +123,21 @@ bench: dev ## print throughput and ratios against the peer libraries (never fail
 	$(PY) bench/history.py
 	$(PY) bench/pytest_startup.py
 
-.PHONY: help build dev producers demo demo-all test test-deep lint docs docs-outputs docs-check bench wheel
+# each row of the README's "Where evalmark stands against its goals" table, one after another in
+# one session, so that every ratio in it comes from the same machine state
+bench-goals: dev ## the benchmarks behind the README's speed-goals table, in one run
+	$(PY) bench/levenshtein_lengths.py
+	$(PY) bench/levenshtein_lengths.py --variants
+	$(PY) bench/cosine_matrix.py
+	$(PY) bench/metrics.py
+	$(PY) bench/limits.py --quick
+	$(PY) bench/engine_batch.py
+	$(PY) bench/score_end_to_end.py --n 200000
+	$(PY) bench/report_render.py
+	$(PY) bench/history_append.py
+	$(PY) bench/nlg_metrics.py
+	$(PY) bench/retrieval.py
+	$(PY) bench/traces_read.py
+	$(PY) bench/import_rescore.py
+
+.PHONY: help build dev producers demo demo-all test test-deep lint docs docs-outputs docs-check bench bench-goals wheel

@@ -171,9 +171,9 @@ def child(kind: str, source: Path, metrics: str) -> None:
         rows = score_file(source, ScoreOptions(specs)).rows
     else:
         imported = read(kind, source)
-        (answers,) = imported.outputs.values()
-        expected = [s.expected_output or "" for s in imported.samples]
-        actual = [answers[s.name] for s in imported.samples]
+        (build,) = imported.outputs
+        wanted, actual = imported.columns(build)
+        expected = [text or "" for text in wanted]
         for spec in specs:
             spec.compute(expected, actual, None)
         rows = len(actual)

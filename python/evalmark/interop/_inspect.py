@@ -22,8 +22,8 @@ import msgspec
 
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, read_log
-from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
+from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, decode, read_log
+from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, source_hash
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._inspect import INSPECT_LOCATIONS, inspect_match
@@ -37,6 +37,18 @@ _LOSS_NAMES = {"events_data": "events"}
 _KEPT_LOG = ("eval", "plan", "results", "stats", "reductions", "tags", "metadata", "invalidated")
 _KEBAB = tuple(key.replace("_", "-") for key in PER_EPOCH)
 _EMPTY = (None, [], {}, "")
+_NULL = msgspec.Raw(b"null")
+_EMPTY_RAW = (None, _NULL, msgspec.Raw(b"[]"), msgspec.Raw(b"{}"), msgspec.Raw(b'""'))
+
+
+class _Output(msgspec.Struct, gc=False):
+    """What the answer is read from in a sample's ``output`` (the rest is skipped)."""
+
+    completion: Any = None
+    choices: msgspec.Raw = _NULL
+
+
+_OUTPUT = msgspec.json.Decoder(_Output)
 _SCORERS = {"match": "match", "inspect_ai/match": "match"}
 _SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
 
@@ -79,8 +91,28 @@ def _completion(output: Mapping[str, Any], where: str) -> str:
     raise _error("the sample has no output text", where, "output")
 
 
+def _answer(output: Any, where: str) -> str:
+    """The answer text of a sample's ``output`` (JSON text or decoded)."""
+    if type(output) is msgspec.Raw:
+        try:
+            found = _OUTPUT.decode(output)
+        except msgspec.ValidationError:  # not an object
+            return _completion({}, where)
+        if type(found.completion) is str:
+            return found.completion
+        return _completion(
+            {"completion": found.completion, "choices": decode(found.choices)}, where
+        )
+    return _completion(_dict(output), where)
+
+
 def _tool_calls(messages: Any) -> tuple[ToolCall, ...]:
     """The assistant's tool calls, each with the result of the tool message answering it."""
+    if type(messages) is msgspec.Raw:
+        if b'"tool_calls"' not in bytes(messages):
+            return ()
+        messages = decode(messages)
+    messages = messages or []
     for m in messages:
         if type(m) is dict and m.get("tool_calls"):
             break
@@ -183,9 +215,9 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     model = str(spec.get("model") or "model").replace("/", "-")
     checks = _checks(header, losses, str(path))
     epochs = max((int(r.epoch or 1) for _, r in rows.rows), default=1)
-    firsts: dict[str, tuple[Any, str, list[str]]] = {}
+    firsts: dict[str, tuple[Any, list[str]]] = {}
     outputs: dict[str, dict[str, str]] = {}
-    recorded: dict[str, dict[str, Any]] = {}
+    recorded: dict[str, dict[str, tuple[Any, ...]]] = {}
     calls: dict[str, tuple[ToolCall, ...]] = {}
     optional = rows.optional()
     rescored = tuple(
@@ -196,32 +228,37 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     for where, row in rows.rows:
         if row.id is unset:
             raise _error("a sample needs an 'id'", where, "id")
-        for field, attribute in optional:
-            if getattr(row, attribute) in _EMPTY:
+        values = astuple(row)
+        for field, index in optional:
+            if values[index] in _EMPTY_RAW or decode(values[index]) in _EMPTY:
                 continue
             loss = _LOSS_NAMES.get(field, field)
             what = REFUSED.get(loss, f"sample field {field!r} is not carried")
             losses.refuse(loss, what, where, None, field)
         if row.attachments:  # only a log with attachments refers to them
             row = _resolved(row, where)
+            values = astuple(row)
         name = f"{task}-{row.id}"
         epoch = int(row.epoch or 1)
         build = model if epochs == 1 else f"{model}-epoch-{epoch}"
         if name not in firsts:
-            firsts[name] = (row, where, _targets(row.target, where))
-        answer = _completion(_dict(row.output), where)
+            if not isinstance(row.input, (str, list)):
+                raise _error("'input' must be a text or a list of messages", where, "input")
+            firsts[name] = (row, _targets(row.target, where))
+        answer = _answer(row.output, where)
         if name in outputs.setdefault(build, {}):
             raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
         outputs[build][name] = answer
-        values = astuple(row)
-        recorded.setdefault(name, {})[build] = {
-            _KEBAB[i]: values[i] for i in range(count) if values[i] is not None
-        }
-        calls.setdefault(name, _tool_calls(row.messages or []))
-        _parity(rescored, name, firsts[name][2], answer, _dict(row.scores), where)
-    final = tuple(
-        _sample(name, row, where, targets, recorded[name])
-        for name, (row, where, targets) in firsts.items()
+        recorded.setdefault(name, {})[build] = values[:count]
+        if name not in calls:
+            calls[name] = _tool_calls(row.messages)
+        if rescored:
+            scores = _dict(decode(row.scores))
+            _parity(rescored, name, firsts[name][1], answer, scores, where)
+    samples = Deferred(
+        lambda: _samples(firsts, recorded),
+        list(firsts),
+        [_expected(targets)[0] for _, targets in firsts.values()],
     )
     extra = {n: {"tool_calls": c} for n, c in calls.items() if c} if epochs == 1 else {}
     kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
@@ -230,7 +267,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         version=f"{kind} log v2",
         files=(str(path),),
         sha256=source_hash([path]),
-        samples=final,
+        samples=samples,
         checks=tuple({"inspect-scorer": options} for options in checks.values()),
         outputs=outputs,
         lost=losses.used(),
@@ -243,7 +280,7 @@ def _resolved(row: Any, where: str) -> Any:
     """``row`` with every attachment it refers to in place (and no attachments left)."""
     attachments = as_mapping(row.attachments)
     changes = {
-        field: _resolve(getattr(row, field), attachments, where)
+        field: _resolve(decode(getattr(row, field)), attachments, where)
         for field in row.__struct_fields__
         if field != "attachments"
     }
@@ -259,21 +296,46 @@ def _targets(target: Any, where: str) -> list[str]:
     return targets
 
 
-def _sample(name: str, row: Any, where: str, targets: list[str], results: dict[str, Any]) -> Sample:
-    question = row.input
-    if not isinstance(question, (str, list)):
-        raise _error("'input' must be a text or a list of messages", where, "input")
+def _samples(
+    firsts: Mapping[str, tuple[Any, list[str]]], recorded: Mapping[str, dict[str, tuple[Any, ...]]]
+) -> tuple[Sample, ...]:
+    """The samples, with what each epoch recorded decoded (the import checked all of it)."""
+    with gc_paused(promote=True):
+        return tuple(
+            _sample(name, row, targets, {b: _results(v) for b, v in recorded[name].items()})
+            for name, (row, targets) in firsts.items()
+        )
+
+
+def _results(values: tuple[Any, ...]) -> dict[str, Any]:
+    """The per-epoch fields under their kebab names, decoded, leaving out the unset ones."""
+    return {
+        kebab: decode(value)
+        for kebab, value in zip(_KEBAB, values, strict=True)
+        if value is not None and value != _NULL
+    }
+
+
+def _expected(targets: list[str]) -> tuple[str | None, tuple[str, ...] | None]:
+    """The sample's expected output and outputs for its targets."""
+    if len(targets) == 1:
+        return targets[0], None
+    return (None, tuple(targets)) if targets else ("", None)
+
+
+def _sample(name: str, row: Any, targets: list[str], results: dict[str, Any]) -> Sample:
     metadata = {
         key: value
         for key, value in (("inspect-metadata", row.metadata), ("inspect-choices", row.choices))
         if value
     }
     metadata["inspect-results"] = results
+    expected, several = _expected(targets)
     return Sample(
         name=name,
-        parameters=Parameters([question]),
-        expected_output=targets[0] if len(targets) == 1 else (None if targets else ""),
-        expected_outputs=tuple(targets) if len(targets) > 1 else None,
+        parameters=Parameters([row.input]),
+        expected_output=expected,
+        expected_outputs=several,
         metadata=metadata,
     )
 

@@ -2,6 +2,12 @@
 and the decoder itself refuses any other (``forbid_unknown_fields``), so a field the importer
 does not know is found while decoding, not by comparing every sample's keys afterwards.
 
+What a sample recorded per epoch (and the refused fields) stays undecoded (``msgspec.Raw``,
+the JSON text) until it is read: the importer decodes the answer and the scores it re-scores,
+and the rest when its samples are built. The whole text is checked to be JSON first, so a
+later decoding cannot fail (a file with no escape and no byte beyond ASCII is checked by
+the typed decoding itself).
+
 A field the decoder refuses is declared on a retry (each unknown name once) and the
 importer decides then, per sample, whether it holds something (a loss) or nothing.
 """
@@ -20,7 +26,7 @@ from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import as_mapping
 from evalmark.interop._zip import read_member
 
-__all__ = ["PER_EPOCH", "REFUSED", "Rows", "read_log"]
+__all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "read_log"]
 
 # Per-epoch fields carried in the metadata ``inspect-results.<build>`` (first in each row, in
 # this order, so they are the row's first values).
@@ -56,6 +62,7 @@ _READ = ("id", "epoch", "input", "target", "choices", "metadata", "attachments")
 _HEADER = ("version", "status", "eval", "plan", "results", "stats", "reductions", "tags")
 _HEADER += ("metadata", "invalidated")
 _UNKNOWN = re.compile(r"^Object contains unknown field `(.*)`(?: - at `\$(.*)`)?$", re.DOTALL)
+_ANY = msgspec.json.Decoder()
 _SAMPLE_AT = re.compile(r"^\.samples\[\d+\]$")
 
 
@@ -68,18 +75,22 @@ class Rows:
         self.extra = tuple((name, f"x_{index}") for index, name in enumerate(extra))
         self.rows: list[tuple[str, Any]] = []
 
-    def optional(self) -> tuple[tuple[str, str], ...]:
-        """The fields that hold nothing unless set, by name in the log and attribute, sorted."""
-        return tuple(sorted([(name, name) for name in REFUSED] + list(self.extra)))
+    def optional(self) -> tuple[tuple[str, int], ...]:
+        """The fields that hold nothing unless set: their name in the log and their index in
+        a row's values (``msgspec.structs.astuple``), by name."""
+        names = [*REFUSED, *(name for name, _ in self.extra)]
+        start = len(PER_EPOCH) + len(_READ)
+        return tuple(sorted((name, start + index) for index, name in enumerate(names)))
 
 
 def _row_type(extra: tuple[str, ...]) -> type[Any]:
     """The typed sample declaring the known fields and ``extra`` (each as ``x_N``)."""
-    fields: list[tuple[str, Any, Any]] = [(name, Any, None) for name in PER_EPOCH]
+    fields: list[tuple[str, Any, Any]] = [(name, msgspec.Raw, None) for name in PER_EPOCH]
     fields += [("id", Any, msgspec.UNSET), ("epoch", Any, None), ("input", Any, None)]
     fields += [("target", Any, ""), ("choices", Any, None), ("metadata", Any, None)]
-    fields += [("attachments", Any, None)] + [(name, Any, None) for name in REFUSED]
-    fields += [(f"x_{index}", Any, None) for index in range(len(extra))]
+    fields += [("attachments", Any, None)]  # the _READ fields, then the optional ones
+    fields += [(name, msgspec.Raw, None) for name in REFUSED]
+    fields += [(f"x_{index}", msgspec.Raw, None) for index in range(len(extra))]
     rename = {f"x_{index}": name for index, name in enumerate(extra)}
     return msgspec.defstruct(
         "InspectSample", fields, forbid_unknown_fields=True, gc=False, rename=rename
@@ -139,11 +150,12 @@ def _member(archive: zipfile.ZipFile, name: str, path: Path, kind: Any) -> Any:
     where = f"{path}:{name}"
     data = read_member(archive, name, where)
     try:
+        _check_json(data)
         return msgspec.json.decode(data, type=kind)
     except msgspec.ValidationError as exc:
         _refused(str(exc), "", where)
     except msgspec.DecodeError as exc:
-        raise _error(f"not JSON: {exc}", where) from None
+        raise _decode_error(data, exc, where) from None
 
 
 def _member_order(name: str) -> tuple[int, int | str, int]:
@@ -161,17 +173,44 @@ def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
     fields.append(("samples", list[rows.row_type] | None, None))  # type: ignore[name-defined]
     log_type = msgspec.defstruct("InspectLog", fields, gc=False)
     where = str(path)
+    data = path.read_bytes()
     try:
-        log = msgspec.json.decode(path.read_bytes(), type=log_type)
+        _check_json(data)
+        log = msgspec.json.decode(data, type=log_type)
     except msgspec.ValidationError as exc:
         _refused(str(exc), ".samples", where)
     except msgspec.DecodeError as exc:
-        raise _error(f"not JSON: {exc}", where) from None
+        raise _decode_error(data, exc, where) from None
     if log.eval is msgspec.UNSET:
         raise _error("not an inspect_ai log: no 'eval' key", where, "eval")
     rows.rows = [(where, row) for row in log.samples or ()]
     header = {name: getattr(log, name) for name in _HEADER}
     return {name: value for name, value in header.items() if value is not msgspec.UNSET}
+
+
+def decode(value: Any) -> Any:
+    """``value`` decoded when it is still JSON text (``msgspec.Raw``)."""
+    return _ANY.decode(value) if type(value) is msgspec.Raw else value
+
+
+def _check_json(data: bytes) -> None:
+    """Check that the whole text is UTF-8, which skipping a value does not (the rest of JSON's
+    syntax it checks); what is not is refused with the decoder's own words."""
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            msgspec.json.decode(data)
+
+
+def _decode_error(data: bytes, exc: msgspec.DecodeError, where: str) -> ImportFormatError:
+    """The error of text that is not JSON, in the words of the untyped decoder (skipping a
+    value words some errors differently)."""
+    try:
+        msgspec.json.decode(data)
+    except msgspec.DecodeError as untyped:
+        exc = untyped
+    return _error(f"not JSON: {exc}", where)
 
 
 def _refused(message: str, prefix: str, where: str) -> Any:

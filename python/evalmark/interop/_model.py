@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,49 @@ from evalmark.errors import ImportFormatError, Problem
 from evalmark.samples._case import TestCase
 from evalmark.samples._sample import Sample
 
-__all__ = ["Imported", "ImportedConversation", "Losses", "jsonl_rows", "source_hash"]
+__all__ = [
+    "Deferred",
+    "Imported",
+    "ImportedConversation",
+    "Losses",
+    "jsonl_rows",
+    "source_hash",
+]
+
+
+class Deferred:
+    """Samples an importer builds only when they are first read: ``build`` makes them;
+    ``names`` and ``expected`` are their names and expected outputs, known already (what
+    :meth:`Imported.columns` needs). ``build`` must not fail: the importer has checked
+    everything it reads before it returns."""
+
+    def __init__(
+        self,
+        build: Callable[[], tuple[Sample, ...]],
+        names: Sequence[str],
+        expected: Sequence[str | None],
+    ) -> None:
+        self.build = build
+        self.names = names
+        self.expected = expected
+
+
+class _SamplesField:
+    """``Imported.samples``: a tuple, or a :class:`Deferred` built on first read."""
+
+    def __get__(self, instance: Any, owner: Any = None) -> tuple[Sample, ...]:
+        if instance is None:
+            raise AttributeError("samples")  # the field has no default
+        value = instance.__dict__["_samples"]
+        if isinstance(value, Deferred):
+            value = value.build()
+            instance.__dict__["_samples"] = value
+        return value  # type: ignore[no-any-return]
+
+    def __set__(self, instance: Any, value: tuple[Sample, ...] | Deferred) -> None:
+        if "_samples" in instance.__dict__:
+            raise AttributeError("cannot assign to field 'samples'")
+        instance.__dict__["_samples"] = value
 
 
 @dataclass(frozen=True)
@@ -46,7 +88,7 @@ class Imported:
     version: str
     files: tuple[str, ...]
     sha256: str
-    samples: tuple[Sample, ...]
+    samples: _SamplesField = _SamplesField()
     checks: tuple[Any, ...]
     outputs: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     lost: tuple[str, ...] = ()
@@ -65,6 +107,24 @@ class Imported:
             "lost": list(self.lost),
             **({"kept": dict(self.kept)} if self.kept else {}),
         }
+
+    def columns(self, build: str) -> tuple[list[str | None], list[str]]:
+        """The expected outputs (None for a sample with several or none) and the recorded
+        answers of ``build``, of the samples it answers, in order: what batch metrics read.
+        An importer that defers its samples gives them without building a sample."""
+        answers = self.outputs[build]
+        pending = self.__dict__["_samples"]
+        if isinstance(pending, Deferred):
+            pairs = zip(pending.names, pending.expected, strict=True)
+        else:
+            pairs = ((s.name, s.expected_output) for s in pending)
+        expected: list[str | None] = []
+        actual: list[str] = []
+        for name, wanted in pairs:
+            if name in answers:
+                expected.append(wanted)
+                actual.append(answers[name])
+        return expected, actual
 
     def test_cases(self, build: str) -> tuple[TestCase, ...]:
         """The recorded answers of ``build`` as test cases (question, answer, expected)."""

@@ -48,7 +48,14 @@ class _Output(msgspec.Struct, gc=False):
     choices: msgspec.Raw = _NULL
 
 
+class _Score(msgspec.Struct, gc=False):
+    """What the re-score compares in a recorded score: its value (the rest is skipped)."""
+
+    value: Any = None
+
+
 _OUTPUT = msgspec.json.Decoder(_Output)
+_SCORES = msgspec.json.Decoder(dict[str, _Score] | None)
 _SCORERS = {"match": "match", "inspect_ai/match": "match"}
 _SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
 
@@ -104,6 +111,16 @@ def _answer(output: Any, where: str) -> str:
             {"completion": found.completion, "choices": decode(found.choices)}, where
         )
     return _completion(_dict(output), where)
+
+
+def _scores(scores: Any) -> Mapping[str, Any]:
+    """The recorded scores by scorer (each score's value only, when it is JSON text)."""
+    if type(scores) is msgspec.Raw:
+        try:
+            return _SCORES.decode(scores)
+        except msgspec.ValidationError:  # not an object of objects: read as it is
+            scores = decode(scores)
+    return _dict(scores)
 
 
 def _tool_calls(messages: Any) -> tuple[ToolCall, ...]:
@@ -241,20 +258,23 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         name = f"{task}-{row.id}"
         epoch = int(row.epoch or 1)
         build = model if epochs == 1 else f"{model}-epoch-{epoch}"
-        if name not in firsts:
+        first = firsts.get(name)
+        if first is None:
             if not isinstance(row.input, (str, list)):
                 raise _error("'input' must be a text or a list of messages", where, "input")
-            firsts[name] = (row, _targets(row.target, where))
-        answer = _answer(row.output, where)
-        if name in outputs.setdefault(build, {}):
-            raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
-        outputs[build][name] = answer
-        recorded.setdefault(name, {})[build] = values[:count]
-        if name not in calls:
+            first = firsts[name] = (row, _targets(row.target, where))
+            recorded[name] = {}
             calls[name] = _tool_calls(row.messages)
+        answer = _answer(row.output, where)
+        answers = outputs.get(build)
+        if answers is None:
+            answers = outputs[build] = {}
+        elif name in answers:
+            raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
+        answers[name] = answer
+        recorded[name][build] = values[:count]
         if rescored:
-            scores = _dict(decode(row.scores))
-            _parity(rescored, name, firsts[name][1], answer, scores, where)
+            _parity(rescored, name, first[1], answer, _scores(row.scores), where)
     samples = Deferred(
         lambda: _samples(firsts, recorded),
         list(firsts),
@@ -266,7 +286,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         format="inspect",
         version=f"{kind} log v2",
         files=(str(path),),
-        sha256=source_hash([path]),
+        sha256=source_hash([path], {path: rows.data} if rows.data is not None else None),
         samples=samples,
         checks=tuple({"inspect-scorer": options} for options in checks.values()),
         outputs=outputs,
@@ -354,7 +374,10 @@ def _parity(
         if scorer not in scores:
             continue
         score = scores[scorer]
-        value = score.get("value") if type(score) is dict else None
+        if type(score) is _Score:
+            value = score.value
+        else:
+            value = score.get("value") if type(score) is dict else None
         wanted = _VERDICTS.get(value) if isinstance(value, str) else None
         if len(targets) == 1:
             got = inspect_match(

@@ -74,6 +74,7 @@ class Rows:
         self.row_type = row_type
         self.extra = tuple((name, f"x_{index}") for index, name in enumerate(extra))
         self.rows: list[tuple[str, Any]] = []
+        self.data: bytes | None = None  # the ``.json`` log's bytes
 
     def optional(self) -> tuple[tuple[str, int], ...]:
         """The fields that hold nothing unless set: their name in the log and their index in
@@ -173,7 +174,7 @@ def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
     fields.append(("samples", list[rows.row_type] | None, None))  # type: ignore[name-defined]
     log_type = msgspec.defstruct("InspectLog", fields, gc=False)
     where = str(path)
-    data = path.read_bytes()
+    data = rows.data = path.read_bytes()
     try:
         _check_json(data)
         log = msgspec.json.decode(data, type=log_type)

@@ -147,15 +147,17 @@ class Imported:
         return tuple(cases)
 
 
-def source_hash(paths: Iterable[Path]) -> str:
-    """SHA-256 over the files' names and bytes, in the order given.
+def source_hash(paths: Iterable[Path], read: Mapping[Path, bytes] | None = None) -> str:
+    """SHA-256 over the files' names and bytes, in the order given (``read``: the bytes of
+    files already read, not read again).
 
     Each name and each content goes in behind its length (8 bytes, big-endian), so two
     different lists of files never feed the digest the same bytes: no name or content can
     pass for the end of one file and the start of the next."""
     digest = hashlib.sha256()
     for path in paths:
-        for part in (path.name.encode("utf-8", "surrogateescape"), path.read_bytes()):
+        content = read[path] if read is not None and path in read else path.read_bytes()
+        for part in (path.name.encode("utf-8", "surrogateescape"), content):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
     return digest.hexdigest()

@@ -197,6 +197,8 @@ def as_mapping(value: Any) -> Mapping[str, Any]:
     """``value`` when it is a mapping, else an empty one."""
     if type(value) is dict:  # what JSON decodes to: no abstract-class check needed
         return value
+    if value is None:
+        return {}
     return value if isinstance(value, Mapping) else {}
 
 

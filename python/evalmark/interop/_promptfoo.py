@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark._files.source import gc_paused
-from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
+from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, source_hash
 from evalmark.interop._promptfoo_reader import Reader, render
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._promptfoo import PROMPTFOO_ASSERT_TYPES
@@ -199,10 +199,15 @@ def _config_tests(reader: Reader, config: Mapping[str, Any]) -> list[dict[str, A
     return [_test(reader, test, default, where) for test, where in raw]
 
 
-def _sample(name: str, question: str, test: Mapping[str, Any], results: Any) -> Sample:
+def _expected_output(test: Mapping[str, Any]) -> str:
+    """The test's expected output: its first ``equals`` assertion's value, else empty."""
     expected = next(
         (a["value"] for a in test["assert"] if a["type"] == "equals" and "value" in a), ""
     )
+    return expected if isinstance(expected, str) else str(expected)
+
+
+def _sample(name: str, question: str, test: Mapping[str, Any], results: Any) -> Sample:
     metadata: dict[str, Any] = {
         "promptfoo-vars": dict(test["vars"]),
         "promptfoo-assert": test["assert"],
@@ -218,7 +223,7 @@ def _sample(name: str, question: str, test: Mapping[str, Any], results: Any) -> 
     return Sample(
         name=name,
         parameters=Parameters([question]),
-        expected_output=expected if isinstance(expected, str) else str(expected),
+        expected_output=_expected_output(test),
         metadata=metadata,
     )
 
@@ -233,7 +238,8 @@ def _from_config(reader: Reader, config: Mapping[str, Any]) -> Imported:
             question = render(reader, prompt, test["vars"], ("prompts", p))
             samples.append(_sample(f"test-{t + 1}-prompt-{p + 1}", question, test, None))
     kept = {"providers": config["providers"]} if "providers" in config else {}
-    return _imported(reader, "config", samples, {}, kept)
+    asserts = [s.metadata["promptfoo-assert"] for s in samples]
+    return _imported(reader, "config", tuple(samples), asserts, {}, kept)
 
 
 def _build_name(provider: Any, taken: dict[str, str]) -> str:
@@ -295,10 +301,24 @@ def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
         if rest:
             verdict["response"] = rest
         verdicts.setdefault(name, {})[build] = verdict
-    samples = [_sample(n, questions[n], tests[n], verdicts[n]) for n in questions]
+    samples = Deferred(  # built when first read: everything in them is checked by now
+        lambda: _samples(questions, tests, verdicts),
+        list(questions),
+        [_expected_output(tests[n]) for n in questions],
+    )
     kept = {k: doc[k] for k in doc if k != "results"}
     kept.update({k: body[k] for k in body if k not in {"results", "version"}})
-    return _imported(reader, "results-3", samples, outputs, kept)
+    asserts = [tests[n]["assert"] for n in questions]
+    return _imported(reader, "results-3", samples, asserts, outputs, kept)
+
+
+def _samples(
+    questions: Mapping[str, str],
+    tests: Mapping[str, Mapping[str, Any]],
+    verdicts: Mapping[str, Any],
+) -> tuple[Sample, ...]:
+    with gc_paused(promote=True):
+        return tuple(_sample(n, questions[n], tests[n], verdicts[n]) for n in questions)
 
 
 def _json_text(value: Any) -> str:
@@ -308,17 +328,14 @@ def _json_text(value: Any) -> str:
 def _imported(
     reader: Reader,
     version: str,
-    samples: list[Sample],
+    samples: tuple[Sample, ...] | Deferred,
+    asserts: list[list[dict[str, Any]]],
     outputs: dict[str, dict[str, str]],
     kept: Mapping[str, Any],
 ) -> Imported:
     checks: tuple[Any, ...] = ()
-    if any(s.metadata["promptfoo-assert"] for s in samples):
-        graded = any(
-            a["type"] in PROMPTFOO_JUDGED_TYPES
-            for s in samples
-            for a in s.metadata["promptfoo-assert"]
-        )
+    if any(asserts):
+        graded = any(a["type"] in PROMPTFOO_JUDGED_TYPES for each in asserts for a in each)
         checks = (
             ({"promptfoo-asserts": {"llm-rubric": "judge"}},) if graded else ("promptfoo-asserts",)
         )
@@ -327,7 +344,7 @@ def _imported(
         version=version,
         files=tuple(str(p) for p in reader.files),
         sha256=source_hash(reader.files),
-        samples=tuple(samples),
+        samples=samples,
         checks=checks,
         outputs=outputs,
         lost=reader.losses.used(),

@@ -93,13 +93,18 @@ def _test(reader: Reader, test: Any, default: Mapping[str, Any], where: Any) -> 
         raise reader.error("a test must be a mapping (vars, assert...)", where)
     for key in () if _TEST_KEYS.issuperset(test) else sorted(set(test) - _TEST_KEYS):
         reader.refuse(f"test.{key}", f"test option {key!r} is not carried", (*where, key))
-    variables = {**as_mapping(default.get("vars")), **as_mapping(test.get("vars"))}
+    own = as_mapping(test.get("vars"))
+    variables = {**as_mapping(default.get("vars")), **own} if default else dict(own)
     for name, value in variables.items():
         if type(value) in _PLAIN:
             continue
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             reader.refuse(f"vars.{name}", f"var {name!r} is not text or a number", where)
-    asserts = _assertions(reader, default.get("assert"), variables, ("defaultTest", "assert"))
+    asserts = (
+        _assertions(reader, default.get("assert"), variables, ("defaultTest", "assert"))
+        if default
+        else []
+    )
     asserts += _assertions(reader, test.get("assert"), variables, (*where, "assert"))
     threshold = test.get("threshold", default.get("threshold"))
     return {
@@ -270,7 +275,7 @@ def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
         raise reader.error("'results.results' must be a list", ("results", "results"))
     questions: dict[str, str] = {}
     tests: dict[str, dict[str, Any]] = {}
-    verdicts: dict[str, dict[str, Any]] = {}
+    verdicts: dict[str, dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
     outputs: dict[str, dict[str, str]] = {}
     taken: dict[str, str] = {}
     for index, row in enumerate(rows):
@@ -296,11 +301,7 @@ def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
         if name in outputs.setdefault(build, {}):
             raise reader.error(f"build {build} answers {name} twice (repeat runs)", at)
         outputs[build][name] = answer
-        verdict = {k: row[k] for k in _RESULT_VERDICT if k in row}
-        rest = {k: v for k, v in response.items() if k != "output"}
-        if rest:
-            verdict["response"] = rest
-        verdicts.setdefault(name, {})[build] = verdict
+        verdicts.setdefault(name, {})[build] = (row, response)  # read when samples are built
     samples = Deferred(  # built when first read: everything in them is checked by now
         lambda: _samples(questions, tests, verdicts),
         list(questions),
@@ -315,10 +316,22 @@ def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
 def _samples(
     questions: Mapping[str, str],
     tests: Mapping[str, Mapping[str, Any]],
-    verdicts: Mapping[str, Any],
+    verdicts: Mapping[str, Mapping[str, tuple[Mapping[str, Any], Mapping[str, Any]]]],
 ) -> tuple[Sample, ...]:
     with gc_paused(promote=True):
-        return tuple(_sample(n, questions[n], tests[n], verdicts[n]) for n in questions)
+        return tuple(
+            _sample(n, questions[n], tests[n], {b: _verdict(*v) for b, v in verdicts[n].items()})
+            for n in questions
+        )
+
+
+def _verdict(row: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
+    """promptfoo's verdict on one answer, and what its response holds beyond the output."""
+    verdict = {k: row[k] for k in _RESULT_VERDICT if k in row}
+    rest = {k: v for k, v in response.items() if k != "output"}
+    if rest:
+        verdict["response"] = rest
+    return verdict
 
 
 def _json_text(value: Any) -> str:

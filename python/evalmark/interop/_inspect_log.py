@@ -61,7 +61,7 @@ _READ = ("id", "epoch", "input", "target", "choices", "metadata", "attachments")
 # The log's own fields (the ``.json`` log; the ``.eval`` zip's header is read as it is).
 _HEADER = ("version", "status", "eval", "plan", "results", "stats", "reductions", "tags")
 _HEADER += ("metadata", "invalidated")
-_UNKNOWN = re.compile(r"^Object contains unknown field `(.*)`(?: - at `\$(.*)`)?$", re.DOTALL)
+_UNKNOWN = re.compile(r"^Object contains unknown field `(.*?)`(?: - at `\$(.*)`)?$", re.DOTALL)
 _ANY = msgspec.json.Decoder()
 _SAMPLE_AT = re.compile(r"^\.samples\[\d+\]$")
 

@@ -36,7 +36,7 @@ _LOSS_NAMES = {"events_data": "events"}
 # ``reductions.json``; its ``summaries.json`` and ``_journal/`` repeat the samples).
 _KEPT_LOG = ("eval", "plan", "results", "stats", "reductions", "tags", "metadata", "invalidated")
 _KEBAB = tuple(key.replace("_", "-") for key in PER_EPOCH)
-_EMPTY = (None, [], {}, "")
+_EMPTY: tuple[Any, ...] = (None, [], {}, "")
 _NULL = msgspec.Raw(b"null")
 _EMPTY_RAW = (None, _NULL, msgspec.Raw(b"[]"), msgspec.Raw(b"{}"), msgspec.Raw(b'""'))
 
@@ -117,7 +117,7 @@ def _scores(scores: Any) -> Mapping[str, Any]:
     """The recorded scores by scorer (each score's value only, when it is JSON text)."""
     if type(scores) is msgspec.Raw:
         try:
-            return _SCORES.decode(scores)
+            return _SCORES.decode(scores) or {}
         except msgspec.ValidationError:  # not an object of objects: read as it is
             scores = decode(scores)
     return _dict(scores)

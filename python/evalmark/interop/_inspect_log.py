@@ -59,8 +59,18 @@ REFUSED = {
 }
 _READ = ("id", "epoch", "input", "target", "choices", "metadata", "attachments")
 # The log's own fields (the ``.json`` log; the ``.eval`` zip's header is read as it is).
-_HEADER = ("version", "status", "eval", "plan", "results", "stats", "reductions", "tags")
-_HEADER += ("metadata", "invalidated")
+_HEADER = (
+    "version",
+    "status",
+    "eval",
+    "plan",
+    "results",
+    "stats",
+    "reductions",
+    "tags",
+    "metadata",
+    "invalidated",
+)
 _UNKNOWN = re.compile(r"^Object contains unknown field `(.*?)`(?: - at `\$(.*)`)?$", re.DOTALL)
 _ANY = msgspec.json.Decoder()
 _SAMPLE_AT = re.compile(r"^\.samples\[\d+\]$")
@@ -177,7 +187,7 @@ def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
     data = rows.data = path.read_bytes()
     try:
         _check_json(data)
-        log = msgspec.json.decode(data, type=log_type)
+        log: Any = msgspec.json.decode(data, type=log_type)
     except msgspec.ValidationError as exc:
         _refused(str(exc), ".samples", where)
     except msgspec.DecodeError as exc:

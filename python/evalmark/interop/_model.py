@@ -89,7 +89,7 @@ class Imported:
     files: tuple[str, ...]
     sha256: str
     samples: _SamplesField = _SamplesField()
-    checks: tuple[Any, ...]
+    checks: tuple[Any, ...]  # type: ignore[misc]  # samples has no default (a descriptor)
     outputs: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     lost: tuple[str, ...] = ()
     kept: Mapping[str, Any] = field(default_factory=dict)
@@ -114,6 +114,7 @@ class Imported:
         An importer that defers its samples gives them without building a sample."""
         answers = self.outputs[build]
         pending = self.__dict__["_samples"]
+        pairs: Iterable[tuple[str, str | None]]
         if isinstance(pending, Deferred):
             pairs = zip(pending.names, pending.expected, strict=True)
         else:

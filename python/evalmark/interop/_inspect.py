@@ -15,6 +15,7 @@ log's ``eval``, ``plan``, ``results`` and ``stats`` are kept verbatim in ``sourc
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -236,25 +237,26 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     outputs: dict[str, dict[str, str]] = {}
     recorded: dict[str, dict[str, tuple[Any, ...]]] = {}
     calls: dict[str, tuple[ToolCall, ...]] = {}
-    optional = rows.optional()
     rescored = tuple(
         (name, o["scorer"], o.get("location", "end"), o["ignore-case"])
         for name, o in checks.items()
     )
-    astuple, unset, count = msgspec.structs.astuple, msgspec.UNSET, len(_KEBAB)
+    names, optional_values = rows.optional()
+    unset, per_epoch, checked = msgspec.UNSET, attrgetter(*PER_EPOCH), None
     for where, row in rows.rows:
         if row.id is unset:
             raise _error("a sample needs an 'id'", where, "id")
-        values = astuple(row)
-        for field, index in optional:
-            if values[index] in _EMPTY_RAW or decode(values[index]) in _EMPTY:
-                continue
-            loss = _LOSS_NAMES.get(field, field)
-            what = REFUSED.get(loss, f"sample field {field!r} is not carried")
-            losses.refuse(loss, what, where, None, field)
+        values = optional_values(row)
+        if values != checked:  # rows mostly repeat the last one's (empty) optional fields
+            for field, value in zip(names, values, strict=True):
+                if value in _EMPTY_RAW or decode(value) in _EMPTY:
+                    continue
+                loss = _LOSS_NAMES.get(field, field)
+                what = REFUSED.get(loss, f"sample field {field!r} is not carried")
+                losses.refuse(loss, what, where, None, field)
+            checked = values
         if row.attachments:  # only a log with attachments refers to them
             row = _resolved(row, where)
-            values = astuple(row)
         name = f"{task}-{row.id}"
         epoch = int(row.epoch or 1)
         build = model if epochs == 1 else f"{model}-epoch-{epoch}"
@@ -272,7 +274,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         elif name in answers:
             raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
         answers[name] = answer
-        recorded[name][build] = values[:count]
+        recorded[name][build] = per_epoch(row)
         if rescored:
             _parity(rescored, name, first[1], answer, _scores(row.scores), where)
     samples = Deferred(

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,7 @@ from evalmark.interop._zip import read_member
 
 __all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "read_log"]
 
-# Per-epoch fields carried in the metadata ``inspect-results.<build>`` (first in each row, in
-# this order, so they are the row's first values).
+# Per-epoch fields carried in the metadata ``inspect-results.<build>``.
 PER_EPOCH = (
     "scores",
     "messages",
@@ -86,12 +86,11 @@ class Rows:
         self.rows: list[tuple[str, Any]] = []
         self.data: bytes | None = None  # the ``.json`` log's bytes
 
-    def optional(self) -> tuple[tuple[str, int], ...]:
-        """The fields that hold nothing unless set: their name in the log and their index in
-        a row's values (``msgspec.structs.astuple``), by name."""
-        names = [*REFUSED, *(name for name, _ in self.extra)]
-        start = len(PER_EPOCH) + len(_READ)
-        return tuple(sorted((name, start + index) for index, name in enumerate(names)))
+    def optional(self) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+        """The fields that hold nothing unless set: their names in the log, by name, and a
+        function giving their values in a row, in that order."""
+        fields = sorted([*((name, name) for name in REFUSED), *self.extra])
+        return tuple(n for n, _ in fields), attrgetter(*(a for _, a in fields))
 
 
 def _row_type(extra: tuple[str, ...]) -> type[Any]:

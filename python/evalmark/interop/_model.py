@@ -81,7 +81,8 @@ class Imported:
     ``allow_loss``; ``kept`` what the source holds that no check reads (kept verbatim);
     ``extra`` the test-case fields of a sample beyond its answer (retrieved context, tool
     calls), by sample name; ``conversations`` the multi-turn cases (a source holds samples or
-    conversations, not both).
+    conversations, not both). An importer may give ``samples`` as a :class:`Deferred`: they
+    are built when first read (:meth:`columns` reads a build's pairs without them).
     """
 
     format: str

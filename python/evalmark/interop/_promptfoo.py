@@ -206,10 +206,11 @@ def _config_tests(reader: Reader, config: Mapping[str, Any]) -> list[dict[str, A
 
 def _expected_output(test: Mapping[str, Any]) -> str:
     """The test's expected output: its first ``equals`` assertion's value, else empty."""
-    expected = next(
-        (a["value"] for a in test["assert"] if a["type"] == "equals" and "value" in a), ""
-    )
-    return expected if isinstance(expected, str) else str(expected)
+    for entry in test["assert"]:
+        if entry["type"] == "equals" and "value" in entry:
+            value = entry["value"]
+            return value if isinstance(value, str) else str(value)
+    return ""
 
 
 def _sample(name: str, question: str, test: Mapping[str, Any], results: Any) -> Sample:
@@ -248,10 +249,9 @@ def _from_config(reader: Reader, config: Mapping[str, Any]) -> Imported:
 
 
 def _build_name(provider: Any, taken: dict[str, str]) -> str:
-    ident = (
-        provider.get("label") or provider.get("id") if isinstance(provider, Mapping) else provider
-    )
-    key = str(ident)
+    mapping = type(provider) is dict or isinstance(provider, Mapping)
+    ident = provider.get("label") or provider.get("id") if mapping else provider
+    key = ident if type(ident) is str else str(ident)
     if key not in taken:
         base = re.sub(r"[^A-Za-z0-9._-]+", "-", str(ident or "provider")).strip("-") or "provider"
         name, n = base, 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import pickle
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -141,3 +142,10 @@ def test_an_unknown_field_of_an_eval_zip_member_is_refused_naming_the_member(
     with pytest.raises(ImportFormatError, match=r"b_epoch_2\.json: odd field: sample field"):
         read("inspect", path)
     assert read("inspect", path, allow_loss=["odd field"]).lost == ("odd field",)
+
+
+def test_an_import_with_deferred_samples_pickles_with_its_samples() -> None:
+    imported = read("inspect", FIXTURES / "inspect" / "capitals.json")
+    again = pickle.loads(pickle.dumps(imported))
+    assert again == imported
+    assert again.samples == imported.samples

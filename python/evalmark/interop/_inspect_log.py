@@ -121,6 +121,10 @@ def read_log(path: Path) -> tuple[str, Mapping[str, Any], Rows]:
                 return "eval", _read_zip(path, rows), rows
             return "json", _read_json(path, rows), rows
         except _Unknown as unknown:
+            if unknown.field in extra:  # a name the decoder reports but does not match
+                raise _error(
+                    f"sample field {unknown.field!r} cannot be read: rename it", str(path)
+                ) from None
             extra += (unknown.field,)
 
 

@@ -109,10 +109,16 @@ class Imported:
             **({"kept": dict(self.kept)} if self.kept else {}),
         }
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields as pickled: deferred samples built first (a builder does not pickle)."""
+        state = dict(self.__dict__)
+        state["_samples"] = self.samples
+        return state
+
     def columns(self, build: str) -> tuple[list[str | None], list[str]]:
-        """The expected outputs (None for a sample with several or none) and the recorded
-        answers of ``build``, of the samples it answers, in order: what batch metrics read.
-        An importer that defers its samples gives them without building a sample."""
+        """The ``expected_output`` of each sample ``build`` answers (None where a sample has
+        several expected outputs, or none) and its answer, in sample order: what batch
+        metrics read. Deferred samples are not built for it."""
         answers = self.outputs[build]
         pending = self.__dict__["_samples"]
         pairs: Iterable[tuple[str, str | None]]

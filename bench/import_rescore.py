@@ -14,9 +14,10 @@ job runs in a fresh process and is timed from its call to its end (imports not c
 wall time and in CPU time (the process's, all threads):
 
 - peer: `evalmark score` (`score_file`) over the JSONL with the metrics;
-- import + rescore: `evalmark.interop.read(FORMAT, file)` (parsing, the sample model, and for
-  inspect the importer's re-score of every recorded `match`) then the same metric kernels on
-  the imported (expected, answer) pairs.
+- import + rescore: `evalmark.interop.read(FORMAT, file)` (parsing, every check that the
+  import is lossless, and for inspect the importer's re-score of every recorded `match`) then
+  the same metric kernels on the imported (expected, answer) pairs, read with
+  `Imported.columns(build)` (the importers build their samples only when asked for them).
 
 It prints rows/s of each and the ratios to the peer (issue 35's goal: >= 0.5), by wall and by
 CPU time. On a loaded machine the CPU ratio is the one to read. Nothing here fails a build.
@@ -171,9 +172,9 @@ def child(kind: str, source: Path, metrics: str) -> None:
         rows = score_file(source, ScoreOptions(specs)).rows
     else:
         imported = read(kind, source)
-        (answers,) = imported.outputs.values()
-        expected = [s.expected_output or "" for s in imported.samples]
-        actual = [answers[s.name] for s in imported.samples]
+        (build,) = imported.outputs
+        wanted, actual = imported.columns(build)
+        expected = [text or "" for text in wanted]
         for spec in specs:
             spec.compute(expected, actual, None)
         rows = len(actual)

@@ -14,8 +14,8 @@ log's ``eval``, ``plan``, ``results`` and ``stats`` are kept verbatim in ``sourc
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Mapping
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -23,49 +23,40 @@ import msgspec
 
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
-from evalmark.interop._zip import read_member
+from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, decode, read_log
+from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, source_hash
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._inspect import INSPECT_LOCATIONS, inspect_match
 
 __all__ = ["read_inspect"]
 
-# Per-epoch fields carried in the metadata ``inspect-results.<build>`` (under kebab names).
-_PER_EPOCH = (
-    "scores",
-    "messages",
-    "output",
-    "model_usage",
-    "store",
-    "total_time",
-    "working_time",
-    "uuid",
-    "started_at",
-    "completed_at",
-    "error_retries",
-    "limit",
-    "role_usage",
-    "turn_count",
-)
-# Fields read elsewhere, or that hold nothing to carry.
-_READ = {"id", "epoch", "input", "target", "choices", "metadata", "attachments"}
-# Fields that define the sample's environment or record its failure: refused when set.
-_REFUSED = {
-    "sandbox": "the sample's sandbox is not carried",
-    "files": "the files copied into the sample's sandbox are not carried",
-    "setup": "the sample's setup script is not carried",
-    "events": "the run's event transcript is not carried (its messages, output, scores and "
-    "usage are)",
-    "error": "the sample failed and has no answer",
-}
 # The pool the event transcript refers to (inspect 0.3.1xx on): lost with the transcript.
 _LOSS_NAMES = {"events_data": "events"}
-_KNOWN = _READ | set(_PER_EPOCH)
 # The log's own fields kept verbatim in ``source.json`` (the ``.eval`` zip: its header and
 # ``reductions.json``; its ``summaries.json`` and ``_journal/`` repeat the samples).
 _KEPT_LOG = ("eval", "plan", "results", "stats", "reductions", "tags", "metadata", "invalidated")
-_KEBAB = tuple((key, key.replace("_", "-")) for key in _PER_EPOCH)
+_KEBAB = tuple(key.replace("_", "-") for key in PER_EPOCH)
+_EMPTY: tuple[Any, ...] = (None, [], {}, "")
+_NULL = msgspec.Raw(b"null")
+_EMPTY_RAW = (None, _NULL, msgspec.Raw(b"[]"), msgspec.Raw(b"{}"), msgspec.Raw(b'""'))
+
+
+class _Output(msgspec.Struct, gc=False):
+    """What the answer is read from in a sample's ``output`` (the rest is skipped)."""
+
+    completion: Any = None
+    choices: msgspec.Raw = _NULL
+
+
+class _Score(msgspec.Struct, gc=False):
+    """What the re-score compares in a recorded score: its value (the rest is skipped)."""
+
+    value: Any = None
+
+
+_OUTPUT = msgspec.json.Decoder(_Output)
+_SCORES = msgspec.json.Decoder(dict[str, _Score] | None)
 _SCORERS = {"match": "match", "inspect_ai/match": "match"}
 _SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
 
@@ -90,60 +81,6 @@ def _resolve(value: Any, attachments: Mapping[str, Any], where: str) -> Any:
     return value
 
 
-def _read_log(path: Path) -> tuple[str, Mapping[str, Any], list[tuple[str, Any]]]:
-    """The log's kind, its header and its samples (each with where it was read)."""
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
-            if "header.json" not in names:
-                raise _error(
-                    "no header.json member: the log is unfinished (the run is still going or "
-                    "was stopped); finish it or import a complete log",
-                    str(path),
-                    "header.json",
-                )
-            header = dict(as_mapping(_member(archive, "header.json", path)))
-            if "reductions" not in header and "reductions.json" in names:
-                header["reductions"] = _member(archive, "reductions.json", path)
-            members = sorted(
-                (n for n in names if n.startswith("samples/") and n.endswith(".json")),
-                key=_member_order,
-            )
-            samples = [(f"{path}:{n}", _member(archive, n, path)) for n in members]
-        return "eval", header, samples
-    log = _json(path.read_bytes(), str(path))
-    if not isinstance(log, Mapping) or "eval" not in log:
-        raise _error("not an inspect_ai log: no 'eval' key", str(path), "eval")
-    rows = log.get("samples") or []
-    if not isinstance(rows, list):
-        raise _error("'samples' must be a list", str(path), "samples")
-    header = {k: v for k, v in log.items() if k != "samples"}
-    return "json", header, [(str(path), row) for row in rows]
-
-
-def _member(archive: zipfile.ZipFile, name: str, path: Path) -> Any:
-    """Member ``name`` of the ``.eval`` zip, decoded from JSON."""
-    where = f"{path}:{name}"
-    return _json(read_member(archive, name, where), where)
-
-
-def _member_order(name: str) -> tuple[int, int | str, int]:
-    """``samples/ID_epoch_N.json`` ordered by id (numbers as numbers), then epoch."""
-    stem = name[len("samples/") : -len(".json")]
-    sample_id, _, epoch = stem.rpartition("_epoch_")
-    number = int(epoch) if epoch.isdigit() else 0
-    if sample_id.isdigit():
-        return (0, int(sample_id), number)
-    return (1, sample_id, number)
-
-
-def _json(data: bytes, where: str) -> Any:
-    try:
-        return msgspec.json.decode(data)
-    except msgspec.DecodeError as exc:
-        raise _error(f"not JSON: {exc}", where) from None
-
-
 def _completion(output: Mapping[str, Any], where: str) -> str:
     """The answer text: ``output.completion``, else the first choice's text content."""
     if isinstance(output.get("completion"), str):
@@ -162,9 +99,42 @@ def _completion(output: Mapping[str, Any], where: str) -> str:
     raise _error("the sample has no output text", where, "output")
 
 
+def _answer(output: Any, where: str) -> str:
+    """The answer text of a sample's ``output`` (JSON text or decoded)."""
+    if type(output) is msgspec.Raw:
+        try:
+            found = _OUTPUT.decode(output)
+        except msgspec.ValidationError:  # not an object
+            return _completion({}, where)
+        if type(found.completion) is str:
+            return found.completion
+        return _completion(
+            {"completion": found.completion, "choices": decode(found.choices)}, where
+        )
+    return _completion(_dict(output), where)
+
+
+def _scores(scores: Any) -> Mapping[str, Any]:
+    """The recorded scores by scorer (each score's value only, when it is JSON text)."""
+    if type(scores) is msgspec.Raw:
+        try:
+            return _SCORES.decode(scores) or {}
+        except msgspec.ValidationError:  # not an object of objects: read as it is
+            scores = decode(scores)
+    return _dict(scores)
+
+
 def _tool_calls(messages: Any) -> tuple[ToolCall, ...]:
     """The assistant's tool calls, each with the result of the tool message answering it."""
-    if not any(type(m) is dict and m.get("tool_calls") for m in messages):
+    if type(messages) is msgspec.Raw:
+        if b'"tool_calls"' not in bytes(messages):
+            return ()
+        messages = decode(messages)
+    messages = messages or []
+    for m in messages:
+        if type(m) is dict and m.get("tool_calls"):
+            break
+    else:
         return ()
     results = {
         m.get("tool_call_id"): m.get("content")
@@ -232,9 +202,7 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if type(value) is dict else {}
 
 
-def _verdict(score: Any) -> bool | None:
-    value = _dict(score).get("value")
-    return {"C": True, "I": False}.get(value) if isinstance(value, str) else None
+_VERDICTS = {"C": True, "I": False}
 
 
 def read_inspect(path: Path, losses: Losses) -> Imported:
@@ -244,7 +212,7 @@ def read_inspect(path: Path, losses: Losses) -> Imported:
 
 
 def _read_inspect(path: Path, losses: Losses) -> Imported:
-    kind, header, rows = _read_log(path)
+    kind, header, rows = read_log(path)
     if header.get("version") != 2:
         raise _error(
             f"log version {header.get('version')!r} is not read (version 2 is)",
@@ -264,43 +232,55 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     task = str(spec.get("task") or "inspect").rpartition("/")[2]
     model = str(spec.get("model") or "model").replace("/", "-")
     checks = _checks(header, losses, str(path))
-    epochs = max((int(as_mapping(r).get("epoch") or 1) for _, r in rows), default=1)
-    firsts: dict[str, tuple[Mapping[str, Any], str, list[str]]] = {}
+    epochs = max((int(r.epoch or 1) for _, r in rows.rows), default=1)
+    firsts: dict[str, tuple[Any, list[str]]] = {}
     outputs: dict[str, dict[str, str]] = {}
-    recorded: dict[str, dict[str, Any]] = {}
+    recorded: dict[str, dict[str, tuple[Any, ...]]] = {}
     calls: dict[str, tuple[ToolCall, ...]] = {}
-    for where, row in rows:
-        if not isinstance(row, dict) or "id" not in row:
+    rescored = tuple(
+        (name, o["scorer"], o.get("location", "end"), o["ignore-case"])
+        for name, o in checks.items()
+    )
+    names, optional_values = rows.optional()
+    unset, per_epoch, checked = msgspec.UNSET, attrgetter(*PER_EPOCH), None
+    for where, row in rows.rows:
+        if row.id is unset:
             raise _error("a sample needs an 'id'", where, "id")
-        for field in sorted(row.keys() - _KNOWN):
-            if row[field] in (None, [], {}, ""):
-                continue
-            loss = _LOSS_NAMES.get(field, field)
-            what = _REFUSED.get(loss, f"sample field {field!r} is not carried")
-            losses.refuse(loss, what, where, None, field)
-        if row.get("attachments"):  # only a log with attachments refers to them
-            row = _resolve(
-                {k: v for k, v in row.items() if k != "attachments"},
-                as_mapping(row.get("attachments")),
-                where,
-            )
-        name = f"{task}-{row['id']}"
-        epoch = int(row.get("epoch") or 1)
+        values = optional_values(row)
+        if values != checked:  # rows mostly repeat the last one's (empty) optional fields
+            for field, value in zip(names, values, strict=True):
+                if value in _EMPTY_RAW or decode(value) in _EMPTY:
+                    continue
+                loss = _LOSS_NAMES.get(field, field)
+                what = REFUSED.get(loss, f"sample field {field!r} is not carried")
+                losses.refuse(loss, what, where, None, field)
+            checked = values
+        if row.attachments:  # only a log with attachments refers to them
+            row = _resolved(row, where)
+        name = f"{task}-{row.id}"
+        epoch = int(row.epoch or 1)
         build = model if epochs == 1 else f"{model}-epoch-{epoch}"
-        if name not in firsts:
-            firsts[name] = (row, where, _targets(row, where))
-        answer = _completion(_dict(row.get("output")), where)
-        if name in outputs.setdefault(build, {}):
-            raise _error(f"sample {row['id']!r} epoch {epoch} appears twice", where, "id")
-        outputs[build][name] = answer
-        recorded.setdefault(name, {})[build] = {
-            kebab: row[key] for key, kebab in _KEBAB if row.get(key) is not None
-        }
-        calls.setdefault(name, _tool_calls(row.get("messages") or []))
-        _parity(checks, name, firsts[name][2], answer, _dict(row.get("scores")), where)
-    final = tuple(
-        _sample(name, row, where, targets, recorded[name])
-        for name, (row, where, targets) in firsts.items()
+        first = firsts.get(name)
+        if first is None:
+            if not isinstance(row.input, (str, list)):
+                raise _error("'input' must be a text or a list of messages", where, "input")
+            first = firsts[name] = (row, _targets(row.target, where))
+            recorded[name] = {}
+            calls[name] = _tool_calls(row.messages)
+        answer = _answer(row.output, where)
+        answers = outputs.get(build)
+        if answers is None:
+            answers = outputs[build] = {}
+        elif name in answers:
+            raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
+        answers[name] = answer
+        recorded[name][build] = per_epoch(row)
+        if rescored:
+            _parity(rescored, name, first[1], answer, _scores(row.scores), where)
+    samples = Deferred(
+        lambda: _samples(firsts, recorded),
+        list(firsts),
+        [_expected(targets)[0] for _, targets in firsts.values()],
     )
     extra = {n: {"tool_calls": c} for n, c in calls.items() if c} if epochs == 1 else {}
     kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
@@ -308,8 +288,8 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         format="inspect",
         version=f"{kind} log v2",
         files=(str(path),),
-        sha256=source_hash([path]),
-        samples=final,
+        sha256=source_hash([path], {path: rows.data} if rows.data is not None else None),
+        samples=samples,
         checks=tuple({"inspect-scorer": options} for options in checks.values()),
         outputs=outputs,
         lost=losses.used(),
@@ -318,37 +298,72 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     )
 
 
-def _targets(row: Mapping[str, Any], where: str) -> list[str]:
-    target = row.get("target", "")
+def _resolved(row: Any, where: str) -> Any:
+    """``row`` with every attachment it refers to in place (and no attachments left)."""
+    attachments = as_mapping(row.attachments)
+    changes = {
+        field: _resolve(decode(getattr(row, field)), attachments, where)
+        for field in row.__struct_fields__
+        if field != "attachments"
+    }
+    return msgspec.structs.replace(row, **changes, attachments=None)
+
+
+def _targets(target: Any, where: str) -> list[str]:
+    if type(target) is str:
+        return [target]
     targets = [target] if isinstance(target, str) else target
     if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
         raise _error("'target' must be a text or a list of texts", where, "target")
     return targets
 
 
-def _sample(
-    name: str, row: Mapping[str, Any], where: str, targets: list[str], results: dict[str, Any]
-) -> Sample:
-    question = row.get("input")
-    if not isinstance(question, (str, list)):
-        raise _error("'input' must be a text or a list of messages", where, "input")
+def _samples(
+    firsts: Mapping[str, tuple[Any, list[str]]], recorded: Mapping[str, dict[str, tuple[Any, ...]]]
+) -> tuple[Sample, ...]:
+    """The samples, with what each epoch recorded decoded (the import checked all of it)."""
+    with gc_paused(promote=True):
+        return tuple(
+            _sample(name, row, targets, {b: _results(v) for b, v in recorded[name].items()})
+            for name, (row, targets) in firsts.items()
+        )
+
+
+def _results(values: tuple[Any, ...]) -> dict[str, Any]:
+    """The per-epoch fields under their kebab names, decoded, leaving out the unset ones."""
+    return {
+        kebab: decode(value)
+        for kebab, value in zip(_KEBAB, values, strict=True)
+        if value is not None and value != _NULL
+    }
+
+
+def _expected(targets: list[str]) -> tuple[str | None, tuple[str, ...] | None]:
+    """The sample's expected output and outputs for its targets."""
+    if len(targets) == 1:
+        return targets[0], None
+    return (None, tuple(targets)) if targets else ("", None)
+
+
+def _sample(name: str, row: Any, targets: list[str], results: dict[str, Any]) -> Sample:
     metadata = {
-        key: row[field]
-        for key, field in (("inspect-metadata", "metadata"), ("inspect-choices", "choices"))
-        if row.get(field)
+        key: value
+        for key, value in (("inspect-metadata", row.metadata), ("inspect-choices", row.choices))
+        if value
     }
     metadata["inspect-results"] = results
+    expected, several = _expected(targets)
     return Sample(
         name=name,
-        parameters=Parameters([question]),
-        expected_output=targets[0] if len(targets) == 1 else (None if targets else ""),
-        expected_outputs=tuple(targets) if len(targets) > 1 else None,
+        parameters=Parameters([row.input]),
+        expected_output=expected,
+        expected_outputs=several,
         metadata=metadata,
     )
 
 
 def _parity(
-    checks: Mapping[str, Mapping[str, Any]],
+    checks: tuple[tuple[str, str, str, bool], ...],
     name: str,
     targets: list[str],
     answer: str,
@@ -357,22 +372,25 @@ def _parity(
 ) -> None:
     """Refuse when a re-scored scorer disagrees with the score the log recorded."""
     targets = targets or [""]
-    for scorer, options in checks.items():
+    for scorer, kind, location, ignore_case in checks:
         if scorer not in scores:
             continue
-        wanted = _verdict(scores[scorer])
-        got = any(
-            inspect_match(
-                answer,
-                target,
-                scorer=options["scorer"],
-                location=options.get("location", "end"),
-                ignore_case=options["ignore-case"],
+        score = scores[scorer]
+        if type(score) is _Score:
+            value = score.value
+        else:
+            value = score.get("value") if type(score) is dict else None
+        wanted = _VERDICTS.get(value) if isinstance(value, str) else None
+        if len(targets) == 1:
+            got = inspect_match(
+                answer, targets[0], scorer=kind, location=location, ignore_case=ignore_case
             )
-            for target in targets
-        )
+        else:
+            got = any(
+                inspect_match(answer, t, scorer=kind, location=location, ignore_case=ignore_case)
+                for t in targets
+            )
         if wanted is None or wanted != got:
-            value = _dict(scores[scorer]).get("value")
             raise _error(
                 f"sample {name}: the recorded {scorer} score {value!r} differs from the "
                 f"re-score {'C' if got else 'I'}; the log's scorer options may not be the ones "

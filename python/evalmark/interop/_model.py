@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,49 @@ from evalmark.errors import ImportFormatError, Problem
 from evalmark.samples._case import TestCase
 from evalmark.samples._sample import Sample
 
-__all__ = ["Imported", "ImportedConversation", "Losses", "jsonl_rows", "source_hash"]
+__all__ = [
+    "Deferred",
+    "Imported",
+    "ImportedConversation",
+    "Losses",
+    "jsonl_rows",
+    "source_hash",
+]
+
+
+class Deferred:
+    """Samples an importer builds only when they are first read: ``build`` makes them;
+    ``names`` and ``expected`` are their names and expected outputs, known already (what
+    :meth:`Imported.columns` needs). ``build`` must not fail: the importer has checked
+    everything it reads before it returns."""
+
+    def __init__(
+        self,
+        build: Callable[[], tuple[Sample, ...]],
+        names: Sequence[str],
+        expected: Sequence[str | None],
+    ) -> None:
+        self.build = build
+        self.names = names
+        self.expected = expected
+
+
+class _SamplesField:
+    """``Imported.samples``: a tuple, or a :class:`Deferred` built on first read."""
+
+    def __get__(self, instance: Any, owner: Any = None) -> tuple[Sample, ...]:
+        if instance is None:
+            raise AttributeError("samples")  # the field has no default
+        value = instance.__dict__["_samples"]
+        if isinstance(value, Deferred):
+            value = value.build()
+            instance.__dict__["_samples"] = value
+        return value  # type: ignore[no-any-return]
+
+    def __set__(self, instance: Any, value: tuple[Sample, ...] | Deferred) -> None:
+        if "_samples" in instance.__dict__:
+            raise AttributeError("cannot assign to field 'samples'")
+        instance.__dict__["_samples"] = value
 
 
 @dataclass(frozen=True)
@@ -39,15 +81,16 @@ class Imported:
     ``allow_loss``; ``kept`` what the source holds that no check reads (kept verbatim);
     ``extra`` the test-case fields of a sample beyond its answer (retrieved context, tool
     calls), by sample name; ``conversations`` the multi-turn cases (a source holds samples or
-    conversations, not both).
+    conversations, not both). An importer may give ``samples`` as a :class:`Deferred`: they
+    are built when first read (:meth:`columns` reads a build's pairs without them).
     """
 
     format: str
     version: str
     files: tuple[str, ...]
     sha256: str
-    samples: tuple[Sample, ...]
-    checks: tuple[Any, ...]
+    samples: _SamplesField = _SamplesField()
+    checks: tuple[Any, ...]  # type: ignore[misc]  # samples has no default (a descriptor)
     outputs: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     lost: tuple[str, ...] = ()
     kept: Mapping[str, Any] = field(default_factory=dict)
@@ -65,6 +108,31 @@ class Imported:
             "lost": list(self.lost),
             **({"kept": dict(self.kept)} if self.kept else {}),
         }
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields as pickled: deferred samples built first (a builder does not pickle)."""
+        state = dict(self.__dict__)
+        state["_samples"] = self.samples
+        return state
+
+    def columns(self, build: str) -> tuple[list[str | None], list[str]]:
+        """The ``expected_output`` of each sample ``build`` answers (None where a sample has
+        several expected outputs, or none) and its answer, in sample order: what batch
+        metrics read. Deferred samples are not built for it."""
+        answers = self.outputs[build]
+        pending = self.__dict__["_samples"]
+        pairs: Iterable[tuple[str, str | None]]
+        if isinstance(pending, Deferred):
+            pairs = zip(pending.names, pending.expected, strict=True)
+        else:
+            pairs = ((s.name, s.expected_output) for s in pending)
+        expected: list[str | None] = []
+        actual: list[str] = []
+        for name, wanted in pairs:
+            if name in answers:
+                expected.append(wanted)
+                actual.append(answers[name])
+        return expected, actual
 
     def test_cases(self, build: str) -> tuple[TestCase, ...]:
         """The recorded answers of ``build`` as test cases (question, answer, expected)."""
@@ -87,15 +155,17 @@ class Imported:
         return tuple(cases)
 
 
-def source_hash(paths: Iterable[Path]) -> str:
-    """SHA-256 over the files' names and bytes, in the order given.
+def source_hash(paths: Iterable[Path], read: Mapping[Path, bytes] | None = None) -> str:
+    """SHA-256 over the files' names and bytes, in the order given (``read``: the bytes of
+    files already read, not read again).
 
     Each name and each content goes in behind its length (8 bytes, big-endian), so two
     different lists of files never feed the digest the same bytes: no name or content can
     pass for the end of one file and the start of the next."""
     digest = hashlib.sha256()
     for path in paths:
-        for part in (path.name.encode("utf-8", "surrogateescape"), path.read_bytes()):
+        content = read[path] if read is not None and path in read else path.read_bytes()
+        for part in (path.name.encode("utf-8", "surrogateescape"), content):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
     return digest.hexdigest()
@@ -135,6 +205,8 @@ def as_mapping(value: Any) -> Mapping[str, Any]:
     """``value`` when it is a mapping, else an empty one."""
     if type(value) is dict:  # what JSON decodes to: no abstract-class check needed
         return value
+    if value is None:
+        return {}
     return value if isinstance(value, Mapping) else {}
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from evalmark._files.source import gc_paused
-from evalmark.interop._model import Imported, Losses, as_mapping, source_hash
+from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, source_hash
 from evalmark.interop._promptfoo_reader import Reader, render
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._promptfoo import PROMPTFOO_ASSERT_TYPES
@@ -93,13 +93,18 @@ def _test(reader: Reader, test: Any, default: Mapping[str, Any], where: Any) -> 
         raise reader.error("a test must be a mapping (vars, assert...)", where)
     for key in () if _TEST_KEYS.issuperset(test) else sorted(set(test) - _TEST_KEYS):
         reader.refuse(f"test.{key}", f"test option {key!r} is not carried", (*where, key))
-    variables = {**as_mapping(default.get("vars")), **as_mapping(test.get("vars"))}
+    own = as_mapping(test.get("vars"))
+    variables = {**as_mapping(default.get("vars")), **own} if default else dict(own)
     for name, value in variables.items():
         if type(value) in _PLAIN:
             continue
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             reader.refuse(f"vars.{name}", f"var {name!r} is not text or a number", where)
-    asserts = _assertions(reader, default.get("assert"), variables, ("defaultTest", "assert"))
+    asserts = (
+        _assertions(reader, default.get("assert"), variables, ("defaultTest", "assert"))
+        if default
+        else []
+    )
     asserts += _assertions(reader, test.get("assert"), variables, (*where, "assert"))
     threshold = test.get("threshold", default.get("threshold"))
     return {
@@ -199,10 +204,16 @@ def _config_tests(reader: Reader, config: Mapping[str, Any]) -> list[dict[str, A
     return [_test(reader, test, default, where) for test, where in raw]
 
 
+def _expected_output(test: Mapping[str, Any]) -> str:
+    """The test's expected output: its first ``equals`` assertion's value, else empty."""
+    for entry in test["assert"]:
+        if entry["type"] == "equals" and "value" in entry:
+            value = entry["value"]
+            return value if isinstance(value, str) else str(value)
+    return ""
+
+
 def _sample(name: str, question: str, test: Mapping[str, Any], results: Any) -> Sample:
-    expected = next(
-        (a["value"] for a in test["assert"] if a["type"] == "equals" and "value" in a), ""
-    )
     metadata: dict[str, Any] = {
         "promptfoo-vars": dict(test["vars"]),
         "promptfoo-assert": test["assert"],
@@ -218,7 +229,7 @@ def _sample(name: str, question: str, test: Mapping[str, Any], results: Any) -> 
     return Sample(
         name=name,
         parameters=Parameters([question]),
-        expected_output=expected if isinstance(expected, str) else str(expected),
+        expected_output=_expected_output(test),
         metadata=metadata,
     )
 
@@ -233,14 +244,14 @@ def _from_config(reader: Reader, config: Mapping[str, Any]) -> Imported:
             question = render(reader, prompt, test["vars"], ("prompts", p))
             samples.append(_sample(f"test-{t + 1}-prompt-{p + 1}", question, test, None))
     kept = {"providers": config["providers"]} if "providers" in config else {}
-    return _imported(reader, "config", samples, {}, kept)
+    asserts = [s.metadata["promptfoo-assert"] for s in samples]
+    return _imported(reader, "config", tuple(samples), asserts, {}, kept)
 
 
 def _build_name(provider: Any, taken: dict[str, str]) -> str:
-    ident = (
-        provider.get("label") or provider.get("id") if isinstance(provider, Mapping) else provider
-    )
-    key = str(ident)
+    mapping = type(provider) is dict or isinstance(provider, Mapping)
+    ident = provider.get("label") or provider.get("id") if mapping else provider
+    key = ident if type(ident) is str else str(ident)
     if key not in taken:
         base = re.sub(r"[^A-Za-z0-9._-]+", "-", str(ident or "provider")).strip("-") or "provider"
         name, n = base, 1
@@ -264,7 +275,7 @@ def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
         raise reader.error("'results.results' must be a list", ("results", "results"))
     questions: dict[str, str] = {}
     tests: dict[str, dict[str, Any]] = {}
-    verdicts: dict[str, dict[str, Any]] = {}
+    verdicts: dict[str, dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
     outputs: dict[str, dict[str, str]] = {}
     taken: dict[str, str] = {}
     for index, row in enumerate(rows):
@@ -290,15 +301,37 @@ def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
         if name in outputs.setdefault(build, {}):
             raise reader.error(f"build {build} answers {name} twice (repeat runs)", at)
         outputs[build][name] = answer
-        verdict = {k: row[k] for k in _RESULT_VERDICT if k in row}
-        rest = {k: v for k, v in response.items() if k != "output"}
-        if rest:
-            verdict["response"] = rest
-        verdicts.setdefault(name, {})[build] = verdict
-    samples = [_sample(n, questions[n], tests[n], verdicts[n]) for n in questions]
+        verdicts.setdefault(name, {})[build] = (row, response)  # read when samples are built
+    samples = Deferred(  # built when first read: everything in them is checked by now
+        lambda: _samples(questions, tests, verdicts),
+        list(questions),
+        [_expected_output(tests[n]) for n in questions],
+    )
     kept = {k: doc[k] for k in doc if k != "results"}
     kept.update({k: body[k] for k in body if k not in {"results", "version"}})
-    return _imported(reader, "results-3", samples, outputs, kept)
+    asserts = [tests[n]["assert"] for n in questions]
+    return _imported(reader, "results-3", samples, asserts, outputs, kept)
+
+
+def _samples(
+    questions: Mapping[str, str],
+    tests: Mapping[str, Mapping[str, Any]],
+    verdicts: Mapping[str, Mapping[str, tuple[Mapping[str, Any], Mapping[str, Any]]]],
+) -> tuple[Sample, ...]:
+    with gc_paused(promote=True):
+        return tuple(
+            _sample(n, questions[n], tests[n], {b: _verdict(*v) for b, v in verdicts[n].items()})
+            for n in questions
+        )
+
+
+def _verdict(row: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, Any]:
+    """promptfoo's verdict on one answer, and what its response holds beyond the output."""
+    verdict = {k: row[k] for k in _RESULT_VERDICT if k in row}
+    rest = {k: v for k, v in response.items() if k != "output"}
+    if rest:
+        verdict["response"] = rest
+    return verdict
 
 
 def _json_text(value: Any) -> str:
@@ -308,17 +341,14 @@ def _json_text(value: Any) -> str:
 def _imported(
     reader: Reader,
     version: str,
-    samples: list[Sample],
+    samples: tuple[Sample, ...] | Deferred,
+    asserts: list[list[dict[str, Any]]],
     outputs: dict[str, dict[str, str]],
     kept: Mapping[str, Any],
 ) -> Imported:
     checks: tuple[Any, ...] = ()
-    if any(s.metadata["promptfoo-assert"] for s in samples):
-        graded = any(
-            a["type"] in PROMPTFOO_JUDGED_TYPES
-            for s in samples
-            for a in s.metadata["promptfoo-assert"]
-        )
+    if any(asserts):
+        graded = any(a["type"] in PROMPTFOO_JUDGED_TYPES for each in asserts for a in each)
         checks = (
             ({"promptfoo-asserts": {"llm-rubric": "judge"}},) if graded else ("promptfoo-asserts",)
         )
@@ -327,7 +357,7 @@ def _imported(
         version=version,
         files=tuple(str(p) for p in reader.files),
         sha256=source_hash(reader.files),
-        samples=tuple(samples),
+        samples=samples,
         checks=checks,
         outputs=outputs,
         lost=reader.losses.used(),

@@ -1,0 +1,244 @@
+"""Decoding an inspect_ai log into typed samples: the fields a sample may hold are declared,
+and the decoder itself refuses any other (``forbid_unknown_fields``), so a field the importer
+does not know is found while decoding, not by comparing every sample's keys afterwards.
+
+What a sample recorded per epoch (and the refused fields) stays undecoded (``msgspec.Raw``,
+the JSON text) until it is read: the importer decodes the answer and the scores it re-scores,
+and the rest when its samples are built. The whole text is checked to be JSON first, so a
+later decoding cannot fail (a file with no escape and no byte beyond ASCII is checked by
+the typed decoding itself).
+
+A field the decoder refuses is declared on a retry (each unknown name once) and the
+importer decides then, per sample, whether it holds something (a loss) or nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections.abc import Callable, Mapping
+from operator import attrgetter
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from evalmark.errors import ImportFormatError, Problem
+from evalmark.interop._model import as_mapping
+from evalmark.interop._zip import read_member
+
+__all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "read_log"]
+
+# Per-epoch fields carried in the metadata ``inspect-results.<build>``.
+PER_EPOCH = (
+    "scores",
+    "messages",
+    "output",
+    "model_usage",
+    "store",
+    "total_time",
+    "working_time",
+    "uuid",
+    "started_at",
+    "completed_at",
+    "error_retries",
+    "limit",
+    "role_usage",
+    "turn_count",
+)
+# Fields that define the sample's environment or record its failure: refused when set.
+REFUSED = {
+    "sandbox": "the sample's sandbox is not carried",
+    "files": "the files copied into the sample's sandbox are not carried",
+    "setup": "the sample's setup script is not carried",
+    "events": "the run's event transcript is not carried (its messages, output, scores and "
+    "usage are)",
+    "error": "the sample failed and has no answer",
+    # the pool the event transcript refers to (inspect 0.3.1xx on): lost with the transcript
+    "events_data": "",
+}
+_READ = ("id", "epoch", "input", "target", "choices", "metadata", "attachments")
+# The log's own fields (the ``.json`` log; the ``.eval`` zip's header is read as it is).
+_HEADER = (
+    "version",
+    "status",
+    "eval",
+    "plan",
+    "results",
+    "stats",
+    "reductions",
+    "tags",
+    "metadata",
+    "invalidated",
+)
+_UNKNOWN = re.compile(r"^Object contains unknown field `(.*?)`(?: - at `\$(.*)`)?$", re.DOTALL)
+_ANY = msgspec.json.Decoder()
+_SAMPLE_AT = re.compile(r"^\.samples\[\d+\]$")
+
+
+class Rows:
+    """The typed samples of one log: ``rows`` (each with where it was read), and ``extra``,
+    the fields the samples hold beyond the known ones, as (name in the log, attribute)."""
+
+    def __init__(self, row_type: type[Any], extra: tuple[str, ...]) -> None:
+        self.row_type = row_type
+        self.extra = tuple((name, f"x_{index}") for index, name in enumerate(extra))
+        self.rows: list[tuple[str, Any]] = []
+        self.data: bytes | None = None  # the ``.json`` log's bytes
+
+    def optional(self) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+        """The fields that hold nothing unless set: their names in the log, by name, and a
+        function giving their values in a row, in that order."""
+        fields = sorted([*((name, name) for name in REFUSED), *self.extra])
+        return tuple(n for n, _ in fields), attrgetter(*(a for _, a in fields))
+
+
+def _row_type(extra: tuple[str, ...]) -> type[Any]:
+    """The typed sample declaring the known fields and ``extra`` (each as ``x_N``)."""
+    fields: list[tuple[str, Any, Any]] = [(name, msgspec.Raw, None) for name in PER_EPOCH]
+    fields += [("id", Any, msgspec.UNSET), ("epoch", Any, None), ("input", Any, None)]
+    fields += [("target", Any, ""), ("choices", Any, None), ("metadata", Any, None)]
+    fields += [("attachments", Any, None)]  # the _READ fields, then the optional ones
+    fields += [(name, msgspec.Raw, None) for name in REFUSED]
+    fields += [(f"x_{index}", msgspec.Raw, None) for index in range(len(extra))]
+    rename = {f"x_{index}": name for index, name in enumerate(extra)}
+    return msgspec.defstruct(
+        "InspectSample", fields, forbid_unknown_fields=True, gc=False, rename=rename
+    )
+
+
+def _error(message: str, where: str, field: str | None = None) -> ImportFormatError:
+    return ImportFormatError([Problem(message, path=where, record=field)])
+
+
+def read_log(path: Path) -> tuple[str, Mapping[str, Any], Rows]:
+    """The log's kind (``json`` or ``eval``), its header and its typed samples."""
+    extra: tuple[str, ...] = ()
+    while True:
+        rows = Rows(_row_type(extra), extra)
+        try:
+            if zipfile.is_zipfile(path):
+                return "eval", _read_zip(path, rows), rows
+            return "json", _read_json(path, rows), rows
+        except _Unknown as unknown:
+            if unknown.field in extra:  # a name the decoder reports but does not match
+                raise _error(
+                    f"sample field {unknown.field!r} cannot be read: rename it", str(path)
+                ) from None
+            extra += (unknown.field,)
+
+
+class _Unknown(Exception):
+    """A sample holds a field not declared yet: declare it and decode again."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field)
+        self.field = field
+
+
+def _read_zip(path: Path, rows: Rows) -> Mapping[str, Any]:
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        if "header.json" not in names:
+            raise _error(
+                "no header.json member: the log is unfinished (the run is still going or "
+                "was stopped); finish it or import a complete log",
+                str(path),
+                "header.json",
+            )
+        header = dict(as_mapping(_member(archive, "header.json", path, Any)))
+        if "reductions" not in header and "reductions.json" in names:
+            header["reductions"] = _member(archive, "reductions.json", path, Any)
+        members = sorted(
+            (n for n in names if n.startswith("samples/") and n.endswith(".json")),
+            key=_member_order,
+        )
+        for name in members:
+            where = f"{path}:{name}"
+            rows.rows.append((where, _member(archive, name, path, rows.row_type)))
+    return header
+
+
+def _member(archive: zipfile.ZipFile, name: str, path: Path, kind: Any) -> Any:
+    """Member ``name`` of the ``.eval`` zip, decoded from JSON as ``kind``."""
+    where = f"{path}:{name}"
+    data = read_member(archive, name, where)
+    try:
+        _check_json(data)
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.ValidationError as exc:
+        _refused(str(exc), "", where)
+    except msgspec.DecodeError as exc:
+        raise _decode_error(data, exc, where) from None
+
+
+def _member_order(name: str) -> tuple[int, int | str, int]:
+    """``samples/ID_epoch_N.json`` ordered by id (numbers as numbers), then epoch."""
+    stem = name[len("samples/") : -len(".json")]
+    sample_id, _, epoch = stem.rpartition("_epoch_")
+    number = int(epoch) if epoch.isdigit() else 0
+    if sample_id.isdigit():
+        return (0, int(sample_id), number)
+    return (1, sample_id, number)
+
+
+def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
+    fields: list[tuple[str, Any, Any]] = [(name, Any, msgspec.UNSET) for name in _HEADER]
+    fields.append(("samples", list[rows.row_type] | None, None))  # type: ignore[name-defined]
+    log_type = msgspec.defstruct("InspectLog", fields, gc=False)
+    where = str(path)
+    data = rows.data = path.read_bytes()
+    try:
+        _check_json(data)
+        log: Any = msgspec.json.decode(data, type=log_type)
+    except msgspec.ValidationError as exc:
+        _refused(str(exc), ".samples", where)
+    except msgspec.DecodeError as exc:
+        raise _decode_error(data, exc, where) from None
+    if log.eval is msgspec.UNSET:
+        raise _error("not an inspect_ai log: no 'eval' key", where, "eval")
+    rows.rows = [(where, row) for row in log.samples or ()]
+    header = {name: getattr(log, name) for name in _HEADER}
+    return {name: value for name, value in header.items() if value is not msgspec.UNSET}
+
+
+def decode(value: Any) -> Any:
+    """``value`` decoded when it is still JSON text (``msgspec.Raw``)."""
+    return _ANY.decode(value) if type(value) is msgspec.Raw else value
+
+
+def _check_json(data: bytes) -> None:
+    """Check that the whole text is UTF-8, which skipping a value does not (the rest of JSON's
+    syntax it checks); what is not is refused with the decoder's own words."""
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            msgspec.json.decode(data)
+
+
+def _decode_error(data: bytes, exc: msgspec.DecodeError, where: str) -> ImportFormatError:
+    """The error of text that is not JSON, in the words of the untyped decoder (skipping a
+    value words some errors differently)."""
+    try:
+        msgspec.json.decode(data)
+    except msgspec.DecodeError as untyped:
+        exc = untyped
+    return _error(f"not JSON: {exc}", where)
+
+
+def _refused(message: str, prefix: str, where: str) -> Any:
+    """Raise what a validation error of the typed decoding means (``prefix``: the path of
+    the samples list in the document, empty for one sample)."""
+    unknown = _UNKNOWN.match(message)
+    if unknown is not None:
+        at = unknown.group(2) or ""
+        at_sample = _SAMPLE_AT.match(at) if prefix else not at
+        if at_sample:
+            raise _Unknown(unknown.group(1))
+    at = message.rpartition(" - at `$")[2].rstrip("`") if " - at `$" in message else ""
+    if prefix and at == prefix:
+        raise _error("'samples' must be a list", where, "samples")
+    if prefix and not at:
+        raise _error("not an inspect_ai log: no 'eval' key", where, "eval")
+    raise _error("a sample needs an 'id'", where, "id")

@@ -252,4 +252,5 @@ def render(
     parts.append("</section>")
     parts.append(f"<script>{SCRIPT}</script>")
     parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    parts.append("")  # the closing line break, without copying the whole page once more
+    return "\n".join(parts)

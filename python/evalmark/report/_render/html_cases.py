@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from itertools import compress, repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -234,6 +235,7 @@ class CaseRenderer:
 
 
 _NO_OUTPUT = "<em>no output (the application raised)</em>"
+_NO_REASON = "<em>no reason given</em>"
 
 
 class _CheckCells:
@@ -259,19 +261,26 @@ class _CheckCells:
         self.bad = [k for k, (p, e) in enumerate(zip(passed, errored, strict=True)) if e or not p]
         plain = [k for k in column.plain(indices) if verdicts[k] != "error"]
         raws = column.explanations([indices[k] for k in plain])
-        reasons = [judge_reason(raw) for raw in raws]
-        texts = html_texts(reasons + raws)
-        self.plain: dict[int, str] = {}
-        for at, k in enumerate(plain):
-            reason, raw = reasons[at], raws[at]
-            shown = f"<pre>{texts[at]}</pre>" if reason else "<em>no reason given</em>"
-            if not passed[k] and raw and raw.strip() != reason:
-                full = texts[len(plain) + at]
-                shown += (
-                    '<details class="raw"><summary>raw text</summary>'
-                    f"<p>The full reply:</p><pre>{full}</pre></details>"
-                )
-            self.plain[k] = shown
+        # a judge's closing verdict ends with a colon's line: a text without one is its reason
+        reasons = raws.copy()
+        for at in compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))):
+            reasons[at] = judge_reason(raws[at])
+        shown = [
+            _NO_REASON if not reason else f"<pre>{text}</pre>"
+            for reason, text in zip(reasons, html_texts(reasons), strict=True)
+        ]
+        # the raw text is shown (and escaped) only for a failed row whose reason was cut from it
+        full = [
+            at
+            for at, (k, reason, raw) in enumerate(zip(plain, reasons, raws, strict=True))
+            if raw and not passed[k] and raw.strip() != reason
+        ]
+        for at, text in zip(full, html_texts([raws[at] for at in full]), strict=True):
+            shown[at] += (
+                '<details class="raw"><summary>raw text</summary>'
+                f"<p>The full reply:</p><pre>{text}</pre></details>"
+            )
+        self.plain: dict[int, str] = dict(zip(plain, shown, strict=True))
 
     def rows(self, heads: Mapping[tuple[str, str], str], indices: Sequence[int]) -> list[str]:
         """This check's table row of each case (``heads``: a row's opening cells by check and

@@ -243,12 +243,14 @@ def render(
     cases = CaseRenderer(report)
     names = report.sample_names
     positions: list[int] = order[:count].tolist()
-    parts += cases.render_many(
+    shown = cases.render_text(
         positions,
         [_VERDICTS[v] for v in code[positions].tolist()],
         [inputs.get(names[p]) for p in positions],
         [f"case-{p}" for p in positions],
     )
+    if shown:
+        parts.append(shown)
     parts.append("</section>")
     parts.append(f"<script>{SCRIPT}</script>")
     parts.append("</body></html>")

@@ -182,12 +182,15 @@ class ResultColumn:
         cache = self._cache
         if self._explain is None:
             return []  # every row is read whole
+        rows = rows if isinstance(rows, list) else list(rows)
         if self._build is None:
+            if not cache:
+                return list(range(len(rows)))
             return [k for k, i in enumerate(rows) if i not in cache]
         if not isinstance(self._explain, _RowText):
             return []
-        errored = self.errored
-        return [k for k, i in enumerate(rows) if i not in cache and not errored[i]]
+        fine: list[int] = np.flatnonzero(~self.errored[np.asarray(rows, dtype=np.int64)]).tolist()
+        return [k for k in fine if rows[k] not in cache] if cache else fine
 
     def results(self) -> list[EvaluationResult]:
         """Every row as an :class:`EvaluationResult`."""

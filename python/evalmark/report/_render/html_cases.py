@@ -154,6 +154,8 @@ class CaseRenderer:
             if checks
             else [""] * count
         )
+        marks = [check.marks for check in checks]
+        score_texts = [check.score_texts for check in checks]
         blocks = []
         for k, index in enumerate(indices):
             verdict = verdicts[k]
@@ -178,8 +180,8 @@ class CaseRenderer:
                 continue
             parts = [head, f'<p class="error v">The application raised {_e(raised)}</p>']
             parts.append(_CHECKS_HEAD)
-            for check in checks:
-                mark, score = check.marks[k], check.score_texts[k]
+            for j, check in enumerate(checks):
+                mark, score = marks[j][k], score_texts[j][k]
                 parts.append(
                     f'{heads[check.label, mark]}{score}</td><td class="reason">'
                     "<em>see the application's error above</em></td></tr>"

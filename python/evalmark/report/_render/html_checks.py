@@ -76,56 +76,70 @@ class CheckCells:
     ) -> None:
         self.column, self.label = column, label
         rows = np.asarray(indices, dtype=np.int64)
-        passed: list[bool] = column.passed[rows].tolist()
-        errored: list[bool] = column.errored[rows].tolist()
+        passed = column.passed[rows]
+        self._errored: list[bool] = column.errored[rows].tolist()
         self.scores: list[float] = column.scores[rows].tolist()
-        self.marks = [
-            "error" if e else ("pass" if p else "fail")
-            for p, e in zip(passed, errored, strict=True)
-        ]
-        self.codes = np.where(column.errored[rows], 2, np.where(column.passed[rows], 0, 1))
-        self.score_texts = [
-            "—" if e else f"{s:.2f}" for s, e in zip(self.scores, errored, strict=True)
-        ]
-        self.bad = [k for k, (p, e) in enumerate(zip(passed, errored, strict=True)) if e or not p]
-        plain = [k for k in column.plain(indices) if verdicts[k] != "error"]
-        raws = column.explanations([indices[k] for k in plain])
+        self.codes = np.where(column.errored[rows], 2, np.where(passed, 0, 1))
+        self.bad: list[int] = np.flatnonzero(self.codes).tolist()
+        count = len(indices)
+        plain = column.plain(indices)
+        raised = {k for k, verdict in enumerate(verdicts) if verdict == "error"}
+        if raised:
+            plain = [k for k in plain if k not in raised]
+        every = len(plain) == count
+        raws = column.explanations(indices if every else [indices[k] for k in plain])
         # a judge's closing verdict ends with a colon's line: a text without one is its reason
         reasons = raws.copy()
         for at in compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))):
             reasons[at] = judge_reason(raws[at])
-        shown = [
-            _NO_REASON if not reason else f"<pre>{text}</pre>"
-            for reason, text in zip(reasons, html_texts(reasons), strict=True)
-        ]
+        shown = np.full(len(plain), _NO_REASON, dtype=object)
+        given = [at for at, text in enumerate(reasons) if text]
+        shown[given] = [f"<pre>{text}</pre>" for text in html_texts([reasons[at] for at in given])]
         # the raw text is shown (and escaped) only for a failed row whose reason was cut from it
-        full = [
-            at
-            for at, (k, reason, raw) in enumerate(zip(plain, reasons, raws, strict=True))
-            if raw and not passed[k] and raw.strip() != reason
-        ]
+        failed: list[int] = np.flatnonzero(~passed[np.asarray(plain, dtype=np.int64)]).tolist()
+        full = [at for at in failed if raws[at] and raws[at].strip() != reasons[at]]
         for at, text in zip(full, html_texts([raws[at] for at in full]), strict=True):
             shown[at] += (
                 '<details class="raw"><summary>raw text</summary>'
                 f"<p>The full reply:</p><pre>{text}</pre></details>"
             )
-        self.plain: dict[int, str] = dict(zip(plain, shown, strict=True))
+        if every:
+            self._cells: list[str | None] = shown.tolist()
+        else:
+            self._cells = [None] * count
+            for k, cell in zip(plain, shown.tolist(), strict=True):
+                self._cells[k] = cell
+
+    @property
+    def marks(self) -> list[str]:
+        """Each row's verdict: pass, fail or error."""
+        return [_MARKS[c] for c in self.codes.tolist()]
+
+    @property
+    def score_texts(self) -> list[str]:
+        """Each row's score with two decimals (a dash for an error)."""
+        return ["—" if e else f"{s:.2f}" for s, e in zip(self.scores, self._errored, strict=True)]
 
     def reason_cells(self, indices: Sequence[int]) -> list[str]:
         """The reason cell of this check's row of each case."""
-        plain, column = self.plain, self.column
+        cells, column = self._cells, self.column
+        if None not in cells:
+            return cells  # type: ignore[return-value]
         return [
-            plain[k] if k in plain else reason(column[index]) for k, index in enumerate(indices)
+            reason(column[index]) if cell is None else cell
+            for cell, index in zip(cells, indices, strict=True)
         ]
 
     def rows(self, heads: Mapping[tuple[str, str], str], indices: Sequence[int]) -> list[str]:
         """This check's table row of each case (``heads``: a row's opening cells by check and
         verdict)."""
-        plain, column, label = self.plain, self.column, self.label
+        label = self.label
         return [
-            f'{heads[label, mark]}{score}</td><td class="reason">'
-            f"{plain[k] if k in plain else reason(column[index])}</td></tr>"
-            for k, (index, mark, score) in enumerate(
-                zip(indices, self.marks, self.score_texts, strict=True)
+            f'{heads[label, mark]}{score}</td><td class="reason">{cell}</td></tr>'
+            for mark, score, cell in zip(
+                self.marks, self.score_texts, self.reason_cells(indices), strict=True
             )
         ]
+
+
+_MARKS = ("pass", "fail", "error")

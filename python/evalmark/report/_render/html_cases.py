@@ -210,16 +210,22 @@ class CaseRenderer:
         escaped = iter(html_texts([o for o in outputs if o is not None]))
         output_texts = ["" if o is None else next(escaped) for o in outputs]
         checks = [CheckCells(column, label, indices, verdicts) for _, label, column in self.columns]
-        bad_names: list[list[str]] = [[] for _ in range(count)]
-        for (name, _, _), check in zip(self.columns, checks, strict=True):
-            for k in check.bad:
-                bad_names[k].append(name)
+        # the checks a case did not pass, as a bit mask: one note per distinct set
+        masks = np.zeros(count, dtype=np.int64)
+        for j, check in enumerate(checks):
+            masks |= (check.codes != 0).astype(np.int64) << j
+        notes = {
+            mask: self._bad_parts(
+                tuple(name for j, (name, _, _) in enumerate(self.columns) if mask >> j & 1)
+            )
+            for mask in np.unique(masks).tolist()
+        }
+        bad = list(map(notes.__getitem__, masks.tolist()))
         totals = [0.0] * count
         for check in checks:
             totals = [t + s for t, s in zip(totals, check.scores, strict=True)]
         means = [t / len(checks) for t in totals] if checks else totals
         tags = list(map(self._tag_parts, map(report.sample_tags.__getitem__, indices)))
-        bad = list(map(self._bad_parts, map(tuple, bad_names)))
         # a case's shape: its verdict, whether it has an output, each check's mark (base 3)
         verdict_codes = np.array([_CODES[v] for v in verdicts], dtype=np.int64)
         keys = verdict_codes * 2 + np.array([o is not None for o in outputs], dtype=np.int64)

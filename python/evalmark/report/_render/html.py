@@ -243,16 +243,12 @@ def render(
     cases = CaseRenderer(report)
     names = report.sample_names
     positions: list[int] = order[:count].tolist()
-    shown = cases.render_text(
+    ending = f"</section>\n<script>{SCRIPT}</script>\n</body></html>\n"
+    # the page is written by the cases' formatting, around them (no copy of the whole page)
+    return cases.render_text(
         positions,
         [_VERDICTS[v] for v in code[positions].tolist()],
         [inputs.get(names[p]) for p in positions],
         [f"case-{p}" for p in positions],
+        ("\n".join(parts) + "\n", ("\n" if positions else "") + ending),
     )
-    if shown:
-        parts.append(shown)
-    parts.append("</section>")
-    parts.append(f"<script>{SCRIPT}</script>")
-    parts.append("</body></html>")
-    parts.append("")  # the closing line break, without copying the whole page once more
-    return "\n".join(parts)

@@ -196,14 +196,18 @@ class CaseRenderer:
         verdicts: Sequence[str],
         samples: Sequence[Any | None],
         anchors: Sequence[str],
+        around: tuple[str, str] = ("", ""),
     ) -> str:
         """``"\\n".join(self.render_many(...))``, written by one ``%`` formatting: each case
         takes the form of its shape (verdict, output or none, each check's mark) with the same
         slots, so the slots are filled a column at a time; a case with its inputs shown or
-        whose application raised is written by :meth:`render_many` into the first slot."""
+        whose application raised is written by :meth:`render_many` into the first slot.
+        ``around``: texts written before and after the cases in the same formatting (a page
+        is then written once, not copied into a larger one)."""
         count = len(indices)
+        before, after = around
         if not count:
-            return ""
+            return before + after
         report = self.report
         names = html_texts([report.sample_names[i] for i in indices])
         outputs = [report.output(i) for i in indices]
@@ -250,7 +254,10 @@ class CaseRenderer:
             keys[whole] = -1
         found, inverse = np.unique(keys, return_inverse=True)
         forms = [self._form(key, len(checks)) for key in found.tolist()]
-        template = "\n".join(map(forms.__getitem__, inverse.tolist()))
+        shapes = list(map(forms.__getitem__, inverse.tolist()))
+        shapes[0] = before.replace("%", "%%") + shapes[0]
+        shapes[-1] += after.replace("%", "%%")
+        template = "\n".join(shapes)
         columns: list[Sequence[object]] = [
             firsts,
             [t[0] for t in tags],

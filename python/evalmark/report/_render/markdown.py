@@ -81,7 +81,8 @@ def render(
     when = stamp(timestamp)
     if when:
         out += [f"Generated {cell(when)}.", ""]
-    out.append(_headline(report.cases(), report.summary))
+    overall = report.summary  # figured once: it is read twice
+    out.append(_headline(report.cases(), overall))
     if report.skipped:
         out.append("")
         out.append(
@@ -157,7 +158,7 @@ def render(
     if not failing:
         out += ["", "## Failures: none", "", "Every check of every case passed."]
     else:
-        bad = report.summary.failed + report.summary.errors
+        bad = overall.failed + overall.errors
         out += ["", f"## Failures: {plural(bad, 'check')} in {plural(failing, 'case')}", ""]
         out += markdown_table(
             ["Sample", "Strategy", "Verdict", "Score", "Explanation"],

@@ -234,7 +234,7 @@ class CaseRenderer:
         verdict_codes = np.array([_CODES[v] for v in verdicts], dtype=np.int64)
         keys = verdict_codes * 2 + np.array([o is not None for o in outputs], dtype=np.int64)
         for check in checks:
-            keys = keys * 3 + np.asarray(check.codes, dtype=np.int64)
+            keys = keys * 6 + np.asarray(check.codes, dtype=np.int64) * 2 + check.templated
         whole = [
             k
             for k in range(count)
@@ -253,7 +253,7 @@ class CaseRenderer:
                 firsts[k] = block
             keys[whole] = -1
         found, inverse = np.unique(keys, return_inverse=True)
-        forms = [self._form(key, len(checks)) for key in found.tolist()]
+        forms = [self._form(key, checks) for key in found.tolist()]
         shapes = list(map(forms.__getitem__, inverse.tolist()))
         shapes[0] = before.replace("%", "%%") + shapes[0]
         shapes[-1] += after.replace("%", "%%")
@@ -269,25 +269,30 @@ class CaseRenderer:
             output_texts,
         ]
         for check in checks:
-            columns += [check.scores, check.reason_cells(indices)]
+            columns += [check.scores, check.slots(indices)]
         values: list[object] = [None] * (len(columns) * count)
         for at, column in enumerate(columns):
             values[at :: len(columns)] = column
         return template % tuple(values)
 
-    def _form(self, key: int, checks: int) -> str:
+    def _form(self, key: int, checks: Sequence[CheckCells]) -> str:
         """The ``%`` form of a case of shape ``key`` (-1: a case written whole, in the first
         slot); every form has the same slots, an unused one taken by ``%.0s``."""
-        slots = 8 + 2 * checks
+        slots = 8 + 2 * len(checks)
         if key < 0:
             return "%s" + "%.0s" * (slots - 1)
         marks = []
-        for _, label, _ in reversed(self.columns):
-            mark = _MARKS[key % 3]
-            key //= 3
+        for (_, label, _), check in zip(reversed(self.columns), reversed(checks), strict=True):
+            templated, mark = key % 2, _MARKS[key // 2 % 3]
+            key //= 6
             score = "—%.0s" if mark == "error" else "%.2f"
             head = self._row_heads[label, mark].replace("%", "%%")
-            marks.append(f'{head}{score}</td><td class="reason">%s</td></tr>')
+            reason = "%s"
+            if templated and check.around is not None:
+                before, tails = check.around
+                after = tails[mark == "pass"]
+                reason = f"<pre>{before.replace('%', '%%')}%.3f{after.replace('%', '%%')}</pre>"
+            marks.append(f'{head}{score}</td><td class="reason">{reason}</td></tr>')
         output = "<pre>%s</pre>" if key % 2 else "%.0s" + _NO_OUTPUT
         verdict = _VERDICTS[key // 2]
         return (

@@ -86,6 +86,12 @@ class CheckCells:
         raised = {k for k, verdict in enumerate(verdicts) if verdict == "error"}
         if raised:
             plain = [k for k in plain if k not in raised]
+        # a threshold text around the score is written by the row's form: no text per row
+        self.around = _around(column)
+        self.templated = np.zeros(count, dtype=np.bool_)
+        if self.around is not None:
+            self.templated[plain] = True
+            plain = []
         every = len(plain) == count
         raws = column.explanations(indices if every else [indices[k] for k in plain])
         # a judge's closing verdict ends with a colon's line: a text without one is its reason
@@ -110,6 +116,42 @@ class CheckCells:
             for k, cell in zip(plain, shown.tolist(), strict=True):
                 self._cells[k] = cell
 
+    def slots(self, indices: Sequence[int]) -> list[object]:
+        """The reason slot of this check's row of each case: the reason cell, or the score
+        for a row whose form writes the threshold text around it."""
+        return self._filled(indices, written=False)
+
+    def reason_cells(self, indices: Sequence[int]) -> list[str]:
+        """The reason cell of this check's row of each case."""
+        cells: list[str] = self._filled(indices, written=True)  # type: ignore[assignment]
+        return cells
+
+    def _filled(self, indices: Sequence[int], *, written: bool) -> list[object]:
+        """The cells, a row read whole where none was made; a threshold text written out
+        (``written``) or left to the form (its score)."""
+        cells = self._cells
+        if None not in cells:
+            return cells  # type: ignore[return-value]
+        found = np.array(cells, dtype=object)
+        if self.around is not None:
+            at = np.flatnonzero(self.templated)
+            scores = np.array(self.scores, dtype=object)[at]
+            if written:
+                head, tails = self.around
+                ok = (self.codes[at] == 0).tolist()
+                scores = np.array(
+                    [
+                        f"<pre>{head}{score:.3f}{tails[good]}</pre>"
+                        for score, good in zip(scores.tolist(), ok, strict=True)
+                    ],
+                    dtype=object,
+                )
+            found[at] = scores
+        filled: list[object] = found.tolist()
+        for k in [k for k, cell in enumerate(filled) if cell is None]:
+            filled[k] = reason(self.column[indices[k]])
+        return filled
+
     @property
     def marks(self) -> list[str]:
         """Each row's verdict: pass, fail or error."""
@@ -119,16 +161,6 @@ class CheckCells:
     def score_texts(self) -> list[str]:
         """Each row's score with two decimals (a dash for an error)."""
         return ["—" if e else f"{s:.2f}" for s, e in zip(self.scores, self._errored, strict=True)]
-
-    def reason_cells(self, indices: Sequence[int]) -> list[str]:
-        """The reason cell of this check's row of each case."""
-        cells, column = self._cells, self.column
-        if None not in cells:
-            return cells  # type: ignore[return-value]
-        return [
-            reason(column[index]) if cell is None else cell
-            for cell, index in zip(cells, indices, strict=True)
-        ]
 
     def rows(self, heads: Mapping[tuple[str, str], str], indices: Sequence[int]) -> list[str]:
         """This check's table row of each case (``heads``: a row's opening cells by check and
@@ -143,3 +175,20 @@ class CheckCells:
 
 
 _MARKS = ("pass", "fail", "error")
+
+
+def _around(column: Any) -> tuple[str, tuple[str, str]] | None:
+    """The escaped text before a threshold explanation's score and after it (by verdict:
+    failed, passed) when a row's reason cell can be written around its score: the text is its
+    own reason (no colon for a closing verdict) and has no space at either end (no raw text
+    shown beside it), and escaping it whole is escaping its parts (true of ``html_text``,
+    which maps each character alone; the score's digits are left as they are)."""
+    parts = column.explanation_parts()
+    if parts is None:
+        return None
+    head, tails = parts
+    if ":" in head or any(":" in tail for tail in tails) or head[:1].isspace():
+        return None
+    if any(tail[-1:].isspace() for tail in tails):
+        return None
+    return _e(head), (_e(tails[0]), _e(tails[1]))

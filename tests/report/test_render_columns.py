@@ -61,3 +61,26 @@ def test_explanations_are_those_of_the_rows() -> None:
         wanted = [built.column(name)[i].explanation for i in rows]
         assert report.column(name).explanations(rows) == wanted, name
     assert report.column("ContainsFacts")._cache == {}  # explained, not built
+
+
+def test_the_cases_written_by_one_formatting_equal_the_cases_one_by_one() -> None:
+    from evalmark.report._render.html_cases import CaseRenderer, case_order
+
+    class Odd(TokenF1):
+        label = "F1 <&%> 100%"  # the threshold text holds what is escaped and a % sign
+
+    samples = [
+        Sample(name=f"c%s {i}", parameters=[i], expected_output=f"a {i} b", tags=("t%",))
+        for i in range(9)
+    ]
+    outputs = [f"a {i} {'b' if i % 2 else 'c'} %d" for i in range(9)]
+    report = Scorer().evaluate_outputs(samples, outputs, ExactMatch(), Odd(0.6), name="r")
+    order, code = case_order(report)
+    positions = order.tolist()
+    verdicts = [("pass", "fail", "error")[v] for v in code[positions].tolist()]
+    anchors = [f"case-{p}" for p in positions]
+    for shown in ([None] * 9, [samples[p] if p % 3 == 0 else None for p in positions]):
+        one_by_one = CaseRenderer(report).render_many(positions, verdicts, shown, anchors)
+        text = CaseRenderer(report).render_text(positions, verdicts, shown, anchors)
+        assert text == "\n".join(one_by_one)
+    assert "F1 &lt;&amp;%&gt; 100% 0." in text

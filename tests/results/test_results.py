@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from evalmark import EvaluationFault, EvaluationResult
+from evalmark.report import Report, render_report
 from evalmark.results._results import ResultColumn, place_column
 
 
@@ -99,3 +100,59 @@ def test_results_pickle_and_copy() -> None:
     assert copy.deepcopy(result) == result and copy.copy(result) == result
     error = EvaluationResult.from_error("parse", ValueError("bad reply"))
     assert pickle.loads(pickle.dumps(error)) == error
+
+
+def test_a_column_without_an_explainer_reads_each_row_for_its_text() -> None:
+    # explain=None says so explicitly: a subclass that makes its rows itself keeps their
+    # explanations, errors included (one that passed an explainer of its own lost them once)
+    rows = [
+        EvaluationResult.failing(0.25, "too short"),
+        EvaluationResult.from_error("strategy", RuntimeError("boom")),
+        EvaluationResult.passing(1.0, "fine"),
+    ]
+
+    class Made(ResultColumn):
+        __slots__ = ()
+
+        def __getitem__(self, index: int) -> EvaluationResult:
+            return rows[index]
+
+    column = Made(np.array([0.25, 0.0, 1.0]), np.array([False, False, True]), None)
+    column.errored = np.array([False, True, False])
+    texts = [r.explanation for r in rows]
+    assert texts[1] == "RuntimeError: boom"
+    assert column.explanations([1, 0, 2]) == [texts[1], texts[0], texts[2]]
+    assert column.export()[2] == texts
+    assert column.plain([0, 1, 2]) == []  # no row is taken as plain: each is read whole
+    report = Report(
+        name="made", sample_names=["a", "b", "c"], sample_tags=[(), (), ()],
+        columns={"Made": column}, outputs=["x", "y", "z"],
+    )  # fmt: skip
+    for fmt in ("markdown", "html"):
+        assert "RuntimeError: boom" in render_report(report, fmt), fmt
+
+
+def test_explanations_are_written_once_and_together() -> None:
+    calls: list[list[float]] = []
+
+    class Many:
+        def __call__(self, index: int, score: float, passed: bool) -> str:
+            raise AssertionError("rows are written together")
+
+        def many(self, scores: list[float], passed: list[bool]) -> list[str]:
+            calls.append(scores)
+            return [f"{s} {p}" for s, p in zip(scores, passed, strict=True)]
+
+    override = EvaluationResult.from_error("strategy", RuntimeError("boom"))
+    column = ResultColumn(
+        np.array([0.5, 0.25, 1.0, 0.75]),
+        np.array([True, False, True, False]),
+        Many(),
+        {3: override},
+    )
+    assert column.explanations([1, 3, 0]) == ["0.25 False", override.explanation, "0.5 True"]
+    assert calls == [[0.25, 0.5]]
+    assert column.explanations([0, 1]) == ["0.5 True", "0.25 False"]
+    assert column[1].explanation == "0.25 False" and calls == [[0.25, 0.5]]  # kept
+    assert column.export()[2] == ["0.5 True", "0.25 False", "1.0 True", override.explanation]
+    assert calls == [[0.25, 0.5], [1.0]]

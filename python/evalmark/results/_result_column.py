@@ -15,6 +15,9 @@ from evalmark.results._result import EvaluationResult
 __all__ = ["ResultColumn", "place_column"]
 
 
+Explainer = Callable[[int, float, bool], str]
+
+
 class ResultColumn:
     """The results of one strategy over a batch of outputs, stored by column.
 
@@ -22,15 +25,30 @@ class ResultColumn:
     row only when someone reads it (``column[i]``), so scoring 100,000 outputs builds no
     per-row Python objects. ``overrides`` maps a row index to a full result (an error or a row
     scored another way). A column built from a list of results keeps the list.
+
+    ``explain(i, score, passed)`` writes row ``i``'s explanation; an explainer with a
+    ``many(scores, passed)`` method writes the explanations of many rows in one call (given
+    the rows' scores and verdicts, in order). ``explain=None`` says there is no explainer: a
+    row's explanation is read from the row itself (the rows a subclass or :meth:`lazy`
+    builds, or the results a column holds). Explanations, once written, are kept.
     """
 
-    __slots__ = ("_build", "_cache", "_explain", "_metadata_rows", "errored", "passed", "scores")
+    __slots__ = (
+        "_build",
+        "_cache",
+        "_explain",
+        "_metadata_rows",
+        "_texts",
+        "errored",
+        "passed",
+        "scores",
+    )
 
     def __init__(
         self,
         scores: npt.NDArray[np.float64],
         passed: npt.NDArray[np.bool_],
-        explain: Callable[[int, float, bool], str],
+        explain: Explainer | None,
         overrides: Mapping[int, EvaluationResult] | None = None,
     ) -> None:
         if scores.shape != passed.shape or scores.ndim != 1:
@@ -45,6 +63,7 @@ class ResultColumn:
         self._build: Callable[[int], EvaluationResult] | None = None
         self._metadata_rows: Callable[[], Iterable[EvaluationResult]] | None = None
         self._cache: dict[int, EvaluationResult] = {}
+        self._texts: dict[int, str] = {}
         if overrides:
             self.scores = self.scores.copy()
             self.passed = self.passed.copy()
@@ -64,10 +83,11 @@ class ResultColumn:
         column.errored = np.fromiter(
             (r.error is not None for r in results), dtype=np.bool_, count=count
         )
-        column._explain = _no_explanation
+        column._explain = None
         column._build = None
         column._metadata_rows = None
         column._cache = dict(enumerate(results))
+        column._texts = {}
         return column
 
     @classmethod
@@ -87,7 +107,7 @@ class ResultColumn:
         ``build(i).explanation`` made without building the row (see :meth:`explanations`), and
         says that a row not marked in ``errored`` carries nothing else a reader of text shows
         (no error, no judge prompt: see :meth:`plain`)."""
-        column = cls(scores, passed, _no_explanation if explain is None else _RowText(explain))
+        column = cls(scores, passed, None if explain is None else _RowText(explain))
         column.errored = np.asarray(errored, dtype=np.bool_)
         column._build = build
         column._metadata_rows = metadata_rows
@@ -111,9 +131,10 @@ class ResultColumn:
             return result
         score = float(self.scores[index])
         passed = bool(self.passed[index])
-        result = EvaluationResult._unchecked(
-            passed, score, self._explain(index, score, passed), _EMPTY, None
-        )
+        text = self._texts.get(index)
+        if text is None:
+            text = "" if self._explain is None else self._explain(index, score, passed)
+        result = EvaluationResult._unchecked(passed, score, text, _EMPTY, None)
         self._cache[index] = result
         return result
 
@@ -122,32 +143,54 @@ class ResultColumn:
 
     def explanations(self, rows: Iterable[int]) -> list[str]:
         """``[self[i].explanation for i in rows]`` (rows in range, not negative), read without
-        building a result for a row not yet read."""
-        cache, explain = self._cache, self._explain
-        if self._build is not None and explain is _no_explanation:
+        building a result for a row not yet read: the explanations not yet written are
+        written together (in one call of the explainer's ``many`` when it has one) and kept,
+        so a row is explained once however often it is read."""
+        rows = rows if isinstance(rows, list) else list(rows)
+        explain = self._explain
+        if explain is None:
             return [self[i].explanation for i in rows]
-        scores, passed = self.scores, self.passed
-        found = []
-        for i in rows:
-            result = cache.get(i)
-            if result is None:
-                found.append(explain(i, float(scores[i]), bool(passed[i])))
-            else:
-                found.append(result.explanation)
-        return found
+        texts, cache = self._texts, self._cache
+        wanted = [i for i in rows if i not in texts]
+        if wanted:
+            held = [i for i in wanted if i in cache]
+            if held:
+                for i in held:
+                    texts[i] = cache[i].explanation
+                wanted = [i for i in wanted if i not in cache]
+            texts.update(zip(wanted, self._write(explain, wanted), strict=True))
+        return list(map(texts.__getitem__, rows))
+
+    def _write(self, explain: Explainer, rows: list[int]) -> list[str]:
+        """The explanations of ``rows`` (none held as full results) from the explainer."""
+        if not rows:
+            return []
+        at = np.asarray(rows, dtype=np.int64)
+        scores: list[float] = self.scores[at].tolist()
+        passed: list[bool] = self.passed[at].tolist()
+        many = getattr(explain, "many", None)
+        if many is not None:
+            found: list[str] = many(scores, passed)
+            return found
+        return list(map(explain, rows, scores, passed))
 
     def plain(self, rows: Iterable[int]) -> list[int]:
         """The positions in ``rows`` of the rows that hold only a score, a verdict and an
         explanation (no error, no metadata a report shows), without building them: a row not
         held as a full result, of a lazy column only when it was given ``explain=`` and the
-        row is not errored."""
+        row is not errored; none of a column without an explainer (its rows are read)."""
         cache = self._cache
+        if self._explain is None:
+            return []  # every row is read whole
+        rows = rows if isinstance(rows, list) else list(rows)
         if self._build is None:
+            if not cache:
+                return list(range(len(rows)))
             return [k for k, i in enumerate(rows) if i not in cache]
         if not isinstance(self._explain, _RowText):
             return []
-        errored = self.errored
-        return [k for k, i in enumerate(rows) if i not in cache and not errored[i]]
+        fine: list[int] = np.flatnonzero(~self.errored[np.asarray(rows, dtype=np.int64)]).tolist()
+        return [k for k in fine if rows[k] not in cache] if cache else fine
 
     def results(self) -> list[EvaluationResult]:
         """Every row as an :class:`EvaluationResult`."""
@@ -161,22 +204,25 @@ class ResultColumn:
         full = self._full_rows()
         scores: list[float] = self.scores.tolist()
         passed: list[bool] = self.passed.tolist()
-        explain = self._explain
-        many = getattr(explain, "many", None)
-        if many is not None:
-            explanations: list[str] = many(scores, passed)
-        elif full:
-            explanations = [
-                "" if i in full else explain(i, score, ok)
-                for i, (score, ok) in enumerate(zip(scores, passed, strict=True))
-            ]
+        count = len(scores)
+        if self._explain is None:
+            explanations = [""] * count
         else:
-            explanations = list(map(explain, range(len(scores)), scores, passed))
+            explanations = self.explanations(range(count)) if full else self._every_text()
         for index, result in full.items():
             scores[index] = result.score
             passed[index] = result.passed
             explanations[index] = result.explanation
         return scores, passed, explanations, full
+
+    def _every_text(self) -> list[str]:
+        """Every row's explanation from the explainer (no row is held as a full result)."""
+        explain, count = self._explain, len(self)
+        if explain is None or len(self._texts) == count:
+            return self.explanations(range(count))
+        texts = self._write(explain, list(range(count)))
+        self._texts = dict(enumerate(texts))
+        return texts
 
     def figures(self) -> tuple[list[float], dict[int, EvaluationResult]]:
         """:meth:`export` without the verdicts and explanations: every row's score, and the
@@ -188,7 +234,10 @@ class ResultColumn:
         return scores, full
 
     def _full_rows(self) -> dict[int, EvaluationResult]:
-        return dict(enumerate(self)) if self._build is not None else dict(self._cache)
+        cache = self._cache
+        if self._build is None and (self._explain is not None or len(cache) == len(self)):
+            return dict(cache)
+        return dict(enumerate(self))  # rows built, or only a row itself knows its text
 
     def explanation_parts(self) -> tuple[str, tuple[str, str]] | None:
         """``(head, (tail if failed, tail if passed))`` when the explanation of each row not
@@ -227,10 +276,6 @@ class _RowText:
 
     def __call__(self, index: int, score: float, passed: bool) -> str:
         return self.text(index)
-
-
-def _no_explanation(index: int, score: float, passed: bool) -> str:
-    return ""
 
 
 def place_column(

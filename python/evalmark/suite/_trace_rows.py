@@ -25,7 +25,7 @@ import numpy as np
 from evalmark.report._model import Report
 from evalmark.report._values import SampleUsage, StoredValues
 from evalmark.results._result import EvaluationResult
-from evalmark.results._result_column import ResultColumn, _no_explanation
+from evalmark.results._result_column import ResultColumn
 
 __all__ = ["RowSpool"]
 
@@ -154,7 +154,7 @@ class _SpooledColumn(ResultColumn):
         column = cls(
             np.array(scores, dtype=np.float64),
             np.array(passed, dtype=np.bool_),
-            _no_explanation,  # the sentinel: rows are built (read from the spool) to explain them
+            None,  # no explainer: a row is read from the spool to explain it
         )
         column.errored = np.array(errored, dtype=np.bool_)
         column._spool, column._strategy = spool, strategy

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from html import escape
+from itertools import repeat
 
 __all__ = [
     "cell",
@@ -29,6 +30,7 @@ _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _JOIN = "\u2e3b"
 # The runs of whitespace that ``_SPACE.sub(" ", ...)`` changes: all but a lone space.
 _SPACE_RUNS = re.compile(r"\s{2,}|[^\S ]")
+_SPACES = repeat(" ")
 
 
 def visible(text: str) -> str:
@@ -73,12 +75,20 @@ def cells(texts: Sequence[object], limit: int = 300) -> list[str]:
     joined = _JOIN.join(values)
     if not values or joined.count(_JOIN) != len(values) - 1:
         return [cell(t, limit) for t in values]
-    if "  " in joined or not joined.isprintable():  # printable: no whitespace but spaces
+    printable = joined.isprintable()  # printable: no control, no whitespace but spaces
+    if "  " in joined or not printable:
         joined = _SPACE_RUNS.sub(" ", joined)  # each run one space, then a text's ends trimmed:
-    joined = visible(joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN).strip())
-    if max(map(len, parts := joined.split(_JOIN))) > limit:
-        parts = [v if len(v) <= limit else v[: limit - 1] + "…" for v in parts]
-        joined = _JOIN.join(parts)
+        joined = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN)
+    elif any(map(str.startswith, values, _SPACES)) or any(map(str.endswith, values, _SPACES)):
+        joined = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN)
+    joined = joined.strip()
+    if not printable:
+        joined = visible(joined)
+    if max(map(len, values)) > limit:  # no text grows: only then can a cut be due
+        parts = joined.split(_JOIN)
+        if max(map(len, parts)) > limit:
+            parts = [v if len(v) <= limit else v[: limit - 1] + "…" for v in parts]
+            joined = _JOIN.join(parts)
     return _table_safe(joined).split(_JOIN)
 
 

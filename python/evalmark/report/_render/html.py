@@ -243,13 +243,12 @@ def render(
     cases = CaseRenderer(report)
     names = report.sample_names
     positions: list[int] = order[:count].tolist()
-    parts += cases.render_many(
+    ending = f"</section>\n<script>{SCRIPT}</script>\n</body></html>\n"
+    # the page is written by the cases' formatting, around them (no copy of the whole page)
+    return cases.render_text(
         positions,
         [_VERDICTS[v] for v in code[positions].tolist()],
         [inputs.get(names[p]) for p in positions],
         [f"case-{p}" for p in positions],
+        ("\n".join(parts) + "\n", ("\n" if positions else "") + ending),
     )
-    parts.append("</section>")
-    parts.append(f"<script>{SCRIPT}</script>")
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"

@@ -9,7 +9,7 @@ reads. Every text from the run is escaped.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,7 +17,8 @@ import numpy.typing as npt
 
 from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.common import html_texts
-from evalmark.report._render.html_inputs import CaseInput, input_of, judge_reason
+from evalmark.report._render.html_checks import CheckCells, pre
+from evalmark.report._render.html_inputs import CaseInput, input_of
 
 if TYPE_CHECKING:
     from evalmark.report._model import Report
@@ -49,13 +50,9 @@ def case_order(report: Report) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.in
     return order, code
 
 
-def _pre(text: str) -> str:
-    return f"<pre>{_e(text)}</pre>"
-
-
 def _items(values: Sequence[str], tag: str = "ul") -> str:
     if len(values) == 1:
-        return _pre(values[0])
+        return pre(values[0])
     rows = "".join(f"<li><pre>{_e(v)}</pre></li>" for v in values)
     return f'<{tag} class="items">{rows}</{tag}>'
 
@@ -65,7 +62,7 @@ def _inputs(found: CaseInput | None, output: str) -> str:
     parts = ['<dl class="io">']
     if found is not None:
         if found.question is not None:
-            parts.append(f"<dt>Input</dt><dd>{_pre(found.question)}</dd>")
+            parts.append(f"<dt>Input</dt><dd>{pre(found.question)}</dd>")
         if found.expected:
             parts.append(f"<dt>Expected</dt><dd>{_items(found.expected)}</dd>")
         if found.facts:
@@ -76,45 +73,6 @@ def _inputs(found: CaseInput | None, output: str) -> str:
             parts.append(f"<dt>Retrieved</dt><dd>{_items(found.retrieved, 'ol')}</dd>")
     parts.append(f"<dt>Actual output</dt><dd>{output}</dd></dl>")
     return "".join(parts)
-
-
-def _prompt_text(metadata: Mapping[str, Any]) -> str | None:
-    prompt = metadata.get("judge_prompt")
-    if not isinstance(prompt, Sequence) or isinstance(prompt, str) or not prompt:
-        return None
-    lines = []
-    for message in prompt:
-        if isinstance(message, Mapping):
-            lines.append(f"[{message.get('role', '?')}]\n{message.get('content', '')}")
-        else:
-            lines.append(str(message))
-    return "\n\n".join(lines)
-
-
-def _reason(result: EvaluationResult) -> str:
-    """The reason cell: the cleaned reason; for a check that did not pass, the raw text (and
-    the judge's prompt, when recorded) behind a ``<details>``."""
-    error = result.error
-    raw = result.explanation
-    if error is not None:
-        reason = f"{error.type}: {error.message}"
-        if raw and raw != reason:
-            reason = f"{raw}\n{reason}"
-        raw = error.raw or ""
-    else:
-        reason = judge_reason(raw)
-    shown = _pre(reason) if reason else "<em>no reason given</em>"
-    if result.passed and error is None:
-        return shown
-    extra = []
-    if raw and raw.strip() != reason:
-        extra.append(f"<p>The full reply:</p>{_pre(raw)}")
-    prompt = _prompt_text(result.metadata)
-    if prompt is not None:
-        extra.append(f"<p>The judge's prompt:</p>{_pre(prompt)}")
-    if extra:
-        shown += '<details class="raw"><summary>raw text</summary>' + "".join(extra) + "</details>"
-    return shown
 
 
 def _raised(results: Sequence[EvaluationResult]) -> str | None:
@@ -178,9 +136,7 @@ class CaseRenderer:
         escaped = html_texts([o for o in outputs if o is not None])
         shown_outputs = iter(f"<pre>{text}</pre>" for text in escaped)
         output_html = [_NO_OUTPUT if o is None else next(shown_outputs) for o in outputs]
-        checks = [
-            _CheckCells(column, label, indices, verdicts) for _, label, column in self.columns
-        ]
+        checks = [CheckCells(column, label, indices, verdicts) for _, label, column in self.columns]
         bad_names: list[list[str]] = [[] for _ in range(count)]
         for (name, _, _), check in zip(self.columns, checks, strict=True):
             for k in check.bad:
@@ -198,6 +154,8 @@ class CaseRenderer:
             if checks
             else [""] * count
         )
+        marks = [check.marks for check in checks]
+        score_texts = [check.score_texts for check in checks]
         blocks = []
         for k, index in enumerate(indices):
             verdict = verdicts[k]
@@ -222,8 +180,8 @@ class CaseRenderer:
                 continue
             parts = [head, f'<p class="error v">The application raised {_e(raised)}</p>']
             parts.append(_CHECKS_HEAD)
-            for check in checks:
-                mark, score = check.marks[k], check.score_texts[k]
+            for j, check in enumerate(checks):
+                mark, score = marks[j][k], score_texts[j][k]
                 parts.append(
                     f'{heads[check.label, mark]}{score}</td><td class="reason">'
                     "<em>see the application's error above</em></td></tr>"
@@ -232,58 +190,126 @@ class CaseRenderer:
             blocks.append("".join(parts))
         return blocks
 
+    def render_text(
+        self,
+        indices: Sequence[int],
+        verdicts: Sequence[str],
+        samples: Sequence[Any | None],
+        anchors: Sequence[str],
+        around: tuple[str, str] = ("", ""),
+    ) -> str:
+        """``"\\n".join(self.render_many(...))``, written by one ``%`` formatting: each case
+        takes the form of its shape (verdict, output or none, each check's mark) with the same
+        slots, so the slots are filled a column at a time; a case with its inputs shown or
+        whose application raised is written by :meth:`render_many` into the first slot.
+        ``around``: texts written before and after the cases in the same formatting (a page
+        is then written once, not copied into a larger one)."""
+        count = len(indices)
+        before, after = around
+        if not count:
+            return before + after
+        report = self.report
+        names = html_texts([report.sample_names[i] for i in indices])
+        outputs = [report.output(i) for i in indices]
+        escaped = iter(html_texts([o for o in outputs if o is not None]))
+        output_texts = ["" if o is None else next(escaped) for o in outputs]
+        checks = [CheckCells(column, label, indices, verdicts) for _, label, column in self.columns]
+        # the checks a case did not pass, as a bit mask: one note per distinct set
+        masks = np.zeros(count, dtype=np.int64)
+        for j, check in enumerate(checks):
+            masks |= (check.codes != 0).astype(np.int64) << j
+        notes = {
+            mask: self._bad_parts(
+                tuple(name for j, (name, _, _) in enumerate(self.columns) if mask >> j & 1)
+            )
+            for mask in np.unique(masks).tolist()
+        }
+        bad = list(map(notes.__getitem__, masks.tolist()))
+        totals = [0.0] * count
+        for check in checks:
+            totals = [t + s for t, s in zip(totals, check.scores, strict=True)]
+        means = [t / len(checks) for t in totals] if checks else totals
+        tags = list(map(self._tag_parts, map(report.sample_tags.__getitem__, indices)))
+        # a case's shape: its verdict, whether it has an output, each check's mark (base 3)
+        verdict_codes = np.array([_CODES[v] for v in verdicts], dtype=np.int64)
+        keys = verdict_codes * 2 + np.array([o is not None for o in outputs], dtype=np.int64)
+        for check in checks:
+            keys = keys * 6 + np.asarray(check.codes, dtype=np.int64) * 2 + check.templated
+        whole = [
+            k
+            for k in range(count)
+            if samples[k] is not None
+            or (verdicts[k] == "error" and _raised([c.column[indices[k]] for c in checks]))
+        ]
+        firsts: list[str] = list(anchors)
+        if whole:
+            blocks = self.render_many(
+                [indices[k] for k in whole],
+                [verdicts[k] for k in whole],
+                [samples[k] for k in whole],
+                [anchors[k] for k in whole],
+            )
+            for k, block in zip(whole, blocks, strict=True):
+                firsts[k] = block
+            keys[whole] = -1
+        found, inverse = np.unique(keys, return_inverse=True)
+        forms = [self._form(key, checks) for key in found.tolist()]
+        shapes = list(map(forms.__getitem__, inverse.tolist()))
+        shapes[0] = before.replace("%", "%%") + shapes[0]
+        shapes[-1] += after.replace("%", "%%")
+        template = "\n".join(shapes)
+        columns: list[Sequence[object]] = [
+            firsts,
+            [t[0] for t in tags],
+            [b[0] for b in bad],
+            names,
+            [t[1] for t in tags],
+            means,
+            [b[1] for b in bad],
+            output_texts,
+        ]
+        for check in checks:
+            columns += [check.scores, check.slots(indices)]
+        values: list[object] = [None] * (len(columns) * count)
+        for at, column in enumerate(columns):
+            values[at :: len(columns)] = column
+        return template % tuple(values)
+
+    def _form(self, key: int, checks: Sequence[CheckCells]) -> str:
+        """The ``%`` form of a case of shape ``key`` (-1: a case written whole, in the first
+        slot); every form has the same slots, an unused one taken by ``%.0s``."""
+        slots = 8 + 2 * len(checks)
+        if key < 0:
+            return "%s" + "%.0s" * (slots - 1)
+        marks = []
+        for (_, label, _), check in zip(reversed(self.columns), reversed(checks), strict=True):
+            templated, mark = key % 2, _MARKS[key // 2 % 3]
+            key //= 6
+            score = "—%.0s" if mark == "error" else "%.2f"
+            head = self._row_heads[label, mark].replace("%", "%%")
+            reason = "%s"
+            if templated and check.around is not None:
+                before, tails = check.around
+                after = tails[mark == "pass"]
+                reason = f"<pre>{before.replace('%', '%%')}%.3f{after.replace('%', '%%')}</pre>"
+            marks.append(f'{head}{score}</td><td class="reason">{reason}</td></tr>')
+        output = "<pre>%s</pre>" if key % 2 else "%.0s" + _NO_OUTPUT
+        verdict = _VERDICTS[key // 2]
+        return (
+            f'<details class="case {verdict}" id="%s" data-tags="%s" data-bad="%s"'
+            f'{" open" if verdict != "pass" else ""}><summary><span class="badge {verdict}">'
+            f"{_BADGE[verdict]}</span>%s%s"
+            '<span class="case-score">score %.2f</span>%s</summary>'
+            f'<dl class="io"><dt>Actual output</dt><dd>{output}</dd></dl>{_CHECKS_HEAD}'
+            + "".join(reversed(marks))
+            + "</table></details>"
+        )
+
 
 _NO_OUTPUT = "<em>no output (the application raised)</em>"
-
-
-class _CheckCells:
-    """One check's cells for a list of cases: marks, score texts, and the reason of each row
-    that holds no more than an explanation, its texts escaped together; other rows (errors,
-    metadata, lazily built rows) go through :func:`_reason` on the full result."""
-
-    def __init__(
-        self, column: Any, label: str, indices: Sequence[int], verdicts: Sequence[str]
-    ) -> None:
-        self.column, self.label = column, label
-        rows = np.asarray(indices, dtype=np.int64)
-        passed: list[bool] = column.passed[rows].tolist()
-        errored: list[bool] = column.errored[rows].tolist()
-        self.scores: list[float] = column.scores[rows].tolist()
-        self.marks = [
-            "error" if e else ("pass" if p else "fail")
-            for p, e in zip(passed, errored, strict=True)
-        ]
-        self.score_texts = [
-            "—" if e else f"{s:.2f}" for s, e in zip(self.scores, errored, strict=True)
-        ]
-        self.bad = [k for k, (p, e) in enumerate(zip(passed, errored, strict=True)) if e or not p]
-        plain = [k for k in column.plain(indices) if verdicts[k] != "error"]
-        raws = column.explanations([indices[k] for k in plain])
-        reasons = [judge_reason(raw) for raw in raws]
-        texts = html_texts(reasons + raws)
-        self.plain: dict[int, str] = {}
-        for at, k in enumerate(plain):
-            reason, raw = reasons[at], raws[at]
-            shown = f"<pre>{texts[at]}</pre>" if reason else "<em>no reason given</em>"
-            if not passed[k] and raw and raw.strip() != reason:
-                full = texts[len(plain) + at]
-                shown += (
-                    '<details class="raw"><summary>raw text</summary>'
-                    f"<p>The full reply:</p><pre>{full}</pre></details>"
-                )
-            self.plain[k] = shown
-
-    def rows(self, heads: Mapping[tuple[str, str], str], indices: Sequence[int]) -> list[str]:
-        """This check's table row of each case (``heads``: a row's opening cells by check and
-        verdict)."""
-        plain, column, label = self.plain, self.column, self.label
-        return [
-            f'{heads[label, mark]}{score}</td><td class="reason">'
-            f"{plain[k] if k in plain else _reason(column[index])}</td></tr>"
-            for k, (index, mark, score) in enumerate(
-                zip(indices, self.marks, self.score_texts, strict=True)
-            )
-        ]
+_VERDICTS = ("pass", "fail", "error")
+_CODES = {"pass": 0, "fail": 1, "error": 2}
+_MARKS = _VERDICTS
 
 
 _CHECKS_HEAD = (

@@ -90,12 +90,14 @@ def _report(report: Report, number: int, inputs: Mapping[str, Any], max_rows: in
     cases = CaseRenderer(report)
     names = report.sample_names
     positions: list[int] = order[:count].tolist()
-    parts += cases.render_many(
+    shown = cases.render_text(
         positions,
         [single._VERDICTS[v] for v in code[positions].tolist()],
         [inputs.get(names[p]) for p in positions],
         [f"{prefix}case-{p}" for p in positions],
     )
+    if shown:
+        parts.append(shown)
     parts.append("</section></section>")
     return "\n".join(parts)
 

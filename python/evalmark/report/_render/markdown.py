@@ -12,7 +12,7 @@ from evalmark.report._cases import pass_rate_label
 from evalmark.report._render.common import cell, markdown_table, number, percent, stamp
 from evalmark.report._render.conversation import markdown_section, markdown_transcripts
 from evalmark.report._render.judged import judged_markdown
-from evalmark.report._render.markdown_rows import failure_lines, sample_lines
+from evalmark.report._render.markdown_rows import NameCells, failure_lines, sample_lines
 from evalmark.report._render.repeats import repeats_markdown
 from evalmark.report._wording import gate_cells, plural
 
@@ -81,7 +81,8 @@ def render(
     when = stamp(timestamp)
     if when:
         out += [f"Generated {cell(when)}.", ""]
-    out.append(_headline(report.cases(), report.summary))
+    overall = report.summary  # figured once: it is read twice
+    out.append(_headline(report.cases(), overall))
     if report.skipped:
         out.append("")
         out.append(
@@ -152,20 +153,22 @@ def render(
         )
     out += repeats_markdown(report)
     out += judged_markdown(report)
-    lines, checks, failing = failure_lines(report, max_rows)
+    names = NameCells(report)
+    lines, shown_checks, checks, failing = failure_lines(report, max_rows, names)
     if not failing:
         out += ["", "## Failures: none", "", "Every check of every case passed."]
     else:
-        bad = report.summary.failed + report.summary.errors
+        bad = overall.failed + overall.errors
         out += ["", f"## Failures: {plural(bad, 'check')} in {plural(failing, 'case')}", ""]
         out += markdown_table(
             ["Sample", "Strategy", "Verdict", "Score", "Explanation"],
             [":--", ":--", ":--", "--:", ":--"],
             [],
         )
-        out += lines
-        if len(lines) < checks:
-            out += ["", f"… and {checks - len(lines)} more."]
+        if lines:
+            out.append(lines)
+        if shown_checks < checks:
+            out += ["", f"… and {checks - shown_checks} more."]
     out += markdown_section(report)
     if samples:
         out += ["", "## Samples", ""]
@@ -175,10 +178,12 @@ def render(
             [":--", ":--", ":--", "--:", *("--:" for _ in report.strategies)],
             [],
         )
-        out += sample_lines(report, shown)
+        if shown:
+            out.append(sample_lines(report, shown, names))
         if shown < len(report):
             out += ["", f"… and {plural(len(report) - shown, 'more sample')}."]
-    return "\n".join(out) + "\n"
+    out.append("")  # the closing line break, without copying the whole text once more
+    return "\n".join(out)
 
 
 def render_suite(suite: SuiteReport) -> str:

@@ -1,12 +1,15 @@
 """The two long tables of the Markdown report, built from the report's columns: the failing
 checks and the samples. They give the lines the row-by-row form gives (a ``SampleRow`` per
 case, a ``cell`` per text) without building a row object per sample: verdicts and scores come
-from the columns' arrays, explanations only for the checks shown, and every text of a table is
-escaped in one pass (:func:`~evalmark.report._render.common.cells`)."""
+from the columns' arrays, explanations only for the checks shown, every text of a table is
+escaped in one pass (:func:`~evalmark.report._render.common.cells`), and each table is written
+by one ``%`` formatting of a template made of one line form per row shape (strategy and
+verdict; verdict and marks), so no line is built by Python code of its own."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -33,76 +36,112 @@ def _codes(report: Report) -> npt.NDArray[np.int8]:
     return code
 
 
-def failure_lines(report: Report, max_rows: int | None) -> tuple[list[str], int, int]:
-    """The table lines of the first ``max_rows`` failing checks (all when None), in sample
-    order then strategy order; the number of failing checks and of cases with one."""
-    names = report.strategies
-    if not names or not len(report):
-        return [], 0, 0
-    failed = np.stack([~report.column(n).passed for n in names])  # (strategies, samples)
-    errored = np.stack([report.column(n).errored for n in names])
+def _fixed(text: str) -> str:
+    """``text`` as fixed text of a ``%`` template."""
+    return text.replace("%", "%%")
+
+
+def _interleave(*columns: Sequence[object]) -> tuple[object, ...]:
+    """The values of the columns row by row: ``a0, b0, a1, b1, ...``."""
+    width = len(columns)
+    out: list[object] = [None] * (width * len(columns[0]))
+    for k, column in enumerate(columns):
+        out[k::width] = column
+    return tuple(out)
+
+
+class NameCells:
+    """The table cells of the sample names, escaped together once, as far as they are read."""
+
+    __slots__ = ("_cells", "_names")
+
+    def __init__(self, report: Report) -> None:
+        self._names = report.sample_names
+        self._cells: list[str] = []
+
+    def upto(self, count: int) -> list[str]:
+        """The cells of the first ``count`` names (at least)."""
+        if len(self._cells) < count:
+            self._cells = cells(self._names[:count])
+        return self._cells
+
+
+def failure_lines(
+    report: Report, max_rows: int | None, names: NameCells | None = None
+) -> tuple[str, int, int, int]:
+    """The table lines (one text, no closing line break) of the first ``max_rows`` failing
+    checks (all when None), in sample order then strategy order; the lines shown, the number
+    of failing checks and of cases with one."""
+    strategies = report.strategies
+    if not strategies or not len(report):
+        return "", 0, 0, 0
+    columns = [report.column(n) for n in strategies]
+    failed = np.stack([~c.passed for c in columns])  # (strategies, samples)
+    errored = np.stack([c.errored for c in columns])
     cases = int(np.count_nonzero((failed | errored).any(axis=0)))
     rows, checks = np.nonzero(failed.T)
     total = len(rows)
     if max_rows is not None:
         rows, checks = rows[:max_rows], checks[:max_rows]
-    rows_list: list[int] = rows.tolist()
-    checks_list: list[int] = checks.tolist()
-    explanations = [""] * len(rows_list)
-    for j, name in enumerate(names):
+    shown = len(rows)
+    if not shown:
+        return "", 0, total, cases
+    explanations = np.empty(shown, dtype=object)
+    for j, column in enumerate(columns):
         at = np.flatnonzero(checks == j)
         if len(at):
-            found = report.column(name).explanations(rows[at].tolist())
-            for k, text in zip(at.tolist(), found, strict=True):
-                explanations[k] = text
-    scores = np.stack([report.column(n).scores for n in names])[checks, rows]
-    score_cells = [f"{score:.3f}" for score in scores.tolist()]
-    verdicts = [_VERDICTS[2 if e else 1] for e in errored[checks, rows].tolist()]
-    sample_names = report.sample_names
-    texts = cells(
-        [sample_names[i] for i in rows_list] + list(names) + [text or "—" for text in explanations]
-    )
-    shown = len(rows_list)
-    name_cells, strategy_cells = texts[:shown], texts[shown : shown + len(names)]
-    reason_cells = texts[shown + len(names) :]
-    lines = [
-        f"| {sample} | {strategy_cells[j]} | {verdict} | {score} | {reason} |"
-        for sample, j, verdict, score, reason in zip(
-            name_cells, checks_list, verdicts, score_cells, reason_cells, strict=True
-        )
+            explanations[at] = column.explanations(rows[at].tolist())
+    scores: list[float] = np.stack([c.scores for c in columns])[checks, rows].tolist()
+    reasons = cells([text or "—" for text in explanations.tolist()])
+    name_cells = (names or NameCells(report)).upto(int(rows[-1]) + 1)
+    strategy_cells = cells(strategies)
+    # one template per (strategy, verdict): the sample, the score and the reason are its slots
+    forms = [
+        f"| %s | {_fixed(strategy_cells[j])} | {verdict} | %.3f | %s |"
+        for j in range(len(strategies))
+        for verdict in ("fail", "error")
     ]
-    return lines, total, cases
+    keys: list[int] = (checks * 2 + errored[checks, rows]).tolist()
+    template = "\n".join(map(forms.__getitem__, keys))
+    rows_list: list[int] = rows.tolist()
+    sample_cells = list(map(name_cells.__getitem__, rows_list))
+    return template % _interleave(sample_cells, scores, reasons), shown, total, cases
 
 
-def sample_lines(report: Report, count: int) -> list[str]:
-    """The table lines of the first ``count`` samples: name, tags, verdict, mean score and a
-    mark per check."""
-    names = report.strategies
+def sample_lines(report: Report, count: int, names: NameCells | None = None) -> str:
+    """The table lines (one text, no closing line break) of the first ``count`` samples:
+    name, tags, verdict, mean score and a mark per check."""
+    if count <= 0:
+        return ""
+    strategies = report.strategies
     code = _codes(report)[:, :count]
-    scores: list[list[float]] = [report.column(n).scores[:count].tolist() for n in names]
-    if names:
+    scores: list[list[float]] = [report.column(n).scores[:count].tolist() for n in strategies]
+    if strategies:
         worst = code.max(axis=0)
-        means = [math.fsum(values) / len(names) for values in zip(*scores, strict=True)]
+        sums = np.array(list(map(math.fsum, zip(*scores, strict=True))), dtype=np.float64)
+        means: list[float] = (sums / len(strategies)).tolist()
+        # each row's verdict and marks make its template: the key of a row, in base 3
+        keys = np.zeros(count, dtype=np.int64)
+        for j in range(len(strategies)):
+            keys = keys * 3 + code[j]
     else:
         worst = np.zeros(count, dtype=np.int8)
         means = [0.0] * count
-    tag_cells: dict[tuple[str, ...], str] = {}
+        keys = np.zeros(count, dtype=np.int64)
+    keys = keys * 3 + worst
+    found, inverse = np.unique(keys, return_inverse=True)
+    forms = []
+    for key in found.tolist():
+        verdict, key = _VERDICTS[key % 3], key // 3
+        marks = []
+        for _ in strategies:
+            marks.append(f" {_MARKS[key % 3]} %.3f |")
+            key //= 3
+        forms.append(f"| %s | %s | {verdict} | %.3f |" + "".join(reversed(marks)))
+    template = "\n".join(map(forms.__getitem__, inverse.tolist()))
     all_tags = report.sample_tags[:count]
-    for tags in set(all_tags):
-        tag_cells[tags] = ""
-    keys = list(tag_cells)
-    for tags, text in zip(keys, cells([", ".join(t) for t in keys]), strict=True):
-        tag_cells[tags] = text
-    marks = [
-        [f"{_MARKS[v]} {s:.3f}" for v, s in zip(code[j].tolist(), scores[j], strict=True)]
-        for j in range(len(names))
-    ]
-    columns = zip(
-        cells(report.sample_names[:count]),
-        [tag_cells[t] for t in all_tags],
-        [_VERDICTS[v] for v in worst.tolist()],
-        [f"{m:.3f}" for m in means],
-        *marks,
-        strict=True,
-    )
-    return ["| " + " | ".join(parts) + " |" for parts in columns]
+    distinct = list(dict.fromkeys(all_tags))
+    tag_cells = dict(zip(distinct, cells([", ".join(t) for t in distinct]), strict=True))
+    name_cells = (names or NameCells(report)).upto(count)[:count]
+    values = _interleave(name_cells, list(map(tag_cells.__getitem__, all_tags)), means, *scores)
+    return template % values

@@ -27,6 +27,7 @@ from typing import Any
 
 from evalmark.samples._case import ReasoningStep, TestCase, TokenUsage, ToolCall
 from evalmark.traces import _conventions as conv
+from evalmark.traces._keys import shape
 from evalmark.traces._messages import Message, input_messages, output_messages
 from evalmark.traces._problem import TraceProblem
 from evalmark.traces._span import Span
@@ -47,9 +48,11 @@ _by_start = attrgetter("start", "span_id")
 
 def _walk(spans: list[Span]) -> tuple[list[Span], list[str]]:
     """The spans depth first (children by start time) and what breaks the parent chain."""
-    by_id: dict[str, Span] = {}
-    for span in spans:
-        by_id.setdefault(span.span_id, span)
+    by_id = {span.span_id: span for span in spans}
+    if len(by_id) < len(spans):  # a repeated span id: its first span counts
+        by_id = {}
+        for span in spans:
+            by_id.setdefault(span.span_id, span)
     children: dict[str, list[Span]] = {}
     tops: list[Span] = []
     for span in by_id.values():
@@ -157,7 +160,8 @@ def _kept(order: list[Span], roles: dict[str, str]) -> list[dict[str, Any]]:
     kept = []
     for span in order:
         role = roles[span.span_id]
-        attributes = {k: v for k, v in span.attributes.items() if not role or not conv.known(k)}
+        a = span.attributes
+        attributes = {k: a[k] for k in shape(a).unknown} if role else dict(a)
         events = [
             {"name": e.name, "attributes": dict(e.attributes)}
             for e in span.events
@@ -305,10 +309,29 @@ def assemble(
     order, broken = _walk(spans)
     trace_id = spans[0].trace_id
     name = _name(order, match)
-    roles = {s.span_id: conv.role(s) for s in order}
     if broken:
         return None, [TraceProblem(trace_id, name, "broken-parent-chain", "; ".join(broken))]
-    genai = [s for s in order if roles[s.span_id]]
+    roles: dict[str, str] = {}
+    genai: list[Span] = []
+    chats: list[Span] = []
+    models: list[Span] = []
+    container: Span | None = None
+    has_tools = False
+    role_of = conv.role
+    for span in order:  # one pass: each span's role, and the spans of each role
+        role = roles[span.span_id] = role_of(span)
+        if not role:
+            continue
+        genai.append(span)
+        if role == "chat":
+            chats.append(span)
+            models.append(span)
+        elif role == "tool":
+            has_tools = True
+        elif role == "embedding":
+            models.append(span)
+        elif container is None and role in _CONTAINERS:
+            container = span
     if not genai:
         names = ", ".join(sorted({s.name for s in order})[:5])
         message = (
@@ -316,8 +339,7 @@ def assemble(
             "no openinference.span.kind; is the model client instrumented?"
         )
         return None, [TraceProblem(trace_id, name, "no-genai-spans", message)]
-    top = next((s for s in genai if roles[s.span_id] in _CONTAINERS), genai[0])
-    chats = [s for s in genai if roles[s.span_id] == "chat"]
+    top = genai[0] if container is None else container
     question = _user_text(memo.inputs(top)) or (_user_text(memo.inputs(chats[0])) if chats else "")
     answer = _answer_text(memo.outputs(top)) if roles[top.span_id] != "chat" else ""
     for chat in reversed(chats):
@@ -325,21 +347,25 @@ def assemble(
             break
         answer = _answer_text(memo.outputs(chat))
     results: dict[str, Any] | None = None
-    if not any(roles[s.span_id] == "tool" for s in genai):  # calls from the model's messages
+    if not has_tools:  # calls from the model's messages
         results = {}
         for sent in (m for chat in chats for m in memo.inputs(chat)):
             results.update({i: v for i, v in sent["results"] if i not in results})
     built = _Steps((trace_id, name), memo, results)
     for span in genai:
         role = roles[span.span_id]
-        if role == "agent" and span is not top:
-            built.agent(span)
-        elif role in ("chat", "tool", "retrieval"):
-            getattr(built, role)(span)
+        if role == "chat":
+            built.chat(span)
+        elif role == "tool":
+            built.tool(span)
+        elif role == "agent":
+            if span is not top:
+                built.agent(span)
+        elif role == "retrieval":
+            built.retrieval(span)
     problems = built.problems
     if not question and not answer and not built.calls:
         problems.append(TraceProblem(trace_id, name, "no-content", _NO_CONTENT, top.span_id))
-    models = [s for s in genai if roles[s.span_id] in ("chat", "embedding")]
     usage, cost = _usage_and_cost(models, top)
     case = TestCase(
         question,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from evalmark.traces._keys import shape
 from evalmark.traces._span import Span
 from evalmark.traces._values import arguments_of, indexed, parsed, text_of
 
@@ -149,7 +150,8 @@ def input_messages(span: Span) -> list[Message]:
     a = span.attributes
     if "gen_ai.input.messages" in a:
         return _messages(a["gen_ai.input.messages"])
-    if any(k.startswith("llm.input_messages.") for k in a):
+    keys = shape(a)
+    if keys.llm_input:
         return _openinference_messages(a, "llm.input_messages.")
     from_events = []
     for event in span.events:
@@ -166,7 +168,7 @@ def input_messages(span: Span) -> list[Message]:
             from_events += _messages(event.attributes["gen_ai.prompt"])
     if from_events:
         return from_events
-    flat = indexed(a, "gen_ai.prompt.")
+    flat = indexed(a, "gen_ai.prompt.") if keys.prompt else None
     if flat:
         return [_message({"role": m.get("role"), "content": m.get("content")}) for m in flat]
     if "input.value" in a:
@@ -179,7 +181,8 @@ def output_messages(span: Span) -> list[Message]:
     a = span.attributes
     if "gen_ai.output.messages" in a:
         return _messages(a["gen_ai.output.messages"])
-    if any(k.startswith("llm.output_messages.") for k in a):
+    keys = shape(a)
+    if keys.llm_output:
         return _openinference_messages(a, "llm.output_messages.")
     from_events = []
     for event in span.events:
@@ -191,7 +194,7 @@ def output_messages(span: Span) -> list[Message]:
             from_events += _messages(event.attributes["gen_ai.completion"])
     if from_events:
         return from_events
-    flat = indexed(a, "gen_ai.completion.")
+    flat = indexed(a, "gen_ai.completion.") if keys.completion else None
     if flat:
         return [_flat_completion(m) for m in flat]
     if "output.value" in a:

@@ -55,16 +55,21 @@ def _walk(spans: list[Span]) -> tuple[list[Span], list[str]]:
             by_id.setdefault(span.span_id, span)
     children: dict[str, list[Span]] = {}
     tops: list[Span] = []
-    for span in by_id.values():
+    for span in sorted(by_id.values(), key=_by_start):  # children by start, as they are added
         parent = span.parent_id
         if parent and parent in by_id and parent != span.span_id:
-            children.setdefault(parent, []).append(span)
+            below = children.get(parent)
+            if below is None:
+                children[parent] = [span]
+            else:
+                below.append(span)
         else:
             tops.append(span)
     broken = []
     if len(tops) > 1:
-        for span in tops:
-            if span.parent_id:
+        for span in by_id.values():  # the tops that name a parent, in file order
+            parent = span.parent_id
+            if parent and (parent not in by_id or parent == span.span_id):
                 broken.append(
                     f"span {span.span_id} ({span.name}) names parent {span.parent_id}, which "
                     "is not in the trace"
@@ -74,13 +79,13 @@ def _walk(spans: list[Span]) -> tuple[list[Span], list[str]]:
             "one trace's spans too far apart in the file: raise the reader's window)"
         )
     order: list[Span] = []
-    stack = sorted(tops, key=_by_start, reverse=True)
+    stack = tops[::-1]
     while stack:
         span = stack.pop()
         order.append(span)
         below = children.get(span.span_id)
         if below:
-            stack += sorted(below, key=_by_start, reverse=True) if len(below) > 1 else below
+            stack += below[::-1]
     if len(order) < len(by_id):
         broken.append(f"{len(by_id) - len(order)} spans' parents form a cycle")
     return order, broken
@@ -161,12 +166,20 @@ def _kept(order: list[Span], roles: dict[str, str]) -> list[dict[str, Any]]:
     for span in order:
         role = roles[span.span_id]
         a = span.attributes
-        attributes = {k: a[k] for k in shape(a).unknown} if role else dict(a)
-        events = [
-            {"name": e.name, "attributes": dict(e.attributes)}
-            for e in span.events
-            if not e.name.startswith("gen_ai.") and (not role or e.name != "exception")
-        ]
+        if role:
+            unknown = shape(a).unknown
+            attributes = {k: a[k] for k in unknown} if unknown else None
+        else:
+            attributes = dict(a)
+        events = (
+            [
+                {"name": e.name, "attributes": dict(e.attributes)}
+                for e in span.events
+                if not e.name.startswith("gen_ai.") and (not role or e.name != "exception")
+            ]
+            if span.events
+            else None
+        )
         if attributes or events or not role:
             entry: dict[str, Any] = {"span-id": span.span_id, "name": span.name}
             entry["kind"] = role or "other"
@@ -181,7 +194,8 @@ def _kept(order: list[Span], roles: dict[str, str]) -> list[dict[str, Any]]:
 def _agents(order: list[Span], roles: dict[str, str]) -> dict[str, Any] | None:
     """The agents as a tree: ``{name, span-id, tools, agents}``."""
     nodes: dict[str, dict[str, Any]] = {}
-    parent_of = {s.span_id: s.parent_id for s in order}
+    # a span naming itself as parent is a root here (looking up through it never ended)
+    parent_of = {s.span_id: "" if s.parent_id == s.span_id else s.parent_id for s in order}
     root: dict[str, Any] | None = None
     for span in order:
         role = roles[span.span_id]

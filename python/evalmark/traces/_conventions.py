@@ -56,7 +56,7 @@ def role(span: Span) -> str:
         return "evaluation"  # a verdict written back (evalmark traces annotate)
     operation = a.get("gen_ai.operation.name")
     if operation is not None:
-        return _OPERATIONS.get(str(operation), "genai")
+        return _OPERATIONS.get(operation if type(operation) is str else str(operation), "genai")
     kind = a.get("openinference.span.kind")
     if kind is not None:
         return _OPENINFERENCE.get(str(kind).upper(), "genai")

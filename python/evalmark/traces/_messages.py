@@ -50,7 +50,8 @@ def _message(raw: Any) -> Message:
     content, tool_calls}`` (OpenAI style, the previous events), or plain text."""
     if not isinstance(raw, Mapping):
         return {"role": "user", "text": text_of(raw), "calls": [], "results": []}
-    if len(raw) == 2 or (len(raw) == 3 and "finish_reason" in raw):
+    plain = len(raw) == 2 or (len(raw) == 3 and "finish_reason" in raw)
+    if plain:
         quick = _text_only(raw)
         if quick is not None:
             return quick
@@ -75,6 +76,13 @@ def _message(raw: Any) -> Message:
                 results.append((str(part.get("id") or ""), parsed(part.get("response"))))
             elif isinstance(part.get("content"), str):
                 texts.append(part["content"])
+    if plain and "parts" in raw and "role" in raw:  # {role, parts}: nothing more to read
+        return {
+            "role": str(raw["role"] or "user"),
+            "text": "\n".join(t for t in texts if t),
+            "calls": calls,
+            "results": results,
+        }
     content = raw.get("content")
     if isinstance(content, str):
         texts.append(content)

@@ -133,3 +133,24 @@ def test_a_span_naming_itself_as_parent_is_read_not_looped_on(tmp_path: Path) ->
     assert [(p.trace_id, p.reason, p.span_id) for p in problems] == [
         (trace, "tool-call-without-result", span)
     ]
+
+
+def test_spans_that_only_parent_each_other_are_a_broken_chain(tmp_path: Path) -> None:
+    """Two spans naming each other as parent leave no root to walk from; naming the trace then
+    raised a bare IndexError."""
+    trace, first, second = "5b8efff798038103d269b633813fc60c", "051581bf3cb55c13", "a1" * 8
+
+    def span(span_id: str, parent: str) -> dict[str, Any]:
+        return {"traceId": trace, "spanId": span_id, "parentSpanId": parent, "name": "chat"}
+
+    path = tmp_path / "cycle.jsonl"
+    request = {
+        "resourceSpans": [{"scopeSpans": [{"spans": [span(first, second), span(second, first)]}]}]
+    }
+    path.write_text(json.dumps(request) + "\n")
+    count, problems = check(path)
+    assert count == 1
+    assert [(p.trace_id, p.name, p.reason) for p in problems] == [
+        (trace, trace, "broken-parent-chain")
+    ]
+    assert "form a cycle" in problems[0].message

@@ -124,7 +124,7 @@ def _answer_text(messages: list[Message]) -> str:
     return str(texts[-1]) if texts else ""
 
 
-def _name(order: list[Span], match: str | None) -> str:
+def _name(order: list[Span], match: str | None, trace_id: str) -> str:
     if match:
         for span in order:
             if match in span.attributes:
@@ -132,7 +132,7 @@ def _name(order: list[Span], match: str | None) -> str:
         for span in order:
             if match in span.resource:
                 return text_of(span.resource[match])
-    return order[0].trace_id
+    return trace_id  # also when the spans form only a cycle (no root to walk from)
 
 
 def _decimal(value: Any) -> Decimal | None:
@@ -322,7 +322,7 @@ def assemble(
     memo = _Messages()
     order, broken = _walk(spans)
     trace_id = spans[0].trace_id
-    name = _name(order, match)
+    name = _name(order, match, trace_id)
     if broken:
         return None, [TraceProblem(trace_id, name, "broken-parent-chain", "; ".join(broken))]
     roles: dict[str, str] = {}

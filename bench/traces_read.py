@@ -12,8 +12,8 @@ reader's spans grouped into traces (decoding into typed values, ids and attribut
 whole ``evalmark.traces.read`` (each trace assembled into a TestCase). Two more reference
 points: ``msgspec.json.decode`` of every line (untyped) and the reader's own typed msgspec
 decode alone (OTLP structs, nothing converted): the floor any reader in Python starts from.
-Prints spans/s (per CPU second) and each rate's ratio to ``json.loads``. Goal: 200,000
-spans/s on one core for the reader.
+Prints spans/s (per CPU second, the process pinned to one core) and each rate's ratio to
+``json.loads``. Goal: 200,000 spans/s on one core for the reader.
 
 With ``--rss``, ``evalmark traces check`` reads the file in a fresh process and the peak
 resident memory of that process is printed, with the file's size: it stays flat as the file
@@ -259,6 +259,15 @@ def peak_rss(*command: str) -> int:
     return int(done.stdout.split()[-1])
 
 
+def one_core() -> str:
+    """Pin this process to the first core it may run on (the goal is per core); what was done."""
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity here)"
+    core = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {core})
+    return f"pinned to core {core}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--traces", type=int, default=20_000)
@@ -278,6 +287,7 @@ def main() -> None:
             rss = peak_rss("traces", "annotate", str(path.parent), "-o", verdicts)
             print(f"peak RSS of `evalmark traces annotate` (2 checks, a gate): {rss / 1e6:,.0f} MB")
             return
+        print(f"timing on one core: {one_core()}; CPU seconds, best of {args.rounds}")
         reference = best(args.rounds, lambda: _json_loads(path))
         print(f"{'json.loads (reference)':<34}{spans / reference:>12,.0f} spans/s")
         for label, work in (

@@ -108,3 +108,49 @@ def test_a_clean_file_exits_0_and_bad_input_exits_2(
     assert err.count("\n") == 1 and f"{bad}:2:" in err
     assert main(["traces", "check", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot open the trace file" in capsys.readouterr().err
+
+
+def test_a_span_naming_itself_as_parent_is_read_not_looped_on(tmp_path: Path) -> None:
+    """A tool (or agent) span whose parent id is its own id once sent the agent tree's walk up
+    the parents round forever; it is a root, and its missing result is reported."""
+    trace, span = "5b8efff798038103d269b633813fc60c", "051581bf3cb55c13"
+    tool = {
+        "traceId": trace,
+        "spanId": span,
+        "parentSpanId": span,
+        "name": "execute_tool lookup",
+        "startTimeUnixNano": "1",
+        "endTimeUnixNano": "2",
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},
+            {"key": "gen_ai.tool.name", "value": {"stringValue": "lookup"}},
+        ],
+    }
+    path = tmp_path / "self.jsonl"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [tool]}]}]}) + "\n")
+    count, problems = check(path)
+    assert count == 1
+    assert [(p.trace_id, p.reason, p.span_id) for p in problems] == [
+        (trace, "tool-call-without-result", span)
+    ]
+
+
+def test_spans_that_only_parent_each_other_are_a_broken_chain(tmp_path: Path) -> None:
+    """Two spans naming each other as parent leave no root to walk from; naming the trace then
+    raised a bare IndexError."""
+    trace, first, second = "5b8efff798038103d269b633813fc60c", "051581bf3cb55c13", "a1" * 8
+
+    def span(span_id: str, parent: str) -> dict[str, Any]:
+        return {"traceId": trace, "spanId": span_id, "parentSpanId": parent, "name": "chat"}
+
+    path = tmp_path / "cycle.jsonl"
+    request = {
+        "resourceSpans": [{"scopeSpans": [{"spans": [span(first, second), span(second, first)]}]}]
+    }
+    path.write_text(json.dumps(request) + "\n")
+    count, problems = check(path)
+    assert count == 1
+    assert [(p.trace_id, p.name, p.reason) for p in problems] == [
+        (trace, trace, "broken-parent-chain")
+    ]
+    assert "form a cycle" in problems[0].message

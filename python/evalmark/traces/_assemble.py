@@ -27,6 +27,7 @@ from typing import Any
 
 from evalmark.samples._case import ReasoningStep, TestCase, TokenUsage, ToolCall
 from evalmark.traces import _conventions as conv
+from evalmark.traces._keys import shape
 from evalmark.traces._messages import Message, input_messages, output_messages
 from evalmark.traces._problem import TraceProblem
 from evalmark.traces._span import Span
@@ -47,21 +48,28 @@ _by_start = attrgetter("start", "span_id")
 
 def _walk(spans: list[Span]) -> tuple[list[Span], list[str]]:
     """The spans depth first (children by start time) and what breaks the parent chain."""
-    by_id: dict[str, Span] = {}
-    for span in spans:
-        by_id.setdefault(span.span_id, span)
+    by_id = {span.span_id: span for span in spans}
+    if len(by_id) < len(spans):  # a repeated span id: its first span counts
+        by_id = {}
+        for span in spans:
+            by_id.setdefault(span.span_id, span)
     children: dict[str, list[Span]] = {}
     tops: list[Span] = []
-    for span in by_id.values():
+    for span in sorted(by_id.values(), key=_by_start):  # children by start, as they are added
         parent = span.parent_id
         if parent and parent in by_id and parent != span.span_id:
-            children.setdefault(parent, []).append(span)
+            below = children.get(parent)
+            if below is None:
+                children[parent] = [span]
+            else:
+                below.append(span)
         else:
             tops.append(span)
     broken = []
     if len(tops) > 1:
-        for span in tops:
-            if span.parent_id:
+        for span in by_id.values():  # the tops that name a parent, in file order
+            parent = span.parent_id
+            if parent and (parent not in by_id or parent == span.span_id):
                 broken.append(
                     f"span {span.span_id} ({span.name}) names parent {span.parent_id}, which "
                     "is not in the trace"
@@ -71,13 +79,13 @@ def _walk(spans: list[Span]) -> tuple[list[Span], list[str]]:
             "one trace's spans too far apart in the file: raise the reader's window)"
         )
     order: list[Span] = []
-    stack = sorted(tops, key=_by_start, reverse=True)
+    stack = tops[::-1]
     while stack:
         span = stack.pop()
         order.append(span)
         below = children.get(span.span_id)
         if below:
-            stack += sorted(below, key=_by_start, reverse=True) if len(below) > 1 else below
+            stack += below[::-1]
     if len(order) < len(by_id):
         broken.append(f"{len(by_id) - len(order)} spans' parents form a cycle")
     return order, broken
@@ -116,7 +124,7 @@ def _answer_text(messages: list[Message]) -> str:
     return str(texts[-1]) if texts else ""
 
 
-def _name(order: list[Span], match: str | None) -> str:
+def _name(order: list[Span], match: str | None, trace_id: str) -> str:
     if match:
         for span in order:
             if match in span.attributes:
@@ -124,7 +132,7 @@ def _name(order: list[Span], match: str | None) -> str:
         for span in order:
             if match in span.resource:
                 return text_of(span.resource[match])
-    return order[0].trace_id
+    return trace_id  # also when the spans form only a cycle (no root to walk from)
 
 
 def _decimal(value: Any) -> Decimal | None:
@@ -157,12 +165,21 @@ def _kept(order: list[Span], roles: dict[str, str]) -> list[dict[str, Any]]:
     kept = []
     for span in order:
         role = roles[span.span_id]
-        attributes = {k: v for k, v in span.attributes.items() if not role or not conv.known(k)}
-        events = [
-            {"name": e.name, "attributes": dict(e.attributes)}
-            for e in span.events
-            if not e.name.startswith("gen_ai.") and (not role or e.name != "exception")
-        ]
+        a = span.attributes
+        if role:
+            unknown = shape(a).unknown
+            attributes = {k: a[k] for k in unknown} if unknown else None
+        else:
+            attributes = dict(a)
+        events = (
+            [
+                {"name": e.name, "attributes": dict(e.attributes)}
+                for e in span.events
+                if not e.name.startswith("gen_ai.") and (not role or e.name != "exception")
+            ]
+            if span.events
+            else None
+        )
         if attributes or events or not role:
             entry: dict[str, Any] = {"span-id": span.span_id, "name": span.name}
             entry["kind"] = role or "other"
@@ -177,7 +194,8 @@ def _kept(order: list[Span], roles: dict[str, str]) -> list[dict[str, Any]]:
 def _agents(order: list[Span], roles: dict[str, str]) -> dict[str, Any] | None:
     """The agents as a tree: ``{name, span-id, tools, agents}``."""
     nodes: dict[str, dict[str, Any]] = {}
-    parent_of = {s.span_id: s.parent_id for s in order}
+    # a span naming itself as parent is a root here (looking up through it never ended)
+    parent_of = {s.span_id: "" if s.parent_id == s.span_id else s.parent_id for s in order}
     root: dict[str, Any] | None = None
     for span in order:
         role = roles[span.span_id]
@@ -304,11 +322,30 @@ def assemble(
     memo = _Messages()
     order, broken = _walk(spans)
     trace_id = spans[0].trace_id
-    name = _name(order, match)
-    roles = {s.span_id: conv.role(s) for s in order}
+    name = _name(order, match, trace_id)
     if broken:
         return None, [TraceProblem(trace_id, name, "broken-parent-chain", "; ".join(broken))]
-    genai = [s for s in order if roles[s.span_id]]
+    roles: dict[str, str] = {}
+    genai: list[Span] = []
+    chats: list[Span] = []
+    models: list[Span] = []
+    container: Span | None = None
+    has_tools = False
+    role_of = conv.role
+    for span in order:  # one pass: each span's role, and the spans of each role
+        role = roles[span.span_id] = role_of(span)
+        if not role:
+            continue
+        genai.append(span)
+        if role == "chat":
+            chats.append(span)
+            models.append(span)
+        elif role == "tool":
+            has_tools = True
+        elif role == "embedding":
+            models.append(span)
+        elif container is None and role in _CONTAINERS:
+            container = span
     if not genai:
         names = ", ".join(sorted({s.name for s in order})[:5])
         message = (
@@ -316,8 +353,7 @@ def assemble(
             "no openinference.span.kind; is the model client instrumented?"
         )
         return None, [TraceProblem(trace_id, name, "no-genai-spans", message)]
-    top = next((s for s in genai if roles[s.span_id] in _CONTAINERS), genai[0])
-    chats = [s for s in genai if roles[s.span_id] == "chat"]
+    top = genai[0] if container is None else container
     question = _user_text(memo.inputs(top)) or (_user_text(memo.inputs(chats[0])) if chats else "")
     answer = _answer_text(memo.outputs(top)) if roles[top.span_id] != "chat" else ""
     for chat in reversed(chats):
@@ -325,21 +361,25 @@ def assemble(
             break
         answer = _answer_text(memo.outputs(chat))
     results: dict[str, Any] | None = None
-    if not any(roles[s.span_id] == "tool" for s in genai):  # calls from the model's messages
+    if not has_tools:  # calls from the model's messages
         results = {}
         for sent in (m for chat in chats for m in memo.inputs(chat)):
             results.update({i: v for i, v in sent["results"] if i not in results})
     built = _Steps((trace_id, name), memo, results)
     for span in genai:
         role = roles[span.span_id]
-        if role == "agent" and span is not top:
-            built.agent(span)
-        elif role in ("chat", "tool", "retrieval"):
-            getattr(built, role)(span)
+        if role == "chat":
+            built.chat(span)
+        elif role == "tool":
+            built.tool(span)
+        elif role == "agent":
+            if span is not top:
+                built.agent(span)
+        elif role == "retrieval":
+            built.retrieval(span)
     problems = built.problems
     if not question and not answer and not built.calls:
         problems.append(TraceProblem(trace_id, name, "no-content", _NO_CONTENT, top.span_id))
-    models = [s for s in genai if roles[s.span_id] in ("chat", "embedding")]
     usage, cost = _usage_and_cost(models, top)
     case = TestCase(
         question,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from evalmark.traces._keys import known, shape
 from evalmark.traces._span import STATUS_ERROR, Span
 from evalmark.traces._values import arguments_of, indexed, parsed, text_of
 
@@ -46,48 +47,6 @@ _OPENINFERENCE = {
     "RETRIEVER": "retrieval",
     "EMBEDDING": "embedding",
 }
-_KNOWN = frozenset(
-    {
-        "gen_ai.operation.name",
-        "gen_ai.agent.name",
-        "gen_ai.agent.id",
-        "gen_ai.tool.name",
-        "gen_ai.tool.call.id",
-        "gen_ai.tool.call.arguments",
-        "gen_ai.tool.call.result",
-        "gen_ai.tool.type",
-        "gen_ai.input.messages",
-        "gen_ai.output.messages",
-        "gen_ai.system_instructions",
-        "gen_ai.usage.input_tokens",
-        "gen_ai.usage.output_tokens",
-        "gen_ai.usage.prompt_tokens",
-        "gen_ai.usage.completion_tokens",
-        "gen_ai.usage.cost",
-        "gen_ai.retrieval.documents",
-        "gen_ai.retrieval.query.text",
-        "openinference.span.kind",
-        "input.value",
-        "input.mime_type",
-        "output.value",
-        "output.mime_type",
-        "llm.token_count.prompt",
-        "llm.token_count.completion",
-        "llm.token_count.total",
-        "llm.cost.total",
-        "tool.name",
-        "tool.parameters",
-        "tool_call.id",
-        "error.type",
-    }
-)
-_KNOWN_PREFIXES = (
-    "llm.input_messages.",
-    "llm.output_messages.",
-    "retrieval.documents.",
-    "gen_ai.prompt.",
-    "gen_ai.completion.",
-)
 
 
 def role(span: Span) -> str:
@@ -97,30 +56,15 @@ def role(span: Span) -> str:
         return "evaluation"  # a verdict written back (evalmark traces annotate)
     operation = a.get("gen_ai.operation.name")
     if operation is not None:
-        return _OPERATIONS.get(str(operation), "genai")
+        return _OPERATIONS.get(operation if type(operation) is str else str(operation), "genai")
     kind = a.get("openinference.span.kind")
     if kind is not None:
         return _OPENINFERENCE.get(str(kind).upper(), "genai")
-    if any(key.startswith("gen_ai.") for key in a) or any(
-        e.name.startswith("gen_ai.") for e in span.events
-    ):
+    if shape(a).genai or any(e.name.startswith("gen_ai.") for e in span.events):
         if "gen_ai.tool.name" in a:
             return "tool"
         return "agent" if "gen_ai.agent.name" in a else "chat"
     return ""
-
-
-_KNOWN_SEEN: dict[str, bool] = {}
-
-
-def known(key: str) -> bool:
-    """Whether the reader understands attribute ``key`` (the others go to the metadata)."""
-    found = _KNOWN_SEEN.get(key)
-    if found is None:
-        found = key in _KNOWN or key.startswith(_KNOWN_PREFIXES)
-        if len(_KNOWN_SEEN) < 10_000:  # attribute names repeat; a bounded memo of them
-            _KNOWN_SEEN[key] = found
-    return found
 
 
 def tool_name(span: Span) -> str:
@@ -168,7 +112,7 @@ def documents(span: Span) -> list[str]:
     """The documents a retrieval span returned (OpenInference ``retrieval.documents.N``,
     ``gen_ai.retrieval.documents``, or a datastore tool's result)."""
     a = span.attributes
-    found = indexed(a, "retrieval.documents.")
+    found = indexed(a, "retrieval.documents.") if shape(a).documents else None
     if found:
         return [text_of(d.get("document.content")) for d in found]
     for key in ("gen_ai.retrieval.documents", "gen_ai.tool.call.result", "output.value"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from evalmark.traces._keys import shape
 from evalmark.traces._span import Span
 from evalmark.traces._values import arguments_of, indexed, parsed, text_of
 
@@ -49,7 +50,8 @@ def _message(raw: Any) -> Message:
     content, tool_calls}`` (OpenAI style, the previous events), or plain text."""
     if not isinstance(raw, Mapping):
         return {"role": "user", "text": text_of(raw), "calls": [], "results": []}
-    if len(raw) == 2 or (len(raw) == 3 and "finish_reason" in raw):
+    plain = len(raw) == 2 or (len(raw) == 3 and "finish_reason" in raw)
+    if plain:
         quick = _text_only(raw)
         if quick is not None:
             return quick
@@ -74,6 +76,13 @@ def _message(raw: Any) -> Message:
                 results.append((str(part.get("id") or ""), parsed(part.get("response"))))
             elif isinstance(part.get("content"), str):
                 texts.append(part["content"])
+    if plain and "parts" in raw and "role" in raw:  # {role, parts}: nothing more to read
+        return {
+            "role": str(raw["role"] or "user"),
+            "text": "\n".join(t for t in texts if t),
+            "calls": calls,
+            "results": results,
+        }
     content = raw.get("content")
     if isinstance(content, str):
         texts.append(content)
@@ -149,7 +158,8 @@ def input_messages(span: Span) -> list[Message]:
     a = span.attributes
     if "gen_ai.input.messages" in a:
         return _messages(a["gen_ai.input.messages"])
-    if any(k.startswith("llm.input_messages.") for k in a):
+    keys = shape(a)
+    if keys.llm_input:
         return _openinference_messages(a, "llm.input_messages.")
     from_events = []
     for event in span.events:
@@ -166,7 +176,7 @@ def input_messages(span: Span) -> list[Message]:
             from_events += _messages(event.attributes["gen_ai.prompt"])
     if from_events:
         return from_events
-    flat = indexed(a, "gen_ai.prompt.")
+    flat = indexed(a, "gen_ai.prompt.") if keys.prompt else None
     if flat:
         return [_message({"role": m.get("role"), "content": m.get("content")}) for m in flat]
     if "input.value" in a:
@@ -179,7 +189,8 @@ def output_messages(span: Span) -> list[Message]:
     a = span.attributes
     if "gen_ai.output.messages" in a:
         return _messages(a["gen_ai.output.messages"])
-    if any(k.startswith("llm.output_messages.") for k in a):
+    keys = shape(a)
+    if keys.llm_output:
         return _openinference_messages(a, "llm.output_messages.")
     from_events = []
     for event in span.events:
@@ -191,7 +202,7 @@ def output_messages(span: Span) -> list[Message]:
             from_events += _messages(event.attributes["gen_ai.completion"])
     if from_events:
         return from_events
-    flat = indexed(a, "gen_ai.completion.")
+    flat = indexed(a, "gen_ai.completion.") if keys.completion else None
     if flat:
         return [_flat_completion(m) for m in flat]
     if "output.value" in a:

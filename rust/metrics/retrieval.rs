@@ -78,11 +78,16 @@ fn descending_key(score: f64) -> u64 {
 
 /// The first 8 bytes of `id` as a big-endian number (zero padded): ids whose numbers differ
 /// are in the same order as the numbers; ids with equal numbers need their bytes compared.
+#[inline]
 fn prefix(id: &[u8]) -> u64 {
-    let mut head = [0u8; 8];
-    let n = id.len().min(8);
-    head[..n].copy_from_slice(&id[..n]);
-    u64::from_be_bytes(head)
+    match id.first_chunk::<8>() {
+        Some(head) => u64::from_be_bytes(*head),
+        // byte by byte in registers: a short copy through memory would stall the 8-byte load
+        None => id
+            .iter()
+            .enumerate()
+            .fold(0, |x, (i, &b)| x | u64::from(b) << (56 - 8 * i)),
+    }
 }
 
 /// The ranking trec_eval uses: score descending, then document id descending. Each document

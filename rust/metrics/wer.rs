@@ -179,11 +179,23 @@ mod tests {
     #[test]
     fn stripping_from_both_ends_matches_the_forward_scan() {
         let texts = [
-            "", " ", "a", " a ", "\u{3000}a b\u{2028}", "\u{85}\u{a0}é\u{1680}", "\t\n\u{b}\u{c}\r",
-            "ab\u{2003}", "\u{1f600} x \u{1f600}", "\u{1c}\u{1d}\u{1e}\u{1f}y",
+            "",
+            " ",
+            "a",
+            " a ",
+            "\u{3000}a b\u{2028}",
+            "\u{85}\u{a0}é\u{1680}",
+            "\t\n\u{b}\u{c}\r",
+            "ab\u{2003}",
+            "\u{1f600} x \u{1f600}",
+            "\u{1c}\u{1d}\u{1e}\u{1f}y",
         ];
         for t in texts {
-            assert_eq!(stripped(t.as_bytes()), stripped_forward(t.as_bytes()), "{t:?}");
+            assert_eq!(
+                stripped(t.as_bytes()),
+                stripped_forward(t.as_bytes()),
+                "{t:?}"
+            );
         }
         // bytes a Python str never gives: the forward scan decides
         for t in [&b"a\x80"[..], b"\xe2\x80", b"\x80 ", b" \xc3"] {

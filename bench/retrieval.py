@@ -96,5 +96,6 @@ def row(pytrec_eval: Any, size: int, docs: int) -> None:
         f"{ref_wall / all_wall:>12.1f}x"
     )
 
+
 if __name__ == "__main__":
     main()

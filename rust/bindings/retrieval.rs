@@ -32,44 +32,48 @@ fn parse_measures(kinds: &[String], cutoffs: &[i64]) -> Result<Vec<Measure>, Eva
         .collect()
 }
 
-/// Every query's documents and values, one after another, with each query's start.
-struct Flat<'a> {
-    run_docs: &'a [&'a [u8]],
-    scores: &'a [f64],
-    run_offsets: &'a [i64],
-    qrel_docs: &'a [&'a [u8]],
-    rels: &'a [i64],
-    qrel_offsets: &'a [i64],
-}
-
 fn span(offsets: &[i64], i: usize) -> std::ops::Range<usize> {
     offsets[i] as usize..offsets[i + 1] as usize
 }
 
-/// The (queries, measures) matrix of checked flat queries, on the pool with the GIL released.
+/// A worker's buffers: the kernel's, and query i's ids as slices of each side's bytes.
+#[derive(Default)]
+struct Views<'a> {
+    kernel: Scratch,
+    run_ids: Vec<&'a [u8]>,
+    qrel_ids: Vec<&'a [u8]>,
+}
+
+/// The (queries, measures) matrix of the queries read into `runs` and `qrels`, on the pool
+/// with the GIL released.
 fn matrix<'py>(
     py: Python<'py>,
-    flat: &Flat<'_>,
+    runs: &Side<f64>,
+    qrels: &Side<i64>,
     measures: &[Measure],
     relevance_level: i64,
     workers: Workers,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let (rd, scores, ro) = (flat.run_docs, flat.scores, flat.run_offsets);
-    let (qd, rels, qo) = (flat.qrel_docs, flat.rels, flat.qrel_offsets);
-    let n = ro.len().saturating_sub(1);
+    let n = runs.offsets.len().saturating_sub(1);
     let width = measures.len();
-    let size = rd.len().saturating_add(qd.len()).saturating_mul(8);
+    let size = runs
+        .ends
+        .len()
+        .saturating_add(qrels.ends.len())
+        .saturating_mul(8);
     let out = run_watched(py, workers, size, |stop, w| {
         let mut out = result_array(n.saturating_mul(width), "the result matrix")?;
-        fill_rows(&mut out, width, w, stop, |s: &mut Scratch, i, row| {
-            let (r, q) = (span(ro, i), span(qo, i));
+        fill_rows(&mut out, width, w, stop, |s: &mut Views<'_>, i, row| {
+            let (r, q) = (span(&runs.offsets, i), span(&qrels.offsets, i));
+            runs.ids_into(r.clone(), &mut s.run_ids);
+            qrels.ids_into(q.clone(), &mut s.qrel_ids);
             let query = Query {
-                run_docs: &rd[r.clone()],
-                run_scores: &scores[r],
-                qrel_docs: &qd[q.clone()],
-                qrel_rels: &rels[q],
+                run_docs: &s.run_ids,
+                run_scores: &runs.values[r],
+                qrel_docs: &s.qrel_ids,
+                qrel_rels: &qrels.values[q],
             };
-            evaluate(&query, measures, relevance_level, s, row);
+            evaluate(&query, measures, relevance_level, &mut s.kernel, row);
             Ok(())
         })?;
         Ok(out)
@@ -98,17 +102,15 @@ impl<T> Side<T> {
         }
     }
 
-    /// Each id as a slice of `bytes`.
-    fn ids(&self) -> Vec<&[u8]> {
-        let mut start = 0;
-        self.ends
-            .iter()
-            .map(|&end| {
-                let id = &self.bytes[start..end];
-                start = end;
-                id
-            })
-            .collect()
+    /// The ids `ids` (indices into `ends`) as slices of `bytes`, into `out`.
+    fn ids_into<'a>(&'a self, ids: std::ops::Range<usize>, out: &mut Vec<&'a [u8]>) {
+        out.clear();
+        let mut start = ids.start.checked_sub(1).map_or(0, |j| self.ends[j]);
+        out.extend(self.ends[ids].iter().map(|&end| {
+            let id = &self.bytes[start..end];
+            start = end;
+            id
+        }));
     }
 }
 
@@ -290,16 +292,14 @@ fn retrieval_measures_of<'py>(
         read_query(run, i, &mut run_side, &run_reader)?;
         read_query(qrel, i, &mut qrel_side, &qrel_reader)?;
     }
-    let (rd, qd) = (run_side.ids(), qrel_side.ids());
-    let flat = Flat {
-        run_docs: &rd,
-        scores: &run_side.values,
-        run_offsets: &run_side.offsets,
-        qrel_docs: &qd,
-        rels: &qrel_side.values,
-        qrel_offsets: &qrel_side.offsets,
-    };
-    matrix(py, &flat, &measures, relevance_level, workers)
+    matrix(
+        py,
+        &run_side,
+        &qrel_side,
+        &measures,
+        relevance_level,
+        workers,
+    )
 }
 
 /// Add this family's functions to the module.

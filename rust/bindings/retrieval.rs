@@ -1,9 +1,10 @@
 //! Retrieval measures over many queries at once (the kernel is `metrics/retrieval.rs`), read
 //! straight from the queries' dicts: no Python list or array is built in between.
 
-use std::borrow::Cow;
+use std::ptr::null_mut;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 
@@ -31,44 +32,48 @@ fn parse_measures(kinds: &[String], cutoffs: &[i64]) -> Result<Vec<Measure>, Eva
         .collect()
 }
 
-/// Every query's documents and values, one after another, with each query's start.
-struct Flat<'a> {
-    run_docs: &'a [&'a [u8]],
-    scores: &'a [f64],
-    run_offsets: &'a [i64],
-    qrel_docs: &'a [&'a [u8]],
-    rels: &'a [i64],
-    qrel_offsets: &'a [i64],
-}
-
 fn span(offsets: &[i64], i: usize) -> std::ops::Range<usize> {
     offsets[i] as usize..offsets[i + 1] as usize
 }
 
-/// The (queries, measures) matrix of checked flat queries, on the pool with the GIL released.
+/// A worker's buffers: the kernel's, and query i's ids as slices of each side's bytes.
+#[derive(Default)]
+struct Views<'a> {
+    kernel: Scratch,
+    run_ids: Vec<&'a [u8]>,
+    qrel_ids: Vec<&'a [u8]>,
+}
+
+/// The (queries, measures) matrix of the queries read into `runs` and `qrels`, on the pool
+/// with the GIL released.
 fn matrix<'py>(
     py: Python<'py>,
-    flat: &Flat<'_>,
+    runs: &Side<f64>,
+    qrels: &Side<i64>,
     measures: &[Measure],
     relevance_level: i64,
     workers: Workers,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let (rd, scores, ro) = (flat.run_docs, flat.scores, flat.run_offsets);
-    let (qd, rels, qo) = (flat.qrel_docs, flat.rels, flat.qrel_offsets);
-    let n = ro.len().saturating_sub(1);
+    let n = runs.offsets.len().saturating_sub(1);
     let width = measures.len();
-    let size = rd.len().saturating_add(qd.len()).saturating_mul(8);
+    let size = runs
+        .ends
+        .len()
+        .saturating_add(qrels.ends.len())
+        .saturating_mul(8);
     let out = run_watched(py, workers, size, |stop, w| {
         let mut out = result_array(n.saturating_mul(width), "the result matrix")?;
-        fill_rows(&mut out, width, w, stop, |s: &mut Scratch, i, row| {
-            let (r, q) = (span(ro, i), span(qo, i));
+        fill_rows(&mut out, width, w, stop, |s: &mut Views<'_>, i, row| {
+            let (r, q) = (span(&runs.offsets, i), span(&qrels.offsets, i));
+            runs.ids_into(r.clone(), &mut s.run_ids);
+            qrels.ids_into(q.clone(), &mut s.qrel_ids);
             let query = Query {
-                run_docs: &rd[r.clone()],
-                run_scores: &scores[r],
-                qrel_docs: &qd[q.clone()],
-                qrel_rels: &rels[q],
+                run_docs: &s.run_ids,
+                run_scores: &runs.values[r],
+                qrel_docs: &s.qrel_ids,
+                qrel_rels: &qrels.values[q],
             };
-            evaluate(&query, measures, relevance_level, s, row);
+            evaluate(&query, measures, relevance_level, &mut s.kernel, row);
             Ok(())
         })?;
         Ok(out)
@@ -76,41 +81,153 @@ fn matrix<'py>(
     PyArray1::from_vec(py, out).reshape([n, width])
 }
 
-/// One query's dict read under the GIL: its keys (held, so that their bytes outlive any change
-/// the caller makes to the dict while the GIL is released) and its values.
-fn read_query<'py, T>(
-    row: &Bound<'py, PyAny>,
+/// One side (runs or qrels) of every query, read under the GIL into owned buffers: each
+/// document id's bytes one after another (so the kernel reads them from one contiguous block,
+/// not from Python objects scattered over the heap), each id's end, each value, and where each
+/// query's ids start.
+struct Side<T> {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+    values: Vec<T>,
+    offsets: Vec<i64>,
+}
+
+impl<T> Side<T> {
+    fn new() -> Self {
+        Side {
+            bytes: Vec::new(),
+            ends: Vec::new(),
+            values: Vec::new(),
+            offsets: vec![0],
+        }
+    }
+
+    /// The ids `ids` (indices into `ends`) as slices of `bytes`, into `out`.
+    fn ids_into<'a>(&'a self, ids: std::ops::Range<usize>, out: &mut Vec<&'a [u8]>) {
+        out.clear();
+        let mut start = ids.start.checked_sub(1).map_or(0, |j| self.ends[j]);
+        out.extend(self.ends[ids].iter().map(|&end| {
+            let id = &self.bytes[start..end];
+            start = end;
+            id
+        }));
+    }
+}
+
+/// How one side reads a value: `fast` for the common exact type straight from the object
+/// (`None` sends it to `slow`), `slow` for everything else (`None` is refused with `expected`).
+struct ValueReader<'s, T> {
+    what: &'s str,
+    expected: &'s str,
+    fast: fn(*mut ffi::PyObject) -> Option<T>,
+    slow: fn(&Bound<'_, PyAny>) -> Option<T>,
+}
+
+/// A score of exact type `float` that is not NaN, rounded as [`score_of`] rounds it.
+fn fast_score(v: *mut ffi::PyObject) -> Option<f64> {
+    // SAFETY: `v` is a live object (the caller holds the GIL and the dict holding `v`); a
+    // float's value is read without running Python code and cannot fail.
+    let x = unsafe {
+        if ffi::Py_TYPE(v) != &raw mut ffi::PyFloat_Type {
+            return None;
+        }
+        ffi::PyFloat_AsDouble(v)
+    };
+    (!x.is_nan()).then_some(x as f32 as f64)
+}
+
+/// A judgment of exact type `int` that fits in 64 bits.
+fn fast_judgment(v: *mut ffi::PyObject) -> Option<i64> {
+    // SAFETY: as in `fast_score`; an int too large sets OverflowError, cleared here (the slow
+    // path then refuses it with the usual message).
+    unsafe {
+        if ffi::Py_TYPE(v) != &raw mut ffi::PyLong_Type {
+            return None;
+        }
+        let x = ffi::PyLong_AsLongLong(v);
+        if x == -1 && !ffi::PyErr_Occurred().is_null() {
+            ffi::PyErr_Clear();
+            return None;
+        }
+        Some(x)
+    }
+}
+
+/// The UTF-8 bytes of an exact `str` without lone surrogates, borrowed from the object.
+///
+/// # Safety
+/// `key` is a live object and the GIL is held; the bytes live as long as the object.
+unsafe fn fast_key<'a>(key: *mut ffi::PyObject) -> Option<&'a [u8]> {
+    // SAFETY: the caller's contract; a failed conversion's error is cleared here.
+    unsafe {
+        if ffi::Py_TYPE(key) != &raw mut ffi::PyUnicode_Type {
+            return None;
+        }
+        let mut size: ffi::Py_ssize_t = 0;
+        let data = ffi::PyUnicode_AsUTF8AndSize(key, &mut size);
+        if data.is_null() {
+            ffi::PyErr_Clear();
+            return None;
+        }
+        Some(std::slice::from_raw_parts(data.cast::<u8>(), size as usize))
+    }
+}
+
+/// Append query `i`'s dict `row` to `side`: exact `str` keys and values of the common exact
+/// type are read straight from the dict's entries; any other key or value goes through the
+/// checked path, which names what is wrong.
+fn read_query<T>(
+    row: &Bound<'_, PyAny>,
     i: usize,
-    what: &str,
-    keys: &mut Vec<Bound<'py, PyString>>,
-    values: &mut Vec<T>,
-    value: impl Fn(&Bound<'py, PyAny>) -> Option<T>,
-    expected: &str,
+    side: &mut Side<T>,
+    reader: &ValueReader<'_, T>,
 ) -> PyResult<()> {
+    let what = reader.what;
     let dict = row.cast::<PyDict>().map_err(|_| {
         EvalError::Type(format!(
             "{what} {i} must be a dict of document id to value, got {}",
             type_name(row)
         ))
     })?;
-    for (key, v) in dict.iter() {
-        let key = key.cast_into::<PyString>().map_err(|e| {
-            EvalError::Type(format!(
-                "{what} {i}: document ids must be str, got {}",
-                type_name(e.into_inner().as_any())
-            ))
-        })?;
-        let Some(v) = value(&v) else {
-            return Err(EvalError::input(format!(
-                "{what} {i}: the value of document {:?} must be {expected}, got {}",
-                key.to_string_lossy(),
-                value_text(&v)
-            ))
-            .into());
+    let py = row.py();
+    let (mut pos, mut key, mut value): (ffi::Py_ssize_t, _, _) = (0, null_mut(), null_mut());
+    // SAFETY: the GIL is held throughout. PyDict_Next hands out borrowed references; the fast
+    // paths run no Python code, so the dict cannot change under them, and the checked paths
+    // take their own references before doing anything that might run Python code.
+    while unsafe { ffi::PyDict_Next(dict.as_ptr(), &mut pos, &mut key, &mut value) } != 0 {
+        match unsafe { fast_key(key) } {
+            Some(id) => side.bytes.extend_from_slice(id),
+            None => {
+                let key = unsafe { Bound::from_borrowed_ptr(py, key) };
+                let key = key.cast_into::<PyString>().map_err(|e| {
+                    EvalError::Type(format!(
+                        "{what} {i}: document ids must be str, got {}",
+                        type_name(e.into_inner().as_any())
+                    ))
+                })?;
+                side.bytes
+                    .extend_from_slice(&str_bytes(key.as_any(), "a document id")?);
+            }
+        }
+        side.ends.push(side.bytes.len());
+        let v = match (reader.fast)(value) {
+            Some(v) => v,
+            None => {
+                let value = unsafe { Bound::from_borrowed_ptr(py, value) };
+                (reader.slow)(&value).ok_or_else(|| {
+                    let start = side.ends.len().checked_sub(2).map_or(0, |j| side.ends[j]);
+                    EvalError::input(format!(
+                        "{what} {i}: the value of document {:?} must be {}, got {}",
+                        String::from_utf8_lossy(&side.bytes[start..]),
+                        reader.expected,
+                        value_text(&value)
+                    ))
+                })?
+            }
         };
-        keys.push(key);
-        values.push(v);
+        side.values.push(v);
     }
+    side.offsets.push(side.ends.len() as i64);
     Ok(())
 }
 
@@ -118,13 +235,6 @@ fn value_text(v: &Bound<'_, PyAny>) -> String {
     v.repr()
         .map(|r| r.to_string_lossy().chars().take(40).collect())
         .unwrap_or_else(|_| type_name(v))
-}
-
-/// The bytes of each document id (lone surrogates as `surrogatepass` encodes them).
-fn held<'a>(keys: &'a [Bound<'_, PyString>]) -> PyResult<Vec<Cow<'a, [u8]>>> {
-    keys.iter()
-        .map(|k| str_bytes(k.as_any(), "a document id"))
-        .collect()
 }
 
 /// A run score as trec_eval ranks it: a number (not a bool) rounded to single precision.
@@ -165,28 +275,31 @@ fn retrieval_measures_of<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let measures = parse_measures(&kinds, &cutoffs)?;
     same_length(qrels.len(), runs.len())?;
-    let (mut run_keys, mut scores, mut run_offsets) = (Vec::new(), Vec::new(), vec![0i64]);
-    let (mut qrel_keys, mut rels, mut qrel_offsets) = (Vec::new(), Vec::new(), vec![0i64]);
-    for (i, (qrel, run)) in qrels.iter().zip(&runs).enumerate() {
-        let (rk, sc) = (&mut run_keys, &mut scores);
-        read_query(run, i, "run", rk, sc, score_of, "a number")?;
-        let (qk, rl) = (&mut qrel_keys, &mut rels);
-        read_query(qrel, i, "qrels", qk, rl, judgment_of, "an int judgment")?;
-        run_offsets.push(run_keys.len() as i64);
-        qrel_offsets.push(qrel_keys.len() as i64);
-    }
-    let (run_keys, qrel_keys) = (held(&run_keys)?, held(&qrel_keys)?);
-    let rd: Vec<&[u8]> = run_keys.iter().map(|k| k.as_ref()).collect();
-    let qd: Vec<&[u8]> = qrel_keys.iter().map(|k| k.as_ref()).collect();
-    let flat = Flat {
-        run_docs: &rd,
-        scores: &scores,
-        run_offsets: &run_offsets,
-        qrel_docs: &qd,
-        rels: &rels,
-        qrel_offsets: &qrel_offsets,
+    let run_reader = ValueReader {
+        what: "run",
+        expected: "a number",
+        fast: fast_score,
+        slow: score_of,
     };
-    matrix(py, &flat, &measures, relevance_level, workers)
+    let qrel_reader = ValueReader {
+        what: "qrels",
+        expected: "an int judgment",
+        fast: fast_judgment,
+        slow: judgment_of,
+    };
+    let (mut run_side, mut qrel_side) = (Side::new(), Side::new());
+    for (i, (qrel, run)) in qrels.iter().zip(&runs).enumerate() {
+        read_query(run, i, &mut run_side, &run_reader)?;
+        read_query(qrel, i, &mut qrel_side, &qrel_reader)?;
+    }
+    matrix(
+        py,
+        &run_side,
+        &qrel_side,
+        &measures,
+        relevance_level,
+        workers,
+    )
 }
 
 /// Add this family's functions to the module.

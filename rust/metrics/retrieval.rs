@@ -58,8 +58,8 @@ pub struct Query<'a> {
 /// Buffers reused from query to query.
 #[derive(Default)]
 pub struct Scratch {
-    ranked: Vec<(u64, usize)>,
-    by_id: Vec<usize>,
+    ranked: Vec<(u128, usize)>,
+    slots: Vec<(u32, u32)>,
     judged: Vec<Option<i64>>,
     gains: Vec<i64>,
 }
@@ -76,18 +76,69 @@ fn descending_key(score: f64) -> u64 {
     !ascending
 }
 
-/// The ranking trec_eval uses: score descending, then document id descending. Sorting integer
-/// keys beside the indices keeps the comparisons in one contiguous array; ids are compared
-/// only between tied scores.
-fn rank(docs: &[&[u8]], scores: &[f64], ranked: &mut Vec<(u64, usize)>) {
-    ranked.clear();
-    ranked.extend(
-        scores
+/// The first 8 bytes of `id` as a big-endian number (zero padded): ids whose numbers differ
+/// are in the same order as the numbers; ids with equal numbers need their bytes compared.
+#[inline]
+fn prefix(id: &[u8]) -> u64 {
+    match id.first_chunk::<8>() {
+        Some(head) => u64::from_be_bytes(*head),
+        // byte by byte in registers: a short copy through memory would stall the 8-byte load
+        None => id
             .iter()
             .enumerate()
-            .map(|(i, &s)| (descending_key(s), i)),
-    );
+            .fold(0, |x, (i, &b)| x | u64::from(b) << (56 - 8 * i)),
+    }
+}
+
+/// The ranking trec_eval uses: score descending, then document id descending. Each document
+/// gets one integer key (score, then the id's first bytes, both descending) sorted beside its
+/// index; full ids are compared only between equal keys.
+fn rank(docs: &[&[u8]], scores: &[f64], ranked: &mut Vec<(u128, usize)>) {
+    ranked.clear();
+    ranked.extend(scores.iter().zip(docs).enumerate().map(|(i, (&s, d))| {
+        let key = u128::from(descending_key(s)) << 64 | u128::from(!prefix(d));
+        (key, i)
+    }));
     ranked.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| docs[b.1].cmp(docs[a.1])));
+}
+
+fn hash(id: &[u8]) -> u32 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(id) as u32
+}
+
+/// An open-addressing table of the judged documents (hash, index + 1; 0 is empty), at most
+/// half full; each run document is then looked up in one or two probes.
+fn index_judged(docs: &[&[u8]], slots: &mut Vec<(u32, u32)>) {
+    let size = (2 * docs.len()).next_power_of_two().max(8);
+    slots.clear();
+    slots.resize(size, (0, 0));
+    for (i, d) in docs.iter().enumerate() {
+        let h = hash(d);
+        let mut at = h as usize & (size - 1);
+        while slots[at].1 != 0 {
+            at = (at + 1) & (size - 1);
+        }
+        slots[at] = (h, i as u32 + 1);
+    }
+}
+
+/// The index of `id` among `docs` (the first one when it is there twice), from the table.
+fn find_judged(docs: &[&[u8]], slots: &[(u32, u32)], id: &[u8]) -> Option<usize> {
+    let h = hash(id);
+    let mask = slots.len() - 1;
+    let mut at = h as usize & mask;
+    loop {
+        let (sh, slot) = slots[at];
+        if slot == 0 {
+            return None;
+        }
+        let j = slot as usize - 1;
+        if sh == h && docs[j] == id {
+            return Some(j);
+        }
+        at = (at + 1) & mask;
+    }
 }
 
 /// Discounted cumulative gain of the first `k` gains, summed in rank order as trec_eval does.
@@ -104,17 +155,9 @@ fn dcg(gains: impl Iterator<Item = i64>, k: usize) -> f64 {
 /// Write each measure of `measures` for query `q` into `out` (one value per measure), with
 /// documents judged at `level` or above counted as relevant.
 pub fn evaluate(q: &Query<'_>, measures: &[Measure], level: i64, s: &mut Scratch, out: &mut [f64]) {
-    s.by_id.clear();
-    s.by_id.extend(0..q.qrel_docs.len());
-    s.by_id
-        .sort_unstable_by(|&a, &b| q.qrel_docs[a].cmp(q.qrel_docs[b]));
-    let by_id = &s.by_id;
-    let judged = |d: &[u8]| {
-        by_id
-            .binary_search_by(|&j| q.qrel_docs[j].cmp(d))
-            .ok()
-            .map(|i| q.qrel_rels[by_id[i]])
-    };
+    index_judged(q.qrel_docs, &mut s.slots);
+    let slots = &s.slots;
+    let judged = |d: &[u8]| find_judged(q.qrel_docs, slots, d).map(|j| q.qrel_rels[j]);
     let num_rel = q.qrel_rels.iter().filter(|&&r| r >= level).count();
     rank(q.run_docs, q.run_scores, &mut s.ranked);
     s.judged.clear();
@@ -254,6 +297,49 @@ mod tests {
             );
         }
         assert_eq!(descending_key(-0.0), descending_key(0.0));
+    }
+
+    #[test]
+    fn the_ranking_orders_tied_ids_by_their_bytes_past_the_first_eight() {
+        let ids: Vec<&[u8]> = vec![
+            b"document-17",
+            b"document-170",
+            b"document-2",
+            b"doc",
+            b"doc\0",
+            b"doc\0\0",
+            b"",
+            b"\xff",
+            b"document-1",
+            b"documenz",
+        ];
+        let scores = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 1.0, 1.0];
+        let mut ranked = Vec::new();
+        rank(&ids, &scores, &mut ranked);
+        let got: Vec<&[u8]> = ranked.iter().map(|&(_, i)| ids[i]).collect();
+        let mut want: Vec<usize> = (0..ids.len()).collect();
+        want.sort_by(|&a, &b| {
+            scores[b]
+                .total_cmp(&scores[a])
+                .then_with(|| ids[b].cmp(ids[a]))
+        });
+        let want: Vec<&[u8]> = want.iter().map(|&i| ids[i]).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn judged_documents_are_found_by_their_bytes() {
+        let docs: Vec<String> = (0..100).map(|i| format!("d{i}")).collect();
+        let ids: Vec<&[u8]> = docs.iter().map(|d| d.as_bytes()).collect();
+        let mut slots = Vec::new();
+        index_judged(&ids, &mut slots);
+        for (i, id) in ids.iter().enumerate() {
+            assert_eq!(find_judged(&ids, &slots, id), Some(i));
+        }
+        assert_eq!(find_judged(&ids, &slots, b"d100"), None);
+        assert_eq!(find_judged(&ids, &slots, b""), None);
+        index_judged(&[], &mut slots);
+        assert_eq!(find_judged(&[], &slots, b"d1"), None);
     }
 
     #[test]

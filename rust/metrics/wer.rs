@@ -49,8 +49,38 @@ pub struct Scratch {
     ids_a: Vec<u32>,
 }
 
-/// `text` without the Python whitespace at its two ends.
+/// `text` without the Python whitespace at its two ends: read forward to the first code point
+/// that is not whitespace and backward to the last, so the middle is never decoded.
 fn stripped(text: &[u8]) -> &[u8] {
+    let mut start = 0;
+    while start < text.len() {
+        let (cp, len) = next_code_point(text, start);
+        if !is_py_space(cp) {
+            break;
+        }
+        start += len;
+    }
+    let mut end = text.len();
+    while end > start {
+        let mut lead = end - 1;
+        while lead > start && text[lead] & 0xC0 == 0x80 {
+            lead -= 1;
+        }
+        let (cp, len) = next_code_point(text, lead);
+        if lead + len != end {
+            // not well-formed UTF-8 (a Python str never gives such bytes): scan it all forward
+            return stripped_forward(text);
+        }
+        if !is_py_space(cp) {
+            break;
+        }
+        end = lead;
+    }
+    &text[start..end]
+}
+
+/// [`stripped`] by decoding every code point from the start.
+fn stripped_forward(text: &[u8]) -> &[u8] {
     let (mut start, mut end, mut i) = (None, 0, 0);
     while i < text.len() {
         let (cp, len) = next_code_point(text, i);
@@ -101,7 +131,11 @@ pub fn word_counts(expected: &[u8], actual: &[u8], s: &mut Scratch, stop: &Conte
         ids_e,
         ids_a,
     } = s;
-    let mut names: FxHashMap<&[u32], u32> = FxHashMap::default();
+    // at most one distinct word per two code points (a word and a space); sized once, so the
+    // table never grows while it fills
+    let bound = (e.len() / 2 + a.len() / 2 + 2).min(1 << 12);
+    let mut names: FxHashMap<&[u32], u32> =
+        FxHashMap::with_capacity_and_hasher(bound, Default::default());
     for (cps, ids) in [(&*e, &mut *ids_e), (&*a, &mut *ids_a)] {
         ids.clear();
         for_each_word(cps, |word| {
@@ -140,6 +174,33 @@ mod tests {
             &Context::new(),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn stripping_from_both_ends_matches_the_forward_scan() {
+        let texts = [
+            "",
+            " ",
+            "a",
+            " a ",
+            "\u{3000}a b\u{2028}",
+            "\u{85}\u{a0}é\u{1680}",
+            "\t\n\u{b}\u{c}\r",
+            "ab\u{2003}",
+            "\u{1f600} x \u{1f600}",
+            "\u{1c}\u{1d}\u{1e}\u{1f}y",
+        ];
+        for t in texts {
+            assert_eq!(
+                stripped(t.as_bytes()),
+                stripped_forward(t.as_bytes()),
+                "{t:?}"
+            );
+        }
+        // bytes a Python str never gives: the forward scan decides
+        for t in [&b"a\x80"[..], b"\xe2\x80", b"\x80 ", b" \xc3"] {
+            assert_eq!(stripped(t), stripped_forward(t), "{t:?}");
+        }
     }
 
     #[test]

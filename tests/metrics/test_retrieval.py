@@ -197,3 +197,60 @@ def test_batch_rejects_repeated_ids_and_unequal_lengths() -> None:
         retrieval_metrics_batch([{"a": 1}], [["a", "a"]])
     with pytest.raises(MetricInputError, match="equal length"):
         retrieval_metrics_batch([{"a": 1}], [])
+
+
+class _Id(str):
+    pass
+
+
+class _Score(float):
+    pass
+
+
+class _Judgment(int):
+    pass
+
+
+def test_values_of_other_types_score_as_their_plain_values() -> None:
+    # exact str ids, float scores and int judgments are read straight from the dicts; subclasses,
+    # ints as scores and numpy scalars take the checked path: all rank the same
+    plain_qrels = {"q": {"doc-a": 2, "doc-b": 1, "doc-c": 0}}
+    plain_run = {"q": {"doc-a": 0.5, "doc-b": 2.0, "doc-c": 2.0, "doc-d": 1.0}}
+    want = retrieval_metrics(plain_qrels, plain_run, MEASURES)
+    mixed_qrels = {"q": {_Id("doc-a"): _Judgment(2), "doc-b": 1, _Id("doc-c"): 0}}
+    mixed_run = {"q": {"doc-a": _Score(0.5), _Id("doc-b"): 2, "doc-c": np.float64(2.0), "doc-d": 1}}
+    assert retrieval_metrics(mixed_qrels, mixed_run, MEASURES) == want
+
+
+def test_ids_that_share_their_first_eight_bytes_tie_break_as_trec_eval() -> None:
+    rng = random.Random(3)
+    ids = ["document-1", "document-10", "document-2", "documen", "document", "doc"]
+    ids += [f"document-{rng.randrange(1000)}-{rng.randrange(10)}" for _ in range(30)]
+    ids = list(dict.fromkeys(ids))
+    qrel = {d: rng.choice((0, 1, 2)) for d in ids[::2]}
+    run = {d: rng.choice((1.0, 2.0)) for d in ids}
+    assert_same({"q": qrel}, {"q": run})
+
+
+def test_ids_with_lone_surrogates_match_by_their_code_points() -> None:
+    high, low = "a" + chr(0xD800), "a" + chr(0xDC00)
+    qrels = {"q": {high: 1, low: 0}}
+    run = {"q": {low: 3.0, high: 2.0, "b": 1.0}}
+    assert retrieval_metrics(qrels, run, ["recip_rank", "P_1"])["q"] == {
+        "recip_rank": 0.5,
+        "P_1": 0.0,
+    }
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "message"),
+    [
+        ({"q": {"a": 2**70}}, {"q": {"a": 1.0}}, r'qrels 0: the value of document "a"'),
+        ({"q": {"a": True}}, {"q": {"a": 1.0}}, r'qrels 0: the value of document "a"'),
+        ({"q": {"a": 1}}, {"q": {"x": 1.0, "a": False}}, r'run 0: the value of document "a"'),
+        ({"q": {"a": 1}}, {"q": {"a": 1.0, 7: 1.0}}, r"run 0: document ids must be str"),
+    ],
+)
+def test_bad_values_name_the_query_and_the_document(qrels, run, message) -> None:
+    with pytest.raises((MetricInputError, TypeError), match=message):
+        retrieval_metrics(qrels, run, ["map"])

@@ -10,13 +10,17 @@
 use rustc_hash::FxHashMap;
 
 use super::halt::Context;
+use super::key_table::KeyTable;
+use super::ngrams::TokenIds;
 use super::text::{decode_into, for_each_py_token, is_ascii_py_space, TokenKey};
 use crate::errors::EvalResult;
 
-/// Reusable buffers: the token table, code points, token ids and packed n-grams of a row.
+/// Reusable buffers: the token table, code points, token ids, packed n-grams of a row and the
+/// hypothesis' n-gram counts.
 #[derive(Default)]
 pub struct Scratch {
-    ids: FxHashMap<TokenKey, u32>,
+    ids: TokenIds,
+    grams: KeyTable<u64, GramCount>,
     cps: Vec<u32>,
     hyp: Vec<u32>,
     reference: Vec<u32>,
@@ -25,29 +29,20 @@ pub struct Scratch {
 }
 
 /// Append the ids of `text`'s whitespace tokens to `out`, interning new tokens in `ids`.
-pub(crate) fn token_ids(
-    text: &[u8],
-    ids: &mut FxHashMap<TokenKey, u32>,
-    cps: &mut Vec<u32>,
-    out: &mut Vec<u32>,
-) {
+pub(crate) fn token_ids(text: &[u8], ids: &mut TokenIds, cps: &mut Vec<u32>, out: &mut Vec<u32>) {
     out.clear();
     if text.is_ascii() {
         for tok in text
             .split(|&b| is_ascii_py_space(b))
             .filter(|t| !t.is_empty())
         {
-            let next = ids.len() as u32;
-            out.push(*ids.entry(TokenKey::of_ascii(tok)).or_insert(next));
+            out.push(ids.intern(TokenKey::of_ascii(tok)));
         }
         return;
     }
     cps.clear();
     decode_into(text, cps);
-    for_each_py_token(cps, |tok| {
-        let next = ids.len() as u32;
-        out.push(*ids.entry(TokenKey::of(tok)).or_insert(next));
-    });
+    for_each_py_token(cps, |tok| out.push(ids.intern(TokenKey::of(tok))));
 }
 
 /// N-grams of up to [`PACKED_ORDER`] tokens over fewer than 2^15 distinct tokens pack into one
@@ -55,7 +50,7 @@ pub(crate) fn token_ids(
 const PACKED_ORDER: usize = 4;
 const PACKED_IDS: usize = (1 << 15) - 1;
 
-/// Every n-gram of orders `min_len..=max_len` of `ids`, packed, sorted.
+/// Every n-gram of orders `min_len..=max_len` of `ids`, packed, in text order.
 fn packed_grams(ids: &[u32], min_len: usize, max_len: usize, out: &mut Vec<u64>) {
     out.clear();
     for n in min_len..=max_len.min(ids.len()) {
@@ -64,20 +59,30 @@ fn packed_grams(ids: &[u32], min_len: usize, max_len: usize, out: &mut Vec<u64>)
                 .fold(0u64, |key, &id| (key << 15) | (id as u64 + 1))
         }));
     }
-    out.sort_unstable();
 }
 
-/// The size of the multiset intersection of two sorted sequences.
-fn common(a: &[u64], b: &[u64]) -> u64 {
-    let (mut i, mut j, mut n) = (0, 0, 0u64);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
+/// A hypothesis n-gram's count, and how many of them the reference numbered `reference` has
+/// matched so far (`used` belongs to an earlier reference when the stamp differs).
+#[derive(Clone, Copy, Default)]
+struct GramCount {
+    count: u32,
+    used: u32,
+    reference: u32,
+}
+
+/// The clipped overlap of the counted hypothesis n-grams with `grams`, the n-grams of the
+/// reference numbered `reference` (from 1; each reference once): the size of the multiset
+/// intersection, one table probe per reference n-gram.
+fn common(hyp: &mut KeyTable<u64, GramCount>, grams: &[u64], reference: u32) -> u64 {
+    let mut n = 0u64;
+    for &gram in grams {
+        if let Some(c) = hyp.get_mut(gram) {
+            if c.reference != reference {
+                (c.reference, c.used) = (reference, 0);
+            }
+            if c.used < c.count {
+                c.used += 1;
                 n += 1;
-                i += 1;
-                j += 1;
             }
         }
     }
@@ -122,6 +127,7 @@ pub fn statistics(
 ) -> EvalResult<(u64, u64)> {
     let Scratch {
         ids,
+        grams,
         cps,
         hyp: hyp_ids,
         reference,
@@ -133,16 +139,20 @@ pub fn statistics(
     let mut best: Option<(u64, u64)> = None;
     let mut hyp_packed = false;
     let mut hyp_counts: Option<(FxHashMap<&[u32], u64>, u64)> = None;
-    for text in refs {
+    for (number, text) in (1u32..).zip(refs) {
         stop.check()?;
         token_ids(text, ids, cps, reference);
         if max_len <= PACKED_ORDER && ids.len() <= PACKED_IDS {
             if !hyp_packed {
                 packed_grams(hyp_ids, min_len, max_len, hyp_grams);
+                grams.reset(hyp_grams.len(), stop)?;
+                for &gram in hyp_grams.iter() {
+                    grams.entry(gram).0.count += 1;
+                }
                 hyp_packed = true;
             }
             packed_grams(reference, min_len, max_len, ref_grams);
-            let tp = common(hyp_grams, ref_grams);
+            let tp = common(grams, ref_grams, number);
             keep(&mut best, tp, (hyp_grams.len().max(ref_grams.len())) as u64);
         } else {
             let (hyp_map, tpfp) =

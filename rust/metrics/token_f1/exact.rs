@@ -4,7 +4,8 @@
 //!
 //! Both answers are normalized to their token sequences, one buffer each with the tokens joined
 //! by one space, as `normalize_answer` joins them; the two buffers are compared. ASCII answers
-//! (nearly all) are normalized as bytes in two passes; others as code points.
+//! (nearly all) are normalized as bytes, one token of each at a time, and compared token by
+//! token, so that unequal answers stop at their first differing token; others as code points.
 
 use super::general::{is_article, is_punct};
 use super::Normalizer;
@@ -12,7 +13,7 @@ use crate::metrics::halt::{Context, Run};
 use crate::metrics::text::{decode_into, for_each_py_token, is_py_word, py_lower_into};
 
 /// Reusable buffers: decoded text, its lowered form and the two normalized answers (as code
-/// points, and as bytes for ASCII answers).
+/// points), and one token of each answer for the ASCII path.
 #[derive(Default)]
 pub struct ExactScratch {
     decoded: Vec<u32>,
@@ -20,66 +21,111 @@ pub struct ExactScratch {
     words: Vec<u32>,
     left: Vec<u32>,
     right: Vec<u32>,
-    ascii_lowered: Vec<u8>,
     ascii_left: Vec<u8>,
     ascii_right: Vec<u8>,
 }
 
-/// Python's `str.split()` whitespace, for ASCII.
-fn is_ascii_py_space(c: u8) -> bool {
-    matches!(c, 0x09..=0x0D | 0x1C..=0x20)
+/// How the ASCII path treats a byte: dropped (punctuation), a separator (Python's `str.split()`
+/// whitespace), a word character (letter or digit; `_` is punctuation), or any other byte
+/// (control characters: kept, neither word nor space).
+const PUNCT: u8 = 0;
+const SPACE: u8 = 1;
+const WORD: u8 = 2;
+const OTHER: u8 = 3;
+
+static ASCII_CLASS: [u8; 128] = {
+    let mut t = [OTHER; 128];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        t[c] = if matches!(b, 0x09..=0x0D | 0x1C..=0x20) {
+            SPACE
+        } else if b.is_ascii_alphanumeric() {
+            WORD
+        } else if b.is_ascii_punctuation() {
+            PUNCT
+        } else {
+            OTHER
+        };
+        c += 1;
+    }
+    t
+};
+
+/// The normalized tokens of an ASCII answer under the SQuAD normalizer, one at a time, in one
+/// pass and with no buffer of the whole answer: lowered, punctuation dropped (so a word runs on
+/// across it: "t.he" is "the"), each whole word that is an article a separator, split on
+/// whitespace. Joined by single spaces they are `normalize`'s answer.
+struct AsciiTokens<'a> {
+    text: &'a [u8],
+    pos: usize,
 }
 
-/// [`normalize`] of an ASCII answer with the SQuAD normalizer, as bytes: lowered with the
-/// punctuation dropped (`lowered`), then each article replaced by a space and the tokens joined
-/// by single spaces into `out`. After the punctuation is gone, a word is a run of ASCII letters
-/// and digits (`_` is punctuation).
-fn normalize_ascii(text: &[u8], lowered: &mut Vec<u8>, out: &mut Vec<u8>) {
-    lowered.clear();
-    lowered.extend(
-        text.iter()
-            .map(u8::to_ascii_lowercase)
-            .filter(|&c| !is_punct(u32::from(c))),
-    );
-    out.clear();
-    let mut i = 0;
-    let mut pending_space = false;
-    while i < lowered.len() {
-        let c = lowered[i];
-        if is_ascii_py_space(c) {
-            pending_space = !out.is_empty();
-            i += 1;
-            continue;
-        }
-        // a token: non-space bytes, in which each whole word that is an article is a space
-        let start = i;
-        while i < lowered.len() && !is_ascii_py_space(lowered[i]) {
-            i += 1;
-        }
-        let mut j = start;
-        while j < i {
-            let k = if lowered[j].is_ascii_alphanumeric() {
-                let mut k = j;
-                while k < i && lowered[k].is_ascii_alphanumeric() {
-                    k += 1;
+impl AsciiTokens<'_> {
+    /// The next token into `buf`; `false` once there is none.
+    #[inline]
+    fn next_into(&mut self, buf: &mut Vec<u8>) -> bool {
+        buf.clear();
+        // where the current run of word characters starts in `buf`
+        let mut word: Option<usize> = None;
+        while let Some(&c) = self.text.get(self.pos) {
+            let class = ASCII_CLASS[usize::from(c & 0x7F)];
+            if class == WORD {
+                word.get_or_insert(buf.len());
+                buf.push(c.to_ascii_lowercase());
+            } else if class != PUNCT {
+                if let Some(start) = word.take() {
+                    if is_article(&buf[start..]) {
+                        buf.truncate(start);
+                        if !buf.is_empty() {
+                            return true; // the article ends the token; this byte is read next
+                        }
+                    }
                 }
-                if is_article(&lowered[j..k]) {
-                    pending_space = !out.is_empty();
-                    j = k;
-                    continue;
+                if class == SPACE {
+                    if !buf.is_empty() {
+                        self.pos += 1;
+                        return true;
+                    }
+                } else {
+                    buf.push(c);
                 }
-                k
-            } else {
-                j + 1
-            };
-            if pending_space {
-                out.push(b' ');
-                pending_space = false;
             }
-            out.extend_from_slice(&lowered[j..k]);
-            j = k;
+            self.pos += 1;
         }
-        pending_space = !out.is_empty();
+        if let Some(start) = word {
+            if is_article(&buf[start..]) {
+                buf.truncate(start);
+            }
+        }
+        !buf.is_empty()
+    }
+}
+
+/// Whether two ASCII answers have the same normalized tokens under the SQuAD normalizer,
+/// compared token by token so that a difference ends the work where it is found.
+fn same_ascii(expected: &[u8], actual: &[u8], s: &mut ExactScratch) -> bool {
+    let (mut left, mut right) = (
+        AsciiTokens {
+            text: expected,
+            pos: 0,
+        },
+        AsciiTokens {
+            text: actual,
+            pos: 0,
+        },
+    );
+    loop {
+        let (more_left, more_right) = (
+            left.next_into(&mut s.ascii_left),
+            right.next_into(&mut s.ascii_right),
+        );
+        if more_left != more_right || s.ascii_left != s.ascii_right {
+            return false;
+        }
+        if !more_left {
+            return true;
+        }
     }
 }
 
@@ -139,9 +185,7 @@ pub fn exact_match(
     }
     stop.check()?;
     if normalizer == Normalizer::Squad && expected.is_ascii() && actual.is_ascii() {
-        normalize_ascii(expected, &mut s.ascii_lowered, &mut s.ascii_left);
-        normalize_ascii(actual, &mut s.ascii_lowered, &mut s.ascii_right);
-        return Ok(s.ascii_left == s.ascii_right);
+        return Ok(same_ascii(expected, actual, s));
     }
     let (mut left, mut right) = (std::mem::take(&mut s.left), std::mem::take(&mut s.right));
     normalize(expected, normalizer, s, &mut left);
@@ -197,11 +241,58 @@ mod tests {
             let text: Vec<u8> = (0..len)
                 .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
                 .collect();
-            let mut lowered = Vec::new();
-            normalize_ascii(&text, &mut lowered, &mut bytes);
+            let mut tokens = AsciiTokens {
+                text: &text,
+                pos: 0,
+            };
+            let mut token = Vec::new();
+            bytes.clear();
+            while tokens.next_into(&mut token) {
+                if !bytes.is_empty() {
+                    bytes.push(b' ');
+                }
+                bytes.extend_from_slice(&token);
+            }
             normalize(&text, Normalizer::Squad, &mut s, &mut points);
             let widened: Vec<u32> = bytes.iter().map(|&b| u32::from(b)).collect();
             assert_eq!(widened, points, "{:?}", String::from_utf8_lossy(&text));
         }
+    }
+
+    #[test]
+    fn the_ascii_classes_follow_the_punctuation_table() {
+        for c in 0..128usize {
+            assert_eq!(ASCII_CLASS[c] == PUNCT, super::super::general::IS_PUNCT[c], "{c}");
+        }
+    }
+
+    #[test]
+    fn token_by_token_comparison_equals_comparing_normalized_answers() {
+        // a small alphabet, so that many generated pairs normalize to the same answer
+        let alphabet = b"aAnNtThHex .,_\t\x00";
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut text = |len: usize| -> Vec<u8> {
+            (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect()
+        };
+        let mut s = ExactScratch::default();
+        let (mut left, mut right) = (Vec::new(), Vec::new());
+        let mut equal = 0;
+        for round in 0..50_000 {
+            let (a, b) = (text(round % 9), text((round / 9) % 9));
+            normalize(&a, Normalizer::Squad, &mut s, &mut left);
+            normalize(&b, Normalizer::Squad, &mut s, &mut right);
+            let want = left == right;
+            equal += usize::from(want);
+            assert_eq!(same_ascii(&a, &b, &mut s), want, "{a:?} {b:?}");
+        }
+        assert!(equal > 1_000, "{equal}");
     }
 }

@@ -364,9 +364,30 @@ mod tests {
         // Pieces that keep the fast path (letters, digits, punctuation, spaces, other scripts)
         // and ones that send a text to the general path (a token over 15 bytes, U+0130, U+212A).
         const POOL: [&str; 24] = [
-            " ", "  ", ", ", ".", "-", "\n", "a", "b", "The", "THE", "cat", "Cat", "x1",
-            "42", "é", "東京", "😀", "naïve", "tokenoffifteen!", "sixteen-letters!",
-            "abcdefghijklmnopq", "İ", "\u{212A}", "_",
+            " ",
+            "  ",
+            ", ",
+            ".",
+            "-",
+            "\n",
+            "a",
+            "b",
+            "The",
+            "THE",
+            "cat",
+            "Cat",
+            "x1",
+            "42",
+            "é",
+            "東京",
+            "😀",
+            "naïve",
+            "tokenoffifteen!",
+            "sixteen-letters!",
+            "abcdefghijklmnopq",
+            "İ",
+            "\u{212A}",
+            "_",
         ];
         let mut seed = 0x5DEE_CE66_D1CE_4E5Bu64;
         let (mut s, stop) = (Scratch::default(), Context::new());

@@ -13,6 +13,7 @@ The references: the SQuAD v2.0 script's `compute_f1` / `compute_exact`, rouge-sc
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import re
 import string
@@ -113,8 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     print(head + f" {'wall 1w ms':>10} {'wall 2w ms':>10} {'2w gain':>7}")
     for name, ours, ref, goal in cases:
         ours(1)  # warm up
-        cpu1, wall1 = best(lambda o=ours: o(1))  # type: ignore[misc]
-        _, wall2 = best(lambda o=ours: o(2))  # type: ignore[misc]
+        cpu1, wall1 = best(functools.partial(ours, 1))
+        _, wall2 = best(functools.partial(ours, 2))
         ref_cpu, _ = best(ref)
         ours_ns, ref_ns = cpu1 / n * 1e9, ref_cpu / sub * 1e9
         print(

@@ -13,6 +13,7 @@ use super::halt::Context;
 use super::key_table::KeyTable;
 use super::ngrams::TokenIds;
 use super::text::{decode_into, for_each_py_token, is_ascii_py_space, TokenKey};
+use super::tokens::packed::packed_key;
 use crate::errors::EvalResult;
 
 /// Reusable buffers: the token table, code points, token ids, packed n-grams of a row and the
@@ -36,7 +37,11 @@ pub(crate) fn token_ids(text: &[u8], ids: &mut TokenIds, cps: &mut Vec<u32>, out
             .split(|&b| is_ascii_py_space(b))
             .filter(|t| !t.is_empty())
         {
-            out.push(ids.intern(TokenKey::of_ascii(tok)));
+            out.push(if tok.len() <= 15 {
+                ids.intern_packed(packed_key(tok))
+            } else {
+                ids.intern(TokenKey::of_ascii(tok))
+            });
         }
         return;
     }

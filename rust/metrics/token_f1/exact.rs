@@ -328,12 +328,8 @@ mod tests {
 
     #[test]
     fn the_ascii_classes_follow_the_punctuation_table() {
-        for c in 0..128usize {
-            assert_eq!(
-                ASCII_CLASS[c] == PUNCT,
-                super::super::general::IS_PUNCT[c],
-                "{c}"
-            );
+        for (c, &class) in ASCII_CLASS.iter().enumerate() {
+            assert_eq!(class == PUNCT, super::super::general::IS_PUNCT[c], "{c}");
         }
     }
 

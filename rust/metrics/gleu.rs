@@ -6,6 +6,11 @@
 //! Over several references NLTK keeps the reference of best `tp / n_all` (the first on ties,
 //! references with `n_all == 0` left out); the sentence score is that ratio (0 when no reference
 //! counts), and the corpus score sums `tp` and `n_all` over rows before dividing.
+//!
+//! N-grams of up to four tokens are packed into one integer each and counted in a table: with
+//! one reference (the usual case) the reference's n-grams are counted and the hypothesis' taken
+//! out, skipping those with a token the reference lacks; with several, the hypothesis' are
+//! counted once and each reference's matched against them.
 
 use rustc_hash::FxHashMap;
 

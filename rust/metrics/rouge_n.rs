@@ -1,5 +1,9 @@
 //! ROUGE-N: precision, recall and F-measure of the clipped n-gram overlap, as rouge-score's
 //! `_score_ngrams` computes it.
+//!
+//! ROUGE-1 and ROUGE-2 under the default tokenizer, unstemmed, read packed tokens off the
+//! 64-byte masks and count them (or their bigrams) in one table; other orders, tokenizers and
+//! stemming, and texts the masks cannot take, go through token keys and n-gram ids.
 
 use std::num::NonZeroUsize;
 

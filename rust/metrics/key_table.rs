@@ -126,8 +126,9 @@ impl<K: SlotKey, V: Copy + Default> KeyTable<K, V> {
         self.capacity() - 1
     }
 
-    /// The value of `key`, inserted as `V::default()` when absent (then `true`).
-    #[inline]
+    /// The value of `key`, inserted as `V::default()` when absent (then `true`). Inlined into
+    /// each token loop; growing is out of line.
+    #[inline(always)]
     pub fn entry(&mut self, key: K) -> (&mut V, bool) {
         let mut i = key.home(self.bits);
         loop {
@@ -192,11 +193,14 @@ impl<K: SlotKey, V: Copy + Default> KeyTable<K, V> {
         Ok(self.entry(key))
     }
 
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         self.rehash_into(vec![Slot::default(); 1 << (self.bits + 1)]);
     }
 
     /// Move every live key into `slots`, twice the slots in use.
+    #[cold]
     fn rehash_into(&mut self, slots: Vec<Slot<K, V>>) {
         let old = std::mem::replace(&mut self.slots, slots);
         let live = self.generation;

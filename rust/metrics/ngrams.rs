@@ -45,6 +45,14 @@ impl TokenIds {
         }
     }
 
+    /// The id of the token whose packed key is `key` (a token of at most 15 bytes), a new one
+    /// if it has none: [`TokenIds::intern`] of `TokenKey::Packed(key)`, inlined.
+    #[inline(always)]
+    pub fn intern_packed(&mut self, key: u128) -> u32 {
+        let next = self.len() as u32;
+        self.packed.intern_with(key, || next)
+    }
+
     /// The id of `key`, a new one if it has none; a long key is copied only when new.
     #[inline]
     pub fn intern_ref(&mut self, key: &TokenKey) -> u32 {

@@ -37,8 +37,13 @@ pub struct Scratch {
 
 /// rouge-score's tokens of `text`, in order, as packed keys read off the masks; `false` when
 /// the text needs the general path instead (it may hold U+0130 or U+212A, or a token is
-/// longer than 15 bytes).
-fn packed_tokens(text: &[u8], masks: &mut Masks, out: &mut Vec<u128>, stop: &Context) -> Run<bool> {
+/// longer than 15 bytes). ROUGE-L's and ROUGE-N's fast path.
+pub(crate) fn packed_tokens(
+    text: &[u8],
+    masks: &mut Masks,
+    out: &mut Vec<u128>,
+    stop: &Context,
+) -> Run<bool> {
     out.clear();
     masks.fill(text, Scheme::Rouge, stop)?;
     if masks.closer[..masks.words].iter().any(|&w| w != 0) {

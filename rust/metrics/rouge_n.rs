@@ -1,14 +1,21 @@
 //! ROUGE-N: precision, recall and F-measure of the clipped n-gram overlap, as rouge-score's
 //! `_score_ngrams` computes it.
+//!
+//! ROUGE-1 and ROUGE-2 under the default tokenizer, unstemmed, read packed tokens off the
+//! 64-byte masks and count them (or their bigrams) in one table; other orders, tokenizers and
+//! stemming, and texts the masks cannot take, go through token keys and n-gram ids.
 
 use std::num::NonZeroUsize;
 
-use super::halt::{Context, Run};
+use super::halt::{Context, Run, CHECK_EVERY};
+use super::key_table::{KeyIds, KeyTable, ABSENT};
 use super::ngrams::{clipped_matches, count_into, NgramIds, TokenIds};
+use super::rouge_l::packed_tokens;
 use super::rouge_tokens::{
     fmeasure, token_keys_polling, RougeScore, Stemmer, TokenScratch, Tokenizer,
 };
 use super::text::TokenKey;
+use super::tokens::masks::Masks;
 
 /// Reusable buffers so a batch allocates once per thread, not once per pair.
 #[derive(Default)]
@@ -27,6 +34,95 @@ pub struct Scratch {
     tmp_a: Vec<u32>,
     counts_e: Vec<u32>,
     counts_a: Vec<u32>,
+    packed: Packed,
+}
+
+/// The fast path's buffers: the texts' masks and packed tokens, the expected text's token ids
+/// and the counts of its unigrams or bigrams.
+#[derive(Default)]
+struct Packed {
+    masks: Masks,
+    keys_e: Vec<u128>,
+    keys_a: Vec<u128>,
+    ids: KeyIds<u128>,
+    unigrams: KeyTable<u128, u32>,
+    bigrams: KeyTable<u64, u32>,
+}
+
+/// The clipped overlap of ROUGE-1 or ROUGE-2 under the default tokenizer, unstemmed, read
+/// straight off the packed tokens of the two texts: expected's n-grams are counted into a
+/// table (unigrams by their key; bigrams by the pair of their tokens' ids, expected's tokens
+/// numbered in order of first appearance) and actual's taken out of it, each match once.
+/// `None` when a text needs the general path (see [`packed_tokens`]).
+fn packed_hits(
+    expected: &[u8],
+    actual: &[u8],
+    n: usize,
+    p: &mut Packed,
+    stop: &Context,
+) -> Run<Option<(usize, usize, usize)>> {
+    if !packed_tokens(expected, &mut p.masks, &mut p.keys_e, stop)?
+        || !packed_tokens(actual, &mut p.masks, &mut p.keys_a, stop)?
+    {
+        return Ok(None);
+    }
+    let (e, a) = (&p.keys_e, &p.keys_a);
+    let mut hits = 0usize;
+    if n == 1 {
+        let table = &mut p.unigrams;
+        table.reset(e.len(), stop)?;
+        for chunk in e.chunks(CHECK_EVERY) {
+            stop.check()?;
+            chunk.iter().for_each(|&k| *table.entry(k).0 += 1);
+        }
+        for chunk in a.chunks(CHECK_EVERY) {
+            stop.check()?;
+            for &k in chunk {
+                if let Some(count) = table.get_mut(k) {
+                    if *count > 0 {
+                        *count -= 1;
+                        hits += 1;
+                    }
+                }
+            }
+        }
+    } else {
+        // A bigram is the ids of its two tokens in one u64; an actual token that expected does
+        // not have is ABSENT, and no expected bigram holds ABSENT.
+        let (ids, table) = (&mut p.ids, &mut p.bigrams);
+        ids.reset(e.len(), stop)?;
+        table.reset(e.len(), stop)?;
+        let pair = |x: u32, y: u32| u64::from(x) << 32 | u64::from(y);
+        let mut before = ABSENT;
+        for chunk in e.chunks(CHECK_EVERY) {
+            stop.check()?;
+            for &k in chunk {
+                let next = ids.len() as u32;
+                let id = ids.intern_with(k, || next);
+                if before != ABSENT {
+                    *table.entry(pair(before, id)).0 += 1;
+                }
+                before = id;
+            }
+        }
+        before = ABSENT;
+        for chunk in a.chunks(CHECK_EVERY) {
+            stop.check()?;
+            for &k in chunk {
+                let id = ids.id(k);
+                if before != ABSENT && id != ABSENT {
+                    if let Some(count) = table.get_mut(pair(before, id)) {
+                        if *count > 0 {
+                            *count -= 1;
+                            hits += 1;
+                        }
+                    }
+                }
+                before = id;
+            }
+        }
+    }
+    Ok(Some((hits, e.len(), a.len())))
 }
 
 /// `n` as the kernel takes it (a count option is at least 1; 0 would mean 1).
@@ -49,6 +145,24 @@ pub fn rouge_n(
     stop: &Context,
 ) -> Run<RougeScore> {
     let n = n.get();
+    if n <= 2 && tokenizer == Tokenizer::Rouge && stemmer == Stemmer::None {
+        if let Some((hits, len_e, len_a)) = packed_hits(expected, actual, n, &mut s.packed, stop)? {
+            return Ok(score(hits, len_e, len_a, n));
+        }
+    }
+    general(expected, actual, n, tokenizer, stemmer, s, stop)
+}
+
+/// [`rouge_n`] through the token keys, for every tokenizer, stemmer and order.
+fn general(
+    expected: &[u8],
+    actual: &[u8],
+    n: usize,
+    tokenizer: Tokenizer,
+    stemmer: Stemmer,
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<RougeScore> {
     let Scratch {
         tokens,
         keys_e,
@@ -64,6 +178,7 @@ pub fn rouge_n(
         tmp_a,
         counts_e,
         counts_a,
+        ..
     } = s;
     token_keys_polling(expected, tokenizer, stemmer, tokens, keys_e, tmp_keys, stop)?;
     token_keys_polling(actual, tokenizer, stemmer, tokens, keys_a, tmp_keys, stop)?;
@@ -93,17 +208,21 @@ pub fn rouge_n(
     counts_a.resize(vocab, 0);
     count_into(grams_e, counts_e);
     count_into(grams_a, counts_a);
-    let hits = clipped_matches(counts_e, counts_a);
+    let hits = clipped_matches(counts_e, counts_a) as usize;
+    Ok(score(hits, len_e, len_a, n))
+}
 
+/// The scores from the clipped overlap and the token counts of the two texts.
+fn score(hits: usize, len_e: usize, len_a: usize, n: usize) -> RougeScore {
     let total_e = (len_e + 1).saturating_sub(n);
     let total_a = (len_a + 1).saturating_sub(n);
     let precision = hits as f64 / total_a.max(1) as f64;
     let recall = hits as f64 / total_e.max(1) as f64;
-    Ok(RougeScore {
+    RougeScore {
         precision,
         recall,
         fmeasure: fmeasure(precision, recall),
-    })
+    }
 }
 
 #[cfg(test)]
@@ -242,5 +361,84 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.fmeasure, 0.0);
+    }
+
+    #[test]
+    fn the_packed_path_scores_as_the_general_path() {
+        // Pieces that keep the fast path (letters, digits, punctuation, spaces, other scripts)
+        // and ones that send a text to the general path (a token over 15 bytes, U+0130, U+212A).
+        const POOL: [&str; 24] = [
+            " ",
+            "  ",
+            ", ",
+            ".",
+            "-",
+            "\n",
+            "a",
+            "b",
+            "The",
+            "THE",
+            "cat",
+            "Cat",
+            "x1",
+            "42",
+            "é",
+            "東京",
+            "😀",
+            "naïve",
+            "tokenoffifteen!",
+            "sixteen-letters!",
+            "abcdefghijklmnopq",
+            "İ",
+            "\u{212A}",
+            "_",
+        ];
+        let mut seed = 0x5DEE_CE66_D1CE_4E5Bu64;
+        let (mut s, stop) = (Scratch::default(), Context::new());
+        let mut fast = 0;
+        for round in 0..4_000 {
+            let mut text = || {
+                let len = (lcg(&mut seed) % 24) as usize;
+                let mut t = String::new();
+                for _ in 0..len {
+                    t.push_str(POOL[(lcg(&mut seed) % POOL.len() as u64) as usize]);
+                    t.push(' ');
+                }
+                t
+            };
+            let (e, a) = (text(), text());
+            let n = 1 + round % 2;
+            let want = general(
+                e.as_bytes(),
+                a.as_bytes(),
+                n,
+                Tokenizer::Rouge,
+                Stemmer::None,
+                &mut s,
+                &stop,
+            )
+            .unwrap();
+            let got = rouge_n(
+                e.as_bytes(),
+                a.as_bytes(),
+                nz(n),
+                Tokenizer::Rouge,
+                Stemmer::None,
+                &mut s,
+                &stop,
+            )
+            .unwrap();
+            let bits = |r: RougeScore| {
+                (
+                    r.precision.to_bits(),
+                    r.recall.to_bits(),
+                    r.fmeasure.to_bits(),
+                )
+            };
+            assert_eq!(bits(got), bits(want), "{e:?} {a:?} {n}");
+            let packed = packed_hits(e.as_bytes(), a.as_bytes(), n, &mut s.packed, &stop);
+            fast += usize::from(packed.unwrap().is_some());
+        }
+        assert!(fast > 400 && fast < 3_900, "{fast}");
     }
 }

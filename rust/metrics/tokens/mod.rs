@@ -1,4 +1,4 @@
-//! Tokenizing machinery shared by token F1 and ROUGE-L: the 64-byte mask classifier
+//! Tokenizing machinery shared by token F1, ROUGE-L and ROUGE-N: the 64-byte mask classifier
 //! ([`masks`]) and packed token keys ([`packed`]).
 
 pub(crate) mod masks;

@@ -5,7 +5,7 @@ and return the rows ``evaluate`` returns, errors included."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +39,10 @@ class BatchText:
     """``evaluate_batch`` over a subclass's ``_bulk``; the engine takes it only while the class
     that defines ``_bulk`` also defines the ``evaluate`` in use (``batch``), and rows that the
     bulk path cannot handle as a whole go row by row."""
+
+    # evaluate_batch is CPU work on its own inputs: the engine may run it on a worker thread
+    # beside the run's other such checks
+    _threaded_batch: ClassVar[bool] = True
 
     @property
     def batch(self) -> bool:
@@ -81,11 +85,12 @@ Rows = tuple[Verdicts, Callable[[int], tuple[str, tuple[str, ...]]], dict[int, E
 def normalized(pairs: TextPairs, side: str, case: bool, punctuation: bool) -> list[str]:
     """``pairs.expected`` or ``pairs.actual`` (``side``) normalized, once per run and options."""
     key = (side, case, punctuation)
-    found = pairs.normalized.get(key)
-    if found is None:
-        texts = pairs.expected if side == "expected" else pairs.actual
-        found = normalize_texts(texts, case=case, punctuation=punctuation)
-        pairs.normalized[key] = found
+    with pairs.lock:
+        found = pairs.normalized.get(key)
+        if found is None:
+            texts = pairs.expected if side == "expected" else pairs.actual
+            found = normalize_texts(texts, case=case, punctuation=punctuation)
+            pairs.normalized[key] = found
     return found
 
 

@@ -26,7 +26,17 @@ class TextPairs:
     shared by every metric strategy of a scorer run (see :meth:`of`).
     """
 
-    __slots__ = ("actual", "bad", "expected", "normalized", "owners", "rows", "samples", "single")
+    __slots__ = (
+        "actual",
+        "bad",
+        "expected",
+        "lock",
+        "normalized",
+        "owners",
+        "rows",
+        "samples",
+        "single",
+    )
 
     _cache_lock = threading.Lock()
     _cache: tuple[object, object, str, TextPairs] | None = None
@@ -42,6 +52,8 @@ class TextPairs:
         # normalized forms of ``expected`` / ``actual`` by (side, options), shared by the text
         # checks of a run (evalmark.strategies._text_batch)
         self.normalized: dict[tuple[str, bool, bool], list[str]] = {}
+        # held while a normalized form is made, so checks running at once make each only once
+        self.lock = threading.Lock()
         self.bad: dict[int, StrategyError] = {}
         wanted = [sample.expected_output for sample in samples]
         if None not in wanted and set(map(type, outputs)) <= {str}:

@@ -639,3 +639,18 @@ def normalize_text_batch(
     ``None`` and listed in ``pending`` when it is not ASCII and ``ascii_only`` is set, holds a
     lone surrogate, or holds a character ``table`` lacks; ``missing`` lists those characters'
     code points, sorted. Runs with the GIL held; O(total length)."""
+
+def normalized_hits_batch(
+    actual: Any,
+    wanted: Any,
+    owners: npt.NDArray[np.int64] | None,
+    ascii_actual: bytes,
+    ascii_wanted: bytes,
+    contains: bool,
+) -> tuple[bytes, list[int]]:
+    """For each pair ``k``, whether ``wanted[k]`` normalized by the ASCII rule ``ascii_wanted``
+    (128 bytes, as :func:`normalize_text_batch` takes) equals, or with ``contains`` occurs in,
+    ``actual[owners[k]]`` normalized by ``ascii_actual`` (``owners`` None: ``actual[k]``).
+    Returns ``(hits, pending)``: one byte a pair (1: a hit) and the pairs, 0 in ``hits``, with a
+    text that is not ASCII, for the caller to judge. No normalized string is made; the
+    comparisons run without the GIL; O(total length)."""

@@ -134,5 +134,9 @@ fn known(
 /// Add this family's functions to the module.
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(normalize_text_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        super::text_hits::normalized_hits_batch,
+        m
+    )?)?;
     Ok(())
 }

@@ -45,8 +45,8 @@ async def threaded_columns(
     chosen = [(label, strategy) for label, strategy in named if _threaded(strategy)]
     if run.concurrency < 2 or len(chosen) < 2:
         return {}
-    # The text pairs are read once here, so the checks share them (and their normalized forms)
-    # rather than each reading its own at the same time.
+    # The text pairs are read once here, so the checks share them rather than each reading its
+    # own at the same time.
     TextPairs.of(samples, outputs, str(getattr(chosen[0][1], "name", chosen[0][0])))
     chosen.sort(key=lambda item: not isinstance(item[1], MetricStrategy))  # stable
 

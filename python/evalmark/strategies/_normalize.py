@@ -16,9 +16,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from evalmark import _core
 
-__all__ = ["normalize_text", "normalize_texts"]
+__all__ = ["normalize_text", "normalize_texts", "normalized_hits"]
 
 
 class _PunctuationMap(dict[int, int]):
@@ -96,3 +99,30 @@ def normalize_texts(
             row = pending[index]
             done[row] = normalize_text(texts[row], case=case, punctuation=punctuation)
     return done  # type: ignore[return-value]  # no None is left
+
+
+def normalized_hits(
+    actual: Sequence[str],
+    wanted: Sequence[str],
+    owners: npt.NDArray[np.int64] | None = None,
+    *,
+    case: bool = True,
+    punctuation: bool = True,
+    contains: bool = False,
+) -> npt.NDArray[np.bool_]:
+    """For each ``k``, whether ``wanted[k]`` normalized equals (with ``contains``: occurs in)
+    ``actual[owners[k]]`` normalized (``owners`` None: ``actual[k]``). ASCII pairs are judged
+    in one native call that makes no normalized strings; the others through
+    :func:`normalize_texts`, so the verdicts are those of the normalized texts compared."""
+    rules = _RULES[(bool(case), bool(punctuation))]
+    raw, pending = _core.normalized_hits_batch(
+        actual, wanted, owners, rules.ascii, rules.ascii, contains
+    )
+    hits = np.frombuffer(raw, dtype=np.bool_).copy()
+    if pending:
+        rows = pending if owners is None else owners[pending].tolist()
+        got = normalize_texts([actual[row] for row in rows], case=case, punctuation=punctuation)
+        want = normalize_texts([wanted[k] for k in pending], case=case, punctuation=punctuation)
+        test = str.__contains__ if contains else str.__eq__
+        hits[pending] = list(map(test, got, want))
+    return hits

@@ -30,8 +30,6 @@ class TextPairs:
         "actual",
         "bad",
         "expected",
-        "lock",
-        "normalized",
         "owners",
         "rows",
         "samples",
@@ -49,11 +47,6 @@ class TextPairs:
             )
         self.rows = len(samples)
         self.samples = samples
-        # normalized forms of ``expected`` / ``actual`` by (side, options), shared by the text
-        # checks of a run (evalmark.strategies._text_batch)
-        self.normalized: dict[tuple[str, bool, bool], list[str]] = {}
-        # held while a normalized form is made, so checks running at once make each only once
-        self.lock = threading.Lock()
         self.bad: dict[int, StrategyError] = {}
         wanted = [sample.expected_output for sample in samples]
         if None not in wanted and set(map(type, outputs)) <= {str}:
@@ -111,15 +104,6 @@ class TextPairs:
         with cls._cache_lock:
             cls._cache = (samples, outputs, strategy, pairs)
         return pairs
-
-    @classmethod
-    def cached(cls, samples: Sequence[Sample], outputs: Sequence[Any]) -> TextPairs | None:
-        """The pairs already built for these very sequences in this run, if any."""
-        with cls._cache_lock:
-            cached = cls._cache
-        if cached is not None and cached[0] is samples and cached[1] is outputs:
-            return cached[3]
-        return None
 
     @classmethod
     def clear_cache(cls) -> None:

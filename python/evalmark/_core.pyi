@@ -644,13 +644,16 @@ def normalized_hits_batch(
     actual: Any,
     wanted: Any,
     owners: npt.NDArray[np.int64] | None,
-    ascii_actual: bytes,
-    ascii_wanted: bytes,
+    ascii: bytes,
+    table: dict[int, str],
     contains: bool,
-) -> tuple[bytes, list[int]]:
-    """For each pair ``k``, whether ``wanted[k]`` normalized by the ASCII rule ``ascii_wanted``
-    (128 bytes, as :func:`normalize_text_batch` takes) equals, or with ``contains`` occurs in,
-    ``actual[owners[k]]`` normalized by ``ascii_actual`` (``owners`` None: ``actual[k]``).
-    Returns ``(hits, pending)``: one byte a pair (1: a hit) and the pairs, 0 in ``hits``, with a
-    text that is not ASCII, for the caller to judge. No normalized string is made; the
-    comparisons run without the GIL; O(total length)."""
+    ascii_only: bool = True,
+) -> tuple[bytes, list[int], list[int]]:
+    """For each pair ``k``, whether ``wanted[k]`` normalized by the rule (``ascii`` and
+    ``table``, as :func:`normalize_text_batch` takes them; texts already in NFKC form) equals,
+    or with ``contains`` occurs in, ``actual[owners[k]]`` normalized (``owners`` None:
+    ``actual[k]``). Returns ``(hits, pending, missing)``: one byte a pair (1: a hit); the pairs,
+    0 in ``hits``, left to the caller (a text that is not ASCII when ``ascii_only`` is set, one
+    holding a lone surrogate, or a character ``table`` lacks); and those characters' code
+    points, sorted. No normalized string is made; the comparisons run without the GIL;
+    O(total length)."""

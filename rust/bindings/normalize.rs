@@ -91,7 +91,7 @@ pub fn normalize_text_batch<'py>(
 
 /// Look up every non-ASCII character of `text` in `table` (once per call each); whether all
 /// have a rule. The ones without are added to `missing`.
-fn known(
+pub(crate) fn known(
     cache: &mut FxHashMap<char, Option<String>>,
     table: &Bound<'_, PyDict>,
     text: &str,

@@ -1,35 +1,48 @@
 //! `normalized_hits_batch`: the comparisons of the text strategies (`ExactMatch`, `Contains`,
 //! `ContainsFacts`) over a whole column, each text normalized into a scratch buffer and never
-//! made a Python string. Only ASCII texts are judged here (the rules of their characters are
-//! the 128 bytes the caller gives); a pair with any other text is left to the caller, who
-//! normalizes it with `normalize_text_batch`.
+//! made a Python string, without the GIL. The rule is the normalizer's (`normalize_text_batch`):
+//! 128 bytes for the ASCII characters and a table for the others; texts must already be in NFKC
+//! form. A pair with a text the rule cannot take (a lone surrogate, a character the table
+//! lacks, or with `ascii_only` any non-ASCII text) is left to the caller.
 
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
+use rustc_hash::FxHashMap;
 
+use crate::bindings::normalize::known;
 use crate::errors::EvalError;
 use crate::inputs::type_name;
 use crate::metrics::text_normalize::{normalize_into, Rules};
 
-/// The texts of one side: each as a `str` when it is ASCII, else `None` (left to the caller).
-fn ascii_texts<'a, 'py>(
+/// The replacements of the non-ASCII characters seen, `None` for one the table lacks.
+type Lookup = FxHashMap<char, Option<String>>;
+
+/// The texts of one side: each as a `str` when the rule can take it, else `None` (left to
+/// the caller); the characters `table` lacks go to `missing`.
+fn texts_of<'a, 'py>(
     held: &'a [Bound<'py, PyAny>],
     side: &str,
+    (table, cache, missing): (&Bound<'py, PyDict>, &mut Lookup, &mut Vec<u32>),
+    ascii_only: bool,
 ) -> PyResult<Vec<Option<&'a str>>> {
-    held.iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let s = item.cast::<PyString>().map_err(|_| {
-                EvalError::Type(format!(
-                    "row {i} of {side}: expected str, got {}",
-                    type_name(item)
-                ))
-            })?;
-            // a lone surrogate (no Rust str holds it) is the caller's, as any non-ASCII text
-            Ok(s.to_str().ok().filter(|t| t.is_ascii()))
-        })
-        .collect()
+    let mut texts = Vec::with_capacity(held.len());
+    for (i, item) in held.iter().enumerate() {
+        let s = item.cast::<PyString>().map_err(|_| {
+            EvalError::Type(format!(
+                "row {i} of {side}: expected str, got {}",
+                type_name(item)
+            ))
+        })?;
+        // a lone surrogate (no Rust str holds it) is the caller's
+        let text = match s.to_str() {
+            Ok(t) if t.is_ascii() => Some(t),
+            Ok(t) if !ascii_only && known(cache, table, t, missing)? => Some(t),
+            _ => None,
+        };
+        texts.push(text);
+    }
+    Ok(texts)
 }
 
 /// The 128 replacement bytes of one rule, checked.
@@ -47,25 +60,27 @@ fn rules_of<'a>(ascii: &'a Bound<'_, PyBytes>, name: &str) -> PyResult<&'a [u8; 
     Ok(table)
 }
 
-/// `normalized_hits_batch(actual, wanted, owners, ascii_actual, ascii_wanted, contains)`: for
-/// each pair `k`, whether `wanted[k]` normalized by the rule `ascii_wanted` equals (or, with
-/// `contains`, occurs in) `actual[owners[k]]` normalized by `ascii_actual` (`owners` None: the
-/// pair's own row, `k`). Returns `(hits, pending)`: one byte per pair, 1 for a hit, and the
-/// pairs (0 in `hits`) whose texts are not all ASCII, which the caller judges.
+/// `normalized_hits_batch(actual, wanted, owners, ascii, table, contains, ascii_only=True)`:
+/// for each pair `k`, whether `wanted[k]` normalized equals (or, with `contains`, occurs in)
+/// `actual[owners[k]]` normalized (`owners` None: the pair's own row, `k`). Returns `(hits,
+/// pending, missing)`: one byte per pair, 1 for a hit; the pairs (0 in `hits`) left to the
+/// caller; and, sorted, the code points `table` lacked.
 #[pyfunction]
 #[pyo3(
-    signature = (actual, wanted, owners, ascii_actual, ascii_wanted, contains),
-    text_signature = "(actual, wanted, owners, ascii_actual, ascii_wanted, contains)"
+    signature = (actual, wanted, owners, ascii, table, contains, ascii_only = true),
+    text_signature = "(actual, wanted, owners, ascii, table, contains, ascii_only=True)"
 )]
+#[allow(clippy::too_many_arguments)]
 pub fn normalized_hits_batch<'py>(
     py: Python<'py>,
     actual: &Bound<'py, PyAny>,
     wanted: &Bound<'py, PyAny>,
     owners: Option<PyReadonlyArray1<'py, i64>>,
-    ascii_actual: &Bound<'py, PyBytes>,
-    ascii_wanted: &Bound<'py, PyBytes>,
+    ascii: &Bound<'py, PyBytes>,
+    table: &Bound<'py, PyDict>,
     contains: bool,
-) -> PyResult<(Bound<'py, PyBytes>, Vec<usize>)> {
+    ascii_only: bool,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<usize>, Vec<u32>)> {
     for (side, texts) in [("actual", actual), ("wanted", wanted)] {
         if texts.is_instance_of::<PyString>() {
             return Err(EvalError::Type(format!(
@@ -74,16 +89,16 @@ pub fn normalized_hits_batch<'py>(
             .into());
         }
     }
-    let rules_actual = Rules {
-        ascii: rules_of(ascii_actual, "ascii_actual")?,
-    };
-    let rules_wanted = Rules {
-        ascii: rules_of(ascii_wanted, "ascii_wanted")?,
+    let rules = Rules {
+        ascii: rules_of(ascii, "ascii")?,
     };
     let held_actual: Vec<Bound<'py, PyAny>> = actual.try_iter()?.collect::<PyResult<_>>()?;
     let held_wanted: Vec<Bound<'py, PyAny>> = wanted.try_iter()?.collect::<PyResult<_>>()?;
-    let texts_actual = ascii_texts(&held_actual, "actual")?;
-    let texts_wanted = ascii_texts(&held_wanted, "wanted")?;
+    let (mut cache, mut missing) = (Lookup::default(), Vec::new());
+    let seen = (table, &mut cache, &mut missing);
+    let texts_actual = texts_of(&held_actual, "actual", seen, ascii_only)?;
+    let seen = (table, &mut cache, &mut missing);
+    let texts_wanted = texts_of(&held_wanted, "wanted", seen, ascii_only)?;
     let owners: Vec<usize> = match &owners {
         None => {
             if texts_actual.len() != texts_wanted.len() {
@@ -124,26 +139,30 @@ pub fn normalized_hits_batch<'py>(
                 .collect::<Result<_, _>>()?
         }
     };
+    missing.sort_unstable();
+    missing.dedup();
     let (hits, pending) = py.detach(|| {
         judge(
             &texts_actual,
             &texts_wanted,
             &owners,
-            (&rules_actual, &rules_wanted),
+            (&rules, &cache),
             contains,
         )
     });
-    Ok((PyBytes::new(py, &hits), pending))
+    Ok((PyBytes::new(py, &hits), pending, missing))
 }
 
-/// The kernel of [`normalized_hits_batch`], on ASCII texts (`None`: a text left to the caller).
+/// The kernel of [`normalized_hits_batch`] (`None`: a text left to the caller; `lookup`: the
+/// replacements of the non-ASCII characters of the others).
 fn judge(
     actual: &[Option<&str>],
     wanted: &[Option<&str>],
     owners: &[usize],
-    (rules_actual, rules_wanted): (&Rules<'_>, &Rules<'_>),
+    (rules, lookup): (&Rules<'_>, &Lookup),
     contains: bool,
 ) -> (Vec<u8>, Vec<usize>) {
+    let replace = |c: char| lookup.get(&c).and_then(|r| r.as_deref());
     let mut hits = vec![0u8; wanted.len()];
     let mut pending = Vec::new();
     let (mut got, mut want) = (String::new(), String::new());
@@ -153,20 +172,107 @@ fn judge(
             pending.push(k);
             continue;
         };
-        // ASCII texts take the normalizer's fast path, which needs no lookup
+        if !contains && output.is_ascii() && text.is_ascii() {
+            // compared as they are normalized: most pairs differ within a few characters
+            let got = Normalized::new(output, rules.ascii);
+            hits[k] = u8::from(got.eq(Normalized::new(text, rules.ascii)));
+            continue;
+        }
+        // every character of these texts has a rule (checked when they were read)
         if normalized_row != Some(row) {
-            let _ = normalize_into(output, rules_actual, |_| None, &mut got);
+            if normalize_into(output, rules, replace, &mut got).is_err() {
+                pending.push(k);
+                normalized_row = None;
+                continue;
+            }
             normalized_row = Some(row);
         }
-        let _ = normalize_into(text, rules_wanted, |_| None, &mut want);
+        if normalize_into(text, rules, replace, &mut want).is_err() {
+            pending.push(k);
+            continue;
+        }
         let hit = if contains {
-            got.contains(want.as_str())
+            occurs(got.as_bytes(), want.as_bytes())
         } else {
             got == want
         };
         hits[k] = u8::from(hit);
     }
     (hits, pending)
+}
+
+/// Whether `needle` occurs in `haystack`: the places whose first and last bytes match are
+/// compared whole, which on text rarely happens; after `4 * haystack.len()` bytes compared so
+/// (a repetitive text) the rest is searched by `str::contains`' two-way search, linear.
+fn occurs(haystack: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, &last)) = needle.first().zip(needle.last()) else {
+        return true;
+    };
+    let Some(end) = haystack.len().checked_sub(needle.len()) else {
+        return false;
+    };
+    let mut budget = 4 * haystack.len() + 64;
+    for at in 0..=end {
+        if haystack[at] != first || haystack[at + needle.len() - 1] != last {
+            continue;
+        }
+        if &haystack[at..at + needle.len()] == needle {
+            return true;
+        }
+        budget = budget.saturating_sub(needle.len());
+        if budget == 0 {
+            // ASCII bytes, so both are str; a byte search either way
+            let rest = String::from_utf8_lossy(&haystack[at..]);
+            return rest.contains(String::from_utf8_lossy(needle).as_ref());
+        }
+    }
+    false
+}
+
+/// The bytes of an ASCII text as the normalizer writes them (each byte mapped by `ascii`, runs
+/// of spaces one space, none at the ends), made one at a time.
+struct Normalized<'a> {
+    text: &'a [u8],
+    ascii: &'a [u8; 128],
+    at: usize,
+    /// a space is owed before the next other byte
+    gap: bool,
+    /// a byte other than a space has been given
+    started: bool,
+}
+
+impl<'a> Normalized<'a> {
+    fn new(text: &'a str, ascii: &'a [u8; 128]) -> Self {
+        Normalized {
+            text: text.as_bytes(),
+            ascii,
+            at: 0,
+            gap: false,
+            started: false,
+        }
+    }
+}
+
+impl Iterator for Normalized<'_> {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        while let Some(&b) = self.text.get(self.at) {
+            let m = self.ascii[usize::from(b & 0x7f)];
+            if m == b' ' {
+                self.gap = self.started;
+                self.at += 1;
+            } else if self.gap {
+                self.gap = false; // the space now; this byte on the next call
+                return Some(b' ');
+            } else {
+                self.started = true;
+                self.at += 1;
+                return Some(m);
+            }
+        }
+        None // a space owed at the end is dropped
+    }
 }
 
 #[cfg(test)]
@@ -187,14 +293,66 @@ mod tests {
     }
 
     #[test]
-    fn compares_normalized_pairs_and_leaves_non_ascii_to_the_caller() {
+    fn compares_normalized_pairs_and_leaves_the_unreadable_to_the_caller() {
         let table = lower();
         let rules = Rules { ascii: &table };
-        let actual = [Some("Hello  World!"), Some("abc"), None];
-        let wanted = [Some("hello world"), Some("ABD"), Some("x")];
-        let (hits, pending) = judge(&actual, &wanted, &[0, 1, 2], (&rules, &rules), false);
-        assert_eq!(hits, vec![1, 0, 0]);
+        let mut lookup = Lookup::default();
+        lookup.insert('É', Some("é".into()));
+        lookup.insert('é', Some("é".into()));
+        let actual = [Some("Hello  World!"), Some("abc"), None, Some("Café!")];
+        let wanted = [Some("hello world"), Some("ABD"), Some("x"), Some("cafÉ")];
+        let owners = [0, 1, 2, 3];
+        let (hits, pending) = judge(&actual, &wanted, &owners, (&rules, &lookup), false);
+        assert_eq!(hits, vec![1, 0, 0, 1]);
         assert_eq!(pending, vec![2]);
+    }
+
+    #[test]
+    fn occurs_agrees_with_str_contains() {
+        let texts = [
+            "",
+            "a",
+            "ab",
+            "aaa",
+            "abcabd",
+            "the cat sat",
+            "aaaaaaaaab",
+            "xyz",
+        ];
+        for haystack in texts {
+            for needle in texts
+                .iter()
+                .chain(&["t", "at", "cat s", "aab", "abd", "ba"])
+            {
+                let got = occurs(haystack.as_bytes(), needle.as_bytes());
+                assert_eq!(got, haystack.contains(needle), "{haystack:?} {needle:?}");
+            }
+        }
+        // a repetitive text runs out of budget and is finished by the two-way search
+        let long = "a".repeat(5000) + "b";
+        let needle = "a".repeat(300) + "b";
+        assert!(occurs(long.as_bytes(), needle.as_bytes()));
+        assert!(!occurs(long.as_bytes(), (needle + "c").as_bytes()));
+    }
+
+    #[test]
+    fn the_byte_by_byte_form_is_the_normalizers() {
+        let table = lower();
+        let rules = Rules { ascii: &table };
+        for text in [
+            "",
+            "  ",
+            " a ",
+            "Hello,  World!! ",
+            "!a!!b!",
+            "x\t\ny  z",
+            "!!",
+        ] {
+            let mut out = String::new();
+            normalize_into(text, &rules, |_| None, &mut out).unwrap();
+            let bytes: Vec<u8> = Normalized::new(text, &table).collect();
+            assert_eq!(bytes, out.as_bytes(), "{text:?}");
+        }
     }
 
     #[test]
@@ -204,7 +362,8 @@ mod tests {
         let actual = [Some("The Cat sat"), Some("dog")];
         let wanted = [Some("cat"), Some("!SAT!"), Some("mat"), Some(""), None];
         let owners = [0, 0, 0, 1, 1];
-        let (hits, pending) = judge(&actual, &wanted, &owners, (&rules, &rules), true);
+        let lookup = Lookup::default();
+        let (hits, pending) = judge(&actual, &wanted, &owners, (&rules, &lookup), true);
         assert_eq!(hits, vec![1, 1, 0, 1, 0]);
         assert_eq!(pending, vec![4]);
     }

@@ -81,16 +81,16 @@ def test_the_hits_are_the_normalized_texts_compared(
 
 
 def test_bad_input_is_a_typed_error_not_a_crash() -> None:
-    rule = bytes(range(128))
+    rule, table = bytes(range(128)), {}
     with pytest.raises(TypeError, match="row 1 of wanted: expected str, got int"):
-        _core.normalized_hits_batch(["a", "b"], ["a", 5], None, rule, rule, False)
+        _core.normalized_hits_batch(["a", "b"], ["a", 5], None, rule, table, False)
     with pytest.raises(ValueError, match=r"owners\[0\] is 7, not a row of actual"):
-        _core.normalized_hits_batch(["a"], ["a"], np.array([7]), rule, rule, True)
+        _core.normalized_hits_batch(["a"], ["a"], np.array([7]), rule, table, True)
     with pytest.raises(ValueError, match="owners has 2 entries for 1 wanted texts"):
-        _core.normalized_hits_batch(["a"], ["a"], np.array([0, 0]), rule, rule, True)
+        _core.normalized_hits_batch(["a"], ["a"], np.array([0, 0]), rule, table, True)
     with pytest.raises(MetricInputError, match="equal length, got 2 and 1"):
-        _core.normalized_hits_batch(["a", "b"], ["a"], None, rule, rule, True)
+        _core.normalized_hits_batch(["a", "b"], ["a"], None, rule, table, True)
     with pytest.raises(TypeError, match="128 bytes"):
-        _core.normalized_hits_batch(["a"], ["a"], None, b"x", rule, True)
+        _core.normalized_hits_batch(["a"], ["a"], None, b"x", table, True)
     with pytest.raises(TypeError, match="single str"):
-        _core.normalized_hits_batch("abc", ["a"], None, rule, rule, True)
+        _core.normalized_hits_batch("abc", ["a"], None, rule, table, True)

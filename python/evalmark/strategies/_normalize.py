@@ -111,18 +111,36 @@ def normalized_hits(
     contains: bool = False,
 ) -> npt.NDArray[np.bool_]:
     """For each ``k``, whether ``wanted[k]`` normalized equals (with ``contains``: occurs in)
-    ``actual[owners[k]]`` normalized (``owners`` None: ``actual[k]``). ASCII pairs are judged
-    in one native call that makes no normalized strings; the others through
-    :func:`normalize_texts`, so the verdicts are those of the normalized texts compared."""
+    ``actual[owners[k]]`` normalized (``owners`` None: ``actual[k]``), judged in one native
+    call that makes no normalized strings. The pairs with a text that is not ASCII are judged
+    in a second call on their texts composed (NFKC), and a text holding a lone surrogate by
+    :func:`normalize_text`: the verdicts are those of the normalized texts compared."""
     rules = _RULES[(bool(case), bool(punctuation))]
-    raw, pending = _core.normalized_hits_batch(
-        actual, wanted, owners, rules.ascii, rules.ascii, contains
+    raw, pending, _ = _core.normalized_hits_batch(
+        actual, wanted, owners, rules.ascii, rules.table, contains
     )
     hits = np.frombuffer(raw, dtype=np.bool_).copy()
-    if pending:
-        rows = pending if owners is None else owners[pending].tolist()
-        got = normalize_texts([actual[row] for row in rows], case=case, punctuation=punctuation)
-        want = normalize_texts([wanted[k] for k in pending], case=case, punctuation=punctuation)
-        test = str.__contains__ if contains else str.__eq__
-        hits[pending] = list(map(test, got, want))
+    if not pending:
+        return hits
+    rows = pending if owners is None else owners[pending].tolist()
+    got = [_composed(actual[row]) for row in rows]
+    want = [_composed(wanted[k]) for k in pending]
+    again = _core.normalized_hits_batch(got, want, None, rules.ascii, rules.table, contains, False)
+    if again[2]:  # characters seen for the first time: learn them, then judge again
+        rules.learn(again[2])
+        again = _core.normalized_hits_batch(
+            got, want, None, rules.ascii, rules.table, contains, False
+        )
+    hits[pending] = np.frombuffer(again[0], dtype=np.bool_)
+    for index in again[1]:  # a lone surrogate: the Python rule
+        one, other = (
+            normalize_text(text, case=case, punctuation=punctuation)
+            for text in (actual[rows[index]], wanted[pending[index]])
+        )
+        hits[pending[index]] = other in one if contains else other == one
     return hits
+
+
+def _composed(text: str) -> str:
+    """``text`` in NFKC form (an ASCII text is its own)."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)

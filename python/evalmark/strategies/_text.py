@@ -166,9 +166,8 @@ class ContainsFacts(BatchText):
             if row not in bad:  # evaluate reads the facts first
                 bad[row] = error
                 facts[row] = ()
-        counts_list = [len(own) for own in facts]
+        counts_array = np.fromiter(map(len, facts), np.int64, len(facts))
         flat_facts = list(chain.from_iterable(facts))
-        counts_array = np.asarray(counts_list, dtype=np.int64)
         owners = np.repeat(np.arange(len(facts), dtype=np.int64), counts_array)
         found = normalized_hits(texts, flat_facts, owners, contains=True)
         ends = np.cumsum(counts_array)
@@ -180,7 +179,7 @@ class ContainsFacts(BatchText):
             first, end = int(starts[row]), int(ends[row])
             return [flat_facts[k] for k in range(first, end) if not found[k]]
 
-        counts = np.asarray(counts_list, dtype=np.float64)
+        counts = counts_array.astype(np.float64)
         scores = np.divide(counts - absent, counts, out=np.zeros_like(counts), where=counts > 0)
         passed = (absent == 0) & (counts > 0)
         errored = np.zeros(len(facts), dtype=np.bool_)

@@ -123,13 +123,15 @@ def normalized_hits(
     if not pending:
         return hits
     rows = pending if owners is None else owners[pending].tolist()
-    got = [_composed(actual[row]) for row in rows]
+    places = {row: place for place, row in enumerate(dict.fromkeys(rows))}  # each row once
+    got = [_composed(actual[row]) for row in places]
+    at = np.fromiter(map(places.__getitem__, rows), np.int64, len(rows))
     want = [_composed(wanted[k]) for k in pending]
-    again = _core.normalized_hits_batch(got, want, None, rules.ascii, rules.table, contains, False)
+    again = _core.normalized_hits_batch(got, want, at, rules.ascii, rules.table, contains, False)
     if again[2]:  # characters seen for the first time: learn them, then judge again
         rules.learn(again[2])
         again = _core.normalized_hits_batch(
-            got, want, None, rules.ascii, rules.table, contains, False
+            got, want, at, rules.ascii, rules.table, contains, False
         )
     hits[pending] = np.frombuffer(again[0], dtype=np.bool_)
     for index in again[1]:  # a lone surrogate: the Python rule

@@ -639,3 +639,21 @@ def normalize_text_batch(
     ``None`` and listed in ``pending`` when it is not ASCII and ``ascii_only`` is set, holds a
     lone surrogate, or holds a character ``table`` lacks; ``missing`` lists those characters'
     code points, sorted. Runs with the GIL held; O(total length)."""
+
+def normalized_hits_batch(
+    actual: Any,
+    wanted: Any,
+    owners: npt.NDArray[np.int64] | None,
+    ascii: bytes,
+    table: dict[int, str],
+    contains: bool,
+    ascii_only: bool = True,
+) -> tuple[bytes, list[int], list[int]]:
+    """For each pair ``k``, whether ``wanted[k]`` normalized by the rule (``ascii`` and
+    ``table``, as :func:`normalize_text_batch` takes them; texts already in NFKC form) equals,
+    or with ``contains`` occurs in, ``actual[owners[k]]`` normalized (``owners`` None:
+    ``actual[k]``). Returns ``(hits, pending, missing)``: one byte a pair (1: a hit); the pairs,
+    0 in ``hits``, left to the caller (a text that is not ASCII when ``ascii_only`` is set, one
+    holding a lone surrogate, or a character ``table`` lacks); and those characters' code
+    points, sorted. No normalized string is made; the comparisons run without the GIL;
+    O(total length)."""

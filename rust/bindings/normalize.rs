@@ -91,7 +91,7 @@ pub fn normalize_text_batch<'py>(
 
 /// Look up every non-ASCII character of `text` in `table` (once per call each); whether all
 /// have a rule. The ones without are added to `missing`.
-fn known(
+pub(crate) fn known(
     cache: &mut FxHashMap<char, Option<String>>,
     table: &Bound<'_, PyDict>,
     text: &str,
@@ -134,5 +134,9 @@ fn known(
 /// Add this family's functions to the module.
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(normalize_text_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        super::text_hits::normalized_hits_batch,
+        m
+    )?)?;
     Ok(())
 }

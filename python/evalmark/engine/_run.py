@@ -19,6 +19,7 @@ import numpy as np
 
 from evalmark._tracing._direct import engine_run
 from evalmark._tracing._tracer import record_column, tracer_for
+from evalmark.engine._columns import threaded_columns
 from evalmark.engine._settings import ErrorPolicy, Progress, RunSettings
 from evalmark.errors import TraceError
 from evalmark.models._context import call_context
@@ -178,12 +179,16 @@ class Run:
         }
         columns: dict[str, ResultColumn] = {}
         tags = [s.tags for s in items]
+        threaded = await threaded_columns(self, named, ok_samples, ok_outputs)
         for strategy_label, strategy in named:
-            start = time.perf_counter()
-            with engine_run():  # the engine records the column below, once per row
-                column = await self.column(strategy_label, strategy, ok_samples, ok_outputs)
+            if strategy_label in threaded:
+                column, duration = threaded[strategy_label]
+            else:
+                start = time.perf_counter()
+                with engine_run():  # the engine records the column below, once per row
+                    column = await self.column(strategy_label, strategy, ok_samples, ok_outputs)
+                duration = time.perf_counter() - start
             columns[strategy_label] = place_column(column, total, ok_positions, function_errors)
-            duration = time.perf_counter() - start
             self.record(strategy_label, columns[strategy_label], names, tags, metadata, duration)
         TextPairs.clear_cache()  # the batch's texts need not outlive the run
         return Report(
@@ -232,6 +237,12 @@ class Run:
     async def _batch(
         self, label: str, strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any]
     ) -> ResultColumn:
+        return self.batch_column(label, strategy, samples, outputs)
+
+    def batch_column(
+        self, label: str, strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any]
+    ) -> ResultColumn:
+        """A batch strategy's column over all rows, row by row when the batch call raises."""
         try:
             column = strategy.evaluate_batch(samples, outputs)
         except Exception:

@@ -63,6 +63,9 @@ class MetricStrategy:
     """
 
     label: ClassVar[str] = "score"
+    # evaluate_batch is CPU work on its own inputs, mostly in a kernel that releases the GIL:
+    # the engine may run it on a worker thread beside the run's other such checks
+    _threaded_batch: ClassVar[bool] = True
     default_threshold: ClassVar[float] = 0.5
     function: ClassVar[MetricFunction | None] = None
 
@@ -283,6 +286,7 @@ class SemanticSimilarity(MetricStrategy):
 
     label = "cosine similarity"
     default_threshold = 0.7
+    _threaded_batch = False  # an embedding model does the work: it runs as before
     # Negative cosines count as 0.0: scores live in [0, 1].
 
     def __init__(

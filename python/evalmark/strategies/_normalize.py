@@ -16,9 +16,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from evalmark import _core
 
-__all__ = ["normalize_text", "normalize_texts"]
+__all__ = ["normalize_text", "normalize_texts", "normalized_hits"]
 
 
 class _PunctuationMap(dict[int, int]):
@@ -96,3 +99,50 @@ def normalize_texts(
             row = pending[index]
             done[row] = normalize_text(texts[row], case=case, punctuation=punctuation)
     return done  # type: ignore[return-value]  # no None is left
+
+
+def normalized_hits(
+    actual: Sequence[str],
+    wanted: Sequence[str],
+    owners: npt.NDArray[np.int64] | None = None,
+    *,
+    case: bool = True,
+    punctuation: bool = True,
+    contains: bool = False,
+) -> npt.NDArray[np.bool_]:
+    """For each ``k``, whether ``wanted[k]`` normalized equals (with ``contains``: occurs in)
+    ``actual[owners[k]]`` normalized (``owners`` None: ``actual[k]``), judged in one native
+    call that makes no normalized strings. The pairs with a text that is not ASCII are judged
+    in a second call on their texts composed (NFKC), and a text holding a lone surrogate by
+    :func:`normalize_text`: the verdicts are those of the normalized texts compared."""
+    rules = _RULES[(bool(case), bool(punctuation))]
+    raw, pending, _ = _core.normalized_hits_batch(
+        actual, wanted, owners, rules.ascii, rules.table, contains
+    )
+    hits = np.frombuffer(raw, dtype=np.bool_).copy()
+    if not pending:
+        return hits
+    rows = pending if owners is None else owners[pending].tolist()
+    places = {row: place for place, row in enumerate(dict.fromkeys(rows))}  # each row once
+    got = [_composed(actual[row]) for row in places]
+    at = np.fromiter(map(places.__getitem__, rows), np.int64, len(rows))
+    want = [_composed(wanted[k]) for k in pending]
+    again = _core.normalized_hits_batch(got, want, at, rules.ascii, rules.table, contains, False)
+    if again[2]:  # characters seen for the first time: learn them, then judge again
+        rules.learn(again[2])
+        again = _core.normalized_hits_batch(
+            got, want, at, rules.ascii, rules.table, contains, False
+        )
+    hits[pending] = np.frombuffer(again[0], dtype=np.bool_)
+    for index in again[1]:  # a lone surrogate: the Python rule
+        one, other = (
+            normalize_text(text, case=case, punctuation=punctuation)
+            for text in (actual[rows[index]], wanted[pending[index]])
+        )
+        hits[pending[index]] = other in one if contains else other == one
+    return hits
+
+
+def _composed(text: str) -> str:
+    """``text`` in NFKC form (an ASCII text is its own)."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)

@@ -1,16 +1,16 @@
 """Text strategies: exact match, containment, expected facts.
 
 ``ExactMatch``, ``Contains`` and ``ContainsFacts`` have a batch path (``evaluate_batch``): the
-texts of every row are read once, normalized together (:func:`normalize_texts`) and compared
-in one loop; it gives the rows ``evaluate`` gives, errors included, in the same order. A
-subclass that replaces ``evaluate`` is evaluated row by row (its ``batch`` is False).
+texts of every row are read once and compared normalized in one native call
+(:func:`normalized_hits`); it gives the rows ``evaluate`` gives, errors included, in the same
+order. A subclass that replaces ``evaluate`` is evaluated row by row (its ``batch`` is False).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import chain, repeat
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -20,16 +20,14 @@ from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
-from evalmark.strategies._normalize import normalize_text, normalize_texts
+from evalmark.strategies._normalize import normalize_text, normalized_hits
 from evalmark.strategies._text_batch import (
     BatchText,
     column_of,
     excerpt,
-    normalized,
     output_texts,
     pair_verdicts,
 )
-from evalmark.strategies._text_pairs import TextPairs
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "KeywordRelevance", "normalize_text"]
 
@@ -61,7 +59,7 @@ class ExactMatch(BatchText):
 
     def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
         options = (self.case, self.punctuation)
-        passed, texts, bad = pair_verdicts(self, samples, outputs, options, str.__eq__)
+        passed, texts, bad = pair_verdicts(self, samples, outputs, options, contains=False)
 
         def explain(row: int) -> str:
             actual, wanted = texts(row)
@@ -101,20 +99,22 @@ class Contains(BatchText):
         return EvaluationResult.failing(f"output does not contain {excerpt(wanted[0])}")
 
     def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
-        def normalize(texts: list[str]) -> list[str]:
-            return normalize_texts(texts, case=not self.case_sensitive, punctuation=False)
-
         if self.text is None:
             options = (not self.case_sensitive, False)
-            passed, texts, bad = pair_verdicts(self, samples, outputs, options, str.__contains__)
+            passed, texts, bad = pair_verdicts(self, samples, outputs, options, contains=True)
 
             def explain(row: int) -> str:
                 return f"output does not contain {excerpt(texts(row)[1][0])}"
 
             return column_of(passed, explain, bad)
         got, bad = output_texts(self, samples, outputs)
-        part = normalize([self.text])[0]
-        passed = np.fromiter((part in text for text in normalize(got)), np.bool_, len(got))
+        passed = normalized_hits(
+            got,
+            [self.text] * len(got),
+            case=not self.case_sensitive,
+            punctuation=False,
+            contains=True,
+        )
         fixed = f"output does not contain {excerpt(self.text)}"
         return column_of(passed, lambda row: fixed, bad)
 
@@ -166,26 +166,12 @@ class ContainsFacts(BatchText):
             if row not in bad:  # evaluate reads the facts first
                 bad[row] = error
                 facts[row] = ()
-        counts_list = [len(own) for own in facts]
-        pairs = TextPairs.cached(samples, outputs)
-        if pairs is not None and pairs.single and not unread:  # the run's outputs, as texts
-            got = normalized(pairs, "actual", True, True)
-        else:
-            got = normalize_texts(texts)
+        counts_array = np.fromiter(map(len, facts), np.int64, len(facts))
         flat_facts = list(chain.from_iterable(facts))
-        if self.facts:
-            shared = normalize_texts(list(self.facts))
-            flat_norms = shared * (len(flat_facts) // len(shared))
-        else:  # facts repeat across samples: each distinct one normalized once
-            distinct = list(dict.fromkeys(flat_facts))
-            norms = dict(zip(distinct, normalize_texts(distinct), strict=True))
-            flat_norms = list(map(norms.__getitem__, flat_facts))
-        owners_text = list(chain.from_iterable(map(repeat, got, counts_list)))
-        found = np.fromiter(
-            map(str.__contains__, owners_text, flat_norms), np.bool_, len(flat_facts)
-        )
-        ends = np.cumsum(counts_list, dtype=np.int64)
-        starts = ends - np.asarray(counts_list, dtype=np.int64)
+        owners = np.repeat(np.arange(len(facts), dtype=np.int64), counts_array)
+        found = normalized_hits(texts, flat_facts, owners, contains=True)
+        ends = np.cumsum(counts_array)
+        starts = ends - counts_array
         absent_flat = np.concatenate([[0], np.cumsum(~found, dtype=np.int64)])
         absent = (absent_flat[ends] - absent_flat[starts]).astype(np.float64)
 
@@ -193,7 +179,7 @@ class ContainsFacts(BatchText):
             first, end = int(starts[row]), int(ends[row])
             return [flat_facts[k] for k in range(first, end) if not found[k]]
 
-        counts = np.asarray(counts_list, dtype=np.float64)
+        counts = counts_array.astype(np.float64)
         scores = np.divide(counts - absent, counts, out=np.zeros_like(counts), where=counts > 0)
         passed = (absent == 0) & (counts > 0)
         errored = np.zeros(len(facts), dtype=np.bool_)

@@ -1,11 +1,11 @@
 """The batch path shared by the text strategies (``ExactMatch``, ``Contains``,
-``ContainsFacts``): read every row's texts once, normalize them together, compare in one loop,
+``ContainsFacts``): read every row's texts once, compare them normalized in one native call,
 and return the rows ``evaluate`` returns, errors included."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -14,14 +14,13 @@ from evalmark.errors import StrategyError
 from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import output_text
-from evalmark.strategies._normalize import normalize_texts
+from evalmark.strategies._normalize import normalized_hits
 from evalmark.strategies._text_pairs import TextPairs
 
 __all__ = [
     "BatchText",
     "column_of",
     "excerpt",
-    "normalized",
     "output_texts",
     "pair_verdicts",
     "row_by_row",
@@ -39,6 +38,10 @@ class BatchText:
     """``evaluate_batch`` over a subclass's ``_bulk``; the engine takes it only while the class
     that defines ``_bulk`` also defines the ``evaluate`` in use (``batch``), and rows that the
     bulk path cannot handle as a whole go row by row."""
+
+    # evaluate_batch is CPU work on its own inputs: the engine may run it on a worker thread
+    # beside the run's other such checks
+    _threaded_batch: ClassVar[bool] = True
 
     @property
     def batch(self) -> bool:
@@ -78,35 +81,24 @@ def row_by_row(strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any])
 Rows = tuple[Verdicts, Callable[[int], tuple[str, tuple[str, ...]]], dict[int, EvaluationResult]]
 
 
-def normalized(pairs: TextPairs, side: str, case: bool, punctuation: bool) -> list[str]:
-    """``pairs.expected`` or ``pairs.actual`` (``side``) normalized, once per run and options."""
-    key = (side, case, punctuation)
-    found = pairs.normalized.get(key)
-    if found is None:
-        texts = pairs.expected if side == "expected" else pairs.actual
-        found = normalize_texts(texts, case=case, punctuation=punctuation)
-        pairs.normalized[key] = found
-    return found
-
-
 def pair_verdicts(
     strategy: Any,
     samples: Sequence[Sample],
     outputs: Sequence[Any],
     options: tuple[bool, bool],
-    test: Callable[[str, str], bool],
+    contains: bool,
 ) -> Rows:
-    """For each row, whether ``test(normalized output, normalized wanted text)`` holds for any
-    of its wanted texts (its expected outputs, read as ``evaluate`` reads them, through the
-    run's shared :class:`TextPairs`, which keeps their normalized forms; ``options`` are the
-    normalizer's case and punctuation); a function giving a row's (output, wanted texts); and
-    the error results of the rows that could not be read."""
+    """For each row, whether its normalized output equals (with ``contains``: contains) one of
+    its wanted texts normalized (its expected outputs, read as ``evaluate`` reads them, through
+    the run's shared :class:`TextPairs`; ``options`` are the normalizer's case and
+    punctuation); a function giving a row's (output, wanted texts); and the error results of
+    the rows that could not be read."""
     pairs = TextPairs.of(samples, outputs, strategy.name)
     bad = {row: EvaluationResult.from_error("strategy", exc) for row, exc in pairs.bad.items()}
-    count = len(pairs.expected)
-    wanted = normalized(pairs, "expected", *options)
-    got = normalized(pairs, "actual", *options)
-    hits = np.fromiter(map(test, got, wanted), dtype=np.bool_, count=count)
+    case, punctuation = options
+    hits = normalized_hits(
+        pairs.actual, pairs.expected, case=case, punctuation=punctuation, contains=contains
+    )
     if pairs.single:
         passed = hits
 

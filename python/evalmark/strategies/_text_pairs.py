@@ -26,7 +26,15 @@ class TextPairs:
     shared by every metric strategy of a scorer run (see :meth:`of`).
     """
 
-    __slots__ = ("actual", "bad", "expected", "normalized", "owners", "rows", "samples", "single")
+    __slots__ = (
+        "actual",
+        "bad",
+        "expected",
+        "owners",
+        "rows",
+        "samples",
+        "single",
+    )
 
     _cache_lock = threading.Lock()
     _cache: tuple[object, object, str, TextPairs] | None = None
@@ -39,9 +47,6 @@ class TextPairs:
             )
         self.rows = len(samples)
         self.samples = samples
-        # normalized forms of ``expected`` / ``actual`` by (side, options), shared by the text
-        # checks of a run (evalmark.strategies._text_batch)
-        self.normalized: dict[tuple[str, bool, bool], list[str]] = {}
         self.bad: dict[int, StrategyError] = {}
         wanted = [sample.expected_output for sample in samples]
         if None not in wanted and set(map(type, outputs)) <= {str}:
@@ -99,15 +104,6 @@ class TextPairs:
         with cls._cache_lock:
             cls._cache = (samples, outputs, strategy, pairs)
         return pairs
-
-    @classmethod
-    def cached(cls, samples: Sequence[Sample], outputs: Sequence[Any]) -> TextPairs | None:
-        """The pairs already built for these very sequences in this run, if any."""
-        with cls._cache_lock:
-            cached = cls._cache
-        if cached is not None and cached[0] is samples and cached[1] is outputs:
-            return cached[3]
-        return None
 
     @classmethod
     def clear_cache(cls) -> None:

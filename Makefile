@@ -130,6 +130,7 @@ bench-goals: dev ## the benchmarks behind the README's speed-goals table, in one
 	$(PY) bench/levenshtein_lengths.py --variants
 	$(PY) bench/cosine_matrix.py
 	$(PY) bench/metrics.py
+	$(PY) bench/text_kernels.py
 	$(PY) bench/limits.py --quick
 	$(PY) bench/engine_batch.py
 	$(PY) bench/score_end_to_end.py --n 200000

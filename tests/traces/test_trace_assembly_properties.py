@@ -160,9 +160,7 @@ PARTS = st.lists(
 
 @settings(max_examples=examples(200))
 @given(
-    # not "": text-only parts with an empty role keep it on the older short path (a known
-    # difference from the full reading, which says "user"; kept so cases stay as they were)
-    st.one_of(st.none(), st.sampled_from(["user", "assistant", "tool"])),
+    st.one_of(st.none(), st.sampled_from(["", "user", "assistant", "tool"])),
     PARTS,
     st.booleans(),
 )

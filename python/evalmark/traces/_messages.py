@@ -42,7 +42,12 @@ def _text_only(raw: Mapping[str, Any]) -> Message | None:
         if type(content) is not str:
             return None
         texts.append(content)
-    return {"role": role, "text": "\n".join(t for t in texts if t), "calls": [], "results": []}
+    return {
+        "role": role or "user",
+        "text": "\n".join(t for t in texts if t),
+        "calls": [],
+        "results": [],
+    }
 
 
 def _message(raw: Any) -> Message:

@@ -17,6 +17,9 @@ const NONE: u32 = u32::MAX;
 
 /// The distance of the pattern `p` (1 ..= [`SHORT`] code points) and the text `t`.
 pub fn short_distance(p: &[u32], t: &[u32], stop: &Context) -> Run<usize> {
+    if let Some(d) = mixed_distance(p, t, stop)? {
+        return Ok(d);
+    }
     let mut lanes = [NONE; SHORT];
     lanes[..p.len()].copy_from_slice(p);
     #[cfg(target_arch = "x86_64")]
@@ -25,6 +28,67 @@ pub fn short_distance(p: &[u32], t: &[u32], stop: &Context) -> Run<usize> {
         return unsafe { avx2_distance(&lanes, p.len(), t, stop) };
     }
     lanes_distance(&lanes, p.len(), t, stop)
+}
+
+/// The most distinct non-ASCII code points a pattern may hold for [`mixed_distance`].
+const MIXED_OTHERS: usize = 16;
+
+/// The distance of the pattern `p` (1 ..= [`SHORT`] code points, of which at most
+/// [`MIXED_OTHERS`] distinct ones are past ASCII) and the text `t`, or `None` when `p` has more
+/// distinct non-ASCII code points. ASCII symbols of the text find their mask in a table of 128;
+/// the others compare with the pattern's distinct non-ASCII code points only, not with every
+/// position: for mostly-ASCII text that is one load a symbol.
+fn mixed_distance(p: &[u32], t: &[u32], stop: &Context) -> Run<Option<usize>> {
+    let mut ascii = [0u64; 128];
+    let mut others = [NONE; MIXED_OTHERS];
+    let mut masks = [0u64; MIXED_OTHERS];
+    let mut distinct = 0;
+    for (i, &c) in p.iter().enumerate() {
+        if c < 128 {
+            ascii[c as usize] |= 1 << i;
+            continue;
+        }
+        let slot = match others[..distinct].iter().position(|&o| o == c) {
+            Some(slot) => slot,
+            None if distinct < MIXED_OTHERS => {
+                others[distinct] = c;
+                distinct += 1;
+                distinct - 1
+            }
+            None => return Ok(None),
+        };
+        masks[slot] |= 1 << i;
+    }
+    // The non-ASCII code points are compared four at a time: as few groups of four as hold them.
+    match distinct {
+        0..=4 => mixed_run::<1>(p.len(), &ascii, &others, &masks, t, stop),
+        5..=8 => mixed_run::<2>(p.len(), &ascii, &others, &masks, t, stop),
+        _ => mixed_run::<4>(p.len(), &ascii, &others, &masks, t, stop),
+    }
+    .map(Some)
+}
+
+/// Myers' recurrence of [`mixed_distance`], comparing with the first 4·`CHUNKS` non-ASCII
+/// code points.
+fn mixed_run<const CHUNKS: usize>(
+    m: usize,
+    ascii: &[u64; 128],
+    others: &[u32; MIXED_OTHERS],
+    masks: &[u64; MIXED_OTHERS],
+    t: &[u32],
+    stop: &Context,
+) -> Run<usize> {
+    single_word(m, t, stop, |c| {
+        if c < 128 {
+            return ascii[c as usize];
+        }
+        let hit = eq_mask::<CHUNKS>(others, c);
+        if hit == 0 {
+            0
+        } else {
+            masks[hit.trailing_zeros() as usize % MIXED_OTHERS]
+        }
+    })
 }
 
 /// [`short_distance`] of the `m` symbols in `lanes` with the baseline instructions.
@@ -81,10 +145,10 @@ unsafe fn avx2_distance(lanes: &[u32; SHORT], m: usize, t: &[u32], stop: &Contex
     Ok(score)
 }
 
-/// Bit i set where `lanes[i]` is `c`, over the first 4·`CHUNKS` lanes.
+/// Bit i set where `lanes[i]` is `c`, over the first 4·`CHUNKS` lanes (`lanes` has as many).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn eq_mask<const CHUNKS: usize>(lanes: &[u32; SHORT], c: u32) -> u64 {
+fn eq_mask<const CHUNKS: usize>(lanes: &[u32], c: u32) -> u64 {
     use std::arch::x86_64::{
         _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps, _mm_set1_epi32,
     };
@@ -104,7 +168,7 @@ fn eq_mask<const CHUNKS: usize>(lanes: &[u32; SHORT], c: u32) -> u64 {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn eq_mask<const CHUNKS: usize>(lanes: &[u32; SHORT], c: u32) -> u64 {
+fn eq_mask<const CHUNKS: usize>(lanes: &[u32], c: u32) -> u64 {
     eq_mask_scalar(&lanes[..4 * CHUNKS], c)
 }
 

@@ -1,0 +1,496 @@
+//! Unit-cost Levenshtein distances of many queries to many choices (the all-pairs matrix of
+//! `cdist`), several queries at once: each query of at most 64 code points takes one lane of
+//! a 256-bit vector (lanes of 8, 16, 32 or 64 bits, the narrowest its length fits), and every
+//! choice runs once through Myers' recurrence for all the lanes together. The match masks of
+//! a choice symbol for all the lanes are one row of a table, so a column costs one load and a
+//! dozen vector operations whatever the number of lanes.
+//!
+//! Both sides are decoded once into dense ids shared by all texts, so a
+//! choice is not decoded again for every query. Longer queries take the one-pair kernel of
+//! `levenshtein.rs` on the same ids.
+
+use rustc_hash::FxHashMap;
+
+use super::halt::{Context, OutOfMemory, Run, TryVec};
+use super::levenshtein::{self, distance_ids};
+use super::pattern::symbols_per_check;
+use super::text::next_code_point;
+
+/// The bits of a group of lanes: two 256-bit vectors, whose recurrences are independent, so
+/// that one runs while the other waits on its carry chain.
+const BITS: usize = 512;
+
+/// The longest query a lane holds.
+pub const LANE_MAX: usize = 64;
+
+/// The largest alphabet the lane tables take (32 bytes a symbol, per table); over it, every
+/// pair takes the one-pair kernel.
+const TABLE_ALPHABET: usize = 1 << 16;
+
+/// Texts decoded into dense ids shared by all of them.
+#[derive(Default)]
+pub struct Decoded {
+    ids: Vec<u32>,
+    ends: Vec<usize>,
+    split: usize,
+    alphabet: usize,
+}
+
+impl Decoded {
+    /// Decode the queries and then the choices: ASCII keeps its value, every other code point
+    /// is named 0x80, 0x81, ... in order of first appearance. `reserve`, the bytes of all the
+    /// texts, is room for all their ids.
+    pub fn load<'t>(
+        queries: impl Iterator<Item = &'t [u8]>,
+        choices: impl Iterator<Item = &'t [u8]>,
+        reserve: usize,
+    ) -> Result<Decoded, OutOfMemory> {
+        const WHAT: &str = "the decoded texts";
+        let mut d = Decoded::default();
+        d.ids.try_capacity(reserve, WHAT)?;
+        let mut names: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut decode = |text: &[u8], d: &mut Decoded| -> Result<(), OutOfMemory> {
+            d.ids.try_capacity(d.ids.len() + text.len(), WHAT)?;
+            let mut i = 0;
+            while i < text.len() {
+                if text[i] < 0x80 {
+                    d.ids.push(u32::from(text[i]));
+                    i += 1;
+                    continue;
+                }
+                let (cp, len) = next_code_point(text, i);
+                let next = 0x80 + names.len() as u32;
+                d.ids.push(*names.entry(cp).or_insert(next));
+                i += len;
+            }
+            d.ends.try_push(d.ids.len(), WHAT)
+        };
+        for text in queries {
+            decode(text, &mut d)?;
+        }
+        d.split = d.ends.len();
+        for text in choices {
+            decode(text, &mut d)?;
+        }
+        d.alphabet = 0x80 + names.len();
+        Ok(d)
+    }
+
+    /// The number of queries.
+    pub fn queries(&self) -> usize {
+        self.split
+    }
+
+    fn text(&self, k: usize) -> &[u32] {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.ids[start..self.ends[k]]
+    }
+
+    /// Query `i`'s ids.
+    pub fn query(&self, i: usize) -> &[u32] {
+        self.text(i)
+    }
+
+    /// Choice `j`'s ids.
+    pub fn choice(&self, j: usize) -> &[u32] {
+        self.text(self.split + j)
+    }
+
+    /// The number of choices.
+    pub fn choices(&self) -> usize {
+        self.ends.len() - self.split
+    }
+}
+
+/// An unsigned lane of a 256-bit vector.
+trait Lane: Copy + Default + Eq {
+    const BITS: usize;
+    const ZERO: Self;
+    const ONE: Self;
+    const ALL: Self;
+    fn bit(i: usize) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    fn not(self) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn shl1(self) -> Self;
+    fn to_usize(self) -> usize;
+}
+
+macro_rules! lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            const BITS: usize = <$t>::BITS as usize;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const ALL: Self = <$t>::MAX;
+            #[inline(always)]
+            fn bit(i: usize) -> Self {
+                1 << i
+            }
+            #[inline(always)]
+            fn and(self, o: Self) -> Self {
+                self & o
+            }
+            #[inline(always)]
+            fn or(self, o: Self) -> Self {
+                self | o
+            }
+            #[inline(always)]
+            fn xor(self, o: Self) -> Self {
+                self ^ o
+            }
+            #[inline(always)]
+            fn not(self) -> Self {
+                !self
+            }
+            #[inline(always)]
+            fn add(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            #[inline(always)]
+            fn shl1(self) -> Self {
+                self << 1
+            }
+            #[inline(always)]
+            fn to_usize(self) -> usize {
+                self as usize
+            }
+        }
+    };
+}
+lane!(u8);
+lane!(u16);
+lane!(u32);
+lane!(u64);
+
+/// Reusable tables, one per lane width, all zero between calls.
+#[derive(Default)]
+pub struct Scratch {
+    t8: Vec<[u8; BITS / 8]>,
+    t16: Vec<[u16; BITS / 16]>,
+    t32: Vec<[u32; BITS / 32]>,
+    t64: Vec<[u64; BITS / 64]>,
+    one: levenshtein::Scratch,
+    order: Vec<usize>,
+    dist: Vec<usize>,
+}
+
+/// About how many passes over the other side's texts the texts of `lengths` code points take
+/// in lanes: a group of lanes of one width is one pass, and so is a text too long for a lane.
+pub fn lane_passes(lengths: impl Iterator<Item = usize>) -> usize {
+    let mut counts = [0usize; 5];
+    for len in lengths {
+        counts[match lane_width(len) {
+            8 => 0,
+            16 => 1,
+            32 => 2,
+            64 => 3,
+            _ => 4,
+        }] += 1;
+    }
+    let lanes = [BITS / 8, BITS / 16, BITS / 32, BITS / 64, 1];
+    counts.iter().zip(lanes).map(|(&k, l)| k.div_ceil(l)).sum()
+}
+
+/// Whether the lane path takes texts over `alphabet` ids.
+pub fn lanes_fit(alphabet: usize) -> bool {
+    alphabet <= TABLE_ALPHABET
+}
+
+/// The distances of queries `first .. first + rows` of `d` to every choice, into `out` (row
+/// by row, `d.choices()` values a row) through `put(cell, distance)`.
+pub fn fill_block(
+    d: &Decoded,
+    first: usize,
+    out: &mut [i64],
+    s: &mut Scratch,
+    stop: &Context,
+    put: impl Fn(usize) -> i64,
+) -> Run<()> {
+    let m = d.choices();
+    let rows = out.len() / m.max(1);
+    // Queries by lane width, the longest ones by themselves.
+    s.order.clear();
+    s.order.try_capacity(rows, "the query order")?;
+    s.order.extend(first..first + rows);
+    s.order.sort_by_key(|&i| d.query(i).len());
+    let fast = lanes_fit(d.alphabet);
+    let mut k = 0;
+    while k < s.order.len() {
+        let width = lane_width(d.query(s.order[k]).len());
+        if !fast || width == 0 {
+            let i = s.order[k];
+            for j in 0..m {
+                let dist = distance_ids(d.query(i), d.choice(j), d.alphabet, &mut s.one, stop)?;
+                out[(i - first) * m + j] = put(dist);
+            }
+            k += 1;
+            continue;
+        }
+        let lanes = BITS / width;
+        let end = (k + lanes).min(s.order.len());
+        // Lanes of one width only: the next class starts its own group.
+        let end = (k..end)
+            .find(|&x| lane_width(d.query(s.order[x]).len()) != width)
+            .unwrap_or(end);
+        let group: Vec<usize> = s.order[k..end].to_vec();
+        let mut dist = std::mem::take(&mut s.dist);
+        match width {
+            8 => group_distances::<u8, { BITS / 8 }>(d, &group, &mut s.t8, &mut dist, stop),
+            16 => group_distances::<u16, { BITS / 16 }>(d, &group, &mut s.t16, &mut dist, stop),
+            32 => group_distances::<u32, { BITS / 32 }>(d, &group, &mut s.t32, &mut dist, stop),
+            _ => group_distances::<u64, { BITS / 64 }>(d, &group, &mut s.t64, &mut dist, stop),
+        }?;
+        for (lane, &i) in group.iter().enumerate() {
+            let row = &mut out[(i - first) * m..(i - first + 1) * m];
+            for (j, cell) in row.iter_mut().enumerate() {
+                *cell = put(dist[j * group.len() + lane]);
+            }
+        }
+        s.dist = dist;
+        k = end;
+    }
+    Ok(())
+}
+
+/// The lane width a query of `len` ids takes, 0 when it is longer than [`LANE_MAX`].
+fn lane_width(len: usize) -> usize {
+    match len {
+        0..=8 => 8,
+        9..=16 => 16,
+        17..=32 => 32,
+        33..=64 => 64,
+        _ => 0,
+    }
+}
+
+/// The distances of the queries `group` (at most `N`, each of at most `T::BITS` ids) to every
+/// choice: `dist[j · group.len() + lane]`.
+fn group_distances<T: Lane, const N: usize>(
+    d: &Decoded,
+    group: &[usize],
+    table: &mut Vec<[T; N]>,
+    dist: &mut Vec<usize>,
+    stop: &Context,
+) -> Run<()> {
+    if table.len() < d.alphabet {
+        table.try_resize(d.alphabet, [T::ZERO; N], "the lane table")?;
+    }
+    let mut last = [T::ZERO; N];
+    let mut lens = [0usize; N];
+    for (lane, &i) in group.iter().enumerate() {
+        let q = d.query(i);
+        for (b, &c) in q.iter().enumerate() {
+            let row = &mut table[c as usize];
+            row[lane] = row[lane].or(T::bit(b));
+        }
+        lens[lane] = q.len();
+        if !q.is_empty() {
+            last[lane] = T::bit(q.len() - 1);
+        }
+    }
+    dist.clear();
+    let run = dist
+        .try_resize(d.choices() * group.len(), 0, "the distances")
+        .map_err(Into::into)
+        .and_then(|()| all_choices(d, table, last, lens, group.len(), dist, stop));
+    for &i in group {
+        for &c in d.query(i) {
+            table[c as usize] = [T::ZERO; N];
+        }
+    }
+    run
+}
+
+/// The distances of the `used` lanes to every choice of `d`, with the vector instructions of
+/// the CPU: `dist[j · used + lane]`.
+fn all_choices<T: Lane, const N: usize>(
+    d: &Decoded,
+    table: &[[T; N]],
+    last: [T; N],
+    lens: [usize; N],
+    used: usize,
+    dist: &mut [usize],
+    stop: &Context,
+) -> Run<()> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { all_choices_avx2(d, table, last, lens, used, dist, stop) };
+    }
+    choices_body(d, table, last, lens, used, dist, stop)
+}
+
+/// [`choices_body`] compiled with AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn all_choices_avx2<T: Lane, const N: usize>(
+    d: &Decoded,
+    table: &[[T; N]],
+    last: [T; N],
+    lens: [usize; N],
+    used: usize,
+    dist: &mut [usize],
+    stop: &Context,
+) -> Run<()> {
+    choices_body(d, table, last, lens, used, dist, stop)
+}
+
+#[inline(always)]
+fn choices_body<T: Lane, const N: usize>(
+    d: &Decoded,
+    table: &[[T; N]],
+    last: [T; N],
+    lens: [usize; N],
+    used: usize,
+    dist: &mut [usize],
+    stop: &Context,
+) -> Run<()> {
+    let mut out = [0usize; N];
+    // Symbols since the last look at `stop`: short choices are counted together.
+    let mut unchecked = 0usize;
+    for (j, cells) in dist.chunks_exact_mut(used).enumerate() {
+        let text = d.choice(j);
+        if text.len() <= symbols_per_check(1) {
+            unchecked += text.len();
+        }
+        if unchecked > symbols_per_check(1) {
+            stop.check_before(unchecked)?;
+            unchecked = 0;
+        }
+        lanes_body(table, last, lens, text, &mut out, stop)?;
+        for ((cell, &len), &got) in cells.iter_mut().zip(&lens).zip(&out) {
+            *cell = if len == 0 { text.len() } else { got };
+        }
+    }
+    stop.check_before(unchecked)?;
+    Ok(())
+}
+
+/// The recurrence itself: per lane the score starts at the query's length and moves by the
+/// horizontal delta of its last row; the moves are counted in lane-wide counters, added up
+/// before they can overflow. A text longer than [`symbols_per_check`] looks at `stop` itself;
+/// shorter ones are counted by the caller.
+#[inline(always)]
+fn lanes_body<T: Lane, const N: usize>(
+    table: &[[T; N]],
+    last: [T; N],
+    lens: [usize; N],
+    text: &[u32],
+    out: &mut [usize; N],
+    stop: &Context,
+) -> Run<()> {
+    let mut vp = [T::ALL; N];
+    let mut vn = [T::ZERO; N];
+    let mut score = lens;
+    // Long choices are counted (and the counters added up) a chunk at a time.
+    let chunk = symbols_per_check(1).min((1usize << T::BITS.min(32)) - 1);
+    let long = text.len() > symbols_per_check(1);
+    for part in text.chunks(chunk) {
+        if long {
+            stop.check_before(part.len())?;
+        }
+        let mut ups = [T::ZERO; N];
+        let mut downs = [T::ZERO; N];
+        for &c in part {
+            let eq = match table.get(c as usize) {
+                Some(row) => *row,
+                None => [T::ZERO; N],
+            };
+            for k in 0..N {
+                let x = eq[k].or(vn[k]);
+                let d0 = x.and(vp[k]).add(vp[k]).xor(vp[k]).or(x);
+                let hp = vn[k].or(d0.or(vp[k]).not());
+                let hn = d0.and(vp[k]);
+                ups[k] = ups[k].add(if hp.and(last[k]) == T::ZERO {
+                    T::ZERO
+                } else {
+                    T::ONE
+                });
+                downs[k] = downs[k].add(if hn.and(last[k]) == T::ZERO {
+                    T::ZERO
+                } else {
+                    T::ONE
+                });
+                let hp = hp.shl1().or(T::ONE);
+                let hn = hn.shl1();
+                vp[k] = hn.or(d0.or(hp).not());
+                vn[k] = hp.and(d0);
+            }
+        }
+        for k in 0..N {
+            score[k] = score[k] + ups[k].to_usize() - downs[k].to_usize();
+        }
+    }
+    *out = score;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rapidfuzz::distance::levenshtein as reference;
+
+    fn lcg(seed: &mut u64) -> usize {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize
+    }
+
+    #[test]
+    fn every_lane_width_matches_the_reference() {
+        let mut seed = 21u64;
+        let alphabets: [&[char]; 3] = [
+            &['a', 'b', 'c', ' '],
+            &['a', 'é', '東', '京', 'x'],
+            &['😀', '😁', 'q', '\u{10FFFF}'],
+        ];
+        for round in 0..60 {
+            let sigma = alphabets[round % 3];
+            let text = |seed: &mut u64, most: usize| -> String {
+                let n = lcg(seed) % (most + 1);
+                (0..n).map(|_| sigma[lcg(seed) % sigma.len()]).collect()
+            };
+            // Lengths around every lane boundary, some over the longest lane.
+            let queries: Vec<String> = (0..40)
+                .map(|q| text(&mut seed, [3, 9, 17, 33, 66, 80][q % 6]))
+                .collect();
+            let choices: Vec<String> = (0..30).map(|_| text(&mut seed, 300)).collect();
+            let bytes = queries.iter().chain(&choices).map(String::len).sum();
+            let d = Decoded::load(
+                queries.iter().map(|q| q.as_bytes()),
+                choices.iter().map(|c| c.as_bytes()),
+                bytes,
+            )
+            .unwrap();
+            let mut out = vec![0i64; queries.len() * choices.len()];
+            let s = &mut Scratch::default();
+            let first = round % 3;
+            let rows = queries.len() - first;
+            fill_block(
+                &d,
+                first,
+                &mut out[..rows * choices.len()],
+                s,
+                &Context::new(),
+                |x| x as i64,
+            )
+            .unwrap();
+            for (r, row) in out.chunks(choices.len()).take(rows).enumerate() {
+                for (j, &got) in row.iter().enumerate() {
+                    let (q, c) = (&queries[first + r], &choices[j]);
+                    let want = reference::distance(q.chars(), c.chars());
+                    assert_eq!(got, want as i64, "round {round} {q:?} {c:?}");
+                }
+            }
+            assert!(s.t8.iter().all(|r| r.iter().all(|&x| x == 0)));
+            assert!(s.t64.iter().all(|r| r.iter().all(|&x| x == 0)));
+        }
+    }
+}

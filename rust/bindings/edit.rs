@@ -342,24 +342,16 @@ fn unit_cdist(
     if n == 0 || m == 0 {
         return Ok(());
     }
-    // The side in the lanes is read once per group of lanes, the other once per group.
-    let lengths = |t: &Texts<'_>| -> Vec<usize> {
-        (0..t.len())
-            .map(|i| edit_weighted::length(t.row(i)))
-            .collect()
-    };
-    let (ql, cl) = (lengths(q), lengths(c));
-    let chars = |l: &[usize]| l.iter().sum::<usize>().saturating_add(l.len());
-    let by_queries = levenshtein_many::lane_passes(ql.iter().copied()).saturating_mul(chars(&cl));
-    let by_choices = levenshtein_many::lane_passes(cl.iter().copied()).saturating_mul(chars(&ql));
-    let swap = by_choices < by_queries;
-    let (lanes, texts) = if swap { (c, q) } else { (q, c) };
-    let (rows, width) = (lanes.len(), texts.len());
-    let decoded = levenshtein_many::Decoded::load(
-        (0..rows).map(|i| lanes.row(i)),
-        (0..width).map(|j| texts.row(j)),
+    let mut decoded = levenshtein_many::Decoded::load(
+        (0..n).map(|i| q.row(i)),
+        (0..m).map(|j| c.row(j)),
         q.bytes().saturating_add(c.bytes()),
     )?;
+    let swap = decoded.better_swapped();
+    if swap {
+        decoded.swap();
+    }
+    let (rows, width) = (decoded.queries(), decoded.choices());
     let mut swapped = if swap {
         result_array::<i64>(n * m, "the distance matrix")?
     } else {

@@ -34,6 +34,8 @@ pub struct Decoded {
     ends: Vec<usize>,
     split: usize,
     alphabet: usize,
+    /// Whether the sides are read the other way round (the choices as the queries).
+    swapped: bool,
 }
 
 impl Decoded {
@@ -48,19 +50,36 @@ impl Decoded {
         const WHAT: &str = "the decoded texts";
         let mut d = Decoded::default();
         d.ids.try_capacity(reserve, WHAT)?;
+        // Names of the code points below 2^16 by direct index (0: none yet; the zeroed
+        // table is only touched where used), the others in a map.
+        let mut bmp: Vec<u32> = Vec::new();
         let mut names: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut next = 0x80u32;
         let mut decode = |text: &[u8], d: &mut Decoded| -> Result<(), OutOfMemory> {
             d.ids.try_capacity(d.ids.len() + text.len(), WHAT)?;
             let mut i = 0;
             while i < text.len() {
-                if text[i] < 0x80 {
-                    d.ids.push(u32::from(text[i]));
-                    i += 1;
-                    continue;
+                // A run of ASCII bytes at once.
+                let end = i + ascii_run(&text[i..]);
+                d.ids.extend(text[i..end].iter().map(|&b| u32::from(b)));
+                i = end;
+                if i == text.len() {
+                    break;
                 }
                 let (cp, len) = next_code_point(text, i);
-                let next = 0x80 + names.len() as u32;
-                d.ids.push(*names.entry(cp).or_insert(next));
+                let name = if cp < 0x1_0000 {
+                    if bmp.is_empty() {
+                        bmp.try_resize(0x1_0000, 0, WHAT)?;
+                    }
+                    &mut bmp[cp as usize]
+                } else {
+                    names.entry(cp).or_insert(0)
+                };
+                if *name == 0 {
+                    *name = next;
+                    next += 1;
+                }
+                d.ids.push(*name);
                 i += len;
             }
             d.ends.try_push(d.ids.len(), WHAT)
@@ -72,13 +91,14 @@ impl Decoded {
         for text in choices {
             decode(text, &mut d)?;
         }
-        d.alphabet = 0x80 + names.len();
+        d.alphabet = next as usize;
         Ok(d)
     }
 
-    /// The number of queries.
-    pub fn queries(&self) -> usize {
-        self.split
+    /// Read the sides the other way round: the choices as the queries and the queries as the
+    /// choices (the distance is symmetric; the matrix is then transposed).
+    pub fn swap(&mut self) {
+        self.swapped = !self.swapped;
     }
 
     fn text(&self, k: usize) -> &[u32] {
@@ -86,21 +106,74 @@ impl Decoded {
         &self.ids[start..self.ends[k]]
     }
 
-    /// Query `i`'s ids.
-    pub fn query(&self, i: usize) -> &[u32] {
-        self.text(i)
-    }
-
-    /// Choice `j`'s ids.
-    pub fn choice(&self, j: usize) -> &[u32] {
-        self.text(self.split + j)
+    /// The number of queries.
+    pub fn queries(&self) -> usize {
+        if self.swapped {
+            self.ends.len() - self.split
+        } else {
+            self.split
+        }
     }
 
     /// The number of choices.
     pub fn choices(&self) -> usize {
-        self.ends.len() - self.split
+        self.ends.len() - self.queries()
+    }
+
+    /// Query `i`'s ids.
+    pub fn query(&self, i: usize) -> &[u32] {
+        self.text(if self.swapped { self.split + i } else { i })
+    }
+
+    /// Choice `j`'s ids.
+    pub fn choice(&self, j: usize) -> &[u32] {
+        self.text(if self.swapped { j } else { self.split + j })
+    }
+
+    /// Whether the lanes had better hold the choices: each group of lanes reads every text of
+    /// the other side once, and filling the lanes costs about a pass over their own texts.
+    pub fn better_swapped(&self) -> bool {
+        let (q, c) = (self.queries(), self.choices());
+        let side = |texts: &mut dyn Iterator<Item = usize>| -> (usize, usize) {
+            let mut chars = 0usize;
+            let passes = lane_passes(texts.map(|k| {
+                let len = self.text(k).len();
+                chars = chars.saturating_add(len + 1);
+                len
+            }));
+            (passes, chars)
+        };
+        let (qp, qc) = side(&mut (0..q).map(|i| if self.swapped { self.split + i } else { i }));
+        let (cp, cc) = side(&mut (0..c).map(|j| if self.swapped { j } else { self.split + j }));
+        let by_queries = qp.saturating_mul(cc).saturating_add(qc / SETUP);
+        let by_choices = cp.saturating_mul(qc).saturating_add(cc / SETUP);
+        by_choices < by_queries
     }
 }
+
+/// The length of the run of ASCII bytes `text` starts with, read eight bytes at a time.
+fn ascii_run(text: &[u8]) -> usize {
+    let mut words = text.chunks_exact(8);
+    let mut run = 0;
+    for word in &mut words {
+        let high = u64::from_le_bytes([
+            word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+        ]) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return run + (high.trailing_zeros() / 8) as usize;
+        }
+        run += 8;
+    }
+    run + words
+        .remainder()
+        .iter()
+        .position(|&b| b >= 0x80)
+        .unwrap_or(words.remainder().len())
+}
+
+/// How many symbols put into the lanes and cleared again cost about one step of the recurrence
+/// over a group of lanes.
+const SETUP: usize = 4;
 
 /// An unsigned lane of a 256-bit vector.
 trait Lane: Copy + Default + Eq {
@@ -165,13 +238,19 @@ lane!(u16);
 lane!(u32);
 lane!(u64);
 
-/// Reusable tables, one per lane width, all zero between calls.
+/// The match tables of the lanes, one per lane width, all zero between calls.
 #[derive(Default)]
-pub struct Scratch {
+struct Tables {
     t8: Vec<[u8; BITS / 8]>,
     t16: Vec<[u16; BITS / 16]>,
     t32: Vec<[u32; BITS / 32]>,
     t64: Vec<[u64; BITS / 64]>,
+}
+
+/// Reusable buffers.
+#[derive(Default)]
+pub struct Scratch {
+    tables: Tables,
     one: levenshtein::Scratch,
     order: Vec<usize>,
     dist: Vec<usize>,
@@ -200,7 +279,7 @@ pub fn lanes_fit(alphabet: usize) -> bool {
 }
 
 /// The distances of queries `first .. first + rows` of `d` to every choice, into `out` (row
-/// by row, `d.choices()` values a row) through `put(cell, distance)`.
+/// by row, `d.choices()` values a row) through `put(distance)`.
 pub fn fill_block(
     d: &Decoded,
     first: usize,
@@ -209,19 +288,47 @@ pub fn fill_block(
     stop: &Context,
     put: impl Fn(usize) -> i64,
 ) -> Run<()> {
+    let rows = out.len() / d.choices().max(1);
+    // The queries by lane width (a counting sort on the classes 8, 16, 32, 64, longer).
+    let class = |i: usize| (lane_width(d.query(i).len()).trailing_zeros() as usize).min(7) - 3;
+    let mut starts = [0usize; 6];
+    for i in first..first + rows {
+        starts[class(i) + 1] += 1;
+    }
+    for c in 1..6 {
+        starts[c] += starts[c - 1];
+    }
+    let mut order = std::mem::take(&mut s.order);
+    order.clear();
+    let sized = order.try_resize(rows, 0, "the query order");
+    let done = sized.map_err(Into::into).and_then(|()| {
+        for i in first..first + rows {
+            order[starts[class(i)]] = i;
+            starts[class(i)] += 1;
+        }
+        by_groups(d, first, &order, out, s, stop, put)
+    });
+    s.order = order;
+    done
+}
+
+/// [`fill_block`] for the queries of `order`, sorted by lane width.
+fn by_groups(
+    d: &Decoded,
+    first: usize,
+    order: &[usize],
+    out: &mut [i64],
+    s: &mut Scratch,
+    stop: &Context,
+    put: impl Fn(usize) -> i64,
+) -> Run<()> {
     let m = d.choices();
-    let rows = out.len() / m.max(1);
-    // Queries by lane width, the longest ones by themselves.
-    s.order.clear();
-    s.order.try_capacity(rows, "the query order")?;
-    s.order.extend(first..first + rows);
-    s.order.sort_by_key(|&i| d.query(i).len());
     let fast = lanes_fit(d.alphabet);
     let mut k = 0;
-    while k < s.order.len() {
-        let width = lane_width(d.query(s.order[k]).len());
+    while k < order.len() {
+        let width = lane_width(d.query(order[k]).len());
         if !fast || width == 0 {
-            let i = s.order[k];
+            let i = order[k];
             for j in 0..m {
                 let dist = distance_ids(d.query(i), d.choice(j), d.alphabet, &mut s.one, stop)?;
                 out[(i - first) * m + j] = put(dist);
@@ -229,27 +336,25 @@ pub fn fill_block(
             k += 1;
             continue;
         }
-        let lanes = BITS / width;
-        let end = (k + lanes).min(s.order.len());
-        // Lanes of one width only: the next class starts its own group.
+        // A group holds queries of one lane width only.
+        let end = (k + BITS / width).min(order.len());
         let end = (k..end)
-            .find(|&x| lane_width(d.query(s.order[x]).len()) != width)
+            .find(|&x| lane_width(d.query(order[x]).len()) != width)
             .unwrap_or(end);
-        let group: Vec<usize> = s.order[k..end].to_vec();
-        let mut dist = std::mem::take(&mut s.dist);
+        let group = &order[k..end];
+        let (dist, tables) = (&mut s.dist, &mut s.tables);
         match width {
-            8 => group_distances::<u8, { BITS / 8 }>(d, &group, &mut s.t8, &mut dist, stop),
-            16 => group_distances::<u16, { BITS / 16 }>(d, &group, &mut s.t16, &mut dist, stop),
-            32 => group_distances::<u32, { BITS / 32 }>(d, &group, &mut s.t32, &mut dist, stop),
-            _ => group_distances::<u64, { BITS / 64 }>(d, &group, &mut s.t64, &mut dist, stop),
+            8 => group_distances::<u8, { BITS / 8 }>(d, group, &mut tables.t8, dist, stop),
+            16 => group_distances::<u16, { BITS / 16 }>(d, group, &mut tables.t16, dist, stop),
+            32 => group_distances::<u32, { BITS / 32 }>(d, group, &mut tables.t32, dist, stop),
+            _ => group_distances::<u64, { BITS / 64 }>(d, group, &mut tables.t64, dist, stop),
         }?;
         for (lane, &i) in group.iter().enumerate() {
             let row = &mut out[(i - first) * m..(i - first + 1) * m];
             for (j, cell) in row.iter_mut().enumerate() {
-                *cell = put(dist[j * group.len() + lane]);
+                *cell = put(s.dist[j * group.len() + lane]);
             }
         }
-        s.dist = dist;
         k = end;
     }
     Ok(())
@@ -296,9 +401,9 @@ fn group_distances<T: Lane, const N: usize>(
         .try_resize(d.choices() * group.len(), 0, "the distances")
         .map_err(Into::into)
         .and_then(|()| all_choices(d, table, last, lens, group.len(), dist, stop));
-    for &i in group {
+    for (lane, &i) in group.iter().enumerate() {
         for &c in d.query(i) {
-            table[c as usize] = [T::ZERO; N];
+            table[c as usize][lane] = T::ZERO;
         }
     }
     run
@@ -489,8 +594,8 @@ mod tests {
                     assert_eq!(got, want as i64, "round {round} {q:?} {c:?}");
                 }
             }
-            assert!(s.t8.iter().all(|r| r.iter().all(|&x| x == 0)));
-            assert!(s.t64.iter().all(|r| r.iter().all(|&x| x == 0)));
+            assert!(s.tables.t8.iter().all(|r| r.iter().all(|&x| x == 0)));
+            assert!(s.tables.t64.iter().all(|r| r.iter().all(|&x| x == 0)));
         }
     }
 }

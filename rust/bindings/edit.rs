@@ -71,10 +71,8 @@ metric_pair! {
     options: (weights: (usize, usize, usize) = (1, 1, 1), score_cutoff: Option<f64> = None);
     prepare: { let w = weights_of(weights); }
     kernel: |s: edit_weighted::Scratch, e, a, stop| {
-        let dist = edit_weighted::distance(e, a, w, s, stop)?;
-        let most = edit_weighted::max_distance(
-            edit_weighted::length(e), edit_weighted::length(a), w);
-        Ok(cut_normalized(edit_weighted::normalized(dist, most), score_cutoff))
+        let value = edit_weighted::normalized_distance(e, a, w, s, stop)?;
+        Ok(cut_normalized(value, score_cutoff))
     }
 }
 

@@ -144,6 +144,22 @@ pub fn distance(a: &[u8], b: &[u8], w: Weights, s: &mut Scratch, stop: &Context)
     Ok(row[y.len()])
 }
 
+/// The normalized distance of `a` to `b` under `w` (the distance over [`max_distance`], 0.0
+/// when that is 0); unit costs take the lengths from the kernel, not from a count of their own.
+pub fn normalized_distance(
+    a: &[u8],
+    b: &[u8],
+    w: Weights,
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<f64> {
+    if w == Weights::UNIT {
+        return levenshtein::normalized_distance(a, b, &mut s.unit, stop);
+    }
+    let dist = distance(a, b, w, s, stop)?;
+    Ok(normalized(dist, max_distance(length(a), length(b), w)))
+}
+
 /// The number of code points of a text.
 pub fn length(text: &[u8]) -> usize {
     super::text::count_code_points(text)

@@ -82,3 +82,20 @@ def test_token_lists_and_long_choices() -> None:
     want = rapidfuzz_cdist(queries, choices)
     np.testing.assert_array_equal(metrics.levenshtein_cdist(queries, choices), want)
     np.testing.assert_array_equal(metrics.levenshtein_cdist(choices, queries), want.T)
+
+
+def test_short_mixed_pairs_equal_rapidfuzz() -> None:
+    """Pairs whose shorter side is at most 64 code points, with 1 to 20 distinct non-ASCII
+    code points among ASCII (the table path takes up to 16), one- to four-byte symbols."""
+    rng = random.Random(5)
+    left, right = [], []
+    for round_ in range(3000):
+        others = [chr(c) for c in (0xE9, 0x4E00, 0x1F600, 0x10FFFF, 0x800, 0xFFFF) * 4]
+        others = [chr(ord(c) - k) for k, c in enumerate(others[: 1 + round_ % 20])]
+        alphabet = others + list("ab z")
+        length = max(1, rng.choice(BOUNDARIES))
+        left.append("".join(rng.choice(alphabet) for _ in range(length)))
+        right.append("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 90))))
+    want = process.cpdist(left, right, scorer=Levenshtein.distance, dtype=np.int64)
+    np.testing.assert_array_equal(metrics.levenshtein_distance_batch(left, right), want)
+    np.testing.assert_array_equal(metrics.levenshtein_distance_batch(right, left), want)

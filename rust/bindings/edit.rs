@@ -340,6 +340,19 @@ fn unit_cdist(
     if n == 0 || m == 0 {
         return Ok(());
     }
+    // A single query runs through the choices as they are, a share of them a task.
+    if let (1, Some(query)) = (n, levenshtein_many::OneQuery::new(q.row(0))) {
+        let share = m.div_ceil(8).max(64);
+        return fill_rows(out, share, workers, stop, |_: &mut (), b, cells| {
+            for (j, cell) in cells.iter_mut().enumerate() {
+                let d = query
+                    .distance(c.row(b * share + j), stop)
+                    .map_err(EvalError::from)?;
+                *cell = cut(d * k, score_cutoff);
+            }
+            Ok(())
+        });
+    }
     let mut decoded = levenshtein_many::Decoded::load(
         (0..n).map(|i| q.row(i)),
         (0..m).map(|j| c.row(j)),

@@ -13,8 +13,9 @@ use rustc_hash::FxHashMap;
 
 use super::halt::{Context, OutOfMemory, Run, TryVec};
 use super::levenshtein::{self, distance_ids};
+use super::levenshtein_short::MixedPattern;
 use super::pattern::symbols_per_check;
-use super::text::next_code_point;
+use super::text::{count_code_points, decode_into, next_code_point};
 
 /// The bits of a group of lanes: two 256-bit vectors, whose recurrences are independent, so
 /// that one runs while the other waits on its carry chain.
@@ -174,6 +175,28 @@ fn ascii_run(text: &[u8]) -> usize {
 /// How many symbols put into the lanes and cleared again cost about one step of the recurrence
 /// over a group of lanes.
 const SETUP: usize = 4;
+
+/// One query prepared for many choices that are read as they are, with no decoding and no
+/// lanes to fill (the `cdist` of a single query): a query of 1 ..= 64 code points with few
+/// distinct non-ASCII ones (see `levenshtein_short.rs`).
+pub struct OneQuery(MixedPattern);
+
+impl OneQuery {
+    /// The prepared `query` (generalized UTF-8), or `None` when it does not qualify.
+    pub fn new(query: &[u8]) -> Option<OneQuery> {
+        if count_code_points(query) > LANE_MAX {
+            return None;
+        }
+        let mut cps = Vec::new();
+        decode_into(query, &mut cps);
+        MixedPattern::new(&cps).map(OneQuery)
+    }
+
+    /// The distance of the query to `choice` (generalized UTF-8).
+    pub fn distance(&self, choice: &[u8], stop: &Context) -> Run<usize> {
+        self.0.distance(choice, stop)
+    }
+}
 
 /// An unsigned lane of a 256-bit vector.
 trait Lane: Copy + Default + Eq {

@@ -40,38 +40,68 @@ const MIXED_OTHERS: usize = 16;
 /// with the pattern's distinct non-ASCII code points only, not with every position: for
 /// mostly-ASCII text that is one load a symbol.
 pub fn mixed_distance(p: &[u32], t: &[u8], stop: &Context) -> Run<Option<usize>> {
-    let mut ascii = [0u64; 128];
-    let mut others = [NONE; MIXED_OTHERS];
-    let mut masks = [0u64; MIXED_OTHERS];
-    let mut distinct = 0;
-    for (i, &c) in p.iter().enumerate() {
-        if c < 128 {
-            ascii[c as usize] |= 1 << i;
-            continue;
+    match MixedPattern::new(p) {
+        Some(pattern) => pattern.distance(t, stop).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// A pattern prepared for [`mixed_distance`], to be run against many texts.
+pub struct MixedPattern {
+    ascii: [u64; 128],
+    others: [u32; MIXED_OTHERS],
+    masks: [u64; MIXED_OTHERS],
+    distinct: usize,
+    len: usize,
+}
+
+impl MixedPattern {
+    /// The prepared pattern `p` (1 ..= [`SHORT`] code points), or `None` when it is empty,
+    /// longer, or has more than [`MIXED_OTHERS`] distinct non-ASCII code points.
+    pub fn new(p: &[u32]) -> Option<MixedPattern> {
+        if p.is_empty() || p.len() > SHORT {
+            return None;
         }
-        let slot = match others[..distinct].iter().position(|&o| o == c) {
-            Some(slot) => slot,
-            None if distinct < MIXED_OTHERS => {
-                others[distinct] = c;
-                distinct += 1;
-                distinct - 1
-            }
-            None => return Ok(None),
+        let mut q = MixedPattern {
+            ascii: [0; 128],
+            others: [NONE; MIXED_OTHERS],
+            masks: [0; MIXED_OTHERS],
+            distinct: 0,
+            len: p.len(),
         };
-        masks[slot] |= 1 << i;
+        for (i, &c) in p.iter().enumerate() {
+            if c < 128 {
+                q.ascii[c as usize] |= 1 << i;
+                continue;
+            }
+            let slot = match q.others[..q.distinct].iter().position(|&o| o == c) {
+                Some(slot) => slot,
+                None if q.distinct < MIXED_OTHERS => {
+                    q.others[q.distinct] = c;
+                    q.distinct += 1;
+                    q.distinct - 1
+                }
+                None => return None,
+            };
+            q.masks[slot] |= 1 << i;
+        }
+        Some(q)
     }
-    let tables = Mixed {
-        ascii: &ascii,
-        others: &others,
-        masks: &masks,
-    };
-    // The non-ASCII code points are compared four at a time: as few groups of four as hold them.
-    match distinct {
-        0..=4 => tables.run::<1>(p.len(), t, stop),
-        5..=8 => tables.run::<2>(p.len(), t, stop),
-        _ => tables.run::<4>(p.len(), t, stop),
+
+    /// The distance of the pattern to the text `t` (generalized UTF-8).
+    pub fn distance(&self, t: &[u8], stop: &Context) -> Run<usize> {
+        let tables = Mixed {
+            ascii: &self.ascii,
+            others: &self.others,
+            masks: &self.masks,
+        };
+        // Non-ASCII code points are compared four at a time: as few groups of four as hold them.
+        match self.distinct {
+            0..=4 => tables.run::<1>(self.len, t, stop),
+            5..=8 => tables.run::<2>(self.len, t, stop),
+            _ => tables.run::<4>(self.len, t, stop),
+        }
     }
-    .map(Some)
 }
 
 /// The match masks of [`mixed_distance`]'s pattern.
@@ -281,7 +311,10 @@ mod tests {
                 Err(e) => panic!("{e:?}"),
             }
         }
-        assert!(taken > 2000 && refused > 50, "{taken} taken, {refused} refused");
+        assert!(
+            taken > 2000 && refused > 50,
+            "{taken} taken, {refused} refused"
+        );
     }
 
     #[test]

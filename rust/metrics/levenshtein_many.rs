@@ -1,13 +1,15 @@
 //! Unit-cost Levenshtein distances of many queries to many choices (the all-pairs matrix of
 //! `cdist`), several queries at once: each query of at most 64 code points takes one lane of
-//! a 256-bit vector (lanes of 8, 16, 32 or 64 bits, the narrowest its length fits), and every
-//! choice runs once through Myers' recurrence for all the lanes together. The match masks of
-//! a choice symbol for all the lanes are one row of a table, so a column costs one load and a
-//! dozen vector operations whatever the number of lanes.
+//! a group of two 256-bit vectors (lanes of 8, 16, 32 or 64 bits, the narrowest its length
+//! fits), and every choice runs once through Myers' recurrence for all the lanes together.
+//! The match masks of a choice symbol for all the lanes are one row of a table, so a column
+//! costs two loads and a dozen vector operations a vector whatever the number of lanes.
+//! (The distance is symmetric: the caller may put the choices in the lanes instead, see
+//! [`Decoded::better_swapped`].)
 //!
-//! Both sides are decoded once into dense ids shared by all texts, so a
-//! choice is not decoded again for every query. Longer queries take the one-pair kernel of
-//! `levenshtein.rs` on the same ids.
+//! Both sides are decoded once into dense ids shared by all texts, so a choice is not decoded
+//! again for every query. Longer queries take the one-pair kernel of `levenshtein.rs` on the
+//! same ids. A single query needs no lanes: [`OneQuery`] reads the choices as they are.
 
 use rustc_hash::FxHashMap;
 
@@ -24,8 +26,8 @@ const BITS: usize = 512;
 /// The longest query a lane holds.
 pub const LANE_MAX: usize = 64;
 
-/// The largest alphabet the lane tables take (32 bytes a symbol, per table); over it, every
-/// pair takes the one-pair kernel.
+/// The largest alphabet the lane tables take (64 bytes a symbol, per table and thread); over
+/// it, every pair takes the one-pair kernel.
 const TABLE_ALPHABET: usize = 1 << 16;
 
 /// Texts decoded into dense ids shared by all of them.

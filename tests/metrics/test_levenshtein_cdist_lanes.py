@@ -86,7 +86,7 @@ def test_token_lists_and_long_choices() -> None:
 
 def test_short_mixed_pairs_equal_rapidfuzz() -> None:
     """Pairs whose shorter side is at most 64 code points, with 1 to 20 distinct non-ASCII
-    code points among ASCII (the table path takes up to 16), one- to four-byte symbols."""
+    code points among ASCII (the table path takes up to 8), one- to four-byte symbols."""
     rng = random.Random(5)
     left, right = [], []
     for round_ in range(3000):

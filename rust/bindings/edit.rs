@@ -9,9 +9,12 @@ use pyo3::types::PyList;
 
 use super::metric_pair;
 use crate::batch::{fill_rows, result_array, run_watched, Workers};
-use crate::errors::EvalError;
+use crate::errors::{EvalError, EvalResult};
 use crate::inputs::hold;
+use crate::inputs::Texts;
 use crate::metrics::edit_weighted::{self, Op, Weights};
+use crate::metrics::halt::Context;
+use crate::metrics::levenshtein_many;
 use crate::metrics::opcodes::{self, Tag};
 use crate::metrics::token_f1::{self, Normalizer};
 use crate::metrics::wer;
@@ -68,10 +71,8 @@ metric_pair! {
     options: (weights: (usize, usize, usize) = (1, 1, 1), score_cutoff: Option<f64> = None);
     prepare: { let w = weights_of(weights); }
     kernel: |s: edit_weighted::Scratch, e, a, stop| {
-        let dist = edit_weighted::distance(e, a, w, s, stop)?;
-        let most = edit_weighted::max_distance(
-            edit_weighted::length(e), edit_weighted::length(a), w);
-        Ok(cut_normalized(edit_weighted::normalized(dist, most), score_cutoff))
+        let value = edit_weighted::normalized_distance(e, a, w, s, stop)?;
+        Ok(cut_normalized(value, score_cutoff))
     }
 }
 
@@ -292,13 +293,15 @@ fn levenshtein_cdist<'py>(
         .bytes()
         .saturating_mul(c.bytes().max(1))
         .saturating_add(m.saturating_mul(n));
-    // Unit costs (times a factor): each query of up to 64 code points is prepared once, so a
-    // pair costs one pass over the choice.
+    // Unit costs (times a factor): both sides are decoded once, and queries of up to 64 code
+    // points run several at a time, one per vector lane, through each choice.
     let unit =
         (w.insert == w.delete && w.delete == w.substitute && w.insert > 0).then_some(w.insert);
     let out = run_watched(py, workers, size, |stop, workers| {
         let mut out = result_array::<i64>(n * m, "the distance matrix")?;
-        if m > 0 {
+        if let Some(k) = unit {
+            unit_cdist(&q, &c, &mut out, k, score_cutoff, workers, stop)?;
+        } else if m > 0 {
             fill_rows(
                 &mut out,
                 m,
@@ -306,15 +309,9 @@ fn levenshtein_cdist<'py>(
                 stop,
                 |s: &mut edit_weighted::Scratch, i, row| {
                     let query = q.row(i);
-                    let prepared = unit.and_then(|_| edit_weighted::Query::new(query));
                     for (j, cell) in row.iter_mut().enumerate() {
-                        let d = match (&prepared, unit) {
-                            (Some(p), Some(k)) => {
-                                p.distance(c.row(j), s.buffer(), stop).map(|d| d * k)
-                            }
-                            _ => edit_weighted::distance(query, c.row(j), w, s, stop),
-                        }
-                        .map_err(|err| EvalError::from(err).at_row(i))?;
+                        let d = edit_weighted::distance(query, c.row(j), w, s, stop)
+                            .map_err(|err| EvalError::from(err).at_row(i))?;
                         *cell = cut(d, score_cutoff);
                     }
                     Ok(())
@@ -324,6 +321,77 @@ fn levenshtein_cdist<'py>(
         Ok(out)
     })?;
     PyArray1::from_vec(py, out).reshape([n, m])
+}
+
+/// The unit-cost matrix (costs times `k`) of `levenshtein_cdist` into `out`: both sides decoded
+/// once, and the texts of one side run several at a time, one per vector lane, through each
+/// text of the other. The side that takes fewer passes over the other goes in the lanes: the
+/// distance is symmetric, so when that is the choices the matrix is transposed.
+fn unit_cdist(
+    q: &Texts<'_>,
+    c: &Texts<'_>,
+    out: &mut [i64],
+    k: usize,
+    score_cutoff: Option<usize>,
+    workers: Workers,
+    stop: &Context,
+) -> EvalResult<()> {
+    let (n, m) = (q.len(), c.len());
+    if n == 0 || m == 0 {
+        return Ok(());
+    }
+    // A single query runs through the choices as they are, a share of them a task.
+    if let (1, Some(query)) = (n, levenshtein_many::OneQuery::new(q.row(0))) {
+        let share = m.div_ceil(8).max(64);
+        return fill_rows(out, share, workers, stop, |_: &mut (), b, cells| {
+            for (j, cell) in cells.iter_mut().enumerate() {
+                let d = query
+                    .distance(c.row(b * share + j), stop)
+                    .map_err(EvalError::from)?;
+                *cell = cut(d * k, score_cutoff);
+            }
+            Ok(())
+        });
+    }
+    let mut decoded = levenshtein_many::Decoded::load(
+        (0..n).map(|i| q.row(i)),
+        (0..m).map(|j| c.row(j)),
+        q.bytes().saturating_add(c.bytes()),
+    )?;
+    let swap = decoded.better_swapped();
+    if swap {
+        decoded.swap();
+    }
+    let (rows, width) = (decoded.queries(), decoded.choices());
+    let mut swapped = if swap {
+        result_array::<i64>(n * m, "the distance matrix")?
+    } else {
+        Vec::new()
+    };
+    let target = if swap { &mut swapped[..] } else { &mut *out };
+    // Large blocks fill the lanes; eight or more of them share the work among the threads.
+    let block = rows.div_ceil(8).clamp(1, 512);
+    fill_rows(
+        target,
+        block * width,
+        workers,
+        stop,
+        |s: &mut levenshtein_many::Scratch, b, cells| {
+            let put = |d: usize| cut(d * k, score_cutoff);
+            levenshtein_many::fill_block(&decoded, b * block, cells, s, stop, put).map_err(|err| {
+                // A halt: the row is the block's first query (or choice, when swapped).
+                EvalError::from(err).at_row(if swap { 0 } else { b * block })
+            })
+        },
+    )?;
+    if swap {
+        for (j, row) in swapped.chunks_exact(n).enumerate() {
+            for (i, &d) in row.iter().enumerate() {
+                out[i * m + j] = d;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Add this family's functions to the module.

@@ -7,14 +7,11 @@
 //! with a substitution no cheaper than both are the Indel distance times the cost, from the
 //! bit-parallel LCS of `lcs.rs`; any other weights take the O(n·m) table, one row at a time.
 
-use rustc_hash::FxHashMap;
-
 use super::dense_ids::DenseIds;
 use super::halt::{Context, Run, TryVec};
 use super::lcs::{lcs_len, LcsScratch};
 use super::levenshtein;
-use super::levenshtein_blocks::{column, single_word};
-use super::text::decode_into;
+use super::levenshtein_blocks::column;
 
 /// The cost of an insertion, a deletion and a substitution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,67 +144,20 @@ pub fn distance(a: &[u8], b: &[u8], w: Weights, s: &mut Scratch, stop: &Context)
     Ok(row[y.len()])
 }
 
-/// A text prepared once for many unit-cost distances to others (a row of `cdist`): its code
-/// points as match masks, for Myers' single-word algorithm with no per-pair setup. Only texts
-/// of at most 64 code points are prepared.
-pub struct Query {
-    ascii: [u64; 128],
-    others: FxHashMap<u32, u64>,
-    len: usize,
-}
-
-impl Query {
-    /// The prepared query, or `None` when `text` has more than 64 code points.
-    pub fn new(text: &[u8]) -> Option<Query> {
-        let mut cps = Vec::new();
-        decode_into(text, &mut cps);
-        if cps.len() > 64 {
-            return None;
-        }
-        let mut q = Query {
-            ascii: [0; 128],
-            others: FxHashMap::default(),
-            len: cps.len(),
-        };
-        for (i, &c) in cps.iter().enumerate() {
-            if c < 128 {
-                q.ascii[c as usize] |= 1u64 << i;
-            } else {
-                *q.others.entry(c).or_insert(0) |= 1u64 << i;
-            }
-        }
-        Some(q)
+/// The normalized distance of `a` to `b` under `w` (the distance over [`max_distance`], 0.0
+/// when that is 0); unit costs take the lengths from the kernel, not from a count of their own.
+pub fn normalized_distance(
+    a: &[u8],
+    b: &[u8],
+    w: Weights,
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<f64> {
+    if w == Weights::UNIT {
+        return levenshtein::normalized_distance(a, b, &mut s.unit, stop);
     }
-
-    /// The unit-cost distance to the text `choice` (ASCII is read as it is, anything else
-    /// decoded into `buf`).
-    pub fn distance(&self, choice: &[u8], buf: &mut Vec<u32>, stop: &Context) -> Run<usize> {
-        if choice.is_ascii() {
-            if self.len == 0 {
-                return Ok(choice.len());
-            }
-            return single_word(self.len, choice, stop, |c| self.ascii[(c & 0x7F) as usize]);
-        }
-        buf.clear();
-        decode_into(choice, buf);
-        if self.len == 0 {
-            return Ok(buf.len());
-        }
-        single_word(self.len, buf, stop, |c| {
-            if c < 128 {
-                self.ascii[c as usize]
-            } else {
-                self.others.get(&c).copied().unwrap_or(0)
-            }
-        })
-    }
-}
-
-/// The code point buffer of a [`Scratch`], for [`Query::distance`].
-impl Scratch {
-    pub fn buffer(&mut self) -> &mut Vec<u32> {
-        &mut self.b
-    }
+    let dist = distance(a, b, w, s, stop)?;
+    Ok(normalized(dist, max_distance(length(a), length(b), w)))
 }
 
 /// The number of code points of a text.

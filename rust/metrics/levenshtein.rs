@@ -16,7 +16,7 @@ use super::dense_ids::DenseIds;
 use super::halt::{Context, Run, TryVec};
 use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
 use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
-use super::levenshtein_short::{short_distance, SHORT};
+use super::levenshtein_short::{mixed_distance, short_distance, SHORT};
 use super::pattern::{PatternMasks, Symbol};
 use super::text::{count_code_points, decode_into};
 
@@ -207,18 +207,23 @@ fn strip_bytes<'x>(a: &'x [u8], b: &'x [u8]) -> (&'x [u8], &'x [u8]) {
 }
 
 /// The distance of two texts of `ca` and `cb` code points, one of them at most [`SHORT`]
-/// and none empty, with the code points themselves as symbols (no renaming, no table).
-fn short_pair(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usize> {
+/// and none empty, with the code points themselves as symbols (no renaming, no table). A
+/// pattern with few distinct non-ASCII code points reads the other text as it is.
+fn short_pair(
+    (a, ca): (&[u8], usize),
+    (b, cb): (&[u8], usize),
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<usize> {
+    let (p, t) = if ca <= cb { (a, b) } else { (b, a) };
     s.a.clear();
+    decode_into(p, &mut s.a);
+    if let Some(d) = mixed_distance(&s.a, t, stop)? {
+        return Ok(d);
+    }
     s.b.clear();
-    decode_into(a, &mut s.a);
-    decode_into(b, &mut s.b);
-    let (p, t) = if s.a.len() <= s.b.len() {
-        (&s.a, &s.b)
-    } else {
-        (&s.b, &s.a)
-    };
-    short_distance(p, t, stop)
+    decode_into(t, &mut s.b);
+    short_distance(&s.a, &s.b, stop)
 }
 
 /// The distance and the longer length, in code points.
@@ -234,7 +239,7 @@ fn distance_and_length(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> R
         return Ok((ca.max(cb), longest));
     }
     if ca.min(cb) <= SHORT {
-        return Ok((short_pair(a, b, s, stop)?, longest));
+        return Ok((short_pair((a, ca), (b, cb), s, stop)?, longest));
     }
     let alphabet = s.load(a, b)?;
     let (ea, eb) = (std::mem::take(&mut s.a), std::mem::take(&mut s.b));
@@ -263,6 +268,20 @@ pub fn distance_ids(
         return Ok(0);
     }
     distance_of(a, b, alphabet, s, stop)
+}
+
+/// distance / max(len a, len b) as one division (RapidFuzz's normalized distance); 0.0 when
+/// both are empty.
+pub fn normalized_distance(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<f64> {
+    if a == b {
+        return Ok(0.0);
+    }
+    let (d, longest) = distance_and_length(a, b, s, stop)?;
+    Ok(if longest == 0 {
+        0.0
+    } else {
+        d as f64 / longest as f64
+    })
 }
 
 /// 1 − distance / max(len a, len b); 1.0 when both are empty.

@@ -1,5 +1,7 @@
 //! Unit-cost Levenshtein distance of a short pattern (at most [`SHORT`] code points) against a
-//! text, for pairs that are not all ASCII: no renaming of the symbols and no match table. The
+//! text, for pairs that are not all ASCII: no renaming of the symbols. A pattern with few
+//! distinct non-ASCII code points ([`mixed_distance`]) takes a 128-entry table for ASCII and
+//! reads the text's bytes as they are; for any other pattern the
 //! match mask of a text symbol is found by comparing it with every pattern symbol at once
 //! (SSE2 on x86_64, four lanes per instruction, or AVX2 where the CPU has it and the pattern
 //! is over 32 symbols; a plain loop off x86_64), which for so short a
@@ -8,6 +10,7 @@
 use super::halt::{Context, Run};
 use super::levenshtein_blocks::single_word;
 use super::pattern::symbols_per_check;
+use super::text::next_code_point;
 
 /// The longest pattern this path takes.
 pub const SHORT: usize = 64;
@@ -25,6 +28,127 @@ pub fn short_distance(p: &[u32], t: &[u32], stop: &Context) -> Run<usize> {
         return unsafe { avx2_distance(&lanes, p.len(), t, stop) };
     }
     lanes_distance(&lanes, p.len(), t, stop)
+}
+
+/// The most distinct non-ASCII code points a pattern may hold for [`mixed_distance`]: with
+/// more, comparing with every position at once (`short_distance`) measured faster.
+const MIXED_OTHERS: usize = 8;
+
+/// The distance of the pattern `p` (1 ..= [`SHORT`] code points, of which at most
+/// [`MIXED_OTHERS`] distinct ones are past ASCII) and the text `t` (generalized UTF-8, read as
+/// it is: no decoding into a buffer), or `None` when `p` has more distinct non-ASCII code
+/// points. ASCII symbols of the text find their mask in a table of 128; the others compare
+/// with the pattern's distinct non-ASCII code points only, not with every position: for
+/// mostly-ASCII text that is one load a symbol.
+pub fn mixed_distance(p: &[u32], t: &[u8], stop: &Context) -> Run<Option<usize>> {
+    match MixedPattern::new(p) {
+        Some(pattern) => pattern.distance(t, stop).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// A pattern prepared for [`mixed_distance`], to be run against many texts.
+pub struct MixedPattern {
+    ascii: [u64; 128],
+    others: [u32; MIXED_OTHERS],
+    masks: [u64; MIXED_OTHERS],
+    distinct: usize,
+    len: usize,
+}
+
+impl MixedPattern {
+    /// The prepared pattern `p` (1 ..= [`SHORT`] code points), or `None` when it is empty,
+    /// longer, or has more than [`MIXED_OTHERS`] distinct non-ASCII code points.
+    pub fn new(p: &[u32]) -> Option<MixedPattern> {
+        if p.is_empty() || p.len() > SHORT {
+            return None;
+        }
+        let mut q = MixedPattern {
+            ascii: [0; 128],
+            others: [NONE; MIXED_OTHERS],
+            masks: [0; MIXED_OTHERS],
+            distinct: 0,
+            len: p.len(),
+        };
+        for (i, &c) in p.iter().enumerate() {
+            if c < 128 {
+                q.ascii[c as usize] |= 1 << i;
+                continue;
+            }
+            let slot = match q.others[..q.distinct].iter().position(|&o| o == c) {
+                Some(slot) => slot,
+                None if q.distinct < MIXED_OTHERS => {
+                    q.others[q.distinct] = c;
+                    q.distinct += 1;
+                    q.distinct - 1
+                }
+                None => return None,
+            };
+            q.masks[slot] |= 1 << i;
+        }
+        Some(q)
+    }
+
+    /// The distance of the pattern to the text `t` (generalized UTF-8).
+    pub fn distance(&self, t: &[u8], stop: &Context) -> Run<usize> {
+        let tables = Mixed {
+            ascii: &self.ascii,
+            others: &self.others,
+            masks: &self.masks,
+        };
+        // Non-ASCII code points are compared four at a time: as few groups of four as hold them.
+        match self.distinct {
+            0..=4 => tables.run::<1>(self.len, t, stop),
+            _ => tables.run::<2>(self.len, t, stop),
+        }
+    }
+}
+
+/// The match masks of [`mixed_distance`]'s pattern.
+struct Mixed<'x> {
+    ascii: &'x [u64; 128],
+    others: &'x [u32; MIXED_OTHERS],
+    masks: &'x [u64; MIXED_OTHERS],
+}
+
+impl Mixed<'_> {
+    /// Myers' recurrence over the code points of `t`, comparing non-ASCII ones with the first
+    /// 4·`CHUNKS` non-ASCII code points of the pattern.
+    fn run<const CHUNKS: usize>(&self, m: usize, t: &[u8], stop: &Context) -> Run<usize> {
+        let (mut vp, mut vn) = (!0u64, 0u64);
+        let last = 1u64 << (m - 1);
+        let mut score = m;
+        let (step, mut next_check, mut i) = (symbols_per_check(1), 0, 0);
+        while i < t.len() {
+            if i >= next_check {
+                stop.check_before(step.min(t.len() - i))?;
+                next_check = i + step;
+            }
+            let eq = if t[i] < 0x80 {
+                i += 1;
+                self.ascii[t[i - 1] as usize]
+            } else {
+                let (c, len) = next_code_point(t, i);
+                i += len;
+                let hit = eq_mask::<CHUNKS>(self.others, c);
+                if hit == 0 {
+                    0
+                } else {
+                    self.masks[hit.trailing_zeros() as usize % MIXED_OTHERS]
+                }
+            };
+            let x = eq | vn;
+            let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x;
+            let hp = vn | !(d0 | vp);
+            let hn = d0 & vp;
+            score += (hp & last != 0) as usize;
+            score -= (hn & last != 0) as usize;
+            let (hp, hn) = ((hp << 1) | 1, hn << 1);
+            vp = hn | !(d0 | hp);
+            vn = hp & d0;
+        }
+        Ok(score)
+    }
 }
 
 /// [`short_distance`] of the `m` symbols in `lanes` with the baseline instructions.
@@ -81,10 +205,10 @@ unsafe fn avx2_distance(lanes: &[u32; SHORT], m: usize, t: &[u32], stop: &Contex
     Ok(score)
 }
 
-/// Bit i set where `lanes[i]` is `c`, over the first 4·`CHUNKS` lanes.
+/// Bit i set where `lanes[i]` is `c`, over the first 4·`CHUNKS` lanes (`lanes` has as many).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn eq_mask<const CHUNKS: usize>(lanes: &[u32; SHORT], c: u32) -> u64 {
+fn eq_mask<const CHUNKS: usize>(lanes: &[u32], c: u32) -> u64 {
     use std::arch::x86_64::{
         _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps, _mm_set1_epi32,
     };
@@ -104,7 +228,7 @@ fn eq_mask<const CHUNKS: usize>(lanes: &[u32; SHORT], c: u32) -> u64 {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn eq_mask<const CHUNKS: usize>(lanes: &[u32; SHORT], c: u32) -> u64 {
+fn eq_mask<const CHUNKS: usize>(lanes: &[u32], c: u32) -> u64 {
     eq_mask_scalar(&lanes[..4 * CHUNKS], c)
 }
 
@@ -146,6 +270,51 @@ mod tests {
                 assert_eq!(eq_mask::<2>(&lanes, c), want & 0xFF);
             }
         }
+    }
+
+    #[test]
+    fn mixed_patterns_match_the_reference() {
+        // Distinct non-ASCII code points on both sides of every comparison width (4, 8,
+        // and one over), ASCII around them, and texts of one- to four-byte code points.
+        let mut seed = 17u64;
+        let stop = Context::new();
+        let (mut taken, mut refused) = (0, 0);
+        for round in 0..4000 {
+            let distinct = [1usize, 3, 4, 5, 8, 9, 15, 16, 17, 30][round % 10];
+            let others: Vec<char> = (0..distinct as u32)
+                .filter_map(|k| char::from_u32([0xE9, 0x4E00, 0x1F600][k as usize % 3] + k))
+                .collect();
+            let pick = |seed: &mut u64| -> char {
+                match lcg(seed) % 3 {
+                    0 => ['a', 'b', ' ', 'z'][lcg(seed) as usize % 4],
+                    _ => others[lcg(seed) as usize % others.len()],
+                }
+            };
+            let m = 1 + round % SHORT;
+            let p: Vec<char> = (0..m).map(|_| pick(&mut seed)).collect();
+            let n = (lcg(&mut seed) % 90) as usize;
+            let t: String = (0..n).map(|_| pick(&mut seed)).collect();
+            let want = reference::distance(p.iter().copied(), t.chars());
+            let cps: Vec<u32> = p.iter().map(|&c| c as u32).collect();
+            match mixed_distance(&cps, t.as_bytes(), &stop) {
+                Ok(Some(d)) => {
+                    assert_eq!(d, want, "round {round}");
+                    taken += 1;
+                }
+                Ok(None) => {
+                    let mut seen: Vec<u32> = cps.iter().copied().filter(|&c| c >= 128).collect();
+                    seen.sort_unstable();
+                    seen.dedup();
+                    assert!(seen.len() > MIXED_OTHERS, "round {round}");
+                    refused += 1;
+                }
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+        assert!(
+            taken > 2000 && refused > 50,
+            "{taken} taken, {refused} refused"
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod lcs;
 pub mod levenshtein;
 mod levenshtein_band;
 mod levenshtein_blocks;
+pub mod levenshtein_many;
 mod levenshtein_short;
 pub mod meteor;
 pub mod ngrams;

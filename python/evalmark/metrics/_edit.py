@@ -17,7 +17,6 @@ from evalmark.metrics._edit_forms import (
     EditSequence,
     Opcode,
     by_rows,
-    holds_sequences,
     pair,
     shared,
 )
@@ -302,11 +301,11 @@ def levenshtein_extract(
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise MetricInputError(f"limit must be a whole number >= 0 or None, got {limit!r}")
     cutoff = _count_cutoff(score_cutoff)
-    queries: EditTexts = [query]
-    texts: EditTexts = choices
-    if not isinstance(query, str) or holds_sequences(choices):
-        queries, texts = shared(queries, choices)
-    row = levenshtein_cdist(queries, texts, weights=weights, workers=workers)[0]
+    # One look at the choices (a second one in levenshtein_cdist would cost as much again).
+    queries, texts = shared([query], choices)
+    row = _core.levenshtein_cdist(
+        queries, texts, _weights(weights), None, resolve_workers(workers)
+    )[0]
     order = np.argsort(row, kind="stable")
     if cutoff is not None:
         order = order[row[order] <= cutoff]

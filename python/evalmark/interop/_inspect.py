@@ -184,7 +184,9 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     unset, per_epoch, checked = msgspec.UNSET, attrgetter(*PER_EPOCH), None
     # no sample of a .json log calls a tool unless its text says so somewhere
     calling = rows.data is None or b'"tool_calls"' in rows.data
-    column = _Column()
+    column = _Column(rows.rows)
+    add_name, add_build = column.names.append, column.builds.append
+    add_target, add_row = column.targets.append, column.rows.append
     try:
         for where, row in rows.rows:
             if row.id is unset:
@@ -201,21 +203,26 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
             if row.attachments:  # only a log with attachments refers to them
                 row = _resolved(row, where)
             name = f"{task}-{row.id}"
-            epoch = int(row.epoch or 1)
-            build = model if epochs == 1 else f"{model}-epoch-{epoch}"
+            build = model if epochs == 1 else f"{model}-epoch-{int(row.epoch or 1)}"
             first = firsts.get(name)
             if first is None:
                 if not isinstance(row.input, (str, list)):
                     raise _error("'input' must be a text or a list of messages", where, "input")
-                first = firsts[name] = (row, _targets(row.target, where))
+                target = row.target
+                targets = [target] if type(target) is str else _targets(target, where)
+                first = firsts[name] = (row, targets)
                 seen = recorded[name] = {}
                 calls[name] = _tool_calls(row.messages) if calling else ()
             else:
                 seen = recorded[name]
                 if build in seen:
+                    epoch = int(row.epoch or 1)
                     raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
             seen[build] = per_epoch(row)
-            column.add(name, build, where, first[1], row)
+            add_name(name)
+            add_build(build)
+            add_target(first[1])
+            add_row(row)
     except ImportFormatError:
         column.finish(rescored)  # an earlier sample's error comes first
         raise
@@ -223,7 +230,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     samples = Deferred(
         lambda: _samples(firsts, recorded),
         list(firsts),
-        [_expected(targets)[0] for _, targets in firsts.values()],
+        [t[0] if len(t) == 1 else _expected(t)[0] for _, t in firsts.values()],
     )
     extra = {n: {"tool_calls": c} for n, c in calls.items() if c} if epochs == 1 else {}
     kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
@@ -309,37 +316,22 @@ class _Column:
     """What the samples (each epoch) hold that is read over the whole column: their answers,
     and the recorded scores the import re-scores."""
 
-    def __init__(self) -> None:
+    def __init__(self, read: list[tuple[str, Any]]) -> None:
+        self.wheres = [where for where, _ in read]
+        # per sample's epoch, in order, as the import adds them: name, build, targets, row
         self.names: list[str] = []
         self.builds: list[str] = []
-        self.wheres: list[str] = []
         self.targets: list[list[str]] = []
-        self.outputs: list[Any] = []
-        self.scores: list[Any] = []
-
-    def add(self, name: str, build: str, where: str, targets: list[str], row: Any) -> None:
-        """Add one sample's epoch."""
-        self.names.append(name)
-        self.builds.append(build)
-        self.wheres.append(where)
-        self.targets.append(targets)
-        self.outputs.append(row.output)
-        self.scores.append(row.scores)
+        self.rows: list[Any] = []
 
     def finish(self, rescored: tuple[tuple[str, str, str, bool], ...]) -> dict[str, dict[str, str]]:
         """The answers by build and sample, after refusing the first sample (in order) with
         no answer or whose recorded score differs from its re-score."""
-        texts, failed = answers(self.outputs, self.wheres)
+        texts, failed = answers([row.output for row in self.rows], self.wheres)
         if rescored:
-            done = len(texts)
-            check_parity(
-                rescored,
-                self.names,
-                self.targets,
-                texts,
-                recorded_scores(self.scores[:done] if failed else self.scores),
-                self.wheres,
-            )
+            done = self.rows[: len(texts)] if failed else self.rows
+            scores = recorded_scores([row.scores for row in done])
+            check_parity(rescored, self.names, self.targets, texts, scores, self.wheres)
         if failed is not None:
             raise failed
         builds = set(self.builds)

@@ -108,7 +108,8 @@ def answers(
             if all(type(text) is str_ for text in texts):
                 return texts, None
     texts = []
-    for index, where in enumerate(wheres):
+    for index in range(len(outputs)):  # wheres: of every sample read, outputs: so far
+        where = wheres[index]
         try:
             if found is not None:
                 texts.append(_found_answer(found[index], where))

@@ -11,7 +11,7 @@ passes when one of its targets matches. inspect's numeric ``match`` is not repro
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from operator import eq
 from typing import Any
@@ -36,7 +36,7 @@ INSPECT_LOCATIONS: tuple[str, ...] = ("begin", "end", "any", "exact")
 _EDGES = string.whitespace + string.punctuation
 
 
-_COMPARE = {
+_COMPARE: dict[str, Callable[[str, str], bool]] = {
     "begin": str.startswith,
     "end": str.endswith,
     "exact": eq,
@@ -77,7 +77,7 @@ def inspect_match_column(
         flat_targets = [target for wanted in targets for target in wanted]
     values = _prepared(flat_answers, scorer, ignore_case)
     wanted_texts = _prepared(flat_targets, scorer, ignore_case)
-    compare = str.__contains__ if scorer == "includes" else _COMPARE[location]
+    compare = _COMPARE["any" if scorer == "includes" else location]
     found = list(map(compare, values, wanted_texts))
     if owners is None:
         return found

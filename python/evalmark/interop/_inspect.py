@@ -182,8 +182,6 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     )
     names, optional_values = rows.optional()
     unset, per_epoch, checked = msgspec.UNSET, attrgetter(*PER_EPOCH), None
-    # no sample of a .json log calls a tool unless its text says so somewhere
-    calling = rows.data is None or b'"tool_calls"' in rows.data
     column = _Column(rows.rows)
     add_name, add_build = column.names.append, column.builds.append
     add_target, add_row = column.targets.append, column.rows.append
@@ -212,7 +210,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
                 targets = [target] if type(target) is str else _targets(target, where)
                 first = firsts[name] = (row, targets)
                 seen = recorded[name] = {}
-                calls[name] = _tool_calls(row.messages) if calling else ()
+                calls[name] = _tool_calls(row.messages) if rows.calls else ()
             else:
                 seen = recorded[name]
                 if build in seen:

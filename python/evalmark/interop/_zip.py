@@ -16,7 +16,7 @@ import zlib
 
 from evalmark.errors import ImportFormatError, Problem
 
-__all__ = ["read_member"]
+__all__ = ["read_member", "read_member_from"]
 
 ZSTD = 93  # the zip method number of Zstandard (APPNOTE 4.4.5)
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # the 30 bytes before a member's name
@@ -40,6 +40,34 @@ def read_member(archive: zipfile.ZipFile, name: str, where: str) -> bytes:
         if info.compress_type != ZSTD:
             raise
         raise ImportFormatError([Problem(f"a damaged zip member: {exc}", path=where)]) from None
+
+
+def read_member_from(
+    data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str
+) -> bytes:
+    """The bytes of member ``info`` of ``archive``, whose whole file is ``data``: a stored or
+    deflated member is cut from ``data`` and inflated in one call (no file reads, no stream
+    per member), any other is read by :func:`read_member`."""
+    method = info.compress_type
+    if method not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) or info.flag_bits & 0x1:
+        return read_member(archive, info.filename, where)
+    offset = info.header_offset
+    header = data[offset : offset + _LOCAL_HEADER.size]
+    if len(header) != _LOCAL_HEADER.size or header[:4] != _LOCAL_SIGNATURE:
+        raise ImportFormatError([Problem("a damaged zip member: no local header", path=where)])
+    fields = _LOCAL_HEADER.unpack(header)
+    start = offset + _LOCAL_HEADER.size + fields[-2] + fields[-1]
+    raw = data[start : start + info.compress_size]
+    if len(raw) != info.compress_size:
+        raise ImportFormatError([Problem("a damaged zip member: it is cut short", path=where)])
+    try:
+        member = zlib.decompress(raw, -15) if method == zipfile.ZIP_DEFLATED else raw
+    except zlib.error as exc:
+        raise ImportFormatError([Problem(f"a damaged zip member: {exc}", path=where)]) from None
+    if len(member) != info.file_size or zlib.crc32(member) != info.CRC:
+        message = "a damaged zip member: its size or CRC-32 differs from the zip's directory"
+        raise ImportFormatError([Problem(message, path=where)])
+    return member
 
 
 def _read_zstd(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> bytes:

@@ -1,8 +1,7 @@
 """Reading an inspect_ai log's answers and recorded scores, and re-scoring its ``match`` and
-``includes`` scorers, over whole columns: the samples' ``output`` and ``scores`` (JSON text)
-are decoded in one call per column, and each scorer re-scores its column in one pass
-(:func:`evalmark.strategies._inspect.inspect_match_column`). A column that does not decode
-as the common shape is read sample by sample, with the same errors.
+``includes`` scorers over whole columns: each scorer re-scores its column in one pass
+(:func:`evalmark.strategies._inspect.inspect_match_column`) after the answers and recorded
+scores are read (only what is compared is decoded from the samples' JSON text).
 """
 
 from __future__ import annotations
@@ -36,23 +35,13 @@ class _Score(msgspec.Struct, gc=False):
 
 
 _OUTPUT = msgspec.json.Decoder(_Output)
-_OUTPUTS = msgspec.json.Decoder(list[_Output])
 _SCORES = msgspec.json.Decoder(dict[str, _Score] | None)
-_SCORE_COLUMN = msgspec.json.Decoder(list[dict[str, _Score] | None])
 _VERDICTS = {"C": True, "I": False}
 _LETTERS = {True: "C", False: "I"}
 
 
 def _error(message: str, where: str, field: str | None = None) -> ImportFormatError:
     return ImportFormatError([Problem(message, path=where, record=field)])
-
-
-def _joined(values: Sequence[Any]) -> bytes | None:
-    """The JSON texts as one JSON array, or None when one of them is not JSON text."""
-    raw = msgspec.Raw
-    if not all(type(value) is raw for value in values):
-        return None
-    return b"[" + b",".join(values) + b"]"
 
 
 def _completion(output: Mapping[str, Any], where: str) -> str:
@@ -95,28 +84,13 @@ def answers(
 ) -> tuple[list[str], ImportFormatError | None]:
     """The answer text of each sample's ``output`` (JSON text or decoded), in order, up to
     the first sample that has none, and the error naming that one (None when all have one)."""
-    joined = _joined(outputs)
-    found: list[_Output] | None = None
-    if joined is not None:
-        try:
-            found = _OUTPUTS.decode(joined)
-        except msgspec.ValidationError:  # one is not an object: read each to name it
-            pass
-        else:
-            str_ = str
-            texts = [f.completion for f in found]
-            if all(type(text) is str_ for text in texts):
-                return texts, None
-    texts = []
-    for index in range(len(outputs)):  # wheres: of every sample read, outputs: so far
-        where = wheres[index]
-        try:
-            if found is not None:
-                texts.append(_found_answer(found[index], where))
-            else:
-                texts.append(_answer(outputs[index], where))
-        except ImportFormatError as exc:
-            return texts, exc
+    texts: list[str] = []
+    add = texts.append
+    try:
+        for output, where in zip(outputs, wheres, strict=False):  # wheres: every sample read
+            add(_answer(output, where))
+    except ImportFormatError as exc:
+        return texts, exc
     return texts, None
 
 
@@ -132,12 +106,6 @@ def _scores(scores: Any) -> Mapping[str, Any]:
 
 def recorded_scores(column: Sequence[Any]) -> list[Mapping[str, Any]]:
     """The recorded scores of each sample by scorer, in order."""
-    joined = _joined(column)
-    if joined is not None:
-        try:
-            return [found or {} for found in _SCORE_COLUMN.decode(joined)]
-        except msgspec.ValidationError:  # one is not an object of objects
-            pass
     return [_scores(scores) for scores in column]
 
 

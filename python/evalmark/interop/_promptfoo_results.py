@@ -74,9 +74,7 @@ _ANY = msgspec.json.Decoder()
 def _typed(data: bytes) -> tuple[dict[str, msgspec.Raw], dict[str, msgspec.Raw], list[_Row]] | None:
     """The document, its ``results`` body (values as JSON text) and its typed rows, or None
     when the file is not of the common shape."""
-    if b"\\ud" in data or b"\\uD" in data:  # a surrogate escape: the standard library reads it
-        return None
-    if not data.isascii():
+    if not data.isascii():  # skipping a value checks its escapes, not its UTF-8
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:

@@ -140,11 +140,6 @@ def _checks(header: Mapping[str, Any], losses: Losses, where: str) -> dict[str, 
     return checks
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    """``value`` when it is a dict (as JSON decodes objects), else an empty one."""
-    return value if type(value) is dict else {}
-
-
 def read_inspect(path: Path, losses: Losses) -> Imported:
     """Read an inspect_ai ``.json`` or ``.eval`` log (see the module's docstring)."""
     with gc_paused(promote=True):  # many small containers, none cyclic, all kept

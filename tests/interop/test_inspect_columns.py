@@ -1,6 +1,6 @@
-"""The inspect importer reads answers and recorded scores over the whole column and
-re-scores ``match``/``includes`` in one pass: the same verdicts as scoring each pair, and the
-first faulty sample (in the log's order) is the one refused."""
+"""The inspect importer re-scores ``match``/``includes`` over the whole column in one pass:
+the same verdicts as scoring each pair, and the first faulty sample (in the log's order) is
+the one refused."""
 
 from __future__ import annotations
 

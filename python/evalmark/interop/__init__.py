@@ -73,7 +73,7 @@ def _read(
     options: Mapping[str, Any] | None,
 ) -> Imported:
     if format == "promptfoo":
-        from evalmark.interop._promptfoo import read_promptfoo
+        from evalmark.interop._promptfoo_results import read_promptfoo
 
         return read_promptfoo(source, losses)
     if format == "openai-evals":

@@ -24,10 +24,11 @@ import msgspec
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, decode, read_log
+from evalmark.interop._inspect_rescore import answers, check_parity, recorded_scores
 from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, source_hash
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
-from evalmark.strategies._inspect import INSPECT_LOCATIONS, inspect_match
+from evalmark.strategies._inspect import INSPECT_LOCATIONS
 
 __all__ = ["read_inspect"]
 
@@ -42,21 +43,6 @@ _NULL = msgspec.Raw(b"null")
 _EMPTY_RAW = (None, _NULL, msgspec.Raw(b"[]"), msgspec.Raw(b"{}"), msgspec.Raw(b'""'))
 
 
-class _Output(msgspec.Struct, gc=False):
-    """What the answer is read from in a sample's ``output`` (the rest is skipped)."""
-
-    completion: Any = None
-    choices: msgspec.Raw = _NULL
-
-
-class _Score(msgspec.Struct, gc=False):
-    """What the re-score compares in a recorded score: its value (the rest is skipped)."""
-
-    value: Any = None
-
-
-_OUTPUT = msgspec.json.Decoder(_Output)
-_SCORES = msgspec.json.Decoder(dict[str, _Score] | None)
 _SCORERS = {"match": "match", "inspect_ai/match": "match"}
 _SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
 
@@ -79,49 +65,6 @@ def _resolve(value: Any, attachments: Mapping[str, Any], where: str) -> Any:
     if isinstance(value, Mapping):
         return {k: _resolve(v, attachments, where) for k, v in value.items()}
     return value
-
-
-def _completion(output: Mapping[str, Any], where: str) -> str:
-    """The answer text: ``output.completion``, else the first choice's text content."""
-    if isinstance(output.get("completion"), str):
-        return str(output["completion"])
-    choices = output.get("choices") or []
-    message = as_mapping(as_mapping(choices[0]).get("message")) if choices else {}
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            str(part.get("text", ""))
-            for part in content
-            if isinstance(part, Mapping) and part.get("type") == "text"
-        )
-    raise _error("the sample has no output text", where, "output")
-
-
-def _answer(output: Any, where: str) -> str:
-    """The answer text of a sample's ``output`` (JSON text or decoded)."""
-    if type(output) is msgspec.Raw:
-        try:
-            found = _OUTPUT.decode(output)
-        except msgspec.ValidationError:  # not an object
-            return _completion({}, where)
-        if type(found.completion) is str:
-            return found.completion
-        return _completion(
-            {"completion": found.completion, "choices": decode(found.choices)}, where
-        )
-    return _completion(_dict(output), where)
-
-
-def _scores(scores: Any) -> Mapping[str, Any]:
-    """The recorded scores by scorer (each score's value only, when it is JSON text)."""
-    if type(scores) is msgspec.Raw:
-        try:
-            return _SCORES.decode(scores) or {}
-        except msgspec.ValidationError:  # not an object of objects: read as it is
-            scores = decode(scores)
-    return _dict(scores)
 
 
 def _tool_calls(messages: Any) -> tuple[ToolCall, ...]:
@@ -197,14 +140,6 @@ def _checks(header: Mapping[str, Any], losses: Losses, where: str) -> dict[str, 
     return checks
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    """``value`` when it is a dict (as JSON decodes objects), else an empty one."""
-    return value if type(value) is dict else {}
-
-
-_VERDICTS = {"C": True, "I": False}
-
-
 def read_inspect(path: Path, losses: Losses) -> Imported:
     """Read an inspect_ai ``.json`` or ``.eval`` log (see the module's docstring)."""
     with gc_paused(promote=True):  # many small containers, none cyclic, all kept
@@ -234,7 +169,6 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     checks = _checks(header, losses, str(path))
     epochs = max((int(r.epoch or 1) for _, r in rows.rows), default=1)
     firsts: dict[str, tuple[Any, list[str]]] = {}
-    outputs: dict[str, dict[str, str]] = {}
     recorded: dict[str, dict[str, tuple[Any, ...]]] = {}
     calls: dict[str, tuple[ToolCall, ...]] = {}
     rescored = tuple(
@@ -243,44 +177,53 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     )
     names, optional_values = rows.optional()
     unset, per_epoch, checked = msgspec.UNSET, attrgetter(*PER_EPOCH), None
-    for where, row in rows.rows:
-        if row.id is unset:
-            raise _error("a sample needs an 'id'", where, "id")
-        values = optional_values(row)
-        if values != checked:  # rows mostly repeat the last one's (empty) optional fields
-            for field, value in zip(names, values, strict=True):
-                if value in _EMPTY_RAW or decode(value) in _EMPTY:
-                    continue
-                loss = _LOSS_NAMES.get(field, field)
-                what = REFUSED.get(loss, f"sample field {field!r} is not carried")
-                losses.refuse(loss, what, where, None, field)
-            checked = values
-        if row.attachments:  # only a log with attachments refers to them
-            row = _resolved(row, where)
-        name = f"{task}-{row.id}"
-        epoch = int(row.epoch or 1)
-        build = model if epochs == 1 else f"{model}-epoch-{epoch}"
-        first = firsts.get(name)
-        if first is None:
-            if not isinstance(row.input, (str, list)):
-                raise _error("'input' must be a text or a list of messages", where, "input")
-            first = firsts[name] = (row, _targets(row.target, where))
-            recorded[name] = {}
-            calls[name] = _tool_calls(row.messages)
-        answer = _answer(row.output, where)
-        answers = outputs.get(build)
-        if answers is None:
-            answers = outputs[build] = {}
-        elif name in answers:
-            raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
-        answers[name] = answer
-        recorded[name][build] = per_epoch(row)
-        if rescored:
-            _parity(rescored, name, first[1], answer, _scores(row.scores), where)
+    column = _Column(rows.rows)
+    add_name, add_build = column.names.append, column.builds.append
+    add_target, add_row = column.targets.append, column.rows.append
+    try:
+        for where, row in rows.rows:
+            if row.id is unset:
+                raise _error("a sample needs an 'id'", where, "id")
+            values = optional_values(row)
+            if values != checked:  # rows mostly repeat the last one's (empty) optional fields
+                for field, value in zip(names, values, strict=True):
+                    if value in _EMPTY_RAW or decode(value) in _EMPTY:
+                        continue
+                    loss = _LOSS_NAMES.get(field, field)
+                    what = REFUSED.get(loss, f"sample field {field!r} is not carried")
+                    losses.refuse(loss, what, where, None, field)
+                checked = values
+            if row.attachments:  # only a log with attachments refers to them
+                row = _resolved(row, where)
+            name = f"{task}-{row.id}"
+            build = model if epochs == 1 else f"{model}-epoch-{int(row.epoch or 1)}"
+            first = firsts.get(name)
+            if first is None:
+                if not isinstance(row.input, (str, list)):
+                    raise _error("'input' must be a text or a list of messages", where, "input")
+                target = row.target
+                targets = [target] if type(target) is str else _targets(target, where)
+                first = firsts[name] = (row, targets)
+                seen = recorded[name] = {}
+                calls[name] = _tool_calls(row.messages) if rows.calls else ()
+            else:
+                seen = recorded[name]
+                if build in seen:
+                    epoch = int(row.epoch or 1)
+                    raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
+            seen[build] = per_epoch(row)
+            add_name(name)
+            add_build(build)
+            add_target(first[1])
+            add_row(row)
+    except ImportFormatError:
+        column.finish(rescored)  # an earlier sample's error comes first
+        raise
+    outputs = column.finish(rescored)
     samples = Deferred(
         lambda: _samples(firsts, recorded),
         list(firsts),
-        [_expected(targets)[0] for _, targets in firsts.values()],
+        [t[0] if len(t) == 1 else _expected(t)[0] for _, t in firsts.values()],
     )
     extra = {n: {"tool_calls": c} for n, c in calls.items() if c} if epochs == 1 else {}
     kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
@@ -362,39 +305,32 @@ def _sample(name: str, row: Any, targets: list[str], results: dict[str, Any]) ->
     )
 
 
-def _parity(
-    checks: tuple[tuple[str, str, str, bool], ...],
-    name: str,
-    targets: list[str],
-    answer: str,
-    scores: Mapping[str, Any],
-    where: str,
-) -> None:
-    """Refuse when a re-scored scorer disagrees with the score the log recorded."""
-    targets = targets or [""]
-    for scorer, kind, location, ignore_case in checks:
-        if scorer not in scores:
-            continue
-        score = scores[scorer]
-        if type(score) is _Score:
-            value = score.value
-        else:
-            value = score.get("value") if type(score) is dict else None
-        wanted = _VERDICTS.get(value) if isinstance(value, str) else None
-        if len(targets) == 1:
-            got = inspect_match(
-                answer, targets[0], scorer=kind, location=location, ignore_case=ignore_case
-            )
-        else:
-            got = any(
-                inspect_match(answer, t, scorer=kind, location=location, ignore_case=ignore_case)
-                for t in targets
-            )
-        if wanted is None or wanted != got:
-            raise _error(
-                f"sample {name}: the recorded {scorer} score {value!r} differs from the "
-                f"re-score {'C' if got else 'I'}; the log's scorer options may not be the ones "
-                "it ran with",
-                where,
-                f"scores.{scorer}",
-            )
+class _Column:
+    """What the samples (each epoch) hold that is read over the whole column: their answers,
+    and the recorded scores the import re-scores."""
+
+    def __init__(self, read: list[tuple[str, Any]]) -> None:
+        self.wheres = [where for where, _ in read]
+        # per sample's epoch, in order, as the import adds them: name, build, targets, row
+        self.names: list[str] = []
+        self.builds: list[str] = []
+        self.targets: list[list[str]] = []
+        self.rows: list[Any] = []
+
+    def finish(self, rescored: tuple[tuple[str, str, str, bool], ...]) -> dict[str, dict[str, str]]:
+        """The answers by build and sample, after refusing the first sample (in order) with
+        no answer or whose recorded score differs from its re-score."""
+        texts, failed = answers([row.output for row in self.rows], self.wheres)
+        if rescored:
+            done = self.rows[: len(texts)] if failed else self.rows
+            scores = recorded_scores([row.scores for row in done])
+            check_parity(rescored, self.names, self.targets, texts, scores, self.wheres)
+        if failed is not None:
+            raise failed
+        builds = set(self.builds)
+        if len(builds) == 1:
+            return {builds.pop(): dict(zip(self.names, texts, strict=True))}
+        outputs: dict[str, dict[str, str]] = {}
+        for build, name, text in zip(self.builds, self.names, texts, strict=True):
+            outputs.setdefault(build, {})[name] = text
+        return outputs

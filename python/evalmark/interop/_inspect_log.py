@@ -14,6 +14,7 @@ importer decides then, per sample, whether it holds something (a loss) or nothin
 
 from __future__ import annotations
 
+import io
 import re
 import zipfile
 from collections.abc import Callable, Mapping
@@ -25,7 +26,7 @@ import msgspec
 
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import as_mapping
-from evalmark.interop._zip import read_member
+from evalmark.interop._zip import read_member_from
 
 __all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "read_log"]
 
@@ -84,7 +85,8 @@ class Rows:
         self.row_type = row_type
         self.extra = tuple((name, f"x_{index}") for index, name in enumerate(extra))
         self.rows: list[tuple[str, Any]] = []
-        self.data: bytes | None = None  # the ``.json`` log's bytes
+        self.data: bytes | None = None  # the log file's bytes
+        self.calls = True  # whether a sample may call a tool (its text names tool_calls)
 
     def optional(self) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
         """The fields that hold nothing unless set: their names in the log, by name, and a
@@ -137,7 +139,8 @@ class _Unknown(Exception):
 
 
 def _read_zip(path: Path, rows: Rows) -> Mapping[str, Any]:
-    with zipfile.ZipFile(path) as archive:
+    data = rows.data = path.read_bytes()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
         names = archive.namelist()
         if "header.json" not in names:
             raise _error(
@@ -146,30 +149,38 @@ def _read_zip(path: Path, rows: Rows) -> Mapping[str, Any]:
                 str(path),
                 "header.json",
             )
-        header = dict(as_mapping(_member(archive, "header.json", path, Any)))
+        header = dict(as_mapping(_member(data, archive, "header.json", path, Any)))
         if "reductions" not in header and "reductions.json" in names:
-            header["reductions"] = _member(archive, "reductions.json", path, Any)
+            header["reductions"] = _member(data, archive, "reductions.json", path, Any)
         members = sorted(
             (n for n in names if n.startswith("samples/") and n.endswith(".json")),
             key=_member_order,
         )
+        calls = False
         for name in members:
             where = f"{path}:{name}"
-            rows.rows.append((where, _member(archive, name, path, rows.row_type)))
+            row, text = _member(data, archive, name, path, rows.row_type, text=True)
+            calls = calls or b'"tool_calls"' in text
+            rows.rows.append((where, row))
+        rows.calls = calls
     return header
 
 
-def _member(archive: zipfile.ZipFile, name: str, path: Path, kind: Any) -> Any:
-    """Member ``name`` of the ``.eval`` zip, decoded from JSON as ``kind``."""
+def _member(
+    data: bytes, archive: zipfile.ZipFile, name: str, path: Path, kind: Any, text: bool = False
+) -> Any:
+    """Member ``name`` of the ``.eval`` zip (whose bytes are ``data``), decoded from JSON as
+    ``kind`` (``text``: with the member's text)."""
     where = f"{path}:{name}"
-    data = read_member(archive, name, where)
+    member = read_member_from(data, archive, archive.getinfo(name), where)
     try:
-        _check_json(data)
-        return msgspec.json.decode(data, type=kind)
+        _check_json(member)
+        value = msgspec.json.decode(member, type=kind)
     except msgspec.ValidationError as exc:
         _refused(str(exc), "", where)
     except msgspec.DecodeError as exc:
-        raise _decode_error(data, exc, where) from None
+        raise _decode_error(member, exc, where) from None
+    return (value, member) if text else value
 
 
 def _member_order(name: str) -> tuple[int, int | str, int]:
@@ -188,6 +199,7 @@ def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
     log_type = msgspec.defstruct("InspectLog", fields, gc=False)
     where = str(path)
     data = rows.data = path.read_bytes()
+    rows.calls = b'"tool_calls"' in data
     try:
         _check_json(data)
         log: Any = msgspec.json.decode(data, type=log_type)

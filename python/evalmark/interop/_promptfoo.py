@@ -16,18 +16,18 @@ import csv
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from evalmark._files.source import gc_paused
-from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, source_hash
+from evalmark.interop._model import Deferred, Imported, as_mapping, source_hash
 from evalmark.interop._promptfoo_reader import Reader, render
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._promptfoo import PROMPTFOO_ASSERT_TYPES
 from evalmark.strategies._promptfoo_rubric import PROMPTFOO_JUDGED_TYPES
 
-__all__ = ["read_promptfoo"]
+__all__: list[str] = []  # read through evalmark.interop._promptfoo_results
 
 _CARRIED = PROMPTFOO_ASSERT_TYPES | PROMPTFOO_JUDGED_TYPES
 
@@ -316,11 +316,14 @@ def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
 def _samples(
     questions: Mapping[str, str],
     tests: Mapping[str, Mapping[str, Any]],
-    verdicts: Mapping[str, Mapping[str, tuple[Mapping[str, Any], Mapping[str, Any]]]],
+    verdicts: Mapping[str, Mapping[str, tuple[Any, Mapping[str, Any]]]],
+    verdict: Callable[[Any, Mapping[str, Any]], dict[str, Any]] | None = None,
 ) -> tuple[Sample, ...]:
+    """The samples, each with promptfoo's verdicts by build (``verdict`` reads one row's)."""
+    read = verdict or _verdict
     with gc_paused(promote=True):
         return tuple(
-            _sample(n, questions[n], tests[n], {b: _verdict(*v) for b, v in verdicts[n].items()})
+            _sample(n, questions[n], tests[n], {b: read(*v) for b, v in verdicts[n].items()})
             for n in questions
         )
 
@@ -345,6 +348,7 @@ def _imported(
     asserts: list[list[dict[str, Any]]],
     outputs: dict[str, dict[str, str]],
     kept: Mapping[str, Any],
+    read: Mapping[Path, bytes] | None = None,
 ) -> Imported:
     checks: tuple[Any, ...] = ()
     if any(asserts):
@@ -356,20 +360,10 @@ def _imported(
         format="promptfoo",
         version=version,
         files=tuple(str(p) for p in reader.files),
-        sha256=source_hash(reader.files),
+        sha256=source_hash(reader.files, read),
         samples=samples,
         checks=checks,
         outputs=outputs,
         lost=reader.losses.used(),
         kept=kept,
     )
-
-
-def read_promptfoo(path: Path, losses: Losses) -> Imported:
-    """Read a promptfoo config or results file (see the module's docstring)."""
-    with gc_paused(promote=True):  # many small containers, none cyclic, all kept
-        reader = Reader(path, losses)
-        doc = reader.value
-        if isinstance(doc.get("results"), Mapping):
-            return _from_results(reader, doc)
-        return _from_config(reader, doc)

@@ -24,13 +24,16 @@ _VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 class Reader:
     """One promptfoo file being read: its record (with positions) and the losses allowed."""
 
-    def __init__(self, path: Path, losses: Losses) -> None:
+    def __init__(self, path: Path, losses: Losses, value: Any = None) -> None:
+        """``value``: the file's value when the caller decoded it already."""
         self.path = path
         self.losses = losses
         self.files = [path]
         self._record: RawRecord | None = None
+        if isinstance(value, Mapping):
+            self.value: Mapping[str, Any] = value
+            return
         data = path.read_bytes()
-        value: Any = None
         if path.suffix == ".json":  # fast: lines are found only when a problem is reported
             value = _json(data)
         if value is None:
@@ -40,7 +43,7 @@ class Reader:
             raise ImportFormatError(
                 [Problem("the file holds no promptfoo config or results object", path=str(path))]
             )
-        self.value: Mapping[str, Any] = value
+        self.value = value
 
     def line(self, where: tuple[str | int, ...]) -> int | None:
         """The line where the part at ``where`` starts (None when it cannot be found)."""

@@ -16,7 +16,7 @@ import zlib
 
 from evalmark.errors import ImportFormatError, Problem
 
-__all__ = ["read_member"]
+__all__ = ["read_member", "read_member_from"]
 
 ZSTD = 93  # the zip method number of Zstandard (APPNOTE 4.4.5)
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # the 30 bytes before a member's name
@@ -42,6 +42,46 @@ def read_member(archive: zipfile.ZipFile, name: str, where: str) -> bytes:
         raise ImportFormatError([Problem(f"a damaged zip member: {exc}", path=where)]) from None
 
 
+def read_member_from(
+    data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str
+) -> bytes:
+    """The bytes of member ``info`` of ``archive``, whose whole file is ``data``: a stored or
+    deflated member is cut from ``data`` and inflated in one call (no file reads, no stream
+    per member), any other is read by :func:`read_member`."""
+    method = info.compress_type
+    if method not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, ZSTD) or info.flag_bits & 0x1:
+        return read_member(archive, info.filename, where)
+    if method == ZSTD:
+        try:
+            import zstandard  # noqa: F401
+        except ImportError:  # this Python's own zipfile may read it (3.14 on)
+            return read_member(archive, info.filename, where)
+    offset = info.header_offset
+    header = data[offset : offset + _LOCAL_HEADER.size]
+    if len(header) != _LOCAL_HEADER.size or header[:4] != _LOCAL_SIGNATURE:
+        raise ImportFormatError([Problem("a damaged zip member: no local header", path=where)])
+    fields = _LOCAL_HEADER.unpack(header)
+    start = offset + _LOCAL_HEADER.size + fields[-2] + fields[-1]
+    raw = data[start : start + info.compress_size]
+    if len(raw) != info.compress_size:
+        raise ImportFormatError([Problem("a damaged zip member: it is cut short", path=where)])
+    if method == ZSTD:
+        return _inflated_zstd(raw, info, where)
+    try:
+        member = zlib.decompress(raw, -15) if method == zipfile.ZIP_DEFLATED else raw
+    except zlib.error as exc:
+        raise ImportFormatError([Problem(f"a damaged zip member: {exc}", path=where)]) from None
+    return _checked(member, info, where)
+
+
+def _checked(member: bytes, info: zipfile.ZipInfo, where: str) -> bytes:
+    """``member`` when its size and CRC-32 are the ones the zip's directory records."""
+    if len(member) != info.file_size or zlib.crc32(member) != info.CRC:
+        message = "a damaged zip member: its size or CRC-32 differs from the zip's directory"
+        raise ImportFormatError([Problem(message, path=where)])
+    return member
+
+
 def _read_zstd(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> bytes:
     try:
         import zstandard
@@ -51,7 +91,15 @@ def _read_zstd(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> b
             "install the zstandard package (pip install 'evalmark[inspect]') or use Python 3.14"
         )
         raise ImportFormatError([Problem(message, path=where)]) from None
-    raw = _raw_bytes(archive, info, where)
+    del zstandard  # imported to know it is there
+    return _inflated_zstd(_raw_bytes(archive, info, where), info, where)
+
+
+def _inflated_zstd(raw: bytes, info: zipfile.ZipInfo, where: str) -> bytes:
+    """A Zstandard member's stored bytes ``raw``, decompressed with the zstandard package
+    and checked."""
+    import zstandard
+
     try:
         reader = zstandard.ZstdDecompressor().stream_reader(
             io.BytesIO(raw), read_across_frames=True
@@ -59,10 +107,7 @@ def _read_zstd(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> b
         data: bytes = reader.read()
     except zstandard.ZstdError as exc:
         raise ImportFormatError([Problem(f"a damaged zip member: {exc}", path=where)]) from None
-    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
-        message = "a damaged zip member: its size or CRC-32 differs from the zip's directory"
-        raise ImportFormatError([Problem(message, path=where)])
-    return data
+    return _checked(data, info, where)
 
 
 def _raw_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> bytes:

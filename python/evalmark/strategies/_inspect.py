@@ -11,13 +11,22 @@ passes when one of its targets matches. inspect's numeric ``match`` is not repro
 from __future__ import annotations
 
 import string
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import eq
 from typing import Any
 
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
 
-__all__ = ["INSPECT_LOCATIONS", "INSPECT_SCORERS", "InspectScorer", "inspect_match"]
+__all__ = [
+    "INSPECT_LOCATIONS",
+    "INSPECT_SCORERS",
+    "InspectScorer",
+    "inspect_match",
+    "inspect_match_column",
+]
 
 INSPECT_SCORERS: tuple[str, ...] = ("match", "includes")
 """The inspect_ai scorers re-scored offline."""
@@ -25,6 +34,58 @@ INSPECT_LOCATIONS: tuple[str, ...] = ("begin", "end", "any", "exact")
 """Where inspect's ``match`` looks for the target."""
 
 _EDGES = string.whitespace + string.punctuation
+
+
+_COMPARE: dict[str, Callable[[str, str], bool]] = {
+    "begin": str.startswith,
+    "end": str.endswith,
+    "exact": eq,
+    "any": str.__contains__,
+}
+
+
+def _prepared(texts: Iterable[str], scorer: str, ignore_case: bool) -> list[str]:
+    """The texts as ``scorer`` compares them (trimmed, case-folded, edges stripped)."""
+    if scorer == "includes":
+        return list(map(str.casefold, texts)) if ignore_case else list(texts)
+    values = map(str.strip, texts)
+    if ignore_case:
+        values = map(str.casefold, values)
+    return list(map(str.strip, values, repeat(_EDGES)))
+
+
+def inspect_match_column(
+    answers: Sequence[str],
+    targets: Sequence[Sequence[str]],
+    *,
+    scorer: str = "match",
+    location: str = "end",
+    ignore_case: bool = True,
+) -> list[bool]:
+    """Whether each answer matches one of its targets as inspect_ai's ``scorer`` decides
+    (the same verdicts as :func:`inspect_match` per pair; no target: no match), in one pass
+    over the column."""
+    if len(answers) != len(targets):
+        raise ValueError("answers and targets must have the same length")
+    if all(len(wanted) == 1 for wanted in targets):
+        owners: list[int] | None = None
+        flat_answers: Sequence[str] = answers
+        flat_targets = [wanted[0] for wanted in targets]
+    else:  # several (or no) targets: one pair per target, a sample passes on any
+        owners = [i for i, wanted in enumerate(targets) for _ in wanted]
+        flat_answers = [answers[i] for i in owners]
+        flat_targets = [target for wanted in targets for target in wanted]
+    values = _prepared(flat_answers, scorer, ignore_case)
+    wanted_texts = _prepared(flat_targets, scorer, ignore_case)
+    compare = _COMPARE["any" if scorer == "includes" else location]
+    found = list(map(compare, values, wanted_texts))
+    if owners is None:
+        return found
+    verdicts = [False] * len(answers)
+    for owner, hit in zip(owners, found, strict=True):
+        if hit:
+            verdicts[owner] = True
+    return verdicts
 
 
 def inspect_match(
@@ -36,21 +97,9 @@ def inspect_match(
     ignore_case: bool = True,
 ) -> bool:
     """Whether ``answer`` matches ``target`` as inspect_ai's ``scorer`` decides."""
-    if scorer == "includes":
-        if ignore_case:
-            answer, target = answer.casefold(), target.casefold()
-        return target in answer
-    value, wanted = answer.strip(), target.strip()
-    if ignore_case:
-        value, wanted = value.casefold(), wanted.casefold()
-    value, wanted = value.strip(_EDGES), wanted.strip(_EDGES)
-    if location == "begin":
-        return value.startswith(wanted)
-    if location == "end":
-        return value.endswith(wanted)
-    if location == "exact":
-        return value == wanted
-    return wanted in value
+    return inspect_match_column(
+        [answer], [[target]], scorer=scorer, location=location, ignore_case=ignore_case
+    )[0]
 
 
 class InspectScorer:
@@ -78,13 +127,12 @@ class InspectScorer:
         """1 (inspect's C) when the answer matches a target, else 0 (I)."""
         answer = output_text(output, strategy=self.name, sample=sample)
         targets = expected_texts(sample, strategy=self.name)
-        for target in targets:
-            if inspect_match(
-                answer,
-                target,
-                scorer=self.scorer,
-                location=self.location,
-                ignore_case=self.ignore_case,
-            ):
-                return EvaluationResult.passing(1.0, f"{self.scorer}: C")
+        if inspect_match_column(
+            [answer],
+            [targets],
+            scorer=self.scorer,
+            location=self.location,
+            ignore_case=self.ignore_case,
+        )[0]:
+            return EvaluationResult.passing(1.0, f"{self.scorer}: C")
         return EvaluationResult.failing(0.0, f"{self.scorer}: I, no target matches")

@@ -1,0 +1,168 @@
+"""promptfoo's results JSON read through typed rows: the importer's entry point.
+
+A results file of the common shape (JSON, every result row an object holding only the fields
+the importer knows, ``prompt.raw`` a text, ``testIdx``/``promptIdx`` integers) is decoded
+into typed rows, whose recorded verdict stays JSON text until the samples are built. Any
+other file (YAML, a config, ``NaN``, an escaped lone surrogate, an unknown or odd field) is
+read as plain values by :mod:`evalmark.interop._promptfoo`, which words every refusal; the
+typed rows run the same checks in the same order on what is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from evalmark._files.source import gc_paused
+from evalmark.interop._model import Deferred, Imported, Losses, as_mapping
+from evalmark.interop._promptfoo import (
+    _RESULT_VERDICT,
+    _build_name,
+    _expected_output,
+    _from_config,
+    _from_results,
+    _imported,
+    _json_text,
+    _samples,
+    _test,
+)
+from evalmark.interop._promptfoo_reader import Reader
+
+__all__ = ["read_promptfoo"]
+
+
+class _Prompt(msgspec.Struct, gc=False):
+    """The rendered prompt (the rest of the prompt is skipped)."""
+
+    raw: str
+
+
+class _Row(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
+    """One result row of the common shape; the verdict fields stay JSON text."""
+
+    prompt: _Prompt
+    prompt_idx: int = 0
+    test_idx: int = 0
+    test_case: Any = None
+    provider: Any = None
+    response: Any = None
+    prompt_id: msgspec.Raw = None  # type: ignore[assignment]
+    vars: msgspec.Raw = None  # type: ignore[assignment]
+    success: msgspec.Raw = None  # type: ignore[assignment]
+    score: msgspec.Raw = None  # type: ignore[assignment]
+    grading_result: msgspec.Raw = None  # type: ignore[assignment]
+    named_scores: msgspec.Raw = None  # type: ignore[assignment]
+    latency_ms: msgspec.Raw = None  # type: ignore[assignment]
+    cost: msgspec.Raw = None  # type: ignore[assignment]
+    error: msgspec.Raw = None  # type: ignore[assignment]
+    failure_reason: msgspec.Raw = None  # type: ignore[assignment]
+    id: msgspec.Raw = None  # type: ignore[assignment]
+    metadata: msgspec.Raw = None  # type: ignore[assignment]
+    token_usage: msgspec.Raw = None  # type: ignore[assignment]
+
+
+_FIELDS = {field.encode_name: field.name for field in msgspec.structs.fields(_Row)}
+_VERDICT_FIELDS = tuple((key, _FIELDS[key]) for key in _RESULT_VERDICT)
+_OBJECT = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_ROWS = msgspec.json.Decoder(list[_Row])
+_ANY = msgspec.json.Decoder()
+
+
+def _typed(data: bytes) -> tuple[dict[str, msgspec.Raw], dict[str, msgspec.Raw], list[_Row]] | None:
+    """The document, its ``results`` body (values as JSON text) and its typed rows, or None
+    when the file is not of the common shape."""
+    if not data.isascii():  # skipping a value checks its escapes, not its UTF-8
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    try:
+        doc = _OBJECT.decode(data)
+        if "results" not in doc:
+            return None
+        body = _OBJECT.decode(doc["results"])
+        if "results" not in body or _ANY.decode(body.get("version", b"null")) != 3:
+            return None
+        rows = _ROWS.decode(body["results"])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return doc, body, rows
+
+
+def _from_rows(
+    reader: Reader,
+    data: bytes,
+    doc: Mapping[str, msgspec.Raw],
+    body: Mapping[str, msgspec.Raw],
+    rows: list[_Row],
+) -> Imported:
+    """What :func:`evalmark.interop._promptfoo._from_results` reads, from typed rows."""
+    questions: dict[str, str] = {}
+    tests: dict[str, dict[str, Any]] = {}
+    verdicts: dict[str, dict[str, tuple[Any, Mapping[str, Any]]]] = {}
+    outputs: dict[str, dict[str, str]] = {}
+    taken: dict[str, str] = {}
+    for index, row in enumerate(rows):
+        name = f"test-{row.test_idx + 1}-prompt-{row.prompt_idx + 1}"
+        prompt = row.prompt.raw
+        if questions.setdefault(name, prompt) != prompt:
+            raise reader.error(
+                f"sample {name} was sent different prompts by different providers",
+                ("results", "results", index),
+            )
+        if name not in tests:
+            at = ("results", "results", index, "testCase")
+            tests[name] = _test(reader, as_mapping(row.test_case), {}, at)
+        build = _build_name(row.provider, taken)
+        response = as_mapping(row.response)
+        output = response.get("output", "")
+        answer = output if type(output) is str else _json_text(output)
+        answers = outputs.get(build)
+        if answers is None:
+            answers = outputs[build] = {}
+        elif name in answers:
+            raise reader.error(
+                f"build {build} answers {name} twice (repeat runs)", ("results", "results", index)
+            )
+        answers[name] = answer
+        verdicts.setdefault(name, {})[build] = (row, response)
+    samples = Deferred(
+        lambda: _samples(questions, tests, verdicts, _verdict),
+        list(questions),
+        [_expected_output(tests[n]) for n in questions],
+    )
+    kept = {k: _ANY.decode(v) for k, v in doc.items() if k != "results"}
+    kept.update({k: _ANY.decode(v) for k, v in body.items() if k not in {"results", "version"}})
+    asserts = [tests[n]["assert"] for n in questions]
+    return _imported(reader, "results-3", samples, asserts, outputs, kept, {reader.path: data})
+
+
+def _verdict(row: _Row, response: Mapping[str, Any]) -> dict[str, Any]:
+    """promptfoo's verdict on one answer, and what its response holds beyond the output."""
+    verdict = {
+        key: _ANY.decode(value)
+        for key, attribute in _VERDICT_FIELDS
+        if (value := getattr(row, attribute)) is not None
+    }
+    rest = {k: v for k, v in response.items() if k != "output"}
+    if rest:
+        verdict["response"] = rest
+    return verdict
+
+
+def read_promptfoo(path: Path, losses: Losses) -> Imported:
+    """Read a promptfoo config or results file (see :mod:`evalmark.interop._promptfoo`)."""
+    with gc_paused(promote=True):  # many small containers, none cyclic, all kept
+        if path.suffix == ".json":
+            data = path.read_bytes()
+            typed = _typed(data)
+            if typed is not None:
+                return _from_rows(Reader(path, losses, value={}), data, *typed)
+        reader = Reader(path, losses)
+        doc = reader.value
+        if isinstance(doc.get("results"), Mapping):
+            return _from_results(reader, doc)
+        return _from_config(reader, doc)

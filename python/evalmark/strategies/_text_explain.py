@@ -48,7 +48,11 @@ class PairFailure:
         pairs = self._pairs
         if pairs.single:
             take = pairs.actual.__getitem__
-            return list(map(take, rows)), list(map(pairs.expected.__getitem__, rows)), [1] * len(rows)
+            return (
+                list(map(take, rows)),
+                list(map(pairs.expected.__getitem__, rows)),
+                [1] * len(rows),
+            )
         at = np.asarray(rows, dtype=np.int64)
         first: list[int] = np.searchsorted(pairs.owners, at).tolist()
         end: list[int] = np.searchsorted(pairs.owners, at + 1).tolist()

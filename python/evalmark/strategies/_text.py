@@ -21,7 +21,6 @@ from evalmark.results._results import EvaluationResult, ResultColumn
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
 from evalmark.strategies._normalize import normalize_text, normalized_hits
-from evalmark.strategies._text_explain import FactsText, FixedFailure, PairFailure
 from evalmark.strategies._text_batch import (
     BatchText,
     column_of,
@@ -29,6 +28,7 @@ from evalmark.strategies._text_batch import (
     output_texts,
     pair_verdicts,
 )
+from evalmark.strategies._text_explain import FactsText, FixedFailure, PairFailure
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "KeywordRelevance", "normalize_text"]
 

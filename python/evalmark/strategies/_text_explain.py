@@ -80,7 +80,9 @@ class PairFailure:
 
     def many_rows(self, rows: list[int], scores: list[float], passed: list[bool]) -> list[str]:
         """The explanations of ``rows``, with these scores and verdicts, in order."""
-        return _spread(passed, self._failures([r for r, ok in zip(rows, passed) if not ok]))
+        return _spread(
+            passed, self._failures([r for r, ok in zip(rows, passed, strict=True) if not ok])
+        )
 
 
 class FixedFailure:

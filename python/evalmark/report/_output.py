@@ -8,7 +8,6 @@ it imports them, so the report's modules form no import cycle.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -66,29 +65,8 @@ def render_report(report: Report | SuiteReport, format: str = "markdown", **opti
     function is then given the suite. The text is what :func:`write_report` writes: a lone
     surrogate in it is written as ``\\udcff``."""
     if isinstance(report, SuiteReport):
-        return _kept(_suite_text(report, format, options))
-    return _kept(get_formatter(format).render(report, **options))
-
-
-# Above this many characters a page is checked for lone surrogates by its storage width.
-_LONG = 1 << 16
-
-
-def _kept(text: str) -> str:
-    """``escape_surrogates(text)``, a long page first checked by its storage width: one byte a
-    character holds no lone surrogate, and the UTF-16 or UTF-32 encoder (which refuses one as
-    the UTF-8 encoder does) scans two- and four-byte characters about twice as fast."""
-    if len(text) >= _LONG and not text.isascii():
-        width = sys.getsizeof(text) / (len(text) + 1)
-        if width < 1.5:  # below U+0100 throughout
-            return text
-        try:
-            text.encode("utf-16-le" if width < 3 else "utf-32-le")
-        except UnicodeEncodeError:
-            pass  # a lone surrogate: written as before
-        else:
-            return text
-    return escape_surrogates(text)
+        return escape_surrogates(_suite_text(report, format, options))
+    return escape_surrogates(get_formatter(format).render(report, **options))
 
 
 def write_report(

@@ -10,6 +10,8 @@ import pytest
 from evalmark import Sample
 from evalmark.results._results import ResultColumn
 from evalmark.strategies import Contains, ContainsFacts, ExactMatch
+from evalmark.strategies._text_batch import excerpt
+from evalmark.strategies._text_explain import quoted
 
 _WORDS = ["alpha", "Beta", "it's", 'say "hi"', "é", "🙂", "tab\there", "back\\slash", "\0", "%s"]
 
@@ -76,3 +78,23 @@ def test_an_explainer_given_the_rows_writes_them_in_one_call() -> None:
     assert column.explanations([3, 1, 3]) == ["3:0.25:False", "1:1.0:True", "3:0.25:False"]
     assert column.export()[2] == ["0:0.5:True", "1:1.0:True", "2:0.0:False", "3:0.25:False"]
     assert len(calls) == 2  # once per read, never row by row
+
+
+_CHARS = ["a", " ", "'", '"', "\\", "\n", "\t", "\0", "\x7f", "\x85", "é", "\u200b", "\u2e3b"]
+_CHARS += ["\ud800", "\udcff", "🙂", "\U000e0001", "…", "%", "{}"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_quoted_texts_are_their_excerpts(seed: int) -> None:
+    rng = random.Random(seed)
+    weights = [20, 5] + [1] * (len(_CHARS) - 2)
+    texts = [
+        "".join(rng.choices(_CHARS, weights, k=rng.choice([0, 1, 5, 79, 80, 81, 200])))
+        for _ in range(rng.choice([0, 1, 2, 30, 300]))
+    ]
+    if seed % 3 == 0:  # few single quotes: the joined path with the quoted ones apart
+        texts = [t.replace("'", "") if k % 7 else t for k, t in enumerate(texts)]
+    if seed % 3 == 1:  # no separator, no single quote: every text in the joined repr
+        texts = [t.replace("'", "").replace("\u2e3b", "") for t in texts]
+    for limit in (80, 60):
+        assert quoted(texts, limit) == [excerpt(t, limit) for t in texts]

@@ -26,11 +26,8 @@ def quoted(texts: list[str], limit: int = 80) -> list[str]:
 
 def _spread(passed: list[bool], texts: list[str]) -> list[str]:
     """``""`` for each passing row and the next of ``texts`` for each failing one."""
-    out = [""] * len(passed)
-    failing = [k for k, ok in enumerate(passed) if not ok]
-    for k, text in zip(failing, texts, strict=True):
-        out[k] = text
-    return out
+    failing = iter(texts)
+    return ["" if ok else next(failing) for ok in passed]
 
 
 class PairFailure:
@@ -61,12 +58,17 @@ class PairFailure:
         return actual, wanted, [e - f for f, e in zip(first, end, strict=True)]
 
     def _failures(self, rows: list[int]) -> list[str]:
+        # one comprehension, no list per step: the texts' reprs are most of the work
         actual, wanted, counts = self._texts(rows)
         if self._contains:
-            return list(map("output does not contain {}".format, quoted(wanted)))
-        texts = list(
-            map("output {} does not match the expected {}".format, quoted(actual), quoted(wanted))
-        )
+            return [
+                f"output does not contain {w if len(w) <= 80 else w[:79] + '…'!r}" for w in wanted
+            ]
+        texts = [
+            f"output {a if len(a) <= 80 else a[:79] + '…'!r} does not match the expected "
+            f"{w if len(w) <= 80 else w[:79] + '…'!r}"
+            for a, w in zip(actual, wanted, strict=True)
+        ]
         if any(n > 1 for n in counts):
             texts = [
                 text + f" (nor {n - 1} other accepted answers)" if n > 1 else text
@@ -80,9 +82,9 @@ class PairFailure:
 
     def many_rows(self, rows: list[int], scores: list[float], passed: list[bool]) -> list[str]:
         """The explanations of ``rows``, with these scores and verdicts, in order."""
-        return _spread(
-            passed, self._failures([r for r, ok in zip(rows, passed, strict=True) if not ok])
-        )
+        failing = [r for r, ok in zip(rows, passed, strict=True) if not ok]
+        texts = self._failures(failing)
+        return texts if len(failing) == len(rows) else _spread(passed, texts)
 
 
 class FixedFailure:

@@ -28,7 +28,8 @@ class ResultColumn:
 
     ``explain(i, score, passed)`` writes row ``i``'s explanation; an explainer with a
     ``many(scores, passed)`` method writes the explanations of many rows in one call (given
-    the rows' scores and verdicts, in order). ``explain=None`` says there is no explainer: a
+    the rows' scores and verdicts, in order), one with ``many_rows(rows, scores, passed)``
+    likewise given the rows' indices too. ``explain=None`` says there is no explainer: a
     row's explanation is read from the row itself (the rows a subclass or :meth:`lazy`
     builds, or the results a column holds). Explanations, once written, are kept.
     """
@@ -104,10 +105,15 @@ class ResultColumn:
         the first time the row is read (for rows with metadata, e.g. composites).
         ``metadata_rows`` yields the rows whose metadata figures such as guardrail decisions
         are read from (default: every row); ``explain(i)``, when given, is
-        ``build(i).explanation`` made without building the row (see :meth:`explanations`), and
+        ``build(i).explanation`` made without building the row (see :meth:`explanations`; an
+        ``explain`` with a ``many_rows(rows)`` method writes many rows' texts in one call), and
         says that a row not marked in ``errored`` carries nothing else a reader of text shows
         (no error, no judge prompt: see :meth:`plain`)."""
-        column = cls(scores, passed, None if explain is None else _RowText(explain))
+        if explain is None:
+            column = cls(scores, passed, None)
+        else:
+            wrap = _RowsText if callable(getattr(explain, "many_rows", None)) else _RowText
+            column = cls(scores, passed, wrap(explain))
         column.errored = np.asarray(errored, dtype=np.bool_)
         column._build = build
         column._metadata_rows = metadata_rows
@@ -168,6 +174,10 @@ class ResultColumn:
         at = np.asarray(rows, dtype=np.int64)
         scores: list[float] = self.scores[at].tolist()
         passed: list[bool] = self.passed[at].tolist()
+        many_rows = getattr(explain, "many_rows", None)
+        if many_rows is not None:
+            texts: list[str] = many_rows(rows, scores, passed)
+            return texts
         many = getattr(explain, "many", None)
         if many is not None:
             found: list[str] = many(scores, passed)
@@ -310,3 +320,14 @@ def place_column(
         yield from extra.values()
 
     return ResultColumn.lazy(scores, passed, errored, build, metadata_rows)
+
+
+class _RowsText(_RowText):
+    """A lazy column's explainer whose text function also writes many rows at once."""
+
+    __slots__ = ()
+
+    def many_rows(self, rows: list[int], scores: list[float], passed: list[bool]) -> list[str]:
+        """The explanations of ``rows``, in order."""
+        found: list[str] = self.text.many_rows(rows)  # type: ignore[attr-defined]
+        return found

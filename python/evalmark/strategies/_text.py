@@ -28,6 +28,7 @@ from evalmark.strategies._text_batch import (
     output_texts,
     pair_verdicts,
 )
+from evalmark.strategies._text_explain import FactsText, FixedFailure, PairFailure
 
 __all__ = ["Contains", "ContainsFacts", "ExactMatch", "KeywordRelevance", "normalize_text"]
 
@@ -59,15 +60,8 @@ class ExactMatch(BatchText):
 
     def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
         options = (self.case, self.punctuation)
-        passed, texts, bad = pair_verdicts(self, samples, outputs, options, contains=False)
-
-        def explain(row: int) -> str:
-            actual, wanted = texts(row)
-            return f"output {excerpt(actual)} does not match the expected {excerpt(wanted[0])}" + (
-                f" (nor {len(wanted) - 1} other accepted answers)" if len(wanted) > 1 else ""
-            )
-
-        return column_of(passed, explain, bad)
+        passed, pairs, bad = pair_verdicts(self, samples, outputs, options, contains=False)
+        return column_of(passed, PairFailure(pairs, contains=False), bad)
 
 
 class Contains(BatchText):
@@ -101,12 +95,8 @@ class Contains(BatchText):
     def _bulk(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> ResultColumn:
         if self.text is None:
             options = (not self.case_sensitive, False)
-            passed, texts, bad = pair_verdicts(self, samples, outputs, options, contains=True)
-
-            def explain(row: int) -> str:
-                return f"output does not contain {excerpt(texts(row)[1][0])}"
-
-            return column_of(passed, explain, bad)
+            passed, pairs, bad = pair_verdicts(self, samples, outputs, options, contains=True)
+            return column_of(passed, PairFailure(pairs, contains=True), bad)
         got, bad = output_texts(self, samples, outputs)
         passed = normalized_hits(
             got,
@@ -116,7 +106,7 @@ class Contains(BatchText):
             contains=True,
         )
         fixed = f"output does not contain {excerpt(self.text)}"
-        return column_of(passed, lambda row: fixed, bad)
+        return column_of(passed, FixedFailure(fixed), bad)
 
 
 class ContainsFacts(BatchText):
@@ -195,10 +185,13 @@ class ContainsFacts(BatchText):
                 return bad[row].explanation
             return _facts_text(facts[row], missing(row))
 
+        bad_texts = {row: result.explanation for row, result in bad.items()}
+        text = FactsText(flat_facts, found, starts, ends, bad_texts, explain)
+
         # the rows' metadata is counts of facts, never a guardrail decision: only error rows
         # are read for figures
         errors = list(bad.values())
-        return ResultColumn.lazy(scores, passed, errored, build, lambda: errors, explain)
+        return ResultColumn.lazy(scores, passed, errored, build, lambda: errors, text)
 
 
 def _facts_text(facts: tuple[str, ...], missing: list[str]) -> str:

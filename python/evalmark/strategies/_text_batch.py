@@ -78,7 +78,7 @@ def row_by_row(strategy: Any, samples: Sequence[Sample], outputs: Sequence[Any])
     return ResultColumn.from_results(results)
 
 
-Rows = tuple[Verdicts, Callable[[int], tuple[str, tuple[str, ...]]], dict[int, EvaluationResult]]
+Rows = tuple[Verdicts, TextPairs, dict[int, EvaluationResult]]
 
 
 def pair_verdicts(
@@ -91,8 +91,8 @@ def pair_verdicts(
     """For each row, whether its normalized output equals (with ``contains``: contains) one of
     its wanted texts normalized (its expected outputs, read as ``evaluate`` reads them, through
     the run's shared :class:`TextPairs`; ``options`` are the normalizer's case and
-    punctuation); a function giving a row's (output, wanted texts); and the error results of
-    the rows that could not be read."""
+    punctuation); those pairs (a row's output and wanted texts, for its explanation); and the
+    error results of the rows that could not be read."""
     pairs = TextPairs.of(samples, outputs, strategy.name)
     bad = {row: EvaluationResult.from_error("strategy", exc) for row, exc in pairs.bad.items()}
     case, punctuation = options
@@ -101,19 +101,10 @@ def pair_verdicts(
     )
     if pairs.single:
         passed = hits
-
-        def texts(row: int) -> tuple[str, tuple[str, ...]]:
-            return pairs.actual[row], (pairs.expected[row],)
-
     else:
         passed = np.zeros(pairs.rows, dtype=np.bool_)
         np.logical_or.at(passed, pairs.owners, hits)
-
-        def texts(row: int) -> tuple[str, tuple[str, ...]]:
-            first, end = np.searchsorted(pairs.owners, [row, row + 1]).tolist()
-            return pairs.actual[first], tuple(pairs.expected[first:end])
-
-    return passed, texts, bad
+    return passed, pairs, bad
 
 
 def output_texts(
@@ -135,14 +126,10 @@ def output_texts(
 
 
 def column_of(
-    passed: Verdicts, explain: Callable[[int], str], bad: dict[int, EvaluationResult]
+    passed: Verdicts, explain: Callable[[int, float, bool], str], bad: dict[int, EvaluationResult]
 ) -> ResultColumn:
-    """Score 1 and no explanation for a passing row, score 0 and ``explain(row)`` for a failing
-    one; ``bad`` rows are their error results."""
+    """Score 1 for a passing row and 0 for a failing one, explained by ``explain`` (a column's
+    explainer: no text for a passing row); ``bad`` rows are their error results."""
     if bad:
         passed[list(bad)] = False
-
-    def explanation(row: int, score: float, ok: bool) -> str:
-        return "" if ok else explain(row)
-
-    return ResultColumn(passed.astype(np.float64), passed, explanation, bad)
+    return ResultColumn(passed.astype(np.float64), passed, explain, bad)

@@ -4,7 +4,7 @@ timestamps (counted words and gate conditions: :mod:`evalmark.report._wording`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from itertools import repeat
 
@@ -49,10 +49,55 @@ def html_text(value: object) -> str:
 def html_texts(values: Sequence[object]) -> list[str]:
     """``[html_text(v) for v in values]``, escaped in one pass over the joined texts."""
     texts = [v if type(v) is str else str(v) for v in values]
-    joined = _JOIN.join(texts)
-    if not texts or joined.count(_JOIN) != len(texts) - 1:
-        return list(map(html_text, texts))
-    return html_text(joined).split(_JOIN)
+    return _by_width(texts, _html_joined) or list(map(html_text, texts))
+
+
+def _html_joined(texts: list[str], sep: str) -> list[str] | None:
+    joined = sep.join(texts)
+    if joined.count(sep) != len(texts) - 1:
+        return None
+    return html_text(joined).split(sep)
+
+
+# Separators for ASCII texts, which no rule here changes (printable, not whitespace, nothing
+# escaped): ASCII texts joined by one stay one byte a character, so each pass over them is a
+# quarter of a pass over the same texts joined with others that need four.
+_ASCII_JOINS = "`^~#@"
+# Below this many texts of a kind, the texts go in one joined run.
+_APART = 64
+
+
+def _by_width(
+    texts: list[str], run: Callable[[list[str], str], list[str] | None]
+) -> list[str] | None:
+    """``run(texts, sep)``: the texts joined by ``sep`` and treated in passes over the joined
+    text, the ASCII texts and the others apart when both are many. None when no separator
+    fits (a text holds each)."""
+    if not texts:
+        return []
+    flags = list(map(str.isascii, texts))
+    plain = sum(flags)
+    if plain == len(texts):
+        return _ascii_run(texts, run)
+    if plain < _APART or len(texts) - plain < _APART:
+        return run(texts, _JOIN)
+    other = run([t for t, a in zip(texts, flags, strict=True) if not a], _JOIN)
+    simple = _ascii_run([t for t, a in zip(texts, flags, strict=True) if a], run)
+    if other is None or simple is None:
+        return run(texts, _JOIN)
+    rest, first = iter(other), iter(simple)
+    return [next(first) if a else next(rest) for a in flags]
+
+
+def _ascii_run(
+    texts: list[str], run: Callable[[list[str], str], list[str] | None]
+) -> list[str] | None:
+    """``run`` over ASCII texts, with the first ASCII separator none of them holds."""
+    for sep in _ASCII_JOINS:
+        found = run(texts, sep)
+        if found is not None:
+            return found
+    return run(texts, _JOIN)
 
 
 def cell(text: object, limit: int = 300) -> str:
@@ -72,24 +117,29 @@ def _table_safe(value: str) -> str:
 def cells(texts: Sequence[object], limit: int = 300) -> list[str]:
     """``[cell(t, limit) for t in texts]``, made in a few passes over the joined texts."""
     values = [t if type(t) is str else str(t) for t in texts]
-    joined = _JOIN.join(values)
-    if not values or joined.count(_JOIN) != len(values) - 1:
-        return [cell(t, limit) for t in values]
+    found = _by_width(values, lambda part, sep: _cells_joined(part, limit, sep))
+    return [cell(t, limit) for t in values] if found is None else found
+
+
+def _cells_joined(values: list[str], limit: int, sep: str) -> list[str] | None:
+    joined = sep.join(values)
+    if joined.count(sep) != len(values) - 1:
+        return None
     printable = joined.isprintable()  # printable: no control, no whitespace but spaces
     if "  " in joined or not printable:
         joined = _SPACE_RUNS.sub(" ", joined)  # each run one space, then a text's ends trimmed:
-        joined = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN)
+        joined = joined.replace(" " + sep, sep).replace(sep + " ", sep)
     elif any(map(str.startswith, values, _SPACES)) or any(map(str.endswith, values, _SPACES)):
-        joined = joined.replace(" " + _JOIN, _JOIN).replace(_JOIN + " ", _JOIN)
+        joined = joined.replace(" " + sep, sep).replace(sep + " ", sep)
     joined = joined.strip()
     if not printable:
         joined = visible(joined)
     if max(map(len, values)) > limit:  # no text grows: only then can a cut be due
-        parts = joined.split(_JOIN)
+        parts = joined.split(sep)
         if max(map(len, parts)) > limit:
             parts = [v if len(v) <= limit else v[: limit - 1] + "…" for v in parts]
-            joined = _JOIN.join(parts)
-    return _table_safe(joined).split(_JOIN)
+            joined = sep.join(parts)
+    return _table_safe(joined).split(sep)
 
 
 def percent(value: float | None) -> str:

@@ -16,9 +16,9 @@ use rustc_hash::FxHashMap;
 
 use super::halt::Context;
 use super::key_table::KeyTable;
-use super::ngrams::TokenIds;
+use super::ngrams::{TokenIds, ABSENT};
 use super::text::{decode_into, for_each_py_token, is_ascii_py_space, TokenKey};
-use super::tokens::packed::packed_key;
+use super::tokens::packed::{packed_at, packed_key};
 use crate::errors::EvalResult;
 
 /// Reusable buffers: the token table, code points, token ids, packed n-grams of a row and the
@@ -34,25 +34,70 @@ pub struct Scratch {
     ref_grams: Vec<u64>,
 }
 
+/// Call `each(start, end)` for every whitespace token `text[start..end]` of an ASCII text.
+#[inline(always)]
+fn each_ascii_token(text: &[u8], mut each: impl FnMut(usize, usize)) {
+    let (mut i, len) = (0, text.len());
+    loop {
+        while i < len && is_ascii_py_space(text[i]) {
+            i += 1;
+        }
+        if i == len {
+            return;
+        }
+        let start = i;
+        while i < len && !is_ascii_py_space(text[i]) {
+            i += 1;
+        }
+        each(start, i);
+    }
+}
+
+/// The packed key of the ASCII token `text[start..end]` (at most 15 bytes): two 8-byte loads
+/// when 16 bytes follow `start`, else a copy.
+#[inline(always)]
+fn packed_in(text: &[u8], start: usize, end: usize) -> u128 {
+    if start + 16 <= text.len() {
+        packed_at(text, start, end)
+    } else {
+        packed_key(&text[start..end])
+    }
+}
+
 /// Append the ids of `text`'s whitespace tokens to `out`, interning new tokens in `ids`.
 pub(crate) fn token_ids(text: &[u8], ids: &mut TokenIds, cps: &mut Vec<u32>, out: &mut Vec<u32>) {
     out.clear();
     if text.is_ascii() {
-        for tok in text
-            .split(|&b| is_ascii_py_space(b))
-            .filter(|t| !t.is_empty())
-        {
-            out.push(if tok.len() <= 15 {
-                ids.intern_packed(packed_key(tok))
+        each_ascii_token(text, |start, end| {
+            out.push(if end - start <= 15 {
+                ids.intern_packed(packed_in(text, start, end))
             } else {
-                ids.intern(TokenKey::of_ascii(tok))
+                ids.intern(TokenKey::of_ascii(&text[start..end]))
             });
-        }
+        });
         return;
     }
     cps.clear();
     decode_into(text, cps);
     for_each_py_token(cps, |tok| out.push(ids.intern(TokenKey::of(tok))));
+}
+
+/// Append the ids of `text`'s whitespace tokens to `out`, [`ABSENT`] for a token `ids` lacks.
+fn token_lookups(text: &[u8], ids: &TokenIds, cps: &mut Vec<u32>, out: &mut Vec<u32>) {
+    out.clear();
+    if text.is_ascii() {
+        each_ascii_token(text, |start, end| {
+            out.push(if end - start <= 15 {
+                ids.get_packed(packed_in(text, start, end))
+            } else {
+                ids.get(&TokenKey::of_ascii(&text[start..end]))
+            });
+        });
+        return;
+    }
+    cps.clear();
+    decode_into(text, cps);
+    for_each_py_token(cps, |tok| out.push(ids.get(&TokenKey::of(tok))));
 }
 
 /// N-grams of up to [`PACKED_ORDER`] tokens over fewer than 2^15 distinct tokens pack into one
@@ -126,10 +171,24 @@ fn keep(best: &mut Option<(u64, u64)>, tp: u64, n_all: u64) {
     }
 }
 
-/// `(tp, n_all)` against one reference, its tokens numbered first: the reference's n-grams are
-/// counted into the table and the hypothesis' taken out of it, except those holding a token the
-/// reference lacks (one it did not number), which cannot match. `None` when the tokens are too
-/// many to pack.
+/// The bits of the last `n` (at most [`PACKED_ORDER`]) tokens of a packed key.
+#[inline(always)]
+const fn last_tokens(n: usize) -> u64 {
+    (1u64 << (15 * n)) - 1
+}
+
+/// How many n-grams of orders `min_len..=max_len` a text of `tokens` tokens has.
+fn gram_total(tokens: usize, min_len: usize, max_len: usize) -> usize {
+    (min_len..=max_len.min(tokens))
+        .map(|n| tokens + 1 - n)
+        .sum()
+}
+
+/// `(tp, n_all)` against one reference: the reference's tokens are numbered and its n-grams
+/// counted into the table in one pass (each end token extends a rolling packed key); then the
+/// hypothesis' tokens are looked up and its n-grams taken out of the table, except those
+/// holding a token the reference lacks, which cannot match. `None` when the reference has too
+/// many distinct tokens to pack.
 fn one_reference(
     reference: &[u8],
     hyp: &[u8],
@@ -144,36 +203,37 @@ fn one_reference(
         cps,
         hyp: hyp_ids,
         reference: ref_ids,
-        ref_grams,
         ..
     } = s;
     ids.clear();
     token_ids(reference, ids, cps, ref_ids);
-    let known = ids.len() as u32;
-    token_ids(hyp, ids, cps, hyp_ids);
     if ids.len() > PACKED_IDS {
         return Ok(None);
     }
+    token_lookups(hyp, ids, cps, hyp_ids);
     stop.check()?;
-    packed_grams(ref_ids, min_len, max_len, ref_grams);
-    grams.reset(ref_grams.len(), stop)?;
-    for &gram in ref_grams.iter() {
-        grams.entry(gram).0.count += 1;
+    let ref_total = gram_total(ref_ids.len(), min_len, max_len);
+    grams.reset(ref_total, stop)?;
+    let mut key = 0u64;
+    for (end, &id) in ref_ids.iter().enumerate() {
+        key = (key << 15) | (id as u64 + 1);
+        for n in min_len..=max_len.min(end + 1) {
+            grams.entry(key & last_tokens(n)).0.count += 1;
+        }
     }
-    let (mut tp, mut hyp_total) = (0u64, 0u64);
-    for n in min_len..=max_len.min(hyp_ids.len()) {
-        hyp_total += (hyp_ids.len() + 1 - n) as u64;
-        // `known_run`: how many tokens up to this one the reference has, in a row
-        let mut known_run = 0;
-        for (end, &id) in hyp_ids.iter().enumerate() {
-            known_run = if id < known { known_run + 1 } else { 0 };
-            if known_run < n {
-                continue;
-            }
-            let gram = hyp_ids[end + 1 - n..=end]
-                .iter()
-                .fold(0u64, |key, &id| (key << 15) | (id as u64 + 1));
-            if let Some(c) = grams.get_mut(gram) {
+    // `run`: how many tokens up to this one the reference has, in a row; the key's older
+    // fields are never read, as no order exceeds the run.
+    let (mut tp, mut run) = (0u64, 0usize);
+    key = 0;
+    for &id in hyp_ids.iter() {
+        if id == ABSENT {
+            run = 0;
+            continue;
+        }
+        run += 1;
+        key = (key << 15) | (id as u64 + 1);
+        for n in min_len..=max_len.min(run) {
+            if let Some(c) = grams.get_mut(key & last_tokens(n)) {
                 if c.count > 0 {
                     c.count -= 1;
                     tp += 1;
@@ -181,7 +241,8 @@ fn one_reference(
             }
         }
     }
-    let n_all = hyp_total.max(ref_grams.len() as u64);
+    let hyp_total = gram_total(hyp_ids.len(), min_len, max_len);
+    let n_all = hyp_total.max(ref_total) as u64;
     Ok(Some(if n_all == 0 { (0, 0) } else { (tp, n_all) }))
 }
 

@@ -14,18 +14,20 @@
 
 use rustc_hash::FxHashMap;
 
-use super::halt::Context;
+use super::halt::{Context, Run};
 use super::key_table::KeyTable;
 use super::ngrams::{TokenIds, ABSENT};
-use super::text::{decode_into, for_each_py_token, is_ascii_py_space, TokenKey};
-use super::tokens::packed::{packed_at, packed_key};
+use super::text::{decode_into, for_each_py_token, TokenKey};
+use super::tokens::masks::{Masks, Scheme};
+use super::tokens::packed::packed_at;
 use crate::errors::EvalResult;
 
-/// Reusable buffers: the token table, code points, token ids, packed n-grams of a row and the
-/// hypothesis' n-gram counts.
+/// Reusable buffers: the token table, the masks of a text, code points, token ids, packed
+/// n-grams of a row and the hypothesis' n-gram counts.
 #[derive(Default)]
 pub struct Scratch {
     ids: TokenIds,
+    masks: Masks,
     grams: KeyTable<u64, GramCount>,
     cps: Vec<u32>,
     hyp: Vec<u32>,
@@ -34,70 +36,76 @@ pub struct Scratch {
     ref_grams: Vec<u64>,
 }
 
-/// Call `each(start, end)` for every whitespace token `text[start..end]` of an ASCII text.
+/// Call `each(key)` for every whitespace token of `text` when it is ASCII, read off the masks
+/// of [`Masks`] (no branch per byte); `false`, with nothing called, when it is not.
 #[inline(always)]
-fn each_ascii_token(text: &[u8], mut each: impl FnMut(usize, usize)) {
-    let (mut i, len) = (0, text.len());
-    loop {
-        while i < len && is_ascii_py_space(text[i]) {
-            i += 1;
-        }
-        if i == len {
-            return;
-        }
-        let start = i;
-        while i < len && !is_ascii_py_space(text[i]) {
-            i += 1;
-        }
-        each(start, i);
+fn each_ascii_token(
+    text: &[u8],
+    masks: &mut Masks,
+    stop: &Context,
+    mut each: impl FnMut(TokenKey),
+) -> Run<bool> {
+    masks.fill(text, Scheme::Whitespace, stop)?;
+    if masks.closer[..masks.words].iter().any(|&w| w != 0) {
+        return Ok(false);
     }
-}
-
-/// The packed key of the ASCII token `text[start..end]` (at most 15 bytes): two 8-byte loads
-/// when 16 bytes follow `start`, else a copy.
-#[inline(always)]
-fn packed_in(text: &[u8], start: usize, end: usize) -> u128 {
-    if start + 16 <= text.len() {
-        packed_at(text, start, end)
-    } else {
-        packed_key(&text[start..end])
-    }
+    let Masks { text: padded, .. } = &*masks;
+    masks.for_each_run(stop, |start, end| {
+        each(if end - start <= 15 {
+            TokenKey::Packed(packed_at(padded, start, end))
+        } else {
+            TokenKey::of_ascii(&padded[start..end])
+        })
+    })?;
+    Ok(true)
 }
 
 /// Append the ids of `text`'s whitespace tokens to `out`, interning new tokens in `ids`.
-pub(crate) fn token_ids(text: &[u8], ids: &mut TokenIds, cps: &mut Vec<u32>, out: &mut Vec<u32>) {
+fn token_ids(
+    text: &[u8],
+    ids: &mut TokenIds,
+    masks: &mut Masks,
+    cps: &mut Vec<u32>,
+    out: &mut Vec<u32>,
+    stop: &Context,
+) -> Run<()> {
     out.clear();
-    if text.is_ascii() {
-        each_ascii_token(text, |start, end| {
-            out.push(if end - start <= 15 {
-                ids.intern_packed(packed_in(text, start, end))
-            } else {
-                ids.intern(TokenKey::of_ascii(&text[start..end]))
-            });
-        });
-        return;
+    let ascii = each_ascii_token(text, masks, stop, |key| {
+        out.push(match key {
+            TokenKey::Packed(k) => ids.intern_packed(k),
+            long => ids.intern(long),
+        })
+    })?;
+    if !ascii {
+        cps.clear();
+        decode_into(text, cps);
+        for_each_py_token(cps, |tok| out.push(ids.intern(TokenKey::of(tok))));
     }
-    cps.clear();
-    decode_into(text, cps);
-    for_each_py_token(cps, |tok| out.push(ids.intern(TokenKey::of(tok))));
+    Ok(())
 }
 
 /// Append the ids of `text`'s whitespace tokens to `out`, [`ABSENT`] for a token `ids` lacks.
-fn token_lookups(text: &[u8], ids: &TokenIds, cps: &mut Vec<u32>, out: &mut Vec<u32>) {
+fn token_lookups(
+    text: &[u8],
+    ids: &TokenIds,
+    masks: &mut Masks,
+    cps: &mut Vec<u32>,
+    out: &mut Vec<u32>,
+    stop: &Context,
+) -> Run<()> {
     out.clear();
-    if text.is_ascii() {
-        each_ascii_token(text, |start, end| {
-            out.push(if end - start <= 15 {
-                ids.get_packed(packed_in(text, start, end))
-            } else {
-                ids.get(&TokenKey::of_ascii(&text[start..end]))
-            });
-        });
-        return;
+    let ascii = each_ascii_token(text, masks, stop, |key| {
+        out.push(match key {
+            TokenKey::Packed(k) => ids.get_packed(k),
+            long => ids.get(&long),
+        })
+    })?;
+    if !ascii {
+        cps.clear();
+        decode_into(text, cps);
+        for_each_py_token(cps, |tok| out.push(ids.get(&TokenKey::of(tok))));
     }
-    cps.clear();
-    decode_into(text, cps);
-    for_each_py_token(cps, |tok| out.push(ids.get(&TokenKey::of(tok))));
+    Ok(())
 }
 
 /// N-grams of up to [`PACKED_ORDER`] tokens over fewer than 2^15 distinct tokens pack into one
@@ -203,14 +211,15 @@ fn one_reference(
         cps,
         hyp: hyp_ids,
         reference: ref_ids,
+        masks,
         ..
     } = s;
     ids.clear();
-    token_ids(reference, ids, cps, ref_ids);
+    token_ids(reference, ids, masks, cps, ref_ids, stop)?;
     if ids.len() > PACKED_IDS {
         return Ok(None);
     }
-    token_lookups(hyp, ids, cps, hyp_ids);
+    token_lookups(hyp, ids, masks, cps, hyp_ids, stop)?;
     stop.check()?;
     let ref_total = gram_total(ref_ids.len(), min_len, max_len);
     grams.reset(ref_total, stop)?;
@@ -222,22 +231,29 @@ fn one_reference(
         }
     }
     // `run`: how many tokens up to this one the reference has, in a row; the key's older
-    // fields are never read, as no order exceeds the run.
-    let (mut tp, mut run) = (0u64, 0usize);
+    // fields are never read, as no order exceeds the run. An n-gram the reference lacks is
+    // the suffix of every longer one ending on the same token and the prefix of the next
+    // (n+1)-gram, so the orders stop at the first one missing (`found`: the last order found
+    // on the previous token, `min_len - 1` for none) and reach at most one past it.
+    let (mut tp, mut run, mut found) = (0u64, 0usize, min_len - 1);
     key = 0;
     for &id in hyp_ids.iter() {
         if id == ABSENT {
-            run = 0;
+            (run, found) = (0, min_len - 1);
             continue;
         }
         run += 1;
         key = (key << 15) | (id as u64 + 1);
-        for n in min_len..=max_len.min(run) {
-            if let Some(c) = grams.get_mut(key & last_tokens(n)) {
-                if c.count > 0 {
-                    c.count -= 1;
-                    tp += 1;
-                }
+        let top = max_len.min(run).min(found + 1);
+        found = min_len - 1;
+        for n in min_len..=top {
+            let Some(c) = grams.get_mut(key & last_tokens(n)) else {
+                break;
+            };
+            found = n;
+            if c.count > 0 {
+                c.count -= 1;
+                tp += 1;
             }
         }
     }
@@ -270,15 +286,16 @@ pub fn statistics(
         reference,
         hyp_grams,
         ref_grams,
+        masks,
     } = s;
     ids.clear();
-    token_ids(hyp, ids, cps, hyp_ids);
+    token_ids(hyp, ids, masks, cps, hyp_ids, stop)?;
     let mut best: Option<(u64, u64)> = None;
     let mut hyp_packed = false;
     let mut hyp_counts: Option<(FxHashMap<&[u32], u64>, u64)> = None;
     for (number, text) in (1u32..).zip(refs) {
         stop.check()?;
-        token_ids(text, ids, cps, reference);
+        token_ids(text, ids, masks, cps, reference, stop)?;
         if max_len <= PACKED_ORDER && ids.len() <= PACKED_IDS {
             if !hyp_packed {
                 packed_grams(hyp_ids, min_len, max_len, hyp_grams);
@@ -355,7 +372,19 @@ mod tests {
     #[test]
     fn one_reference_scores_as_the_general_path() {
         // The general path runs for a reference given twice (the first of equals is kept).
-        const POOL: [&str; 9] = ["a", "b", "c", "d", "the", "é", "東京", " ", "  "];
+        const POOL: [&str; 11] = [
+            "a",
+            "b",
+            "c",
+            "d",
+            "the",
+            "é",
+            "東京",
+            " ",
+            "  ",
+            "fifteen-letters",
+            "a-token-of-twenty-b",
+        ];
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut text = || {
             let mut t = String::new();

@@ -342,6 +342,7 @@ pub fn gleu(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::text::is_ascii_py_space;
 
     fn score(refs: &[&str], hyp: &str) -> f64 {
         let refs: Vec<&[u8]> = refs.iter().map(|r| r.as_bytes()).collect();
@@ -367,6 +368,58 @@ mod tests {
     fn counts_every_order() {
         // hyp "a b": a, b, ab (3); ref "a b c": a, b, c, ab, bc, abc (6); overlap 3.
         assert_eq!(score(&["a b c"], "a b"), 0.5);
+    }
+
+    #[test]
+    fn ascii_tokens_off_the_masks_are_python_split_tokens() {
+        // Every ASCII separator of `str.split()`, bytes that are not ones (0x1B, 0x7F), tokens
+        // of 15 and 16 bytes, and texts longer than one 64-byte mask word.
+        const POOL: [&str; 12] = [
+            "a",
+            "bc",
+            "\t",
+            "\n\x0b\x0c\r",
+            "\x1c\x1d\x1e\x1f",
+            " ",
+            "\x1b",
+            "\x7f",
+            "fifteen-letters",
+            "sixteen-letters!",
+            "x",
+            "a-token-of-twenty-b",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let (mut ids, mut want_ids) = (TokenIds::default(), TokenIds::default());
+        let (mut masks, mut cps, stop) = (Masks::default(), Vec::new(), Context::new());
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        for _ in 0..5_000 {
+            let mut text = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            for k in 0..state % 60 {
+                let pick = (state >> (k % 40)).wrapping_mul(k + 1) % POOL.len() as u64;
+                text.push_str(POOL[pick as usize]);
+            }
+            (ids.clear(), want_ids.clear());
+            token_ids(
+                text.as_bytes(),
+                &mut ids,
+                &mut masks,
+                &mut cps,
+                &mut got,
+                &stop,
+            )
+            .unwrap();
+            want.clear();
+            for tok in text.split(|c: char| c.is_ascii() && is_ascii_py_space(c as u8)) {
+                if !tok.is_empty() {
+                    want.push(want_ids.intern(TokenKey::of_ascii(tok.as_bytes())));
+                }
+            }
+            assert_eq!(got, want, "{text:?}");
+            assert_eq!(ids.len(), want_ids.len());
+        }
     }
 
     #[test]

@@ -7,15 +7,15 @@
 
 use std::num::NonZeroUsize;
 
-use super::halt::{Context, Run};
+use super::halt::{Context, Run, CHECK_EVERY};
 use super::key_table::{KeyIds, KeyTable, ABSENT};
 use super::ngrams::{clipped_matches, count_into, NgramIds, TokenIds};
+use super::rouge_l::packed_tokens;
 use super::rouge_tokens::{
     fmeasure, token_keys_polling, RougeScore, Stemmer, TokenScratch, Tokenizer,
 };
 use super::text::TokenKey;
-use super::tokens::masks::{Masks, Scheme};
-use super::tokens::packed::packed_at;
+use super::tokens::masks::Masks;
 
 /// Reusable buffers so a batch allocates once per thread, not once per pair.
 #[derive(Default)]
@@ -37,49 +37,23 @@ pub struct Scratch {
     packed: Packed,
 }
 
-/// The fast path's buffers: the texts' masks, the expected text's token ids and the counts of
-/// its unigrams or bigrams.
+/// The fast path's buffers: the texts' masks and packed tokens, the expected text's token ids
+/// and the counts of its unigrams or bigrams.
 #[derive(Default)]
 struct Packed {
     masks: Masks,
+    keys_e: Vec<u128>,
+    keys_a: Vec<u128>,
     ids: KeyIds<u128>,
     unigrams: KeyTable<u128, u32>,
     bigrams: KeyTable<u64, u32>,
 }
 
-/// Classify `text` into `masks` for rouge-score's tokens: an upper bound on its tokens, or
-/// `None` when the text needs the general path (it may hold U+0130 or U+212A).
-fn classify(text: &[u8], masks: &mut Masks, stop: &Context) -> Run<Option<usize>> {
-    masks.fill(text, Scheme::Rouge, stop)?;
-    if masks.closer[..masks.words].iter().any(|&w| w != 0) {
-        return Ok(None);
-    }
-    Ok(Some(masks.token_bound()))
-}
-
-/// Call `each(key)` for the packed key of every token of the text classified in `masks`, in
-/// order; the number of tokens, or `None` (after calls for the shorter ones) when a token is
-/// longer than 15 bytes and the text needs the general path.
-#[inline(always)]
-fn each_packed(masks: &Masks, stop: &Context, mut each: impl FnMut(u128)) -> Run<Option<usize>> {
-    let (mut count, mut short) = (0usize, true);
-    masks.for_each_run(stop, |start, end| {
-        if end - start > 15 {
-            short = false;
-        } else {
-            count += 1;
-            each(packed_at(&masks.text, start, end));
-        }
-    })?;
-    Ok(short.then_some(count))
-}
-
 /// The clipped overlap of ROUGE-1 or ROUGE-2 under the default tokenizer, unstemmed, read
-/// straight off the masks of the two texts with no vector of their tokens: expected's n-grams
-/// are counted into a table as its tokens are read (unigrams by their key; bigrams by the
-/// pair of their tokens' ids, expected's tokens numbered in order of first appearance), then
-/// actual's taken out of it, each match once. `None` when a text needs the general path (see
-/// [`packed_tokens`](super::rouge_l::packed_tokens)).
+/// straight off the packed tokens of the two texts: expected's n-grams are counted into a
+/// table (unigrams by their key; bigrams by the pair of their tokens' ids, expected's tokens
+/// numbered in order of first appearance) and actual's taken out of it, each match once.
+/// `None` when a text needs the general path (see [`packed_tokens`]).
 fn packed_hits(
     expected: &[u8],
     actual: &[u8],
@@ -87,68 +61,68 @@ fn packed_hits(
     p: &mut Packed,
     stop: &Context,
 ) -> Run<Option<(usize, usize, usize)>> {
-    let Packed {
-        masks,
-        ids,
-        unigrams,
-        bigrams,
-    } = p;
-    let Some(bound) = classify(expected, masks, stop)? else {
+    if !packed_tokens(expected, &mut p.masks, &mut p.keys_e, stop)?
+        || !packed_tokens(actual, &mut p.masks, &mut p.keys_a, stop)?
+    {
         return Ok(None);
-    };
+    }
+    let (e, a) = (&p.keys_e, &p.keys_a);
     let mut hits = 0usize;
     if n == 1 {
-        unigrams.reset(bound, stop)?;
-        let Some(len_e) = each_packed(masks, stop, |k| *unigrams.entry(k).0 += 1)? else {
-            return Ok(None);
-        };
-        if classify(actual, masks, stop)?.is_none() {
-            return Ok(None);
+        let table = &mut p.unigrams;
+        table.reset(e.len(), stop)?;
+        for chunk in e.chunks(CHECK_EVERY) {
+            stop.check()?;
+            chunk.iter().for_each(|&k| *table.entry(k).0 += 1);
         }
-        let len_a = each_packed(masks, stop, |k| {
-            if let Some(count) = unigrams.get_mut(k) {
-                if *count > 0 {
-                    *count -= 1;
-                    hits += 1;
-                }
-            }
-        })?;
-        return Ok(len_a.map(|len_a| (hits, len_e, len_a)));
-    }
-    // A bigram is the ids of its two tokens in one u64; an actual token that expected does not
-    // have is ABSENT, and no expected bigram holds ABSENT.
-    ids.reset(bound, stop)?;
-    bigrams.reset(bound, stop)?;
-    let pair = |x: u32, y: u32| u64::from(x) << 32 | u64::from(y);
-    let mut before = ABSENT;
-    let Some(len_e) = each_packed(masks, stop, |k| {
-        let next = ids.len() as u32;
-        let id = ids.intern_with(k, || next);
-        if before != ABSENT {
-            *bigrams.entry(pair(before, id)).0 += 1;
-        }
-        before = id;
-    })?
-    else {
-        return Ok(None);
-    };
-    if classify(actual, masks, stop)?.is_none() {
-        return Ok(None);
-    }
-    before = ABSENT;
-    let len_a = each_packed(masks, stop, |k| {
-        let id = ids.id(k);
-        if before != ABSENT && id != ABSENT {
-            if let Some(count) = bigrams.get_mut(pair(before, id)) {
-                if *count > 0 {
-                    *count -= 1;
-                    hits += 1;
+        for chunk in a.chunks(CHECK_EVERY) {
+            stop.check()?;
+            for &k in chunk {
+                if let Some(count) = table.get_mut(k) {
+                    if *count > 0 {
+                        *count -= 1;
+                        hits += 1;
+                    }
                 }
             }
         }
-        before = id;
-    })?;
-    Ok(len_a.map(|len_a| (hits, len_e, len_a)))
+    } else {
+        // A bigram is the ids of its two tokens in one u64; an actual token that expected does
+        // not have is ABSENT, and no expected bigram holds ABSENT.
+        let (ids, table) = (&mut p.ids, &mut p.bigrams);
+        ids.reset(e.len(), stop)?;
+        table.reset(e.len(), stop)?;
+        let pair = |x: u32, y: u32| u64::from(x) << 32 | u64::from(y);
+        let mut before = ABSENT;
+        for chunk in e.chunks(CHECK_EVERY) {
+            stop.check()?;
+            for &k in chunk {
+                let next = ids.len() as u32;
+                let id = ids.intern_with(k, || next);
+                if before != ABSENT {
+                    *table.entry(pair(before, id)).0 += 1;
+                }
+                before = id;
+            }
+        }
+        before = ABSENT;
+        for chunk in a.chunks(CHECK_EVERY) {
+            stop.check()?;
+            for &k in chunk {
+                let id = ids.id(k);
+                if before != ABSENT && id != ABSENT {
+                    if let Some(count) = table.get_mut(pair(before, id)) {
+                        if *count > 0 {
+                            *count -= 1;
+                            hits += 1;
+                        }
+                    }
+                }
+                before = id;
+            }
+        }
+    }
+    Ok(Some((hits, e.len(), a.len())))
 }
 
 /// `n` as the kernel takes it (a count option is at least 1; 0 would mean 1).

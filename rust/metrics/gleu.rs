@@ -401,7 +401,8 @@ mod tests {
                 let pick = (state >> (k % 40)).wrapping_mul(k + 1) % POOL.len() as u64;
                 text.push_str(POOL[pick as usize]);
             }
-            (ids.clear(), want_ids.clear());
+            ids.clear();
+            want_ids.clear();
             token_ids(
                 text.as_bytes(),
                 &mut ids,

@@ -14,18 +14,20 @@
 
 use rustc_hash::FxHashMap;
 
-use super::halt::Context;
+use super::halt::{Context, Run};
 use super::key_table::KeyTable;
-use super::ngrams::TokenIds;
-use super::text::{decode_into, for_each_py_token, is_ascii_py_space, TokenKey};
-use super::tokens::packed::packed_key;
+use super::ngrams::{TokenIds, ABSENT};
+use super::text::{decode_into, for_each_py_token, TokenKey};
+use super::tokens::masks::{Masks, Scheme};
+use super::tokens::packed::packed_at;
 use crate::errors::EvalResult;
 
-/// Reusable buffers: the token table, code points, token ids, packed n-grams of a row and the
-/// hypothesis' n-gram counts.
+/// Reusable buffers: the token table, the masks of a text, code points, token ids, packed
+/// n-grams of a row and the hypothesis' n-gram counts.
 #[derive(Default)]
 pub struct Scratch {
     ids: TokenIds,
+    masks: Masks,
     grams: KeyTable<u64, GramCount>,
     cps: Vec<u32>,
     hyp: Vec<u32>,
@@ -34,25 +36,76 @@ pub struct Scratch {
     ref_grams: Vec<u64>,
 }
 
-/// Append the ids of `text`'s whitespace tokens to `out`, interning new tokens in `ids`.
-pub(crate) fn token_ids(text: &[u8], ids: &mut TokenIds, cps: &mut Vec<u32>, out: &mut Vec<u32>) {
-    out.clear();
-    if text.is_ascii() {
-        for tok in text
-            .split(|&b| is_ascii_py_space(b))
-            .filter(|t| !t.is_empty())
-        {
-            out.push(if tok.len() <= 15 {
-                ids.intern_packed(packed_key(tok))
-            } else {
-                ids.intern(TokenKey::of_ascii(tok))
-            });
-        }
-        return;
+/// Call `each(key)` for every whitespace token of `text` when it is ASCII, read off the masks
+/// of [`Masks`] (no branch per byte); `false`, with nothing called, when it is not.
+#[inline(always)]
+fn each_ascii_token(
+    text: &[u8],
+    masks: &mut Masks,
+    stop: &Context,
+    mut each: impl FnMut(TokenKey),
+) -> Run<bool> {
+    masks.fill(text, Scheme::Whitespace, stop)?;
+    if masks.closer[..masks.words].iter().any(|&w| w != 0) {
+        return Ok(false);
     }
-    cps.clear();
-    decode_into(text, cps);
-    for_each_py_token(cps, |tok| out.push(ids.intern(TokenKey::of(tok))));
+    let Masks { text: padded, .. } = &*masks;
+    masks.for_each_run(stop, |start, end| {
+        each(if end - start <= 15 {
+            TokenKey::Packed(packed_at(padded, start, end))
+        } else {
+            TokenKey::of_ascii(&padded[start..end])
+        })
+    })?;
+    Ok(true)
+}
+
+/// Append the ids of `text`'s whitespace tokens to `out`, interning new tokens in `ids`.
+fn token_ids(
+    text: &[u8],
+    ids: &mut TokenIds,
+    masks: &mut Masks,
+    cps: &mut Vec<u32>,
+    out: &mut Vec<u32>,
+    stop: &Context,
+) -> Run<()> {
+    out.clear();
+    let ascii = each_ascii_token(text, masks, stop, |key| {
+        out.push(match key {
+            TokenKey::Packed(k) => ids.intern_packed(k),
+            long => ids.intern(long),
+        })
+    })?;
+    if !ascii {
+        cps.clear();
+        decode_into(text, cps);
+        for_each_py_token(cps, |tok| out.push(ids.intern(TokenKey::of(tok))));
+    }
+    Ok(())
+}
+
+/// Append the ids of `text`'s whitespace tokens to `out`, [`ABSENT`] for a token `ids` lacks.
+fn token_lookups(
+    text: &[u8],
+    ids: &TokenIds,
+    masks: &mut Masks,
+    cps: &mut Vec<u32>,
+    out: &mut Vec<u32>,
+    stop: &Context,
+) -> Run<()> {
+    out.clear();
+    let ascii = each_ascii_token(text, masks, stop, |key| {
+        out.push(match key {
+            TokenKey::Packed(k) => ids.get_packed(k),
+            long => ids.get(&long),
+        })
+    })?;
+    if !ascii {
+        cps.clear();
+        decode_into(text, cps);
+        for_each_py_token(cps, |tok| out.push(ids.get(&TokenKey::of(tok))));
+    }
+    Ok(())
 }
 
 /// N-grams of up to [`PACKED_ORDER`] tokens over fewer than 2^15 distinct tokens pack into one
@@ -126,10 +179,24 @@ fn keep(best: &mut Option<(u64, u64)>, tp: u64, n_all: u64) {
     }
 }
 
-/// `(tp, n_all)` against one reference, its tokens numbered first: the reference's n-grams are
-/// counted into the table and the hypothesis' taken out of it, except those holding a token the
-/// reference lacks (one it did not number), which cannot match. `None` when the tokens are too
-/// many to pack.
+/// The bits of the last `n` (at most [`PACKED_ORDER`]) tokens of a packed key.
+#[inline(always)]
+const fn last_tokens(n: usize) -> u64 {
+    (1u64 << (15 * n)) - 1
+}
+
+/// How many n-grams of orders `min_len..=max_len` a text of `tokens` tokens has.
+fn gram_total(tokens: usize, min_len: usize, max_len: usize) -> usize {
+    (min_len..=max_len.min(tokens))
+        .map(|n| tokens + 1 - n)
+        .sum()
+}
+
+/// `(tp, n_all)` against one reference: the reference's tokens are numbered and its n-grams
+/// counted into the table in one pass (each end token extends a rolling packed key); then the
+/// hypothesis' tokens are looked up and its n-grams taken out of the table, except those
+/// holding a token the reference lacks, which cannot match. `None` when the reference has too
+/// many distinct tokens to pack.
 fn one_reference(
     reference: &[u8],
     hyp: &[u8],
@@ -144,44 +211,54 @@ fn one_reference(
         cps,
         hyp: hyp_ids,
         reference: ref_ids,
-        ref_grams,
+        masks,
         ..
     } = s;
     ids.clear();
-    token_ids(reference, ids, cps, ref_ids);
-    let known = ids.len() as u32;
-    token_ids(hyp, ids, cps, hyp_ids);
+    token_ids(reference, ids, masks, cps, ref_ids, stop)?;
     if ids.len() > PACKED_IDS {
         return Ok(None);
     }
+    token_lookups(hyp, ids, masks, cps, hyp_ids, stop)?;
     stop.check()?;
-    packed_grams(ref_ids, min_len, max_len, ref_grams);
-    grams.reset(ref_grams.len(), stop)?;
-    for &gram in ref_grams.iter() {
-        grams.entry(gram).0.count += 1;
+    let ref_total = gram_total(ref_ids.len(), min_len, max_len);
+    grams.reset(ref_total, stop)?;
+    let mut key = 0u64;
+    for (end, &id) in ref_ids.iter().enumerate() {
+        key = (key << 15) | (id as u64 + 1);
+        for n in min_len..=max_len.min(end + 1) {
+            grams.entry(key & last_tokens(n)).0.count += 1;
+        }
     }
-    let (mut tp, mut hyp_total) = (0u64, 0u64);
-    for n in min_len..=max_len.min(hyp_ids.len()) {
-        hyp_total += (hyp_ids.len() + 1 - n) as u64;
-        // `known_run`: how many tokens up to this one the reference has, in a row
-        let mut known_run = 0;
-        for (end, &id) in hyp_ids.iter().enumerate() {
-            known_run = if id < known { known_run + 1 } else { 0 };
-            if known_run < n {
-                continue;
-            }
-            let gram = hyp_ids[end + 1 - n..=end]
-                .iter()
-                .fold(0u64, |key, &id| (key << 15) | (id as u64 + 1));
-            if let Some(c) = grams.get_mut(gram) {
-                if c.count > 0 {
-                    c.count -= 1;
-                    tp += 1;
-                }
+    // `run`: how many tokens up to this one the reference has, in a row; the key's older
+    // fields are never read, as no order exceeds the run. An n-gram the reference lacks is
+    // the suffix of every longer one ending on the same token and the prefix of the next
+    // (n+1)-gram, so the orders stop at the first one missing (`found`: the last order found
+    // on the previous token, `min_len - 1` for none) and reach at most one past it.
+    let (mut tp, mut run, mut found) = (0u64, 0usize, min_len - 1);
+    key = 0;
+    for &id in hyp_ids.iter() {
+        if id == ABSENT {
+            (run, found) = (0, min_len - 1);
+            continue;
+        }
+        run += 1;
+        key = (key << 15) | (id as u64 + 1);
+        let top = max_len.min(run).min(found + 1);
+        found = min_len - 1;
+        for n in min_len..=top {
+            let Some(c) = grams.get_mut(key & last_tokens(n)) else {
+                break;
+            };
+            found = n;
+            if c.count > 0 {
+                c.count -= 1;
+                tp += 1;
             }
         }
     }
-    let n_all = hyp_total.max(ref_grams.len() as u64);
+    let hyp_total = gram_total(hyp_ids.len(), min_len, max_len);
+    let n_all = hyp_total.max(ref_total) as u64;
     Ok(Some(if n_all == 0 { (0, 0) } else { (tp, n_all) }))
 }
 
@@ -209,15 +286,16 @@ pub fn statistics(
         reference,
         hyp_grams,
         ref_grams,
+        masks,
     } = s;
     ids.clear();
-    token_ids(hyp, ids, cps, hyp_ids);
+    token_ids(hyp, ids, masks, cps, hyp_ids, stop)?;
     let mut best: Option<(u64, u64)> = None;
     let mut hyp_packed = false;
     let mut hyp_counts: Option<(FxHashMap<&[u32], u64>, u64)> = None;
     for (number, text) in (1u32..).zip(refs) {
         stop.check()?;
-        token_ids(text, ids, cps, reference);
+        token_ids(text, ids, masks, cps, reference, stop)?;
         if max_len <= PACKED_ORDER && ids.len() <= PACKED_IDS {
             if !hyp_packed {
                 packed_grams(hyp_ids, min_len, max_len, hyp_grams);
@@ -264,6 +342,7 @@ pub fn gleu(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::text::is_ascii_py_space;
 
     fn score(refs: &[&str], hyp: &str) -> f64 {
         let refs: Vec<&[u8]> = refs.iter().map(|r| r.as_bytes()).collect();
@@ -292,9 +371,74 @@ mod tests {
     }
 
     #[test]
+    fn ascii_tokens_off_the_masks_are_python_split_tokens() {
+        // Every ASCII separator of `str.split()`, bytes that are not ones (0x1B, 0x7F), tokens
+        // of 15 and 16 bytes, and texts longer than one 64-byte mask word.
+        const POOL: [&str; 12] = [
+            "a",
+            "bc",
+            "\t",
+            "\n\x0b\x0c\r",
+            "\x1c\x1d\x1e\x1f",
+            " ",
+            "\x1b",
+            "\x7f",
+            "fifteen-letters",
+            "sixteen-letters!",
+            "x",
+            "a-token-of-twenty-b",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let (mut ids, mut want_ids) = (TokenIds::default(), TokenIds::default());
+        let (mut masks, mut cps, stop) = (Masks::default(), Vec::new(), Context::new());
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        for _ in 0..5_000 {
+            let mut text = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            for k in 0..state % 60 {
+                let pick = (state >> (k % 40)).wrapping_mul(k + 1) % POOL.len() as u64;
+                text.push_str(POOL[pick as usize]);
+            }
+            ids.clear();
+            want_ids.clear();
+            token_ids(
+                text.as_bytes(),
+                &mut ids,
+                &mut masks,
+                &mut cps,
+                &mut got,
+                &stop,
+            )
+            .unwrap();
+            want.clear();
+            for tok in text.split(|c: char| c.is_ascii() && is_ascii_py_space(c as u8)) {
+                if !tok.is_empty() {
+                    want.push(want_ids.intern(TokenKey::of_ascii(tok.as_bytes())));
+                }
+            }
+            assert_eq!(got, want, "{text:?}");
+            assert_eq!(ids.len(), want_ids.len());
+        }
+    }
+
+    #[test]
     fn one_reference_scores_as_the_general_path() {
         // The general path runs for a reference given twice (the first of equals is kept).
-        const POOL: [&str; 9] = ["a", "b", "c", "d", "the", "é", "東京", " ", "  "];
+        const POOL: [&str; 11] = [
+            "a",
+            "b",
+            "c",
+            "d",
+            "the",
+            "é",
+            "東京",
+            " ",
+            "  ",
+            "fifteen-letters",
+            "a-token-of-twenty-b",
+        ];
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut text = || {
             let mut t = String::new();

@@ -66,6 +66,13 @@ impl TokenIds {
         }
     }
 
+    /// The id of the token whose packed key is `key`, or [`ABSENT`]: [`TokenIds::get`] of
+    /// `TokenKey::Packed(key)`, inlined.
+    #[inline(always)]
+    pub fn get_packed(&self, key: u128) -> u32 {
+        self.packed.id(key)
+    }
+
     /// The id of `key`, or [`ABSENT`].
     #[inline]
     pub fn get(&self, key: &TokenKey) -> u32 {

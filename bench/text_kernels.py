@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
-import re
-import string
 import sys
 import time
 from collections.abc import Callable
@@ -29,20 +27,9 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 import evalmark.metrics as em  # noqa: E402
 import oracles  # noqa: E402
 import workload  # noqa: E402
+from metric_options import squad_exact  # noqa: E402
 
 ROUNDS = 3
-_PUNCT = frozenset(string.punctuation)
-_ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
-
-
-def squad_exact(gold: str, pred: str) -> int:
-    """The SQuAD v2.0 script's compute_exact, as written there."""
-
-    def norm(s: str) -> str:
-        s = "".join(ch for ch in s.lower() if ch not in _PUNCT)
-        return " ".join(_ARTICLES.sub(" ", s).split())
-
-    return int(norm(gold) == norm(pred))
 
 
 def best(fn: Callable[[], Any]) -> tuple[float, float]:

@@ -23,6 +23,7 @@ mod batch;
 mod bindings;
 mod errors;
 mod inputs;
+mod interface;
 pub mod metrics;
 mod options;
 mod pairs;
@@ -37,6 +38,7 @@ use errors::{MetricInputError, TextTooLongError};
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("STUB_CRC32", interface::STUB_CRC32)?;
     m.add("UNICODE_VERSION", metrics::UNICODE_VERSION)?;
     let (major, minor, update) = char::UNICODE_VERSION;
     m.add(

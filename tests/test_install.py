@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,63 @@ def test_errors_of_other_missing_modules_are_not_relabelled(tmp_path: Path) -> N
     assert done.returncode == 1
     assert "ModuleNotFoundError: No module named 'no_such_module_xyz'" in done.stderr
     assert "make build" not in done.stderr
+
+
+def copy_with_a_changed_stub(tmp_path: Path) -> Path:
+    """A copy of the evalmark package with the built extension and a type stub that differs
+    from the one it was built with, as after editing the stub (or pulling) without rebuilding."""
+    site = copy_without_extension(tmp_path)
+    built = importlib.util.find_spec("evalmark._core")
+    assert built is not None and built.origin is not None
+    shutil.copy(built.origin, site / "evalmark")
+    stub = site / "evalmark" / "_core.pyi"
+    stub.write_text(stub.read_text(encoding="utf-8") + "\ndef added_later() -> None: ...\n")
+    return site
+
+
+def test_the_built_extension_carries_the_checksum_of_the_stub_it_was_built_with() -> None:
+    from evalmark.metrics._native import core
+
+    stub = Path(evalmark.__file__).parent / "_core.pyi"
+    assert zlib.crc32(stub.read_bytes()) == core.STUB_CRC32
+
+
+def test_a_stale_extension_is_refused_with_advice_to_rebuild(tmp_path: Path) -> None:
+    site = copy_with_a_changed_stub(tmp_path)
+    code = (
+        "try:\n"
+        "    from evalmark.metrics import token_f1\n"
+        "except ImportError as exc:\n"
+        "    print(type(exc).__name__, exc.stale, '|', exc)\n"
+        "else:\n"
+        "    print('no error')\n"
+    )
+    done = run_unbuilt(site, "-c", code)
+    assert done.returncode == 0, done.stderr
+    kind, message = done.stdout.strip().split(" | ")
+    assert kind == "ExtensionNotBuiltError True"
+    assert str(site / "evalmark") in message
+    assert "built from other sources" in message
+    assert "`make build`" in message
+
+
+def test_the_command_line_of_a_stale_build_prints_one_line_and_exits_2(tmp_path: Path) -> None:
+    site = copy_with_a_changed_stub(tmp_path)
+    pairs = ROOT / "golden" / "metrics" / "pairs.jsonl"
+    done = run_unbuilt(site, "-m", "evalmark", "score", str(pairs), "--metrics", "token_f1")
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert "built from other sources" in done.stderr
+
+
+def test_an_installation_without_the_stub_is_not_judged(tmp_path: Path) -> None:
+    from evalmark.metrics._native import stub_matches
+
+    assert stub_matches(str(tmp_path / "missing.pyi"), 123)
+    (tmp_path / "stub.pyi").write_bytes(b"x: int\n")
+    assert stub_matches(str(tmp_path / "stub.pyi"), zlib.crc32(b"x: int\n"))
+    assert not stub_matches(str(tmp_path / "stub.pyi"), zlib.crc32(b"x: str\n"))
 
 
 def without_rust() -> dict[str, str]:

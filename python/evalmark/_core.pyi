@@ -33,6 +33,9 @@ ALPHANUMERIC_UNICODE_VERSION: str
 
 MAX_WORKERS: int
 """The largest ``workers`` value a batch function accepts."""
+STUB_CRC32: int
+"""``zlib.crc32`` of this stub as it was when the extension was built: the package refuses an
+extension built from another version of it (a stale build)."""
 
 def resolve_workers(workers: int | None = None) -> int:
     """The thread count a call uses: ``workers`` when given, else the ``EVALMARK_WORKERS``

@@ -30,18 +30,26 @@ class OptionalDependencyError(EvalmarkError, ImportError):
 
 class ExtensionNotBuiltError(EvalmarkError, ImportError):
     """The compiled extension ``evalmark._core`` is missing from the installed package (a source
-    tree that was never built); the message says how to build it or where to get a wheel."""
+    tree that was never built), or, with ``stale``, was built from other sources than the Python
+    code beside it; the message says how to build it or where to get a wheel."""
 
-    def __init__(self, package_dir: str) -> None:
+    def __init__(self, package_dir: str, *, stale: bool = False) -> None:
+        where = (
+            f"evalmark's compiled extension (evalmark._core) in {package_dir} was built from "
+            "other sources than the Python code beside it (its type stub differs), so native "
+            "functions the code calls may be missing or different: rebuild it"
+            if stale
+            else f"evalmark's compiled extension (evalmark._core) is not in {package_dir}"
+        )
         super().__init__(
-            f"evalmark's compiled extension (evalmark._core) is not in {package_dir}: "
-            "in a source checkout run `make build` (it needs Rust's cargo, from "
+            f"{where}: in a source checkout run `make build` (it needs Rust's cargo, from "
             "https://rustup.rs), or install evalmark from a prebuilt wheel, which needs no "
             "compiler: `pip install dist/evalmark-*.whl` after `make wheel`, or "
             "`pip install --only-binary evalmark evalmark` from an index that has its wheels"
         )
         self.name = "evalmark._core"
         self.package_dir = package_dir
+        self.stale = stale
 
 
 class OutputPathError(EvalmarkError, OSError):

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from evalmark import _core
+from evalmark.metrics._native import core as _core
 
 __all__ = ["normalize_text", "normalize_texts", "normalized_hits"]
 

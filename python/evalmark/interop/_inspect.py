@@ -23,7 +23,7 @@ import msgspec
 
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, decode, read_log
+from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, decode, may_call, read_log
 from evalmark.interop._inspect_rescore import answers, check_parity, recorded_scores
 from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, source_hash
 from evalmark.samples._case import ToolCall
@@ -70,7 +70,7 @@ def _resolve(value: Any, attachments: Mapping[str, Any], where: str) -> Any:
 def _tool_calls(messages: Any) -> tuple[ToolCall, ...]:
     """The assistant's tool calls, each with the result of the tool message answering it."""
     if type(messages) is msgspec.Raw:
-        if b'"tool_calls"' not in bytes(messages):
+        if not may_call(bytes(messages)):
             return ()
         messages = decode(messages)
     messages = messages or []
@@ -176,6 +176,10 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         for name, o in checks.items()
     )
     names, optional_values = rows.optional()
+    # whether a sample may call a tool: its messages' text names tool_calls (one search)
+    may_calls = may_call(
+        b"".join(row.messages for _, row in rows.rows if type(row.messages) is msgspec.Raw)
+    )
     unset, per_epoch, checked = msgspec.UNSET, attrgetter(*PER_EPOCH), None
     column = _Column(rows.rows)
     add_name, add_build = column.names.append, column.builds.append
@@ -205,7 +209,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
                 targets = [target] if type(target) is str else _targets(target, where)
                 first = firsts[name] = (row, targets)
                 seen = recorded[name] = {}
-                calls[name] = _tool_calls(row.messages) if rows.calls else ()
+                calls[name] = _tool_calls(row.messages) if may_calls else ()
             else:
                 seen = recorded[name]
                 if build in seen:

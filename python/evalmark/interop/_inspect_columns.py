@@ -51,7 +51,7 @@ def _epochs(column: list[Any]) -> int | None:
     if column.count(None) == len(column):
         return 1
     if set(map(type, column)) == {int} and min(column) >= 1:
-        return max(column)
+        return int(max(column))
     return None
 
 

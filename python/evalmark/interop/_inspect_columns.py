@@ -37,13 +37,11 @@ class Columns:
 
 def _empty(column: list[Any]) -> bool:
     """Whether every value of an optional field's column is unset or one empty text."""
-    count = len(column)
-    if column.count(None) == count:
-        return True
-    if None in column:
-        return False
+    kinds = set(map(type, column))
+    if kinds != {msgspec.Raw}:
+        return kinds <= {type(None)}
     text = b"".join(column)  # the fields' JSON texts, one after another
-    return any(text == empty * count for empty in _EMPTY_TEXTS)
+    return any(text == empty * len(column) for empty in _EMPTY_TEXTS)
 
 
 def _epochs(column: list[Any]) -> int | None:

@@ -15,7 +15,7 @@ log's ``eval``, ``plan``, ``results`` and ``stats`` are kept verbatim in ``sourc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -180,11 +180,16 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     fast = fast_columns(rows, task, model)
     if fast is None:
         epochs, firsts = _checked_rows(rows, losses, task, model, column, rescored)
+        names = list(firsts)
+        expected = [t[0] if len(t) == 1 else _expected(t)[0] for _, t in firsts.values()]
     else:
         found, epochs = fast
         column.names, column.builds, column.targets = found.names, found.builds, found.targets
         column.rows = found.rows
-        firsts = _firsts(found)
+        firsts = _firsts(found) if epochs > 1 or may_calls else {}
+        names = found.names if epochs == 1 else list(firsts)
+        targets = found.targets if epochs == 1 else [t for _, t in firsts.values()]
+        expected = list(map(itemgetter(0), targets))  # one target each
     calls = {
         name: found_calls
         for name, (row, _) in (firsts.items() if may_calls else ())
@@ -192,9 +197,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     }
     outputs = column.finish(rescored)
     samples = Deferred(
-        lambda: _samples(firsts, _recorded(column)),
-        list(firsts),
-        [t[0] if len(t) == 1 else _expected(t)[0] for _, t in firsts.values()],
+        lambda: _samples(firsts or _firsts(column), _recorded(column)), names, expected
     )
     extra = {n: {"tool_calls": c} for n, c in calls.items()} if epochs == 1 else {}
     kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
@@ -212,7 +215,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     )
 
 
-def _firsts(found: Columns) -> dict[str, tuple[Any, list[str]]]:
+def _firsts(found: Columns | _Column) -> dict[str, tuple[Any, list[str]]]:
     """Each sample's first epoch's row and targets, by name, in order."""
     if len(found.names) == len(set(found.names)):
         return dict(zip(found.names, zip(found.rows, found.targets, strict=True), strict=True))

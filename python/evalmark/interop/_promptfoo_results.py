@@ -19,7 +19,11 @@ import msgspec
 from evalmark._files.source import gc_paused
 from evalmark.interop._model import Deferred, Imported, Losses, as_mapping
 from evalmark.interop._promptfoo import (
+    _ASSERT_KEYS,
+    _CARRIED,
+    _PLAIN,
     _RESULT_VERDICT,
+    _TEST_KEYS,
     _build_name,
     _expected_output,
     _from_config,
@@ -69,6 +73,7 @@ _VERDICT_FIELDS = tuple((key, _FIELDS[key]) for key in _RESULT_VERDICT)
 _OBJECT = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _ROWS = msgspec.json.Decoder(list[_Row])
 _ANY = msgspec.json.Decoder()
+_ASSERT_ORDER = ("type", "value", "weight", "threshold")  # an assertion's kept keys, in order
 
 
 def _typed(data: bytes) -> tuple[dict[str, msgspec.Raw], dict[str, msgspec.Raw], list[_Row]] | None:
@@ -102,9 +107,12 @@ def _from_rows(
     """What :func:`evalmark.interop._promptfoo._from_results` reads, from typed rows."""
     questions: dict[str, str] = {}
     tests: dict[str, dict[str, Any]] = {}
-    verdicts: dict[str, dict[str, tuple[Any, Mapping[str, Any]]]] = {}
     outputs: dict[str, dict[str, str]] = {}
     taken: dict[str, str] = {}
+    names: list[str] = []  # per row, in order: its sample's name and its build
+    builds: list[str] = []
+    provider: Any = None
+    build = ""
     for index, row in enumerate(rows):
         name = f"test-{row.test_idx + 1}-prompt-{row.prompt_idx + 1}"
         prompt = row.prompt.raw
@@ -114,11 +122,17 @@ def _from_rows(
                 ("results", "results", index),
             )
         if name not in tests:
-            at = ("results", "results", index, "testCase")
-            tests[name] = _test(reader, as_mapping(row.test_case), {}, at)
-        build = _build_name(row.provider, taken)
-        response = as_mapping(row.response)
-        output = response.get("output", "")
+            test = row.test_case
+            found = _plain_test(test) if type(test) is dict else None
+            if found is None:  # not of the common shape: read and refused as any test
+                at = ("results", "results", index, "testCase")
+                found = _test(reader, as_mapping(test), {}, at)
+            tests[name] = found
+        if not index or row.provider != provider:  # rows mostly repeat the last provider
+            provider = row.provider
+            build = _build_name(provider, taken)
+        response = row.response
+        output = (response if type(response) is dict else as_mapping(response)).get("output", "")
         answer = output if type(output) is str else _json_text(output)
         answers = outputs.get(build)
         if answers is None:
@@ -128,9 +142,10 @@ def _from_rows(
                 f"build {build} answers {name} twice (repeat runs)", ("results", "results", index)
             )
         answers[name] = answer
-        verdicts.setdefault(name, {})[build] = (row, response)
+        names.append(name)
+        builds.append(build)
     samples = Deferred(
-        lambda: _samples(questions, tests, verdicts, _verdict),
+        lambda: _samples(questions, tests, _verdicts(names, builds, rows), _verdict),
         list(questions),
         [_expected_output(tests[n]) for n in questions],
     )
@@ -138,6 +153,49 @@ def _from_rows(
     kept.update({k: _ANY.decode(v) for k, v in body.items() if k not in {"results", "version"}})
     asserts = [tests[n]["assert"] for n in questions]
     return _imported(reader, "results-3", samples, asserts, outputs, kept, {reader.path: data})
+
+
+def _plain_test(test: dict[str, Any]) -> dict[str, Any] | None:
+    """What :func:`evalmark.interop._promptfoo._test` makes of a test with no default, when
+    the test is of the common shape (known keys, plain vars, known assertions with no
+    template in their values); None when it is not (then ``_test`` reads it)."""
+    if not _TEST_KEYS.issuperset(test):
+        return None
+    variables = test.get("vars")
+    if variables is None:
+        variables = {}
+    elif type(variables) is not dict or not _PLAIN.issuperset(map(type, variables.values())):
+        return None
+    items = test.get("assert")
+    if items is not None and type(items) is not list:
+        return None
+    asserts = []
+    for item in items or ():
+        if type(item) is not dict or type(item.get("type")) is not str:
+            return None
+        if item["type"] not in _CARRIED or not _ASSERT_KEYS.issuperset(item):
+            return None
+        value = item.get("value")
+        if type(value) is str and "{" in value:  # a template: rendered by _test
+            return None
+        asserts.append({key: item[key] for key in _ASSERT_ORDER if key in item})
+    return {
+        "vars": dict(variables),
+        "assert": asserts,
+        "threshold": test.get("threshold"),
+        "description": test.get("description"),
+        "metadata": test.get("metadata"),
+    }
+
+
+def _verdicts(
+    names: list[str], builds: list[str], rows: list[_Row]
+) -> dict[str, dict[str, tuple[_Row, Mapping[str, Any]]]]:
+    """Each row with its response, by sample name and build (read when samples are built)."""
+    verdicts: dict[str, dict[str, tuple[_Row, Mapping[str, Any]]]] = {}
+    for name, build, row in zip(names, builds, rows, strict=True):
+        verdicts.setdefault(name, {})[build] = (row, as_mapping(row.response))
+    return verdicts
 
 
 def _verdict(row: _Row, response: Mapping[str, Any]) -> dict[str, Any]:

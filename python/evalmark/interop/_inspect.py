@@ -26,7 +26,7 @@ from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._inspect_columns import Columns, fast_columns
 from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows, decode, may_call, read_log
 from evalmark.interop._inspect_rescore import answers, check_parity, recorded_scores
-from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, source_hash
+from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, hash_later, source_hash
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._inspect import INSPECT_LOCATIONS
@@ -149,6 +149,7 @@ def read_inspect(path: Path, losses: Losses) -> Imported:
 
 def _read_inspect(path: Path, losses: Losses) -> Imported:
     kind, header, rows = read_log(path)
+    digest = hash_later([path], {path: rows.data}) if rows.data is not None else None
     if header.get("version") != 2:
         raise _error(
             f"log version {header.get('version')!r} is not read (version 2 is)",
@@ -205,7 +206,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         format="inspect",
         version=f"{kind} log v2",
         files=(str(path),),
-        sha256=source_hash([path], {path: rows.data} if rows.data is not None else None),
+        sha256=digest() if digest is not None else source_hash([path]),
         samples=samples,
         checks=tuple({"inspect-scorer": options} for options in checks.values()),
         outputs=outputs,

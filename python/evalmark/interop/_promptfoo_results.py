@@ -10,14 +10,14 @@ typed rows run the same checks in the same order on what is left.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from evalmark._files.source import gc_paused
-from evalmark.interop._model import Deferred, Imported, Losses, as_mapping
+from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, hash_later
 from evalmark.interop._promptfoo import (
     _ASSERT_KEYS,
     _CARRIED,
@@ -103,6 +103,7 @@ def _from_rows(
     doc: Mapping[str, msgspec.Raw],
     body: Mapping[str, msgspec.Raw],
     rows: list[_Row],
+    digest: Callable[[], str],
 ) -> Imported:
     """What :func:`evalmark.interop._promptfoo._from_results` reads, from typed rows."""
     questions: dict[str, str] = {}
@@ -152,7 +153,7 @@ def _from_rows(
     kept = {k: _ANY.decode(v) for k, v in doc.items() if k != "results"}
     kept.update({k: _ANY.decode(v) for k, v in body.items() if k not in {"results", "version"}})
     asserts = [tests[n]["assert"] for n in questions]
-    return _imported(reader, "results-3", samples, asserts, outputs, kept, {reader.path: data})
+    return _imported(reader, "results-3", samples, asserts, outputs, kept, digest=digest)
 
 
 def _plain_test(test: dict[str, Any]) -> dict[str, Any] | None:
@@ -218,7 +219,8 @@ def read_promptfoo(path: Path, losses: Losses) -> Imported:
             data = path.read_bytes()
             typed = _typed(data)
             if typed is not None:
-                return _from_rows(Reader(path, losses, value={}), data, *typed)
+                digest = hash_later([path], {path: data})  # while the rows are read
+                return _from_rows(Reader(path, losses, value={}), data, *typed, digest)
         reader = Reader(path, losses)
         doc = reader.value
         if isinstance(doc.get("results"), Mapping):

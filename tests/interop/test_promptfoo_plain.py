@@ -1,17 +1,20 @@
 """The promptfoo results reader's shortcut for tests of the common shape makes what the
-general test reader makes, and leaves every other test to it."""
+general test reader makes, and leaves every other test to it; one provider's rows read by
+column are read as they are row by row."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from evalmark.interop import read
 from evalmark.interop._model import Losses
 from evalmark.interop._promptfoo import _test
 from evalmark.interop._promptfoo_reader import Reader
-from evalmark.interop._promptfoo_results import _plain_test
+from evalmark.interop._promptfoo_results import _columns, _each_row, _plain_test, _typed
 
 PLAIN: list[dict[str, Any]] = [
     {},
@@ -52,3 +55,22 @@ def test_a_plain_test_is_read_as_the_general_reader_reads_it(
 @pytest.mark.parametrize("test", OTHER)
 def test_any_other_test_is_left_to_the_general_reader(tmp_path: Path, test: dict[str, Any]) -> None:
     assert _plain_test(test) is None
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "promptfoo" / "results.json"
+
+
+def test_one_providers_rows_read_by_column_are_read_as_row_by_row(tmp_path: Path) -> None:
+    document = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    rows = document["results"]["results"]
+    document["results"]["results"] = [r for r in rows if r["provider"] == rows[0]["provider"]]
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    typed = _typed(path.read_bytes())
+    assert typed is not None
+    by_column = _columns(typed[2], {})
+    assert by_column is not None
+    assert by_column == _each_row(Reader(path, Losses([]), value={}), typed[2], {})
+    imported = read("promptfoo", path)
+    assert imported.samples == read("promptfoo", path).samples
+    assert len(imported.samples) == len(document["results"]["results"])

@@ -11,8 +11,9 @@ typed rows run the same checks in the same order on what is left.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter, methodcaller
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -74,6 +75,10 @@ _OBJECT = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _ROWS = msgspec.json.Decoder(list[_Row])
 _ANY = msgspec.json.Decoder()
 _ASSERT_ORDER = ("type", "value", "weight", "threshold")  # an assertion's kept keys, in order
+_PROVIDER, _RESPONSE = attrgetter("provider"), attrgetter("response")
+_TEST_CASE = attrgetter("test_case")
+_TEST_IDX, _PROMPT_IDX = attrgetter("test_idx"), attrgetter("prompt_idx")
+_PROMPT_RAW, _OUTPUT = attrgetter("prompt.raw"), methodcaller("get", "output", "")
 
 
 def _typed(data: bytes) -> tuple[dict[str, msgspec.Raw], dict[str, msgspec.Raw], list[_Row]] | None:
@@ -106,10 +111,65 @@ def _from_rows(
     digest: Callable[[], str],
 ) -> Imported:
     """What :func:`evalmark.interop._promptfoo._from_results` reads, from typed rows."""
+    taken: dict[str, str] = {}
+    columns = _columns(rows, taken)
+    if columns is not None:
+        questions, tests, outputs, names, builds = columns
+    else:
+        questions, tests, outputs, names, builds = _each_row(reader, rows, taken)
+    samples = Deferred(
+        lambda: _samples(questions, tests, _verdicts(names, builds, rows), _verdict),
+        list(questions),
+        [_expected_output(tests[n]) for n in questions],
+    )
+    kept = {k: _ANY.decode(v) for k, v in doc.items() if k != "results"}
+    kept.update({k: _ANY.decode(v) for k, v in body.items() if k not in {"results", "version"}})
+    asserts = [tests[n]["assert"] for n in questions]
+    return _imported(reader, "results-3", samples, asserts, outputs, kept, digest=digest)
+
+
+_Read = tuple[
+    dict[str, str], dict[str, dict[str, Any]], dict[str, dict[str, str]], list[str], list[str]
+]
+
+
+def _columns(rows: list[_Row], taken: dict[str, str]) -> _Read | None:
+    """The rows read column by column when one provider answers each sample once with a text
+    and every test is of the common shape (no row can be refused); None for any other rows.
+    The samples' questions, tests and the answers by build, and each row's name and build."""
+    if not rows:
+        return None
+    providers = list(map(_PROVIDER, rows))
+    if providers.count(providers[0]) != len(rows):
+        return None
+    responses = list(map(_RESPONSE, rows))
+    if set(map(type, responses)) != {dict}:
+        return None
+    answers = list(map(_OUTPUT, responses))
+    if set(map(type, answers)) != {str}:
+        return None
+    numbers = zip(map(_TEST_IDX, rows), map(_PROMPT_IDX, rows), strict=True)
+    names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
+    questions = dict(zip(names, map(_PROMPT_RAW, rows), strict=True))
+    if len(questions) != len(names):  # a sample in two rows
+        return None
+    cases = list(map(_TEST_CASE, rows))
+    if set(map(type, cases)) != {dict}:
+        return None
+    found = list(map(_plain_test, cases))
+    if None in found:
+        return None
+    tests = cast("list[dict[str, Any]]", found)
+    build = _build_name(providers[0], taken)
+    outputs = {build: dict(zip(names, answers, strict=True))}
+    return questions, dict(zip(names, tests, strict=True)), outputs, names, [build] * len(names)
+
+
+def _each_row(reader: Reader, rows: list[_Row], taken: dict[str, str]) -> _Read:
+    """The rows read one by one, refusing the first fault in order (as :func:`_columns`)."""
     questions: dict[str, str] = {}
     tests: dict[str, dict[str, Any]] = {}
     outputs: dict[str, dict[str, str]] = {}
-    taken: dict[str, str] = {}
     names: list[str] = []  # per row, in order: its sample's name and its build
     builds: list[str] = []
     provider: Any = None
@@ -145,15 +205,7 @@ def _from_rows(
         answers[name] = answer
         names.append(name)
         builds.append(build)
-    samples = Deferred(
-        lambda: _samples(questions, tests, _verdicts(names, builds, rows), _verdict),
-        list(questions),
-        [_expected_output(tests[n]) for n in questions],
-    )
-    kept = {k: _ANY.decode(v) for k, v in doc.items() if k != "results"}
-    kept.update({k: _ANY.decode(v) for k, v in body.items() if k not in {"results", "version"}})
-    asserts = [tests[n]["assert"] for n in questions]
-    return _imported(reader, "results-3", samples, asserts, outputs, kept, digest=digest)
+    return questions, tests, outputs, names, builds
 
 
 def _plain_test(test: dict[str, Any]) -> dict[str, Any] | None:

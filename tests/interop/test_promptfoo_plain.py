@@ -1,6 +1,7 @@
 """The promptfoo results reader's shortcut for tests of the common shape makes what the
 general test reader makes, and leaves every other test to it; one provider's rows read by
-column are read as they are row by row."""
+column are read as they are row by row, and a file of the keys promptfoo writes is read in
+one pass as it is part by part."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ from evalmark.interop import read
 from evalmark.interop._model import Losses
 from evalmark.interop._promptfoo import _test
 from evalmark.interop._promptfoo_reader import Reader
-from evalmark.interop._promptfoo_results import _columns, _each_row, _plain_test, _typed
+from evalmark.interop._promptfoo_results import (
+    _columns,
+    _each_row,
+    _plain_test,
+    _typed,
+    _typed_by_parts,
+)
 
 PLAIN: list[dict[str, Any]] = [
     {},
@@ -68,9 +75,23 @@ def test_one_providers_rows_read_by_column_are_read_as_row_by_row(tmp_path: Path
     path.write_text(json.dumps(document), encoding="utf-8")
     typed = _typed(path.read_bytes())
     assert typed is not None
-    by_column = _columns(typed[2], {})
+    by_column = _columns(typed[1], {})
     assert by_column is not None
-    assert by_column == _each_row(Reader(path, Losses([]), value={}), typed[2], {})
+    assert by_column == _each_row(Reader(path, Losses([]), value={}), typed[1], {})
     imported = read("promptfoo", path)
     assert imported.samples == read("promptfoo", path).samples
     assert len(imported.samples) == len(document["results"]["results"])
+
+
+@pytest.mark.parametrize("name", ["results.json", "rubric_results.json"])
+def test_a_results_file_read_in_one_pass_is_read_as_part_by_part(tmp_path: Path, name: str) -> None:
+    data = (FIXTURE.parent / name).read_bytes()
+    assert _typed(data) is not None
+    assert _typed(data) == _typed_by_parts(data)
+    document = json.loads(data)
+    document["sharedBy"] = "someone"  # a key promptfoo does not write: read part by part
+    other = json.dumps(document).encode("utf-8")
+    typed = _typed(other)
+    assert typed is not None
+    assert typed[0]["sharedBy"] == "someone"
+    assert typed == _typed_by_parts(other)

@@ -81,14 +81,60 @@ _TEST_IDX, _PROMPT_IDX = attrgetter("test_idx"), attrgetter("prompt_idx")
 _PROMPT_RAW, _OUTPUT = attrgetter("prompt.raw"), methodcaller("get", "output", "")
 
 
-def _typed(data: bytes) -> tuple[dict[str, msgspec.Raw], dict[str, msgspec.Raw], list[_Row]] | None:
-    """The document, its ``results`` body (values as JSON text) and its typed rows, or None
-    when the file is not of the common shape."""
+class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """The ``results`` body with the keys promptfoo writes (version 3)."""
+
+    results: list[_Row]
+    version: Any = msgspec.UNSET
+    timestamp: Any = msgspec.UNSET
+    prompts: Any = msgspec.UNSET
+    stats: Any = msgspec.UNSET
+
+
+class _Document(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
+    """A results file with the keys promptfoo writes, read in one pass."""
+
+    results: _Body
+    eval_id: Any = msgspec.UNSET
+    config: Any = msgspec.UNSET
+    shareable_url: Any = msgspec.UNSET
+    metadata: Any = msgspec.UNSET
+
+
+_DOCUMENT = msgspec.json.Decoder(_Document)
+
+
+def _set(value: msgspec.Struct, skip: str) -> dict[str, Any]:
+    """The fields of ``value`` present in the file, by their names there, but ``skip``."""
+    return {
+        field.encode_name: found
+        for field in msgspec.structs.fields(value)
+        if field.name != skip and (found := getattr(value, field.name)) is not msgspec.UNSET
+    }
+
+
+def _typed(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
+    """What the file holds beyond its rows (kept verbatim) and its typed rows, or None when
+    the file is not of the common shape."""
     if not data.isascii():  # skipping a value checks its escapes, not its UTF-8
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
             return None
+    try:  # the keys promptfoo writes: one pass
+        document = _DOCUMENT.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return _typed_by_parts(data)
+    body = document.results
+    if body.version != 3:
+        return None
+    kept = _set(document, "results")
+    kept.update({k: v for k, v in _set(body, "results").items() if k != "version"})
+    return kept, body.results
+
+
+def _typed_by_parts(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
+    """:func:`_typed` of a file with other keys: the document, then its body, then its rows."""
     try:
         doc = _OBJECT.decode(data)
         if "results" not in doc:
@@ -99,14 +145,14 @@ def _typed(data: bytes) -> tuple[dict[str, msgspec.Raw], dict[str, msgspec.Raw],
         rows = _ROWS.decode(body["results"])
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    return doc, body, rows
+    kept = {k: _ANY.decode(v) for k, v in doc.items() if k != "results"}
+    kept.update({k: _ANY.decode(v) for k, v in body.items() if k not in {"results", "version"}})
+    return kept, rows
 
 
 def _from_rows(
     reader: Reader,
-    data: bytes,
-    doc: Mapping[str, msgspec.Raw],
-    body: Mapping[str, msgspec.Raw],
+    kept: dict[str, Any],
     rows: list[_Row],
     digest: Callable[[], str],
 ) -> Imported:
@@ -122,8 +168,6 @@ def _from_rows(
         list(questions),
         [_expected_output(tests[n]) for n in questions],
     )
-    kept = {k: _ANY.decode(v) for k, v in doc.items() if k != "results"}
-    kept.update({k: _ANY.decode(v) for k, v in body.items() if k not in {"results", "version"}})
     asserts = [tests[n]["assert"] for n in questions]
     return _imported(reader, "results-3", samples, asserts, outputs, kept, digest=digest)
 
@@ -272,7 +316,7 @@ def read_promptfoo(path: Path, losses: Losses) -> Imported:
             typed = _typed(data)
             if typed is not None:
                 digest = hash_later([path], {path: data})  # while the rows are read
-                return _from_rows(Reader(path, losses, value={}), data, *typed, digest)
+                return _from_rows(Reader(path, losses, value={}), *typed, digest)
         reader = Reader(path, losses)
         doc = reader.value
         if isinstance(doc.get("results"), Mapping):

@@ -129,3 +129,26 @@ def test_a_sample_with_many_unknown_fields_in_an_eval_zip_is_refused_by_its_firs
         read("inspect", path)
     imported = read("inspect", path, allow_loss=FIELDS)
     assert imported.lost == tuple(FIELDS)
+
+
+def test_unknown_fields_spread_over_an_eval_zips_members_are_read_in_bounded_decodes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = _json_log()
+    samples = log["samples"]
+    for index, field in enumerate(FIELDS[:50]):
+        samples.append({**samples[0], "id": f"extra-{index}", field: None})
+    samples[-1][FIELDS[49]] = "set"
+    path = _write(tmp_path / "log.eval", log)
+    count = [0]
+    typed = inspect_log._read_zip
+
+    def counted(path: Path, rows: Any) -> Any:
+        count[0] += 1
+        return typed(path, rows)
+
+    monkeypatch.setattr(inspect_log, "_read_zip", counted)
+    with pytest.raises(ImportFormatError, match=f"extra-49_epoch_1.json: {FIELDS[49]}: sample"):
+        read("inspect", path)
+    assert count[0] <= 5
+    assert read("inspect", path, allow_loss=[FIELDS[49]]).lost == (FIELDS[49],)

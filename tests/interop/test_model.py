@@ -6,11 +6,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from evalmark.interop._model import source_hash
+from evalmark.interop._model import hash_later, source_hash
 
 
 def _write(folder: Path, files: list[tuple[str, bytes]]) -> list[Path]:
@@ -55,3 +56,19 @@ def test_the_hash_is_equal_exactly_for_equal_file_lists(
         two = _write(Path(folder) / "two", second)
         assert (source_hash(one) == source_hash(two)) == (first == second)
         assert source_hash(one) == source_hash(list(one))  # the same files, the same hash
+
+
+def test_a_hash_computed_in_a_thread_is_the_hash_and_its_failure_the_callers(
+    tmp_path: Path,
+) -> None:
+    (path,) = _write(tmp_path, [("log.json", b'{"a": 1}')])
+    data = path.read_bytes()
+    assert (
+        hash_later([path], {path: data})()
+        == source_hash([path])
+        == source_hash([path], {path: data})
+    )
+    missing = tmp_path / "gone.json"
+    digest = hash_later([missing], {})  # the thread cannot read it: the caller sees why
+    with pytest.raises(FileNotFoundError):
+        digest()

@@ -15,7 +15,7 @@ log's ``eval``, ``plan``, ``results`` and ``stats`` are kept verbatim in ``sourc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +23,10 @@ import msgspec
 
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, decode, read_log
+from evalmark.interop._inspect_columns import Columns, fast_columns
+from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows, decode, may_call, read_log
 from evalmark.interop._inspect_rescore import answers, check_parity, recorded_scores
-from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, source_hash
+from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, hash_later, source_hash
 from evalmark.samples._case import ToolCall
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._inspect import INSPECT_LOCATIONS
@@ -70,7 +71,7 @@ def _resolve(value: Any, attachments: Mapping[str, Any], where: str) -> Any:
 def _tool_calls(messages: Any) -> tuple[ToolCall, ...]:
     """The assistant's tool calls, each with the result of the tool message answering it."""
     if type(messages) is msgspec.Raw:
-        if b'"tool_calls"' not in bytes(messages):
+        if not may_call(bytes(messages)):
             return ()
         messages = decode(messages)
     messages = messages or []
@@ -148,6 +149,7 @@ def read_inspect(path: Path, losses: Losses) -> Imported:
 
 def _read_inspect(path: Path, losses: Losses) -> Imported:
     kind, header, rows = read_log(path)
+    digest = hash_later([path], {path: rows.data}) if rows.data is not None else None
     if header.get("version") != 2:
         raise _error(
             f"log version {header.get('version')!r} is not read (version 2 is)",
@@ -167,17 +169,89 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     task = str(spec.get("task") or "inspect").rpartition("/")[2]
     model = str(spec.get("model") or "model").replace("/", "-")
     checks = _checks(header, losses, str(path))
-    epochs = max((int(r.epoch or 1) for _, r in rows.rows), default=1)
-    firsts: dict[str, tuple[Any, list[str]]] = {}
-    recorded: dict[str, dict[str, tuple[Any, ...]]] = {}
-    calls: dict[str, tuple[ToolCall, ...]] = {}
     rescored = tuple(
         (name, o["scorer"], o.get("location", "end"), o["ignore-case"])
         for name, o in checks.items()
     )
-    names, optional_values = rows.optional()
-    unset, per_epoch, checked = msgspec.UNSET, attrgetter(*PER_EPOCH), None
+    # whether a sample may call a tool: its messages' text names tool_calls (one search)
+    may_calls = may_call(
+        b"".join(row.messages for _, row in rows.rows if type(row.messages) is msgspec.Raw)
+    )
     column = _Column(rows.rows)
+    fast = fast_columns(rows, task, model)
+    if fast is None:
+        epochs, firsts = _checked_rows(rows, losses, task, model, column, rescored)
+        names = list(firsts)
+        expected = [t[0] if len(t) == 1 else _expected(t)[0] for _, t in firsts.values()]
+    else:
+        found, epochs = fast
+        column.names, column.builds, column.targets = found.names, found.builds, found.targets
+        column.rows = found.rows
+        firsts = _firsts(found) if epochs > 1 or may_calls else {}
+        names = found.names if epochs == 1 else list(firsts)
+        targets = found.targets if epochs == 1 else [t for _, t in firsts.values()]
+        expected = list(map(itemgetter(0), targets))  # one target each
+    calls = {
+        name: found_calls
+        for name, (row, _) in (firsts.items() if may_calls else ())
+        if (found_calls := _tool_calls(row.messages))
+    }
+    outputs = column.finish(rescored)
+    samples = Deferred(
+        lambda: _samples(firsts or _firsts(column), _recorded(column)), names, expected
+    )
+    extra = {n: {"tool_calls": c} for n, c in calls.items()} if epochs == 1 else {}
+    kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
+    return Imported(
+        format="inspect",
+        version=f"{kind} log v2",
+        files=(str(path),),
+        sha256=digest() if digest is not None else source_hash([path]),
+        samples=samples,
+        checks=tuple({"inspect-scorer": options} for options in checks.values()),
+        outputs=outputs,
+        lost=losses.used(),
+        kept=kept,
+        extra=extra,
+    )
+
+
+def _firsts(found: Columns | _Column) -> dict[str, tuple[Any, list[str]]]:
+    """Each sample's first epoch's row and targets, by name, in order."""
+    if len(found.names) == len(set(found.names)):
+        return dict(zip(found.names, zip(found.rows, found.targets, strict=True), strict=True))
+    firsts: dict[str, tuple[Any, list[str]]] = {}
+    for name, row, targets in zip(found.names, found.rows, found.targets, strict=True):
+        if name not in firsts:
+            firsts[name] = (row, targets)
+    return firsts
+
+
+def _recorded(column: _Column) -> dict[str, dict[str, tuple[Any, ...]]]:
+    """What each epoch recorded (the per-epoch fields), by sample name and build."""
+    per_epoch = attrgetter(*PER_EPOCH)
+    recorded: dict[str, dict[str, tuple[Any, ...]]] = {}
+    for name, build, row in zip(column.names, column.builds, column.rows, strict=True):
+        recorded.setdefault(name, {})[build] = per_epoch(row)
+    return recorded
+
+
+def _checked_rows(
+    rows: Rows,
+    losses: Losses,
+    task: str,
+    model: str,
+    column: _Column,
+    rescored: tuple[tuple[str, str, str, bool], ...],
+) -> tuple[int, dict[str, tuple[Any, list[str]]]]:
+    """Check the samples one by one, refusing the first fault in order (after an earlier
+    sample's missing answer or parity error), filling ``column``: the number of epochs and
+    each sample's first epoch's row and targets, by name."""
+    epochs = max((int(r.epoch or 1) for _, r in rows.rows), default=1)
+    firsts: dict[str, tuple[Any, list[str]]] = {}
+    seen: set[tuple[str, str]] = set()
+    names, optional_values = rows.optional()
+    unset, checked = msgspec.UNSET, None
     add_name, add_build = column.names.append, column.builds.append
     add_target, add_row = column.targets.append, column.rows.append
     try:
@@ -204,14 +278,10 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
                 target = row.target
                 targets = [target] if type(target) is str else _targets(target, where)
                 first = firsts[name] = (row, targets)
-                seen = recorded[name] = {}
-                calls[name] = _tool_calls(row.messages) if rows.calls else ()
-            else:
-                seen = recorded[name]
-                if build in seen:
-                    epoch = int(row.epoch or 1)
-                    raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
-            seen[build] = per_epoch(row)
+            elif (name, build) in seen:
+                epoch = int(row.epoch or 1)
+                raise _error(f"sample {row.id!r} epoch {epoch} appears twice", where, "id")
+            seen.add((name, build))
             add_name(name)
             add_build(build)
             add_target(first[1])
@@ -219,26 +289,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     except ImportFormatError:
         column.finish(rescored)  # an earlier sample's error comes first
         raise
-    outputs = column.finish(rescored)
-    samples = Deferred(
-        lambda: _samples(firsts, recorded),
-        list(firsts),
-        [t[0] if len(t) == 1 else _expected(t)[0] for _, t in firsts.values()],
-    )
-    extra = {n: {"tool_calls": c} for n, c in calls.items() if c} if epochs == 1 else {}
-    kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
-    return Imported(
-        format="inspect",
-        version=f"{kind} log v2",
-        files=(str(path),),
-        sha256=source_hash([path], {path: rows.data} if rows.data is not None else None),
-        samples=samples,
-        checks=tuple({"inspect-scorer": options} for options in checks.values()),
-        outputs=outputs,
-        lost=losses.used(),
-        kept=kept,
-        extra=extra,
-    )
+    return epochs, firsts
 
 
 def _resolved(row: Any, where: str) -> Any:

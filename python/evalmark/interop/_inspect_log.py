@@ -8,8 +8,11 @@ and the rest when its samples are built. The whole text is checked to be JSON fi
 later decoding cannot fail (a file with no escape and no byte beyond ASCII is checked by
 the typed decoding itself).
 
-A field the decoder refuses is declared on a retry (each unknown name once) and the
-importer decides then, per sample, whether it holds something (a loss) or nothing.
+A field the decoder refuses is declared on a retry, with every other undeclared field of the
+sample that holds it; after a few retries (samples that each hold fields of their own) the
+fields of every sample are read at once by a plain decoding, so a log is decoded a bounded
+number of times however many fields it holds. The importer decides then, per sample,
+whether a field holds something (a loss) or nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import zipfile
 from collections.abc import Callable, Mapping
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 
@@ -28,7 +31,7 @@ from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import as_mapping
 from evalmark.interop._zip import read_member_from
 
-__all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "read_log"]
+__all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "may_call", "read_log"]
 
 # Per-epoch fields carried in the metadata ``inspect-results.<build>``.
 PER_EPOCH = (
@@ -75,6 +78,17 @@ _HEADER = (
 _UNKNOWN = re.compile(r"^Object contains unknown field `(.*?)`(?: - at `\$(.*)`)?$", re.DOTALL)
 _ANY = msgspec.json.Decoder()
 _SAMPLE_AT = re.compile(r"^\.samples\[\d+\]$")
+_KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+# typed decodings that declare the fields of the sample refused, before every sample's are read
+_RETRIES = 2
+# an escape of a character of "tool_calls" (U+005F to U+0074): the key may be spelled with one
+_ESCAPED_NAME = re.compile(rb"\\u00[5-7]")
+
+
+class _Samples(msgspec.Struct, gc=False):
+    """A ``.json`` log's samples, undecoded."""
+
+    samples: list[msgspec.Raw] | None = None
 
 
 class Rows:
@@ -86,7 +100,6 @@ class Rows:
         self.extra = tuple((name, f"x_{index}") for index, name in enumerate(extra))
         self.rows: list[tuple[str, Any]] = []
         self.data: bytes | None = None  # the log file's bytes
-        self.calls = True  # whether a sample may call a tool (its text names tool_calls)
 
     def optional(self) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
         """The fields that hold nothing unless set: their names in the log, by name, and a
@@ -113,9 +126,16 @@ def _error(message: str, where: str, field: str | None = None) -> ImportFormatEr
     return ImportFormatError([Problem(message, path=where, record=field)])
 
 
+def may_call(text: Any) -> bool:
+    """Whether JSON ``text`` (bytes) may hold a ``tool_calls`` key: it holds the name, or an
+    escape that may spell one of its characters (False: it holds none)."""
+    return b'"tool_calls"' in text or _ESCAPED_NAME.search(text) is not None
+
+
 def read_log(path: Path) -> tuple[str, Mapping[str, Any], Rows]:
     """The log's kind (``json`` or ``eval``), its header and its typed samples."""
     extra: tuple[str, ...] = ()
+    retries = 0
     while True:
         rows = Rows(_row_type(extra), extra)
         try:
@@ -127,15 +147,52 @@ def read_log(path: Path) -> tuple[str, Mapping[str, Any], Rows]:
                 raise _error(
                     f"sample field {unknown.field!r} cannot be read: rename it", str(path)
                 ) from None
-            extra += (unknown.field,)
+            retries += 1
+            found = unknown.keys if retries <= _RETRIES else _every_key(rows.data)
+            declared = {*PER_EPOCH, *_READ, *REFUSED, *extra}
+            names = dict.fromkeys((unknown.field, *found))
+            extra += tuple(name for name in names if name not in declared)
 
 
 class _Unknown(Exception):
-    """A sample holds a field not declared yet: declare it and decode again."""
+    """A sample holds a field not declared yet: declare it (and ``keys``, the sample's other
+    fields, or every sample's for a ``.json`` log) and decode again."""
 
-    def __init__(self, field: str) -> None:
+    def __init__(self, field: str, keys: tuple[str, ...] = ()) -> None:
         super().__init__(field)
         self.field = field
+        self.keys = keys
+
+
+def _keys(text: Any) -> tuple[str, ...]:
+    """The keys of the JSON object ``text`` (none when it is not one)."""
+    try:
+        return tuple(_KEYS.decode(text))
+    except msgspec.DecodeError:  # not an object (ValidationError is a DecodeError)
+        return ()
+
+
+def _every_key(data: bytes | None) -> tuple[str, ...]:
+    """The fields of every sample of the log whose bytes are ``data``, in order (a sample
+    that is not an object, or a member that cannot be read, holds none)."""
+    if data is None:
+        return ()
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        try:
+            samples = msgspec.json.decode(data, type=_Samples).samples
+        except msgspec.DecodeError:
+            return ()
+        return tuple(dict.fromkeys(key for text in samples or () for key in _keys(text)))
+    keys: dict[str, None] = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if info.filename.startswith("samples/") and info.filename.endswith(".json"):
+                try:
+                    member = read_member_from(data, archive, info, info.filename)
+                except ImportFormatError:
+                    continue
+                keys.update(dict.fromkeys(_keys(member)))
+    return tuple(keys)
 
 
 def _read_zip(path: Path, rows: Rows) -> Mapping[str, Any]:
@@ -156,31 +213,26 @@ def _read_zip(path: Path, rows: Rows) -> Mapping[str, Any]:
             (n for n in names if n.startswith("samples/") and n.endswith(".json")),
             key=_member_order,
         )
-        calls = False
         for name in members:
-            where = f"{path}:{name}"
-            row, text = _member(data, archive, name, path, rows.row_type, text=True)
-            calls = calls or b'"tool_calls"' in text
-            rows.rows.append((where, row))
-        rows.calls = calls
+            rows.rows.append((f"{path}:{name}", _member(data, archive, name, path, rows.row_type)))
     return header
 
 
-def _member(
-    data: bytes, archive: zipfile.ZipFile, name: str, path: Path, kind: Any, text: bool = False
-) -> Any:
+def _member(data: bytes, archive: zipfile.ZipFile, name: str, path: Path, kind: Any) -> Any:
     """Member ``name`` of the ``.eval`` zip (whose bytes are ``data``), decoded from JSON as
-    ``kind`` (``text``: with the member's text)."""
+    ``kind``."""
     where = f"{path}:{name}"
     member = read_member_from(data, archive, archive.getinfo(name), where)
     try:
         _check_json(member)
-        value = msgspec.json.decode(member, type=kind)
+        return msgspec.json.decode(member, type=kind)
     except msgspec.ValidationError as exc:
-        _refused(str(exc), "", where)
+        try:
+            _refused(str(exc), "", where)
+        except _Unknown as unknown:
+            raise _Unknown(unknown.field, _keys(member)) from None
     except msgspec.DecodeError as exc:
         raise _decode_error(member, exc, where) from None
-    return (value, member) if text else value
 
 
 def _member_order(name: str) -> tuple[int, int | str, int]:
@@ -199,12 +251,14 @@ def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
     log_type = msgspec.defstruct("InspectLog", fields, gc=False)
     where = str(path)
     data = rows.data = path.read_bytes()
-    rows.calls = b'"tool_calls"' in data
     try:
         _check_json(data)
         log: Any = msgspec.json.decode(data, type=log_type)
     except msgspec.ValidationError as exc:
-        _refused(str(exc), ".samples", where)
+        try:
+            _refused(str(exc), ".samples", where)
+        except _Unknown as unknown:  # the samples' fields are read at once: as cheap as one's
+            raise _Unknown(unknown.field, _every_key(data)) from None
     except msgspec.DecodeError as exc:
         raise _decode_error(data, exc, where) from None
     if log.eval is msgspec.UNSET:
@@ -239,7 +293,7 @@ def _decode_error(data: bytes, exc: msgspec.DecodeError, where: str) -> ImportFo
     return _error(f"not JSON: {exc}", where)
 
 
-def _refused(message: str, prefix: str, where: str) -> Any:
+def _refused(message: str, prefix: str, where: str) -> NoReturn:
     """Raise what a validation error of the typed decoding means (``prefix``: the path of
     the samples list in the document, empty for one sample)."""
     unknown = _UNKNOWN.match(message)

@@ -7,6 +7,7 @@ scores are read (only what is compared is decoded from the samples' JSON text).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter, methodcaller
 from typing import Any
 
 import msgspec
@@ -36,6 +37,7 @@ class _Score(msgspec.Struct, gc=False):
 
 _OUTPUT = msgspec.json.Decoder(_Output)
 _SCORES = msgspec.json.Decoder(dict[str, _Score] | None)
+_SCORE_VALUE = attrgetter("value")
 _VERDICTS = {"C": True, "I": False}
 _LETTERS = {True: "C", False: "I"}
 
@@ -84,6 +86,11 @@ def answers(
 ) -> tuple[list[str], ImportFormatError | None]:
     """The answer text of each sample's ``output`` (JSON text or decoded), in order, up to
     the first sample that has none, and the error naming that one (None when all have one)."""
+    found = _column(outputs, _OUTPUT)
+    if found is not None:
+        completions = [output.completion for output in found]
+        if set(map(type, completions)) <= {str}:  # every answer is its completion text
+            return completions, None
     texts: list[str] = []
     add = texts.append
     try:
@@ -106,7 +113,19 @@ def _scores(scores: Any) -> Mapping[str, Any]:
 
 def recorded_scores(column: Sequence[Any]) -> list[Mapping[str, Any]]:
     """The recorded scores of each sample by scorer, in order."""
+    found = _column(column, _SCORES)
+    if found is not None:
+        return [scores or {} for scores in found]
     return [_scores(scores) for scores in column]
+
+
+def _column(column: Sequence[Any], decoder: msgspec.json.Decoder[Any]) -> list[Any] | None:
+    """Each value of ``column`` (JSON texts) decoded by ``decoder``, with no Python step per
+    value; None when one is decoded already or is not of the decoder's type."""
+    try:
+        return list(map(decoder.decode, column))
+    except (TypeError, msgspec.ValidationError):  # not all texts; not all of the type
+        return None
 
 
 def _value(score: Any) -> Any:
@@ -127,17 +146,25 @@ def check_parity(
     sample that does, and its first such scorer)."""
     first: tuple[int, int, Any, bool] | None = None
     for order, (scorer, kind, location, ignore_case) in enumerate(checks):
-        rows = [i for i, found in enumerate(scores) if scorer in found]
-        if not rows:
-            continue
+        recorded = list(map(methodcaller("get", scorer), scores))
+        if None not in recorded and set(map(type, recorded)) == {_Score}:
+            count = len(scores)  # every sample read: the columns as they are
+            rows: Sequence[int] = range(count)
+            answers = texts if len(texts) == count else texts[:count]
+            goals = targets if len(targets) == count else targets[:count]
+            values = list(map(_SCORE_VALUE, recorded))
+            if [] in goals:
+                goals = [found or [""] for found in goals]
+        else:
+            rows = [i for i, found in enumerate(scores) if scorer in found]
+            if not rows:
+                continue
+            answers = [texts[i] for i in rows]
+            goals = [targets[i] or [""] for i in rows]
+            values = [_value(scores[i][scorer]) for i in rows]
         got = inspect_match_column(
-            [texts[i] for i in rows],
-            [targets[i] or [""] for i in rows],
-            scorer=kind,
-            location=location,
-            ignore_case=ignore_case,
+            answers, goals, scorer=kind, location=location, ignore_case=ignore_case
         )
-        values = [_value(scores[i][scorer]) for i in rows]
         if values == [_LETTERS[verdict] for verdict in got]:  # every recorded score agrees
             continue
         for i, value, verdict in zip(rows, values, got, strict=True):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ __all__ = [
     "Imported",
     "ImportedConversation",
     "Losses",
+    "hash_later",
     "jsonl_rows",
     "source_hash",
 ]
@@ -123,6 +125,8 @@ class Imported:
         pending = self.__dict__["_samples"]
         pairs: Iterable[tuple[str, str | None]]
         if isinstance(pending, Deferred):
+            if len(answers) == len(pending.names) and list(answers) == list(pending.names):
+                return list(pending.expected), list(answers.values())  # every sample, in order
             pairs = zip(pending.names, pending.expected, strict=True)
         else:
             pairs = ((s.name, s.expected_output) for s in pending)
@@ -169,6 +173,28 @@ def source_hash(paths: Iterable[Path], read: Mapping[Path, bytes] | None = None)
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
     return digest.hexdigest()
+
+
+def hash_later(paths: Sequence[Path], read: Mapping[Path, bytes]) -> Callable[[], str]:
+    """:func:`source_hash` of files already read, computed in a thread while the import goes
+    on (hashing releases the interpreter's lock): call the function returned for the digest.
+    Should the thread fail, the digest is computed (and fails) in the caller's thread."""
+    found: list[str] = []
+
+    def work() -> None:
+        try:
+            found.append(source_hash(paths, read))
+        except Exception:  # the caller's thread hashes again and says why
+            return
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+
+    def digest() -> str:
+        thread.join()
+        return found[0] if found else source_hash(paths, read)
+
+    return digest
 
 
 class Losses:

@@ -349,6 +349,7 @@ def _imported(
     outputs: dict[str, dict[str, str]],
     kept: Mapping[str, Any],
     read: Mapping[Path, bytes] | None = None,
+    digest: Callable[[], str] | None = None,
 ) -> Imported:
     checks: tuple[Any, ...] = ()
     if any(asserts):
@@ -360,7 +361,7 @@ def _imported(
         format="promptfoo",
         version=version,
         files=tuple(str(p) for p in reader.files),
-        sha256=source_hash(reader.files, read),
+        sha256=digest() if digest is not None else source_hash(reader.files, read),
         samples=samples,
         checks=checks,
         outputs=outputs,

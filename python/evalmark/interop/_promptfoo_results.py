@@ -10,16 +10,21 @@ typed rows run the same checks in the same order on what is left.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from operator import attrgetter, methodcaller
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
 from evalmark._files.source import gc_paused
-from evalmark.interop._model import Deferred, Imported, Losses, as_mapping
+from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, hash_later
 from evalmark.interop._promptfoo import (
+    _ASSERT_KEYS,
+    _CARRIED,
+    _PLAIN,
     _RESULT_VERDICT,
+    _TEST_KEYS,
     _build_name,
     _expected_output,
     _from_config,
@@ -69,16 +74,67 @@ _VERDICT_FIELDS = tuple((key, _FIELDS[key]) for key in _RESULT_VERDICT)
 _OBJECT = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _ROWS = msgspec.json.Decoder(list[_Row])
 _ANY = msgspec.json.Decoder()
+_ASSERT_ORDER = ("type", "value", "weight", "threshold")  # an assertion's kept keys, in order
+_PROVIDER, _RESPONSE = attrgetter("provider"), attrgetter("response")
+_TEST_CASE = attrgetter("test_case")
+_TEST_IDX, _PROMPT_IDX = attrgetter("test_idx"), attrgetter("prompt_idx")
+_PROMPT_RAW, _OUTPUT = attrgetter("prompt.raw"), methodcaller("get", "output", "")
 
 
-def _typed(data: bytes) -> tuple[dict[str, msgspec.Raw], dict[str, msgspec.Raw], list[_Row]] | None:
-    """The document, its ``results`` body (values as JSON text) and its typed rows, or None
-    when the file is not of the common shape."""
+class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """The ``results`` body with the keys promptfoo writes (version 3)."""
+
+    results: list[_Row]
+    version: Any = msgspec.UNSET
+    timestamp: Any = msgspec.UNSET
+    prompts: Any = msgspec.UNSET
+    stats: Any = msgspec.UNSET
+
+
+class _Document(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
+    """A results file with the keys promptfoo writes, read in one pass."""
+
+    results: _Body
+    eval_id: Any = msgspec.UNSET
+    config: Any = msgspec.UNSET
+    shareable_url: Any = msgspec.UNSET
+    metadata: Any = msgspec.UNSET
+
+
+_DOCUMENT = msgspec.json.Decoder(_Document)
+
+
+def _set(value: msgspec.Struct, skip: str) -> dict[str, Any]:
+    """The fields of ``value`` present in the file, by their names there, but ``skip``."""
+    return {
+        field.encode_name: found
+        for field in msgspec.structs.fields(value)
+        if field.name != skip and (found := getattr(value, field.name)) is not msgspec.UNSET
+    }
+
+
+def _typed(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
+    """What the file holds beyond its rows (kept verbatim) and its typed rows, or None when
+    the file is not of the common shape."""
     if not data.isascii():  # skipping a value checks its escapes, not its UTF-8
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
             return None
+    try:  # the keys promptfoo writes: one pass
+        document = _DOCUMENT.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return _typed_by_parts(data)
+    body = document.results
+    if body.version != 3:
+        return None
+    kept = _set(document, "results")
+    kept.update({k: v for k, v in _set(body, "results").items() if k != "version"})
+    return kept, body.results
+
+
+def _typed_by_parts(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
+    """:func:`_typed` of a file with other keys: the document, then its body, then its rows."""
     try:
         doc = _OBJECT.decode(data)
         if "results" not in doc:
@@ -89,22 +145,79 @@ def _typed(data: bytes) -> tuple[dict[str, msgspec.Raw], dict[str, msgspec.Raw],
         rows = _ROWS.decode(body["results"])
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    return doc, body, rows
+    kept = {k: _ANY.decode(v) for k, v in doc.items() if k != "results"}
+    kept.update({k: _ANY.decode(v) for k, v in body.items() if k not in {"results", "version"}})
+    return kept, rows
 
 
 def _from_rows(
     reader: Reader,
-    data: bytes,
-    doc: Mapping[str, msgspec.Raw],
-    body: Mapping[str, msgspec.Raw],
+    kept: dict[str, Any],
     rows: list[_Row],
+    digest: Callable[[], str],
 ) -> Imported:
     """What :func:`evalmark.interop._promptfoo._from_results` reads, from typed rows."""
+    taken: dict[str, str] = {}
+    columns = _columns(rows, taken)
+    if columns is not None:
+        questions, tests, outputs, names, builds = columns
+    else:
+        questions, tests, outputs, names, builds = _each_row(reader, rows, taken)
+    samples = Deferred(
+        lambda: _samples(questions, tests, _verdicts(names, builds, rows), _verdict),
+        list(questions),
+        [_expected_output(tests[n]) for n in questions],
+    )
+    asserts = [tests[n]["assert"] for n in questions]
+    return _imported(reader, "results-3", samples, asserts, outputs, kept, digest=digest)
+
+
+_Read = tuple[
+    dict[str, str], dict[str, dict[str, Any]], dict[str, dict[str, str]], list[str], list[str]
+]
+
+
+def _columns(rows: list[_Row], taken: dict[str, str]) -> _Read | None:
+    """The rows read column by column when one provider answers each sample once with a text
+    and every test is of the common shape (no row can be refused); None for any other rows.
+    The samples' questions, tests and the answers by build, and each row's name and build."""
+    if not rows:
+        return None
+    providers = list(map(_PROVIDER, rows))
+    if providers.count(providers[0]) != len(rows):
+        return None
+    responses = list(map(_RESPONSE, rows))
+    if set(map(type, responses)) != {dict}:
+        return None
+    answers = list(map(_OUTPUT, responses))
+    if set(map(type, answers)) != {str}:
+        return None
+    numbers = zip(map(_TEST_IDX, rows), map(_PROMPT_IDX, rows), strict=True)
+    names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
+    questions = dict(zip(names, map(_PROMPT_RAW, rows), strict=True))
+    if len(questions) != len(names):  # a sample in two rows
+        return None
+    cases = list(map(_TEST_CASE, rows))
+    if set(map(type, cases)) != {dict}:
+        return None
+    found = list(map(_plain_test, cases))
+    if None in found:
+        return None
+    tests = cast("list[dict[str, Any]]", found)
+    build = _build_name(providers[0], taken)
+    outputs = {build: dict(zip(names, answers, strict=True))}
+    return questions, dict(zip(names, tests, strict=True)), outputs, names, [build] * len(names)
+
+
+def _each_row(reader: Reader, rows: list[_Row], taken: dict[str, str]) -> _Read:
+    """The rows read one by one, refusing the first fault in order (as :func:`_columns`)."""
     questions: dict[str, str] = {}
     tests: dict[str, dict[str, Any]] = {}
-    verdicts: dict[str, dict[str, tuple[Any, Mapping[str, Any]]]] = {}
     outputs: dict[str, dict[str, str]] = {}
-    taken: dict[str, str] = {}
+    names: list[str] = []  # per row, in order: its sample's name and its build
+    builds: list[str] = []
+    provider: Any = None
+    build = ""
     for index, row in enumerate(rows):
         name = f"test-{row.test_idx + 1}-prompt-{row.prompt_idx + 1}"
         prompt = row.prompt.raw
@@ -114,11 +227,17 @@ def _from_rows(
                 ("results", "results", index),
             )
         if name not in tests:
-            at = ("results", "results", index, "testCase")
-            tests[name] = _test(reader, as_mapping(row.test_case), {}, at)
-        build = _build_name(row.provider, taken)
-        response = as_mapping(row.response)
-        output = response.get("output", "")
+            test = row.test_case
+            found = _plain_test(test) if type(test) is dict else None
+            if found is None:  # not of the common shape: read and refused as any test
+                at = ("results", "results", index, "testCase")
+                found = _test(reader, as_mapping(test), {}, at)
+            tests[name] = found
+        if not index or row.provider != provider:  # rows mostly repeat the last provider
+            provider = row.provider
+            build = _build_name(provider, taken)
+        response = row.response
+        output = (response if type(response) is dict else as_mapping(response)).get("output", "")
         answer = output if type(output) is str else _json_text(output)
         answers = outputs.get(build)
         if answers is None:
@@ -128,16 +247,52 @@ def _from_rows(
                 f"build {build} answers {name} twice (repeat runs)", ("results", "results", index)
             )
         answers[name] = answer
-        verdicts.setdefault(name, {})[build] = (row, response)
-    samples = Deferred(
-        lambda: _samples(questions, tests, verdicts, _verdict),
-        list(questions),
-        [_expected_output(tests[n]) for n in questions],
-    )
-    kept = {k: _ANY.decode(v) for k, v in doc.items() if k != "results"}
-    kept.update({k: _ANY.decode(v) for k, v in body.items() if k not in {"results", "version"}})
-    asserts = [tests[n]["assert"] for n in questions]
-    return _imported(reader, "results-3", samples, asserts, outputs, kept, {reader.path: data})
+        names.append(name)
+        builds.append(build)
+    return questions, tests, outputs, names, builds
+
+
+def _plain_test(test: dict[str, Any]) -> dict[str, Any] | None:
+    """What :func:`evalmark.interop._promptfoo._test` makes of a test with no default, when
+    the test is of the common shape (known keys, plain vars, known assertions with no
+    template in their values); None when it is not (then ``_test`` reads it)."""
+    if not _TEST_KEYS.issuperset(test):
+        return None
+    variables = test.get("vars")
+    if variables is None:
+        variables = {}
+    elif type(variables) is not dict or not _PLAIN.issuperset(map(type, variables.values())):
+        return None
+    items = test.get("assert")
+    if items is not None and type(items) is not list:
+        return None
+    asserts = []
+    for item in items or ():
+        if type(item) is not dict or type(item.get("type")) is not str:
+            return None
+        if item["type"] not in _CARRIED or not _ASSERT_KEYS.issuperset(item):
+            return None
+        value = item.get("value")
+        if type(value) is str and "{" in value:  # a template: rendered by _test
+            return None
+        asserts.append({key: item[key] for key in _ASSERT_ORDER if key in item})
+    return {
+        "vars": dict(variables),
+        "assert": asserts,
+        "threshold": test.get("threshold"),
+        "description": test.get("description"),
+        "metadata": test.get("metadata"),
+    }
+
+
+def _verdicts(
+    names: list[str], builds: list[str], rows: list[_Row]
+) -> dict[str, dict[str, tuple[_Row, Mapping[str, Any]]]]:
+    """Each row with its response, by sample name and build (read when samples are built)."""
+    verdicts: dict[str, dict[str, tuple[_Row, Mapping[str, Any]]]] = {}
+    for name, build, row in zip(names, builds, rows, strict=True):
+        verdicts.setdefault(name, {})[build] = (row, as_mapping(row.response))
+    return verdicts
 
 
 def _verdict(row: _Row, response: Mapping[str, Any]) -> dict[str, Any]:
@@ -160,7 +315,8 @@ def read_promptfoo(path: Path, losses: Losses) -> Imported:
             data = path.read_bytes()
             typed = _typed(data)
             if typed is not None:
-                return _from_rows(Reader(path, losses, value={}), data, *typed)
+                digest = hash_later([path], {path: data})  # while the rows are read
+                return _from_rows(Reader(path, losses, value={}), *typed, digest)
         reader = Reader(path, losses)
         doc = reader.value
         if isinstance(doc.get("results"), Mapping):

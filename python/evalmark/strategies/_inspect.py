@@ -13,7 +13,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
-from operator import eq
+from operator import eq, itemgetter
 from typing import Any
 
 from evalmark.results._results import EvaluationResult
@@ -67,10 +67,10 @@ def inspect_match_column(
     over the column."""
     if len(answers) != len(targets):
         raise ValueError("answers and targets must have the same length")
-    if all(len(wanted) == 1 for wanted in targets):
+    if set(map(len, targets)) <= {1}:  # one target each (or no pairs)
         owners: list[int] | None = None
         flat_answers: Sequence[str] = answers
-        flat_targets = [wanted[0] for wanted in targets]
+        flat_targets = list(map(itemgetter(0), targets))
     else:  # several (or no) targets: one pair per target, a sample passes on any
         owners = [i for i, wanted in enumerate(targets) for _ in wanted]
         flat_answers = [answers[i] for i in owners]

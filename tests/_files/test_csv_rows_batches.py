@@ -54,3 +54,34 @@ def test_the_batches_hold_every_row_at_its_line(
     finally:
         reader.close()
     assert got == reference(text)[1:]  # the header is CsvRows.header
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(ROW, max_size=60), st.integers(1, 40), st.integers(1, 5))
+def test_batches_that_start_small_hold_the_same_rows_and_grow_fourfold(
+    tmp_path_factory: object, rows: list[list[str] | None], size: int, first: int
+) -> None:
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(["x", "y"])
+    for row in rows:
+        if row is None:
+            buffer.write("\r\n")
+        else:
+            writer.writerow(row)
+    text = buffer.getvalue()
+    path = Path(tmp_path_factory.mktemp("csv")) / "rows.csv"  # type: ignore[attr-defined]
+    path.write_text(text, encoding="utf-8", newline="")
+    reader = CsvRows(path, lambda problem: ValueError(problem.message))
+    try:
+        batches = list(reader.batches(size, first_size=first))
+    finally:
+        reader.close()
+    got = [pair for lines, batch in batches for pair in zip(lines, batch, strict=True)]
+    assert got == reference(text)[1:]
+    limit = min(size, first)
+    for _, batch in batches:  # blank lines make a batch shorter than the records it read
+        assert len(batch) <= limit
+        limit = min(size, limit * 4)
+    if not any(row is None for row in rows) and batches:
+        assert len(batches[0][1]) == min(size, first, len(rows))

@@ -11,7 +11,14 @@ import msgspec
 
 from evalmark._files.json_read import LineTooLargeError, decode_problem, jsonl_batches
 from evalmark.errors import ScoringInputError
-from evalmark.scoring._chunks import CHUNK_BYTES, Chunk, Columns, Needs, lines_locator
+from evalmark.scoring._chunks import (
+    CHUNK_BYTES,
+    FIRST_CHUNK_ROWS,
+    Chunk,
+    Columns,
+    Needs,
+    lines_locator,
+)
 from evalmark.scoring._vectors import VectorShape, stack_rows
 
 _JSON_TYPES = {
@@ -123,7 +130,9 @@ class JsonlReader:
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
         try:
-            for lines, texts in jsonl_batches(self._file, self.chunk_size, CHUNK_BYTES):
+            for lines, texts in jsonl_batches(
+                self._file, self.chunk_size, CHUNK_BYTES, first_size=FIRST_CHUNK_ROWS
+            ):
                 yield self._chunk(start, lines, texts)
                 start += len(texts)
         except LineTooLargeError as exc:

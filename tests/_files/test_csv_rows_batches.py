@@ -79,9 +79,12 @@ def test_batches_that_start_small_hold_the_same_rows_and_grow_fourfold(
         reader.close()
     got = [pair for lines, batch in batches for pair in zip(lines, batch, strict=True)]
     assert got == reference(text)[1:]
-    limit = min(size, first)
-    for _, batch in batches:  # blank lines make a batch shorter than the records it read
-        assert len(batch) <= limit
-        limit = min(size, limit * 4)
-    if not any(row is None for row in rows) and batches:
-        assert len(batches[0][1]) == min(size, first, len(rows))
+    # No batch holds more than size rows. With no blank line (a batch of blank lines is not
+    # handed out), the first holds first_size and each next one four times the last.
+    assert all(len(pair[1]) <= size for pair in batches)
+    if not any(row is None for row in rows):
+        expected, left, now = [], len(rows), min(size, first)
+        while left:
+            expected.append(min(now, left))
+            left, now = left - expected[-1], min(size, now * 4)
+        assert [len(pair[1]) for pair in batches] == expected

@@ -36,9 +36,12 @@ def test_batches_that_start_small_hold_the_same_lines_and_grow_fourfold(
     batches = _read(data, size, max_bytes=budget, first_size=first)
     flat = [pair for got, texts in batches for pair in zip(got, texts, strict=True)]
     assert flat == [pair for got, texts in whole for pair in zip(got, texts, strict=True)]
-    limit = min(size, first)
-    for got, _ in batches:  # blank lines make a batch shorter than the lines it read
-        assert len(got) <= limit
-        limit = min(size, limit * 4)
-    if budget is None and all(line.strip() for line in lines) and lines:
-        assert len(batches[0][0]) == min(size, first, len(lines))
+    # No batch holds more than size rows. With no blank line (a batch of blank lines is not
+    # handed out), the first holds first_size and each next one four times the last.
+    assert all(len(pair[0]) <= size for pair in batches)
+    if budget is None and all(line.strip() for line in lines):
+        expected, left, now = [], len(lines), min(size, first)
+        while left:
+            expected.append(min(now, left))
+            left, now = left - expected[-1], min(size, now * 4)
+        assert [len(pair[0]) for pair in batches] == expected

@@ -80,6 +80,7 @@ class JsonlReader:
             "Row",
             [(attr, kind) for attr, _, kind in self._fields],
             rename={attr: column for attr, column, _ in self._fields},
+            gc=False,  # strings, numbers and lists of numbers: no cycle to collect
         )
         self._decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(row_type)
         self._shapes = (VectorShape(), VectorShape())

@@ -9,6 +9,7 @@ import csv
 import io
 import itertools
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -112,6 +113,7 @@ class CsvRows:
                 add_end(reader.line_num)
             if len(rows) - before < step or (until is not None and self._binary.tell() >= until):
                 break
+            time.sleep(0)  # a thread waiting for the GIL (one that scores rows) gets it now
         return rows, ends
 
     @contextlib.contextmanager

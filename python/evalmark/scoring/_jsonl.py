@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from operator import attrgetter
 from pathlib import Path
@@ -39,6 +40,9 @@ def _kind(value: Any) -> str:
 
 
 _ID_SCAN_LINES = 1024
+# Lines decoded between two offers of the GIL: one decode of a whole chunk runs in C without
+# letting go of it, and would hold up the thread scoring the chunk before for as long.
+_PIECE = 2048
 
 
 def _holds_object(line: bytes) -> bool:
@@ -150,7 +154,10 @@ class JsonlReader:
         decode = self._decoder.decode
         ids: list[Any] | None = None
         try:
-            rows: list[Any] = list(map(decode, texts))
+            rows: list[Any] = []
+            for at in range(0, len(texts), _PIECE):
+                rows += map(decode, texts[at : at + _PIECE])
+                time.sleep(0)  # hand the GIL to the scoring thread if it waits (pipeline.py)
         except (msgspec.DecodeError, RecursionError):
             rows = []
             ids = []

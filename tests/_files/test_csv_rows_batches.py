@@ -54,3 +54,37 @@ def test_the_batches_hold_every_row_at_its_line(
     finally:
         reader.close()
     assert got == reference(text)[1:]  # the header is CsvRows.header
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(ROW, max_size=60), st.integers(1, 40), st.integers(1, 5))
+def test_batches_that_start_small_hold_the_same_rows_and_grow_fourfold(
+    tmp_path_factory: object, rows: list[list[str] | None], size: int, first: int
+) -> None:
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(["x", "y"])
+    for row in rows:
+        if row is None:
+            buffer.write("\r\n")
+        else:
+            writer.writerow(row)
+    text = buffer.getvalue()
+    path = Path(tmp_path_factory.mktemp("csv")) / "rows.csv"  # type: ignore[attr-defined]
+    path.write_text(text, encoding="utf-8", newline="")
+    reader = CsvRows(path, lambda problem: ValueError(problem.message))
+    try:
+        batches = list(reader.batches(size, first_size=first))
+    finally:
+        reader.close()
+    got = [pair for lines, batch in batches for pair in zip(lines, batch, strict=True)]
+    assert got == reference(text)[1:]
+    # No batch holds more than size rows. With no blank line (a batch of blank lines is not
+    # handed out), the first holds first_size and each next one four times the last.
+    assert all(len(pair[1]) <= size for pair in batches)
+    if not any(row is None for row in rows):
+        expected, left, now = [], len(rows), min(size, first)
+        while left:
+            expected.append(min(now, left))
+            left, now = left - expected[-1], min(size, now * 4)
+        assert [len(pair[1]) for pair in batches] == expected

@@ -52,3 +52,27 @@ def test_every_row_is_scored_or_skipped_and_the_file_holds_the_summary(
         assert figures.count + figures.nulls == len(rows) - bad
     assert written == summary.as_dict()
     assert summarize(rows, 10_000)[0] == summary
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([0.0, 0.125, 1 / 3, 0.5, 1.0]) | st.floats(-1e3, 1e3, allow_nan=False),
+        max_size=200,
+    ),
+    st.integers(1, 40),
+)
+def test_the_table_of_chunked_scores_is_the_table_of_all_of_them(
+    values: list[float], chunk: int
+) -> None:
+    import numpy as np
+
+    from evalmark.scoring._summary import Distribution
+
+    dist = Distribution()
+    for at in range(0, len(values), chunk):
+        dist.add(np.array(values[at : at + chunk], dtype=np.float64))
+    got_values, got_counts = dist.table()
+    want_values, want_counts = np.unique(np.array(values, dtype=np.float64), return_counts=True)
+    assert got_values.tolist() == want_values.tolist()
+    assert got_counts.tolist() == want_counts.tolist()

@@ -9,6 +9,7 @@ import csv
 import io
 import itertools
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -65,17 +66,20 @@ class CsvRows:
         self._text.close()
 
     def batches(
-        self, size: int, max_bytes: int | None = None
+        self, size: int, max_bytes: int | None = None, *, first_size: int | None = None
     ) -> Iterator[tuple[list[int], list[list[str]]]]:
         """The data rows, ``size`` records at a time (fewer once about ``max_bytes`` of the
         file are read, so wide rows make small batches), as (starting lines, rows); blank
-        lines are skipped."""
+        lines are skipped. With ``first_size``, the first batch reads that many records, and
+        each next one four times the last, up to ``size``: a consumer gets to work sooner."""
         last_line = self._reader.line_num  # the line the previous record ended on
+        now = size if first_size is None else max(1, min(size, first_size))
         while self.header is not None:
             with self._problems():
                 # the records and the lines they end on; a record starts the line after the
                 # previous one
-                rows, ends = self._records(size, max_bytes)
+                rows, ends = self._records(now, max_bytes)
+            now = min(size, now * 4)
             if not rows:
                 return
             if all(rows):  # no blank line (one reads as [])
@@ -109,6 +113,7 @@ class CsvRows:
                 add_end(reader.line_num)
             if len(rows) - before < step or (until is not None and self._binary.tell() >= until):
                 break
+            time.sleep(0)  # a thread waiting for the GIL (one that scores rows) gets it now
         return rows, ends
 
     @contextlib.contextmanager

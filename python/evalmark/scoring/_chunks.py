@@ -14,6 +14,10 @@ ROW_COLUMN = "row"
 # A chunk ends after this many bytes of input even before --chunk-size rows: rows of tens of
 # megabytes are read and scored a few at a time, so memory stays bounded whatever the width.
 CHUNK_BYTES = 32 << 20
+# The first chunk of a text file holds at most this many rows, and each next one four times as
+# many, up to the chunk size: scoring starts after a short read, and the reading of every later
+# chunk overlaps the scoring of the one before (see pipeline.py).
+FIRST_CHUNK_ROWS = 2048
 
 
 @dataclass(frozen=True, slots=True)

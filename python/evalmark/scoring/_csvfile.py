@@ -11,7 +11,14 @@ import msgspec
 
 from evalmark._files.csv_rows import CsvRows
 from evalmark.errors import Problem, ScoringInputError
-from evalmark.scoring._chunks import CHUNK_BYTES, Chunk, Columns, Needs, lines_locator
+from evalmark.scoring._chunks import (
+    CHUNK_BYTES,
+    FIRST_CHUNK_ROWS,
+    Chunk,
+    Columns,
+    Needs,
+    lines_locator,
+)
 from evalmark.scoring._errors import input_error
 from evalmark.scoring._vectors import VectorShape, stack_rows
 
@@ -94,7 +101,9 @@ class CsvReader:
 
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
-        for lines, rows in self._rows.batches(self.chunk_size, CHUNK_BYTES):
+        for lines, rows in self._rows.batches(
+            self.chunk_size, CHUNK_BYTES, first_size=FIRST_CHUNK_ROWS
+        ):
             yield self._chunk(start, lines, rows)
             start += len(rows)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from operator import attrgetter
 from pathlib import Path
@@ -11,7 +12,14 @@ import msgspec
 
 from evalmark._files.json_read import LineTooLargeError, decode_problem, jsonl_batches
 from evalmark.errors import ScoringInputError
-from evalmark.scoring._chunks import CHUNK_BYTES, Chunk, Columns, Needs, lines_locator
+from evalmark.scoring._chunks import (
+    CHUNK_BYTES,
+    FIRST_CHUNK_ROWS,
+    Chunk,
+    Columns,
+    Needs,
+    lines_locator,
+)
 from evalmark.scoring._vectors import VectorShape, stack_rows
 
 _JSON_TYPES = {
@@ -32,6 +40,9 @@ def _kind(value: Any) -> str:
 
 
 _ID_SCAN_LINES = 1024
+# Lines decoded between two offers of the GIL: one decode of a whole chunk runs in C without
+# letting go of it, and would hold up the thread scoring the chunk before for as long.
+_PIECE = 2048
 
 
 def _holds_object(line: bytes) -> bool:
@@ -73,6 +84,7 @@ class JsonlReader:
             "Row",
             [(attr, kind) for attr, _, kind in self._fields],
             rename={attr: column for attr, column, _ in self._fields},
+            gc=False,  # strings, numbers and lists of numbers: no cycle to collect
         )
         self._decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(row_type)
         self._shapes = (VectorShape(), VectorShape())
@@ -123,7 +135,9 @@ class JsonlReader:
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
         try:
-            for lines, texts in jsonl_batches(self._file, self.chunk_size, CHUNK_BYTES):
+            for lines, texts in jsonl_batches(
+                self._file, self.chunk_size, CHUNK_BYTES, first_size=FIRST_CHUNK_ROWS
+            ):
                 yield self._chunk(start, lines, texts)
                 start += len(texts)
         except LineTooLargeError as exc:
@@ -140,7 +154,10 @@ class JsonlReader:
         decode = self._decoder.decode
         ids: list[Any] | None = None
         try:
-            rows: list[Any] = list(map(decode, texts))
+            rows: list[Any] = []
+            for at in range(0, len(texts), _PIECE):
+                rows += map(decode, texts[at : at + _PIECE])
+                time.sleep(0)  # hand the GIL to the scoring thread if it waits (pipeline.py)
         except (msgspec.DecodeError, RecursionError):
             rows = []
             ids = []

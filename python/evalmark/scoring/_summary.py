@@ -102,16 +102,10 @@ class Distribution:
         if self._raw is not None:
             self._raw.append(chunk.copy())
             return
-        known = self._values
-        if known.size:
-            # Scores already in the table are counted without sorting the chunk.
-            at = np.minimum(np.searchsorted(known, chunk), known.size - 1)
-            found = known[at] == chunk
-            self._counts = self._counts + np.bincount(at[found], minlength=known.size)
-            chunk = chunk[~found]
-        if chunk.size:
-            values, counts = np.unique(chunk, return_counts=True)
-            self._values, self._counts = _merge(self._values, self._counts, values, counts)
+        # Sorting the chunk (numpy's vectorised sort) and merging two sorted tables costs far
+        # less than looking each score up in the table.
+        values, counts = np.unique(chunk, return_counts=True)
+        self._values, self._counts = _merge(self._values, self._counts, values, counts)
         if self._values.size > _SMALL_TABLE and self._values.size * 4 > self._count:
             self._raw = [np.repeat(self._values, self._counts)]
             self._values = np.empty(0, dtype=np.float64)
@@ -193,14 +187,18 @@ def _merge(
     values_b: npt.NDArray[np.float64],
     counts_b: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Two sorted tables of distinct values with their counts, as one."""
+    counts_b = counts_b.astype(np.int64)
     if values_a.size == 0:
-        return values_b, counts_b.astype(np.int64)
-    values = np.concatenate([values_a, values_b])
-    counts = np.concatenate([counts_a, counts_b.astype(np.int64)])
-    order = np.argsort(values, kind="stable")
-    values, counts = values[order], counts[order]
-    starts = np.flatnonzero(np.concatenate([[True], values[1:] != values[:-1]]))
-    return values[starts], np.add.reduceat(counts, starts)
+        return values_b, counts_b
+    at = np.searchsorted(values_a, values_b)
+    found = values_a[np.minimum(at, values_a.size - 1)] == values_b
+    counts = counts_a.copy()
+    counts[at[found]] += counts_b[found]  # distinct values: each slot is hit at most once
+    new = ~found
+    if not new.any():
+        return values_a, counts
+    return np.insert(values_a, at[new], values_b[new]), np.insert(counts, at[new], counts_b[new])
 
 
 def _value_at(
@@ -244,4 +242,4 @@ def _exact_sum(values: npt.NDArray[np.float64], counts: npt.NDArray[np.int64]) -
         low * counts_high,
         low * counts_low,
     )
-    return math.fsum(float(x) for part in parts for x in part.tolist())
+    return math.fsum(np.concatenate(list(parts)).tolist())

@@ -72,8 +72,16 @@ class CheckCells:
     metadata, lazily built rows) go through :func:`reason` on the full result."""
 
     def __init__(
-        self, column: Any, label: str, indices: Sequence[int], verdicts: Sequence[str]
+        self,
+        column: Any,
+        label: str,
+        indices: Sequence[int],
+        verdicts: Sequence[str],
+        *,
+        raw: bool = False,
     ) -> None:
+        """``raw``: a reason shown as its escaped text in a ``<pre>`` is left unescaped, its
+        row marked in ``raw_rows`` (for a form that escapes it as it writes it)."""
         self.column, self.label = column, label
         rows = np.asarray(indices, dtype=np.int64)
         passed = column.passed[rows]
@@ -93,17 +101,28 @@ class CheckCells:
             self.templated[plain] = True
             plain = []
         every = len(plain) == count
-        raws = column.explanations(indices if every else [indices[k] for k in plain])
+        raws = column.explanations(
+            indices if every else [indices[k] for k in plain], keep=False
+        )
         # a judge's closing verdict ends with a colon's line: a text without one is its reason
         reasons = raws.copy()
         for at in compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))):
             reasons[at] = judge_reason(raws[at])
         shown = np.full(len(plain), _NO_REASON, dtype=object)
         given = [at for at, text in enumerate(reasons) if text]
-        shown[given] = [f"<pre>{text}</pre>" for text in html_texts([reasons[at] for at in given])]
         # the raw text is shown (and escaped) only for a failed row whose reason was cut from it
         failed: list[int] = np.flatnonzero(~passed[np.asarray(plain, dtype=np.int64)]).tolist()
         full = [at for at in failed if raws[at] and raws[at].strip() != reasons[at]]
+        self.raw_rows = np.zeros(count, dtype=np.bool_)
+        if raw:
+            shown[given] = [reasons[at] for at in given]
+            self.raw_rows[np.asarray(plain, dtype=np.int64)[given]] = True
+            self.raw_rows[np.asarray(plain, dtype=np.int64)[full]] = False
+            cut = [at for at in full if reasons[at]]
+            shown[cut] = [f"<pre>{text}</pre>" for text in html_texts([reasons[at] for at in cut])]
+        else:
+            escaped = html_texts([reasons[at] for at in given])
+            shown[given] = [f"<pre>{text}</pre>" for text in escaped]
         for at, text in zip(full, html_texts([raws[at] for at in full]), strict=True):
             shown[at] += (
                 '<details class="raw"><summary>raw text</summary>'

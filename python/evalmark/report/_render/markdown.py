@@ -8,11 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from evalmark._files.text import escape_surrogates, has_surrogates
 from evalmark.report._cases import pass_rate_label
 from evalmark.report._render.common import cell, markdown_table, number, percent, stamp
 from evalmark.report._render.conversation import markdown_section, markdown_transcripts
 from evalmark.report._render.judged import judged_markdown
-from evalmark.report._render.markdown_rows import NameCells, failure_lines, sample_lines
+from evalmark.report._render.fill import Filled
+from evalmark.report._render.markdown_rows import failure_lines, sample_lines
 from evalmark.report._render.repeats import repeats_markdown
 from evalmark.report._wording import gate_cells, plural
 
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from evalmark.report._suite import SuiteReport
     from evalmark.report._values import Tally
 
-__all__ = ["render", "render_comparison", "render_suite"]
+__all__ = ["render", "render_comparison", "render_escaped", "render_suite"]
 
 
 def _counts(summary: Tally) -> list[str]:
@@ -77,6 +79,34 @@ def render(
     """The Markdown report. ``max_rows`` caps the failure and sample tables (the rest are
     counted); ``samples=False`` leaves the per-sample table out; ``timestamp=True`` (or a text)
     adds a "Generated" line."""
+    return "\n".join(_lines(report, max_rows, samples, timestamp)[0])
+
+
+def render_escaped(
+    report: Report,
+    *,
+    max_rows: int | None = None,
+    samples: bool = True,
+    timestamp: bool | str = False,
+) -> str:
+    """:func:`render`'s text with each lone surrogate written as ``\\udcff``; the long tables,
+    written by the native extension, are known to hold none, so only the rest is scanned."""
+    out, tables = _lines(report, max_rows, samples, timestamp)
+    text = "\n".join(out)
+    if not all(table.clean for table in tables):
+        return escape_surrogates(text)
+    at = {id(table.text) for table in tables}
+    if has_surrogates("\n".join(line for line in out if id(line) not in at)):
+        return escape_surrogates(text)
+    return text
+
+
+def _lines(
+    report: Report, max_rows: int | None, samples: bool, timestamp: bool | str
+) -> tuple[list[str], list[Filled]]:
+    """The report's lines (its long tables one line each, no closing line breaks) and its
+    long tables."""
+    tables: list[Filled] = []
     out = [f"# Evaluation report: {cell(report.name)}", ""]
     when = stamp(timestamp)
     if when:
@@ -153,8 +183,7 @@ def render(
         )
     out += repeats_markdown(report)
     out += judged_markdown(report)
-    names = NameCells(report)
-    lines, shown_checks, checks, failing = failure_lines(report, max_rows, names)
+    lines, shown_checks, checks, failing = failure_lines(report, max_rows)
     if not failing:
         out += ["", "## Failures: none", "", "Every check of every case passed."]
     else:
@@ -165,8 +194,9 @@ def render(
             [":--", ":--", ":--", "--:", ":--"],
             [],
         )
-        if lines:
-            out.append(lines)
+        if lines.text:
+            out.append(lines.text)
+            tables.append(lines)
         if shown_checks < checks:
             out += ["", f"… and {checks - shown_checks} more."]
     out += markdown_section(report)
@@ -179,11 +209,13 @@ def render(
             [],
         )
         if shown:
-            out.append(sample_lines(report, shown, names))
+            table = sample_lines(report, shown)
+            out.append(table.text)
+            tables.append(table)
         if shown < len(report):
             out += ["", f"… and {plural(len(report) - shown, 'more sample')}."]
     out.append("")  # the closing line break, without copying the whole text once more
-    return "\n".join(out)
+    return out, tables
 
 
 def render_suite(suite: SuiteReport) -> str:

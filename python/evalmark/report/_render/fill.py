@@ -2,8 +2,9 @@
 
 A form is a ``%`` template whose slots read one column each, row by row: ``%s`` a text as it
 is, ``%C`` a text as a Markdown table cell (:func:`~evalmark.report._render.common.cell`),
-``%H`` a text escaped for HTML (:func:`~evalmark.report._render.common.html_text`), ``%.Nf`` a
-number with N decimals, ``%.0s`` nothing (the value is not read); ``%%`` is a percent sign.
+``%H`` a text escaped for HTML (:func:`~evalmark.report._render.common.html_text`), ``%.NR``
+``repr`` of a text cut to N characters with an ellipsis, ``%.Nf`` a number with N decimals,
+``%.0s`` nothing (the value is not read); ``%%`` is a percent sign.
 Every form of a call reads the same columns, the k-th slot the k-th column.
 
 :func:`fill` writes the rows in the native extension, escaping and formatting in one pass; a
@@ -17,7 +18,7 @@ text written, and reads none holding one), so that the page needs no second scan
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from evalmark._core import fill_rows
@@ -25,8 +26,21 @@ from evalmark.report._render.common import cells, html_texts
 
 __all__ = ["Filled", "fill", "python_fill"]
 
-_SLOT = re.compile(r"%(?:%|s|C|H|\.0s|\.\d+f)")
-_ESCAPED = {"%C": cells, "%H": html_texts}
+_SLOT = re.compile(r"%(?:%|s|C|H|\.0s|\.\d+f|\.[1-9]\d*R)")
+
+
+def _escaping(slot: str) -> Callable[[list[object]], list[str]] | None:
+    """How a slot's texts are made before ``%s`` writes them; None for a slot ``%`` reads."""
+    if slot == "%C":
+        return cells
+    if slot == "%H":
+        return html_texts
+    if slot.endswith("R"):
+        limit = int(slot[2:-1])
+        return lambda texts: [
+            repr(t if len(t) <= limit else t[: limit - 1] + "…") for t in map(str, texts)
+        ]
+    return None
 
 
 class Filled(NamedTuple):
@@ -68,13 +82,15 @@ def python_fill(
     if not count:
         return before + after
     kinds = [[m for m in _SLOT.findall(form) if m != "%%"] for form in forms]
-    plain = [_SLOT.sub(lambda m: "%s" if m.group() in _ESCAPED else m.group(), f) for f in forms]
+    plain = [_SLOT.sub(lambda m: "%s" if _escaping(m.group()) else m.group(), f) for f in forms]
     values: list[list[object]] = []
     for k, column in enumerate(columns):
         found = list(column[:count])
-        for slot, escape in _ESCAPED.items():
+        slots = {kind[k] for kind in kinds if k < len(kind)}
+        for slot in slots:
+            escape = _escaping(slot)
             rows = [r for r, key in enumerate(keys) if k < len(kinds[key]) and kinds[key][k] == slot]
-            if rows:
+            if escape is not None and rows:
                 texts = escape([found[r] for r in rows])
                 for r, text in zip(rows, texts, strict=True):
                     found[r] = text

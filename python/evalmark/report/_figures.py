@@ -5,6 +5,8 @@ guardrail counts, all computed from the report's result columns when asked."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
+from operator import contains
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -120,11 +122,11 @@ class ReportFigures:
     @property
     def tags(self) -> tuple[str, ...]:
         """Every tag of the report's samples, sorted."""
-        return tuple(sorted({tag for tags in self.sample_tags for tag in tags}))
+        return tuple(sorted(set(chain.from_iterable(self.sample_tags))))
 
     def tag_mask(self, tag: str) -> npt.NDArray[np.bool_]:
         """Which samples carry ``tag``."""
-        return np.fromiter((tag in tags for tags in self.sample_tags), np.bool_, len(self))
+        return np.fromiter(map(contains, self.sample_tags, repeat(tag)), np.bool_, len(self))
 
     def by_tag(self) -> dict[str, Tally]:
         """A tally per tag, tags sorted."""

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from evalmark._core import fill_rows
 from evalmark.report._render.common import cells, html_texts
 
-__all__ = ["Filled", "fill", "python_fill"]
+__all__ = ["Filled", "Table", "fill", "fill_lines", "python_fill"]
 
 _SLOT = re.compile(r"%(?:%|s|C|H|\.0s|\.\d+f|\.[1-9]\d*R)")
 
@@ -51,10 +51,51 @@ class Filled(NamedTuple):
     clean: bool
 
 
+class Table(NamedTuple):
+    """A table to write: its row forms, each row's form and the columns its slots read."""
+
+    forms: list[str]
+    keys: list[int]
+    columns: list[list[Any]]
+
+
+def fill_lines(lines: Sequence[str | Table]) -> Filled:
+    """``"\\n".join`` of ``lines``, each table written as its rows (rows joined by line feeds):
+    the whole in one :func:`fill` call, the lines between tables written as rows of fixed
+    text, so the text is made once and no copy of it is joined into a larger one."""
+    at = [k for k, line in enumerate(lines) if isinstance(line, Table)]
+    if not at:
+        return Filled("\n".join(lines), False)  # type: ignore[arg-type]
+    width = max(len(lines[k].columns) for k in at)  # type: ignore[union-attr]
+    forms: list[str] = []
+    keys: list[int] = []
+    columns: list[list[Any]] = [[] for _ in range(width)]
+    first, last = at[0], at[-1]
+    before = "".join(f"{line}\n" for line in lines[:first])
+    after = "".join(f"\n{line}" for line in lines[last + 1 :])
+    fixed: list[str] = []
+    for line in lines[first : last + 1]:
+        if not isinstance(line, Table):
+            fixed.append(line)  # type: ignore[arg-type]
+            continue
+        if fixed:  # the lines since the last table: one row of fixed text
+            keys.append(len(forms))
+            forms.append("\n".join(fixed).replace("%", "%%"))
+            for column in columns:
+                column.append(None)
+            fixed = []
+        keys += [len(forms) + key for key in line.keys]
+        forms += line.forms
+        count = len(line.keys)
+        for k, column in enumerate(columns):
+            column += line.columns[k][:count] if k < len(line.columns) else [None] * count
+    return fill(forms, keys, columns, before, after)
+
+
 def fill(
     forms: Sequence[str],
     keys: Sequence[int],
-    columns: Sequence[list[object]],
+    columns: Sequence[list[Any]],
     before: str = "",
     after: str = "",
 ) -> Filled:
@@ -72,7 +113,7 @@ def fill(
 def python_fill(
     forms: Sequence[str],
     keys: Sequence[int],
-    columns: Sequence[list[object]],
+    columns: Sequence[list[Any]],
     before: str = "",
     after: str = "",
 ) -> str:
@@ -89,7 +130,9 @@ def python_fill(
         slots = {kind[k] for kind in kinds if k < len(kind)}
         for slot in slots:
             escape = _escaping(slot)
-            rows = [r for r, key in enumerate(keys) if k < len(kinds[key]) and kinds[key][k] == slot]
+            rows = [
+                r for r, key in enumerate(keys) if k < len(kinds[key]) and kinds[key][k] == slot
+            ]
             if escape is not None and rows:
                 texts = escape([found[r] for r in rows])
                 for r, text in zip(rows, texts, strict=True):

@@ -271,7 +271,7 @@ class CaseRenderer:
             keys[whole] = -1
         found, inverse = np.unique(keys, return_inverse=True)
         forms = [self._form(key, checks) for key in found.tolist()]
-        columns: list[list[object]] = [
+        columns: list[list[Any]] = [
             firsts,
             [t[0] for t in tags],
             [b[0] for b in bad],

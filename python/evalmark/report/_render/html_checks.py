@@ -101,9 +101,7 @@ class CheckCells:
             self.templated[plain] = True
             plain = []
         every = len(plain) == count
-        raws = column.explanations(
-            indices if every else [indices[k] for k in plain], keep=False
-        )
+        raws = column.explanations(indices if every else [indices[k] for k in plain], keep=False)
         # a judge's closing verdict ends with a colon's line: a text without one is its reason
         reasons = raws.copy()
         for at in compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))):

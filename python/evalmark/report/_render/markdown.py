@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from evalmark._files.text import escape_surrogates, has_surrogates
+from evalmark._files.text import escape_surrogates
 from evalmark.report._cases import pass_rate_label
 from evalmark.report._render.common import cell, markdown_table, number, percent, stamp
 from evalmark.report._render.conversation import markdown_section, markdown_transcripts
+from evalmark.report._render.fill import Table, fill_lines
 from evalmark.report._render.judged import judged_markdown
-from evalmark.report._render.fill import Filled
 from evalmark.report._render.markdown_rows import failure_lines, sample_lines
 from evalmark.report._render.repeats import repeats_markdown
 from evalmark.report._wording import gate_cells, plural
@@ -79,7 +79,7 @@ def render(
     """The Markdown report. ``max_rows`` caps the failure and sample tables (the rest are
     counted); ``samples=False`` leaves the per-sample table out; ``timestamp=True`` (or a text)
     adds a "Generated" line."""
-    return "\n".join(_lines(report, max_rows, samples, timestamp)[0])
+    return fill_lines(_lines(report, max_rows, samples, timestamp)).text
 
 
 def render_escaped(
@@ -89,25 +89,17 @@ def render_escaped(
     samples: bool = True,
     timestamp: bool | str = False,
 ) -> str:
-    """:func:`render`'s text with each lone surrogate written as ``\\udcff``; the long tables,
-    written by the native extension, are known to hold none, so only the rest is scanned."""
-    out, tables = _lines(report, max_rows, samples, timestamp)
-    text = "\n".join(out)
-    if not all(table.clean for table in tables):
-        return escape_surrogates(text)
-    at = {id(table.text) for table in tables}
-    if has_surrogates("\n".join(line for line in out if id(line) not in at)):
-        return escape_surrogates(text)
-    return text
+    """:func:`render`'s text with each lone surrogate written as ``\\udcff``; a text written
+    by the native extension is known to hold none, and is not scanned again."""
+    text, clean = fill_lines(_lines(report, max_rows, samples, timestamp))
+    return text if clean else escape_surrogates(text)
 
 
 def _lines(
     report: Report, max_rows: int | None, samples: bool, timestamp: bool | str
-) -> tuple[list[str], list[Filled]]:
-    """The report's lines (its long tables one line each, no closing line breaks) and its
-    long tables."""
-    tables: list[Filled] = []
-    out = [f"# Evaluation report: {cell(report.name)}", ""]
+) -> list[str | Table]:
+    """The report's lines, its long tables given as tables to write."""
+    out: list[str | Table] = [f"# Evaluation report: {cell(report.name)}", ""]
     when = stamp(timestamp)
     if when:
         out += [f"Generated {cell(when)}.", ""]
@@ -194,9 +186,8 @@ def _lines(
             [":--", ":--", ":--", "--:", ":--"],
             [],
         )
-        if lines.text:
-            out.append(lines.text)
-            tables.append(lines)
+        if lines is not None:
+            out.append(lines)
         if shown_checks < checks:
             out += ["", f"… and {checks - shown_checks} more."]
     out += markdown_section(report)
@@ -208,14 +199,13 @@ def _lines(
             [":--", ":--", ":--", "--:", *("--:" for _ in report.strategies)],
             [],
         )
-        if shown:
-            table = sample_lines(report, shown)
-            out.append(table.text)
-            tables.append(table)
+        table = sample_lines(report, shown)
+        if table is not None:
+            out.append(table)
         if shown < len(report):
             out += ["", f"… and {plural(len(report) - shown, 'more sample')}."]
-    out.append("")  # the closing line break, without copying the whole text once more
-    return out, tables
+    out.append("")  # the closing line break
+    return out
 
 
 def render_suite(suite: SuiteReport) -> str:

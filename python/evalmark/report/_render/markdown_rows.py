@@ -1,8 +1,8 @@
 """The two long tables of the Markdown report, built from the report's columns: the failing
 checks and the samples. They give the lines the row-by-row form gives (a ``SampleRow`` per
 case, a ``cell`` per text) without building a row object per sample: verdicts and scores come
-from the columns' arrays, explanations only for the checks shown, and each table is written
-by one call of :func:`~evalmark.report._render.fill.fill`, with one line form per row shape
+from the columns' arrays, explanations only for the checks shown, and each table is given
+as a :class:`~evalmark.report._render.fill.Table` to write, with one line form per row shape
 (strategy and verdict; verdict and marks) whose slots escape the texts as they are written, so
 no line is built by Python code of its own."""
 
@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark.report._render.common import cells
-from evalmark.report._render.fill import Filled, fill
+from evalmark.report._render.fill import Table
 
 if TYPE_CHECKING:
     from evalmark.report._model import Report
@@ -41,13 +41,13 @@ def _fixed(text: str) -> str:
     return text.replace("%", "%%")
 
 
-def failure_lines(report: Report, max_rows: int | None) -> tuple[Filled, int, int, int]:
-    """The table lines (one text, no closing line break) of the first ``max_rows`` failing
-    checks (all when None), in sample order then strategy order; the lines shown, the number
-    of failing checks and of cases with one."""
+def failure_lines(report: Report, max_rows: int | None) -> tuple[Table | None, int, int, int]:
+    """The table lines of the first ``max_rows`` failing checks (all when None; None for no
+    line), in sample order then strategy order; the lines shown, the number of failing checks
+    and of cases with one."""
     strategies = report.strategies
     if not strategies or not len(report):
-        return Filled("", True), 0, 0, 0
+        return None, 0, 0, 0
     columns = [report.column(n) for n in strategies]
     failed = np.stack([~c.passed for c in columns])  # (strategies, samples)
     errored = np.stack([c.errored for c in columns])
@@ -58,7 +58,7 @@ def failure_lines(report: Report, max_rows: int | None) -> tuple[Filled, int, in
         rows, checks = rows[:max_rows], checks[:max_rows]
     shown = len(rows)
     if not shown:
-        return Filled("", True), 0, total, cases
+        return None, 0, total, cases
     explanations = np.empty(shown, dtype=object)
     for j, column in enumerate(columns):
         at = np.flatnonzero(checks == j)
@@ -75,14 +75,14 @@ def failure_lines(report: Report, max_rows: int | None) -> tuple[Filled, int, in
     ]
     keys: list[int] = (checks * 2 + errored[checks, rows]).tolist()
     names: list[object] = list(map(report.sample_names.__getitem__, rows.tolist()))
-    return fill(forms, keys, [names, scores, reasons]), shown, total, cases
+    return Table(forms, keys, [names, scores, reasons]), shown, total, cases
 
 
-def sample_lines(report: Report, count: int) -> Filled:
-    """The table lines (one text, no closing line break) of the first ``count`` samples:
-    name, tags, verdict, mean score and a mark per check."""
+def sample_lines(report: Report, count: int) -> Table | None:
+    """The table lines of the first ``count`` samples (None for none): name, tags, verdict,
+    mean score and a mark per check."""
     if count <= 0:
-        return Filled("", True)
+        return None
     strategies = report.strategies
     code = _codes(report)[:, :count]
     scores: list[list[object]] = [report.column(n).scores[:count].tolist() for n in strategies]
@@ -112,4 +112,4 @@ def sample_lines(report: Report, count: int) -> Filled:
     joined = {tags: ", ".join(tags) for tags in dict.fromkeys(all_tags)}
     names: list[object] = list(report.sample_names[:count])
     tags: list[object] = list(map(joined.__getitem__, all_tags))
-    return fill(forms, inverse.tolist(), [names, tags, means, *scores])
+    return Table(forms, inverse.tolist(), [names, tags, means, *scores])

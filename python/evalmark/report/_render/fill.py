@@ -76,7 +76,7 @@ def fill_lines(lines: Sequence[str | Table]) -> Filled:
     fixed: list[str] = []
     for line in lines[first : last + 1]:
         if not isinstance(line, Table):
-            fixed.append(line)  # type: ignore[arg-type]
+            fixed.append(line)
             continue
         if fixed:  # the lines since the last table: one row of fixed text
             keys.append(len(forms))

@@ -51,12 +51,12 @@ class ReportFigures:
             self.column(strategy)  # KeyError naming the known strategies
         mask = None
         if tag is not None:
-            if tag not in self.tags:
+            mask = self.tag_mask(tag)
+            if not mask.any():  # a tag of the report is carried by a sample
                 raise KeyError(
                     f"report {self.name!r} has no sample tagged {tag!r}; its tags are "
                     f"{', '.join(self.tags) or 'none'}"
                 )
-            mask = self.tag_mask(tag)
         return self._stack(mask, self.strategies if strategy is None else (strategy,))
 
     def _stack(self, mask: npt.NDArray[np.bool_] | None, names: Sequence[str]) -> Tally:
@@ -75,10 +75,10 @@ class ReportFigures:
         never passes (see :mod:`evalmark.report._cases`). KeyError for an unknown name."""
         if strategy is not None:
             self.column(strategy)  # KeyError naming the known strategies
-        if tag is not None and tag not in self.tags:
+        mask = self.tag_mask(tag) if tag is not None else None
+        if mask is not None and not mask.any():
             self.tally(tag=tag)  # KeyError naming the known tags
         columns = [self._columns[n] for n in (self.strategies if strategy is None else (strategy,))]
-        mask = self.tag_mask(tag) if tag is not None else None
         return case_tally(
             [c.passed for c in columns], [c.errored for c in columns], len(self), mask
         )

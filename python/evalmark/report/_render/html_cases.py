@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from operator import add, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -224,7 +225,7 @@ class CaseRenderer:
             return Filled(before + after, False)
         report = self.report
         names: list[object] = list(map(report.sample_names.__getitem__, indices))
-        outputs = [report.output(i) for i in indices]
+        outputs = list(map(report.output, indices))
         output_texts: list[object] = ["" if o is None else o for o in outputs]
         checks = [
             CheckCells(column, label, indices, verdicts, raw=True)
@@ -243,7 +244,7 @@ class CaseRenderer:
         bad = list(map(notes.__getitem__, masks.tolist()))
         totals = [0.0] * count
         for check in checks:
-            totals = [t + s for t, s in zip(totals, check.scores, strict=True)]
+            totals = list(map(add, totals, check.scores))
         means = [t / len(checks) for t in totals] if checks else totals
         tags = list(map(self._tag_parts, map(report.sample_tags.__getitem__, indices)))
         # a case's shape: its verdict, whether it has an output, each check's mark (base 3)
@@ -273,12 +274,12 @@ class CaseRenderer:
         forms = [self._form(key, checks) for key in found.tolist()]
         columns: list[list[Any]] = [
             firsts,
-            [t[0] for t in tags],
-            [b[0] for b in bad],
+            list(map(itemgetter(0), tags)),
+            list(map(itemgetter(0), bad)),
             names,
-            [t[1] for t in tags],
+            list(map(itemgetter(1), tags)),
             means,
-            [b[1] for b in bad],
+            list(map(itemgetter(1), bad)),
             output_texts,
         ]
         for check in checks:

@@ -60,5 +60,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::retrieval::add(m)?;
     bindings::nlg::add(m)?;
     bindings::normalize::add(m)?;
+    bindings::render::add(m)?;
     Ok(())
 }

@@ -660,3 +660,22 @@ def normalized_hits_batch(
     holding a lone surrogate, or a character ``table`` lacks); and those characters' code
     points, sorted. No normalized string is made; the comparisons run without the GIL;
     O(total length)."""
+
+def fill_rows(
+    forms: list[str],
+    keys: list[int],
+    columns: list[list[Any]],
+    before: str = "",
+    after: str = "",
+) -> str | None:
+    """Row ``r`` written by the form ``forms[keys[r]]``, whose k-th slot reads
+    ``columns[k][r]``; rows joined by line feeds, the whole between ``before`` and ``after``.
+    Slots: ``%s`` a text as it is (another value as ``str`` writes it), ``%C`` a text as a
+    Markdown table cell, ``%H`` a text escaped for HTML, ``%.NR`` ``repr`` of a text cut to N
+    characters with an ellipsis, ``%.Nf`` a number with N decimals, ``%.0s`` nothing; ``%%`` a
+    percent sign. None when a text read holds a lone surrogate (so a text returned holds
+    none). Runs with the GIL held; O(total length)."""
+
+def fill_each(forms: list[str], keys: list[int], columns: list[list[Any]]) -> list[str] | None:
+    """The rows of :func:`fill_rows`, one text each; None when a text read holds a lone
+    surrogate."""

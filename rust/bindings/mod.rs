@@ -10,6 +10,7 @@ pub mod json;
 pub mod nlg;
 pub mod normalize;
 pub mod reference;
+pub mod render;
 pub mod retrieval;
 pub mod text;
 pub mod text_hits;

@@ -5,6 +5,8 @@ guardrail counts, all computed from the report's result columns when asked."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
+from operator import contains
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,12 +51,12 @@ class ReportFigures:
             self.column(strategy)  # KeyError naming the known strategies
         mask = None
         if tag is not None:
-            if tag not in self.tags:
+            mask = self.tag_mask(tag)
+            if not mask.any():  # a tag of the report is carried by a sample
                 raise KeyError(
                     f"report {self.name!r} has no sample tagged {tag!r}; its tags are "
                     f"{', '.join(self.tags) or 'none'}"
                 )
-            mask = self.tag_mask(tag)
         return self._stack(mask, self.strategies if strategy is None else (strategy,))
 
     def _stack(self, mask: npt.NDArray[np.bool_] | None, names: Sequence[str]) -> Tally:
@@ -73,10 +75,10 @@ class ReportFigures:
         never passes (see :mod:`evalmark.report._cases`). KeyError for an unknown name."""
         if strategy is not None:
             self.column(strategy)  # KeyError naming the known strategies
-        if tag is not None and tag not in self.tags:
+        mask = self.tag_mask(tag) if tag is not None else None
+        if mask is not None and not mask.any():
             self.tally(tag=tag)  # KeyError naming the known tags
         columns = [self._columns[n] for n in (self.strategies if strategy is None else (strategy,))]
-        mask = self.tag_mask(tag) if tag is not None else None
         return case_tally(
             [c.passed for c in columns], [c.errored for c in columns], len(self), mask
         )
@@ -120,11 +122,11 @@ class ReportFigures:
     @property
     def tags(self) -> tuple[str, ...]:
         """Every tag of the report's samples, sorted."""
-        return tuple(sorted({tag for tags in self.sample_tags for tag in tags}))
+        return tuple(sorted(set(chain.from_iterable(self.sample_tags))))
 
     def tag_mask(self, tag: str) -> npt.NDArray[np.bool_]:
         """Which samples carry ``tag``."""
-        return np.fromiter((tag in tags for tags in self.sample_tags), np.bool_, len(self))
+        return np.fromiter(map(contains, self.sample_tags, repeat(tag)), np.bool_, len(self))
 
     def by_tag(self) -> dict[str, Tally]:
         """A tally per tag, tags sorted."""

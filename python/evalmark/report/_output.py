@@ -8,6 +8,7 @@ it imports them, so the report's modules form no import cycle.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,23 @@ def render_report(report: Report | SuiteReport, format: str = "markdown", **opti
     surrogate in it is written as ``\\udcff``."""
     if isinstance(report, SuiteReport):
         return escape_surrogates(_suite_text(report, format, options))
-    return escape_surrogates(get_formatter(format).render(report, **options))
+    formatter = get_formatter(format)
+    escaping = _escaping(formatter.function)
+    if escaping is not None:
+        return escaping(report, **options)
+    return escape_surrogates(formatter.render(report, **options))
+
+
+def _escaping(function: Callable[..., str]) -> Callable[..., str] | None:
+    """The form of a built-in renderer that writes each lone surrogate as ``\\udcff`` itself
+    (scanning only the texts not known to hold none); None for any other function."""
+    from evalmark.report._render import html, markdown
+
+    found: dict[Callable[..., str], Callable[..., str]] = {
+        markdown.render: markdown.render_escaped,
+        html.render: html.render_escaped,
+    }
+    return found.get(function)
 
 
 def write_report(

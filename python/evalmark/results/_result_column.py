@@ -147,25 +147,31 @@ class ResultColumn:
     def __iter__(self) -> Iterator[EvaluationResult]:
         return (self[i] for i in range(len(self)))
 
-    def explanations(self, rows: Iterable[int]) -> list[str]:
+    def explanations(self, rows: Iterable[int], *, keep: bool = True) -> list[str]:
         """``[self[i].explanation for i in rows]`` (rows in range, not negative), read without
         building a result for a row not yet read: the explanations not yet written are
         written together (in one call of the explainer's ``many`` when it has one) and kept,
-        so a row is explained once however often it is read."""
+        so a row is explained once however often it is read. ``keep=False`` leaves the texts
+        written now off the column (a writer that reads each row once, e.g. a report)."""
         rows = rows if isinstance(rows, list) else list(rows)
         explain = self._explain
         if explain is None:
             return [self[i].explanation for i in rows]
         texts, cache = self._texts, self._cache
+        if not keep and not texts and not cache:
+            return self._write(explain, rows)
+        found = texts if keep else {}
         wanted = [i for i in rows if i not in texts]
         if wanted:
             held = [i for i in wanted if i in cache]
             if held:
                 for i in held:
-                    texts[i] = cache[i].explanation
+                    found[i] = cache[i].explanation
                 wanted = [i for i in wanted if i not in cache]
-            texts.update(zip(wanted, self._write(explain, wanted), strict=True))
-        return list(map(texts.__getitem__, rows))
+            found.update(zip(wanted, self._write(explain, wanted), strict=True))
+        if found is texts or not found:
+            return list(map(texts.__getitem__, rows))
+        return [texts[i] if i in texts else found[i] for i in rows]
 
     def _write(self, explain: Explainer, rows: list[int]) -> list[str]:
         """The explanations of ``rows`` (none held as full results) from the explainer."""

@@ -1,5 +1,7 @@
 """Whole-column explanations of the text checks (ExactMatch, Contains, ContainsFacts): the same
-text a row's own explainer writes, written for many rows in a few list-wide calls."""
+text a row's own explainer writes, written for many rows in a few list-wide calls (the quoting
+of many texts in one native call, ``fill_each``, whose ``%.NR`` slot is ``repr`` of a text cut
+to N characters)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from evalmark._core import fill_each
 from evalmark.strategies._text_pairs import TextPairs
 
 __all__ = ["FactsText", "FixedFailure", "PairFailure", "quoted"]
@@ -20,8 +23,20 @@ _FEW = 64
 def quoted(texts: list[str], limit: int = 80) -> list[str]:
     """``excerpt(text, limit)`` of each text: quoted with ``repr``, cut to ``limit`` characters
     with an ellipsis."""
+    found = _each(f"%.{limit}R", [texts])
+    if found is not None:
+        return found
     cut = limit - 1
     return list(map(repr, [t if len(t) <= limit else t[:cut] + "…" for t in texts]))
+
+
+def _each(form: str, columns: list[list[str]]) -> list[str] | None:
+    """Each row of ``form`` (one line form of :mod:`evalmark.report._render.fill`'s kind, no
+    line break) written by the native extension; None when a text holds a lone surrogate."""
+    if len(columns[0]) < _FEW:
+        return None
+    found: list[str] | None = fill_each([form], [0] * len(columns[0]), columns)
+    return found
 
 
 def _spread(passed: list[bool], texts: list[str]) -> list[str]:
@@ -61,14 +76,19 @@ class PairFailure:
         # one comprehension, no list per step: the texts' reprs are most of the work
         actual, wanted, counts = self._texts(rows)
         if self._contains:
+            found = _each("output does not contain %.80R", [wanted])
+            if found is not None:
+                return found
             return [
                 f"output does not contain {w if len(w) <= 80 else w[:79] + '…'!r}" for w in wanted
             ]
-        texts = [
-            f"output {a if len(a) <= 80 else a[:79] + '…'!r} does not match the expected "
-            f"{w if len(w) <= 80 else w[:79] + '…'!r}"
-            for a, w in zip(actual, wanted, strict=True)
-        ]
+        texts = _each("output %.80R does not match the expected %.80R", [actual, wanted])
+        if texts is None:
+            texts = [
+                f"output {a if len(a) <= 80 else a[:79] + '…'!r} does not match the expected "
+                f"{w if len(w) <= 80 else w[:79] + '…'!r}"
+                for a, w in zip(actual, wanted, strict=True)
+            ]
         if any(n > 1 for n in counts):
             texts = [
                 text + f" (nor {n - 1} other accepted answers)" if n > 1 else text

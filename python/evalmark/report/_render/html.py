@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from evalmark._files.text import escape_surrogates
 from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.common import number, percent, stamp
 from evalmark.report._render.conversation import html_section
+from evalmark.report._render.fill import Filled
 from evalmark.report._render.html_assets import CONTENT_SECURITY_POLICY, SCRIPT, STYLE
 from evalmark.report._render.html_cases import CaseRenderer, case_order
 from evalmark.report._render.html_inputs import samples_by_name
@@ -31,7 +33,7 @@ from evalmark.report._wording import plural
 if TYPE_CHECKING:
     from evalmark.report._model import Report
 
-__all__ = ["render"]
+__all__ = ["render", "render_escaped"]
 
 _VERDICTS = ("pass", "fail", "error")
 
@@ -206,6 +208,29 @@ def render(
     timestamp: bool | str = False,
     samples: Iterable[Any] | Mapping[str, Any] | None = None,
 ) -> str:
+    """The HTML page of ``report`` (see :func:`_page`)."""
+    return _page(report, max_rows, timestamp, samples).text
+
+
+def render_escaped(
+    report: Report,
+    *,
+    max_rows: int | None = None,
+    timestamp: bool | str = False,
+    samples: Iterable[Any] | Mapping[str, Any] | None = None,
+) -> str:
+    """:func:`render`'s page with each lone surrogate written as ``\\udcff``; a page written
+    by the native extension is known to hold none, and is not scanned again."""
+    page = _page(report, max_rows, timestamp, samples)
+    return page.text if page.clean else escape_surrogates(page.text)
+
+
+def _page(
+    report: Report,
+    max_rows: int | None,
+    timestamp: bool | str,
+    samples: Iterable[Any] | Mapping[str, Any] | None,
+) -> Filled:
     """The HTML page of ``report``.
 
     ``samples`` (the run's samples or test cases, or a mapping name -> sample) adds each case's
@@ -245,7 +270,7 @@ def render(
     positions: list[int] = order[:count].tolist()
     ending = f"</section>\n<script>{SCRIPT}</script>\n</body></html>\n"
     # the page is written by the cases' formatting, around them (no copy of the whole page)
-    return cases.render_text(
+    return cases.render_filled(
         positions,
         [_VERDICTS[v] for v in code[positions].tolist()],
         [inputs.get(names[p]) for p in positions],

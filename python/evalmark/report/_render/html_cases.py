@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from operator import add, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy.typing as npt
 
 from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.common import html_texts
+from evalmark.report._render.fill import Filled, fill
 from evalmark.report._render.html_checks import CheckCells, pre
 from evalmark.report._render.html_inputs import CaseInput, input_of
 
@@ -198,22 +200,37 @@ class CaseRenderer:
         anchors: Sequence[str],
         around: tuple[str, str] = ("", ""),
     ) -> str:
-        """``"\\n".join(self.render_many(...))``, written by one ``%`` formatting: each case
-        takes the form of its shape (verdict, output or none, each check's mark) with the same
-        slots, so the slots are filled a column at a time; a case with its inputs shown or
+        """The text of :meth:`render_filled`."""
+        return self.render_filled(indices, verdicts, samples, anchors, around).text
+
+    def render_filled(
+        self,
+        indices: Sequence[int],
+        verdicts: Sequence[str],
+        samples: Sequence[Any | None],
+        anchors: Sequence[str],
+        around: tuple[str, str] = ("", ""),
+    ) -> Filled:
+        """``"\\n".join(self.render_many(...))``, written by one call of
+        :func:`~evalmark.report._render.fill.fill`: each case takes the form of its shape
+        (verdict, output or none, each check's mark and reason kind) with the same slots, so
+        the slots are filled a column at a time, texts escaped as they are written; a case with
+        its inputs shown or
         whose application raised is written by :meth:`render_many` into the first slot.
-        ``around``: texts written before and after the cases in the same formatting (a page
-        is then written once, not copied into a larger one)."""
+        ``around``: texts written before and after the cases in the same call (a page is then
+        written once, not copied into a larger one)."""
         count = len(indices)
         before, after = around
         if not count:
-            return before + after
+            return Filled(before + after, False)
         report = self.report
-        names = html_texts([report.sample_names[i] for i in indices])
-        outputs = [report.output(i) for i in indices]
-        escaped = iter(html_texts([o for o in outputs if o is not None]))
-        output_texts = ["" if o is None else next(escaped) for o in outputs]
-        checks = [CheckCells(column, label, indices, verdicts) for _, label, column in self.columns]
+        names: list[object] = list(map(report.sample_names.__getitem__, indices))
+        outputs = list(map(report.output, indices))
+        output_texts: list[object] = ["" if o is None else o for o in outputs]
+        checks = [
+            CheckCells(column, label, indices, verdicts, raw=True)
+            for _, label, column in self.columns
+        ]
         # the checks a case did not pass, as a bit mask: one note per distinct set
         masks = np.zeros(count, dtype=np.int64)
         for j, check in enumerate(checks):
@@ -227,14 +244,15 @@ class CaseRenderer:
         bad = list(map(notes.__getitem__, masks.tolist()))
         totals = [0.0] * count
         for check in checks:
-            totals = [t + s for t, s in zip(totals, check.scores, strict=True)]
+            totals = list(map(add, totals, check.scores))
         means = [t / len(checks) for t in totals] if checks else totals
         tags = list(map(self._tag_parts, map(report.sample_tags.__getitem__, indices)))
         # a case's shape: its verdict, whether it has an output, each check's mark (base 3)
         verdict_codes = np.array([_CODES[v] for v in verdicts], dtype=np.int64)
         keys = verdict_codes * 2 + np.array([o is not None for o in outputs], dtype=np.int64)
         for check in checks:
-            keys = keys * 6 + np.asarray(check.codes, dtype=np.int64) * 2 + check.templated
+            mode = check.templated.astype(np.int64) + 2 * check.raw_rows
+            keys = keys * 9 + np.asarray(check.codes, dtype=np.int64) * 3 + mode
         whole = [
             k
             for k in range(count)
@@ -254,26 +272,19 @@ class CaseRenderer:
             keys[whole] = -1
         found, inverse = np.unique(keys, return_inverse=True)
         forms = [self._form(key, checks) for key in found.tolist()]
-        shapes = list(map(forms.__getitem__, inverse.tolist()))
-        shapes[0] = before.replace("%", "%%") + shapes[0]
-        shapes[-1] += after.replace("%", "%%")
-        template = "\n".join(shapes)
-        columns: list[Sequence[object]] = [
+        columns: list[list[Any]] = [
             firsts,
-            [t[0] for t in tags],
-            [b[0] for b in bad],
+            list(map(itemgetter(0), tags)),
+            list(map(itemgetter(0), bad)),
             names,
-            [t[1] for t in tags],
+            list(map(itemgetter(1), tags)),
             means,
-            [b[1] for b in bad],
+            list(map(itemgetter(1), bad)),
             output_texts,
         ]
         for check in checks:
-            columns += [check.scores, check.slots(indices)]
-        values: list[object] = [None] * (len(columns) * count)
-        for at, column in enumerate(columns):
-            values[at :: len(columns)] = column
-        return template % tuple(values)
+            columns += [list(check.scores), check.slots(indices)]
+        return fill(forms, inverse.tolist(), columns, before, after)
 
     def _form(self, key: int, checks: Sequence[CheckCells]) -> str:
         """The ``%`` form of a case of shape ``key`` (-1: a case written whole, in the first
@@ -283,22 +294,22 @@ class CaseRenderer:
             return "%s" + "%.0s" * (slots - 1)
         marks = []
         for (_, label, _), check in zip(reversed(self.columns), reversed(checks), strict=True):
-            templated, mark = key % 2, _MARKS[key // 2 % 3]
-            key //= 6
+            mode, mark = key % 3, _MARKS[key // 3 % 3]
+            key //= 9
             score = "—%.0s" if mark == "error" else "%.2f"
             head = self._row_heads[label, mark].replace("%", "%%")
-            reason = "%s"
-            if templated and check.around is not None:
+            reason = "<pre>%H</pre>" if mode == 2 else "%s"
+            if mode == 1 and check.around is not None:
                 before, tails = check.around
                 after = tails[mark == "pass"]
                 reason = f"<pre>{before.replace('%', '%%')}%.3f{after.replace('%', '%%')}</pre>"
             marks.append(f'{head}{score}</td><td class="reason">{reason}</td></tr>')
-        output = "<pre>%s</pre>" if key % 2 else "%.0s" + _NO_OUTPUT
+        output = "<pre>%H</pre>" if key % 2 else "%.0s" + _NO_OUTPUT
         verdict = _VERDICTS[key // 2]
         return (
             f'<details class="case {verdict}" id="%s" data-tags="%s" data-bad="%s"'
             f'{" open" if verdict != "pass" else ""}><summary><span class="badge {verdict}">'
-            f"{_BADGE[verdict]}</span>%s%s"
+            f"{_BADGE[verdict]}</span>%H%s"
             '<span class="case-score">score %.2f</span>%s</summary>'
             f'<dl class="io"><dt>Actual output</dt><dd>{output}</dd></dl>{_CHECKS_HEAD}'
             + "".join(reversed(marks))

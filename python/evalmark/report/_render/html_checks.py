@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import compress, repeat
+from operator import ne
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -72,8 +73,16 @@ class CheckCells:
     metadata, lazily built rows) go through :func:`reason` on the full result."""
 
     def __init__(
-        self, column: Any, label: str, indices: Sequence[int], verdicts: Sequence[str]
+        self,
+        column: Any,
+        label: str,
+        indices: Sequence[int],
+        verdicts: Sequence[str],
+        *,
+        raw: bool = False,
     ) -> None:
+        """``raw``: a reason shown as its escaped text in a ``<pre>`` is left unescaped, its
+        row marked in ``raw_rows`` (for a form that escapes it as it writes it)."""
         self.column, self.label = column, label
         rows = np.asarray(indices, dtype=np.int64)
         passed = column.passed[rows]
@@ -93,27 +102,41 @@ class CheckCells:
             self.templated[plain] = True
             plain = []
         every = len(plain) == count
-        raws = column.explanations(indices if every else [indices[k] for k in plain])
+        raws = column.explanations(indices if every else [indices[k] for k in plain], keep=False)
         # a judge's closing verdict ends with a colon's line: a text without one is its reason
         reasons = raws.copy()
-        for at in compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))):
-            reasons[at] = judge_reason(raws[at])
-        shown = np.full(len(plain), _NO_REASON, dtype=object)
-        given = [at for at, text in enumerate(reasons) if text]
-        shown[given] = [f"<pre>{text}</pre>" for text in html_texts([reasons[at] for at in given])]
+        if ":" in "".join(raws):
+            for at in compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))):
+                reasons[at] = judge_reason(raws[at])
         # the raw text is shown (and escaped) only for a failed row whose reason was cut from it
-        failed: list[int] = np.flatnonzero(~passed[np.asarray(plain, dtype=np.int64)]).tolist()
-        full = [at for at in failed if raws[at] and raws[at].strip() != reasons[at]]
+        cut = compress(range(len(raws)), map(ne, map(str.strip, raws), reasons))
+        plain_at = np.asarray(plain, dtype=np.int64)
+        failing = ~passed[plain_at]
+        full = [at for at in cut if failing[at]]
+        self.raw_rows = np.zeros(count, dtype=np.bool_)
+        if raw:
+            # a reason is written escaped by the form; a row with the raw text too is made here
+            shown: list[str] = [text or _NO_REASON for text in reasons]
+            flags = np.fromiter(map(bool, reasons), np.bool_, len(reasons))
+            flags[full] = False
+            self.raw_rows[plain_at] = flags
+            for at in full:
+                shown[at] = f"<pre>{_e(reasons[at])}</pre>" if reasons[at] else _NO_REASON
+        else:
+            shown = [_NO_REASON] * len(reasons)
+            given = list(compress(range(len(reasons)), reasons))
+            for at, text in zip(given, html_texts([reasons[at] for at in given]), strict=True):
+                shown[at] = f"<pre>{text}</pre>"
         for at, text in zip(full, html_texts([raws[at] for at in full]), strict=True):
             shown[at] += (
                 '<details class="raw"><summary>raw text</summary>'
                 f"<p>The full reply:</p><pre>{text}</pre></details>"
             )
         if every:
-            self._cells: list[str | None] = shown.tolist()
+            self._cells: list[str | None] = shown  # type: ignore[assignment]
         else:
             self._cells = [None] * count
-            for k, cell in zip(plain, shown.tolist(), strict=True):
+            for k, cell in zip(plain, shown, strict=True):
                 self._cells[k] = cell
 
     def slots(self, indices: Sequence[int]) -> list[object]:

@@ -8,11 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from evalmark._files.text import escape_surrogates
 from evalmark.report._cases import pass_rate_label
 from evalmark.report._render.common import cell, markdown_table, number, percent, stamp
 from evalmark.report._render.conversation import markdown_section, markdown_transcripts
+from evalmark.report._render.fill import Table, fill_lines
 from evalmark.report._render.judged import judged_markdown
-from evalmark.report._render.markdown_rows import NameCells, failure_lines, sample_lines
+from evalmark.report._render.markdown_rows import failure_lines, sample_lines
 from evalmark.report._render.repeats import repeats_markdown
 from evalmark.report._wording import gate_cells, plural
 
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from evalmark.report._suite import SuiteReport
     from evalmark.report._values import Tally
 
-__all__ = ["render", "render_comparison", "render_suite"]
+__all__ = ["render", "render_comparison", "render_escaped", "render_suite"]
 
 
 def _counts(summary: Tally) -> list[str]:
@@ -77,7 +79,27 @@ def render(
     """The Markdown report. ``max_rows`` caps the failure and sample tables (the rest are
     counted); ``samples=False`` leaves the per-sample table out; ``timestamp=True`` (or a text)
     adds a "Generated" line."""
-    out = [f"# Evaluation report: {cell(report.name)}", ""]
+    return fill_lines(_lines(report, max_rows, samples, timestamp)).text
+
+
+def render_escaped(
+    report: Report,
+    *,
+    max_rows: int | None = None,
+    samples: bool = True,
+    timestamp: bool | str = False,
+) -> str:
+    """:func:`render`'s text with each lone surrogate written as ``\\udcff``; a text written
+    by the native extension is known to hold none, and is not scanned again."""
+    text, clean = fill_lines(_lines(report, max_rows, samples, timestamp))
+    return text if clean else escape_surrogates(text)
+
+
+def _lines(
+    report: Report, max_rows: int | None, samples: bool, timestamp: bool | str
+) -> list[str | Table]:
+    """The report's lines, its long tables given as tables to write."""
+    out: list[str | Table] = [f"# Evaluation report: {cell(report.name)}", ""]
     when = stamp(timestamp)
     if when:
         out += [f"Generated {cell(when)}.", ""]
@@ -153,8 +175,7 @@ def render(
         )
     out += repeats_markdown(report)
     out += judged_markdown(report)
-    names = NameCells(report)
-    lines, shown_checks, checks, failing = failure_lines(report, max_rows, names)
+    lines, shown_checks, checks, failing = failure_lines(report, max_rows)
     if not failing:
         out += ["", "## Failures: none", "", "Every check of every case passed."]
     else:
@@ -165,7 +186,7 @@ def render(
             [":--", ":--", ":--", "--:", ":--"],
             [],
         )
-        if lines:
+        if lines is not None:
             out.append(lines)
         if shown_checks < checks:
             out += ["", f"… and {checks - shown_checks} more."]
@@ -178,12 +199,13 @@ def render(
             [":--", ":--", ":--", "--:", *("--:" for _ in report.strategies)],
             [],
         )
-        if shown:
-            out.append(sample_lines(report, shown, names))
+        table = sample_lines(report, shown)
+        if table is not None:
+            out.append(table)
         if shown < len(report):
             out += ["", f"… and {plural(len(report) - shown, 'more sample')}."]
-    out.append("")  # the closing line break, without copying the whole text once more
-    return "\n".join(out)
+    out.append("")  # the closing line break
+    return out
 
 
 def render_suite(suite: SuiteReport) -> str:

@@ -1,21 +1,21 @@
 """The two long tables of the Markdown report, built from the report's columns: the failing
 checks and the samples. They give the lines the row-by-row form gives (a ``SampleRow`` per
 case, a ``cell`` per text) without building a row object per sample: verdicts and scores come
-from the columns' arrays, explanations only for the checks shown, every text of a table is
-escaped in one pass (:func:`~evalmark.report._render.common.cells`), and each table is written
-by one ``%`` formatting of a template made of one line form per row shape (strategy and
-verdict; verdict and marks), so no line is built by Python code of its own."""
+from the columns' arrays, explanations only for the checks shown, and each table is given
+as a :class:`~evalmark.report._render.fill.Table` to write, with one line form per row shape
+(strategy and verdict; verdict and marks) whose slots escape the texts as they are written, so
+no line is built by Python code of its own."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from evalmark.report._render.common import cells
+from evalmark.report._render.fill import Table
 
 if TYPE_CHECKING:
     from evalmark.report._model import Report
@@ -41,40 +41,13 @@ def _fixed(text: str) -> str:
     return text.replace("%", "%%")
 
 
-def _interleave(*columns: Sequence[object]) -> tuple[object, ...]:
-    """The values of the columns row by row: ``a0, b0, a1, b1, ...``."""
-    width = len(columns)
-    out: list[object] = [None] * (width * len(columns[0]))
-    for k, column in enumerate(columns):
-        out[k::width] = column
-    return tuple(out)
-
-
-class NameCells:
-    """The table cells of the sample names, escaped together once, as far as they are read."""
-
-    __slots__ = ("_cells", "_names")
-
-    def __init__(self, report: Report) -> None:
-        self._names = report.sample_names
-        self._cells: list[str] = []
-
-    def upto(self, count: int) -> list[str]:
-        """The cells of the first ``count`` names (at least)."""
-        if len(self._cells) < count:
-            self._cells = cells(self._names[:count])
-        return self._cells
-
-
-def failure_lines(
-    report: Report, max_rows: int | None, names: NameCells | None = None
-) -> tuple[str, int, int, int]:
-    """The table lines (one text, no closing line break) of the first ``max_rows`` failing
-    checks (all when None), in sample order then strategy order; the lines shown, the number
-    of failing checks and of cases with one."""
+def failure_lines(report: Report, max_rows: int | None) -> tuple[Table | None, int, int, int]:
+    """The table lines of the first ``max_rows`` failing checks (all when None; None for no
+    line), in sample order then strategy order; the lines shown, the number of failing checks
+    and of cases with one."""
     strategies = report.strategies
     if not strategies or not len(report):
-        return "", 0, 0, 0
+        return None, 0, 0, 0
     columns = [report.column(n) for n in strategies]
     failed = np.stack([~c.passed for c in columns])  # (strategies, samples)
     errored = np.stack([c.errored for c in columns])
@@ -85,42 +58,39 @@ def failure_lines(
         rows, checks = rows[:max_rows], checks[:max_rows]
     shown = len(rows)
     if not shown:
-        return "", 0, total, cases
+        return None, 0, total, cases
     explanations = np.empty(shown, dtype=object)
     for j, column in enumerate(columns):
         at = np.flatnonzero(checks == j)
         if len(at):
-            explanations[at] = column.explanations(rows[at].tolist())
+            explanations[at] = column.explanations(rows[at].tolist(), keep=False)
     scores: list[float] = np.stack([c.scores for c in columns])[checks, rows].tolist()
-    reasons = cells([text or "—" for text in explanations.tolist()])
-    name_cells = (names or NameCells(report)).upto(int(rows[-1]) + 1)
+    reasons: list[object] = [text or "—" for text in explanations.tolist()]
     strategy_cells = cells(strategies)
-    # one template per (strategy, verdict): the sample, the score and the reason are its slots
+    # one form per (strategy, verdict): the sample, the score and the reason are its slots
     forms = [
-        f"| %s | {_fixed(strategy_cells[j])} | {verdict} | %.3f | %s |"
+        f"| %C | {_fixed(strategy_cells[j])} | {verdict} | %.3f | %C |"
         for j in range(len(strategies))
         for verdict in ("fail", "error")
     ]
     keys: list[int] = (checks * 2 + errored[checks, rows]).tolist()
-    template = "\n".join(map(forms.__getitem__, keys))
-    rows_list: list[int] = rows.tolist()
-    sample_cells = list(map(name_cells.__getitem__, rows_list))
-    return template % _interleave(sample_cells, scores, reasons), shown, total, cases
+    names: list[object] = list(map(report.sample_names.__getitem__, rows.tolist()))
+    return Table(forms, keys, [names, scores, reasons]), shown, total, cases
 
 
-def sample_lines(report: Report, count: int, names: NameCells | None = None) -> str:
-    """The table lines (one text, no closing line break) of the first ``count`` samples:
-    name, tags, verdict, mean score and a mark per check."""
+def sample_lines(report: Report, count: int) -> Table | None:
+    """The table lines of the first ``count`` samples (None for none): name, tags, verdict,
+    mean score and a mark per check."""
     if count <= 0:
-        return ""
+        return None
     strategies = report.strategies
     code = _codes(report)[:, :count]
-    scores: list[list[float]] = [report.column(n).scores[:count].tolist() for n in strategies]
+    scores: list[list[object]] = [report.column(n).scores[:count].tolist() for n in strategies]
     if strategies:
         worst = code.max(axis=0)
         sums = np.array(list(map(math.fsum, zip(*scores, strict=True))), dtype=np.float64)
-        means: list[float] = (sums / len(strategies)).tolist()
-        # each row's verdict and marks make its template: the key of a row, in base 3
+        means: list[object] = (sums / len(strategies)).tolist()
+        # each row's verdict and marks make its form: the key of a row, in base 3
         keys = np.zeros(count, dtype=np.int64)
         for j in range(len(strategies)):
             keys = keys * 3 + code[j]
@@ -137,11 +107,9 @@ def sample_lines(report: Report, count: int, names: NameCells | None = None) -> 
         for _ in strategies:
             marks.append(f" {_MARKS[key % 3]} %.3f |")
             key //= 3
-        forms.append(f"| %s | %s | {verdict} | %.3f |" + "".join(reversed(marks)))
-    template = "\n".join(map(forms.__getitem__, inverse.tolist()))
+        forms.append(f"| %C | %C | {verdict} | %.3f |" + "".join(reversed(marks)))
     all_tags = report.sample_tags[:count]
-    distinct = list(dict.fromkeys(all_tags))
-    tag_cells = dict(zip(distinct, cells([", ".join(t) for t in distinct]), strict=True))
-    name_cells = (names or NameCells(report)).upto(count)[:count]
-    values = _interleave(name_cells, list(map(tag_cells.__getitem__, all_tags)), means, *scores)
-    return template % values
+    joined = {tags: ", ".join(tags) for tags in dict.fromkeys(all_tags)}
+    names: list[object] = list(report.sample_names[:count])
+    tags: list[object] = list(map(joined.__getitem__, all_tags))
+    return Table(forms, inverse.tolist(), [names, tags, means, *scores])

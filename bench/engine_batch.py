@@ -56,15 +56,25 @@ def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, float]:
     return wall, cpu
 
 
-def build_samples(n: int, seed: int) -> tuple[list[Sample], list[str]]:
-    """``n`` samples with an expected answer and two facts, and their outputs (setup)."""
+def build_samples(
+    n: int, seed: int, *, prefix: str = "s", tagged: bool = False
+) -> tuple[list[Sample], list[str]]:
+    """``n`` samples with an expected answer and two facts, and their outputs (setup); named
+    ``prefix`` and the row number, and with ``tagged`` each tagged ``even`` or ``odd``."""
     expected, actual = workload.text_pairs(n, seed=seed)
     samples = []
     for i, text in enumerate(expected):
         words = text.split()
         facts = (words[0], words[len(words) // 2])
+        tags = (("even",) if i % 2 == 0 else ("odd",)) if tagged else ()
         samples.append(
-            Sample(name=f"s{i}", parameters=[i], expected_output=text, expected_facts=facts)
+            Sample(
+                name=f"{prefix}{i}",
+                parameters=[i],
+                expected_output=text,
+                expected_facts=facts,
+                tags=tags,
+            )
         )
     return samples, actual
 

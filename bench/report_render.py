@@ -34,8 +34,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import workload  # noqa: E402
-from evalmark import Sample, Scorer  # noqa: E402
+from engine_batch import build_samples  # noqa: E402
+from evalmark import Scorer  # noqa: E402
 from evalmark.report import Report, render_report  # noqa: E402
 from evalmark.strategies import (  # noqa: E402
     Contains,
@@ -120,20 +120,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=20_000, help="samples (20,000)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, best kept (3)")
     args = parser.parse_args()
-    expected, actual = workload.text_pairs(args.n, seed=0)
-    samples = []
-    for i, text in enumerate(expected):
-        words = text.split()
-        facts = (words[0], words[len(words) // 2])
-        samples.append(
-            Sample(
-                name=f"text-{i}",
-                parameters=[i],
-                expected_output=text,
-                expected_facts=facts,
-                tags=("even",) if i % 2 == 0 else ("odd",),
-            )
-        )
+    samples, actual = build_samples(args.n, 0, prefix="text-", tagged=True)
     suite = (ExactMatch(), Contains(), ContainsFacts(), TokenF1(0.5), RougeL(0.5))
     scorer = Scorer()
 

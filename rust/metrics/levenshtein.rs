@@ -71,7 +71,7 @@ impl Letter for u32 {
 }
 
 /// `a` and `b` without their common prefix and suffix.
-fn strip<'x, S: PartialEq>(a: &'x [S], b: &'x [S]) -> (&'x [S], &'x [S]) {
+pub(super) fn strip<'x, S: PartialEq>(a: &'x [S], b: &'x [S]) -> (&'x [S], &'x [S]) {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[prefix..], &b[prefix..]);
     let suffix = a
@@ -186,7 +186,7 @@ impl Scratch {
 /// `a` and `b` (generalized UTF-8) without their common prefix and suffix of whole code
 /// points, cut on the bytes before any decoding: a code point starts at any byte that is not
 /// a continuation byte, and equal bytes before (after) a cut hold equal code points.
-fn strip_bytes<'x>(a: &'x [u8], b: &'x [u8]) -> (&'x [u8], &'x [u8]) {
+pub(super) fn strip_bytes<'x>(a: &'x [u8], b: &'x [u8]) -> (&'x [u8], &'x [u8]) {
     let continues = |x: Option<&u8>| x.is_some_and(|&x| x & 0xC0 == 0x80);
     let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     while prefix > 0 && (continues(a.get(prefix)) || continues(b.get(prefix))) {

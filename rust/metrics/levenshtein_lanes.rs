@@ -15,10 +15,10 @@
 //! with all of them at once (`levenshtein_short.rs`'s comparison).
 
 use super::halt::{Context, Halt};
-use super::levenshtein::{self, strip, strip_bytes};
+use super::levenshtein::{self, common_prefix, common_suffix, strip_bytes, word};
 use super::levenshtein_short::{lane_mask, NONE, SHORT};
 use super::myers::step;
-use super::text::{count_code_points, next_code_point};
+use super::text::next_code_point;
 
 /// Pairs per group.
 pub const LANES: usize = 8;
@@ -69,6 +69,7 @@ pub fn distances<'x>(
     let count = count.min(LANES);
     let (mut m, mut n) = ([0usize; LANES], [0usize; LANES]);
     let mut steps = 0;
+    let wide = has_avx512();
     for (k, slot) in out.iter_mut().enumerate().take(count) {
         let (a, b) = pair(k);
         let load = if a == b {
@@ -76,7 +77,7 @@ pub fn distances<'x>(
         } else if a.is_ascii() && b.is_ascii() {
             load_ascii(a, b, k, s)
         } else {
-            load_unicode(a, b, k, &mut s.eq)
+            load_unicode(a, b, k, &mut s.eq, wide)
         };
         match load {
             Load::Done(d) => *slot = d,
@@ -104,7 +105,10 @@ pub fn distances<'x>(
 
 /// Lane `k` for an ASCII pair.
 fn load_ascii(a: &[u8], b: &[u8], k: usize, s: &mut Scratch) -> Load {
-    let (a, b) = strip(a, b);
+    let prefix = common_prefix(a, b);
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = common_suffix(a, b);
+    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
     let (p, t) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if p.is_empty() {
         return Load::Done(t.len());
@@ -126,9 +130,9 @@ fn load_ascii(a: &[u8], b: &[u8], k: usize, s: &mut Scratch) -> Load {
 }
 
 /// Lane `k` for a pair that is not all ASCII.
-fn load_unicode(a: &[u8], b: &[u8], k: usize, eq: &mut [u64]) -> Load {
+fn load_unicode(a: &[u8], b: &[u8], k: usize, eq: &mut [u64], wide: bool) -> Load {
     let (a, b) = strip_bytes(a, b);
-    let (ca, cb) = (count_code_points(a), count_code_points(b));
+    let (ca, cb) = (code_points(a), code_points(b));
     let ((p, m), (t, n)) = if ca <= cb {
         ((a, ca), (b, cb))
     } else {
@@ -147,13 +151,98 @@ fn load_unicode(a: &[u8], b: &[u8], k: usize, eq: &mut [u64]) -> Load {
         *slot = c;
         i += len;
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = wide;
+    #[cfg(target_arch = "x86_64")]
+    if wide {
+        // SAFETY: `wide` says the CPU has AVX-512 F.
+        unsafe { fill_avx512(&slots, m, t, n, k, eq) };
+        return Load::Lane(m, n);
+    }
+    fill(t, n, k, eq, |c| lane_mask(&slots, m, c));
+    Load::Lane(m, n)
+}
+
+/// The number of code points of `bytes` (generalized UTF-8): the bytes that are not
+/// continuation bytes (0b10xxxxxx), counted eight at a time.
+fn code_points(bytes: &[u8]) -> usize {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let chunks = bytes.chunks_exact(8);
+    let rest = chunks.remainder();
+    let mut continuations = 0;
+    for chunk in chunks {
+        let w = word(chunk);
+        // Bit 7 of each byte: set for 0b10xxxxxx (bit 6 is shifted into bit 7's place).
+        let ones = ((w & !(w << 1)) >> 7) & LOW;
+        // The sum of the eight bytes (each 0 or 1) lands in the top byte.
+        continuations += (ones.wrapping_mul(LOW) >> 56) as usize;
+    }
+    continuations += rest.iter().filter(|&&b| b & 0xC0 == 0x80).count();
+    bytes.len() - continuations
+}
+
+/// Lane `k`'s masks: `mask(c)` of each of the first `n` code points `c` of `t`.
+#[inline(always)]
+fn fill(t: &[u8], n: usize, k: usize, eq: &mut [u64], mut mask: impl FnMut(u32) -> u64) {
     let mut i = 0;
     for row in eq.chunks_exact_mut(LANES).take(n) {
         let (c, len) = next_code_point(t, i);
         i += len;
-        row[k] = lane_mask(&slots, m, c);
+        row[k] = mask(c);
     }
-    Load::Lane(m, n)
+}
+
+/// [`fill`] with the masks of the `m` code points in `slots`, sixteen compared per
+/// instruction with AVX-512.
+///
+/// # Safety
+/// The CPU must support AVX-512 F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn fill_avx512(
+    slots: &[u32; SHORT],
+    m: usize,
+    t: &[u8],
+    n: usize,
+    k: usize,
+    eq: &mut [u64],
+) {
+    use std::arch::x86_64::{
+        __m512i, _mm512_cmpeq_epi32_mask, _mm512_loadu_si512, _mm512_set1_epi32,
+    };
+    // SAFETY (the loads): each reads sixteen slots (64 bytes) of the 64 in `slots`.
+    let rows: [__m512i; SHORT / 16] =
+        std::array::from_fn(|r| unsafe { _mm512_loadu_si512(slots[16 * r..].as_ptr().cast()) });
+    #[inline(always)]
+    fn masks<const R: usize>(rows: &[__m512i; SHORT / 16], c: u32) -> u64 {
+        // SAFETY: only reached from `fill_avx512`, whose caller checked AVX-512 F.
+        unsafe {
+            let needle = _mm512_set1_epi32(c as i32);
+            let mut mask = 0u64;
+            for (r, row) in rows.iter().enumerate().take(R) {
+                mask |= u64::from(_mm512_cmpeq_epi32_mask(*row, needle)) << (16 * r);
+            }
+            mask
+        }
+    }
+    match m.div_ceil(16) {
+        1 => fill(t, n, k, eq, |c| masks::<1>(&rows, c)),
+        2 => fill(t, n, k, eq, |c| masks::<2>(&rows, c)),
+        3 => fill(t, n, k, eq, |c| masks::<3>(&rows, c)),
+        _ => fill(t, n, k, eq, |c| masks::<4>(&rows, c)),
+    }
+}
+
+/// Whether the CPU has AVX-512 F and VL.
+fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// The recurrence over every lane; lane k has a pattern of `m[k]` symbols and a text of
@@ -320,6 +409,46 @@ mod tests {
                 // SAFETY: checked just above.
                 assert_eq!(unsafe { run_avx2(&eq, &m, &n) }, want);
             }
+        }
+    }
+
+    #[test]
+    fn unicode_masks_are_the_same_with_and_without_avx512() {
+        let mut seed = 12u64;
+        let alphabet: Vec<char> = (0x1F300..0x1F300 + 30)
+            .filter_map(char::from_u32)
+            .chain("abé\u{4E00}".chars())
+            .collect();
+        for round in 0..2000 {
+            let a = text(
+                &mut seed,
+                &alphabet,
+                BOUNDARIES[round % BOUNDARIES.len()],
+                None,
+            );
+            let b = text(&mut seed, &alphabet, 0, Some(&a));
+            let (mut plain, mut wide) =
+                (vec![0; LONGEST_TEXT * LANES], vec![0; LONGEST_TEXT * LANES]);
+            let k = round % LANES;
+            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut plain, false);
+            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut wide, has_avx512());
+            assert_eq!(plain, wide, "round {round}");
+        }
+    }
+
+    #[test]
+    fn code_points_are_counted_as_the_decoder_counts_them() {
+        let mut seed = 3u64;
+        let alphabet: Vec<char> = "aé\u{4E00}\u{1F300}\u{7FF}\u{FFFF}\u{10FFFF}"
+            .chars()
+            .collect();
+        for len in 0..100 {
+            let t = text(&mut seed, &alphabet, len, None);
+            assert_eq!(code_points(t.as_bytes()), t.chars().count());
+            assert_eq!(
+                code_points(t.as_bytes()),
+                crate::metrics::text::count_code_points(t.as_bytes())
+            );
         }
     }
 

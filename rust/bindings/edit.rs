@@ -65,8 +65,9 @@ fn weighted_distance(
     ))
 }
 
-/// `levenshtein_distance(expected, actual, weights=(1, 1, 1), score_cutoff=None,
-/// max_chars=None)`: RapidFuzz's Levenshtein distance of one pair.
+// `levenshtein_distance(expected, actual, weights=(1, 1, 1), score_cutoff=None,
+// max_chars=None)`: RapidFuzz's Levenshtein distance of one pair. (Plain comments: no
+// docstring, as the other pair functions; the Python face documents them.)
 #[pyfunction]
 #[pyo3(
     signature = (expected, actual, weights = (1, 1, 1), score_cutoff = None, max_chars = MaxChars::NONE),
@@ -92,9 +93,9 @@ fn levenshtein_distance(
     )
 }
 
-/// `levenshtein_distance_batch(expected, actual, weights=(1, 1, 1), score_cutoff=None,
-/// workers=-1, max_chars=None)`: the distance of each pair. With equal weights the pairs go
-/// in groups of several at once (`levenshtein_lanes.rs`); other weights go one by one.
+// `levenshtein_distance_batch(expected, actual, weights=(1, 1, 1), score_cutoff=None,
+// workers=-1, max_chars=None)`: the distance of each pair. With equal weights the pairs go
+// in groups of several at once (`levenshtein_lanes.rs`); other weights go one by one.
 #[pyfunction]
 #[pyo3(
     signature = (expected, actual, weights = (1, 1, 1), score_cutoff = None, workers = Workers::ALL, max_chars = MaxChars::NONE),

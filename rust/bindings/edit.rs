@@ -139,6 +139,11 @@ fn levenshtein_distance_batch<'py>(
             stop,
             |s: &mut levenshtein_lanes::Scratch, g, cells| {
                 let first = g * LANES;
+                // The next group's texts, while this one runs.
+                for row in (first + LANES)..(first + 2 * LANES).min(n) {
+                    levenshtein_lanes::prefetch(e.row(row));
+                    levenshtein_lanes::prefetch(a.row(row));
+                }
                 let mut d = [0; LANES];
                 let pair = |k: usize| (e.row(first + k), a.row(first + k));
                 levenshtein_lanes::distances(cells.len().min(n - first), pair, &mut d, s, stop)

@@ -9,8 +9,9 @@
 //! full. Texts that are not all ASCII lose their common prefix and suffix on the bytes, before
 //! any decoding; when one of them is then at most 64 code points it takes
 //! `levenshtein_short.rs` (no renaming), else each code point is renamed to a dense id
-//! (`dense_ids.rs`). The column loop polls a [`Context`] every 2^16 word operations or so, so a call on huge
-//! texts can be interrupted.
+//! (`dense_ids.rs`). Batches with equal weights take `levenshtein_lanes.rs` first (several
+//! short pairs at once) and come here for the pairs it does not take. The column loop polls a
+//! [`Context`] every 2^16 word operations or so, so a call on huge texts can be interrupted.
 
 use super::dense_ids::DenseIds;
 use super::halt::{Context, Run, TryVec};

@@ -106,7 +106,8 @@ pub fn distances<'x>(
     if steps == 0 {
         return Ok(());
     }
-    stop.check_before(steps).map_err(|h| (0, h))?;
+    // One word operation per symbol of each lane's text, as the one-pair kernels count.
+    stop.check_before(n.iter().sum()).map_err(|h| (0, h))?;
     let scores = run(&s.eq[..steps * LANES], &m, &n);
     for k in 0..count {
         if n[k] > 0 {

@@ -14,12 +14,13 @@ use crate::inputs::hold;
 use crate::inputs::Texts;
 use crate::metrics::edit_weighted::{self, Op, Weights};
 use crate::metrics::halt::Context;
+use crate::metrics::levenshtein_lanes::{self, LANES};
 use crate::metrics::levenshtein_many;
 use crate::metrics::opcodes::{self, Tag};
 use crate::metrics::token_f1::{self, Normalizer};
 use crate::metrics::wer;
 use crate::options::MaxChars;
-use crate::pairs::{check_rows, TextPair};
+use crate::pairs::{check_rows, TextBatch, TextPair};
 
 fn weights_of((insert, delete, substitute): (usize, usize, usize)) -> Weights {
     Weights {
@@ -45,21 +46,118 @@ fn cut_normalized(value: f64, cutoff: Option<f64>) -> f64 {
     }
 }
 
-metric_pair! {
-    shape: text,
-    scalar: levenshtein_distance = "levenshtein_distance" -> i64,
-        "(expected, actual, weights=(1, 1, 1), score_cutoff=None, max_chars=None)";
-    batch: levenshtein_distance_batch -> i64,
-        "(expected, actual, weights=(1, 1, 1), score_cutoff=None, workers=-1, max_chars=None)";
-    options: (weights: (usize, usize, usize) = (1, 1, 1), score_cutoff: Option<usize> = None);
-    prepare: { let w = weights_of(weights); }
-    kernel: |s: edit_weighted::Scratch, e, a, stop| {
-        // Over the cutoff from the lengths alone: no need for the distance itself.
-        if score_cutoff.is_some_and(|c| edit_weighted::length_bound(e, a, w) > c) {
-            return Ok(cut(usize::MAX, score_cutoff));
-        }
-        Ok(cut(edit_weighted::distance(e, a, w, s, stop)?, score_cutoff))
+/// The weighted distance of one pair, cut at `score_cutoff` as RapidFuzz cuts it.
+fn weighted_distance(
+    s: &mut edit_weighted::Scratch,
+    e: &[u8],
+    a: &[u8],
+    w: Weights,
+    score_cutoff: Option<usize>,
+    stop: &Context,
+) -> EvalResult<i64> {
+    // Over the cutoff from the lengths alone: no need for the distance itself.
+    if score_cutoff.is_some_and(|c| edit_weighted::length_bound(e, a, w) > c) {
+        return Ok(cut(usize::MAX, score_cutoff));
     }
+    Ok(cut(
+        edit_weighted::distance(e, a, w, s, stop)?,
+        score_cutoff,
+    ))
+}
+
+// `levenshtein_distance(expected, actual, weights=(1, 1, 1), score_cutoff=None,
+// max_chars=None)`: RapidFuzz's Levenshtein distance of one pair. (Plain comments: no
+// docstring, as the other pair functions; the Python face documents them.)
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, weights = (1, 1, 1), score_cutoff = None, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, weights=(1, 1, 1), score_cutoff=None, max_chars=None)",
+    name = "levenshtein_distance"
+)]
+fn levenshtein_distance(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    weights: (usize, usize, usize),
+    score_cutoff: Option<usize>,
+    max_chars: MaxChars,
+) -> PyResult<i64> {
+    let w = weights_of(weights);
+    crate::pairs::text_pair(
+        py,
+        &TextPair::read(expected, actual)?,
+        max_chars,
+        |s: &mut edit_weighted::Scratch, e, a, stop| {
+            weighted_distance(s, e, a, w, score_cutoff, stop)
+        },
+    )
+}
+
+// `levenshtein_distance_batch(expected, actual, weights=(1, 1, 1), score_cutoff=None,
+// workers=-1, max_chars=None)`: the distance of each pair. With equal weights the pairs go
+// in groups of several at once (`levenshtein_lanes.rs`); other weights go one by one.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, weights = (1, 1, 1), score_cutoff = None, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, weights=(1, 1, 1), score_cutoff=None, workers=-1, max_chars=None)"
+)]
+fn levenshtein_distance_batch<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    weights: (usize, usize, usize),
+    score_cutoff: Option<usize>,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let w = weights_of(weights);
+    if !(w.insert >= 1 && w.insert == w.delete && w.insert == w.substitute) {
+        return crate::pairs::text_batch(
+            py,
+            &TextBatch::hold(expected, actual)?,
+            workers,
+            max_chars,
+            |s: &mut edit_weighted::Scratch, e, a, stop| {
+                weighted_distance(s, e, a, w, score_cutoff, stop)
+            },
+        );
+    }
+    let (he, ha) = (hold(expected, "expected")?, hold(actual, "actual")?);
+    crate::inputs::same_length(he.len(), ha.len())?;
+    let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
+    let n = e.len();
+    let size = (e.bytes() + a.bytes()).saturating_add(16 * n);
+    let out = run_watched(py, workers, size, |stop, workers| {
+        if let Some(cap) = max_chars.0 {
+            check_rows(&e, &a, cap, stop)?;
+        }
+        let mut out = result_array::<i64>(n.div_ceil(LANES) * LANES, "the result array")?;
+        fill_rows(
+            &mut out,
+            LANES,
+            workers,
+            stop,
+            |s: &mut levenshtein_lanes::Scratch, g, cells| {
+                let first = g * LANES;
+                // The next group's texts, while this one runs.
+                for row in (first + LANES)..(first + 2 * LANES).min(n) {
+                    levenshtein_lanes::prefetch(e.row(row));
+                    levenshtein_lanes::prefetch(a.row(row));
+                }
+                let mut d = [0; LANES];
+                let pair = |k: usize| (e.row(first + k), a.row(first + k));
+                levenshtein_lanes::distances(cells.len().min(n - first), pair, &mut d, s, stop)
+                    .map_err(|(k, halt)| EvalError::from(halt).at_row(first + k))?;
+                for (cell, &d) in cells.iter_mut().zip(&d) {
+                    *cell = cut(d * w.insert, score_cutoff);
+                }
+                Ok(())
+            },
+        )?;
+        out.truncate(n);
+        Ok(out)
+    })?;
+    Ok(PyArray1::from_vec(py, out))
 }
 
 metric_pair! {

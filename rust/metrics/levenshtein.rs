@@ -9,8 +9,9 @@
 //! full. Texts that are not all ASCII lose their common prefix and suffix on the bytes, before
 //! any decoding; when one of them is then at most 64 code points it takes
 //! `levenshtein_short.rs` (no renaming), else each code point is renamed to a dense id
-//! (`dense_ids.rs`). The column loop polls a [`Context`] every 2^16 word operations or so, so a call on huge
-//! texts can be interrupted.
+//! (`dense_ids.rs`). Batches with equal weights take `levenshtein_lanes.rs` first (several
+//! short pairs at once) and come here for the pairs it does not take. The column loop polls a
+//! [`Context`] every 2^16 word operations or so, so a call on huge texts can be interrupted.
 
 use super::dense_ids::DenseIds;
 use super::halt::{Context, Run, TryVec};
@@ -71,7 +72,7 @@ impl Letter for u32 {
 }
 
 /// `a` and `b` without their common prefix and suffix.
-fn strip<'x, S: PartialEq>(a: &'x [S], b: &'x [S]) -> (&'x [S], &'x [S]) {
+pub(super) fn strip<'x, S: PartialEq>(a: &'x [S], b: &'x [S]) -> (&'x [S], &'x [S]) {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[prefix..], &b[prefix..]);
     let suffix = a
@@ -183,22 +184,63 @@ impl Scratch {
     }
 }
 
-/// `a` and `b` (generalized UTF-8) without their common prefix and suffix of whole code
-/// points, cut on the bytes before any decoding: a code point starts at any byte that is not
-/// a continuation byte, and equal bytes before (after) a cut hold equal code points.
-fn strip_bytes<'x>(a: &'x [u8], b: &'x [u8]) -> (&'x [u8], &'x [u8]) {
-    let continues = |x: Option<&u8>| x.is_some_and(|&x| x & 0xC0 == 0x80);
-    let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    while prefix > 0 && (continues(a.get(prefix)) || continues(b.get(prefix))) {
-        prefix -= 1;
+/// The length of the longest common prefix of `a` and `b`, compared eight bytes at a time.
+pub(super) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let mut done = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let (x, y) = (word(x), word(y));
+        if x != y {
+            // Little-endian: the first differing byte is the lowest differing one.
+            return done + ((x ^ y).trailing_zeros() / 8) as usize;
+        }
+        done += 8;
     }
-    let (a, b) = (&a[prefix..], &b[prefix..]);
-    let mut suffix = a
+    done + a[done..]
+        .iter()
+        .zip(&b[done..])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The length of the longest common suffix of `a` and `b`, compared eight bytes at a time.
+pub(super) fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let mut done = 0;
+    for (x, y) in a.rchunks_exact(8).zip(b.rchunks_exact(8)) {
+        let (x, y) = (word(x), word(y));
+        if x != y {
+            // Little-endian: the last differing byte is the highest differing one.
+            return done + ((x ^ y).leading_zeros() / 8) as usize;
+        }
+        done += 8;
+    }
+    let (a, b) = (&a[..a.len() - done], &b[..b.len() - done]);
+    done + a
         .iter()
         .rev()
         .zip(b.iter().rev())
         .take_while(|(x, y)| x == y)
-        .count();
+        .count()
+}
+
+/// Eight bytes as a little-endian word.
+#[inline(always)]
+pub(super) fn word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(bytes);
+    u64::from_le_bytes(w)
+}
+
+/// `a` and `b` (generalized UTF-8) without their common prefix and suffix of whole code
+/// points, cut on the bytes before any decoding: a code point starts at any byte that is not
+/// a continuation byte, and equal bytes before (after) a cut hold equal code points.
+pub(super) fn strip_bytes<'x>(a: &'x [u8], b: &'x [u8]) -> (&'x [u8], &'x [u8]) {
+    let continues = |x: Option<&u8>| x.is_some_and(|&x| x & 0xC0 == 0x80);
+    let mut prefix = common_prefix(a, b);
+    while prefix > 0 && (continues(a.get(prefix)) || continues(b.get(prefix))) {
+        prefix -= 1;
+    }
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let mut suffix = common_suffix(a, b);
     // The suffix's bytes are equal in both: check one.
     while suffix > 0 && continues(a.get(a.len() - suffix)) {
         suffix -= 1;
@@ -427,6 +469,29 @@ mod tests {
                 (want_a.as_bytes(), want_b.as_bytes()),
                 "{a:?} {b:?}"
             );
+        }
+    }
+
+    #[test]
+    fn word_wise_prefixes_and_suffixes_match_the_byte_wise_ones() {
+        let mut seed = 21u64;
+        for round in 0..3000 {
+            let len = |seed: &mut u64| [0usize, 1, 7, 8, 9, 15, 16, 17, 40][lcg(seed) % 9];
+            let a: Vec<u8> = (0..len(&mut seed))
+                .map(|_| b'a' + (lcg(&mut seed) % 2) as u8)
+                .collect();
+            let mut b = a.clone();
+            b.truncate(lcg(&mut seed) % (a.len() + 1));
+            b.extend((0..len(&mut seed)).map(|_| b'a' + (lcg(&mut seed) % 2) as u8));
+            let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+            let suffix = a
+                .iter()
+                .rev()
+                .zip(b.iter().rev())
+                .take_while(|(x, y)| x == y)
+                .count();
+            assert_eq!(common_prefix(&a, &b), prefix, "round {round}");
+            assert_eq!(common_suffix(&a, &b), suffix, "round {round}");
         }
     }
 

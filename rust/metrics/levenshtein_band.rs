@@ -18,6 +18,7 @@
 //! larger one only says the distance is over k.
 
 use super::halt::{Context, Run};
+use super::myers::{step, Column};
 use super::pattern::symbols_per_check;
 
 /// The longest difference of lengths the band can hold.
@@ -50,7 +51,8 @@ pub fn banded_distance<S: Copy>(
     let (mut vp, mut vn) = (!0u64, 0u64);
     // At most 64 columns: counted with the first chunk below, one look at `stop` for both.
     for &sym in &t[..c] {
-        (vp, vn) = step(eq(0, sym), vp, vn);
+        let column = step(eq(0, sym), vp, vn);
+        (vp, vn) = (column.vp, column.vn);
     }
     // The value at the window's top row, row 1 of column c.
     let mut top = c + (vp & 1) as usize - (vn & 1) as usize;
@@ -135,25 +137,12 @@ fn eq_mask(window: &[u8; 64], sym: u8) -> u64 {
 /// The top bit: the row below a window's bottom.
 const BOTTOM: u64 = 1 << 63;
 
-/// One column of Myers' recurrence with match mask `eq` over the previous column's vertical
-/// deltas `vp`, `vn`, the row above the top growing by one: the new deltas.
-#[inline(always)]
-fn step(eq: u64, vp: u64, vn: u64) -> (u64, u64) {
-    let x = eq | vn;
-    let d0 = ((x & vp).wrapping_add(vp) ^ vp) | x;
-    let (hp, hn) = (vn | !(d0 | vp), d0 & vp);
-    let (hp, hn) = ((hp << 1) | 1, hn << 1);
-    (hn | !(d0 | hp), hp & d0)
-}
-
-/// [`step`] on deltas kept shifted down a row (with [`BOTTOM`] set), giving them shifted again,
-/// and its diagonal-zero mask D0. Shifting D0 instead of the horizontal deltas takes two
-/// operations off the chain from one column to the next.
+/// Myers' [`step`] on deltas kept shifted down a row (with [`BOTTOM`] set), giving them shifted
+/// again, and its diagonal-zero mask D0. Shifting D0 instead of the horizontal deltas takes two
+/// operations off the chain from one column to the next (the step's own new deltas go unused).
 #[inline(always)]
 fn sliding_step(eq: u64, vp: u64, vn: u64) -> (u64, u64, u64) {
-    let x = eq | vn;
-    let d0 = ((x & vp).wrapping_add(vp) ^ vp) | x;
-    let (hp, hn) = (vn | !(d0 | vp), d0 & vp);
+    let Column { d0, hp, hn, .. } = step(eq, vp, vn);
     (hn | BOTTOM | !((d0 >> 1) | hp), (d0 >> 1) & hp, d0)
 }
 

@@ -9,6 +9,7 @@
 
 use super::halt::{Context, Run};
 use super::levenshtein_blocks::single_word;
+use super::myers::{bottom_change, step};
 use super::pattern::symbols_per_check;
 use super::text::next_code_point;
 
@@ -16,7 +17,7 @@ use super::text::next_code_point;
 pub const SHORT: usize = 64;
 
 /// A lane value no code point takes, for the lanes past the pattern's end.
-const NONE: u32 = u32::MAX;
+pub const NONE: u32 = u32::MAX;
 
 /// The distance of the pattern `p` (1 ..= [`SHORT`] code points) and the text `t`.
 pub fn short_distance(p: &[u32], t: &[u32], stop: &Context) -> Run<usize> {
@@ -118,11 +119,11 @@ impl Mixed<'_> {
         let (mut vp, mut vn) = (!0u64, 0u64);
         let last = 1u64 << (m - 1);
         let mut score = m;
-        let (step, mut next_check, mut i) = (symbols_per_check(1), 0, 0);
+        let (every, mut next_check, mut i) = (symbols_per_check(1), 0, 0);
         while i < t.len() {
             if i >= next_check {
-                stop.check_before(step.min(t.len() - i))?;
-                next_check = i + step;
+                stop.check_before(every.min(t.len() - i))?;
+                next_check = i + every;
             }
             let eq = if t[i] < 0x80 {
                 i += 1;
@@ -137,15 +138,9 @@ impl Mixed<'_> {
                     self.masks[hit.trailing_zeros() as usize % MIXED_OTHERS]
                 }
             };
-            let x = eq | vn;
-            let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x;
-            let hp = vn | !(d0 | vp);
-            let hn = d0 & vp;
-            score += (hp & last != 0) as usize;
-            score -= (hn & last != 0) as usize;
-            let (hp, hn) = ((hp << 1) | 1, hn << 1);
-            vp = hn | !(d0 | hp);
-            vn = hp & d0;
+            let column = step(eq, vp, vn);
+            score = score.wrapping_add(bottom_change(&column, last));
+            (vp, vn) = (column.vp, column.vn);
         }
         Ok(score)
     }
@@ -161,8 +156,20 @@ fn lanes_distance(lanes: &[u32; SHORT], m: usize, t: &[u32], stop: &Context) -> 
     }
 }
 
-/// [`lanes_distance`] with AVX2: eight lanes per comparison. Myers' step is written out here
-/// (not through `single_word`'s closure) so that the comparisons are compiled with AVX2.
+/// The match mask of `c` over the first `m` (1 ..= [`SHORT`]) code points in `lanes` (the rest
+/// [`NONE`]): as few comparisons as cover `m`.
+#[inline]
+pub fn lane_mask(lanes: &[u32; SHORT], m: usize, c: u32) -> u64 {
+    match m {
+        0..=8 => eq_mask::<2>(lanes, c),
+        9..=16 => eq_mask::<4>(lanes, c),
+        17..=32 => eq_mask::<8>(lanes, c),
+        _ => eq_mask::<16>(lanes, c),
+    }
+}
+
+/// [`lanes_distance`] with AVX2: eight lanes per comparison. The loop is written out here (not
+/// through `single_word`'s closure) so that the comparisons are compiled with AVX2.
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -191,15 +198,9 @@ unsafe fn avx2_distance(lanes: &[u32; SHORT], m: usize, t: &[u32], stop: &Contex
                     _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(*row, needle)));
                 eq |= u64::from(bits as u32 & 0xFF) << (8 * k);
             }
-            let x = eq | vn;
-            let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x;
-            let hp = vn | !(d0 | vp);
-            let hn = d0 & vp;
-            score += (hp & last != 0) as usize;
-            score -= (hn & last != 0) as usize;
-            let (hp, hn) = ((hp << 1) | 1, hn << 1);
-            vp = hn | !(d0 | hp);
-            vn = hp & d0;
+            let column = step(eq, vp, vn);
+            score = score.wrapping_add(bottom_change(&column, last));
+            (vp, vn) = (column.vp, column.vn);
         }
     }
     Ok(score)

@@ -27,6 +27,7 @@ pub mod metrics;
 mod options;
 mod pairs;
 mod refs;
+mod traces;
 mod vectors;
 
 use pyo3::prelude::*;
@@ -58,5 +59,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::retrieval::add(m)?;
     bindings::nlg::add(m)?;
     bindings::normalize::add(m)?;
+    bindings::traces::add(m)?;
     Ok(())
 }

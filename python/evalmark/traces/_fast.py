@@ -28,7 +28,7 @@ decode_request = otlp_json_spans  # one request's spans, or None for the Python 
 
 
 def _span(span: Span | RawSpan) -> Span:
-    return Span(*span.fields()) if type(span) is RawSpan else span  # type: ignore[return-value]
+    return Span(*span.fields()) if type(span) is RawSpan else span
 
 
 def _case(name: str, built: tuple[Any, ...]) -> TestCase:

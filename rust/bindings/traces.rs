@@ -3,6 +3,7 @@
 //! `None` when the input is anything but the common forms (`traces/`), and the caller then
 //! uses the Python path, which reads every form and reports bad input with its file and line.
 
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -100,48 +101,48 @@ fn otlp_json_spans(py: Python<'_>, data: &[u8]) -> PyResult<Option<Vec<Py<RawSpa
 fn agent<'py>(py: Python<'py>, agents: &[Agent<'_>], at: usize) -> PyResult<Bound<'py, PyDict>> {
     let a = &agents[at];
     let d = PyDict::new(py);
-    d.set_item("name", a.name)?;
-    d.set_item("span-id", a.span_id)?;
-    d.set_item("tools", PyList::new(py, &a.tools)?)?;
+    d.set_item(intern!(py, "name"), a.name)?;
+    d.set_item(intern!(py, "span-id"), a.span_id)?;
+    d.set_item(intern!(py, "tools"), PyList::new(py, &a.tools)?)?;
     let nested = a
         .agents
         .iter()
         .map(|&i| agent(py, agents, i))
         .collect::<PyResult<Vec<_>>>()?;
-    d.set_item("agents", PyList::new(py, nested)?)?;
+    d.set_item(intern!(py, "agents"), PyList::new(py, nested)?)?;
     Ok(d)
 }
 
 fn metadata<'py>(py: Python<'py>, c: &Case<'_>, source: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("trace-id", &c.root.trace_id)?;
-    d.set_item("span-id", &c.top.span_id)?;
+    d.set_item(intern!(py, "trace-id"), &c.root.trace_id)?;
+    d.set_item(intern!(py, "span-id"), &c.top.span_id)?;
     if let Some(source) = source {
-        d.set_item("trace-file-sha256", source)?;
+        d.set_item(intern!(py, "trace-file-sha256"), source)?;
     }
-    d.set_item("span-end-unix-nano", c.top.end)?;
+    d.set_item(intern!(py, "span-end-unix-nano"), c.top.end)?;
     if !std::ptr::eq(c.root, c.top) {
-        d.set_item("root-span-id", &c.root.span_id)?;
+        d.set_item(intern!(py, "root-span-id"), &c.root.span_id)?;
     }
     if !c.root.resource.is_empty() {
-        d.set_item("resource", attrs(py, &c.root.resource)?)?;
+        d.set_item(intern!(py, "resource"), attrs(py, &c.root.resource)?)?;
     }
     if !c.agents.is_empty() {
-        d.set_item("agents", agent(py, &c.agents, 0)?)?;
+        d.set_item(intern!(py, "agents"), agent(py, &c.agents, 0)?)?;
     }
     if !c.kept.is_empty() {
         let mut kept = Vec::with_capacity(c.kept.len());
         for k in &c.kept {
             let e = PyDict::new(py);
-            e.set_item("span-id", &k.span.span_id)?;
-            e.set_item("name", &k.span.name)?;
-            e.set_item("kind", k.role.name())?;
+            e.set_item(intern!(py, "span-id"), &k.span.span_id)?;
+            e.set_item(intern!(py, "name"), &k.span.name)?;
+            e.set_item(intern!(py, "kind"), k.role.name())?;
             if !k.attributes.is_empty() {
-                e.set_item("attributes", pairs(py, k.attributes.iter().copied())?)?;
+                e.set_item(intern!(py, "attributes"), pairs(py, k.attributes.iter().copied())?)?;
             }
             kept.push(e);
         }
-        d.set_item("spans", PyList::new(py, kept)?)?;
+        d.set_item(intern!(py, "spans"), PyList::new(py, kept)?)?;
     }
     Ok(d)
 }
@@ -162,9 +163,9 @@ fn case<'py>(py: Python<'py>, c: &Case<'_>, source: Option<&str>) -> PyResult<Bo
     let mut steps = Vec::with_capacity(c.steps.len());
     for step in &c.steps {
         steps.push(match step {
-            Step::Thought(t) => ("thought", t).into_pyobject(py)?.into_any(),
-            Step::Action(t) => ("action", t).into_pyobject(py)?.into_any(),
-            Step::Call(i) => ("call", *i).into_pyobject(py)?.into_any(),
+            Step::Thought(t) => (intern!(py, "thought"), t).into_pyobject(py)?.into_any(),
+            Step::Action(t) => (intern!(py, "action"), t).into_pyobject(py)?.into_any(),
+            Step::Call(i) => (intern!(py, "call"), *i).into_pyobject(py)?.into_any(),
         });
     }
     let usage = match c.usage {

@@ -6,7 +6,7 @@
 //! retrieval, a broken parent chain, a failed tool call, a value of an unexpected type...)
 //! gives `None`: the trace then goes to the Python assembler, which reads every form.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::json::{self, V};
 use super::otlp::SpanData;
@@ -296,7 +296,7 @@ pub struct Assembled<'a> {
 
 /// The spans depth first (children by start time), or None for a broken chain.
 fn walk<'a>(spans: &[&'a SpanData]) -> Option<Vec<&'a SpanData>> {
-    let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(spans.len());
+    let mut by_id: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(spans.len(), Default::default());
     for (i, s) in spans.iter().enumerate() {
         if by_id.insert(s.span_id.as_str(), i).is_some() {
             return None; // a repeated span id
@@ -433,7 +433,7 @@ fn agents_tree<'a>(order: &[&'a SpanData], roles: &[Role]) -> Option<Vec<Agent<'
         place.get(s.parent_id.as_str()).copied()
     };
     let mut nodes: Vec<Agent<'a>> = Vec::new();
-    let mut node_of: HashMap<usize, usize> = HashMap::new();
+    let mut node_of: HashMap<usize, usize> = HashMap::default();
     let mut root: Option<usize> = None;
     for (i, s) in order.iter().enumerate() {
         if roles[i] != Role::Agent && roles[i] != Role::Tool {

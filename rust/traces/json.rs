@@ -104,7 +104,8 @@ impl<'a> Parser<'a> {
             if self.b.get(end) != Some(&b'"') || n == seen.len() {
                 return None;
             }
-            let key = std::str::from_utf8(&self.b[start..end]).ok()?;
+            // SAFETY: as in `string`: UTF-8 text cut at ASCII quotes.
+            let key = unsafe { std::str::from_utf8_unchecked(&self.b[start..end]) };
             if seen[..n].contains(&key) {
                 return None;
             }
@@ -301,7 +302,9 @@ impl<'a> Parser<'a> {
                 }
                 self.i += 1;
             }
-            out.push_str(std::str::from_utf8(&self.b[start..self.i]).ok()?);
+            // SAFETY: the text is UTF-8 (checked once by `parse` / `Parser::new`) and the run
+            // starts and ends at ASCII bytes (quote, backslash, control), so on char boundaries.
+            out.push_str(unsafe { std::str::from_utf8_unchecked(&self.b[start..self.i]) });
             match *self.b.get(self.i)? {
                 b'"' => {
                     self.i += 1;

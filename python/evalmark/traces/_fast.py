@@ -12,7 +12,6 @@ and errors (with their file and line).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from evalmark._core import RawSpan, assemble_trace, otlp_json_spans
@@ -56,12 +55,12 @@ def _case(name: str, built: tuple[Any, ...]) -> TestCase:
 
 
 def assemble_spans(
-    spans: Sequence[Span | RawSpan], match: str | None = None, source: str | None = None
+    spans: list[Span | RawSpan], match: str | None = None, source: str | None = None
 ) -> tuple[TestCase | None, list[TraceProblem]]:
     """One trace as :func:`~evalmark.traces._assemble.assemble` gives it: by the fast path
     when every span came from it and the trace is in a form it reads, else by the Python
     assembler."""
-    fast = assemble_trace(list(spans), match, source) if type(spans[0]) is RawSpan else None
+    fast = assemble_trace(spans, match, source) if type(spans[0]) is RawSpan else None
     if fast is None:
         return assemble([_span(s) for s in spans], match, source)
     trace_id, name, found, built = fast

@@ -254,7 +254,7 @@ def json_spans(
     first = b""
     for raw in stream:
         line += 1
-        if raw.strip():
+        if not raw.isspace():  # not blank (strip() would copy a long line)
             first = raw
             break
     if not first:
@@ -273,5 +273,5 @@ def json_spans(
     yield line, found
     for raw in stream:
         line += 1
-        if raw.strip():
+        if not raw.isspace():  # not blank (strip() would copy a long line)
             yield line, _spans(raw, path, line, fast)

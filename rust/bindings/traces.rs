@@ -6,9 +6,9 @@
 use std::sync::{Mutex, OnceLock};
 
 use pyo3::intern;
-use rustc_hash::FxHashMap;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use rustc_hash::FxHashMap;
 
 use crate::traces::assemble::{self, Agent, Assembled, Case, Step};
 use crate::traces::json::V;
@@ -29,7 +29,10 @@ fn value<'py>(py: Python<'py>, v: &V) -> PyResult<Bound<'py, PyAny>> {
         V::Float(x) => x.into_pyobject(py)?.into_any(),
         V::Str(s) => PyString::new(py, s).into_any(),
         V::Arr(items) => {
-            let items = items.iter().map(|x| value(py, x)).collect::<PyResult<Vec<_>>>()?;
+            let items = items
+                .iter()
+                .map(|x| value(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
             PyList::new(py, items)?.into_any()
         }
         V::Obj(fields) => pairs(py, fields.iter())?.into_any(),
@@ -146,7 +149,11 @@ fn agent<'py>(py: Python<'py>, agents: &[Agent<'_>], at: usize) -> PyResult<Boun
     Ok(d)
 }
 
-fn metadata<'py>(py: Python<'py>, c: &Case<'_>, source: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+fn metadata<'py>(
+    py: Python<'py>,
+    c: &Case<'_>,
+    source: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item(intern!(py, "trace-id"), &c.root.trace_id)?;
     d.set_item(intern!(py, "span-id"), &c.top.span_id)?;
@@ -171,7 +178,10 @@ fn metadata<'py>(py: Python<'py>, c: &Case<'_>, source: Option<&str>) -> PyResul
             e.set_item(intern!(py, "name"), key(py, &k.span.name))?;
             e.set_item(intern!(py, "kind"), k.role.name())?;
             if !k.attributes.is_empty() {
-                e.set_item(intern!(py, "attributes"), pairs(py, k.attributes.iter().copied())?)?;
+                e.set_item(
+                    intern!(py, "attributes"),
+                    pairs(py, k.attributes.iter().copied())?,
+                )?;
             }
             kept.push(e);
         }

@@ -115,7 +115,10 @@ fn role(s: &SpanData) -> Option<Role> {
             return Some(Role::Other);
         }
     };
-    let unread = s.attrs.iter().any(|(k, _)| known(k) && !HANDLED.contains(&k.as_str()));
+    let unread = s
+        .attrs
+        .iter()
+        .any(|(k, _)| known(k) && !HANDLED.contains(&k.as_str()));
     let failed = r == Role::Tool && s.status_code == STATUS_ERROR;
     (!unread && !failed).then_some(r)
 }
@@ -206,7 +209,10 @@ fn message(raw: &V) -> Option<Msg> {
 }
 
 fn join<'a>(texts: impl Iterator<Item = &'a str>) -> String {
-    texts.filter(|t| !t.is_empty()).collect::<Vec<_>>().join("\n")
+    texts
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn messages(s: &SpanData, key: &str) -> Option<Vec<Msg>> {
@@ -221,17 +227,19 @@ fn messages(s: &SpanData, key: &str) -> Option<Vec<Msg>> {
 }
 
 fn user_text(msgs: &[Msg]) -> String {
-    let users = msgs.iter().filter(|m| m.role == "user" && !m.text.is_empty());
-    if let Some(m) = users.last() {
-        return m.text.clone();
-    }
-    let texts = msgs.iter().filter(|m| !m.text.is_empty() && m.role != "system");
-    texts.last().map(|m| m.text.clone()).unwrap_or_default()
+    let user = msgs
+        .iter()
+        .rfind(|m| m.role == "user" && !m.text.is_empty());
+    let found = user.or_else(|| {
+        msgs.iter()
+            .rfind(|m| !m.text.is_empty() && m.role != "system")
+    });
+    found.map(|m| m.text.clone()).unwrap_or_default()
 }
 
 fn answer_text(msgs: &[Msg]) -> String {
-    let texts = msgs.iter().filter(|m| !m.text.is_empty());
-    texts.last().map(|m| m.text.clone()).unwrap_or_default()
+    let found = msgs.iter().rfind(|m| !m.text.is_empty());
+    found.map(|m| m.text.clone()).unwrap_or_default()
 }
 
 /// A tool call of the case: name, arguments, result (None unless there is one), duration,
@@ -296,7 +304,8 @@ pub struct Assembled<'a> {
 
 /// The spans depth first (children by start time), or None for a broken chain.
 fn walk<'a>(spans: &[&'a SpanData]) -> Option<Vec<&'a SpanData>> {
-    let mut by_id: HashMap<&str, usize> = HashMap::with_capacity_and_hasher(spans.len(), Default::default());
+    let mut by_id: HashMap<&str, usize> =
+        HashMap::with_capacity_and_hasher(spans.len(), Default::default());
     for (i, s) in spans.iter().enumerate() {
         if by_id.insert(s.span_id.as_str(), i).is_some() {
             return None; // a repeated span id
@@ -352,8 +361,13 @@ fn text_value(v: &V) -> Option<&str> {
 
 fn tool_name(s: &SpanData) -> Option<&str> {
     let stripped = s.name.strip_prefix("execute_tool").unwrap_or(&s.name);
-    let stripped = stripped.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c));
-    let fallback = if stripped.is_empty() { &s.name } else { stripped };
+    let stripped =
+        stripped.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c));
+    let fallback = if stripped.is_empty() {
+        &s.name
+    } else {
+        stripped
+    };
     text_or(s.attr("gen_ai.tool.name"), fallback)
 }
 
@@ -484,14 +498,27 @@ pub fn assemble<'a>(spans: &[&'a SpanData], matched: Option<&str>) -> Option<Ass
         Some(key) if !key.is_empty() => match_name(&order, key)?.unwrap_or(trace_id),
         _ => trace_id,
     };
-    let roles = order.iter().map(|s| role(s)).collect::<Option<Vec<Role>>>()?;
-    let genai: Vec<usize> = (0..order.len()).filter(|&i| roles[i] != Role::Other).collect();
+    let roles = order
+        .iter()
+        .map(|s| role(s))
+        .collect::<Option<Vec<Role>>>()?;
+    let genai: Vec<usize> = (0..order.len())
+        .filter(|&i| roles[i] != Role::Other)
+        .collect();
     if genai.is_empty() {
         return Some(no_genai(&order, trace_id, name));
     }
-    let chats: Vec<usize> = genai.iter().copied().filter(|&i| roles[i] == Role::Chat).collect();
+    let chats: Vec<usize> = genai
+        .iter()
+        .copied()
+        .filter(|&i| roles[i] == Role::Chat)
+        .collect();
     let has_tools = genai.iter().any(|&i| roles[i] == Role::Tool);
-    let top = genai.iter().copied().find(|&i| roles[i] == Role::Agent).unwrap_or(genai[0]);
+    let top = genai
+        .iter()
+        .copied()
+        .find(|&i| roles[i] == Role::Agent)
+        .unwrap_or(genai[0]);
     let n = order.len();
     let mut memo = Memo {
         order: &order,
@@ -580,7 +607,8 @@ pub fn assemble<'a>(spans: &[&'a SpanData], matched: Option<&str>) -> Option<Ass
                     Some(V::Str(t)) => t.clone(),
                     Some(_) => return None,
                 };
-                let arguments = arguments_of(s.attr("gen_ai.tool.call.arguments").unwrap_or(&V::Null))?;
+                let arguments =
+                    arguments_of(s.attr("gen_ai.tool.call.arguments").unwrap_or(&V::Null))?;
                 let result = match s.attr("gen_ai.tool.call.result") {
                     Some(v) => Some(parsed(v)?),
                     None => None,

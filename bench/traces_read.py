@@ -42,8 +42,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import msgspec
 
 from evalmark.traces import read
-from evalmark.traces._otlp_json import _DECODER
 from evalmark.traces._assemble import assemble
+from evalmark.traces._otlp_json import _DECODER
 from evalmark.traces._read import _batches, trace_file_sha256
 from evalmark.traces._stream import group_traces
 from workload import text_pairs

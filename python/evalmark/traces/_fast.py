@@ -55,7 +55,7 @@ def _case(name: str, built: tuple[Any, ...]) -> TestCase:
 
 
 def assemble_spans(
-    spans: list[Span | RawSpan], match: str | None = None, source: str | None = None
+    spans: list[Any], match: str | None = None, source: str | None = None
 ) -> tuple[TestCase | None, list[TraceProblem]]:
     """One trace as :func:`~evalmark.traces._assemble.assemble` gives it: by the fast path
     when every span came from it and the trace is in a form it reads, else by the Python

@@ -8,8 +8,10 @@ Writes an OTLP JSON lines file of ``--traces`` agent runs (an HTTP server span, 
 model calls with their messages, a tool call and a database span: 6 spans a trace, 512 spans a
 line as a batching exporter writes them; texts from ``workload.text_pairs``), then times:
 ``json.loads`` of every line (the reference point: parsing alone, building nothing), the
-reader's spans grouped into traces (decoding into typed values, ids and attributes), and the
-whole ``evalmark.traces.read`` (each trace assembled into a TestCase). Two more reference
+reader's spans grouped into traces (decoding into typed values, ids and attributes), the whole
+``evalmark.traces.read`` (each trace assembled into a TestCase), and the same on the Python path
+alone (msgspec decoding and the Python assembler, which read what the Rust fast path hands
+back: the reader as it was before that path, measured in the same run). Two more reference
 points: ``msgspec.json.decode`` of every line (untyped) and the reader's own typed msgspec
 decode alone (OTLP structs, nothing converted): the floor any reader in Python starts from.
 Prints spans/s (per CPU second, the process pinned to one core) and each rate's ratio to
@@ -40,8 +42,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import msgspec
 
 from evalmark.traces import read
+from evalmark.traces._assemble import assemble
 from evalmark.traces._otlp_json import _DECODER
-from evalmark.traces._read import _batches
+from evalmark.traces._read import _batches, trace_file_sha256
 from evalmark.traces._stream import group_traces
 from workload import text_pairs
 
@@ -226,13 +229,21 @@ def _typed_decode(path: Path) -> None:
 
 
 def _grouped(path: Path) -> None:
-    for _ in group_traces(_batches(path)):
+    for _ in group_traces(_batches(path, fast=True)):
         pass
 
 
 def _read(path: Path) -> None:
     for _ in read(path, problems=[]):
         pass
+
+
+def _python_read(path: Path) -> None:
+    """What ``read`` does on the Python path alone (msgspec decoding, the Python assembler):
+    the reader before its Rust fast path, measured in the same run."""
+    source = trace_file_sha256(path)
+    for spans in group_traces(_batches(path)):
+        assemble(spans, None, source)
 
 
 _PEAK = (
@@ -294,6 +305,7 @@ def main() -> None:
             ("msgspec.json.decode, untyped", lambda: _msgspec_decode(path)),
             ("msgspec typed decode (the floor)", lambda: _typed_decode(path)),
             ("reader: spans grouped into traces", lambda: _grouped(path)),
+            ("read(), the Python path alone", lambda: _python_read(path)),
             ("read(): traces as TestCases", lambda: _read(path)),
         ):
             seconds = best(args.rounds, work)

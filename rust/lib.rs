@@ -28,6 +28,7 @@ pub mod metrics;
 mod options;
 mod pairs;
 mod refs;
+mod traces;
 mod vectors;
 
 use pyo3::prelude::*;
@@ -61,5 +62,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::nlg::add(m)?;
     bindings::normalize::add(m)?;
     bindings::render::add(m)?;
+    bindings::traces::add(m)?;
     Ok(())
 }

@@ -17,7 +17,7 @@ from a thread other than the main one cannot see signals (Python runs handlers t
 Memory sized by the input is allocated fallibly: ``MemoryError`` naming the size, no abort.
 """
 
-from typing import Any
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
@@ -679,3 +679,28 @@ def fill_rows(
 def fill_each(forms: list[str], keys: list[int], columns: list[list[Any]]) -> list[str] | None:
     """The rows of :func:`fill_rows`, one text each; None when a text read holds a lone
     surrogate."""
+
+# The trace reader's fast path (evalmark.traces._fast).
+
+@final
+class RawSpan:
+    """One span of an OTLP JSON request read by the fast path."""
+
+    @property
+    def trace_id(self) -> str:
+        """The trace id (lower-case hex)."""
+
+    def fields(self) -> tuple[Any, ...]:
+        """The arguments of a ``Span``: ids, name, kind, times, attributes, events (none),
+        status code and message, the resource's attributes."""
+
+def otlp_json_spans(data: bytes) -> list[RawSpan] | None:
+    """The spans of one OTLP JSON request, or None when it is not in the common form (the
+    Python decoder reads it then, and reports what is wrong with it)."""
+
+def assemble_trace(
+    spans: list[Any], match: str | None = None, source: str | None = None
+) -> tuple[str, str, list[tuple[str, str, str | None]], tuple[Any, ...] | None] | None:
+    """One trace's spans as ``(trace_id, name, problems, case)``: ``case`` is ``(question,
+    answer, calls, steps, latency_ms, usage, metadata)`` (None for a trace with no GenAI
+    span). None when the trace needs the Python assembler or a span is not a ``RawSpan``."""

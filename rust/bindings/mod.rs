@@ -14,6 +14,7 @@ pub mod render;
 pub mod retrieval;
 pub mod text;
 pub mod text_hits;
+pub mod traces;
 pub mod vectors;
 
 /// `work_done()`: the word operations the O(n·m/64) kernels of this process have done so far.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -23,7 +23,10 @@ import msgspec
 from evalmark.errors import Problem, TraceError
 from evalmark.traces._span import Event, Span
 
-__all__ = ["hex_id", "json_spans", "request_spans"]
+__all__ = ["FastDecoder", "hex_id", "json_spans", "request_spans"]
+
+# the fast path's decoder of one request: its spans, or None to decode it here
+FastDecoder = Callable[[bytes], list[Any] | None]
 
 
 class _AnyValue(msgspec.Struct, gc=False, rename="camel"):
@@ -232,28 +235,43 @@ def _decode(data: bytes, path: Path, line: int | None) -> _Request:
         ) from None
 
 
-def json_spans(path: Path, stream: BinaryIO) -> Iterator[tuple[int, list[Span]]]:
+def _spans(raw: bytes, path: Path, line: int, fast: FastDecoder | None) -> list[Any]:
+    if fast is not None:
+        found = fast(raw)
+        if found is not None:
+            return found
+    return list(request_spans(_decode(raw, path, line)))
+
+
+def json_spans(
+    path: Path, stream: BinaryIO, fast: FastDecoder | None = None
+) -> Iterator[tuple[int, list[Any]]]:
     """``(line, spans)`` for every request of an OTLP JSON file: one per non-blank line, or
-    the whole file as one request when its first line is not a whole JSON document."""
+    the whole file as one request when its first line is not a whole JSON document. ``fast``
+    (the fast path's decoder) reads each line first; a line it gives up on (None) is decoded
+    here into ``Span``s."""
     line = 0
     first = b""
     for raw in stream:
         line += 1
-        if raw.strip():
+        if not raw.isspace():  # not blank (strip() would copy a long line)
             first = raw
             break
     if not first:
         return
-    try:
-        msgspec.json.decode(first)
-    except RecursionError:
-        raise _too_deep(path, line) from None
-    except msgspec.DecodeError:  # an indented request spread over lines: the whole file is one
-        whole = first + stream.read()
-        yield line, list(request_spans(_decode(whole, path, None)))
-        return
-    yield line, list(request_spans(_decode(first, path, line)))
+    found = fast(first) if fast is not None else None
+    if found is None:
+        try:
+            msgspec.json.decode(first)
+        except RecursionError:
+            raise _too_deep(path, line) from None
+        except msgspec.DecodeError:  # an indented request spread over lines: the whole file
+            whole = first + stream.read()
+            yield line, list(request_spans(_decode(whole, path, None)))
+            return
+        found = list(request_spans(_decode(first, path, line)))
+    yield line, found
     for raw in stream:
         line += 1
-        if raw.strip():
-            yield line, list(request_spans(_decode(raw, path, line)))
+        if not raw.isspace():  # not blank (strip() would copy a long line)
+            yield line, _spans(raw, path, line, fast)

@@ -8,21 +8,23 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from evalmark._files.digest import file_sha256
 from evalmark.errors import Problem, TraceError
 from evalmark.samples._case import TestCase
-from evalmark.traces._assemble import assemble
+from evalmark.traces._fast import assemble_spans, decode_request
 from evalmark.traces._otlp_json import json_spans
 from evalmark.traces._otlp_proto import is_protobuf, proto_spans
 from evalmark.traces._problem import TraceProblem
-from evalmark.traces._span import Span
 from evalmark.traces._stream import DEFAULT_WINDOW, group_traces
 
 __all__ = ["check", "read", "read_traces", "trace_file_sha256"]
 
 
-def _batches(path: Path) -> Iterator[list[Span]]:
+def _batches(path: Path, fast: bool = False) -> Iterator[list[Any]]:
+    """The spans of each request of the file: ``Span``s, or with ``fast`` the fast path's
+    ``RawSpan``s where it reads the request (see :mod:`evalmark.traces._fast`)."""
     try:
         stream = path.open("rb")
     except OSError as exc:
@@ -31,9 +33,12 @@ def _batches(path: Path) -> Iterator[list[Span]]:
         ) from None
     with stream:
         head = stream.peek(64)[:64]
-        reader = proto_spans if is_protobuf(head) else json_spans
-        for _, spans in reader(path, stream):
-            yield spans
+        if is_protobuf(head):
+            for _, spans in proto_spans(path, stream):
+                yield spans
+            return
+        for _, found in json_spans(path, stream, decode_request if fast else None):
+            yield found
 
 
 def trace_file_sha256(path: str | os.PathLike[str]) -> str | None:
@@ -64,8 +69,8 @@ def read_traces(
         raise ValueError(f"window must be at least 1 span, got {window}")
     if hashed and source is None:
         source = trace_file_sha256(path)
-    for spans in group_traces(_batches(Path(path)), window):
-        yield assemble(spans, match, source)
+    for spans in group_traces(_batches(Path(path), fast=True), window):
+        yield assemble_spans(spans, match, source)
 
 
 def read(

@@ -28,14 +28,17 @@ def group_traces(
     last_seen: dict[str, int] = {}
     count = 0
     for spans in batches:
+        previous: str | None = None  # the trace of the span before, last in open_traces
+        group: list[Span] = []
         for span in spans:
             count += 1
             trace_id = span.trace_id
-            group = open_traces.pop(trace_id, None)
-            if group is None:
-                group = []
+            if trace_id != previous:  # a run of one trace's spans moves it to the end once
+                found = open_traces.pop(trace_id, None)
+                group = [] if found is None else found
+                open_traces[trace_id] = group  # re-inserted: in order of last touch
+                previous = trace_id
             group.append(span)
-            open_traces[trace_id] = group  # re-inserted: the dict stays in order of last touch
             last_seen[trace_id] = count
         while open_traces:
             oldest = next(iter(open_traces))

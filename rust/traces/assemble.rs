@@ -1,0 +1,710 @@
+//! One trace assembled into the values of a test case, on the fast path: the same reading as
+//! `evalmark.traces._assemble` (see its module docstring) for the traces most agents write:
+//! GenAI spans of the current conventions (`gen_ai.operation.name` of an agent, chat or tool
+//! span; messages as `gen_ai.input.messages` / `gen_ai.output.messages` in the `{role,
+//! parts}` form), any other spans, one tree. Anything else (OpenInference, message events,
+//! retrieval, a broken parent chain, a failed tool call, a value of an unexpected type...)
+//! gives `None`: the trace then goes to the Python assembler, which reads every form.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::json::{self, V};
+use super::otlp::SpanData;
+
+/// The attribute keys the Python reader understands (`evalmark.traces._keys`).
+const KNOWN: &[&str] = &[
+    "gen_ai.operation.name",
+    "gen_ai.agent.name",
+    "gen_ai.agent.id",
+    "gen_ai.tool.name",
+    "gen_ai.tool.call.id",
+    "gen_ai.tool.call.arguments",
+    "gen_ai.tool.call.result",
+    "gen_ai.tool.type",
+    "gen_ai.input.messages",
+    "gen_ai.output.messages",
+    "gen_ai.system_instructions",
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.output_tokens",
+    "gen_ai.usage.prompt_tokens",
+    "gen_ai.usage.completion_tokens",
+    "gen_ai.usage.cost",
+    "gen_ai.retrieval.documents",
+    "gen_ai.retrieval.query.text",
+    "openinference.span.kind",
+    "input.value",
+    "input.mime_type",
+    "output.value",
+    "output.mime_type",
+    "llm.token_count.prompt",
+    "llm.token_count.completion",
+    "llm.token_count.total",
+    "llm.cost.total",
+    "tool.name",
+    "tool.parameters",
+    "tool_call.id",
+    "error.type",
+];
+const KNOWN_PREFIXES: &[&str] = &[
+    "llm.input_messages.",
+    "llm.output_messages.",
+    "retrieval.documents.",
+    "gen_ai.prompt.",
+    "gen_ai.completion.",
+];
+/// The known keys this path reads (or may ignore, as the Python reader does); a GenAI span
+/// with another known key goes to the Python assembler.
+const HANDLED: &[&str] = &[
+    "gen_ai.operation.name",
+    "gen_ai.agent.name",
+    "gen_ai.agent.id",
+    "gen_ai.tool.name",
+    "gen_ai.tool.call.id",
+    "gen_ai.tool.call.arguments",
+    "gen_ai.tool.call.result",
+    "gen_ai.input.messages",
+    "gen_ai.output.messages",
+    "gen_ai.system_instructions",
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.output_tokens",
+    "input.mime_type",
+    "output.mime_type",
+];
+const STATUS_ERROR: i64 = 2;
+
+fn known(key: &str) -> bool {
+    KNOWN.contains(&key) || KNOWN_PREFIXES.iter().any(|p| key.starts_with(p))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Other,
+    Agent,
+    Chat,
+    Tool,
+}
+
+impl Role {
+    /// The name `metadata["spans"]` gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Other => "other",
+            Role::Agent => "agent",
+            Role::Chat => "chat",
+            Role::Tool => "tool",
+        }
+    }
+}
+
+fn role(s: &SpanData) -> Option<Role> {
+    if s.attr("gen_ai.evaluation.name").is_some() {
+        return None;
+    }
+    let r = match s.attr("gen_ai.operation.name") {
+        Some(op) => match op.as_str()? {
+            "invoke_agent" | "create_agent" => Role::Agent,
+            "chat" | "text_completion" | "generate_content" => Role::Chat,
+            "execute_tool" => Role::Tool,
+            _ => return None,
+        },
+        None => {
+            let genai = s.attrs.iter().any(|(k, _)| k.starts_with("gen_ai."));
+            if genai || s.attr("openinference.span.kind").is_some() {
+                return None;
+            }
+            return Some(Role::Other);
+        }
+    };
+    let unread = s
+        .attrs
+        .iter()
+        .any(|(k, _)| known(k) && !HANDLED.contains(&k.as_str()));
+    let failed = r == Role::Tool && s.status_code == STATUS_ERROR;
+    (!unread && !failed).then_some(r)
+}
+
+/// A JSON text decoded (`_values.parsed`); None when this reader cannot be sure.
+fn parsed(v: &V) -> Option<V> {
+    match v {
+        V::Str(s) if s.starts_with(['{', '[', '"']) => json::parse(s.as_bytes()),
+        other => Some(other.clone()),
+    }
+}
+
+/// Tool arguments as a mapping (`_values.arguments_of`).
+fn arguments_of(v: &V) -> Option<V> {
+    Some(match parsed(v)? {
+        V::Null => V::Obj(Vec::new()),
+        V::Obj(f) => V::Obj(f),
+        other => V::Obj(vec![("input".to_string(), other)]),
+    })
+}
+
+/// `str(value or "")` for a value that is text or missing.
+fn text_or_empty(v: Option<&V>) -> Option<String> {
+    match v {
+        None | Some(V::Null) => Some(String::new()),
+        Some(V::Str(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// `value or fallback` for a text value (a non-text value: None).
+fn text_or<'a>(v: Option<&'a V>, fallback: &'a str) -> Option<&'a str> {
+    match v {
+        None | Some(V::Null) => Some(fallback),
+        Some(V::Str(s)) => Some(if s.is_empty() { fallback } else { s }),
+        _ => None,
+    }
+}
+
+pub struct Msg {
+    role: String,
+    text: String,
+    calls: Vec<(String, String, V)>,
+    results: Vec<(String, V)>,
+}
+
+fn message(raw: &V) -> Option<Msg> {
+    let V::Obj(fields) = raw else { return None };
+    let plain = fields.len() == 2 || (fields.len() == 3 && raw.get("finish_reason").is_some());
+    let (Some(V::Str(role)), Some(V::Arr(parts))) = (raw.get("role"), raw.get("parts")) else {
+        return None;
+    };
+    if !plain {
+        return None;
+    }
+    let mut texts: Vec<&str> = Vec::new();
+    let mut calls = Vec::new();
+    let mut results = Vec::new();
+    for part in parts {
+        if !matches!(part, V::Obj(_)) {
+            continue;
+        }
+        match part.get("type").and_then(V::as_str) {
+            Some("tool_call") => calls.push((
+                text_or_empty(part.get("id"))?,
+                text_or_empty(part.get("name"))?,
+                arguments_of(part.get("arguments").unwrap_or(&V::Null))?,
+            )),
+            Some("tool_call_response") => results.push((
+                text_or_empty(part.get("id"))?,
+                parsed(part.get("response").unwrap_or(&V::Null))?,
+            )),
+            _ => {
+                if let Some(V::Str(t)) = part.get("content") {
+                    texts.push(t);
+                }
+            }
+        }
+    }
+    let text = join(texts.into_iter());
+    let role = if role.is_empty() { "user" } else { role };
+    Some(Msg {
+        role: role.to_string(),
+        text,
+        calls,
+        results,
+    })
+}
+
+fn join<'a>(texts: impl Iterator<Item = &'a str>) -> String {
+    texts
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn messages(s: &SpanData, key: &str) -> Option<Vec<Msg>> {
+    match s.attr(key) {
+        None => Some(Vec::new()),
+        Some(V::Str(text)) if text.starts_with('[') => match json::parse(text.as_bytes())? {
+            V::Arr(items) => items.iter().map(message).collect(),
+            _ => None,
+        },
+        Some(_) => None,
+    }
+}
+
+fn user_text(msgs: &[Msg]) -> String {
+    let user = msgs
+        .iter()
+        .rfind(|m| m.role == "user" && !m.text.is_empty());
+    let found = user.or_else(|| {
+        msgs.iter()
+            .rfind(|m| !m.text.is_empty() && m.role != "system")
+    });
+    found.map(|m| m.text.clone()).unwrap_or_default()
+}
+
+fn answer_text(msgs: &[Msg]) -> String {
+    let found = msgs.iter().rfind(|m| !m.text.is_empty());
+    found.map(|m| m.text.clone()).unwrap_or_default()
+}
+
+/// A tool call of the case: name, arguments, result (None unless there is one), duration,
+/// id, whether it has a result.
+pub struct Call {
+    pub name: String,
+    pub arguments: V,
+    pub result: V,
+    pub duration_ms: Option<f64>,
+    pub id: Option<String>,
+    pub has_result: bool,
+}
+
+/// A reasoning step: a thought or action text, or a tool call (its action step, and its
+/// observation step when it has a result).
+pub enum Step {
+    Thought(String),
+    Action(String),
+    Call(usize),
+}
+
+pub struct Problem {
+    pub reason: &'static str,
+    pub message: String,
+    pub span_id: Option<String>,
+}
+
+/// An agent of `metadata["agents"]`: name, span id, tools, nested agents (indices).
+pub struct Agent<'a> {
+    pub name: &'a str,
+    pub span_id: &'a str,
+    pub tools: Vec<&'a str>,
+    pub agents: Vec<usize>,
+}
+
+/// An entry of `metadata["spans"]`: the span, its role, and the attributes kept.
+pub struct Kept<'a> {
+    pub span: &'a SpanData,
+    pub role: Role,
+    pub attributes: Vec<&'a (String, V)>,
+}
+
+pub struct Case<'a> {
+    pub question: String,
+    pub answer: String,
+    pub calls: Vec<Call>,
+    pub steps: Vec<Step>,
+    pub latency_ms: f64,
+    pub usage: Option<(i128, i128, i128)>,
+    pub root: &'a SpanData,
+    pub top: &'a SpanData,
+    pub agents: Vec<Agent<'a>>, // the first is the root of the tree
+    pub kept: Vec<Kept<'a>>,
+}
+
+pub struct Assembled<'a> {
+    pub trace_id: &'a str,
+    pub name: &'a str,
+    pub problems: Vec<Problem>,
+    pub case: Option<Case<'a>>,
+}
+
+/// The spans depth first (children by start time), or None for a broken chain.
+fn walk<'a>(spans: &[&'a SpanData]) -> Option<Vec<&'a SpanData>> {
+    let mut by_id: HashMap<&str, usize> =
+        HashMap::with_capacity_and_hasher(spans.len(), Default::default());
+    for (i, s) in spans.iter().enumerate() {
+        if by_id.insert(s.span_id.as_str(), i).is_some() {
+            return None; // a repeated span id
+        }
+    }
+    let mut sorted: Vec<usize> = (0..spans.len()).collect();
+    sorted.sort_by(|&a, &b| {
+        let (x, y) = (spans[a], spans[b]);
+        (x.start, &x.span_id).cmp(&(y.start, &y.span_id))
+    });
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); spans.len()];
+    let mut tops = Vec::new();
+    for i in sorted {
+        let s = spans[i];
+        match by_id.get(s.parent_id.as_str()) {
+            Some(&p) if !s.parent_id.is_empty() && p != i => children[p].push(i),
+            _ => tops.push(i),
+        }
+    }
+    if tops.len() != 1 {
+        return None;
+    }
+    let mut order = Vec::with_capacity(spans.len());
+    let mut stack = tops;
+    while let Some(i) = stack.pop() {
+        order.push(spans[i]);
+        stack.extend(children[i].iter().rev());
+    }
+    (order.len() == spans.len()).then_some(order)
+}
+
+fn match_name<'a>(order: &[&'a SpanData], key: &str) -> Option<Option<&'a str>> {
+    for s in order {
+        if let Some(v) = s.attr(key) {
+            return text_value(v).map(Some);
+        }
+    }
+    for s in order {
+        if let Some((_, v)) = s.resource.iter().find(|(k, _)| k == key) {
+            return text_value(v).map(Some);
+        }
+    }
+    Some(None)
+}
+
+fn text_value(v: &V) -> Option<&str> {
+    match v {
+        V::Null => Some(""),
+        V::Str(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn tool_name(s: &SpanData) -> Option<&str> {
+    let stripped = s.name.strip_prefix("execute_tool").unwrap_or(&s.name);
+    let stripped =
+        stripped.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c));
+    let fallback = if stripped.is_empty() {
+        &s.name
+    } else {
+        stripped
+    };
+    text_or(s.attr("gen_ai.tool.name"), fallback)
+}
+
+fn token_count(v: Option<&V>) -> Option<Option<i128>> {
+    match v {
+        None | Some(V::Null | V::Bool(_) | V::Arr(_) | V::Obj(_)) => Some(None),
+        Some(V::Int(i)) => Some((*i >= 0).then_some(*i as i128)),
+        Some(_) => None,
+    }
+}
+
+type Usage = Option<(Option<i128>, Option<i128>)>;
+
+fn usage(s: &SpanData) -> Option<Usage> {
+    let first = token_count(s.attr("gen_ai.usage.input_tokens"))?;
+    let second = token_count(s.attr("gen_ai.usage.output_tokens"))?;
+    Some((first.is_some() || second.is_some()).then_some((first, second)))
+}
+
+/// Lazily read messages of each span (by its place in `order`).
+struct Memo<'a> {
+    order: &'a [&'a SpanData],
+    inputs: Vec<Option<Vec<Msg>>>,
+    outputs: Vec<Option<Vec<Msg>>>,
+}
+
+impl Memo<'_> {
+    fn inputs(&mut self, i: usize) -> Option<&[Msg]> {
+        if self.inputs[i].is_none() {
+            self.inputs[i] = Some(messages(self.order[i], "gen_ai.input.messages")?);
+        }
+        self.inputs[i].as_deref()
+    }
+
+    fn outputs(&mut self, i: usize) -> Option<&[Msg]> {
+        if self.outputs[i].is_none() {
+            self.outputs[i] = Some(messages(self.order[i], "gen_ai.output.messages")?);
+        }
+        self.outputs[i].as_deref()
+    }
+}
+
+fn no_genai<'a>(order: &[&'a SpanData], trace_id: &'a str, name: &'a str) -> Assembled<'a> {
+    let mut names: Vec<&str> = order.iter().map(|s| s.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let names = names[..names.len().min(5)].join(", ");
+    let message = format!(
+        "no GenAI span among its {} spans ({names}): no gen_ai.* attributes, no \
+         openinference.span.kind; is the model client instrumented?",
+        order.len()
+    );
+    let problem = Problem {
+        reason: "no-genai-spans",
+        message,
+        span_id: None,
+    };
+    Assembled {
+        trace_id,
+        name,
+        problems: vec![problem],
+        case: None,
+    }
+}
+
+fn agents_tree<'a>(order: &[&'a SpanData], roles: &[Role]) -> Option<Vec<Agent<'a>>> {
+    let place: HashMap<&str, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.span_id.as_str(), i))
+        .collect();
+    let parent_of = |i: usize| -> Option<usize> {
+        let s = order[i];
+        if s.parent_id == s.span_id {
+            return None;
+        }
+        place.get(s.parent_id.as_str()).copied()
+    };
+    let mut nodes: Vec<Agent<'a>> = Vec::new();
+    let mut node_of: HashMap<usize, usize> = HashMap::default();
+    let mut root: Option<usize> = None;
+    for (i, s) in order.iter().enumerate() {
+        if roles[i] != Role::Agent && roles[i] != Role::Tool {
+            continue;
+        }
+        let mut up = parent_of(i);
+        while let Some(u) = up {
+            if node_of.contains_key(&u) {
+                break;
+            }
+            up = parent_of(u);
+        }
+        let up = up.map(|u| node_of[&u]);
+        if roles[i] == Role::Tool {
+            if let Some(u) = up {
+                nodes[u].tools.push(tool_name(s)?);
+            }
+            continue;
+        }
+        let node = Agent {
+            name: text_or(s.attr("gen_ai.agent.name"), &s.name)?,
+            span_id: &s.span_id,
+            tools: Vec::new(),
+            agents: Vec::new(),
+        };
+        nodes.push(node);
+        let at = nodes.len() - 1;
+        node_of.insert(i, at);
+        match up {
+            Some(u) => nodes[u].agents.push(at),
+            None if root.is_none() => root = Some(at),
+            None => {}
+        }
+    }
+    // the root first: it is the first agent with no agent above it, i.e. the first node
+    Some(match root {
+        Some(0) => nodes,
+        _ => Vec::new(),
+    })
+}
+
+/// The test case of one trace (see the module docs), or None to use the Python assembler.
+pub fn assemble<'a>(spans: &[&'a SpanData], matched: Option<&str>) -> Option<Assembled<'a>> {
+    let first = spans.first()?;
+    let trace_id = first.trace_id.as_str();
+    let order = walk(spans)?;
+    let name = match matched {
+        Some(key) if !key.is_empty() => match_name(&order, key)?.unwrap_or(trace_id),
+        _ => trace_id,
+    };
+    let roles = order
+        .iter()
+        .map(|s| role(s))
+        .collect::<Option<Vec<Role>>>()?;
+    let genai: Vec<usize> = (0..order.len())
+        .filter(|&i| roles[i] != Role::Other)
+        .collect();
+    if genai.is_empty() {
+        return Some(no_genai(&order, trace_id, name));
+    }
+    let chats: Vec<usize> = genai
+        .iter()
+        .copied()
+        .filter(|&i| roles[i] == Role::Chat)
+        .collect();
+    let has_tools = genai.iter().any(|&i| roles[i] == Role::Tool);
+    let top = genai
+        .iter()
+        .copied()
+        .find(|&i| roles[i] == Role::Agent)
+        .unwrap_or(genai[0]);
+    let n = order.len();
+    let mut memo = Memo {
+        order: &order,
+        inputs: (0..n).map(|_| None).collect(),
+        outputs: (0..n).map(|_| None).collect(),
+    };
+    let mut question = user_text(memo.inputs(top)?);
+    if question.is_empty() {
+        if let Some(&c) = chats.first() {
+            question = user_text(memo.inputs(c)?);
+        }
+    }
+    let mut answer = if roles[top] != Role::Chat {
+        answer_text(memo.outputs(top)?)
+    } else {
+        String::new()
+    };
+    for &c in chats.iter().rev() {
+        if !answer.is_empty() {
+            break;
+        }
+        answer = answer_text(memo.outputs(c)?);
+    }
+    let mut results: Option<Vec<(String, V)>> = None;
+    if !has_tools {
+        let mut found: Vec<(String, V)> = Vec::new();
+        for &c in &chats {
+            for m in memo.inputs(c)? {
+                for (id, v) in &m.results {
+                    if !found.iter().any(|(k, _)| k == id) {
+                        found.push((id.clone(), v.clone()));
+                    }
+                }
+            }
+        }
+        results = Some(found);
+    }
+    let mut calls: Vec<Call> = Vec::new();
+    let mut steps: Vec<Step> = Vec::new();
+    let mut problems: Vec<Problem> = Vec::new();
+    for &i in &genai {
+        let s = order[i];
+        match roles[i] {
+            Role::Chat => {
+                let msgs = memo.outputs(i)?;
+                let text = answer_text(msgs);
+                if !text.is_empty() {
+                    steps.push(Step::Thought(text));
+                }
+                let Some(results) = &results else { continue };
+                for m in msgs {
+                    for (call_id, tool, arguments) in &m.calls {
+                        let found = results.iter().find(|(k, _)| k == call_id);
+                        let name = if tool.is_empty() { "unnamed" } else { tool };
+                        calls.push(Call {
+                            name: name.to_string(),
+                            arguments: arguments.clone(),
+                            result: found.map_or(V::Null, |(_, v)| v.clone()),
+                            duration_ms: None,
+                            id: (!call_id.is_empty()).then(|| call_id.clone()),
+                            has_result: found.is_some(),
+                        });
+                        steps.push(Step::Call(calls.len() - 1));
+                        if found.is_none() {
+                            let shown = if call_id.is_empty() { "no id" } else { call_id };
+                            problems.push(Problem {
+                                reason: "tool-call-without-result",
+                                message: format!(
+                                    "the model asked for tool call {tool} ({shown}) and no \
+                                     later message carries its result"
+                                ),
+                                span_id: Some(s.span_id.clone()),
+                            });
+                        }
+                    }
+                }
+            }
+            Role::Tool => {
+                let tool = tool_name(s)?;
+                if tool.is_empty() {
+                    return None; // the Python path says why (a tool call needs a name)
+                }
+                let id = match s.attr("gen_ai.tool.call.id") {
+                    None | Some(V::Null) => s.span_id.clone(),
+                    Some(V::Str(t)) if t.is_empty() => s.span_id.clone(),
+                    Some(V::Str(t)) => t.clone(),
+                    Some(_) => return None,
+                };
+                let arguments =
+                    arguments_of(s.attr("gen_ai.tool.call.arguments").unwrap_or(&V::Null))?;
+                let result = match s.attr("gen_ai.tool.call.result") {
+                    Some(v) => Some(parsed(v)?),
+                    None => None,
+                };
+                let has_result = result.is_some();
+                if !has_result {
+                    problems.push(Problem {
+                        reason: "tool-call-without-result",
+                        message: format!(
+                            "tool span {} ({tool}) records no result and no error; record \
+                             gen_ai.tool.call.result (or output.value)",
+                            s.span_id
+                        ),
+                        span_id: Some(s.span_id.clone()),
+                    });
+                }
+                calls.push(Call {
+                    name: tool.to_string(),
+                    arguments,
+                    result: result.unwrap_or(V::Null),
+                    duration_ms: Some(s.duration_ms()),
+                    id: Some(id),
+                    has_result,
+                });
+                steps.push(Step::Call(calls.len() - 1));
+            }
+            Role::Agent if i != top => {
+                let agent = text_or(s.attr("gen_ai.agent.name"), &s.name)?;
+                let asked = user_text(memo.inputs(i)?);
+                let mut text = format!("invoke agent {agent}");
+                if !asked.is_empty() {
+                    text.push_str(": ");
+                    text.push_str(&asked);
+                }
+                steps.push(Step::Action(text));
+            }
+            _ => {}
+        }
+    }
+    if question.is_empty() && answer.is_empty() && calls.is_empty() {
+        problems.push(Problem {
+            reason: "no-content",
+            message: "the trace records no messages and no tool calls: its instrumentation left \
+                      message content out; record it (for the OpenTelemetry GenAI \
+                      instrumentations, set \
+                      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)"
+                .to_string(),
+            span_id: Some(order[top].span_id.clone()),
+        });
+    }
+    let mut recorded: Vec<(Option<i128>, Option<i128>)> = Vec::new();
+    for &c in &chats {
+        recorded.extend(usage(order[c])?);
+    }
+    if recorded.is_empty() {
+        recorded.extend(usage(order[top])?);
+    }
+    let usage = (!recorded.is_empty()).then(|| {
+        let (mut inputs, mut outputs) = (0i128, 0i128);
+        for (a, b) in &recorded {
+            inputs += a.unwrap_or(0);
+            outputs += b.unwrap_or(0);
+        }
+        (inputs, outputs, inputs + outputs)
+    });
+    let mut kept = Vec::new();
+    for (i, s) in order.iter().enumerate() {
+        let attributes: Vec<&(String, V)> = if roles[i] == Role::Other {
+            s.attrs.iter().collect()
+        } else {
+            s.attrs.iter().filter(|(k, _)| !known(k)).collect()
+        };
+        if !attributes.is_empty() || roles[i] == Role::Other {
+            kept.push(Kept {
+                span: s,
+                role: roles[i],
+                attributes,
+            });
+        }
+    }
+    let agents = agents_tree(&order, &roles)?;
+    Some(Assembled {
+        trace_id,
+        name,
+        problems,
+        case: Some(Case {
+            question,
+            answer,
+            calls,
+            steps,
+            latency_ms: order[0].duration_ms(),
+            usage,
+            root: order[0],
+            top: order[top],
+            agents,
+            kept,
+        }),
+    })
+}

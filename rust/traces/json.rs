@@ -1,0 +1,386 @@
+//! A small JSON reader into plain values, for the trace reader's fast path.
+//!
+//! It reads only what it is sure to read exactly as the Python path (msgspec) does and gives
+//! up (`None`) on anything else: integers outside `i64`, numbers that are not finite, lone
+//! surrogates, duplicate object keys, nesting deeper than [`MAX_DEPTH`]. Giving up is never an
+//! error here: the caller hands the input to the Python path, which reads it or says what is
+//! wrong with it, with its file and line.
+
+/// A JSON value. Objects keep their keys in order (no key twice).
+#[derive(Clone, Debug, PartialEq)]
+pub enum V {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Arr(Vec<V>),
+    Obj(Vec<(String, V)>),
+}
+
+impl V {
+    /// The value of `key` in an object (None for a missing key or another kind of value).
+    pub fn get(&self, key: &str) -> Option<&V> {
+        match self {
+            V::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The text of a string value.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            V::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Deepest nesting read; deeper input goes to the Python path.
+pub const MAX_DEPTH: usize = 64;
+
+/// Read `text` as one JSON document (whitespace around it allowed), or None.
+pub fn parse(text: &[u8]) -> Option<V> {
+    std::str::from_utf8(text).ok()?;
+    let mut p = Parser { b: text, i: 0 };
+    let v = p.value(0)?;
+    p.ws();
+    (p.i == p.b.len()).then_some(v)
+}
+
+/// A reader over one JSON text, used value by value by the OTLP reader (`otlp.rs`), which
+/// knows the shape to expect and builds no tree for it.
+pub struct Parser<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Parser<'a> {
+    /// A reader of `text`, or None when it is not UTF-8.
+    pub fn new(text: &'a [u8]) -> Option<Self> {
+        std::str::from_utf8(text).ok()?;
+        Some(Parser { b: text, i: 0 })
+    }
+
+    /// Whether only whitespace is left.
+    pub fn at_end(&mut self) -> bool {
+        self.ws();
+        self.i == self.b.len()
+    }
+
+    /// Whether the next value is `null` (then read).
+    pub fn null(&mut self) -> bool {
+        if self.peek() == Some(b'n') && self.b[self.i..].starts_with(b"null") {
+            self.i += 4;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Read an object, calling `f` with each key (keys without escapes only; a key twice or
+    /// more than 32 keys: None), `f` reading the value.
+    pub fn object(&mut self, mut f: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        if !self.eat(b'{') {
+            return None;
+        }
+        if self.eat(b'}') {
+            return Some(());
+        }
+        let mut seen: [&str; 32] = [""; 32];
+        let mut n = 0;
+        loop {
+            if self.peek()? != b'"' {
+                return None;
+            }
+            let start = self.i + 1;
+            let mut end = start;
+            while let Some(&c) = self.b.get(end) {
+                if c == b'"' || c == b'\\' || c < 0x20 {
+                    break;
+                }
+                end += 1;
+            }
+            if self.b.get(end) != Some(&b'"') || n == seen.len() {
+                return None;
+            }
+            // SAFETY: as in `string`: UTF-8 text cut at ASCII quotes.
+            let key = unsafe { std::str::from_utf8_unchecked(&self.b[start..end]) };
+            if seen[..n].contains(&key) {
+                return None;
+            }
+            seen[n] = key;
+            n += 1;
+            self.i = end + 1;
+            if !self.eat(b':') {
+                return None;
+            }
+            f(self, key)?;
+            if self.eat(b',') {
+                continue;
+            }
+            return self.eat(b'}').then_some(());
+        }
+    }
+
+    /// Read an array, calling `f` to read each item.
+    pub fn array(&mut self, mut f: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        if !self.eat(b'[') {
+            return None;
+        }
+        if self.eat(b']') {
+            return Some(());
+        }
+        loop {
+            f(self)?;
+            if self.eat(b',') {
+                continue;
+            }
+            return self.eat(b']').then_some(());
+        }
+    }
+
+    /// Read any value.
+    pub fn any(&mut self) -> Option<V> {
+        self.value(1)
+    }
+
+    /// Read a string.
+    pub fn text(&mut self) -> Option<String> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        self.string()
+    }
+
+    fn ws(&mut self) {
+        while let Some(&c) = self.b.get(self.i) {
+            if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.b.get(self.i).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn literal(&mut self, word: &[u8], v: V) -> Option<V> {
+        if self.b[self.i..].starts_with(word) {
+            self.i += word.len();
+            Some(v)
+        } else {
+            None
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Option<V> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'{' => {
+                self.i += 1;
+                let mut fields: Vec<(String, V)> = Vec::new();
+                if self.eat(b'}') {
+                    return Some(V::Obj(fields));
+                }
+                loop {
+                    if self.peek()? != b'"' {
+                        return None;
+                    }
+                    let key = self.string()?;
+                    if !self.eat(b':') {
+                        return None;
+                    }
+                    let v = self.value(depth + 1)?;
+                    if fields.iter().any(|(k, _)| *k == key) {
+                        return None;
+                    }
+                    fields.push((key, v));
+                    if self.eat(b',') {
+                        continue;
+                    }
+                    return self.eat(b'}').then_some(V::Obj(fields));
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                let mut items = Vec::new();
+                if self.eat(b']') {
+                    return Some(V::Arr(items));
+                }
+                loop {
+                    items.push(self.value(depth + 1)?);
+                    if self.eat(b',') {
+                        continue;
+                    }
+                    return self.eat(b']').then_some(V::Arr(items));
+                }
+            }
+            b'"' => self.string().map(V::Str),
+            b't' => self.literal(b"true", V::Bool(true)),
+            b'f' => self.literal(b"false", V::Bool(false)),
+            b'n' => self.literal(b"null", V::Null),
+            _ => self.number(),
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.i;
+        while self.b.get(self.i).is_some_and(u8::is_ascii_digit) {
+            self.i += 1;
+        }
+        self.i - start
+    }
+
+    fn number(&mut self) -> Option<V> {
+        let start = self.i;
+        if self.b.get(self.i) == Some(&b'-') {
+            self.i += 1;
+        }
+        let first = *self.b.get(self.i)?;
+        let n = self.digits();
+        if n == 0 || (first == b'0' && n > 1) {
+            return None;
+        }
+        let mut float = false;
+        if self.b.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            if self.digits() == 0 {
+                return None;
+            }
+            float = true;
+        }
+        if matches!(self.b.get(self.i), Some(b'e' | b'E')) {
+            self.i += 1;
+            if matches!(self.b.get(self.i), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            if self.digits() == 0 {
+                return None;
+            }
+            float = true;
+        }
+        let text = std::str::from_utf8(&self.b[start..self.i]).ok()?;
+        if float {
+            let x: f64 = text.parse().ok()?;
+            x.is_finite().then_some(V::Float(x))
+        } else {
+            text.parse().ok().map(V::Int)
+        }
+    }
+
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.b.get(self.i..self.i + 4)?;
+        let text = std::str::from_utf8(digits).ok()?;
+        self.i += 4;
+        u32::from_str_radix(text, 16).ok()
+    }
+
+    /// A string at `self.i` (which is a quote). The input is valid UTF-8 (checked once).
+    fn string(&mut self) -> Option<String> {
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let start = self.i;
+            while let Some(&c) = self.b.get(self.i) {
+                if c == b'"' || c == b'\\' || c < 0x20 {
+                    break;
+                }
+                self.i += 1;
+            }
+            // SAFETY: the text is UTF-8 (checked once by `parse` / `Parser::new`) and the run
+            // starts and ends at ASCII bytes (quote, backslash, control), so on char boundaries.
+            out.push_str(unsafe { std::str::from_utf8_unchecked(&self.b[start..self.i]) });
+            match *self.b.get(self.i)? {
+                b'"' => {
+                    self.i += 1;
+                    return Some(out);
+                }
+                b'\\' => {
+                    self.i += 1;
+                    let e = *self.b.get(self.i)?;
+                    self.i += 1;
+                    let c = match e {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => {
+                            let high = self.hex4()?;
+                            let code = if (0xD800..0xDC00).contains(&high) {
+                                if self.b.get(self.i..self.i + 2) != Some(b"\\u") {
+                                    return None;
+                                }
+                                self.i += 2;
+                                let low = self.hex4()?;
+                                if !(0xDC00..0xE000).contains(&low) {
+                                    return None;
+                                }
+                                0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                high
+                            };
+                            char::from_u32(code)?
+                        }
+                        _ => return None,
+                    };
+                    out.push(c);
+                }
+                _ => return None, // a control character
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_values() {
+        let v = parse(br#" {"a": [1, -2.5e1, "x\u00e9\ud83d\ude00", true, null]} "#).unwrap();
+        let items = V::Arr(vec![
+            V::Int(1),
+            V::Float(-25.0),
+            V::Str("x\u{e9}\u{1f600}".into()),
+            V::Bool(true),
+            V::Null,
+        ]);
+        assert_eq!(v, V::Obj(vec![("a".into(), items)]));
+    }
+
+    #[test]
+    fn gives_up_on_the_unusual() {
+        for text in [
+            &b"{\"a\": 1, \"a\": 2}"[..],
+            b"99999999999999999999",
+            b"1e999",
+            b"\"\\ud800\"",
+            b"[1,]",
+            b"01",
+            b"\"a\x01\"",
+            b"[1] x",
+            b"\xff",
+        ] {
+            assert_eq!(parse(text), None, "{:?}", String::from_utf8_lossy(text));
+        }
+    }
+}

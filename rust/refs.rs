@@ -13,7 +13,7 @@ use numpy::{Element, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use crate::batch::{fill_rows, result_array, run_watched, Workers};
+use crate::batch::{fill_rows_weighted, result_array, run_watched, Workers};
 use crate::errors::{EvalError, EvalResult};
 use crate::inputs::{hold, same_length, type_name, Held, Texts};
 use crate::metrics::halt::Context;
@@ -157,6 +157,12 @@ impl<'a> Rows<'a> {
         out.extend((b..e).map(|k| self.refs.row(k)));
     }
 
+    /// The bytes of row i's references and hypothesis (and a little for the row itself).
+    fn bytes(&self, i: usize) -> usize {
+        let (b, e) = self.bounds[i];
+        (b..e).map(|k| self.refs.row(k).len()).sum::<usize>() + self.hyps.row(i).len() + 16
+    }
+
     fn size(&self) -> usize {
         (self.refs.bytes() + self.hyps.bytes()).saturating_add(16 * self.len())
     }
@@ -217,11 +223,12 @@ where
             check_row_lengths(rows.len(), cap, stop, |i| rows.over(i, cap))?;
         }
         let mut out = result_array::<T>(rows.len() * width, "the result array")?;
-        fill_rows(
+        fill_rows_weighted(
             &mut out,
             width,
             workers,
             stop,
+            |i| rows.bytes(i),
             |s: &mut (S, Vec<&[u8]>), i, cells| {
                 rows.refs_into(i, &mut s.1);
                 kernel(&mut s.0, &s.1, rows.hyps.row(i), stop, cells).map_err(|err| err.at_row(i))

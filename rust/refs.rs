@@ -109,6 +109,16 @@ impl<'py> RefBatch<'py> {
                 }
             }
         }
+        if expected.is_instance_of::<PyList>() || expected.is_instance_of::<PyTuple>() {
+            // One `str` per row (the usual case): held as it is, with no list of references
+            // built first. A row holding a list of references makes `hold` refuse it, and the
+            // rows are then read one by one below.
+            if let Ok(refs) = hold(expected, "expected") {
+                same_length(refs.len(), hyps.len())?;
+                let bounds = (0..refs.len()).map(|i| (i, i + 1)).collect();
+                return Ok(RefBatch { refs, bounds, hyps });
+            }
+        }
         let iter = expected.try_iter().map_err(|_| {
             EvalError::Type(format!(
                 "expected must be a sequence of references, got {}",

@@ -221,10 +221,8 @@ pub fn result_array<T: Clone + Default>(n: usize, what: &'static str) -> EvalRes
 }
 
 /// Fill `out`, seen as rows of `width` values, by `f(scratch, i, row i)` on the threads of the
-/// pool this runs in (one thread when `workers` is 1). Each thread gets its own scratch value,
-/// `S::default()`. Rows are skipped once `stop` is raised. The error of the lowest failing row
-/// wins, so the error reported does not depend on scheduling either; a halt (stop, memory)
-/// ends the work early.
+/// pool this runs in (one thread when `workers` is 1). Rows are dealt out in equal numbers:
+/// [`fill_rows_weighted`] with every row weighing the same.
 pub fn fill_rows<S, T, F>(
     out: &mut [T],
     width: usize,
@@ -237,33 +235,77 @@ where
     T: Send,
     F: Fn(&mut S, usize, &mut [T]) -> EvalResult<()> + Sync + Send,
 {
+    fill_rows_weighted(out, width, workers, stop, |_| 1, f)
+}
+
+/// How many blocks of rows each thread gets, so that a thread slowed by the rest of the machine
+/// hands its last blocks to the others.
+const BLOCKS_PER_THREAD: usize = 8;
+
+/// Fill `out`, seen as rows of `width` values, by `f(scratch, i, row i)` on the threads of the
+/// pool this runs in (one thread when `workers` is 1). The rows are cut into a few contiguous
+/// blocks of about equal `weight` (for text, its bytes: a batch of very unequal pairs is split
+/// by work, not by count); each block is scored in order with one scratch value,
+/// `S::default()`. Rows are skipped once `stop` is raised. The error of the lowest failing row
+/// wins, so the error reported does not depend on scheduling either; a halt (stop, memory)
+/// ends the work early.
+pub fn fill_rows_weighted<S, T, W, F>(
+    out: &mut [T],
+    width: usize,
+    workers: Workers,
+    stop: &Context,
+    weight: W,
+    f: F,
+) -> EvalResult<()>
+where
+    S: Default,
+    T: Send,
+    W: Fn(usize) -> usize,
+    F: Fn(&mut S, usize, &mut [T]) -> EvalResult<()> + Sync + Send,
+{
     if width == 0 {
         return Ok(());
     }
     let first_error: Mutex<Option<(usize, EvalError)>> = Mutex::new(None);
-    let one = |s: &mut S, i: usize, row: &mut [T]| {
-        if stop.is_raised() {
-            return;
-        }
-        if let Err(e) = f(s, i, row) {
-            if !matches!(e, EvalError::Input(_) | EvalError::Type(_)) {
-                stop.raise();
+    // Rows `first..` of `rows`, in order, with one scratch value.
+    let block = |first: usize, rows: &mut [T]| {
+        let mut s = S::default();
+        for (k, row) in rows.chunks_mut(width).enumerate() {
+            if stop.is_raised() {
+                return;
             }
-            let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
-            if slot.as_ref().is_none_or(|(j, _)| i < *j) {
-                *slot = Some((i, e));
+            let i = first + k;
+            if let Err(e) = f(&mut s, i, row) {
+                if !matches!(e, EvalError::Input(_) | EvalError::Type(_)) {
+                    stop.raise();
+                }
+                let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
+                if slot.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *slot = Some((i, e));
+                }
+                // Later rows of this block cannot give a lower failing row.
+                return;
             }
         }
     };
-    if workers.serial() || out.len() <= width {
-        let mut s = S::default();
-        for (i, row) in out.chunks_mut(width).enumerate() {
-            one(&mut s, i, row);
-        }
+    // The last row may be shorter than `width` (a caller's last, partial item).
+    let n = out.len().div_ceil(width);
+    let threads = rayon::current_num_threads();
+    if workers.serial() || n <= 1 || threads <= 1 {
+        block(0, out);
     } else {
-        out.par_chunks_mut(width)
-            .enumerate()
-            .for_each_init(S::default, |s, (i, row)| one(s, i, row));
+        let ends = block_ends(n, threads.saturating_mul(BLOCKS_PER_THREAD), weight);
+        let mut pieces = Vec::with_capacity(ends.len());
+        let (mut rest, mut first) = (out, 0);
+        for &end in &ends {
+            let (piece, tail) = rest.split_at_mut(((end - first) * width).min(rest.len()));
+            pieces.push((first, piece));
+            (rest, first) = (tail, end);
+        }
+        pieces
+            .into_par_iter()
+            .with_max_len(1)
+            .for_each(|(first, rows)| block(first, rows));
     }
     if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
@@ -272,4 +314,104 @@ where
         return Err(EvalError::Stopped);
     }
     Ok(())
+}
+
+/// The ends of at most `blocks` contiguous blocks of rows `0..n`, increasing and last `n`, each
+/// holding about an equal share of the total `weight` (at least one row each).
+fn block_ends(n: usize, blocks: usize, weight: impl Fn(usize) -> usize) -> Vec<usize> {
+    let blocks = blocks.clamp(1, n.max(1));
+    // Every row weighs at least 1, so a run of empty texts is still shared out.
+    let total: u128 = (0..n).map(|i| weight(i).max(1) as u128).sum();
+    let mut ends = Vec::with_capacity(blocks);
+    let (mut acc, mut next) = (0u128, 1u128);
+    for i in 0..n {
+        acc += weight(i).max(1) as u128;
+        // Close a block when the rows so far reach its share of the total.
+        if acc * blocks as u128 >= next * total && i + 1 < n {
+            ends.push(i + 1);
+            while next * total <= acc * blocks as u128 {
+                next += 1;
+            }
+        }
+    }
+    ends.push(n);
+    ends
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_cover_the_rows_in_order() {
+        for n in [1usize, 2, 3, 7, 100, 1000] {
+            for blocks in [1usize, 2, 5, 16, 5000] {
+                let ends = block_ends(n, blocks, |i| (i * 7919) % 13);
+                assert_eq!(*ends.last().unwrap(), n);
+                assert!(ends.len() <= blocks.max(1));
+                assert!(ends.windows(2).all(|w| w[0] < w[1]), "{ends:?}");
+                assert!(ends[0] > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_share_the_weight_not_the_count() {
+        // One row as heavy as the 999 others together takes half of the work in a block to
+        // itself; the others share the other half equally.
+        let ends = block_ends(1000, 4, |i| if i == 0 { 999 } else { 1 });
+        assert_eq!(ends, [1, 501, 1000]);
+    }
+
+    #[test]
+    fn every_row_is_filled_once_a_partial_last_one_too() {
+        let pool = super::pool(3).unwrap();
+        for threads in [1isize, 2, 3] {
+            for (len, width) in [(10usize, 3usize), (1, 4), (1001, 7), (64, 1)] {
+                let mut out = vec![usize::MAX; len];
+                pool.install(|| {
+                    fill_rows(
+                        &mut out,
+                        width,
+                        Workers::new(threads).unwrap(),
+                        &Context::new(),
+                        |_: &mut (), i, row| {
+                            row.iter_mut().for_each(|c| *c = i);
+                            Ok(())
+                        },
+                    )
+                })
+                .unwrap();
+                let want: Vec<usize> = (0..len).map(|k| k / width).collect();
+                assert_eq!(out, want, "{threads} {len} {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_lowest_failing_row_is_reported_for_any_thread_count() {
+        let pool = super::pool(3).unwrap();
+        for threads in [1isize, 2, 3] {
+            let got = pool.install(|| {
+                let mut out = vec![0u32; 5000];
+                fill_rows(
+                    &mut out,
+                    1,
+                    Workers::new(threads).unwrap(),
+                    &Context::new(),
+                    |_: &mut (), i, cell| {
+                        if i % 1700 == 1699 {
+                            return Err(EvalError::input(format!("row {i}")));
+                        }
+                        cell[0] = i as u32;
+                        Ok(())
+                    },
+                )
+            });
+            assert!(
+                matches!(&got, Err(EvalError::Input(m)) if m == "row 1699"),
+                "{threads}: {got:?}"
+            );
+        }
+    }
 }

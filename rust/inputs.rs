@@ -13,7 +13,7 @@ use crate::errors::{EvalError, EvalResult};
 /// generalized UTF-8 (lone surrogates kept as Python's `surrogatepass` encodes them). Nothing is
 /// copied; the [`Held`] value it borrows from keeps every object alive.
 pub struct Texts<'a> {
-    rows: Vec<&'a [u8]>,
+    rows: Cow<'a, [&'a [u8]]>,
 }
 
 impl<'a> Texts<'a> {
@@ -36,12 +36,12 @@ impl<'a> Texts<'a> {
 /// valid even if another thread changes the caller's list meanwhile.
 pub enum Held<'py> {
     /// A tuple snapshot of the caller's sequence (one reference keeps every item alive), the
-    /// `surrogatepass` encodings made for texts with lone surrogates, and where each row's
-    /// bytes lie inside those objects.
+    /// `surrogatepass` encodings made for texts with lone surrogates, and each row's bytes
+    /// inside those objects (borrowed as `'static`, never handed out beyond `&self`'s life).
     Strs {
         _snapshot: Bound<'py, PyTuple>,
         _encoded: Vec<Bound<'py, PyBytes>>,
-        rows: Vec<(*const u8, usize)>,
+        rows: Vec<&'static [u8]>,
     },
     Column {
         data: PyReadonlyArray1<'py, u8>,
@@ -60,15 +60,10 @@ impl Held<'_> {
     /// Borrow the rows; for the column form, check the offsets and that each row is UTF-8.
     pub fn texts(&self, side: &str) -> PyResult<Texts<'_>> {
         match self {
+            // The rows are shortened to `self`'s life: no copy of the list (a second pass over
+            // every row under the GIL) is made.
             Held::Strs { rows, .. } => Ok(Texts {
-                rows: rows
-                    .iter()
-                    // SAFETY: each pointer is the UTF-8 buffer of a str (or the buffer of a
-                    // bytes object) owned by `_snapshot` or `_encoded`; both live as long as
-                    // `self`, and neither kind of buffer moves or changes during an object's
-                    // life.
-                    .map(|&(ptr, len)| unsafe { std::slice::from_raw_parts(ptr, len) })
-                    .collect(),
+                rows: Cow::Borrowed(rows.as_slice()),
             }),
             Held::Column { data, offsets } => column_rows(data, offsets, side),
         }
@@ -154,7 +149,13 @@ pub fn hold<'py>(obj: &Bound<'py, PyAny>, side: &str) -> PyResult<Held<'py>> {
                 encoded[encoded.len() - 1].as_bytes()
             }
         };
-        rows.push((bytes.as_ptr(), bytes.len()));
+        // SAFETY: `bytes` is the UTF-8 buffer of a str (or the buffer of a bytes object)
+        // owned by `items` or `encoded`, both kept in the `Held` returned, and neither kind of
+        // buffer moves or changes during an object's life. The `'static` slice never leaves
+        // the `Held`: `texts` lends it for no longer than `&self`.
+        rows.push(unsafe {
+            std::slice::from_raw_parts::<'static, u8>(bytes.as_ptr(), bytes.len())
+        });
     }
     Ok(Held::Strs {
         _snapshot: items,
@@ -196,7 +197,9 @@ fn column_rows<'a>(
         }
         rows.push(row);
     }
-    Ok(Texts { rows })
+    Ok(Texts {
+        rows: Cow::Owned(rows),
+    })
 }
 
 /// Check that two batches pair up.

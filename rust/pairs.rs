@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use numpy::{Element, PyArray1};
 use pyo3::prelude::*;
 
-use crate::batch::{fill_rows, result_array, run_watched, Workers};
+use crate::batch::{fill_rows_weighted, result_array, run_watched, Workers};
 use crate::errors::{EvalError, EvalResult};
 use crate::inputs::{hold, same_length, str_bytes, Held, Texts};
 use crate::metrics::halt::Context;
@@ -97,7 +97,8 @@ where
             check_rows(&e, &a, cap, stop)?;
         }
         let mut out = result_array::<T>(e.len(), "the result array")?;
-        fill_rows(&mut out, 1, workers, stop, |s: &mut S, i, cell| {
+        let bytes = |i: usize| e.row(i).len() + a.row(i).len() + 16;
+        fill_rows_weighted(&mut out, 1, workers, stop, bytes, |s: &mut S, i, cell| {
             cell[0] = kernel(s, e.row(i), a.row(i), stop).map_err(|err| err.at_row(i))?;
             Ok(())
         })?;

@@ -13,7 +13,7 @@ use numpy::{Element, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use crate::batch::{fill_rows, result_array, run_watched, Workers};
+use crate::batch::{fill_rows_weighted, result_array, run_watched, Workers};
 use crate::errors::{EvalError, EvalResult};
 use crate::inputs::{hold, same_length, type_name, Held, Texts};
 use crate::metrics::halt::Context;
@@ -109,6 +109,16 @@ impl<'py> RefBatch<'py> {
                 }
             }
         }
+        if expected.is_instance_of::<PyList>() || expected.is_instance_of::<PyTuple>() {
+            // One `str` per row (the usual case): held as it is, with no list of references
+            // built first. A row holding a list of references makes `hold` refuse it, and the
+            // rows are then read one by one below.
+            if let Ok(refs) = hold(expected, "expected") {
+                same_length(refs.len(), hyps.len())?;
+                let bounds = (0..refs.len()).map(|i| (i, i + 1)).collect();
+                return Ok(RefBatch { refs, bounds, hyps });
+            }
+        }
         let iter = expected.try_iter().map_err(|_| {
             EvalError::Type(format!(
                 "expected must be a sequence of references, got {}",
@@ -155,6 +165,12 @@ impl<'a> Rows<'a> {
         out.clear();
         let (b, e) = self.bounds[i];
         out.extend((b..e).map(|k| self.refs.row(k)));
+    }
+
+    /// The bytes of row i's references and hypothesis (and a little for the row itself).
+    fn bytes(&self, i: usize) -> usize {
+        let (b, e) = self.bounds[i];
+        (b..e).map(|k| self.refs.row(k).len()).sum::<usize>() + self.hyps.row(i).len() + 16
     }
 
     fn size(&self) -> usize {
@@ -217,11 +233,12 @@ where
             check_row_lengths(rows.len(), cap, stop, |i| rows.over(i, cap))?;
         }
         let mut out = result_array::<T>(rows.len() * width, "the result array")?;
-        fill_rows(
+        fill_rows_weighted(
             &mut out,
             width,
             workers,
             stop,
+            |i| rows.bytes(i),
             |s: &mut (S, Vec<&[u8]>), i, cells| {
                 rows.refs_into(i, &mut s.1);
                 kernel(&mut s.0, &s.1, rows.hyps.row(i), stop, cells).map_err(|err| err.at_row(i))

@@ -60,10 +60,21 @@ fn each_ascii_token(
     Ok(true)
 }
 
-/// Append the ids of `text`'s whitespace tokens to `out`, interning new tokens in `ids`.
+/// What a token `ids` lacks gets: a new id, or [`ABSENT`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unseen {
+    Intern,
+    Absent,
+}
+
+/// Append the ids of `text`'s whitespace tokens to `out`; a token `ids` lacks is interned or
+/// gets [`ABSENT`], as `unseen` says (a constant at every call: inlined, the choice costs no
+/// branch per token).
+#[inline(always)]
 fn token_ids(
     text: &[u8],
     ids: &mut TokenIds,
+    unseen: Unseen,
     masks: &mut Masks,
     cps: &mut Vec<u32>,
     out: &mut Vec<u32>,
@@ -71,39 +82,23 @@ fn token_ids(
 ) -> Run<()> {
     out.clear();
     let ascii = each_ascii_token(text, masks, stop, |key| {
-        out.push(match key {
-            TokenKey::Packed(k) => ids.intern_packed(k),
-            long => ids.intern(long),
+        out.push(match (key, unseen) {
+            (TokenKey::Packed(k), Unseen::Intern) => ids.intern_packed(k),
+            (TokenKey::Packed(k), Unseen::Absent) => ids.get_packed(k),
+            (long, Unseen::Intern) => ids.intern(long),
+            (long, Unseen::Absent) => ids.get(&long),
         })
     })?;
     if !ascii {
         cps.clear();
         decode_into(text, cps);
-        for_each_py_token(cps, |tok| out.push(ids.intern(TokenKey::of(tok))));
-    }
-    Ok(())
-}
-
-/// Append the ids of `text`'s whitespace tokens to `out`, [`ABSENT`] for a token `ids` lacks.
-fn token_lookups(
-    text: &[u8],
-    ids: &TokenIds,
-    masks: &mut Masks,
-    cps: &mut Vec<u32>,
-    out: &mut Vec<u32>,
-    stop: &Context,
-) -> Run<()> {
-    out.clear();
-    let ascii = each_ascii_token(text, masks, stop, |key| {
-        out.push(match key {
-            TokenKey::Packed(k) => ids.get_packed(k),
-            long => ids.get(&long),
-        })
-    })?;
-    if !ascii {
-        cps.clear();
-        decode_into(text, cps);
-        for_each_py_token(cps, |tok| out.push(ids.get(&TokenKey::of(tok))));
+        for_each_py_token(cps, |tok| {
+            let key = TokenKey::of(tok);
+            out.push(match unseen {
+                Unseen::Intern => ids.intern(key),
+                Unseen::Absent => ids.get(&key),
+            })
+        });
     }
     Ok(())
 }
@@ -215,11 +210,11 @@ fn one_reference(
         ..
     } = s;
     ids.clear();
-    token_ids(reference, ids, masks, cps, ref_ids, stop)?;
+    token_ids(reference, ids, Unseen::Intern, masks, cps, ref_ids, stop)?;
     if ids.len() > PACKED_IDS {
         return Ok(None);
     }
-    token_lookups(hyp, ids, masks, cps, hyp_ids, stop)?;
+    token_ids(hyp, ids, Unseen::Absent, masks, cps, hyp_ids, stop)?;
     stop.check()?;
     let ref_total = gram_total(ref_ids.len(), min_len, max_len);
     grams.reset(ref_total, stop)?;
@@ -289,13 +284,13 @@ pub fn statistics(
         masks,
     } = s;
     ids.clear();
-    token_ids(hyp, ids, masks, cps, hyp_ids, stop)?;
+    token_ids(hyp, ids, Unseen::Intern, masks, cps, hyp_ids, stop)?;
     let mut best: Option<(u64, u64)> = None;
     let mut hyp_packed = false;
     let mut hyp_counts: Option<(FxHashMap<&[u32], u64>, u64)> = None;
     for (number, text) in (1u32..).zip(refs) {
         stop.check()?;
-        token_ids(text, ids, masks, cps, reference, stop)?;
+        token_ids(text, ids, Unseen::Intern, masks, cps, reference, stop)?;
         if max_len <= PACKED_ORDER && ids.len() <= PACKED_IDS {
             if !hyp_packed {
                 packed_grams(hyp_ids, min_len, max_len, hyp_grams);
@@ -406,6 +401,7 @@ mod tests {
             token_ids(
                 text.as_bytes(),
                 &mut ids,
+                Unseen::Intern,
                 &mut masks,
                 &mut cps,
                 &mut got,

@@ -50,7 +50,13 @@ pub struct Scratch {
     head: Vec<usize>,
     prev: Vec<usize>,
     matches: Vec<(usize, usize)>,
+    /// The stem id of each word id seen since `ids` was last cleared ([`NO_STEM`]: not yet
+    /// stemmed): words recur from row to row, and stemming is the costly part.
+    stem_of: Vec<u32>,
 }
+
+/// `ids` (and the stems known) are kept from row to row until they hold this many tokens.
+const IDS_KEPT: usize = 1 << 16;
 
 fn intern(ids: &mut FxHashMap<TokenKey, u32>, cps: &[u32]) -> u32 {
     let next = ids.len() as u32;
@@ -73,19 +79,28 @@ fn words(text: &[u8], ids: &mut FxHashMap<TokenKey, u32>, cps: &mut Vec<u32>, ou
     });
 }
 
-/// The stem ids of the still unmatched words of `w` (NLTK stems them all; only these count).
+/// The stem ids of the still unmatched words of `w` (NLTK stems them all; only these count),
+/// each stemmed once while `ids` lasts (`stem_of`, by word id).
 fn stem_free(
     w: &mut Words,
     free: &[usize],
     ids: &mut FxHashMap<TokenKey, u32>,
+    stem_of: &mut Vec<u32>,
     buf: &mut Vec<u32>,
 ) {
     for &k in free {
-        let (a, b) = w.spans[k];
-        buf.clear();
-        buf.extend_from_slice(&w.lower[a..b]);
-        porter::stem(buf);
-        w.stem[k] = intern(ids, buf);
+        let word = w.word[k] as usize;
+        if word >= stem_of.len() {
+            stem_of.resize(ids.len().max(word + 1), NO_STEM);
+        }
+        if stem_of[word] == NO_STEM {
+            let (a, b) = w.spans[k];
+            buf.clear();
+            buf.extend_from_slice(&w.lower[a..b]);
+            porter::stem(buf);
+            stem_of[word] = intern(ids, buf);
+        }
+        w.stem[k] = stem_of[word];
     }
 }
 
@@ -107,8 +122,11 @@ fn match_stage(
     used: &mut Vec<bool>,
     matches: &mut Vec<(usize, usize)>,
 ) {
-    head.clear();
-    head.resize(n_ids, NONE);
+    // `head` is all NONE between calls (every key set below is reset at the end), so only
+    // the ids new since the last call are written here, not all `n_ids`.
+    if head.len() < n_ids {
+        head.resize(n_ids, NONE);
+    }
     prev.clear();
     prev.resize(free_r.len(), NONE);
     for (j, &r) in free_r.iter().enumerate() {
@@ -130,6 +148,9 @@ fn match_stage(
         matches.push((h, free_r[j]));
         false
     });
+    for &r in free_r.iter() {
+        head[key_r[r] as usize] = NONE;
+    }
     if matches.len() > before {
         let mut k = 0;
         free_r.retain(|_| {
@@ -158,6 +179,7 @@ fn single(s: &mut Scratch, p: Params) -> f64 {
         head,
         prev,
         matches: m,
+        stem_of,
         ..
     } = s;
     let (nh, nr) = (h.word.len(), r.word.len());
@@ -180,8 +202,8 @@ fn single(s: &mut Scratch, p: Params) -> f64 {
         m,
     );
     if !free_h.is_empty() && !free_r.is_empty() {
-        stem_free(h, free_h, ids, stem);
-        stem_free(r, free_r, ids, stem);
+        stem_free(h, free_h, ids, stem_of, stem);
+        stem_free(r, free_r, ids, stem_of, stem);
         match_stage(
             &h.stem,
             &r.stem,
@@ -215,7 +237,11 @@ pub fn meteor(
     s: &mut Scratch,
     stop: &Context,
 ) -> EvalResult<f64> {
-    s.ids.clear();
+    if s.ids.len() > IDS_KEPT {
+        s.ids.clear();
+        s.stem_of.clear();
+        s.head.clear();
+    }
     words(hyp, &mut s.ids, &mut s.cps, &mut s.hyp);
     let mut best = f64::NEG_INFINITY;
     for reference in refs {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +18,7 @@ Targets = str | Sequence[str]
 """A row's targets: one ``str``, or a sequence of them (the acceptable answers)."""
 TargetBatch = Texts | Sequence[Targets]
 IntArray = npt.NDArray[np.int64]
+R = TypeVar("R")
 
 
 def is_plain(expected: Any) -> TypeGuard[Texts]:
@@ -27,6 +28,22 @@ def is_plain(expected: Any) -> TypeGuard[Texts]:
         return True
     kinds = set(map(type, expected))  # one pass in C; a subclass of str is a str too
     return kinds <= {str} or all(issubclass(kind, str) for kind in kinds)
+
+
+def plain_first(expected: object, plain: Callable[[Any], R], multi: Callable[[], R]) -> R:
+    """``plain(rows)`` when every row of ``expected`` is one ``str`` (``rows``: ``expected`` as
+    the kernels take it), else ``multi()``. A list goes to ``plain`` at once: the kernel checks
+    each row's type as it reads it, so the rows are not walked in Python first; when it refuses
+    a row that holds a list, ``multi()`` runs."""
+    rows = expected._parts() if isinstance(expected, TextColumn) else expected
+    if type(expected) is list:
+        try:
+            return plain(rows)
+        except TypeError:
+            if is_plain(expected):
+                raise
+        return multi()
+    return plain(rows) if is_plain(expected) else multi()
 
 
 class Flat:

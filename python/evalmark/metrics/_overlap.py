@@ -27,7 +27,7 @@ from evalmark.metrics._args import (
     texts_arg,
 )
 from evalmark.metrics._column import Texts
-from evalmark.metrics._multi import Flat, TargetBatch, Targets, is_plain, one_row, score_multi
+from evalmark.metrics._multi import Flat, TargetBatch, Targets, one_row, plain_first, score_multi
 from evalmark.metrics._native import core as _core
 
 BoolArray = npt.NDArray[np.bool_]
@@ -118,16 +118,18 @@ def token_f1_batch(
     """Token F1 for each row of a batch (row i's gold answers: ``expected[i]``, a str or a
     list)."""
     threads = resolve_workers(workers)
-    if is_plain(expected) and _version(version) == "v2":
-        return _core.token_f1_batch(
-            texts_arg(expected),
-            texts_arg(actual),
-            normalizer,
-            threads,
-            max_chars,
+
+    def multi() -> FloatArray:
+        return _squad_best(
+            expected, actual, "token_f1", "token_f1_batch", normalizer, threads, max_chars, version
         )
-    return _squad_best(
-        expected, actual, "token_f1", "token_f1_batch", normalizer, threads, max_chars, version
+
+    if _version(version) != "v2":
+        return multi()
+    return plain_first(
+        expected,
+        lambda rows: _core.token_f1_batch(rows, texts_arg(actual), normalizer, threads, max_chars),
+        multi,
     )
 
 
@@ -170,25 +172,27 @@ def squad_exact_match_batch(
     """SQuAD exact match for each row of a batch (``expected[i]``: a str or a list)."""
     threads = resolve_workers(workers)
     _version(version)
-    if is_plain(expected):
-        return _core.squad_exact_match_batch(
-            texts_arg(expected),
-            texts_arg(actual),
+
+    def multi() -> BoolArray:
+        best = _squad_best(
+            expected,
+            actual,
+            "squad_exact_match",
+            "squad_exact_match_batch",
             normalizer,
             threads,
             max_chars,
+            version,
         )
-    best = _squad_best(
+        return best > 0.5
+
+    return plain_first(
         expected,
-        actual,
-        "squad_exact_match",
-        "squad_exact_match_batch",
-        normalizer,
-        threads,
-        max_chars,
-        version,
+        lambda rows: _core.squad_exact_match_batch(
+            rows, texts_arg(actual), normalizer, threads, max_chars
+        ),
+        multi,
     )
-    return best > 0.5
 
 
 def rouge_l(
@@ -331,9 +335,11 @@ def _rows(
     measure: str,
     run: Callable[[object, object, str], FloatArray],
 ) -> FloatArray:
-    if is_plain(expected):
-        return run(texts_arg(expected), texts_arg(actual), measure)
-    return score_multi(expected, actual, name, measure, run)  # type: ignore[arg-type]
+    return plain_first(
+        expected,
+        lambda rows: run(rows, texts_arg(actual), measure),
+        lambda: score_multi(expected, actual, name, measure, run),  # type: ignore[arg-type]
+    )
 
 
 def _one(batch: Callable[..., FloatArray], expected: Targets, actual: str, **options: Any) -> float:

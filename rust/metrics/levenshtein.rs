@@ -17,6 +17,7 @@ use super::halt::{Context, Run, TryVec};
 use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
 use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
 use super::levenshtein_short::{mixed_distance, short_distance, SHORT};
+use super::levenshtein_widen::widened;
 use super::pattern::{PatternMasks, Symbol};
 use super::text::{count_code_points, decode_into};
 
@@ -161,10 +162,15 @@ fn table_distance<S: Letter>(
             2 => fixed_blocks::<2, S>(pm, p.len(), t, stop),
             3 => fixed_blocks::<3, S>(pm, p.len(), t, stop),
             4 => fixed_blocks::<4, S>(pm, p.len(), t, stop),
-            _ => blocks(p.len(), t, vp, vn, stop, |c, vp, vn| {
-                let c = c.index() * stride;
-                column(&pm[c..c + words], vp, vn)
-            }),
+            _ => widened(
+                pm,
+                stride,
+                p.len(),
+                t,
+                fits(p.len(), t.len()),
+                (vp, vn),
+                stop,
+            ),
         },
         Err(halt) => Err(halt),
     };

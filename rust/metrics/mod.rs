@@ -21,6 +21,7 @@ mod levenshtein_band;
 mod levenshtein_blocks;
 pub mod levenshtein_many;
 mod levenshtein_short;
+mod levenshtein_widen;
 pub mod meteor;
 pub mod ngrams;
 pub mod opcodes;

@@ -118,22 +118,33 @@ fn bounded<S: Symbol>(
     let mut j = 0usize;
     for chunk in t.chunks(symbols_per_check(words)) {
         stop.check_before(chunk.len() * (last + 1 - first))?;
-        for &c in chunk {
-            j += 1;
-            if last + 1 < words && 64 * (last + 1) < j + (k - diff) / 2 {
+        let mut i = 0;
+        while i < chunk.len() {
+            // Two columns at a time where there are two: their steps interleave.
+            let width = if i + 1 < chunk.len() { 2 } else { 1 };
+            j += width;
+            // Blocks for the last of the columns (a block early is only one more live block).
+            while last + 1 < words && 64 * (last + 1) < j + (k - diff) / 2 {
                 last += 1;
                 (vp[last], vn[last]) = (!0, 0);
                 low += rows(last);
             }
-            let base = c.index() * stride;
-            let row = match pm.get(base + first..=base + last) {
-                Some(row) => row,
-                None => return Ok(Bounded::Over(j)),
+            let row = |c: S| pm.get(c.index() * stride + first..=c.index() * stride + last);
+            let live = (&mut vp[first..=last], &mut vn[first..=last]);
+            let bits = match (row(chunk[i]), chunk.get(i + 1).map(|&c| row(c))) {
+                (Some(one), Some(Some(two))) if width == 2 => {
+                    let ((hp1, hn1), (hp2, hn2)) = two_columns(one, two, live);
+                    [(hp1, hn1), (hp2, hn2)]
+                }
+                (Some(one), _) if width == 1 => [column(one, live.0, live.1), (0, 0)],
+                _ => return Ok(Bounded::Over(j)),
             };
-            let (hp, hn) = column(row, &mut vp[first..=last], &mut vn[first..=last]);
-            top += 1;
+            i += width;
+            top += width;
             let bit = if last + 1 == words { last_bit } else { 63 };
-            low = low + ((hp >> bit) & 1) as usize - ((hn >> bit) & 1) as usize;
+            for (hp, hn) in bits {
+                low = low + ((hp >> bit) & 1) as usize - ((hn >> bit) & 1) as usize;
+            }
             k = k.min(low + (n - j).max(m - bottom(last)));
             // Drop top blocks whose rows all lie on the far side of the last diagonal with a
             // lower bound over k: D(r) ≥ D(b) − (b − r) and the rest costs j − r − (n − m).
@@ -150,7 +161,7 @@ fn bounded<S: Symbol>(
                 top = at_bottom;
                 first += 1;
             }
-            if j % SURVEY == 0
+            if j % SURVEY < width
                 && survey((first, last), top, (j, m, diff), (&*vp, &*vn)) > k as isize
             {
                 return Ok(Bounded::Over(j));
@@ -162,6 +173,69 @@ fn bounded<S: Symbol>(
     } else {
         Ok(Bounded::Over(n))
     }
+}
+
+/// [`column`] for two successive columns with match rows `one` and `two`, over the same
+/// blocks: block w of the first column is computed beside block w − 1 of the second, two
+/// independent chains of carries. Returns the last block's horizontal deltas of each.
+#[inline(always)]
+fn two_columns(
+    one: &[u64],
+    two: &[u64],
+    (vp, vn): (&mut [u64], &mut [u64]),
+) -> ((u64, u64), (u64, u64)) {
+    let blocks = vp.len().min(vn.len()).min(one.len()).min(two.len());
+    let (mut a, mut b) = (Carry::TOP, Carry::TOP);
+    let mut out_a = block(one[0], &mut vp[0], &mut vn[0], &mut a);
+    for w in 1..blocks {
+        out_a = block(one[w], &mut vp[w], &mut vn[w], &mut a);
+        block(two[w - 1], &mut vp[w - 1], &mut vn[w - 1], &mut b);
+    }
+    let out_b = block(
+        two[blocks - 1],
+        &mut vp[blocks - 1],
+        &mut vn[blocks - 1],
+        &mut b,
+    );
+    (out_a, out_b)
+}
+
+/// What one block passes to the block below it in the same column.
+#[derive(Clone, Copy)]
+struct Carry {
+    hp: u64,
+    hn: u64,
+    add: bool,
+}
+
+impl Carry {
+    /// Above the first block: the row above grows by one per column.
+    const TOP: Carry = Carry {
+        hp: 1,
+        hn: 0,
+        add: false,
+    };
+}
+
+/// One block of [`column`]'s recurrence: updates the block's vertical deltas and the carry,
+/// and returns its horizontal deltas before the shift.
+#[inline(always)]
+fn block(eq: u64, vp: &mut u64, vn: &mut u64, carry: &mut Carry) -> (u64, u64) {
+    let x = eq | carry.hn;
+    let (sum, c1) = (x & *vp).overflowing_add(*vp);
+    let (sum, c2) = sum.overflowing_add(carry.add as u64);
+    let d0 = (sum ^ *vp) | x | *vn;
+    let hp = *vn | !(d0 | *vp);
+    let hn = d0 & *vp;
+    let (hp_shift, hn_shift) = ((hp << 1) | carry.hp, (hn << 1) | carry.hn);
+    *carry = Carry {
+        hp: hp >> 63,
+        hn: hn >> 63,
+        add: c1 | c2,
+    };
+    *vp = hn_shift | !(d0 | hp_shift);
+    *vn = hp_shift & d0;
+    (hp, hn)
 }
 
 /// A lower bound, over every live row r of column `j`, of D(r, j) + |(n − m) − (j − r)|: a

@@ -58,7 +58,11 @@ metric_pair! {
         if score_cutoff.is_some_and(|c| edit_weighted::length_bound(e, a, w) > c) {
             return Ok(cut(usize::MAX, score_cutoff));
         }
-        Ok(cut(edit_weighted::distance(e, a, w, s, stop)?, score_cutoff))
+        let d = match score_cutoff {
+            Some(cap) => edit_weighted::distance_capped(e, a, w, cap, s, stop)?,
+            None => edit_weighted::distance(e, a, w, s, stop)?,
+        };
+        Ok(cut(d, score_cutoff))
     }
 }
 

@@ -38,6 +38,8 @@ pub struct Scratch {
     names: DenseIds,
     /// A byte pattern and 64 bytes more, for the band.
     padded: Vec<u8>,
+    /// The current call's cut-off: a distance over it may be answered by any value over it.
+    cap: Option<usize>,
 }
 
 /// A symbol type, and how it tries the band before any table is built.
@@ -147,6 +149,7 @@ fn table_distance<S: Letter>(
     for (i, &c) in p.iter().enumerate() {
         s.pm[c.index() * stride + i / 64] |= 1u64 << (i % 64);
     }
+    let cap = s.cap;
     let Scratch { pm, vp, vn, .. } = s;
     let banded = if S::BAND_WITHOUT_TABLE {
         Ok(None) // tried already
@@ -162,15 +165,10 @@ fn table_distance<S: Letter>(
             2 => fixed_blocks::<2, S>(pm, p.len(), t, stop),
             3 => fixed_blocks::<3, S>(pm, p.len(), t, stop),
             4 => fixed_blocks::<4, S>(pm, p.len(), t, stop),
-            _ => widened(
-                pm,
-                stride,
-                p.len(),
-                t,
-                fits(p.len(), t.len()),
-                (vp, vn),
-                stop,
-            ),
+            _ => {
+                let tried = fits(p.len(), t.len());
+                widened(pm, stride, p.len(), t, (tried, cap), (vp, vn), stop)
+            }
         },
         Err(halt) => Err(halt),
     };
@@ -260,6 +258,21 @@ pub fn distance(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usiz
         return Ok(0);
     }
     Ok(distance_and_length(a, b, s, stop)?.0)
+}
+
+/// [`distance`] when it is at most `cap`; otherwise some value over `cap` (long patterns then
+/// stop as soon as the distance is known to be over it).
+pub fn distance_capped(
+    a: &[u8],
+    b: &[u8],
+    cap: usize,
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<usize> {
+    s.cap = Some(cap);
+    let d = distance(a, b, s, stop);
+    s.cap = None;
+    d
 }
 
 /// Edit distance of two id sequences (words, say) whose ids are below `alphabet`.
@@ -388,6 +401,29 @@ mod tests {
             let want = reference::distance(a.iter(), b.iter());
             assert_eq!(masks_distance(p, t, 256, s, &Context::new()), Ok(want));
             assert_eq!(distance_of(a, b, 256, s, &Context::new()), Ok(want));
+        }
+    }
+
+    #[test]
+    fn a_capped_distance_is_exact_up_to_the_cap_and_over_it_after() {
+        let mut seed = 17u64;
+        let s = &mut Scratch::default();
+        let stop = Context::new();
+        for round in 0..300 {
+            let sigma = [2usize, 5, 27][round % 3];
+            let (a, b) = pair(&mut seed, round, 1500, sigma);
+            let bytes = |v: &[u32]| v.iter().map(|&c| b'a' + c as u8).collect::<Vec<u8>>();
+            let (a, b) = (bytes(&a), bytes(&b));
+            let want = reference::distance(a.iter(), b.iter());
+            for cap in [0, 1, 3, 4, want.saturating_sub(1), want, want + 1, 200] {
+                let got = distance_capped(&a, &b, cap, s, &stop).unwrap();
+                if want <= cap {
+                    assert_eq!(got, want, "round {round} cap {cap}");
+                } else {
+                    assert!(got > cap, "round {round}: {got} for {want}, cap {cap}");
+                }
+            }
+            assert_eq!(distance(&a, &b, s, &stop), Ok(want));
         }
     }
 

@@ -33,14 +33,15 @@ const SURVEY: usize = 32;
 
 /// The distance of a pattern of `m` > 64 symbols and a text `t` of n ≥ m symbols, from the
 /// match table `pm` (symbol c's row of `words` = ⌈m/64⌉ masks starts at c·`stride`). `banded`
-/// says the distance is known to be over the 64-diagonal band's limit. `vp` and `vn` are
-/// working space.
+/// says the distance is known to be over the 64-diagonal band's limit; with a `cap`, a
+/// distance over it is answered by `cap` + 1 as soon as it is known to be over. `vp` and `vn`
+/// are working space.
 pub fn widened<S: Symbol>(
     pm: &[u64],
     stride: usize,
     m: usize,
     t: &[S],
-    banded: bool,
+    (banded, cap): (bool, Option<usize>),
     (vp, vn): (&mut Vec<u64>, &mut Vec<u64>),
     stop: &Context,
 ) -> Run<usize> {
@@ -51,13 +52,16 @@ pub fn widened<S: Symbol>(
     vp.try_resize(words, !0u64, "the Levenshtein columns")?;
     vn.clear();
     vn.try_resize(words, 0, "the Levenshtein columns")?;
+    let most = cap.map_or(n, |cap| cap.min(n));
     let mut k = if banded { 128 } else { 64 }.max(diff + 64);
     loop {
         if k >= n / 2 {
             k = n;
         }
+        k = k.min(most);
         match bounded(pm, stride, m, t, k, vp, vn, stop)? {
             Bounded::Exact(d) => return Ok(d),
+            Bounded::Over(_) if k == most && most < n => return Ok(most + 1),
             // A bound of n always holds (d ≤ n): not reached, but the full recurrence is the
             // safe answer if it were.
             Bounded::Over(_) if k >= n => {
@@ -366,11 +370,21 @@ mod tests {
                 stride,
                 p.len(),
                 &t,
-                round % 2 == 0,
+                (round % 2 == 0, None),
                 (&mut vp, &mut vn),
                 &stop,
             );
             assert_eq!(got, Ok(want), "round {round}");
+            // Cut-offs around the answer: exact at or under it, over it otherwise.
+            for cap in [0, want.saturating_sub(1), want, want + 1, wiggle + 60] {
+                let tried = (round % 2 == 0, Some(cap));
+                let got = widened(&pm, stride, p.len(), &t, tried, (&mut vp, &mut vn), &stop);
+                match got {
+                    Ok(d) if want <= cap => assert_eq!(d, want, "round {round} cap {cap}"),
+                    Ok(d) => assert!(d > cap, "round {round}: {d} for {want} over {cap}"),
+                    Err(e) => panic!("{e:?}"),
+                }
+            }
         }
         assert!(exact > 3000 && over > 1000, "{exact} exact, {over} over");
     }
@@ -396,7 +410,7 @@ mod tests {
                     stride,
                     p.len(),
                     &t,
-                    round % 2 == 1,
+                    (round % 2 == 1, None),
                     (&mut vp, &mut vn),
                     &stop,
                 );
@@ -417,7 +431,7 @@ mod tests {
             stride,
             p.len(),
             &t,
-            false,
+            (false, None),
             (&mut Vec::new(), &mut Vec::new()),
             &stop,
         );

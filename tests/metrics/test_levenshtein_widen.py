@@ -61,3 +61,18 @@ def test_long_pairs_match_rapidfuzz_around_each_widening_step(alphabet: str, see
     assert em.levenshtein_distance_batch(exp, act).tolist() == want
     # Either side as the pattern.
     assert em.levenshtein_distance_batch(act, exp).tolist() == want
+
+
+@pytest.mark.parametrize("cutoff", [0, 1, 2, 3, 4, 63, 64, 127, 128, 129, 300])
+def test_long_pairs_with_a_cutoff_match_rapidfuzz(cutoff: int) -> None:
+    exp, act = long_pairs("abcdefghijklmnopqrstuvwxyz ", 4)
+    want = [Levenshtein.distance(e, a, score_cutoff=cutoff) for e, a in zip(exp, act, strict=True)]
+    got = em.levenshtein_distance_batch(exp, act, score_cutoff=cutoff).tolist()
+    assert got == want
+    # Weights of equal cost scale the cut-off: twice the unit distance, cut at the same value.
+    want = [
+        Levenshtein.distance(e, a, weights=(2, 2, 2), score_cutoff=cutoff)
+        for e, a in zip(exp, act, strict=True)
+    ]
+    got = em.levenshtein_distance_batch(exp, act, weights=(2, 2, 2), score_cutoff=cutoff)
+    assert got.tolist() == want

@@ -16,6 +16,7 @@ use super::dense_ids::DenseIds;
 use super::halt::{Context, Run, TryVec};
 use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
 use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
+use super::levenshtein_mbleven as mbleven;
 use super::levenshtein_short::{mixed_distance, short_distance, SHORT};
 use super::levenshtein_widen::widened;
 use super::pattern::{PatternMasks, Symbol};
@@ -260,8 +261,9 @@ pub fn distance(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usiz
     Ok(distance_and_length(a, b, s, stop)?.0)
 }
 
-/// [`distance`] when it is at most `cap`; otherwise some value over `cap` (long patterns then
-/// stop as soon as the distance is known to be over it).
+/// [`distance`] when it is at most `cap`; otherwise some value over `cap`. Cut-offs up to 3
+/// try the short edit sequences (`levenshtein_mbleven.rs`); long patterns stop as soon as the
+/// distance is known to be over a larger one.
 pub fn distance_capped(
     a: &[u8],
     b: &[u8],
@@ -269,6 +271,17 @@ pub fn distance_capped(
     s: &mut Scratch,
     stop: &Context,
 ) -> Run<usize> {
+    if cap <= mbleven::MOST && a != b {
+        if a.is_ascii() && b.is_ascii() {
+            return Ok(mbleven::capped_distance(a, b, cap));
+        }
+        let (a, b) = strip_bytes(a, b);
+        s.a.clear();
+        decode_into(a, &mut s.a);
+        s.b.clear();
+        decode_into(b, &mut s.b);
+        return Ok(mbleven::capped_distance(&s.a, &s.b, cap));
+    }
     s.cap = Some(cap);
     let d = distance(a, b, s, stop);
     s.cap = None;

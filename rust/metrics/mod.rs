@@ -20,6 +20,7 @@ pub mod levenshtein;
 mod levenshtein_band;
 mod levenshtein_blocks;
 pub mod levenshtein_many;
+mod levenshtein_mbleven;
 mod levenshtein_short;
 mod levenshtein_widen;
 pub mod meteor;

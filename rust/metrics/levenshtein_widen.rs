@@ -29,7 +29,7 @@ enum Bounded {
 }
 
 /// Columns between two looks at the lower bound of every live row.
-const SURVEY: usize = 32;
+const SURVEY: usize = 8;
 
 /// The distance of a pattern of `m` > 64 symbols and a text `t` of n ≥ m symbols, from the
 /// match table `pm` (symbol c's row of `words` = ⌈m/64⌉ masks starts at c·`stride`). `banded`
@@ -244,7 +244,8 @@ fn block(eq: u64, vp: &mut u64, vn: &mut u64, carry: &mut Carry) -> (u64, u64) {
 
 /// A lower bound, over every live row r of column `j`, of D(r, j) + |(n − m) − (j − r)|: a
 /// bound on any alignment through the column's live rows. Along a column that sum moves by at
-/// most 2 a row, so between two block bottoms it is at least their mean less the rows between.
+/// most 2 a row, so between two block bottoms it is at least their mean less the rows between;
+/// and a row is at least its block's bottom value less the rows down to it.
 fn survey(
     (first, last): (usize, usize),
     top: usize,
@@ -264,10 +265,15 @@ fn survey(
         };
         value += (vp[w] & keep).count_ones() as isize - (vn[w] & keep).count_ones() as isize;
         let f = value + (diff as isize - (j as isize - b as isize)).abs();
-        let bound = match above {
+        let between = match above {
             Some((fa, ba)) => (fa + f - 2 * (b - ba) as isize).div_euclid(2),
             None => f - 2 * (b - 64 * w - 1) as isize,
         };
+        // From the bottom alone: D(r) ≥ D(b) − (b − r), and |r − (j − (n − m))| is least at
+        // the block's top row or on that diagonal.
+        let (c, first_row) = (j as isize - diff as isize, (64 * w + 1) as isize);
+        let own = value - b as isize + c.max(2 * first_row - c);
+        let bound = between.max(own);
         least = least.min(bound);
         above = Some((f, b));
     }

@@ -112,6 +112,8 @@ fn bounded<S: Symbol>(
         }
     };
     let mut k = limit;
+    // A bound of n holds whatever the texts: no run under it can be cut short.
+    let surveying = limit < n;
     // Live blocks first ..= last; `top` is the value just above the first block's top row,
     // `low` the value at the last block's bottom row.
     let (mut first, mut last) = (0usize, ((1 + (k - diff) / 2).min(m) - 1) / 64);
@@ -165,7 +167,8 @@ fn bounded<S: Symbol>(
                 top = at_bottom;
                 first += 1;
             }
-            if j % SURVEY < width
+            if surveying
+                && j % SURVEY < width
                 && survey((first, last), top, (j, m, diff), (&*vp, &*vn)) > k as isize
             {
                 return Ok(Bounded::Over(j));

@@ -3,6 +3,7 @@
     python bench/levenshtein_lengths.py                  # the whole table
     python bench/levenshtein_lengths.py --lengths 16 64 --alphabets ascii
     python bench/levenshtein_lengths.py --variants       # weighted, Indel, normalized, cutoff, ...
+                                                         # (cut-offs on long pairs too)
 
 Each row times evalmark's ``levenshtein_distance_batch`` with all workers and RapidFuzz's
 ``process.cpdist(..., scorer=Levenshtein.distance, workers=-1)`` on the same pairs, in the same
@@ -206,6 +207,24 @@ def variants_table(args: argparse.Namespace) -> list[float]:
     ]
     header("variant (20,000 short mixed pairs)")
     ratios = [compare(label, k, ours, theirs, args.rounds) for label, k, ours, theirs in rows]
+    # A cut-off on long pairs: the kernel stops once the distance is known to be over it.
+    for length, similar in ((1000, True), (1000, False), (4000, True)):
+        count = pair_count(length, args.budget)
+        long_left, long_right = make_pairs(length, ALPHABETS["ascii"], similar, count, args.seed)
+        for cutoff in (3, 100):
+            label = f"score_cutoff={cutoff}, {length} {'similar' if similar else 'dissimilar'}"
+            ours = functools.partial(
+                em.levenshtein_distance_batch, long_left, long_right, score_cutoff=cutoff
+            )
+            theirs = functools.partial(
+                process.cpdist,
+                long_left,
+                long_right,
+                scorer=Levenshtein.distance,
+                score_cutoff=cutoff,
+                workers=-1,
+            )
+            ratios.append(compare(label, count, ours, theirs, args.rounds))
     # extract: the answers' shapes differ (tuples vs RapidFuzz's), so compare the distances.
     t_ours, _, got = best_of(lambda: em.levenshtein_extract(left[0], right, limit=5), args.rounds)
     t_theirs, _, want = best_of(

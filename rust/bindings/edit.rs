@@ -46,7 +46,8 @@ fn cut_normalized(value: f64, cutoff: Option<f64>) -> f64 {
     }
 }
 
-/// The weighted distance of one pair, cut at `score_cutoff` as RapidFuzz cuts it.
+/// The weighted distance of one pair, cut at `score_cutoff` as RapidFuzz cuts it; with a
+/// cut-off the kernel stops once the distance is known to be over it.
 fn weighted_distance(
     s: &mut edit_weighted::Scratch,
     e: &[u8],
@@ -59,10 +60,11 @@ fn weighted_distance(
     if score_cutoff.is_some_and(|c| edit_weighted::length_bound(e, a, w) > c) {
         return Ok(cut(usize::MAX, score_cutoff));
     }
-    Ok(cut(
-        edit_weighted::distance(e, a, w, s, stop)?,
-        score_cutoff,
-    ))
+    let d = match score_cutoff {
+        Some(cap) => edit_weighted::distance_capped(e, a, w, cap, s, stop)?,
+        None => edit_weighted::distance(e, a, w, s, stop)?,
+    };
+    Ok(cut(d, score_cutoff))
 }
 
 // `levenshtein_distance(expected, actual, weights=(1, 1, 1), score_cutoff=None,
@@ -94,8 +96,8 @@ fn levenshtein_distance(
 }
 
 // `levenshtein_distance_batch(expected, actual, weights=(1, 1, 1), score_cutoff=None,
-// workers=-1, max_chars=None)`: the distance of each pair. With equal weights the pairs go
-// in groups of several at once (`levenshtein_lanes.rs`); other weights go one by one.
+// workers=-1, max_chars=None)`: the distance of each pair. With equal weights and no cut-off
+// the pairs go in groups of several at once (`levenshtein_lanes.rs`); others go one by one.
 #[pyfunction]
 #[pyo3(
     signature = (expected, actual, weights = (1, 1, 1), score_cutoff = None, workers = Workers::ALL, max_chars = MaxChars::NONE),
@@ -111,7 +113,10 @@ fn levenshtein_distance_batch<'py>(
     max_chars: MaxChars,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let w = weights_of(weights);
-    if !(w.insert >= 1 && w.insert == w.delete && w.insert == w.substitute) {
+    // The lanes compute whole distances: a cut-off goes pair by pair, where the kernel can
+    // stop early once a distance is known to be over it.
+    let equal = w.insert >= 1 && w.insert == w.delete && w.insert == w.substitute;
+    if !equal || score_cutoff.is_some() {
         return crate::pairs::text_batch(
             py,
             &TextBatch::hold(expected, actual)?,

@@ -29,6 +29,23 @@ impl Weights {
     };
 }
 
+/// [`distance`] when it is at most `cap`; otherwise some value over `cap` (unit-cost pairs
+/// stop early once over it).
+pub fn distance_capped(
+    a: &[u8],
+    b: &[u8],
+    w: Weights,
+    cap: usize,
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<usize> {
+    let unit = w.insert;
+    if unit > 0 && w.delete == unit && w.substitute == unit && a != b {
+        return Ok(levenshtein::distance_capped(a, b, cap / unit, &mut s.unit, stop)? * unit);
+    }
+    distance(a, b, w, s, stop)
+}
+
 /// The most cells [`editops`] holds (two bits each, 256 MiB at most): longer pairs are
 /// refused.
 pub const EDITOPS_CELLS: usize = 1 << 30;

@@ -17,7 +17,9 @@ use super::dense_ids::DenseIds;
 use super::halt::{Context, Run, TryVec};
 use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
 use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
+use super::levenshtein_mbleven as mbleven;
 use super::levenshtein_short::{mixed_distance, short_distance, SHORT};
+use super::levenshtein_widen::widened;
 use super::pattern::{PatternMasks, Symbol};
 use super::text::{count_code_points, decode_into};
 
@@ -38,6 +40,8 @@ pub struct Scratch {
     names: DenseIds,
     /// A byte pattern and 64 bytes more, for the band.
     padded: Vec<u8>,
+    /// The current call's cut-off: a distance over it may be answered by any value over it.
+    cap: Option<usize>,
 }
 
 /// A symbol type, and how it tries the band before any table is built.
@@ -147,6 +151,7 @@ fn table_distance<S: Letter>(
     for (i, &c) in p.iter().enumerate() {
         s.pm[c.index() * stride + i / 64] |= 1u64 << (i % 64);
     }
+    let cap = s.cap;
     let Scratch { pm, vp, vn, .. } = s;
     let banded = if S::BAND_WITHOUT_TABLE {
         Ok(None) // tried already
@@ -162,10 +167,10 @@ fn table_distance<S: Letter>(
             2 => fixed_blocks::<2, S>(pm, p.len(), t, stop),
             3 => fixed_blocks::<3, S>(pm, p.len(), t, stop),
             4 => fixed_blocks::<4, S>(pm, p.len(), t, stop),
-            _ => blocks(p.len(), t, vp, vn, stop, |c, vp, vn| {
-                let c = c.index() * stride;
-                column(&pm[c..c + words], vp, vn)
-            }),
+            _ => {
+                let tried = fits(p.len(), t.len());
+                widened(pm, stride, p.len(), t, (tried, cap), (vp, vn), stop)
+            }
         },
         Err(halt) => Err(halt),
     };
@@ -298,6 +303,34 @@ pub fn distance(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<usiz
     Ok(distance_and_length(a, b, s, stop)?.0)
 }
 
+/// [`distance`] when it is at most `cap`; otherwise some value over `cap`. Cut-offs up to 3
+/// on texts of over 64 bytes try the short edit sequences (`levenshtein_mbleven.rs`); long
+/// patterns stop as soon as the distance is known to be over a larger one.
+pub fn distance_capped(
+    a: &[u8],
+    b: &[u8],
+    cap: usize,
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<usize> {
+    // Up to 64 bytes a side the bit-parallel kernels are as quick as the enumeration.
+    if cap <= mbleven::MOST && a.len().min(b.len()) > 64 && a != b {
+        if a.is_ascii() && b.is_ascii() {
+            return Ok(mbleven::capped_distance(a, b, cap));
+        }
+        let (a, b) = strip_bytes(a, b);
+        s.a.clear();
+        decode_into(a, &mut s.a);
+        s.b.clear();
+        decode_into(b, &mut s.b);
+        return Ok(mbleven::capped_distance(&s.a, &s.b, cap));
+    }
+    s.cap = Some(cap);
+    let d = distance(a, b, s, stop);
+    s.cap = None;
+    d
+}
+
 /// Edit distance of two id sequences (words, say) whose ids are below `alphabet`.
 pub fn distance_ids(
     a: &[u32],
@@ -424,6 +457,29 @@ mod tests {
             let want = reference::distance(a.iter(), b.iter());
             assert_eq!(masks_distance(p, t, 256, s, &Context::new()), Ok(want));
             assert_eq!(distance_of(a, b, 256, s, &Context::new()), Ok(want));
+        }
+    }
+
+    #[test]
+    fn a_capped_distance_is_exact_up_to_the_cap_and_over_it_after() {
+        let mut seed = 17u64;
+        let s = &mut Scratch::default();
+        let stop = Context::new();
+        for round in 0..300 {
+            let sigma = [2usize, 5, 27][round % 3];
+            let (a, b) = pair(&mut seed, round, 1500, sigma);
+            let bytes = |v: &[u32]| v.iter().map(|&c| b'a' + c as u8).collect::<Vec<u8>>();
+            let (a, b) = (bytes(&a), bytes(&b));
+            let want = reference::distance(a.iter(), b.iter());
+            for cap in [0, 1, 3, 4, want.saturating_sub(1), want, want + 1, 200] {
+                let got = distance_capped(&a, &b, cap, s, &stop).unwrap();
+                if want <= cap {
+                    assert_eq!(got, want, "round {round} cap {cap}");
+                } else {
+                    assert!(got > cap, "round {round}: {got} for {want}, cap {cap}");
+                }
+            }
+            assert_eq!(distance(&a, &b, s, &stop), Ok(want));
         }
     }
 

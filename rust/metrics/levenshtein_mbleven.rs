@@ -1,0 +1,126 @@
+//! The Levenshtein distance under a cut-off of at most [`MOST`], by trying every short
+//! sequence of edits (the enumeration of the mbleven algorithm): walking both texts, an
+//! edit is spent at each mismatch, in the order the sequence gives, and the walk ends when the
+//! sequence runs out at a mismatch. Each walk costs its edits plus what is left of both texts,
+//! the cost of a real alignment; one of the sequences of at most k edits follows an optimal
+//! alignment when the distance is at most k. A walk stops at the (k + 1)-th mismatch, so a
+//! pair far over the cut-off is answered after a few symbols.
+
+/// The largest cut-off this answers.
+pub const MOST: usize = 3;
+
+/// One edit of a sequence: skip a symbol of the longer text, of the shorter, or of both.
+#[derive(Clone, Copy, PartialEq)]
+enum Edit {
+    Long,
+    Short,
+    Both,
+}
+
+const EDITS: [Edit; 3] = [Edit::Long, Edit::Short, Edit::Both];
+
+/// The distance of `a` and `b` when it is at most `cut` (≤ [`MOST`]), else `cut` + 1.
+pub fn capped_distance<S: PartialEq>(a: &[S], b: &[S], cut: usize) -> usize {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    let diff = long.len() - short.len();
+    if diff > cut.min(MOST) {
+        return cut + 1;
+    }
+    if short.is_empty() {
+        return diff;
+    }
+    let mut best = cut + 1;
+    for count in diff.max(1)..=cut.min(MOST) {
+        // Every sequence of `count` edits, as base-3 digits.
+        for code in 0..3usize.pow(count as u32) {
+            let mut edits = [Edit::Both; MOST];
+            let mut rest = code;
+            for edit in edits.iter_mut().take(count) {
+                *edit = EDITS[rest % 3];
+                rest /= 3;
+            }
+            let edits = &edits[..count];
+            let longer = edits.iter().filter(|&&e| e == Edit::Long).count();
+            let shorter = edits.iter().filter(|&&e| e == Edit::Short).count();
+            if longer != shorter + diff {
+                continue;
+            }
+            best = best.min(walk(long, short, edits));
+        }
+    }
+    best
+}
+
+/// The cost of the alignment that spends `edits` in turn at the mismatches of a walk.
+fn walk<S: PartialEq>(long: &[S], short: &[S], edits: &[Edit]) -> usize {
+    let (mut i, mut j, mut spent) = (0usize, 0usize, 0usize);
+    while i < long.len() && j < short.len() {
+        if long[i] == short[j] {
+            i += 1;
+            j += 1;
+            continue;
+        }
+        let Some(&edit) = edits.get(spent) else {
+            break;
+        };
+        spent += 1;
+        match edit {
+            Edit::Long => i += 1,
+            Edit::Short => j += 1,
+            Edit::Both => {
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    spent + (long.len() - i) + (short.len() - j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rapidfuzz::distance::levenshtein as reference;
+
+    fn lcg(seed: &mut u64) -> usize {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize
+    }
+
+    #[test]
+    fn every_cut_off_matches_the_reference() {
+        let mut seed = 9u64;
+        for round in 0..20000 {
+            let sigma = [2usize, 3, 26][round % 3];
+            let n = lcg(&mut seed) % 90;
+            let a: Vec<u8> = (0..n).map(|_| (lcg(&mut seed) % sigma) as u8).collect();
+            let mut b = a.clone();
+            for _ in 0..lcg(&mut seed) % 6 {
+                let k = lcg(&mut seed) % (b.len() + 1);
+                let sym = (lcg(&mut seed) % sigma) as u8;
+                match lcg(&mut seed) % 3 {
+                    0 if k < b.len() => b[k] = sym,
+                    1 if k < b.len() => {
+                        b.remove(k);
+                    }
+                    _ => b.insert(k, sym),
+                }
+            }
+            let want = reference::distance(a.iter(), b.iter());
+            for cut in 0..=MOST {
+                let got = capped_distance(&a, &b, cut);
+                assert_eq!(got, want.min(cut + 1), "round {round} cut {cut}");
+            }
+        }
+    }
+}

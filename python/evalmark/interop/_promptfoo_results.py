@@ -5,7 +5,9 @@ the importer knows, ``prompt.raw`` a text, ``testIdx``/``promptIdx`` integers) i
 into typed rows, whose recorded verdict stays JSON text until the samples are built. Any
 other file (YAML, a config, ``NaN``, an escaped lone surrogate, an unknown or odd field) is
 read as plain values by :mod:`evalmark.interop._promptfoo`, which words every refusal; the
-typed rows run the same checks in the same order on what is left.
+typed rows run the same checks in the same order on what is left. A file whose test cases
+are all of the common shape is first decoded with those cases typed, so the decoder checks
+them instead of :func:`_plain_test` row by row.
 """
 
 from __future__ import annotations
@@ -35,38 +37,14 @@ from evalmark.interop._promptfoo import (
     _test,
 )
 from evalmark.interop._promptfoo_reader import Reader
+from evalmark.interop._promptfoo_rows import (
+    _CaseDocument,
+    _CaseRow,
+    _Document,
+    _Row,
+)
 
 __all__ = ["read_promptfoo"]
-
-
-class _Prompt(msgspec.Struct, gc=False):
-    """The rendered prompt (the rest of the prompt is skipped)."""
-
-    raw: str
-
-
-class _Row(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
-    """One result row of the common shape; the verdict fields stay JSON text."""
-
-    prompt: _Prompt
-    prompt_idx: int = 0
-    test_idx: int = 0
-    test_case: Any = None
-    provider: Any = None
-    response: Any = None
-    prompt_id: msgspec.Raw = None  # type: ignore[assignment]
-    vars: msgspec.Raw = None  # type: ignore[assignment]
-    success: msgspec.Raw = None  # type: ignore[assignment]
-    score: msgspec.Raw = None  # type: ignore[assignment]
-    grading_result: msgspec.Raw = None  # type: ignore[assignment]
-    named_scores: msgspec.Raw = None  # type: ignore[assignment]
-    latency_ms: msgspec.Raw = None  # type: ignore[assignment]
-    cost: msgspec.Raw = None  # type: ignore[assignment]
-    error: msgspec.Raw = None  # type: ignore[assignment]
-    failure_reason: msgspec.Raw = None  # type: ignore[assignment]
-    id: msgspec.Raw = None  # type: ignore[assignment]
-    metadata: msgspec.Raw = None  # type: ignore[assignment]
-    token_usage: msgspec.Raw = None  # type: ignore[assignment]
 
 
 _FIELDS = {field.encode_name: field.name for field in msgspec.structs.fields(_Row)}
@@ -80,28 +58,8 @@ _TEST_CASE = attrgetter("test_case")
 _TEST_IDX, _PROMPT_IDX = attrgetter("test_idx"), attrgetter("prompt_idx")
 _PROMPT_RAW, _OUTPUT = attrgetter("prompt.raw"), methodcaller("get", "output", "")
 
-
-class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    """The ``results`` body with the keys promptfoo writes (version 3)."""
-
-    results: list[_Row]
-    version: Any = msgspec.UNSET
-    timestamp: Any = msgspec.UNSET
-    prompts: Any = msgspec.UNSET
-    stats: Any = msgspec.UNSET
-
-
-class _Document(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
-    """A results file with the keys promptfoo writes, read in one pass."""
-
-    results: _Body
-    eval_id: Any = msgspec.UNSET
-    config: Any = msgspec.UNSET
-    shareable_url: Any = msgspec.UNSET
-    metadata: Any = msgspec.UNSET
-
-
 _DOCUMENT = msgspec.json.Decoder(_Document)
+_CASE_DOCUMENT = msgspec.json.Decoder(_CaseDocument)
 
 
 def _set(value: msgspec.Struct, skip: str) -> dict[str, Any]:
@@ -116,15 +74,42 @@ def _set(value: msgspec.Struct, skip: str) -> dict[str, Any]:
 def _typed(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
     """What the file holds beyond its rows (kept verbatim) and its typed rows, or None when
     the file is not of the common shape."""
-    if not data.isascii():  # skipping a value checks its escapes, not its UTF-8
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+    if not _utf8(data):
+        return None
     try:  # the keys promptfoo writes: one pass
         document = _DOCUMENT.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return _typed_by_parts(data)
+    return _kept(document)
+
+
+def _typed_plain(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
+    """:func:`_typed` of a file whose test cases are all of the common shape, read by the
+    decoder, each row's test case :func:`_plain_test`'s already; None for any other file."""
+    if not _utf8(data):
+        return None
+    try:  # the keys promptfoo writes and test cases of the common shape: one pass
+        document = _CASE_DOCUMENT.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if document.results.version != 3 or not _plain_tests(document.results.results):
+        return None
+    return _kept(document)
+
+
+def _utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 (skipping a value checks its escapes, not its UTF-8)."""
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _kept(document: _Document) -> tuple[dict[str, Any], list[_Row]] | None:
+    """What a decoded document holds beyond its rows, and its rows (None unless version 3)."""
     body = document.results
     if body.version != 3:
         return None
@@ -198,12 +183,15 @@ def _columns(rows: list[_Row], taken: dict[str, str]) -> _Read | None:
     if len(questions) != len(names):  # a sample in two rows
         return None
     cases = list(map(_TEST_CASE, rows))
-    if set(map(type, cases)) != {dict}:
-        return None
-    found = list(map(_plain_test, cases))
-    if None in found:
-        return None
-    tests = cast("list[dict[str, Any]]", found)
+    if type(rows[0]) is _CaseRow:  # read by the decoder and :func:`_plain_tests` already
+        tests = cases
+    else:
+        if set(map(type, cases)) != {dict}:
+            return None
+        found = list(map(_plain_test, cases))
+        if None in found:
+            return None
+        tests = cast("list[dict[str, Any]]", found)
     build = _build_name(providers[0], taken)
     outputs = {build: dict(zip(names, answers, strict=True))}
     return questions, dict(zip(names, tests, strict=True)), outputs, names, [build] * len(names)
@@ -285,6 +273,29 @@ def _plain_test(test: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
+def _plain_tests(rows: list[_CaseRow]) -> bool:
+    """Put :func:`_plain_test` of each row's decoded test case in its place; False (and no
+    row changed) when a case is missing or an assertion's value holds a template."""
+    cases = list(map(_TEST_CASE, rows))
+    if None in cases:
+        return False
+    tests: list[dict[str, Any]] = msgspec.to_builtins(cases)
+    for test in tests:
+        if test["vars"] is None:
+            test["vars"] = {}
+        asserts = test["assert"]
+        if asserts is None:
+            test["assert"] = []
+            continue
+        for item in asserts:
+            value = item.get("value")
+            if type(value) is str and "{" in value:  # a template: rendered by _test
+                return False
+    for row, test in zip(rows, tests, strict=True):
+        row.test_case = test  # type: ignore[assignment]  # the decoded case, read
+    return True
+
+
 def _verdicts(
     names: list[str], builds: list[str], rows: list[_Row]
 ) -> dict[str, dict[str, tuple[_Row, Mapping[str, Any]]]]:
@@ -313,7 +324,7 @@ def read_promptfoo(path: Path, losses: Losses) -> Imported:
     with gc_paused(promote=True):  # many small containers, none cyclic, all kept
         if path.suffix == ".json":
             data = path.read_bytes()
-            typed = _typed(data)
+            typed = _typed_plain(data) or _typed(data)
             if typed is not None:
                 digest = hash_later([path], {path: data})  # while the rows are read
                 return _from_rows(Reader(path, losses, value={}), *typed, digest)

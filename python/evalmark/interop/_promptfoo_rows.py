@@ -1,0 +1,106 @@
+"""The typed shapes of promptfoo's results JSON (version 3) that
+:mod:`evalmark.interop._promptfoo_results` decodes: a row whose verdict fields stay JSON
+text, and a row whose test case is of the common shape, validated by the decoder."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
+
+from evalmark.interop._promptfoo import _CARRIED
+
+__all__: list[str] = []  # read through evalmark.interop._promptfoo_results
+
+
+class _Prompt(msgspec.Struct, gc=False):
+    """The rendered prompt (the rest of the prompt is skipped)."""
+
+    raw: str
+
+
+if TYPE_CHECKING:
+    _Type = str
+else:  # the assertion types carried, checked by the decoder
+    _Type = Literal[tuple(sorted(_CARRIED))]
+
+
+class _Assert(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """One assertion of the common shape (its keys in the order the importer keeps)."""
+
+    type: _Type
+    value: Any = msgspec.UNSET
+    weight: Any = msgspec.UNSET
+    threshold: Any = msgspec.UNSET
+
+
+class _Case(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A test case of the common shape, validated by the decoder (see :func:`_plain_test`)."""
+
+    vars: dict[str, str | int | float] | None = None
+    assert_: list[_Assert] | None = msgspec.field(default=None, name="assert")
+    threshold: Any = None
+    description: Any = None
+    metadata: Any = None
+
+
+class _Row(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
+    """One result row of the common shape; the verdict fields stay JSON text."""
+
+    prompt: _Prompt
+    prompt_idx: int = 0
+    test_idx: int = 0
+    test_case: Any = None
+    provider: Any = None
+    response: Any = None
+    prompt_id: msgspec.Raw = None  # type: ignore[assignment]
+    vars: msgspec.Raw = None  # type: ignore[assignment]
+    success: msgspec.Raw = None  # type: ignore[assignment]
+    score: msgspec.Raw = None  # type: ignore[assignment]
+    grading_result: msgspec.Raw = None  # type: ignore[assignment]
+    named_scores: msgspec.Raw = None  # type: ignore[assignment]
+    latency_ms: msgspec.Raw = None  # type: ignore[assignment]
+    cost: msgspec.Raw = None  # type: ignore[assignment]
+    error: msgspec.Raw = None  # type: ignore[assignment]
+    failure_reason: msgspec.Raw = None  # type: ignore[assignment]
+    id: msgspec.Raw = None  # type: ignore[assignment]
+    metadata: msgspec.Raw = None  # type: ignore[assignment]
+    token_usage: msgspec.Raw = None  # type: ignore[assignment]
+
+
+class _CaseRow(_Row, forbid_unknown_fields=True, gc=False, rename="camel"):
+    """A row whose test case is of the common shape (tried first: no check per row)."""
+
+    test_case: _Case | None = None
+
+
+class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """The ``results`` body with the keys promptfoo writes (version 3)."""
+
+    results: list[_Row]
+    version: Any = msgspec.UNSET
+    timestamp: Any = msgspec.UNSET
+    prompts: Any = msgspec.UNSET
+    stats: Any = msgspec.UNSET
+
+
+class _Document(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel"):
+    """A results file with the keys promptfoo writes, read in one pass."""
+
+    results: _Body
+    eval_id: Any = msgspec.UNSET
+    config: Any = msgspec.UNSET
+    shareable_url: Any = msgspec.UNSET
+    metadata: Any = msgspec.UNSET
+
+
+class _CaseBody(_Body, forbid_unknown_fields=True, gc=False):
+    """The body of rows whose test cases are all of the common shape."""
+
+    results: list[_CaseRow]  # type: ignore[assignment]
+
+
+class _CaseDocument(_Document, forbid_unknown_fields=True, gc=False, rename="camel"):
+    """A results file whose test cases are all of the common shape."""
+
+    results: _CaseBody

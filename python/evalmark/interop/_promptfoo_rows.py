@@ -4,7 +4,7 @@ text, and a row whose test case is of the common shape, validated by the decoder
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
@@ -23,13 +23,24 @@ if TYPE_CHECKING:
     _Type = str
 else:  # the assertion types carried, checked by the decoder
     _Type = Literal[tuple(sorted(_CARRIED))]
+# an assertion's value: any JSON value but a text holding "{" (a template, rendered by the
+# general test reader)
+_Value = (
+    Annotated[str, msgspec.Meta(pattern=r"^[^{]*\Z")]
+    | int
+    | float
+    | bool
+    | None
+    | list[Any]
+    | dict[str, Any]
+)
 
 
 class _Assert(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """One assertion of the common shape (its keys in the order the importer keeps)."""
 
     type: _Type
-    value: Any = msgspec.UNSET
+    value: _Value | msgspec.UnsetType = msgspec.UNSET
     weight: Any = msgspec.UNSET
     threshold: Any = msgspec.UNSET
 
@@ -37,8 +48,9 @@ class _Assert(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 class _Case(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A test case of the common shape, validated by the decoder (see :func:`_plain_test`)."""
 
-    vars: dict[str, str | int | float] | None = None
-    assert_: list[_Assert] | None = msgspec.field(default=None, name="assert")
+    # vars or assert null (read as empty by _plain_test): left to the plain reader
+    vars: dict[str, str | int | float] = {}
+    assert_: list[_Assert] = msgspec.field(default_factory=list, name="assert")
     threshold: Any = None
     description: Any = None
     metadata: Any = None

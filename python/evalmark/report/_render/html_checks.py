@@ -67,6 +67,14 @@ def reason(result: EvaluationResult) -> str:
     return shown
 
 
+def _may_close(text: str) -> bool:
+    """Whether ``text`` may hold a judge's closing verdict (see
+    :func:`~evalmark.report._render.html_inputs.judge_reason`): it names a verdict or a grade
+    (in any case; neither word has a letter whose case folds apart from ``str.lower``)."""
+    low = text.lower()
+    return "verd" in low or "grade" in low
+
+
 class CheckCells:
     """One check's cells for a list of cases: marks, score texts, and the reason of each row
     that holds no more than an explanation, its texts escaped together; other rows (errors,
@@ -92,7 +100,11 @@ class CheckCells:
         self.bad: list[int] = np.flatnonzero(self.codes).tolist()
         count = len(indices)
         plain = column.plain(indices)
-        raised = {k for k, verdict in enumerate(verdicts) if verdict == "error"}
+        raised = (
+            {k for k, verdict in enumerate(verdicts) if verdict == "error"}
+            if "error" in verdicts
+            else None
+        )
         if raised:
             plain = [k for k in plain if k not in raised]
         # a threshold text around the score is written by the row's form: no text per row
@@ -105,8 +117,10 @@ class CheckCells:
         raws = column.explanations(indices if every else [indices[k] for k in plain], keep=False)
         # a judge's closing verdict ends with a colon's line: a text without one is its reason
         reasons = raws.copy()
-        if ":" in "".join(raws):
-            for at in compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))):
+        colon = list(compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))))
+        # ... after the word "verdict" or "grade": without either no text is cut
+        if colon and _may_close("".join([raws[at] for at in colon])):
+            for at in colon:
                 reasons[at] = judge_reason(raws[at])
         # the raw text is shown (and escaped) only for a failed row whose reason was cut from it
         cut = compress(range(len(raws)), map(ne, map(str.strip, raws), reasons))

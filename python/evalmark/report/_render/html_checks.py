@@ -117,10 +117,10 @@ class CheckCells:
         raws = column.explanations(indices if every else [indices[k] for k in plain], keep=False)
         # a judge's closing verdict ends with a colon's line: a text without one is its reason
         reasons = raws.copy()
-        colon = list(compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))))
+        joined = "".join(raws)  # one scan of the texts: most columns hold no colon
         # ... after the word "verdict" or "grade": without either no text is cut
-        if colon and _may_close("".join([raws[at] for at in colon])):
-            for at in colon:
+        if ":" in joined and _may_close(joined):
+            for at in compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))):
                 reasons[at] = judge_reason(raws[at])
         # the raw text is shown (and escaped) only for a failed row whose reason was cut from it
         cut = compress(range(len(raws)), map(ne, map(str.strip, raws), reasons))

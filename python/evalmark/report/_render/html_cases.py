@@ -229,8 +229,9 @@ class CaseRenderer:
         names: list[object] = list(map(report.sample_names.__getitem__, indices))
         outputs = _outputs(report, indices)
         output_texts: list[object] = ["" if o is None else o for o in outputs]
+        rows = np.asarray(indices, dtype=np.int64)  # made once for every check
         checks = [
-            CheckCells(column, label, indices, verdicts, raw=True)
+            CheckCells(column, label, indices, verdicts, raw=True, rows=rows)
             for _, label, column in self.columns
         ]
         # the checks a case did not pass, as a bit mask: one note per distinct set

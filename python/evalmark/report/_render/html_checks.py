@@ -10,6 +10,7 @@ from operator import ne
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.common import html_texts
@@ -88,11 +89,14 @@ class CheckCells:
         verdicts: Sequence[str],
         *,
         raw: bool = False,
+        rows: npt.NDArray[np.int64] | None = None,
     ) -> None:
         """``raw``: a reason shown as its escaped text in a ``<pre>`` is left unescaped, its
-        row marked in ``raw_rows`` (for a form that escapes it as it writes it)."""
+        row marked in ``raw_rows`` (for a form that escapes it as it writes it). ``rows``:
+        ``indices`` as an array, when the caller has it (made once for every check)."""
         self.column, self.label = column, label
-        rows = np.asarray(indices, dtype=np.int64)
+        if rows is None:
+            rows = np.asarray(indices, dtype=np.int64)
         passed = column.passed[rows]
         self._errored: list[bool] = column.errored[rows].tolist()
         self.scores: list[float] = column.scores[rows].tolist()
@@ -124,7 +128,7 @@ class CheckCells:
                 reasons[at] = judge_reason(raws[at])
         # the raw text is shown (and escaped) only for a failed row whose reason was cut from it
         cut = compress(range(len(raws)), map(ne, map(str.strip, raws), reasons))
-        plain_at = np.asarray(plain, dtype=np.int64)
+        plain_at = np.arange(count) if every else np.asarray(plain, dtype=np.int64)
         failing = ~passed[plain_at]
         full = [at for at in cut if failing[at]]
         self.raw_rows = np.zeros(count, dtype=np.bool_)

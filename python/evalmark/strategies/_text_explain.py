@@ -6,6 +6,8 @@ to N characters)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import not_
 
 import numpy as np
 import numpy.typing as npt
@@ -104,7 +106,7 @@ class PairFailure:
 
     def many_rows(self, rows: list[int], scores: list[float], passed: list[bool]) -> list[str]:
         """The explanations of ``rows``, with these scores and verdicts, in order."""
-        failing = [r for r, ok in zip(rows, passed, strict=True) if not ok]
+        failing = list(compress(rows, map(not_, passed)))
         texts = self._failures(failing)
         return texts if len(failing) == len(rows) else _spread(passed, texts)
 

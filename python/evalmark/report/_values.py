@@ -27,6 +27,7 @@ __all__ = [
     "SampleUsage",
     "SkippedSample",
     "Tally",
+    "exact_sum",
     "output_text_of",
     "tally_of",
     "usage_means",
@@ -131,8 +132,24 @@ def tally_of(
         passed=n_passed,
         failed=total - n_passed - n_errors,
         errors=n_errors,
-        mean=float(math.fsum(ok.tolist()) / ok.size) if ok.size else None,
+        mean=float(exact_sum(ok) / ok.size) if ok.size else None,
     )
+
+
+# Whole numbers up to this size, this many at most, sum exactly in float64 (below 2**53).
+_WHOLE_LIMIT = 2.0**32
+
+
+def exact_sum(values: npt.NDArray[np.float64]) -> float:
+    """``math.fsum`` of ``values`` (the correctly rounded sum), with the whole numbers among
+    them (scores of 0 and 1, mostly) first added by NumPy, which is exact for them: ``fsum``
+    then reads one partial sum and the other values only."""
+    whole = (values == np.rint(values)) & (np.abs(values) <= _WHOLE_LIMIT)
+    count = int(np.count_nonzero(whole))
+    if count < 64 or count * _WHOLE_LIMIT >= 2.0**53:
+        return math.fsum(values.tolist())
+    rest: list[float] = values[~whole].tolist()
+    return math.fsum([float(values[whole].sum()), *rest])
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,8 @@ to N characters)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import not_
 
 import numpy as np
 import numpy.typing as npt
@@ -41,8 +43,10 @@ def _each(form: str, columns: list[list[str]]) -> list[str] | None:
 
 def _spread(passed: list[bool], texts: list[str]) -> list[str]:
     """``""`` for each passing row and the next of ``texts`` for each failing one."""
-    failing = iter(texts)
-    return ["" if ok else next(failing) for ok in passed]
+    out = np.full(len(passed), "", dtype=object)
+    out[~np.asarray(passed, dtype=np.bool_)] = texts
+    found: list[str] = out.tolist()
+    return found
 
 
 class PairFailure:
@@ -89,7 +93,7 @@ class PairFailure:
                 f"{w if len(w) <= 80 else w[:79] + '…'!r}"
                 for a, w in zip(actual, wanted, strict=True)
             ]
-        if any(n > 1 for n in counts):
+        if max(counts, default=1) > 1:  # one pass in C, not a generator over the rows
             texts = [
                 text + f" (nor {n - 1} other accepted answers)" if n > 1 else text
                 for text, n in zip(texts, counts, strict=True)
@@ -102,7 +106,7 @@ class PairFailure:
 
     def many_rows(self, rows: list[int], scores: list[float], passed: list[bool]) -> list[str]:
         """The explanations of ``rows``, with these scores and verdicts, in order."""
-        failing = [r for r, ok in zip(rows, passed, strict=True) if not ok]
+        failing = list(compress(rows, map(not_, passed)))
         texts = self._failures(failing)
         return texts if len(failing) == len(rows) else _spread(passed, texts)
 
@@ -170,16 +174,16 @@ class FactsText:
         bounds: list[int] = np.concatenate([[0], np.cumsum(per_row)]).tolist()
         counts: list[int] = self._counts[at].tolist()
         gone: list[int] = per_row.tolist()
+        present = {n: f"all {n} facts present" for n in set(counts)}
+        out = list(map(present.__getitem__, counts))  # then the rows missing a fact
+        for k in np.flatnonzero(per_row).tolist():
+            joined = "; ".join(listed[bounds[k] : bounds[k + 1]])
+            out[k] = f"{gone[k]} of {counts[k]} expected facts missing: {joined}"
         bad = self._bad
-        out = []
-        for k, row in enumerate(rows):
-            if bad and row in bad:
-                out.append(bad[row])
-            elif gone[k]:
-                joined = "; ".join(listed[bounds[k] : bounds[k + 1]])
-                out.append(f"{gone[k]} of {counts[k]} expected facts missing: {joined}")
-            else:
-                out.append(f"all {counts[k]} facts present")
+        if bad:  # a row that could not be read: the error's text
+            for k, row in enumerate(rows):
+                if row in bad:
+                    out[k] = bad[row]
         return out
 
 

@@ -21,6 +21,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+
 from evalmark._core import fill_rows
 from evalmark.report._render.common import cells, html_texts
 
@@ -52,10 +55,11 @@ class Filled(NamedTuple):
 
 
 class Table(NamedTuple):
-    """A table to write: its row forms, each row's form and the columns its slots read."""
+    """A table to write: its row forms, each row's form (a list or an integer array) and the
+    columns its slots read."""
 
     forms: list[str]
-    keys: list[int]
+    keys: list[int] | npt.NDArray[np.int64]
     columns: list[list[Any]]
 
 
@@ -68,7 +72,7 @@ def fill_lines(lines: Sequence[str | Table]) -> Filled:
         return Filled("\n".join(lines), False)  # type: ignore[arg-type]
     width = max(len(lines[k].columns) for k in at)  # type: ignore[union-attr]
     forms: list[str] = []
-    keys: list[int] = []
+    keys: list[npt.NDArray[np.int64]] = []  # each table's keys, offset past the forms before
     columns: list[list[Any]] = [[] for _ in range(width)]
     first, last = at[0], at[-1]
     before = "".join(f"{line}\n" for line in lines[:first])
@@ -79,17 +83,22 @@ def fill_lines(lines: Sequence[str | Table]) -> Filled:
             fixed.append(line)
             continue
         if fixed:  # the lines since the last table: one row of fixed text
-            keys.append(len(forms))
+            keys.append(np.full(1, len(forms), dtype=np.int64))
             forms.append("\n".join(fixed).replace("%", "%%"))
             for column in columns:
                 column.append(None)
             fixed = []
-        keys += [len(forms) + key for key in line.keys]
+        keys.append(np.asarray(line.keys, dtype=np.int64) + len(forms))
         forms += line.forms
         count = len(line.keys)
         for k, column in enumerate(columns):
-            column += line.columns[k][:count] if k < len(line.columns) else [None] * count
-    return fill(forms, keys, columns, before, after)
+            if k >= len(line.columns):
+                column += [None] * count
+            else:  # a column as long as the keys is taken whole, not copied first
+                part = line.columns[k]
+                column += part if len(part) == count else part[:count]
+    all_keys: list[int] = np.concatenate(keys).tolist()
+    return fill(forms, all_keys, columns, before, after)
 
 
 def fill(

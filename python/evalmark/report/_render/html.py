@@ -272,8 +272,8 @@ def _page(
     # the page is written by the cases' formatting, around them (no copy of the whole page)
     return cases.render_filled(
         positions,
-        [_VERDICTS[v] for v in code[positions].tolist()],
-        [inputs.get(names[p]) for p in positions],
+        list(map(_VERDICTS.__getitem__, code[positions].tolist())),
+        [inputs.get(names[p]) for p in positions] if inputs else [None] * len(positions),
         [f"case-{p}" for p in positions],
         ("\n".join(parts) + "\n", ("\n" if positions else "") + ending),
     )

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from operator import add, itemgetter
+from itertools import repeat
+from operator import add, is_not, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from evalmark.report._render.common import html_texts
 from evalmark.report._render.fill import Filled, fill
 from evalmark.report._render.html_checks import CheckCells, pre
 from evalmark.report._render.html_inputs import CaseInput, input_of
+from evalmark.report._values import output_text_of
 
 if TYPE_CHECKING:
     from evalmark.report._model import Report
@@ -225,10 +227,11 @@ class CaseRenderer:
             return Filled(before + after, False)
         report = self.report
         names: list[object] = list(map(report.sample_names.__getitem__, indices))
-        outputs = list(map(report.output, indices))
+        outputs = _outputs(report, indices)
         output_texts: list[object] = ["" if o is None else o for o in outputs]
+        rows = np.asarray(indices, dtype=np.int64)  # made once for every check
         checks = [
-            CheckCells(column, label, indices, verdicts, raw=True)
+            CheckCells(column, label, indices, verdicts, raw=True, rows=rows)
             for _, label, column in self.columns
         ]
         # the checks a case did not pass, as a bit mask: one note per distinct set
@@ -246,19 +249,26 @@ class CaseRenderer:
         for check in checks:
             totals = list(map(add, totals, check.scores))
         means = [t / len(checks) for t in totals] if checks else totals
-        tags = list(map(self._tag_parts, map(report.sample_tags.__getitem__, indices)))
+        all_tags = list(map(report.sample_tags.__getitem__, indices))
+        parts = {tags: self._tag_parts(tags) for tags in set(all_tags)}
+        tags = list(map(parts.__getitem__, all_tags))
         # a case's shape: its verdict, whether it has an output, each check's mark (base 3)
-        verdict_codes = np.array([_CODES[v] for v in verdicts], dtype=np.int64)
-        keys = verdict_codes * 2 + np.array([o is not None for o in outputs], dtype=np.int64)
+        verdict_codes = np.fromiter(map(_CODES.__getitem__, verdicts), np.int64, count)
+        given = np.fromiter(map(is_not, outputs, repeat(None)), np.bool_, count)
+        keys = verdict_codes * 2 + given
         for check in checks:
             mode = check.templated.astype(np.int64) + 2 * check.raw_rows
             keys = keys * 9 + np.asarray(check.codes, dtype=np.int64) * 3 + mode
-        whole = [
-            k
-            for k in range(count)
-            if samples[k] is not None
-            or (verdicts[k] == "error" and _raised([c.column[indices[k]] for c in checks]))
-        ]
+        whole = (
+            [
+                k
+                for k in range(count)
+                if samples[k] is not None
+                or (verdicts[k] == "error" and _raised([c.column[indices[k]] for c in checks]))
+            ]
+            if "error" in verdicts or any(s is not None for s in samples)
+            else []
+        )
         firsts: list[str] = list(anchors)
         if whole:
             blocks = self.render_many(
@@ -315,6 +325,17 @@ class CaseRenderer:
             + "".join(reversed(marks))
             + "</table></details>"
         )
+
+
+def _outputs(report: Report, indices: Sequence[int]) -> list[str | None]:
+    """``report.output(i)`` of each index, read in one pass when the outputs are texts."""
+    stored = report._outputs
+    if stored is None:
+        return [None] * len(indices)
+    picked = list(map(stored.__getitem__, indices))
+    if set(map(type, picked)) <= {str, type(None)}:
+        return picked
+    return list(map(output_text_of, picked))
 
 
 _NO_OUTPUT = "<em>no output (the application raised)</em>"

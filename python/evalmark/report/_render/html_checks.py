@@ -10,6 +10,7 @@ from operator import ne
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from evalmark.report._render.common import html_text as _e
 from evalmark.report._render.common import html_texts
@@ -67,6 +68,14 @@ def reason(result: EvaluationResult) -> str:
     return shown
 
 
+def _may_close(text: str) -> bool:
+    """Whether ``text`` may hold a judge's closing verdict (see
+    :func:`~evalmark.report._render.html_inputs.judge_reason`): it names a verdict or a grade
+    (in any case; neither word has a letter whose case folds apart from ``str.lower``)."""
+    low = text.lower()
+    return "verd" in low or "grade" in low
+
+
 class CheckCells:
     """One check's cells for a list of cases: marks, score texts, and the reason of each row
     that holds no more than an explanation, its texts escaped together; other rows (errors,
@@ -80,11 +89,14 @@ class CheckCells:
         verdicts: Sequence[str],
         *,
         raw: bool = False,
+        rows: npt.NDArray[np.int64] | None = None,
     ) -> None:
         """``raw``: a reason shown as its escaped text in a ``<pre>`` is left unescaped, its
-        row marked in ``raw_rows`` (for a form that escapes it as it writes it)."""
+        row marked in ``raw_rows`` (for a form that escapes it as it writes it). ``rows``:
+        ``indices`` as an array, when the caller has it (made once for every check)."""
         self.column, self.label = column, label
-        rows = np.asarray(indices, dtype=np.int64)
+        if rows is None:
+            rows = np.asarray(indices, dtype=np.int64)
         passed = column.passed[rows]
         self._errored: list[bool] = column.errored[rows].tolist()
         self.scores: list[float] = column.scores[rows].tolist()
@@ -92,7 +104,11 @@ class CheckCells:
         self.bad: list[int] = np.flatnonzero(self.codes).tolist()
         count = len(indices)
         plain = column.plain(indices)
-        raised = {k for k, verdict in enumerate(verdicts) if verdict == "error"}
+        raised = (
+            {k for k, verdict in enumerate(verdicts) if verdict == "error"}
+            if "error" in verdicts
+            else None
+        )
         if raised:
             plain = [k for k in plain if k not in raised]
         # a threshold text around the score is written by the row's form: no text per row
@@ -105,12 +121,14 @@ class CheckCells:
         raws = column.explanations(indices if every else [indices[k] for k in plain], keep=False)
         # a judge's closing verdict ends with a colon's line: a text without one is its reason
         reasons = raws.copy()
-        if ":" in "".join(raws):
+        joined = "".join(raws)  # one scan of the texts: most columns hold no colon
+        # ... after the word "verdict" or "grade": without either no text is cut
+        if ":" in joined and _may_close(joined):
             for at in compress(range(len(raws)), map(str.__contains__, raws, repeat(":"))):
                 reasons[at] = judge_reason(raws[at])
         # the raw text is shown (and escaped) only for a failed row whose reason was cut from it
         cut = compress(range(len(raws)), map(ne, map(str.strip, raws), reasons))
-        plain_at = np.asarray(plain, dtype=np.int64)
+        plain_at = np.arange(count) if every else np.asarray(plain, dtype=np.int64)
         failing = ~passed[plain_at]
         full = [at for at in cut if failing[at]]
         self.raw_rows = np.zeros(count, dtype=np.bool_)
@@ -155,6 +173,8 @@ class CheckCells:
         cells = self._cells
         if None not in cells:
             return cells  # type: ignore[return-value]
+        if not written and self.around is not None and self.templated.all():
+            return list(self.scores)  # every row's form writes the text around its score
         found = np.array(cells, dtype=object)
         if self.around is not None:
             at = np.flatnonzero(self.templated)

@@ -73,7 +73,7 @@ def failure_lines(report: Report, max_rows: int | None) -> tuple[Table | None, i
         for j in range(len(strategies))
         for verdict in ("fail", "error")
     ]
-    keys: list[int] = (checks * 2 + errored[checks, rows]).tolist()
+    keys = checks * 2 + errored[checks, rows]
     names: list[object] = list(map(report.sample_names.__getitem__, rows.tolist()))
     return Table(forms, keys, [names, scores, reasons]), shown, total, cases
 
@@ -112,4 +112,4 @@ def sample_lines(report: Report, count: int) -> Table | None:
     joined = {tags: ", ".join(tags) for tags in dict.fromkeys(all_tags)}
     names: list[object] = list(report.sample_names[:count])
     tags: list[object] = list(map(joined.__getitem__, all_tags))
-    return Table(forms, inverse.tolist(), [names, tags, means, *scores])
+    return Table(forms, inverse, [names, tags, means, *scores])

@@ -13,7 +13,7 @@ use crate::errors::{EvalError, EvalResult};
 use crate::inputs::hold;
 use crate::inputs::Texts;
 use crate::metrics::edit_weighted::{self, Op, Weights};
-use crate::metrics::halt::Context;
+use crate::metrics::halt::{Context, Run};
 use crate::metrics::levenshtein;
 use crate::metrics::levenshtein_lanes::{self, LANES};
 use crate::metrics::levenshtein_many;
@@ -114,9 +114,9 @@ fn levenshtein_distance_batch<'py>(
     max_chars: MaxChars,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let w = weights_of(weights);
-    // The lanes compute whole distances: a cut-off goes pair by pair, where the kernel can
-    // stop early once a distance is known to be over it.
-    if !equal_weights(w) || score_cutoff.is_some() {
+    // Equal weights: the lanes, and with a cut-off the capped kernel for a pair too long for a
+    // lane (it stops once the distance is known to be over the cut-off).
+    if !equal_weights(w) {
         return crate::pairs::text_batch(
             py,
             &TextBatch::hold(expected, actual)?,
@@ -127,18 +127,30 @@ fn levenshtein_distance_batch<'py>(
             },
         );
     }
-    lane_batch(py, (expected, actual), workers, max_chars, |d, _, _| {
-        cut(d * w.insert, None)
-    })
+    let alone =
+        |a: &[u8], b: &[u8], s: &mut levenshtein::Scratch, stop: &Context| match score_cutoff {
+            Some(c) if a != b => levenshtein::distance_capped(a, b, c / w.insert, s, stop),
+            _ => levenshtein::distance(a, b, s, stop),
+        };
+    lane_batch(
+        py,
+        (expected, actual),
+        workers,
+        max_chars,
+        alone,
+        |d, _, _| cut(d * w.insert, score_cutoff),
+    )
 }
 
 /// Each pair's unit Levenshtein distance d through the lanes (`levenshtein_lanes.rs`, eight
-/// pairs at a time), turned into the pair's value by `value(d, expected, actual)`.
+/// pairs at a time; a pair too long for a lane by `alone`), turned into the pair's value by
+/// `value(d, expected, actual)`.
 fn lane_batch<'py, T>(
     py: Python<'py>,
     (expected, actual): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
     workers: Workers,
     max_chars: MaxChars,
+    alone: impl Fn(&[u8], &[u8], &mut levenshtein::Scratch, &Context) -> Run<usize> + Sync + Send,
     value: impl Fn(usize, &[u8], &[u8]) -> T + Sync + Send,
 ) -> PyResult<Bound<'py, PyArray1<T>>>
 where
@@ -168,8 +180,11 @@ where
                 }
                 let mut d = [0; LANES];
                 let pair = |k: usize| (e.row(first + k), a.row(first + k));
-                levenshtein_lanes::distances(cells.len().min(n - first), pair, &mut d, s, stop)
-                    .map_err(|(k, halt)| EvalError::from(halt).at_row(first + k))?;
+                let count = cells.len().min(n - first);
+                levenshtein_lanes::distances(count, pair, &mut d, s, stop, |a, b, s| {
+                    alone(a, b, s, stop)
+                })
+                .map_err(|(k, halt)| EvalError::from(halt).at_row(first + k))?;
                 for (k, (cell, &d)) in cells.iter_mut().zip(&d).enumerate() {
                     if first + k < n {
                         *cell = value(d, e.row(first + k), a.row(first + k));
@@ -182,6 +197,11 @@ where
         Ok(out)
     })?;
     Ok(PyArray1::from_vec(py, out))
+}
+
+/// The one-pair unit distance, for a pair too long for a lane.
+fn whole(a: &[u8], b: &[u8], s: &mut levenshtein::Scratch, stop: &Context) -> Run<usize> {
+    levenshtein::distance(a, b, s, stop)
 }
 
 /// Equal weights of at least 1: the distance is the unit distance times the weight.
@@ -232,7 +252,14 @@ fn levenshtein_similarity_batch<'py>(
     workers: Workers,
     max_chars: MaxChars,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    lane_batch(py, (expected, actual), workers, max_chars, similarity_of)
+    lane_batch(
+        py,
+        (expected, actual),
+        workers,
+        max_chars,
+        whole,
+        similarity_of,
+    )
 }
 
 // `levenshtein_normalized_distance(expected, actual, weights=(1, 1, 1), score_cutoff=None,
@@ -293,11 +320,19 @@ fn levenshtein_normalized_distance_batch<'py>(
         );
     }
     // As `edit_weighted::normalized_distance`: k·d over the largest distance of the lengths.
-    lane_batch(py, (expected, actual), workers, max_chars, |d, e, a| {
-        let (ne, na) = (edit_weighted::length(e), edit_weighted::length(a));
-        let value = edit_weighted::normalized(d * w.insert, edit_weighted::max_distance(ne, na, w));
-        cut_normalized(value, score_cutoff)
-    })
+    lane_batch(
+        py,
+        (expected, actual),
+        workers,
+        max_chars,
+        whole,
+        |d, e, a| {
+            let (ne, na) = (edit_weighted::length(e), edit_weighted::length(a));
+            let value =
+                edit_weighted::normalized(d * w.insert, edit_weighted::max_distance(ne, na, w));
+            cut_normalized(value, score_cutoff)
+        },
+    )
 }
 
 metric_pair! {

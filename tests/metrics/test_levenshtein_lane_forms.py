@@ -84,3 +84,21 @@ def test_a_large_mixed_batch_equals_the_pair_functions() -> None:
             em.levenshtein_normalized_distance(e, a, weights=weights, score_cutoff=cutoff)
             for e, a in rows
         ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(pairs(), min_size=1, max_size=30),
+    st.sampled_from([1, 2]),
+    st.sampled_from([0, 1, 3, 5, 20, 100]),
+    st.sampled_from([1, 2, 3]),
+)
+def test_distance_batches_with_a_cutoff_equal_rapidfuzz(
+    rows: list[tuple[str, str]], workers: int, cutoff: int, weight: int
+) -> None:
+    exp = [e for e, _ in rows]
+    act = [a for _, a in rows]
+    w = (weight, weight, weight)
+    want = [Levenshtein.distance(e, a, weights=w, score_cutoff=cutoff) for e, a in rows]
+    got = em.levenshtein_distance_batch(exp, act, weights=w, score_cutoff=cutoff, workers=workers)
+    assert got.tolist() == want

@@ -13,7 +13,7 @@ use crate::errors::{EvalError, EvalResult};
 use crate::inputs::hold;
 use crate::inputs::Texts;
 use crate::metrics::edit_weighted::{self, Op, Weights};
-use crate::metrics::halt::{Context, Run};
+use crate::metrics::halt::Context;
 use crate::metrics::levenshtein;
 use crate::metrics::levenshtein_lanes::{self, LANES};
 use crate::metrics::levenshtein_many;
@@ -127,30 +127,25 @@ fn levenshtein_distance_batch<'py>(
             },
         );
     }
-    let alone =
-        |a: &[u8], b: &[u8], s: &mut levenshtein::Scratch, stop: &Context| match score_cutoff {
-            Some(c) if a != b => levenshtein::distance_capped(a, b, c / w.insert, s, stop),
-            _ => levenshtein::distance(a, b, s, stop),
-        };
     lane_batch(
         py,
         (expected, actual),
         workers,
         max_chars,
-        alone,
+        score_cutoff.map(|c| c / w.insert),
         |d, _, _| cut(d * w.insert, score_cutoff),
     )
 }
 
 /// Each pair's unit Levenshtein distance d through the lanes (`levenshtein_lanes.rs`, eight
-/// pairs at a time; a pair too long for a lane by `alone`), turned into the pair's value by
-/// `value(d, expected, actual)`.
+/// pairs at a time; a pair too long for a lane on its own), turned into the pair's value by
+/// `value(d, expected, actual)`. Under `cap`, d is exact up to the cap and over it otherwise.
 fn lane_batch<'py, T>(
     py: Python<'py>,
     (expected, actual): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
     workers: Workers,
     max_chars: MaxChars,
-    alone: impl Fn(&[u8], &[u8], &mut levenshtein::Scratch, &Context) -> Run<usize> + Sync + Send,
+    cap: Option<usize>,
     value: impl Fn(usize, &[u8], &[u8]) -> T + Sync + Send,
 ) -> PyResult<Bound<'py, PyArray1<T>>>
 where
@@ -178,13 +173,32 @@ where
                     levenshtein_lanes::prefetch(e.row(row));
                     levenshtein_lanes::prefetch(a.row(row));
                 }
-                let mut d = [0; LANES];
-                let pair = |k: usize| (e.row(first + k), a.row(first + k));
-                let count = cells.len().min(n - first);
-                levenshtein_lanes::distances(count, pair, &mut d, s, stop, |a, b, s| {
-                    alone(a, b, s, stop)
-                })
-                .map_err(|(k, halt)| EvalError::from(halt).at_row(first + k))?;
+                // Under a cap, a pair whose lengths differ by more is over it without the
+                // recurrence (that difference is its value); the others share the lanes.
+                let (mut d, mut rows, mut live) = ([0; LANES], [0; LANES], 0);
+                for (k, d) in d.iter_mut().enumerate().take(cells.len().min(n - first)) {
+                    if let Some(cap) = cap {
+                        let (x, y) = (e.row(first + k), a.row(first + k));
+                        let gap = edit_weighted::length(x).abs_diff(edit_weighted::length(y));
+                        if gap > cap {
+                            *d = gap;
+                            continue;
+                        }
+                    }
+                    rows[live] = k;
+                    live += 1;
+                }
+                let pair = |i: usize| (e.row(first + rows[i]), a.row(first + rows[i]));
+                let alone = |x: &[u8], y: &[u8], s: &mut levenshtein::Scratch| match cap {
+                    Some(cap) if x != y => levenshtein::distance_capped(x, y, cap, s, stop),
+                    _ => levenshtein::distance(x, y, s, stop),
+                };
+                let mut got = [0; LANES];
+                levenshtein_lanes::distances(live, pair, &mut got, s, stop, alone)
+                    .map_err(|(i, halt)| EvalError::from(halt).at_row(first + rows[i]))?;
+                for (&k, &got) in rows.iter().zip(&got).take(live) {
+                    d[k] = got;
+                }
                 for (k, (cell, &d)) in cells.iter_mut().zip(&d).enumerate() {
                     if first + k < n {
                         *cell = value(d, e.row(first + k), a.row(first + k));
@@ -197,11 +211,6 @@ where
         Ok(out)
     })?;
     Ok(PyArray1::from_vec(py, out))
-}
-
-/// The one-pair unit distance, for a pair too long for a lane.
-fn whole(a: &[u8], b: &[u8], s: &mut levenshtein::Scratch, stop: &Context) -> Run<usize> {
-    levenshtein::distance(a, b, s, stop)
 }
 
 /// Equal weights of at least 1: the distance is the unit distance times the weight.
@@ -257,7 +266,7 @@ fn levenshtein_similarity_batch<'py>(
         (expected, actual),
         workers,
         max_chars,
-        whole,
+        None,
         similarity_of,
     )
 }
@@ -325,7 +334,7 @@ fn levenshtein_normalized_distance_batch<'py>(
         (expected, actual),
         workers,
         max_chars,
-        whole,
+        None,
         |d, e, a| {
             let (ne, na) = (edit_weighted::length(e), edit_weighted::length(a));
             let value =

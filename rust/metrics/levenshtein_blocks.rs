@@ -3,7 +3,7 @@
 //! of any number of words. Each polls a [`Context`] every 2^16 word operations or so.
 
 use super::halt::{Context, Run, TryVec};
-use super::myers::{block_step, bottom_change, step, Carry};
+use super::myers::{bottom_change, step};
 use super::pattern::{symbols_per_check, Symbol};
 
 /// A pattern of `m` ≤ 64 symbols against `t`; `eq(c)` is the match mask of symbol c.
@@ -88,10 +88,24 @@ pub fn fixed_blocks<const N: usize, S: Symbol>(
 /// horizontal deltas before the shift.
 #[inline(always)]
 pub fn column(row: &[u64], vp: &mut [u64], vn: &mut [u64]) -> (u64, u64) {
-    let mut carry = Carry::TOP;
+    // The top row of the edit table grows by one per column: a +1 enters the first block.
+    // (This is `myers::block_step` with its carries in locals: through the block step, the
+    // masks path of long non-ASCII pairs measured some 10% slower.)
+    let (mut hp_carry, mut hn_carry, mut add_carry) = (1u64, 0u64, false);
     let (mut hp, mut hn) = (0u64, 0u64);
     for ((&eq, v_p), v_n) in row.iter().zip(vp.iter_mut()).zip(vn.iter_mut()) {
-        (hp, hn) = block_step(eq, v_p, v_n, &mut carry);
+        let x = eq | hn_carry;
+        let (sum, c1) = (x & *v_p).overflowing_add(*v_p);
+        let (sum, c2) = sum.overflowing_add(add_carry as u64);
+        add_carry = c1 | c2;
+        let d0 = (sum ^ *v_p) | x | *v_n;
+        hp = *v_n | !(d0 | *v_p);
+        hn = d0 & *v_p;
+        let (hp_shift, hn_shift) = ((hp << 1) | hp_carry, (hn << 1) | hn_carry);
+        hp_carry = hp >> 63;
+        hn_carry = hn >> 63;
+        *v_p = hn_shift | !(d0 | hp_shift);
+        *v_n = hp_shift & d0;
     }
     (hp, hn)
 }

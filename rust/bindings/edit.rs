@@ -14,6 +14,7 @@ use crate::inputs::hold;
 use crate::inputs::Texts;
 use crate::metrics::edit_weighted::{self, Op, Weights};
 use crate::metrics::halt::Context;
+use crate::metrics::levenshtein;
 use crate::metrics::levenshtein_lanes::{self, LANES};
 use crate::metrics::levenshtein_many;
 use crate::metrics::opcodes::{self, Tag};
@@ -113,10 +114,9 @@ fn levenshtein_distance_batch<'py>(
     max_chars: MaxChars,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let w = weights_of(weights);
-    // The lanes compute whole distances: a cut-off goes pair by pair, where the kernel can
-    // stop early once a distance is known to be over it.
-    let equal = w.insert >= 1 && w.insert == w.delete && w.insert == w.substitute;
-    if !equal || score_cutoff.is_some() {
+    // Equal weights: the lanes, and with a cut-off the capped kernel for a pair too long for a
+    // lane (it stops once the distance is known to be over the cut-off).
+    if !equal_weights(w) {
         return crate::pairs::text_batch(
             py,
             &TextBatch::hold(expected, actual)?,
@@ -127,6 +127,30 @@ fn levenshtein_distance_batch<'py>(
             },
         );
     }
+    lane_batch(
+        py,
+        (expected, actual),
+        workers,
+        max_chars,
+        score_cutoff.map(|c| c / w.insert),
+        |d, _, _| cut(d * w.insert, score_cutoff),
+    )
+}
+
+/// Each pair's unit Levenshtein distance d through the lanes (`levenshtein_lanes.rs`, eight
+/// pairs at a time; a pair too long for a lane on its own), turned into the pair's value by
+/// `value(d, expected, actual)`. Under `cap`, d is exact up to the cap and over it otherwise.
+fn lane_batch<'py, T>(
+    py: Python<'py>,
+    (expected, actual): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
+    workers: Workers,
+    max_chars: MaxChars,
+    cap: Option<usize>,
+    value: impl Fn(usize, &[u8], &[u8]) -> T + Sync + Send,
+) -> PyResult<Bound<'py, PyArray1<T>>>
+where
+    T: numpy::Element + Clone + Default + Send,
+{
     let (he, ha) = (hold(expected, "expected")?, hold(actual, "actual")?);
     crate::inputs::same_length(he.len(), ha.len())?;
     let (e, a) = (he.texts("expected")?, ha.texts("actual")?);
@@ -136,7 +160,7 @@ fn levenshtein_distance_batch<'py>(
         if let Some(cap) = max_chars.0 {
             check_rows(&e, &a, cap, stop)?;
         }
-        let mut out = result_array::<i64>(n.div_ceil(LANES) * LANES, "the result array")?;
+        let mut out = result_array::<T>(n.div_ceil(LANES) * LANES, "the result array")?;
         fill_rows(
             &mut out,
             LANES,
@@ -149,12 +173,36 @@ fn levenshtein_distance_batch<'py>(
                     levenshtein_lanes::prefetch(e.row(row));
                     levenshtein_lanes::prefetch(a.row(row));
                 }
-                let mut d = [0; LANES];
-                let pair = |k: usize| (e.row(first + k), a.row(first + k));
-                levenshtein_lanes::distances(cells.len().min(n - first), pair, &mut d, s, stop)
-                    .map_err(|(k, halt)| EvalError::from(halt).at_row(first + k))?;
-                for (cell, &d) in cells.iter_mut().zip(&d) {
-                    *cell = cut(d * w.insert, score_cutoff);
+                // Under a cap, a pair whose lengths differ by more is over it without the
+                // recurrence (that difference is its value); the others share the lanes.
+                let (mut d, mut rows, mut live) = ([0; LANES], [0; LANES], 0);
+                for (k, d) in d.iter_mut().enumerate().take(cells.len().min(n - first)) {
+                    if let Some(cap) = cap {
+                        let (x, y) = (e.row(first + k), a.row(first + k));
+                        let gap = edit_weighted::length(x).abs_diff(edit_weighted::length(y));
+                        if gap > cap {
+                            *d = gap;
+                            continue;
+                        }
+                    }
+                    rows[live] = k;
+                    live += 1;
+                }
+                let pair = |i: usize| (e.row(first + rows[i]), a.row(first + rows[i]));
+                let alone = |x: &[u8], y: &[u8], s: &mut levenshtein::Scratch| match cap {
+                    Some(cap) if x != y => levenshtein::distance_capped(x, y, cap, s, stop),
+                    _ => levenshtein::distance(x, y, s, stop),
+                };
+                let mut got = [0; LANES];
+                levenshtein_lanes::distances(live, pair, &mut got, s, stop, alone)
+                    .map_err(|(i, halt)| EvalError::from(halt).at_row(first + rows[i]))?;
+                for (&k, &got) in rows.iter().zip(&got).take(live) {
+                    d[k] = got;
+                }
+                for (k, (cell, &d)) in cells.iter_mut().zip(&d).enumerate() {
+                    if first + k < n {
+                        *cell = value(d, e.row(first + k), a.row(first + k));
+                    }
                 }
                 Ok(())
             },
@@ -165,18 +213,135 @@ fn levenshtein_distance_batch<'py>(
     Ok(PyArray1::from_vec(py, out))
 }
 
-metric_pair! {
-    shape: text,
-    scalar: levenshtein_normalized_distance = "levenshtein_normalized_distance" -> f64,
-        "(expected, actual, weights=(1, 1, 1), score_cutoff=None, max_chars=None)";
-    batch: levenshtein_normalized_distance_batch -> f64,
-        "(expected, actual, weights=(1, 1, 1), score_cutoff=None, workers=-1, max_chars=None)";
-    options: (weights: (usize, usize, usize) = (1, 1, 1), score_cutoff: Option<f64> = None);
-    prepare: { let w = weights_of(weights); }
-    kernel: |s: edit_weighted::Scratch, e, a, stop| {
-        let value = edit_weighted::normalized_distance(e, a, w, s, stop)?;
-        Ok(cut_normalized(value, score_cutoff))
+/// Equal weights of at least 1: the distance is the unit distance times the weight.
+fn equal_weights(w: Weights) -> bool {
+    w.insert >= 1 && w.insert == w.delete && w.insert == w.substitute
+}
+
+// `levenshtein_similarity(expected, actual, max_chars=None)`: 1 − distance / longer length.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, max_chars=None)"
+)]
+fn levenshtein_similarity(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    max_chars: MaxChars,
+) -> PyResult<f64> {
+    crate::pairs::text_pair(
+        py,
+        &TextPair::read(expected, actual)?,
+        max_chars,
+        |s: &mut levenshtein::Scratch, e, a, stop| Ok(levenshtein::similarity(e, a, s, stop)?),
+    )
+}
+
+/// [`levenshtein::similarity`] from the unit distance `d` of `e` and `a`.
+fn similarity_of(d: usize, e: &[u8], a: &[u8]) -> f64 {
+    let longest = edit_weighted::length(e).max(edit_weighted::length(a));
+    if longest == 0 {
+        return 1.0;
     }
+    1.0 - d as f64 / longest as f64
+}
+
+// `levenshtein_similarity_batch(expected, actual, workers=-1, max_chars=None)`: the
+// similarity of each pair, through the lanes.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, workers=-1, max_chars=None)"
+)]
+fn levenshtein_similarity_batch<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    lane_batch(
+        py,
+        (expected, actual),
+        workers,
+        max_chars,
+        None,
+        similarity_of,
+    )
+}
+
+// `levenshtein_normalized_distance(expected, actual, weights=(1, 1, 1), score_cutoff=None,
+// max_chars=None)`: the weighted distance over its largest possible value.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, weights = (1, 1, 1), score_cutoff = None, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, weights=(1, 1, 1), score_cutoff=None, max_chars=None)"
+)]
+fn levenshtein_normalized_distance(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    weights: (usize, usize, usize),
+    score_cutoff: Option<f64>,
+    max_chars: MaxChars,
+) -> PyResult<f64> {
+    let w = weights_of(weights);
+    crate::pairs::text_pair(
+        py,
+        &TextPair::read(expected, actual)?,
+        max_chars,
+        |s: &mut edit_weighted::Scratch, e, a, stop| {
+            let value = edit_weighted::normalized_distance(e, a, w, s, stop)?;
+            Ok(cut_normalized(value, score_cutoff))
+        },
+    )
+}
+
+// `levenshtein_normalized_distance_batch(expected, actual, weights=(1, 1, 1),
+// score_cutoff=None, workers=-1, max_chars=None)`: the normalized distance of each pair. With
+// equal weights the pairs go through the lanes (the cut-off applies to the finished value).
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, weights = (1, 1, 1), score_cutoff = None, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, weights=(1, 1, 1), score_cutoff=None, workers=-1, max_chars=None)"
+)]
+fn levenshtein_normalized_distance_batch<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    weights: (usize, usize, usize),
+    score_cutoff: Option<f64>,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let w = weights_of(weights);
+    if !equal_weights(w) {
+        return crate::pairs::text_batch(
+            py,
+            &TextBatch::hold(expected, actual)?,
+            workers,
+            max_chars,
+            |s: &mut edit_weighted::Scratch, e, a, stop| {
+                let value = edit_weighted::normalized_distance(e, a, w, s, stop)?;
+                Ok(cut_normalized(value, score_cutoff))
+            },
+        );
+    }
+    // As `edit_weighted::normalized_distance`: k·d over the largest distance of the lengths.
+    lane_batch(
+        py,
+        (expected, actual),
+        workers,
+        max_chars,
+        None,
+        |d, e, a| {
+            let (ne, na) = (edit_weighted::length(e), edit_weighted::length(a));
+            let value =
+                edit_weighted::normalized(d * w.insert, edit_weighted::max_distance(ne, na, w));
+            cut_normalized(value, score_cutoff)
+        },
+    )
 }
 
 metric_pair! {
@@ -501,6 +666,8 @@ fn unit_cdist(
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(levenshtein_distance, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_distance_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_similarity, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_similarity_batch, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_normalized_distance, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_normalized_distance_batch, m)?)?;
     m.add_function(wrap_pyfunction!(indel_distance, m)?)?;

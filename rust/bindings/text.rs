@@ -1,9 +1,8 @@
-//! Token F1, the ROUGE family and Levenshtein: one [`metric_pair!`] each.
+//! Token F1 and the ROUGE family: one [`metric_pair!`] each.
 
 use pyo3::prelude::*;
 
 use super::metric_pair;
-use crate::metrics::levenshtein;
 use crate::metrics::rouge_l;
 use crate::metrics::rouge_tokens::{Measure, Stemmer, Tokenizer};
 use crate::metrics::token_f1::{self, Normalizer};
@@ -70,15 +69,6 @@ metric_pair! {
     }
 }
 
-metric_pair! {
-    shape: text,
-    scalar: levenshtein_similarity = "levenshtein_similarity" -> f64,
-        "(expected, actual, max_chars=None)";
-    batch: levenshtein_similarity_batch -> f64, "(expected, actual, workers=-1, max_chars=None)";
-    options: ();
-    kernel: |s: levenshtein::Scratch, e, a, stop| Ok(levenshtein::similarity(e, a, s, stop)?)
-}
-
 /// Add this family's functions to the module.
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_token_f1, m)?)?;
@@ -89,7 +79,5 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rouge_n_batch, m)?)?;
     m.add_function(wrap_pyfunction!(py_rouge_lsum, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_lsum_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(levenshtein_similarity, m)?)?;
-    m.add_function(wrap_pyfunction!(levenshtein_similarity_batch, m)?)?;
     Ok(())
 }

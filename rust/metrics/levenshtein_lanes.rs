@@ -14,7 +14,7 @@
 //! other pairs decode the pattern into 64 code-point slots and compare each text code point
 //! with all of them at once (`levenshtein_short.rs`'s comparison).
 
-use super::halt::{Context, Halt};
+use super::halt::{Context, Halt, Run};
 use super::levenshtein::{self, common_prefix, common_suffix, strip_bytes, word};
 use super::levenshtein_short::{lane_mask, NONE, SHORT};
 use super::myers::step;
@@ -71,14 +71,16 @@ enum Load {
     Alone,
 }
 
-/// The distances of `count` ≤ [`LANES`] pairs, `pair(k)` the k-th, into `out[..count]`. On a
-/// halt, the index of the pair that met it.
+/// The distances of `count` ≤ [`LANES`] pairs, `pair(k)` the k-th, into `out[..count]`; a pair
+/// too long for a lane gets `alone(a, b, scratch)` instead (the one-pair distance, or a capped
+/// one). On a halt, the index of the pair that met it.
 pub fn distances<'x>(
     count: usize,
     pair: impl Fn(usize) -> (&'x [u8], &'x [u8]),
     out: &mut [usize; LANES],
     s: &mut Scratch,
     stop: &Context,
+    mut alone: impl FnMut(&[u8], &[u8], &mut levenshtein::Scratch) -> Run<usize>,
 ) -> Result<(), (usize, Halt)> {
     let count = count.min(LANES);
     let (mut m, mut n) = ([0usize; LANES], [0usize; LANES]);
@@ -99,7 +101,7 @@ pub fn distances<'x>(
                 steps = steps.max(tn);
             }
             Load::Alone => {
-                *slot = levenshtein::distance(a, b, &mut s.unit, stop).map_err(|h| (k, h))?;
+                *slot = alone(a, b, &mut s.unit).map_err(|h| (k, h))?;
             }
         }
     }
@@ -396,6 +398,7 @@ mod tests {
                 &mut out,
                 s,
                 &stop,
+                |a, b, s| levenshtein::distance(a, b, s, &stop),
             );
             assert!(got.is_ok());
             for (k, (a, b)) in pairs.iter().enumerate() {
@@ -477,6 +480,7 @@ mod tests {
             &mut out,
             &mut Scratch::default(),
             &stop,
+            |a, b, s| levenshtein::distance(a, b, s, &stop),
         );
         assert_eq!(got, Err((0, Halt::Stopped)));
     }

@@ -17,6 +17,7 @@
 
 use super::halt::{Context, Run, TryVec};
 use super::levenshtein_blocks::{blocks, column};
+use super::myers::{block_step, Carry};
 use super::pattern::{symbols_per_check, Symbol};
 
 /// How a run under a bound ended.
@@ -193,56 +194,18 @@ fn two_columns(
 ) -> ((u64, u64), (u64, u64)) {
     let blocks = vp.len().min(vn.len()).min(one.len()).min(two.len());
     let (mut a, mut b) = (Carry::TOP, Carry::TOP);
-    let mut out_a = block(one[0], &mut vp[0], &mut vn[0], &mut a);
+    let mut out_a = block_step(one[0], &mut vp[0], &mut vn[0], &mut a);
     for w in 1..blocks {
-        out_a = block(one[w], &mut vp[w], &mut vn[w], &mut a);
-        block(two[w - 1], &mut vp[w - 1], &mut vn[w - 1], &mut b);
+        out_a = block_step(one[w], &mut vp[w], &mut vn[w], &mut a);
+        block_step(two[w - 1], &mut vp[w - 1], &mut vn[w - 1], &mut b);
     }
-    let out_b = block(
+    let out_b = block_step(
         two[blocks - 1],
         &mut vp[blocks - 1],
         &mut vn[blocks - 1],
         &mut b,
     );
     (out_a, out_b)
-}
-
-/// What one block passes to the block below it in the same column.
-#[derive(Clone, Copy)]
-struct Carry {
-    hp: u64,
-    hn: u64,
-    add: bool,
-}
-
-impl Carry {
-    /// Above the first block: the row above grows by one per column.
-    const TOP: Carry = Carry {
-        hp: 1,
-        hn: 0,
-        add: false,
-    };
-}
-
-/// One block of [`column`]'s recurrence: updates the block's vertical deltas and the carry,
-/// and returns its horizontal deltas before the shift.
-#[inline(always)]
-fn block(eq: u64, vp: &mut u64, vn: &mut u64, carry: &mut Carry) -> (u64, u64) {
-    let x = eq | carry.hn;
-    let (sum, c1) = (x & *vp).overflowing_add(*vp);
-    let (sum, c2) = sum.overflowing_add(carry.add as u64);
-    let d0 = (sum ^ *vp) | x | *vn;
-    let hp = *vn | !(d0 | *vp);
-    let hn = d0 & *vp;
-    let (hp_shift, hn_shift) = ((hp << 1) | carry.hp, (hn << 1) | carry.hn);
-    *carry = Carry {
-        hp: hp >> 63,
-        hn: hn >> 63,
-        add: c1 | c2,
-    };
-    *vp = hn_shift | !(d0 | hp_shift);
-    *vn = hp_shift & d0;
-    (hp, hn)
 }
 
 /// A lower bound, over every live row r of column `j`, of D(r, j) + |(n − m) − (j − r)|: a

@@ -181,6 +181,22 @@ impl<'a> Parser<'a> {
         self.value(1)
     }
 
+    /// A string without escapes, borrowed from the text (then read); None (nothing read) for
+    /// anything else.
+    pub fn plain_text(&mut self) -> Option<&'a str> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let end = run_end(self.b, self.i + 1);
+        if self.b.get(end) != Some(&b'"') {
+            return None;
+        }
+        // SAFETY: as in `string`: UTF-8 text cut at ASCII quotes.
+        let text = unsafe { std::str::from_utf8_unchecked(&self.b[self.i + 1..end]) };
+        self.i = end + 1;
+        Some(text)
+    }
+
     /// Read a string.
     pub fn text(&mut self) -> Option<String> {
         if self.peek()? != b'"' {

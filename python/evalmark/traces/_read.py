@@ -4,6 +4,7 @@ or per line) or OTLP protobuf (one request, or a length-prefixed stream of them)
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 from collections.abc import Iterator
@@ -30,7 +31,7 @@ def _batches(path: Path, fast: bool = False) -> Iterator[list[Any]]:
     try:
         # A batching exporter writes lines of hundreds of kilobytes: with the default 8 KiB
         # buffer, reading each line copies it piece by piece (twice the cost of a 1 MiB one).
-        stream = path.open("rb", buffering=_BUFFER)
+        stream = io.BufferedReader(io.FileIO(path, "rb"), _BUFFER)
     except OSError as exc:
         raise TraceError(
             [Problem(f"cannot open the trace file: {exc.strerror}", path=str(path))]

@@ -39,7 +39,8 @@ def _span(span: Span | RawSpan) -> Span:
 def _case(name: str, built: tuple[Any, ...]) -> TestCase:
     question, answer, calls, steps, latency, usage, metadata = built
     # Built unchecked: the Rust side gives only valid values (names, mappings, durations and
-    # token counts; tests/traces/test_trace_fast_path.py holds it to the public constructors).
+    # token counts): tests/traces/test_trace_trusted_build.py holds the cases built to the
+    # public constructors, tests/traces/test_trace_fast_path.py to the Python path.
     tool_calls = [_trusted_tool_call(n, a, r, d, i) for n, a, r, d, i, _ in calls]
     trace: list[ReasoningStep] = []
     for kind, content in steps:

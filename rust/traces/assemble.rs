@@ -126,7 +126,7 @@ fn role(s: &SpanData) -> Option<Role> {
 /// A JSON text decoded (`_values.parsed`); None when this reader cannot be sure.
 fn parsed(v: &V) -> Option<V> {
     match v {
-        V::Str(s) if s.starts_with(['{', '[', '"']) => json::parse(s.as_bytes()),
+        V::Str(s) if s.starts_with(['{', '[', '"']) => json::parse_str(s),
         other => Some(other.clone()),
     }
 }
@@ -218,7 +218,7 @@ fn join<'a>(texts: impl Iterator<Item = &'a str>) -> String {
 fn messages(s: &SpanData, key: &str) -> Option<Vec<Msg>> {
     match s.attr(key) {
         None => Some(Vec::new()),
-        Some(V::Str(text)) if text.starts_with('[') => match json::parse(text.as_bytes())? {
+        Some(V::Str(text)) if text.starts_with('[') => match json::parse_str(text)? {
             V::Arr(items) => items.iter().map(message).collect(),
             _ => None,
         },

@@ -39,9 +39,57 @@ impl V {
 /// Deepest nesting read; deeper input goes to the Python path.
 pub const MAX_DEPTH: usize = 64;
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Where the run of plain string bytes from `i` ends: the first quote, backslash or control
+/// character at or after `i` (`b.len()` when none). Eight bytes at a time: in each word the
+/// lowest byte flagged is exact (a borrow only flags bytes above a flagged one).
+fn run_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGHS; // a byte below 0x20
+        let found =
+            zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\'))) | control;
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Where the string whose text starts at `i` ends (its closing quote, or `b.len()`), escapes
+/// skipped: an upper bound of its decoded length is then `end - i`.
+fn string_end(b: &[u8], mut i: usize) -> usize {
+    loop {
+        i = run_end(b, i);
+        match b.get(i) {
+            Some(b'\\') => i += 2,
+            Some(b'"') | None => return i.min(b.len()),
+            Some(_) => i += 1, // a control character: reported by the reader
+        }
+    }
+}
+
 /// Read `text` as one JSON document (whitespace around it allowed), or None.
+#[cfg(test)]
 pub fn parse(text: &[u8]) -> Option<V> {
-    std::str::from_utf8(text).ok()?;
+    parse_str(std::str::from_utf8(text).ok()?)
+}
+
+/// [`parse`] of text known to be UTF-8 (a string value read before: not checked again).
+pub fn parse_str(text: &str) -> Option<V> {
+    let text = text.as_bytes();
     let mut p = Parser { b: text, i: 0 };
     let v = p.value(0)?;
     p.ws();
@@ -94,13 +142,7 @@ impl<'a> Parser<'a> {
                 return None;
             }
             let start = self.i + 1;
-            let mut end = start;
-            while let Some(&c) = self.b.get(end) {
-                if c == b'"' || c == b'\\' || c < 0x20 {
-                    break;
-                }
-                end += 1;
-            }
+            let end = run_end(self.b, start);
             if self.b.get(end) != Some(&b'"') || n == seen.len() {
                 return None;
             }
@@ -143,6 +185,22 @@ impl<'a> Parser<'a> {
     /// Read any value.
     pub fn any(&mut self) -> Option<V> {
         self.value(1)
+    }
+
+    /// A string without escapes, borrowed from the text (then read); None (nothing read) for
+    /// anything else.
+    pub fn plain_text(&mut self) -> Option<&'a str> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let end = run_end(self.b, self.i + 1);
+        if self.b.get(end) != Some(&b'"') {
+            return None;
+        }
+        // SAFETY: as in `string`: UTF-8 text cut at ASCII quotes.
+        let text = unsafe { std::str::from_utf8_unchecked(&self.b[self.i + 1..end]) };
+        self.i = end + 1;
+        Some(text)
     }
 
     /// Read a string.
@@ -293,15 +351,19 @@ impl<'a> Parser<'a> {
     /// A string at `self.i` (which is a quote). The input is valid UTF-8 (checked once).
     fn string(&mut self) -> Option<String> {
         self.i += 1;
-        let mut out = String::new();
+        let first = run_end(self.b, self.i);
+        if self.b.get(first) == Some(&b'"') {
+            // No escape: one allocation of the exact size.
+            // SAFETY: as below.
+            let text = unsafe { std::str::from_utf8_unchecked(&self.b[self.i..first]) };
+            self.i = first + 1;
+            return Some(text.to_owned());
+        }
+        // Escapes only shorten the text: its raw length is room enough.
+        let mut out = String::with_capacity(string_end(self.b, self.i) - self.i);
         loop {
             let start = self.i;
-            while let Some(&c) = self.b.get(self.i) {
-                if c == b'"' || c == b'\\' || c < 0x20 {
-                    break;
-                }
-                self.i += 1;
-            }
+            self.i = run_end(self.b, self.i);
             // SAFETY: the text is UTF-8 (checked once by `parse` / `Parser::new`) and the run
             // starts and ends at ASCII bytes (quote, backslash, control), so on char boundaries.
             out.push_str(unsafe { std::str::from_utf8_unchecked(&self.b[start..self.i]) });
@@ -365,6 +427,22 @@ mod tests {
             V::Null,
         ]);
         assert_eq!(v, V::Obj(vec![("a".into(), items)]));
+    }
+
+    #[test]
+    fn finds_the_end_of_a_run_in_any_position() {
+        for len in 0..20 {
+            for stop in [b'"', b'\\', b'\n', 0x1f] {
+                let mut text: Vec<u8> = "a\u{e9}\u{7f}xyz~ ".bytes().cycle().take(len).collect();
+                assert_eq!(run_end(&text, 0), len);
+                text.push(stop);
+                text.extend_from_slice(b"\"\\tail");
+                assert_eq!(run_end(&text, 0), len, "{len} {stop}");
+            }
+        }
+        let text = br#""ab\"c\\"d"#;
+        assert_eq!(string_end(text, 1), 8);
+        assert_eq!(string_end(b"ab\\", 0), 3);
     }
 
     #[test]

@@ -43,20 +43,26 @@ impl SpanData {
 
 /// An integer written as a JSON integer or as a string of digits (msgspec's `strict=False`).
 fn integer(p: &mut Parser<'_>) -> Option<i64> {
+    if let Some(s) = p.plain_text() {
+        return digits(s); // the common form, read without a copy
+    }
     match p.any()? {
         V::Int(i) => Some(i),
-        V::Str(s) => {
-            let digits = s.strip_prefix('-').unwrap_or(&s);
-            let plain = !digits.is_empty()
-                && digits.bytes().all(|c| c.is_ascii_digit())
-                && (digits == "0" || !digits.starts_with('0'));
-            if plain {
-                s.parse().ok()
-            } else {
-                None
-            }
-        }
+        V::Str(s) => digits(&s),
         _ => None,
+    }
+}
+
+/// A string of decimal digits (a sign allowed, no leading zero) as an `i64`.
+fn digits(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|c| c.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    if plain {
+        s.parse().ok()
+    } else {
+        None
     }
 }
 

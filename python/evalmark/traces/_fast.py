@@ -15,7 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from evalmark._core import RawSpan, assemble_trace, otlp_json_spans
-from evalmark.samples._case import ReasoningStep, TestCase, TokenUsage, ToolCall
+from evalmark.samples._case import (
+    ReasoningStep,
+    TestCase,
+    _trusted_case,
+    _trusted_tool_call,
+    _trusted_usage,
+)
 from evalmark.traces._assemble import assemble
 from evalmark.traces._problem import TraceProblem
 from evalmark.traces._span import Span
@@ -32,7 +38,10 @@ def _span(span: Span | RawSpan) -> Span:
 
 def _case(name: str, built: tuple[Any, ...]) -> TestCase:
     question, answer, calls, steps, latency, usage, metadata = built
-    tool_calls = [ToolCall(n, a, r, d, i) for n, a, r, d, i, _ in calls]
+    # Built unchecked: the Rust side gives only valid values (names, mappings, durations and
+    # token counts): tests/traces/test_trace_trusted_build.py holds the cases built to the
+    # public constructors, tests/traces/test_trace_fast_path.py to the Python path.
+    tool_calls = [_trusted_tool_call(n, a, r, d, i) for n, a, r, d, i, _ in calls]
     trace: list[ReasoningStep] = []
     for kind, content in steps:
         if kind != "call":
@@ -42,15 +51,15 @@ def _case(name: str, built: tuple[Any, ...]) -> TestCase:
         trace.append(ReasoningStep("action", f"{call.name}({text_of(call.arguments)})", call))
         if calls[content][5]:  # it has a result
             trace.append(ReasoningStep("observation", text_of(call.result)))
-    return TestCase(
+    return _trusted_case(
         question,
         answer,
-        tool_calls=tuple(tool_calls),
-        reasoning_trace=tuple(trace),
-        latency_ms=latency,
-        token_usage=TokenUsage(*usage) if usage is not None else None,
-        metadata=metadata,
-        name=name,
+        tuple(tool_calls),
+        tuple(trace),
+        latency,
+        None if usage is None else _trusted_usage(*usage),
+        metadata,
+        name,
     )
 
 

@@ -10,6 +10,7 @@ broken parent chain (:mod:`evalmark.traces._assemble`), never merges it silently
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
 from evalmark.traces._span import Span
@@ -24,7 +25,9 @@ def group_traces(
 ) -> Iterator[list[Span]]:
     """The spans of each trace, in file order, traces in the order they fall idle (then, at the
     end of the file, in the order they were last touched)."""
-    open_traces: dict[str, list[Span]] = {}
+    # Ordered by last touch. An OrderedDict finds its oldest entry at once; a dict emptied
+    # from the front scans past every slot it freed there until it is resized.
+    open_traces: OrderedDict[str, list[Span]] = OrderedDict()
     last_seen: dict[str, int] = {}
     count = 0
     for spans in batches:
@@ -34,9 +37,12 @@ def group_traces(
             count += 1
             trace_id = span.trace_id
             if trace_id != previous:  # a run of one trace's spans moves it to the end once
-                found = open_traces.pop(trace_id, None)
-                group = [] if found is None else found
-                open_traces[trace_id] = group  # re-inserted: in order of last touch
+                found = open_traces.get(trace_id)
+                if found is None:
+                    group = open_traces[trace_id] = []
+                else:
+                    group = found
+                    open_traces.move_to_end(trace_id)  # in order of last touch
                 previous = trace_id
             group.append(span)
             last_seen[trace_id] = count
@@ -45,5 +51,5 @@ def group_traces(
             if count - last_seen[oldest] < window:
                 break
             del last_seen[oldest]
-            yield open_traces.pop(oldest)
+            yield open_traces.popitem(last=False)[1]
     yield from open_traces.values()

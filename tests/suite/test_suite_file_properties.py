@@ -480,6 +480,8 @@ OPTIONS = sorted(
 @example(("semantic-similarity", "dim"), 64.0)
 @example(("rubric", "min-grade"), 5.0)
 @example(("token-f1", "name"), " ")
+@example(("lm-eval-exact-match", "ignore-case"), 0)
+@example(("lm-eval-exact-match", "ignore-case"), 1)
 def test_the_schema_accepts_exactly_the_check_options_the_loader_accepts(
     option: tuple[str, str], value: Any
 ) -> None:

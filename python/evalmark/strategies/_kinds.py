@@ -81,7 +81,8 @@ def check_choice(*allowed: str | int) -> Checker:
 
     @_with_schema({"enum": list(allowed)})
     def check(value: Any) -> str | None:
-        if value in allowed:
+        # as the schema's enum compares: a boolean equals only a boolean (0 is not false)
+        if any(value == a and isinstance(value, bool) == isinstance(a, bool) for a in allowed):
             return None
         return "expected one of " + ", ".join(repr(a) for a in allowed)
 

@@ -155,6 +155,42 @@ def test_an_installation_without_the_stub_is_not_judged(tmp_path: Path) -> None:
     assert not stub_matches(str(tmp_path / "stub.pyi"), zlib.crc32(b"x: str\n"))
 
 
+def _imports_of_the_extension(path: Path) -> list[int]:
+    """Lines of ``path`` that import ``evalmark._core`` other than for type checking."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    checking: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            checking.update(id(n) for child in node.body for n in ast.walk(child))
+    lines = []
+    for node in ast.walk(tree):
+        if id(node) in checking:
+            continue
+        from_core = isinstance(node, ast.ImportFrom) and (
+            node.module == "evalmark._core"
+            or (node.module == "evalmark" and any(a.name == "_core" for a in node.names))
+        )
+        if from_core or (
+            isinstance(node, ast.Import) and any(a.name == "evalmark._core" for a in node.names)
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_extension_is_imported_only_where_a_stale_build_is_refused() -> None:
+    package = Path(evalmark.__file__).parent
+    native = package / "metrics" / "_native.py"
+    found = {
+        str(path.relative_to(package)): lines
+        for path in sorted(package.rglob("*.py"))
+        if path != native and (lines := _imports_of_the_extension(path))
+    }
+    assert found == {}, "import the extension through evalmark.metrics._native"
+    assert _imports_of_the_extension(native)
+
+
 def without_rust() -> dict[str, str]:
     """The environment with every folder holding cargo or rustc off PATH and no way to the
     network: any HTTP(S) request goes through a proxy on a closed local port."""

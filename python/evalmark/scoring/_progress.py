@@ -26,7 +26,7 @@ class WorkTicker:
         self._thread = threading.Thread(target=self._run, name="evalmark-progress", daemon=True)
 
     def _run(self) -> None:
-        from evalmark._core import work_done
+        from evalmark.metrics._native import work_done
 
         start, began = work_done(), time.perf_counter()
         while not self._stopped.wait(self._interval):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalmark._core import RawSpan, assemble_trace, otlp_json_spans
+from evalmark.metrics._native import core as _core
 from evalmark.samples._case import (
     ReasoningStep,
     TestCase,
@@ -29,11 +29,11 @@ from evalmark.traces._values import text_of
 
 __all__ = ["assemble_spans", "decode_request"]
 
-decode_request = otlp_json_spans  # one request's spans, or None for the Python decoder
+decode_request = _core.otlp_json_spans  # one request's spans, or None for the Python decoder
 
 
-def _span(span: Span | RawSpan) -> Span:
-    return Span(*span.fields()) if type(span) is RawSpan else span
+def _span(span: Span | _core.RawSpan) -> Span:
+    return Span(*span.fields()) if isinstance(span, _core.RawSpan) else span
 
 
 def _case(name: str, built: tuple[Any, ...]) -> TestCase:
@@ -69,7 +69,7 @@ def assemble_spans(
     """One trace as :func:`~evalmark.traces._assemble.assemble` gives it: by the fast path
     when every span came from it and the trace is in a form it reads, else by the Python
     assembler."""
-    fast = assemble_trace(spans, match, source) if type(spans[0]) is RawSpan else None
+    fast = _core.assemble_trace(spans, match, source) if type(spans[0]) is _core.RawSpan else None
     if fast is None:
         return assemble([_span(s) for s in spans], match, source)
     trace_id, name, found, built = fast

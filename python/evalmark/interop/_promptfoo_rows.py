@@ -46,7 +46,8 @@ class _Assert(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
 
 class _Case(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    """A test case of the common shape, validated by the decoder (see :func:`_plain_test`)."""
+    """A test case of the common shape, validated by the decoder (see
+    :func:`~evalmark.interop._promptfoo_results._plain_test`)."""
 
     # vars or assert null (read as empty by _plain_test): left to the plain reader
     vars: dict[str, str | int | float] = {}

@@ -375,6 +375,7 @@ pub fn similarity(a: &[u8], b: &[u8], s: &mut Scratch, stop: &Context) -> Run<f6
 mod tests {
     use super::*;
     use crate::metrics::halt::Halt;
+    use crate::metrics::test_text::lcg;
     use rapidfuzz::distance::levenshtein as reference;
 
     fn naive<S: PartialEq>(a: &[S], b: &[S]) -> usize {
@@ -389,13 +390,6 @@ mod tests {
             prev = cur;
         }
         prev[b.len()]
-    }
-
-    fn lcg(seed: &mut u64) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize
     }
 
     /// Two random strings over `sigma` symbols (the second often a few edits of the first).

@@ -149,14 +149,8 @@ fn sliding_step(eq: u64, vp: u64, vn: u64) -> (u64, u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::test_text::{edited, lcg};
     use rapidfuzz::distance::levenshtein as reference;
-
-    fn lcg(seed: &mut u64) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize
-    }
 
     /// The band of `p` and `t` with the masks of `p` as table rows of `stride` words, and again
     /// from `p`'s bytes (padded with `pad`): both answers, which must agree.
@@ -174,24 +168,6 @@ mod tests {
         });
         assert_eq!(by_table, by_bytes);
         by_table
-    }
-
-    /// `a` with about `edits` random substitutions, insertions and deletions over `sigma`.
-    fn edited(seed: &mut u64, a: &[u8], edits: usize, sigma: usize) -> Vec<u8> {
-        let mut b = a.to_vec();
-        for _ in 0..edits {
-            let k = lcg(seed) % (b.len() + 1);
-            let sym = b'a' + (lcg(seed) % sigma) as u8;
-            match lcg(seed) % 3 {
-                0 if k < b.len() => b[k] = sym,
-                1 => b.insert(k, sym),
-                _ if k < b.len() => {
-                    b.remove(k);
-                }
-                _ => b.insert(k, sym),
-            }
-        }
-        b
     }
 
     #[test]

@@ -330,14 +330,8 @@ fn run_lanes(eq: &[u64], m: &[usize; LANES], n: &[usize; LANES]) -> [u64; LANES]
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::test_text::lcg;
     use rapidfuzz::distance::levenshtein as reference;
-
-    fn lcg(seed: &mut u64) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize
-    }
 
     const BOUNDARIES: [usize; 12] = [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129];
 

@@ -564,14 +564,8 @@ fn lanes_body<T: Lane, const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::test_text::lcg;
     use rapidfuzz::distance::levenshtein as reference;
-
-    fn lcg(seed: &mut u64) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize
-    }
 
     #[test]
     fn every_lane_width_matches_the_reference() {

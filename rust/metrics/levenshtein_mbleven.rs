@@ -88,14 +88,8 @@ fn walk<S: PartialEq>(long: &[S], short: &[S], edits: &[Edit]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::test_text::lcg;
     use rapidfuzz::distance::levenshtein as reference;
-
-    fn lcg(seed: &mut u64) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize
-    }
 
     #[test]
     fn every_cut_off_matches_the_reference() {

@@ -249,14 +249,8 @@ fn survey(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::test_text::{edited, lcg};
     use rapidfuzz::distance::levenshtein as reference;
-
-    fn lcg(seed: &mut u64) -> usize {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*seed >> 33) as usize
-    }
 
     fn table(p: &[u8]) -> (Vec<u64>, usize) {
         let stride = p.len().div_ceil(64) + 1;
@@ -265,24 +259,6 @@ mod tests {
             pm[c as usize * stride + i / 64] |= 1 << (i % 64);
         }
         (pm, stride)
-    }
-
-    /// `a` with `edits` random substitutions, insertions and deletions over `sigma` letters.
-    fn edited(seed: &mut u64, a: &[u8], edits: usize, sigma: usize) -> Vec<u8> {
-        let mut b = a.to_vec();
-        for _ in 0..edits {
-            let k = lcg(seed) % (b.len() + 1);
-            let sym = b'a' + (lcg(seed) % sigma) as u8;
-            match lcg(seed) % 3 {
-                0 if k < b.len() => b[k] = sym,
-                1 => b.insert(k, sym),
-                _ if k < b.len() => {
-                    b.remove(k);
-                }
-                _ => b.insert(k, sym),
-            }
-        }
-        b
     }
 
     fn ordered(a: Vec<u8>, b: Vec<u8>) -> (Vec<u8>, Vec<u8>) {

@@ -37,6 +37,8 @@ pub mod rouge_lsum;
 pub mod rouge_n;
 pub mod rouge_pieces;
 pub mod rouge_tokens;
+#[cfg(test)]
+mod test_text;
 pub mod text;
 pub mod text_normalize;
 pub mod token_f1;

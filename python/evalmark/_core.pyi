@@ -710,8 +710,10 @@ def trace_setup(
     known: list[str],
     prefixes: list[str],
     blanks: tuple[Any, Any, Any, Any],
+    encode: Callable[[Any], bytes],
     text_of: Callable[[Any], str],
 ) -> None:
     """Hand the fast path the reader's known attribute keys and key prefixes, the blank
     ``(TestCase, ToolCall, ReasoningStep, TokenUsage)`` its values are copied from, and the
-    function giving a value as text. A later call replaces them."""
+    function giving a value as text with the JSON encoder it uses. A later call replaces
+    them."""

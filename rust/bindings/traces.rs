@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rustc_hash::FxHashMap;
 
 use crate::traces::assemble::{self, Agent, Assembled, Case, Known, Step};
@@ -192,13 +192,15 @@ fn metadata<'py>(
 
 /// What `evalmark.traces._fast` hands over once, when it is imported (`trace_setup`): the
 /// reader's table of known attribute keys, and the blank values each test case and its parts
-/// are copied from (with `text_of`, the reader's value-as-text).
+/// are copied from (with `encode` and `text_of`, the reader's value-as-text).
 struct Setup {
     known: Known,
     /// `TestCase`, `ToolCall`, `ReasoningStep`, `TokenUsage`: a valid blank of each...
     blanks: [Py<PyAny>; 4],
     /// ... and its type's `__copy__` (msgspec's copy in C: no `__post_init__`).
     copies: [Py<PyAny>; 4],
+    /// The compact JSON encoder (keys sorted) `text_of` uses: bytes.
+    encode: Py<PyAny>,
     text_of: Py<PyAny>,
 }
 
@@ -214,15 +216,17 @@ fn setup() -> Option<Arc<Setup>> {
     SETUP.read().ok()?.clone()
 }
 
-/// `trace_setup(known, prefixes, blanks, text_of)`: the known attribute keys and key
+/// `trace_setup(known, prefixes, blanks, encode, text_of)`: the known attribute keys and key
 /// prefixes (`evalmark.traces._keys`), the blank `(TestCase, ToolCall, ReasoningStep,
 /// TokenUsage)` the fast path's values are copied from, and the function giving a value as
-/// text. Called once by `evalmark.traces._fast`; a later call replaces it.
+/// text with the JSON encoder it uses. Called once by `evalmark.traces._fast`; a later call
+/// replaces it.
 #[pyfunction]
 fn trace_setup(
     known: Vec<String>,
     prefixes: Vec<String>,
     blanks: (Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>),
+    encode: Py<PyAny>,
     text_of: Py<PyAny>,
     py: Python<'_>,
 ) -> PyResult<()> {
@@ -244,6 +248,7 @@ fn trace_setup(
         known: Known::new(known, prefixes),
         blanks,
         copies,
+        encode,
         text_of,
     };
     match SETUP.write() {
@@ -261,15 +266,21 @@ impl Setup {
             .call1((self.blanks[which].bind(py),))
     }
 
-    /// `text_of(value)`: a string itself, None as "", anything else as compact JSON.
+    /// `text_of(value)`: a string itself, None as "", anything else as compact JSON (its
+    /// encoder called here, `text_of` itself only if the encoder refuses the value).
     fn text<'py>(&self, py: Python<'py>, v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
         if v.is_none() {
             return Ok(PyString::new(py, ""));
         }
-        match v.cast::<PyString>() {
-            Ok(s) => Ok(s.clone()),
-            Err(_) => Ok(self.text_of.bind(py).call1((v,))?.cast_into::<PyString>()?),
+        if let Ok(s) = v.cast::<PyString>() {
+            return Ok(s.clone());
         }
+        if let Ok(encoded) = self.encode.bind(py).call1((v,)) {
+            if let Ok(text) = std::str::from_utf8(encoded.cast::<PyBytes>()?.as_bytes()) {
+                return Ok(PyString::new(py, text));
+            }
+        }
+        Ok(self.text_of.bind(py).call1((v,))?.cast_into::<PyString>()?)
     }
 }
 

@@ -14,11 +14,11 @@ from evalmark.samples._case import _TRUSTED_BLANKS
 from evalmark.traces._keys import KNOWN_KEYS, KNOWN_PREFIXES
 from evalmark.traces._read import _batches
 from evalmark.traces._stream import group_traces
-from evalmark.traces._values import text_of
+from evalmark.traces._values import encode, text_of
 
 
 def _setup(keys: frozenset[str]) -> None:
-    core.trace_setup(sorted(keys), list(KNOWN_PREFIXES), _TRUSTED_BLANKS, text_of)
+    core.trace_setup(sorted(keys), list(KNOWN_PREFIXES), _TRUSTED_BLANKS, encode, text_of)
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ hands back: a request to :func:`~evalmark.traces._otlp_json.json_spans`'s decode
 and errors (with their file and line).
 
 On import, the Rust side is handed what it must not spell again: the table of attribute keys
-the reader understands (:mod:`evalmark.traces._keys`), the blank values, and ``text_of``.
+the reader understands (:mod:`evalmark.traces._keys`), the blank values, and ``text_of`` with
+its encoder.
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from evalmark.traces._assemble import assemble
 from evalmark.traces._keys import KNOWN_KEYS, KNOWN_PREFIXES
 from evalmark.traces._problem import TraceProblem
 from evalmark.traces._span import Span
-from evalmark.traces._values import text_of
+from evalmark.traces._values import encode, text_of
 
 __all__ = ["assemble_spans", "decode_request"]
 
 decode_request = _core.otlp_json_spans  # one request's spans, or None for the Python decoder
-_core.trace_setup(sorted(KNOWN_KEYS), list(KNOWN_PREFIXES), _TRUSTED_BLANKS, text_of)
+_core.trace_setup(sorted(KNOWN_KEYS), list(KNOWN_PREFIXES), _TRUSTED_BLANKS, encode, text_of)
 
 
 def _span(span: Span | _core.RawSpan) -> Span:

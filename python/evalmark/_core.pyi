@@ -17,6 +17,7 @@ from a thread other than the main one cannot see signals (Python runs handlers t
 Memory sized by the input is allocated fallibly: ``MemoryError`` naming the size, no abort.
 """
 
+from collections.abc import Callable
 from typing import Any, final
 
 import numpy as np
@@ -700,7 +701,19 @@ def otlp_json_spans(data: bytes) -> list[RawSpan] | None:
 
 def assemble_trace(
     spans: list[Any], match: str | None = None, source: str | None = None
-) -> tuple[str, str, list[tuple[str, str, str | None]], tuple[Any, ...] | None] | None:
-    """One trace's spans as ``(trace_id, name, problems, case)``: ``case`` is ``(question,
-    answer, calls, steps, latency_ms, usage, metadata)`` (None for a trace with no GenAI
-    span). None when the trace needs the Python assembler or a span is not a ``RawSpan``."""
+) -> tuple[str, str, list[tuple[str, str, str | None]], Any] | None:
+    """One trace's spans as ``(trace_id, name, problems, case)``: ``case`` is a ``TestCase``
+    (None for a trace that cannot be evaluated). None when the trace needs the Python
+    assembler, a span is not a ``RawSpan``, or :func:`trace_setup` was not called."""
+
+def trace_setup(
+    known: list[str],
+    prefixes: list[str],
+    blanks: tuple[Any, Any, Any, Any],
+    encode: Callable[[Any], bytes],
+    text_of: Callable[[Any], str],
+) -> None:
+    """Hand the fast path the reader's known attribute keys and key prefixes, the blank
+    ``(TestCase, ToolCall, ReasoningStep, TokenUsage)`` its values are copied from, and the
+    function giving a value as text with the JSON encoder it uses. A later call replaces
+    them."""

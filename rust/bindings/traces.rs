@@ -285,19 +285,33 @@ impl Setup {
 }
 
 /// Set field `name` of a msgspec struct (frozen or not), as `msgspec.structs.force_setattr`
-/// does, for a value of the field's type.
+/// does, for a value of the field's type: msgspec leaves a struct of plain values untracked
+/// by the garbage collector, so the struct is tracked once it holds a value the collector
+/// follows (else a reference cycle through it would never be collected).
 fn set<'py>(
     obj: &Bound<'py, PyAny>,
     name: &Bound<'py, PyString>,
     v: &Bound<'py, PyAny>,
 ) -> PyResult<()> {
+    use pyo3::ffi;
     // SAFETY: three live objects; the generic setter stores `v` in the struct's slot for
     // `name` (a member descriptor of its type), the way msgspec's force_setattr does, past
     // the frozen struct's own `__setattr__`.
-    let done =
-        unsafe { pyo3::ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), v.as_ptr()) };
+    let done = unsafe { ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), v.as_ptr()) };
     if done < 0 {
         return Err(PyErr::fetch(obj.py()));
+    }
+    let (o, x) = (obj.as_ptr(), v.as_ptr());
+    // SAFETY: live objects; the struct's type is a collected type (checked) before it is
+    // tracked, and only when it is not tracked yet. The rule is msgspec's: a value of a
+    // collected type counts, except a tuple the collector has untracked.
+    unsafe {
+        let followed = ffi::PyType_IS_GC(ffi::Py_TYPE(x)) != 0
+            && (ffi::PyTuple_CheckExact(x) == 0 || ffi::PyObject_GC_IsTracked(x) != 0);
+        if followed && ffi::PyType_IS_GC(ffi::Py_TYPE(o)) != 0 && ffi::PyObject_GC_IsTracked(o) == 0
+        {
+            ffi::PyObject_GC_Track(o.cast());
+        }
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ checks."""
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -58,8 +59,19 @@ def _strict_json(text: str) -> bool:
     return True
 
 
+def _tracked(case: TestCase) -> list[bool]:
+    """Whether the garbage collector tracks the case and each of its parts, in order."""
+    parts: list[Any] = [case, case.token_usage, *case.tool_calls]
+    for step in case.reasoning_trace:
+        parts += [step, step.tool_call]
+    return [gc.is_tracked(p) for p in parts if p is not None]
+
+
 def _same(built: Any, public: Any) -> None:
     assert built == public
+    # A part holding a list, dict or struct must be tracked, as the constructors leave it:
+    # else a reference cycle through it is never collected.
+    assert _tracked(built) == _tracked(public)
     assert msgspec.json.encode(built) == msgspec.json.encode(public)
     assert msgspec.json.decode(msgspec.json.encode(built), type=type(public)) == public
 

@@ -4,7 +4,9 @@ text, and a row whose test case is of the common shape, validated by the decoder
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from itertools import chain, repeat
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -23,24 +25,13 @@ if TYPE_CHECKING:
     _Type = str
 else:  # the assertion types carried, checked by the decoder
     _Type = Literal[tuple(sorted(_CARRIED))]
-# an assertion's value: any JSON value but a text holding "{" (a template, rendered by the
-# general test reader)
-_Value = (
-    Annotated[str, msgspec.Meta(pattern=r"^[^{]*\Z")]
-    | int
-    | float
-    | bool
-    | None
-    | list[Any]
-    | dict[str, Any]
-)
 
 
 class _Assert(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """One assertion of the common shape (its keys in the order the importer keeps)."""
 
     type: _Type
-    value: _Value | msgspec.UnsetType = msgspec.UNSET
+    value: Any = msgspec.UNSET  # a text holding "{" (a template) is refused by _templated
     weight: Any = msgspec.UNSET
     threshold: Any = msgspec.UNSET
 
@@ -117,3 +108,38 @@ class _CaseDocument(_Document, forbid_unknown_fields=True, gc=False, rename="cam
     """A results file whose test cases are all of the common shape."""
 
     results: _CaseBody
+
+
+_ASSERTS, _TYPE, _VALUE = attrgetter("assert_"), attrgetter("type"), attrgetter("value")
+
+
+class _CaseColumns:
+    """What the import reads from the decoded test cases (:class:`_Case`), a column at a
+    time: ``templated``, whether an assertion's value is a text holding "{" (a template,
+    rendered by the general test reader: such a file is not read from typed cases);
+    ``types``, the types of every assertion; :meth:`expected`, each case's expected output."""
+
+    def __init__(self, cases: list[_Case]) -> None:
+        self.asserts = list(map(_ASSERTS, cases))
+        self.flat = list(chain.from_iterable(self.asserts))
+        self.values = list(map(_VALUE, self.flat))
+        texts = [value for value in self.values if type(value) is str]
+        self.templated = any(map(str.__contains__, texts, repeat("{")))
+        self.kinds = list(map(_TYPE, self.flat))
+        self.types = set(self.kinds)
+
+    def expected(self) -> list[str]:
+        """Each case's expected output as :func:`evalmark.interop._promptfoo._expected_output`
+        reads it from the case's plain form: its first ``equals`` value, else empty."""
+        one_each = set(map(len, self.asserts)) == {1}
+        if one_each and self.types == {"equals"} and set(map(type, self.values)) == {str}:
+            return self.values  # one equals of a text each
+        return list(map(_one_expected, self.asserts))
+
+
+def _one_expected(asserts: list[_Assert]) -> str:
+    for entry in asserts:
+        if entry.type == "equals" and entry.value is not msgspec.UNSET:
+            value = entry.value
+            return value if isinstance(value, str) else str(value)
+    return ""

@@ -21,6 +21,7 @@ _ID, _EPOCH, _INPUT = attrgetter("id"), attrgetter("epoch"), attrgetter("input")
 _TARGET, _ATTACHMENTS = attrgetter("target"), attrgetter("attachments")
 # what an empty field's text is, as a log writes it
 _EMPTY_TEXTS = (b"null", b"[]", b"{}", b'""')
+_EMPTY_RAW = tuple(map(msgspec.Raw, _EMPTY_TEXTS))
 
 
 class Columns:
@@ -37,6 +38,9 @@ class Columns:
 
 def _empty(column: list[Any]) -> bool:
     """Whether every value of an optional field's column is unset or one empty text."""
+    first = column[0] if column else None
+    if column.count(first) == len(column):  # the first's everywhere (None: unset)
+        return first is None or (type(first) is msgspec.Raw and first in _EMPTY_RAW)
     kinds = set(map(type, column))
     if kinds != {msgspec.Raw}:
         return kinds <= {type(None)}

@@ -39,10 +39,12 @@ from evalmark.interop._promptfoo import (
 )
 from evalmark.interop._promptfoo_reader import Reader
 from evalmark.interop._promptfoo_rows import (
+    _answers,
     _Case,
     _CaseColumns,
     _CaseDocument,
     _CaseRow,
+    _decoded,
     _Document,
     _Row,
 )
@@ -62,6 +64,7 @@ _TEST_IDX, _PROMPT_IDX = attrgetter("test_idx"), attrgetter("prompt_idx")
 _PROMPT_RAW, _OUTPUT = attrgetter("prompt.raw"), methodcaller("get", "output", "")
 
 _DOCUMENT = msgspec.json.Decoder(_Document)
+
 _CASE_DOCUMENT = msgspec.json.Decoder(_CaseDocument)
 
 
@@ -92,7 +95,7 @@ def _typed_plain(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
     typed = _typed_cases(data)
     if typed is None:
         return None
-    _plain_tests(typed[1])
+    _plain_rows(typed[1])
     return typed[:2]
 
 
@@ -171,8 +174,8 @@ def _from_rows(
     taken: dict[str, str] = {}
     columns = _columns(rows, taken)
     if columns is None:
-        if rows and type(rows[0]) is _CaseRow:  # the cases as the row-by-row reader reads them
-            _plain_tests(rows)
+        if rows and type(rows[0]) is _CaseRow:  # the rows as the row-by-row reader reads them
+            _plain_rows(rows)
         columns = _each_row(reader, rows, taken)
     questions, tests, outputs, names, builds = columns
     cases: list[Any] = list(tests.values())  # in the order of questions (and of the rows)
@@ -210,11 +213,17 @@ def _columns(rows: list[_Row], taken: dict[str, str]) -> _Read | None:
     if providers.count(providers[0]) != len(rows):
         return None
     responses = list(map(_RESPONSE, rows))
-    if set(map(type, responses)) != {dict}:
-        return None
-    answers = list(map(_OUTPUT, responses))
-    if set(map(type, answers)) != {str}:
-        return None
+    if type(rows[0]) is _CaseRow:  # the responses' JSON texts
+        texts = _answers(responses)
+        if texts is None:
+            return None
+        answers = texts
+    else:
+        if set(map(type, responses)) != {dict}:
+            return None
+        answers = list(map(_OUTPUT, responses))
+        if set(map(type, answers)) != {str}:
+            return None
     numbers = zip(map(_TEST_IDX, rows), map(_PROMPT_IDX, rows), strict=True)
     names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
     questions = dict(zip(names, map(_PROMPT_RAW, rows), strict=True))
@@ -230,7 +239,7 @@ def _columns(rows: list[_Row], taken: dict[str, str]) -> _Read | None:
         if None in found:
             return None
         tests = cast("list[dict[str, Any]]", found)
-    build = _build_name(providers[0], taken)
+    build = _build_name(_decoded(providers[0]), taken)
     outputs = {build: dict(zip(names, answers, strict=True))}
     return questions, dict(zip(names, tests, strict=True)), outputs, names, [build] * len(names)
 
@@ -311,11 +320,13 @@ def _plain_test(test: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def _plain_tests(rows: list[_Row]) -> None:
+def _plain_rows(rows: list[_Row]) -> None:
     """Put :func:`_plain_test` of each row's decoded test case (a :class:`_Case`, which the
-    decoder checked) in its place."""
+    decoder checked) in its place, and its provider and response decoded in theirs."""
     for row, test in zip(rows, _plain_cases(list(map(_TEST_CASE, rows))), strict=True):
         row.test_case = test
+        row.provider = _decoded(row.provider)
+        row.response = _decoded(row.response)
 
 
 def _plain_cases(cases: list[Any]) -> list[dict[str, Any]]:
@@ -329,7 +340,7 @@ def _verdicts(
     """Each row with its response, by sample name and build (read when samples are built)."""
     verdicts: dict[str, dict[str, tuple[_Row, Mapping[str, Any]]]] = {}
     for name, build, row in zip(names, builds, rows, strict=True):
-        verdicts.setdefault(name, {})[build] = (row, as_mapping(row.response))
+        verdicts.setdefault(name, {})[build] = (row, as_mapping(_decoded(row.response)))
     return verdicts
 
 

@@ -73,9 +73,39 @@ class _Row(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel")
 
 
 class _CaseRow(_Row, forbid_unknown_fields=True, gc=False, rename="camel"):
-    """A row whose test case is of the common shape (tried first: no check per row)."""
+    """A row whose test case is of the common shape (tried first: no check per row); its
+    provider and response stay JSON text until read (one provider's text repeats)."""
 
     test_case: _Case | None = None
+    provider: msgspec.Raw = None  # type: ignore[assignment]
+    response: msgspec.Raw = None  # type: ignore[assignment]
+
+
+class _Response(msgspec.Struct, gc=False):
+    """What a response's answer is read from (the rest is skipped: read with the samples)."""
+
+    output: Any = ""
+
+
+_ANY = msgspec.json.Decoder()
+_RESPONSE_OUTPUT = msgspec.json.Decoder(_Response)
+_OUTPUT_FIELD = attrgetter("output")
+
+
+def _decoded(value: Any) -> Any:
+    """``value`` decoded when it is still JSON text."""
+    return _ANY.decode(value) if type(value) is msgspec.Raw else value
+
+
+def _answers(responses: list[Any]) -> list[str] | None:
+    """The output of each response (JSON text of an object) when every one is a text; None
+    when one is not (or a response is not an object)."""
+    try:
+        found = list(map(_RESPONSE_OUTPUT.decode, responses))
+    except (TypeError, msgspec.ValidationError):  # not all texts; not all objects
+        return None
+    answers = list(map(_OUTPUT_FIELD, found))
+    return answers if set(map(type, answers)) == {str} else None
 
 
 class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):

@@ -28,7 +28,6 @@ from typing import Any, NoReturn
 import msgspec
 
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._inspect_shapes import Output, Score, plain
 from evalmark.interop._model import as_mapping
 from evalmark.interop._zip import read_member_from
 
@@ -79,8 +78,6 @@ _HEADER = (
 _UNKNOWN = re.compile(r"^Object contains unknown field `(.*?)`(?: - at `\$(.*)`)?$", re.DOTALL)
 _ANY = msgspec.json.Decoder()
 _SAMPLE_AT = re.compile(r"^\.samples\[\d+\]$")
-# a validation error inside a sample's output or scores (the path the decoder names)
-_IN_SHAPES = re.compile(r"^(?:\.samples\[\d+\])?\.(?:output|scores)(?:[.\[`]|$)")
 _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 # typed decodings that declare the fields of the sample refused, before every sample's are read
 _RETRIES = 2
@@ -111,14 +108,9 @@ class Rows:
         return tuple(n for n, _ in fields), attrgetter(*(a for _, a in fields))
 
 
-def _row_type(extra: tuple[str, ...], typed: bool = True) -> type[Any]:
-    """The typed sample declaring the known fields and ``extra`` (each as ``x_N``); with
-    ``typed``, its output and scores of inspect's shape (:mod:`._inspect_shapes`)."""
-    shapes: dict[str, Any] = {"scores": dict[str, Score] | None, "output": Output | None}
-    kinds = shapes if typed else {}
-    fields: list[tuple[str, Any, Any]] = [
-        (name, kinds.get(name, msgspec.Raw), None) for name in PER_EPOCH
-    ]
+def _row_type(extra: tuple[str, ...]) -> type[Any]:
+    """The typed sample declaring the known fields and ``extra`` (each as ``x_N``)."""
+    fields: list[tuple[str, Any, Any]] = [(name, msgspec.Raw, None) for name in PER_EPOCH]
     fields += [("id", Any, msgspec.UNSET), ("epoch", Any, None), ("input", Any, None)]
     fields += [("target", Any, ""), ("choices", Any, None), ("metadata", Any, None)]
     fields += [("attachments", Any, None)]  # the _READ fields, then the optional ones
@@ -144,15 +136,12 @@ def read_log(path: Path) -> tuple[str, Mapping[str, Any], Rows]:
     """The log's kind (``json`` or ``eval``), its header and its typed samples."""
     extra: tuple[str, ...] = ()
     retries = 0
-    typed = True
     while True:
-        rows = Rows(_row_type(extra, typed), extra)
+        rows = Rows(_row_type(extra), extra)
         try:
             if zipfile.is_zipfile(path):
                 return "eval", _read_zip(path, rows), rows
             return "json", _read_json(path, rows), rows
-        except _Untyped:  # an output or scores of another shape: both read as JSON text
-            typed = False
         except _Unknown as unknown:
             if unknown.field in extra:  # a name the decoder reports but does not match
                 raise _error(
@@ -163,10 +152,6 @@ def read_log(path: Path) -> tuple[str, Mapping[str, Any], Rows]:
             declared = {*PER_EPOCH, *_READ, *REFUSED, *extra}
             names = dict.fromkeys((unknown.field, *found))
             extra += tuple(name for name in names if name not in declared)
-
-
-class _Untyped(Exception):
-    """A sample's output or scores are not of inspect's shape: decode them as JSON text."""
 
 
 class _Unknown(Exception):
@@ -284,9 +269,8 @@ def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
 
 
 def decode(value: Any) -> Any:
-    """``value`` decoded when it is still JSON text (``msgspec.Raw``) or a typed output or
-    scores (as the JSON text decodes)."""
-    return _ANY.decode(value) if type(value) is msgspec.Raw else plain(value)
+    """``value`` decoded when it is still JSON text (``msgspec.Raw``)."""
+    return _ANY.decode(value) if type(value) is msgspec.Raw else value
 
 
 def _check_json(data: bytes) -> None:
@@ -312,8 +296,6 @@ def _decode_error(data: bytes, exc: msgspec.DecodeError, where: str) -> ImportFo
 def _refused(message: str, prefix: str, where: str) -> NoReturn:
     """Raise what a validation error of the typed decoding means (``prefix``: the path of
     the samples list in the document, empty for one sample)."""
-    if _IN_SHAPES.match(message.rpartition(" - at `$")[2]):
-        raise _Untyped
     unknown = _UNKNOWN.match(message)
     if unknown is not None:
         at = unknown.group(2) or ""

@@ -14,7 +14,6 @@ import msgspec
 
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._inspect_log import decode
-from evalmark.interop._inspect_shapes import Output, Score, typed_value
 from evalmark.interop._model import as_mapping
 from evalmark.strategies._inspect import inspect_match_column
 
@@ -66,9 +65,7 @@ def _completion(output: Mapping[str, Any], where: str) -> str:
 
 
 def _answer(output: Any, where: str) -> str:
-    """The answer text of a sample's ``output`` (JSON text, typed or decoded)."""
-    if type(output) is Output:
-        return _found_answer(output, where)
+    """The answer text of a sample's ``output`` (JSON text or decoded)."""
     if type(output) is msgspec.Raw:
         try:
             found = _OUTPUT.decode(output)
@@ -78,11 +75,10 @@ def _answer(output: Any, where: str) -> str:
     return _completion(output if type(output) is dict else {}, where)
 
 
-def _found_answer(found: _Output | Output, where: str) -> str:
+def _found_answer(found: _Output, where: str) -> str:
     if type(found.completion) is str:
         return found.completion
-    choices = None if found.choices is msgspec.UNSET else decode(found.choices)  # type: ignore[comparison-overlap]
-    return _completion({"completion": found.completion, "choices": choices}, where)
+    return _completion({"completion": found.completion, "choices": decode(found.choices)}, where)
 
 
 def answers(
@@ -91,8 +87,6 @@ def answers(
     """The answer text of each sample's ``output`` (JSON text or decoded), in order, up to
     the first sample that has none, and the error naming that one (None when all have one)."""
     found = _column(outputs, _OUTPUT)
-    if found is None and set(map(type, outputs)) == {Output}:  # decoded with the samples
-        found = list(outputs)
     if found is not None:
         completions = [output.completion for output in found]
         if set(map(type, completions)) <= {str}:  # every answer is its completion text
@@ -120,8 +114,6 @@ def _scores(scores: Any) -> Mapping[str, Any]:
 def recorded_scores(column: Sequence[Any]) -> list[Mapping[str, Any]]:
     """The recorded scores of each sample by scorer, in order."""
     found = _column(column, _SCORES)
-    if found is None and set(map(type, column)) <= {dict, type(None)}:
-        found = list(column)  # decoded with the samples (typed scores)
     if found is not None:
         return [scores or {} for scores in found]
     return [_scores(scores) for scores in column]
@@ -139,8 +131,6 @@ def _column(column: Sequence[Any], decoder: msgspec.json.Decoder[Any]) -> list[A
 def _value(score: Any) -> Any:
     if type(score) is _Score:
         return score.value
-    if type(score) is Score:
-        return typed_value(score)
     return score.get("value") if type(score) is dict else None
 
 
@@ -157,15 +147,12 @@ def check_parity(
     first: tuple[int, int, Any, bool] | None = None
     for order, (scorer, kind, location, ignore_case) in enumerate(checks):
         recorded = list(map(methodcaller("get", scorer), scores))
-        kinds = set(map(type, recorded))
-        if None not in recorded and (kinds == {_Score} or kinds == {Score}):
+        if None not in recorded and set(map(type, recorded)) == {_Score}:
             count = len(scores)  # every sample read: the columns as they are
             rows: Sequence[int] = range(count)
             answers = texts if len(texts) == count else texts[:count]
             goals = targets if len(targets) == count else targets[:count]
             values = list(map(_SCORE_VALUE, recorded))
-            if msgspec.UNSET in values:  # a typed score without a value: None, as a plain one's
-                values = list(map(_value, recorded))
             if [] in goals:
                 goals = [found or [""] for found in goals]
         else:

@@ -70,7 +70,8 @@ def fast_columns(rows: Rows, task: str, model: str) -> tuple[Columns, int] | Non
     if epochs is None:
         return None
     for attribute in (*REFUSED, *(name for _, name in rows.extra)):
-        if not _empty(list(map(attrgetter(attribute), typed))):
+        value = attrgetter(attribute)  # unset: None; set: JSON text, never empty (true)
+        if any(map(value, typed)) and not _empty(list(map(value, typed))):
             return None
     if any(map(_ATTACHMENTS, typed)):
         return None

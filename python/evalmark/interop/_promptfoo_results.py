@@ -117,11 +117,8 @@ def _typed_cases(
     cases = list(map(_TEST_CASE, rows))
     if None in cases:
         return None
-    found = _CaseColumns(cases)
-    if found.templated:
-        return None
     kept = _kept(document)
-    return None if kept is None else (*kept, found)
+    return None if kept is None else (*kept, _CaseColumns(cases))
 
 
 def _utf8(data: bytes) -> bool:

@@ -4,9 +4,9 @@ text, and a row whose test case is of the common shape, validated by the decoder
 
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
@@ -25,13 +25,25 @@ if TYPE_CHECKING:
     _Type = str
 else:  # the assertion types carried, checked by the decoder
     _Type = Literal[tuple(sorted(_CARRIED))]
+# an assertion's value: any JSON value but a text holding "{" (a template, rendered by the
+# general test reader): refused by the decoder where it is met, so a file with templates goes
+# to the general reader without decoding the rest first
+_Value = (
+    Annotated[str, msgspec.Meta(pattern=r"^[^{]*\Z")]
+    | int
+    | float
+    | bool
+    | None
+    | list[Any]
+    | dict[str, Any]
+)
 
 
 class _Assert(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """One assertion of the common shape (its keys in the order the importer keeps)."""
 
     type: _Type
-    value: Any = msgspec.UNSET  # a text holding "{" (a template) is refused by _templated
+    value: _Value | msgspec.UnsetType = msgspec.UNSET
     weight: Any = msgspec.UNSET
     threshold: Any = msgspec.UNSET
 
@@ -145,25 +157,21 @@ _ASSERTS, _TYPE, _VALUE = attrgetter("assert_"), attrgetter("type"), attrgetter(
 
 class _CaseColumns:
     """What the import reads from the decoded test cases (:class:`_Case`), a column at a
-    time: ``templated``, whether an assertion's value is a text holding "{" (a template,
-    rendered by the general test reader: such a file is not read from typed cases);
-    ``types``, the types of every assertion; :meth:`expected`, each case's expected output."""
+    time: ``types``, the types of every assertion; :meth:`expected`, each case's expected
+    output."""
 
     def __init__(self, cases: list[_Case]) -> None:
         self.asserts = list(map(_ASSERTS, cases))
         self.flat = list(chain.from_iterable(self.asserts))
-        self.values = list(map(_VALUE, self.flat))
-        texts = [value for value in self.values if type(value) is str]
-        self.templated = any(map(str.__contains__, texts, repeat("{")))
-        self.kinds = list(map(_TYPE, self.flat))
-        self.types = set(self.kinds)
+        self.types = set(map(_TYPE, self.flat))
 
     def expected(self) -> list[str]:
         """Each case's expected output as :func:`evalmark.interop._promptfoo._expected_output`
         reads it from the case's plain form: its first ``equals`` value, else empty."""
-        one_each = set(map(len, self.asserts)) == {1}
-        if one_each and self.types == {"equals"} and set(map(type, self.values)) == {str}:
-            return self.values  # one equals of a text each
+        if self.types == {"equals"} and len(self.flat) == len(self.asserts):
+            values = list(map(_VALUE, self.flat))
+            if set(map(len, self.asserts)) == {1} and set(map(type, values)) == {str}:
+                return values  # one equals of a text each
         return list(map(_one_expected, self.asserts))
 
 

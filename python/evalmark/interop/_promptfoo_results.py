@@ -103,7 +103,7 @@ def _typed_cases(
     data: bytes,
 ) -> tuple[dict[str, Any], list[_Row], _CaseColumns] | None:
     """:func:`_typed_plain` with each row's test case left as the decoder made it (a
-    :class:`_Case`, read as :func:`_plain_test`'s by :func:`_plain_tests`), and what the
+    :class:`_Case`, read as :func:`_plain_test`'s by :func:`_plain_rows`), and what the
     import reads from the cases."""
     if not _utf8(data):
         return None

@@ -64,7 +64,6 @@ _TEST_IDX, _PROMPT_IDX = attrgetter("test_idx"), attrgetter("prompt_idx")
 _PROMPT_RAW, _OUTPUT = attrgetter("prompt.raw"), methodcaller("get", "output", "")
 
 _DOCUMENT = msgspec.json.Decoder(_Document)
-
 _CASE_DOCUMENT = msgspec.json.Decoder(_CaseDocument)
 
 

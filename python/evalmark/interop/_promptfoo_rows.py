@@ -176,6 +176,7 @@ class _CaseColumns:
 
 
 def _one_expected(asserts: list[_Assert]) -> str:
+    """One case's expected output, from its assertions."""
     for entry in asserts:
         if entry.type == "equals" and entry.value is not msgspec.UNSET:
             value = entry.value

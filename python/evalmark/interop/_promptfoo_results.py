@@ -39,8 +39,7 @@ from evalmark.interop._promptfoo import (
 )
 from evalmark.interop._promptfoo_reader import Reader
 from evalmark.interop._promptfoo_rows import (
-    _answers,
-    _Case,
+    _case_columns,
     _CaseColumns,
     _CaseDocument,
     _CaseRow,
@@ -102,8 +101,8 @@ def _typed_cases(
     data: bytes,
 ) -> tuple[dict[str, Any], list[_Row], _CaseColumns] | None:
     """:func:`_typed_plain` with each row's test case left as the decoder made it (a
-    :class:`_Case`, read as :func:`_plain_test`'s by :func:`_plain_rows`), and what the
-    import reads from the cases."""
+    :class:`~evalmark.interop._promptfoo_rows._Case`, read as :func:`_plain_test`'s by
+    :func:`_plain_rows`), and what the import reads from the cases."""
     if not _utf8(data):
         return None
     try:  # the keys promptfoo writes and test cases of the common shape: one pass
@@ -168,29 +167,32 @@ def _from_rows(
     """What :func:`evalmark.interop._promptfoo._from_results` reads, from typed rows (and
     ``found``, what the import reads from their decoded test cases, when they are)."""
     taken: dict[str, str] = {}
-    columns = _columns(rows, taken)
-    if columns is None:
-        if rows and type(rows[0]) is _CaseRow:  # the rows as the row-by-row reader reads them
-            _plain_rows(rows)
-        columns = _each_row(reader, rows, taken)
+    if found is not None:  # rows of the common shape: read by column, or else made plain
+        read = _case_columns(cast("list[_CaseRow]", rows), taken)
+        if read is not None:
+            names, builds = read.names, [read.build] * len(read.names)
+            samples = Deferred(
+                lambda: _samples(
+                    read.questions(),
+                    read.tests(cast("list[_CaseRow]", rows)),
+                    _verdicts(names, builds, rows),
+                    _verdict,
+                ),
+                names,
+                found.expected(),
+            )
+            return _imported(
+                reader, "results-3", samples, found.types, read.outputs, kept, digest=digest
+            )
+        _plain_rows(rows)
+    columns = _columns(rows, taken) or _each_row(reader, rows, taken)
     questions, tests, outputs, names, builds = columns
-    cases: list[Any] = list(tests.values())  # in the order of questions (and of the rows)
-    if found is not None and cases and type(cases[0]) is _Case:  # made plain with the samples
-        expected, types = found.expected(), found.types
-
-        def plain() -> dict[str, dict[str, Any]]:
-            return dict(zip(tests, _plain_cases(cases), strict=True))
-    else:
-        expected, types = list(map(_expected_output, cases)), _types(t["assert"] for t in cases)
-
-        def plain() -> dict[str, dict[str, Any]]:
-            return tests
-
     samples = Deferred(
-        lambda: _samples(questions, plain(), _verdicts(names, builds, rows), _verdict),
+        lambda: _samples(questions, tests, _verdicts(names, builds, rows), _verdict),
         list(questions),
-        expected,
+        [_expected_output(tests[n]) for n in questions],
     )
+    types = _types(t["assert"] for t in tests.values())
     return _imported(reader, "results-3", samples, types, outputs, kept, digest=digest)
 
 
@@ -209,33 +211,24 @@ def _columns(rows: list[_Row], taken: dict[str, str]) -> _Read | None:
     if providers.count(providers[0]) != len(rows):
         return None
     responses = list(map(_RESPONSE, rows))
-    if type(rows[0]) is _CaseRow:  # the responses' JSON texts
-        texts = _answers(responses)
-        if texts is None:
-            return None
-        answers = texts
-    else:
-        if set(map(type, responses)) != {dict}:
-            return None
-        answers = list(map(_OUTPUT, responses))
-        if set(map(type, answers)) != {str}:
-            return None
+    if set(map(type, responses)) != {dict}:
+        return None
+    answers = list(map(_OUTPUT, responses))
+    if set(map(type, answers)) != {str}:
+        return None
     numbers = zip(map(_TEST_IDX, rows), map(_PROMPT_IDX, rows), strict=True)
     names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
     questions = dict(zip(names, map(_PROMPT_RAW, rows), strict=True))
     if len(questions) != len(names):  # a sample in two rows
         return None
     cases = list(map(_TEST_CASE, rows))
-    if type(rows[0]) is _CaseRow:  # read by the decoder (made plain with the samples)
-        tests = cases
-    else:
-        if set(map(type, cases)) != {dict}:
-            return None
-        found = list(map(_plain_test, cases))
-        if None in found:
-            return None
-        tests = cast("list[dict[str, Any]]", found)
-    build = _build_name(_decoded(providers[0]), taken)
+    if set(map(type, cases)) != {dict}:
+        return None
+    found = list(map(_plain_test, cases))
+    if None in found:
+        return None
+    tests = cast("list[dict[str, Any]]", found)
+    build = _build_name(providers[0], taken)
     outputs = {build: dict(zip(names, answers, strict=True))}
     return questions, dict(zip(names, tests, strict=True)), outputs, names, [build] * len(names)
 
@@ -317,8 +310,9 @@ def _plain_test(test: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _plain_rows(rows: list[_Row]) -> None:
-    """Put :func:`_plain_test` of each row's decoded test case (a :class:`_Case`, which the
-    decoder checked) in its place, and its provider and response decoded in theirs."""
+    """Put :func:`_plain_test` of each row's decoded test case (a
+    :class:`~evalmark.interop._promptfoo_rows._Case`, which the decoder checked) in its
+    place, and its provider and response decoded in theirs."""
     for row, test in zip(rows, _plain_cases(list(map(_TEST_CASE, rows))), strict=True):
         row.test_case = test
         row.provider = _decoded(row.provider)
@@ -326,7 +320,8 @@ def _plain_rows(rows: list[_Row]) -> None:
 
 
 def _plain_cases(cases: list[Any]) -> list[dict[str, Any]]:
-    """Decoded test cases (:class:`_Case`) as :func:`_plain_test` makes them."""
+    """Decoded test cases (:class:`~evalmark.interop._promptfoo_rows._Case`) as :func:`_plain_test`
+    makes them."""
     return cast("list[dict[str, Any]]", msgspec.to_builtins(cases))
 
 

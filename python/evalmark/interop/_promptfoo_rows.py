@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
-from evalmark.interop._promptfoo import _CARRIED
+from evalmark.interop._promptfoo import _CARRIED, _build_name
 
 __all__: list[str] = []  # read through evalmark.interop._promptfoo_results
 
@@ -153,6 +153,7 @@ class _CaseDocument(_Document, forbid_unknown_fields=True, gc=False, rename="cam
 
 
 _ASSERTS, _TYPE, _VALUE = attrgetter("assert_"), attrgetter("type"), attrgetter("value")
+_TEST_CASE = attrgetter("test_case")
 
 
 class _CaseColumns:
@@ -182,3 +183,54 @@ def _one_expected(asserts: list[_Assert]) -> str:
             value = entry.value
             return value if isinstance(value, str) else str(value)
     return ""
+
+
+_PROVIDER, _RESPONSE = attrgetter("provider"), attrgetter("response")
+_TEST_IDX, _PROMPT_IDX = attrgetter("test_idx"), attrgetter("prompt_idx")
+_PROMPT_RAW = attrgetter("prompt.raw")
+
+
+class _CaseRead:
+    """Rows of the common shape read column by column (as
+    :func:`evalmark.interop._promptfoo_results._columns` reads any typed rows): each row's
+    sample ``names`` and rendered ``prompts``, in order, the ``build`` answering them and its
+    ``outputs`` (build -> name -> answer). The questions and tests by name are made with the
+    samples (:meth:`questions`, :meth:`tests`)."""
+
+    def __init__(
+        self, names: list[str], prompts: list[str], outputs: dict[str, dict[str, str]]
+    ) -> None:
+        self.names = names
+        self.prompts = prompts
+        self.outputs = outputs
+        (self.build,) = outputs
+
+    def questions(self) -> dict[str, str]:
+        """The rendered prompt of each sample, by name."""
+        return dict(zip(self.names, self.prompts, strict=True))
+
+    def tests(self, rows: list[_CaseRow]) -> dict[str, dict[str, Any]]:
+        """Each sample's test case as
+        :func:`evalmark.interop._promptfoo_results._plain_test` makes it, by name."""
+        cases = msgspec.to_builtins(list(map(_TEST_CASE, rows)))
+        return dict(zip(self.names, cases, strict=True))
+
+
+def _case_columns(rows: list[_CaseRow], taken: dict[str, str]) -> _CaseRead | None:
+    """The rows read column by column when one provider answers each sample once with a text
+    (no row can be refused); None for any other rows."""
+    if not rows:
+        return None
+    providers = list(map(_PROVIDER, rows))
+    if providers.count(providers[0]) != len(rows):
+        return None
+    answers = _answers(list(map(_RESPONSE, rows)))
+    if answers is None:
+        return None
+    numbers = zip(map(_TEST_IDX, rows), map(_PROMPT_IDX, rows), strict=True)
+    names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
+    if len(set(names)) != len(names):  # a sample in two rows
+        return None
+    build = _build_name(_decoded(providers[0]), taken)
+    outputs = {build: dict(zip(names, answers, strict=True))}
+    return _CaseRead(names, list(map(_PROMPT_RAW, rows)), outputs)

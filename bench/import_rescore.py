@@ -34,9 +34,9 @@ too. The inspect ``.json`` log (133 MB): reading the file 0.06, the UTF-8 check 
 decoding 0.21, SHA-256 of the source 0.09 (a thread), the column checks 0.15, the tool-call
 search 0.05, the answers and recorded scores 0.11, re-scoring ``match`` 0.12 (trimming and
 case-folding both columns is most of it). promptfoo's results (81 MB): the typed decoding
-with the test cases 0.23, the test cases' columns 0.05, the sample columns (names, prompts,
-answers, one dict each) 0.17-0.24, SHA-256 0.06. The ``.eval`` zip: the stdlib's reading of
-its 100,000-member directory 0.43 and inflating the members 1.0 come before any decoding.
+with the test cases 0.27, the test cases' columns 0.02, the sample columns (names, answers,
+prompts) 0.13, SHA-256 0.06. The ``.eval`` zip: the stdlib's reading of its 100,000-member
+directory 0.43 and inflating the members 1.0 come before any decoding.
 """
 
 from __future__ import annotations

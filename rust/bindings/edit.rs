@@ -133,20 +133,21 @@ fn levenshtein_distance_batch<'py>(
         (expected, actual),
         (workers, max_chars),
         (kind, score_cutoff.map(|c| c / w.insert)),
-        |d, _, _| cut(d * w.insert, score_cutoff),
+        |d, _| cut(d * w.insert, score_cutoff),
     )
 }
 
 /// Each pair's unit Levenshtein (or Indel, by `kind`) distance d through the lanes
 /// (`levenshtein_lanes.rs`, eight pairs at a time; a pair too long for a lane on its own),
-/// turned into the pair's value by `value(d, expected, actual)`. Under `cap`, d is exact up to
-/// the cap and over it otherwise.
+/// turned into the pair's value by `value(d, (len expected, len actual))` (lengths in code
+/// points, counted while the lanes load). Under `cap`, d is exact up to the cap and over it
+/// otherwise.
 fn lane_batch<'py, T>(
     py: Python<'py>,
     (expected, actual): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
     (workers, max_chars): (Workers, MaxChars),
     (kind, cap): (Kind, Option<usize>),
-    value: impl Fn(usize, &[u8], &[u8]) -> T + Sync + Send,
+    value: impl Fn(usize, (usize, usize)) -> T + Sync + Send,
 ) -> PyResult<Bound<'py, PyArray1<T>>>
 where
     T: numpy::Element + Clone + Default + Send,
@@ -176,10 +177,13 @@ where
                 // Under a cap, a pair whose lengths differ by more is over it without the
                 // recurrence (that difference is its value); the others share the lanes.
                 let (mut d, mut rows, mut live) = ([0; LANES], [0; LANES], 0);
-                for (k, d) in d.iter_mut().enumerate().take(cells.len().min(n - first)) {
+                let mut lens = [(0, 0); LANES];
+                let group = cells.len().min(n - first);
+                for (k, (d, len)) in d.iter_mut().zip(&mut lens).enumerate().take(group) {
                     if let Some(cap) = cap {
                         let (x, y) = (e.row(first + k), a.row(first + k));
-                        let gap = edit_weighted::length(x).abs_diff(edit_weighted::length(y));
+                        *len = (edit_weighted::length(x), edit_weighted::length(y));
+                        let gap = len.0.abs_diff(len.1);
                         if gap > cap {
                             *d = gap;
                             continue;
@@ -196,16 +200,23 @@ where
                     }
                     _ => levenshtein::distance(x, y, s.unit(), stop),
                 };
-                let mut got = [0; LANES];
-                levenshtein_lanes::distances(kind, live, pair, &mut got, s, stop, alone)
-                    .map_err(|(i, halt)| EvalError::from(halt).at_row(first + rows[i]))?;
-                for (&k, &got) in rows.iter().zip(&got).take(live) {
-                    d[k] = got;
+                let (mut got, mut got_lens) = ([0; LANES], [(0, 0); LANES]);
+                levenshtein_lanes::distances(
+                    kind,
+                    live,
+                    pair,
+                    &mut got,
+                    &mut got_lens,
+                    s,
+                    stop,
+                    alone,
+                )
+                .map_err(|(i, halt)| EvalError::from(halt).at_row(first + rows[i]))?;
+                for (i, &k) in rows.iter().enumerate().take(live) {
+                    (d[k], lens[k]) = (got[i], got_lens[i]);
                 }
-                for (k, (cell, &d)) in cells.iter_mut().zip(&d).enumerate() {
-                    if first + k < n {
-                        *cell = value(d, e.row(first + k), a.row(first + k));
-                    }
+                for ((cell, &d), &len) in cells.iter_mut().zip(&d).zip(&lens).take(group) {
+                    *cell = value(d, len);
                 }
                 Ok(())
             },
@@ -252,9 +263,10 @@ fn levenshtein_similarity(
     )
 }
 
-/// [`levenshtein::similarity`] from the unit distance `d` of `e` and `a`.
-fn similarity_of(d: usize, e: &[u8], a: &[u8]) -> f64 {
-    let longest = edit_weighted::length(e).max(edit_weighted::length(a));
+/// [`levenshtein::similarity`] from the unit distance `d` of two texts of `ne` and `na` code
+/// points.
+fn similarity_of(d: usize, (ne, na): (usize, usize)) -> f64 {
+    let longest = ne.max(na);
     if longest == 0 {
         return 1.0;
     }
@@ -347,8 +359,7 @@ fn levenshtein_normalized_distance_batch<'py>(
         (expected, actual),
         (workers, max_chars),
         (kind, None),
-        |d, e, a| {
-            let (ne, na) = (edit_weighted::length(e), edit_weighted::length(a));
+        |d, (ne, na)| {
             let value =
                 edit_weighted::normalized(d * w.insert, edit_weighted::max_distance(ne, na, w));
             cut_normalized(value, score_cutoff)
@@ -371,10 +382,10 @@ fn indel_cut(
     Ok(cut(edit_weighted::indel(e, a, s, stop)?, score_cutoff))
 }
 
-/// The normalized Indel distance of a pair whose Indel distance is `d`, cut at `cutoff`.
-fn indel_normalized_of(d: usize, e: &[u8], a: &[u8], cutoff: Option<f64>) -> f64 {
-    let most = edit_weighted::length(e) + edit_weighted::length(a);
-    cut_normalized(edit_weighted::normalized(d, most), cutoff)
+/// The normalized Indel distance of a pair of `ne` and `na` code points whose Indel distance
+/// is `d`, cut at `cutoff`.
+fn indel_normalized_of(d: usize, (ne, na): (usize, usize), cutoff: Option<f64>) -> f64 {
+    cut_normalized(edit_weighted::normalized(d, ne + na), cutoff)
 }
 
 // `indel_distance(expected, actual, score_cutoff=None, max_chars=None)`: RapidFuzz's Indel
@@ -420,7 +431,7 @@ fn indel_distance_batch<'py>(
         (expected, actual),
         (workers, max_chars),
         (Kind::Indel, score_cutoff),
-        |d, _, _| cut(d, score_cutoff),
+        |d, _| cut(d, score_cutoff),
     )
 }
 
@@ -445,7 +456,8 @@ fn indel_normalized_distance(
         max_chars,
         |s: &mut edit_weighted::Scratch, e, a, stop| {
             let d = edit_weighted::indel(e, a, s, stop)?;
-            Ok(indel_normalized_of(d, e, a, score_cutoff))
+            let lens = (edit_weighted::length(e), edit_weighted::length(a));
+            Ok(indel_normalized_of(d, lens, score_cutoff))
         },
     )
 }
@@ -470,7 +482,7 @@ fn indel_normalized_distance_batch<'py>(
         (expected, actual),
         (workers, max_chars),
         (Kind::Indel, None),
-        |d, e, a| indel_normalized_of(d, e, a, score_cutoff),
+        |d, lens| indel_normalized_of(d, lens, score_cutoff),
     )
 }
 

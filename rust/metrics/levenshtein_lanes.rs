@@ -87,13 +87,17 @@ enum Load {
 }
 
 /// The `kind` distances of `count` ≤ [`LANES`] pairs, `pair(k)` the k-th, into
-/// `out[..count]`; a pair too long for a lane gets `alone(a, b, scratch)` instead (the
-/// one-pair distance, or a capped one). On a halt, the index of the pair that met it.
+/// `out[..count]`, and the lengths of both texts of each pair in code points into
+/// `lens[..count]` (read while loading, so the normalized forms need no count of their own);
+/// a pair too long for a lane gets `alone(a, b, scratch)` instead (the one-pair distance, or
+/// a capped one). On a halt, the index of the pair that met it.
+#[allow(clippy::too_many_arguments)]
 pub fn distances<'x>(
     kind: Kind,
     count: usize,
     pair: impl Fn(usize) -> (&'x [u8], &'x [u8]),
     out: &mut [usize; LANES],
+    lens: &mut [(usize, usize); LANES],
     s: &mut Scratch,
     stop: &Context,
     mut alone: impl FnMut(&[u8], &[u8], &mut edit_weighted::Scratch) -> Run<usize>,
@@ -102,13 +106,14 @@ pub fn distances<'x>(
     let (mut m, mut n) = ([0usize; LANES], [0usize; LANES]);
     let mut steps = 0;
     let wide = has_avx512();
-    for (k, slot) in out.iter_mut().enumerate().take(count) {
+    for (k, (slot, len)) in out.iter_mut().zip(lens.iter_mut()).enumerate().take(count) {
         let (a, b) = pair(k);
         // Equal texts are all common prefix: `Done(0)`.
         let load = if a.is_ascii() && b.is_ascii() {
+            *len = (a.len(), b.len());
             load_ascii(a, b, k, s)
         } else {
-            load_unicode(a, b, k, &mut s.eq, wide)
+            load_unicode(a, b, k, &mut s.eq, wide, len)
         };
         match load {
             Load::Done(d) => *slot = d,
@@ -165,10 +170,22 @@ fn load_ascii(a: &[u8], b: &[u8], k: usize, s: &mut Scratch) -> Load {
     Load::Lane(p.len(), t.len())
 }
 
-/// Lane `k` for a pair that is not all ASCII.
-fn load_unicode(a: &[u8], b: &[u8], k: usize, eq: &mut [u64], wide: bool) -> Load {
-    let (a, b) = strip_bytes(a, b);
+/// Lane `k` for a pair that is not all ASCII; the code-point lengths of `whole_a` and
+/// `whole_b` into `lens`.
+fn load_unicode(
+    whole_a: &[u8],
+    whole_b: &[u8],
+    k: usize,
+    eq: &mut [u64],
+    wide: bool,
+    lens: &mut (usize, usize),
+) -> Load {
+    let (a, b) = strip_bytes(whole_a, whole_b);
     let (ca, cb) = (code_points(a), code_points(b));
+    // The common prefix and suffix (whole code points, the same in both) count once.
+    let start = whole_a.len() - common_suffix_len(whole_a, a) - a.len();
+    let common = code_points(&whole_a[..start]) + code_points(&whole_a[start + a.len()..]);
+    *lens = (ca + common, cb + common);
     let ((p, m), (t, n)) = if ca <= cb {
         ((a, ca), (b, cb))
     } else {
@@ -197,6 +214,12 @@ fn load_unicode(a: &[u8], b: &[u8], k: usize, eq: &mut [u64], wide: bool) -> Loa
     }
     fill(t, n, k, eq, |c| lane_mask(&slots, m, c));
     Load::Lane(m, n)
+}
+
+/// How many bytes of `whole` follow its sub-slice `part`.
+fn common_suffix_len(whole: &[u8], part: &[u8]) -> usize {
+    let end = part.as_ptr() as usize + part.len();
+    whole.as_ptr() as usize + whole.len() - end
 }
 
 /// The number of code points of `bytes` (generalized UTF-8): the bytes that are not
@@ -483,11 +506,13 @@ mod tests {
                 })
                 .collect();
             let mut out = [usize::MAX; LANES];
+            let mut lens = [(0, 0); LANES];
             let got = distances(
                 kind,
                 count,
                 |k| (pairs[k].0.as_bytes(), pairs[k].1.as_bytes()),
                 &mut out,
+                &mut lens,
                 s,
                 &stop,
                 |a, b, s| match kind {
@@ -502,6 +527,8 @@ mod tests {
                     Kind::Indel => rapidfuzz::distance::indel::distance(a.chars(), b.chars()),
                 };
                 assert_eq!(out[k], want, "round {round} pair {k}: {a:?} {b:?}");
+                let counts = (a.chars().count(), b.chars().count());
+                assert_eq!(lens[k], counts, "round {round} pair {k}: {a:?} {b:?}");
             }
             assert!(s.table.iter().all(|&w| w == 0));
         }
@@ -549,8 +576,18 @@ mod tests {
             let (mut plain, mut wide) =
                 (vec![0; LONGEST_TEXT * LANES], vec![0; LONGEST_TEXT * LANES]);
             let k = round % LANES;
-            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut plain, false);
-            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut wide, has_avx512());
+            let (mut len, mut len_wide) = ((0, 0), (0, 0));
+            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut plain, false, &mut len);
+            load_unicode(
+                a.as_bytes(),
+                b.as_bytes(),
+                k,
+                &mut wide,
+                has_avx512(),
+                &mut len_wide,
+            );
+            assert_eq!(len, (a.chars().count(), b.chars().count()));
+            assert_eq!(len_wide, len);
             assert_eq!(plain, wide, "round {round}");
         }
     }
@@ -581,6 +618,7 @@ mod tests {
             2,
             |_| ("kitten".as_bytes(), "sitting".as_bytes()),
             &mut out,
+            &mut [(0, 0); LANES],
             &mut Scratch::default(),
             &stop,
             |a, b, s| levenshtein::distance(a, b, s.unit(), &stop),

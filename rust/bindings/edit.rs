@@ -182,7 +182,8 @@ where
                 for (k, (d, len)) in d.iter_mut().zip(&mut lens).enumerate().take(group) {
                     if let Some(cap) = cap {
                         let (x, y) = (e.row(first + k), a.row(first + k));
-                        *len = (edit_weighted::length(x), edit_weighted::length(y));
+                        let count = levenshtein_lanes::code_points;
+                        *len = (count(x), count(y));
                         let gap = len.0.abs_diff(len.1);
                         if gap > cap {
                             *d = gap;

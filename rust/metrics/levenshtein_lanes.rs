@@ -224,7 +224,7 @@ fn common_suffix_len(whole: &[u8], part: &[u8]) -> usize {
 
 /// The number of code points of `bytes` (generalized UTF-8): the bytes that are not
 /// continuation bytes (0b10xxxxxx), counted eight at a time.
-fn code_points(bytes: &[u8]) -> usize {
+pub fn code_points(bytes: &[u8]) -> usize {
     const LOW: u64 = 0x0101_0101_0101_0101;
     let chunks = bytes.chunks_exact(8);
     let rest = chunks.remainder();

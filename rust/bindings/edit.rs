@@ -137,6 +137,9 @@ fn levenshtein_distance_batch<'py>(
     )
 }
 
+/// Rows per task of [`lane_batch`]: eight groups of lanes.
+const CHUNK: usize = 8 * LANES;
+
 /// Each pair's unit Levenshtein (or Indel, by `kind`) distance d through the lanes
 /// (`levenshtein_lanes.rs`, eight pairs at a time; a pair too long for a lane on its own),
 /// turned into the pair's value by `value(d, (len expected, len actual))` (lengths in code
@@ -161,25 +164,21 @@ where
         if let Some(cap) = max_chars.0 {
             check_rows(&e, &a, cap, stop)?;
         }
-        let mut out = result_array::<T>(n.div_ceil(LANES) * LANES, "the result array")?;
+        let mut out = result_array::<T>(n.div_ceil(CHUNK) * CHUNK, "the result array")?;
         fill_rows(
             &mut out,
-            LANES,
+            CHUNK,
             workers,
             stop,
             |s: &mut levenshtein_lanes::Scratch, g, cells| {
-                let first = g * LANES;
-                // The next group's texts, while this one runs.
-                for row in (first + LANES)..(first + 2 * LANES).min(n) {
-                    levenshtein_lanes::prefetch(e.row(row));
-                    levenshtein_lanes::prefetch(a.row(row));
-                }
+                let first = g * CHUNK;
+                let count = cells.len().min(n - first);
                 // Under a cap, a pair whose lengths differ by more is over it without the
-                // recurrence (that difference is its value); the others share the lanes.
-                let (mut d, mut rows, mut live) = ([0; LANES], [0; LANES], 0);
-                let mut lens = [(0, 0); LANES];
-                let group = cells.len().min(n - first);
-                for (k, (d, len)) in d.iter_mut().zip(&mut lens).enumerate().take(group) {
+                // recurrence (that difference is its value); the others fill the lanes, eight
+                // at a time, in the order of their rows.
+                let (mut d, mut lens) = ([0; CHUNK], [(0, 0); CHUNK]);
+                let (mut rows, mut live) = ([0; CHUNK], 0);
+                for (k, (d, len)) in d.iter_mut().zip(&mut lens).enumerate().take(count) {
                     if let Some(cap) = cap {
                         let (x, y) = (e.row(first + k), a.row(first + k));
                         let count = levenshtein_lanes::code_points;
@@ -190,10 +189,9 @@ where
                             continue;
                         }
                     }
-                    rows[live] = k;
+                    rows[live] = first + k;
                     live += 1;
                 }
-                let pair = |i: usize| (e.row(first + rows[i]), a.row(first + rows[i]));
                 let alone = |x: &[u8], y: &[u8], s: &mut edit_weighted::Scratch| match (kind, cap) {
                     (Kind::Indel, _) => edit_weighted::indel(x, y, s, stop),
                     (_, Some(cap)) if x != y => {
@@ -201,22 +199,34 @@ where
                     }
                     _ => levenshtein::distance(x, y, s.unit(), stop),
                 };
-                let (mut got, mut got_lens) = ([0; LANES], [(0, 0); LANES]);
-                levenshtein_lanes::distances(
-                    kind,
-                    live,
-                    pair,
-                    &mut got,
-                    &mut got_lens,
-                    s,
-                    stop,
-                    alone,
-                )
-                .map_err(|(i, halt)| EvalError::from(halt).at_row(first + rows[i]))?;
-                for (i, &k) in rows.iter().enumerate().take(live) {
-                    (d[k], lens[k]) = (got[i], got_lens[i]);
+                for at in (0..live).step_by(LANES) {
+                    let group = &rows[at..(at + LANES).min(live)];
+                    // The next group's texts (or the next chunk's first), while this one runs.
+                    let next = &rows[(at + LANES).min(live)..(at + 2 * LANES).min(live)];
+                    let ahead = (first + CHUNK).min(n)..(first + CHUNK + LANES).min(n);
+                    let ahead = if next.is_empty() { ahead } else { 0..0 };
+                    for row in next.iter().copied().chain(ahead) {
+                        levenshtein_lanes::prefetch(e.row(row));
+                        levenshtein_lanes::prefetch(a.row(row));
+                    }
+                    let pair = |i: usize| (e.row(group[i]), a.row(group[i]));
+                    let (mut got, mut got_lens) = ([0; LANES], [(0, 0); LANES]);
+                    levenshtein_lanes::distances(
+                        kind,
+                        group.len(),
+                        pair,
+                        &mut got,
+                        &mut got_lens,
+                        s,
+                        stop,
+                        &alone,
+                    )
+                    .map_err(|(i, halt)| EvalError::from(halt).at_row(group[i]))?;
+                    for (i, &row) in group.iter().enumerate() {
+                        (d[row - first], lens[row - first]) = (got[i], got_lens[i]);
+                    }
                 }
-                for ((cell, &d), &len) in cells.iter_mut().zip(&d).zip(&lens).take(group) {
+                for ((cell, &d), &len) in cells.iter_mut().zip(&d).zip(&lens).take(count) {
                     *cell = value(d, len);
                 }
                 Ok(())

@@ -103,3 +103,37 @@ def test_a_large_mixed_batch_equals_rapidfuzz_and_the_pair_functions() -> None:
     ]
     want_norm = [Indel.normalized_distance(e, a) for e, a in rows]
     assert em.indel_normalized_distance_batch(exp, act).tolist() == want_norm
+
+
+# Long pairs: the LCS of a pattern over 64 symbols, from a table by symbol when the pair has
+# few distinct non-ASCII code points (at most 128) and from the slots otherwise.
+LONG_SIDES = [65, 127, 128, 129, 256, 511, 512, 513, 1000]
+LONG_ALPHABETS = [
+    "abcd efgh",
+    "abcdefgh" + "".join(chr(0x4E00 + i) for i in range(5)),
+    "".join(chr(0x4E00 + i) for i in range(127)) + "ab",
+    "".join(chr(0x4E00 + i) for i in range(129)) + "ab",
+    "".join(chr(0x1F300 + i) for i in range(400)),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(LONG_ALPHABETS),
+    st.sampled_from(LONG_SIDES),
+    st.sampled_from(LONG_SIDES),
+    st.integers(0, 2**32),
+)
+def test_long_indel_equals_rapidfuzz(alphabet: str, la: int, lb: int, seed: int) -> None:
+    rng = random.Random(seed)
+    exp, act = [], []
+    for _ in range(4):
+        a = rng.choices(alphabet, k=la)
+        b = rng.choices(alphabet, k=lb) if rng.random() < 0.5 else list(a)
+        for _ in range(rng.randrange(20)):
+            b.insert(rng.randrange(len(b) + 1), rng.choice(alphabet))
+        exp.append("".join(a))
+        act.append("".join(b))
+    want = [Indel.distance(e, a) for e, a in zip(exp, act, strict=True)]
+    assert em.indel_distance_batch(exp, act, workers=2).tolist() == want
+    assert [em.indel_distance(e, a) for e, a in zip(exp, act, strict=True)] == want

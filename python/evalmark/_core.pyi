@@ -704,3 +704,37 @@ def assemble_trace(
     """One trace's spans as ``(trace_id, name, problems, case)``: ``case`` is ``(question,
     answer, calls, steps, latency_ms, usage, metadata)`` (None for a trace with no GenAI
     span). None when the trace needs the Python assembler or a span is not a ``RawSpan``."""
+
+# evalmark score's JSONL fast path (evalmark.scoring._jsonl_fast).
+
+def jsonl_text_columns(
+    block: bytes,
+    start: int,
+    max_lines: int,
+    max_bytes: int,
+    first_line: int,
+    expected: str,
+    actual: str,
+    id: str | None = None,
+) -> tuple[
+    int,
+    int,
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    tuple[
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.int64],
+        list[str | int] | None,
+    ]
+    | None,
+]:
+    """The next chunk of the JSONL text ``block`` (whole lines) from byte ``start``, cut as
+    ``jsonl_batches`` cuts it (``max_lines`` lines, blank ones counted, or ``max_bytes``):
+    ``(end, lines, starts, ends, numbers, columns)``: where its last line ends, the lines
+    passed, the byte spans and 1-based numbers of its non-blank lines, and the two text
+    columns (UTF-8 data and offsets each) with the ids (None without ``id``), or None when a
+    line must be read by msgspec (not an object with those fields and types, or a form the
+    strict reader leaves to msgspec). Reads without the GIL."""

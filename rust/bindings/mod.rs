@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 pub mod edit;
 pub mod items;
 pub mod json;
+pub mod jsonl_columns;
 pub mod nlg;
 pub mod normalize;
 pub mod reference;

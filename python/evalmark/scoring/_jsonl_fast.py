@@ -52,17 +52,20 @@ class _Blocks:
     def more(self, keep_from: int, first_line: int) -> int:
         """Drop the bytes before ``keep_from``, read the next block; returns the new offset of
         ``keep_from`` (0). ``first_line`` is the number of the line at ``keep_from``."""
-        rest = self.data[keep_from:]
-        block = b""
+        rest = memoryview(self.data)[keep_from:]
+        block = end = b""
         try:
             block = self._stream.read(BLOCK_BYTES)
             if block and not block.endswith(b"\n"):
-                block += self._stream.readline()
+                end = self._stream.readline()
         except MemoryError:  # the line after the last line feed read does not fit
-            raise LineTooLargeError(first_line + rest.count(b"\n") + block.count(b"\n")) from None
+            raise LineTooLargeError(
+                first_line + rest.tobytes().count(b"\n") + block.count(b"\n")
+            ) from None
         if not block:
             self.eof = True
-        self.data = rest + block
+        # One copy of the block at most (none when it ends a line and nothing is left over).
+        self.data = block if not rest and not end else b"".join((rest, block, end))
         return 0
 
 
@@ -84,6 +87,8 @@ def fast_chunks(
     next_line = 1
     now = max(1, min(size, first_size))
     while True:
+        if len(blocks.data) - pos < BLOCK_BYTES // 2 and not blocks.eof:
+            pos = blocks.more(pos, next_line)  # read on before a chunk runs past the data
         end, passed, starts, ends, numbers, columns = core.jsonl_text_columns(
             blocks.data, pos, now, max_bytes, next_line, expected, actual, id_column
         )

@@ -64,5 +64,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::render::add(m)?;
     bindings::traces::add(m)?;
     bindings::jsonl_columns::add(m)?;
+    bindings::csv_columns::add(m)?;
     Ok(())
 }

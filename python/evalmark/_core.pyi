@@ -738,3 +738,39 @@ def jsonl_text_columns(
     columns (UTF-8 data and offsets each) with the ids (None without ``id``), or None when a
     line must be read by msgspec (not an object with those fields and types, or a form the
     strict reader leaves to msgspec). Reads without the GIL."""
+
+def csv_text_columns(
+    block: bytes,
+    start: int,
+    max_records: int,
+    max_bytes: int,
+    first_line: int,
+    width: int,
+    expected: int,
+    actual: int,
+    id: int | None = None,
+) -> (
+    tuple[
+        int,
+        int,
+        int,
+        bool,
+        npt.NDArray[np.int64],
+        tuple[
+            npt.NDArray[np.uint8],
+            npt.NDArray[np.int64],
+            npt.NDArray[np.uint8],
+            npt.NDArray[np.int64],
+            list[str] | None,
+        ],
+    ]
+    | None
+):
+    """The next chunk of CSV records of ``block`` from byte ``start`` (line ``first_line``):
+    up to ``max_records`` records (blank lines counted), fewer past ``max_bytes``. None when a
+    record must be read by Python's ``csv`` module (anything but plain RFC 4180 records as
+    wide as the header, ``width``, in UTF-8); else ``(end, next_line, records, cut, numbers,
+    columns)``: where it ends, the line there, the records passed, whether a record ran past
+    the block's end (read more, ask again), each non-blank record's first line, and the
+    fields ``expected``, ``actual`` (UTF-8 data and offsets each) and ``id`` (None without).
+    Reads without the GIL."""

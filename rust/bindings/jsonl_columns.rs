@@ -244,11 +244,11 @@ mod tests {
     fn cuts_like_jsonl_batches() {
         let block = b"{\"a\":1}\n \t\n\x0b\n{\"b\":2}\n{\"c\":3}";
         let c = cut(block, 0, 4, 1 << 20, 10);
-        assert_eq!(c.spans, vec![(0, 8), (14, 22)]);
+        assert_eq!(c.spans, vec![(0, 8), (13, 21)]);
         assert_eq!(c.numbers, vec![10, 13]);
-        assert_eq!((c.end, c.lines), (22, 4));
+        assert_eq!((c.end, c.lines), (21, 4));
         let rest = cut(block, c.end, 4, 1 << 20, 14);
-        assert_eq!((rest.spans, rest.end, rest.lines), (vec![(22, 29)], 29, 1));
+        assert_eq!((rest.spans, rest.end, rest.lines), (vec![(21, 28)], 28, 1));
         let small = cut(block, 0, 100, 1, 1);
         assert_eq!((small.end, small.lines), (8, 1));
     }

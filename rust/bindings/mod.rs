@@ -4,6 +4,7 @@
 
 use pyo3::prelude::*;
 
+pub mod csv_columns;
 pub mod edit;
 pub mod items;
 pub mod json;

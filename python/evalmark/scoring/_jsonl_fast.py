@@ -33,7 +33,7 @@ class FastRows:
     ids: list[Any] | None
 
 
-def _line_numbers(numbers: Any) -> Sequence[int]:
+def line_numbers(numbers: Any) -> Sequence[int]:
     """1-based line numbers as a range when there is no blank line between them."""
     n = len(numbers)
     if n and int(numbers[-1]) - int(numbers[0]) == n - 1:
@@ -41,17 +41,19 @@ def _line_numbers(numbers: Any) -> Sequence[int]:
     return list(numbers.tolist())
 
 
-class _Blocks:
+class Blocks:
     """The file's bytes from a position on, read in blocks that end at the end of a line."""
 
     def __init__(self, stream: BinaryIO) -> None:
         self._stream = stream
         self.data = b""
         self.eof = False
+        self.base = stream.tell()  # the file offset of data[0]
 
     def more(self, keep_from: int, first_line: int) -> int:
         """Drop the bytes before ``keep_from``, read the next block; returns the new offset of
         ``keep_from`` (0). ``first_line`` is the number of the line at ``keep_from``."""
+        self.base += keep_from
         rest = memoryview(self.data)[keep_from:]
         block = end = b""
         try:
@@ -80,7 +82,7 @@ def fast_chunks(
     max_bytes, first_size=first_size)`` cuts them, each with its line numbers and either its
     rows read (:class:`FastRows`) or, when msgspec must read them, its lines."""
     expected, actual, id_column = keys
-    blocks = _Blocks(stream)
+    blocks = Blocks(stream)
     pos = blocks.more(0, 1)
     if blocks.data.startswith(BOM):
         pos = len(BOM)
@@ -103,7 +105,7 @@ def fast_chunks(
         data, pos = blocks.data, end
         if not len(numbers):
             continue
-        lines = _line_numbers(numbers)
+        lines = line_numbers(numbers)
         if columns is None:
             yield lines, [data[s:e] for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
             continue

@@ -18,7 +18,6 @@ from typing import Any, BinaryIO
 from evalmark._files.source import BOM
 from evalmark.metrics import TextColumn
 from evalmark.metrics._native import core
-from evalmark.scoring import _jsonl_fast
 from evalmark.scoring._jsonl_fast import Blocks, FastRows, line_numbers
 
 _WHOLE = 1 << 62  # no byte limit
@@ -63,7 +62,7 @@ class CsvChunks:
             short = passed < records and end - pos < limit
             if not cut and not (short and end == len(blocks.data)):
                 return pos, found
-            pos = blocks.more(pos, line)
+            pos = blocks.more(pos, line, 2 * (len(blocks.data) - pos))  # twice as much
 
     def __iter__(self) -> Iterator[tuple[Sequence[int], FastRows]]:
         blocks = Blocks(self._stream)
@@ -76,15 +75,15 @@ class CsvChunks:
             return
         pos, line = head[0], head[1]
         while True:
-            if len(blocks.data) - pos < _jsonl_fast.BLOCK_BYTES // 2 and not blocks.eof:
-                pos = blocks.more(pos, line)
+            pos = blocks.ready(pos, line, self._now, self._max_bytes)
             if pos == len(blocks.data) and blocks.eof:
                 return
             pos, found = self._call(blocks, pos, self._now, self._max_bytes, line)
             if found is None:
                 self.resume = (blocks.base + pos, line - 1, self._now)
                 return
-            end, line, _, _, numbers, columns = found
+            end, line, records, _, numbers, columns = found
+            blocks.passed(end - pos, records)
             pos = end
             self._now = min(self._size, self._now * 4)
             if len(numbers):

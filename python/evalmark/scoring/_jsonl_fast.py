@@ -49,15 +49,31 @@ class Blocks:
         self.data = b""
         self.eof = False
         self.base = stream.tell()  # the file offset of data[0]
+        self._seen = (0, 0)  # bytes and lines (or records) read so far
 
-    def more(self, keep_from: int, first_line: int) -> int:
-        """Drop the bytes before ``keep_from``, read the next block; returns the new offset of
-        ``keep_from`` (0). ``first_line`` is the number of the line at ``keep_from``."""
+    def passed(self, size: int, lines: int) -> None:
+        """Count ``lines`` lines (or records) of ``size`` bytes as read."""
+        self._seen = (self._seen[0] + size, self._seen[1] + lines)
+
+    def ready(self, pos: int, first_line: int, lines: int, max_bytes: int) -> int:
+        """Read on, when the data from ``pos`` likely holds fewer than ``lines`` lines (the
+        size of the lines read so far tells) or ``max_bytes``, so a chunk is read in one call;
+        returns the new offset of ``pos``."""
+        size, seen = self._seen
+        need = BLOCK_BYTES // 2 if not seen else min(lines * size * 5 // (4 * seen), max_bytes)
+        if len(self.data) - pos < need and not self.eof:
+            return self.more(pos, first_line, need)
+        return pos
+
+    def more(self, keep_from: int, first_line: int, want: int = 0) -> int:
+        """Drop the bytes before ``keep_from``, read the next block (of ``want`` bytes or
+        more); returns the new offset of ``keep_from`` (0). ``first_line`` is the number of
+        the line at ``keep_from``."""
         self.base += keep_from
         rest = memoryview(self.data)[keep_from:]
         block = end = b""
         try:
-            block = self._stream.read(BLOCK_BYTES)
+            block = self._stream.read(max(BLOCK_BYTES, want - len(rest)))
             if block and not block.endswith(b"\n"):
                 end = self._stream.readline()
         except MemoryError:  # the line after the last line feed read does not fit
@@ -89,17 +105,18 @@ def fast_chunks(
     next_line = 1
     now = max(1, min(size, first_size))
     while True:
-        if len(blocks.data) - pos < BLOCK_BYTES // 2 and not blocks.eof:
-            pos = blocks.more(pos, next_line)  # read on before a chunk runs past the data
+        pos = blocks.ready(pos, next_line, now, max_bytes)
         end, passed, starts, ends, numbers, columns = core.jsonl_text_columns(
             blocks.data, pos, now, max_bytes, next_line, expected, actual, id_column
         )
         short = passed < now and end - pos < max_bytes
         if end == len(blocks.data) and short and not blocks.eof:
-            pos = blocks.more(pos, next_line)  # the chunk goes on in the next block
+            # The chunk goes on past the data: read twice as much and cut it again.
+            pos = blocks.more(pos, next_line, 2 * (end - pos))
             continue
         if passed == 0:
             return
+        blocks.passed(end - pos, passed)
         next_line += passed
         now = min(size, now * 4)
         data, pos = blocks.data, end

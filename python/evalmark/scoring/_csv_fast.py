@@ -5,7 +5,7 @@ per chunk (``csv_text_columns``), which copies each record's two texts into a
 :class:`~evalmark.metrics.TextColumn` each, and its id. It reads only plain RFC 4180 (see
 ``rust/bindings/csv_columns.rs``); at the first record it leaves to Python's ``csv`` module
 (a bad row, a quoting error, a lone carriage return, bytes that are not UTF-8...) it stops,
-and :attr:`CsvChunks.resume` says where the ``csv`` module takes over, so rows after it are
+and ``CsvChunks.resume`` says where the ``csv`` module takes over, so rows after it are
 read, and their errors named, as before.
 """
 
@@ -26,7 +26,7 @@ _WHOLE = 1 << 62  # no byte limit
 class CsvChunks:
     """Chunks of a CSV file's data records read in Rust, cut as ``CsvRows.batches`` cuts them
     (``size`` records, blank lines counted, the first ``first_size``, each next four times
-    the last). After the iteration, :attr:`resume` is None when the whole file was read, else
+    the last). After the iteration, ``resume`` is None when the whole file was read, else
     ``(byte offset, lines before it, next chunk size)`` for the ``csv`` module to go on."""
 
     def __init__(

@@ -231,15 +231,16 @@ fn cosines<const NR: usize>(
             }
         }
     }
+    // Selects rather than branches (they vectorise): a value is replaced only by a greater
+    // one, so among equal values (+0.0 and -0.0) the first in order stays.
     for (i, best) in best_h.iter_mut().enumerate() {
-        for (j, &sim) in sims[i * nrp..i * nrp + nr].iter().enumerate() {
-            if sim > *best {
-                *best = sim;
-            }
-            if sim > best_r[j] {
-                best_r[j] = sim;
-            }
+        let row = &sims[i * nrp..i * nrp + nr];
+        let mut top = *best;
+        for (&sim, b) in row.iter().zip(best_r.iter_mut()) {
+            top = if sim > top { sim } else { top };
+            *b = if sim > *b { sim } else { *b };
         }
+        *best = top;
     }
     true
 }

@@ -292,7 +292,7 @@ impl<'m, T: Float> Prepared<'m, T> {
         let (norms, roots) = (&self.a_norms[j0..j0 + n], &self.a_roots[j0..j0 + n]);
         let dst = &mut dst[..n];
         // One pass without branches (it vectorises), then a second only when a cell needs it.
-        let mut odd = !(ni >= TINY_SQUARED_NORM);
+        let mut odd = ni.is_nan() || ni < TINY_SQUARED_NORM;
         for ((cell, &d), (&rj, &nj)) in dst.iter_mut().zip(dots).zip(roots.iter().zip(norms)) {
             let v = d / (root * rj);
             odd |= !(v.is_finite() & (nj >= TINY_SQUARED_NORM));

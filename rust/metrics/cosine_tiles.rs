@@ -410,8 +410,9 @@ simd_tile!(
 ///
 /// Blocked like a matrix product: for each panel of `b`, stretch by stretch of the order (a
 /// lane, or a slice of a long one), the stretch of that panel stays in L1 while it meets the
-/// same stretch of every panel of `a` (which stay in L2); partial sums wait in a small buffer
-/// between stretches, and the last stretch writes each tile's dot products into the block.
+/// same stretch of a group of [`GROUP`] panels of `a` (all of `a` stays in L2); partial sums
+/// wait in a small buffer between stretches, and the last stretch writes each tile's dot
+/// products into the block.
 pub fn dots<F>(
     kernel: Kernel,
     order: &Order,

@@ -13,9 +13,9 @@ pub type Prf = [f64; 3];
 /// parameter of the kernel: two vectors of doubles (8 with AVX2, 16 with AVX-512).
 const MR: usize = 4;
 
-/// Buffers one thread reuses from pair to pair: the unit rows of the hypothesis (padded with
-/// zero rows to a multiple of [`MR`]), the unit reference rows, the same transposed (dim × a
-/// multiple of the tile width, zero padded), and the best cosine of each token.
+/// Buffers one thread reuses from pair to pair: the unit rows of the hypothesis packed in
+/// panels of [`MR`] tokens, the unit reference rows (then the cosines), the reference packed
+/// in panels of the tile width (both zero padded), and the best cosine of each token.
 #[derive(Default)]
 pub struct Scratch {
     h: Vec<f64>,
@@ -23,52 +23,6 @@ pub struct Scratch {
     rt: Vec<f64>,
     best_h: Vec<f64>,
     best_r: Vec<f64>,
-}
-
-/// Divide each of the `n` rows of `src` by its norm (the square root of its squares summed in
-/// order) into `out`; a zero row stays zero. Four rows at a time, so that their four sums (each
-/// still in order) overlap in the pipeline. False when a row holds NaN or infinity.
-#[inline(always)]
-fn unit_rows(src: &[f64], d: usize, n: usize, out: &mut [f64]) -> bool {
-    let mut finite = true;
-    let mut i = 0;
-    while i < n {
-        let m = (n - i).min(4);
-        let mut totals = [0.0f64; 4];
-        if m == 4 {
-            let rows: [&[f64]; 4] = std::array::from_fn(|r| &src[(i + r) * d..(i + r + 1) * d]);
-            for k in 0..d {
-                for (total, row) in totals.iter_mut().zip(&rows) {
-                    let v = row[k];
-                    finite &= v.is_finite();
-                    *total += v * v;
-                }
-            }
-        } else {
-            for (r, total) in totals.iter_mut().enumerate().take(m) {
-                for &v in &src[(i + r) * d..(i + r + 1) * d] {
-                    finite &= v.is_finite();
-                    *total += v * v;
-                }
-            }
-        }
-        for (r, total) in totals.iter().enumerate().take(m) {
-            let norm = total.sqrt();
-            let (from, to) = (
-                &src[(i + r) * d..(i + r + 1) * d],
-                &mut out[(i + r) * d..(i + r + 1) * d],
-            );
-            if norm > 0.0 {
-                for (o, &v) in to.iter_mut().zip(from) {
-                    *o = v / norm;
-                }
-            } else {
-                to.copy_from_slice(from);
-            }
-        }
-        i += m;
-    }
-    finite
 }
 
 #[inline(always)]
@@ -174,6 +128,52 @@ fn bertscore_portable<const NR: usize>(
     Some([precision, recall, f1])
 }
 
+/// How many dimensions one pass of the tiles covers: a panel of reference tokens for that
+/// stretch (16 tokens x 256 x 8 bytes = 32 KiB) stays in the L1 cache while every tile of
+/// hypothesis tokens meets it. A cosine's running sum is stored between passes and reloaded,
+/// which keeps its bits: each is still one sum in order over the dimensions.
+const KC: usize = 256;
+
+/// The `n` rows of `src` (rows of `d` values) divided by their norms, packed in panels of `W`
+/// rows: panel p holds, for each dimension k, its rows' values at k side by side (zero past the
+/// last row). A norm is the square root of the row's squares summed in order from 0 (a zero row
+/// stays zero); the `W` sums of a panel advance together, one vector of rows per dimension.
+/// False when a row holds NaN or infinity.
+#[inline(always)]
+fn pack_unit<const W: usize>(src: &[f64], d: usize, n: usize, out: &mut Vec<f64>) -> bool {
+    let panels = n.div_ceil(W);
+    out.clear();
+    out.resize(panels * W * d, 0.0);
+    let mut finite = true;
+    for (p, panel) in out.chunks_exact_mut(W * d).enumerate() {
+        let height = W.min(n - p * W);
+        let rows = &src[p * W * d..(p * W + height) * d];
+        for (k, at) in panel.chunks_exact_mut(W).enumerate() {
+            for (r, cell) in at.iter_mut().enumerate().take(height) {
+                *cell = rows[r * d + k];
+            }
+        }
+        let mut totals = [0.0f64; W];
+        let mut bad = [false; W];
+        for at in panel.chunks_exact(W) {
+            let at: &[f64; W] = at.try_into().unwrap();
+            for r in 0..W {
+                totals[r] += at[r] * at[r];
+                bad[r] |= !at[r].is_finite();
+            }
+        }
+        finite &= !bad.iter().any(|&b| b);
+        let norms = totals.map(f64::sqrt);
+        for at in panel.chunks_exact_mut(W) {
+            for r in 0..W {
+                let v = at[r];
+                at[r] = if norms[r] > 0.0 { v / norms[r] } else { v };
+            }
+        }
+    }
+    finite
+}
+
 /// Each token's best cosine with a token of the other side, into `best_h` and `best_r`
 /// (which start at minus infinity); false when a row holds NaN or infinity.
 #[inline(always)]
@@ -190,49 +190,57 @@ fn cosines<const NR: usize>(
 ) -> bool {
     let (nr, nh) = (best_r.len(), best_h.len());
     let (nrp, nhp) = (nr.div_ceil(NR) * NR, nh.div_ceil(MR) * MR);
-    h.clear();
-    h.resize(nhp * d, 0.0);
-    rt.clear();
-    rt.resize(d * nrp, 0.0);
-    row.clear();
-    row.resize(nr * d, 0.0);
-    let finite = unit_rows(hyp, d, nh, h) & unit_rows(reference, d, nr, row);
-    // The reference tokens transposed: the cosines of a tile of hypothesis tokens with a tile
-    // of reference tokens then add up along contiguous rows.
-    for (j, src) in row.chunks(d).enumerate() {
-        for (k, &v) in src.iter().enumerate() {
-            rt[k * nrp + j] = v;
-        }
-    }
-    if !finite {
+    // Unit rows, then packed: hypothesis tokens MR to a panel, reference tokens NR to a panel,
+    // so that a tile reads both sides in order of the dimensions.
+    let finite_h = pack_unit::<MR>(hyp, d, nh, h);
+    let finite_r = pack_unit::<NR>(reference, d, nr, rt);
+    if !(finite_h & finite_r) {
         return false;
     }
-    for ib in (0..nhp).step_by(MR) {
-        let tile_h = &h[ib * d..(ib + MR) * d];
+    // The cosines, tile by tile (row-major, `nrp` wide), summed a stretch of dimensions at a
+    // time; `row` holds them between stretches.
+    row.clear();
+    row.resize(nhp * nrp, 0.0);
+    let sims = row;
+    for k0 in (0..d).step_by(KC) {
+        let k1 = (k0 + KC).min(d);
         for jb in (0..nrp).step_by(NR) {
-            let mut acc = [[0.0f64; NR]; MR];
-            for k in 0..d {
-                let b: &[f64; NR] = rt[k * nrp + jb..k * nrp + jb + NR].try_into().unwrap();
-                for (ii, lane) in acc.iter_mut().enumerate() {
-                    let a = tile_h[ii * d + k];
-                    for (x, &bv) in lane.iter_mut().zip(b) {
-                        *x += a * bv;
+            let pr = &rt[jb * d + k0 * NR..jb * d + k1 * NR];
+            for ib in (0..nhp).step_by(MR) {
+                let ph = &h[ib * d + k0 * MR..ib * d + k1 * MR];
+                let mut acc = [[0.0f64; NR]; MR];
+                if k0 > 0 {
+                    for (ii, lane) in acc.iter_mut().enumerate() {
+                        let at = (ib + ii) * nrp + jb;
+                        lane.copy_from_slice(&sims[at..at + NR]);
                     }
                 }
-            }
-            for (ii, lane) in acc.iter().enumerate().take(nh.saturating_sub(ib)) {
-                let i = ib + ii;
-                for (jj, &sim) in lane.iter().enumerate().take(nr.saturating_sub(jb)) {
-                    let j = jb + jj;
-                    if sim > best_h[i] {
-                        best_h[i] = sim;
+                for (a, b) in ph.chunks_exact(MR).zip(pr.chunks_exact(NR)) {
+                    let (a, b): (&[f64; MR], &[f64; NR]) =
+                        (a.try_into().unwrap(), b.try_into().unwrap());
+                    for (lane, &av) in acc.iter_mut().zip(a) {
+                        for (x, &bv) in lane.iter_mut().zip(b) {
+                            *x += av * bv;
+                        }
                     }
-                    if sim > best_r[j] {
-                        best_r[j] = sim;
-                    }
+                }
+                for (ii, lane) in acc.iter().enumerate() {
+                    let at = (ib + ii) * nrp + jb;
+                    sims[at..at + NR].copy_from_slice(lane);
                 }
             }
         }
+    }
+    // Selects rather than branches (they vectorise): a value is replaced only by a greater
+    // one, so among equal values (+0.0 and -0.0) the first in order stays.
+    for (i, best) in best_h.iter_mut().enumerate() {
+        let row = &sims[i * nrp..i * nrp + nr];
+        let mut top = *best;
+        for (&sim, b) in row.iter().zip(best_r.iter_mut()) {
+            top = if sim > top { sim } else { top };
+            *b = if sim > *b { sim } else { *b };
+        }
+        *best = top;
     }
     true
 }

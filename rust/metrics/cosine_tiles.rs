@@ -5,9 +5,11 @@
 //! combined by the same tree.
 //!
 //! Rows are packed into panels in "lane order": the components of partial sum 0 first (k = 0,
-//! 8, 16, ..., then the tail), then those of partial sum 1, and so on. A tile of `MR` x `NR`
-//! cells runs one chain per partial sum over its stretch of the panels, keeps the eight partial
-//! tiles and adds them up in the fixed tree.
+//! 8, 16, ..., then the tail), then those of partial sum 1, and so on. Within a lane the chain
+//! visits positions in increasing order, so a lane is an ordinary matrix product over its
+//! positions: a tile of `MR` x `NR` cells runs it in registers a stretch at a time (a long lane
+//! is cut into slices, the accumulators stored between them), keeps the partial tiles of the
+//! lanes done so far in a small buffer, and adds the eight up in the fixed tree at the end.
 
 use rayon::prelude::*;
 
@@ -102,47 +104,100 @@ impl Panels {
     }
 }
 
-/// One `MR` x `NR` tile of dot products: row r of the `a` panel with row c of the `b` panel
-/// goes to `out[r * NR + c]`.
+/// The most positions of a lane one kernel call runs: with 24 columns of `b` that is 24 KiB of
+/// its panel, which stays in the L1 cache while every panel of `a` passes by.
+const SLICE: usize = 128;
+
+/// A stretch of one lane that a kernel call runs: positions `from..to` of the order. The chain
+/// starts from +0.0 on the lane's `first` stretch and otherwise continues from the partial sum
+/// stored by the stretch before (a value stored and reloaded keeps its bits); the `last`
+/// stretch of all (the end of lane 7) adds the eight partial sums up into the result.
+#[derive(Clone, Copy, Debug)]
+struct Slice {
+    lane: usize,
+    from: usize,
+    to: usize,
+    first: bool,
+    last: bool,
+}
+
+/// The stretches of every lane, lane by lane, each at most [`SLICE`] long (an empty lane is one
+/// empty stretch: its partial sum is +0.0).
+fn slices(bounds: &[usize; LANES + 1]) -> Vec<Slice> {
+    let mut out = Vec::new();
+    for lane in 0..LANES {
+        let (lo, hi) = (bounds[lane], bounds[lane + 1]);
+        let mut from = lo;
+        loop {
+            let to = (from + SLICE).min(hi);
+            out.push(Slice {
+                lane,
+                from,
+                to,
+                first: from == lo,
+                last: lane == LANES - 1 && to == hi,
+            });
+            if to == hi {
+                break;
+            }
+            from = to;
+        }
+    }
+    out
+}
+
+/// One stretch of an `MR` x `NR` tile, scalar: row r of the `a` panel with row c of the `b`
+/// panel. Partial sums go to `parts` (lane l at `l * MR * NR`, row-major); the last stretch
+/// writes row r of the tile's dot products to `out[r * ldo..][..NR]`.
 #[inline(always)]
 fn tile<const MR: usize, const NR: usize>(
     a: &[f64],
     b: &[f64],
-    bounds: &[usize; LANES + 1],
+    s: Slice,
+    parts: &mut [f64],
     out: &mut [f64],
+    ldo: usize,
 ) {
-    let mut parts = [[[0.0f64; NR]; MR]; LANES];
-    for (l, part) in parts.iter_mut().enumerate() {
-        let (lo, hi) = (bounds[l], bounds[l + 1]);
-        let mut acc = [[0.0f64; NR]; MR];
-        for (av, bv) in a[lo * MR..hi * MR]
-            .chunks_exact(MR)
-            .zip(b[lo * NR..hi * NR].chunks_exact(NR))
-        {
-            for r in 0..MR {
-                for c in 0..NR {
-                    acc[r][c] = av[r].mul_add(bv[c], acc[r][c]);
-                }
+    let own = s.lane * MR * NR;
+    let mut acc = [[0.0f64; NR]; MR];
+    if !s.first {
+        for (r, row) in acc.iter_mut().enumerate() {
+            row.copy_from_slice(&parts[own + r * NR..own + (r + 1) * NR]);
+        }
+    }
+    for (av, bv) in a[s.from * MR..s.to * MR]
+        .chunks_exact(MR)
+        .zip(b[s.from * NR..s.to * NR].chunks_exact(NR))
+    {
+        for r in 0..MR {
+            for c in 0..NR {
+                acc[r][c] = av[r].mul_add(bv[c], acc[r][c]);
             }
         }
-        *part = acc;
     }
-    for r in 0..MR {
-        for c in 0..NR {
-            let s = |l: usize| parts[l][r][c];
-            out[r * NR + c] = ((s(0) + s(4)) + (s(1) + s(5))) + ((s(2) + s(6)) + (s(3) + s(7)));
+    for (r, row) in acc.iter().enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            if s.last {
+                let p = |l: usize| parts[l * MR * NR + r * NR + c];
+                out[r * ldo + c] = ((p(0) + p(4)) + (p(1) + p(5))) + ((p(2) + p(6)) + (p(3) + v));
+            } else {
+                parts[own + r * NR + c] = v;
+            }
         }
     }
 }
 
-/// How many panels of `b` one block holds: each panel of `b` meets every panel of `a` (a few
-/// dozen rows, which stay in the core's L2 cache) while it is in L1.
+/// How many panels of `a` meet a stretch of a panel of `b` in turn: their stretches, the
+/// stretch of `b` and their partial sums together stay in the L1 cache.
+const GROUP: usize = 4;
+
+/// How many panels of `b` one block holds: the dot products of a block are handed out together.
 const BLOCK_COLS: usize = 16;
 
 /// The tile kernel this CPU runs: its tile shape decides how rows are packed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
-    /// 8 x 16 tiles in 512-bit registers.
+    /// 8 x 24 tiles in 512-bit registers (24 accumulators of the 32).
     Avx512,
     /// 4 x 8 tiles in 256-bit registers.
     Avx2,
@@ -176,76 +231,156 @@ impl Kernel {
     /// Rows of the second matrix per tile.
     pub fn cols(self) -> usize {
         match self {
-            Kernel::Avx512 => 16,
+            Kernel::Avx512 => 24,
             Kernel::Avx2 => 8,
             Kernel::Portable => 4,
         }
     }
 
-    fn tile(self, a: &[f64], b: &[f64], bounds: &[usize; LANES + 1], out: &mut [f64]) {
+    /// Run stretch `s` of one tile: `a` and `b` are whole panels, `parts` the tile's
+    /// `LANES * rows * cols` partial sums, `out` its first result cell (rows `ldo` apart).
+    fn run(self, a: &[f64], b: &[f64], s: Slice, parts: &mut [f64], out: &mut [f64], ldo: usize) {
+        let (mr, nr) = (self.rows(), self.cols());
+        assert!(
+            a.len() >= s.to * mr
+                && b.len() >= s.to * nr
+                && parts.len() >= LANES * mr * nr
+                && (!s.last || out.len() >= (mr - 1) * ldo + nr),
+            "tile buffers too short"
+        );
         match self {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `detect` chose this kernel only on a CPU with AVX-512F and FMA.
-            Kernel::Avx512 => unsafe { tile_avx512(a, b, bounds, out) },
+            // SAFETY: `detect` chose this kernel only on a CPU with AVX-512F and FMA; the
+            // buffers are long enough (checked above).
+            Kernel::Avx512 => unsafe {
+                tile_avx512(
+                    a.as_ptr(),
+                    b.as_ptr(),
+                    s,
+                    parts.as_mut_ptr(),
+                    out.as_mut_ptr(),
+                    ldo,
+                )
+            },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `detect` chose this kernel only on a CPU with AVX2 and FMA.
-            Kernel::Avx2 => unsafe { tile_avx2(a, b, bounds, out) },
-            _ => tile::<4, 4>(a, b, bounds, out),
+            // SAFETY: `detect` chose this kernel only on a CPU with AVX2 and FMA; the buffers
+            // are long enough (checked above).
+            Kernel::Avx2 => unsafe {
+                tile_avx2(
+                    a.as_ptr(),
+                    b.as_ptr(),
+                    s,
+                    parts.as_mut_ptr(),
+                    out.as_mut_ptr(),
+                    ldo,
+                )
+            },
+            _ => tile::<4, 4>(a, b, s, parts, out, ldo),
         }
     }
 }
 
-/// Define an x86 tile kernel of `MR` rows by two vectors of `W` lanes (`NR = 2 W` columns), with
-/// its vector type and intrinsics: the same chains and tree as [`tile`], one vector of columns
-/// at a time.
+/// Define an x86 tile kernel of `MR` rows by `V` vectors of `W` lanes (`NR = V W` columns), with
+/// its vector type and intrinsics: the same chains, stores and tree as [`tile`], one vector of
+/// columns at a time, the accumulators in registers.
 macro_rules! simd_tile {
-    ($name:ident, $features:literal, $mr:literal, $w:literal, $vec:ty,
-     $zero:ident, $load:ident, $splat:ident, $fma:ident, $add:ident, $store:ident) => {
+    ($name:ident, $features:literal, $mr:literal, $v:literal, $w:literal, $vec:ty,
+     $first:ident, $load:ident, $splat:ident, $fma:ident, $add:ident, $store:ident) => {
         /// # Safety
-        #[doc = concat!("The CPU must support ", $features, "; `a` and `b` must be packed ")]
-        #[doc = "panels of this kernel's shape and `out` must hold a whole tile."]
+        #[doc = concat!("The CPU must support ", $features, "; `a` and `b` must point to ")]
+        #[doc = "packed panels of this kernel's shape reaching position `s.to`, `parts` to the "]
+        #[doc = "tile's partial sums and, for the last stretch, `out` to a whole tile."]
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
-        unsafe fn $name(a: &[f64], b: &[f64], bounds: &[usize; LANES + 1], out: &mut [f64]) {
+        unsafe fn $name(
+            a: *const f64,
+            b: *const f64,
+            s: Slice,
+            parts: *mut f64,
+            out: *mut f64,
+            ldo: usize,
+        ) {
             use std::arch::x86_64::*;
             const MR: usize = $mr;
-            const NR: usize = 2 * $w;
-            debug_assert!(out.len() >= MR * NR);
-            debug_assert!(a.len() >= bounds[LANES] * MR && b.len() >= bounds[LANES] * NR);
-            let mut parts: [[$vec; 2 * MR]; LANES] = [[$zero(); 2 * MR]; LANES];
-            for (l, part) in parts.iter_mut().enumerate() {
-                let mut acc: [$vec; 2 * MR] = [$zero(); 2 * MR];
-                let mut pa = a.as_ptr().add(bounds[l] * MR);
-                let mut pb = b.as_ptr().add(bounds[l] * NR);
-                for _ in bounds[l]..bounds[l + 1] {
-                    let (b0, b1) = ($load(pb), $load(pb.add($w)));
-                    for r in 0..MR {
-                        let ar = $splat(*pa.add(r));
-                        acc[2 * r] = $fma(ar, b0, acc[2 * r]);
-                        acc[2 * r + 1] = $fma(ar, b1, acc[2 * r + 1]);
-                    }
-                    pa = pa.add(MR);
-                    pb = pb.add(NR);
-                }
-                *part = acc;
+            const V: usize = $v;
+            const NR: usize = $v * $w;
+            let own = parts.add(s.lane * MR * NR);
+            // +0.0 on a lane's first stretch (a zeroing load), else the stored partial sums:
+            // no branch, so the accumulators live in registers from the start.
+            let mut acc: [$vec; MR * V] = [$first(own, s.first); MR * V];
+            for i in 0..MR * V {
+                acc[i] = $first(own.add(i * $w), s.first);
             }
-            for v in 0..2 * MR {
-                let s = |l: usize| parts[l][v];
-                let low = $add($add(s(0), s(4)), $add(s(1), s(5)));
-                let high = $add($add(s(2), s(6)), $add(s(3), s(7)));
-                $store(out.as_mut_ptr().add(v * $w), $add(low, high));
+            let mut pa = a.add(s.from * MR);
+            let mut pb = b.add(s.from * NR);
+            for _ in s.from..s.to {
+                let mut bv: [$vec; V] = [$load(pb); V];
+                for v in 1..V {
+                    bv[v] = $load(pb.add(v * $w));
+                }
+                for r in 0..MR {
+                    let ar = $splat(*pa.add(r));
+                    for v in 0..V {
+                        acc[r * V + v] = $fma(ar, bv[v], acc[r * V + v]);
+                    }
+                }
+                pa = pa.add(MR);
+                pb = pb.add(NR);
+            }
+            for i in 0..MR * V {
+                $store(own.add(i * $w), acc[i]);
+            }
+            if !s.last {
+                return;
+            }
+            // The tree, from the stored partial sums (lane 7's just above): reading `acc` by a
+            // run-time index here would keep it in memory through the loop.
+            for r in 0..MR {
+                for v in 0..V {
+                    let i = r * V + v;
+                    let p = |l: usize| $load(parts.add(l * MR * NR + i * $w));
+                    let low = $add($add(p(0), p(4)), $add(p(1), p(5)));
+                    let high = $add($add(p(2), p(6)), $add(p(3), p(7)));
+                    $store(out.add(r * ldo + v * $w), $add(low, high));
+                }
             }
         }
     };
+}
+
+/// Eight doubles from `p`, or +0.0 in every lane when `zero` (nothing is read then).
+///
+/// # Safety
+/// The CPU must support AVX-512F; unless `zero`, `p` must point to 8 readable doubles.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn first512(p: *const f64, zero: bool) -> std::arch::x86_64::__m512d {
+    let mask: u8 = if zero { 0 } else { 0xff };
+    std::arch::x86_64::_mm512_maskz_loadu_pd(mask, p)
+}
+
+/// Four doubles from `p`, or +0.0 in every lane when `zero` (nothing is read then).
+///
+/// # Safety
+/// The CPU must support AVX2; unless `zero`, `p` must point to 4 readable doubles.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn first256(p: *const f64, zero: bool) -> std::arch::x86_64::__m256d {
+    use std::arch::x86_64::*;
+    let mask = _mm256_set1_epi64x(if zero { 0 } else { -1 });
+    _mm256_maskload_pd(p, mask)
 }
 
 simd_tile!(
     tile_avx512,
     "avx512f,fma",
     8,
+    3,
     8,
     __m512d,
-    _mm512_setzero_pd,
+    first512,
     _mm512_loadu_pd,
     _mm512_set1_pd,
     _mm512_fmadd_pd,
@@ -257,9 +392,10 @@ simd_tile!(
     tile_avx2,
     "avx2,fma",
     4,
+    2,
     4,
     __m256d,
-    _mm256_setzero_pd,
+    first256,
     _mm256_loadu_pd,
     _mm256_set1_pd,
     _mm256_fmadd_pd,
@@ -271,6 +407,12 @@ simd_tile!(
 /// at a time: `emit(r, j0, dots)` gets row r of `a` (counted from its first packed row) with
 /// rows `j0..j0 + dots.len()` of `b`. Blocks come in increasing `j0`; the stop flag is looked
 /// at before each.
+///
+/// Blocked like a matrix product: for each panel of `b`, stretch by stretch of the order (a
+/// lane, or a slice of a long one), the stretch of that panel stays in L1 while it meets the
+/// same stretch of a group of [`GROUP`] panels of `a` (all of `a` stays in L2); partial sums
+/// wait in a small buffer between stretches, and the last stretch writes each tile's dot
+/// products into the block.
 pub fn dots<F>(
     kernel: Kernel,
     order: &Order,
@@ -284,20 +426,32 @@ where
 {
     let (mr, nr, dim) = (kernel.rows(), kernel.cols(), order.dim());
     debug_assert!(a.w == mr && b.w == nr);
+    let stretches = slices(&order.bounds);
     let width = BLOCK_COLS * nr;
     let mut block = Vec::new();
     block.try_resize(a.panels() * mr * width, 0.0, "a block of dot products")?;
-    let mut cells = vec![0.0f64; mr * nr];
+    let per_tile = LANES * mr * nr;
+    let mut parts = Vec::new();
+    parts.try_resize(a.panels() * per_tile, 0.0, "the partial sums")?;
     for jb in (0..b.panels()).step_by(BLOCK_COLS) {
         stop.check()?;
         let jend = (jb + BLOCK_COLS).min(b.panels());
-        for bp in jb..jend {
-            let pb = b.panel(bp, dim);
-            for ap in 0..a.panels() {
-                kernel.tile(a.panel(ap, dim), pb, &order.bounds, &mut cells);
-                for r in 0..mr {
-                    let at = (ap * mr + r) * width + (bp - jb) * nr;
-                    block[at..at + nr].copy_from_slice(&cells[r * nr..(r + 1) * nr]);
+        for ag in (0..a.panels()).step_by(GROUP) {
+            let agend = (ag + GROUP).min(a.panels());
+            for bp in jb..jend {
+                let pb = b.panel(bp, dim);
+                for &s in &stretches {
+                    for ap in ag..agend {
+                        let at = ap * mr * width + (bp - jb) * nr;
+                        kernel.run(
+                            a.panel(ap, dim),
+                            pb,
+                            s,
+                            &mut parts[ap * per_tile..(ap + 1) * per_tile],
+                            &mut block[at..],
+                            width,
+                        );
+                    }
                 }
             }
         }
@@ -359,6 +513,7 @@ mod tests {
                 (9, 17, 8),
                 (13, 300, 37),
                 (2, 4100, 3),
+                (17, 50, 1100),
             ] {
                 check(kernel, na, nb, dim);
             }

@@ -337,6 +337,31 @@ mod tests {
     }
 
     #[test]
+    #[ignore]
+    fn tokenizer_stage_timings() {
+        use crate::metrics::tokens::timing::{pairs, pairs_file, time};
+        let Some(data) = pairs_file() else {
+            return;
+        };
+        let pairs = pairs(&data);
+        let (s, stop) = (&mut Scratch::default(), Context::new());
+        let mut long = Vec::new();
+        for n in [Normalizer::Squad, Normalizer::None] {
+            time(&format!("f1 tokens {n:?}"), &pairs, |e, a| {
+                let mut sum = 0u64;
+                for t in [e, a] {
+                    s.tokenizer.classify(t, n, &stop).unwrap();
+                    long.clear();
+                    s.tokenizer
+                        .tokens(t, &mut long, &stop, |k| sum = sum.wrapping_add(k as u64))
+                        .unwrap();
+                }
+                sum
+            });
+        }
+    }
+
+    #[test]
     fn squad_examples() {
         assert_eq!(f1("The cat sat.", "a cat sat"), 1.0);
         assert_eq!(f1("", ""), 1.0);

@@ -133,28 +133,40 @@ impl Masks {
     #[inline]
     pub(crate) fn for_each_run(&self, stop: &Context, mut f: impl FnMut(usize, usize)) -> Run<()> {
         // A run starts where a non-space byte follows a space (or the start of the text) and
-        // ends at the space that follows it; the padding past the end ends the last run.
-        let (mut prev_space, mut start) = (1u64, 0);
-        for (w, &sp) in self.space[..self.words].iter().enumerate() {
+        // ends at the first space after it; the padding past the end ends the last run. Only
+        // the starts are visited, each end found from its start with no branch on which of
+        // the two a bit is.
+        let space = &self.space[..self.words];
+        let mut prev_space = 1u64;
+        for (w, &sp) in space.iter().enumerate() {
             if w % WORDS_PER_CHECK == 0 {
                 stop.check()?;
             }
-            let starts = !sp & (sp << 1 | prev_space);
-            let ends = sp & (!sp << 1 | (prev_space ^ 1));
+            let mut starts = !sp & (sp << 1 | prev_space);
             prev_space = sp >> 63;
-            let mut events = starts | ends;
-            while events != 0 {
-                let bit = events.trailing_zeros() as usize;
-                events &= events - 1;
-                if starts >> bit & 1 == 1 {
-                    start = 64 * w + bit;
+            while starts != 0 {
+                let bit = starts.trailing_zeros();
+                starts &= starts - 1;
+                let after = sp & (!0u64 << bit);
+                let end = if after != 0 {
+                    64 * w + after.trailing_zeros() as usize
                 } else {
-                    f(start, 64 * w + bit);
-                }
+                    next_set(space, w + 1)
+                };
+                f(64 * w + bit as usize, end);
             }
         }
         Ok(())
     }
+}
+
+/// The first set bit of `bits` from word `w` on; the last word has a bit set (the padding).
+#[cold]
+fn next_set(bits: &[u64], mut w: usize) -> usize {
+    while bits[w] == 0 {
+        w += 1;
+    }
+    64 * w + bits[w].trailing_zeros() as usize
 }
 
 /// Per ASCII byte: bit 0 whitespace, bit 1 letter or digit.

@@ -67,6 +67,24 @@ impl Masks {
             self.space.try_resize(self.words, 0, "the token masks")?;
             self.closer.try_resize(self.words, 0, "the token masks")?;
         }
+        // One loop per scheme, so that the scheme's tests are decided once, not per block.
+        match (scheme, simd) {
+            (Scheme::Squad, true) => self.blocks(text, Scheme::Squad, true, stop)?,
+            (Scheme::Whitespace, true) => self.blocks(text, Scheme::Whitespace, true, stop)?,
+            (Scheme::Rouge, true) => self.blocks(text, Scheme::Rouge, true, stop)?,
+            (scheme, false) => self.blocks(text, scheme, false, stop)?,
+        }
+        // Past the end: whitespace, and nothing that needs a closer look.
+        let tail = n % 64;
+        self.space[full] |= !0u64 << tail;
+        self.closer[full] &= !(!0u64 << tail);
+        Ok(())
+    }
+
+    /// Classify every 64-byte word of `text`, the last one padded with zeros.
+    #[inline(always)]
+    fn blocks(&mut self, text: &[u8], scheme: Scheme, simd: bool, stop: &Context) -> Run<()> {
+        let (n, full) = (text.len(), text.len() / 64);
         for first in (0..full).step_by(WORDS_PER_CHECK) {
             stop.check()?;
             for w in first..full.min(first + WORDS_PER_CHECK) {
@@ -77,14 +95,11 @@ impl Masks {
         let mut last = [0u8; 64];
         last[..n - 64 * full].copy_from_slice(&text[64 * full..]);
         self.block(full, &last, scheme, simd);
-        // Past the end: whitespace, and nothing that needs a closer look.
-        let tail = n % 64;
-        self.space[full] |= !0u64 << tail;
-        self.closer[full] &= !(!0u64 << tail);
         Ok(())
     }
 
     /// Classify the 64 bytes of word `w`.
+    #[inline(always)]
     fn block(&mut self, w: usize, bytes: &[u8; 64], scheme: Scheme, simd: bool) {
         let out: &mut [u8; 64] = (&mut self.text[64 * w..64 * w + 64]).try_into().unwrap();
         let (space, needs) = if simd {
@@ -189,6 +204,7 @@ static ASCII_CLASS: [u8; 128] = {
 
 /// (separator bits, closer-look bits) of 64 bytes, writing them (lowercased when the scheme
 /// asks) to `out`, one byte at a time.
+#[inline(always)]
 fn classify_bytes(bytes: &[u8; 64], scheme: Scheme, out: &mut [u8; 64]) -> (u64, u64) {
     let (mut space, mut needs) = (0u64, 0u64);
     for (i, &b) in bytes.iter().enumerate() {
@@ -211,6 +227,7 @@ fn classify_bytes(bytes: &[u8; 64], scheme: Scheme, out: &mut [u8; 64]) -> (u64,
 
 /// [`classify_bytes`] with SSE2 (part of every x86-64 CPU), sixteen bytes at a time.
 #[cfg(target_arch = "x86_64")]
+#[inline(always)]
 fn classify_simd(bytes: &[u8; 64], scheme: Scheme, out: &mut [u8; 64]) -> (u64, u64) {
     use std::arch::x86_64::*;
     let lower = scheme.lower();

@@ -16,7 +16,7 @@ mod exact;
 mod general;
 mod tokenize;
 
-use crate::metrics::halt::{Context, Run, TryVec};
+use crate::metrics::halt::{Context, Run};
 use crate::metrics::key_table::KeyTable;
 use bag::common_count;
 pub use exact::{exact_match, ExactScratch};
@@ -24,9 +24,6 @@ use tokenize::Tokenizer;
 
 /// The most distinct tokens a table is sized for before it is filled.
 const TABLE_PRESIZE: usize = 1 << 14;
-
-/// Keys handed to the table at a time.
-const BATCH: usize = 256;
 
 /// How answers are turned into tokens before F1 is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +41,6 @@ pub struct Scratch {
     long_gold: Vec<Box<[u8]>>,
     long_pred: Vec<Box<[u8]>>,
     table: KeyTable<u128, u32>,
-    /// Keys read but not yet counted or taken: at most [`BATCH`].
-    batch: Vec<u128>,
 }
 
 /// Token F1 of `actual` against `expected`, computed exactly as SQuAD's `compute_f1`. `stop`
@@ -58,19 +53,16 @@ pub fn token_f1(
     stop: &Context,
 ) -> Run<f64> {
     // The gold tokens are counted into the table as they are read, and the predicted ones
-    // taken out of it as they are read, [`BATCH`] keys at a time (so the table's loop keeps
-    // its fields in registers); tokens of more than 15 bytes are compared apart.
+    // taken out of it as they are read, a batch at a time (so the table's loop keeps its
+    // fields in registers); tokens of more than 15 bytes are compared apart.
     let Scratch {
         tokenizer,
         long_gold,
         long_pred,
         table,
-        batch,
     } = s;
     long_gold.clear();
     long_pred.clear();
-    batch.clear();
-    batch.try_capacity(BATCH, "token F1 keys")?;
     tokenizer.classify(expected, normalizer, stop)?;
     // Sized for the tokens of a short text; a long text's table grows with its distinct
     // tokens (few, in most huge texts), not with its token count.
@@ -78,25 +70,17 @@ pub fn token_f1(
     // The table grows with the gold text's distinct tokens: memory it cannot have is an error
     // of this row (kept until the tokenizer returns), never an abort.
     let mut short_of_memory = Ok(());
-    let n_gold = tokenizer.tokens(expected, long_gold, stop, |k| {
-        batch.push(k);
-        if batch.len() == BATCH {
-            short_of_memory = short_of_memory.and_then(|()| table.try_add_all(batch));
-            batch.clear();
+    let n_gold = tokenizer.tokens(expected, long_gold, stop, |keys| {
+        if short_of_memory.is_ok() {
+            short_of_memory = table.try_add_all(keys);
         }
     })?;
-    short_of_memory.and_then(|()| table.try_add_all(batch))?;
-    batch.clear();
+    short_of_memory?;
     tokenizer.classify(actual, normalizer, stop)?;
     let mut same = 0usize;
-    let n_pred = tokenizer.tokens(actual, long_pred, stop, |k| {
-        batch.push(k);
-        if batch.len() == BATCH {
-            same += table.take_all(batch);
-            batch.clear();
-        }
+    let n_pred = tokenizer.tokens(actual, long_pred, stop, |keys| {
+        same += table.take_all(keys);
     })?;
-    same += table.take_all(batch);
     if n_gold == 0 || n_pred == 0 {
         return Ok(if n_gold == n_pred { 1.0 } else { 0.0 });
     }
@@ -262,8 +246,8 @@ mod tests {
                 tokenizer.classify(text.as_bytes(), n, &stop).unwrap();
                 let bound = tokenizer.token_bound();
                 let count = tokenizer
-                    .tokens(text.as_bytes(), &mut got.long, &stop, |k| {
-                        got.packed.push(k)
+                    .tokens(text.as_bytes(), &mut got.long, &stop, |keys| {
+                        got.packed.extend_from_slice(keys)
                     })
                     .unwrap();
                 assert_eq!(count, got.len(), "{text:?} {n:?}");
@@ -360,7 +344,9 @@ mod tests {
                     s.tokenizer.classify(t, n, &stop).unwrap();
                     long.clear();
                     s.tokenizer
-                        .tokens(t, &mut long, &stop, |k| sum = sum.wrapping_add(k as u64))
+                        .tokens(t, &mut long, &stop, |keys| {
+                            sum = keys.iter().fold(sum, |s, &k| s.wrapping_add(k as u64))
+                        })
                         .unwrap();
                 }
                 sum

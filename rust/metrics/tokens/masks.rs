@@ -5,7 +5,7 @@ use crate::metrics::halt::{Context, Run, TryVec};
 use crate::metrics::text::is_ascii_py_space;
 
 /// Mask words (64 bytes of text each) between two polls of the stop flag: 1 MiB of text.
-const WORDS_PER_CHECK: usize = 1 << 14;
+pub(crate) const WORDS_PER_CHECK: usize = 1 << 14;
 
 /// One text, classified 64 bytes at a time. `text` holds the text (ASCII letters lowercased
 /// when the scheme asks) with room to spare, so that a 16-byte load at any token start stays
@@ -177,7 +177,7 @@ impl Masks {
 
 /// The first set bit of `bits` from word `w` on; the last word has a bit set (the padding).
 #[cold]
-fn next_set(bits: &[u64], mut w: usize) -> usize {
+pub(crate) fn next_set(bits: &[u64], mut w: usize) -> usize {
     while bits[w] == 0 {
         w += 1;
     }

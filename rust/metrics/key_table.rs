@@ -384,34 +384,6 @@ impl<K: SlotKey> KeyTable<K, u32> {
         }));
     }
 
-    /// The id of `key` as [`intern`](Self::intern) gives it, with no branch on whether the key
-    /// is new.
-    #[inline(always)]
-    pub fn intern_flat(&mut self, key: K) -> u32 {
-        if (self.len as usize + 1) * 2 > self.capacity() {
-            self.grow();
-        }
-        let (i, generation, next) = (self.slot_of(key), self.generation, self.len);
-        let slot = &mut self.slots[i];
-        let new = slot.generation != generation;
-        slot.value = if new { next } else { slot.value };
-        slot.key = key;
-        slot.generation = generation;
-        self.len += u32::from(new);
-        slot.value
-    }
-
-    /// The id of `key`, or `absent` when it has none, with no branch on which.
-    #[inline(always)]
-    pub fn id_or(&self, key: K, absent: u32) -> u32 {
-        let slot = &self.slots[self.slot_of(key)];
-        if slot.generation == self.generation {
-            slot.value
-        } else {
-            absent
-        }
-    }
-
     /// The id of `key`, a new one (the number of keys before it) if it has none.
     #[inline]
     pub fn intern(&mut self, key: K) -> u32 {
@@ -470,12 +442,16 @@ mod tests {
                 let k = u128::from(state % 700) << 64 | u128::from(state % 7);
                 flat.add_one(k);
                 *plain.entry(k).0 += 1;
-                assert_eq!(ids.intern_flat(k), want.intern(k));
+                let mut got = Vec::new();
+                ids.intern_all(&[k], &mut got);
+                assert_eq!(got, [want.intern(k)]);
             }
             assert_eq!((flat.len(), ids.len()), (plain.len(), want.len()));
             for k in 0..800u128 {
                 let k = k << 64 | k % 7;
-                assert_eq!(ids.id_or(k, 7), want.get(k).copied().unwrap_or(7));
+                let mut got = Vec::new();
+                ids.ids_or_into(&[k], 7, &mut got);
+                assert_eq!(got, [want.get(k).copied().unwrap_or(7)]);
                 let left = plain.get(k).copied().unwrap_or(0);
                 for _ in 0..left {
                     assert_eq!(flat.take_one(k), 1);
@@ -484,11 +460,15 @@ mod tests {
             }
             assert!(flat.try_room().is_ok());
             // The batch forms give what the one-key forms give.
-            let keys: Vec<u128> = (0..2_000u128).map(|k| (k * 7 % 900) << 64 | k % 5).collect();
+            let keys: Vec<u128> = (0..2_000u128)
+                .map(|k| (k * 7 % 900) << 64 | k % 5)
+                .collect();
             let (mut batch, mut one) = (KeyTable::<u128, u32>::default(), KeyTable::default());
             batch.try_add_all(&keys).unwrap();
             keys.iter().for_each(|&k| one.add_one(k));
-            let probe: Vec<u128> = (0..3_000u128).map(|k| (k * 3 % 1000) << 64 | k % 5).collect();
+            let probe: Vec<u128> = (0..3_000u128)
+                .map(|k| (k * 3 % 1000) << 64 | k % 5)
+                .collect();
             let one_taken: u32 = probe.iter().map(|&k| one.take_one(k)).sum();
             assert_eq!(batch.take_all(&probe), one_taken as usize);
             let (mut got, mut by_one) = (Vec::new(), KeyIds::<u128>::default());
@@ -498,7 +478,10 @@ mod tests {
             assert_eq!(got, expect);
             got.clear();
             batch_ids.ids_or_into(&probe, 77_777, &mut got);
-            let expect: Vec<u32> = probe.iter().map(|&k| by_one.id_or(k, 77_777)).collect();
+            let expect: Vec<u32> = probe
+                .iter()
+                .map(|&k| by_one.get(k).copied().unwrap_or(77_777))
+                .collect();
             assert_eq!(got, expect);
             for t in [&mut flat, &mut plain, &mut ids, &mut want] {
                 t.clear();

@@ -33,7 +33,10 @@ pub(crate) fn time(name: &str, pairs: &[(&[u8], &[u8])], mut f: impl FnMut(&[u8]
         best = best.min(cpu_seconds() - t);
     }
     black_box(sink);
-    println!("{name:<28} {:>8.1} ns/pair", best / pairs.len() as f64 * 1e9);
+    println!(
+        "{name:<28} {:>8.1} ns/pair",
+        best / pairs.len() as f64 * 1e9
+    );
 }
 
 /// The file named by `EVALMARK_TEXT_PAIRS`, if set.

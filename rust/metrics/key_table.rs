@@ -448,7 +448,7 @@ mod tests {
             }
             assert_eq!((flat.len(), ids.len()), (plain.len(), want.len()));
             for k in 0..800u128 {
-                let k = k << 64 | k % 7;
+                let k = (k << 64) | (k % 7);
                 let mut got = Vec::new();
                 ids.ids_or_into(&[k], 7, &mut got);
                 assert_eq!(got, [want.get(k).copied().unwrap_or(7)]);
@@ -461,13 +461,13 @@ mod tests {
             assert!(flat.try_room().is_ok());
             // The batch forms give what the one-key forms give.
             let keys: Vec<u128> = (0..2_000u128)
-                .map(|k| (k * 7 % 900) << 64 | k % 5)
+                .map(|k| ((k * 7 % 900) << 64) | (k % 5))
                 .collect();
             let (mut batch, mut one) = (KeyTable::<u128, u32>::default(), KeyTable::default());
             batch.try_add_all(&keys).unwrap();
             keys.iter().for_each(|&k| one.add_one(k));
             let probe: Vec<u128> = (0..3_000u128)
-                .map(|k| (k * 3 % 1000) << 64 | k % 5)
+                .map(|k| ((k * 3 % 1000) << 64) | (k % 5))
                 .collect();
             let one_taken: u32 = probe.iter().map(|&k| one.take_one(k)).sum();
             assert_eq!(batch.take_all(&probe), one_taken as usize);

@@ -221,6 +221,169 @@ impl<K: SlotKey, V: Copy + Default> KeyTable<K, V> {
 }
 
 impl<K: SlotKey> KeyTable<K, u32> {
+    /// The slot that holds `key`, or the empty slot where it would go. The probe loop's test
+    /// is one branch, taken only on a collision; whether the key was found is left to the
+    /// caller, to use without a branch.
+    #[inline(always)]
+    fn slot_of(&self, key: K) -> usize {
+        let mut i = key.home(self.bits);
+        loop {
+            let slot = &self.slots[i];
+            if (slot.generation != self.generation) | (slot.key == key) {
+                return i;
+            }
+            i = (i + 1) & self.mask();
+        }
+    }
+
+    /// Make room for one more key, growing the table if it must; memory that cannot be had is
+    /// an error, not an abort. [`add_one`](Self::add_one) after it never grows the table.
+    #[inline]
+    pub fn try_room(&mut self) -> Result<(), OutOfMemory> {
+        if (self.len as usize + 1) * 2 > self.capacity() {
+            let mut slots = Vec::new();
+            slots.try_resize(1 << (self.bits + 1), Slot::default(), "a token table")?;
+            self.rehash_into(slots);
+        }
+        Ok(())
+    }
+
+    /// Count one more `key` (a new key counts 1), with no branch on whether it is new: for
+    /// counting tokens, where new and seen keys alternate without a pattern.
+    #[inline(always)]
+    pub fn add_one(&mut self, key: K) {
+        if (self.len as usize + 1) * 2 > self.capacity() {
+            self.grow();
+        }
+        let (i, generation) = (self.slot_of(key), self.generation);
+        let slot = &mut self.slots[i];
+        let new = slot.generation != generation;
+        slot.value = if new { 1 } else { slot.value.wrapping_add(1) };
+        slot.key = key;
+        slot.generation = generation;
+        self.len += u32::from(new);
+    }
+
+    /// Take one from the count of `key` when it has one left: 1 then, 0 when it has none or
+    /// is absent; no branch on which.
+    #[inline(always)]
+    pub fn take_one(&mut self, key: K) -> u32 {
+        let (i, generation) = (self.slot_of(key), self.generation);
+        let slot = &mut self.slots[i];
+        // An absent key's slot is empty: its value is never read as a count, so taking 0
+        // from it changes nothing.
+        let take = u32::from((slot.generation == generation) & (slot.value > 0));
+        slot.value -= take;
+        take
+    }
+
+    /// Count one more of each key of `keys`, growing the table as it fills; memory that cannot
+    /// be had is an error, not an abort.
+    pub fn try_add_all(&mut self, keys: &[K]) -> Result<(), OutOfMemory> {
+        let mut rest = keys;
+        while !rest.is_empty() {
+            // Keys that fit with the table at most half full: no test of its size per key.
+            let room = (self.capacity() / 2).saturating_sub(self.len as usize);
+            if room == 0 {
+                self.try_room()?;
+                continue;
+            }
+            let (now, later) = rest.split_at(room.min(rest.len()));
+            self.add_fitting(now);
+            rest = later;
+        }
+        Ok(())
+    }
+
+    /// [`add_one`](Self::add_one) for each key, when they fit without growing. The table's
+    /// fields are read once into locals, so the loop keeps them in registers.
+    #[inline(always)]
+    fn add_fitting(&mut self, keys: &[K]) {
+        let (bits, generation, mask) = (self.bits, self.generation, self.mask());
+        let slots = &mut self.slots[..=mask];
+        let mut len = self.len;
+        for &key in keys {
+            let mut i = key.home(bits);
+            while (slots[i].generation == generation) & (slots[i].key != key) {
+                i = (i + 1) & mask;
+            }
+            let slot = &mut slots[i];
+            let new = slot.generation != generation;
+            slot.value = if new { 1 } else { slot.value.wrapping_add(1) };
+            slot.key = key;
+            slot.generation = generation;
+            len += u32::from(new);
+        }
+        self.len = len;
+    }
+
+    /// [`take_one`](Self::take_one) for each key of `keys`; returns how many were taken.
+    pub fn take_all(&mut self, keys: &[K]) -> usize {
+        let (bits, generation, mask) = (self.bits, self.generation, self.mask());
+        let slots = &mut self.slots[..=mask];
+        let mut taken = 0usize;
+        for &key in keys {
+            let mut i = key.home(bits);
+            while (slots[i].generation == generation) & (slots[i].key != key) {
+                i = (i + 1) & mask;
+            }
+            let slot = &mut slots[i];
+            let take = u32::from((slot.generation == generation) & (slot.value > 0));
+            slot.value -= take;
+            taken += take as usize;
+        }
+        taken
+    }
+
+    /// The ids of `keys` as [`intern`](Self::intern) gives them, appended to `out`, growing
+    /// the table as it fills.
+    pub fn intern_all(&mut self, keys: &[K], out: &mut Vec<u32>) {
+        let mut rest = keys;
+        while !rest.is_empty() {
+            let room = (self.capacity() / 2).saturating_sub(self.len as usize);
+            if room == 0 {
+                self.grow();
+                continue;
+            }
+            let (now, later) = rest.split_at(room.min(rest.len()));
+            let (bits, generation, mask) = (self.bits, self.generation, self.mask());
+            let slots = &mut self.slots[..=mask];
+            let mut len = self.len;
+            out.extend(now.iter().map(|&key| {
+                let mut i = key.home(bits);
+                while (slots[i].generation == generation) & (slots[i].key != key) {
+                    i = (i + 1) & mask;
+                }
+                let slot = &mut slots[i];
+                let new = slot.generation != generation;
+                slot.value = if new { len } else { slot.value };
+                slot.key = key;
+                slot.generation = generation;
+                len += u32::from(new);
+                slot.value
+            }));
+            self.len = len;
+            rest = later;
+        }
+    }
+
+    /// The id of each key of `keys`, or `absent` for a key with none, appended to `out`.
+    pub fn ids_or_into(&self, keys: &[K], absent: u32, out: &mut Vec<u32>) {
+        let (bits, generation, mask) = (self.bits, self.generation, self.mask());
+        let slots = &self.slots[..=mask];
+        out.extend(keys.iter().map(|&key| {
+            let mut i = key.home(bits);
+            while (slots[i].generation == generation) & (slots[i].key != key) {
+                i = (i + 1) & mask;
+            }
+            if slots[i].generation == generation {
+                slots[i].value
+            } else {
+                absent
+            }
+        }));
+    }
+
     /// The id of `key`, a new one (the number of keys before it) if it has none.
     #[inline]
     pub fn intern(&mut self, key: K) -> u32 {
@@ -263,6 +426,66 @@ mod tests {
         assert_eq!((tried.len(), tried.bits), (plain.len(), plain.bits));
         for k in 0..7_001u64 {
             assert_eq!(tried.get(k), plain.get(k));
+        }
+    }
+
+    #[test]
+    fn flat_counts_and_ids_equal_entry() {
+        let (mut flat, mut plain) = (KeyTable::<u128, u32>::default(), KeyTable::default());
+        let (mut ids, mut want) = (KeyIds::<u128>::default(), KeyIds::<u128>::default());
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..4 {
+            for _ in 0..3_000 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let k = u128::from(state % 700) << 64 | u128::from(state % 7);
+                flat.add_one(k);
+                *plain.entry(k).0 += 1;
+                let mut got = Vec::new();
+                ids.intern_all(&[k], &mut got);
+                assert_eq!(got, [want.intern(k)]);
+            }
+            assert_eq!((flat.len(), ids.len()), (plain.len(), want.len()));
+            for k in 0..800u128 {
+                let k = (k << 64) | (k % 7);
+                let mut got = Vec::new();
+                ids.ids_or_into(&[k], 7, &mut got);
+                assert_eq!(got, [want.get(k).copied().unwrap_or(7)]);
+                let left = plain.get(k).copied().unwrap_or(0);
+                for _ in 0..left {
+                    assert_eq!(flat.take_one(k), 1);
+                }
+                assert_eq!(flat.take_one(k), 0, "{k} {round}");
+            }
+            assert!(flat.try_room().is_ok());
+            // The batch forms give what the one-key forms give.
+            let keys: Vec<u128> = (0..2_000u128)
+                .map(|k| ((k * 7 % 900) << 64) | (k % 5))
+                .collect();
+            let (mut batch, mut one) = (KeyTable::<u128, u32>::default(), KeyTable::default());
+            batch.try_add_all(&keys).unwrap();
+            keys.iter().for_each(|&k| one.add_one(k));
+            let probe: Vec<u128> = (0..3_000u128)
+                .map(|k| ((k * 3 % 1000) << 64) | (k % 5))
+                .collect();
+            let one_taken: u32 = probe.iter().map(|&k| one.take_one(k)).sum();
+            assert_eq!(batch.take_all(&probe), one_taken as usize);
+            let (mut got, mut by_one) = (Vec::new(), KeyIds::<u128>::default());
+            let mut batch_ids = KeyIds::<u128>::default();
+            batch_ids.intern_all(&keys, &mut got);
+            let expect: Vec<u32> = keys.iter().map(|&k| by_one.intern(k)).collect();
+            assert_eq!(got, expect);
+            got.clear();
+            batch_ids.ids_or_into(&probe, 77_777, &mut got);
+            let expect: Vec<u32> = probe
+                .iter()
+                .map(|&k| by_one.get(k).copied().unwrap_or(77_777))
+                .collect();
+            assert_eq!(got, expect);
+            for t in [&mut flat, &mut plain, &mut ids, &mut want] {
+                t.clear();
+            }
         }
     }
 

@@ -7,8 +7,8 @@
 
 use std::num::NonZeroUsize;
 
-use super::halt::{Context, Run, CHECK_EVERY};
-use super::key_table::{KeyIds, KeyTable, ABSENT};
+use super::halt::{Context, Run, TryVec, CHECK_EVERY};
+use super::key_table::{KeyIds, KeyTable};
 use super::ngrams::{clipped_matches, count_into, NgramIds, TokenIds};
 use super::rouge_l::packed_tokens;
 use super::rouge_tokens::{
@@ -45,8 +45,14 @@ struct Packed {
     keys_e: Vec<u128>,
     keys_a: Vec<u128>,
     ids: KeyIds<u128>,
+    ids_e: Vec<u32>,
+    ids_a: Vec<u32>,
     unigrams: KeyTable<u128, u32>,
     bigrams: KeyTable<u64, u32>,
+    /// Bigram counts by cell `first id · distinct + second id`; all zero between calls.
+    grid: Vec<u32>,
+    /// Whether `grid` may hold counts (a call stopped before clearing it).
+    grid_dirty: bool,
 }
 
 /// The clipped overlap of ROUGE-1 or ROUGE-2 under the default tokenizer, unstemmed, read
@@ -73,56 +79,114 @@ fn packed_hits(
         table.reset(e.len(), stop)?;
         for chunk in e.chunks(CHECK_EVERY) {
             stop.check()?;
-            chunk.iter().for_each(|&k| *table.entry(k).0 += 1);
+            table.try_add_all(chunk)?;
         }
         for chunk in a.chunks(CHECK_EVERY) {
             stop.check()?;
-            for &k in chunk {
-                if let Some(count) = table.get_mut(k) {
-                    if *count > 0 {
-                        *count -= 1;
-                        hits += 1;
-                    }
-                }
-            }
+            hits += table.take_all(chunk);
         }
     } else {
-        // A bigram is the ids of its two tokens in one u64; an actual token that expected does
-        // not have is ABSENT, and no expected bigram holds ABSENT.
-        let (ids, table) = (&mut p.ids, &mut p.bigrams);
-        ids.reset(e.len(), stop)?;
-        table.reset(e.len(), stop)?;
-        let pair = |x: u32, y: u32| u64::from(x) << 32 | u64::from(y);
-        let mut before = ABSENT;
-        for chunk in e.chunks(CHECK_EVERY) {
-            stop.check()?;
-            for &k in chunk {
-                let next = ids.len() as u32;
-                let id = ids.intern_with(k, || next);
-                if before != ABSENT {
-                    *table.entry(pair(before, id)).0 += 1;
-                }
-                before = id;
-            }
-        }
-        before = ABSENT;
-        for chunk in a.chunks(CHECK_EVERY) {
-            stop.check()?;
-            for &k in chunk {
-                let id = ids.id(k);
-                if before != ABSENT && id != ABSENT {
-                    if let Some(count) = table.get_mut(pair(before, id)) {
-                        if *count > 0 {
-                            *count -= 1;
-                            hits += 1;
-                        }
-                    }
-                }
-                before = id;
-            }
-        }
+        let (e, a) = (std::mem::take(&mut p.keys_e), std::mem::take(&mut p.keys_a));
+        let got = packed_bigram_hits(&e, &a, p, stop);
+        (p.keys_e, p.keys_a) = (e, a);
+        hits = got?;
+        return Ok(Some((hits, p.keys_e.len(), p.keys_a.len())));
     }
     Ok(Some((hits, e.len(), a.len())))
+}
+
+/// Take one of the copies `count` holds, if any: 1 when one was left, 0 otherwise, with no
+/// branch on which.
+#[inline(always)]
+fn take_one(count: &mut u32) -> usize {
+    let left = u32::from(*count > 0);
+    *count -= left;
+    left as usize
+}
+
+/// `f(x, y)` for each two neighbours of `ids`, in order, polling `stop` between chunks.
+#[inline(always)]
+fn each_pair(ids: &[u32], stop: &Context, mut f: impl FnMut(u32, u32)) -> Run<()> {
+    let pairs = ids.len().saturating_sub(1);
+    for first in (0..pairs).step_by(CHECK_EVERY) {
+        stop.check()?;
+        for i in first..pairs.min(first + CHECK_EVERY) {
+            f(ids[i], ids[i + 1]);
+        }
+    }
+    Ok(())
+}
+
+/// The most cells of [`Packed::grid`]: bigram counts by the ids of their two tokens, used when
+/// expected has at most 255 distinct tokens.
+const GRID_CELLS: usize = 1 << 16;
+
+/// The clipped bigram overlap of two texts' packed tokens. Expected's tokens are numbered in
+/// order of first appearance; a bigram is the pair of its tokens' ids, counted in a dense grid
+/// when expected has few distinct tokens (no second table probe per token) or else in a table
+/// keyed by the two ids in one u64. An actual token that expected does not have gets the
+/// id that no expected token has, and no expected bigram holds it.
+fn packed_bigram_hits(e: &[u128], a: &[u128], p: &mut Packed, stop: &Context) -> Run<usize> {
+    let (ids, ids_e, ids_a) = (&mut p.ids, &mut p.ids_e, &mut p.ids_a);
+    ids.reset(e.len(), stop)?;
+    ids_e.clear();
+    ids_e.try_capacity(e.len(), "ROUGE-N token ids")?;
+    for chunk in e.chunks(CHECK_EVERY) {
+        stop.check()?;
+        ids.intern_all(chunk, ids_e);
+    }
+    let distinct = ids.len();
+    // Id `distinct` stands for every token expected does not have.
+    let absent = distinct as u32;
+    ids_a.clear();
+    ids_a.try_capacity(a.len(), "ROUGE-N token ids")?;
+    for chunk in a.chunks(CHECK_EVERY) {
+        stop.check()?;
+        ids.ids_or_into(chunk, absent, ids_a);
+    }
+    let mut hits = 0usize;
+    if (distinct + 1) * (distinct + 1) <= GRID_CELLS {
+        let grid = &mut p.grid;
+        if p.grid_dirty {
+            // Cleared after every use, but a stopped call may have left counts behind.
+            grid.fill(0);
+        }
+        // The absent id's row and column stay empty, so a bigram that holds it takes
+        // nothing, with no branch.
+        let side = distinct + 1;
+        if grid.len() < side * side {
+            grid.try_resize(side * side, 0, "ROUGE-N bigram counts")?;
+        }
+        p.grid_dirty = true;
+        let cell = |x: u32, y: u32| x as usize * side + y as usize;
+        each_pair(ids_e, stop, |x, y| grid[cell(x, y)] += 1)?;
+        let mut before = absent;
+        for chunk in ids_a.chunks(CHECK_EVERY) {
+            stop.check()?;
+            for &id in chunk {
+                hits += take_one(&mut grid[cell(before, id)]);
+                before = id;
+            }
+        }
+        each_pair(ids_e, stop, |x, y| grid[cell(x, y)] = 0)?;
+        p.grid_dirty = false;
+        return Ok(hits);
+    }
+    let table = &mut p.bigrams;
+    table.reset(e.len(), stop)?;
+    let pair = |x: u32, y: u32| u64::from(x) << 32 | u64::from(y);
+    each_pair(ids_e, stop, |x, y| table.add_one(pair(x, y)))?;
+    let mut before = absent;
+    for chunk in ids_a.chunks(CHECK_EVERY) {
+        stop.check()?;
+        for &id in chunk {
+            if before != absent && id != absent {
+                hits += table.take_one(pair(before, id)) as usize;
+            }
+            before = id;
+        }
+    }
+    Ok(hits)
 }
 
 /// `n` as the kernel takes it (a count option is at least 1; 0 would mean 1).

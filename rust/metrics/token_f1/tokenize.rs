@@ -5,8 +5,11 @@ use super::bag::TokenBag;
 use super::general::{split_general, squad_general, General, IS_PUNCT};
 use super::Normalizer;
 use crate::metrics::halt::{Context, Run};
-use crate::metrics::tokens::masks::{Masks, Scheme};
+use crate::metrics::tokens::masks::{next_set, Masks, Scheme, WORDS_PER_CHECK};
 use crate::metrics::tokens::packed::packed_at;
+
+/// Keys of short tokens handed over at a time (at most; at least 224 but at the end).
+const BATCH: usize = 256;
 
 /// The tokenizer's buffers, reused from text to text.
 #[derive(Default)]
@@ -15,6 +18,8 @@ pub(super) struct Tokenizer {
     general: General,
     /// The general path's tokens of one run, before they are handed over.
     spill: TokenBag,
+    /// Keys of short tokens not yet handed over: [`BATCH`] of them.
+    batch: Vec<u128>,
     squad: bool,
 }
 
@@ -40,72 +45,119 @@ impl Tokenizer {
         self.masks.token_bound()
     }
 
-    /// Hand each token of `text` (the text last classified) to `key` when it has at most 15
-    /// bytes, or push it to `long`; returns the number of tokens.
+    /// Hand the tokens of `text` (the text last classified) of at most 15 bytes to `keys`, a
+    /// batch at a time, and push the longer ones to `long`; returns the number of tokens.
+    ///
+    /// A token with nothing that needs a closer look takes the short way: its key from two
+    /// loads, written to a local batch and kept unless it is an article, with no branch on
+    /// which. The others (punctuation, non-ASCII, more than 15 bytes) take the long way.
     pub(super) fn tokens(
         &mut self,
         text: &[u8],
         long: &mut Vec<Box<[u8]>>,
         stop: &Context,
-        mut key: impl FnMut(u128),
+        mut keys: impl FnMut(&[u128]),
     ) -> Run<usize> {
         let squad = self.squad;
         let Tokenizer {
             masks,
             general,
             spill,
+            batch,
             ..
         } = self;
+        if batch.len() < BATCH {
+            batch.resize(BATCH, 0);
+        }
+        let batch: &mut [u128; BATCH] = (&mut batch[..BATCH]).try_into().unwrap();
         let (mut count, longs_before) = (0usize, long.len());
-        let mut next_closer = 0;
-        masks.for_each_run(stop, |run_start, run_end| {
-            let (mut start, mut end) = (run_start, run_end);
-            if next_closer < start {
-                next_closer = masks.next_closer(start);
+        let space = &masks.space[..masks.words];
+        let lowered = &masks.text;
+        // At most 32 runs start in a 64-byte word: the batch is handed over once it may not
+        // hold another word's.
+        let mut n = 0usize;
+        // The first byte that needs a closer look at or after the runs read so far.
+        let mut next_closer = masks.next_closer(0);
+        let mut prev_space = 1u64;
+        for (w, &sp) in space.iter().enumerate() {
+            if w % WORDS_PER_CHECK == 0 {
+                stop.check()?;
             }
-            if next_closer < end {
-                // SQuAD drops punctuation: a token whose other bytes are all letters and
-                // digits between leading and trailing punctuation ("end.", "(see)") is the
-                // part between.
-                let punct = |i: usize| text[i] < 0x80 && IS_PUNCT[text[i] as usize];
-                if squad {
-                    while start < end && punct(start) {
-                        start += 1;
-                    }
-                    while end > start && punct(end - 1) {
-                        end -= 1;
-                    }
+            let mut starts = !sp & (sp << 1 | prev_space);
+            prev_space = sp >> 63;
+            while starts != 0 {
+                let bit = starts.trailing_zeros();
+                starts &= starts - 1;
+                let start = 64 * w + bit as usize;
+                let after = sp & (!0u64 << bit);
+                let end = if after != 0 {
+                    64 * w + after.trailing_zeros() as usize
+                } else {
+                    next_set(space, w + 1)
+                };
+                if next_closer >= end && end - start <= 15 {
+                    let k = packed_at(lowered, start, end);
+                    // The low half alone tells "a", "an" and "the": these tokens hold no
+                    // zero byte.
+                    let article = squad & matches!(k as u64, 0x61 | 0x6E61 | 0x65_6874);
+                    batch[n % BATCH] = k;
+                    n += usize::from(!article);
+                    continue;
                 }
-                if !squad || (start < end && masks.next_closer(start) < end) {
-                    let (raw, lowered) =
-                        (&text[run_start..run_end], &masks.text[run_start..run_end]);
-                    spill.clear();
+                let (mut start, mut end) = (start, end);
+                if next_closer < start {
+                    next_closer = masks.next_closer(start);
+                }
+                if next_closer < end {
+                    // SQuAD drops punctuation: a token whose other bytes are all letters and
+                    // digits between leading and trailing punctuation ("end.", "(see)") is
+                    // the part between.
+                    let (run_start, run_end) = (start, end);
+                    let punct = |i: usize| text[i] < 0x80 && IS_PUNCT[text[i] as usize];
                     if squad {
-                        squad_general(raw, lowered, general, spill);
-                    } else {
-                        split_general(raw, spill);
+                        while start < end && punct(start) {
+                            start += 1;
+                        }
+                        while end > start && punct(end - 1) {
+                            end -= 1;
+                        }
                     }
-                    count += spill.packed.len();
-                    spill.packed.iter().for_each(|&k| key(k));
-                    long.append(&mut spill.long);
-                    return;
+                    if !squad || (start < end && masks.next_closer(start) < end) {
+                        let (raw, low) = (&text[run_start..run_end], &lowered[run_start..run_end]);
+                        spill.clear();
+                        if squad {
+                            squad_general(raw, low, general, spill);
+                        } else {
+                            split_general(raw, spill);
+                        }
+                        count += spill.packed.len();
+                        keys(&spill.packed);
+                        long.append(&mut spill.long);
+                        continue;
+                    }
+                    if start == end {
+                        continue; // nothing but punctuation
+                    }
                 }
-                if start == end {
-                    return; // nothing but punctuation
+                if end - start > 15 {
+                    long.push(lowered[start..end].into());
+                    continue;
                 }
+                let k = packed_at(lowered, start, end);
+                if squad && matches!(k as u64, 0x61 | 0x6E61 | 0x65_6874) {
+                    continue;
+                }
+                batch[n % BATCH] = k;
+                n += 1;
             }
-            if end - start > 15 {
-                long.push(masks.text[start..end].into());
-                return;
+            if n > BATCH - 32 {
+                keys(&batch[..n]);
+                count += n;
+                n = 0;
             }
-            let k = packed_at(&masks.text, start, end);
-            // The low half alone tells "a", "an" and "the": these tokens hold no zero byte.
-            if squad && matches!(k as u64, 0x61 | 0x6E61 | 0x65_6874) {
-                return;
-            }
-            count += 1;
-            key(k);
-        })?;
+        }
+        keys(&batch[..n]);
+        count += n;
         Ok(count + long.len() - longs_before)
     }
 }

@@ -5,7 +5,7 @@ use crate::metrics::halt::{Context, Run, TryVec};
 use crate::metrics::text::is_ascii_py_space;
 
 /// Mask words (64 bytes of text each) between two polls of the stop flag: 1 MiB of text.
-const WORDS_PER_CHECK: usize = 1 << 14;
+pub(crate) const WORDS_PER_CHECK: usize = 1 << 14;
 
 /// One text, classified 64 bytes at a time. `text` holds the text (ASCII letters lowercased
 /// when the scheme asks) with room to spare, so that a 16-byte load at any token start stays
@@ -67,6 +67,24 @@ impl Masks {
             self.space.try_resize(self.words, 0, "the token masks")?;
             self.closer.try_resize(self.words, 0, "the token masks")?;
         }
+        // One loop per scheme, so that the scheme's tests are decided once, not per block.
+        match (scheme, simd) {
+            (Scheme::Squad, true) => self.blocks(text, Scheme::Squad, true, stop)?,
+            (Scheme::Whitespace, true) => self.blocks(text, Scheme::Whitespace, true, stop)?,
+            (Scheme::Rouge, true) => self.blocks(text, Scheme::Rouge, true, stop)?,
+            (scheme, false) => self.blocks(text, scheme, false, stop)?,
+        }
+        // Past the end: whitespace, and nothing that needs a closer look.
+        let tail = n % 64;
+        self.space[full] |= !0u64 << tail;
+        self.closer[full] &= !(!0u64 << tail);
+        Ok(())
+    }
+
+    /// Classify every 64-byte word of `text`, the last one padded with zeros.
+    #[inline(always)]
+    fn blocks(&mut self, text: &[u8], scheme: Scheme, simd: bool, stop: &Context) -> Run<()> {
+        let (n, full) = (text.len(), text.len() / 64);
         for first in (0..full).step_by(WORDS_PER_CHECK) {
             stop.check()?;
             for w in first..full.min(first + WORDS_PER_CHECK) {
@@ -77,14 +95,11 @@ impl Masks {
         let mut last = [0u8; 64];
         last[..n - 64 * full].copy_from_slice(&text[64 * full..]);
         self.block(full, &last, scheme, simd);
-        // Past the end: whitespace, and nothing that needs a closer look.
-        let tail = n % 64;
-        self.space[full] |= !0u64 << tail;
-        self.closer[full] &= !(!0u64 << tail);
         Ok(())
     }
 
     /// Classify the 64 bytes of word `w`.
+    #[inline(always)]
     fn block(&mut self, w: usize, bytes: &[u8; 64], scheme: Scheme, simd: bool) {
         let out: &mut [u8; 64] = (&mut self.text[64 * w..64 * w + 64]).try_into().unwrap();
         let (space, needs) = if simd {
@@ -133,28 +148,40 @@ impl Masks {
     #[inline]
     pub(crate) fn for_each_run(&self, stop: &Context, mut f: impl FnMut(usize, usize)) -> Run<()> {
         // A run starts where a non-space byte follows a space (or the start of the text) and
-        // ends at the space that follows it; the padding past the end ends the last run.
-        let (mut prev_space, mut start) = (1u64, 0);
-        for (w, &sp) in self.space[..self.words].iter().enumerate() {
+        // ends at the first space after it; the padding past the end ends the last run. Only
+        // the starts are visited, each end found from its start with no branch on which of
+        // the two a bit is.
+        let space = &self.space[..self.words];
+        let mut prev_space = 1u64;
+        for (w, &sp) in space.iter().enumerate() {
             if w % WORDS_PER_CHECK == 0 {
                 stop.check()?;
             }
-            let starts = !sp & (sp << 1 | prev_space);
-            let ends = sp & (!sp << 1 | (prev_space ^ 1));
+            let mut starts = !sp & (sp << 1 | prev_space);
             prev_space = sp >> 63;
-            let mut events = starts | ends;
-            while events != 0 {
-                let bit = events.trailing_zeros() as usize;
-                events &= events - 1;
-                if starts >> bit & 1 == 1 {
-                    start = 64 * w + bit;
+            while starts != 0 {
+                let bit = starts.trailing_zeros();
+                starts &= starts - 1;
+                let after = sp & (!0u64 << bit);
+                let end = if after != 0 {
+                    64 * w + after.trailing_zeros() as usize
                 } else {
-                    f(start, 64 * w + bit);
-                }
+                    next_set(space, w + 1)
+                };
+                f(64 * w + bit as usize, end);
             }
         }
         Ok(())
     }
+}
+
+/// The first set bit of `bits` from word `w` on; the last word has a bit set (the padding).
+#[cold]
+pub(crate) fn next_set(bits: &[u64], mut w: usize) -> usize {
+    while bits[w] == 0 {
+        w += 1;
+    }
+    64 * w + bits[w].trailing_zeros() as usize
 }
 
 /// Per ASCII byte: bit 0 whitespace, bit 1 letter or digit.
@@ -177,6 +204,7 @@ static ASCII_CLASS: [u8; 128] = {
 
 /// (separator bits, closer-look bits) of 64 bytes, writing them (lowercased when the scheme
 /// asks) to `out`, one byte at a time.
+#[inline(always)]
 fn classify_bytes(bytes: &[u8; 64], scheme: Scheme, out: &mut [u8; 64]) -> (u64, u64) {
     let (mut space, mut needs) = (0u64, 0u64);
     for (i, &b) in bytes.iter().enumerate() {
@@ -199,6 +227,7 @@ fn classify_bytes(bytes: &[u8; 64], scheme: Scheme, out: &mut [u8; 64]) -> (u64,
 
 /// [`classify_bytes`] with SSE2 (part of every x86-64 CPU), sixteen bytes at a time.
 #[cfg(target_arch = "x86_64")]
+#[inline(always)]
 fn classify_simd(bytes: &[u8; 64], scheme: Scheme, out: &mut [u8; 64]) -> (u64, u64) {
     use std::arch::x86_64::*;
     let lower = scheme.lower();

@@ -3,3 +3,5 @@
 
 pub(crate) mod masks;
 pub(crate) mod packed;
+#[cfg(test)]
+pub(crate) mod timing;

@@ -13,15 +13,39 @@ pub(crate) fn packed_key(bytes: &[u8]) -> u128 {
     u128::from_le_bytes(raw)
 }
 
-/// The packed key of the token `text[start..end]` (at most 15 bytes) from two 8-byte loads;
-/// `text` must hold 16 bytes from `start` on.
+/// The bytes of a token of each length kept from the first 8-byte word of its window.
+static LOW: [u64; 16] = {
+    let mut t = [u64::MAX; 16];
+    let mut len = 0;
+    while len < 8 {
+        t[len] = (1u64 << (8 * len)) - 1;
+        len += 1;
+    }
+    t
+};
+
+/// The bytes of a token of each length kept from the second 8-byte word of its window (never
+/// the top byte, where the length goes).
+static HIGH: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut len = 9;
+    while len < 16 {
+        t[len] = (1u64 << (8 * (len - 8))) - 1;
+        len += 1;
+    }
+    t
+};
+
+/// The packed key of the token `text[start..end]` (at most 15 bytes) from two 8-byte loads
+/// and two table masks; `text` must hold 16 bytes from `start` on.
 #[inline(always)]
 pub(crate) fn packed_at(text: &[u8], start: usize, end: usize) -> u128 {
-    let len = end - start;
-    let at = |i: usize| u64::from_le_bytes(text[i..i + 8].try_into().unwrap());
-    let lo = at(start) & (u64::MAX >> (8 * (8 - len.min(8))));
-    let hi = at(start + 8) & (u64::MAX >> 1 >> (63 - 8 * len.saturating_sub(8)));
-    ((hi | (len as u64) << 56) as u128) << 64 | lo as u128
+    let len = (end - start) & 15;
+    let window: &[u8; 16] = text[start..start + 16].try_into().unwrap();
+    let (lo, hi) = window.split_at(8);
+    let lo = u64::from_le_bytes(lo.try_into().unwrap()) & LOW[len];
+    let hi = u64::from_le_bytes(hi.try_into().unwrap()) & HIGH[len] | (len as u64) << 56;
+    (hi as u128) << 64 | lo as u128
 }
 
 #[cfg(test)]

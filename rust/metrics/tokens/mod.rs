@@ -3,5 +3,5 @@
 
 pub(crate) mod masks;
 pub(crate) mod packed;
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux", target_arch = "x86_64"))]
 pub(crate) mod timing;

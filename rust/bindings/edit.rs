@@ -178,8 +178,7 @@ where
                 let (mut d, mut rows, mut live) = ([0; LANES], [0; LANES], 0);
                 for (k, d) in d.iter_mut().enumerate().take(cells.len().min(n - first)) {
                     if let Some(cap) = cap {
-                        let (x, y) = (e.row(first + k), a.row(first + k));
-                        let gap = edit_weighted::length(x).abs_diff(edit_weighted::length(y));
+                        let gap = e.chars(first + k).abs_diff(a.chars(first + k));
                         if gap > cap {
                             *d = gap;
                             continue;

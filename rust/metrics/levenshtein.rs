@@ -19,7 +19,7 @@ use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
 use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
 use super::levenshtein_mbleven as mbleven;
 use super::levenshtein_short::{mixed_distance, short_distance, SHORT};
-use super::levenshtein_widen::widened;
+use super::levenshtein_widen::{widened, Table};
 use super::pattern::{PatternMasks, Symbol};
 use super::text::{count_code_points, decode_into};
 
@@ -148,8 +148,16 @@ fn table_distance<S: Letter>(
     if s.pm.len() < 256 * stride {
         s.pm.try_resize(256 * stride, 0, "the Levenshtein table")?;
     }
-    for (i, &c) in p.iter().enumerate() {
-        s.pm[c.index() * stride + i / 64] |= 1u64 << (i % 64);
+    // A pattern of over four words that has had its band already goes to `widened`, which fills
+    // the table a block at a time as its runs reach them (under a cut-off, a dissimilar pair
+    // gives up after a few); any other gets its whole table now.
+    let mut filled = words;
+    if S::BAND_WITHOUT_TABLE && words > 4 {
+        filled = 0;
+    } else {
+        for (i, &c) in p.iter().enumerate() {
+            s.pm[c.index() * stride + i / 64] |= 1u64 << (i % 64);
+        }
     }
     let cap = s.cap;
     let Scratch { pm, vp, vn, .. } = s;
@@ -169,13 +177,21 @@ fn table_distance<S: Letter>(
             4 => fixed_blocks::<4, S>(pm, p.len(), t, stop),
             _ => {
                 let tried = fits(p.len(), t.len());
-                widened(pm, stride, p.len(), t, (tried, cap), (vp, vn), stop)
+                let table = &mut Table {
+                    pm,
+                    stride,
+                    p,
+                    filled,
+                };
+                let d = widened(table, t, (tried, cap), (vp, vn), stop);
+                filled = table.filled;
+                d
             }
         },
         Err(halt) => Err(halt),
     };
-    // Only the words set above can be non-zero.
-    for (i, &c) in p.iter().enumerate() {
+    // Only the words set above (those of the blocks filled) can be non-zero.
+    for (i, &c) in p[..p.len().min(64 * filled)].iter().enumerate() {
         pm[c.index() * stride + i / 64] = 0;
     }
     d

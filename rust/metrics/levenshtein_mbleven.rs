@@ -19,6 +19,60 @@ enum Edit {
 
 const EDITS: [Edit; 3] = [Edit::Long, Edit::Short, Edit::Both];
 
+/// A sequence of edits worth a walk: its first `count` edits, which skip `diff` more symbols
+/// of the longer text than of the shorter.
+#[derive(Clone, Copy)]
+struct Model {
+    edits: [Edit; MOST],
+    count: usize,
+    diff: usize,
+}
+
+/// How many sequences of 1 ..= [`MOST`] edits there are (3 + 9 + 27).
+const SEQUENCES: usize = 39;
+
+/// Every sequence of 1 ..= [`MOST`] edits that skips at least as many symbols of the longer
+/// text as of the shorter (no other can end both walks together), shortest first; `.1` of
+/// them are filled.
+static MODELS: ([Model; SEQUENCES], usize) = models();
+
+const fn models() -> ([Model; SEQUENCES], usize) {
+    let none = Model {
+        edits: [Edit::Both; MOST],
+        count: 0,
+        diff: 0,
+    };
+    let mut out = [none; SEQUENCES];
+    let mut filled = 0;
+    let mut count = 1;
+    while count <= MOST {
+        // Every sequence of `count` edits, as base-3 digits.
+        let mut code = 0;
+        while code < 3usize.pow(count as u32) {
+            let mut model = Model { count, ..none };
+            let (mut rest, mut k, mut longer, mut shorter) = (code, 0, 0, 0);
+            while k < count {
+                model.edits[k] = EDITS[rest % 3];
+                match model.edits[k] {
+                    Edit::Long => longer += 1,
+                    Edit::Short => shorter += 1,
+                    Edit::Both => {}
+                }
+                rest /= 3;
+                k += 1;
+            }
+            if longer >= shorter {
+                model.diff = longer - shorter;
+                out[filled] = model;
+                filled += 1;
+            }
+            code += 1;
+        }
+        count += 1;
+    }
+    (out, filled)
+}
+
 /// The distance of `a` and `b` when it is at most `cut` (≤ [`MOST`]), else `cut` + 1.
 pub fn capped_distance<S: PartialEq>(a: &[S], b: &[S], cut: usize) -> usize {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
@@ -39,22 +93,12 @@ pub fn capped_distance<S: PartialEq>(a: &[S], b: &[S], cut: usize) -> usize {
         return diff;
     }
     let mut best = cut + 1;
-    for count in diff.max(1)..=cut.min(MOST) {
-        // Every sequence of `count` edits, as base-3 digits.
-        for code in 0..3usize.pow(count as u32) {
-            let mut edits = [Edit::Both; MOST];
-            let mut rest = code;
-            for edit in edits.iter_mut().take(count) {
-                *edit = EDITS[rest % 3];
-                rest /= 3;
-            }
-            let edits = &edits[..count];
-            let longer = edits.iter().filter(|&&e| e == Edit::Long).count();
-            let shorter = edits.iter().filter(|&&e| e == Edit::Short).count();
-            if longer != shorter + diff {
-                continue;
-            }
-            best = best.min(walk(long, short, edits));
+    // The sequences of at most `cut` edits whose surplus is the difference of the lengths (at
+    // least `diff` edits, and at least one).
+    let (models, filled) = &MODELS;
+    for model in models[..*filled].iter().take_while(|m| m.count <= cut) {
+        if model.diff == diff {
+            best = best.min(walk(long, short, &model.edits[..model.count]));
         }
     }
     best

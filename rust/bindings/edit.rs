@@ -139,7 +139,9 @@ fn levenshtein_distance_batch<'py>(
 
 /// Each pair's unit Levenshtein distance d through the lanes (`levenshtein_lanes.rs`, eight
 /// pairs at a time; a pair too long for a lane on its own), turned into the pair's value by
-/// `value(d, expected, actual)`. Under `cap`, d is exact up to the cap and over it otherwise.
+/// `value(d, expected, actual)`. Under `cap`, d is exact up to the cap and over it otherwise;
+/// long ASCII pairs under a cap of at most 3 take the short edit sequences before the lanes
+/// (`levenshtein::capped_ascii`, a unit Levenshtein kernel), which never read a whole text.
 fn lane_batch<'py, T>(
     py: Python<'py>,
     (expected, actual): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
@@ -178,10 +180,18 @@ where
                 let (mut d, mut rows, mut live) = ([0; LANES], [0; LANES], 0);
                 for (k, d) in d.iter_mut().enumerate().take(cells.len().min(n - first)) {
                     if let Some(cap) = cap {
-                        let gap = e.chars(first + k).abs_diff(a.chars(first + k));
+                        let (ce, ca) = (e.chars(first + k), a.chars(first + k));
+                        let gap = ce.abs_diff(ca);
                         if gap > cap {
                             *d = gap;
                             continue;
+                        }
+                        let (x, y) = (e.row(first + k), a.row(first + k));
+                        if ce == x.len() && ca == y.len() {
+                            if let Some(got) = levenshtein::capped_ascii(x, y, cap) {
+                                *d = got;
+                                continue;
+                            }
                         }
                     }
                     rows[live] = k;

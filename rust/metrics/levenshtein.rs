@@ -347,6 +347,26 @@ pub fn distance_capped(
     d
 }
 
+/// [`distance_capped`] of two long texts known to be all ASCII (their lengths in code points
+/// are their byte counts, say, as the `str` objects tell them), for a cut-off of at most
+/// [`mbleven::MOST`]: the short edit sequences, which read the texts only as far as their
+/// walks go, instead of a pass over both to find them ASCII. `None` for other cut-offs and for
+/// pairs with a side of 64 bytes or fewer (the bit-parallel kernels take those).
+pub fn capped_ascii(a: &[u8], b: &[u8], cap: usize) -> Option<usize> {
+    (cap <= mbleven::MOST && a.len().min(b.len()) > 64).then(|| {
+        let (a, b) = strip_ascii(a, b);
+        mbleven::capped_distance(a, b, cap)
+    })
+}
+
+/// [`strip`] of two byte strings, eight bytes at a time.
+fn strip_ascii<'x>(a: &'x [u8], b: &'x [u8]) -> (&'x [u8], &'x [u8]) {
+    let prefix = common_prefix(a, b);
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = common_suffix(a, b);
+    (&a[..a.len() - suffix], &b[..b.len() - suffix])
+}
+
 /// Edit distance of two id sequences (words, say) whose ids are below `alphabet`.
 pub fn distance_ids(
     a: &[u32],
@@ -490,6 +510,28 @@ mod tests {
                 }
             }
             assert_eq!(distance(&a, &b, s, &stop), Ok(want));
+        }
+    }
+
+    #[test]
+    fn the_short_edit_sequences_of_ascii_texts_match_the_capped_distance() {
+        let mut seed = 23u64;
+        let s = &mut Scratch::default();
+        let stop = Context::new();
+        for round in 0..600 {
+            let sigma = [2usize, 5, 27][round % 3];
+            let (a, b) = pair(&mut seed, round, 400, sigma);
+            let bytes = |v: &[u32]| v.iter().map(|&c| b'a' + c as u8).collect::<Vec<u8>>();
+            let (a, b) = (bytes(&a), bytes(&b));
+            for cap in 0..=5 {
+                let got = capped_ascii(&a, &b, cap);
+                if cap > mbleven::MOST || a.len().min(b.len()) <= 64 {
+                    assert_eq!(got, None);
+                    continue;
+                }
+                let want = distance_capped(&a, &b, cap, s, &stop).unwrap();
+                assert_eq!(got, Some(want.min(cap + 1)), "round {round} cap {cap}");
+            }
         }
     }
 

@@ -5,6 +5,29 @@
 //! the cost of a real alignment; one of the sequences of at most k edits follows an optimal
 //! alignment when the distance is at most k. A walk stops at the (k + 1)-th mismatch, so a
 //! pair far over the cut-off is answered after a few symbols.
+//!
+//! Only the sequences of exactly k edits are walked: a shorter one followed by substitutions
+//! (which keep the surplus) is one of them, and walks the same until its own edits are spent;
+//! if no mismatch is left by then, the substitutions are never used. Byte texts skip their
+//! runs of equal symbols eight bytes at a time.
+
+use super::levenshtein::common_prefix;
+
+/// A symbol the walks compare, with a quick count of equal leading symbols.
+pub trait Letter: PartialEq + Copy {
+    /// The number of leading positions where `a` and `b` agree.
+    fn same_run(a: &[Self], b: &[Self]) -> usize {
+        a.iter().zip(b).take_while(|(x, y)| x == y).count()
+    }
+}
+
+impl Letter for u8 {
+    fn same_run(a: &[u8], b: &[u8]) -> usize {
+        common_prefix(a, b)
+    }
+}
+
+impl Letter for u32 {}
 
 /// The largest cut-off this answers.
 pub const MOST: usize = 3;
@@ -74,8 +97,8 @@ const fn models() -> ([Model; SEQUENCES], usize) {
 }
 
 /// The distance of `a` and `b` when it is at most `cut` (≤ [`MOST`]), else `cut` + 1.
-pub fn capped_distance<S: PartialEq>(a: &[S], b: &[S], cut: usize) -> usize {
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+pub fn capped_distance<S: Letter>(a: &[S], b: &[S], cut: usize) -> usize {
+    let prefix = S::same_run(a, b);
     let (a, b) = (&a[prefix..], &b[prefix..]);
     let suffix = a
         .iter()
@@ -93,25 +116,26 @@ pub fn capped_distance<S: PartialEq>(a: &[S], b: &[S], cut: usize) -> usize {
         return diff;
     }
     let mut best = cut + 1;
-    // The sequences of at most `cut` edits whose surplus is the difference of the lengths (at
-    // least `diff` edits, and at least one).
+    // The sequences of exactly `cut` edits (1 ..= MOST here: a cut of 0 with equal lengths
+    // left an empty pair above) whose surplus is the difference of the lengths.
+    let count = cut.min(MOST);
     let (models, filled) = &MODELS;
-    for model in models[..*filled].iter().take_while(|m| m.count <= cut) {
-        if model.diff == diff {
-            best = best.min(walk(long, short, &model.edits[..model.count]));
+    for model in &models[..*filled] {
+        if model.count == count && model.diff == diff {
+            best = best.min(walk(long, short, &model.edits[..count]));
         }
     }
     best
 }
 
 /// The cost of the alignment that spends `edits` in turn at the mismatches of a walk.
-fn walk<S: PartialEq>(long: &[S], short: &[S], edits: &[Edit]) -> usize {
+fn walk<S: Letter>(long: &[S], short: &[S], edits: &[Edit]) -> usize {
     let (mut i, mut j, mut spent) = (0usize, 0usize, 0usize);
     while i < long.len() && j < short.len() {
-        if long[i] == short[j] {
-            i += 1;
-            j += 1;
-            continue;
+        let run = S::same_run(&long[i..], &short[j..]);
+        (i, j) = (i + run, j + run);
+        if i == long.len() || j == short.len() {
+            break;
         }
         let Some(&edit) = edits.get(spent) else {
             break;

@@ -42,58 +42,61 @@ enum Edit {
 
 const EDITS: [Edit; 3] = [Edit::Long, Edit::Short, Edit::Both];
 
-/// A sequence of edits worth a walk: its first `count` edits, which skip `diff` more symbols
-/// of the longer text than of the shorter.
-#[derive(Clone, Copy)]
-struct Model {
-    edits: [Edit; MOST],
-    count: usize,
-    diff: usize,
-}
-
 /// How many sequences of 1 ..= [`MOST`] edits there are (3 + 9 + 27).
 const SEQUENCES: usize = 39;
 
-/// Every sequence of 1 ..= [`MOST`] edits that skips at least as many symbols of the longer
-/// text as of the shorter (no other can end both walks together), shortest first; `.1` of
-/// them are filled.
-static MODELS: ([Model; SEQUENCES], usize) = models();
+/// Where the sequences of `count` edits with a surplus of `diff` lie in [`Models::edits`].
+type Starts = [[usize; MOST + 2]; MOST + 1];
 
-const fn models() -> ([Model; SEQUENCES], usize) {
-    let none = Model {
-        edits: [Edit::Both; MOST],
-        count: 0,
-        diff: 0,
+/// Every sequence of 1 ..= [`MOST`] edits that skips at least as many symbols of the longer
+/// text as of the shorter (no other can end both walks together), by length and then by
+/// surplus: those of `count` edits that skip `diff` more of the longer text are
+/// `edits[starts[count][diff]..starts[count][diff + 1]]`.
+struct Models {
+    edits: [[Edit; MOST]; SEQUENCES],
+    starts: Starts,
+}
+
+static MODELS: Models = models();
+
+const fn models() -> Models {
+    let mut out = Models {
+        edits: [[Edit::Both; MOST]; SEQUENCES],
+        starts: [[0; MOST + 2]; MOST + 1],
     };
-    let mut out = [none; SEQUENCES];
     let mut filled = 0;
     let mut count = 1;
     while count <= MOST {
-        // Every sequence of `count` edits, as base-3 digits.
-        let mut code = 0;
-        while code < 3usize.pow(count as u32) {
-            let mut model = Model { count, ..none };
-            let (mut rest, mut k, mut longer, mut shorter) = (code, 0, 0, 0);
-            while k < count {
-                model.edits[k] = EDITS[rest % 3];
-                match model.edits[k] {
-                    Edit::Long => longer += 1,
-                    Edit::Short => shorter += 1,
-                    Edit::Both => {}
+        let mut diff = 0;
+        while diff <= count {
+            out.starts[count][diff] = filled;
+            // Every sequence of `count` edits, as base-3 digits.
+            let mut code = 0;
+            while code < 3usize.pow(count as u32) {
+                let mut edits = [Edit::Both; MOST];
+                let (mut rest, mut k, mut longer, mut shorter) = (code, 0, 0, 0);
+                while k < count {
+                    edits[k] = EDITS[rest % 3];
+                    match edits[k] {
+                        Edit::Long => longer += 1,
+                        Edit::Short => shorter += 1,
+                        Edit::Both => {}
+                    }
+                    rest /= 3;
+                    k += 1;
                 }
-                rest /= 3;
-                k += 1;
+                if longer == shorter + diff {
+                    out.edits[filled] = edits;
+                    filled += 1;
+                }
+                code += 1;
             }
-            if longer >= shorter {
-                model.diff = longer - shorter;
-                out[filled] = model;
-                filled += 1;
-            }
-            code += 1;
+            diff += 1;
         }
+        out.starts[count][count + 1] = filled;
         count += 1;
     }
-    (out, filled)
+    out
 }
 
 /// The distance of `a` and `b` when it is at most `cut` (≤ [`MOST`]), else `cut` + 1.
@@ -119,10 +122,12 @@ pub fn capped_distance<S: Letter>(a: &[S], b: &[S], cut: usize) -> usize {
     // The sequences of exactly `cut` edits (1 ..= MOST here: a cut of 0 with equal lengths
     // left an empty pair above) whose surplus is the difference of the lengths.
     let count = cut.min(MOST);
-    let (models, filled) = &MODELS;
-    for model in &models[..*filled] {
-        if model.count == count && model.diff == diff {
-            best = best.min(walk(long, short, &model.edits[..count]));
+    let starts = &MODELS.starts[count];
+    for edits in &MODELS.edits[starts[diff]..starts[diff + 1]] {
+        best = best.min(walk(long, short, &edits[..count]));
+        // No alignment of texts that differ costs less than 1 or than the lengths' gap.
+        if best <= diff.max(1) {
+            break;
         }
     }
     best

@@ -63,5 +63,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::normalize::add(m)?;
     bindings::render::add(m)?;
     bindings::traces::add(m)?;
+    bindings::jsonl_columns::add(m)?;
+    bindings::csv_columns::add(m)?;
     Ok(())
 }

@@ -17,6 +17,7 @@ from a thread other than the main one cannot see signals (Python runs handlers t
 Memory sized by the input is allocated fallibly: ``MemoryError`` naming the size, no abort.
 """
 
+from collections.abc import Callable
 from typing import Any, final
 
 import numpy as np
@@ -700,7 +701,89 @@ def otlp_json_spans(data: bytes) -> list[RawSpan] | None:
 
 def assemble_trace(
     spans: list[Any], match: str | None = None, source: str | None = None
-) -> tuple[str, str, list[tuple[str, str, str | None]], tuple[Any, ...] | None] | None:
-    """One trace's spans as ``(trace_id, name, problems, case)``: ``case`` is ``(question,
-    answer, calls, steps, latency_ms, usage, metadata)`` (None for a trace with no GenAI
-    span). None when the trace needs the Python assembler or a span is not a ``RawSpan``."""
+) -> tuple[str, str, list[tuple[str, str, str | None]], Any] | None:
+    """One trace's spans as ``(trace_id, name, problems, case)``: ``case`` is a ``TestCase``
+    (None for a trace that cannot be evaluated). None when the trace needs the Python
+    assembler, a span is not a ``RawSpan``, or :func:`trace_setup` was not called."""
+
+def trace_setup(
+    known: list[str],
+    prefixes: list[str],
+    blanks: tuple[Any, Any, Any, Any],
+    encode: Callable[[Any], bytes],
+    text_of: Callable[[Any], str],
+) -> None:
+    """Hand the fast path the reader's known attribute keys and key prefixes, the blank
+    ``(TestCase, ToolCall, ReasoningStep, TokenUsage)`` its values are copied from, and the
+    function giving a value as text with the JSON encoder it uses. A later call replaces
+    them."""
+
+# evalmark score's JSONL fast path (evalmark.scoring._jsonl_fast).
+
+def jsonl_text_columns(
+    block: bytes,
+    start: int,
+    max_lines: int,
+    max_bytes: int,
+    first_line: int,
+    expected: str,
+    actual: str,
+    id: str | None = None,
+) -> tuple[
+    int,
+    int,
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    tuple[
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.int64],
+        list[str | int] | None,
+    ]
+    | None,
+]:
+    """The next chunk of the JSONL text ``block`` (whole lines) from byte ``start``, cut as
+    ``jsonl_batches`` cuts it (``max_lines`` lines, blank ones counted, or ``max_bytes``):
+    ``(end, lines, starts, ends, numbers, columns)``: where its last line ends, the lines
+    passed, the byte spans and 1-based numbers of its non-blank lines, and the two text
+    columns (UTF-8 data and offsets each) with the ids (None without ``id``), or None when a
+    line must be read by msgspec (not an object with those fields and types, or a form the
+    strict reader leaves to msgspec). Reads without the GIL."""
+
+def csv_text_columns(
+    block: bytes,
+    start: int,
+    max_records: int,
+    max_bytes: int,
+    first_line: int,
+    width: int,
+    expected: int,
+    actual: int,
+    id: int | None = None,
+) -> (
+    tuple[
+        int,
+        int,
+        int,
+        bool,
+        npt.NDArray[np.int64],
+        tuple[
+            npt.NDArray[np.uint8],
+            npt.NDArray[np.int64],
+            npt.NDArray[np.uint8],
+            npt.NDArray[np.int64],
+            list[str] | None,
+        ],
+    ]
+    | None
+):
+    """The next chunk of CSV records of ``block`` from byte ``start`` (line ``first_line``):
+    up to ``max_records`` records (blank lines counted), fewer past ``max_bytes``. None when a
+    record must be read by Python's ``csv`` module (anything but plain RFC 4180 records as
+    wide as the header, ``width``, in UTF-8); else ``(end, next_line, records, cut, numbers,
+    columns)``: where it ends, the line there, the records passed, whether a record ran past
+    the block's end (read more, ask again), each non-blank record's first line, and the
+    fields ``expected``, ``actual`` (UTF-8 data and offsets each) and ``id`` (None without).
+    Reads without the GIL."""

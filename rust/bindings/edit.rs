@@ -15,7 +15,7 @@ use crate::inputs::Texts;
 use crate::metrics::edit_weighted::{self, Op, Weights};
 use crate::metrics::halt::Context;
 use crate::metrics::levenshtein;
-use crate::metrics::levenshtein_lanes::{self, LANES};
+use crate::metrics::levenshtein_lanes::{self, Kind, LANES};
 use crate::metrics::levenshtein_many;
 use crate::metrics::opcodes::{self, Tag};
 use crate::metrics::token_f1::{self, Normalizer};
@@ -114,9 +114,10 @@ fn levenshtein_distance_batch<'py>(
     max_chars: MaxChars,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let w = weights_of(weights);
-    // Equal weights: the lanes, and with a cut-off the capped kernel for a pair too long for a
-    // lane (it stops once the distance is known to be over the cut-off).
-    if !equal_weights(w) {
+    // Weights that are a multiple of the unit or the Indel distance: the lanes, and with a
+    // cut-off the capped kernel for a pair too long for a lane (it stops once the distance is
+    // known to be over the cut-off).
+    let Some(kind) = lane_kind(w) else {
         return crate::pairs::text_batch(
             py,
             &TextBatch::hold(expected, actual)?,
@@ -126,29 +127,32 @@ fn levenshtein_distance_batch<'py>(
                 weighted_distance(s, e, a, w, score_cutoff, stop)
             },
         );
-    }
+    };
     lane_batch(
         py,
         (expected, actual),
-        workers,
-        max_chars,
-        score_cutoff.map(|c| c / w.insert),
-        |d, _, _| cut(d * w.insert, score_cutoff),
+        (workers, max_chars),
+        (kind, score_cutoff.map(|c| c / w.insert)),
+        |d, _| cut(d * w.insert, score_cutoff),
     )
 }
 
-/// Each pair's unit Levenshtein distance d through the lanes (`levenshtein_lanes.rs`, eight
-/// pairs at a time; a pair too long for a lane on its own), turned into the pair's value by
-/// `value(d, expected, actual)`. Under `cap`, d is exact up to the cap and over it otherwise;
-/// long ASCII pairs under a cap of at most 3 take the short edit sequences before the lanes
-/// (`levenshtein::capped_ascii`, a unit Levenshtein kernel), which never read a whole text.
+/// Rows per task of [`lane_batch`]: eight groups of lanes.
+const CHUNK: usize = 8 * LANES;
+
+/// Each pair's unit Levenshtein (or Indel, by `kind`) distance d through the lanes
+/// (`levenshtein_lanes.rs`, eight pairs at a time; a pair too long for a lane on its own),
+/// turned into the pair's value by `value(d, (len expected, len actual))` (lengths in code
+/// points, counted while the lanes load). Under `cap`, d is exact up to the cap and over it
+/// otherwise; the lengths then come from the `str` objects, and long ASCII pairs under a unit
+/// Levenshtein cap of at most 3 take the short edit sequences before the lanes
+/// (`levenshtein::capped_ascii`), which never read a whole text.
 fn lane_batch<'py, T>(
     py: Python<'py>,
     (expected, actual): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
-    workers: Workers,
-    max_chars: MaxChars,
-    cap: Option<usize>,
-    value: impl Fn(usize, &[u8], &[u8]) -> T + Sync + Send,
+    (workers, max_chars): (Workers, MaxChars),
+    (kind, cap): (Kind, Option<usize>),
+    value: impl Fn(usize, (usize, usize)) -> T + Sync + Send,
 ) -> PyResult<Bound<'py, PyArray1<T>>>
 where
     T: numpy::Element + Clone + Default + Send,
@@ -162,56 +166,76 @@ where
         if let Some(cap) = max_chars.0 {
             check_rows(&e, &a, cap, stop)?;
         }
-        let mut out = result_array::<T>(n.div_ceil(LANES) * LANES, "the result array")?;
+        let mut out = result_array::<T>(n.div_ceil(CHUNK) * CHUNK, "the result array")?;
         fill_rows(
             &mut out,
-            LANES,
+            CHUNK,
             workers,
             stop,
             |s: &mut levenshtein_lanes::Scratch, g, cells| {
-                let first = g * LANES;
-                // The next group's texts, while this one runs.
-                for row in (first + LANES)..(first + 2 * LANES).min(n) {
-                    levenshtein_lanes::prefetch(e.row(row));
-                    levenshtein_lanes::prefetch(a.row(row));
-                }
+                let first = g * CHUNK;
+                let count = cells.len().min(n - first);
                 // Under a cap, a pair whose lengths differ by more is over it without the
-                // recurrence (that difference is its value); the others share the lanes.
-                let (mut d, mut rows, mut live) = ([0; LANES], [0; LANES], 0);
-                for (k, d) in d.iter_mut().enumerate().take(cells.len().min(n - first)) {
+                // recurrence (that difference is its value); the others fill the lanes, eight
+                // at a time, in the order of their rows.
+                let (mut d, mut lens) = ([0; CHUNK], [(0, 0); CHUNK]);
+                let (mut rows, mut live) = ([0; CHUNK], 0);
+                for (k, (d, len)) in d.iter_mut().zip(&mut lens).enumerate().take(count) {
                     if let Some(cap) = cap {
-                        let (ce, ca) = (e.chars(first + k), a.chars(first + k));
-                        let gap = ce.abs_diff(ca);
+                        *len = (e.chars(first + k), a.chars(first + k));
+                        let gap = len.0.abs_diff(len.1);
                         if gap > cap {
                             *d = gap;
                             continue;
                         }
+                        // All ASCII: as many code points as bytes.
                         let (x, y) = (e.row(first + k), a.row(first + k));
-                        if ce == x.len() && ca == y.len() {
+                        if kind == Kind::Levenshtein && *len == (x.len(), y.len()) {
                             if let Some(got) = levenshtein::capped_ascii(x, y, cap) {
                                 *d = got;
                                 continue;
                             }
                         }
                     }
-                    rows[live] = k;
+                    rows[live] = first + k;
                     live += 1;
                 }
-                let pair = |i: usize| (e.row(first + rows[i]), a.row(first + rows[i]));
-                let alone = |x: &[u8], y: &[u8], s: &mut levenshtein::Scratch| match cap {
-                    Some(cap) if x != y => levenshtein::distance_capped(x, y, cap, s, stop),
-                    _ => levenshtein::distance(x, y, s, stop),
-                };
-                let mut got = [0; LANES];
-                levenshtein_lanes::distances(live, pair, &mut got, s, stop, alone)
-                    .map_err(|(i, halt)| EvalError::from(halt).at_row(first + rows[i]))?;
-                for (&k, &got) in rows.iter().zip(&got).take(live) {
-                    d[k] = got;
-                }
-                for (k, (cell, &d)) in cells.iter_mut().zip(&d).enumerate() {
-                    if first + k < n {
-                        *cell = value(d, e.row(first + k), a.row(first + k));
+                let alone = |x: &[u8], y: &[u8], s: &mut edit_weighted::Scratch| match (kind, cap) {
+                    (Kind::Indel, _) => edit_weighted::indel(x, y, s, stop),
+                    (_, Some(cap)) if x != y => {
+                        levenshtein::distance_capped(x, y, cap, s.unit(), stop)
                     }
+                    _ => levenshtein::distance(x, y, s.unit(), stop),
+                };
+                for at in (0..live).step_by(LANES) {
+                    let group = &rows[at..(at + LANES).min(live)];
+                    // The next group's texts (or the next chunk's first), while this one runs.
+                    let next = &rows[(at + LANES).min(live)..(at + 2 * LANES).min(live)];
+                    let ahead = (first + CHUNK).min(n)..(first + CHUNK + LANES).min(n);
+                    let ahead = if next.is_empty() { ahead } else { 0..0 };
+                    for row in next.iter().copied().chain(ahead) {
+                        levenshtein_lanes::prefetch(e.row(row));
+                        levenshtein_lanes::prefetch(a.row(row));
+                    }
+                    let pair = |i: usize| (e.row(group[i]), a.row(group[i]));
+                    let (mut got, mut got_lens) = ([0; LANES], [(0, 0); LANES]);
+                    levenshtein_lanes::distances(
+                        kind,
+                        group.len(),
+                        pair,
+                        &mut got,
+                        &mut got_lens,
+                        s,
+                        stop,
+                        &alone,
+                    )
+                    .map_err(|(i, halt)| EvalError::from(halt).at_row(group[i]))?;
+                    for (i, &row) in group.iter().enumerate() {
+                        (d[row - first], lens[row - first]) = (got[i], got_lens[i]);
+                    }
+                }
+                for ((cell, &d), &len) in cells.iter_mut().zip(&d).zip(&lens).take(count) {
+                    *cell = value(d, len);
                 }
                 Ok(())
             },
@@ -222,9 +246,20 @@ where
     Ok(PyArray1::from_vec(py, out))
 }
 
-/// Equal weights of at least 1: the distance is the unit distance times the weight.
-fn equal_weights(w: Weights) -> bool {
-    w.insert >= 1 && w.insert == w.delete && w.insert == w.substitute
+/// The lanes' distance that times `w.insert` is the distance under `w`, if any: equal
+/// weights of at least 1 give the unit Levenshtein distance; equal insert and delete costs of
+/// at least 1 with a substitution costing at least both give the Indel distance (a
+/// substitution is then never cheaper than a deletion and an insertion), as RapidFuzz does.
+fn lane_kind(w: Weights) -> Option<Kind> {
+    if w.insert == 0 || w.insert != w.delete {
+        None
+    } else if w.substitute == w.insert {
+        Some(Kind::Levenshtein)
+    } else if w.substitute >= w.insert + w.delete {
+        Some(Kind::Indel)
+    } else {
+        None
+    }
 }
 
 // `levenshtein_similarity(expected, actual, max_chars=None)`: 1 − distance / longer length.
@@ -247,9 +282,10 @@ fn levenshtein_similarity(
     )
 }
 
-/// [`levenshtein::similarity`] from the unit distance `d` of `e` and `a`.
-fn similarity_of(d: usize, e: &[u8], a: &[u8]) -> f64 {
-    let longest = edit_weighted::length(e).max(edit_weighted::length(a));
+/// [`levenshtein::similarity`] from the unit distance `d` of two texts of `ne` and `na` code
+/// points.
+fn similarity_of(d: usize, (ne, na): (usize, usize)) -> f64 {
+    let longest = ne.max(na);
     if longest == 0 {
         return 1.0;
     }
@@ -273,9 +309,8 @@ fn levenshtein_similarity_batch<'py>(
     lane_batch(
         py,
         (expected, actual),
-        workers,
-        max_chars,
-        None,
+        (workers, max_chars),
+        (Kind::Levenshtein, None),
         similarity_of,
     )
 }
@@ -325,7 +360,7 @@ fn levenshtein_normalized_distance_batch<'py>(
     max_chars: MaxChars,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let w = weights_of(weights);
-    if !equal_weights(w) {
+    let Some(kind) = lane_kind(w) else {
         return crate::pairs::text_batch(
             py,
             &TextBatch::hold(expected, actual)?,
@@ -336,16 +371,14 @@ fn levenshtein_normalized_distance_batch<'py>(
                 Ok(cut_normalized(value, score_cutoff))
             },
         );
-    }
+    };
     // As `edit_weighted::normalized_distance`: k·d over the largest distance of the lengths.
     lane_batch(
         py,
         (expected, actual),
-        workers,
-        max_chars,
-        None,
-        |d, e, a| {
-            let (ne, na) = (edit_weighted::length(e), edit_weighted::length(a));
+        (workers, max_chars),
+        (kind, None),
+        |d, (ne, na)| {
             let value =
                 edit_weighted::normalized(d * w.insert, edit_weighted::max_distance(ne, na, w));
             cut_normalized(value, score_cutoff)
@@ -353,34 +386,123 @@ fn levenshtein_normalized_distance_batch<'py>(
     )
 }
 
-metric_pair! {
-    shape: text,
-    scalar: indel_distance = "indel_distance" -> i64,
-        "(expected, actual, score_cutoff=None, max_chars=None)";
-    batch: indel_distance_batch -> i64,
-        "(expected, actual, score_cutoff=None, workers=-1, max_chars=None)";
-    options: (score_cutoff: Option<usize> = None);
-    kernel: |s: edit_weighted::Scratch, e, a, stop| {
-        let unit = edit_weighted::Weights::UNIT;
-        if score_cutoff.is_some_and(|c| edit_weighted::length_bound(e, a, unit) > c) {
-            return Ok(cut(usize::MAX, score_cutoff));
-        }
-        Ok(cut(edit_weighted::indel(e, a, s, stop)?, score_cutoff))
+/// The Indel distance of one pair, cut at `score_cutoff` as RapidFuzz cuts it.
+fn indel_cut(
+    s: &mut edit_weighted::Scratch,
+    e: &[u8],
+    a: &[u8],
+    score_cutoff: Option<usize>,
+    stop: &Context,
+) -> EvalResult<i64> {
+    let unit = Weights::UNIT;
+    if score_cutoff.is_some_and(|c| edit_weighted::length_bound(e, a, unit) > c) {
+        return Ok(cut(usize::MAX, score_cutoff));
     }
+    Ok(cut(edit_weighted::indel(e, a, s, stop)?, score_cutoff))
 }
 
-metric_pair! {
-    shape: text,
-    scalar: indel_normalized_distance = "indel_normalized_distance" -> f64,
-        "(expected, actual, score_cutoff=None, max_chars=None)";
-    batch: indel_normalized_distance_batch -> f64,
-        "(expected, actual, score_cutoff=None, workers=-1, max_chars=None)";
-    options: (score_cutoff: Option<f64> = None);
-    kernel: |s: edit_weighted::Scratch, e, a, stop| {
-        let dist = edit_weighted::indel(e, a, s, stop)?;
-        let most = edit_weighted::length(e) + edit_weighted::length(a);
-        Ok(cut_normalized(edit_weighted::normalized(dist, most), score_cutoff))
-    }
+/// The normalized Indel distance of a pair of `ne` and `na` code points whose Indel distance
+/// is `d`, cut at `cutoff`.
+fn indel_normalized_of(d: usize, (ne, na): (usize, usize), cutoff: Option<f64>) -> f64 {
+    cut_normalized(edit_weighted::normalized(d, ne + na), cutoff)
+}
+
+// `indel_distance(expected, actual, score_cutoff=None, max_chars=None)`: RapidFuzz's Indel
+// distance of one pair.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, score_cutoff = None, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, score_cutoff=None, max_chars=None)",
+    name = "indel_distance"
+)]
+fn indel_distance(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    score_cutoff: Option<usize>,
+    max_chars: MaxChars,
+) -> PyResult<i64> {
+    crate::pairs::text_pair(
+        py,
+        &TextPair::read(expected, actual)?,
+        max_chars,
+        |s: &mut edit_weighted::Scratch, e, a, stop| indel_cut(s, e, a, score_cutoff, stop),
+    )
+}
+
+// `indel_distance_batch(expected, actual, score_cutoff=None, workers=-1, max_chars=None)`:
+// the Indel distance of each pair, through the lanes.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, score_cutoff = None, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, score_cutoff=None, workers=-1, max_chars=None)"
+)]
+fn indel_distance_batch<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    score_cutoff: Option<usize>,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    lane_batch(
+        py,
+        (expected, actual),
+        (workers, max_chars),
+        (Kind::Indel, score_cutoff),
+        |d, _| cut(d, score_cutoff),
+    )
+}
+
+// `indel_normalized_distance(expected, actual, score_cutoff=None, max_chars=None)`: the
+// Indel distance over the sum of the lengths.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, score_cutoff = None, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, score_cutoff=None, max_chars=None)",
+    name = "indel_normalized_distance"
+)]
+fn indel_normalized_distance(
+    py: Python<'_>,
+    expected: &Bound<'_, PyAny>,
+    actual: &Bound<'_, PyAny>,
+    score_cutoff: Option<f64>,
+    max_chars: MaxChars,
+) -> PyResult<f64> {
+    crate::pairs::text_pair(
+        py,
+        &TextPair::read(expected, actual)?,
+        max_chars,
+        |s: &mut edit_weighted::Scratch, e, a, stop| {
+            let d = edit_weighted::indel(e, a, s, stop)?;
+            let lens = (edit_weighted::length(e), edit_weighted::length(a));
+            Ok(indel_normalized_of(d, lens, score_cutoff))
+        },
+    )
+}
+
+// `indel_normalized_distance_batch(expected, actual, score_cutoff=None, workers=-1,
+// max_chars=None)`: the normalized Indel distance of each pair, through the lanes.
+#[pyfunction]
+#[pyo3(
+    signature = (expected, actual, score_cutoff = None, workers = Workers::ALL, max_chars = MaxChars::NONE),
+    text_signature = "(expected, actual, score_cutoff=None, workers=-1, max_chars=None)"
+)]
+fn indel_normalized_distance_batch<'py>(
+    py: Python<'py>,
+    expected: &Bound<'py, PyAny>,
+    actual: &Bound<'py, PyAny>,
+    score_cutoff: Option<f64>,
+    workers: Workers,
+    max_chars: MaxChars,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    lane_batch(
+        py,
+        (expected, actual),
+        (workers, max_chars),
+        (Kind::Indel, None),
+        |d, lens| indel_normalized_of(d, lens, score_cutoff),
+    )
 }
 
 metric_pair! {

@@ -4,9 +4,11 @@
 
 use pyo3::prelude::*;
 
+pub mod csv_columns;
 pub mod edit;
 pub mod items;
 pub mod json;
+pub mod jsonl_columns;
 pub mod nlg;
 pub mod normalize;
 pub mod reference;

@@ -3,14 +3,14 @@
 //! `None` when the input is anything but the common forms (`traces/`), and the caller then
 //! uses the Python path, which reads every form and reports bad input with its file and line.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rustc_hash::FxHashMap;
 
-use crate::traces::assemble::{self, Agent, Assembled, Case, Step};
+use crate::traces::assemble::{self, Agent, Assembled, Case, Known, Step};
 use crate::traces::json::V;
 use crate::traces::otlp::{self, Attrs, SpanData};
 
@@ -190,45 +190,273 @@ fn metadata<'py>(
     Ok(d)
 }
 
-fn case<'py>(py: Python<'py>, c: &Case<'_>, source: Option<&str>) -> PyResult<Bound<'py, PyTuple>> {
+/// What `evalmark.traces._fast` hands over once, when it is imported (`trace_setup`): the
+/// reader's table of known attribute keys, and the blank values each test case and its parts
+/// are copied from (with `encode` and `text_of`, the reader's value-as-text).
+struct Setup {
+    known: Known,
+    /// `TestCase`, `ToolCall`, `ReasoningStep`, `TokenUsage`: a valid blank of each...
+    blanks: [Py<PyAny>; 4],
+    /// ... and its type's `__copy__` (msgspec's copy in C: no `__post_init__`).
+    copies: [Py<PyAny>; 4],
+    /// The compact JSON encoder (keys sorted) `text_of` uses: bytes.
+    encode: Py<PyAny>,
+    text_of: Py<PyAny>,
+}
+
+const CASE: usize = 0;
+const CALL: usize = 1;
+const STEP: usize = 2;
+const USAGE: usize = 3;
+
+/// Until `trace_setup` is called, `assemble_trace` hands every trace to the Python assembler.
+static SETUP: RwLock<Option<Arc<Setup>>> = RwLock::new(None);
+
+fn setup() -> Option<Arc<Setup>> {
+    SETUP.read().ok()?.clone()
+}
+
+/// `trace_setup(known, prefixes, blanks, encode, text_of)`: the known attribute keys and key
+/// prefixes (`evalmark.traces._keys`), the blank `(TestCase, ToolCall, ReasoningStep,
+/// TokenUsage)` the fast path's values are copied from, and the function giving a value as
+/// text with the JSON encoder it uses. Called once by `evalmark.traces._fast`; a later call
+/// replaces it.
+#[pyfunction]
+fn trace_setup(
+    known: Vec<String>,
+    prefixes: Vec<String>,
+    blanks: (Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>),
+    encode: Py<PyAny>,
+    text_of: Py<PyAny>,
+    py: Python<'_>,
+) -> PyResult<()> {
+    let blanks = [blanks.0, blanks.1, blanks.2, blanks.3];
+    let mut copies = Vec::with_capacity(4);
+    for blank in &blanks {
+        copies.push(
+            blank
+                .bind(py)
+                .get_type()
+                .getattr(intern!(py, "__copy__"))?
+                .unbind(),
+        );
+    }
+    let Ok(copies) = <[Py<PyAny>; 4]>::try_from(copies) else {
+        unreachable!("four blanks, four copies")
+    };
+    let made = Setup {
+        known: Known::new(known, prefixes),
+        blanks,
+        copies,
+        encode,
+        text_of,
+    };
+    match SETUP.write() {
+        Ok(mut held) => *held = Some(Arc::new(made)),
+        Err(poisoned) => *poisoned.into_inner() = Some(Arc::new(made)),
+    }
+    Ok(())
+}
+
+impl Setup {
+    /// A copy of blank `which`, its fields not yet set.
+    fn blank<'py>(&self, py: Python<'py>, which: usize) -> PyResult<Bound<'py, PyAny>> {
+        self.copies[which]
+            .bind(py)
+            .call1((self.blanks[which].bind(py),))
+    }
+
+    /// `text_of(value)`: a string itself, None as "", anything else as compact JSON (its
+    /// encoder called here, `text_of` itself only if the encoder refuses the value).
+    fn text<'py>(&self, py: Python<'py>, v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+        if v.is_none() {
+            return Ok(PyString::new(py, ""));
+        }
+        if let Ok(s) = v.cast::<PyString>() {
+            return Ok(s.clone());
+        }
+        if let Ok(encoded) = self.encode.bind(py).call1((v,)) {
+            if let Ok(text) = std::str::from_utf8(encoded.cast::<PyBytes>()?.as_bytes()) {
+                return Ok(PyString::new(py, text));
+            }
+        }
+        Ok(self.text_of.bind(py).call1((v,))?.cast_into::<PyString>()?)
+    }
+}
+
+/// Set field `name` of a msgspec struct (frozen or not), as `msgspec.structs.force_setattr`
+/// does, for a value of the field's type: msgspec leaves a struct of plain values untracked
+/// by the garbage collector, so the struct is tracked once it holds a value the collector
+/// follows (else a reference cycle through it would never be collected).
+fn set<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyString>,
+    v: &Bound<'py, PyAny>,
+) -> PyResult<()> {
+    use pyo3::ffi;
+    // SAFETY: three live objects; the generic setter stores `v` in the struct's slot for
+    // `name` (a member descriptor of its type), the way msgspec's force_setattr does, past
+    // the frozen struct's own `__setattr__`.
+    let done = unsafe { ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), v.as_ptr()) };
+    if done < 0 {
+        return Err(PyErr::fetch(obj.py()));
+    }
+    let (o, x) = (obj.as_ptr(), v.as_ptr());
+    // SAFETY: live objects; the struct's type is a collected type (checked) before it is
+    // tracked, and only when it is not tracked yet. The rule is msgspec's: a value of a
+    // collected type counts, except a tuple the collector has untracked.
+    unsafe {
+        let followed = ffi::PyType_IS_GC(ffi::Py_TYPE(x)) != 0
+            && (ffi::PyTuple_CheckExact(x) == 0 || ffi::PyObject_GC_IsTracked(x) != 0);
+        if followed && ffi::PyType_IS_GC(ffi::Py_TYPE(o)) != 0 && ffi::PyObject_GC_IsTracked(o) == 0
+        {
+            ffi::PyObject_GC_Track(o.cast());
+        }
+    }
+    Ok(())
+}
+
+fn step<'py>(
+    py: Python<'py>,
+    b: &Setup,
+    kind: &Bound<'py, PyString>,
+    content: &Bound<'py, PyString>,
+    call: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = b.blank(py, STEP)?;
+    set(&s, intern!(py, "type"), kind)?;
+    set(&s, intern!(py, "content"), content)?;
+    if let Some(call) = call {
+        set(&s, intern!(py, "tool_call"), call)?;
+    }
+    Ok(s)
+}
+
+/// The `TestCase` of an assembled trace, built from copies of the blanks without the public
+/// constructors' checks: the values are valid by construction (names, mappings, durations
+/// and token counts), and tests/traces/test_trace_trusted_build.py holds them equal to what
+/// the public constructors build.
+fn case<'py>(
+    py: Python<'py>,
+    b: &Setup,
+    c: &Case<'_>,
+    name: &str,
+    source: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
     let mut calls = Vec::with_capacity(c.calls.len());
     for call in &c.calls {
-        let items: Vec<Bound<'py, PyAny>> = vec![
-            PyString::new(py, &call.name).into_any(),
-            value(py, &call.arguments)?,
-            value(py, &call.result)?,
-            call.duration_ms.into_pyobject(py)?.into_any(),
-            call.id.as_deref().into_pyobject(py)?.into_any(),
-            call.has_result.into_pyobject(py)?.to_owned().into_any(),
-        ];
-        calls.push(PyTuple::new(py, items)?);
+        let obj = b.blank(py, CALL)?;
+        let arguments = value(py, &call.arguments)?;
+        let result = value(py, &call.result)?;
+        set(
+            &obj,
+            intern!(py, "name"),
+            PyString::new(py, &call.name).as_any(),
+        )?;
+        set(&obj, intern!(py, "arguments"), &arguments)?;
+        if !result.is_none() {
+            set(&obj, intern!(py, "result"), &result)?;
+        }
+        if let Some(d) = call.duration_ms {
+            set(
+                &obj,
+                intern!(py, "duration_ms"),
+                d.into_pyobject(py)?.as_any(),
+            )?;
+        }
+        if let Some(id) = &call.id {
+            set(&obj, intern!(py, "id"), PyString::new(py, id).as_any())?;
+        }
+        calls.push((obj, arguments, result));
     }
-    let mut steps = Vec::with_capacity(c.steps.len());
-    for step in &c.steps {
-        steps.push(match step {
-            Step::Thought(t) => (intern!(py, "thought"), t).into_pyobject(py)?.into_any(),
-            Step::Action(t) => (intern!(py, "action"), t).into_pyobject(py)?.into_any(),
-            Step::Call(i) => (intern!(py, "call"), *i).into_pyobject(py)?.into_any(),
-        });
+    let mut steps = Vec::with_capacity(c.steps.len() + c.calls.len());
+    for s in &c.steps {
+        match s {
+            Step::Thought(t) => steps.push(step(
+                py,
+                b,
+                intern!(py, "thought"),
+                &PyString::new(py, t),
+                None,
+            )?),
+            Step::Action(t) => steps.push(step(
+                py,
+                b,
+                intern!(py, "action"),
+                &PyString::new(py, t),
+                None,
+            )?),
+            Step::Call(i) => {
+                let (obj, arguments, result) = &calls[*i];
+                let shown = format!("{}({})", c.calls[*i].name, b.text(py, arguments)?.to_str()?);
+                let action = PyString::new(py, &shown);
+                steps.push(step(py, b, intern!(py, "action"), &action, Some(obj))?);
+                if c.calls[*i].has_result {
+                    let seen = b.text(py, result)?;
+                    steps.push(step(py, b, intern!(py, "observation"), &seen, None)?);
+                }
+            }
+        }
     }
-    let usage = match c.usage {
-        Some(u) => u.into_pyobject(py)?.into_any(),
-        None => py.None().into_bound(py),
-    };
-    let items: Vec<Bound<'py, PyAny>> = vec![
-        PyString::new(py, &c.question).into_any(),
-        PyString::new(py, &c.answer).into_any(),
-        PyList::new(py, calls)?.into_any(),
-        PyList::new(py, steps)?.into_any(),
-        c.latency_ms.into_pyobject(py)?.into_any(),
-        usage,
-        metadata(py, c, source)?.into_any(),
-    ];
-    PyTuple::new(py, items)
+    let out = b.blank(py, CASE)?;
+    set(
+        &out,
+        intern!(py, "input"),
+        PyString::new(py, &c.question).as_any(),
+    )?;
+    set(
+        &out,
+        intern!(py, "actual_output"),
+        PyString::new(py, &c.answer).as_any(),
+    )?;
+    // always: the blank's own metadata dict must not be shared
+    set(
+        &out,
+        intern!(py, "metadata"),
+        metadata(py, c, source)?.as_any(),
+    )?;
+    if !calls.is_empty() {
+        let tuple = PyTuple::new(py, calls.iter().map(|(obj, _, _)| obj))?;
+        set(&out, intern!(py, "tool_calls"), tuple.as_any())?;
+    }
+    if !steps.is_empty() {
+        set(
+            &out,
+            intern!(py, "reasoning_trace"),
+            PyTuple::new(py, steps)?.as_any(),
+        )?;
+    }
+    set(
+        &out,
+        intern!(py, "latency_ms"),
+        c.latency_ms.into_pyobject(py)?.as_any(),
+    )?;
+    if let Some((inputs, outputs, total)) = c.usage {
+        let usage = b.blank(py, USAGE)?;
+        set(
+            &usage,
+            intern!(py, "input"),
+            inputs.into_pyobject(py)?.as_any(),
+        )?;
+        set(
+            &usage,
+            intern!(py, "output"),
+            outputs.into_pyobject(py)?.as_any(),
+        )?;
+        set(
+            &usage,
+            intern!(py, "total"),
+            total.into_pyobject(py)?.as_any(),
+        )?;
+        set(&out, intern!(py, "token_usage"), &usage)?;
+    }
+    set(&out, intern!(py, "name"), PyString::new(py, name).as_any())?;
+    Ok(out)
 }
 
 fn assembled<'py>(
     py: Python<'py>,
+    b: &Setup,
     a: &Assembled<'_>,
     source: Option<&str>,
 ) -> PyResult<Bound<'py, PyTuple>> {
@@ -237,7 +465,7 @@ fn assembled<'py>(
         problems.push((p.reason, &p.message, p.span_id.as_deref()).into_pyobject(py)?);
     }
     let built = match &a.case {
-        Some(c) => case(py, c, source)?.into_any(),
+        Some(c) => case(py, b, c, a.name, source)?,
         None => py.None().into_bound(py),
     };
     let items: Vec<Bound<'py, PyAny>> = vec![
@@ -250,8 +478,9 @@ fn assembled<'py>(
 }
 
 /// `assemble_trace(spans, match=None, source=None)`: one trace's `RawSpan`s as
-/// `(trace_id, name, problems, case)`, or None when the trace needs the Python assembler
-/// (or a span is not a `RawSpan`).
+/// `(trace_id, name, problems, case)` (`case` a `TestCase`, or None for a trace that cannot be
+/// evaluated), or None when the trace needs the Python assembler, a span is not a `RawSpan`,
+/// or `trace_setup` was not called.
 #[pyfunction]
 #[pyo3(signature = (spans, r#match = None, source = None))]
 fn assemble_trace<'py>(
@@ -260,6 +489,9 @@ fn assemble_trace<'py>(
     r#match: Option<&str>,
     source: Option<&str>,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    let Some(b) = setup() else {
+        return Ok(None);
+    };
     let mut held = Vec::with_capacity(spans.len());
     for item in spans.iter() {
         match item.cast_into::<RawSpan>() {
@@ -268,8 +500,8 @@ fn assemble_trace<'py>(
         }
     }
     let data: Vec<&SpanData> = held.iter().map(|s| &s.get().data).collect();
-    match assemble::assemble(&data, r#match) {
-        Some(a) => assembled(py, &a, source).map(Some),
+    match assemble::assemble(&data, r#match, &b.known) {
+        Some(a) => assembled(py, &b, &a, source).map(Some),
         None => Ok(None),
     }
 }
@@ -279,5 +511,6 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RawSpan>()?;
     m.add_function(wrap_pyfunction!(otlp_json_spans, m)?)?;
     m.add_function(wrap_pyfunction!(assemble_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_setup, m)?)?;
     Ok(())
 }

@@ -67,6 +67,11 @@ pub struct Scratch {
 }
 
 impl Scratch {
+    /// The buffers of the unit-cost kernel.
+    pub fn unit(&mut self) -> &mut levenshtein::Scratch {
+        &mut self.unit
+    }
+
     /// Decode both texts into `self.a` and `self.b` as ids below the returned alphabet size:
     /// ASCII keeps its value (and two ASCII texts are not decoded at all), other code points
     /// count up from 0x80.

@@ -8,20 +8,35 @@
 //! one step per row, the same word operations in every lane, which the compiler turns into
 //! vector instructions (AVX-512: eight lanes of 64 bits; AVX2: four; baseline SSE2: two, picked
 //! at run time; the same source, so the same results). A lane past the end of its text stops
-//! counting. Any other pair (longer, or with a long text) takes [`levenshtein::distance`].
+//! counting. Any other pair (longer, or with a long text) takes
+//! [`levenshtein::distance`](super::levenshtein::distance).
 //!
 //! Masks: ASCII pairs look each text byte up in a 256-entry table of the pattern's masks;
 //! other pairs decode the pattern into 64 code-point slots and compare each text code point
 //! with all of them at once (`levenshtein_short.rs`'s comparison).
+//!
+//! The Indel distance (insertions and deletions only) takes the same lanes with Hyyrö's
+//! bit-parallel LCS recurrence instead of Myers': Indel = m + n − 2·LCS, and the common
+//! prefix and suffix leave it unchanged as they leave the Levenshtein distance.
 
+use super::edit_weighted;
 use super::halt::{Context, Halt, Run};
-use super::levenshtein::{self, common_prefix, common_suffix, strip_bytes, word};
+use super::levenshtein::{common_prefix, common_suffix, strip_bytes, word};
 use super::levenshtein_short::{lane_mask, NONE, SHORT};
 use super::myers::step;
 use super::text::next_code_point;
 
 /// Pairs per group.
 pub const LANES: usize = 8;
+
+/// Which distance the lanes compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Unit-cost Levenshtein (Myers' recurrence).
+    Levenshtein,
+    /// Insertions and deletions only (the LCS recurrence).
+    Indel,
+}
 
 /// The longest text (in code points, after the common prefix and suffix go) a lane takes:
 /// a longer one would keep the other lanes of its group stepping idle.
@@ -34,7 +49,7 @@ pub struct Scratch {
     /// The masks of an ASCII pattern by byte; all zero between pairs.
     table: Box<[u64; 256]>,
     /// For the pairs no lane takes.
-    unit: levenshtein::Scratch,
+    alone: edit_weighted::Scratch,
 }
 
 impl Default for Scratch {
@@ -42,7 +57,7 @@ impl Default for Scratch {
         Scratch {
             eq: vec![0; LONGEST_TEXT * LANES],
             table: Box::new([0; 256]),
-            unit: levenshtein::Scratch::default(),
+            alone: edit_weighted::Scratch::default(),
         }
     }
 }
@@ -71,28 +86,34 @@ enum Load {
     Alone,
 }
 
-/// The distances of `count` ≤ [`LANES`] pairs, `pair(k)` the k-th, into `out[..count]`; a pair
-/// too long for a lane gets `alone(a, b, scratch)` instead (the one-pair distance, or a capped
-/// one). On a halt, the index of the pair that met it.
+/// The `kind` distances of `count` ≤ [`LANES`] pairs, `pair(k)` the k-th, into
+/// `out[..count]`, and the lengths of both texts of each pair in code points into
+/// `lens[..count]` (read while loading, so the normalized forms need no count of their own);
+/// a pair too long for a lane gets `alone(a, b, scratch)` instead (the one-pair distance, or
+/// a capped one). On a halt, the index of the pair that met it.
+#[allow(clippy::too_many_arguments)]
 pub fn distances<'x>(
+    kind: Kind,
     count: usize,
     pair: impl Fn(usize) -> (&'x [u8], &'x [u8]),
     out: &mut [usize; LANES],
+    lens: &mut [(usize, usize); LANES],
     s: &mut Scratch,
     stop: &Context,
-    mut alone: impl FnMut(&[u8], &[u8], &mut levenshtein::Scratch) -> Run<usize>,
+    mut alone: impl FnMut(&[u8], &[u8], &mut edit_weighted::Scratch) -> Run<usize>,
 ) -> Result<(), (usize, Halt)> {
     let count = count.min(LANES);
     let (mut m, mut n) = ([0usize; LANES], [0usize; LANES]);
     let mut steps = 0;
     let wide = has_avx512();
-    for (k, slot) in out.iter_mut().enumerate().take(count) {
+    for (k, (slot, len)) in out.iter_mut().zip(lens.iter_mut()).enumerate().take(count) {
         let (a, b) = pair(k);
         // Equal texts are all common prefix: `Done(0)`.
         let load = if a.is_ascii() && b.is_ascii() {
+            *len = (a.len(), b.len());
             load_ascii(a, b, k, s)
         } else {
-            load_unicode(a, b, k, &mut s.eq, wide)
+            load_unicode(a, b, k, &mut s.eq, wide, len)
         };
         match load {
             Load::Done(d) => *slot = d,
@@ -101,7 +122,7 @@ pub fn distances<'x>(
                 steps = steps.max(tn);
             }
             Load::Alone => {
-                *slot = alone(a, b, &mut s.unit).map_err(|h| (k, h))?;
+                *slot = alone(a, b, &mut s.alone).map_err(|h| (k, h))?;
             }
         }
     }
@@ -110,7 +131,11 @@ pub fn distances<'x>(
     }
     // One word operation per symbol of each lane's text, as the one-pair kernels count.
     stop.check_before(n.iter().sum()).map_err(|h| (0, h))?;
-    let scores = run(&s.eq[..steps * LANES], &m, &n);
+    let eq = &s.eq[..steps * LANES];
+    let scores = match kind {
+        Kind::Levenshtein => run(eq, &m, &n),
+        Kind::Indel => run_indel(eq, &m, &n),
+    };
     for k in 0..count {
         if n[k] > 0 {
             out[k] = scores[k] as usize;
@@ -145,10 +170,22 @@ fn load_ascii(a: &[u8], b: &[u8], k: usize, s: &mut Scratch) -> Load {
     Load::Lane(p.len(), t.len())
 }
 
-/// Lane `k` for a pair that is not all ASCII.
-fn load_unicode(a: &[u8], b: &[u8], k: usize, eq: &mut [u64], wide: bool) -> Load {
-    let (a, b) = strip_bytes(a, b);
+/// Lane `k` for a pair that is not all ASCII; the code-point lengths of `whole_a` and
+/// `whole_b` into `lens`.
+fn load_unicode(
+    whole_a: &[u8],
+    whole_b: &[u8],
+    k: usize,
+    eq: &mut [u64],
+    wide: bool,
+    lens: &mut (usize, usize),
+) -> Load {
+    let (a, b) = strip_bytes(whole_a, whole_b);
     let (ca, cb) = (code_points(a), code_points(b));
+    // The common prefix and suffix (whole code points, the same in both) count once.
+    let start = whole_a.len() - common_suffix_len(whole_a, a) - a.len();
+    let common = code_points(&whole_a[..start]) + code_points(&whole_a[start + a.len()..]);
+    *lens = (ca + common, cb + common);
     let ((p, m), (t, n)) = if ca <= cb {
         ((a, ca), (b, cb))
     } else {
@@ -179,9 +216,15 @@ fn load_unicode(a: &[u8], b: &[u8], k: usize, eq: &mut [u64], wide: bool) -> Loa
     Load::Lane(m, n)
 }
 
+/// How many bytes of `whole` follow its sub-slice `part`.
+fn common_suffix_len(whole: &[u8], part: &[u8]) -> usize {
+    let end = part.as_ptr() as usize + part.len();
+    whole.as_ptr() as usize + whole.len() - end
+}
+
 /// The number of code points of `bytes` (generalized UTF-8): the bytes that are not
 /// continuation bytes (0b10xxxxxx), counted eight at a time.
-fn code_points(bytes: &[u8]) -> usize {
+pub fn code_points(bytes: &[u8]) -> usize {
     const LOW: u64 = 0x0101_0101_0101_0101;
     let chunks = bytes.chunks_exact(8);
     let rest = chunks.remainder();
@@ -327,9 +370,78 @@ fn run_lanes(eq: &[u64], m: &[usize; LANES], n: &[usize; LANES]) -> [u64; LANES]
     score
 }
 
+/// The Indel distances of the lanes, as [`run`] the Levenshtein ones.
+fn run_indel(eq: &[u64], m: &[usize; LANES], n: &[usize; LANES]) -> [u64; LANES] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
+            // SAFETY: the CPU has AVX-512 F and VL, checked just above.
+            return unsafe { indel_avx512(eq, m, n) };
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { indel_avx2(eq, m, n) };
+        }
+    }
+    indel_lanes(eq, m, n)
+}
+
+/// [`indel_lanes`] compiled for AVX-512.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and VL.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+unsafe fn indel_avx512(eq: &[u64], m: &[usize; LANES], n: &[usize; LANES]) -> [u64; LANES] {
+    indel_lanes(eq, m, n)
+}
+
+/// [`indel_lanes`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn indel_avx2(eq: &[u64], m: &[usize; LANES], n: &[usize; LANES]) -> [u64; LANES] {
+    indel_lanes(eq, m, n)
+}
+
+/// Hyyrö's LCS recurrence in every lane at once (V starts all ones; a text symbol with match
+/// mask M gives U = V & M, V = (V + U) | (V − U); the LCS is the count of zero bits of V in
+/// the pattern's rows), then Indel = m + n − 2·LCS. A lane past the end of its text sees an
+/// empty mask, which leaves V as it is.
+#[inline(always)]
+fn indel_lanes(eq: &[u64], m: &[usize; LANES], n: &[usize; LANES]) -> [u64; LANES] {
+    let mut end = [0u64; LANES];
+    for k in 0..LANES {
+        end[k] = n[k] as u64;
+    }
+    let mut v = [!0u64; LANES];
+    for (j, row) in eq.chunks_exact(LANES).enumerate() {
+        let j = j as u64;
+        for k in 0..LANES {
+            let live = if j < end[k] { !0u64 } else { 0 };
+            let u = v[k] & row[k] & live;
+            v[k] = v[k].wrapping_add(u) | v[k].wrapping_sub(u);
+        }
+    }
+    let mut out = [0u64; LANES];
+    for k in 0..LANES {
+        let rows = if m[k] >= 64 {
+            !0u64
+        } else {
+            (1u64 << m[k]) - 1
+        };
+        let lcs = u64::from((!v[k] & rows).count_ones());
+        out[k] = (m[k] + n[k]) as u64 - 2 * lcs;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::levenshtein;
     use crate::metrics::test_text::lcg;
     use rapidfuzz::distance::levenshtein as reference;
 
@@ -357,6 +469,15 @@ mod tests {
 
     #[test]
     fn groups_match_the_reference_at_every_boundary() {
+        groups_match(Kind::Levenshtein, 36);
+    }
+
+    #[test]
+    fn indel_groups_match_the_reference_at_every_boundary() {
+        groups_match(Kind::Indel, 30);
+    }
+
+    fn groups_match(kind: Kind, mut seed: u64) {
         let alphabets: [Vec<char>; 4] = [
             "ab".chars().collect(),
             ('a'..='z').chain([' ']).collect(),
@@ -366,7 +487,6 @@ mod tests {
                 .chain("xyé".chars())
                 .collect(),
         ];
-        let mut seed = 36u64;
         let stop = Context::new();
         let s = &mut Scratch::default();
         for round in 0..1500 {
@@ -386,18 +506,29 @@ mod tests {
                 })
                 .collect();
             let mut out = [usize::MAX; LANES];
+            let mut lens = [(0, 0); LANES];
             let got = distances(
+                kind,
                 count,
                 |k| (pairs[k].0.as_bytes(), pairs[k].1.as_bytes()),
                 &mut out,
+                &mut lens,
                 s,
                 &stop,
-                |a, b, s| levenshtein::distance(a, b, s, &stop),
+                |a, b, s| match kind {
+                    Kind::Levenshtein => levenshtein::distance(a, b, s.unit(), &stop),
+                    Kind::Indel => edit_weighted::indel(a, b, s, &stop),
+                },
             );
             assert!(got.is_ok());
             for (k, (a, b)) in pairs.iter().enumerate() {
-                let want = reference::distance(a.chars(), b.chars());
+                let want = match kind {
+                    Kind::Levenshtein => reference::distance(a.chars(), b.chars()),
+                    Kind::Indel => rapidfuzz::distance::indel::distance(a.chars(), b.chars()),
+                };
                 assert_eq!(out[k], want, "round {round} pair {k}: {a:?} {b:?}");
+                let counts = (a.chars().count(), b.chars().count());
+                assert_eq!(lens[k], counts, "round {round} pair {k}: {a:?} {b:?}");
             }
             assert!(s.table.iter().all(|&w| w == 0));
         }
@@ -415,10 +546,14 @@ mod tests {
                 .collect();
             let want = run_lanes(&eq, &m, &n);
             assert_eq!(run(&eq, &m, &n), want);
+            let want_indel = indel_lanes(&eq, &m, &n);
+            assert_eq!(run_indel(&eq, &m, &n), want_indel);
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: checked just above.
                 assert_eq!(unsafe { run_avx2(&eq, &m, &n) }, want);
+                // SAFETY: checked just above.
+                assert_eq!(unsafe { indel_avx2(&eq, &m, &n) }, want_indel);
             }
         }
     }
@@ -441,8 +576,18 @@ mod tests {
             let (mut plain, mut wide) =
                 (vec![0; LONGEST_TEXT * LANES], vec![0; LONGEST_TEXT * LANES]);
             let k = round % LANES;
-            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut plain, false);
-            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut wide, has_avx512());
+            let (mut len, mut len_wide) = ((0, 0), (0, 0));
+            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut plain, false, &mut len);
+            load_unicode(
+                a.as_bytes(),
+                b.as_bytes(),
+                k,
+                &mut wide,
+                has_avx512(),
+                &mut len_wide,
+            );
+            assert_eq!(len, (a.chars().count(), b.chars().count()));
+            assert_eq!(len_wide, len);
             assert_eq!(plain, wide, "round {round}");
         }
     }
@@ -469,12 +614,14 @@ mod tests {
         stop.raise();
         let mut out = [0; LANES];
         let got = distances(
+            Kind::Levenshtein,
             2,
             |_| ("kitten".as_bytes(), "sitting".as_bytes()),
             &mut out,
+            &mut [(0, 0); LANES],
             &mut Scratch::default(),
             &stop,
-            |a, b, s| levenshtein::distance(a, b, s, &stop),
+            |a, b, s| levenshtein::distance(a, b, s.unit(), &stop),
         );
         assert_eq!(got, Err((0, Halt::Stopped)));
     }

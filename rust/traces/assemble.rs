@@ -6,54 +6,37 @@
 //! retrieval, a broken parent chain, a failed tool call, a value of an unexpected type...)
 //! gives `None`: the trace then goes to the Python assembler, which reads every form.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::json::{self, V};
 use super::otlp::SpanData;
 
-/// The attribute keys the Python reader understands (`evalmark.traces._keys`).
-const KNOWN: &[&str] = &[
-    "gen_ai.operation.name",
-    "gen_ai.agent.name",
-    "gen_ai.agent.id",
-    "gen_ai.tool.name",
-    "gen_ai.tool.call.id",
-    "gen_ai.tool.call.arguments",
-    "gen_ai.tool.call.result",
-    "gen_ai.tool.type",
-    "gen_ai.input.messages",
-    "gen_ai.output.messages",
-    "gen_ai.system_instructions",
-    "gen_ai.usage.input_tokens",
-    "gen_ai.usage.output_tokens",
-    "gen_ai.usage.prompt_tokens",
-    "gen_ai.usage.completion_tokens",
-    "gen_ai.usage.cost",
-    "gen_ai.retrieval.documents",
-    "gen_ai.retrieval.query.text",
-    "openinference.span.kind",
-    "input.value",
-    "input.mime_type",
-    "output.value",
-    "output.mime_type",
-    "llm.token_count.prompt",
-    "llm.token_count.completion",
-    "llm.token_count.total",
-    "llm.cost.total",
-    "tool.name",
-    "tool.parameters",
-    "tool_call.id",
-    "error.type",
-];
-const KNOWN_PREFIXES: &[&str] = &[
-    "llm.input_messages.",
-    "llm.output_messages.",
-    "retrieval.documents.",
-    "gen_ai.prompt.",
-    "gen_ai.completion.",
-];
-/// The known keys this path reads (or may ignore, as the Python reader does); a GenAI span
-/// with another known key goes to the Python assembler.
+/// The attribute keys the reader understands: the table of `evalmark.traces._keys`, the one
+/// place they are spelled, handed over when `evalmark.traces._fast` is imported. An attribute
+/// it does not name is kept in `metadata["spans"]`.
+pub struct Known {
+    keys: HashSet<String>,
+    prefixes: Vec<String>,
+}
+
+impl Known {
+    /// The table of known keys and of known key prefixes (indexed families).
+    pub fn new(keys: Vec<String>, prefixes: Vec<String>) -> Self {
+        Known {
+            keys: keys.into_iter().collect(),
+            prefixes,
+        }
+    }
+
+    /// Whether the reader understands attribute `key`.
+    pub fn contains(&self, key: &str) -> bool {
+        self.keys.contains(key) || self.prefixes.iter().any(|p| key.starts_with(p.as_str()))
+    }
+}
+
+/// The keys this path reads (or may ignore, as the Python reader does): what it implements,
+/// not the convention. A GenAI span with another key the table of [`Known`] names goes to the
+/// Python assembler.
 const HANDLED: &[&str] = &[
     "gen_ai.operation.name",
     "gen_ai.agent.name",
@@ -71,10 +54,6 @@ const HANDLED: &[&str] = &[
     "output.mime_type",
 ];
 const STATUS_ERROR: i64 = 2;
-
-fn known(key: &str) -> bool {
-    KNOWN.contains(&key) || KNOWN_PREFIXES.iter().any(|p| key.starts_with(p))
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -96,7 +75,7 @@ impl Role {
     }
 }
 
-fn role(s: &SpanData) -> Option<Role> {
+fn role(s: &SpanData, known: &Known) -> Option<Role> {
     if s.attr("gen_ai.evaluation.name").is_some() {
         return None;
     }
@@ -118,7 +97,7 @@ fn role(s: &SpanData) -> Option<Role> {
     let unread = s
         .attrs
         .iter()
-        .any(|(k, _)| known(k) && !HANDLED.contains(&k.as_str()));
+        .any(|(k, _)| known.contains(k) && !HANDLED.contains(&k.as_str()));
     let failed = r == Role::Tool && s.status_code == STATUS_ERROR;
     (!unread && !failed).then_some(r)
 }
@@ -490,7 +469,11 @@ fn agents_tree<'a>(order: &[&'a SpanData], roles: &[Role]) -> Option<Vec<Agent<'
 }
 
 /// The test case of one trace (see the module docs), or None to use the Python assembler.
-pub fn assemble<'a>(spans: &[&'a SpanData], matched: Option<&str>) -> Option<Assembled<'a>> {
+pub fn assemble<'a>(
+    spans: &[&'a SpanData],
+    matched: Option<&str>,
+    known: &Known,
+) -> Option<Assembled<'a>> {
     let first = spans.first()?;
     let trace_id = first.trace_id.as_str();
     let order = walk(spans)?;
@@ -500,7 +483,7 @@ pub fn assemble<'a>(spans: &[&'a SpanData], matched: Option<&str>) -> Option<Ass
     };
     let roles = order
         .iter()
-        .map(|s| role(s))
+        .map(|s| role(s, known))
         .collect::<Option<Vec<Role>>>()?;
     let genai: Vec<usize> = (0..order.len())
         .filter(|&i| roles[i] != Role::Other)
@@ -679,7 +662,7 @@ pub fn assemble<'a>(spans: &[&'a SpanData], matched: Option<&str>) -> Option<Ass
         let attributes: Vec<&(String, V)> = if roles[i] == Role::Other {
             s.attrs.iter().collect()
         } else {
-            s.attrs.iter().filter(|(k, _)| !known(k)).collect()
+            s.attrs.iter().filter(|(k, _)| !known.contains(k)).collect()
         };
         if !attributes.is_empty() || roles[i] == Role::Other {
             kept.push(Kept {

@@ -186,3 +186,12 @@ def test_prune_names_a_usage_line_nested_too_deeply(
     assert main(["cassette", "prune", str(cassette), "--usage", str(usage)]) == 2
     err = capsys.readouterr().err
     assert f"{usage}:1: not a usage line" in err and err.count("\n") == 1
+
+
+def test_verify_with_a_pattern_that_is_not_a_regex_exits_2_in_one_line(
+    cassette: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["cassette", "verify", str(cassette), "--secret-pattern", "?"]) == 2
+    err = capsys.readouterr().err
+    assert "secret pattern '?' is not a regular expression" in err
+    assert "Traceback" not in err and err.count("\n") == 1

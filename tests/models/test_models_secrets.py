@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evalmark.errors import CassetteError
 from evalmark.models import (
     HashEmbedding,
     ScriptedChat,
@@ -67,6 +68,16 @@ def test_user_patterns_and_redaction() -> None:
     redact = redact_pattern(r"ACME-\d{6}", "<TICKET>")
     request = {"messages": [{"role": "user", "content": "ticket ACME-123456"}], "n": 1}
     assert redact(request) == {"messages": [{"role": "user", "content": "ticket <TICKET>"}], "n": 1}
+
+
+@pytest.mark.parametrize("source", ["?", "(", "[a-", "x{2,1}"])
+def test_a_user_pattern_that_is_not_a_regex_is_a_typed_error_naming_it(source: str) -> None:
+    with pytest.raises(CassetteError, match=re.escape(repr(source))):
+        SecretScanner([source])
+    with pytest.raises(CassetteError, match=r"re\.escape"):
+        record_replay(ScriptedChat(["x"]), Path("unused.jsonl"), secret_patterns=[source])
+    with pytest.raises(CassetteError, match=re.escape(repr(source))):
+        redact_pattern(source)
 
 
 # --------------------------------------------------------------------------- redaction in cassettes

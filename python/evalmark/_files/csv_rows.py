@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from evalmark._files.source import invalid_utf8_position
 from evalmark.errors import Problem
@@ -40,15 +41,24 @@ class CsvRows:
     raise. ``header`` is None for a file with no content at all.
     """
 
-    def __init__(self, path: Path, fail: Fail) -> None:
+    def __init__(
+        self, path: Path, fail: Fail, at: tuple[int, int, list[str]] | None = None
+    ) -> None:
+        """``at``: (byte offset, lines before it, header) to read the rows from a record
+        boundary on, the header already read."""
         _allow_long_fields()
         self.path = path
         self._fail = fail
         self._binary = path.open("rb")
-        self._text = io.TextIOWrapper(self._binary, encoding="utf-8-sig", newline="")
+        self._raw: BinaryIO | None = None
+        self._lines_before = 0 if at is None else at[1]
+        if at is not None:
+            self._binary.seek(at[0])
+        encoding = "utf-8-sig" if at is None or at[0] == 0 else "utf-8"
+        self._text = io.TextIOWrapper(self._binary, encoding=encoding, newline="")
         self._reader = csv.reader(self._text, strict=True)
         try:
-            self.header: list[str] | None = self._next()
+            self.header: list[str] | None = self._next() if at is None else at[2]
         except BaseException:
             self.close()
             raise
@@ -57,13 +67,22 @@ class CsvRows:
         with self._problems():
             return next(self._reader, None)
 
+    def stream(self) -> BinaryIO:
+        """A second handle on the file, at its start (for a reader of the raw bytes)."""
+        if self._raw is None:
+            self._raw = self.path.open("rb")
+        return self._raw
+
     def position(self) -> int:
         """Bytes read so far (the reader reads ahead in blocks)."""
-        return self._binary.tell()
+        raw = 0 if self._raw is None or self._raw.closed else self._raw.tell()
+        return max(raw, self._binary.tell())
 
     def close(self) -> None:
         """Close the file."""
         self._text.close()
+        if self._raw is not None:
+            self._raw.close()
 
     def batches(
         self, size: int, max_bytes: int | None = None, *, first_size: int | None = None
@@ -72,7 +91,7 @@ class CsvRows:
         file are read, so wide rows make small batches), as (starting lines, rows); blank
         lines are skipped. With ``first_size``, the first batch reads that many records, and
         each next one four times the last, up to ``size``: a consumer gets to work sooner."""
-        last_line = self._reader.line_num  # the line the previous record ended on
+        last_line = self._line()  # the line the previous record ended on
         now = size if first_size is None else max(1, min(size, first_size))
         while self.header is not None:
             with self._problems():
@@ -110,7 +129,7 @@ class CsvRows:
             before = len(rows)
             for row in itertools.islice(reader, step):
                 add_row(row)
-                add_end(reader.line_num)
+                add_end(reader.line_num + self._lines_before)
             if len(rows) - before < step or (until is not None and self._binary.tell() >= until):
                 break
             time.sleep(0)  # a thread waiting for the GIL (one that scores rows) gets it now
@@ -143,4 +162,8 @@ class CsvRows:
     def not_csv(self, exc: csv.Error) -> Exception:
         """The error for a record the csv module cannot read."""
         message = f"is not valid CSV: {exc}"
-        return self._fail(Problem(message, path=str(self.path), line=self._reader.line_num))
+        return self._fail(Problem(message, path=str(self.path), line=self._line()))
+
+    def _line(self) -> int:
+        """The line the reader is at (1-based; 0 before the first)."""
+        return self._reader.line_num + self._lines_before

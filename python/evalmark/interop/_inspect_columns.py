@@ -21,6 +21,7 @@ _ID, _EPOCH, _INPUT = attrgetter("id"), attrgetter("epoch"), attrgetter("input")
 _TARGET, _ATTACHMENTS = attrgetter("target"), attrgetter("attachments")
 # what an empty field's text is, as a log writes it
 _EMPTY_TEXTS = (b"null", b"[]", b"{}", b'""')
+_EMPTY_RAW = tuple(map(msgspec.Raw, _EMPTY_TEXTS))
 
 
 class Columns:
@@ -37,6 +38,9 @@ class Columns:
 
 def _empty(column: list[Any]) -> bool:
     """Whether every value of an optional field's column is unset or one empty text."""
+    first = column[0] if column else None
+    if column.count(first) == len(column):  # the first's everywhere (None: unset)
+        return first is None or (type(first) is msgspec.Raw and first in _EMPTY_RAW)
     kinds = set(map(type, column))
     if kinds != {msgspec.Raw}:
         return kinds <= {type(None)}
@@ -66,7 +70,8 @@ def fast_columns(rows: Rows, task: str, model: str) -> tuple[Columns, int] | Non
     if epochs is None:
         return None
     for attribute in (*REFUSED, *(name for _, name in rows.extra)):
-        if not _empty(list(map(attrgetter(attribute), typed))):
+        value = attrgetter(attribute)  # unset: None; set: JSON text, never empty (true)
+        if any(map(value, typed)) and not _empty(list(map(value, typed))):
             return None
     if any(map(_ATTACHMENTS, typed)):
         return None

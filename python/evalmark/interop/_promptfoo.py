@@ -16,7 +16,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -244,8 +244,8 @@ def _from_config(reader: Reader, config: Mapping[str, Any]) -> Imported:
             question = render(reader, prompt, test["vars"], ("prompts", p))
             samples.append(_sample(f"test-{t + 1}-prompt-{p + 1}", question, test, None))
     kept = {"providers": config["providers"]} if "providers" in config else {}
-    asserts = [s.metadata["promptfoo-assert"] for s in samples]
-    return _imported(reader, "config", tuple(samples), asserts, {}, kept)
+    types = _types(s.metadata["promptfoo-assert"] for s in samples)
+    return _imported(reader, "config", tuple(samples), types, {}, kept)
 
 
 def _build_name(provider: Any, taken: dict[str, str]) -> str:
@@ -309,8 +309,9 @@ def _from_results(reader: Reader, doc: Mapping[str, Any]) -> Imported:
     )
     kept = {k: doc[k] for k in doc if k != "results"}
     kept.update({k: body[k] for k in body if k not in {"results", "version"}})
-    asserts = [tests[n]["assert"] for n in questions]
-    return _imported(reader, "results-3", samples, asserts, outputs, kept)
+    return _imported(
+        reader, "results-3", samples, _types(t["assert"] for t in tests.values()), outputs, kept
+    )
 
 
 def _samples(
@@ -337,6 +338,11 @@ def _verdict(row: Mapping[str, Any], response: Mapping[str, Any]) -> dict[str, A
     return verdict
 
 
+def _types(asserts: Iterable[Iterable[Mapping[str, Any]]]) -> set[str]:
+    """The types of the assertions of every test."""
+    return {entry["type"] for each in asserts for entry in each}
+
+
 def _json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
@@ -345,15 +351,17 @@ def _imported(
     reader: Reader,
     version: str,
     samples: tuple[Sample, ...] | Deferred,
-    asserts: list[list[dict[str, Any]]],
+    types: Collection[str],
     outputs: dict[str, dict[str, str]],
     kept: Mapping[str, Any],
     read: Mapping[Path, bytes] | None = None,
     digest: Callable[[], str] | None = None,
 ) -> Imported:
+    """The import of samples whose assertions are of ``types`` (the suite's checks follow
+    from them)."""
     checks: tuple[Any, ...] = ()
-    if any(asserts):
-        graded = any(a["type"] in PROMPTFOO_JUDGED_TYPES for each in asserts for a in each)
+    if types:
+        graded = not PROMPTFOO_JUDGED_TYPES.isdisjoint(types)
         checks = (
             ({"promptfoo-asserts": {"llm-rubric": "judge"}},) if graded else ("promptfoo-asserts",)
         )

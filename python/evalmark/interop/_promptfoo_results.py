@@ -35,11 +35,15 @@ from evalmark.interop._promptfoo import (
     _json_text,
     _samples,
     _test,
+    _types,
 )
 from evalmark.interop._promptfoo_reader import Reader
 from evalmark.interop._promptfoo_rows import (
+    _case_columns,
+    _CaseColumns,
     _CaseDocument,
     _CaseRow,
+    _decoded,
     _Document,
     _Row,
 )
@@ -86,15 +90,33 @@ def _typed(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
 def _typed_plain(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
     """:func:`_typed` of a file whose test cases are all of the common shape, read by the
     decoder, each row's test case :func:`_plain_test`'s already; None for any other file."""
+    typed = _typed_cases(data)
+    if typed is None:
+        return None
+    _plain_rows(typed[1])
+    return typed[:2]
+
+
+def _typed_cases(
+    data: bytes,
+) -> tuple[dict[str, Any], list[_Row], _CaseColumns] | None:
+    """:func:`_typed_plain` with each row's test case left as the decoder made it (a
+    :class:`~evalmark.interop._promptfoo_rows._Case`, read as :func:`_plain_test`'s by
+    :func:`_plain_rows`), and what the import reads from the cases."""
     if not _utf8(data):
         return None
     try:  # the keys promptfoo writes and test cases of the common shape: one pass
         document = _CASE_DOCUMENT.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    if document.results.version != 3 or not _plain_tests(document.results.results):
+    rows = document.results.results
+    if document.results.version != 3:
         return None
-    return _kept(document)
+    cases = list(map(_TEST_CASE, rows))
+    if None in cases:
+        return None
+    kept = _kept(document)
+    return None if kept is None else (*kept, _CaseColumns(cases))
 
 
 def _utf8(data: bytes) -> bool:
@@ -140,21 +162,38 @@ def _from_rows(
     kept: dict[str, Any],
     rows: list[_Row],
     digest: Callable[[], str],
+    found: _CaseColumns | None = None,
 ) -> Imported:
-    """What :func:`evalmark.interop._promptfoo._from_results` reads, from typed rows."""
+    """What :func:`evalmark.interop._promptfoo._from_results` reads, from typed rows (and
+    ``found``, what the import reads from their decoded test cases, when they are)."""
     taken: dict[str, str] = {}
-    columns = _columns(rows, taken)
-    if columns is not None:
-        questions, tests, outputs, names, builds = columns
-    else:
-        questions, tests, outputs, names, builds = _each_row(reader, rows, taken)
+    if found is not None:  # rows of the common shape: read by column, or else made plain
+        read = _case_columns(cast("list[_CaseRow]", rows), taken)
+        if read is not None:
+            names, builds = read.names, [read.build] * len(read.names)
+            samples = Deferred(
+                lambda: _samples(
+                    read.questions(),
+                    read.tests(cast("list[_CaseRow]", rows)),
+                    _verdicts(names, builds, rows),
+                    _verdict,
+                ),
+                names,
+                found.expected(),
+            )
+            return _imported(
+                reader, "results-3", samples, found.types, read.outputs, kept, digest=digest
+            )
+        _plain_rows(rows)
+    columns = _columns(rows, taken) or _each_row(reader, rows, taken)
+    questions, tests, outputs, names, builds = columns
     samples = Deferred(
         lambda: _samples(questions, tests, _verdicts(names, builds, rows), _verdict),
         list(questions),
         [_expected_output(tests[n]) for n in questions],
     )
-    asserts = [tests[n]["assert"] for n in questions]
-    return _imported(reader, "results-3", samples, asserts, outputs, kept, digest=digest)
+    types = _types(t["assert"] for t in tests.values())
+    return _imported(reader, "results-3", samples, types, outputs, kept, digest=digest)
 
 
 _Read = tuple[
@@ -183,15 +222,12 @@ def _columns(rows: list[_Row], taken: dict[str, str]) -> _Read | None:
     if len(questions) != len(names):  # a sample in two rows
         return None
     cases = list(map(_TEST_CASE, rows))
-    if type(rows[0]) is _CaseRow:  # read by the decoder and :func:`_plain_tests` already
-        tests = cases
-    else:
-        if set(map(type, cases)) != {dict}:
-            return None
-        found = list(map(_plain_test, cases))
-        if None in found:
-            return None
-        tests = cast("list[dict[str, Any]]", found)
+    if set(map(type, cases)) != {dict}:
+        return None
+    found = list(map(_plain_test, cases))
+    if None in found:
+        return None
+    tests = cast("list[dict[str, Any]]", found)
     build = _build_name(providers[0], taken)
     outputs = {build: dict(zip(names, answers, strict=True))}
     return questions, dict(zip(names, tests, strict=True)), outputs, names, [build] * len(names)
@@ -273,15 +309,20 @@ def _plain_test(test: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def _plain_tests(rows: list[_CaseRow]) -> bool:
-    """Put :func:`_plain_test` of each row's decoded test case in its place (the decoder
-    checked each); False (and no row changed) when a row has no test case."""
-    cases = list(map(_TEST_CASE, rows))
-    if None in cases:
-        return False
-    for row, test in zip(rows, msgspec.to_builtins(cases), strict=True):
-        row.test_case = test  # the decoded case as _plain_test makes it
-    return True
+def _plain_rows(rows: list[_Row]) -> None:
+    """Put :func:`_plain_test` of each row's decoded test case (a
+    :class:`~evalmark.interop._promptfoo_rows._Case`, which the decoder checked) in its
+    place, and its provider and response decoded in theirs."""
+    for row, test in zip(rows, _plain_cases(list(map(_TEST_CASE, rows))), strict=True):
+        row.test_case = test
+        row.provider = _decoded(row.provider)
+        row.response = _decoded(row.response)
+
+
+def _plain_cases(cases: list[Any]) -> list[dict[str, Any]]:
+    """Decoded test cases (:class:`~evalmark.interop._promptfoo_rows._Case`) as :func:`_plain_test`
+    makes them."""
+    return cast("list[dict[str, Any]]", msgspec.to_builtins(cases))
 
 
 def _verdicts(
@@ -290,7 +331,7 @@ def _verdicts(
     """Each row with its response, by sample name and build (read when samples are built)."""
     verdicts: dict[str, dict[str, tuple[_Row, Mapping[str, Any]]]] = {}
     for name, build, row in zip(names, builds, rows, strict=True):
-        verdicts.setdefault(name, {})[build] = (row, as_mapping(row.response))
+        verdicts.setdefault(name, {})[build] = (row, as_mapping(_decoded(row.response)))
     return verdicts
 
 
@@ -312,10 +353,11 @@ def read_promptfoo(path: Path, losses: Losses) -> Imported:
     with gc_paused(promote=True):  # many small containers, none cyclic, all kept
         if path.suffix == ".json":
             data = path.read_bytes()
-            typed = _typed_plain(data) or _typed(data)
+            typed = _typed_cases(data) or _typed(data)
             if typed is not None:
                 digest = hash_later([path], {path: data})  # while the rows are read
-                return _from_rows(Reader(path, losses, value={}), *typed, digest)
+                kept, rows, *found = typed
+                return _from_rows(Reader(path, losses, value={}), kept, rows, digest, *found)
         reader = Reader(path, losses)
         doc = reader.value
         if isinstance(doc.get("results"), Mapping):

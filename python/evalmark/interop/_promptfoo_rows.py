@@ -4,11 +4,13 @@ text, and a row whose test case is of the common shape, validated by the decoder
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
-from evalmark.interop._promptfoo import _CARRIED
+from evalmark.interop._promptfoo import _CARRIED, _build_name
 
 __all__: list[str] = []  # read through evalmark.interop._promptfoo_results
 
@@ -24,7 +26,8 @@ if TYPE_CHECKING:
 else:  # the assertion types carried, checked by the decoder
     _Type = Literal[tuple(sorted(_CARRIED))]
 # an assertion's value: any JSON value but a text holding "{" (a template, rendered by the
-# general test reader)
+# general test reader): refused by the decoder where it is met, so a file with templates goes
+# to the general reader without decoding the rest first
 _Value = (
     Annotated[str, msgspec.Meta(pattern=r"^[^{]*\Z")]
     | int
@@ -82,9 +85,39 @@ class _Row(msgspec.Struct, forbid_unknown_fields=True, gc=False, rename="camel")
 
 
 class _CaseRow(_Row, forbid_unknown_fields=True, gc=False, rename="camel"):
-    """A row whose test case is of the common shape (tried first: no check per row)."""
+    """A row whose test case is of the common shape (tried first: no check per row); its
+    provider and response stay JSON text until read (one provider's text repeats)."""
 
     test_case: _Case | None = None
+    provider: msgspec.Raw = None  # type: ignore[assignment]
+    response: msgspec.Raw = None  # type: ignore[assignment]
+
+
+class _Response(msgspec.Struct, gc=False):
+    """What a response's answer is read from (the rest is skipped: read with the samples)."""
+
+    output: Any = ""
+
+
+_ANY = msgspec.json.Decoder()
+_RESPONSE_OUTPUT = msgspec.json.Decoder(_Response)
+_OUTPUT_FIELD = attrgetter("output")
+
+
+def _decoded(value: Any) -> Any:
+    """``value`` decoded when it is still JSON text."""
+    return _ANY.decode(value) if type(value) is msgspec.Raw else value
+
+
+def _answers(responses: list[Any]) -> list[str] | None:
+    """The output of each response (JSON text of an object) when every one is a text; None
+    when one is not (or a response is not an object)."""
+    try:
+        found = list(map(_RESPONSE_OUTPUT.decode, responses))
+    except (TypeError, msgspec.ValidationError):  # not all texts; not all objects
+        return None
+    answers = list(map(_OUTPUT_FIELD, found))
+    return answers if set(map(type, answers)) == {str} else None
 
 
 class _Body(msgspec.Struct, forbid_unknown_fields=True, gc=False):
@@ -117,3 +150,87 @@ class _CaseDocument(_Document, forbid_unknown_fields=True, gc=False, rename="cam
     """A results file whose test cases are all of the common shape."""
 
     results: _CaseBody
+
+
+_ASSERTS, _TYPE, _VALUE = attrgetter("assert_"), attrgetter("type"), attrgetter("value")
+_TEST_CASE = attrgetter("test_case")
+
+
+class _CaseColumns:
+    """What the import reads from the decoded test cases (:class:`_Case`), a column at a
+    time: ``types``, the types of every assertion; :meth:`expected`, each case's expected
+    output."""
+
+    def __init__(self, cases: list[_Case]) -> None:
+        self.asserts = list(map(_ASSERTS, cases))
+        self.flat = list(chain.from_iterable(self.asserts))
+        self.types = set(map(_TYPE, self.flat))
+
+    def expected(self) -> list[str]:
+        """Each case's expected output as :func:`evalmark.interop._promptfoo._expected_output`
+        reads it from the case's plain form: its first ``equals`` value, else empty."""
+        if self.types == {"equals"} and len(self.flat) == len(self.asserts):
+            values = list(map(_VALUE, self.flat))
+            if set(map(len, self.asserts)) == {1} and set(map(type, values)) == {str}:
+                return values  # one equals of a text each
+        return list(map(_one_expected, self.asserts))
+
+
+def _one_expected(asserts: list[_Assert]) -> str:
+    """One case's expected output, from its assertions."""
+    for entry in asserts:
+        if entry.type == "equals" and entry.value is not msgspec.UNSET:
+            value = entry.value
+            return value if isinstance(value, str) else str(value)
+    return ""
+
+
+_PROVIDER, _RESPONSE = attrgetter("provider"), attrgetter("response")
+_TEST_IDX, _PROMPT_IDX = attrgetter("test_idx"), attrgetter("prompt_idx")
+_PROMPT_RAW = attrgetter("prompt.raw")
+
+
+class _CaseRead:
+    """Rows of the common shape read column by column (as
+    :func:`evalmark.interop._promptfoo_results._columns` reads any typed rows): each row's
+    sample ``names`` and rendered ``prompts``, in order, the ``build`` answering them and its
+    ``outputs`` (build -> name -> answer). The questions and tests by name are made with the
+    samples (:meth:`questions`, :meth:`tests`)."""
+
+    def __init__(
+        self, names: list[str], prompts: list[str], outputs: dict[str, dict[str, str]]
+    ) -> None:
+        self.names = names
+        self.prompts = prompts
+        self.outputs = outputs
+        (self.build,) = outputs
+
+    def questions(self) -> dict[str, str]:
+        """The rendered prompt of each sample, by name."""
+        return dict(zip(self.names, self.prompts, strict=True))
+
+    def tests(self, rows: list[_CaseRow]) -> dict[str, dict[str, Any]]:
+        """Each sample's test case as
+        :func:`evalmark.interop._promptfoo_results._plain_test` makes it, by name."""
+        cases = msgspec.to_builtins(list(map(_TEST_CASE, rows)))
+        return dict(zip(self.names, cases, strict=True))
+
+
+def _case_columns(rows: list[_CaseRow], taken: dict[str, str]) -> _CaseRead | None:
+    """The rows read column by column when one provider answers each sample once with a text
+    (no row can be refused); None for any other rows."""
+    if not rows:
+        return None
+    providers = list(map(_PROVIDER, rows))
+    if providers.count(providers[0]) != len(rows):
+        return None
+    answers = _answers(list(map(_RESPONSE, rows)))
+    if answers is None:
+        return None
+    numbers = zip(map(_TEST_IDX, rows), map(_PROMPT_IDX, rows), strict=True)
+    names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
+    if len(set(names)) != len(names):  # a sample in two rows
+        return None
+    build = _build_name(_decoded(providers[0]), taken)
+    outputs = {build: dict(zip(names, answers, strict=True))}
+    return _CaseRead(names, list(map(_PROMPT_RAW, rows)), outputs)

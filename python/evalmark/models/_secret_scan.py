@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from evalmark.errors import SecretFound
+from evalmark.errors import CassetteError, SecretFound
 
 __all__ = [
     "BUILTIN_PATTERNS",
@@ -152,6 +152,17 @@ def redacted_whole(value: Any) -> Any:
     return [REDACTED] * len(value) if isinstance(value, list | tuple) else REDACTED
 
 
+def compile_user_pattern(source: str) -> re.Pattern[str]:
+    """A user's secret pattern compiled, or a ``CassetteError`` saying why it is not one."""
+    try:
+        return re.compile(source)
+    except re.error as exc:
+        raise CassetteError(
+            f"secret pattern {source!r} is not a regular expression ({exc}); fix it, or "
+            "escape it (re.escape) to match the text literally"
+        ) from None
+
+
 class SecretScanner:
     """Finds credential-like text: the built-in patterns plus ``extra`` user patterns."""
 
@@ -164,7 +175,7 @@ class SecretScanner:
             for label, source in BUILTIN_PATTERNS
         ]
         for item in extra:
-            compiled = item if isinstance(item, re.Pattern) else re.compile(item)
+            compiled = item if isinstance(item, re.Pattern) else compile_user_pattern(item)
             patterns.append((f"user pattern {compiled.pattern!r}", compiled, False))
         self._patterns = tuple(patterns)
 

@@ -34,6 +34,7 @@ from evalmark.models._secret_scan import (
     MIN_VALUE_LENGTH,
     REDACTED,
     SecretScanner,
+    compile_user_pattern,
     has_sensitive_name,
     held_whole,
     redacted_whole,
@@ -242,7 +243,7 @@ def _free_key(taken: Mapping[str, Any], key: str) -> str:
 
 def redact_pattern(pattern: str | re.Pattern[str], replacement: str = "[REDACTED]") -> Redactor:
     """A redactor replacing every match of ``pattern`` in every string of the request."""
-    compiled = pattern if isinstance(pattern, re.Pattern) else re.compile(pattern)
+    compiled = pattern if isinstance(pattern, re.Pattern) else compile_user_pattern(pattern)
 
     def redact(request: dict[str, Any]) -> dict[str, Any]:
         """The request with every match replaced."""

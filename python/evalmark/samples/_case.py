@@ -13,7 +13,7 @@ in :mod:`evalmark.samples._load` and :mod:`evalmark.samples._write`;
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, TypeVar
 
@@ -242,69 +242,13 @@ class Conversation(
         return len(self.turns)
 
 
-# Trusted builders, for readers whose values are valid by construction (the trace reader's
-# fast path): a copy of a valid blank value with its fields set, skipping the checks of the
-# public constructors (whose results they equal). Never for values from users or files.
-_set = msgspec.structs.force_setattr
-_BLANK_CALL = ToolCall("-")
-_BLANK_USAGE = TokenUsage(0, 0)
-_BLANK_CASE = TestCase("", "")
-# msgspec's C copy of a Struct (its stubs do not declare __copy__): no __post_init__.
-_copy_call: Callable[[ToolCall], ToolCall] = ToolCall.__copy__  # type: ignore[attr-defined]
-_copy_usage: Callable[[TokenUsage], TokenUsage] = TokenUsage.__copy__  # type: ignore[attr-defined]
-_copy_case: Callable[[TestCase], TestCase] = TestCase.__copy__  # type: ignore[attr-defined]
-
-
-def _trusted_tool_call(
-    name: str, arguments: dict[str, Any], result: Any, duration_ms: float | None, id: str | None
-) -> ToolCall:
-    """``ToolCall(...)`` of a non-empty name, a dict and a finite duration >= 0 (or None),
-    unchecked."""
-    call = _copy_call(_BLANK_CALL)
-    _set(call, "name", name)
-    _set(call, "arguments", arguments)
-    if result is not None:
-        _set(call, "result", result)
-    if duration_ms is not None:
-        _set(call, "duration_ms", duration_ms)
-    if id is not None:
-        _set(call, "id", id)
-    return call
-
-
-def _trusted_usage(input: int, output: int, total: int) -> TokenUsage:
-    """``TokenUsage(...)`` of whole numbers >= 0 with ``total >= input + output``, unchecked."""
-    usage = _copy_usage(_BLANK_USAGE)
-    _set(usage, "input", input)
-    _set(usage, "output", output)
-    _set(usage, "total", total)
-    return usage
-
-
-def _trusted_case(
-    input: str,
-    actual_output: str,
-    tool_calls: tuple[ToolCall, ...],
-    reasoning_trace: tuple[ReasoningStep, ...],
-    latency_ms: float | None,
-    token_usage: TokenUsage | None,
-    metadata: dict[str, Any],
-    name: str | None,
-) -> TestCase:
-    """``TestCase(...)`` of strings, tuples of valid parts and a finite latency >= 0 (or
-    None), the other fields left at their defaults, unchecked."""
-    case = _copy_case(_BLANK_CASE)
-    _set(case, "input", input)
-    _set(case, "actual_output", actual_output)
-    _set(case, "metadata", metadata)  # always: the blank's own dict must not be shared
-    if tool_calls:
-        _set(case, "tool_calls", tool_calls)
-    if reasoning_trace:
-        _set(case, "reasoning_trace", reasoning_trace)
-    if latency_ms is not None:
-        _set(case, "latency_ms", latency_ms)
-    if token_usage is not None:
-        _set(case, "token_usage", token_usage)
-    if name is not None:
-        _set(case, "name", name)
-    return case
+# Blank values for a reader whose values are valid by construction (the trace reader's fast
+# path, in Rust: it is handed these by evalmark.traces._fast): each value it builds is a copy of
+# a blank (msgspec's copy in C, no __post_init__) with its fields set, skipping the checks of
+# the public constructors, whose results they equal. Never for values from users or files.
+_TRUSTED_BLANKS: tuple[TestCase, ToolCall, ReasoningStep, TokenUsage] = (
+    TestCase("", ""),
+    ToolCall("-"),
+    ReasoningStep("thought", ""),
+    TokenUsage(0, 0),
+)

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalmark.errors import ScoringInputError
+from evalmark.metrics import TextColumn
 from evalmark.scoring._chunks import BadRow, Chunk, Columns
 from evalmark.scoring._lengths import apply_cap
 from evalmark.scoring._registry import MetricSpec
@@ -87,7 +88,9 @@ class _Inputs:
                 yield self.expected[i : i + 1], self.actual[i : i + 1]
             return
         expected, actual = _slice(self.expected, lo, hi), _slice(self.actual, lo, hi)
-        if not isinstance(expected, list):
+        if isinstance(expected, TextColumn):
+            expected, actual = _strings(expected), _strings(actual)
+        elif not isinstance(expected, list):
             expected, actual = expected.to_pylist(), actual.to_pylist()
         for e, a in zip(expected, actual, strict=True):
             yield [e], [a]
@@ -101,7 +104,15 @@ class _Inputs:
 def _slice(data: Any, lo: int, hi: int) -> Any:
     if isinstance(data, list | np.ndarray):
         return data[lo:hi]
+    if isinstance(data, TextColumn):  # from the JSONL reader's fast path
+        return TextColumn(data.data, data.offsets[lo : hi + 1])
     return data.slice(lo, hi - lo)  # a pyarrow array
+
+
+def _strings(column: TextColumn) -> list[str]:
+    """A TextColumn's rows as Python strings."""
+    data, offsets = column.data, column.offsets.tolist()
+    return [data[offsets[i] : offsets[i + 1]].tobytes().decode() for i in range(len(column))]
 
 
 def _kernel_ready(data: Any) -> Any:
@@ -110,10 +121,8 @@ def _kernel_ready(data: Any) -> Any:
     Lists of str go to the kernels as they are: packing them into a TextColumn first costs
     more, in Python, than the kernels spend reading the strings themselves.
     """
-    if isinstance(data, np.ndarray | list):
+    if isinstance(data, np.ndarray | list | TextColumn):
         return data
-    from evalmark.metrics import TextColumn
-
     return TextColumn.from_arrow(data)
 
 
@@ -122,6 +131,9 @@ def _take(data: Any, good: npt.NDArray[np.bool_], good_index: npt.NDArray[np.int
         return data[good]
     if isinstance(data, list):
         return [data[i] for i in good_index.tolist()]
+    if isinstance(data, TextColumn):
+        texts = _strings(data)
+        return [texts[i] for i in good_index.tolist()]
     import pyarrow as pa
 
     return data.filter(pa.array(good))

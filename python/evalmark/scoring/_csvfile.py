@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,9 @@ from evalmark.scoring._chunks import (
     Needs,
     lines_locator,
 )
+from evalmark.scoring._csv_fast import CsvChunks
 from evalmark.scoring._errors import input_error
+from evalmark.scoring._jsonl_fast import FastRows
 from evalmark.scoring._vectors import VectorShape, stack_rows
 
 _VECTOR = msgspec.json.Decoder(list[float])
@@ -100,14 +102,37 @@ class CsvReader:
         self._rows.close()
 
     def __iter__(self) -> Iterator[Chunk]:
-        start = 0
-        for lines, rows in self._rows.batches(
-            self.chunk_size, CHUNK_BYTES, first_size=FIRST_CHUNK_ROWS
-        ):
+        start, first_size = 0, FIRST_CHUNK_ROWS
+        if self.needs.text and not self.needs.vectors:  # read in Rust up to a hard record
+            fast = CsvChunks(
+                self._rows.stream(),
+                self._header,
+                (self._index["expected"], self._index["actual"], self._index.get("id")),
+                self.chunk_size,
+                CHUNK_BYTES,
+                FIRST_CHUNK_ROWS,
+            )
+            for lines, texts in fast:
+                yield self._fast_chunk(start, lines, texts)
+                start += len(lines)
+            if fast.resume is None:
+                return
+            offset, lines_before, first_size = fast.resume
+            if offset:  # the csv module goes on from that record
+                self._rows.close()
+                self._rows = CsvRows(self.path, _csv_error, (offset, lines_before, self._header))
+        for lines, rows in self._rows.batches(self.chunk_size, CHUNK_BYTES, first_size=first_size):
             yield self._chunk(start, lines, rows)
             start += len(rows)
 
-    def _chunk(self, start: int, lines: list[int], rows: list[list[str]]) -> Chunk:
+    def _fast_chunk(self, start: int, lines: Sequence[int], rows: FastRows) -> Chunk:
+        chunk = Chunk(start=start, size=len(lines), locate=lines_locator(lines))
+        chunk.expected, chunk.actual = rows.expected, rows.actual
+        if self.id_column:
+            chunk.ids = rows.ids
+        return chunk
+
+    def _chunk(self, start: int, lines: Sequence[int], rows: list[list[str]]) -> Chunk:
         chunk = Chunk(start=start, size=len(rows), locate=lines_locator(lines))
         width = len(self._header)
         widths = set(map(len, rows))  # one pass in C; the rows are looked at only when uneven

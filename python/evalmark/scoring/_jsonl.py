@@ -20,6 +20,7 @@ from evalmark.scoring._chunks import (
     Needs,
     lines_locator,
 )
+from evalmark.scoring._jsonl_fast import FastRows, fast_chunks
 from evalmark.scoring._vectors import VectorShape, stack_rows
 
 _JSON_TYPES = {
@@ -135,11 +136,12 @@ class JsonlReader:
     def __iter__(self) -> Iterator[Chunk]:
         start = 0
         try:
-            for lines, texts in jsonl_batches(
-                self._file, self.chunk_size, CHUNK_BYTES, first_size=FIRST_CHUNK_ROWS
-            ):
-                yield self._chunk(start, lines, texts)
-                start += len(texts)
+            for lines, texts in self._batches():
+                if isinstance(texts, FastRows):
+                    yield self._fast_chunk(start, lines, texts)
+                else:
+                    yield self._chunk(start, lines, texts)
+                start += len(lines)
         except LineTooLargeError as exc:
             raise ScoringInputError(
                 str(self.path),
@@ -148,6 +150,21 @@ class JsonlReader:
                 "is too large to read in the memory this process may use",
                 "give evalmark more memory, or shorten that row",
             ) from None
+
+    def _batches(self) -> Iterator[tuple[Sequence[int], list[bytes] | FastRows]]:
+        """The chunks' lines; read in Rust (see jsonl_fast.py) when only texts are wanted."""
+        names = [column for _, column, _ in self._fields]
+        if self.needs.text and not self.needs.vectors and len(set(names)) == len(names):
+            keys = (names[0], names[1], self.id_column)
+            return fast_chunks(self._file, self.chunk_size, CHUNK_BYTES, FIRST_CHUNK_ROWS, keys)
+        return jsonl_batches(self._file, self.chunk_size, CHUNK_BYTES, first_size=FIRST_CHUNK_ROWS)
+
+    def _fast_chunk(self, start: int, lines: Sequence[int], rows: FastRows) -> Chunk:
+        chunk = Chunk(start=start, size=len(lines), locate=lines_locator(lines))
+        chunk.expected, chunk.actual = rows.expected, rows.actual
+        if self.id_column:
+            chunk.ids = rows.ids
+        return chunk
 
     def _chunk(self, start: int, lines: Sequence[int], texts: list[bytes]) -> Chunk:
         chunk = Chunk(start=start, size=len(texts), locate=lines_locator(lines))

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from evalmark.metrics import TextColumn
 from evalmark.scoring._chunks import BadRow, Chunk, Columns
 from evalmark.scoring._registry import MetricSpec
 
@@ -21,6 +22,10 @@ def _code_points(data: Any, size: int) -> npt.NDArray[np.int64]:
     """The length in code points of each text (0 for a bad row's placeholder)."""
     if isinstance(data, list):
         return np.fromiter((len(t) if isinstance(t, str) else 0 for t in data), np.int64, size)
+    if isinstance(data, TextColumn):  # UTF-8: every byte but a continuation byte starts one
+        starts = np.zeros(data.data.size + 1, dtype=np.int64)
+        np.cumsum((data.data & 0xC0) != 0x80, out=starts[1:])
+        return starts[data.offsets[1:]] - starts[data.offsets[:-1]]
     import pyarrow.compute as pc
 
     lengths = pc.utf8_length(data).fill_null(0)

@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-__all__ = ["Shape", "known", "shape"]
+__all__ = ["KNOWN_KEYS", "KNOWN_PREFIXES", "Shape", "known", "shape"]
 
-_KNOWN = frozenset(
+# The one table of the keys the reader understands (the Rust fast path is handed it by
+# evalmark.traces._fast): a key not named here is kept in a case's metadata.
+KNOWN_KEYS = frozenset(
     {
         "gen_ai.operation.name",
         "gen_ai.agent.name",
@@ -45,7 +47,7 @@ _KNOWN = frozenset(
         "error.type",
     }
 )
-_KNOWN_PREFIXES = (
+KNOWN_PREFIXES = (
     "llm.input_messages.",
     "llm.output_messages.",
     "retrieval.documents.",
@@ -62,7 +64,7 @@ def known(key: str) -> bool:
     """Whether the reader understands attribute ``key`` (the others go to the metadata)."""
     found = _KNOWN_SEEN.get(key)
     if found is None:
-        found = key in _KNOWN or key.startswith(_KNOWN_PREFIXES)
+        found = key in KNOWN_KEYS or key.startswith(KNOWN_PREFIXES)
         if len(_KNOWN_SEEN) < _MEMO_LIMIT:
             _KNOWN_SEEN[key] = found
     return found

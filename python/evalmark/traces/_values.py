@@ -10,12 +10,12 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["arguments_of", "indexed", "parsed", "text_of"]
+__all__ = ["arguments_of", "encode", "indexed", "parsed", "text_of"]
 
 _INDEXED = re.compile(r"^(\d+)\.(.+)$")
 _decode = msgspec.json.decode
 _ENCODER = msgspec.json.Encoder(order="sorted")
-_encode = _ENCODER.encode
+encode = _ENCODER.encode  # compact JSON, keys sorted: what text_of gives of a JSON-like value
 
 
 def parsed(value: Any) -> Any:
@@ -35,7 +35,7 @@ def text_of(value: Any) -> str:
     if isinstance(value, str):
         return value
     try:
-        return _encode(value).decode("utf-8")
+        return encode(value).decode("utf-8")
     except (TypeError, ValueError):  # not JSON-like: the standard encoder's fallback
         return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 

@@ -57,6 +57,12 @@ def test_long_pairs_under_a_cutoff_match_rapidfuzz(
         columns = em.TextColumn.from_strings(exp), em.TextColumn.from_strings(act)
         assert em.levenshtein_distance_batch(*columns, score_cutoff=cutoff).tolist() == want
     assert [em.levenshtein_distance(e, a, score_cutoff=cutoff) for e, a in pairs] == want
+    # Weights the lanes take as a multiple of the unit distance or of the Indel distance: only
+    # the unit kind may take the short edit sequences.
+    for weights in ((2, 2, 2), (1, 1, 2), (3, 3, 7)):
+        want = [Levenshtein.distance(e, a, weights=weights, score_cutoff=cutoff) for e, a in pairs]
+        got = em.levenshtein_distance_batch(exp, act, weights=weights, score_cutoff=cutoff)
+        assert got.tolist() == want, weights
     # Without a cut-off, the same pairs in full.
     want = [Levenshtein.distance(e, a) for e, a in pairs]
     assert em.levenshtein_distance_batch(exp, act).tolist() == want

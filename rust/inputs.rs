@@ -8,12 +8,15 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
 use crate::errors::{EvalError, EvalResult};
+use crate::metrics::text::count_code_points;
 
 /// A batch of texts borrowed from the Python objects that hold them: row i is `rows[i]`, in
 /// generalized UTF-8 (lone surrogates kept as Python's `surrogatepass` encodes them). Nothing is
 /// copied; the [`Held`] value it borrows from keeps every object alive.
 pub struct Texts<'a> {
     rows: Cow<'a, [&'a [u8]]>,
+    /// Each row's length in code points, as the `str` objects told it; empty for a column.
+    chars: &'a [usize],
 }
 
 impl<'a> Texts<'a> {
@@ -30,6 +33,16 @@ impl<'a> Texts<'a> {
     pub fn row(&self, i: usize) -> &'a [u8] {
         self.rows[i]
     }
+
+    /// Row i's length in code points (Python's `len`): kept from the `str` objects, else
+    /// counted. A row is all ASCII exactly when this is its number of bytes.
+    #[inline]
+    pub fn chars(&self, i: usize) -> usize {
+        match self.chars.get(i) {
+            Some(&n) => n,
+            None => count_code_points(self.rows[i]),
+        }
+    }
 }
 
 /// A batch's Python objects, held while the GIL is released, so that the borrowed rows stay
@@ -42,6 +55,8 @@ pub enum Held<'py> {
         _snapshot: Bound<'py, PyTuple>,
         _encoded: Vec<Bound<'py, PyBytes>>,
         rows: Vec<&'static [u8]>,
+        /// Each row's length in code points, read from its object without a scan.
+        chars: Vec<usize>,
     },
     Column {
         data: PyReadonlyArray1<'py, u8>,
@@ -62,8 +77,9 @@ impl Held<'_> {
         match self {
             // The rows are shortened to `self`'s life: no copy of the list (a second pass over
             // every row under the GIL) is made.
-            Held::Strs { rows, .. } => Ok(Texts {
+            Held::Strs { rows, chars, .. } => Ok(Texts {
                 rows: Cow::Borrowed(rows.as_slice()),
+                chars: chars.as_slice(),
             }),
             Held::Column { data, offsets } => column_rows(data, offsets, side),
         }
@@ -134,6 +150,7 @@ pub fn hold<'py>(obj: &Bound<'py, PyAny>, side: &str) -> PyResult<Held<'py>> {
     }
     let items = snapshot(obj, side)?;
     let mut rows = Vec::with_capacity(items.len());
+    let mut chars = Vec::with_capacity(items.len());
     let mut encoded = Vec::new();
     for (i, x) in items.iter_borrowed().enumerate() {
         let s = x.cast::<PyString>().map_err(|_| {
@@ -149,6 +166,7 @@ pub fn hold<'py>(obj: &Bound<'py, PyAny>, side: &str) -> PyResult<Held<'py>> {
                 encoded[encoded.len() - 1].as_bytes()
             }
         };
+        chars.push(s.code_point_len()?);
         // SAFETY: `bytes` is the UTF-8 buffer of a str (or the buffer of a bytes object)
         // owned by `items` or `encoded`, both kept in the `Held` returned, and neither kind of
         // buffer moves or changes during an object's life. The `'static` slice never leaves
@@ -161,6 +179,7 @@ pub fn hold<'py>(obj: &Bound<'py, PyAny>, side: &str) -> PyResult<Held<'py>> {
         _snapshot: items,
         _encoded: encoded,
         rows,
+        chars,
     })
 }
 
@@ -199,6 +218,7 @@ fn column_rows<'a>(
     }
     Ok(Texts {
         rows: Cow::Owned(rows),
+        chars: &[],
     })
 }
 

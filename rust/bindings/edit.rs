@@ -144,7 +144,9 @@ const CHUNK: usize = 8 * LANES;
 /// (`levenshtein_lanes.rs`, eight pairs at a time; a pair too long for a lane on its own),
 /// turned into the pair's value by `value(d, (len expected, len actual))` (lengths in code
 /// points, counted while the lanes load). Under `cap`, d is exact up to the cap and over it
-/// otherwise.
+/// otherwise; the lengths then come from the `str` objects, and long ASCII pairs under a unit
+/// Levenshtein cap of at most 3 take the short edit sequences before the lanes
+/// (`levenshtein::capped_ascii`), which never read a whole text.
 fn lane_batch<'py, T>(
     py: Python<'py>,
     (expected, actual): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
@@ -180,13 +182,19 @@ where
                 let (mut rows, mut live) = ([0; CHUNK], 0);
                 for (k, (d, len)) in d.iter_mut().zip(&mut lens).enumerate().take(count) {
                     if let Some(cap) = cap {
-                        let (x, y) = (e.row(first + k), a.row(first + k));
-                        let count = levenshtein_lanes::code_points;
-                        *len = (count(x), count(y));
+                        *len = (e.chars(first + k), a.chars(first + k));
                         let gap = len.0.abs_diff(len.1);
                         if gap > cap {
                             *d = gap;
                             continue;
+                        }
+                        // All ASCII: as many code points as bytes.
+                        let (x, y) = (e.row(first + k), a.row(first + k));
+                        if kind == Kind::Levenshtein && *len == (x.len(), y.len()) {
+                            if let Some(got) = levenshtein::capped_ascii(x, y, cap) {
+                                *d = got;
+                                continue;
+                            }
                         }
                     }
                     rows[live] = first + k;

@@ -19,7 +19,7 @@ use super::levenshtein_band::{banded_distance, byte_window, fits, table_window};
 use super::levenshtein_blocks::{blocks, column, fixed_blocks, single_word};
 use super::levenshtein_mbleven as mbleven;
 use super::levenshtein_short::{mixed_distance, short_distance, SHORT};
-use super::levenshtein_widen::widened;
+use super::levenshtein_widen::{widened, Table};
 use super::pattern::{PatternMasks, Symbol};
 use super::text::{count_code_points, decode_into};
 
@@ -148,8 +148,16 @@ fn table_distance<S: Letter>(
     if s.pm.len() < 256 * stride {
         s.pm.try_resize(256 * stride, 0, "the Levenshtein table")?;
     }
-    for (i, &c) in p.iter().enumerate() {
-        s.pm[c.index() * stride + i / 64] |= 1u64 << (i % 64);
+    // A pattern of over four words that has had its band already goes to `widened`, which fills
+    // the table a block at a time as its runs reach them (under a cut-off, a dissimilar pair
+    // gives up after a few); any other gets its whole table now.
+    let mut filled = words;
+    if S::BAND_WITHOUT_TABLE && words > 4 {
+        filled = 0;
+    } else {
+        for (i, &c) in p.iter().enumerate() {
+            s.pm[c.index() * stride + i / 64] |= 1u64 << (i % 64);
+        }
     }
     let cap = s.cap;
     let Scratch { pm, vp, vn, .. } = s;
@@ -169,13 +177,21 @@ fn table_distance<S: Letter>(
             4 => fixed_blocks::<4, S>(pm, p.len(), t, stop),
             _ => {
                 let tried = fits(p.len(), t.len());
-                widened(pm, stride, p.len(), t, (tried, cap), (vp, vn), stop)
+                let table = &mut Table {
+                    pm,
+                    stride,
+                    p,
+                    filled,
+                };
+                let d = widened(table, t, (tried, cap), (vp, vn), stop);
+                filled = table.filled;
+                d
             }
         },
         Err(halt) => Err(halt),
     };
-    // Only the words set above can be non-zero.
-    for (i, &c) in p.iter().enumerate() {
+    // Only the words set above (those of the blocks filled) can be non-zero.
+    for (i, &c) in p[..p.len().min(64 * filled)].iter().enumerate() {
         pm[c.index() * stride + i / 64] = 0;
     }
     d
@@ -331,6 +347,26 @@ pub fn distance_capped(
     d
 }
 
+/// [`distance_capped`] of two long texts known to be all ASCII (their lengths in code points
+/// are their byte counts, say, as the `str` objects tell them), for a cut-off of at most
+/// [`mbleven::MOST`]: the short edit sequences, which read the texts only as far as their
+/// walks go, instead of a pass over both to find them ASCII. `None` for other cut-offs and for
+/// pairs with a side of 64 bytes or fewer (the bit-parallel kernels take those).
+pub fn capped_ascii(a: &[u8], b: &[u8], cap: usize) -> Option<usize> {
+    (cap <= mbleven::MOST && a.len().min(b.len()) > 64).then(|| {
+        let (a, b) = strip_ascii(a, b);
+        mbleven::capped_distance(a, b, cap)
+    })
+}
+
+/// [`strip`] of two byte strings, eight bytes at a time.
+fn strip_ascii<'x>(a: &'x [u8], b: &'x [u8]) -> (&'x [u8], &'x [u8]) {
+    let prefix = common_prefix(a, b);
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = common_suffix(a, b);
+    (&a[..a.len() - suffix], &b[..b.len() - suffix])
+}
+
 /// Edit distance of two id sequences (words, say) whose ids are below `alphabet`.
 pub fn distance_ids(
     a: &[u32],
@@ -474,6 +510,28 @@ mod tests {
                 }
             }
             assert_eq!(distance(&a, &b, s, &stop), Ok(want));
+        }
+    }
+
+    #[test]
+    fn the_short_edit_sequences_of_ascii_texts_match_the_capped_distance() {
+        let mut seed = 23u64;
+        let s = &mut Scratch::default();
+        let stop = Context::new();
+        for round in 0..600 {
+            let sigma = [2usize, 5, 27][round % 3];
+            let (a, b) = pair(&mut seed, round, 400, sigma);
+            let bytes = |v: &[u32]| v.iter().map(|&c| b'a' + c as u8).collect::<Vec<u8>>();
+            let (a, b) = (bytes(&a), bytes(&b));
+            for cap in 0..=5 {
+                let got = capped_ascii(&a, &b, cap);
+                if cap > mbleven::MOST || a.len().min(b.len()) <= 64 {
+                    assert_eq!(got, None);
+                    continue;
+                }
+                let want = distance_capped(&a, &b, cap, s, &stop).unwrap();
+                assert_eq!(got, Some(want.min(cap + 1)), "round {round} cap {cap}");
+            }
         }
     }
 

@@ -14,6 +14,10 @@
 //!
 //! A run over k stops as soon as no live row can lead to a result under k; the column it got
 //! to, against n, guesses how much larger the next k should be.
+//!
+//! The match table may be filled a block at a time ([`Table`]), as the runs first reach each
+//! block: a run under a small cut-off on dissimilar texts gives up after a few blocks, and
+//! then most of the pattern is never read.
 
 use super::halt::{Context, Run, TryVec};
 use super::levenshtein_blocks::{blocks, column};
@@ -32,21 +36,42 @@ enum Bounded {
 /// Columns between two looks at the lower bound of every live row.
 const SURVEY: usize = 8;
 
+/// A pattern's match table, filled as far as the runs have reached: symbol c's row of
+/// ⌈m/64⌉ masks starts at c·`stride`, and blocks `filled` .. of every row are still zero.
+pub struct Table<'x, S> {
+    pub pm: &'x mut [u64],
+    pub stride: usize,
+    pub p: &'x [S],
+    pub filled: usize,
+}
+
+impl<S: Symbol> Table<'_, S> {
+    /// Fill the masks of every block up to `w` (0-based) that is not filled yet.
+    #[inline]
+    fn reach(&mut self, w: usize) {
+        while self.filled <= w {
+            let start = 64 * self.filled;
+            let end = (start + 64).min(self.p.len());
+            for (i, &c) in self.p[start..end].iter().enumerate() {
+                self.pm[c.index() * self.stride + self.filled] |= 1u64 << i;
+            }
+            self.filled += 1;
+        }
+    }
+}
+
 /// The distance of a pattern of `m` > 64 symbols and a text `t` of n ≥ m symbols, from the
-/// match table `pm` (symbol c's row of `words` = ⌈m/64⌉ masks starts at c·`stride`). `banded`
-/// says the distance is known to be over the 64-diagonal band's limit; with a `cap`, a
-/// distance over it is answered by `cap` + 1 as soon as it is known to be over. `vp` and `vn`
-/// are working space.
+/// match table (see [`Table`]; blocks are filled as the runs reach them). `banded` says the
+/// distance is known to be over the 64-diagonal band's limit; with a `cap`, a distance over it
+/// is answered by `cap` + 1 as soon as it is known to be over. `vp` and `vn` are working space.
 pub fn widened<S: Symbol>(
-    pm: &[u64],
-    stride: usize,
-    m: usize,
+    table: &mut Table<'_, S>,
     t: &[S],
     (banded, cap): (bool, Option<usize>),
     (vp, vn): (&mut Vec<u64>, &mut Vec<u64>),
     stop: &Context,
 ) -> Run<usize> {
-    let n = t.len();
+    let (n, m) = (t.len(), table.p.len());
     let diff = n - m;
     let words = m.div_ceil(64);
     vp.clear();
@@ -60,16 +85,18 @@ pub fn widened<S: Symbol>(
             k = n;
         }
         k = k.min(most);
-        match bounded(pm, stride, m, t, k, vp, vn, stop)? {
+        match bounded_fastest(table, t, k, vp, vn, stop)? {
             Bounded::Exact(d) => return Ok(d),
             Bounded::Over(_) if k == most && most < n => return Ok(most + 1),
             // A bound of n always holds (d ≤ n): not reached, but the full recurrence is the
             // safe answer if it were.
             Bounded::Over(_) if k >= n => {
+                table.reach(words - 1);
+                let (pm, stride) = (&*table.pm, table.stride);
                 return blocks(m, t, vp, vn, stop, |c, vp, vn| {
                     let start = c.index() * stride;
                     column(&pm[start..start + words], vp, vn)
-                })
+                });
             }
             Bounded::Over(at) => {
                 // Lower bounds grow about linearly along the columns: scale k by n / at.
@@ -83,19 +110,49 @@ pub fn widened<S: Symbol>(
     }
 }
 
-/// The distance under `limit` (see the module's text), or where it gave up.
-#[allow(clippy::too_many_arguments)]
-fn bounded<S: Symbol>(
-    pm: &[u64],
-    stride: usize,
-    m: usize,
+/// [`bounded`], compiled for the POPCNT instruction where the CPU has it (the counts of set
+/// bits in the bounds are a dozen instructions each without it).
+fn bounded_fastest<S: Symbol>(
+    table: &mut Table<'_, S>,
     t: &[S],
     limit: usize,
     vp: &mut [u64],
     vn: &mut [u64],
     stop: &Context,
 ) -> Run<Bounded> {
-    let n = t.len();
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has POPCNT, checked just above.
+        return unsafe { bounded_popcnt(table, t, limit, vp, vn, stop) };
+    }
+    bounded(table, t, limit, vp, vn, stop)
+}
+
+/// [`bounded`] with POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn bounded_popcnt<S: Symbol>(
+    table: &mut Table<'_, S>,
+    t: &[S],
+    limit: usize,
+    vp: &mut [u64],
+    vn: &mut [u64],
+    stop: &Context,
+) -> Run<Bounded> {
+    bounded(table, t, limit, vp, vn, stop)
+}
+
+/// The distance under `limit` (see the module's text), or where it gave up.
+#[inline(always)]
+fn bounded<S: Symbol>(
+    table: &mut Table<'_, S>,
+    t: &[S],
+    limit: usize,
+    vp: &mut [u64],
+    vn: &mut [u64],
+    stop: &Context,
+) -> Run<Bounded> {
+    let (n, m, stride) = (t.len(), table.p.len(), table.stride);
     let diff = n - m;
     if limit < diff {
         return Ok(Bounded::Over(1));
@@ -121,6 +178,7 @@ fn bounded<S: Symbol>(
     for w in 0..=last {
         (vp[w], vn[w]) = (!0, 0);
     }
+    table.reach(last);
     let (mut top, mut low) = (0usize, bottom(last));
     let mut j = 0usize;
     for chunk in t.chunks(symbols_per_check(words)) {
@@ -135,7 +193,9 @@ fn bounded<S: Symbol>(
                 last += 1;
                 (vp[last], vn[last]) = (!0, 0);
                 low += rows(last);
+                table.reach(last);
             }
+            let pm = &*table.pm;
             let row = |c: S| pm.get(c.index() * stride + first..=c.index() * stride + last);
             let live = (&mut vp[first..=last], &mut vn[first..=last]);
             let bits = match (row(chunk[i]), chunk.get(i + 1).map(|&c| row(c))) {
@@ -212,6 +272,7 @@ fn two_columns(
 /// bound on any alignment through the column's live rows. Along a column that sum moves by at
 /// most 2 a row, so between two block bottoms it is at least their mean less the rows between;
 /// and a row is at least its block's bottom value less the rows down to it.
+#[inline(always)]
 fn survey(
     (first, last): (usize, usize),
     top: usize,
@@ -261,6 +322,16 @@ mod tests {
         (pm, stride)
     }
 
+    /// The table of `p`, filled in full (`full`) or left to be filled as the runs go.
+    fn start(p: &[u8], full: bool) -> (Vec<u64>, usize, usize) {
+        let (pm, stride) = table(p);
+        if full {
+            (pm, stride, p.len().div_ceil(64))
+        } else {
+            (vec![0; pm.len()], stride, 0)
+        }
+    }
+
     fn ordered(a: Vec<u8>, b: Vec<u8>) -> (Vec<u8>, Vec<u8>) {
         if a.len() <= b.len() {
             (a, b)
@@ -287,7 +358,8 @@ mod tests {
                 continue;
             }
             let want = reference::distance(p.iter(), t.iter());
-            let (pm, stride) = table(&p);
+            // Odd rounds fill the table as the runs reach its blocks, across all the runs below.
+            let (mut pm, stride, mut filled) = start(&p, round % 2 == 0);
             let words = p.len().div_ceil(64);
             let (mut vp, mut vn) = (vec![0; words], vec![0; words]);
             // Bounds around the answer, and around the block and widening steps.
@@ -300,7 +372,14 @@ mod tests {
                 128,
                 130,
             ] {
-                let got = bounded(&pm, stride, p.len(), &t, limit, &mut vp, &mut vn, &stop);
+                let lazy = &mut Table {
+                    pm: &mut pm,
+                    stride,
+                    p: &p,
+                    filled,
+                };
+                let got = bounded(lazy, &t, limit, &mut vp, &mut vn, &stop);
+                filled = lazy.filled;
                 match got {
                     Ok(Bounded::Exact(d)) => {
                         assert_eq!(d, want, "round {round} limit {limit}");
@@ -313,25 +392,37 @@ mod tests {
                     Err(e) => panic!("{e:?}"),
                 }
             }
-            let got = widened(
-                &pm,
+            let lazy = &mut Table {
+                pm: &mut pm,
                 stride,
-                p.len(),
-                &t,
-                (round % 2 == 0, None),
-                (&mut vp, &mut vn),
-                &stop,
-            );
+                p: &p,
+                filled,
+            };
+            let got = widened(lazy, &t, (round % 2 == 0, None), (&mut vp, &mut vn), &stop);
+            filled = lazy.filled;
             assert_eq!(got, Ok(want), "round {round}");
             // Cut-offs around the answer: exact at or under it, over it otherwise.
             for cap in [0, want.saturating_sub(1), want, want + 1, wiggle + 60] {
                 let tried = (round % 2 == 0, Some(cap));
-                let got = widened(&pm, stride, p.len(), &t, tried, (&mut vp, &mut vn), &stop);
+                let lazy = &mut Table {
+                    pm: &mut pm,
+                    stride,
+                    p: &p,
+                    filled,
+                };
+                let got = widened(lazy, &t, tried, (&mut vp, &mut vn), &stop);
+                filled = lazy.filled;
                 match got {
                     Ok(d) if want <= cap => assert_eq!(d, want, "round {round} cap {cap}"),
                     Ok(d) => assert!(d > cap, "round {round}: {d} for {want} over {cap}"),
                     Err(e) => panic!("{e:?}"),
                 }
+            }
+            // What was filled is the table's, block for block; the rest is still zero.
+            let (full, _) = table(&p);
+            for (i, (&got, &want)) in pm.iter().zip(&full).enumerate() {
+                let block = i % stride;
+                assert_eq!(got, if block < filled { want } else { 0 }, "round {round}");
             }
         }
         assert!(exact > 3000 && over > 1000, "{exact} exact, {over} over");
@@ -351,18 +442,29 @@ mod tests {
                 };
                 let (p, t) = ordered(a, b);
                 let want = reference::distance(p.iter(), t.iter());
-                let (pm, stride) = table(&p);
                 let (mut vp, mut vn) = (Vec::new(), Vec::new());
-                let got = widened(
-                    &pm,
-                    stride,
-                    p.len(),
-                    &t,
-                    (round % 2 == 1, None),
-                    (&mut vp, &mut vn),
-                    &stop,
-                );
-                assert_eq!(got, Ok(want), "n={n} edits={edits}");
+                for full in [true, false] {
+                    let (mut pm, stride, filled) = start(&p, full);
+                    let lazy = &mut Table {
+                        pm: &mut pm,
+                        stride,
+                        p: &p,
+                        filled,
+                    };
+                    // Cut-offs first (dissimilar pairs give up after a few blocks of a table
+                    // filled as it goes), then the distance itself from the same table.
+                    for cap in [3, 100, want.saturating_sub(1), want] {
+                        let got = widened(lazy, &t, (true, Some(cap)), (&mut vp, &mut vn), &stop);
+                        match got {
+                            Ok(d) if want <= cap => assert_eq!(d, want, "n={n} cap {cap}"),
+                            Ok(d) => assert!(d > cap, "n={n}: {d} for {want} over {cap}"),
+                            Err(e) => panic!("{e:?}"),
+                        }
+                    }
+                    let tried = (round % 2 == 1, None);
+                    let got = widened(lazy, &t, tried, (&mut vp, &mut vn), &stop);
+                    assert_eq!(got, Ok(want), "n={n} edits={edits}");
+                }
             }
         }
     }
@@ -373,11 +475,14 @@ mod tests {
         stop.raise();
         let p: Vec<u8> = (0..3000).map(|i| b'a' + (i % 7) as u8).collect();
         let t: Vec<u8> = (0..3000).map(|i| b'a' + (i % 5) as u8).collect();
-        let (pm, stride) = table(&p);
+        let (mut pm, stride, filled) = start(&p, false);
         let got = widened(
-            &pm,
-            stride,
-            p.len(),
+            &mut Table {
+                pm: &mut pm,
+                stride,
+                p: &p,
+                filled,
+            },
             &t,
             (false, None),
             (&mut Vec::new(), &mut Vec::new()),

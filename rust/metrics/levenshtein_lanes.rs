@@ -21,10 +21,10 @@
 
 use super::edit_weighted;
 use super::halt::{Context, Halt, Run};
-use super::levenshtein::{common_prefix, common_suffix, strip_bytes, word};
+use super::levenshtein::{common_prefix, common_suffix, strip_bytes};
 use super::levenshtein_short::{lane_mask, NONE, SHORT};
 use super::myers::step;
-use super::text::next_code_point;
+use super::text::{count_code_points, next_code_point};
 
 /// Pairs per group.
 pub const LANES: usize = 8;
@@ -181,10 +181,11 @@ fn load_unicode(
     lens: &mut (usize, usize),
 ) -> Load {
     let (a, b) = strip_bytes(whole_a, whole_b);
-    let (ca, cb) = (code_points(a), code_points(b));
+    let (ca, cb) = (count_code_points(a), count_code_points(b));
     // The common prefix and suffix (whole code points, the same in both) count once.
     let start = whole_a.len() - common_suffix_len(whole_a, a) - a.len();
-    let common = code_points(&whole_a[..start]) + code_points(&whole_a[start + a.len()..]);
+    let common =
+        count_code_points(&whole_a[..start]) + count_code_points(&whole_a[start + a.len()..]);
     *lens = (ca + common, cb + common);
     let ((p, m), (t, n)) = if ca <= cb {
         ((a, ca), (b, cb))
@@ -220,24 +221,6 @@ fn load_unicode(
 fn common_suffix_len(whole: &[u8], part: &[u8]) -> usize {
     let end = part.as_ptr() as usize + part.len();
     whole.as_ptr() as usize + whole.len() - end
-}
-
-/// The number of code points of `bytes` (generalized UTF-8): the bytes that are not
-/// continuation bytes (0b10xxxxxx), counted eight at a time.
-pub fn code_points(bytes: &[u8]) -> usize {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    let chunks = bytes.chunks_exact(8);
-    let rest = chunks.remainder();
-    let mut continuations = 0;
-    for chunk in chunks {
-        let w = word(chunk);
-        // Bit 7 of each byte: set for 0b10xxxxxx (bit 6 is shifted into bit 7's place).
-        let ones = ((w & !(w << 1)) >> 7) & LOW;
-        // The sum of the eight bytes (each 0 or 1) lands in the top byte.
-        continuations += (ones.wrapping_mul(LOW) >> 56) as usize;
-    }
-    continuations += rest.iter().filter(|&&b| b & 0xC0 == 0x80).count();
-    bytes.len() - continuations
 }
 
 /// Lane `k`'s masks: `mask(c)` of each of the first `n` code points `c` of `t`.
@@ -589,22 +572,6 @@ mod tests {
             assert_eq!(len, (a.chars().count(), b.chars().count()));
             assert_eq!(len_wide, len);
             assert_eq!(plain, wide, "round {round}");
-        }
-    }
-
-    #[test]
-    fn code_points_are_counted_as_the_decoder_counts_them() {
-        let mut seed = 3u64;
-        let alphabet: Vec<char> = "aé\u{4E00}\u{1F300}\u{7FF}\u{FFFF}\u{10FFFF}"
-            .chars()
-            .collect();
-        for len in 0..100 {
-            let t = text(&mut seed, &alphabet, len, None);
-            assert_eq!(code_points(t.as_bytes()), t.chars().count());
-            assert_eq!(
-                code_points(t.as_bytes()),
-                crate::metrics::text::count_code_points(t.as_bytes())
-            );
         }
     }
 

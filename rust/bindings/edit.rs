@@ -753,6 +753,9 @@ fn unit_cdist(
     if swap {
         decoded.swap();
     }
+    // The lane side by lane width, so that a block of consecutive rows fills whole groups of
+    // lanes (a block of unsorted rows leaves a partly filled group of every width).
+    decoded.sort_queries()?;
     let (rows, width) = (decoded.queries(), decoded.choices());
     let mut swapped = if swap {
         result_array::<i64>(n * m, "the distance matrix")?
@@ -760,8 +763,13 @@ fn unit_cdist(
         Vec::new()
     };
     let target = if swap { &mut swapped[..] } else { &mut *out };
-    // Large blocks fill the lanes; eight or more of them share the work among the threads.
-    let block = rows.div_ceil(8).clamp(1, 512);
+    // One block on one thread; else blocks of whole groups of the narrowest lanes (64 rows),
+    // eight or more of them to share the work among the threads.
+    let block = if workers.serial() || rayon::current_num_threads() <= 1 {
+        rows
+    } else {
+        rows.div_ceil(8).clamp(1, 512).next_multiple_of(64)
+    };
     fill_rows(
         target,
         block * width,
@@ -771,18 +779,46 @@ fn unit_cdist(
             let put = |d: usize| cut(d * k, score_cutoff);
             levenshtein_many::fill_block(&decoded, b * block, cells, s, stop, put).map_err(|err| {
                 // A halt: the row is the block's first query (or choice, when swapped).
-                EvalError::from(err).at_row(if swap { 0 } else { b * block })
+                let first = decoded.original(b * block);
+                EvalError::from(err).at_row(if swap { 0 } else { first })
             })
         },
     )?;
+    // Row r of the target is the lane side's text `original(r)`.
     if swap {
-        for (j, row) in swapped.chunks_exact(n).enumerate() {
+        for (r, row) in swapped.chunks_exact(n).enumerate() {
+            let j = decoded.original(r);
             for (i, &d) in row.iter().enumerate() {
                 out[i * m + j] = d;
             }
         }
+    } else {
+        unsort_rows(out, m, |r| decoded.original(r));
     }
     Ok(())
+}
+
+/// Move row `r` of `out` (rows of `m` values) to row `dest(r)`, a permutation of the rows, in
+/// place: each cycle of the permutation is followed with one row in hand.
+fn unsort_rows(out: &mut [i64], m: usize, dest: impl Fn(usize) -> usize) {
+    let n = out.len() / m.max(1);
+    let mut done = vec![false; n];
+    let mut hand = vec![0i64; m];
+    for start in 0..n {
+        if done[start] || dest(start) == start {
+            continue;
+        }
+        // `hand` holds the row that belongs at `at`; the row there goes into the hand.
+        hand.copy_from_slice(&out[start * m..(start + 1) * m]);
+        done[start] = true;
+        let mut at = dest(start);
+        while at != start {
+            hand.swap_with_slice(&mut out[at * m..(at + 1) * m]);
+            done[at] = true;
+            at = dest(at);
+        }
+        out[start * m..(start + 1) * m].copy_from_slice(&hand);
+    }
 }
 
 /// Add this family's functions to the module.

@@ -39,6 +39,8 @@ pub struct Decoded {
     alphabet: usize,
     /// Whether the sides are read the other way round (the choices as the queries).
     swapped: bool,
+    /// The queries in the order they are read, by lane width (empty: as given).
+    order: Vec<usize>,
 }
 
 impl Decoded {
@@ -102,6 +104,42 @@ impl Decoded {
     /// choices (the distance is symmetric; the matrix is then transposed).
     pub fn swap(&mut self) {
         self.swapped = !self.swapped;
+        self.order.clear();
+    }
+
+    /// Read the queries by lane width, narrowest first (longer than a lane last), and in the
+    /// given order within a width, so that any run of consecutive queries fills whole groups
+    /// of lanes but at its ends. Query `i` is then the given query [`Decoded::original`]`(i)`.
+    pub fn sort_queries(&mut self) -> Result<(), OutOfMemory> {
+        let n = self.queries();
+        let mut order = Vec::new();
+        order.try_capacity(n, "the query order")?;
+        order.extend(0..n);
+        let class = |i: usize| {
+            let width = lane_width(self.text(self.base(i)).len());
+            if width == 0 {
+                usize::MAX
+            } else {
+                width
+            }
+        };
+        order.sort_by_key(|&i| class(i));
+        self.order = order;
+        Ok(())
+    }
+
+    /// The position among the given queries of query `i` as read.
+    pub fn original(&self, i: usize) -> usize {
+        self.order.get(i).copied().unwrap_or(i)
+    }
+
+    /// The text index of the given query `i`.
+    fn base(&self, i: usize) -> usize {
+        if self.swapped {
+            self.split + i
+        } else {
+            i
+        }
     }
 
     fn text(&self, k: usize) -> &[u32] {
@@ -125,7 +163,7 @@ impl Decoded {
 
     /// Query `i`'s ids.
     pub fn query(&self, i: usize) -> &[u32] {
-        self.text(if self.swapped { self.split + i } else { i })
+        self.text(self.base(self.original(i)))
     }
 
     /// Choice `j`'s ids.

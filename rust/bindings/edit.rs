@@ -756,6 +756,20 @@ fn unit_cdist(
     // The lane side by lane width, so that a block of consecutive rows fills whole groups of
     // lanes (a block of unsorted rows leaves a partly filled group of every width).
     decoded.sort_queries()?;
+    let put = |d: usize| cut(d * k, score_cutoff);
+    // A halt: the row is the block's first query (or the first, when swapped).
+    let row_of = |first: usize| if swap { 0 } else { decoded.original(first) };
+    // On one thread, the whole matrix at once, each distance straight into its place.
+    if workers.serial() || rayon::current_num_threads() <= 1 {
+        let place = if swap {
+            levenshtein_many::Place::Transposed
+        } else {
+            levenshtein_many::Place::Given
+        };
+        let s = &mut levenshtein_many::Scratch::default();
+        return levenshtein_many::fill_block(&decoded, 0, out, place, s, stop, put)
+            .map_err(|err| EvalError::from(err).at_row(row_of(0)));
+    }
     let (rows, width) = (decoded.queries(), decoded.choices());
     let mut swapped = if swap {
         result_array::<i64>(n * m, "the distance matrix")?
@@ -763,33 +777,33 @@ fn unit_cdist(
         Vec::new()
     };
     let target = if swap { &mut swapped[..] } else { &mut *out };
-    // One block on one thread; else blocks of whole groups of the narrowest lanes (64 rows),
-    // eight or more of them to share the work among the threads.
-    let block = if workers.serial() || rayon::current_num_threads() <= 1 {
-        rows
-    } else {
-        rows.div_ceil(8).clamp(1, 512).next_multiple_of(64)
-    };
+    // Blocks of whole groups of the narrowest lanes (64 rows), eight or more of them to share
+    // the work among the threads.
+    let block = rows.div_ceil(8).clamp(1, 512).next_multiple_of(64);
     fill_rows(
         target,
         block * width,
         workers,
         stop,
         |s: &mut levenshtein_many::Scratch, b, cells| {
-            let put = |d: usize| cut(d * k, score_cutoff);
-            levenshtein_many::fill_block(&decoded, b * block, cells, s, stop, put).map_err(|err| {
-                // A halt: the row is the block's first query (or choice, when swapped).
-                let first = decoded.original(b * block);
-                EvalError::from(err).at_row(if swap { 0 } else { first })
-            })
+            let place = levenshtein_many::Place::Rows;
+            levenshtein_many::fill_block(&decoded, b * block, cells, place, s, stop, put)
+                .map_err(|err| EvalError::from(err).at_row(row_of(b * block)))
         },
     )?;
     // Row r of the target is the lane side's text `original(r)`.
     if swap {
-        for (r, row) in swapped.chunks_exact(n).enumerate() {
-            let j = decoded.original(r);
-            for (i, &d) in row.iter().enumerate() {
-                out[i * m + j] = d;
+        // Transposed in tiles, so that the writes of a tile stay in a few cache lines.
+        const TILE: usize = 32;
+        for r0 in (0..m).step_by(TILE) {
+            for i0 in (0..n).step_by(TILE) {
+                for r in r0..(r0 + TILE).min(m) {
+                    let j = decoded.original(r);
+                    let row = &swapped[r * n..(r + 1) * n];
+                    for (i, &d) in row.iter().enumerate().take((i0 + TILE).min(n)).skip(i0) {
+                        out[i * m + j] = d;
+                    }
+                }
             }
         }
     } else {

@@ -341,17 +341,33 @@ pub fn lanes_fit(alphabet: usize) -> bool {
     alphabet <= TABLE_ALPHABET
 }
 
-/// The distances of queries `first .. first + rows` of `d` to every choice, into `out` (row
-/// by row, `d.choices()` values a row) through `put(distance)`.
+/// Where [`fill_block`] puts the distance of query `i` (as read) to choice `j`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A block of rows from query `first` on: `(i - first) · choices + j`.
+    Rows,
+    /// The whole matrix, a row a query in the given order: `original(i) · choices + j`.
+    Given,
+    /// The whole matrix transposed, a row a choice: `j · queries + original(i)`.
+    Transposed,
+}
+
+/// The distances of queries `first ..` of `d` to every choice, into `out` through
+/// `put(distance)`: with [`Place::Rows`], `out.len() / d.choices()` queries row by row; else
+/// all the queries (`first` is 0), `out` the whole matrix laid out as `place` says.
 pub fn fill_block(
     d: &Decoded,
     first: usize,
     out: &mut [i64],
+    place: Place,
     s: &mut Scratch,
     stop: &Context,
     put: impl Fn(usize) -> i64,
 ) -> Run<()> {
-    let rows = out.len() / d.choices().max(1);
+    let rows = match place {
+        Place::Rows => out.len() / d.choices().max(1),
+        Place::Given | Place::Transposed => d.queries() - first,
+    };
     // The queries by lane width (a counting sort on the classes 8, 16, 32, 64, longer).
     let class = |i: usize| (lane_width(d.query(i).len()).trailing_zeros() as usize).min(7) - 3;
     let mut starts = [0usize; 6];
@@ -369,23 +385,34 @@ pub fn fill_block(
             order[starts[class(i)]] = i;
             starts[class(i)] += 1;
         }
-        by_groups(d, first, &order, out, s, stop, put)
+        by_groups(d, first, &order, out, place, s, stop, put)
     });
     s.order = order;
     done
 }
 
 /// [`fill_block`] for the queries of `order`, sorted by lane width.
+#[allow(clippy::too_many_arguments)]
 fn by_groups(
     d: &Decoded,
     first: usize,
     order: &[usize],
     out: &mut [i64],
+    place: Place,
     s: &mut Scratch,
     stop: &Context,
     put: impl Fn(usize) -> i64,
 ) -> Run<()> {
-    let m = d.choices();
+    let (m, n) = (d.choices(), d.queries());
+    // The output row of query `i`, or with `Place::Transposed` its column.
+    let line = |i: usize| match place {
+        Place::Rows => i - first,
+        Place::Given | Place::Transposed => d.original(i),
+    };
+    let at = |i: usize, j: usize| match place {
+        Place::Transposed => j * n + line(i),
+        _ => line(i) * m + j,
+    };
     let fast = lanes_fit(d.alphabet);
     let mut k = 0;
     while k < order.len() {
@@ -394,7 +421,7 @@ fn by_groups(
             let i = order[k];
             for j in 0..m {
                 let dist = distance_ids(d.query(i), d.choice(j), d.alphabet, &mut s.one, stop)?;
-                out[(i - first) * m + j] = put(dist);
+                out[at(i, j)] = put(dist);
             }
             k += 1;
             continue;
@@ -412,10 +439,21 @@ fn by_groups(
             32 => group_distances::<u32, { BITS / 32 }>(d, group, &mut tables.t32, dist, stop),
             _ => group_distances::<u64, { BITS / 64 }>(d, group, &mut tables.t64, dist, stop),
         }?;
-        for (lane, &i) in group.iter().enumerate() {
-            let row = &mut out[(i - first) * m..(i - first + 1) * m];
-            for (j, cell) in row.iter_mut().enumerate() {
-                *cell = put(s.dist[j * group.len() + lane]);
+        if place == Place::Transposed {
+            // A choice at a time: `dist` is read in order, and the columns of a group's
+            // queries are mostly side by side.
+            for (j, cells) in s.dist.chunks_exact(group.len()).enumerate() {
+                let row = &mut out[j * n..(j + 1) * n];
+                for (&i, &got) in group.iter().zip(cells) {
+                    row[line(i)] = put(got);
+                }
+            }
+        } else {
+            for (lane, &i) in group.iter().enumerate() {
+                let row = &mut out[line(i) * m..(line(i) + 1) * m];
+                for (j, cell) in row.iter_mut().enumerate() {
+                    *cell = put(s.dist[j * group.len() + lane]);
+                }
             }
         }
         k = end;
@@ -639,6 +677,7 @@ mod tests {
                 &d,
                 first,
                 &mut out[..rows * choices.len()],
+                Place::Rows,
                 s,
                 &Context::new(),
                 |x| x as i64,

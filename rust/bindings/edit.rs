@@ -859,3 +859,24 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(levenshtein_cdist, m)?)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::unsort_rows;
+
+    #[test]
+    fn rows_go_back_to_their_places() {
+        // Row r holds the values of row dest(r): a permutation of several cycles and fixed rows.
+        let dest = [3usize, 0, 2, 5, 1, 4, 7, 6, 8];
+        let m = 3;
+        let mut out: Vec<i64> = dest
+            .iter()
+            .flat_map(|&d| (0..m).map(move |j| (d * 10 + j) as i64))
+            .collect();
+        unsort_rows(&mut out, m, |r| dest[r]);
+        let want: Vec<i64> = (0..dest.len())
+            .flat_map(|r| (0..m).map(move |j| (r * 10 + j) as i64))
+            .collect();
+        assert_eq!(out, want);
+    }
+}

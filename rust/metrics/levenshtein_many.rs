@@ -694,4 +694,53 @@ mod tests {
             assert!(s.tables.t64.iter().all(|r| r.iter().all(|&x| x == 0)));
         }
     }
+
+    #[test]
+    fn sorted_queries_land_in_their_rows_and_columns() {
+        let mut seed = 5u64;
+        let sigma = ['a', 'b', 'é', '東', '😀'];
+        let text = |seed: &mut u64| -> String {
+            let n = [0, 3, 9, 17, 40, 64, 65, 90][lcg(seed) % 8];
+            (0..n).map(|_| sigma[lcg(seed) % sigma.len()]).collect()
+        };
+        for round in 0..20 {
+            let queries: Vec<String> = (0..50).map(|_| text(&mut seed)).collect();
+            let choices: Vec<String> = (0..23).map(|_| text(&mut seed)).collect();
+            let bytes = queries.iter().chain(&choices).map(String::len).sum();
+            let mut d = Decoded::load(
+                queries.iter().map(|q| q.as_bytes()),
+                choices.iter().map(|c| c.as_bytes()),
+                bytes,
+            )
+            .unwrap();
+            let swap = round % 2 == 1;
+            if swap {
+                d.swap();
+            }
+            d.sort_queries().unwrap();
+            // Read by lane width, narrowest first, longer than a lane last.
+            let widths: Vec<usize> = (0..d.queries())
+                .map(|i| match lane_width(d.query(i).len()) {
+                    0 => usize::MAX,
+                    w => w,
+                })
+                .collect();
+            assert!(widths.windows(2).all(|w| w[0] <= w[1]));
+            let (n, m) = (queries.len(), choices.len());
+            let mut out = vec![-1i64; n * m];
+            let place = if swap {
+                Place::Transposed
+            } else {
+                Place::Given
+            };
+            let s = &mut Scratch::default();
+            fill_block(&d, 0, &mut out, place, s, &Context::new(), |x| x as i64).unwrap();
+            for (i, q) in queries.iter().enumerate() {
+                for (j, c) in choices.iter().enumerate() {
+                    let want = reference::distance(q.chars(), c.chars());
+                    assert_eq!(out[i * m + j], want as i64, "round {round} {q:?} {c:?}");
+                }
+            }
+        }
+    }
 }

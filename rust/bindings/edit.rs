@@ -717,7 +717,9 @@ fn levenshtein_cdist<'py>(
 /// The unit-cost matrix (costs times `k`) of `levenshtein_cdist` into `out`: both sides decoded
 /// once, and the texts of one side run several at a time, one per vector lane, through each
 /// text of the other. The side that takes fewer passes over the other goes in the lanes: the
-/// distance is symmetric, so when that is the choices the matrix is transposed.
+/// distance is symmetric, so when that is the choices the matrix is transposed. The lane side
+/// is read by lane width; on one thread every distance goes straight into its place, on
+/// several the blocks of rows (in that order) are put back in place after.
 fn unit_cdist(
     q: &Texts<'_>,
     c: &Texts<'_>,

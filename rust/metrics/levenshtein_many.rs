@@ -8,7 +8,9 @@
 //! [`Decoded::better_swapped`].)
 //!
 //! Both sides are decoded once into dense ids shared by all texts, so a choice is not decoded
-//! again for every query. Longer queries take the one-pair kernel of `levenshtein.rs` on the
+//! again for every query. The queries are read by lane width ([`Decoded::sort_queries`]), so
+//! that the groups of lanes are full, and each distance is written where it belongs
+//! ([`Place`]): the caller needs no second matrix on one thread. Longer queries take the one-pair kernel of `levenshtein.rs` on the
 //! same ids. A single query needs no lanes: [`OneQuery`] reads the choices as they are.
 
 use rustc_hash::FxHashMap;

@@ -725,7 +725,9 @@ fn levenshtein_cdist<'py>(
 /// The unit-cost matrix (costs times `k`) of `levenshtein_cdist` into `out`: both sides decoded
 /// once, and the texts of one side run several at a time, one per vector lane, through each
 /// text of the other. The side that takes fewer passes over the other goes in the lanes: the
-/// distance is symmetric, so when that is the choices the matrix is transposed.
+/// distance is symmetric, so when that is the choices the matrix is transposed. The lane side
+/// is read by lane width; on one thread every distance goes straight into its place, on
+/// several the blocks of rows (in that order) are put back in place after.
 fn unit_cdist(
     q: &Texts<'_>,
     c: &Texts<'_>,
@@ -761,6 +763,23 @@ fn unit_cdist(
     if swap {
         decoded.swap();
     }
+    // The lane side by lane width, so that a block of consecutive rows fills whole groups of
+    // lanes (a block of unsorted rows leaves a partly filled group of every width).
+    decoded.sort_queries()?;
+    let put = |d: usize| cut(d * k, score_cutoff);
+    // A halt: the row is the block's first query (or the first, when swapped).
+    let row_of = |first: usize| if swap { 0 } else { decoded.original(first) };
+    // On one thread, the whole matrix at once, each distance straight into its place.
+    if workers.serial() || rayon::current_num_threads() <= 1 {
+        let place = if swap {
+            levenshtein_many::Place::Transposed
+        } else {
+            levenshtein_many::Place::Given
+        };
+        let s = &mut levenshtein_many::Scratch::default();
+        return levenshtein_many::fill_block(&decoded, 0, out, place, s, stop, put)
+            .map_err(|err| EvalError::from(err).at_row(row_of(0)));
+    }
     let (rows, width) = (decoded.queries(), decoded.choices());
     let mut swapped = if swap {
         result_array::<i64>(n * m, "the distance matrix")?
@@ -768,29 +787,62 @@ fn unit_cdist(
         Vec::new()
     };
     let target = if swap { &mut swapped[..] } else { &mut *out };
-    // Large blocks fill the lanes; eight or more of them share the work among the threads.
-    let block = rows.div_ceil(8).clamp(1, 512);
+    // Blocks of whole groups of the narrowest lanes (64 rows), eight or more of them to share
+    // the work among the threads.
+    let block = rows.div_ceil(8).clamp(1, 512).next_multiple_of(64);
     fill_rows(
         target,
         block * width,
         workers,
         stop,
         |s: &mut levenshtein_many::Scratch, b, cells| {
-            let put = |d: usize| cut(d * k, score_cutoff);
-            levenshtein_many::fill_block(&decoded, b * block, cells, s, stop, put).map_err(|err| {
-                // A halt: the row is the block's first query (or choice, when swapped).
-                EvalError::from(err).at_row(if swap { 0 } else { b * block })
-            })
+            let place = levenshtein_many::Place::Rows;
+            levenshtein_many::fill_block(&decoded, b * block, cells, place, s, stop, put)
+                .map_err(|err| EvalError::from(err).at_row(row_of(b * block)))
         },
     )?;
+    // Row r of the target is the lane side's text `original(r)`.
     if swap {
-        for (j, row) in swapped.chunks_exact(n).enumerate() {
-            for (i, &d) in row.iter().enumerate() {
-                out[i * m + j] = d;
+        // Transposed in tiles, so that the writes of a tile stay in a few cache lines.
+        const TILE: usize = 32;
+        for r0 in (0..m).step_by(TILE) {
+            for i0 in (0..n).step_by(TILE) {
+                for r in r0..(r0 + TILE).min(m) {
+                    let j = decoded.original(r);
+                    let row = &swapped[r * n..(r + 1) * n];
+                    for (i, &d) in row.iter().enumerate().take((i0 + TILE).min(n)).skip(i0) {
+                        out[i * m + j] = d;
+                    }
+                }
             }
         }
+    } else {
+        unsort_rows(out, m, |r| decoded.original(r));
     }
     Ok(())
+}
+
+/// Move row `r` of `out` (rows of `m` values) to row `dest(r)`, a permutation of the rows, in
+/// place: each cycle of the permutation is followed with one row in hand.
+fn unsort_rows(out: &mut [i64], m: usize, dest: impl Fn(usize) -> usize) {
+    let n = out.len() / m.max(1);
+    let mut done = vec![false; n];
+    let mut hand = vec![0i64; m];
+    for start in 0..n {
+        if done[start] || dest(start) == start {
+            continue;
+        }
+        // `hand` holds the row that belongs at `at`; the row there goes into the hand.
+        hand.copy_from_slice(&out[start * m..(start + 1) * m]);
+        done[start] = true;
+        let mut at = dest(start);
+        while at != start {
+            hand.swap_with_slice(&mut out[at * m..(at + 1) * m]);
+            done[at] = true;
+            at = dest(at);
+        }
+        out[start * m..(start + 1) * m].copy_from_slice(&hand);
+    }
 }
 
 /// Add this family's functions to the module.
@@ -816,4 +868,25 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(levenshtein_opcodes, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_cdist, m)?)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unsort_rows;
+
+    #[test]
+    fn rows_go_back_to_their_places() {
+        // Row r holds the values of row dest(r): a permutation of several cycles and fixed rows.
+        let dest = [3usize, 0, 2, 5, 1, 4, 7, 6, 8];
+        let m = 3;
+        let mut out: Vec<i64> = dest
+            .iter()
+            .flat_map(|&d| (0..m).map(move |j| (d * 10 + j) as i64))
+            .collect();
+        unsort_rows(&mut out, m, |r| dest[r]);
+        let want: Vec<i64> = (0..dest.len())
+            .flat_map(|r| (0..m).map(move |j| (r * 10 + j) as i64))
+            .collect();
+        assert_eq!(out, want);
+    }
 }

@@ -8,7 +8,9 @@
 //! [`Decoded::better_swapped`].)
 //!
 //! Both sides are decoded once into dense ids shared by all texts, so a choice is not decoded
-//! again for every query. Longer queries take the one-pair kernel of `levenshtein.rs` on the
+//! again for every query. The queries are read by lane width ([`Decoded::sort_queries`]), so
+//! that the groups of lanes are full, and each distance is written where it belongs
+//! ([`Place`]): the caller needs no second matrix on one thread. Longer queries take the one-pair kernel of `levenshtein.rs` on the
 //! same ids. A single query needs no lanes: [`OneQuery`] reads the choices as they are.
 
 use rustc_hash::FxHashMap;
@@ -39,6 +41,8 @@ pub struct Decoded {
     alphabet: usize,
     /// Whether the sides are read the other way round (the choices as the queries).
     swapped: bool,
+    /// The queries in the order they are read, by lane width (empty: as given).
+    order: Vec<usize>,
 }
 
 impl Decoded {
@@ -102,6 +106,42 @@ impl Decoded {
     /// choices (the distance is symmetric; the matrix is then transposed).
     pub fn swap(&mut self) {
         self.swapped = !self.swapped;
+        self.order.clear();
+    }
+
+    /// Read the queries by lane width, narrowest first (longer than a lane last), and in the
+    /// given order within a width, so that any run of consecutive queries fills whole groups
+    /// of lanes but at its ends. Query `i` is then the given query [`Decoded::original`]`(i)`.
+    pub fn sort_queries(&mut self) -> Result<(), OutOfMemory> {
+        let n = self.queries();
+        let mut order = Vec::new();
+        order.try_capacity(n, "the query order")?;
+        order.extend(0..n);
+        let class = |i: usize| {
+            let width = lane_width(self.text(self.base(i)).len());
+            if width == 0 {
+                usize::MAX
+            } else {
+                width
+            }
+        };
+        order.sort_by_key(|&i| class(i));
+        self.order = order;
+        Ok(())
+    }
+
+    /// The position among the given queries of query `i` as read.
+    pub fn original(&self, i: usize) -> usize {
+        self.order.get(i).copied().unwrap_or(i)
+    }
+
+    /// The text index of the given query `i`.
+    fn base(&self, i: usize) -> usize {
+        if self.swapped {
+            self.split + i
+        } else {
+            i
+        }
     }
 
     fn text(&self, k: usize) -> &[u32] {
@@ -125,7 +165,7 @@ impl Decoded {
 
     /// Query `i`'s ids.
     pub fn query(&self, i: usize) -> &[u32] {
-        self.text(if self.swapped { self.split + i } else { i })
+        self.text(self.base(self.original(i)))
     }
 
     /// Choice `j`'s ids.
@@ -303,17 +343,33 @@ pub fn lanes_fit(alphabet: usize) -> bool {
     alphabet <= TABLE_ALPHABET
 }
 
-/// The distances of queries `first .. first + rows` of `d` to every choice, into `out` (row
-/// by row, `d.choices()` values a row) through `put(distance)`.
+/// Where [`fill_block`] puts the distance of query `i` (as read) to choice `j`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A block of rows from query `first` on: `(i - first) · choices + j`.
+    Rows,
+    /// The whole matrix, a row a query in the given order: `original(i) · choices + j`.
+    Given,
+    /// The whole matrix transposed, a row a choice: `j · queries + original(i)`.
+    Transposed,
+}
+
+/// The distances of queries `first ..` of `d` to every choice, into `out` through
+/// `put(distance)`: with [`Place::Rows`], `out.len() / d.choices()` queries row by row; else
+/// all the queries (`first` is 0), `out` the whole matrix laid out as `place` says.
 pub fn fill_block(
     d: &Decoded,
     first: usize,
     out: &mut [i64],
+    place: Place,
     s: &mut Scratch,
     stop: &Context,
     put: impl Fn(usize) -> i64,
 ) -> Run<()> {
-    let rows = out.len() / d.choices().max(1);
+    let rows = match place {
+        Place::Rows => out.len() / d.choices().max(1),
+        Place::Given | Place::Transposed => d.queries() - first,
+    };
     // The queries by lane width (a counting sort on the classes 8, 16, 32, 64, longer).
     let class = |i: usize| (lane_width(d.query(i).len()).trailing_zeros() as usize).min(7) - 3;
     let mut starts = [0usize; 6];
@@ -331,23 +387,34 @@ pub fn fill_block(
             order[starts[class(i)]] = i;
             starts[class(i)] += 1;
         }
-        by_groups(d, first, &order, out, s, stop, put)
+        by_groups(d, first, &order, out, place, s, stop, put)
     });
     s.order = order;
     done
 }
 
 /// [`fill_block`] for the queries of `order`, sorted by lane width.
+#[allow(clippy::too_many_arguments)]
 fn by_groups(
     d: &Decoded,
     first: usize,
     order: &[usize],
     out: &mut [i64],
+    place: Place,
     s: &mut Scratch,
     stop: &Context,
     put: impl Fn(usize) -> i64,
 ) -> Run<()> {
-    let m = d.choices();
+    let (m, n) = (d.choices(), d.queries());
+    // The output row of query `i`, or with `Place::Transposed` its column.
+    let line = |i: usize| match place {
+        Place::Rows => i - first,
+        Place::Given | Place::Transposed => d.original(i),
+    };
+    let at = |i: usize, j: usize| match place {
+        Place::Transposed => j * n + line(i),
+        _ => line(i) * m + j,
+    };
     let fast = lanes_fit(d.alphabet);
     let mut k = 0;
     while k < order.len() {
@@ -356,7 +423,7 @@ fn by_groups(
             let i = order[k];
             for j in 0..m {
                 let dist = distance_ids(d.query(i), d.choice(j), d.alphabet, &mut s.one, stop)?;
-                out[(i - first) * m + j] = put(dist);
+                out[at(i, j)] = put(dist);
             }
             k += 1;
             continue;
@@ -374,10 +441,21 @@ fn by_groups(
             32 => group_distances::<u32, { BITS / 32 }>(d, group, &mut tables.t32, dist, stop),
             _ => group_distances::<u64, { BITS / 64 }>(d, group, &mut tables.t64, dist, stop),
         }?;
-        for (lane, &i) in group.iter().enumerate() {
-            let row = &mut out[(i - first) * m..(i - first + 1) * m];
-            for (j, cell) in row.iter_mut().enumerate() {
-                *cell = put(s.dist[j * group.len() + lane]);
+        if place == Place::Transposed {
+            // A choice at a time: `dist` is read in order, and the columns of a group's
+            // queries are mostly side by side.
+            for (j, cells) in s.dist.chunks_exact(group.len()).enumerate() {
+                let row = &mut out[j * n..(j + 1) * n];
+                for (&i, &got) in group.iter().zip(cells) {
+                    row[line(i)] = put(got);
+                }
+            }
+        } else {
+            for (lane, &i) in group.iter().enumerate() {
+                let row = &mut out[line(i) * m..(line(i) + 1) * m];
+                for (j, cell) in row.iter_mut().enumerate() {
+                    *cell = put(s.dist[j * group.len() + lane]);
+                }
             }
         }
         k = end;
@@ -601,6 +679,7 @@ mod tests {
                 &d,
                 first,
                 &mut out[..rows * choices.len()],
+                Place::Rows,
                 s,
                 &Context::new(),
                 |x| x as i64,
@@ -615,6 +694,55 @@ mod tests {
             }
             assert!(s.tables.t8.iter().all(|r| r.iter().all(|&x| x == 0)));
             assert!(s.tables.t64.iter().all(|r| r.iter().all(|&x| x == 0)));
+        }
+    }
+
+    #[test]
+    fn sorted_queries_land_in_their_rows_and_columns() {
+        let mut seed = 5u64;
+        let sigma = ['a', 'b', 'é', '東', '😀'];
+        let text = |seed: &mut u64| -> String {
+            let n = [0, 3, 9, 17, 40, 64, 65, 90][lcg(seed) % 8];
+            (0..n).map(|_| sigma[lcg(seed) % sigma.len()]).collect()
+        };
+        for round in 0..20 {
+            let queries: Vec<String> = (0..50).map(|_| text(&mut seed)).collect();
+            let choices: Vec<String> = (0..23).map(|_| text(&mut seed)).collect();
+            let bytes = queries.iter().chain(&choices).map(String::len).sum();
+            let mut d = Decoded::load(
+                queries.iter().map(|q| q.as_bytes()),
+                choices.iter().map(|c| c.as_bytes()),
+                bytes,
+            )
+            .unwrap();
+            let swap = round % 2 == 1;
+            if swap {
+                d.swap();
+            }
+            d.sort_queries().unwrap();
+            // Read by lane width, narrowest first, longer than a lane last.
+            let widths: Vec<usize> = (0..d.queries())
+                .map(|i| match lane_width(d.query(i).len()) {
+                    0 => usize::MAX,
+                    w => w,
+                })
+                .collect();
+            assert!(widths.windows(2).all(|w| w[0] <= w[1]));
+            let (n, m) = (queries.len(), choices.len());
+            let mut out = vec![-1i64; n * m];
+            let place = if swap {
+                Place::Transposed
+            } else {
+                Place::Given
+            };
+            let s = &mut Scratch::default();
+            fill_block(&d, 0, &mut out, place, s, &Context::new(), |x| x as i64).unwrap();
+            for (i, q) in queries.iter().enumerate() {
+                for (j, c) in choices.iter().enumerate() {
+                    let want = reference::distance(q.chars(), c.chars());
+                    assert_eq!(out[i * m + j], want as i64, "round {round} {q:?} {c:?}");
+                }
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use super::metric_pair;
-use crate::batch::{fill_rows, result_array, run_watched, Workers};
+use crate::batch::{fill_rows_weighted, result_array, run_watched, Workers};
 use crate::errors::EvalError;
 use crate::metrics::{bertscore, gleu, meteor};
 use crate::options::MaxChars;
@@ -172,11 +172,15 @@ fn bertscore_rows<'py>(
     let size = re.saturating_mul(ra).saturating_mul(dim) / n.max(1);
     let out = run_watched(py, workers, size, |stop, w| {
         let mut out = result_array::<f64>(3 * n, "the result array")?;
-        fill_rows(
+        // A pair costs its token count times the other's: the blocks share that out, not the
+        // number of pairs.
+        let tokens = |o: &[i64], i: usize| (o[i + 1] - o[i]) as usize;
+        fill_rows_weighted(
             &mut out,
             3,
             w,
             stop,
+            |i| tokens(oe, i).saturating_mul(tokens(oa, i)),
             |s: &mut bertscore::Scratch, i, cell| {
                 let (eb, ee) = (oe[i] as usize, oe[i + 1] as usize);
                 let (ab, ae) = (oa[i] as usize, oa[i + 1] as usize);
@@ -271,11 +275,12 @@ fn bertscore_lists<'py>(
     let size = rows(&e).saturating_mul(rows(&a)).saturating_mul(dim) / n;
     let out = run_watched(py, workers, size, |stop, w| {
         let mut out = result_array::<f64>(3 * n, "the result array")?;
-        fill_rows(
+        fill_rows_weighted(
             &mut out,
             3,
             w,
             stop,
+            |i| (e[i].len() / dim).saturating_mul(a[i].len() / dim),
             |s: &mut bertscore::Scratch, i, cell| {
                 let (x, y) = (e[i], a[i]);
                 let prf = bertscore::bertscore_with(

@@ -302,43 +302,15 @@ pub struct Assembled<'a> {
     pub case: Option<Case<'a>>,
 }
 
-/// Spans fewer than this are looked up by id in a scan, not a hash map (most traces are
-/// a handful of spans: building the map cost more than the scans).
-const FEW_SPANS: usize = 16;
-
-/// The index of each span by its id; None when an id is repeated.
-enum SpanIds<'a> {
-    Few(Vec<&'a str>),
-    Many(HashMap<&'a str, usize>),
-}
-
-impl<'a> SpanIds<'a> {
-    fn new(spans: &[&'a SpanData]) -> Option<Self> {
-        if spans.len() < FEW_SPANS {
-            let ids: Vec<&str> = spans.iter().map(|s| s.span_id.as_str()).collect();
-            let repeated = (1..ids.len()).any(|i| ids[..i].contains(&ids[i]));
-            return (!repeated).then_some(SpanIds::Few(ids));
-        }
-        let mut by_id = HashMap::with_capacity_and_hasher(spans.len(), Default::default());
-        for (i, s) in spans.iter().enumerate() {
-            if by_id.insert(s.span_id.as_str(), i).is_some() {
-                return None; // a repeated span id
-            }
-        }
-        Some(SpanIds::Many(by_id))
-    }
-
-    fn get(&self, id: &str) -> Option<usize> {
-        match self {
-            SpanIds::Few(ids) => ids.iter().position(|&x| x == id),
-            SpanIds::Many(by_id) => by_id.get(id).copied(),
-        }
-    }
-}
-
 /// The spans depth first (children by start time), or None for a broken chain.
 fn walk<'a>(spans: &[&'a SpanData]) -> Option<Vec<&'a SpanData>> {
-    let by_id = SpanIds::new(spans)?;
+    let mut by_id: HashMap<&str, usize> =
+        HashMap::with_capacity_and_hasher(spans.len(), Default::default());
+    for (i, s) in spans.iter().enumerate() {
+        if by_id.insert(s.span_id.as_str(), i).is_some() {
+            return None; // a repeated span id
+        }
+    }
     let mut sorted: Vec<usize> = (0..spans.len()).collect();
     sorted.sort_by(|&a, &b| {
         let (x, y) = (spans[a], spans[b]);
@@ -348,8 +320,8 @@ fn walk<'a>(spans: &[&'a SpanData]) -> Option<Vec<&'a SpanData>> {
     let mut tops = Vec::new();
     for i in sorted {
         let s = spans[i];
-        match by_id.get(&s.parent_id) {
-            Some(p) if !s.parent_id.is_empty() && p != i => children[p].push(i),
+        match by_id.get(s.parent_id.as_str()) {
+            Some(&p) if !s.parent_id.is_empty() && p != i => children[p].push(i),
             _ => tops.push(i),
         }
     }
@@ -462,16 +434,20 @@ fn no_genai<'a>(order: &[&'a SpanData], trace_id: &'a str, name: &'a str) -> Ass
 }
 
 fn agents_tree<'a>(order: &[&'a SpanData], roles: &[Role]) -> Option<Vec<Agent<'a>>> {
-    let place = SpanIds::new(order)?; // no id twice: `walk` gave the order
+    let place: HashMap<&str, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.span_id.as_str(), i))
+        .collect();
     let parent_of = |i: usize| -> Option<usize> {
         let s = order[i];
         if s.parent_id == s.span_id {
             return None;
         }
-        place.get(&s.parent_id)
+        place.get(s.parent_id.as_str()).copied()
     };
     let mut nodes: Vec<Agent<'a>> = Vec::new();
-    let mut node_of: Vec<Option<usize>> = vec![None; order.len()];
+    let mut node_of: HashMap<usize, usize> = HashMap::default();
     let mut root: Option<usize> = None;
     for (i, s) in order.iter().enumerate() {
         if roles[i] != Role::Agent && roles[i] != Role::Tool {
@@ -479,12 +455,12 @@ fn agents_tree<'a>(order: &[&'a SpanData], roles: &[Role]) -> Option<Vec<Agent<'
         }
         let mut up = parent_of(i);
         while let Some(u) = up {
-            if node_of[u].is_some() {
+            if node_of.contains_key(&u) {
                 break;
             }
             up = parent_of(u);
         }
-        let up = up.and_then(|u| node_of[u]);
+        let up = up.map(|u| node_of[&u]);
         if roles[i] == Role::Tool {
             if let Some(u) = up {
                 nodes[u].tools.push(tool_name(s)?);
@@ -499,7 +475,7 @@ fn agents_tree<'a>(order: &[&'a SpanData], roles: &[Role]) -> Option<Vec<Agent<'
         };
         nodes.push(node);
         let at = nodes.len() - 1;
-        node_of[i] = Some(at);
+        node_of.insert(i, at);
         match up {
             Some(u) => nodes[u].agents.push(at),
             None if root.is_none() => root = Some(at),

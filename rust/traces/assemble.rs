@@ -6,7 +6,7 @@
 //! retrieval, a broken parent chain, a failed tool call, a value of an unexpected type...)
 //! gives `None`: the trace then goes to the Python assembler, which reads every form.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use super::json::{self, V};
 use super::otlp::SpanData;
@@ -15,7 +15,9 @@ use super::otlp::SpanData;
 /// place they are spelled, handed over when `evalmark.traces._fast` is imported. An attribute
 /// it does not name is kept in `metadata["spans"]`.
 pub struct Known {
-    keys: HashSet<String>,
+    /// Each known key, with whether this path leaves it unread (it is not in [`HANDLED`]):
+    /// one lookup answers both questions.
+    keys: HashMap<String, bool>,
     prefixes: Vec<String>,
 }
 
@@ -23,14 +25,32 @@ impl Known {
     /// The table of known keys and of known key prefixes (indexed families).
     pub fn new(keys: Vec<String>, prefixes: Vec<String>) -> Self {
         Known {
-            keys: keys.into_iter().collect(),
+            keys: keys
+                .into_iter()
+                .map(|k| {
+                    let unread = !HANDLED.contains(&k.as_str());
+                    (k, unread)
+                })
+                .collect(),
             prefixes,
         }
     }
 
+    fn prefixed(&self, key: &str) -> bool {
+        self.prefixes.iter().any(|p| key.starts_with(p.as_str()))
+    }
+
     /// Whether the reader understands attribute `key`.
     pub fn contains(&self, key: &str) -> bool {
-        self.keys.contains(key) || self.prefixes.iter().any(|p| key.starts_with(p.as_str()))
+        self.keys.contains_key(key) || self.prefixed(key)
+    }
+
+    /// Whether the reader understands attribute `key` and this path does not read it.
+    fn unread(&self, key: &str) -> bool {
+        match self.keys.get(key) {
+            Some(&unread) => unread,
+            None => self.prefixed(key) && !HANDLED.contains(&key),
+        }
     }
 }
 
@@ -76,28 +96,29 @@ impl Role {
 }
 
 fn role(s: &SpanData, known: &Known) -> Option<Role> {
-    if s.attr("gen_ai.evaluation.name").is_some() {
-        return None;
+    // One pass over the attributes (no key twice): the operation, and what sends the span to
+    // the Python assembler.
+    let mut operation = None;
+    let mut foreign = false; // another GenAI key, or an OpenInference span kind
+    for (k, v) in &s.attrs {
+        match k.as_str() {
+            "gen_ai.evaluation.name" => return None,
+            "gen_ai.operation.name" => operation = Some(v),
+            "openinference.span.kind" => foreign = true,
+            other => foreign |= other.starts_with("gen_ai."),
+        }
     }
-    let r = match s.attr("gen_ai.operation.name") {
+    let r = match operation {
         Some(op) => match op.as_str()? {
             "invoke_agent" | "create_agent" => Role::Agent,
             "chat" | "text_completion" | "generate_content" => Role::Chat,
             "execute_tool" => Role::Tool,
             _ => return None,
         },
-        None => {
-            let genai = s.attrs.iter().any(|(k, _)| k.starts_with("gen_ai."));
-            if genai || s.attr("openinference.span.kind").is_some() {
-                return None;
-            }
-            return Some(Role::Other);
-        }
+        None if foreign => return None,
+        None => return Some(Role::Other),
     };
-    let unread = s
-        .attrs
-        .iter()
-        .any(|(k, _)| known.contains(k) && !HANDLED.contains(&k.as_str()));
+    let unread = s.attrs.iter().any(|(k, _)| known.unread(k));
     let failed = r == Role::Tool && s.status_code == STATUS_ERROR;
     (!unread && !failed).then_some(r)
 }

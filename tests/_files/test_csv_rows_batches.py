@@ -88,3 +88,21 @@ def test_batches_that_start_small_hold_the_same_rows_and_grow_fourfold(
             expected.append(min(now, left))
             left, now = left - expected[-1], min(size, now * 4)
         assert [len(pair[1]) for pair in batches] == expected
+
+
+def test_the_position_survives_the_file_being_closed_by_the_reading_thread(
+    tmp_path: Path,
+) -> None:
+    # `evalmark score` reads on a helper thread and asks the position from the calling one
+    # (the progress bar); the reader closes one CsvRows and opens the next as it falls back
+    # to the csv module, so a position may be asked of a closed file.
+    path = tmp_path / "rows.csv"
+    path.write_text("expected,actual\n" + "a,b\n" * 1000, "utf-8")
+    rows = CsvRows(path, lambda problem: ValueError(problem.message))
+    rows.stream().read(100)
+    batches = rows.batches(10)
+    next(batches)
+    seen = rows.position()
+    assert seen >= 100
+    rows.close()
+    assert rows.position() == seen

@@ -52,6 +52,7 @@ class CsvRows:
         self._binary = path.open("rb")
         self._raw: BinaryIO | None = None
         self._lines_before = 0 if at is None else at[1]
+        self._position = 0 if at is None else at[0]
         if at is not None:
             self._binary.seek(at[0])
         encoding = "utf-8-sig" if at is None or at[0] == 0 else "utf-8"
@@ -74,9 +75,15 @@ class CsvRows:
         return self._raw
 
     def position(self) -> int:
-        """Bytes read so far (the reader reads ahead in blocks)."""
-        raw = 0 if self._raw is None or self._raw.closed else self._raw.tell()
-        return max(raw, self._binary.tell())
+        """Bytes read so far (the reader reads ahead in blocks). A progress bar asks from
+        another thread than the one reading, which may close the file meanwhile: the last
+        position seen is given then."""
+        try:
+            raw = 0 if self._raw is None or self._raw.closed else self._raw.tell()
+            self._position = max(self._position, raw, self._binary.tell())
+        except (OSError, ValueError):  # closed under us: EBADF mid-close, or after it
+            pass
+        return self._position
 
     def close(self) -> None:
         """Close the file."""

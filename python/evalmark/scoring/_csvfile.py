@@ -119,8 +119,11 @@ class CsvReader:
                 return
             offset, lines_before, first_size = fast.resume
             if offset:  # the csv module goes on from that record
-                self._rows.close()
-                self._rows = CsvRows(self.path, _csv_error, (offset, lines_before, self._header))
+                done, self._rows = (
+                    self._rows,
+                    CsvRows(self.path, _csv_error, (offset, lines_before, self._header)),
+                )
+                done.close()  # after the swap: `position` (another thread) reads the new one
         for lines, rows in self._rows.batches(self.chunk_size, CHUNK_BYTES, first_size=first_size):
             yield self._chunk(start, lines, rows)
             start += len(rows)

@@ -3,11 +3,9 @@ hand-built from the published log schema by ``fixtures/inspect/make_fixtures.py`
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import zipfile
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -16,24 +14,13 @@ from evalmark.cli import main
 from evalmark.errors import ImportFormatError
 from evalmark.interop import read
 from evalmark.strategies._inspect import InspectScorer, inspect_match
+from inspect_logs import fixture_generator
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inspect"
 JSON_LOG = FIXTURES / "capitals.json"
 EVAL_LOG = FIXTURES / "capitals.eval"
 
-
-def _generator() -> ModuleType:
-    """The fixtures' generator, loaded from its file under a name of its own."""
-    spec = importlib.util.spec_from_file_location(
-        "inspect_log_fixtures", FIXTURES / "make_fixtures.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_fixtures = _generator()
+make_fixtures = fixture_generator()
 
 
 def _write(tmp_path: Path, log: dict[str, Any]) -> Path:

@@ -4,9 +4,6 @@ a bounded number of typed decodes, with the same result and wording as one at a 
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -15,40 +12,7 @@ import pytest
 import evalmark.interop._inspect_log as inspect_log
 from evalmark.errors import ImportFormatError
 from evalmark.interop import read
-
-FIXTURES = Path(__file__).parent / "fixtures" / "inspect"
-
-
-def _json_log() -> dict[str, Any]:
-    spec = importlib.util.spec_from_file_location(
-        "inspect_log_fixtures_bounds", FIXTURES / "make_fixtures.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    log: dict[str, Any] = module.json_log()
-    return log
-
-
-def _write(path: Path, log: dict[str, Any], escaped: bytes | None = None) -> Path:
-    """``log`` as a ``.json`` log or, for a ``.eval`` path, as the zip (one member per
-    sample), with every ``"tool_calls"`` key spelled ``escaped``."""
-    texts = {"header.json": {k: v for k, v in log.items() if k != "samples"}}
-    if path.suffix == ".eval":
-        for sample in log["samples"]:
-            texts[f"samples/{sample['id']}_epoch_{sample['epoch']}.json"] = sample
-    else:
-        texts = {"": log}
-    data = {name: json.dumps(value).encode("utf-8") for name, value in texts.items()}
-    if escaped is not None:
-        data = {name: text.replace(b'"tool_calls"', escaped) for name, text in data.items()}
-    if path.suffix == ".eval":
-        with zipfile.ZipFile(path, "w") as archive:
-            for name, text in data.items():
-                archive.writestr(name, text)
-    else:
-        path.write_bytes(data[""])
-    return path
+from inspect_logs import json_log, write_log
 
 
 def _calls(path: Path) -> list[Any]:
@@ -63,9 +27,9 @@ def _calls(path: Path) -> list[Any]:
 def test_a_tool_call_key_written_with_escapes_is_still_read(
     tmp_path: Path, suffix: str, escaped: bytes
 ) -> None:
-    plain = _calls(_write(tmp_path / f"plain{suffix}", _json_log()))
+    plain = _calls(write_log(tmp_path / f"plain{suffix}", json_log()))
     assert plain and plain[0][0].name == "lookup"
-    odd = _write(tmp_path / f"escaped{suffix}", _json_log(), escaped)
+    odd = write_log(tmp_path / f"escaped{suffix}", json_log(), escaped)
     assert b'"tool_calls"' not in odd.read_bytes()
     assert _calls(odd) == plain
 
@@ -90,7 +54,7 @@ FIELDS = [f"field {index:03d}" for index in range(200)]
 def test_two_hundred_unknown_fields_are_read_in_a_bounded_number_of_decodes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spread: bool
 ) -> None:
-    log = _json_log()
+    log = json_log()
     samples = log["samples"]
     for index, field in enumerate(FIELDS):
         # spread: each field in one sample (a copy of the first), else all in the second
@@ -100,7 +64,7 @@ def test_two_hundred_unknown_fields_are_read_in_a_bounded_number_of_decodes(
         else:
             samples[1][field] = None
     samples[1][FIELDS[7]] = {"kept": "nowhere"}  # the one field holding something
-    path = _write(tmp_path / "log.json", log)
+    path = write_log(tmp_path / "log.json", log)
     count = _count_decodes(monkeypatch)
     with pytest.raises(ImportFormatError) as error:
         read("inspect", path)
@@ -121,10 +85,10 @@ def test_two_hundred_unknown_fields_are_read_in_a_bounded_number_of_decodes(
 def test_a_sample_with_many_unknown_fields_in_an_eval_zip_is_refused_by_its_first(
     tmp_path: Path,
 ) -> None:
-    log = _json_log()
+    log = json_log()
     for field in FIELDS:
         log["samples"][2][field] = "set"
-    path = _write(tmp_path / "log.eval", log)
+    path = write_log(tmp_path / "log.eval", log)
     with pytest.raises(ImportFormatError, match=f"3_epoch_1.json: {FIELDS[0]}: sample field"):
         read("inspect", path)
     imported = read("inspect", path, allow_loss=FIELDS)
@@ -134,12 +98,12 @@ def test_a_sample_with_many_unknown_fields_in_an_eval_zip_is_refused_by_its_firs
 def test_unknown_fields_spread_over_an_eval_zips_members_are_read_in_bounded_decodes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    log = _json_log()
+    log = json_log()
     samples = log["samples"]
     for index, field in enumerate(FIELDS[:50]):
         samples.append({**samples[0], "id": f"extra-{index}", field: None})
     samples[-1][FIELDS[49]] = "set"
-    path = _write(tmp_path / "log.eval", log)
+    path = write_log(tmp_path / "log.eval", log)
     count = [0]
     typed = inspect_log._read_zip
 

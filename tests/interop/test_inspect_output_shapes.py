@@ -4,9 +4,6 @@ reads, in a ``.json`` log and a ``.eval`` zip alike."""
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -14,33 +11,9 @@ import pytest
 
 from evalmark.errors import ImportFormatError
 from evalmark.interop import read
+from inspect_logs import json_log, write_log
 
-FIXTURES = Path(__file__).parent / "fixtures" / "inspect"
 BUILD = "mockllm-model"
-
-
-def _json_log() -> dict[str, Any]:
-    spec = importlib.util.spec_from_file_location(
-        "inspect_log_fixtures_output_shapes", FIXTURES / "make_fixtures.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    log: dict[str, Any] = module.json_log()
-    return log
-
-
-def _write(path: Path, log: dict[str, Any]) -> Path:
-    if path.suffix == ".eval":
-        with zipfile.ZipFile(path, "w") as archive:
-            header = {k: v for k, v in log.items() if k != "samples"}
-            archive.writestr("header.json", json.dumps(header))
-            for sample in log["samples"]:
-                name = f"samples/{sample['id']}_epoch_{sample['epoch']}.json"
-                archive.writestr(name, json.dumps(sample))
-    else:
-        path.write_text(json.dumps(log), encoding="utf-8")
-    return path
 
 
 def _recorded(path: Path) -> list[dict[str, Any]]:
@@ -63,9 +36,9 @@ CHANGES: list[tuple[str, Any]] = [
 def test_an_output_or_scores_of_any_shape_is_kept_verbatim(
     tmp_path: Path, suffix: str, field: str, value: Any
 ) -> None:
-    log = _json_log()
+    log = json_log()
     log["samples"][0][field] = value
-    recorded = _recorded(_write(tmp_path / f"log{suffix}", log))
+    recorded = _recorded(write_log(tmp_path / f"log{suffix}", log))
     assert recorded[0][field] == value
     assert list(recorded[0][field]) == list(value)  # every key, none added, in order
     for results, sample in zip(recorded[1:], log["samples"][1:], strict=True):
@@ -76,10 +49,10 @@ def test_an_output_or_scores_of_any_shape_is_kept_verbatim(
 
 @pytest.mark.parametrize("suffix", [".json", ".eval"])
 def test_a_score_without_a_value_is_refused_in_the_same_words(tmp_path: Path, suffix: str) -> None:
-    log = _json_log()
+    log = json_log()
     log["samples"][1]["scores"] = {"match": {"answer": "berlin"}}
     with pytest.raises(ImportFormatError) as caught:
-        read("inspect", _write(tmp_path / f"log{suffix}", log))
+        read("inspect", write_log(tmp_path / f"log{suffix}", log))
     assert "the recorded match score None differs from the re-score C" in str(caught.value)
 
 
@@ -88,8 +61,8 @@ def test_a_score_without_a_value_is_refused_in_the_same_words(tmp_path: Path, su
 def test_an_output_that_is_not_an_object_has_no_answer(
     tmp_path: Path, suffix: str, output: Any
 ) -> None:
-    log = _json_log()
+    log = json_log()
     log["samples"][0]["output"] = output
     with pytest.raises(ImportFormatError) as caught:
-        read("inspect", _write(tmp_path / f"log{suffix}", log))
+        read("inspect", write_log(tmp_path / f"log{suffix}", log))
     assert "the sample has no output text" in str(caught.value)

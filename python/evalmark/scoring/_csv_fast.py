@@ -16,7 +16,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
 from evalmark._files.source import BOM
-from evalmark.metrics import TextColumn
 from evalmark.metrics._native import core
 from evalmark.scoring._jsonl_fast import Blocks, FastRows, line_numbers
 
@@ -87,6 +86,4 @@ class CsvChunks:
             pos = end
             self._now = min(self._size, self._now * 4)
             if len(numbers):
-                e_data, e_offsets, a_data, a_offsets, ids = columns
-                rows = FastRows(TextColumn(e_data, e_offsets), TextColumn(a_data, a_offsets), ids)
-                yield line_numbers(numbers), rows
+                yield line_numbers(numbers), FastRows.from_columns(columns)

@@ -32,6 +32,13 @@ class FastRows:
     actual: TextColumn
     ids: list[Any] | None
 
+    @classmethod
+    def from_columns(cls, columns: tuple[Any, Any, Any, Any, list[Any] | None]) -> FastRows:
+        """The rows of an extension call's ``(expected data, expected offsets, actual data,
+        actual offsets, ids)``."""
+        e_data, e_offsets, a_data, a_offsets, ids = columns
+        return cls(TextColumn(e_data, e_offsets), TextColumn(a_data, a_offsets), ids)
+
 
 def line_numbers(numbers: Any) -> Sequence[int]:
     """1-based line numbers as a range when there is no blank line between them."""
@@ -126,5 +133,4 @@ def fast_chunks(
         if columns is None:
             yield lines, [data[s:e] for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
             continue
-        e_data, e_offsets, a_data, a_offsets, ids = columns
-        yield lines, FastRows(TextColumn(e_data, e_offsets), TextColumn(a_data, a_offsets), ids)
+        yield lines, FastRows.from_columns(columns)

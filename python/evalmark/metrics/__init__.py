@@ -85,12 +85,8 @@ if TYPE_CHECKING:
         corpus_chrf,
     )
     from evalmark.metrics._retrieval import retrieval_metrics, retrieval_metrics_batch
-    from evalmark.metrics._rouge_ci import (
-        RougeAggregate,
-        RougeScore,
-        rouge_bootstrap,
-        split_summaries,
-    )
+    from evalmark.metrics._rouge_ci import RougeAggregate, RougeScore, rouge_bootstrap
+    from evalmark.metrics._sentences import split_summaries
     from evalmark.metrics._significance import (
         PairedSignificance,
         SystemEstimate,
@@ -180,7 +176,7 @@ _HOMES: dict[str, str] = {
     "RougeAggregate": "evalmark.metrics._rouge_ci",
     "RougeScore": "evalmark.metrics._rouge_ci",
     "rouge_bootstrap": "evalmark.metrics._rouge_ci",
-    "split_summaries": "evalmark.metrics._rouge_ci",
+    "split_summaries": "evalmark.metrics._sentences",
     "retrieval_metrics": "evalmark.metrics._retrieval",
     "retrieval_metrics_batch": "evalmark.metrics._retrieval",
 }

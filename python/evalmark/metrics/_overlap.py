@@ -23,12 +23,15 @@ from evalmark.metrics._args import (
     SquadVersion,
     Stemmer,
     Tokenizer,
+    bool_arg,
     resolve_workers,
     texts_arg,
 )
 from evalmark.metrics._column import Texts
 from evalmark.metrics._multi import Flat, TargetBatch, Targets, one_row, plain_first, score_multi
 from evalmark.metrics._native import core as _core
+from evalmark.metrics._sentences import split_rows, split_targets
+from evalmark.metrics._sentences import split_summaries as _split
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -293,9 +296,13 @@ def rouge_lsum(
     stemmer: Stemmer | None = None,
     measure: Measure = "fmeasure",
     max_chars: int | None = None,
+    split_summaries: bool = False,
 ) -> float:
     """ROUGE-Lsum (summary-level LCS over newline-separated sentences), as rouge-score; a list
-    of targets is scored as ``score_multi``."""
+    of targets is scored as ``score_multi``. ``split_summaries=True`` first puts each sentence
+    on a line of its own (:func:`~evalmark.metrics.split_summaries`'s rule)."""
+    if bool_arg("split_summaries", split_summaries):
+        expected, actual = split_targets(expected), _split(actual)
     if isinstance(expected, str):
         return _core.rouge_lsum(expected, actual, tokenizer, stemmer, measure, max_chars)
     return _one(
@@ -318,9 +325,13 @@ def rouge_lsum_batch(
     measure: Measure = "fmeasure",
     workers: int | None = None,
     max_chars: int | None = None,
+    split_summaries: bool = False,
 ) -> FloatArray:
-    """ROUGE-Lsum for each row of a batch (``expected[i]``: a target or a list of them)."""
+    """ROUGE-Lsum for each row of a batch (``expected[i]``: a target or a list of them);
+    ``split_summaries=True`` puts each sentence of both sides on a line of its own first."""
     threads = resolve_workers(workers)
+    if bool_arg("split_summaries", split_summaries):
+        expected, actual = split_rows(expected, actual)
 
     def run(e: object, a: object, m: str) -> FloatArray:
         return _core.rouge_lsum_batch(e, a, tokenizer, stemmer, m, threads, max_chars)

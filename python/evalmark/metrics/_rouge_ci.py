@@ -1,5 +1,5 @@
 """ROUGE over a corpus with bootstrap confidence intervals (rouge-score's
-``scoring.BootstrapAggregator``), and a sentence splitter for ROUGE-Lsum that needs no data."""
+``scoring.BootstrapAggregator``)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,6 @@ from evalmark.metrics._overlap import rouge_l_batch, rouge_lsum_batch, rouge_n_b
 
 _MEASURES = ("precision", "recall", "fmeasure")
 _TYPE = re.compile(r"rouge([1-9])|rougeL|rougeLsum")
-# A sentence ends at '.', '!' or '?' (a run of them, then any closing quotes or brackets),
-# where spaces and then an upper-case letter, digit or opening quote or bracket follow.
-_BOUNDARY = re.compile(r"""(?<=[.!?])(["'\u201d\u2019)\]]*)[^\S\n]+(?=(\S))""")
-_OPENING = "\"'\u201c\u2018(["
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,24 +38,6 @@ class RougeAggregate:
     low: RougeScore
     mid: RougeScore
     high: RougeScore
-
-
-def split_summaries(text: str) -> str:
-    """``text`` with one sentence per line, for ROUGE-Lsum, by a fixed rule that needs no
-    model: a sentence ends after a run of ``.``, ``!`` or ``?`` (and any closing quotes or
-    brackets) followed by spaces and then an upper-case letter, a digit, an opening quote or
-    bracket; those spaces become one newline. Existing newlines are kept. Unlike nltk's Punkt
-    it knows no abbreviations, so "Dr. Smith" is split."""
-    if not isinstance(text, str):
-        raise TypeError(f"split_summaries takes a str, got {type(text).__name__}")
-
-    def cut(m: re.Match[str]) -> str:
-        after = m.group(2)
-        if after.isupper() or after.isdigit() or after in _OPENING:
-            return m.group(1) + "\n"
-        return m.group(0)
-
-    return _BOUNDARY.sub(cut, text)
 
 
 def _scores(

@@ -85,10 +85,11 @@ ROUGE_N = MetricFunction(
 ROUGE_LSUM = MetricFunction(
     "rouge_lsum",
     "_overlap",
-    (_TOKENIZER, _STEMMER, _MEASURE),
+    (_TOKENIZER, _STEMMER, _MEASURE, Option("split_summaries", False, kind="bool")),
     "ROUGE-Lsum (union LCS over newline-separated sentences)",
     _UNIT,
-    f'{_ROUGE_SCORE}(["rougeLsum"])',
+    f'{_ROUGE_SCORE}(["rougeLsum"]); split_summaries=True splits sentences by evalmark\'s '
+    "rule (split_summaries), where rouge-score uses nltk's Punkt",
     quadratic=True,
     targets="many",
 )
@@ -329,6 +330,9 @@ _METRICS: tuple[Metric, ...] = (
         "ROUGE-2 F-measure, Porter-stemmed",
         _rouge("rouge2", True),
     ),
+    Metric("rouge3", ROUGE_N, {"n": 3}, "ROUGE-3 F-measure", _rouge("rouge3")),
+    Metric("rouge4", ROUGE_N, {"n": 4}, "ROUGE-4 F-measure", _rouge("rouge4")),
+    Metric("rouge5", ROUGE_N, {"n": 5}, "ROUGE-5 F-measure", _rouge("rouge5")),
     Metric("rouge_lsum", ROUGE_LSUM, {}, "ROUGE-Lsum F-measure", _rouge("rougeLsum")),
     Metric(
         "rouge_lsum_stemmed",

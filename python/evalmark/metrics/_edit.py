@@ -101,29 +101,58 @@ def levenshtein_distance_batch(
 
 
 def levenshtein_similarity(
-    expected: EditSequence, actual: EditSequence, *, max_chars: int | None = None
+    expected: EditSequence,
+    actual: EditSequence,
+    *,
+    weights: Weights = (1, 1, 1),
+    score_cutoff: float | None = None,
+    max_chars: int | None = None,
 ) -> float:
-    """1 − distance / max(len expected, len actual); 1.0 when both are empty. Texts compare by
-    code point, sequences of hashable items item by item (RapidFuzz's
-    ``Levenshtein.normalized_similarity``)."""
-    return _core.levenshtein_similarity(*pair(expected, actual), max_chars)
+    """1 − the normalized distance (1 − distance / max(len expected, len actual) for unit
+    weights); 1.0 when both are empty; 0.0 below ``score_cutoff``. Texts compare by code
+    point, sequences of hashable items item by item. RapidFuzz's
+    ``Levenshtein.normalized_similarity``; weights (1, 1, 2) give Indel's."""
+    cutoff = _fraction_cutoff(score_cutoff)
+    if cutoff is None and tuple(_weights(weights)) == (1, 1, 1):
+        return float(_core.levenshtein_similarity(*pair(expected, actual), max_chars))
+    distance = _core.levenshtein_normalized_distance(
+        *pair(expected, actual), _weights(weights), None, max_chars
+    )
+    return float(_similarity(np.float64(distance), cutoff))
 
 
 def levenshtein_similarity_batch(
     expected: EditTexts,
     actual: EditTexts,
     *,
+    weights: Weights = (1, 1, 1),
+    score_cutoff: float | None = None,
     workers: int | None = None,
     max_chars: int | None = None,
 ) -> FloatArray:
     """Levenshtein similarity for each pair of a batch (texts, or sequences of items)."""
-    return by_rows(
-        _core.levenshtein_similarity_batch,
+    cutoff = _fraction_cutoff(score_cutoff)
+    threads = resolve_workers(workers)
+    if cutoff is None and tuple(_weights(weights)) == (1, 1, 1):
+        return by_rows(_core.levenshtein_similarity_batch, expected, actual, threads, max_chars)
+    distances = by_rows(
+        _core.levenshtein_normalized_distance_batch,
         expected,
         actual,
-        resolve_workers(workers),
+        _weights(weights),
+        None,
+        threads,
         max_chars,
     )
+    return np.asarray(_similarity(np.asarray(distances, dtype=np.float64), cutoff))
+
+
+def _similarity(distance: FloatArray | np.float64, cutoff: float | None) -> FloatArray:
+    """1 − the normalized distance, 0.0 where that is below ``cutoff``."""
+    similarity = 1.0 - distance
+    if cutoff is None:
+        return np.asarray(similarity)
+    return np.asarray(np.where(similarity >= cutoff, similarity, 0.0))
 
 
 def levenshtein_normalized_distance(

@@ -125,18 +125,18 @@ CHRF = MetricFunction(
     "sacrebleu's sentence_chrf(actual, [expected]).score / 100",
     targets="many",
 )
+_WEIGHTS = Option("weights", (1, 1, 1), kind="weights")
+_COUNT_CUTOFF = Option("score_cutoff", None, kind="int")
+_FRACTION_CUTOFF = Option("score_cutoff", None, kind="number")
 LEVENSHTEIN_SIMILARITY = MetricFunction(
     "levenshtein_similarity",
     "_edit",
-    (),
+    (_WEIGHTS, _FRACTION_CUTOFF),
     "Levenshtein similarity, 1 - distance / longer length",
     _UNIT,
     "rapidfuzz.distance.Levenshtein.normalized_similarity",
     quadratic=True,
 )
-_WEIGHTS = Option("weights", (1, 1, 1), kind="weights")
-_COUNT_CUTOFF = Option("score_cutoff", None, kind="int")
-_FRACTION_CUTOFF = Option("score_cutoff", None, kind="number")
 LEVENSHTEIN_DISTANCE = MetricFunction(
     "levenshtein_distance",
     "_edit",

@@ -4,6 +4,7 @@ through the renderer ``evalmark run --github`` uses."""
 
 from __future__ import annotations
 
+import json
 from importlib import metadata
 from pathlib import Path
 
@@ -108,3 +109,32 @@ def test_on_by_itself_in_an_action_and_off_with_no_github(
     summary.unlink()
     quiet = project.runpytest(*PLUGIN, "-p", "no:cacheprovider")
     assert _annotations(quiet) == [] and not summary.exists()
+
+
+def test_with_a_report_folder_each_report_gets_an_inspect_log(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    reports = project.path / "reports"
+    args = [*PLUGIN, "-p", "no:cacheprovider", "--evalmark-github"]
+    result = project.runpytest(*args, "--evalmark-report", str(reports))
+    result.assert_outcomes(passed=2, failed=1)
+    logs = sorted(reports.glob("*.inspect.json"))
+    stems = (
+        "test_capitals.py__test_gated",
+        "test_capitals.py__test_inline",
+        "test_capitals.py__test_with",
+    )
+    assert len(logs) == 3 and all(p.name.startswith(s) for p, s in zip(logs, stems, strict=True))
+    gated = json.loads(logs[0].read_text())
+    assert gated["status"] == "success"
+    by_id = {s["id"]: s for s in gated["samples"]}
+    assert by_id["capital-japan"]["input"] == "What is the capital of Japan?"
+    assert by_id["capital-japan"]["target"] == "Tokyo"
+    assert [s["scores"]["ExactMatch"]["value"] for s in gated["samples"]] == ["C", "I"]
+    assert "Inspect log:" in summary.read_text()
+    no_folder = project.runpytest(*args)
+    assert "Inspect log" not in summary.read_text().split("## evalmark", 2)[-1]
+    no_folder.assert_outcomes(passed=2, failed=1)

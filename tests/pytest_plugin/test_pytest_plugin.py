@@ -502,14 +502,25 @@ def test_scored(scorer, samples):
 def test_xdist_workers_reports_are_merged_like_a_serial_run(project: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     project.makepyfile(test_many=XDIST_TESTS)
-    serial = run(project, "--evalmark-report=serial")
+    github = "--evalmark-github"  # with a report folder, an inspect log per report too
+    serial = run(project, "--evalmark-report=serial", github)
     serial.assert_outcomes(passed=3, failed=1)
     parallel = project.runpytest_subprocess(
-        *PLUGIN, "-p", "no:cacheprovider", "-n", "2", "--evalmark-report=parallel", timeout=240
+        *PLUGIN,
+        "-p",
+        "no:cacheprovider",
+        "-n",
+        "2",
+        "--evalmark-report=parallel",
+        github,
+        timeout=240,
     )
     parallel.assert_outcomes(passed=3, failed=1)
     parallel.stdout.fnmatch_lines(["*4 reports, 5 cases: 3 passed, 2 failed, 0 errors*"])
-    for name in ("evaluation-suite-report.json", "evaluation-suite-report.md"):
+    logs = sorted(p.name for p in (project.path / "serial").glob("*.inspect.json"))
+    assert len(logs) == 4
+    assert sorted(p.name for p in (project.path / "parallel").glob("*.inspect.json")) == logs
+    for name in ("evaluation-suite-report.json", "evaluation-suite-report.md", *logs):
         assert (project.path / "parallel" / name).read_bytes() == (
             project.path / "serial" / name
         ).read_bytes()

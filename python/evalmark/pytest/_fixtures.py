@@ -38,35 +38,36 @@ class RegisteringScorer:
         # A report is named after the test that made it, so a failed gate names the test.
         return {"name": self._test_id, **kwargs}
 
-    def _register(self, report: Any, args: tuple[Any, ...] = ()) -> Any:
+    def _register(self, report: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         # evaluate(samples, function, ...): a recorded build tells what answered each sample
+        samples = args[0] if args else kwargs.get("samples")
         sources = answer_sources(args[1], args[0]) if len(args) >= 2 else None
-        REGISTRY.add(report, self._test_id, sources)
+        REGISTRY.add(report, self._test_id, sources, samples)
         return report
 
     def evaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.evaluate``, then register the report."""
         with _quiet():
             report = self._scorer.evaluate(*args, **self._named(kwargs))
-        return self._register(report, args)
+        return self._register(report, args, kwargs)
 
     async def aevaluate(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.aevaluate``, then register the report."""
         with _quiet():
             report = await self._scorer.aevaluate(*args, **self._named(kwargs))
-        return self._register(report, args)
+        return self._register(report, args, kwargs)
 
     def evaluate_outputs(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.evaluate_outputs`` (precomputed outputs), then register the report."""
         with _quiet():
             report = self._scorer.evaluate_outputs(*args, **self._named(kwargs))
-        return self._register(report)
+        return self._register(report, args[:1], kwargs)
 
     async def aevaluate_outputs(self, *args: Any, **kwargs: Any) -> Any:
         """``Scorer.aevaluate_outputs``, then register the report."""
         with _quiet():
             report = await self._scorer.aevaluate_outputs(*args, **self._named(kwargs))
-        return self._register(report)
+        return self._register(report, args[:1], kwargs)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._scorer, name)

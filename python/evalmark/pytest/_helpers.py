@@ -116,13 +116,13 @@ def _run_and_gate(
         report = Scorer(concurrency=concurrency).evaluate(samples, function, *strategies, name=test)
     sources = answer_sources(function, samples)
     if min_pass_rate is None:
-        REGISTRY.add(report, name, sources)
+        REGISTRY.add(report, name, sources, samples)
         return report
     from evalmark.gates._rules import pass_rate_gate, require_pass_rate
 
     # The gate's condition travels on the registered report (the session's summary shows it).
     report = report.with_gates([pass_rate_gate(report, min_pass_rate)])
-    REGISTRY.add(report, name, sources)
+    REGISTRY.add(report, name, sources, samples)
     __tracebackhide__ = True
     require_pass_rate(report, min_pass_rate)
     return report

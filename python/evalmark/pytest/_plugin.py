@@ -264,13 +264,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     entries = REGISTRY.entries()
     if _is_worker(config):
+        from evalmark.report._github import github_enabled
         from evalmark.report._output import render_report
 
+        with_logs = github_enabled(state.github) and state.report_dir is not None
+        if with_logs:
+            from evalmark.pytest._github import inspect_log_of
         config.workeroutput[_WORKER_KEY] = [  # type: ignore[attr-defined]
             {
                 "name": entry.name,
                 "report": render_report(entry.report, "json"),
                 "sources": entry.sources,
+                "inspect": inspect_log_of(entry) if with_logs else None,
             }
             for entry in entries
         ]
@@ -290,9 +295,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if merged and github_enabled(state.github):
         from evalmark.pytest._github import session_github
 
-        state.github_lines = session_github(merged, state.places, outcome.failure)
+        written = [] if state.report_dir is None else _inspect_logs(merged, state)
+        state.github_lines = session_github(merged, state.places, outcome.failure, written)
     if outcome.failure is not None and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _inspect_logs(entries: list[RegisteredReport], state: SessionState) -> list[Path]:
+    """The inspect logs of ``--evalmark-github`` beside the suite report; one that cannot be
+    written is a warning line (the logs never change the session's verdict)."""
+    from evalmark.pytest._github import write_inspect_logs
+
+    try:
+        return write_inspect_logs(entries, Path(str(state.report_dir)))
+    except (OSError, ValueError) as exc:
+        state.summary_lines.append(f"evalmark: warning: inspect logs not written: {exc}")
+        return []
 
 
 def _from_workers(payloads: list[dict[str, Any]]) -> list[RegisteredReport]:
@@ -303,6 +321,7 @@ def _from_workers(payloads: list[dict[str, Any]]) -> list[RegisteredReport]:
             p["name"],
             Report.from_json(p["report"], source=f"worker report {p['name']}"),
             {name: tuple(s) for name, s in (p.get("sources") or {}).items()},
+            inspect_log=p.get("inspect"),
         )
         for p in payloads
     ]

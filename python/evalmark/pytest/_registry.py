@@ -29,16 +29,25 @@ REPORT_STEM = "evaluation-suite-report"  # the suite report's file name, before 
 
 class RegisteredReport:
     """A report registered during the run, with the name it has in the suite report and, when
-    known, what answered each of its samples (by sample name; for the run history)."""
+    known, what answered each of its samples (by sample name; for the run history), the
+    samples it was scored on, and (from a pytest-xdist worker) its inspect log already
+    rendered (for ``--evalmark-github``)."""
 
-    __slots__ = ("name", "report", "sources")
+    __slots__ = ("inspect_log", "name", "report", "samples", "sources")
 
     def __init__(
-        self, name: str, report: Report, sources: Mapping[str, Source] | None = None
+        self,
+        name: str,
+        report: Report,
+        sources: Mapping[str, Source] | None = None,
+        samples: Any = None,
+        inspect_log: str | None = None,
     ) -> None:
         self.name = name
         self.report = report
         self.sources = sources
+        self.samples = samples
+        self.inspect_log = inspect_log
 
     def __repr__(self) -> str:
         return f"RegisteredReport({self.name!r})"
@@ -93,9 +102,10 @@ class _Registry:
         report: Report,
         name: str | None = None,
         sources: Mapping[str, Source] | None = None,
+        samples: Any = None,
     ) -> RegisteredReport:
         """Add ``report`` to the innermost session under a name not used there yet, with what
-        answered its samples when known."""
+        answered its samples and the samples themselves when known."""
         frame = self.top
         base = name or frame.current_test or "evalmark"
         with self._lock:
@@ -103,7 +113,7 @@ class _Registry:
             unique, number = base, 2
             while unique in taken:
                 unique, number = f"{base} #{number}", number + 1
-            entry = RegisteredReport(unique, report, sources)
+            entry = RegisteredReport(unique, report, sources, samples)
             frame.entries.append(entry)
             return entry
 

@@ -156,7 +156,7 @@ def _expected(reader: Reader, cell: str, path: Path, line: int) -> dict[str, Any
     full = f"{negate or ''}{kind}"
     if full in _CARRIED:
         return {"type": full, "value": value} if value else {"type": full}
-    if kind in {"javascript", "python", "similar", "rouge-n", "bleu"}:
+    if kind in {"javascript", "python", "similar", "bleu"}:
         reader.losses.refuse(
             f"assert:{kind}",
             f"assertion type {kind!r} cannot be re-scored offline",

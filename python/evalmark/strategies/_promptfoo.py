@@ -4,7 +4,7 @@ An imported promptfoo test keeps its assertions verbatim in the sample's metadat
 (``promptfoo-assert``: a list of ``{type, value, weight, threshold}``, and
 ``promptfoo-threshold``: the test's threshold). :class:`PromptfooAsserts` reads them back and
 decides the test the way promptfoo does: each assertion scores 0 or 1 (``not-`` inverts it;
-``bleu`` scores its value);
+``bleu`` and ``rouge-n`` score their value);
 the test's score is the weighted mean; the test passes when every assertion passes, or, when
 the test sets a threshold, when the score reaches it.
 
@@ -12,7 +12,9 @@ Where promptfoo's meaning differs from evalmark's metric of the same name, this 
 promptfoo: ``levenshtein``'s threshold is a maximum edit distance (default 5), not a
 similarity; ``equals`` and ``contains`` compare the raw text, without evalmark's normalization;
 ``bleu`` is promptfoo's own BLEU (:func:`promptfoo_bleu`), not sacreBLEU's, and scores its
-value (the assertion passes at ``threshold``, default 0.5; ``not-bleu`` scores 1 - BLEU).
+value (the assertion passes at ``threshold``, default 0.5; ``not-bleu`` scores 1 - BLEU);
+``rouge-n`` is the js-rouge package's ROUGE-N that promptfoo calls
+(:mod:`~evalmark.strategies._js_rouge`), passing at ``threshold`` (default 0.75).
 
 ``llm-rubric`` and ``not-llm-rubric`` are graded by the suite's judge when the check is given
 ``llm-rubric: judge`` (:mod:`~evalmark.strategies._promptfoo_rubric`); they score the grade's
@@ -43,6 +45,7 @@ __all__ = [
 
 _LEVENSHTEIN_DEFAULT = 5.0
 _BLEU_DEFAULT = 0.5
+_ROUGE_DEFAULT = 0.75
 
 
 def _text(value: Any) -> str:
@@ -157,8 +160,26 @@ def _bleu(output: str, value: Any, threshold: float | None, negate: bool) -> tup
     return (score >= limit) != negate, 1.0 - score if negate else score
 
 
+def _rouge_n(output: str, value: Any, threshold: float | None, negate: bool) -> tuple[bool, float]:
+    """promptfoo's ``rouge-n``: js-rouge's ``n(output, value, {})`` (ROUGE-1 F1 over Treebank
+    tokens, case-sensitive), passing at ``threshold`` (default 0.75); ``not-rouge-n`` inverts
+    the verdict and scores 1 - score. A value that is not text, or a blank output or value,
+    is an error in promptfoo: the assertion fails."""
+    from evalmark.strategies._js_rouge import js_rouge_n
+
+    if not isinstance(value, str):
+        return False, 0.0
+    try:
+        score = js_rouge_n(output, value)
+    except ValueError:
+        return False, 0.0
+    limit = _ROUGE_DEFAULT if threshold is None else threshold
+    return (score >= limit) != negate, 1.0 - score if negate else score
+
+
 _SCORED: dict[str, Callable[[str, Any, float | None, bool], tuple[bool, float]]] = {
     "bleu": _bleu,
+    "rouge-n": _rouge_n,
 }
 
 _CHECKS: dict[str, Callable[[str, Any, float | None], bool]] = {
@@ -186,7 +207,7 @@ def promptfoo_assert_score(
     kind: str, output: str, value: Any, threshold: float | None
 ) -> tuple[bool, float]:
     """One promptfoo assertion of type ``kind`` on ``output``: whether it passes and its score
-    (1 or 0, but a metric's value for ``bleu``)."""
+    (1 or 0, but a metric's value for ``bleu`` and ``rouge-n``)."""
     negate = kind.startswith("not-")
     base = kind[4:] if negate else kind
     scored = _SCORED.get(base)

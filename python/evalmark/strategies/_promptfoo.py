@@ -96,6 +96,9 @@ def _contains_json(output: str, value: Any, threshold: float | None) -> bool:
 def _levenshtein(output: str, value: Any, threshold: float | None) -> bool:
     from evalmark.metrics import levenshtein_distance
 
+    if not isinstance(value, str):  # promptfoo's assertion errors: it fails, even inverted
+        raise ValueError("a levenshtein assertion needs a text value")
+
     limit = _LEVENSHTEIN_DEFAULT if threshold is None else threshold
     return levenshtein_distance(output, _text(value)) <= limit
 
@@ -151,9 +154,11 @@ def promptfoo_bleu(candidate: str, references: str | Sequence[str]) -> float:
 
 
 def _bleu(output: str, value: Any, threshold: float | None, negate: bool) -> tuple[bool, float]:
-    references = [value] if isinstance(value, str) else list(value or [])
+    references = [value] if isinstance(value, str) else value
+    if not isinstance(references, list) or not all(isinstance(r, str) for r in references):
+        return False, 0.0  # promptfoo wants a text or a list of texts, else errors: it fails
     try:
-        score = promptfoo_bleu(output, [_text(r) for r in references])
+        score = promptfoo_bleu(output, references)
     except ValueError:  # promptfoo's assertion errors: it fails
         return False, 0.0
     limit = _BLEU_DEFAULT if threshold is None else threshold
@@ -216,7 +221,10 @@ def promptfoo_assert_score(
     check = _CHECKS.get(base)
     if check is None:
         raise StrategyError(f"promptfoo assertion type {kind!r} is not re-scored offline")
-    ok = check(output, value, threshold) != negate
+    try:
+        ok = check(output, value, threshold) != negate
+    except ValueError:  # promptfoo's assertion errors: it fails, inverted or not
+        return False, 0.0
     return ok, 1.0 if ok else 0.0
 
 

@@ -258,6 +258,8 @@ class PromptfooAsserts:
             threshold,
             sample=sample.name,
             check=self.name,
+            prompt=item.get("rubricPrompt"),
+            variables=sample.metadata.get("promptfoo-vars"),
         )
         grades.append({"type": kind, "pass": ok, "score": score, "reason": reason})
         return ok, score

@@ -43,7 +43,7 @@ OTHER: list[Any] = [
     {"assert": [{"value": "x"}]},
     {"assert": [{"type": ["equals"]}]},
     {"options": {}},
-    {"assert": [{"type": "rouge-n", "value": "a"}]},
+    {"assert": [{"type": "similar", "value": "a"}]},
 ]
 
 
@@ -98,7 +98,7 @@ _JSON = st.recursive(
 )
 _ASSERT = st.dictionaries(
     st.sampled_from(["type", "value", "weight", "threshold", "provider"]),
-    st.sampled_from(sorted(_CARRIED)) | st.sampled_from(["javascript", "rouge-n"]) | _JSON,
+    st.sampled_from(sorted(_CARRIED)) | st.sampled_from(["javascript", "similar"]) | _JSON,
     max_size=4,
 )
 _CASE = st.dictionaries(

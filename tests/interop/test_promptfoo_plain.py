@@ -42,7 +42,7 @@ OTHER: list[dict[str, Any]] = [
     {"assert": ["equals"]},
     {"assert": [{"type": ["equals"]}]},
     {"options": {}},
-    {"assert": [{"type": "rouge-n", "value": "a"}]},
+    {"assert": [{"type": "similar", "value": "a"}]},
 ]
 
 

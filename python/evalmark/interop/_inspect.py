@@ -24,6 +24,7 @@ import msgspec
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._inspect_columns import Columns, fast_columns
+from evalmark.interop._inspect_graded import graded_scorer_refusal
 from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows, decode, may_call, read_log
 from evalmark.interop._inspect_rescore import answers, check_parity, recorded_scores
 from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, hash_later, source_hash
@@ -112,7 +113,8 @@ def _checks(header: Mapping[str, Any], losses: Losses, where: str) -> dict[str, 
         if kind is None:
             losses.refuse(
                 f"scorer:{scorer}",
-                f"scorer {scorer!r} cannot be re-scored offline by evalmark (only match and "
+                graded_scorer_refusal(scorer, params)
+                or f"scorer {scorer!r} cannot be re-scored offline by evalmark (only match and "
                 "includes are; its recorded scores stay in the metadata)",
                 where,
                 None,

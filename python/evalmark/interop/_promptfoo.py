@@ -22,6 +22,12 @@ from typing import Any
 
 from evalmark._files.source import gc_paused
 from evalmark.interop._model import Deferred, Imported, as_mapping, source_hash
+from evalmark.interop._promptfoo_graded import (
+    MODEL_GRADED,
+    graded_refusal,
+    rubric_prompt,
+    test_rubric_prompt,
+)
 from evalmark.interop._promptfoo_reader import Reader, render
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._promptfoo import PROMPTFOO_ASSERT_TYPES
@@ -55,7 +61,7 @@ _EXPECTED = re.compile(r"^(not-)?([a-z-]+):\s?(.*)$", re.DOTALL)
 
 
 def _assertions(
-    reader: Reader, items: Any, variables: Mapping[str, Any], where: Any
+    reader: Reader, items: Any, variables: Mapping[str, Any], where: Any, prompt: str | None = None
 ) -> list[dict[str, Any]]:
     if items is None:
         return []
@@ -72,15 +78,24 @@ def _assertions(
         if kind not in _CARRIED:
             reader.refuse(
                 f"assert:{kind}",
-                f"assertion type {kind!r} cannot be re-scored offline by evalmark "
+                graded_refusal(kind)
+                if kind.removeprefix("not-") in MODEL_GRADED
+                else f"assertion type {kind!r} cannot be re-scored offline by evalmark "
                 "(code, embedding and model-graded assertions other than llm-rubric are not "
                 "carried)",
                 (*at, "type"),
             )
             continue
+        judged = kind in PROMPTFOO_JUDGED_TYPES
         for key in () if _ASSERT_KEYS.issuperset(item) else sorted(set(item) - _ASSERT_KEYS):
-            reader.refuse(f"assert.{key}", f"assertion option {key!r} is not carried", (*at, key))
+            if not (judged and key == "rubricPrompt"):
+                reader.refuse(
+                    f"assert.{key}", f"assertion option {key!r} is not carried", (*at, key)
+                )
         entry = {key: item[key] for key in ("type", "value", "weight", "threshold") if key in item}
+        own_prompt = rubric_prompt(reader, item, prompt, at) if judged else None
+        if own_prompt is not None:
+            entry["rubricPrompt"] = own_prompt
         if isinstance(entry.get("value"), str):
             entry["value"] = render(reader, entry["value"], variables, (*at, "value"))
         kept.append(entry)
@@ -91,8 +106,10 @@ def _test(reader: Reader, test: Any, default: Mapping[str, Any], where: Any) -> 
     """A test merged with ``defaultTest``: vars, assertions (rendered), threshold, rest."""
     if type(test) is not dict and not isinstance(test, Mapping):
         raise reader.error("a test must be a mapping (vars, assert...)", where)
-    for key in () if _TEST_KEYS.issuperset(test) else sorted(set(test) - _TEST_KEYS):
+    for key in () if _TEST_KEYS.issuperset(test) else sorted(set(test) - _TEST_KEYS - {"options"}):
         reader.refuse(f"test.{key}", f"test option {key!r} is not carried", (*where, key))
+    default_prompt = test_rubric_prompt(reader, default, ("defaultTest",)) if default else None
+    prompt = test_rubric_prompt(reader, test, where) or default_prompt
     own = as_mapping(test.get("vars"))
     variables = {**as_mapping(default.get("vars")), **own} if default else dict(own)
     for name, value in variables.items():
@@ -101,11 +118,11 @@ def _test(reader: Reader, test: Any, default: Mapping[str, Any], where: Any) -> 
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             reader.refuse(f"vars.{name}", f"var {name!r} is not text or a number", where)
     asserts = (
-        _assertions(reader, default.get("assert"), variables, ("defaultTest", "assert"))
+        _assertions(reader, default.get("assert"), variables, ("defaultTest", "assert"), prompt)
         if default
         else []
     )
-    asserts += _assertions(reader, test.get("assert"), variables, (*where, "assert"))
+    asserts += _assertions(reader, test.get("assert"), variables, (*where, "assert"), prompt)
     threshold = test.get("threshold", default.get("threshold"))
     return {
         "vars": variables,
@@ -156,7 +173,7 @@ def _expected(reader: Reader, cell: str, path: Path, line: int) -> dict[str, Any
     full = f"{negate or ''}{kind}"
     if full in _CARRIED:
         return {"type": full, "value": value} if value else {"type": full}
-    if kind in {"javascript", "python", "similar", "rouge-n", "bleu"}:
+    if kind in {"javascript", "python", "similar", "bleu"}:
         reader.losses.refuse(
             f"assert:{kind}",
             f"assertion type {kind!r} cannot be re-scored offline",
@@ -191,7 +208,7 @@ def _prompts(reader: Reader, config: Mapping[str, Any]) -> list[str]:
 
 def _config_tests(reader: Reader, config: Mapping[str, Any]) -> list[dict[str, Any]]:
     default = as_mapping(config.get("defaultTest"))
-    for key in sorted(set(default) - _TEST_KEYS):
+    for key in sorted(set(default) - _TEST_KEYS - {"options"}):
         reader.refuse(f"test.{key}", f"defaultTest option {key!r} is not carried", ("defaultTest",))
     tests = config.get("tests", [])
     raw: list[tuple[Any, tuple[str | int, ...]]] = []

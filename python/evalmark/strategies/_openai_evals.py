@@ -3,8 +3,13 @@
 ``Match``: the answer starts with one of the ideal answers. ``Includes``: the answer contains
 one (case-sensitive unless ``ignore-case``). ``FuzzyMatch``: after OpenAI Evals' normalization
 (lower case, punctuation and the articles a/an/the removed, whitespace collapsed) one of the
-two texts contains the other; two empty texts match, one empty text does not. ``JsonMatch``:
-the answer parses as JSON equal to one of the ideal answers parsed as JSON. These differ from
+two texts contains the other; two empty texts match, one empty text does not; each result
+also records the class's second metric, ``f1_score`` (metadata: the best token F1 of the
+normalized answer against an ideal answer). ``JsonMatch``: the answer parses as JSON that
+matches one of the ideal answers parsed as JSON component by component: objects on the union
+of their keys, arrays of one length element by element, other values by ``==`` (``1`` matches
+``1.0``), and a ``null`` or a missing key never matches; an ideal answer that is not JSON is
+an error of the sample, as it is in OpenAI Evals. These differ from
 evalmark's ``exact-match``, ``contains`` and ``fuzzy`` metrics, hence their own kind.
 
 The hosted Evals API's ``string_check`` grader is the class ``string_check:OPERATION``:
@@ -23,7 +28,8 @@ from __future__ import annotations
 import json
 import re
 import string
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from evalmark.errors import OptionalDependencyError
@@ -31,7 +37,12 @@ from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
 
-__all__ = ["OPENAI_EVALS_CLASSES", "OpenAIEvalsMatch", "openai_fuzzy_normalize"]
+__all__ = [
+    "OPENAI_EVALS_CLASSES",
+    "OpenAIEvalsMatch",
+    "openai_f1_score",
+    "openai_fuzzy_normalize",
+]
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
@@ -59,11 +70,43 @@ def _includes(answer: str, ideal: str, ignore_case: bool) -> bool:
     return ideal.lower() in answer.lower() if ignore_case else ideal in answer
 
 
+def _json_match(sampled: Any, correct: Any) -> bool:
+    """OpenAI Evals' ``json_match``: component by component; ``None`` never matches."""
+    if sampled is None or correct is None:
+        return False
+    if isinstance(sampled, Mapping):
+        if not isinstance(correct, Mapping):
+            return False
+        return all(_json_match(sampled.get(k), correct.get(k)) for k in {*sampled, *correct})
+    if isinstance(sampled, list):
+        if not isinstance(correct, list) or len(sampled) != len(correct):
+            return False
+        return all(_json_match(a, b) for a, b in zip(sampled, correct, strict=True))
+    return bool(sampled == correct)
+
+
 def _json(answer: str, ideal: str, ignore_case: bool) -> bool:
+    correct = json.loads(ideal)  # OpenAI Evals lets a bad ideal answer raise: the sample errors
     try:
-        return bool(json.loads(answer) == json.loads(ideal))
+        sampled = json.loads(answer)
     except ValueError:
         return False
+    return _json_match(sampled, correct)
+
+
+def openai_f1_score(answer: str, ideals: list[str]) -> float:
+    """OpenAI Evals' ``f1_score`` metric of ``FuzzyMatch``: the best, over the ideal answers,
+    token F1 of the normalized answer against the normalized ideal (0 without a common
+    token)."""
+    best = 0.0
+    mine = openai_fuzzy_normalize(answer).split()
+    for ideal in ideals:
+        theirs = openai_fuzzy_normalize(ideal).split()
+        same = sum((Counter(mine) & Counter(theirs)).values())
+        if same:
+            precision, recall = same / len(mine), same / len(theirs)
+            best = max(best, 2 * precision * recall / (precision + recall))
+    return best
 
 
 def _never(answer: str, reference: str, ignore_case: bool) -> bool:
@@ -158,6 +201,25 @@ class OpenAIEvalsMatch:
             if score >= self.threshold:
                 return EvaluationResult.passing(score, verdict)
             return EvaluationResult.failing(score, verdict)
-        if any(self.compare(answer, ideal, self.ignore_case) for ideal in ideals):
-            return EvaluationResult.passing(1.0, f"{self.eval_class}: matches")
-        return EvaluationResult.failing(0.0, f"{self.eval_class}: no ideal answer matches")
+        try:
+            if self.eval_class == "JsonMatch":  # OpenAI Evals parses every ideal answer first
+                for ideal in ideals:
+                    json.loads(ideal)
+            matched = any(self.compare(answer, ideal, self.ignore_case) for ideal in ideals)
+        except ValueError as exc:  # JsonMatch: an ideal answer that is not JSON
+            return EvaluationResult.from_error(
+                "strategy",
+                exc,
+                explanation=f"{self.eval_class}: sample '{sample.name}' has an ideal answer "
+                f"that is not JSON ({exc}); fix the sample",
+            )
+        metadata = (
+            {"f1_score": openai_f1_score(answer, list(ideals))}
+            if self.eval_class == "FuzzyMatch"
+            else None
+        )
+        if matched:
+            return EvaluationResult.passing(1.0, f"{self.eval_class}: matches", metadata)
+        return EvaluationResult.failing(
+            0.0, f"{self.eval_class}: no ideal answer matches", metadata
+        )

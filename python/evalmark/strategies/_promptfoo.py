@@ -4,7 +4,7 @@ An imported promptfoo test keeps its assertions verbatim in the sample's metadat
 (``promptfoo-assert``: a list of ``{type, value, weight, threshold}``, and
 ``promptfoo-threshold``: the test's threshold). :class:`PromptfooAsserts` reads them back and
 decides the test the way promptfoo does: each assertion scores 0 or 1 (``not-`` inverts it;
-``bleu`` scores its value);
+``bleu`` and ``rouge-n`` score their value);
 the test's score is the weighted mean; the test passes when every assertion passes, or, when
 the test sets a threshold, when the score reaches it.
 
@@ -12,7 +12,9 @@ Where promptfoo's meaning differs from evalmark's metric of the same name, this 
 promptfoo: ``levenshtein``'s threshold is a maximum edit distance (default 5), not a
 similarity; ``equals`` and ``contains`` compare the raw text, without evalmark's normalization;
 ``bleu`` is promptfoo's own BLEU (:func:`promptfoo_bleu`), not sacreBLEU's, and scores its
-value (the assertion passes at ``threshold``, default 0.5; ``not-bleu`` scores 1 - BLEU).
+value (the assertion passes at ``threshold``, default 0.5; ``not-bleu`` scores 1 - BLEU);
+``rouge-n`` is the js-rouge package's ROUGE-N that promptfoo calls
+(:mod:`~evalmark.strategies._js_rouge`), passing at ``threshold`` (default 0.75).
 
 ``llm-rubric`` and ``not-llm-rubric`` are graded by the suite's judge when the check is given
 ``llm-rubric: judge`` (:mod:`~evalmark.strategies._promptfoo_rubric`); they score the grade's
@@ -43,6 +45,7 @@ __all__ = [
 
 _LEVENSHTEIN_DEFAULT = 5.0
 _BLEU_DEFAULT = 0.5
+_ROUGE_DEFAULT = 0.75
 
 
 def _text(value: Any) -> str:
@@ -92,6 +95,9 @@ def _contains_json(output: str, value: Any, threshold: float | None) -> bool:
 
 def _levenshtein(output: str, value: Any, threshold: float | None) -> bool:
     from evalmark.metrics import levenshtein_distance
+
+    if not isinstance(value, str):  # promptfoo's assertion errors: it fails, even inverted
+        raise ValueError("a levenshtein assertion needs a text value")
 
     limit = _LEVENSHTEIN_DEFAULT if threshold is None else threshold
     return levenshtein_distance(output, _text(value)) <= limit
@@ -148,17 +154,37 @@ def promptfoo_bleu(candidate: str, references: str | Sequence[str]) -> float:
 
 
 def _bleu(output: str, value: Any, threshold: float | None, negate: bool) -> tuple[bool, float]:
-    references = [value] if isinstance(value, str) else list(value or [])
+    references = [value] if isinstance(value, str) else value
+    if not isinstance(references, list) or not all(isinstance(r, str) for r in references):
+        return False, 0.0  # promptfoo wants a text or a list of texts, else errors: it fails
     try:
-        score = promptfoo_bleu(output, [_text(r) for r in references])
+        score = promptfoo_bleu(output, references)
     except ValueError:  # promptfoo's assertion errors: it fails
         return False, 0.0
     limit = _BLEU_DEFAULT if threshold is None else threshold
     return (score >= limit) != negate, 1.0 - score if negate else score
 
 
+def _rouge_n(output: str, value: Any, threshold: float | None, negate: bool) -> tuple[bool, float]:
+    """promptfoo's ``rouge-n``: js-rouge's ``n(output, value, {})`` (ROUGE-1 F1 over Treebank
+    tokens, case-sensitive), passing at ``threshold`` (default 0.75); ``not-rouge-n`` inverts
+    the verdict and scores 1 - score. A value that is not text, or a blank output or value,
+    is an error in promptfoo: the assertion fails."""
+    from evalmark.strategies._js_rouge import js_rouge_n
+
+    if not isinstance(value, str):
+        return False, 0.0
+    try:
+        score = js_rouge_n(output, value)
+    except ValueError:
+        return False, 0.0
+    limit = _ROUGE_DEFAULT if threshold is None else threshold
+    return (score >= limit) != negate, 1.0 - score if negate else score
+
+
 _SCORED: dict[str, Callable[[str, Any, float | None, bool], tuple[bool, float]]] = {
     "bleu": _bleu,
+    "rouge-n": _rouge_n,
 }
 
 _CHECKS: dict[str, Callable[[str, Any, float | None], bool]] = {
@@ -186,7 +212,7 @@ def promptfoo_assert_score(
     kind: str, output: str, value: Any, threshold: float | None
 ) -> tuple[bool, float]:
     """One promptfoo assertion of type ``kind`` on ``output``: whether it passes and its score
-    (1 or 0, but a metric's value for ``bleu``)."""
+    (1 or 0, but a metric's value for ``bleu`` and ``rouge-n``)."""
     negate = kind.startswith("not-")
     base = kind[4:] if negate else kind
     scored = _SCORED.get(base)
@@ -195,7 +221,10 @@ def promptfoo_assert_score(
     check = _CHECKS.get(base)
     if check is None:
         raise StrategyError(f"promptfoo assertion type {kind!r} is not re-scored offline")
-    ok = check(output, value, threshold) != negate
+    try:
+        ok = check(output, value, threshold) != negate
+    except ValueError:  # promptfoo's assertion errors: it fails, inverted or not
+        return False, 0.0
     return ok, 1.0 if ok else 0.0
 
 
@@ -229,6 +258,8 @@ class PromptfooAsserts:
             threshold,
             sample=sample.name,
             check=self.name,
+            prompt=item.get("rubricPrompt"),
+            variables=sample.metadata.get("promptfoo-vars"),
         )
         grades.append({"type": kind, "pass": ok, "score": score, "reason": reason})
         return ok, score

@@ -62,9 +62,69 @@ def _rubric_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def rubric_messages(output: str, rubric: Any) -> list[dict[str, str]]:
-    """The request for one ``llm-rubric`` grade: the instructions, then the output under
+_NAME = re.compile(r"{{\s*([A-Za-z_][A-Za-z0-9_]*)\s*}}")
+
+
+def _output_value(output: str) -> str:
+    """The output as promptfoo puts it in a grading prompt: a JSON object or array output as
+    compact JSON, any other output as its text."""
+    try:
+        value = json.loads(output)
+    except ValueError:
+        return output
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return output
+
+
+def _fill(template: str, context: Mapping[str, str]) -> str:
+    return _NAME.sub(lambda match: context.get(match.group(1), ""), template)
+
+
+def _prompt_messages(prompt: str, context: Mapping[str, str]) -> list[dict[str, str]]:
+    """The user's grading prompt with its ``{{ name }}`` filled: a JSON prompt has each of
+    its texts filled, and a list of ``{role, content}`` messages is sent as those messages;
+    any other prompt is one user message."""
+    try:
+        parsed = json.loads(prompt)
+    except ValueError:
+        return [{"role": "user", "content": _fill(prompt, context)}]
+
+    def fill(value: Any) -> Any:
+        if isinstance(value, str):
+            return _fill(value, context)
+        if isinstance(value, list):
+            return [fill(item) for item in value]
+        if isinstance(value, dict):
+            return {key: fill(item) for key, item in value.items()}
+        return value
+
+    filled = fill(parsed)
+    if isinstance(filled, list) and all(
+        isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
+        for m in filled
+    ):
+        return [{"role": m["role"], "content": m["content"]} for m in filled]
+    text = json.dumps(filled, ensure_ascii=False, separators=(",", ":"))
+    return [{"role": "user", "content": text}]
+
+
+def rubric_messages(
+    output: str,
+    rubric: Any,
+    prompt: str | None = None,
+    variables: Mapping[str, Any] | None = None,
+) -> list[dict[str, str]]:
+    """The request for one ``llm-rubric`` grade. With the user's grading ``prompt`` (the
+    test's ``rubricPrompt``), that prompt verbatim with ``{{ output }}``, ``{{ rubric }}`` and
+    the test's ``variables`` filled in (a var of the same name wins, as in promptfoo; an
+    unknown name renders empty). Without one, evalmark's instructions, then the output under
     test and the rubric, each between its own tags."""
+    if prompt is not None:
+        context = {"output": _output_value(output), "rubric": _rubric_text(rubric)}
+        for name, value in (variables or {}).items():
+            context[name] = value if isinstance(value, str) else _rubric_text(value)
+        return _prompt_messages(prompt, context)
     user = f"<output>\n{output}\n</output>\n<rubric>\n{_rubric_text(rubric)}\n</rubric>"
     return [{"role": "system", "content": RUBRIC_SYSTEM}, {"role": "user", "content": user}]
 
@@ -139,9 +199,12 @@ def grade_rubric(
     *,
     sample: str,
     check: str,
+    prompt: str | None = None,
+    variables: Mapping[str, Any] | None = None,
 ) -> tuple[bool, float, str]:
     """Ask ``judge`` to grade ``output`` against ``rubric`` for an assertion of ``kind``
-    (``llm-rubric`` or ``not-llm-rubric``); the verdict, score and reason. The judge's own
+    (``llm-rubric`` or ``not-llm-rubric``), with the user's grading ``prompt`` when the test
+    gives one (see :func:`rubric_messages`); the verdict, score and reason. The judge's own
     errors propagate; a reply without a grade is a :class:`JudgeParseError`."""
     try:
         limit = float(threshold) if threshold is not None else None
@@ -150,5 +213,5 @@ def grade_rubric(
     context = current_call()
     run_index = context.run_index if context is not None else 0
     with call_context(run_index=run_index, sample=sample, check=check, repeat=0):
-        reply = as_reply(judge.chat(rubric_messages(output, rubric)), check)
+        reply = as_reply(judge.chat(rubric_messages(output, rubric, prompt, variables)), check)
     return read_rubric_reply(reply.text, threshold=limit, inverse=kind.startswith("not-"))

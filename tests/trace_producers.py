@@ -1,7 +1,7 @@
 """Trace files for the trace tests, written by real producers: the OpenTelemetry SDK records an
-agent's spans (GenAI semantic conventions), which are encoded as OTLP with the message classes
-of ``opentelemetry-proto`` (the SDK's own OTLP encoder package is not installed here) and
-written as OTLP protobuf or OTLP JSON (hex ids, 64-bit integers as strings, enums as numbers,
+agent's spans (GenAI semantic conventions), which are encoded as OTLP by the SDK's own encoder
+(``opentelemetry-exporter-otlp-proto-common``, which its OTLP exporters use) and written as
+OTLP protobuf or OTLP JSON (hex ids, 64-bit integers as strings, enums as numbers,
 as the OpenTelemetry file exporter specifies). OpenInference spans are built by hand from its
 published attribute names."""
 
@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from google.protobuf.json_format import MessageToDict
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
-from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span, Status
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -193,42 +194,9 @@ def _attributes(attributes: Any) -> list[KeyValue]:
 
 
 def encode(spans: Sequence[ReadableSpan]) -> ExportTraceServiceRequest:
-    """An OTLP request of SDK spans, grouped by resource and scope, as an exporter sends it."""
-    request = ExportTraceServiceRequest()
-    groups: dict[tuple[int, int], ScopeSpans] = {}
-    by_resource: dict[int, ResourceSpans] = {}
-    for span in spans:
-        resource = by_resource.get(id(span.resource))
-        if resource is None:
-            resource = request.resource_spans.add()
-            resource.resource.attributes.extend(_attributes(span.resource.attributes))
-            by_resource[id(span.resource)] = resource
-        key = (id(span.resource), id(span.instrumentation_scope))
-        scope = groups.get(key)
-        if scope is None:
-            scope = resource.scope_spans.add()
-            scope.scope.name = span.instrumentation_scope.name
-            scope.scope.version = span.instrumentation_scope.version or ""
-            groups[key] = scope
-        context = span.get_span_context()
-        out = scope.spans.add()
-        out.trace_id = context.trace_id.to_bytes(16, "big")
-        out.span_id = context.span_id.to_bytes(8, "big")
-        if span.parent is not None:
-            out.parent_span_id = span.parent.span_id.to_bytes(8, "big")
-        out.name = span.name
-        out.kind = Span.SpanKind.Value(f"SPAN_KIND_{span.kind.name}")
-        out.start_time_unix_nano = span.start_time or 0
-        out.end_time_unix_nano = span.end_time or 0
-        out.attributes.extend(_attributes(span.attributes))
-        for event in span.events:
-            added = out.events.add()
-            added.name = event.name
-            added.time_unix_nano = event.timestamp
-            added.attributes.extend(_attributes(event.attributes))
-        code = {"UNSET": 0, "OK": 1, "ERROR": 2}[span.status.status_code.name]
-        out.status.CopyFrom(Status(code=code, message=span.status.description or ""))  # type: ignore[arg-type]
-    return request
+    """An OTLP request of SDK spans, grouped by resource and scope, made by the SDK's own OTLP
+    encoder (the one its OTLP exporters send)."""
+    return encode_spans(spans)
 
 
 def _hex_ids(value: Any) -> Any:

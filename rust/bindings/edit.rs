@@ -15,6 +15,7 @@ use crate::inputs::Texts;
 use crate::metrics::edit_weighted::{self, Op, Weights};
 use crate::metrics::halt::Context;
 use crate::metrics::levenshtein;
+use crate::metrics::levenshtein_extract as pick;
 use crate::metrics::levenshtein_lanes::{self, Kind, LANES};
 use crate::metrics::levenshtein_many;
 use crate::metrics::opcodes::{self, Tag};
@@ -700,26 +701,109 @@ fn levenshtein_cdist<'py>(
         let mut out = result_array::<i64>(n * m, "the distance matrix")?;
         if let Some(k) = unit {
             unit_cdist(&q, &c, &mut out, k, score_cutoff, workers, stop)?;
-        } else if m > 0 {
-            fill_rows(
-                &mut out,
-                m,
-                workers,
-                stop,
-                |s: &mut edit_weighted::Scratch, i, row| {
-                    let query = q.row(i);
-                    for (j, cell) in row.iter_mut().enumerate() {
-                        let d = edit_weighted::distance(query, c.row(j), w, s, stop)
-                            .map_err(|err| EvalError::from(err).at_row(i))?;
-                        *cell = cut(d, score_cutoff);
-                    }
-                    Ok(())
-                },
-            )?;
+        } else if m > 0 && n > 0 {
+            weighted_cdist(&q, &c, &mut out, w, score_cutoff, workers, stop)?;
         }
         Ok(out)
     })?;
     PyArray1::from_vec(py, out).reshape([n, m])
+}
+
+/// The matrix of `levenshtein_cdist` under weights other than unit costs times a factor,
+/// into `out`: both sides are decoded once into shared ids; equal insert and delete costs with
+/// a substitution costing at least both give the Indel distance times the cost (from the
+/// bit-parallel LCS), any other weights the table.
+fn weighted_cdist(
+    q: &Texts<'_>,
+    c: &Texts<'_>,
+    out: &mut [i64],
+    w: Weights,
+    score_cutoff: Option<usize>,
+    workers: Workers,
+    stop: &Context,
+) -> EvalResult<()> {
+    let m = c.len();
+    let decoded = levenshtein_many::Decoded::load(
+        (0..q.len()).map(|i| q.row(i)),
+        (0..m).map(|j| c.row(j)),
+        q.bytes().saturating_add(c.bytes()),
+    )?;
+    let alphabet = decoded.alphabet();
+    let indel = lane_kind(w) == Some(Kind::Indel);
+    fill_rows(out, m, workers, stop, |s: &mut pick::Scratch, i, row| {
+        let query = decoded.query(i);
+        for (j, cell) in row.iter_mut().enumerate() {
+            let choice = decoded.choice(j);
+            let d = if indel {
+                pick::indel_ids(query, choice, alphabet, s, stop).map(|d| d * w.insert)
+            } else {
+                pick::weighted_ids(query, choice, w, s, stop)
+            };
+            *cell = cut(
+                d.map_err(|err| EvalError::from(err).at_row(i))?,
+                score_cutoff,
+            );
+        }
+        Ok(())
+    })
+}
+
+/// `levenshtein_extract(query, choices, limit, weights=(1, 1, 1), score_cutoff=None,
+/// workers=-1, items=None)`: the `limit` choices nearest to `query` (all with `None`) as a list
+/// of `(items[j], distance, j)`, nearest first and equal distances by index, none past
+/// `score_cutoff` (`items` defaults to `choices`).
+#[pyfunction]
+#[pyo3(signature = (query, choices, limit, weights = (1, 1, 1), score_cutoff = None, workers = Workers::ALL, items = None))]
+#[allow(clippy::too_many_arguments)]
+fn levenshtein_extract<'py>(
+    py: Python<'py>,
+    query: &Bound<'py, PyAny>,
+    choices: &Bound<'py, PyAny>,
+    limit: Option<usize>,
+    weights: (usize, usize, usize),
+    score_cutoff: Option<usize>,
+    workers: Workers,
+    items: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let w = weights_of(weights);
+    let text = crate::inputs::str_bytes(query, "query")?;
+    let hc = hold(choices, "choices")?;
+    let c = hc.texts("choices")?;
+    let m = c.len();
+    let size = text
+        .len()
+        .max(1)
+        .saturating_mul(c.bytes().saturating_add(m));
+    let found = run_watched(py, workers, size, |stop, workers| {
+        let prepared = pick::Query::new(&text, w);
+        let row = |j: usize| (c.row(j), c.chars(j));
+        let options = (limit, score_cutoff);
+        if m == 0 || limit == Some(0) {
+            return Ok(Vec::new());
+        }
+        // Shares of the choices, each with its own best (a few per thread).
+        let share = m.div_ceil(16).max(256);
+        let mut shares: Vec<Vec<(usize, usize)>> = Vec::new();
+        shares.resize_with(m.div_ceil(share), Vec::new);
+        fill_rows(
+            &mut shares,
+            1,
+            workers,
+            stop,
+            |s: &mut edit_weighted::Scratch, b, cell| {
+                let range = b * share..((b + 1) * share).min(m);
+                cell[0] = pick::extract(&prepared, row, range, options, s, stop)
+                    .map_err(EvalError::from)?;
+                Ok(())
+            },
+        )?;
+        Ok(pick::merge(shares, limit))
+    })?;
+    let items = items.unwrap_or(choices);
+    let rows = found
+        .into_iter()
+        .map(|(d, j)| (items.get_item(j)?, d, j).into_pyobject(py));
+    PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)
 }
 
 /// The unit-cost matrix (costs times `k`) of `levenshtein_cdist` into `out`: both sides decoded
@@ -867,6 +951,7 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(levenshtein_editops, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_opcodes, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_cdist, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_extract, m)?)?;
     Ok(())
 }
 

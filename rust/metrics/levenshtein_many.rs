@@ -149,6 +149,11 @@ impl Decoded {
         &self.ids[start..self.ends[k]]
     }
 
+    /// The number of distinct symbols: every id is below it.
+    pub fn alphabet(&self) -> usize {
+        self.alphabet
+    }
+
     /// The number of queries.
     pub fn queries(&self) -> usize {
         if self.swapped {

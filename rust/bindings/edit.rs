@@ -693,14 +693,22 @@ fn levenshtein_cdist<'py>(
         .bytes()
         .saturating_mul(c.bytes().max(1))
         .saturating_add(m.saturating_mul(n));
-    // Unit costs (times a factor): both sides are decoded once, and queries of up to 64 code
+    // Unit costs, or Indel costs (equal insert and delete costs with a substitution costing at
+    // least both), times a factor: both sides are decoded once, and queries of up to 64 code
     // points run several at a time, one per vector lane, through each choice.
-    let unit =
-        (w.insert == w.delete && w.delete == w.substitute && w.insert > 0).then_some(w.insert);
+    let lanes = lane_kind(w);
     let out = run_watched(py, workers, size, |stop, workers| {
         let mut out = result_array::<i64>(n * m, "the distance matrix")?;
-        if let Some(k) = unit {
-            unit_cdist(&q, &c, &mut out, k, score_cutoff, workers, stop)?;
+        if let Some(kind) = lanes {
+            unit_cdist(
+                &q,
+                &c,
+                &mut out,
+                (kind, w.insert),
+                score_cutoff,
+                workers,
+                stop,
+            )?;
         } else if m > 0 && n > 0 {
             weighted_cdist(&q, &c, &mut out, w, score_cutoff, workers, stop)?;
         }
@@ -709,10 +717,9 @@ fn levenshtein_cdist<'py>(
     PyArray1::from_vec(py, out).reshape([n, m])
 }
 
-/// The matrix of `levenshtein_cdist` under weights other than unit costs times a factor,
-/// into `out`: both sides are decoded once into shared ids; equal insert and delete costs with
-/// a substitution costing at least both give the Indel distance times the cost (from the
-/// bit-parallel LCS), any other weights the table.
+/// The matrix of `levenshtein_cdist` under weights that are not unit or Indel costs times a
+/// factor, into `out`: both sides are decoded once into shared ids, and each pair takes the
+/// table.
 fn weighted_cdist(
     q: &Texts<'_>,
     c: &Texts<'_>,
@@ -728,21 +735,13 @@ fn weighted_cdist(
         (0..m).map(|j| c.row(j)),
         q.bytes().saturating_add(c.bytes()),
     )?;
-    let alphabet = decoded.alphabet();
-    let indel = lane_kind(w) == Some(Kind::Indel);
     fill_rows(out, m, workers, stop, |s: &mut pick::Scratch, i, row| {
         let query = decoded.query(i);
         for (j, cell) in row.iter_mut().enumerate() {
             let choice = decoded.choice(j);
-            let d = if indel {
-                pick::indel_ids(query, choice, alphabet, s, stop).map(|d| d * w.insert)
-            } else {
-                pick::weighted_ids(query, choice, w, s, stop)
-            };
-            *cell = cut(
-                d.map_err(|err| EvalError::from(err).at_row(i))?,
-                score_cutoff,
-            );
+            let d = pick::weighted_ids(query, choice, w, s, stop)
+                .map_err(|err| EvalError::from(err).at_row(i))?;
+            *cell = cut(d, score_cutoff);
         }
         Ok(())
     })
@@ -806,7 +805,8 @@ fn levenshtein_extract<'py>(
     PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)
 }
 
-/// The unit-cost matrix (costs times `k`) of `levenshtein_cdist` into `out`: both sides decoded
+/// The unit-cost (or Indel, by `kind`) matrix, costs times `k`, of `levenshtein_cdist` into
+/// `out`: both sides decoded
 /// once, and the texts of one side run several at a time, one per vector lane, through each
 /// text of the other. The side that takes fewer passes over the other goes in the lanes: the
 /// distance is symmetric, so when that is the choices the matrix is transposed. The lane side
@@ -816,7 +816,7 @@ fn unit_cdist(
     q: &Texts<'_>,
     c: &Texts<'_>,
     out: &mut [i64],
-    k: usize,
+    (kind, k): (Kind, usize),
     score_cutoff: Option<usize>,
     workers: Workers,
     stop: &Context,
@@ -826,7 +826,10 @@ fn unit_cdist(
         return Ok(());
     }
     // A single query runs through the choices as they are, a share of them a task.
-    if let (1, Some(query)) = (n, levenshtein_many::OneQuery::new(q.row(0))) {
+    let one = (kind == Kind::Levenshtein && n == 1)
+        .then(|| levenshtein_many::OneQuery::new(q.row(0)))
+        .flatten();
+    if let Some(query) = one {
         let share = m.div_ceil(8).max(64);
         return fill_rows(out, share, workers, stop, |_: &mut (), b, cells| {
             for (j, cell) in cells.iter_mut().enumerate() {
@@ -861,7 +864,7 @@ fn unit_cdist(
             levenshtein_many::Place::Given
         };
         let s = &mut levenshtein_many::Scratch::default();
-        return levenshtein_many::fill_block(&decoded, 0, out, place, s, stop, put)
+        return levenshtein_many::fill_block(&decoded, 0, out, place, kind, s, stop, put)
             .map_err(|err| EvalError::from(err).at_row(row_of(0)));
     }
     let (rows, width) = (decoded.queries(), decoded.choices());
@@ -881,7 +884,7 @@ fn unit_cdist(
         stop,
         |s: &mut levenshtein_many::Scratch, b, cells| {
             let place = levenshtein_many::Place::Rows;
-            levenshtein_many::fill_block(&decoded, b * block, cells, place, s, stop, put)
+            levenshtein_many::fill_block(&decoded, b * block, cells, place, kind, s, stop, put)
                 .map_err(|err| EvalError::from(err).at_row(row_of(b * block)))
         },
     )?;

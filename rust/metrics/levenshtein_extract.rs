@@ -9,7 +9,7 @@
 //! a share of the choices gives that share's best; the union of the shares' best holds the
 //! best of all, which [`merge`] picks.
 //!
-//! The weighted matrix ([`weighted_ids`], [`indel_ids`]) reads texts decoded once into dense
+//! The weighted matrix ([`weighted_ids`]) reads texts decoded once into dense
 //! ids (`levenshtein_many.rs`'s [`super::levenshtein_many::Decoded`]), so that no pair decodes
 //! its texts again.
 
@@ -18,7 +18,6 @@ use std::ops::Range;
 
 use super::edit_weighted::{self, Weights};
 use super::halt::{Context, Run, TryVec};
-use super::lcs::{lcs_len, LcsScratch};
 use super::levenshtein;
 use super::levenshtein_many::OneQuery;
 use super::text::count_code_points;
@@ -191,7 +190,6 @@ pub fn merge(shares: Vec<Vec<(usize, usize)>>, limit: Option<usize>) -> Vec<(usi
 #[derive(Default)]
 pub struct Scratch {
     row: Vec<usize>,
-    lcs: LcsScratch,
 }
 
 /// `a` and `b` without their common prefix and suffix.
@@ -242,21 +240,6 @@ pub fn weighted_ids(
     Ok(row[y.len()])
 }
 
-/// The Indel distance (insertions and deletions only) of two id sequences whose ids are below
-/// `alphabet`: their lengths' sum less twice their longest common subsequence.
-pub fn indel_ids(
-    a: &[u32],
-    b: &[u32],
-    alphabet: usize,
-    s: &mut Scratch,
-    stop: &Context,
-) -> Run<usize> {
-    let (x, y) = strip(a, b);
-    let (p, t) = if x.len() <= y.len() { (x, y) } else { (y, x) };
-    let common = lcs_len(p, t, alphabet, &mut s.lcs, stop)?;
-    Ok(x.len() + y.len() - 2 * common)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,10 +269,6 @@ mod tests {
                             .unwrap();
                     let got = weighted_ids(&ids(a), &ids(b), w, &mut s, &stop).unwrap();
                     assert_eq!(got, want, "{a:?} {b:?} {w:?}");
-                    let want =
-                        edit_weighted::indel(a.as_bytes(), b.as_bytes(), &mut ws, &stop).unwrap();
-                    let got = indel_ids(&ids(a), &ids(b), 0x1_0000, &mut s, &stop).unwrap();
-                    assert_eq!(got, want, "{a:?} {b:?}");
                 }
             }
         }

@@ -789,7 +789,7 @@ fn levenshtein_extract<'py>(
             1,
             workers,
             stop,
-            |s: &mut edit_weighted::Scratch, b, cell| {
+            |s: &mut pick::Scratch, b, cell| {
                 let range = b * share..((b + 1) * share).min(m);
                 cell[0] = pick::extract(&prepared, row, range, options, s, stop)
                     .map_err(EvalError::from)?;

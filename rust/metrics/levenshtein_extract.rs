@@ -5,7 +5,9 @@
 //! choice only gets in by being strictly nearer than the farthest of them (equal distances go
 //! by index, and the choices are read in index order), so that distance less one is the
 //! cut-off the next choice is scored under: a choice whose lengths alone put it past the
-//! cut-off is not scored at all, and the unit-cost kernel stops once it is over it. A run over
+//! cut-off is not scored at all, a unit-cost cut-off of at most 3 takes the short edit
+//! sequences (`levenshtein_mbleven.rs`, which stop at the fourth mismatch), and the unit-cost
+//! kernel stops once it is over a larger one. A run over
 //! a share of the choices gives that share's best; the union of the shares' best holds the
 //! best of all, which [`merge`] picks.
 //!
@@ -20,7 +22,8 @@ use super::edit_weighted::{self, Weights};
 use super::halt::{Context, Run, TryVec};
 use super::levenshtein;
 use super::levenshtein_many::OneQuery;
-use super::text::count_code_points;
+use super::levenshtein_mbleven as mbleven;
+use super::text::decode_into;
 
 /// How the distance of the query to a choice is computed.
 enum Kind {
@@ -40,6 +43,8 @@ enum Kind {
 /// One query prepared for scoring many choices under some weights.
 pub struct Query<'q> {
     text: &'q [u8],
+    /// The code points of the query.
+    cps: Vec<u32>,
     chars: usize,
     w: Weights,
     kind: Kind,
@@ -59,9 +64,12 @@ impl<'q> Query<'q> {
         } else {
             Kind::Weighted
         };
+        let mut cps = Vec::new();
+        decode_into(text, &mut cps);
         Query {
             text,
-            chars: count_code_points(text),
+            chars: cps.len(),
+            cps,
             w,
             kind,
         }
@@ -84,14 +92,29 @@ impl<'q> Query<'q> {
         choice: &[u8],
         chars: usize,
         cap: Option<usize>,
-        s: &mut edit_weighted::Scratch,
+        s: &mut Scratch,
         stop: &Context,
     ) -> Run<Option<usize>> {
         if let Some(cap) = cap {
             if self.length_bound(chars) > cap {
                 return Ok(None);
             }
+            // A small cut-off: the short edit sequences, which stop at its (k + 1)-th mismatch.
+            if let Kind::Unit { factor, .. } = self.kind {
+                let k = cap / factor;
+                if k <= mbleven::MOST {
+                    let d = if self.chars == self.text.len() && chars == choice.len() {
+                        mbleven::capped_distance(self.text, choice, k)
+                    } else {
+                        s.decoded.clear();
+                        decode_into(choice, &mut s.decoded);
+                        mbleven::capped_distance(&self.cps, &s.decoded, k)
+                    };
+                    return Ok((d <= k).then_some(d * factor));
+                }
+            }
         }
+        let s = &mut s.pair;
         let d = match (&self.kind, cap) {
             (
                 Kind::Unit {
@@ -127,7 +150,7 @@ pub fn extract<'c>(
     choice: impl Fn(usize) -> (&'c [u8], usize),
     range: Range<usize>,
     (limit, cutoff): (Option<usize>, Option<usize>),
-    s: &mut edit_weighted::Scratch,
+    s: &mut Scratch,
     stop: &Context,
 ) -> Run<Vec<(usize, usize)>> {
     let mut found: Vec<(usize, usize)> = Vec::new();
@@ -186,9 +209,11 @@ pub fn merge(shares: Vec<Vec<(usize, usize)>>, limit: Option<usize>) -> Vec<(usi
     all
 }
 
-/// Reusable buffers of the weighted matrix.
+/// Reusable buffers of [`extract`] and of the weighted matrix.
 #[derive(Default)]
 pub struct Scratch {
+    pair: edit_weighted::Scratch,
+    decoded: Vec<u32>,
     row: Vec<usize>,
 }
 
@@ -278,7 +303,7 @@ mod tests {
     fn extract_keeps_the_nearest_by_index() {
         let choices = ["abd", "abc", "xyz", "abc", "ab", "", "abcd"];
         let stop = Context::new();
-        let mut s = edit_weighted::Scratch::default();
+        let mut s = Scratch::default();
         let q = Query::new(b"abc", Weights::UNIT);
         let row = |j: usize| (choices[j].as_bytes(), choices[j].chars().count());
         let all = extract(&q, row, 0..7, (None, None), &mut s, &stop).unwrap();

@@ -121,7 +121,14 @@ impl<'q> Query<'q> {
                     factor,
                     one: Some(one),
                 },
-                _,
+                Some(cap),
+            ) => one.distance_capped(choice, chars, cap / factor, stop)? * factor,
+            (
+                Kind::Unit {
+                    factor,
+                    one: Some(one),
+                },
+                None,
             ) => one.distance(choice, stop)? * factor,
             (Kind::Unit { factor, .. }, Some(cap)) => {
                 levenshtein::distance_capped(self.text, choice, cap / factor, s.unit(), stop)?

@@ -245,6 +245,18 @@ impl OneQuery {
     pub fn distance(&self, choice: &[u8], stop: &Context) -> Run<usize> {
         self.0.distance(choice, stop)
     }
+
+    /// [`OneQuery::distance`] when it is at most `cap`, else some value over `cap` (the
+    /// choice, of `chars` code points, is left part-way once it must end over `cap`).
+    pub fn distance_capped(
+        &self,
+        choice: &[u8],
+        chars: usize,
+        cap: usize,
+        stop: &Context,
+    ) -> Run<usize> {
+        self.0.distance_capped(choice, chars, cap, stop)
+    }
 }
 
 /// An unsigned lane of a 256-bit vector.

@@ -158,7 +158,7 @@ impl Mixed<'_> {
             }
             if CAPPED {
                 // `score` can fall by at most `left` more.
-                if left % 8 == 0 && score > cap + left {
+                if left % 8 == 0 && score > cap.saturating_add(left) {
                     return Ok(cap + 1);
                 }
                 left = left.saturating_sub(1);

@@ -159,3 +159,11 @@ def test_weighted_cdist_equals_rapidfuzz(
         queries, choices, weights=weights, score_cutoff=cutoff, workers=workers
     )
     np.testing.assert_array_equal(got, want)
+
+
+def test_a_limit_or_cutoff_past_a_machine_word_changes_nothing() -> None:
+    choices = ["abc", "a", "abd", ""]
+    want = metrics.levenshtein_extract("ab", choices, limit=None)
+    assert want == [("abc", 1, 0), ("a", 1, 1), ("abd", 1, 2), ("", 2, 3)]
+    huge = 10**30
+    assert metrics.levenshtein_extract("ab", choices, limit=huge, score_cutoff=huge) == want

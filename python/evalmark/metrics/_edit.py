@@ -4,6 +4,7 @@ alignment (as edits or as blocks), the all-pairs matrix and the best matches of 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Literal, cast, overload
 
@@ -301,7 +302,11 @@ def levenshtein_extract(
     returns ``None``). The query and choices may be sequences of hashable items."""
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise MetricInputError(f"limit must be a whole number >= 0 or None, got {limit!r}")
-    options = (_weights(weights), _count_cutoff(score_cutoff), resolve_workers(workers))
+    cutoff = _count_cutoff(score_cutoff)
+    # Past any length or distance a machine word holds, a limit or cut-off changes nothing.
+    limit = limit if limit is None else min(limit, sys.maxsize)
+    cutoff = cutoff if cutoff is None else min(cutoff, sys.maxsize)
+    options = (_weights(weights), cutoff, resolve_workers(workers))
     if isinstance(query, str):
         # Texts as they are; a TypeError from a row that is not a str means sequences.
         try:

@@ -275,6 +275,19 @@ def levenshtein_cdist(
 ) -> npt.NDArray[np.int64]:
     """The (len queries, len choices) matrix of ``levenshtein_distance``, rows in parallel."""
 
+def levenshtein_extract(
+    query: str,
+    choices: Any,
+    limit: int | None,
+    weights: tuple[int, int, int] = ...,
+    score_cutoff: int | None = None,
+    workers: int = ...,
+    items: Any = None,
+) -> list[tuple[Any, int, int]]:
+    """The ``limit`` choices nearest to ``query`` (all with ``None``) as ``(items[j], distance,
+    j)``, nearest first and equal distances by index, none past ``score_cutoff``; ``items``
+    defaults to ``choices``. The cut-off tightens as the best fill up."""
+
 def squad_exact_match(
     expected: str, actual: str, normalizer: str = "squad", max_chars: int | None = None
 ) -> bool:

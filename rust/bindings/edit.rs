@@ -15,6 +15,7 @@ use crate::inputs::Texts;
 use crate::metrics::edit_weighted::{self, Op, Weights};
 use crate::metrics::halt::Context;
 use crate::metrics::levenshtein;
+use crate::metrics::levenshtein_extract as pick;
 use crate::metrics::levenshtein_lanes::{self, Kind, LANES};
 use crate::metrics::levenshtein_many;
 use crate::metrics::opcodes::{self, Tag};
@@ -692,37 +693,120 @@ fn levenshtein_cdist<'py>(
         .bytes()
         .saturating_mul(c.bytes().max(1))
         .saturating_add(m.saturating_mul(n));
-    // Unit costs (times a factor): both sides are decoded once, and queries of up to 64 code
+    // Unit costs, or Indel costs (equal insert and delete costs with a substitution costing at
+    // least both), times a factor: both sides are decoded once, and queries of up to 64 code
     // points run several at a time, one per vector lane, through each choice.
-    let unit =
-        (w.insert == w.delete && w.delete == w.substitute && w.insert > 0).then_some(w.insert);
+    let lanes = lane_kind(w);
     let out = run_watched(py, workers, size, |stop, workers| {
         let mut out = result_array::<i64>(n * m, "the distance matrix")?;
-        if let Some(k) = unit {
-            unit_cdist(&q, &c, &mut out, k, score_cutoff, workers, stop)?;
-        } else if m > 0 {
-            fill_rows(
+        if let Some(kind) = lanes {
+            unit_cdist(
+                &q,
+                &c,
                 &mut out,
-                m,
+                (kind, w.insert),
+                score_cutoff,
                 workers,
                 stop,
-                |s: &mut edit_weighted::Scratch, i, row| {
-                    let query = q.row(i);
-                    for (j, cell) in row.iter_mut().enumerate() {
-                        let d = edit_weighted::distance(query, c.row(j), w, s, stop)
-                            .map_err(|err| EvalError::from(err).at_row(i))?;
-                        *cell = cut(d, score_cutoff);
-                    }
-                    Ok(())
-                },
             )?;
+        } else if m > 0 && n > 0 {
+            weighted_cdist(&q, &c, &mut out, w, score_cutoff, workers, stop)?;
         }
         Ok(out)
     })?;
     PyArray1::from_vec(py, out).reshape([n, m])
 }
 
-/// The unit-cost matrix (costs times `k`) of `levenshtein_cdist` into `out`: both sides decoded
+/// The matrix of `levenshtein_cdist` under weights that are not unit or Indel costs times a
+/// factor, into `out`: both sides are decoded once into shared ids, and each pair takes the
+/// table.
+fn weighted_cdist(
+    q: &Texts<'_>,
+    c: &Texts<'_>,
+    out: &mut [i64],
+    w: Weights,
+    score_cutoff: Option<usize>,
+    workers: Workers,
+    stop: &Context,
+) -> EvalResult<()> {
+    let m = c.len();
+    let decoded = levenshtein_many::Decoded::load(
+        (0..q.len()).map(|i| q.row(i)),
+        (0..m).map(|j| c.row(j)),
+        q.bytes().saturating_add(c.bytes()),
+    )?;
+    fill_rows(out, m, workers, stop, |s: &mut pick::Scratch, i, row| {
+        let query = decoded.query(i);
+        for (j, cell) in row.iter_mut().enumerate() {
+            let choice = decoded.choice(j);
+            let d = pick::weighted_ids(query, choice, w, s, stop)
+                .map_err(|err| EvalError::from(err).at_row(i))?;
+            *cell = cut(d, score_cutoff);
+        }
+        Ok(())
+    })
+}
+
+/// `levenshtein_extract(query, choices, limit, weights=(1, 1, 1), score_cutoff=None,
+/// workers=-1, items=None)`: the `limit` choices nearest to `query` (all with `None`) as a list
+/// of `(items[j], distance, j)`, nearest first and equal distances by index, none past
+/// `score_cutoff` (`items` defaults to `choices`).
+#[pyfunction]
+#[pyo3(signature = (query, choices, limit, weights = (1, 1, 1), score_cutoff = None, workers = Workers::ALL, items = None))]
+#[allow(clippy::too_many_arguments)]
+fn levenshtein_extract<'py>(
+    py: Python<'py>,
+    query: &Bound<'py, PyAny>,
+    choices: &Bound<'py, PyAny>,
+    limit: Option<usize>,
+    weights: (usize, usize, usize),
+    score_cutoff: Option<usize>,
+    workers: Workers,
+    items: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let w = weights_of(weights);
+    let text = crate::inputs::str_bytes(query, "query")?;
+    let hc = hold(choices, "choices")?;
+    let c = hc.texts("choices")?;
+    let m = c.len();
+    let size = text
+        .len()
+        .max(1)
+        .saturating_mul(c.bytes().saturating_add(m));
+    let found = run_watched(py, workers, size, |stop, workers| {
+        let prepared = pick::Query::new(&text, w);
+        let row = |j: usize| (c.row(j), c.chars(j));
+        let options = (limit, score_cutoff);
+        if m == 0 || limit == Some(0) {
+            return Ok(Vec::new());
+        }
+        // Shares of the choices, each with its own best (a few per thread).
+        let share = m.div_ceil(16).max(256);
+        let mut shares: Vec<Vec<(usize, usize)>> = Vec::new();
+        shares.resize_with(m.div_ceil(share), Vec::new);
+        fill_rows(
+            &mut shares,
+            1,
+            workers,
+            stop,
+            |s: &mut pick::Scratch, b, cell| {
+                let range = b * share..((b + 1) * share).min(m);
+                cell[0] = pick::extract(&prepared, row, range, options, s, stop)
+                    .map_err(EvalError::from)?;
+                Ok(())
+            },
+        )?;
+        Ok(pick::merge(shares, limit))
+    })?;
+    let items = items.unwrap_or(choices);
+    let rows = found
+        .into_iter()
+        .map(|(d, j)| (items.get_item(j)?, d, j).into_pyobject(py));
+    PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)
+}
+
+/// The unit-cost (or Indel, by `kind`) matrix, costs times `k`, of `levenshtein_cdist` into
+/// `out`: both sides decoded
 /// once, and the texts of one side run several at a time, one per vector lane, through each
 /// text of the other. The side that takes fewer passes over the other goes in the lanes: the
 /// distance is symmetric, so when that is the choices the matrix is transposed. The lane side
@@ -732,7 +816,7 @@ fn unit_cdist(
     q: &Texts<'_>,
     c: &Texts<'_>,
     out: &mut [i64],
-    k: usize,
+    (kind, k): (Kind, usize),
     score_cutoff: Option<usize>,
     workers: Workers,
     stop: &Context,
@@ -742,7 +826,10 @@ fn unit_cdist(
         return Ok(());
     }
     // A single query runs through the choices as they are, a share of them a task.
-    if let (1, Some(query)) = (n, levenshtein_many::OneQuery::new(q.row(0))) {
+    let one = (kind == Kind::Levenshtein && n == 1)
+        .then(|| levenshtein_many::OneQuery::new(q.row(0)))
+        .flatten();
+    if let Some(query) = one {
         let share = m.div_ceil(8).max(64);
         return fill_rows(out, share, workers, stop, |_: &mut (), b, cells| {
             for (j, cell) in cells.iter_mut().enumerate() {
@@ -777,7 +864,7 @@ fn unit_cdist(
             levenshtein_many::Place::Given
         };
         let s = &mut levenshtein_many::Scratch::default();
-        return levenshtein_many::fill_block(&decoded, 0, out, place, s, stop, put)
+        return levenshtein_many::fill_block(&decoded, 0, out, place, kind, s, stop, put)
             .map_err(|err| EvalError::from(err).at_row(row_of(0)));
     }
     let (rows, width) = (decoded.queries(), decoded.choices());
@@ -797,7 +884,7 @@ fn unit_cdist(
         stop,
         |s: &mut levenshtein_many::Scratch, b, cells| {
             let place = levenshtein_many::Place::Rows;
-            levenshtein_many::fill_block(&decoded, b * block, cells, place, s, stop, put)
+            levenshtein_many::fill_block(&decoded, b * block, cells, place, kind, s, stop, put)
                 .map_err(|err| EvalError::from(err).at_row(row_of(b * block)))
         },
     )?;
@@ -867,6 +954,7 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(levenshtein_editops, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_opcodes, m)?)?;
     m.add_function(wrap_pyfunction!(levenshtein_cdist, m)?)?;
+    m.add_function(wrap_pyfunction!(levenshtein_extract, m)?)?;
     Ok(())
 }
 

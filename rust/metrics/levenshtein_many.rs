@@ -16,7 +16,9 @@
 use rustc_hash::FxHashMap;
 
 use super::halt::{Context, OutOfMemory, Run, TryVec};
+use super::lcs::{lcs_len, LcsScratch};
 use super::levenshtein::{self, distance_ids};
+use super::levenshtein_lanes::Kind;
 use super::levenshtein_short::MixedPattern;
 use super::pattern::symbols_per_check;
 use super::text::{count_code_points, decode_into, next_code_point};
@@ -149,6 +151,11 @@ impl Decoded {
         &self.ids[start..self.ends[k]]
     }
 
+    /// The number of distinct symbols: every id is below it.
+    pub fn alphabet(&self) -> usize {
+        self.alphabet
+    }
+
     /// The number of queries.
     pub fn queries(&self) -> usize {
         if self.swapped {
@@ -238,6 +245,18 @@ impl OneQuery {
     pub fn distance(&self, choice: &[u8], stop: &Context) -> Run<usize> {
         self.0.distance(choice, stop)
     }
+
+    /// [`OneQuery::distance`] when it is at most `cap`, else some value over `cap` (the
+    /// choice, of `chars` code points, is left part-way once it must end over `cap`).
+    pub fn distance_capped(
+        &self,
+        choice: &[u8],
+        chars: usize,
+        cap: usize,
+        stop: &Context,
+    ) -> Run<usize> {
+        self.0.distance_capped(choice, chars, cap, stop)
+    }
 }
 
 /// An unsigned lane of a 256-bit vector.
@@ -317,6 +336,7 @@ struct Tables {
 pub struct Scratch {
     tables: Tables,
     one: levenshtein::Scratch,
+    lcs: LcsScratch,
     order: Vec<usize>,
     dist: Vec<usize>,
 }
@@ -356,12 +376,16 @@ pub enum Place {
 
 /// The distances of queries `first ..` of `d` to every choice, into `out` through
 /// `put(distance)`: with [`Place::Rows`], `out.len() / d.choices()` queries row by row; else
-/// all the queries (`first` is 0), `out` the whole matrix laid out as `place` says.
+/// all the queries (`first` is 0), `out` the whole matrix laid out as `place` says. `kind`:
+/// the unit Levenshtein distance (Myers' recurrence in the lanes) or the Indel distance
+/// (Hyyrö's LCS recurrence in the same lanes: Indel = m + n − 2·LCS).
+#[allow(clippy::too_many_arguments)]
 pub fn fill_block(
     d: &Decoded,
     first: usize,
     out: &mut [i64],
     place: Place,
+    kind: Kind,
     s: &mut Scratch,
     stop: &Context,
     put: impl Fn(usize) -> i64,
@@ -387,7 +411,7 @@ pub fn fill_block(
             order[starts[class(i)]] = i;
             starts[class(i)] += 1;
         }
-        by_groups(d, first, &order, out, place, s, stop, put)
+        by_groups(d, first, &order, out, (place, kind), s, stop, put)
     });
     s.order = order;
     done
@@ -400,7 +424,7 @@ fn by_groups(
     first: usize,
     order: &[usize],
     out: &mut [i64],
-    place: Place,
+    (place, kind): (Place, Kind),
     s: &mut Scratch,
     stop: &Context,
     put: impl Fn(usize) -> i64,
@@ -421,8 +445,16 @@ fn by_groups(
         let width = lane_width(d.query(order[k]).len());
         if !fast || width == 0 {
             let i = order[k];
+            let q = d.query(i);
             for j in 0..m {
-                let dist = distance_ids(d.query(i), d.choice(j), d.alphabet, &mut s.one, stop)?;
+                let c = d.choice(j);
+                let dist = match kind {
+                    Kind::Levenshtein => distance_ids(q, c, d.alphabet, &mut s.one, stop)?,
+                    Kind::Indel => {
+                        let (p, t) = if q.len() <= c.len() { (q, c) } else { (c, q) };
+                        q.len() + c.len() - 2 * lcs_len(p, t, d.alphabet, &mut s.lcs, stop)?
+                    }
+                };
                 out[at(i, j)] = put(dist);
             }
             k += 1;
@@ -435,11 +467,35 @@ fn by_groups(
             .unwrap_or(end);
         let group = &order[k..end];
         let (dist, tables) = (&mut s.dist, &mut s.tables);
-        match width {
-            8 => group_distances::<u8, { BITS / 8 }>(d, group, &mut tables.t8, dist, stop),
-            16 => group_distances::<u16, { BITS / 16 }>(d, group, &mut tables.t16, dist, stop),
-            32 => group_distances::<u32, { BITS / 32 }>(d, group, &mut tables.t32, dist, stop),
-            _ => group_distances::<u64, { BITS / 64 }>(d, group, &mut tables.t64, dist, stop),
+        let (t8, t16, t32, t64) = (
+            &mut tables.t8,
+            &mut tables.t16,
+            &mut tables.t32,
+            &mut tables.t64,
+        );
+        match (width, kind) {
+            (8, Kind::Levenshtein) => {
+                group_distances::<u8, { BITS / 8 }, false>(d, group, t8, dist, stop)
+            }
+            (16, Kind::Levenshtein) => {
+                group_distances::<u16, { BITS / 16 }, false>(d, group, t16, dist, stop)
+            }
+            (32, Kind::Levenshtein) => {
+                group_distances::<u32, { BITS / 32 }, false>(d, group, t32, dist, stop)
+            }
+            (_, Kind::Levenshtein) => {
+                group_distances::<u64, { BITS / 64 }, false>(d, group, t64, dist, stop)
+            }
+            (8, Kind::Indel) => group_distances::<u8, { BITS / 8 }, true>(d, group, t8, dist, stop),
+            (16, Kind::Indel) => {
+                group_distances::<u16, { BITS / 16 }, true>(d, group, t16, dist, stop)
+            }
+            (32, Kind::Indel) => {
+                group_distances::<u32, { BITS / 32 }, true>(d, group, t32, dist, stop)
+            }
+            (_, Kind::Indel) => {
+                group_distances::<u64, { BITS / 64 }, true>(d, group, t64, dist, stop)
+            }
         }?;
         if place == Place::Transposed {
             // A choice at a time: `dist` is read in order, and the columns of a group's
@@ -475,8 +531,8 @@ fn lane_width(len: usize) -> usize {
 }
 
 /// The distances of the queries `group` (at most `N`, each of at most `T::BITS` ids) to every
-/// choice: `dist[j · group.len() + lane]`.
-fn group_distances<T: Lane, const N: usize>(
+/// choice: `dist[j · group.len() + lane]` (Indel distances with `INDEL`).
+fn group_distances<T: Lane, const N: usize, const INDEL: bool>(
     d: &Decoded,
     group: &[usize],
     table: &mut Vec<[T; N]>,
@@ -503,7 +559,7 @@ fn group_distances<T: Lane, const N: usize>(
     let run = dist
         .try_resize(d.choices() * group.len(), 0, "the distances")
         .map_err(Into::into)
-        .and_then(|()| all_choices(d, table, last, lens, group.len(), dist, stop));
+        .and_then(|()| all_choices::<T, N, INDEL>(d, table, last, lens, group.len(), dist, stop));
     for (lane, &i) in group.iter().enumerate() {
         for &c in d.query(i) {
             table[c as usize][lane] = T::ZERO;
@@ -514,7 +570,7 @@ fn group_distances<T: Lane, const N: usize>(
 
 /// The distances of the `used` lanes to every choice of `d`, with the vector instructions of
 /// the CPU: `dist[j · used + lane]`.
-fn all_choices<T: Lane, const N: usize>(
+fn all_choices<T: Lane, const N: usize, const INDEL: bool>(
     d: &Decoded,
     table: &[[T; N]],
     last: [T; N],
@@ -526,9 +582,9 @@ fn all_choices<T: Lane, const N: usize>(
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { all_choices_avx2(d, table, last, lens, used, dist, stop) };
+        return unsafe { all_choices_avx2::<T, N, INDEL>(d, table, last, lens, used, dist, stop) };
     }
-    choices_body(d, table, last, lens, used, dist, stop)
+    choices_body::<T, N, INDEL>(d, table, last, lens, used, dist, stop)
 }
 
 /// [`choices_body`] compiled with AVX2.
@@ -537,7 +593,7 @@ fn all_choices<T: Lane, const N: usize>(
 /// The CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn all_choices_avx2<T: Lane, const N: usize>(
+unsafe fn all_choices_avx2<T: Lane, const N: usize, const INDEL: bool>(
     d: &Decoded,
     table: &[[T; N]],
     last: [T; N],
@@ -546,11 +602,11 @@ unsafe fn all_choices_avx2<T: Lane, const N: usize>(
     dist: &mut [usize],
     stop: &Context,
 ) -> Run<()> {
-    choices_body(d, table, last, lens, used, dist, stop)
+    choices_body::<T, N, INDEL>(d, table, last, lens, used, dist, stop)
 }
 
 #[inline(always)]
-fn choices_body<T: Lane, const N: usize>(
+fn choices_body<T: Lane, const N: usize, const INDEL: bool>(
     d: &Decoded,
     table: &[[T; N]],
     last: [T; N],
@@ -571,7 +627,14 @@ fn choices_body<T: Lane, const N: usize>(
             stop.check_before(unchecked)?;
             unchecked = 0;
         }
-        lanes_body(table, last, lens, text, &mut out, stop)?;
+        if INDEL {
+            lcs_body(table, lens, text, &mut out, stop)?;
+            for (got, &len) in out.iter_mut().zip(&lens) {
+                *got = len + text.len() - 2 * *got;
+            }
+        } else {
+            lanes_body(table, last, lens, text, &mut out, stop)?;
+        }
         for ((cell, &len), &got) in cells.iter_mut().zip(&lens).zip(&out) {
             *cell = if len == 0 { text.len() } else { got };
         }
@@ -639,11 +702,50 @@ fn lanes_body<T: Lane, const N: usize>(
     Ok(())
 }
 
+/// Hyyrö's LCS recurrence over the lanes: per lane `S` starts all ones and a text symbol with
+/// match mask `M` turns it into `(S + (S & M)) | (S & !M)`; the LCS is the number of zero bits
+/// of `S` among the query's `len` positions (the bits above them never reach those below).
+#[inline(always)]
+fn lcs_body<T: Lane, const N: usize>(
+    table: &[[T; N]],
+    lens: [usize; N],
+    text: &[u32],
+    out: &mut [usize; N],
+    stop: &Context,
+) -> Run<()> {
+    let mut v = [T::ALL; N];
+    let long = text.len() > symbols_per_check(1);
+    for part in text.chunks(symbols_per_check(1)) {
+        if long {
+            stop.check_before(part.len())?;
+        }
+        for &c in part {
+            let eq = match table.get(c as usize) {
+                Some(row) => *row,
+                None => [T::ZERO; N],
+            };
+            for k in 0..N {
+                let u = v[k].and(eq[k]);
+                v[k] = v[k].add(u).or(v[k].and(eq[k].not()));
+            }
+        }
+    }
+    for k in 0..N {
+        let below = if lens[k] >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << lens[k]) - 1
+        };
+        out[k] = ((!(v[k].to_usize() as u64)) & below).count_ones() as usize;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::metrics::test_text::lcg;
-    use rapidfuzz::distance::levenshtein as reference;
+    use rapidfuzz::distance::{indel, levenshtein as reference};
 
     #[test]
     fn every_lane_width_matches_the_reference() {
@@ -675,21 +777,27 @@ mod tests {
             let s = &mut Scratch::default();
             let first = round % 3;
             let rows = queries.len() - first;
-            fill_block(
-                &d,
-                first,
-                &mut out[..rows * choices.len()],
-                Place::Rows,
-                s,
-                &Context::new(),
-                |x| x as i64,
-            )
-            .unwrap();
-            for (r, row) in out.chunks(choices.len()).take(rows).enumerate() {
-                for (j, &got) in row.iter().enumerate() {
-                    let (q, c) = (&queries[first + r], &choices[j]);
-                    let want = reference::distance(q.chars(), c.chars());
-                    assert_eq!(got, want as i64, "round {round} {q:?} {c:?}");
+            for kind in [Kind::Levenshtein, Kind::Indel] {
+                fill_block(
+                    &d,
+                    first,
+                    &mut out[..rows * choices.len()],
+                    Place::Rows,
+                    kind,
+                    s,
+                    &Context::new(),
+                    |x| x as i64,
+                )
+                .unwrap();
+                for (r, row) in out.chunks(choices.len()).take(rows).enumerate() {
+                    for (j, &got) in row.iter().enumerate() {
+                        let (q, c) = (&queries[first + r], &choices[j]);
+                        let want = match kind {
+                            Kind::Levenshtein => reference::distance(q.chars(), c.chars()),
+                            Kind::Indel => indel::distance(q.chars(), c.chars()),
+                        };
+                        assert_eq!(got, want as i64, "round {round} {kind:?} {q:?} {c:?}");
+                    }
                 }
             }
             assert!(s.tables.t8.iter().all(|r| r.iter().all(|&x| x == 0)));
@@ -736,7 +844,11 @@ mod tests {
                 Place::Given
             };
             let s = &mut Scratch::default();
-            fill_block(&d, 0, &mut out, place, s, &Context::new(), |x| x as i64).unwrap();
+            let kind = Kind::Levenshtein;
+            fill_block(&d, 0, &mut out, place, kind, s, &Context::new(), |x| {
+                x as i64
+            })
+            .unwrap();
             for (i, q) in queries.iter().enumerate() {
                 for (j, c) in choices.iter().enumerate() {
                     let want = reference::distance(q.chars(), c.chars());

@@ -99,8 +99,29 @@ impl MixedPattern {
         };
         // Non-ASCII code points are compared four at a time: as few groups of four as hold them.
         match self.distinct {
-            0..=4 => tables.run::<1>(self.len, t, stop),
-            _ => tables.run::<2>(self.len, t, stop),
+            0..=4 => tables.run::<1, false>(self.len, t, (0, 0), stop),
+            _ => tables.run::<2, false>(self.len, t, (0, 0), stop),
+        }
+    }
+
+    /// [`MixedPattern::distance`] when it is at most `cap`, else some value over `cap`: the
+    /// text `t` of `chars` code points is left once the distance so far, less a step for each
+    /// code point still to come, is over `cap` (each column moves it by at most one).
+    pub fn distance_capped(
+        &self,
+        t: &[u8],
+        chars: usize,
+        cap: usize,
+        stop: &Context,
+    ) -> Run<usize> {
+        let tables = Mixed {
+            ascii: &self.ascii,
+            others: &self.others,
+            masks: &self.masks,
+        };
+        match self.distinct {
+            0..=4 => tables.run::<1, true>(self.len, t, (chars, cap), stop),
+            _ => tables.run::<2, true>(self.len, t, (chars, cap), stop),
         }
     }
 }
@@ -115,15 +136,32 @@ struct Mixed<'x> {
 impl Mixed<'_> {
     /// Myers' recurrence over the code points of `t`, comparing non-ASCII ones with the first
     /// 4·`CHUNKS` non-ASCII code points of the pattern.
-    fn run<const CHUNKS: usize>(&self, m: usize, t: &[u8], stop: &Context) -> Run<usize> {
+    /// With `CAPPED`, `(chars, cap)`: `t` has `chars` code points, and the run stops with
+    /// `cap + 1` once every eight code points show the distance must end over `cap`.
+    fn run<const CHUNKS: usize, const CAPPED: bool>(
+        &self,
+        m: usize,
+        t: &[u8],
+        (chars, cap): (usize, usize),
+        stop: &Context,
+    ) -> Run<usize> {
         let (mut vp, mut vn) = (!0u64, 0u64);
         let last = 1u64 << (m - 1);
         let mut score = m;
         let (every, mut next_check, mut i) = (symbols_per_check(1), 0, 0);
+        // Code points still to come once this one is read.
+        let mut left = chars;
         while i < t.len() {
             if i >= next_check {
                 stop.check_before(every.min(t.len() - i))?;
                 next_check = i + every;
+            }
+            if CAPPED {
+                // `score` can fall by at most `left` more.
+                if left % 8 == 0 && score > cap.saturating_add(left) {
+                    return Ok(cap + 1);
+                }
+                left = left.saturating_sub(1);
             }
             let eq = if t[i] < 0x80 {
                 i += 1;
@@ -301,6 +339,17 @@ mod tests {
                 Ok(Some(d)) => {
                     assert_eq!(d, want, "round {round}");
                     taken += 1;
+                    // Under a cap: exact up to it, over it otherwise.
+                    let q = MixedPattern::new(&cps).unwrap();
+                    let chars = t.chars().count();
+                    for cap in [0, 1, 2, 5, 9, 17, 40, 100] {
+                        let got = q.distance_capped(t.as_bytes(), chars, cap, &stop).unwrap();
+                        if want <= cap {
+                            assert_eq!(got, want, "round {round} cap {cap}");
+                        } else {
+                            assert!(got > cap, "round {round} cap {cap}");
+                        }
+                    }
                 }
                 Ok(None) => {
                     let mut seen: Vec<u32> = cps.iter().copied().filter(|&c| c >= 128).collect();

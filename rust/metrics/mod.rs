@@ -19,6 +19,7 @@ pub mod lcs;
 pub mod levenshtein;
 mod levenshtein_band;
 mod levenshtein_blocks;
+pub mod levenshtein_extract;
 pub mod levenshtein_lanes;
 pub mod levenshtein_many;
 mod levenshtein_mbleven;

@@ -4,19 +4,21 @@ alignment (as edits or as blocks), the all-pairs matrix and the best matches of 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Literal, overload
+from typing import Literal, cast, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from evalmark.errors import MetricInputError
-from evalmark.metrics._args import FloatArray, resolve_workers
+from evalmark.metrics._args import FloatArray, resolve_workers, texts_arg
 from evalmark.metrics._column import Texts
 from evalmark.metrics._edit_forms import (
     EditSequence,
     Opcode,
     by_rows,
+    holds_sequences,
     pair,
     shared,
 )
@@ -330,14 +332,18 @@ def levenshtein_extract(
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
         raise MetricInputError(f"limit must be a whole number >= 0 or None, got {limit!r}")
     cutoff = _count_cutoff(score_cutoff)
-    # One look at the choices (a second one in levenshtein_cdist would cost as much again).
+    # Past any length or distance a machine word holds, a limit or cut-off changes nothing.
+    limit = limit if limit is None else min(limit, sys.maxsize)
+    cutoff = cutoff if cutoff is None else min(cutoff, sys.maxsize)
+    options = (_weights(weights), cutoff, resolve_workers(workers))
+    if isinstance(query, str):
+        # Texts as they are; a TypeError from a row that is not a str means sequences.
+        try:
+            return _core.levenshtein_extract(
+                query, texts_arg(cast(Texts, choices)), limit, *options, choices
+            )
+        except TypeError:
+            if not holds_sequences(choices):
+                raise
     queries, texts = shared([query], choices)
-    row = _core.levenshtein_cdist(
-        queries, texts, _weights(weights), None, resolve_workers(workers)
-    )[0]
-    order = np.argsort(row, kind="stable")
-    if cutoff is not None:
-        order = order[row[order] <= cutoff]
-    if limit is not None:
-        order = order[:limit]
-    return [(choices[int(j)], int(row[j]), int(j)) for j in order]
+    return _core.levenshtein_extract(queries[0], texts, limit, *options, choices)

@@ -23,11 +23,19 @@ import msgspec
 
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
+from evalmark.interop._inspect_calls import tool_calls
 from evalmark.interop._inspect_columns import Columns, fast_columns
-from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows, decode, may_call, read_log
+from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows, decode, read_log
 from evalmark.interop._inspect_rescore import answers, check_parity, recorded_scores
-from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, hash_later, source_hash
-from evalmark.samples._case import ToolCall
+from evalmark.interop._model import (
+    Deferred,
+    DeferredMapping,
+    Imported,
+    Losses,
+    as_mapping,
+    hash_later,
+    source_hash,
+)
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._inspect import INSPECT_LOCATIONS
 
@@ -66,38 +74,6 @@ def _resolve(value: Any, attachments: Mapping[str, Any], where: str) -> Any:
     if isinstance(value, Mapping):
         return {k: _resolve(v, attachments, where) for k, v in value.items()}
     return value
-
-
-def _tool_calls(messages: Any) -> tuple[ToolCall, ...]:
-    """The assistant's tool calls, each with the result of the tool message answering it."""
-    if type(messages) is msgspec.Raw:
-        if not may_call(bytes(messages)):
-            return ()
-        messages = decode(messages)
-    messages = messages or []
-    for m in messages:
-        if type(m) is dict and m.get("tool_calls"):
-            break
-    else:
-        return ()
-    results = {
-        m.get("tool_call_id"): m.get("content")
-        for m in messages
-        if isinstance(m, Mapping) and m.get("role") == "tool"
-    }
-    calls = []
-    for message in messages:
-        if isinstance(message, Mapping) and message.get("role") == "assistant":
-            for call in message.get("tool_calls") or []:
-                calls.append(
-                    ToolCall(
-                        name=str(call["function"]),
-                        arguments=dict(call.get("arguments") or {}),
-                        result=results.get(call.get("id")),
-                        id=call.get("id"),
-                    )
-                )
-    return tuple(calls)
 
 
 def _checks(header: Mapping[str, Any], losses: Losses, where: str) -> dict[str, dict[str, Any]]:
@@ -173,10 +149,6 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         (name, o["scorer"], o.get("location", "end"), o["ignore-case"])
         for name, o in checks.items()
     )
-    # whether a sample may call a tool: its messages' text names tool_calls (one search)
-    may_calls = may_call(
-        b"".join(row.messages for _, row in rows.rows if type(row.messages) is msgspec.Raw)
-    )
     column = _Column(rows.rows)
     fast = fast_columns(rows, task, model)
     if fast is None:
@@ -187,20 +159,18 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         found, epochs = fast
         column.names, column.builds, column.targets = found.names, found.builds, found.targets
         column.rows = found.rows
-        firsts = _firsts(found) if epochs > 1 or may_calls else {}
+        firsts = _firsts(found) if epochs > 1 else {}
         names = found.names if epochs == 1 else list(firsts)
         targets = found.targets if epochs == 1 else [t for _, t in firsts.values()]
         expected = list(map(itemgetter(0), targets))  # one target each
-    calls = {
-        name: found_calls
-        for name, (row, _) in (firsts.items() if may_calls else ())
-        if (found_calls := _tool_calls(row.messages))
-    }
     outputs = column.finish(rescored)
     samples = Deferred(
         lambda: _samples(firsts or _firsts(column), _recorded(column)), names, expected
     )
-    extra = {n: {"tool_calls": c} for n, c in calls.items()} if epochs == 1 else {}
+    # the tool calls (one epoch only) are found when first read: no re-score reads them
+    extra: Mapping[str, Mapping[str, Any]] = (
+        DeferredMapping(lambda: tool_calls(firsts or _firsts(column), rows)) if epochs == 1 else {}
+    )
     kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
     return Imported(
         format="inspect",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -25,25 +25,13 @@ if TYPE_CHECKING:
     _Type = str
 else:  # the assertion types carried, checked by the decoder
     _Type = Literal[tuple(sorted(_CARRIED))]
-# an assertion's value: any JSON value but a text holding "{" (a template, rendered by the
-# general test reader): refused by the decoder where it is met, so a file with templates goes
-# to the general reader without decoding the rest first
-_Value = (
-    Annotated[str, msgspec.Meta(pattern=r"^[^{]*\Z")]
-    | int
-    | float
-    | bool
-    | None
-    | list[Any]
-    | dict[str, Any]
-)
 
 
 class _Assert(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """One assertion of the common shape (its keys in the order the importer keeps)."""
 
     type: _Type
-    value: _Value | msgspec.UnsetType = msgspec.UNSET
+    value: Any = msgspec.UNSET  # a text holding "{" (a template): see _CaseColumns
     weight: Any = msgspec.UNSET
     threshold: Any = msgspec.UNSET
 
@@ -165,6 +153,12 @@ class _CaseColumns:
         self.asserts = list(map(_ASSERTS, cases))
         self.flat = list(chain.from_iterable(self.asserts))
         self.types = set(map(_TYPE, self.flat))
+
+    def templated(self) -> bool:
+        """Whether an assertion's value is a text holding "{" (a template, rendered by the
+        general test reader: the file is read by it)."""
+        texts = [value for value in map(_VALUE, self.flat) if type(value) is str]
+        return "{" in "".join(texts)
 
     def expected(self) -> list[str]:
         """Each case's expected output as :func:`evalmark.interop._promptfoo._expected_output`

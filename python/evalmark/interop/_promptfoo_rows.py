@@ -4,7 +4,7 @@ text, and a row whose test case is of the common shape, validated by the decoder
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -157,8 +157,10 @@ class _CaseColumns:
     def templated(self) -> bool:
         """Whether an assertion's value is a text holding "{" (a template, rendered by the
         general test reader: the file is read by it)."""
-        texts = [value for value in map(_VALUE, self.flat) if type(value) is str]
-        return "{" in "".join(texts)
+        values = list(map(_VALUE, self.flat))
+        if set(map(type, values)) != {str}:
+            values = [value for value in values if type(value) is str]
+        return any(map(str.__contains__, values, repeat("{")))
 
     def expected(self) -> list[str]:
         """Each case's expected output as :func:`evalmark.interop._promptfoo._expected_output`

@@ -174,7 +174,7 @@ def _from_rows(
             names, builds = read.names, [read.build] * len(read.names)
             samples = Deferred(
                 lambda: _samples(
-                    read.questions(),
+                    read.questions(cast("list[_CaseRow]", rows)),
                     read.tests(cast("list[_CaseRow]", rows)),
                     _verdicts(names, builds, rows),
                     _verdict,

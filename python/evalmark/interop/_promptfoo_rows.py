@@ -189,21 +189,18 @@ _PROMPT_RAW = attrgetter("prompt.raw")
 class _CaseRead:
     """Rows of the common shape read column by column (as
     :func:`evalmark.interop._promptfoo_results._columns` reads any typed rows): each row's
-    sample ``names`` and rendered ``prompts``, in order, the ``build`` answering them and its
-    ``outputs`` (build -> name -> answer). The questions and tests by name are made with the
-    samples (:meth:`questions`, :meth:`tests`)."""
+    sample ``names``, in order, the ``build`` answering them and its ``outputs`` (build ->
+    name -> answer). The questions and tests by name are made with the samples
+    (:meth:`questions`, :meth:`tests`)."""
 
-    def __init__(
-        self, names: list[str], prompts: list[str], outputs: dict[str, dict[str, str]]
-    ) -> None:
+    def __init__(self, names: list[str], outputs: dict[str, dict[str, str]]) -> None:
         self.names = names
-        self.prompts = prompts
         self.outputs = outputs
         (self.build,) = outputs
 
-    def questions(self) -> dict[str, str]:
+    def questions(self, rows: list[_CaseRow]) -> dict[str, str]:
         """The rendered prompt of each sample, by name."""
-        return dict(zip(self.names, self.prompts, strict=True))
+        return dict(zip(self.names, map(_PROMPT_RAW, rows), strict=True))
 
     def tests(self, rows: list[_CaseRow]) -> dict[str, dict[str, Any]]:
         """Each sample's test case as
@@ -223,10 +220,14 @@ def _case_columns(rows: list[_CaseRow], taken: dict[str, str]) -> _CaseRead | No
     answers = _answers(list(map(_RESPONSE, rows)))
     if answers is None:
         return None
-    numbers = zip(map(_TEST_IDX, rows), map(_PROMPT_IDX, rows), strict=True)
-    names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
-    if len(set(names)) != len(names):  # a sample in two rows
+    tests, prompts = list(map(_TEST_IDX, rows)), list(map(_PROMPT_IDX, rows))
+    if prompts.count(0) == len(prompts):  # one prompt (the common case): one number each
+        names = [f"test-{test + 1}-prompt-1" for test in tests]
+    else:
+        numbers = zip(tests, prompts, strict=True)
+        names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
+    answered = dict(zip(names, answers, strict=True))
+    if len(answered) != len(names):  # a sample in two rows
         return None
     build = _build_name(_decoded(providers[0]), taken)
-    outputs = {build: dict(zip(names, answers, strict=True))}
-    return _CaseRead(names, list(map(_PROMPT_RAW, rows)), outputs)
+    return _CaseRead(names, {build: answered})

@@ -52,6 +52,7 @@ _NULL = msgspec.Raw(b"null")
 _EMPTY_RAW = (None, _NULL, msgspec.Raw(b"[]"), msgspec.Raw(b"{}"), msgspec.Raw(b'""'))
 
 
+_OUTPUT_FIELD, _SCORES_FIELD = attrgetter("output"), attrgetter("scores")
 _SCORERS = {"match": "match", "inspect_ai/match": "match"}
 _SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
 
@@ -149,7 +150,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         (name, o["scorer"], o.get("location", "end"), o["ignore-case"])
         for name, o in checks.items()
     )
-    column = _Column(rows.rows)
+    column = _Column(rows.wheres)
     fast = fast_columns(rows, task, model)
     if fast is None:
         epochs, firsts = _checked_rows(rows, losses, task, model, column, rescored)
@@ -217,7 +218,7 @@ def _checked_rows(
     """Check the samples one by one, refusing the first fault in order (after an earlier
     sample's missing answer or parity error), filling ``column``: the number of epochs and
     each sample's first epoch's row and targets, by name."""
-    epochs = max((int(r.epoch or 1) for _, r in rows.rows), default=1)
+    epochs = max((int(r.epoch or 1) for r in rows.typed), default=1)
     firsts: dict[str, tuple[Any, list[str]]] = {}
     seen: set[tuple[str, str]] = set()
     names, optional_values = rows.optional()
@@ -330,8 +331,8 @@ class _Column:
     """What the samples (each epoch) hold that is read over the whole column: their answers,
     and the recorded scores the import re-scores."""
 
-    def __init__(self, read: list[tuple[str, Any]]) -> None:
-        self.wheres = [where for where, _ in read]
+    def __init__(self, wheres: list[str]) -> None:
+        self.wheres = wheres  # where each sample was read
         # per sample's epoch, in order, as the import adds them: name, build, targets, row
         self.names: list[str] = []
         self.builds: list[str] = []
@@ -341,10 +342,10 @@ class _Column:
     def finish(self, rescored: tuple[tuple[str, str, str, bool], ...]) -> dict[str, dict[str, str]]:
         """The answers by build and sample, after refusing the first sample (in order) with
         no answer or whose recorded score differs from its re-score."""
-        texts, failed = answers([row.output for row in self.rows], self.wheres)
+        texts, failed = answers(list(map(_OUTPUT_FIELD, self.rows)), self.wheres)
         if rescored:
             done = self.rows[: len(texts)] if failed else self.rows
-            scores = recorded_scores([row.scores for row in done])
+            scores = recorded_scores(list(map(_SCORES_FIELD, done)))
             check_parity(rescored, self.names, self.targets, texts, scores, self.wheres)
         if failed is not None:
             raise failed

@@ -20,7 +20,7 @@ def tool_calls(
 ) -> dict[str, Mapping[str, Any]]:
     """The tool calls of each sample that made any (its first epoch's), by name."""
     # whether a sample may call a tool: its messages' text names tool_calls (one search)
-    texts = [row.messages for _, row in rows.rows if type(row.messages) is msgspec.Raw]
+    texts = [row.messages for row in rows.typed if type(row.messages) is msgspec.Raw]
     if not may_call(b"".join(texts)):
         return {}
     return {

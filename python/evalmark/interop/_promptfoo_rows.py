@@ -153,12 +153,14 @@ class _CaseColumns:
         self.asserts = list(map(_ASSERTS, cases))
         self.flat = list(chain.from_iterable(self.asserts))
         self.types = set(map(_TYPE, self.flat))
+        self.values = list(map(_VALUE, self.flat))  # each assertion's value
+        self.texts = set(map(type, self.values)) == {str}  # every value a text
 
     def templated(self) -> bool:
         """Whether an assertion's value is a text holding "{" (a template, rendered by the
         general test reader: the file is read by it)."""
-        values = list(map(_VALUE, self.flat))
-        if set(map(type, values)) != {str}:
+        values = self.values
+        if not self.texts:
             values = [value for value in values if type(value) is str]
         return any(map(str.__contains__, values, repeat("{")))
 
@@ -166,9 +168,8 @@ class _CaseColumns:
         """Each case's expected output as :func:`evalmark.interop._promptfoo._expected_output`
         reads it from the case's plain form: its first ``equals`` value, else empty."""
         if self.types == {"equals"} and len(self.flat) == len(self.asserts):
-            values = list(map(_VALUE, self.flat))
-            if set(map(len, self.asserts)) == {1} and set(map(type, values)) == {str}:
-                return values  # one equals of a text each
+            if set(map(len, self.asserts)) == {1} and self.texts:
+                return self.values  # one equals of a text each
         return list(map(_one_expected, self.asserts))
 
 

@@ -167,9 +167,9 @@ class _CaseColumns:
     def expected(self) -> list[str]:
         """Each case's expected output as :func:`evalmark.interop._promptfoo._expected_output`
         reads it from the case's plain form: its first ``equals`` value, else empty."""
-        if self.types == {"equals"} and len(self.flat) == len(self.asserts):
-            if set(map(len, self.asserts)) == {1} and self.texts:
-                return self.values  # one equals of a text each
+        one_each = len(self.flat) == len(self.asserts) and set(map(len, self.asserts)) == {1}
+        if self.types == {"equals"} and one_each and self.texts:
+            return self.values  # one equals of a text each
         return list(map(_one_expected, self.asserts))
 
 

@@ -3,6 +3,7 @@ imports and re-scores: what it carries for them is the same."""
 
 from __future__ import annotations
 
+import json
 import pickle
 import sys
 from collections.abc import Callable
@@ -11,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from evalmark.cli import main
+from evalmark.errors import ImportFormatError
 from evalmark.interop import read
 
 LOG = Path(__file__).parent / "fixtures" / "inspect" / "capitals.json"
@@ -55,3 +58,25 @@ def test_deferred_tool_calls_pickle_and_compare_as_a_dict() -> None:
     assert dict(imported.extra) == copy.extra
     assert repr(imported.extra) == repr(copy.extra)
     assert copy.extra["capitals-3"]["tool_calls"][0].arguments == {"country": "Peru"}
+
+
+def test_a_tool_call_with_no_function_is_refused_naming_the_sample(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = json.loads(LOG.read_text(encoding="utf-8"))
+    for message in log["samples"][2]["messages"]:
+        for call in message.get("tool_calls") or []:
+            del call["function"]
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
+    imported = read("inspect", path)
+    assert imported.columns("mockllm-model")[1][2] == "Lima, I think"  # the re-score holds
+    with pytest.raises(ImportFormatError) as refused:
+        dict(imported.extra)
+    assert "sample capitals-3: a tool call has no 'function'" in str(refused.value)
+    assert str(path) in str(refused.value)
+    monkeypatch.chdir(tmp_path)
+    assert main(["import", "inspect", str(path), "-o", "s"]) == 2  # one line, no traceback
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "a tool call has no 'function'" in err

@@ -170,7 +170,9 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
     )
     # the tool calls (one epoch only) are found when first read: no re-score reads them
     extra: Mapping[str, Mapping[str, Any]] = (
-        DeferredMapping(lambda: tool_calls(firsts or _firsts(column), rows)) if epochs == 1 else {}
+        DeferredMapping(lambda: tool_calls(firsts or _firsts(column), rows, str(path)))
+        if epochs == 1
+        else {}
     )
     kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
     return Imported(

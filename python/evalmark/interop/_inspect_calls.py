@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 
+from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._inspect_log import Rows, decode, may_call
 from evalmark.samples._case import ToolCall
 
@@ -16,9 +17,11 @@ __all__ = ["tool_calls"]
 
 
 def tool_calls(
-    firsts: Mapping[str, tuple[Any, list[str]]], rows: Rows
+    firsts: Mapping[str, tuple[Any, list[str]]], rows: Rows, where: str
 ) -> dict[str, Mapping[str, Any]]:
-    """The tool calls of each sample that made any (its first epoch's), by name."""
+    """The tool calls of each sample that made any (its first epoch's), by name; a tool call
+    with no ``function`` is an :class:`ImportFormatError` naming the sample and ``where`` (the
+    log)."""
     # whether a sample may call a tool: its messages' text names tool_calls (one search)
     texts = [row.messages for row in rows.typed if type(row.messages) is msgspec.Raw]
     if not may_call(b"".join(texts)):
@@ -26,11 +29,11 @@ def tool_calls(
     return {
         name: {"tool_calls": found_calls}
         for name, (row, _) in firsts.items()
-        if (found_calls := _calls(row.messages))
+        if (found_calls := _calls(row.messages, name, where))
     }
 
 
-def _calls(messages: Any) -> tuple[ToolCall, ...]:
+def _calls(messages: Any, name: str, where: str) -> tuple[ToolCall, ...]:
     """The assistant's tool calls, each with the result of the tool message answering it."""
     if type(messages) is msgspec.Raw:
         if not may_call(bytes(messages)):
@@ -51,6 +54,9 @@ def _calls(messages: Any) -> tuple[ToolCall, ...]:
     for message in messages:
         if isinstance(message, Mapping) and message.get("role") == "assistant":
             for call in message.get("tool_calls") or []:
+                if not isinstance(call, Mapping) or "function" not in call:
+                    problem = f"sample {name}: a tool call has no 'function' (the tool's name)"
+                    raise ImportFormatError([Problem(problem, path=where, record="tool_calls")])
                 calls.append(
                     ToolCall(
                         name=str(call["function"]),

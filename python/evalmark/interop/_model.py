@@ -47,7 +47,7 @@ class Deferred:
 class DeferredMapping(Mapping[str, Mapping[str, Any]]):
     """A read-only mapping made by ``build`` when it is first read (its length, a key, an
     item): for what an importer carries per sample but no re-score reads (``Imported.extra``).
-    ``build`` must not fail: the importer has checked what it reads before it returns."""
+    ``build`` fails only with :class:`ImportFormatError` (what it finds wrong, once read)."""
 
     def __init__(self, build: Callable[[], dict[str, Mapping[str, Any]]]) -> None:
         self._build: Callable[[], dict[str, Mapping[str, Any]]] | None = build

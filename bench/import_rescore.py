@@ -31,12 +31,14 @@ costliest functions by CPU time on stderr:
 The stages, 100,000 samples, CPU seconds (min of 5 on a loaded 2-core machine): the peer,
 about 0.05 reading the JSONL and 0.42 in the three metric kernels, which every job below runs
 too. The inspect ``.json`` log (133 MB): reading the file 0.06, the UTF-8 check 0.02, the typed
-decoding 0.21, SHA-256 of the source 0.09 (a thread), the column checks 0.15, the tool-call
-search 0.05, the answers and recorded scores 0.11, re-scoring ``match`` 0.12 (trimming and
-case-folding both columns is most of it). promptfoo's results (81 MB): the typed decoding
-with the test cases 0.27, the test cases' columns 0.02, the sample columns (names, answers,
-prompts) 0.13, SHA-256 0.06. The ``.eval`` zip: the stdlib's reading of its 100,000-member
-directory 0.43 and inflating the members 1.0 come before any decoding.
+decoding 0.21-0.29, SHA-256 of the source 0.09 (a thread), the column checks 0.12 (0.05 of it
+the refused fields' columns), the answers 0.07 and recorded scores 0.05, re-scoring ``match``
+0.13 (trimming and case-folding both columns is most of it); the tool-call search (0.075) runs
+only when ``Imported.extra`` is first read. promptfoo's results (81 MB): the typed decoding
+with the test cases 0.20-0.30 (no pattern per assertion value: the template check is one pass
+over the value column after it, 0.03), the test cases' columns 0.05, the sample columns
+(names, answers) 0.14, SHA-256 0.06. The ``.eval`` zip: the stdlib's reading of its
+100,000-member directory 0.43 and inflating the members 1.0 come before any decoding.
 """
 
 from __future__ import annotations

@@ -23,12 +23,20 @@ import msgspec
 
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
+from evalmark.interop._inspect_calls import tool_calls
 from evalmark.interop._inspect_columns import Columns, fast_columns
 from evalmark.interop._inspect_graded import graded_scorer_refusal
-from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows, decode, may_call, read_log
+from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows, decode, read_log
 from evalmark.interop._inspect_rescore import answers, check_parity, recorded_scores
-from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, hash_later, source_hash
-from evalmark.samples._case import ToolCall
+from evalmark.interop._model import (
+    Deferred,
+    DeferredMapping,
+    Imported,
+    Losses,
+    as_mapping,
+    hash_later,
+    source_hash,
+)
 from evalmark.samples._sample import Parameters, Sample
 from evalmark.strategies._inspect import INSPECT_LOCATIONS
 
@@ -45,6 +53,7 @@ _NULL = msgspec.Raw(b"null")
 _EMPTY_RAW = (None, _NULL, msgspec.Raw(b"[]"), msgspec.Raw(b"{}"), msgspec.Raw(b'""'))
 
 
+_OUTPUT_FIELD, _SCORES_FIELD = attrgetter("output"), attrgetter("scores")
 _SCORERS = {"match": "match", "inspect_ai/match": "match"}
 _SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
 
@@ -67,38 +76,6 @@ def _resolve(value: Any, attachments: Mapping[str, Any], where: str) -> Any:
     if isinstance(value, Mapping):
         return {k: _resolve(v, attachments, where) for k, v in value.items()}
     return value
-
-
-def _tool_calls(messages: Any) -> tuple[ToolCall, ...]:
-    """The assistant's tool calls, each with the result of the tool message answering it."""
-    if type(messages) is msgspec.Raw:
-        if not may_call(bytes(messages)):
-            return ()
-        messages = decode(messages)
-    messages = messages or []
-    for m in messages:
-        if type(m) is dict and m.get("tool_calls"):
-            break
-    else:
-        return ()
-    results = {
-        m.get("tool_call_id"): m.get("content")
-        for m in messages
-        if isinstance(m, Mapping) and m.get("role") == "tool"
-    }
-    calls = []
-    for message in messages:
-        if isinstance(message, Mapping) and message.get("role") == "assistant":
-            for call in message.get("tool_calls") or []:
-                calls.append(
-                    ToolCall(
-                        name=str(call["function"]),
-                        arguments=dict(call.get("arguments") or {}),
-                        result=results.get(call.get("id")),
-                        id=call.get("id"),
-                    )
-                )
-    return tuple(calls)
 
 
 def _checks(header: Mapping[str, Any], losses: Losses, where: str) -> dict[str, dict[str, Any]]:
@@ -175,11 +152,7 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         (name, o["scorer"], o.get("location", "end"), o["ignore-case"])
         for name, o in checks.items()
     )
-    # whether a sample may call a tool: its messages' text names tool_calls (one search)
-    may_calls = may_call(
-        b"".join(row.messages for _, row in rows.rows if type(row.messages) is msgspec.Raw)
-    )
-    column = _Column(rows.rows)
+    column = _Column(rows.wheres)
     fast = fast_columns(rows, task, model)
     if fast is None:
         epochs, firsts = _checked_rows(rows, losses, task, model, column, rescored)
@@ -189,20 +162,20 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         found, epochs = fast
         column.names, column.builds, column.targets = found.names, found.builds, found.targets
         column.rows = found.rows
-        firsts = _firsts(found) if epochs > 1 or may_calls else {}
+        firsts = _firsts(found) if epochs > 1 else {}
         names = found.names if epochs == 1 else list(firsts)
         targets = found.targets if epochs == 1 else [t for _, t in firsts.values()]
         expected = list(map(itemgetter(0), targets))  # one target each
-    calls = {
-        name: found_calls
-        for name, (row, _) in (firsts.items() if may_calls else ())
-        if (found_calls := _tool_calls(row.messages))
-    }
     outputs = column.finish(rescored)
     samples = Deferred(
         lambda: _samples(firsts or _firsts(column), _recorded(column)), names, expected
     )
-    extra = {n: {"tool_calls": c} for n, c in calls.items()} if epochs == 1 else {}
+    # the tool calls (one epoch only) are found when first read: no re-score reads them
+    extra: Mapping[str, Mapping[str, Any]] = (
+        DeferredMapping(lambda: tool_calls(firsts or _firsts(column), rows, str(path)))
+        if epochs == 1
+        else {}
+    )
     kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
     return Imported(
         format="inspect",
@@ -249,7 +222,7 @@ def _checked_rows(
     """Check the samples one by one, refusing the first fault in order (after an earlier
     sample's missing answer or parity error), filling ``column``: the number of epochs and
     each sample's first epoch's row and targets, by name."""
-    epochs = max((int(r.epoch or 1) for _, r in rows.rows), default=1)
+    epochs = max((int(r.epoch or 1) for r in rows.typed), default=1)
     firsts: dict[str, tuple[Any, list[str]]] = {}
     seen: set[tuple[str, str]] = set()
     names, optional_values = rows.optional()
@@ -362,8 +335,8 @@ class _Column:
     """What the samples (each epoch) hold that is read over the whole column: their answers,
     and the recorded scores the import re-scores."""
 
-    def __init__(self, read: list[tuple[str, Any]]) -> None:
-        self.wheres = [where for where, _ in read]
+    def __init__(self, wheres: list[str]) -> None:
+        self.wheres = wheres  # where each sample was read
         # per sample's epoch, in order, as the import adds them: name, build, targets, row
         self.names: list[str] = []
         self.builds: list[str] = []
@@ -373,10 +346,10 @@ class _Column:
     def finish(self, rescored: tuple[tuple[str, str, str, bool], ...]) -> dict[str, dict[str, str]]:
         """The answers by build and sample, after refusing the first sample (in order) with
         no answer or whose recorded score differs from its re-score."""
-        texts, failed = answers([row.output for row in self.rows], self.wheres)
+        texts, failed = answers(list(map(_OUTPUT_FIELD, self.rows)), self.wheres)
         if rescored:
             done = self.rows[: len(texts)] if failed else self.rows
-            scores = recorded_scores([row.scores for row in done])
+            scores = recorded_scores(list(map(_SCORES_FIELD, done)))
             check_parity(rescored, self.names, self.targets, texts, scores, self.wheres)
         if failed is not None:
             raise failed

@@ -60,7 +60,7 @@ def _epochs(column: list[Any]) -> int | None:
 def fast_columns(rows: Rows, task: str, model: str) -> tuple[Columns, int] | None:
     """The columns of the log's samples and its number of epochs, or None when a sample
     needs the per-row checks."""
-    typed = [row for _, row in rows.rows]
+    typed = rows.typed
     count = len(typed)
     ids = list(map(_ID, typed))
     if msgspec.UNSET in ids:

@@ -92,14 +92,21 @@ class _Samples(msgspec.Struct, gc=False):
 
 
 class Rows:
-    """The typed samples of one log: ``rows`` (each with where it was read), and ``extra``,
-    the fields the samples hold beyond the known ones, as (name in the log, attribute)."""
+    """The typed samples of one log: ``typed``, in order, and ``wheres``, where each was read
+    (``rows``: both, paired), and ``extra``, the fields the samples hold beyond the known
+    ones, as (name in the log, attribute)."""
 
     def __init__(self, row_type: type[Any], extra: tuple[str, ...]) -> None:
         self.row_type = row_type
         self.extra = tuple((name, f"x_{index}") for index, name in enumerate(extra))
-        self.rows: list[tuple[str, Any]] = []
+        self.typed: list[Any] = []
+        self.wheres: list[str] = []
         self.data: bytes | None = None  # the log file's bytes
+
+    @property
+    def rows(self) -> list[tuple[str, Any]]:
+        """Each typed sample with where it was read, in order."""
+        return list(zip(self.wheres, self.typed, strict=True))
 
     def optional(self) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
         """The fields that hold nothing unless set: their names in the log, by name, and a
@@ -214,7 +221,8 @@ def _read_zip(path: Path, rows: Rows) -> Mapping[str, Any]:
             key=_member_order,
         )
         for name in members:
-            rows.rows.append((f"{path}:{name}", _member(data, archive, name, path, rows.row_type)))
+            rows.typed.append(_member(data, archive, name, path, rows.row_type))
+            rows.wheres.append(f"{path}:{name}")
     return header
 
 
@@ -263,7 +271,8 @@ def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
         raise _decode_error(data, exc, where) from None
     if log.eval is msgspec.UNSET:
         raise _error("not an inspect_ai log: no 'eval' key", where, "eval")
-    rows.rows = [(where, row) for row in log.samples or ()]
+    rows.typed = log.samples or []
+    rows.wheres = [where] * len(rows.typed)  # one file: every sample's place
     header = {name: getattr(log, name) for name in _HEADER}
     return {name: value for name, value in header.items() if value is not msgspec.UNSET}
 

@@ -37,7 +37,7 @@ class _Score(msgspec.Struct, gc=False):
 
 _OUTPUT = msgspec.json.Decoder(_Output)
 _SCORES = msgspec.json.Decoder(dict[str, _Score] | None)
-_SCORE_VALUE = attrgetter("value")
+_SCORE_VALUE, _COMPLETION = attrgetter("value"), attrgetter("completion")
 _VERDICTS = {"C": True, "I": False}
 _LETTERS = {True: "C", False: "I"}
 
@@ -88,7 +88,7 @@ def answers(
     the first sample that has none, and the error naming that one (None when all have one)."""
     found = _column(outputs, _OUTPUT)
     if found is not None:
-        completions = [output.completion for output in found]
+        completions = list(map(_COMPLETION, found))
         if set(map(type, completions)) <= {str}:  # every answer is its completion text
             return completions, None
     texts: list[str] = []

@@ -17,6 +17,7 @@ from evalmark.samples._sample import Sample
 
 __all__ = [
     "Deferred",
+    "DeferredMapping",
     "Imported",
     "ImportedConversation",
     "Losses",
@@ -41,6 +42,39 @@ class Deferred:
         self.build = build
         self.names = names
         self.expected = expected
+
+
+class DeferredMapping(Mapping[str, Mapping[str, Any]]):
+    """A read-only mapping made by ``build`` when it is first read (its length, a key, an
+    item): for what an importer carries per sample but no re-score reads (``Imported.extra``).
+    ``build`` fails only with :class:`ImportFormatError` (what it finds wrong, once read)."""
+
+    def __init__(self, build: Callable[[], dict[str, Mapping[str, Any]]]) -> None:
+        self._build: Callable[[], dict[str, Mapping[str, Any]]] | None = build
+        self._value: dict[str, Mapping[str, Any]] = {}
+
+    def _built(self) -> dict[str, Mapping[str, Any]]:
+        build = self._build
+        if build is not None:
+            self._value = build()
+            self._build = None
+        return self._value
+
+    def __getitem__(self, key: str) -> Mapping[str, Any]:
+        return self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the dict it makes (a builder does not pickle)."""
+        return (dict, (self._built(),))
 
 
 class _SamplesField:

@@ -116,7 +116,8 @@ def _typed_cases(
     if None in cases:
         return None
     kept = _kept(document)
-    return None if kept is None else (*kept, _CaseColumns(cases))
+    found = _CaseColumns(cases)
+    return None if kept is None or found.templated() else (*kept, found)
 
 
 def _utf8(data: bytes) -> bool:
@@ -173,7 +174,7 @@ def _from_rows(
             names, builds = read.names, [read.build] * len(read.names)
             samples = Deferred(
                 lambda: _samples(
-                    read.questions(),
+                    read.questions(cast("list[_CaseRow]", rows)),
                     read.tests(cast("list[_CaseRow]", rows)),
                     _verdicts(names, builds, rows),
                     _verdict,

@@ -4,9 +4,9 @@ text, and a row whose test case is of the common shape, validated by the decoder
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -25,25 +25,13 @@ if TYPE_CHECKING:
     _Type = str
 else:  # the assertion types carried, checked by the decoder
     _Type = Literal[tuple(sorted(_CARRIED))]
-# an assertion's value: any JSON value but a text holding "{" (a template, rendered by the
-# general test reader): refused by the decoder where it is met, so a file with templates goes
-# to the general reader without decoding the rest first
-_Value = (
-    Annotated[str, msgspec.Meta(pattern=r"^[^{]*\Z")]
-    | int
-    | float
-    | bool
-    | None
-    | list[Any]
-    | dict[str, Any]
-)
 
 
 class _Assert(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """One assertion of the common shape (its keys in the order the importer keeps)."""
 
     type: _Type
-    value: _Value | msgspec.UnsetType = msgspec.UNSET
+    value: Any = msgspec.UNSET  # a text holding "{" (a template): see _CaseColumns
     weight: Any = msgspec.UNSET
     threshold: Any = msgspec.UNSET
 
@@ -165,14 +153,23 @@ class _CaseColumns:
         self.asserts = list(map(_ASSERTS, cases))
         self.flat = list(chain.from_iterable(self.asserts))
         self.types = set(map(_TYPE, self.flat))
+        self.values = list(map(_VALUE, self.flat))  # each assertion's value
+        self.texts = set(map(type, self.values)) == {str}  # every value a text
+
+    def templated(self) -> bool:
+        """Whether an assertion's value is a text holding "{" (a template, rendered by the
+        general test reader: the file is read by it)."""
+        values = self.values
+        if not self.texts:
+            values = [value for value in values if type(value) is str]
+        return any(map(str.__contains__, values, repeat("{")))
 
     def expected(self) -> list[str]:
         """Each case's expected output as :func:`evalmark.interop._promptfoo._expected_output`
         reads it from the case's plain form: its first ``equals`` value, else empty."""
-        if self.types == {"equals"} and len(self.flat) == len(self.asserts):
-            values = list(map(_VALUE, self.flat))
-            if set(map(len, self.asserts)) == {1} and set(map(type, values)) == {str}:
-                return values  # one equals of a text each
+        one_each = len(self.flat) == len(self.asserts) and set(map(len, self.asserts)) == {1}
+        if self.types == {"equals"} and one_each and self.texts:
+            return self.values  # one equals of a text each
         return list(map(_one_expected, self.asserts))
 
 
@@ -193,21 +190,18 @@ _PROMPT_RAW = attrgetter("prompt.raw")
 class _CaseRead:
     """Rows of the common shape read column by column (as
     :func:`evalmark.interop._promptfoo_results._columns` reads any typed rows): each row's
-    sample ``names`` and rendered ``prompts``, in order, the ``build`` answering them and its
-    ``outputs`` (build -> name -> answer). The questions and tests by name are made with the
-    samples (:meth:`questions`, :meth:`tests`)."""
+    sample ``names``, in order, the ``build`` answering them and its ``outputs`` (build ->
+    name -> answer). The questions and tests by name are made with the samples
+    (:meth:`questions`, :meth:`tests`)."""
 
-    def __init__(
-        self, names: list[str], prompts: list[str], outputs: dict[str, dict[str, str]]
-    ) -> None:
+    def __init__(self, names: list[str], outputs: dict[str, dict[str, str]]) -> None:
         self.names = names
-        self.prompts = prompts
         self.outputs = outputs
         (self.build,) = outputs
 
-    def questions(self) -> dict[str, str]:
+    def questions(self, rows: list[_CaseRow]) -> dict[str, str]:
         """The rendered prompt of each sample, by name."""
-        return dict(zip(self.names, self.prompts, strict=True))
+        return dict(zip(self.names, map(_PROMPT_RAW, rows), strict=True))
 
     def tests(self, rows: list[_CaseRow]) -> dict[str, dict[str, Any]]:
         """Each sample's test case as
@@ -227,10 +221,14 @@ def _case_columns(rows: list[_CaseRow], taken: dict[str, str]) -> _CaseRead | No
     answers = _answers(list(map(_RESPONSE, rows)))
     if answers is None:
         return None
-    numbers = zip(map(_TEST_IDX, rows), map(_PROMPT_IDX, rows), strict=True)
-    names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
-    if len(set(names)) != len(names):  # a sample in two rows
+    tests, prompts = list(map(_TEST_IDX, rows)), list(map(_PROMPT_IDX, rows))
+    if prompts.count(0) == len(prompts):  # one prompt (the common case): one number each
+        names = [f"test-{test + 1}-prompt-1" for test in tests]
+    else:
+        numbers = zip(tests, prompts, strict=True)
+        names = [f"test-{test + 1}-prompt-{prompt + 1}" for test, prompt in numbers]
+    answered = dict(zip(names, answers, strict=True))
+    if len(answered) != len(names):  # a sample in two rows
         return None
     build = _build_name(_decoded(providers[0]), taken)
-    outputs = {build: dict(zip(names, answers, strict=True))}
-    return _CaseRead(names, list(map(_PROMPT_RAW, rows)), outputs)
+    return _CaseRead(names, {build: answered})

@@ -461,7 +461,7 @@ mod tests {
     }
 
     fn groups_match(kind: Kind, mut seed: u64) {
-        let alphabets: [Vec<char>; 4] = [
+        let alphabets: [Vec<char>; 5] = [
             "ab".chars().collect(),
             ('a'..='z').chain([' ']).collect(),
             (0x4E00..0x4E00 + 40).filter_map(char::from_u32).collect(),
@@ -469,6 +469,8 @@ mod tests {
                 .filter_map(char::from_u32)
                 .chain("xyé".chars())
                 .collect(),
+            // Mostly ASCII with a few wider symbols, as in Latin text with accents.
+            "ab cé東\u{1F300}".chars().collect(),
         ];
         let stop = Context::new();
         let s = &mut Scratch::default();

@@ -218,7 +218,10 @@ where
                         levenshtein_lanes::prefetch(e.row(row));
                         levenshtein_lanes::prefetch(a.row(row));
                     }
-                    let pair = |i: usize| (e.row(group[i]), a.row(group[i]));
+                    let pair = |i: usize| {
+                        let row = group[i];
+                        ((e.row(row), e.chars(row)), (a.row(row), a.chars(row)))
+                    };
                     let (mut got, mut got_lens) = ([0; LANES], [(0, 0); LANES]);
                     levenshtein_lanes::distances(
                         kind,

@@ -12,6 +12,7 @@ use super::halt::{Context, Run, TryVec};
 use super::lcs::{lcs_len, LcsScratch};
 use super::levenshtein;
 use super::levenshtein_blocks::column;
+use super::text::decode_into;
 
 /// The cost of an insertion, a deletion and a substitution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +60,7 @@ pub struct Scratch {
     b: Vec<u32>,
     names: DenseIds,
     row: Vec<usize>,
+    row32: Vec<u32>,
     slots: Vec<u32>,
     pm: Vec<u64>,
     vp: Vec<u64>,
@@ -86,6 +88,23 @@ impl Scratch {
             return Ok(0x80);
         }
         Ok(self.names.load_pair(a, b, &mut self.a, &mut self.b)?)
+    }
+
+    /// Decode both texts into `self.a` and `self.b` as their code points (the table of
+    /// [`distance`] only compares them: no renaming).
+    fn load_code_points(&mut self, a: &[u8], b: &[u8]) -> Run<()> {
+        self.a.clear();
+        self.b.clear();
+        self.a.try_capacity(a.len(), "the decoded text")?;
+        self.b.try_capacity(b.len(), "the decoded text")?;
+        if a.is_ascii() && b.is_ascii() {
+            self.a.extend(a.iter().map(|&c| u32::from(c)));
+            self.b.extend(b.iter().map(|&c| u32::from(c)));
+        } else {
+            decode_into(a, &mut self.a);
+            decode_into(b, &mut self.b);
+        }
+        Ok(())
     }
 }
 
@@ -142,28 +161,94 @@ pub fn distance(a: &[u8], b: &[u8], w: Weights, s: &mut Scratch, stop: &Context)
             return Ok(indel(a, b, s, stop)? * w.insert);
         }
     }
-    s.load(a, b)?;
-    let Scratch { a, b, row, .. } = s;
+    s.load_code_points(a, b)?;
+    let Scratch {
+        a, b, row, row32, ..
+    } = s;
     let (_, x, y) = strip(a, b);
-    row.clear();
-    row.try_extend(&[0], "the Levenshtein row")?;
-    row.try_resize(y.len() + 1, 0, "the Levenshtein row")?;
-    for (j, cell) in row.iter_mut().enumerate() {
-        *cell = j * w.insert;
+    // A cell (i, j) is at most i·delete + j·insert (delete all, then insert all): 32-bit
+    // cells when the last one's bound fits.
+    let bound = x
+        .len()
+        .checked_mul(w.delete)
+        .zip(y.len().checked_mul(w.insert))
+        .and_then(|(d, i)| d.checked_add(i));
+    match bound {
+        Some(b) if b <= u32::MAX as usize => wagner_fischer(x, y, w, row32, stop),
+        _ => wagner_fischer(x, y, w, row, stop),
     }
-    for (i, &cx) in x.iter().enumerate() {
+}
+
+/// A cell of [`wagner_fischer`]'s row.
+trait Cell: Copy + Ord + std::ops::Add<Output = Self> {
+    /// `v` as a cell (the caller checked that it fits).
+    fn of(v: usize) -> Self;
+    /// The cell as a distance.
+    fn get(self) -> usize;
+}
+
+impl Cell for u32 {
+    #[inline(always)]
+    fn of(v: usize) -> Self {
+        v as u32
+    }
+    #[inline(always)]
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+impl Cell for usize {
+    #[inline(always)]
+    fn of(v: usize) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn get(self) -> usize {
+        self
+    }
+}
+
+/// The weighted distance of the code points `x` to `y` by the table, one row (over `y`,
+/// without its first column) at a time. The cell to the left, just computed, stays in a
+/// register and enters last: from one cell to the next the chain is one addition and one
+/// minimum, not a store and its reload.
+fn wagner_fischer<T: Cell>(
+    x: &[u32],
+    y: &[u32],
+    w: Weights,
+    row: &mut Vec<T>,
+    stop: &Context,
+) -> Run<usize> {
+    // A substitution dearer than a deletion and an insertion is never taken over them: at most
+    // their sum, it keeps the distance and the cells under the bound.
+    let substitute = w.substitute.min(w.insert.saturating_add(w.delete));
+    let (insert, delete, substitute) = (T::of(w.insert), T::of(w.delete), T::of(substitute));
+    let zero = T::of(0);
+    row.clear();
+    row.try_resize(y.len(), zero, "the Levenshtein row")?;
+    let row = &mut row[..];
+    let mut value = zero;
+    for cell in row.iter_mut() {
+        value = value + insert;
+        *cell = value;
+    }
+    // The first column: i deletions.
+    let mut first = zero;
+    for &cx in x {
         stop.check_before(y.len().div_ceil(64))?;
-        let mut diagonal = row[0];
-        row[0] = (i + 1) * w.delete;
-        for (j, &cy) in y.iter().enumerate() {
-            let up = row[j + 1];
-            let swap = if cx == cy { 0 } else { w.substitute };
-            let best = (up + w.delete).min(row[j] + w.insert).min(diagonal + swap);
+        let mut diagonal = first;
+        first = first + delete;
+        let mut left = first;
+        for (cell, &cy) in row.iter_mut().zip(y) {
+            let up = *cell;
+            let swap = if cx == cy { zero } else { substitute };
+            left = (up + delete).min(diagonal + swap).min(left + insert);
             diagonal = up;
-            row[j + 1] = best;
+            *cell = left;
         }
     }
-    Ok(row[y.len()])
+    Ok(row.last().map_or(first, |&c| c).get())
 }
 
 /// The normalized distance of `a` to `b` under `w` (the distance over [`max_distance`], 0.0
@@ -318,6 +403,68 @@ pub fn editops(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::test_text::lcg;
+    use rapidfuzz::distance::levenshtein::{self as reference, Args, WeightTable};
+
+    #[test]
+    fn the_table_matches_the_reference_with_narrow_and_wide_cells() {
+        let alphabets: [Vec<char>; 3] = [
+            "ab".chars().collect(),
+            "the cat é東\u{1F300}".chars().collect(),
+            (0x4E00..0x4E00 + 30).filter_map(char::from_u32).collect(),
+        ];
+        // Small weights keep 32-bit cells; the large ones pass u32::MAX and take the wide.
+        let weights = [
+            (1, 2, 3),
+            (3, 2, 1),
+            (2, 2, 1),
+            (5, 1, 7),
+            (0, 1, 1),
+            (1, 0, 4),
+            (1 << 30, 3 << 29, 1 << 31),
+            (u32::MAX as usize, 2, 3),
+            (2, 3, 1 << 40),
+        ];
+        let (mut seed, s, stop) = (11u64, &mut Scratch::default(), Context::new());
+        for round in 0..3000 {
+            let alphabet = &alphabets[round % alphabets.len()];
+            let text = |seed: &mut u64| -> String {
+                let len = [0, 1, 2, 7, 31, 64, 65, 100][lcg(seed) % 8];
+                (0..len)
+                    .map(|_| alphabet[lcg(seed) % alphabet.len()])
+                    .collect()
+            };
+            let a = text(&mut seed);
+            let b = if lcg(&mut seed).is_multiple_of(2) {
+                let mut b: Vec<char> = a.chars().collect();
+                if !b.is_empty() {
+                    let at = lcg(&mut seed) % b.len();
+                    b[at] = alphabet[lcg(&mut seed) % alphabet.len()];
+                }
+                b.into_iter().collect()
+            } else {
+                text(&mut seed)
+            };
+            let (insert, delete, substitute) = weights[lcg(&mut seed) % weights.len()];
+            let w = Weights {
+                insert,
+                delete,
+                substitute,
+            };
+            let table = WeightTable {
+                insertion_cost: insert,
+                deletion_cost: delete,
+                substitution_cost: substitute,
+            };
+            let want = reference::distance_with_args(
+                a.chars(),
+                b.chars(),
+                &Args::default().weights(&table),
+            );
+            let got = distance(a.as_bytes(), b.as_bytes(), w, s, &stop);
+            assert_eq!(got, Ok(want), "round {round}: {a:?} {b:?} {:?}", w);
+        }
+    }
 
     fn weighted(a: &str, b: &str, w: (usize, usize, usize)) -> usize {
         let w = Weights {

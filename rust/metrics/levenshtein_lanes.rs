@@ -86,16 +86,17 @@ enum Load {
     Alone,
 }
 
-/// The `kind` distances of `count` ≤ [`LANES`] pairs, `pair(k)` the k-th, into
-/// `out[..count]`, and the lengths of both texts of each pair in code points into
-/// `lens[..count]` (read while loading, so the normalized forms need no count of their own);
-/// a pair too long for a lane gets `alone(a, b, scratch)` instead (the one-pair distance, or
-/// a capped one). On a halt, the index of the pair that met it.
+/// The `kind` distances of `count` ≤ [`LANES`] pairs, `pair(k)` the k-th with the length of
+/// each text in code points (Python's, known before: a text with as many code points as bytes
+/// is ASCII, without a pass over it), into `out[..count]`, and those lengths into
+/// `lens[..count]` (for the normalized forms); a pair too long for a lane gets
+/// `alone(a, b, scratch)` instead (the one-pair distance, or a capped one). On a halt, the
+/// index of the pair that met it.
 #[allow(clippy::too_many_arguments)]
 pub fn distances<'x>(
     kind: Kind,
     count: usize,
-    pair: impl Fn(usize) -> (&'x [u8], &'x [u8]),
+    pair: impl Fn(usize) -> ((&'x [u8], usize), (&'x [u8], usize)),
     out: &mut [usize; LANES],
     lens: &mut [(usize, usize); LANES],
     s: &mut Scratch,
@@ -107,13 +108,13 @@ pub fn distances<'x>(
     let mut steps = 0;
     let wide = has_avx512();
     for (k, (slot, len)) in out.iter_mut().zip(lens.iter_mut()).enumerate().take(count) {
-        let (a, b) = pair(k);
+        let ((a, ca), (b, cb)) = pair(k);
+        *len = (ca, cb);
         // Equal texts are all common prefix: `Done(0)`.
-        let load = if a.is_ascii() && b.is_ascii() {
-            *len = (a.len(), b.len());
+        let load = if a.len() == ca && b.len() == cb {
             load_ascii(a, b, k, s)
         } else {
-            load_unicode(a, b, k, &mut s.eq, wide, len)
+            load_unicode(a, b, k, &mut s.eq, wide)
         };
         match load {
             Load::Done(d) => *slot = d,
@@ -170,23 +171,10 @@ fn load_ascii(a: &[u8], b: &[u8], k: usize, s: &mut Scratch) -> Load {
     Load::Lane(p.len(), t.len())
 }
 
-/// Lane `k` for a pair that is not all ASCII; the code-point lengths of `whole_a` and
-/// `whole_b` into `lens`.
-fn load_unicode(
-    whole_a: &[u8],
-    whole_b: &[u8],
-    k: usize,
-    eq: &mut [u64],
-    wide: bool,
-    lens: &mut (usize, usize),
-) -> Load {
+/// Lane `k` for a pair that is not all ASCII.
+fn load_unicode(whole_a: &[u8], whole_b: &[u8], k: usize, eq: &mut [u64], wide: bool) -> Load {
     let (a, b) = strip_bytes(whole_a, whole_b);
     let (ca, cb) = (count_code_points(a), count_code_points(b));
-    // The common prefix and suffix (whole code points, the same in both) count once.
-    let start = whole_a.len() - common_suffix_len(whole_a, a) - a.len();
-    let common =
-        count_code_points(&whole_a[..start]) + count_code_points(&whole_a[start + a.len()..]);
-    *lens = (ca + common, cb + common);
     let ((p, m), (t, n)) = if ca <= cb {
         ((a, ca), (b, cb))
     } else {
@@ -215,12 +203,6 @@ fn load_unicode(
     }
     fill(t, n, k, eq, |c| lane_mask(&slots, m, c));
     Load::Lane(m, n)
-}
-
-/// How many bytes of `whole` follow its sub-slice `part`.
-fn common_suffix_len(whole: &[u8], part: &[u8]) -> usize {
-    let end = part.as_ptr() as usize + part.len();
-    whole.as_ptr() as usize + whole.len() - end
 }
 
 /// Lane `k`'s masks: `mask(c)` of each of the first `n` code points `c` of `t`.
@@ -461,7 +443,7 @@ mod tests {
     }
 
     fn groups_match(kind: Kind, mut seed: u64) {
-        let alphabets: [Vec<char>; 4] = [
+        let alphabets: [Vec<char>; 5] = [
             "ab".chars().collect(),
             ('a'..='z').chain([' ']).collect(),
             (0x4E00..0x4E00 + 40).filter_map(char::from_u32).collect(),
@@ -469,6 +451,8 @@ mod tests {
                 .filter_map(char::from_u32)
                 .chain("xyé".chars())
                 .collect(),
+            // Mostly ASCII with a few wider symbols, as in Latin text with accents.
+            "ab cé東\u{1F300}".chars().collect(),
         ];
         let stop = Context::new();
         let s = &mut Scratch::default();
@@ -493,7 +477,13 @@ mod tests {
             let got = distances(
                 kind,
                 count,
-                |k| (pairs[k].0.as_bytes(), pairs[k].1.as_bytes()),
+                |k| {
+                    let (a, b) = &pairs[k];
+                    (
+                        (a.as_bytes(), a.chars().count()),
+                        (b.as_bytes(), b.chars().count()),
+                    )
+                },
                 &mut out,
                 &mut lens,
                 s,
@@ -559,18 +549,8 @@ mod tests {
             let (mut plain, mut wide) =
                 (vec![0; LONGEST_TEXT * LANES], vec![0; LONGEST_TEXT * LANES]);
             let k = round % LANES;
-            let (mut len, mut len_wide) = ((0, 0), (0, 0));
-            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut plain, false, &mut len);
-            load_unicode(
-                a.as_bytes(),
-                b.as_bytes(),
-                k,
-                &mut wide,
-                has_avx512(),
-                &mut len_wide,
-            );
-            assert_eq!(len, (a.chars().count(), b.chars().count()));
-            assert_eq!(len_wide, len);
+            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut plain, false);
+            load_unicode(a.as_bytes(), b.as_bytes(), k, &mut wide, has_avx512());
             assert_eq!(plain, wide, "round {round}");
         }
     }
@@ -583,7 +563,7 @@ mod tests {
         let got = distances(
             Kind::Levenshtein,
             2,
-            |_| ("kitten".as_bytes(), "sitting".as_bytes()),
+            |_| (("kitten".as_bytes(), 6), ("sitting".as_bytes(), 7)),
             &mut out,
             &mut [(0, 0); LANES],
             &mut Scratch::default(),

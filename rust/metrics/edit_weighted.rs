@@ -165,6 +165,30 @@ pub fn distance(a: &[u8], b: &[u8], w: Weights, s: &mut Scratch, stop: &Context)
     let Scratch {
         a, b, row, row32, ..
     } = s;
+    table(a, b, w, row, row32, stop)
+}
+
+/// The Levenshtein distance under `w` of texts already decoded into ids (equal ids for equal
+/// characters, as code points or dense ids are): the table [`distance`] runs on texts.
+pub fn distance_of_ids(
+    a: &[u32],
+    b: &[u32],
+    w: Weights,
+    s: &mut Scratch,
+    stop: &Context,
+) -> Run<usize> {
+    table(a, b, w, &mut s.row, &mut s.row32, stop)
+}
+
+/// [`wagner_fischer`] on `a` and `b` without their common prefix and suffix.
+fn table(
+    a: &[u32],
+    b: &[u32],
+    w: Weights,
+    row: &mut Vec<usize>,
+    row32: &mut Vec<u32>,
+    stop: &Context,
+) -> Run<usize> {
     let (_, x, y) = strip(a, b);
     // A cell (i, j) is at most i·delete + j·insert (delete all, then insert all): 32-bit
     // cells when the last one's bound fits.

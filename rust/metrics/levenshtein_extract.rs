@@ -221,24 +221,10 @@ pub fn merge(shares: Vec<Vec<(usize, usize)>>, limit: Option<usize>) -> Vec<(usi
 pub struct Scratch {
     pair: edit_weighted::Scratch,
     decoded: Vec<u32>,
-    row: Vec<usize>,
 }
 
-/// `a` and `b` without their common prefix and suffix.
-fn strip<'x>(a: &'x [u32], b: &'x [u32]) -> (&'x [u32], &'x [u32]) {
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let (a, b) = (&a[prefix..], &b[prefix..]);
-    let suffix = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    (&a[..a.len() - suffix], &b[..b.len() - suffix])
-}
-
-/// The Levenshtein distance of the ids `a` to the ids `b` under the weights `w` (the table,
-/// one row at a time, as `edit_weighted::distance` computes it on texts).
+/// The Levenshtein distance of the ids `a` to the ids `b` under the weights `w` (the table of
+/// `edit_weighted::distance`, on texts decoded once).
 pub fn weighted_ids(
     a: &[u32],
     b: &[u32],
@@ -246,30 +232,7 @@ pub fn weighted_ids(
     s: &mut Scratch,
     stop: &Context,
 ) -> Run<usize> {
-    let (x, y) = strip(a, b);
-    if x.is_empty() || y.is_empty() {
-        return Ok(x.len() * w.delete + y.len() * w.insert);
-    }
-    let row = &mut s.row;
-    row.clear();
-    row.try_resize(y.len() + 1, 0, "the Levenshtein row")?;
-    for (j, cell) in row.iter_mut().enumerate() {
-        *cell = j * w.insert;
-    }
-    for (i, &cx) in x.iter().enumerate() {
-        stop.check_before(y.len().div_ceil(64))?;
-        let mut diagonal = row[0];
-        let mut left = (i + 1) * w.delete;
-        row[0] = left;
-        for (cell, &cy) in row[1..].iter_mut().zip(y) {
-            let up = *cell;
-            let swap = if cx == cy { 0 } else { w.substitute };
-            left = (up + w.delete).min(left + w.insert).min(diagonal + swap);
-            diagonal = up;
-            *cell = left;
-        }
-    }
-    Ok(row[y.len()])
+    edit_weighted::distance_of_ids(a, b, w, &mut s.pair, stop)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap;
 
 use crate::errors::EvalError;
 use crate::inputs::type_name;
+use crate::vectors::huge_pages;
 
 /// The longest Markdown cell, in characters; a longer one is cut to this with an ellipsis.
 const CELL_LIMIT: usize = 300;
@@ -114,6 +115,75 @@ fn is_py_space(c: char) -> bool {
 /// return, DEL and C1.
 fn is_control(c: char) -> bool {
     matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{9f}')
+}
+
+/// Eight bytes at a time: a word read from a text, tested for bytes that need a look (each
+/// test is nonzero when some byte of the word matches; never zero when one does).
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Nonzero when a byte of `word` is zero.
+#[inline(always)]
+fn zero_byte(word: u64) -> u64 {
+    word.wrapping_sub(ONES) & !word & HIGHS
+}
+
+/// Nonzero when a byte of `word` is `byte`.
+#[inline(always)]
+fn has_byte(word: u64, byte: u8) -> u64 {
+    zero_byte(word ^ (ONES * u64::from(byte)))
+}
+
+/// Nonzero when a byte of `word` is below `limit` (at most 0x80).
+#[inline(always)]
+fn has_below(word: u64, limit: u8) -> u64 {
+    word.wrapping_sub(ONES * u64::from(limit)) & !word & HIGHS
+}
+
+/// The first position from `at` of a word of eight bytes in which `busy` finds a byte to look
+/// at (or of the last bytes, fewer than eight): the bytes before it are passed over eight at a
+/// time. A caller that reads characters there needs `busy` to flag every word holding a
+/// non-ASCII byte (the position then stays on a character boundary).
+#[inline(always)]
+fn skip_quiet(bytes: &[u8], mut at: usize, busy: impl Fn(u64) -> u64) -> usize {
+    while let Some(Ok(word)) = bytes.get(at..at + 8).map(<[u8; 8]>::try_from) {
+        if busy(u64::from_le_bytes(word)) != 0 {
+            break;
+        }
+        at += 8;
+    }
+    at
+}
+
+/// A word that may hold a byte a Markdown cell escapes (`& < > |`).
+#[inline(always)]
+fn cell_busy(word: u64) -> u64 {
+    has_byte(word, b'&') | has_byte(word, b'<') | has_byte(word, b'>') | has_byte(word, b'|')
+}
+
+/// A word that may hold a byte HTML text escapes or replaces (a control, DEL, `& < > " '`,
+/// 0xC2: the first byte of a C1 control).
+#[inline(always)]
+fn html_busy(word: u64) -> u64 {
+    has_byte(word, 0xc2)
+        | has_below(word, 0x20)
+        | has_byte(word, 0x7f)
+        | has_byte(word, b'&')
+        | has_byte(word, b'<')
+        | has_byte(word, b'>')
+        | has_byte(word, b'"')
+        | has_byte(word, b'\'')
+}
+
+/// A word that may hold a byte `repr` writes otherwise (a control, DEL, a backslash, the
+/// quote) or a non-ASCII byte.
+#[inline(always)]
+fn repr_busy(word: u64, quote: u8) -> u64 {
+    (word & HIGHS)
+        | has_below(word, 0x20)
+        | has_byte(word, 0x7f)
+        | has_byte(word, b'\\')
+        | has_byte(word, quote)
 }
 
 /// The bytes a Markdown cell escapes: `& < > |`.
@@ -229,8 +299,12 @@ fn push_cell(out: &mut String, line: &mut String, text: &str) {
 fn escape_cell(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     let mut start = 0;
-    for (at, b) in bytes.iter().enumerate() {
-        if !CELL_STOP[*b as usize] {
+    let mut at = 0;
+    while at < bytes.len() {
+        at = skip_quiet(bytes, at, cell_busy);
+        let Some(&b) = bytes.get(at) else { break };
+        at += 1;
+        if !CELL_STOP[b as usize] {
             continue;
         }
         let swap = match b {
@@ -239,9 +313,9 @@ fn escape_cell(out: &mut String, text: &str) {
             b'>' => "&gt;",
             _ => "\\|",
         };
-        out.push_str(&text[start..at]);
+        out.push_str(&text[start..at - 1]);
         out.push_str(swap);
-        start = at + 1;
+        start = at;
     }
     out.push_str(&text[start..]);
 }
@@ -252,7 +326,8 @@ fn push_html(out: &mut String, text: &str) {
     let mut start = 0;
     let mut at = 0;
     while at < bytes.len() {
-        let b = bytes[at];
+        at = skip_quiet(bytes, at, html_busy);
+        let Some(&b) = bytes.get(at) else { break };
         if !HTML_STOP[b as usize] {
             at += 1;
             continue;
@@ -351,8 +426,17 @@ impl<'py> Quoter<'py> {
 
     fn push_body(&mut self, out: &mut String, text: &str, quote: char) -> PyResult<()> {
         use std::fmt::Write;
+        let bytes = text.as_bytes();
+        let quote_byte = if quote == '"' { b'"' } else { b'\'' };
         let mut start = 0;
-        for (at, c) in text.char_indices() {
+        let mut at = 0;
+        while at < bytes.len() {
+            at = skip_quiet(bytes, at, |word| repr_busy(word, quote_byte));
+            let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+                break;
+            };
+            let here = at;
+            at += c.len_utf8();
             let plain = if c.is_ascii() {
                 (' '..='~').contains(&c) && c != '\\' && c != quote
             } else {
@@ -361,8 +445,8 @@ impl<'py> Quoter<'py> {
             if plain {
                 continue;
             }
-            out.push_str(&text[start..at]);
-            start = at + c.len_utf8();
+            out.push_str(&text[start..here]);
+            start = at;
             let _ = match c {
                 '\\' => write!(out, "\\\\"),
                 '\t' => write!(out, "\\t"),
@@ -479,7 +563,7 @@ pub fn fill_rows<'py>(
     let forms = checked_forms(&forms, &keys, &columns)?;
     let size = before.len() + after.len() + estimate(&forms, &keys, &columns);
     let mut writer = Writer::new(py, &forms, &columns);
-    let mut out = String::with_capacity(size);
+    let mut out = page_buffer(size);
     out.push_str(before);
     for (row, key) in keys.iter().enumerate() {
         if row > 0 {
@@ -493,6 +577,14 @@ pub fn fill_rows<'py>(
     }
     out.push_str(after);
     Ok(Some(PyString::new(py, &out)))
+}
+
+/// An empty text with room for `size` bytes, backed by 2 MiB pages when it is large (a page
+/// of tens of megabytes otherwise takes a page fault per 4 KiB as it is first written).
+fn page_buffer(size: usize) -> String {
+    let mut bytes = Vec::with_capacity(size);
+    huge_pages(bytes.spare_capacity_mut());
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// About the bytes the rows take: each form's fixed text, and each text slot's length in
@@ -657,6 +749,41 @@ mod tests {
         let long = "é".repeat(301);
         assert_eq!(cell(&long), format!("{}…", "é".repeat(299)));
         assert_eq!(cell(&"é".repeat(300)), "é".repeat(300));
+    }
+
+    #[test]
+    fn words_flag_every_byte_that_needs_a_look() {
+        // each byte value at each place of a word of plain letters
+        for byte in 0..=255u8 {
+            for place in 0..8 {
+                let mut word = [b'a'; 8];
+                word[place] = byte;
+                let value = u64::from_le_bytes(word);
+                let plain = byte.is_ascii() && byte >= 0x20 && byte != 0x7f;
+                assert_eq!(cell_busy(value) == 0, !CELL_STOP[byte as usize]);
+                assert!(html_busy(value) != 0 || !HTML_STOP[byte as usize]);
+                assert_eq!(
+                    repr_busy(value, b'\'') == 0,
+                    plain && byte != b'\\' && byte != b'\''
+                );
+            }
+        }
+        // a word of quiet bytes is passed over, a busy one is not
+        assert_eq!(skip_quiet(b"abcdefgh<jklmnopqr", 0, html_busy), 8);
+        assert_eq!(skip_quiet(b"abcdefghijklmnopqr", 0, html_busy), 16);
+    }
+
+    #[test]
+    fn escaping_reads_across_words() {
+        let mut out = String::new();
+        push_html(&mut out, "0123456789<abc>&\"'é\u{85}\u{1}xyz01234567");
+        assert_eq!(
+            out,
+            "0123456789&lt;abc&gt;&amp;&quot;&#x27;é\u{fffd}\u{fffd}xyz01234567"
+        );
+        out.clear();
+        escape_cell(&mut out, "abcdefgh|ijklmnop<q>&rstuvwxyz|");
+        assert_eq!(out, "abcdefgh\\|ijklmnop&lt;q&gt;&amp;rstuvwxyz\\|");
     }
 
     #[test]

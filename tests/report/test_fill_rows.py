@@ -84,6 +84,22 @@ def test_every_code_point_is_escaped_as_the_one_text_rules_escape_it() -> None:
         assert fill_each(["%.80R"], keys, [texts]) == list(map(repr, texts))
 
 
+def test_a_character_is_escaped_at_every_place_of_a_long_text() -> None:
+    # the writer passes over eight plain bytes at a time: each character that needs a look,
+    # at each place of a text longer than a few such words, behind ASCII or wider characters
+    special = list("&<>|\"'\\\t\n\x00\x1f\x7f\x85\x9f\xa0é…名😀")
+    texts = [
+        lead * 3 + "a" * at + c + "b" * (23 - at)
+        for lead in ("", "é", "名")
+        for c in special
+        for at in range(24)
+    ]
+    keys = [0] * len(texts)
+    assert fill_each(["%C"], keys, [texts]) == [cell(t) for t in texts]
+    assert fill_each(["%H"], keys, [texts]) == [html_text(t) for t in texts]
+    assert fill_each(["%.80R"], keys, [texts]) == list(map(repr, texts))
+
+
 def test_a_lone_surrogate_sends_the_rows_to_python() -> None:
     assert fill_rows(["%s"], [0], [["a\udcffb"]]) is None
     assert fill_each(["%C"], [0], [["\ud800"]]) is None

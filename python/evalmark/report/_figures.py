@@ -43,6 +43,8 @@ class ReportFigures:
         def column(self, strategy: str) -> ResultColumn: ...
         def _usage_map(self) -> Mapping[int, SampleUsage]: ...
 
+        _tag_groups: tuple[tuple[tuple[str, ...], ...], npt.NDArray[np.int64]] | None
+
     def tally(self, *, tag: str | None = None, strategy: str | None = None) -> Tally:
         """The counts of the evaluations of the samples tagged ``tag`` (default: every sample)
         by ``strategy`` (default: every strategy); KeyError naming the known tags or
@@ -122,11 +124,26 @@ class ReportFigures:
     @property
     def tags(self) -> tuple[str, ...]:
         """Every tag of the report's samples, sorted."""
-        return tuple(sorted(set(chain.from_iterable(self.sample_tags))))
+        return tuple(sorted(set(chain.from_iterable(self._groups()[0]))))
 
     def tag_mask(self, tag: str) -> npt.NDArray[np.bool_]:
         """Which samples carry ``tag``."""
-        return np.fromiter(map(contains, self.sample_tags, repeat(tag)), np.bool_, len(self))
+        groups, group_of = self._groups()
+        carried = np.fromiter(map(contains, groups, repeat(tag)), np.bool_, len(groups))
+        found: npt.NDArray[np.bool_] = carried[group_of]
+        return found
+
+    def _groups(self) -> tuple[tuple[tuple[str, ...], ...], npt.NDArray[np.int64]]:
+        """The distinct tag tuples of the samples, and each sample's position among them:
+        read from the samples once (a report's samples do not change), so that a tag's
+        mask is a lookup per distinct tuple rather than a test per sample."""
+        found = self._tag_groups
+        if found is None:
+            at = {tags: k for k, tags in enumerate(dict.fromkeys(self.sample_tags))}
+            group_of = np.fromiter(map(at.__getitem__, self.sample_tags), np.int64, len(self))
+            found = (tuple(at), group_of)
+            object.__setattr__(self, "_tag_groups", found)
+        return found
 
     def by_tag(self) -> dict[str, Tally]:
         """A tally per tag, tags sorted."""

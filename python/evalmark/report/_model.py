@@ -26,6 +26,7 @@ from types import MappingProxyType
 from typing import Any, Self
 
 import numpy as np
+import numpy.typing as npt
 
 from evalmark.report._figures import ReportFigures
 from evalmark.report._gate_result import GateResult
@@ -60,6 +61,7 @@ class Report(ReportFigures):
         "_columns",
         "_gates",
         "_outputs",
+        "_tag_groups",
         "_usage",
         "metadata",
         "name",
@@ -79,6 +81,7 @@ class Report(ReportFigures):
     _outputs: Sequence[Any] | None  # a tuple, or StoredValues
     _usage: Mapping[int, SampleUsage] | None
     _gates: tuple[GateResult, ...]
+    _tag_groups: tuple[tuple[tuple[str, ...], ...], npt.NDArray[np.int64]] | None
 
     def __init__(
         self,
@@ -115,6 +118,7 @@ class Report(ReportFigures):
         set_(self, "skipped", tuple(skipped))
         set_(self, "metadata", MappingProxyType(dict(metadata or {})))
         set_(self, "_gates", tuple(dict.fromkeys(gates)))  # in order, each condition once
+        set_(self, "_tag_groups", None)  # made when a tag is first looked up
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(

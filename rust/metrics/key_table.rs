@@ -335,6 +335,52 @@ impl<K: SlotKey> KeyTable<K, u32> {
         taken
     }
 
+    /// [`try_add_all`](Self::try_add_all) with a probe of one branch per slot
+    /// ([`flat_slot`]): for keys that are new or already counted in no pattern, as a text's
+    /// tokens are, in a table kept sparse (sized by [`reset`](Self::reset) for more keys than
+    /// it will hold) so that a collision is rare.
+    pub fn try_add_all_flat(&mut self, keys: &[K]) -> Result<(), OutOfMemory> {
+        let mut rest = keys;
+        while !rest.is_empty() {
+            let room = (self.capacity() / 2).saturating_sub(self.len as usize);
+            if room == 0 {
+                self.try_room()?;
+                continue;
+            }
+            let (now, later) = rest.split_at(room.min(rest.len()));
+            let (bits, generation, mask) = (self.bits, self.generation, self.mask());
+            let slots = &mut self.slots[..=mask];
+            let mut len = self.len;
+            for &key in now {
+                let slot = &mut slots[flat_slot(slots, key, bits, generation, mask)];
+                let live = u32::from(slot.generation == generation);
+                // 1 for a new key, one more for a counted one: no branch on which.
+                slot.value = (slot.value & live.wrapping_neg()) + 1;
+                slot.key = key;
+                slot.generation = generation;
+                len += 1 - live;
+            }
+            self.len = len;
+            rest = later;
+        }
+        Ok(())
+    }
+
+    /// [`take_all`](Self::take_all) with the one-branch probe of
+    /// [`try_add_all_flat`](Self::try_add_all_flat); returns how many were taken.
+    pub fn take_all_flat(&mut self, keys: &[K]) -> usize {
+        let (bits, generation, mask) = (self.bits, self.generation, self.mask());
+        let slots = &mut self.slots[..=mask];
+        let mut taken = 0usize;
+        for &key in keys {
+            let slot = &mut slots[flat_slot(slots, key, bits, generation, mask)];
+            let take = u32::from((slot.generation == generation) & (slot.value > 0));
+            slot.value -= take;
+            taken += take as usize;
+        }
+        taken
+    }
+
     /// The ids of `keys` as [`intern`](Self::intern) gives them, appended to `out`, growing
     /// the table as it fills.
     pub fn intern_all(&mut self, keys: &[K], out: &mut Vec<u32>) {
@@ -412,6 +458,25 @@ impl<K: SlotKey> KeyTable<K, u32> {
     }
 }
 
+/// The slot that holds `key`, or the empty slot where it would go. The loop goes on while the
+/// slot is live and holds another key, tested as one integer, so that it compiles to one
+/// branch taken only on a collision (a test of two conditions becomes two branches, the first
+/// as unpredictable as whether the key is there).
+#[inline(always)]
+fn flat_slot<K: SlotKey>(
+    slots: &[Slot<K, u32>],
+    key: K,
+    bits: u32,
+    generation: u32,
+    mask: usize,
+) -> usize {
+    let mut i = key.home(bits);
+    while (slots[i].generation ^ generation) | u32::from(slots[i].key == key) == 0 {
+        i = (i + 1) & mask;
+    }
+    i
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -485,6 +550,54 @@ mod tests {
             assert_eq!(got, expect);
             for t in [&mut flat, &mut plain, &mut ids, &mut want] {
                 t.clear();
+            }
+        }
+    }
+
+    #[test]
+    fn flat_batch_forms_count_and_take_as_the_batch_forms_do() {
+        // Tables sized for fewer keys than they get (so they grow), and for many more; keys
+        // that share their low or high half; a table reused across resets.
+        let (mut flat, mut batch, stop) = (
+            KeyTable::<u128, u32>::default(),
+            KeyTable::<u128, u32>::default(),
+            Context::new(),
+        );
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        for round in 0..200usize {
+            let distinct = 1 + next(300);
+            let n = next(600) as usize;
+            let gold: Vec<u128> = (0..n)
+                .map(|_| {
+                    let k = next(distinct);
+                    u128::from(k % 13) << 64 | u128::from(k / 13)
+                })
+                .collect();
+            let pred: Vec<u128> = (0..next(600))
+                .map(|_| {
+                    let k = next(distinct + 40);
+                    u128::from(k % 13) << 64 | u128::from(k / 13)
+                })
+                .collect();
+            let sized = [0, n / 4, n * 4][round % 3];
+            flat.reset(sized, &stop).unwrap();
+            batch.reset(sized, &stop).unwrap();
+            for part in gold.chunks(1 + round % 97) {
+                flat.try_add_all_flat(part).unwrap();
+                batch.try_add_all(part).unwrap();
+            }
+            assert_eq!(flat.len(), batch.len(), "{round}");
+            for part in pred.chunks(1 + round % 89) {
+                assert_eq!(flat.take_all_flat(part), batch.take_all(part), "{round}");
+            }
+            for k in gold.iter().chain(&pred) {
+                assert_eq!(flat.get(*k), batch.get(*k), "{round} {k}");
             }
         }
     }

@@ -25,6 +25,9 @@ use tokenize::Tokenizer;
 /// The most distinct tokens a table is sized for before it is filled.
 const TABLE_PRESIZE: usize = 1 << 14;
 
+/// How many times the tokens of a short text the table is sized for.
+const SPARSE: usize = 2;
+
 /// How answers are turned into tokens before F1 is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Normalizer {
@@ -64,22 +67,23 @@ pub fn token_f1(
     long_gold.clear();
     long_pred.clear();
     tokenizer.classify(expected, normalizer, stop)?;
-    // Sized for the tokens of a short text; a long text's table grows with its distinct
-    // tokens (few, in most huge texts), not with its token count.
-    table.reset(tokenizer.token_bound().min(TABLE_PRESIZE), stop)?;
+    // Sized for twice the tokens of a short text, so that it stays at most a quarter full and
+    // a probe seldom meets another key; a long text's table grows with its distinct tokens
+    // (few, in most huge texts), not with its token count.
+    table.reset(tokenizer.token_bound().min(TABLE_PRESIZE) * SPARSE, stop)?;
     // The table grows with the gold text's distinct tokens: memory it cannot have is an error
     // of this row (kept until the tokenizer returns), never an abort.
     let mut short_of_memory = Ok(());
     let n_gold = tokenizer.tokens(expected, long_gold, stop, |keys| {
         if short_of_memory.is_ok() {
-            short_of_memory = table.try_add_all(keys);
+            short_of_memory = table.try_add_all_flat(keys);
         }
     })?;
     short_of_memory?;
     tokenizer.classify(actual, normalizer, stop)?;
     let mut same = 0usize;
     let n_pred = tokenizer.tokens(actual, long_pred, stop, |keys| {
-        same += table.take_all(keys);
+        same += table.take_all_flat(keys);
     })?;
     if n_gold == 0 || n_pred == 0 {
         return Ok(if n_gold == n_pred { 1.0 } else { 0.0 });
@@ -350,6 +354,35 @@ mod tests {
                         .unwrap();
                 }
                 sum
+            });
+        }
+        // The table alone, over the short tokens of both texts read beforehand: the batch
+        // forms at most half full against the flat ones at most a quarter full.
+        let mut keys = std::collections::HashMap::new();
+        for &(e, a) in &pairs {
+            for t in [e, a] {
+                s.tokenizer.classify(t, Normalizer::Squad, &stop).unwrap();
+                let mut got = Vec::new();
+                s.tokenizer
+                    .tokens(t, &mut long, &stop, |k| got.extend_from_slice(k))
+                    .unwrap();
+                keys.insert(t.as_ptr() as usize, got);
+            }
+        }
+        let of = |t: &[u8]| &keys[&(t.as_ptr() as usize)];
+        for flat in [false, true] {
+            time(&format!("f1 table flat={flat}"), &pairs, |e, a| {
+                let (e, a) = (of(e), of(a));
+                let table = &mut s.table;
+                if flat {
+                    table.reset(e.len() * SPARSE, &stop).unwrap();
+                    table.try_add_all_flat(e).unwrap();
+                    table.take_all_flat(a) as u64
+                } else {
+                    table.reset(e.len(), &stop).unwrap();
+                    table.try_add_all(e).unwrap();
+                    table.take_all(a) as u64
+                }
             });
         }
     }

@@ -11,6 +11,23 @@ use crate::metrics::tokens::packed::packed_at;
 /// Keys of short tokens handed over at a time (at most; at least 224 but at the end).
 const BATCH: usize = 256;
 
+/// The low half of the packed key of "a", "an" and "the" by token length, 0 for the other
+/// lengths (a token's bytes are never zero, so its low half never is).
+static ARTICLE_LOW: [u64; 16] = {
+    let mut t = [0u64; 16];
+    t[1] = 0x61;
+    t[2] = 0x6E61;
+    t[3] = 0x65_6874;
+    t
+};
+
+/// Whether a packed key is "a", "an" or "the": one table load and one compare, so that the
+/// token loop keeps or drops the key with no branch (articles come in no pattern).
+#[inline(always)]
+fn is_article_key(k: u128) -> bool {
+    k as u64 == ARTICLE_LOW[(k >> 120) as usize & 15]
+}
+
 /// The tokenizer's buffers, reused from text to text.
 #[derive(Default)]
 pub(super) struct Tokenizer {
@@ -50,7 +67,7 @@ impl Tokenizer {
     ///
     /// A token with nothing that needs a closer look takes the short way: its key from two
     /// loads, written to a local batch and kept unless it is an article, with no branch on
-    /// which. The others (punctuation, non-ASCII, more than 15 bytes) take the long way.
+    /// which ([`is_article_key`]). The others (punctuation, non-ASCII, more than 15 bytes) take the long way.
     pub(super) fn tokens(
         &mut self,
         text: &[u8],
@@ -97,11 +114,8 @@ impl Tokenizer {
                 };
                 if next_closer >= end && end - start <= 15 {
                     let k = packed_at(lowered, start, end);
-                    // The low half alone tells "a", "an" and "the": these tokens hold no
-                    // zero byte.
-                    let article = squad & matches!(k as u64, 0x61 | 0x6E61 | 0x65_6874);
                     batch[n % BATCH] = k;
-                    n += usize::from(!article);
+                    n += usize::from(!(squad & is_article_key(k)));
                     continue;
                 }
                 let (mut start, mut end) = (start, end);
@@ -144,11 +158,8 @@ impl Tokenizer {
                     continue;
                 }
                 let k = packed_at(lowered, start, end);
-                if squad && matches!(k as u64, 0x61 | 0x6E61 | 0x65_6874) {
-                    continue;
-                }
                 batch[n % BATCH] = k;
-                n += 1;
+                n += usize::from(!(squad & is_article_key(k)));
             }
             if n > BATCH - 32 {
                 keys(&batch[..n]);
@@ -159,5 +170,37 @@ impl Tokenizer {
         keys(&batch[..n]);
         count += n;
         Ok(count + long.len() - longs_before)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_article_key;
+    use crate::metrics::tokens::packed::packed_key;
+
+    #[test]
+    fn article_keys_are_the_three_articles_only() {
+        for word in ["a", "an", "the"] {
+            assert!(is_article_key(packed_key(word.as_bytes())), "{word}");
+        }
+        for word in [
+            "b",
+            "aa",
+            "na",
+            "ann",
+            "then",
+            "th",
+            "he",
+            "the0",
+            "thee",
+            "a1",
+            "A",
+            "The",
+            "x",
+            "anthem",
+            "abcdefghijklmno",
+        ] {
+            assert!(!is_article_key(packed_key(word.as_bytes())), "{word}");
+        }
     }
 }

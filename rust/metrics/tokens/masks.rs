@@ -92,8 +92,24 @@ impl Masks {
                 self.block(w, block, scheme, simd);
             }
         }
+        let tail = n - 64 * full;
+        if full > 0 && tail > 0 {
+            // The last 64 bytes of the text, classified in place: no copy of a variable
+            // length. They overlap the word before, whose bytes come out the same; the masks
+            // are shifted down to the part past it.
+            let window: &[u8; 64] = text[n - 64..].try_into().unwrap();
+            let out: &mut [u8; 64] = (&mut self.text[n - 64..n]).try_into().unwrap();
+            let (space, needs) = if simd {
+                classify_simd(window, scheme, out)
+            } else {
+                classify_bytes(window, scheme, out)
+            };
+            self.space[full] = space >> (64 - tail);
+            self.closer[full] = needs >> (64 - tail);
+            return Ok(());
+        }
         let mut last = [0u8; 64];
-        last[..n - 64 * full].copy_from_slice(&text[64 * full..]);
+        last[..tail].copy_from_slice(&text[64 * full..]);
         self.block(full, &last, scheme, simd);
         Ok(())
     }

@@ -150,9 +150,8 @@ fn all_pairs_result(ne: usize, na: usize) -> Result<Vec<MaybeUninit<f64>>, EvalE
 
 /// Ask the kernel to back a large result with 2 MiB pages (as NumPy does for its arrays):
 /// first writes to a fresh result otherwise take one page fault per 4 KiB, about a tenth of
-/// the time of a product of short rows (or of writing a long report page). Only a hint;
-/// nothing changes when it is refused.
-pub(crate) fn huge_pages<T>(out: &mut [MaybeUninit<T>]) {
+/// the time of a product of short rows. Only a hint; nothing changes when it is refused.
+fn huge_pages(out: &mut [MaybeUninit<f64>]) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;

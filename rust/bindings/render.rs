@@ -14,7 +14,6 @@ use rustc_hash::FxHashMap;
 
 use crate::errors::EvalError;
 use crate::inputs::type_name;
-use crate::vectors::huge_pages;
 
 /// The longest Markdown cell, in characters; a longer one is cut to this with an ellipsis.
 const CELL_LIMIT: usize = 300;
@@ -563,7 +562,7 @@ pub fn fill_rows<'py>(
     let forms = checked_forms(&forms, &keys, &columns)?;
     let size = before.len() + after.len() + estimate(&forms, &keys, &columns);
     let mut writer = Writer::new(py, &forms, &columns);
-    let mut out = page_buffer(size);
+    let mut out = String::with_capacity(size);
     out.push_str(before);
     for (row, key) in keys.iter().enumerate() {
         if row > 0 {
@@ -577,14 +576,6 @@ pub fn fill_rows<'py>(
     }
     out.push_str(after);
     Ok(Some(PyString::new(py, &out)))
-}
-
-/// An empty text with room for `size` bytes, backed by 2 MiB pages when it is large (a page
-/// of tens of megabytes otherwise takes a page fault per 4 KiB as it is first written).
-fn page_buffer(size: usize) -> String {
-    let mut bytes = Vec::with_capacity(size);
-    huge_pages(bytes.spare_capacity_mut());
-    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// About the bytes the rows take: each form's fixed text, and each text slot's length in

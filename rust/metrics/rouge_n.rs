@@ -136,17 +136,21 @@ fn packed_bigram_hits(e: &[u128], a: &[u128], p: &mut Packed, stop: &Context) ->
         grid_dirty,
         ..
     } = p;
-    // Room for twice expected's tokens: the table stays at most a quarter full, so a probe
-    // seldom walks past a taken slot (most of actual's tokens probe for a key that is absent).
-    ids.reset(e.len().saturating_mul(2), stop)?;
+    // A short text gets room for twice its tokens: the table stays at most a quarter full, so
+    // a probe seldom walks past a taken slot (most of actual's tokens probe for a key that is
+    // absent). A long one gets the usual room, not twice the memory.
+    let side = e.len() + 1;
+    let small = side
+        .checked_mul(side)
+        .is_some_and(|cells| cells <= GRID_CELLS);
+    ids.reset(if small { 2 * e.len() } else { e.len() }, stop)?;
     ids_e.clear();
     ids_e.try_capacity(e.len(), "ROUGE-N token ids")?;
     for chunk in e.chunks(CHECK_EVERY) {
         stop.check()?;
         ids.intern_all(chunk, ids_e);
     }
-    let side = e.len() + 1;
-    if side * side <= GRID_CELLS {
+    if small {
         // Expected has fewer than `side` distinct tokens, so id `side - 1` stands for every
         // token it does not have, and actual's ids are used as they come, never stored.
         let absent = e.len() as u32;

@@ -78,22 +78,6 @@ pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
         }
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `v` that is JSON whitespace (space, tab, line feed, carriage
-/// return), exactly: no borrow runs from one byte into the next.
-#[inline(always)]
-fn whitespace_bytes(v: u64) -> u64 {
-    let equal = |c: u8| {
-        let y = v ^ (ONES * c as u64);
-        // A byte's high bit ends up set exactly when the byte is not zero.
-        !(((y & LOWS) + LOWS) | y) & HIGHS
-    };
-    equal(b' ') | equal(b'\t') | equal(b'\n') | equal(b'\r')
-}
-
 impl<'a, 's> Parser<'a, 's> {
     /// A parser at the start of `src`.
     pub(super) fn new(src: &'a [u8], stop: &'s Context) -> Self {
@@ -122,24 +106,8 @@ impl<'a, 's> Parser<'a, 's> {
         Ok(())
     }
 
-    /// Step past whitespace. Most gaps are empty, decided on one byte; a longer run (the
-    /// indentation of a pretty-printed document) is measured eight bytes at a time.
     #[inline]
     pub(super) fn skip_ws(&mut self) {
-        match self.src.get(self.pos) {
-            Some(&b) if b > b' ' => return,
-            None => return,
-            _ => {}
-        }
-        while let Some(chunk) = self.src.get(self.pos..self.pos + 8) {
-            let v = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-            let other = !whitespace_bytes(v) & HIGHS;
-            if other != 0 {
-                self.pos += (other.trailing_zeros() / 8) as usize;
-                return;
-            }
-            self.pos += 8;
-        }
         while let Some(&b) = self.src.get(self.pos) {
             if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
                 self.pos += 1;
@@ -289,32 +257,8 @@ impl Parser<'_, '_> {
 }
 #[cfg(test)]
 mod tests {
-    use super::{whitespace_bytes, Parser, HIGHS};
-    use crate::metrics::halt::Context;
     use crate::metrics::json::testing::*;
     use crate::metrics::json::Numbers;
-
-    #[test]
-    fn whitespace_runs_end_at_the_first_other_byte() {
-        for b in 0..=255u8 {
-            let ws = matches!(b, b' ' | b'\t' | b'\n' | b'\r');
-            for at in 0..8 {
-                let mut bytes = [b'\n'; 8];
-                bytes[at] = b;
-                let got = whitespace_bytes(u64::from_le_bytes(bytes)) & HIGHS;
-                assert_eq!(got >> (8 * at + 7) & 1 == 1, ws, "{b} at {at}");
-            }
-        }
-        let stop = Context::new();
-        for len in 0..40 {
-            for tail in ["x", "", "\u{e9}", "\u{0}"] {
-                let text = format!("{}{tail}", " \t\r\n".repeat(len).get(..len).unwrap());
-                let mut p = Parser::new(text.as_bytes(), &stop);
-                p.skip_ws();
-                assert_eq!(p.pos, len, "{text:?}");
-            }
-        }
-    }
 
     #[test]
     fn errors_have_positions() {

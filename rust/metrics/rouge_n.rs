@@ -550,4 +550,45 @@ mod tests {
         }
         assert!(fast > 400 && fast < 3_900, "{fast}");
     }
+
+    #[test]
+    fn bigrams_of_long_texts_score_as_the_general_path() {
+        // Expected texts around the grid's limit of 255 tokens, with few distinct tokens (the
+        // grid by distinct ids past it) and with many (the table of id pairs).
+        let mut seed = 17u64;
+        let (mut s, stop) = (Scratch::default(), Context::new());
+        for len in (250..=260).chain([300, 700]) {
+            for vocab in [7u64, 400] {
+                let mut text = |len: usize| {
+                    (0..len)
+                        .map(|_| format!("w{}", lcg(&mut seed) % vocab))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let (e, a) = (text(len), text(len * 3 / 4 + 5));
+                let got = rouge_n(
+                    e.as_bytes(),
+                    a.as_bytes(),
+                    nz(2),
+                    Tokenizer::Rouge,
+                    Stemmer::None,
+                    &mut s,
+                    &stop,
+                )
+                .unwrap();
+                let want = general(
+                    e.as_bytes(),
+                    a.as_bytes(),
+                    2,
+                    Tokenizer::Rouge,
+                    Stemmer::None,
+                    &mut s,
+                    &stop,
+                )
+                .unwrap();
+                assert_eq!(got, want, "{len} tokens, {vocab} words");
+                assert!(got.precision > 0.0 || vocab > 7, "{len} {vocab}");
+            }
+        }
+    }
 }

@@ -30,6 +30,11 @@ metric_pair! {
         "(expected, actual, numbers='value', workers=-1, max_chars=None)";
     options: (numbers: Numbers = Numbers::Value);
     kernel: |doc: json::Document<'_>, e, a, stop| {
+        // The same bytes are the same document once they are valid, which reading them
+        // without a tree tells; an invalid expected document is parsed below for its error.
+        if e == a && json::is_valid(e, stop)? {
+            return Ok(true);
+        }
         parse_expected(doc, e, numbers, stop)?;
         Ok(doc.matches(a, stop)?)
     }

@@ -430,6 +430,25 @@ impl<K: SlotKey> KeyTable<K, u32> {
         }));
     }
 
+    /// [`ids_or_into`](Self::ids_or_into) handing each id to `f` in order instead of
+    /// storing it: for a caller that uses each id once, as it comes.
+    #[inline(always)]
+    pub fn ids_or_each(&self, keys: &[K], absent: u32, mut f: impl FnMut(u32)) {
+        let (bits, generation, mask) = (self.bits, self.generation, self.mask());
+        let slots = &self.slots[..=mask];
+        for &key in keys {
+            let mut i = key.home(bits);
+            while (slots[i].generation == generation) & (slots[i].key != key) {
+                i = (i + 1) & mask;
+            }
+            f(if slots[i].generation == generation {
+                slots[i].value
+            } else {
+                absent
+            });
+        }
+    }
+
     /// The id of `key`, a new one (the number of keys before it) if it has none.
     #[inline]
     pub fn intern(&mut self, key: K) -> u32 {

@@ -123,17 +123,56 @@ const GRID_CELLS: usize = 1 << 16;
 
 /// The clipped bigram overlap of two texts' packed tokens. Expected's tokens are numbered in
 /// order of first appearance; a bigram is the pair of its tokens' ids, counted in a dense grid
-/// when expected has few distinct tokens (no second table probe per token) or else in a table
-/// keyed by the two ids in one u64. An actual token that expected does not have gets the
-/// id that no expected token has, and no expected bigram holds it.
+/// when expected has few tokens (no second table probe per token) or else in a table keyed by
+/// the two ids in one u64. An actual token that expected does not have gets an id that no
+/// expected token has, and no expected bigram holds it.
 fn packed_bigram_hits(e: &[u128], a: &[u128], p: &mut Packed, stop: &Context) -> Run<usize> {
-    let (ids, ids_e, ids_a) = (&mut p.ids, &mut p.ids_e, &mut p.ids_a);
-    ids.reset(e.len(), stop)?;
+    let Packed {
+        ids,
+        ids_e,
+        ids_a,
+        bigrams,
+        grid,
+        grid_dirty,
+        ..
+    } = p;
+    // A short text gets room for twice its tokens: the table stays at most a quarter full, so
+    // a probe seldom walks past a taken slot (most of actual's tokens probe for a key that is
+    // absent). A long one gets the usual room, not twice the memory.
+    let side = e.len() + 1;
+    let small = side
+        .checked_mul(side)
+        .is_some_and(|cells| cells <= GRID_CELLS);
+    ids.reset(if small { 2 * e.len() } else { e.len() }, stop)?;
     ids_e.clear();
     ids_e.try_capacity(e.len(), "ROUGE-N token ids")?;
     for chunk in e.chunks(CHECK_EVERY) {
         stop.check()?;
         ids.intern_all(chunk, ids_e);
+    }
+    if small {
+        // Expected has fewer than `side` distinct tokens, so id `side - 1` stands for every
+        // token it does not have, and actual's ids are used as they come, never stored.
+        let absent = e.len() as u32;
+        let grid = start_grid(grid, grid_dirty, side * side)?;
+        let cell = |x: u32, y: u32| x as usize * side + y as usize;
+        for w in ids_e.windows(2) {
+            grid[cell(w[0], w[1])] += 1;
+        }
+        let mut hits = 0usize;
+        let mut before = absent;
+        for chunk in a.chunks(CHECK_EVERY) {
+            stop.check()?;
+            ids.ids_or_each(chunk, absent, |id| {
+                hits += take_one(&mut grid[cell(before, id)]);
+                before = id;
+            });
+        }
+        for w in ids_e.windows(2) {
+            grid[cell(w[0], w[1])] = 0;
+        }
+        *grid_dirty = false;
+        return Ok(hits);
     }
     let distinct = ids.len();
     // Id `distinct` stands for every token expected does not have.
@@ -146,18 +185,10 @@ fn packed_bigram_hits(e: &[u128], a: &[u128], p: &mut Packed, stop: &Context) ->
     }
     let mut hits = 0usize;
     if (distinct + 1) * (distinct + 1) <= GRID_CELLS {
-        let grid = &mut p.grid;
-        if p.grid_dirty {
-            // Cleared after every use, but a stopped call may have left counts behind.
-            grid.fill(0);
-        }
         // The absent id's row and column stay empty, so a bigram that holds it takes
         // nothing, with no branch.
         let side = distinct + 1;
-        if grid.len() < side * side {
-            grid.try_resize(side * side, 0, "ROUGE-N bigram counts")?;
-        }
-        p.grid_dirty = true;
+        let grid = start_grid(grid, grid_dirty, side * side)?;
         let cell = |x: u32, y: u32| x as usize * side + y as usize;
         each_pair(ids_e, stop, |x, y| grid[cell(x, y)] += 1)?;
         let mut before = absent;
@@ -169,10 +200,10 @@ fn packed_bigram_hits(e: &[u128], a: &[u128], p: &mut Packed, stop: &Context) ->
             }
         }
         each_pair(ids_e, stop, |x, y| grid[cell(x, y)] = 0)?;
-        p.grid_dirty = false;
+        *grid_dirty = false;
         return Ok(hits);
     }
-    let table = &mut p.bigrams;
+    let table = bigrams;
     table.reset(e.len(), stop)?;
     let pair = |x: u32, y: u32| u64::from(x) << 32 | u64::from(y);
     each_pair(ids_e, stop, |x, y| table.add_one(pair(x, y)))?;
@@ -187,6 +218,20 @@ fn packed_bigram_hits(e: &[u128], a: &[u128], p: &mut Packed, stop: &Context) ->
         }
     }
     Ok(hits)
+}
+
+/// [`Packed::grid`] with at least `cells` cells, all zero, marked (`dirty`) as possibly
+/// holding counts until the caller clears the cells it used.
+fn start_grid<'g>(grid: &'g mut Vec<u32>, dirty: &mut bool, cells: usize) -> Run<&'g mut [u32]> {
+    if *dirty {
+        // Cleared after every use, but a stopped call may have left counts behind.
+        grid.fill(0);
+    }
+    if grid.len() < cells {
+        grid.try_resize(cells, 0, "ROUGE-N bigram counts")?;
+    }
+    *dirty = true;
+    Ok(grid)
 }
 
 /// `n` as the kernel takes it (a count option is at least 1; 0 would mean 1).
@@ -504,5 +549,46 @@ mod tests {
             fast += usize::from(packed.unwrap().is_some());
         }
         assert!(fast > 400 && fast < 3_900, "{fast}");
+    }
+
+    #[test]
+    fn bigrams_of_long_texts_score_as_the_general_path() {
+        // Expected texts around the grid's limit of 255 tokens, with few distinct tokens (the
+        // grid by distinct ids past it) and with many (the table of id pairs).
+        let mut seed = 17u64;
+        let (mut s, stop) = (Scratch::default(), Context::new());
+        for len in (250..=260).chain([300, 700]) {
+            for vocab in [7u64, 400] {
+                let mut text = |len: usize| {
+                    (0..len)
+                        .map(|_| format!("w{}", lcg(&mut seed) % vocab))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let (e, a) = (text(len), text(len * 3 / 4 + 5));
+                let got = rouge_n(
+                    e.as_bytes(),
+                    a.as_bytes(),
+                    nz(2),
+                    Tokenizer::Rouge,
+                    Stemmer::None,
+                    &mut s,
+                    &stop,
+                )
+                .unwrap();
+                let want = general(
+                    e.as_bytes(),
+                    a.as_bytes(),
+                    2,
+                    Tokenizer::Rouge,
+                    Stemmer::None,
+                    &mut s,
+                    &stop,
+                )
+                .unwrap();
+                assert_eq!(got, want, "{len} tokens, {vocab} words");
+                assert!(got.precision > 0.0 || vocab > 7, "{len} {vocab}");
+            }
+        }
     }
 }

@@ -316,6 +316,12 @@ def test_invalid_expected_json_names_row_and_position(text: str, line: int, colu
         assert names_row(str(exc), 2), str(exc)
         assert re.search(rf"\bline {line}\b", str(exc)), str(exc)
         assert "column" in str(exc)
+        # An actual document with the very same bytes does not make the expected one valid.
+        exc = catch(em.json_match_batch, exp, exp, numbers=numbers)
+        assert isinstance(exc, MetricInputError)
+        assert names_row(str(exc), 2), str(exc)
+        assert re.search(rf"\bline {line}\b", str(exc)), str(exc)
+    assert isinstance(catch(em.json_match, text, text), MetricInputError)
 
 
 def test_invalid_actual_json_is_false_not_error() -> None:

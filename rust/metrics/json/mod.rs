@@ -88,6 +88,20 @@ pub fn parse<'a>(
     Ok(doc.reparse(src, numbers, stop)?.map(|()| doc))
 }
 
+/// Whether `src` is one valid JSON document, read without building anything (`Err` when
+/// `stop` was raised meanwhile). Nesting deeper than [`MAX_DEPTH`] is invalid, as in [`parse`].
+pub fn is_valid(src: &[u8], stop: &Context) -> Run<bool> {
+    let mut p = lex::Parser::new(src, stop);
+    p.skip_ws();
+    match p.skip_value(0) {
+        Ok(()) => {}
+        Err(e) if lex::is_stopped(e) => return Err(crate::metrics::halt::Halt::Stopped),
+        Err(_) => return Ok(false),
+    }
+    p.skip_ws();
+    Ok(p.at_end())
+}
+
 /// Shared by the tests of the submodules.
 #[cfg(test)]
 mod testing {
@@ -141,6 +155,37 @@ mod tests {
         }
         let small = parse(b"[1]", Numbers::Value, &go).unwrap().unwrap();
         assert_eq!(small.canonical(&go).as_deref(), Ok("[1]"));
+    }
+
+    #[test]
+    fn validating_agrees_with_parsing() {
+        let go = Context::new();
+        let deep = |n: usize| "[".repeat(n) + &"]".repeat(n);
+        let docs = [
+            "1",
+            " {\"a\": [1, 2.5e3, \"x\\n\"], \"b\": null} ",
+            "",
+            "[1,]",
+            "{\"a\" 1}",
+            "\"\t\"",
+            "[1] x",
+            "tru",
+            "01",
+            "{\"a\": {\"b\": [true, false]}}",
+            "\"\\ud800\"",
+        ];
+        for doc in docs
+            .iter()
+            .map(|d| d.to_string())
+            .chain([deep(512), deep(513)])
+        {
+            let want = parse(doc.as_bytes(), Numbers::Value, &go).unwrap().is_ok();
+            assert_eq!(is_valid(doc.as_bytes(), &go), Ok(want), "{doc:?}");
+        }
+        let stop = Context::new();
+        stop.raise();
+        let long = format!("[{}1]", "1, ".repeat(CHECK_EVERY / 2));
+        assert_eq!(is_valid(long.as_bytes(), &stop), Err(Halt::Stopped));
     }
 
     #[test]

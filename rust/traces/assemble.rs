@@ -9,7 +9,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::json::{self, V};
-use super::otlp::SpanData;
+use super::otlp::{Key, SpanData};
 
 /// The attribute keys the reader understands: the table of `evalmark.traces._keys`, the one
 /// place they are spelled, handed over when `evalmark.traces._fast` is imported. An attribute
@@ -101,7 +101,7 @@ fn role(s: &SpanData, known: &Known) -> Option<Role> {
     let mut operation = None;
     let mut foreign = false; // another GenAI key, or an OpenInference span kind
     for (k, v) in &s.attrs {
-        match k.as_str() {
+        match &**k {
             "gen_ai.evaluation.name" => return None,
             "gen_ai.operation.name" => operation = Some(v),
             "openinference.span.kind" => foreign = true,
@@ -279,7 +279,7 @@ pub struct Agent<'a> {
 pub struct Kept<'a> {
     pub span: &'a SpanData,
     pub role: Role,
-    pub attributes: Vec<&'a (String, V)>,
+    pub attributes: Vec<&'a (Key, V)>,
 }
 
 pub struct Case<'a> {
@@ -344,7 +344,7 @@ fn match_name<'a>(order: &[&'a SpanData], key: &str) -> Option<Option<&'a str>> 
         }
     }
     for s in order {
-        if let Some((_, v)) = s.resource.iter().find(|(k, _)| k == key) {
+        if let Some((_, v)) = s.resource.iter().find(|(k, _)| &**k == key) {
             return text_value(v).map(Some);
         }
     }
@@ -594,7 +594,7 @@ pub fn assemble<'a>(
                                     "the model asked for tool call {tool} ({shown}) and no \
                                      later message carries its result"
                                 ),
-                                span_id: Some(s.span_id.clone()),
+                                span_id: Some(s.span_id.to_string()),
                             });
                         }
                     }
@@ -606,8 +606,8 @@ pub fn assemble<'a>(
                     return None; // the Python path says why (a tool call needs a name)
                 }
                 let id = match s.attr("gen_ai.tool.call.id") {
-                    None | Some(V::Null) => s.span_id.clone(),
-                    Some(V::Str(t)) if t.is_empty() => s.span_id.clone(),
+                    None | Some(V::Null) => s.span_id.to_string(),
+                    Some(V::Str(t)) if t.is_empty() => s.span_id.to_string(),
                     Some(V::Str(t)) => t.clone(),
                     Some(_) => return None,
                 };
@@ -626,7 +626,7 @@ pub fn assemble<'a>(
                              gen_ai.tool.call.result (or output.value)",
                             s.span_id
                         ),
-                        span_id: Some(s.span_id.clone()),
+                        span_id: Some(s.span_id.to_string()),
                     });
                 }
                 calls.push(Call {
@@ -660,7 +660,7 @@ pub fn assemble<'a>(
                       instrumentations, set \
                       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)"
                 .to_string(),
-            span_id: Some(order[top].span_id.clone()),
+            span_id: Some(order[top].span_id.to_string()),
         });
     }
     let mut recorded: Vec<(Option<i128>, Option<i128>)> = Vec::new();
@@ -680,7 +680,7 @@ pub fn assemble<'a>(
     });
     let mut kept = Vec::new();
     for (i, s) in order.iter().enumerate() {
-        let attributes: Vec<&(String, V)> = if roles[i] == Role::Other {
+        let attributes: Vec<&(Key, V)> = if roles[i] == Role::Other {
             s.attrs.iter().collect()
         } else {
             s.attrs.iter().filter(|(k, _)| !known.contains(k)).collect()

@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::json::{self, V};
+use super::json::{self, Parser, V};
 use super::otlp::{Key, SpanData};
 
 /// The attribute keys the reader understands: the table of `evalmark.traces._keys`, the one
@@ -165,43 +165,113 @@ pub struct Msg {
     results: Vec<(String, V)>,
 }
 
-fn message(raw: &V) -> Option<Msg> {
-    let V::Obj(fields) = raw else { return None };
-    let plain = fields.len() == 2 || (fields.len() == 3 && raw.get("finish_reason").is_some());
-    let (Some(V::Str(role)), Some(V::Arr(parts))) = (raw.get("role"), raw.get("parts")) else {
+/// One part of a message, as `message` reads it.
+enum Part {
+    Text(String),
+    Call(String, String, V),
+    Result(String, V),
+    Skip,
+}
+
+/// Depth of a message's parts and of their fields in the messages document (an array of
+/// messages): the depths `json::parse_str` of the whole document reads them at.
+const PART_DEPTH: usize = 3;
+
+/// One part, read from the document (`{"type": ..., ...}`; anything but an object: skipped).
+fn part(p: &mut Parser<'_>) -> Option<Part> {
+    if !p.next_is(b'{') {
+        p.any_at(PART_DEPTH)?;
+        return Some(Part::Skip);
+    }
+    let (mut kind, mut id, mut name) = (None, None, None);
+    let (mut arguments, mut response, mut content) = (None, None, None);
+    p.object(|p, key| {
+        let slot = match key {
+            "type" => &mut kind,
+            "id" => &mut id,
+            "name" => &mut name,
+            "arguments" => &mut arguments,
+            "response" => &mut response,
+            "content" => &mut content,
+            _ => return p.any_at(PART_DEPTH + 1).map(drop),
+        };
+        *slot = Some(p.any_at(PART_DEPTH + 1)?);
+        Some(())
+    })?;
+    Some(match kind.as_ref().and_then(V::as_str) {
+        Some("tool_call") => Part::Call(
+            text_or_empty(id.as_ref())?,
+            text_or_empty(name.as_ref())?,
+            arguments_of(arguments.as_ref().unwrap_or(&V::Null))?,
+        ),
+        Some("tool_call_response") => Part::Result(
+            text_or_empty(id.as_ref())?,
+            parsed(response.as_ref().unwrap_or(&V::Null))?,
+        ),
+        _ => match content {
+            Some(V::Str(t)) => Part::Text(t),
+            _ => Part::Skip,
+        },
+    })
+}
+
+/// One message of the document, read as it streams by (no tree of it is built): `{role,
+/// parts}` (and `finish_reason`), anything else None.
+fn message(p: &mut Parser<'_>) -> Option<Msg> {
+    let mut role: Option<String> = None;
+    let mut parts: Option<Vec<Part>> = None;
+    let (mut count, mut finish) = (0, false);
+    p.object(|p, key| {
+        count += 1;
+        match key {
+            "role" => match p.any_at(PART_DEPTH - 1)? {
+                V::Str(r) => role = Some(r),
+                _ => return None,
+            },
+            "parts" => {
+                if !p.next_is(b'[') {
+                    return None;
+                }
+                let mut found = Vec::new();
+                p.array(|p| {
+                    found.push(part(p)?);
+                    Some(())
+                })?;
+                parts = Some(found);
+            }
+            other => {
+                finish |= other == "finish_reason";
+                drop(p.any_at(PART_DEPTH - 1)?);
+            }
+        }
+        Some(())
+    })?;
+    let plain = count == 2 || (count == 3 && finish);
+    let (Some(role), Some(parts)) = (role, parts) else {
         return None;
     };
     if !plain {
         return None;
     }
-    let mut texts: Vec<&str> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
     let mut calls = Vec::new();
     let mut results = Vec::new();
     for part in parts {
-        if !matches!(part, V::Obj(_)) {
-            continue;
-        }
-        match part.get("type").and_then(V::as_str) {
-            Some("tool_call") => calls.push((
-                text_or_empty(part.get("id"))?,
-                text_or_empty(part.get("name"))?,
-                arguments_of(part.get("arguments").unwrap_or(&V::Null))?,
-            )),
-            Some("tool_call_response") => results.push((
-                text_or_empty(part.get("id"))?,
-                parsed(part.get("response").unwrap_or(&V::Null))?,
-            )),
-            _ => {
-                if let Some(V::Str(t)) = part.get("content") {
-                    texts.push(t);
-                }
-            }
+        match part {
+            Part::Text(t) => texts.push(t),
+            Part::Call(id, name, arguments) => calls.push((id, name, arguments)),
+            Part::Result(id, v) => results.push((id, v)),
+            Part::Skip => {}
         }
     }
-    let text = join(texts.into_iter());
-    let role = if role.is_empty() { "user" } else { role };
+    let text = join(texts.iter().map(String::as_str));
+    let role = if role.is_empty() {
+        "user".to_string()
+    } else {
+        role
+    };
     Some(Msg {
-        role: role.to_string(),
+        role,
         text,
         calls,
         results,
@@ -218,10 +288,15 @@ fn join<'a>(texts: impl Iterator<Item = &'a str>) -> String {
 fn messages(s: &SpanData, key: &str) -> Option<Vec<Msg>> {
     match s.attr(key) {
         None => Some(Vec::new()),
-        Some(V::Str(text)) if text.starts_with('[') => match json::parse_str(text)? {
-            V::Arr(items) => items.iter().map(message).collect(),
-            _ => None,
-        },
+        Some(V::Str(text)) if text.starts_with('[') => {
+            let mut p = Parser::of_str(text);
+            let mut out = Vec::new();
+            p.array(|p| {
+                out.push(message(p)?);
+                Some(())
+            })?;
+            p.at_end().then_some(out)
+        }
         Some(_) => None,
     }
 }

@@ -9,7 +9,7 @@ use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHashSet;
 
 use super::json::{self, Parser, V};
 
@@ -21,7 +21,7 @@ pub type Key = Arc<str>;
 pub type Attrs = Vec<(Key, V)>;
 
 /// A trace or span id: ASCII, at most 32 bytes, held inline (no allocation per id).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Id {
     len: u8,
     bytes: [u8; 32],
@@ -46,15 +46,6 @@ impl Id {
     pub fn as_str(&self) -> &str {
         // SAFETY: `new` copies ASCII text only, and `len` bytes of it.
         unsafe { std::str::from_utf8_unchecked(&self.bytes[..usize::from(self.len)]) }
-    }
-}
-
-impl Default for Id {
-    fn default() -> Self {
-        Id {
-            len: 0,
-            bytes: [0u8; 32],
-        }
     }
 }
 
@@ -96,24 +87,29 @@ impl fmt::Debug for Id {
     }
 }
 
-/// The attribute keys of one request, each made once.
+/// The attribute keys of one request, each made once: two keys of a request are equal
+/// exactly when they are the same `Key` (`Arc::ptr_eq`).
 #[derive(Default)]
-struct Keys<'a> {
-    made: FxHashMap<&'a str, Key>,
+struct Keys {
+    made: FxHashSet<Key>,
 }
 
-impl<'a> Keys<'a> {
-    /// A key read from the text (a string; escapes allowed, then not shared).
-    fn read(&mut self, p: &mut Parser<'a>) -> Option<Key> {
-        let Some(text) = p.plain_text() else {
-            return Some(Key::from(p.text()?));
-        };
+impl Keys {
+    /// A key read from the text (a string, escapes allowed).
+    fn read(&mut self, p: &mut Parser<'_>) -> Option<Key> {
+        match p.plain_text() {
+            Some(text) => Some(self.key(text)),
+            None => Some(self.key(&p.text()?)),
+        }
+    }
+
+    fn key(&mut self, text: &str) -> Key {
         if let Some(key) = self.made.get(text) {
-            return Some(Arc::clone(key));
+            return Arc::clone(key);
         }
         let key = Key::from(text);
-        self.made.insert(text, Arc::clone(&key));
-        Some(key)
+        self.made.insert(Arc::clone(&key));
+        key
     }
 }
 
@@ -184,7 +180,7 @@ fn digits(s: &str) -> Option<i64> {
 }
 
 /// An `AnyValue`: exactly one of its fields (or none: a null value).
-fn any_value<'a>(p: &mut Parser<'a>, keys: &mut Keys<'a>, depth: usize) -> Option<V> {
+fn any_value<'a>(p: &mut Parser<'a>, keys: &mut Keys, depth: usize) -> Option<V> {
     if depth > json::MAX_DEPTH {
         return None;
     }
@@ -237,12 +233,7 @@ fn values<'a>(p: &mut Parser<'a>, mut f: impl FnMut(&mut Parser<'a>) -> Option<(
 }
 
 /// One `KeyValue` added to `out` (a key twice: give up).
-fn key_value<'a>(
-    p: &mut Parser<'a>,
-    keys: &mut Keys<'a>,
-    out: &mut Attrs,
-    depth: usize,
-) -> Option<()> {
+fn key_value<'a>(p: &mut Parser<'a>, keys: &mut Keys, out: &mut Attrs, depth: usize) -> Option<()> {
     let mut key: Option<Key> = None;
     let mut value = V::Null;
     p.object(|p, name| {
@@ -254,15 +245,15 @@ fn key_value<'a>(
         }
         Some(())
     })?;
-    let key = key.unwrap_or_else(|| Key::from(""));
-    if out.iter().any(|(k, _)| *k == key) {
+    let key = key.unwrap_or_else(|| keys.key(""));
+    if out.iter().any(|(k, _)| Arc::ptr_eq(k, &key)) {
         return None;
     }
     out.push((key, value));
     Some(())
 }
 
-fn attributes<'a>(p: &mut Parser<'a>, keys: &mut Keys<'a>) -> Option<Attrs> {
+fn attributes<'a>(p: &mut Parser<'a>, keys: &mut Keys) -> Option<Attrs> {
     let mut out = Attrs::with_capacity(8);
     p.array(|p| key_value(p, keys, &mut out, 1))?;
     Some(out)
@@ -280,7 +271,7 @@ fn is_id(id: &Id, len: usize) -> bool {
     id.len() == len
 }
 
-fn span<'a>(p: &mut Parser<'a>, keys: &mut Keys<'a>, resource: &Arc<Attrs>) -> Option<SpanData> {
+fn span<'a>(p: &mut Parser<'a>, keys: &mut Keys, resource: &Arc<Attrs>) -> Option<SpanData> {
     let mut s = SpanData {
         trace_id: Id::default(),
         span_id: Id::default(),
@@ -328,11 +319,7 @@ fn span<'a>(p: &mut Parser<'a>, keys: &mut Keys<'a>, resource: &Arc<Attrs>) -> O
     (is_id(&s.trace_id, 32) && is_id(&s.span_id, 16) && parent_ok).then_some(s)
 }
 
-fn resource_spans<'a>(
-    p: &mut Parser<'a>,
-    keys: &mut Keys<'a>,
-    out: &mut Vec<SpanData>,
-) -> Option<()> {
+fn resource_spans<'a>(p: &mut Parser<'a>, keys: &mut Keys, out: &mut Vec<SpanData>) -> Option<()> {
     let mut resource = Arc::new(Attrs::new());
     let mut seen_spans = false;
     p.object(|p, key| {
@@ -388,4 +375,77 @@ pub fn request_spans(text: &[u8]) -> Option<Vec<SpanData>> {
         }
     })?;
     p.at_end().then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_held_inline_and_ordered_as_their_text() {
+        let a = Id::new("00000000000000ff").unwrap();
+        let b = Id::new("0000000000000100").unwrap();
+        assert_eq!(a.as_str(), "00000000000000ff");
+        assert!(a > b, "ordered as text, not as numbers");
+        assert_eq!(Id::new("").unwrap().as_str(), "");
+        assert!(Id::new(&"a".repeat(33)).is_none());
+        assert!(Id::new("caf\u{e9}").is_none(), "ASCII only");
+    }
+
+    #[test]
+    fn integers_read_as_str_parse_reads_them() {
+        for text in [
+            "0",
+            "-0",
+            "42",
+            "-42",
+            "9223372036854775807",
+            "-9223372036854775808",
+        ] {
+            assert_eq!(digits(text), text.parse().ok(), "{text}");
+        }
+        for text in [
+            "",
+            "-",
+            "01",
+            "-01",
+            "+1",
+            "1.0",
+            "9223372036854775808",
+            "1 ",
+        ] {
+            assert_eq!(digits(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_key_is_made_once_a_request_escaped_or_not() {
+        let text = br#"{"resourceSpans": [{"scopeSpans": [{"spans": [
+            {"traceId": "0000000000000000000000000000000a", "spanId": "000000000000000b",
+             "attributes": [{"key": "k", "value": {"intValue": "1"}},
+                            {"key": "j", "value": {"boolValue": true}}]},
+            {"traceId": "0000000000000000000000000000000a", "spanId": "000000000000000c",
+             "attributes": [{"key": "\u006b", "value": {"stringValue": "x"}}]}
+        ]}]}]}"#;
+        let spans = request_spans(text).unwrap();
+        let (first, second) = (&spans[0].attrs[0].0, &spans[1].attrs[0].0);
+        assert_eq!((&**first, &**second), ("k", "k"));
+        assert!(Arc::ptr_eq(first, second));
+        assert_eq!(
+            spans[0].trace_id.as_str(),
+            "0000000000000000000000000000000a"
+        );
+    }
+
+    #[test]
+    fn a_key_twice_in_a_span_or_a_bad_id_goes_to_the_python_path() {
+        let twice = br#"{"resourceSpans": [{"scopeSpans": [{"spans": [
+            {"traceId": "0000000000000000000000000000000a", "spanId": "000000000000000b",
+             "attributes": [{"key": "k", "value": {"intValue": "1"}},
+                            {"key": "\u006b", "value": {"intValue": "2"}}]}]}]}]}"#;
+        assert!(request_spans(twice).is_none());
+        let long = br#"{"resourceSpans": [{"scopeSpans": [{"spans": [
+            {"traceId": "0000000000000000000000000000000a0", "spanId": "000000000000000b"}]}]}]}"#;
+        assert!(request_spans(long).is_none());
+    }
 }

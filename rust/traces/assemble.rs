@@ -787,3 +787,66 @@ pub fn assemble<'a>(
         }),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The messages of a document as `messages` reads a span's attribute.
+    fn read(text: &str) -> Option<Vec<Msg>> {
+        let mut p = Parser::of_str(text);
+        let mut out = Vec::new();
+        p.array(|p| {
+            out.push(message(p)?);
+            Some(())
+        })?;
+        p.at_end().then_some(out)
+    }
+
+    #[test]
+    fn messages_are_read_as_they_stream_by() {
+        let text = r#"[{"parts": [{"content": "a", "type": "text"}, 7, {"type": "text",
+            "content": ""}, {"content": "b"}], "role": ""}, {"role": "assistant", "parts": [
+            {"type": "tool_call", "id": "c1", "name": "f", "arguments": "{\"x\": 1}"},
+            {"type": "tool_call_response", "id": "c1", "response": "[2]"}],
+            "finish_reason": "stop"}]"#;
+        let msgs = read(text).unwrap();
+        assert_eq!(
+            (msgs[0].role.as_str(), msgs[0].text.as_str()),
+            ("user", "a\nb")
+        );
+        let (id, name, arguments) = &msgs[1].calls[0];
+        assert_eq!((id.as_str(), name.as_str()), ("c1", "f"));
+        assert_eq!(*arguments, V::Obj(vec![("x".into(), V::Int(1))]));
+        assert_eq!(
+            msgs[1].results,
+            vec![("c1".into(), V::Arr(vec![V::Int(2)]))]
+        );
+    }
+
+    #[test]
+    fn messages_in_another_form_go_to_the_python_path() {
+        for text in [
+            r#"[{"role": "user", "parts": [], "name": "x"}]"#,
+            r#"[{"role": "user"}]"#,
+            r#"[{"role": 1, "parts": []}]"#,
+            r#"[{"role": "user", "parts": {}}]"#,
+            r#"[{"role": "user", "parts": [], "role": "user"}]"#,
+            r#"[{"r\u006fle": "user", "parts": []}]"#,
+            r#"["user"]"#,
+            r#"[{"role": "user", "parts": [{"type": "tool_call", "id": 1}]}]"#,
+            r#"[{"role": "user", "parts": []}] x"#,
+        ] {
+            assert!(read(text).is_none(), "{text}");
+        }
+        let deep = |n: usize| {
+            let part = format!("{}1{}", "[".repeat(n), "]".repeat(n));
+            format!(r#"[{{"role": "user", "parts": [{part}]}}]"#)
+        };
+        assert!(read(&deep(61)).is_some());
+        assert!(
+            read(&deep(62)).is_none(),
+            "deeper than json::parse_str reads"
+        );
+    }
+}

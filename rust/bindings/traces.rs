@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::traces::assemble::{self, Agent, Assembled, Case, Known, Step};
 use crate::traces::json::V;
-use crate::traces::otlp::{self, Attrs, SpanData};
+use crate::traces::otlp::{self, Attrs, Id, SpanData};
 
 /// One span read by the fast path; `fields()` gives the arguments of a `Span`.
 #[pyclass(frozen, module = "evalmark._core")]
@@ -63,13 +63,13 @@ fn key<'py>(py: Python<'py>, k: &str) -> Bound<'py, PyString> {
     s
 }
 
-fn pairs<'py, 'a>(
+fn pairs<'py, 'a, K: AsRef<str> + 'a>(
     py: Python<'py>,
-    fields: impl Iterator<Item = &'a (String, V)>,
+    fields: impl Iterator<Item = &'a (K, V)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (k, v) in fields {
-        d.set_item(key(py, k), value(py, v)?)?;
+        d.set_item(key(py, k.as_ref()), value(py, v)?)?;
     }
     Ok(d)
 }
@@ -116,13 +116,16 @@ fn otlp_json_spans(py: Python<'_>, data: &[u8]) -> PyResult<Option<Vec<Py<RawSpa
         return Ok(None);
     };
     let mut out = Vec::with_capacity(spans.len());
-    let mut last: Option<Py<PyString>> = None;
+    let mut last: Option<(Id, Py<PyString>)> = None;
     for data in spans {
         let trace_id = match &last {
-            Some(t) if t.bind(py).to_str()? == data.trace_id => t.clone_ref(py),
-            _ => PyString::new(py, &data.trace_id).unbind(),
+            Some((id, t)) if *id == data.trace_id => t.clone_ref(py),
+            _ => {
+                let t = PyString::new(py, &data.trace_id).unbind();
+                last = Some((data.trace_id, t.clone_ref(py)));
+                t
+            }
         };
-        last = Some(trace_id.clone_ref(py));
         let span = Py::new(py, RawSpan { trace_id, data })?;
         // SAFETY: a live object of a GC type; untracking it is allowed at any time (its
         // deallocation untracks only a tracked object). A RawSpan refers to nothing but a
@@ -155,14 +158,14 @@ fn metadata<'py>(
     source: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item(intern!(py, "trace-id"), &c.root.trace_id)?;
-    d.set_item(intern!(py, "span-id"), &c.top.span_id)?;
+    d.set_item(intern!(py, "trace-id"), c.root.trace_id.as_str())?;
+    d.set_item(intern!(py, "span-id"), c.top.span_id.as_str())?;
     if let Some(source) = source {
         d.set_item(intern!(py, "trace-file-sha256"), source)?;
     }
     d.set_item(intern!(py, "span-end-unix-nano"), c.top.end)?;
     if !std::ptr::eq(c.root, c.top) {
-        d.set_item(intern!(py, "root-span-id"), &c.root.span_id)?;
+        d.set_item(intern!(py, "root-span-id"), c.root.span_id.as_str())?;
     }
     if !c.root.resource.is_empty() {
         d.set_item(intern!(py, "resource"), attrs(py, &c.root.resource)?)?;
@@ -174,7 +177,7 @@ fn metadata<'py>(
         let mut kept = Vec::with_capacity(c.kept.len());
         for k in &c.kept {
             let e = PyDict::new(py);
-            e.set_item(intern!(py, "span-id"), &k.span.span_id)?;
+            e.set_item(intern!(py, "span-id"), k.span.span_id.as_str())?;
             e.set_item(intern!(py, "name"), key(py, &k.span.name))?;
             e.set_item(intern!(py, "kind"), k.role.name())?;
             if !k.attributes.is_empty() {

@@ -8,8 +8,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::json::{self, V};
-use super::otlp::SpanData;
+use super::json::{self, Parser, V};
+use super::otlp::{Key, SpanData};
 
 /// The attribute keys the reader understands: the table of `evalmark.traces._keys`, the one
 /// place they are spelled, handed over when `evalmark.traces._fast` is imported. An attribute
@@ -101,7 +101,7 @@ fn role(s: &SpanData, known: &Known) -> Option<Role> {
     let mut operation = None;
     let mut foreign = false; // another GenAI key, or an OpenInference span kind
     for (k, v) in &s.attrs {
-        match k.as_str() {
+        match &**k {
             "gen_ai.evaluation.name" => return None,
             "gen_ai.operation.name" => operation = Some(v),
             "openinference.span.kind" => foreign = true,
@@ -165,43 +165,113 @@ pub struct Msg {
     results: Vec<(String, V)>,
 }
 
-fn message(raw: &V) -> Option<Msg> {
-    let V::Obj(fields) = raw else { return None };
-    let plain = fields.len() == 2 || (fields.len() == 3 && raw.get("finish_reason").is_some());
-    let (Some(V::Str(role)), Some(V::Arr(parts))) = (raw.get("role"), raw.get("parts")) else {
+/// One part of a message, as `message` reads it.
+enum Part {
+    Text(String),
+    Call(String, String, V),
+    Result(String, V),
+    Skip,
+}
+
+/// Depth of a message's parts and of their fields in the messages document (an array of
+/// messages): the depths `json::parse_str` of the whole document reads them at.
+const PART_DEPTH: usize = 3;
+
+/// One part, read from the document (`{"type": ..., ...}`; anything but an object: skipped).
+fn part(p: &mut Parser<'_>) -> Option<Part> {
+    if !p.next_is(b'{') {
+        p.any_at(PART_DEPTH)?;
+        return Some(Part::Skip);
+    }
+    let (mut kind, mut id, mut name) = (None, None, None);
+    let (mut arguments, mut response, mut content) = (None, None, None);
+    p.object(|p, key| {
+        let slot = match key {
+            "type" => &mut kind,
+            "id" => &mut id,
+            "name" => &mut name,
+            "arguments" => &mut arguments,
+            "response" => &mut response,
+            "content" => &mut content,
+            _ => return p.any_at(PART_DEPTH + 1).map(drop),
+        };
+        *slot = Some(p.any_at(PART_DEPTH + 1)?);
+        Some(())
+    })?;
+    Some(match kind.as_ref().and_then(V::as_str) {
+        Some("tool_call") => Part::Call(
+            text_or_empty(id.as_ref())?,
+            text_or_empty(name.as_ref())?,
+            arguments_of(arguments.as_ref().unwrap_or(&V::Null))?,
+        ),
+        Some("tool_call_response") => Part::Result(
+            text_or_empty(id.as_ref())?,
+            parsed(response.as_ref().unwrap_or(&V::Null))?,
+        ),
+        _ => match content {
+            Some(V::Str(t)) => Part::Text(t),
+            _ => Part::Skip,
+        },
+    })
+}
+
+/// One message of the document, read as it streams by (no tree of it is built): `{role,
+/// parts}` (and `finish_reason`), anything else None.
+fn message(p: &mut Parser<'_>) -> Option<Msg> {
+    let mut role: Option<String> = None;
+    let mut parts: Option<Vec<Part>> = None;
+    let (mut count, mut finish) = (0, false);
+    p.object(|p, key| {
+        count += 1;
+        match key {
+            "role" => match p.any_at(PART_DEPTH - 1)? {
+                V::Str(r) => role = Some(r),
+                _ => return None,
+            },
+            "parts" => {
+                if !p.next_is(b'[') {
+                    return None;
+                }
+                let mut found = Vec::new();
+                p.array(|p| {
+                    found.push(part(p)?);
+                    Some(())
+                })?;
+                parts = Some(found);
+            }
+            other => {
+                finish |= other == "finish_reason";
+                drop(p.any_at(PART_DEPTH - 1)?);
+            }
+        }
+        Some(())
+    })?;
+    let plain = count == 2 || (count == 3 && finish);
+    let (Some(role), Some(parts)) = (role, parts) else {
         return None;
     };
     if !plain {
         return None;
     }
-    let mut texts: Vec<&str> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
     let mut calls = Vec::new();
     let mut results = Vec::new();
     for part in parts {
-        if !matches!(part, V::Obj(_)) {
-            continue;
-        }
-        match part.get("type").and_then(V::as_str) {
-            Some("tool_call") => calls.push((
-                text_or_empty(part.get("id"))?,
-                text_or_empty(part.get("name"))?,
-                arguments_of(part.get("arguments").unwrap_or(&V::Null))?,
-            )),
-            Some("tool_call_response") => results.push((
-                text_or_empty(part.get("id"))?,
-                parsed(part.get("response").unwrap_or(&V::Null))?,
-            )),
-            _ => {
-                if let Some(V::Str(t)) = part.get("content") {
-                    texts.push(t);
-                }
-            }
+        match part {
+            Part::Text(t) => texts.push(t),
+            Part::Call(id, name, arguments) => calls.push((id, name, arguments)),
+            Part::Result(id, v) => results.push((id, v)),
+            Part::Skip => {}
         }
     }
-    let text = join(texts.into_iter());
-    let role = if role.is_empty() { "user" } else { role };
+    let text = join(texts.iter().map(String::as_str));
+    let role = if role.is_empty() {
+        "user".to_string()
+    } else {
+        role
+    };
     Some(Msg {
-        role: role.to_string(),
+        role,
         text,
         calls,
         results,
@@ -218,10 +288,15 @@ fn join<'a>(texts: impl Iterator<Item = &'a str>) -> String {
 fn messages(s: &SpanData, key: &str) -> Option<Vec<Msg>> {
     match s.attr(key) {
         None => Some(Vec::new()),
-        Some(V::Str(text)) if text.starts_with('[') => match json::parse_str(text)? {
-            V::Arr(items) => items.iter().map(message).collect(),
-            _ => None,
-        },
+        Some(V::Str(text)) if text.starts_with('[') => {
+            let mut p = Parser::of_str(text);
+            let mut out = Vec::new();
+            p.array(|p| {
+                out.push(message(p)?);
+                Some(())
+            })?;
+            p.at_end().then_some(out)
+        }
         Some(_) => None,
     }
 }
@@ -279,7 +354,7 @@ pub struct Agent<'a> {
 pub struct Kept<'a> {
     pub span: &'a SpanData,
     pub role: Role,
-    pub attributes: Vec<&'a (String, V)>,
+    pub attributes: Vec<&'a (Key, V)>,
 }
 
 pub struct Case<'a> {
@@ -344,7 +419,7 @@ fn match_name<'a>(order: &[&'a SpanData], key: &str) -> Option<Option<&'a str>> 
         }
     }
     for s in order {
-        if let Some((_, v)) = s.resource.iter().find(|(k, _)| k == key) {
+        if let Some((_, v)) = s.resource.iter().find(|(k, _)| &**k == key) {
             return text_value(v).map(Some);
         }
     }
@@ -594,7 +669,7 @@ pub fn assemble<'a>(
                                     "the model asked for tool call {tool} ({shown}) and no \
                                      later message carries its result"
                                 ),
-                                span_id: Some(s.span_id.clone()),
+                                span_id: Some(s.span_id.to_string()),
                             });
                         }
                     }
@@ -606,8 +681,8 @@ pub fn assemble<'a>(
                     return None; // the Python path says why (a tool call needs a name)
                 }
                 let id = match s.attr("gen_ai.tool.call.id") {
-                    None | Some(V::Null) => s.span_id.clone(),
-                    Some(V::Str(t)) if t.is_empty() => s.span_id.clone(),
+                    None | Some(V::Null) => s.span_id.to_string(),
+                    Some(V::Str(t)) if t.is_empty() => s.span_id.to_string(),
                     Some(V::Str(t)) => t.clone(),
                     Some(_) => return None,
                 };
@@ -626,7 +701,7 @@ pub fn assemble<'a>(
                              gen_ai.tool.call.result (or output.value)",
                             s.span_id
                         ),
-                        span_id: Some(s.span_id.clone()),
+                        span_id: Some(s.span_id.to_string()),
                     });
                 }
                 calls.push(Call {
@@ -660,7 +735,7 @@ pub fn assemble<'a>(
                       instrumentations, set \
                       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)"
                 .to_string(),
-            span_id: Some(order[top].span_id.clone()),
+            span_id: Some(order[top].span_id.to_string()),
         });
     }
     let mut recorded: Vec<(Option<i128>, Option<i128>)> = Vec::new();
@@ -680,7 +755,7 @@ pub fn assemble<'a>(
     });
     let mut kept = Vec::new();
     for (i, s) in order.iter().enumerate() {
-        let attributes: Vec<&(String, V)> = if roles[i] == Role::Other {
+        let attributes: Vec<&(Key, V)> = if roles[i] == Role::Other {
             s.attrs.iter().collect()
         } else {
             s.attrs.iter().filter(|(k, _)| !known.contains(k)).collect()
@@ -711,4 +786,67 @@ pub fn assemble<'a>(
             kept,
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The messages of a document as `messages` reads a span's attribute.
+    fn read(text: &str) -> Option<Vec<Msg>> {
+        let mut p = Parser::of_str(text);
+        let mut out = Vec::new();
+        p.array(|p| {
+            out.push(message(p)?);
+            Some(())
+        })?;
+        p.at_end().then_some(out)
+    }
+
+    #[test]
+    fn messages_are_read_as_they_stream_by() {
+        let text = r#"[{"parts": [{"content": "a", "type": "text"}, 7, {"type": "text",
+            "content": ""}, {"content": "b"}], "role": ""}, {"role": "assistant", "parts": [
+            {"type": "tool_call", "id": "c1", "name": "f", "arguments": "{\"x\": 1}"},
+            {"type": "tool_call_response", "id": "c1", "response": "[2]"}],
+            "finish_reason": "stop"}]"#;
+        let msgs = read(text).unwrap();
+        assert_eq!(
+            (msgs[0].role.as_str(), msgs[0].text.as_str()),
+            ("user", "a\nb")
+        );
+        let (id, name, arguments) = &msgs[1].calls[0];
+        assert_eq!((id.as_str(), name.as_str()), ("c1", "f"));
+        assert_eq!(*arguments, V::Obj(vec![("x".into(), V::Int(1))]));
+        assert_eq!(
+            msgs[1].results,
+            vec![("c1".into(), V::Arr(vec![V::Int(2)]))]
+        );
+    }
+
+    #[test]
+    fn messages_in_another_form_go_to_the_python_path() {
+        for text in [
+            r#"[{"role": "user", "parts": [], "name": "x"}]"#,
+            r#"[{"role": "user"}]"#,
+            r#"[{"role": 1, "parts": []}]"#,
+            r#"[{"role": "user", "parts": {}}]"#,
+            r#"[{"role": "user", "parts": [], "role": "user"}]"#,
+            r#"[{"r\u006fle": "user", "parts": []}]"#,
+            r#"["user"]"#,
+            r#"[{"role": "user", "parts": [{"type": "tool_call", "id": 1}]}]"#,
+            r#"[{"role": "user", "parts": []}] x"#,
+        ] {
+            assert!(read(text).is_none(), "{text}");
+        }
+        let deep = |n: usize| {
+            let part = format!("{}1{}", "[".repeat(n), "]".repeat(n));
+            format!(r#"[{{"role": "user", "parts": [{part}]}}]"#)
+        };
+        assert!(read(&deep(61)).is_some());
+        assert!(
+            read(&deep(62)).is_none(),
+            "deeper than json::parse_str reads"
+        );
+    }
 }

@@ -19,14 +19,6 @@ pub enum V {
 }
 
 impl V {
-    /// The value of `key` in an object (None for a missing key or another kind of value).
-    pub fn get(&self, key: &str) -> Option<&V> {
-        match self {
-            V::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
     /// The text of a string value.
     pub fn as_str(&self) -> Option<&str> {
         match self {
@@ -104,6 +96,14 @@ pub struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    /// A reader of text known to be UTF-8 (a string value read before: not checked again).
+    pub fn of_str(text: &'a str) -> Self {
+        Parser {
+            b: text.as_bytes(),
+            i: 0,
+        }
+    }
+
     /// A reader of `text`, or None when it is not UTF-8.
     pub fn new(text: &'a [u8]) -> Option<Self> {
         std::str::from_utf8(text).ok()?;
@@ -135,7 +135,8 @@ impl<'a> Parser<'a> {
         if self.eat(b'}') {
             return Some(());
         }
-        let mut seen: [&str; 32] = [""; 32];
+        // Where each key read so far lies in the text (zeros: one memset, not 32 fat pointers).
+        let mut seen = [(0usize, 0usize); 32];
         let mut n = 0;
         loop {
             if self.peek()? != b'"' {
@@ -148,10 +149,11 @@ impl<'a> Parser<'a> {
             }
             // SAFETY: as in `string`: UTF-8 text cut at ASCII quotes.
             let key = unsafe { std::str::from_utf8_unchecked(&self.b[start..end]) };
-            if seen[..n].contains(&key) {
+            let text = &self.b[start..end];
+            if seen[..n].iter().any(|&(s, e)| &self.b[s..e] == text) {
                 return None;
             }
-            seen[n] = key;
+            seen[n] = (start, end);
             n += 1;
             self.i = end + 1;
             if !self.eat(b':') {
@@ -185,6 +187,17 @@ impl<'a> Parser<'a> {
     /// Read any value.
     pub fn any(&mut self) -> Option<V> {
         self.value(1)
+    }
+
+    /// Read any value nested `depth` levels deep in the document (deeper than [`MAX_DEPTH`]
+    /// in all: None, as [`parse_str`] of the whole document gives).
+    pub fn any_at(&mut self, depth: usize) -> Option<V> {
+        self.value(depth)
+    }
+
+    /// Whether the next value starts with `c` (nothing read but whitespace).
+    pub fn next_is(&mut self, c: u8) -> bool {
+        self.peek() == Some(c)
     }
 
     /// A string without escapes, borrowed from the text (then read); None (nothing read) for

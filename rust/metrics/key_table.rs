@@ -280,16 +280,26 @@ impl<K: SlotKey> KeyTable<K, u32> {
     /// Count one more of each key of `keys`, growing the table as it fills; memory that cannot
     /// be had is an error, not an abort.
     pub fn try_add_all(&mut self, keys: &[K]) -> Result<(), OutOfMemory> {
+        self.add_in_chunks(keys, Self::add_fitting)
+    }
+
+    /// `add` (which counts keys that fit without growing) over `keys` in chunks that fit with
+    /// the table at most half full, growing it between them: no test of its size per key.
+    #[inline(always)]
+    fn add_in_chunks(
+        &mut self,
+        keys: &[K],
+        add: impl Fn(&mut Self, &[K]),
+    ) -> Result<(), OutOfMemory> {
         let mut rest = keys;
         while !rest.is_empty() {
-            // Keys that fit with the table at most half full: no test of its size per key.
             let room = (self.capacity() / 2).saturating_sub(self.len as usize);
             if room == 0 {
                 self.try_room()?;
                 continue;
             }
             let (now, later) = rest.split_at(room.min(rest.len()));
-            self.add_fitting(now);
+            add(self, now);
             rest = later;
         }
         Ok(())
@@ -340,30 +350,25 @@ impl<K: SlotKey> KeyTable<K, u32> {
     /// tokens are, in a table kept sparse (sized by [`reset`](Self::reset) for more keys than
     /// it will hold) so that a collision is rare.
     pub fn try_add_all_flat(&mut self, keys: &[K]) -> Result<(), OutOfMemory> {
-        let mut rest = keys;
-        while !rest.is_empty() {
-            let room = (self.capacity() / 2).saturating_sub(self.len as usize);
-            if room == 0 {
-                self.try_room()?;
-                continue;
-            }
-            let (now, later) = rest.split_at(room.min(rest.len()));
-            let (bits, generation, mask) = (self.bits, self.generation, self.mask());
-            let slots = &mut self.slots[..=mask];
-            let mut len = self.len;
-            for &key in now {
-                let slot = &mut slots[flat_slot(slots, key, bits, generation, mask)];
-                let live = u32::from(slot.generation == generation);
-                // 1 for a new key, one more for a counted one: no branch on which.
-                slot.value = (slot.value & live.wrapping_neg()) + 1;
-                slot.key = key;
-                slot.generation = generation;
-                len += 1 - live;
-            }
-            self.len = len;
-            rest = later;
+        self.add_in_chunks(keys, Self::add_fitting_flat)
+    }
+
+    /// [`add_fitting`](Self::add_fitting) with the one-branch probe ([`flat_slot`]).
+    #[inline(always)]
+    fn add_fitting_flat(&mut self, keys: &[K]) {
+        let (bits, generation, mask) = (self.bits, self.generation, self.mask());
+        let slots = &mut self.slots[..=mask];
+        let mut len = self.len;
+        for &key in keys {
+            let slot = &mut slots[flat_slot(slots, key, bits, generation, mask)];
+            let live = u32::from(slot.generation == generation);
+            // 1 for a new key, one more for a counted one: no branch on which.
+            slot.value = (slot.value & live.wrapping_neg()) + 1;
+            slot.key = key;
+            slot.generation = generation;
+            len += 1 - live;
         }
-        Ok(())
+        self.len = len;
     }
 
     /// [`take_all`](Self::take_all) with the one-branch probe of

@@ -288,17 +288,20 @@ fn join<'a>(texts: impl Iterator<Item = &'a str>) -> String {
 fn messages(s: &SpanData, key: &str) -> Option<Vec<Msg>> {
     match s.attr(key) {
         None => Some(Vec::new()),
-        Some(V::Str(text)) if text.starts_with('[') => {
-            let mut p = Parser::of_str(text);
-            let mut out = Vec::new();
-            p.array(|p| {
-                out.push(message(p)?);
-                Some(())
-            })?;
-            p.at_end().then_some(out)
-        }
+        Some(V::Str(text)) if text.starts_with('[') => message_list(text),
         Some(_) => None,
     }
+}
+
+/// A JSON array of messages, read as it streams by; None for any other document.
+fn message_list(text: &str) -> Option<Vec<Msg>> {
+    let mut p = Parser::of_str(text);
+    let mut out = Vec::new();
+    p.array(|p| {
+        out.push(message(p)?);
+        Some(())
+    })?;
+    p.at_end().then_some(out)
 }
 
 fn user_text(msgs: &[Msg]) -> String {
@@ -794,13 +797,7 @@ mod tests {
 
     /// The messages of a document as `messages` reads a span's attribute.
     fn read(text: &str) -> Option<Vec<Msg>> {
-        let mut p = Parser::of_str(text);
-        let mut out = Vec::new();
-        p.array(|p| {
-            out.push(message(p)?);
-            Some(())
-        })?;
-        p.at_end().then_some(out)
+        message_list(text)
     }
 
     #[test]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
 import evalmark.metrics as em
+from edit_pairs import edited_pairs
 
 ALPHABETS = [
     "abcd efgh",
@@ -22,23 +23,9 @@ ALPHABETS = [
 SIDES = [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 300]
 
 
-@st.composite
-def pairs(draw: st.DrawFn) -> tuple[str, str]:
+def pairs() -> st.SearchStrategy[tuple[str, str]]:
     """A pair at a lane boundary: an edited copy of a text, or another text."""
-    alphabet = draw(st.sampled_from(ALPHABETS))
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    a = rng.choices(alphabet, k=draw(st.sampled_from(SIDES)))
-    if draw(st.booleans()):
-        b = rng.choices(alphabet, k=draw(st.sampled_from(SIDES)))
-    else:
-        b = list(a)
-        for _ in range(draw(st.integers(0, 12))):
-            k = rng.randrange(len(b) + 1)
-            if k < len(b) and rng.random() < 0.5:
-                b[k] = rng.choice(alphabet)
-            else:
-                b.insert(k, rng.choice(alphabet))
-    return "".join(a), "".join(b)
+    return edited_pairs(ALPHABETS, SIDES)
 
 
 @settings(max_examples=100, deadline=None)

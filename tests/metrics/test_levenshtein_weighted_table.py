@@ -5,13 +5,12 @@ lane widths, small and huge weights, cut-offs, normalized forms, one and two wor
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
 import evalmark.metrics as em
+from edit_pairs import edited_pairs
 
 ALPHABETS = [
     "ab",
@@ -33,23 +32,9 @@ WEIGHTS = [
 ]
 
 
-@st.composite
-def pairs(draw: st.DrawFn) -> tuple[str, str]:
-    """An edited copy of a text, or another text."""
-    alphabet = draw(st.sampled_from(ALPHABETS))
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    a = rng.choices(alphabet, k=draw(st.sampled_from(SIDES)))
-    if draw(st.booleans()):
-        b = rng.choices(alphabet, k=draw(st.sampled_from(SIDES)))
-    else:
-        b = list(a)
-        for _ in range(draw(st.integers(0, 8))):
-            k = rng.randrange(len(b) + 1)
-            if k < len(b) and rng.random() < 0.5:
-                b[k] = rng.choice(alphabet)
-            else:
-                b.insert(k, rng.choice(alphabet))
-    return "".join(a), "".join(b)
+def pairs() -> st.SearchStrategy[tuple[str, str]]:
+    """A pair at a lane boundary: an edited copy of a text, or another text."""
+    return edited_pairs(ALPHABETS, SIDES, 8)
 
 
 @settings(max_examples=150, deadline=None)

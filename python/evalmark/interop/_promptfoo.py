@@ -25,8 +25,8 @@ from evalmark.interop._model import Deferred, Imported, as_mapping, source_hash
 from evalmark.interop._promptfoo_graded import (
     MODEL_GRADED,
     graded_refusal,
-    rubric_prompt,
     options_rubric_prompt,
+    rubric_prompt,
 )
 from evalmark.interop._promptfoo_reader import Reader, render
 from evalmark.samples._sample import Parameters, Sample

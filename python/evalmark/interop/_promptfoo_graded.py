@@ -22,7 +22,7 @@ from typing import Any
 
 from evalmark.interop._promptfoo_reader import Reader, render
 
-__all__ = ["MODEL_GRADED", "graded_refusal", "rubric_prompt", "options_rubric_prompt"]
+__all__ = ["MODEL_GRADED", "graded_refusal", "options_rubric_prompt", "rubric_prompt"]
 
 MODEL_GRADED = frozenset(
     {

@@ -25,8 +25,8 @@ from evalmark.interop._model import Deferred, Imported, as_mapping, source_hash
 from evalmark.interop._promptfoo_graded import (
     MODEL_GRADED,
     graded_refusal,
+    options_rubric_prompt,
     rubric_prompt,
-    test_rubric_prompt,
 )
 from evalmark.interop._promptfoo_reader import Reader, render
 from evalmark.samples._sample import Parameters, Sample
@@ -108,8 +108,8 @@ def _test(reader: Reader, test: Any, default: Mapping[str, Any], where: Any) -> 
         raise reader.error("a test must be a mapping (vars, assert...)", where)
     for key in () if _TEST_KEYS.issuperset(test) else sorted(set(test) - _TEST_KEYS - {"options"}):
         reader.refuse(f"test.{key}", f"test option {key!r} is not carried", (*where, key))
-    default_prompt = test_rubric_prompt(reader, default, ("defaultTest",)) if default else None
-    prompt = test_rubric_prompt(reader, test, where) or default_prompt
+    default_prompt = options_rubric_prompt(reader, default, ("defaultTest",)) if default else None
+    prompt = options_rubric_prompt(reader, test, where) or default_prompt
     own = as_mapping(test.get("vars"))
     variables = {**as_mapping(default.get("vars")), **own} if default else dict(own)
     for name, value in variables.items():

@@ -22,7 +22,7 @@ from typing import Any
 
 from evalmark.interop._promptfoo_reader import Reader, render
 
-__all__ = ["MODEL_GRADED", "graded_refusal", "rubric_prompt", "test_rubric_prompt"]
+__all__ = ["MODEL_GRADED", "graded_refusal", "options_rubric_prompt", "rubric_prompt"]
 
 MODEL_GRADED = frozenset(
     {
@@ -74,7 +74,7 @@ def _prompt_text(reader: Reader, prompt: Any, where: tuple[str | int, ...]) -> s
     return text
 
 
-def test_rubric_prompt(reader: Reader, test: Mapping[str, Any], where: Any) -> str | None:
+def options_rubric_prompt(reader: Reader, test: Mapping[str, Any], where: Any) -> str | None:
     """The ``rubricPrompt`` of a test's (or ``defaultTest``'s) ``options``; any other option
     is refused as ``test.options``."""
     options = test.get("options")

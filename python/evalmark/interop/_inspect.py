@@ -24,9 +24,10 @@ import msgspec
 from evalmark._files.source import gc_paused
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._inspect_calls import tool_calls
-from evalmark.interop._inspect_columns import Columns, fast_columns
-from evalmark.interop._inspect_graded import graded_scorer_refusal
+from evalmark.interop._inspect_columns import Columns, by_build, fast_columns
+from evalmark.interop._inspect_header import kept, read_header
 from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows, decode, read_log
+from evalmark.interop._inspect_quick import quick_import
 from evalmark.interop._inspect_rescore import answers, check_parity, recorded_scores
 from evalmark.interop._model import (
     Deferred,
@@ -35,18 +36,13 @@ from evalmark.interop._model import (
     Losses,
     as_mapping,
     hash_later,
-    source_hash,
 )
 from evalmark.samples._sample import Parameters, Sample
-from evalmark.strategies._inspect import INSPECT_LOCATIONS
 
 __all__ = ["read_inspect"]
 
 # The pool the event transcript refers to (inspect 0.3.1xx on): lost with the transcript.
 _LOSS_NAMES = {"events_data": "events"}
-# The log's own fields kept verbatim in ``source.json`` (the ``.eval`` zip: its header and
-# ``reductions.json``; its ``summaries.json`` and ``_journal/`` repeat the samples).
-_KEPT_LOG = ("eval", "plan", "results", "stats", "reductions", "tags", "metadata", "invalidated")
 _KEBAB = tuple(key.replace("_", "-") for key in PER_EPOCH)
 _EMPTY: tuple[Any, ...] = (None, [], {}, "")
 _NULL = msgspec.Raw(b"null")
@@ -54,8 +50,6 @@ _EMPTY_RAW = (None, _NULL, msgspec.Raw(b"[]"), msgspec.Raw(b"{}"), msgspec.Raw(b
 
 
 _OUTPUT_FIELD, _SCORES_FIELD = attrgetter("output"), attrgetter("scores")
-_SCORERS = {"match": "match", "inspect_ai/match": "match"}
-_SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
 
 
 def _error(message: str, where: str, field: str | None = None) -> ImportFormatError:
@@ -78,80 +72,23 @@ def _resolve(value: Any, attachments: Mapping[str, Any], where: str) -> Any:
     return value
 
 
-def _checks(header: Mapping[str, Any], losses: Losses, where: str) -> dict[str, dict[str, Any]]:
-    """The re-scored scorers by their name in the log: their inspect-scorer options."""
-    checks: dict[str, dict[str, Any]] = {}
-    for entry in as_mapping(header.get("results")).get("scores") or []:
-        name, scorer = str(entry.get("name")), str(entry.get("scorer", entry.get("name")))
-        params = dict(as_mapping(entry.get("params")))
-        kind = _SCORERS.get(scorer)
-        if name in checks:
-            continue
-        if kind is None:
-            losses.refuse(
-                f"scorer:{scorer}",
-                graded_scorer_refusal(scorer, params)
-                or f"scorer {scorer!r} cannot be re-scored offline by evalmark (only match and "
-                "includes are; its recorded scores stay in the metadata)",
-                where,
-                None,
-                "results.scores",
-            )
-            continue
-        allowed = {"location", "ignore_case", "numeric"} if kind == "match" else {"ignore_case"}
-        unknown = sorted(set(params) - allowed)
-        if params.get("numeric"):
-            unknown.append("numeric")
-        if unknown or params.get("location", "end") not in INSPECT_LOCATIONS:
-            losses.refuse(
-                f"scorer:{scorer}",
-                f"scorer {scorer!r} with {', '.join(unknown) or 'its location'} is not "
-                "reproduced (numeric match and other options are not)",
-                where,
-                None,
-                "results.scores",
-            )
-            continue
-        options: dict[str, Any] = {"scorer": kind, "name": f"inspect-{name}"}
-        if kind == "match":
-            options["location"] = params.get("location", "end")
-        options["ignore-case"] = bool(params.get("ignore_case", True))
-        checks[name] = options
-    return checks
-
-
 def read_inspect(path: Path, losses: Losses) -> Imported:
     """Read an inspect_ai ``.json`` or ``.eval`` log (see the module's docstring)."""
-    with gc_paused(promote=True):  # many small containers, none cyclic, all kept
-        return _read_inspect(path, losses)
+    data = path.read_bytes()
+
+    def general(losses: Losses) -> Imported:
+        with gc_paused(promote=True):  # many small containers, none cyclic, all kept
+            return _read_inspect(path, data, losses)
+
+    with gc_paused(promote=True):
+        return quick_import(path, data, losses, general) or general(losses)
 
 
-def _read_inspect(path: Path, losses: Losses) -> Imported:
-    kind, header, rows = read_log(path)
-    digest = hash_later([path], {path: rows.data}) if rows.data is not None else None
-    if header.get("version") != 2:
-        raise _error(
-            f"log version {header.get('version')!r} is not read (version 2 is)",
-            str(path),
-            "version",
-        )
-    if header.get("status") != "success":
-        losses.refuse(
-            "status",
-            f"the run's status is {header.get('status')!r}, not 'success': its samples may be "
-            "incomplete",
-            str(path),
-            None,
-            "status",
-        )
-    spec = as_mapping(header.get("eval"))
-    task = str(spec.get("task") or "inspect").rpartition("/")[2]
-    model = str(spec.get("model") or "model").replace("/", "-")
-    checks = _checks(header, losses, str(path))
-    rescored = tuple(
-        (name, o["scorer"], o.get("location", "end"), o["ignore-case"])
-        for name, o in checks.items()
-    )
+def _read_inspect(path: Path, data: bytes, losses: Losses) -> Imported:
+    kind, header, rows = read_log(path, data)
+    digest = hash_later([path], {path: data})
+    head = read_header(header, losses, str(path))
+    task, model, checks, rescored = head.task, head.model, head.checks, head.rescored
     column = _Column(rows.wheres)
     fast = fast_columns(rows, task, model)
     if fast is None:
@@ -176,17 +113,16 @@ def _read_inspect(path: Path, losses: Losses) -> Imported:
         if epochs == 1
         else {}
     )
-    kept = {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
     return Imported(
         format="inspect",
         version=f"{kind} log v2",
         files=(str(path),),
-        sha256=digest() if digest is not None else source_hash([path]),
+        sha256=digest(),
         samples=samples,
         checks=tuple({"inspect-scorer": options} for options in checks.values()),
         outputs=outputs,
         lost=losses.used(),
-        kept=kept,
+        kept=kept(header),
         extra=extra,
     )
 
@@ -353,10 +289,4 @@ class _Column:
             check_parity(rescored, self.names, self.targets, texts, scores, self.wheres)
         if failed is not None:
             raise failed
-        builds = set(self.builds)
-        if len(builds) == 1:
-            return {builds.pop(): dict(zip(self.names, texts, strict=True))}
-        outputs: dict[str, dict[str, str]] = {}
-        for build, name, text in zip(self.builds, self.names, texts, strict=True):
-            outputs.setdefault(build, {})[name] = text
-        return outputs
+        return by_build(self.builds, self.names, texts)

@@ -15,7 +15,7 @@ import msgspec
 
 from evalmark.interop._inspect_log import REFUSED, Rows
 
-__all__ = ["Columns", "fast_columns"]
+__all__ = ["Columns", "by_build", "fast_columns"]
 
 _ID, _EPOCH, _INPUT = attrgetter("id"), attrgetter("epoch"), attrgetter("input")
 _TARGET, _ATTACHMENTS = attrgetter("target"), attrgetter("attachments")
@@ -57,9 +57,25 @@ def _epochs(column: list[Any]) -> int | None:
     return None
 
 
-def fast_columns(rows: Rows, task: str, model: str) -> tuple[Columns, int] | None:
+def _plain(rows: Rows) -> bool:
+    """Whether every sample leaves the refused and unknown fields empty, has no attachments
+    and a text or message list for input."""
+    typed = rows.typed
+    for attribute in (*REFUSED, *(name for _, name in rows.extra)):
+        value = attrgetter(attribute)  # unset: None; set: JSON text, never empty (true)
+        if any(map(value, typed)) and not _empty(list(map(value, typed))):
+            return False
+    if any(map(_ATTACHMENTS, typed)):
+        return False
+    return set(map(type, map(_INPUT, typed))) <= {str, list}
+
+
+def fast_columns(
+    rows: Rows, task: str, model: str, common: bool = False
+) -> tuple[Columns, int] | None:
     """The columns of the log's samples and its number of epochs, or None when a sample
-    needs the per-row checks."""
+    needs the per-row checks (``common``: the decoding checked already that every sample
+    has an id, a whole epoch, empty refused fields and attachments, and a text target)."""
     typed = rows.typed
     count = len(typed)
     ids = list(map(_ID, typed))
@@ -69,16 +85,10 @@ def fast_columns(rows: Rows, task: str, model: str) -> tuple[Columns, int] | Non
     epochs = _epochs(epoch_column) if count else 1
     if epochs is None:
         return None
-    for attribute in (*REFUSED, *(name for _, name in rows.extra)):
-        value = attrgetter(attribute)  # unset: None; set: JSON text, never empty (true)
-        if any(map(value, typed)) and not _empty(list(map(value, typed))):
-            return None
-    if any(map(_ATTACHMENTS, typed)):
-        return None
-    if not set(map(type, map(_INPUT, typed))) <= {str, list}:
+    if not common and not _plain(rows):
         return None
     targets = list(map(_TARGET, typed))
-    if not set(map(type, targets)) <= {str}:
+    if not common and not set(map(type, targets)) <= {str}:
         return None
     names = list(map(f"{task}-".__add__, map(format, ids)))
     if epochs == 1:
@@ -92,3 +102,15 @@ def fast_columns(rows: Rows, task: str, model: str) -> tuple[Columns, int] | Non
         first = dict(zip(reversed(names), reversed(targets), strict=True))
         targets = [first[name] for name in names]  # a sample's first epoch's target
     return Columns(names, builds, [[target] for target in targets], typed), epochs
+
+
+def by_build(builds: list[str], names: list[str], texts: list[str]) -> dict[str, dict[str, str]]:
+    """The answers ``texts`` by build and sample name (each sample's epoch: its build in
+    ``builds``, its name in ``names``)."""
+    distinct = set(builds)
+    if len(distinct) == 1:
+        return {distinct.pop(): dict(zip(names, texts, strict=True))}
+    outputs: dict[str, dict[str, str]] = {}
+    for build, name, text in zip(builds, names, texts, strict=True):
+        outputs.setdefault(build, {})[name] = text
+    return outputs

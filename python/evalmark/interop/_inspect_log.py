@@ -31,7 +31,7 @@ from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import as_mapping
 from evalmark.interop._zip import read_member_from
 
-__all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "may_call", "read_log"]
+__all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "is_text_utf8", "may_call", "read_log"]
 
 # Per-epoch fields carried in the metadata ``inspect-results.<build>``.
 PER_EPOCH = (
@@ -139,14 +139,16 @@ def may_call(text: Any) -> bool:
     return b'"tool_calls"' in text or _ESCAPED_NAME.search(text) is not None
 
 
-def read_log(path: Path) -> tuple[str, Mapping[str, Any], Rows]:
-    """The log's kind (``json`` or ``eval``), its header and its typed samples."""
+def read_log(path: Path, data: bytes | None = None) -> tuple[str, Mapping[str, Any], Rows]:
+    """The log's kind (``json`` or ``eval``), its header and its typed samples (``data``:
+    the file's bytes, read already)."""
     extra: tuple[str, ...] = ()
     retries = 0
     while True:
         rows = Rows(_row_type(extra), extra)
+        rows.data = data
         try:
-            if zipfile.is_zipfile(path):
+            if zipfile.is_zipfile(io.BytesIO(data) if data is not None else path):
                 return "eval", _read_zip(path, rows), rows
             return "json", _read_json(path, rows), rows
         except _Unknown as unknown:
@@ -203,7 +205,7 @@ def _every_key(data: bytes | None) -> tuple[str, ...]:
 
 
 def _read_zip(path: Path, rows: Rows) -> Mapping[str, Any]:
-    data = rows.data = path.read_bytes()
+    data = rows.data = path.read_bytes() if rows.data is None else rows.data
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         names = archive.namelist()
         if "header.json" not in names:
@@ -258,7 +260,7 @@ def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
     fields.append(("samples", list[rows.row_type] | None, None))  # type: ignore[name-defined]
     log_type = msgspec.defstruct("InspectLog", fields, gc=False)
     where = str(path)
-    data = rows.data = path.read_bytes()
+    data = rows.data = path.read_bytes() if rows.data is None else rows.data
     try:
         _check_json(data)
         log: Any = msgspec.json.decode(data, type=log_type)
@@ -282,14 +284,23 @@ def decode(value: Any) -> Any:
     return _ANY.decode(value) if type(value) is msgspec.Raw else value
 
 
+def is_text_utf8(data: bytes) -> bool:
+    """Whether the whole text is UTF-8, which skipping a value (``msgspec.Raw``) does not
+    check (the rest of JSON's syntax it does)."""
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _check_json(data: bytes) -> None:
-    """Check that the whole text is UTF-8, which skipping a value does not (the rest of JSON's
-    syntax it checks); what is not is refused with the decoder's own words."""
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            msgspec.json.decode(data)
+    """Check that the whole text is UTF-8; what is not is refused with the decoder's own
+    words."""
+    if not is_text_utf8(data):
+        msgspec.json.decode(data)
 
 
 def _decode_error(data: bytes, exc: msgspec.DecodeError, where: str) -> ImportFormatError:

@@ -17,7 +17,7 @@ from evalmark.interop._inspect_log import decode
 from evalmark.interop._model import as_mapping
 from evalmark.strategies._inspect import inspect_match_column
 
-__all__ = ["answers", "check_parity", "recorded_scores"]
+__all__ = ["Score", "answers", "check_parity", "recorded_scores"]
 
 _NULL = msgspec.Raw(b"null")
 
@@ -29,14 +29,14 @@ class _Output(msgspec.Struct, gc=False):
     choices: msgspec.Raw = _NULL
 
 
-class _Score(msgspec.Struct, gc=False):
+class Score(msgspec.Struct, gc=False):
     """What the re-score compares in a recorded score: its value (the rest is skipped)."""
 
     value: Any = None
 
 
 _OUTPUT = msgspec.json.Decoder(_Output)
-_SCORES = msgspec.json.Decoder(dict[str, _Score] | None)
+_SCORES = msgspec.json.Decoder(dict[str, Score] | None)
 _SCORE_VALUE, _COMPLETION = attrgetter("value"), attrgetter("completion")
 _VERDICTS = {"C": True, "I": False}
 _LETTERS = {True: "C", False: "I"}
@@ -129,7 +129,7 @@ def _column(column: Sequence[Any], decoder: msgspec.json.Decoder[Any]) -> list[A
 
 
 def _value(score: Any) -> Any:
-    if type(score) is _Score:
+    if type(score) is Score:
         return score.value
     return score.get("value") if type(score) is dict else None
 
@@ -147,7 +147,7 @@ def check_parity(
     first: tuple[int, int, Any, bool] | None = None
     for order, (scorer, kind, location, ignore_case) in enumerate(checks):
         recorded = list(map(methodcaller("get", scorer), scores))
-        if None not in recorded and set(map(type, recorded)) == {_Score}:
+        if None not in recorded and set(map(type, recorded)) == {Score}:
             count = len(scores)  # every sample read: the columns as they are
             rows: Sequence[int] = range(count)
             answers = texts if len(texts) == count else texts[:count]

@@ -7,7 +7,11 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("dev", max_examples=100, deadline=None)
+# No profile has a deadline or the too_slow health check: both time the machine, and a busy one
+# fails them. A test that lists its own suppressed health checks lists too_slow with them.
+settings.register_profile(
+    "dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.register_profile(
     "ci",
     max_examples=300,

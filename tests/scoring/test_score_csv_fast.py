@@ -72,7 +72,10 @@ _RECORD = st.one_of(
 
 
 @settings(
-    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=80,
+    deadline=None,
+    # too_slow as well: a list given here replaces the profile's (tests/conftest.py)
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
     records=st.lists(_RECORD, max_size=30),

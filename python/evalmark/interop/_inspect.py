@@ -88,7 +88,7 @@ def _read_inspect(path: Path, data: bytes, losses: Losses) -> Imported:
     kind, header, rows = read_log(path, data)
     digest = hash_later([path], {path: data})
     head = read_header(header, losses, str(path))
-    task, model, checks, rescored = head.task, head.model, head.checks, head.rescored
+    task, model, rescored = head.task, head.model, head.rescored
     column = _Column(rows.wheres)
     fast = fast_columns(rows, task, model)
     if fast is None:
@@ -119,7 +119,7 @@ def _read_inspect(path: Path, data: bytes, losses: Losses) -> Imported:
         files=(str(path),),
         sha256=digest(),
         samples=samples,
-        checks=tuple({"inspect-scorer": options} for options in checks.values()),
+        checks=head.entries,
         outputs=outputs,
         lost=losses.used(),
         kept=kept(header),

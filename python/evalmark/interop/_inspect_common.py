@@ -4,7 +4,8 @@ Most logs are plain: every sample has an id, a whole epoch from 1 up (or none), 
 target, a text or message-list input, an ``output`` whose ``completion`` is a text, no
 attachments, nothing in the refused fields and no field the importer does not know. The
 decoding below accepts only such a log, and reads in the same pass what a re-score needs:
-the answers and the recorded scores (as :class:`_Score`). What a sample recorded besides
+the answers and the recorded scores (each as
+:class:`~evalmark.interop._inspect_rescore.Score`). What a sample recorded besides
 (messages, usage, ...) is skipped as JSON text.
 
 Any other log (or a fault) fails this decoding, and the importer reads it the general way

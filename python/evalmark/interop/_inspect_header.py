@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from evalmark.errors import ImportFormatError, Problem
-from evalmark.interop._inspect_graded import graded_scorer_refusal
+from evalmark.interop._inspect_graded import graded_check, is_graded
 from evalmark.interop._model import Losses, as_mapping
 from evalmark.strategies._inspect import INSPECT_LOCATIONS
 
@@ -23,12 +23,16 @@ _SCORERS |= {"includes": "includes", "inspect_ai/includes": "includes"}
 
 class Header:
     """What the importer reads of a log's own fields: the ``task`` and ``model`` naming its
-    samples and builds, the ``checks`` (inspect-scorer options by scorer name) and
-    ``rescored``, each as (scorer name, kind, location, ignore case)."""
+    samples and builds, the suite's check ``entries`` for its scorers (in the log's order),
+    the ``checks`` it re-scores (inspect-scorer options by scorer name) and ``rescored``,
+    each of those as (scorer name, kind, location, ignore case)."""
 
-    def __init__(self, task: str, model: str, checks: dict[str, dict[str, Any]]) -> None:
+    def __init__(
+        self, task: str, model: str, entries: list[dict[str, Any]], checks: dict[str, Any]
+    ) -> None:
         self.task = task
         self.model = model
+        self.entries = tuple(entries)
         self.checks = checks
         self.rescored = tuple(
             (name, o["scorer"], o.get("location", "end"), o["ignore-case"])
@@ -61,7 +65,9 @@ def read_header(header: Mapping[str, Any], losses: Losses, where: str) -> Header
     spec = as_mapping(header.get("eval"))
     task = str(spec.get("task") or "inspect").rpartition("/")[2]
     model = str(spec.get("model") or "model").replace("/", "-")
-    return Header(task, model, _checks(header, losses, where))
+    entries: list[dict[str, Any]] = []
+    checks = _checks(header, losses, where, entries)
+    return Header(task, model, entries, checks)
 
 
 def kept(header: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,20 +75,29 @@ def kept(header: Mapping[str, Any]) -> dict[str, Any]:
     return {k: header[k] for k in _KEPT_LOG if header.get(k) not in (None, [], {})}
 
 
-def _checks(header: Mapping[str, Any], losses: Losses, where: str) -> dict[str, dict[str, Any]]:
-    """The re-scored scorers by their name in the log: their inspect-scorer options."""
+def _checks(
+    header: Mapping[str, Any], losses: Losses, where: str, entries: list[dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """The re-scored scorers by their name in the log: their inspect-scorer options; the
+    suite's check entries of every scorer carried go to ``entries``, in order."""
     checks: dict[str, dict[str, Any]] = {}
+    seen: set[str] = set()
     for entry in as_mapping(header.get("results")).get("scores") or []:
         name, scorer = str(entry.get("name")), str(entry.get("scorer", entry.get("name")))
         params = dict(as_mapping(entry.get("params")))
         kind = _SCORERS.get(scorer)
-        if name in checks:
+        if name in seen:
+            continue
+        seen.add(name)
+        if is_graded(scorer):
+            judged = graded_check(name, scorer, params, losses, where)
+            if judged is not None:
+                entries.append(judged)
             continue
         if kind is None:
             losses.refuse(
                 f"scorer:{scorer}",
-                graded_scorer_refusal(scorer, params)
-                or f"scorer {scorer!r} cannot be re-scored offline by evalmark (only match and "
+                f"scorer {scorer!r} cannot be re-scored offline by evalmark (only match and "
                 "includes are; its recorded scores stay in the metadata)",
                 where,
                 None,
@@ -108,4 +123,5 @@ def _checks(header: Mapping[str, Any], losses: Losses, where: str) -> dict[str, 
             options["location"] = params.get("location", "end")
         options["ignore-case"] = bool(params.get("ignore_case", True))
         checks[name] = options
+        entries.append({"inspect-scorer": options})
     return checks

@@ -58,7 +58,7 @@ def quick_import(
         files=(str(path),),
         sha256=digest(),
         samples=Deferred(lambda: whole().samples, names, expected),
-        checks=tuple({"inspect-scorer": options} for options in head.checks.values()),
+        checks=head.entries,
         outputs=by_build(found.builds, found.names, texts),
         lost=losses.used(),
         kept=kept(header),

@@ -21,7 +21,6 @@ from evalmark.scoring._chunks import (
 )
 from evalmark.scoring._csv_fast import CsvChunks
 from evalmark.scoring._errors import input_error
-from evalmark.scoring._jsonl_fast import FastRows
 from evalmark.scoring._vectors import VectorShape, stack_rows
 
 _VECTOR = msgspec.json.Decoder(list[float])
@@ -113,7 +112,7 @@ class CsvReader:
                 FIRST_CHUNK_ROWS,
             )
             for lines, texts in fast:
-                yield self._fast_chunk(start, lines, texts)
+                yield texts.chunk(start, lines, bool(self.id_column))
                 start += len(lines)
             if fast.resume is None:
                 return
@@ -127,13 +126,6 @@ class CsvReader:
         for lines, rows in self._rows.batches(self.chunk_size, CHUNK_BYTES, first_size=first_size):
             yield self._chunk(start, lines, rows)
             start += len(rows)
-
-    def _fast_chunk(self, start: int, lines: Sequence[int], rows: FastRows) -> Chunk:
-        chunk = Chunk(start=start, size=len(lines), locate=lines_locator(lines))
-        chunk.expected, chunk.actual = rows.expected, rows.actual
-        if self.id_column:
-            chunk.ids = rows.ids
-        return chunk
 
     def _chunk(self, start: int, lines: Sequence[int], rows: list[list[str]]) -> Chunk:
         chunk = Chunk(start=start, size=len(rows), locate=lines_locator(lines))

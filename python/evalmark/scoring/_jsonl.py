@@ -138,7 +138,7 @@ class JsonlReader:
         try:
             for lines, texts in self._batches():
                 if isinstance(texts, FastRows):
-                    yield self._fast_chunk(start, lines, texts)
+                    yield texts.chunk(start, lines, bool(self.id_column))
                 else:
                     yield self._chunk(start, lines, texts)
                 start += len(lines)
@@ -158,13 +158,6 @@ class JsonlReader:
             keys = (names[0], names[1], self.id_column)
             return fast_chunks(self._file, self.chunk_size, CHUNK_BYTES, FIRST_CHUNK_ROWS, keys)
         return jsonl_batches(self._file, self.chunk_size, CHUNK_BYTES, first_size=FIRST_CHUNK_ROWS)
-
-    def _fast_chunk(self, start: int, lines: Sequence[int], rows: FastRows) -> Chunk:
-        chunk = Chunk(start=start, size=len(lines), locate=lines_locator(lines))
-        chunk.expected, chunk.actual = rows.expected, rows.actual
-        if self.id_column:
-            chunk.ids = rows.ids
-        return chunk
 
     def _chunk(self, start: int, lines: Sequence[int], texts: list[bytes]) -> Chunk:
         chunk = Chunk(start=start, size=len(texts), locate=lines_locator(lines))

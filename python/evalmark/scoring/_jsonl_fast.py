@@ -19,6 +19,7 @@ from evalmark._files.json_read import LineTooLargeError
 from evalmark._files.source import BOM
 from evalmark.metrics import TextColumn
 from evalmark.metrics._native import core
+from evalmark.scoring._chunks import Chunk, lines_locator
 
 # Bytes read from the file at a time (then up to the end of the line they stop in).
 BLOCK_BYTES = 8 << 20
@@ -38,6 +39,15 @@ class FastRows:
         actual offsets, ids)``."""
         e_data, e_offsets, a_data, a_offsets, ids = columns
         return cls(TextColumn(e_data, e_offsets), TextColumn(a_data, a_offsets), ids)
+
+    def chunk(self, start: int, lines: Sequence[int], with_ids: bool) -> Chunk:
+        """The chunk of these rows, the first of them row ``start``, read from ``lines``
+        (1-based line numbers); its ids only ``with_ids``."""
+        chunk = Chunk(start=start, size=len(lines), locate=lines_locator(lines))
+        chunk.expected, chunk.actual = self.expected, self.actual
+        if with_ids:
+            chunk.ids = self.ids
+        return chunk
 
 
 def line_numbers(numbers: Any) -> Sequence[int]:

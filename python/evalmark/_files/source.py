@@ -107,6 +107,17 @@ def read_bytes(path: Path, error: type[DataFileError]) -> bytes:
         raise error([Problem(f"cannot read the file: {exc.strerror}", path=str(path))]) from None
 
 
+def is_utf8(data: bytes) -> bool:
+    """Whether all of ``data`` is UTF-8 (an ASCII text is, with no decoding)."""
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def strip_bom(data: bytes) -> bytes:
     """Drop a UTF-8 byte order mark."""
     return data[3:] if data.startswith(BOM) else data

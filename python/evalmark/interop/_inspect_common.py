@@ -22,7 +22,8 @@ from typing import Annotated, Any
 
 import msgspec
 
-from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows, is_text_utf8
+from evalmark._files.source import is_utf8
+from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows
 from evalmark.interop._inspect_rescore import Score
 
 __all__ = ["read_common"]
@@ -81,7 +82,7 @@ _DECODER = msgspec.json.Decoder(_Log)
 def read_common(path: Path, data: bytes) -> tuple[Mapping[str, Any], Rows] | None:
     """The header and the samples of the ``.json`` log ``path`` (whose bytes are ``data``)
     when it is a common log (the module's docstring), else None."""
-    if not is_text_utf8(data):
+    if not is_utf8(data):  # skipping a value (msgspec.Raw) does not check it
         return None
     try:
         log = _DECODER.decode(data)

@@ -27,11 +27,12 @@ from typing import Any, NoReturn
 
 import msgspec
 
+from evalmark._files.source import is_utf8
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import as_mapping
 from evalmark.interop._zip import read_member_from
 
-__all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "is_text_utf8", "may_call", "read_log"]
+__all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "may_call", "read_log"]
 
 # Per-epoch fields carried in the metadata ``inspect-results.<build>``.
 PER_EPOCH = (
@@ -284,22 +285,11 @@ def decode(value: Any) -> Any:
     return _ANY.decode(value) if type(value) is msgspec.Raw else value
 
 
-def is_text_utf8(data: bytes) -> bool:
-    """Whether the whole text is UTF-8, which skipping a value (``msgspec.Raw``) does not
-    check (the rest of JSON's syntax it does)."""
-    if data.isascii():
-        return True
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def _check_json(data: bytes) -> None:
-    """Check that the whole text is UTF-8; what is not is refused with the decoder's own
+    """Check that the whole text is UTF-8, which skipping a value (``msgspec.Raw``) does not
+    (the rest of JSON's syntax it checks); what is not is refused with the decoder's own
     words."""
-    if not is_text_utf8(data):
+    if not is_utf8(data):
         msgspec.json.decode(data)
 
 

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import msgspec
 
-from evalmark._files.source import gc_paused
+from evalmark._files.source import gc_paused, is_utf8
 from evalmark.interop._model import Deferred, Imported, Losses, as_mapping, hash_later
 from evalmark.interop._promptfoo import (
     _ASSERT_KEYS,
@@ -78,7 +78,7 @@ def _set(value: msgspec.Struct, skip: str) -> dict[str, Any]:
 def _typed(data: bytes) -> tuple[dict[str, Any], list[_Row]] | None:
     """What the file holds beyond its rows (kept verbatim) and its typed rows, or None when
     the file is not of the common shape."""
-    if not _utf8(data):
+    if not is_utf8(data):  # skipping a value checks its escapes, not its UTF-8
         return None
     try:  # the keys promptfoo writes: one pass
         document = _DOCUMENT.decode(data)
@@ -103,7 +103,7 @@ def _typed_cases(
     """:func:`_typed_plain` with each row's test case left as the decoder made it (a
     :class:`~evalmark.interop._promptfoo_rows._Case`, read as :func:`_plain_test`'s by
     :func:`_plain_rows`), and what the import reads from the cases."""
-    if not _utf8(data):
+    if not is_utf8(data):  # skipping a value checks its escapes, not its UTF-8
         return None
     try:  # the keys promptfoo writes and test cases of the common shape: one pass
         document = _CASE_DOCUMENT.decode(data)
@@ -118,17 +118,6 @@ def _typed_cases(
     kept = _kept(document)
     found = _CaseColumns(cases)
     return None if kept is None or found.templated() else (*kept, found)
-
-
-def _utf8(data: bytes) -> bool:
-    """Whether ``data`` is UTF-8 (skipping a value checks its escapes, not its UTF-8)."""
-    if data.isascii():
-        return True
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _kept(document: _Document) -> tuple[dict[str, Any], list[_Row]] | None:

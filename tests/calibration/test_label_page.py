@@ -18,6 +18,9 @@ import pytest
 from evalmark.calibration._label_page import PAGE_POLICY, SCRIPT, page_items
 from evalmark.cli import main
 
+# generous: a busy machine starts chromium slowly (playwright waits 30 s by default)
+BROWSER_MS = 120_000
+
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "golden" / "judge-calibration"
 HOSTILE = "</script><script>alert(1)</script><b>&amp;"
@@ -84,10 +87,13 @@ def test_label_three_items_export_and_calibrate(
     exported = tmp_path / "export.jsonl"
     errors: list[str] = []
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox"], timeout=BROWSER_MS
+        )
         try:
             context = browser.new_context(accept_downloads=True)
             tab = context.new_page()
+            tab.set_default_timeout(BROWSER_MS)
             tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             tab.on("pageerror", lambda e: errors.append(str(e)))
             tab.goto(page.as_uri())
@@ -97,7 +103,7 @@ def test_label_three_items_export_and_calibrate(
                 tab.click(f"#item-{index} button[data-label={label}]")
             assert tab.locator("#progress").inner_text() == "3 of 44 labelled"
             assert tab.locator("#mark-1").inner_text() == "fail"
-            with tab.expect_download(timeout=10_000) as download:
+            with tab.expect_download() as download:
                 tab.click("#export")
             download.value.save_as(str(exported))
             shown = tab.locator("#export-text").input_value()

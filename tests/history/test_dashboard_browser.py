@@ -16,6 +16,9 @@ from history_builders import make_run
 from evalmark.history import open_history
 from evalmark.history._dashboard import write_dashboard
 
+# generous: a busy machine starts chromium slowly (playwright waits 30 s by default)
+BROWSER_MS = 120_000
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = (
     os.environ.get("EVALMARK_CHROMIUM")
@@ -59,9 +62,12 @@ def _fields(result: object) -> dict[str, object]:
 def test_the_dashboard_in_chromium(page_path: Path) -> None:
     errors: list[str] = []
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox"], timeout=BROWSER_MS
+        )
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 1400})
+            page.set_default_timeout(BROWSER_MS)
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(page_path.as_uri())

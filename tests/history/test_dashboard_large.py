@@ -21,6 +21,8 @@ from evalmark.history._dashboard import (
     write_dashboard,
 )
 
+# generous: a busy machine starts chromium slowly (playwright waits 30 s by default)
+BROWSER_MS = 120_000
 RUNS = 100_000
 CASES = ("refund", "pricing", "sso")
 
@@ -101,9 +103,12 @@ def test_100000_runs_open_in_chromium(large: Path, tmp_path: Path) -> None:
     size = page_path.stat().st_size
     errors: list[str] = []
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(
+            executable_path=chromium, args=["--no-sandbox"], timeout=BROWSER_MS
+        )
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 1400})
+            page.set_default_timeout(BROWSER_MS)
             page.on("pageerror", lambda e: errors.append(str(e)))
             started = time.perf_counter()
             page.goto(page_path.as_uri(), timeout=60_000)

@@ -18,6 +18,9 @@ from evalmark import Sample
 from evalmark.gates._rules import GateResult
 from evalmark.report import render_report
 
+# generous: a busy machine starts chromium slowly (playwright waits 30 s by default)
+BROWSER_MS = 120_000
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = (
     os.environ.get("EVALMARK_CHROMIUM")
@@ -56,9 +59,12 @@ def test_the_report_in_chromium(tmp_path: Path) -> None:
     hostile_path.write_text(render_report(hostile, "html", samples=[sample]), encoding="utf-8")
     errors: list[str] = []
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox"], timeout=BROWSER_MS
+        )
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 1400})
+            page.set_default_timeout(BROWSER_MS)
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(path.as_uri())
@@ -99,6 +105,7 @@ def test_the_report_in_chromium(tmp_path: Path) -> None:
             # scripts off: every case is there, the (dead) filters are not shown
             context = browser.new_context(java_script_enabled=False)
             still = context.new_page()
+            still.set_default_timeout(BROWSER_MS)
             still.goto(path.as_uri())
             assert not still.locator("#filters").is_visible()
             assert len(_visible_cases(still)) == 5

@@ -675,6 +675,21 @@ def normalized_hits_batch(
     points, sorted. No normalized string is made; the comparisons run without the GIL;
     O(total length)."""
 
+def inspect_match_batch(
+    answers: Any,
+    targets: Any,
+    location: str,
+    scorer: str,
+    ignore_case: bool,
+    workers: int = -1,
+) -> tuple[bytes, list[int]]:
+    """For each pair ``k``, whether ``answers[k]`` matches ``targets[k]`` as inspect_ai's
+    ``scorer`` (``"match"`` or ``"includes"``) decides at ``location`` (``"begin"``, ``"end"``,
+    ``"any"`` or ``"exact"``; ``match`` only), case-folded when ``ignore_case``. Returns
+    ``(hits, pending)``: one byte a pair (1: a hit), and the pairs (0 in ``hits``) with a text
+    that is not ASCII, left to the caller. No string is made; O(total length), without the
+    GIL."""
+
 def fill_rows(
     forms: list[str],
     keys: list[int],

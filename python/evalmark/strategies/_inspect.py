@@ -6,6 +6,11 @@ then whitespace and punctuation stripped from both ends, and the target found at
 ``location`` of the answer (``begin``, ``end``, ``any`` or ``exact``). ``includes``: the
 target (case-folded unless ``ignore-case`` is false) is a substring of the answer. A sample
 passes when one of its targets matches. inspect's numeric ``match`` is not reproduced.
+
+A column is judged in one native call (``evalmark._core.inspect_match_batch``) for the pairs of
+ASCII texts, where ``str.strip()``, ``str.casefold()`` and the comparisons have simple byte
+rules; a pair with another character (Unicode whitespace, case folding that changes lengths)
+goes through the Python definition, :func:`_python_found`.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from itertools import repeat
 from operator import eq, itemgetter
 from typing import Any
 
+import numpy as np
+
+from evalmark.metrics._native import core as _core
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
@@ -54,6 +62,40 @@ def _prepared(texts: Iterable[str], scorer: str, ignore_case: bool) -> list[str]
     return list(map(str.strip, values, repeat(_EDGES)))
 
 
+def _python_found(
+    answers: Sequence[str], targets: Sequence[str], scorer: str, location: str, ignore_case: bool
+) -> list[bool]:
+    """Whether each answer matches its target (flat columns, pair by pair), by the Python
+    definition of the scorer."""
+    values = _prepared(answers, scorer, ignore_case)
+    wanted_texts = _prepared(targets, scorer, ignore_case)
+    compare = _COMPARE["any" if scorer == "includes" else location]
+    return list(map(compare, values, wanted_texts))
+
+
+def _found(
+    answers: Sequence[str], targets: Sequence[str], scorer: str, location: str, ignore_case: bool
+) -> list[bool]:
+    """:func:`_python_found`'s verdicts: the pairs of ASCII texts in one native call, the
+    others in Python."""
+    where = "any" if scorer == "includes" else location
+    _COMPARE[where]  # an unknown location is a KeyError, as in the Python definition
+    kind = "includes" if scorer == "includes" else "match"
+    raw, pending = _core.inspect_match_batch(answers, targets, where, kind, bool(ignore_case))
+    found: list[bool] = np.frombuffer(raw, dtype=np.bool_).tolist()
+    if pending:
+        again = _python_found(
+            [answers[k] for k in pending],
+            [targets[k] for k in pending],
+            scorer,
+            location,
+            ignore_case,
+        )
+        for k, verdict in zip(pending, again, strict=True):
+            found[k] = verdict
+    return found
+
+
 def inspect_match_column(
     answers: Sequence[str],
     targets: Sequence[Sequence[str]],
@@ -75,10 +117,7 @@ def inspect_match_column(
         owners = [i for i, wanted in enumerate(targets) for _ in wanted]
         flat_answers = [answers[i] for i in owners]
         flat_targets = [target for wanted in targets for target in wanted]
-    values = _prepared(flat_answers, scorer, ignore_case)
-    wanted_texts = _prepared(flat_targets, scorer, ignore_case)
-    compare = _COMPARE["any" if scorer == "includes" else location]
-    found = list(map(compare, values, wanted_texts))
+    found = _found(flat_answers, flat_targets, scorer, location, ignore_case)
     if owners is None:
         return found
     verdicts = [False] * len(answers)

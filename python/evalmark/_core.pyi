@@ -681,14 +681,17 @@ def inspect_match_batch(
     location: str,
     scorer: str,
     ignore_case: bool,
+    chars: dict[int, tuple[str, bool]] | None = None,
     workers: int = -1,
-) -> tuple[bytes, list[int]]:
+) -> tuple[bytes, list[int], list[int]]:
     """For each pair ``k``, whether ``answers[k]`` matches ``targets[k]`` as inspect_ai's
     ``scorer`` (``"match"`` or ``"includes"``) decides at ``location`` (``"begin"``, ``"end"``,
-    ``"any"`` or ``"exact"``; ``match`` only), case-folded when ``ignore_case``. Returns
-    ``(hits, pending)``: one byte a pair (1: a hit), and the pairs (0 in ``hits``) with a text
-    that is not ASCII, left to the caller. No string is made; O(total length), without the
-    GIL."""
+    ``"any"`` or ``"exact"``; ``match`` only), case-folded when ``ignore_case``. The non-ASCII
+    characters are ruled by ``chars``: a code point to ``(chr(c).casefold(), chr(c).isspace())``.
+    Returns ``(hits, pending, missing)``: one byte a pair (1: a hit); the pairs (0 in ``hits``)
+    left to the caller (a text with a lone surrogate, or with a character ``chars`` lacks, or
+    any non-ASCII text when ``chars`` is None); and those characters' code points, sorted. No
+    string is made; O(total length), the pairs judged without the GIL."""
 
 def fill_rows(
     forms: list[str],

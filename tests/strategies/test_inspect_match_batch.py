@@ -1,7 +1,8 @@
-"""inspect_ai's ``match`` and ``includes`` over a column (``inspect_match_column``: the pairs
-of ASCII texts in one native call, the others by the Python definition) give, pair by pair,
-the verdicts of the Python definition spelled out here, for every location, scorer and case
-option; and the native call refuses bad input with a Python error, never a panic."""
+"""inspect_ai's ``match`` and ``includes`` over a column (``inspect_match_column``: one native
+call, ASCII by byte rules and other characters by a table of Python's own ``casefold`` and
+``isspace``; a lone surrogate by the Python definition) give, pair by pair, the verdicts of the
+Python definition spelled out here, for every location, scorer and case option; and the native
+call refuses bad input with a Python error, never a panic."""
 
 from __future__ import annotations
 
@@ -87,12 +88,21 @@ def test_each_pair_has_the_python_definitions_verdict(
         answers, [[t] for t in targets], scorer=scorer, location=location, ignore_case=ignore_case
     )
     assert got == wanted
-    # the native call itself: the pairs it leaves are exactly those with a non-ASCII text
-    raw, pending = _core.inspect_match_batch(answers, targets, location, scorer, ignore_case)
+    # the native call itself: without a table it leaves exactly the pairs with a non-ASCII
+    # text; with every character's rule, exactly those with a lone surrogate
+    raw, pending, missing = _core.inspect_match_batch(
+        answers, targets, location, scorer, ignore_case
+    )
     assert pending == [k for k, (a, t) in enumerate(rows) if not (a.isascii() and t.isascii())]
-    assert len(raw) == len(rows)
-    for k, hit in enumerate(raw):
-        assert hit == (0 if k in pending else int(wanted[k]))
+    assert missing == []
+    assert list(raw) == [0 if k in pending else int(wanted[k]) for k in range(len(rows))]
+    table = {ord(c): (c.casefold(), c.isspace()) for c in "".join(answers + targets)}
+    raw, pending, missing = _core.inspect_match_batch(
+        answers, targets, location, scorer, ignore_case, table
+    )
+    assert pending == [k for k, (a, t) in enumerate(rows) if "\ud800" in a + t]
+    assert missing == []
+    assert list(raw) == [0 if k in pending else int(wanted[k]) for k in range(len(rows))]
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -135,7 +145,25 @@ def test_every_ascii_character_at_the_edges(location: str, scorer: str, ignore_c
     assert got == [
         oracle(a, t, scorer, location, ignore_case) for a, t in zip(answers, targets, strict=True)
     ]
-    assert _core.inspect_match_batch(answers, targets, location, scorer, ignore_case)[1] == []
+    assert _core.inspect_match_batch(answers, targets, location, scorer, ignore_case)[1:] == (
+        [],
+        [],
+    )
+
+
+def test_the_characters_a_table_lacks_are_listed_and_their_pairs_left() -> None:
+    table = {0xE9: ("é", False), 0xC9: ("é", False)}
+    raw, pending, missing = _core.inspect_match_batch(
+        ["Café", "Straße\u3000", "abc", "東京 x"],
+        ["CAFÉ", "SS", "C", "X"],
+        "end",
+        "match",
+        True,
+        table,
+    )
+    assert (list(raw), pending, missing) == ([1, 0, 1, 0], [1, 3], [0xDF, 0x3000, 0x4EAC, 0x6771])
+    with pytest.raises(TypeError, match=r"chars\[233\] must be a \(str, bool\) pair"):
+        _core.inspect_match_batch(["é"], ["e"], "end", "match", True, {0xE9: "é"})
 
 
 def test_one_pair_is_judged_as_in_a_column() -> None:
@@ -175,9 +203,15 @@ def test_a_column_larger_than_one_call_runs_inline_is_judged_the_same() -> None:
     # past the size that runs on the calling thread: the pool's path, blocks of rows
     answers = [f"Answer {i}: {'PARIS' if i % 3 else 'Rome'}!" * 40 for i in range(3000)]
     targets = ["paris" if i % 2 else "café" for i in range(3000)]
-    raw, pending = _core.inspect_match_batch(answers, targets, "end", "match", True, 2)
+    raw, pending, _ = _core.inspect_match_batch(answers, targets, "end", "match", True, None, 2)
     assert pending == list(range(0, 3000, 2))
     assert list(raw) == [
         int(k % 2 == 1 and oracle(a, t, "match", "end", True))
         for k, (a, t) in enumerate(zip(answers, targets, strict=True))
+    ]
+    table = {0xE9: ("é", False)}
+    raw, pending, _ = _core.inspect_match_batch(answers, targets, "end", "match", True, table, 2)
+    assert pending == []
+    assert list(raw) == [
+        int(oracle(a, t, "match", "end", True)) for a, t in zip(answers, targets, strict=True)
     ]

@@ -7,9 +7,10 @@ then whitespace and punctuation stripped from both ends, and the target found at
 target (case-folded unless ``ignore-case`` is false) is a substring of the answer. A sample
 passes when one of its targets matches. inspect's numeric ``match`` is not reproduced.
 
-A column is judged in one native call (``evalmark._core.inspect_match_batch``) for the pairs of
-ASCII texts, where ``str.strip()``, ``str.casefold()`` and the comparisons have simple byte
-rules; a pair with another character (Unicode whitespace, case folding that changes lengths)
+A column is judged in one native call (``evalmark._core.inspect_match_batch``): ASCII texts by
+byte rules, and the other characters by a table made here from this Python's own
+``str.casefold`` and ``str.isspace`` (``_CHARS``, filled as characters are first seen), so the
+two agree under any Unicode version. A text the native side cannot read (a lone surrogate)
 goes through the Python definition, :func:`_python_found`.
 """
 
@@ -62,6 +63,17 @@ def _prepared(texts: Iterable[str], scorer: str, ignore_case: bool) -> list[str]
     return list(map(str.strip, values, repeat(_EDGES)))
 
 
+_CHARS: dict[int, tuple[str, bool]] = {}
+"""A non-ASCII code point to its ``casefold()`` and ``isspace()``, for the native call."""
+
+
+def _learn(codes: list[int]) -> None:
+    """Add the rules of ``codes`` to ``_CHARS``."""
+    for code in codes:
+        char = chr(code)
+        _CHARS[code] = (char.casefold(), char.isspace())
+
+
 def _python_found(
     answers: Sequence[str], targets: Sequence[str], scorer: str, location: str, ignore_case: bool
 ) -> list[bool]:
@@ -76,13 +88,22 @@ def _python_found(
 def _found(
     answers: Sequence[str], targets: Sequence[str], scorer: str, location: str, ignore_case: bool
 ) -> list[bool]:
-    """:func:`_python_found`'s verdicts: the pairs of ASCII texts in one native call, the
-    others in Python."""
+    """:func:`_python_found`'s verdicts, in one native call (two when characters are seen
+    for the first time); a pair with a lone surrogate in Python."""
     where = "any" if scorer == "includes" else location
     _COMPARE[where]  # an unknown location is a KeyError, as in the Python definition
     kind = "includes" if scorer == "includes" else "match"
-    raw, pending = _core.inspect_match_batch(answers, targets, where, kind, bool(ignore_case))
+    case = bool(ignore_case)
+    raw, pending, missing = _core.inspect_match_batch(answers, targets, where, kind, case, _CHARS)
     found: list[bool] = np.frombuffer(raw, dtype=np.bool_).tolist()
+    if missing:  # characters seen for the first time: learn them, then judge those pairs again
+        _learn(missing)
+        raw, left, _ = _core.inspect_match_batch(
+            [answers[k] for k in pending], [targets[k] for k in pending], where, kind, case, _CHARS
+        )
+        for k, verdict in zip(pending, raw, strict=True):
+            found[k] = verdict == 1
+        pending = [pending[j] for j in left]
     if pending:
         again = _python_found(
             [answers[k] for k in pending],

@@ -682,7 +682,6 @@ def inspect_match_batch(
     scorer: str,
     ignore_case: bool,
     chars: dict[int, tuple[str, bool]] | None = None,
-    workers: int = -1,
 ) -> tuple[bytes, list[int], list[int]]:
     """For each pair ``k``, whether ``answers[k]`` matches ``targets[k]`` as inspect_ai's
     ``scorer`` (``"match"`` or ``"includes"``) decides at ``location`` (``"begin"``, ``"end"``,
@@ -691,7 +690,8 @@ def inspect_match_batch(
     Returns ``(hits, pending, missing)``: one byte a pair (1: a hit); the pairs (0 in ``hits``)
     left to the caller (a text with a lone surrogate, or with a character ``chars`` lacks, or
     any non-ASCII text when ``chars`` is None); and those characters' code points, sorted. No
-    string is made; O(total length), the pairs judged without the GIL."""
+    string is made; each pair is judged as it is read, in one pass with the GIL held;
+    O(total length)."""
 
 def fill_rows(
     forms: list[str],

@@ -199,18 +199,17 @@ def test_unknown_options_are_refused() -> None:
         _core.inspect_match_batch(["a"], ["a"], "end", "match", "yes")
 
 
-def test_a_column_larger_than_one_call_runs_inline_is_judged_the_same() -> None:
-    # past the size that runs on the calling thread: the pool's path, blocks of rows
+def test_a_long_column_of_long_texts_is_judged_pair_by_pair() -> None:
     answers = [f"Answer {i}: {'PARIS' if i % 3 else 'Rome'}!" * 40 for i in range(3000)]
     targets = ["paris" if i % 2 else "café" for i in range(3000)]
-    raw, pending, _ = _core.inspect_match_batch(answers, targets, "end", "match", True, None, 2)
+    raw, pending, _ = _core.inspect_match_batch(answers, targets, "end", "match", True)
     assert pending == list(range(0, 3000, 2))
     assert list(raw) == [
         int(k % 2 == 1 and oracle(a, t, "match", "end", True))
         for k, (a, t) in enumerate(zip(answers, targets, strict=True))
     ]
     table = {0xE9: ("é", False)}
-    raw, pending, _ = _core.inspect_match_batch(answers, targets, "end", "match", True, table, 2)
+    raw, pending, _ = _core.inspect_match_batch(answers, targets, "end", "match", True, table)
     assert pending == []
     assert list(raw) == [
         int(oracle(a, t, "match", "end", True)) for a, t in zip(answers, targets, strict=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
-from operator import eq, itemgetter
+from operator import eq
 from typing import Any
 
 import numpy as np
@@ -130,11 +130,11 @@ def inspect_match_column(
     over the column."""
     if len(answers) != len(targets):
         raise ValueError("answers and targets must have the same length")
-    if set(map(len, targets)) <= {1}:  # one target each (or no pairs)
-        owners: list[int] | None = None
-        flat_answers: Sequence[str] = answers
-        flat_targets = list(map(itemgetter(0), targets))
-    else:  # several (or no) targets: one pair per target, a sample passes on any
+    owners: list[int] | None = None
+    flat_answers: Sequence[str] = answers
+    try:  # one target each (or no pairs), read in one pass
+        flat_targets = [target for (target,) in targets]
+    except ValueError:  # several (or no) targets: one pair per target, a sample passes on any
         owners = [i for i, wanted in enumerate(targets) for _ in wanted]
         flat_answers = [answers[i] for i in owners]
         flat_targets = [target for wanted in targets for target in wanted]

@@ -3,8 +3,9 @@
 //! soon as its two `str` are read: the texts are borrowed from the objects, and each object is
 //! touched once while it is in the cache (a column of short texts costs its memory reads, so
 //! a second pass, or a snapshot of the column and its release, would cost as much again). It
-//! runs with the GIL held, O(total length). ASCII texts need no table; the non-ASCII characters
-//! of the others are ruled by the caller's table (`chars`: a code point to its `casefold()` and
+//! runs with the GIL held, O(total length), and looks for signals (Ctrl-C) every
+//! [`CHECK_EVERY`] bytes read. ASCII texts need no table; the non-ASCII characters of the
+//! others are ruled by the caller's table (`chars`: a code point to its `casefold()` and
 //! `isspace()`, from Python itself). A pair with a character the table lacks, or with a lone
 //! surrogate, is left to the caller.
 
@@ -14,6 +15,7 @@ use rustc_hash::FxHashMap;
 
 use crate::errors::EvalError;
 use crate::inputs::{same_length, type_name};
+use crate::metrics::halt::CHECK_EVERY;
 use crate::metrics::inspect_match::{hit, hit_text, CharRule, Location, Rule, Scorer, Scratch};
 
 /// The rules of the non-ASCII characters seen, `None` for one the table lacks.
@@ -73,6 +75,17 @@ enum Text<'a> {
     Ascii(&'a [u8]),
     Utf8(&'a str),
     Unreadable,
+}
+
+impl Text<'_> {
+    /// Its bytes (none when unreadable).
+    fn len(&self) -> usize {
+        match self {
+            Text::Ascii(bytes) => bytes.len(),
+            Text::Utf8(text) => text.len(),
+            Text::Unreadable => 0,
+        }
+    }
 }
 
 /// Row `i` of `side` read as a text; not a `str` is a `TypeError` naming the row.
@@ -191,12 +204,19 @@ pub fn inspect_match_batch<'py>(
     let mut scratch = Scratch::default();
     let mut hits = Vec::with_capacity(answers.len());
     let mut pending = Vec::new();
+    let mut unchecked = 0usize; // bytes read since signals were last looked for
     for k in 0..answers.len() {
         let (answer, target) = (answers.get(k)?, targets.get(k)?);
         let (answer, target) = (
             text_of(&answer, "answers", k)?,
             text_of(&target, "targets", k)?,
         );
+        unchecked += answer.len() + target.len();
+        if unchecked > CHECK_EVERY {
+            // Ctrl-C: a handler may run Python code, after which every item is read again
+            py.check_signals()?;
+            unchecked = 0;
+        }
         let verdict = if let (Text::Ascii(a), Text::Ascii(t)) = (&answer, &target) {
             Some(hit(&mut scratch, a, t, rule))
         } else {

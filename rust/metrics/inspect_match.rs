@@ -1,14 +1,15 @@
-//! inspect_ai's text scorers `match` and `includes` on ASCII texts, with the verdicts of their
-//! Python definition (`evalmark.strategies._inspect`), and no string made for `begin`, `end`
-//! and `exact`.
+//! inspect_ai's text scorers `match` and `includes`, with the verdicts of their Python
+//! definition (`evalmark.strategies._inspect`): [`hit`] on ASCII texts, with no string made for
+//! `begin`, `end` and `exact`, and [`hit_text`] on any UTF-8 texts, whose non-ASCII characters
+//! are ruled by the caller's [`CharRule`]s (Python's own `casefold()` and `isspace()`).
 //!
 //! `match`: both texts trimmed by `str.strip()` (Python's whitespace, which on ASCII is
 //! `\t\n\x0b\x0c\r`, the four separators `\x1c`..`\x1f` and the space), case-folded unless
 //! case matters (on ASCII, `lower()`), then trimmed of `string.whitespace` and
 //! `string.punctuation` (no separators), and the target looked for at the location.
 //! `includes`: the target (both case-folded unless case matters) a substring of the answer,
-//! nothing trimmed. Case folding changes no byte's class on ASCII, so the texts are trimmed as
-//! they are and compared ignoring case.
+//! nothing trimmed. Case folding changes no byte's class on ASCII, so ASCII texts are trimmed
+//! as they are and compared ignoring case.
 
 /// Which of inspect_ai's scorers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -33,8 +33,9 @@ about 0.05 reading the JSONL and 0.42 in the three metric kernels, which every j
 too. The inspect ``.json`` log (133 MB): reading the file 0.06, the UTF-8 check 0.02, the typed
 decoding 0.21-0.29, SHA-256 of the source 0.09 (a thread), the column checks 0.12 (0.05 of it
 the refused fields' columns), the answers 0.07 and recorded scores 0.05, re-scoring ``match``
-0.13 (trimming and case-folding both columns is most of it); the tool-call search (0.075) runs
-only when ``Imported.extra`` is first read. promptfoo's results (81 MB): the typed decoding
+0.13 in Python (trimming and case-folding both columns), about 0.025 since the native kernel
+(``bench/inspect_match.py``); the tool-call search (0.075) runs only when ``Imported.extra``
+is first read. promptfoo's results (81 MB): the typed decoding
 with the test cases 0.20-0.30 (no pattern per assertion value: the template check is one pass
 over the value column after it, 0.03), the test cases' columns 0.05, the sample columns
 (names, answers) 0.14, SHA-256 0.06. The ``.eval`` zip: the stdlib's reading of its

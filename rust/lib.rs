@@ -61,6 +61,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::retrieval::add(m)?;
     bindings::nlg::add(m)?;
     bindings::normalize::add(m)?;
+    bindings::inspect_match::add(m)?;
     bindings::render::add(m)?;
     bindings::traces::add(m)?;
     bindings::jsonl_columns::add(m)?;

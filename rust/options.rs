@@ -1,8 +1,8 @@
 //! Keyword options converted from Python values by `FromPyObject`, so a binding names the
 //! Rust type in its signature and gets a checked value or a clear error:
 //!
-//! * string options (`normalizer`, `tokenizer`, `measure`, `numbers`): one [`str_option!`]
-//!   line each, mapping the accepted strings to the kernel's enum;
+//! * string options (`normalizer`, `tokenizer`, `measure`, `numbers`, `scorer`, `location`):
+//!   one [`str_option!`] line each, mapping the accepted strings to the kernel's enum;
 //! * `workers` ([`Workers`]) and `max_chars` ([`MaxChars`]);
 //! * counts (`n`, `char_order`, `word_order`, `beta`): one [`count_option!`] line each;
 //! * `stemmer`: `None` or `"porter"`.
@@ -16,6 +16,7 @@ use crate::errors::EvalError;
 use crate::inputs::type_name;
 use crate::metrics::bleu::SmoothMethod;
 use crate::metrics::bleu_tokenize::BleuTokenizer;
+use crate::metrics::inspect_match::{Location, Scorer};
 use crate::metrics::json::Numbers;
 use crate::metrics::rouge_tokens::{Measure, Stemmer, Tokenizer};
 use crate::metrics::token_f1::Normalizer;
@@ -68,6 +69,15 @@ str_option!(
     "fmeasure" => Measure::F,
     "precision" => Measure::Precision,
     "recall" => Measure::Recall,
+);
+str_option!(Scorer, "scorer", "match" => Scorer::Match, "includes" => Scorer::Includes);
+str_option!(
+    Location,
+    "location",
+    "begin" => Location::Begin,
+    "end" => Location::End,
+    "any" => Location::Any,
+    "exact" => Location::Exact,
 );
 str_option!(Numbers, "numbers", "value" => Numbers::Value, "strict" => Numbers::Strict);
 str_option!(

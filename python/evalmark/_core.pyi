@@ -675,6 +675,24 @@ def normalized_hits_batch(
     points, sorted. No normalized string is made; the comparisons run without the GIL;
     O(total length)."""
 
+def inspect_match_batch(
+    answers: Any,
+    targets: Any,
+    location: str,
+    scorer: str,
+    ignore_case: bool,
+    chars: dict[int, tuple[str, bool]] | None = None,
+) -> tuple[bytes, list[int], list[int]]:
+    """For each pair ``k``, whether ``answers[k]`` matches ``targets[k]`` as inspect_ai's
+    ``scorer`` (``"match"`` or ``"includes"``) decides at ``location`` (``"begin"``, ``"end"``,
+    ``"any"`` or ``"exact"``; ``match`` only), case-folded when ``ignore_case``. The non-ASCII
+    characters are ruled by ``chars``: a code point to ``(chr(c).casefold(), chr(c).isspace())``.
+    Returns ``(hits, pending, missing)``: one byte a pair (1: a hit); the pairs (0 in ``hits``)
+    left to the caller (a text with a lone surrogate, or with a character ``chars`` lacks, or
+    any non-ASCII text when ``chars`` is None); and those characters' code points, sorted. No
+    string is made; each pair is judged as it is read, in one pass with the GIL held;
+    O(total length)."""
+
 def fill_rows(
     forms: list[str],
     keys: list[int],

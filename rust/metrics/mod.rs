@@ -12,6 +12,7 @@ mod dense_ids;
 pub mod edit_weighted;
 pub mod gleu;
 pub mod halt;
+pub mod inspect_match;
 mod intl_tables;
 pub mod json;
 pub mod key_table;

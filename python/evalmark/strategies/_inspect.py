@@ -6,6 +6,12 @@ then whitespace and punctuation stripped from both ends, and the target found at
 ``location`` of the answer (``begin``, ``end``, ``any`` or ``exact``). ``includes``: the
 target (case-folded unless ``ignore-case`` is false) is a substring of the answer. A sample
 passes when one of its targets matches. inspect's numeric ``match`` is not reproduced.
+
+A column is judged in one native call (``evalmark._core.inspect_match_batch``): ASCII texts by
+byte rules, and the other characters by a table made here from this Python's own
+``str.casefold`` and ``str.isspace`` (``_CHARS``, filled as characters are first seen), so the
+two agree under any Unicode version. A text the native side cannot read (a lone surrogate)
+goes through the Python definition, :func:`_python_found`.
 """
 
 from __future__ import annotations
@@ -13,9 +19,12 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
-from operator import eq, itemgetter
+from operator import eq
 from typing import Any
 
+import numpy as np
+
+from evalmark.metrics._native import core as _core
 from evalmark.results._results import EvaluationResult
 from evalmark.samples._samples import Sample
 from evalmark.strategies._base import expected_texts, output_text
@@ -54,6 +63,60 @@ def _prepared(texts: Iterable[str], scorer: str, ignore_case: bool) -> list[str]
     return list(map(str.strip, values, repeat(_EDGES)))
 
 
+_CHARS: dict[int, tuple[str, bool]] = {}
+"""A non-ASCII code point to its ``casefold()`` and ``isspace()``, for the native call."""
+
+
+def _learn(codes: list[int]) -> None:
+    """Add the rules of ``codes`` to ``_CHARS``."""
+    for code in codes:
+        char = chr(code)
+        _CHARS[code] = (char.casefold(), char.isspace())
+
+
+def _python_found(
+    answers: Sequence[str], targets: Sequence[str], scorer: str, location: str, ignore_case: bool
+) -> list[bool]:
+    """Whether each answer matches its target (flat columns, pair by pair), by the Python
+    definition of the scorer."""
+    values = _prepared(answers, scorer, ignore_case)
+    wanted_texts = _prepared(targets, scorer, ignore_case)
+    compare = _COMPARE["any" if scorer == "includes" else location]
+    return list(map(compare, values, wanted_texts))
+
+
+def _found(
+    answers: Sequence[str], targets: Sequence[str], scorer: str, location: str, ignore_case: bool
+) -> list[bool]:
+    """:func:`_python_found`'s verdicts, in one native call (two when characters are seen
+    for the first time); a pair with a lone surrogate in Python."""
+    where = "any" if scorer == "includes" else location
+    _COMPARE[where]  # an unknown location is a KeyError, as in the Python definition
+    kind = "includes" if scorer == "includes" else "match"
+    case = bool(ignore_case)
+    raw, pending, missing = _core.inspect_match_batch(answers, targets, where, kind, case, _CHARS)
+    found: list[bool] = np.frombuffer(raw, dtype=np.bool_).tolist()
+    if missing:  # characters seen for the first time: learn them, then judge those pairs again
+        _learn(missing)
+        raw, left, _ = _core.inspect_match_batch(
+            [answers[k] for k in pending], [targets[k] for k in pending], where, kind, case, _CHARS
+        )
+        for k, verdict in zip(pending, raw, strict=True):
+            found[k] = verdict == 1
+        pending = [pending[j] for j in left]
+    if pending:
+        again = _python_found(
+            [answers[k] for k in pending],
+            [targets[k] for k in pending],
+            scorer,
+            location,
+            ignore_case,
+        )
+        for k, verdict in zip(pending, again, strict=True):
+            found[k] = verdict
+    return found
+
+
 def inspect_match_column(
     answers: Sequence[str],
     targets: Sequence[Sequence[str]],
@@ -67,18 +130,15 @@ def inspect_match_column(
     over the column."""
     if len(answers) != len(targets):
         raise ValueError("answers and targets must have the same length")
-    if set(map(len, targets)) <= {1}:  # one target each (or no pairs)
-        owners: list[int] | None = None
-        flat_answers: Sequence[str] = answers
-        flat_targets = list(map(itemgetter(0), targets))
-    else:  # several (or no) targets: one pair per target, a sample passes on any
+    owners: list[int] | None = None
+    flat_answers: Sequence[str] = answers
+    try:  # one target each (or no pairs), read in one pass
+        flat_targets = [target for (target,) in targets]
+    except ValueError:  # several (or no) targets: one pair per target, a sample passes on any
         owners = [i for i, wanted in enumerate(targets) for _ in wanted]
         flat_answers = [answers[i] for i in owners]
         flat_targets = [target for wanted in targets for target in wanted]
-    values = _prepared(flat_answers, scorer, ignore_case)
-    wanted_texts = _prepared(flat_targets, scorer, ignore_case)
-    compare = _COMPARE["any" if scorer == "includes" else location]
-    found = list(map(compare, values, wanted_texts))
+    found = _found(flat_answers, flat_targets, scorer, location, ignore_case)
     if owners is None:
         return found
     verdicts = [False] * len(answers)

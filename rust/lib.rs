@@ -24,6 +24,7 @@ mod bindings;
 mod errors;
 mod inputs;
 mod interface;
+mod json_read;
 pub mod metrics;
 mod options;
 mod pairs;

@@ -17,7 +17,7 @@ from a thread other than the main one cannot see signals (Python runs handlers t
 Memory sized by the input is allocated fallibly: ``MemoryError`` naming the size, no abort.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, final
 
 import numpy as np
@@ -800,3 +800,19 @@ def csv_text_columns(
     the block's end (read more, ask again), each non-blank record's first line, and the
     fields ``expected``, ``actual`` (UTF-8 data and offsets each) and ``id`` (None without).
     Reads without the GIL."""
+
+# The inspect_ai log import's fast path (evalmark.interop._inspect_scan).
+
+def inspect_scan(
+    data: bytes, scorers: Sequence[str]
+) -> (
+    tuple[dict[str, str], list[int | str], list[int | None], list[str], list[str], list[list[str]]]
+    | None
+):
+    """The common inspect_ai ``.json`` log whose bytes are ``data`` (the logs
+    ``_inspect_common.read_common`` accepts) as ``(header, ids, epochs, targets, completions,
+    values)``: the log's own fields present, as JSON text, then one item per sample in order
+    (``values``: a column per name of ``scorers``, each sample's ``scores[name].value``).
+    None for any other log, and for a few common ones left to the general reading (a key
+    repeated, nesting deeper than 64, an integer outside int64, a named scorer's value
+    missing or not a text). Scans without the GIL, building nothing for skipped values."""

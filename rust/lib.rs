@@ -24,6 +24,8 @@ mod bindings;
 mod errors;
 mod inputs;
 mod interface;
+mod interop;
+mod json_read;
 pub mod metrics;
 mod options;
 mod pairs;
@@ -66,5 +68,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::traces::add(m)?;
     bindings::jsonl_columns::add(m)?;
     bindings::csv_columns::add(m)?;
+    bindings::inspect_scan::add(m)?;
     Ok(())
 }

@@ -818,3 +818,26 @@ def csv_text_columns(
     the block's end (read more, ask again), each non-blank record's first line, and the
     fields ``expected``, ``actual`` (UTF-8 data and offsets each) and ``id`` (None without).
     Reads without the GIL."""
+
+# The inspect_ai log import's fast path (evalmark.interop._inspect_scan).
+
+def inspect_scan(
+    data: bytes,
+) -> (
+    tuple[
+        dict[str, str],
+        list[int | str],
+        list[int | None],
+        list[str],
+        list[str],
+        dict[str, list[str | None]],
+    ]
+    | None
+):
+    """The common inspect_ai ``.json`` log whose bytes are ``data`` (the logs
+    ``_inspect_common.read_common`` accepts) as ``(header, ids, epochs, targets, completions,
+    scores)``: the log's own fields present, as JSON text, then one item per sample in order
+    (``scores``: per scorer any sample names, each sample's ``scores[name].value`` when a
+    text, else None). None for any other log, and for a few common ones left to the general
+    reading (a key repeated, nesting deeper than 64, an integer outside int64). Scans without
+    the GIL, building nothing for skipped values."""

@@ -3,7 +3,7 @@
 //! fields (and its id) straight into two column buffers (UTF-8 bytes plus offsets, the form of
 //! a `TextColumn`), so the kernels read them without a Python string per row.
 //!
-//! It reads with the strict reader of `traces/json.rs`, which gives up on anything it might
+//! It reads with the strict reader of `json_read.rs`, which gives up on anything it might
 //! read differently from msgspec (escaped or repeated keys, lone surrogates, integers outside
 //! `i64`, deep nesting). A chunk with any line it gives up on, or any line that is not an
 //! object with the wanted fields of the wanted types, comes back without columns: the caller
@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
 use crate::errors::EvalError;
-use crate::traces::json::{Parser, V};
+use crate::json_read::{Parser, V};
 
 /// Bytes Python's `bytes.isspace` counts as white space: a line of only these is blank.
 fn blank(line: &[u8]) -> bool {

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 pub mod csv_columns;
 pub mod edit;
 pub mod inspect_match;
+pub mod inspect_scan;
 pub mod items;
 pub mod json;
 pub mod jsonl_columns;

@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rustc_hash::FxHashMap;
 
+use crate::json_read::V;
 use crate::traces::assemble::{self, Agent, Assembled, Case, Known, Step};
-use crate::traces::json::V;
 use crate::traces::otlp::{self, Attrs, Id, SpanData};
 
 /// One span read by the fast path; `fields()` gives the arguments of a `Span`.

@@ -8,8 +8,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::json::{self, Parser, V};
 use super::otlp::{Key, SpanData};
+use crate::json_read::{self as json, Parser, V};
 
 /// The attribute keys the reader understands: the table of `evalmark.traces._keys`, the one
 /// place they are spelled, handed over when `evalmark.traces._fast` is imported. An attribute

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
-use super::json::{self, Parser, V};
+use crate::json_read::{self as json, Parser, V};
 
 /// An attribute key: shared by every attribute of that key in a request (a batching exporter
 /// repeats a handful of keys thousands of times a line; each is allocated once).

@@ -1,7 +1,7 @@
-"""The quick import of a common inspect ``.json`` log (one typed decoding for the re-score, the
-samples from the general reading when first read) gives what the general import gives: the
-same samples, checks, answers, losses, kept fields, tool calls and hash, or the same error,
-for logs of every shape, common or not."""
+"""The quick import of a common inspect ``.json`` log (one pass for the re-score, by the Rust
+scan or by the typed decoding; the samples from the general reading when first read) gives
+what the general import gives: the same samples, checks, answers, losses, kept fields, tool
+calls and hash, or the same error, for logs of every shape, common or not."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalmark.interop._inspect as inspect_import
+import evalmark.interop._inspect_quick as inspect_quick
 from evalmark.errors import ImportFormatError
 from evalmark.interop import read
 from evalmark.strategies._inspect import inspect_match
@@ -97,12 +98,15 @@ def _unusual(draw: st.DrawFn, sample: dict[str, Any]) -> dict[str, Any]:
     return changed
 
 
-def _read(path: Path, allow: list[str], quick: bool) -> Any:
+def _read(path: Path, allow: list[str], quick: bool, scan: bool = True) -> Any:
     """What the import gives (its fields, the samples built, the tool calls read) or its
-    error's message."""
+    error's message (``quick``: the quick import may read it; ``scan``: by the Rust scan)."""
     original = getattr(inspect_import, "quick_import")  # noqa: B009
+    scan_log = getattr(inspect_quick, "scan_log")  # noqa: B009
     if not quick:
         setattr(inspect_import, "quick_import", lambda *args: None)  # noqa: B010
+    if not scan:
+        setattr(inspect_quick, "scan_log", lambda data: None)  # noqa: B010
     try:
         imported = read("inspect", path, allow_loss=allow)
         found = dict(vars(imported))
@@ -113,6 +117,7 @@ def _read(path: Path, allow: list[str], quick: bool) -> Any:
         return str(exc)
     finally:
         setattr(inspect_import, "quick_import", original)  # noqa: B010
+        setattr(inspect_quick, "scan_log", scan_log)  # noqa: B010
 
 
 @settings(max_examples=150, deadline=None)
@@ -132,9 +137,11 @@ def test_the_quick_import_gives_what_the_general_import_gives(
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "log.json"
         path.write_text(text, encoding="utf-8")
-        quick = _read(path, [*allow, "status"] if status != "success" else allow, True)
-        general = _read(path, [*allow, "status"] if status != "success" else allow, False)
-    assert quick == general
+        allowed = [*allow, "status"] if status != "success" else allow
+        quick = _read(path, allowed, True)
+        typed = _read(path, allowed, True, scan=False)
+        general = _read(path, allowed, False)
+    assert quick == typed == general
 
 
 @pytest.mark.parametrize("shape", ["common", "unknown field"])

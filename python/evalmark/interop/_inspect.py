@@ -14,7 +14,7 @@ log's ``eval``, ``plan``, ``results`` and ``stats`` are kept verbatim in ``sourc
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
@@ -75,18 +75,18 @@ def _resolve(value: Any, attachments: Mapping[str, Any], where: str) -> Any:
 def read_inspect(path: Path, losses: Losses) -> Imported:
     """Read an inspect_ai ``.json`` or ``.eval`` log (see the module's docstring)."""
     data = path.read_bytes()
+    digest = hash_later([path], {path: data})  # in a thread, while the log is read
 
     def general(losses: Losses) -> Imported:
         with gc_paused(promote=True):  # many small containers, none cyclic, all kept
-            return _read_inspect(path, data, losses)
+            return _read_inspect(path, data, losses, digest)
 
     with gc_paused(promote=True):
-        return quick_import(path, data, losses, general) or general(losses)
+        return quick_import(path, data, losses, general, digest) or general(losses)
 
 
-def _read_inspect(path: Path, data: bytes, losses: Losses) -> Imported:
+def _read_inspect(path: Path, data: bytes, losses: Losses, digest: Callable[[], str]) -> Imported:
     kind, header, rows = read_log(path, data)
-    digest = hash_later([path], {path: data})
     head = read_header(header, losses, str(path))
     task, model, rescored = head.task, head.model, head.rescored
     column = _Column(rows.wheres)

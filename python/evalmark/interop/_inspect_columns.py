@@ -15,7 +15,7 @@ import msgspec
 
 from evalmark.interop._inspect_log import REFUSED, Rows
 
-__all__ = ["Columns", "by_build", "fast_columns"]
+__all__ = ["Columns", "by_build", "columns_of", "fast_columns"]
 
 _ID, _EPOCH, _INPUT = attrgetter("id"), attrgetter("epoch"), attrgetter("input")
 _TARGET, _ATTACHMENTS = attrgetter("target"), attrgetter("attachments")
@@ -77,18 +77,30 @@ def fast_columns(
     needs the per-row checks (``common``: the decoding checked already that every sample
     has an id, a whole epoch, empty refused fields and attachments, and a text target)."""
     typed = rows.typed
-    count = len(typed)
     ids = list(map(_ID, typed))
-    if msgspec.UNSET in ids:
-        return None
-    epoch_column = list(map(_EPOCH, typed))
-    epochs = _epochs(epoch_column) if count else 1
-    if epochs is None:
+    if not common and msgspec.UNSET in ids:
         return None
     if not common and not _plain(rows):
         return None
     targets = list(map(_TARGET, typed))
     if not common and not set(map(type, targets)) <= {str}:
+        return None
+    found = columns_of(ids, list(map(_EPOCH, typed)), targets, task, model)
+    if found is None:
+        return None
+    names, builds, firsts, epochs = found
+    return Columns(names, builds, [[target] for target in firsts], typed), epochs
+
+
+def columns_of(
+    ids: list[Any], epoch_column: list[Any], targets: list[str], task: str, model: str
+) -> tuple[list[str], list[str], list[str], int] | None:
+    """The names, builds and targets (a sample's first epoch's) of samples whose ids, epochs
+    and (text) targets are given, and the number of epochs; None when a sample appears twice
+    or epochs are not whole numbers from 1 up (or unset) on every sample."""
+    count = len(ids)
+    epochs = _epochs(epoch_column) if count else 1
+    if epochs is None:
         return None
     names = list(map(f"{task}-".__add__, map(format, ids)))
     if epochs == 1:
@@ -101,7 +113,7 @@ def fast_columns(
             return None
         first = dict(zip(reversed(names), reversed(targets), strict=True))
         targets = [first[name] for name in names]  # a sample's first epoch's target
-    return Columns(names, builds, [[target] for target in targets], typed), epochs
+    return names, builds, targets, epochs
 
 
 def by_build(builds: list[str], names: list[str], texts: list[str]) -> dict[str, dict[str, str]]:

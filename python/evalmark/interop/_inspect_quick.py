@@ -1,6 +1,7 @@
 """The import of a common inspect_ai ``.json`` log (:mod:`evalmark.interop._inspect_common`):
-its names, expected outputs and answers read from the one decoding that checked the log, its
-``match`` and ``includes`` scorers re-scored over the columns. The samples and their tool
+its names, expected outputs and answers read from the one pass that checked the log (the
+Rust scan, :mod:`evalmark.interop._inspect_scan`, else the typed decoding of a common log),
+its ``match`` and ``includes`` scorers re-scored over the columns. The samples and their tool
 calls, which no re-score reads, come from the general reading of the same bytes when they
 are first read (it cannot fail on a log this decoding accepts).
 """
@@ -13,41 +14,39 @@ from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
-from evalmark.interop._inspect_columns import by_build, fast_columns
+from evalmark.interop._inspect_columns import by_build, columns_of, fast_columns
 from evalmark.interop._inspect_common import read_common
-from evalmark.interop._inspect_header import kept, read_header
+from evalmark.interop._inspect_header import Header, kept, read_header
 from evalmark.interop._inspect_rescore import check_parity
-from evalmark.interop._model import Deferred, DeferredMapping, Imported, Losses, hash_later
+from evalmark.interop._inspect_scan import scan_log
+from evalmark.interop._model import Deferred, DeferredMapping, Imported, Losses
+from evalmark.strategies._inspect import inspect_match_pairs
 
 __all__ = ["quick_import"]
 
 _ANSWER, _SCORES = attrgetter("output.completion"), attrgetter("scores")
+_VERDICTS = {"C": True, "I": False}
 
 
 def quick_import(
-    path: Path, data: bytes, losses: Losses, general: Callable[[Losses], Imported]
+    path: Path,
+    data: bytes,
+    losses: Losses,
+    general: Callable[[Losses], Imported],
+    digest: Callable[[], str],
 ) -> Imported | None:
-    """The import of the log ``path`` (whose bytes are ``data``) when it is a common one,
-    else None; ``general`` imports it the general way (with the losses it is given)."""
-    common = read_common(path, data)
-    if common is None:
+    """The import of the log ``path`` (whose bytes are ``data``, hashed by ``digest``) when
+    it is a common one, else None; ``general`` imports it the general way (with the losses
+    it is given)."""
+    found = _scanned(path, data, losses) or _typed(path, data, losses)
+    if found is None:
         return None
-    header, rows = common
-    digest = hash_later([path], {path: data})
-    head = read_header(header, losses, str(path))
-    fast = fast_columns(rows, head.task, head.model, common=True)
-    if fast is None:  # a sample appears twice, or epochs set on some samples only
-        return None
-    found, epochs = fast
-    texts: list[str] = list(map(_ANSWER, found.rows))
-    if head.rescored:
-        scores = [recorded or {} for recorded in map(_SCORES, found.rows)]
-        check_parity(head.rescored, found.names, found.targets, texts, scores, rows.wheres)
-    names, targets = found.names, found.targets
-    if epochs > 1:  # each sample's first epoch's
-        firsts = dict(zip(names, targets, strict=True))  # a later epoch's: the same targets
-        names, targets = list(firsts), list(firsts.values())
-    expected: list[str | None] = list(map(itemgetter(0), targets))
+    header, head, columns, texts = found
+    names, builds, targets, epochs = columns
+    samples, expected = names, list[str | None](targets)
+    if epochs > 1:  # each sample's first epoch's (the targets are its, at every epoch)
+        firsts = dict(zip(names, targets, strict=True))
+        samples, expected = list(firsts), list(firsts.values())
     whole = cache(lambda: general(Losses(losses.allowed)))
     extra: Mapping[str, Mapping[str, Any]] = (
         DeferredMapping(lambda: dict(whole().extra)) if epochs == 1 else {}
@@ -57,10 +56,55 @@ def quick_import(
         version="json log v2",
         files=(str(path),),
         sha256=digest(),
-        samples=Deferred(lambda: whole().samples, names, expected),
+        samples=Deferred(lambda: whole().samples, samples, expected),
         checks=head.entries,
-        outputs=by_build(found.builds, found.names, texts),
+        outputs=by_build(builds, names, texts),
         lost=losses.used(),
         kept=kept(header),
         extra=extra,
     )
+
+
+# the log's own fields, what the import reads of them, the columns (names, builds, targets,
+# epochs) and the answers
+_Found = tuple[Mapping[str, Any], Header, tuple[list[str], list[str], list[str], int], list[str]]
+
+
+def _scanned(path: Path, data: bytes, losses: Losses) -> _Found | None:
+    """The log read by the Rust scan, when it reads it and every recorded score the import
+    re-scores agrees with the re-score (else None: the typed decoding reads it, and words
+    any disagreement)."""
+    scanned = scan_log(data)
+    if scanned is None:
+        return None
+    head = read_header(scanned.header, losses, str(path))
+    values = scanned.texts_of(tuple(name for name, *_ in head.rescored))
+    columns = columns_of(scanned.ids, scanned.epochs, scanned.targets, head.task, head.model)
+    if values is None or columns is None:
+        return None
+    texts = scanned.completions
+    for (_, kind, location, ignore_case), recorded in zip(head.rescored, values, strict=True):
+        verdicts = inspect_match_pairs(texts, columns[2], kind, location, ignore_case)
+        if list(map(_VERDICTS.get, recorded)) != verdicts:
+            return None
+    return scanned.header, head, columns, texts
+
+
+def _typed(path: Path, data: bytes, losses: Losses) -> _Found | None:
+    """The log read by the typed decoding of a common log, its recorded scores re-scored
+    (the first that disagrees refused); None when it is not a common one."""
+    common = read_common(path, data)
+    if common is None:
+        return None
+    header, rows = common
+    head = read_header(header, losses, str(path))
+    fast = fast_columns(rows, head.task, head.model, common=True)
+    if fast is None:  # a sample appears twice, or epochs set on some samples only
+        return None
+    found, epochs = fast
+    texts: list[str] = list(map(_ANSWER, found.rows))
+    if head.rescored:
+        scores = [recorded or {} for recorded in map(_SCORES, found.rows)]
+        check_parity(head.rescored, found.names, found.targets, texts, scores, rows.wheres)
+    targets = list(map(itemgetter(0), found.targets))
+    return header, head, (found.names, found.builds, targets, epochs), texts

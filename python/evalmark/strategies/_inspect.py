@@ -35,6 +35,7 @@ __all__ = [
     "InspectScorer",
     "inspect_match",
     "inspect_match_column",
+    "inspect_match_pairs",
 ]
 
 INSPECT_SCORERS: tuple[str, ...] = ("match", "includes")
@@ -85,11 +86,12 @@ def _python_found(
     return list(map(compare, values, wanted_texts))
 
 
-def _found(
+def inspect_match_pairs(
     answers: Sequence[str], targets: Sequence[str], scorer: str, location: str, ignore_case: bool
 ) -> list[bool]:
-    """:func:`_python_found`'s verdicts, in one native call (two when characters are seen
-    for the first time); a pair with a lone surrogate in Python."""
+    """Whether each answer matches its one target (two flat columns) as inspect_ai's
+    ``scorer`` decides, in one native call (two when characters are seen for the first
+    time); a pair with a lone surrogate in Python."""
     where = "any" if scorer == "includes" else location
     _COMPARE[where]  # an unknown location is a KeyError, as in the Python definition
     kind = "includes" if scorer == "includes" else "match"
@@ -138,7 +140,7 @@ def inspect_match_column(
         owners = [i for i, wanted in enumerate(targets) for _ in wanted]
         flat_answers = [answers[i] for i in owners]
         flat_targets = [target for wanted in targets for target in wanted]
-    found = _found(flat_answers, flat_targets, scorer, location, ignore_case)
+    found = inspect_match_pairs(flat_answers, flat_targets, scorer, location, ignore_case)
     if owners is None:
         return found
     verdicts = [False] * len(answers)

@@ -1,10 +1,14 @@
-//! A small JSON reader into plain values, for the trace reader's fast path.
+//! A small JSON reader into plain values (or value by value, with nothing built for what it
+//! skips), shared by the fast paths: the trace reader's, `evalmark score`'s JSONL and the
+//! inspect_ai log scan.
 //!
 //! It reads only what it is sure to read exactly as the Python path (msgspec) does and gives
 //! up (`None`) on anything else: integers outside `i64`, numbers that are not finite, lone
 //! surrogates, duplicate object keys, nesting deeper than [`MAX_DEPTH`]. Giving up is never an
 //! error here: the caller hands the input to the Python path, which reads it or says what is
 //! wrong with it, with its file and line.
+
+use std::borrow::Cow;
 
 /// A JSON value. Objects keep their keys in order (no key twice).
 #[derive(Clone, Debug, PartialEq)]
@@ -35,9 +39,40 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// Where the run of plain string bytes from `i` ends: the first quote, backslash or control
-/// character at or after `i` (`b.len()` when none). Eight bytes at a time: in each word the
-/// lowest byte flagged is exact (a borrow only flags bytes above a flagged one).
+/// character at or after `i` (`b.len()` when none). Sixteen bytes at a time (SSE2, part of
+/// every x86-64), then [`run_end_words`].
+#[cfg(target_arch = "x86_64")]
 fn run_end(b: &[u8], mut i: usize) -> usize {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    while let Some(chunk) = b.get(i..i + 16) {
+        // SAFETY: SSE2 is in every x86-64 target; the unaligned load reads `chunk`'s 16 bytes.
+        let found = unsafe {
+            let x = _mm_loadu_si128(chunk.as_ptr().cast());
+            let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+            let backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+            let low = _mm_set1_epi8(0x1f);
+            let control = _mm_cmpeq_epi8(_mm_max_epu8(x, low), low); // a byte below 0x20
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
+        };
+        if found != 0 {
+            return i + found.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    run_end_words(b, i)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn run_end(b: &[u8], i: usize) -> usize {
+    run_end_words(b, i)
+}
+
+/// [`run_end`] eight bytes at a time: in each word the lowest byte flagged is exact (a borrow
+/// only flags bytes above a flagged one).
+fn run_end_words(b: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = b.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
@@ -224,6 +259,143 @@ impl<'a> Parser<'a> {
         self.string()
     }
 
+    /// Read an object whose keys may hold escapes, calling `f` with each key (decoded, and
+    /// borrowed from the text when it holds no escape), `f` reading the value. Keys are not
+    /// compared here: the caller refuses the repeated ones it reads ([`Parser::object`] does
+    /// it for keys without escapes).
+    pub fn members(
+        &mut self,
+        mut f: impl FnMut(&mut Self, Cow<'a, str>) -> Option<()>,
+    ) -> Option<()> {
+        if !self.eat(b'{') {
+            return None;
+        }
+        if self.eat(b'}') {
+            return Some(());
+        }
+        loop {
+            let key = self.str_cow()?;
+            if !self.eat(b':') {
+                return None;
+            }
+            f(self, key)?;
+            if self.eat(b',') {
+                continue;
+            }
+            return self.eat(b'}').then_some(());
+        }
+    }
+
+    /// A string (then read), borrowed from the text when it holds no escape; None for
+    /// anything else, or a string with a lone surrogate.
+    pub fn str_cow(&mut self) -> Option<Cow<'a, str>> {
+        if let Some(text) = self.plain_text() {
+            return Some(Cow::Borrowed(text));
+        }
+        self.text().map(Cow::Owned)
+    }
+
+    /// An integer without fraction or exponent that fits `i64` (then read); None for anything
+    /// else.
+    pub fn int(&mut self) -> Option<i64> {
+        match self.peek()? {
+            b'-' | b'0'..=b'9' => match self.number()? {
+                V::Int(n) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Skip one value nested `depth` levels deep in the document, building nothing, and check
+    /// it as msgspec checks a value it skips: JSON's grammar, escapes (no lone surrogate), no
+    /// control character in a string (the text is UTF-8 already). Deeper than [`MAX_DEPTH`]:
+    /// None. With `exact`, numbers are also read as [`Parser::any`] reads them (an integer
+    /// outside `i64` or a number that is not finite: None), as msgspec must decode them to
+    /// plain values without an error.
+    pub fn skip(&mut self, depth: usize, exact: bool) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'{' => {
+                self.i += 1;
+                if self.eat(b'}') {
+                    return Some(());
+                }
+                loop {
+                    if self.peek()? != b'"' {
+                        return None;
+                    }
+                    self.skip_string()?;
+                    if !self.eat(b':') {
+                        return None;
+                    }
+                    self.skip(depth + 1, exact)?;
+                    if self.eat(b',') {
+                        continue;
+                    }
+                    return self.eat(b'}').then_some(());
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                if self.eat(b']') {
+                    return Some(());
+                }
+                loop {
+                    self.skip(depth + 1, exact)?;
+                    if self.eat(b',') {
+                        continue;
+                    }
+                    return self.eat(b']').then_some(());
+                }
+            }
+            b'"' => self.skip_string(),
+            b't' => self.literal(b"true", V::Null).map(drop),
+            b'f' => self.literal(b"false", V::Null).map(drop),
+            b'n' => self.literal(b"null", V::Null).map(drop),
+            _ if exact => self.number().map(drop),
+            _ => self.number_text().map(drop),
+        }
+    }
+
+    /// The text of one value nested `depth` levels deep, skipped as [`Parser::skip`] does.
+    pub fn raw(&mut self, depth: usize) -> Option<&'a str> {
+        self.ws();
+        let start = self.i;
+        self.skip(depth, false)?;
+        // SAFETY: UTF-8 text cut before the value's first byte and after its last, both ASCII.
+        Some(unsafe { std::str::from_utf8_unchecked(&self.b[start..self.i]) })
+    }
+
+    /// Skip the string at `self.i` (a quote), its escapes checked as [`Parser::string`] reads
+    /// them.
+    fn skip_string(&mut self) -> Option<()> {
+        self.i += 1;
+        loop {
+            self.i = run_end(self.b, self.i);
+            match *self.b.get(self.i)? {
+                b'"' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                b'\\' => {
+                    let e = *self.b.get(self.i + 1)?;
+                    self.i += 2;
+                    match e {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                        b'u' => {
+                            self.unicode_escape()?;
+                        }
+                        _ => return None,
+                    }
+                }
+                _ => return None, // a control character
+            }
+        }
+    }
+
     fn ws(&mut self) {
         while let Some(&c) = self.b.get(self.i) {
             if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
@@ -317,7 +489,9 @@ impl<'a> Parser<'a> {
         self.i - start
     }
 
-    fn number(&mut self) -> Option<V> {
+    /// Where the number at `self.i` starts, and whether it has a fraction or an exponent (then
+    /// read, checked against JSON's grammar only).
+    fn number_text(&mut self) -> Option<(usize, bool)> {
         let start = self.i;
         if self.b.get(self.i) == Some(&b'-') {
             self.i += 1;
@@ -345,6 +519,11 @@ impl<'a> Parser<'a> {
             }
             float = true;
         }
+        Some((start, float))
+    }
+
+    fn number(&mut self) -> Option<V> {
+        let (start, float) = self.number_text()?;
         let text = std::str::from_utf8(&self.b[start..self.i]).ok()?;
         if float {
             let x: f64 = text.parse().ok()?;
@@ -354,11 +533,35 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Four hex digits (of a `\u` escape), or None.
     fn hex4(&mut self) -> Option<u32> {
         let digits = self.b.get(self.i..self.i + 4)?;
-        let text = std::str::from_utf8(digits).ok()?;
+        let mut code = 0;
+        for &c in digits {
+            code = code << 4 | char::from(c).to_digit(16)?;
+        }
         self.i += 4;
-        u32::from_str_radix(text, 16).ok()
+        Some(code)
+    }
+
+    /// The character of a `\u` escape whose `u` was read: a surrogate pair is one, a lone
+    /// surrogate is None (as msgspec refuses it, reading or skipping).
+    fn unicode_escape(&mut self) -> Option<char> {
+        let high = self.hex4()?;
+        let code = if (0xD800..0xDC00).contains(&high) {
+            if self.b.get(self.i..self.i + 2) != Some(b"\\u") {
+                return None;
+            }
+            self.i += 2;
+            let low = self.hex4()?;
+            if !(0xDC00..0xE000).contains(&low) {
+                return None;
+            }
+            0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+        } else {
+            high
+        };
+        char::from_u32(code)
     }
 
     /// A string at `self.i` (which is a quote). The input is valid UTF-8 (checked once).
@@ -398,23 +601,7 @@ impl<'a> Parser<'a> {
                         b'n' => '\n',
                         b'r' => '\r',
                         b't' => '\t',
-                        b'u' => {
-                            let high = self.hex4()?;
-                            let code = if (0xD800..0xDC00).contains(&high) {
-                                if self.b.get(self.i..self.i + 2) != Some(b"\\u") {
-                                    return None;
-                                }
-                                self.i += 2;
-                                let low = self.hex4()?;
-                                if !(0xDC00..0xE000).contains(&low) {
-                                    return None;
-                                }
-                                0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                            } else {
-                                high
-                            };
-                            char::from_u32(code)?
-                        }
+                        b'u' => self.unicode_escape()?,
                         _ => return None,
                     };
                     out.push(c);
@@ -444,13 +631,14 @@ mod tests {
 
     #[test]
     fn finds_the_end_of_a_run_in_any_position() {
-        for len in 0..20 {
+        for len in 0..40 {
             for stop in [b'"', b'\\', b'\n', 0x1f] {
                 let mut text: Vec<u8> = "a\u{e9}\u{7f}xyz~ ".bytes().cycle().take(len).collect();
                 assert_eq!(run_end(&text, 0), len);
                 text.push(stop);
                 text.extend_from_slice(b"\"\\tail");
                 assert_eq!(run_end(&text, 0), len, "{len} {stop}");
+                assert_eq!(run_end_words(&text, 0), len, "{len} {stop}");
             }
         }
         let text = br#""ab\"c\\"d"#;
@@ -473,5 +661,76 @@ mod tests {
         ] {
             assert_eq!(parse(text), None, "{:?}", String::from_utf8_lossy(text));
         }
+    }
+
+    fn skipped(text: &[u8], exact: bool) -> bool {
+        let mut p = Parser::new(text).unwrap();
+        p.skip(0, exact).is_some() && p.at_end()
+    }
+
+    #[test]
+    fn skips_what_it_reads_and_no_more() {
+        let texts: [&[u8]; 22] = [
+            br#" {"a": [1, -2.5e1, "x\u00e9\ud83d\ude00", true, null], "b": {}} "#,
+            b"[]",
+            b"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"",
+            b"-0",
+            b"99999999999999999999",
+            b"1e999",
+            b"[1,]",
+            b"{\"a\":1,}",
+            b"{\"a\" 1}",
+            b"{1: 2}",
+            b"01",
+            b"1.",
+            b"-",
+            b"1e+",
+            b"\"\\ud800\"",
+            b"\"\\udc00\"",
+            b"\"\\ud800\\u0041\"",
+            b"\"\\u+041\"",
+            b"\"\\x\"",
+            b"\"a\x01\"",
+            b"tru",
+            b"[1] x",
+        ];
+        for text in texts {
+            let read = parse(text).is_some();
+            let what = String::from_utf8_lossy(text);
+            assert_eq!(skipped(text, true), read, "{what}");
+            let big = matches!(text, b"99999999999999999999" | b"1e999");
+            assert_eq!(skipped(text, false), read || big, "{what}");
+        }
+        for levels in [65, 66] {
+            let deep = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+            let read = parse(deep.as_bytes()).is_some();
+            assert_eq!(read, levels == 65);
+            assert_eq!(skipped(deep.as_bytes(), false), read);
+        }
+        let mut p = Parser::new(b" [1, {\"k\": \"v\"}] ,").unwrap();
+        assert_eq!(p.raw(0), Some("[1, {\"k\": \"v\"}]"));
+    }
+
+    #[test]
+    fn reads_members_ints_and_texts() {
+        let mut p = Parser::new(br#"{"a": 1, "\u0062": -0, "a": "x\ty"}"#).unwrap();
+        let mut seen = Vec::new();
+        let read = p.members(|p, key| {
+            let value = if p.next_is(b'"') {
+                p.str_cow().map(|s| s.into_owned())
+            } else {
+                p.int().map(|n| n.to_string())
+            };
+            seen.push((key.into_owned(), value?));
+            Some(())
+        });
+        assert_eq!(read, Some(()));
+        let pairs = [("a", "1"), ("b", "0"), ("a", "x\ty")];
+        assert_eq!(seen, pairs.map(|(k, v)| (k.to_string(), v.to_string())));
+        for text in ["1.0", "1e2", "true", "\"1\"", "9223372036854775808"] {
+            assert_eq!(Parser::new(text.as_bytes()).unwrap().int(), None, "{text}");
+        }
+        let mut p = Parser::new(b"-9223372036854775808").unwrap();
+        assert_eq!(p.int(), Some(i64::MIN));
     }
 }

@@ -30,12 +30,13 @@ costliest functions by CPU time on stderr:
 
 The stages, 100,000 samples, CPU seconds (min of 5 on a loaded 2-core machine): the peer,
 about 0.05 reading the JSONL and 0.42 in the three metric kernels, which every job below runs
-too. The inspect ``.json`` log (133 MB): reading the file 0.06, the UTF-8 check 0.02, the typed
-decoding 0.21-0.29, SHA-256 of the source 0.09 (a thread), the column checks 0.12 (0.05 of it
-the refused fields' columns), the answers 0.07 and recorded scores 0.05, re-scoring ``match``
-0.13 in Python (trimming and case-folding both columns), about 0.025 since the native kernel
-(``bench/inspect_match.py``); the tool-call search (0.075) runs only when ``Imported.extra``
-is first read. promptfoo's results (81 MB): the typed decoding
+too. The inspect ``.json`` log (133 MB), read by the Rust scan (``bench/inspect_scan.py``):
+reading the file 0.09-0.11, the scan 0.14 (a third of it making the targets and answers
+Python strings), SHA-256 of the source 0.08 (a thread, beside the scan), names and builds
+0.05, the answers by build 0.03, re-scoring ``match`` 0.025 (``bench/inspect_match.py``; 0.13
+in Python before the native kernel). The samples are decoded (msgspec, 0.2) only when
+``Imported.samples`` is first read, and the tool-call search (0.075) when ``Imported.extra``
+is. promptfoo's results (81 MB): the typed decoding
 with the test cases 0.20-0.30 (no pattern per assertion value: the template check is one pass
 over the value column after it, 0.03), the test cases' columns 0.05, the sample columns
 (names, answers) 0.14, SHA-256 0.06. The ``.eval`` zip: the stdlib's reading of its
@@ -46,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import json
 import pstats
 import subprocess
@@ -187,6 +189,9 @@ def child(kind: str, source: Path, metrics: str, profile: int = 0) -> None:
     (``profile``: also the job's ``profile`` costliest functions by CPU time, on stderr)."""
     from evalmark.interop import read
     from evalmark.scoring import ScoreOptions, parse_metrics, score_file
+
+    # the importers' own modules load on a format's first read: imported here, not timed
+    importlib.import_module(f"evalmark.interop._{'inspect' if kind == 'inspect' else 'promptfoo'}")
 
     specs = parse_metrics(metrics)
     profiler = cProfile.Profile(time.process_time) if profile else None

@@ -627,3 +627,26 @@ STRICT_CANONICAL_CASES = [
     "{ }",
     " [ ] ",
 ]
+
+
+def inspect_match_verdict(
+    answer: str, target: str, scorer: str, location: str, ignore_case: bool
+) -> bool:
+    """inspect_ai's ``match``/``includes`` verdict for one pair, by its Python definition:
+    ``includes`` a case-folded substring; ``match`` both texts trimmed, case-folded, edge
+    whitespace and punctuation stripped, the target at ``location`` of the answer."""
+    if scorer == "includes":
+        if ignore_case:
+            return target.casefold() in answer.casefold()
+        return target in answer
+    edges = string.whitespace + string.punctuation
+    value, wanted = answer.strip(), target.strip()
+    if ignore_case:
+        value, wanted = value.casefold(), wanted.casefold()
+    value, wanted = value.strip(edges), wanted.strip(edges)
+    return {
+        "begin": value.startswith(wanted),
+        "end": value.endswith(wanted),
+        "exact": value == wanted,
+        "any": wanted in value,
+    }[location]

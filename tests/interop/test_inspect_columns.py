@@ -5,7 +5,6 @@ the one refused."""
 from __future__ import annotations
 
 import json
-import string
 from pathlib import Path
 from typing import Any
 
@@ -16,27 +15,7 @@ from hypothesis import strategies as st
 from evalmark.errors import ImportFormatError
 from evalmark.interop import read
 from evalmark.strategies._inspect import inspect_match, inspect_match_column
-
-_EDGES = string.whitespace + string.punctuation
-
-
-def _one(answer: str, target: str, scorer: str, location: str, ignore_case: bool) -> bool:
-    """inspect_ai's verdict for one pair, spelled out independently of the importer."""
-    if scorer == "includes":
-        if ignore_case:
-            return target.casefold() in answer.casefold()
-        return target in answer
-    value, wanted = answer.strip(), target.strip()
-    if ignore_case:
-        value, wanted = value.casefold(), wanted.casefold()
-    value, wanted = value.strip(_EDGES), wanted.strip(_EDGES)
-    return {
-        "begin": value.startswith(wanted),
-        "end": value.endswith(wanted),
-        "exact": value == wanted,
-        "any": wanted in value,
-    }[location]
-
+from oracles import inspect_match_verdict as verdict
 
 _TEXT = st.text(alphabet="aAbB ,.!?\tßẞİi", max_size=8)
 _OPTIONS = st.sampled_from(
@@ -60,13 +39,13 @@ def test_the_column_rescore_equals_scoring_each_pair(
         answers, targets, scorer=scorer, location=location, ignore_case=ignore_case
     )
     assert got == [
-        any(_one(a, t, scorer, location, ignore_case) for t in wanted) for a, wanted in rows
+        any(verdict(a, t, scorer, location, ignore_case) for t in wanted) for a, wanted in rows
     ]
     for answer, wanted in rows:
         for target in wanted:
             assert inspect_match(
                 answer, target, scorer=scorer, location=location, ignore_case=ignore_case
-            ) == _one(answer, target, scorer, location, ignore_case)
+            ) == verdict(answer, target, scorer, location, ignore_case)
 
 
 def test_columns_of_different_lengths_are_refused() -> None:

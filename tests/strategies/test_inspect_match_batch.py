@@ -6,8 +6,6 @@ call refuses bad input with a Python error, never a panic."""
 
 from __future__ import annotations
 
-import string
-
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -16,27 +14,9 @@ from budget import examples
 from evalmark import _core
 from evalmark.errors import MetricInputError
 from evalmark.strategies._inspect import inspect_match, inspect_match_column
+from oracles import inspect_match_verdict as verdict
 
-_EDGES = string.whitespace + string.punctuation
 _LOCATIONS = ("begin", "end", "any", "exact")
-
-
-def oracle(answer: str, target: str, scorer: str, location: str, ignore_case: bool) -> bool:
-    """inspect_ai's verdict for one pair, by its Python definition."""
-    if scorer == "includes":
-        if ignore_case:
-            return target.casefold() in answer.casefold()
-        return target in answer
-    value, wanted = answer.strip(), target.strip()
-    if ignore_case:
-        value, wanted = value.casefold(), wanted.casefold()
-    value, wanted = value.strip(_EDGES), wanted.strip(_EDGES)
-    return {
-        "begin": value.startswith(wanted),
-        "end": value.endswith(wanted),
-        "exact": value == wanted,
-        "any": wanted in value,
-    }[location]
 
 
 # ASCII whitespace (the separators \x1c-\x1f too, which str.strip() takes and
@@ -83,7 +63,7 @@ def test_each_pair_has_the_python_definitions_verdict(
     scorer, location, ignore_case = options
     answers = [answer for answer, _ in rows]
     targets = [target for _, target in rows]
-    wanted = [oracle(a, t, scorer, location, ignore_case) for a, t in rows]
+    wanted = [verdict(a, t, scorer, location, ignore_case) for a, t in rows]
     got = inspect_match_column(
         answers, [[t] for t in targets], scorer=scorer, location=location, ignore_case=ignore_case
     )
@@ -119,7 +99,7 @@ def test_a_sample_passes_when_one_of_its_targets_matches(
         ignore_case=ignore_case,
     )
     assert got == [
-        any(oracle(a, t, scorer, location, ignore_case) for t in targets) for a, targets in rows
+        any(verdict(a, t, scorer, location, ignore_case) for t in targets) for a, targets in rows
     ]
 
 
@@ -143,7 +123,7 @@ def test_every_ascii_character_at_the_edges(location: str, scorer: str, ignore_c
         answers, [[t] for t in targets], scorer=scorer, location=location, ignore_case=ignore_case
     )
     assert got == [
-        oracle(a, t, scorer, location, ignore_case) for a, t in zip(answers, targets, strict=True)
+        verdict(a, t, scorer, location, ignore_case) for a, t in zip(answers, targets, strict=True)
     ]
     assert _core.inspect_match_batch(answers, targets, location, scorer, ignore_case)[1:] == (
         [],
@@ -205,12 +185,12 @@ def test_a_long_column_of_long_texts_is_judged_pair_by_pair() -> None:
     raw, pending, _ = _core.inspect_match_batch(answers, targets, "end", "match", True)
     assert pending == list(range(0, 3000, 2))
     assert list(raw) == [
-        int(k % 2 == 1 and oracle(a, t, "match", "end", True))
+        int(k % 2 == 1 and verdict(a, t, "match", "end", True))
         for k, (a, t) in enumerate(zip(answers, targets, strict=True))
     ]
     table = {0xE9: ("é", False)}
     raw, pending, _ = _core.inspect_match_batch(answers, targets, "end", "match", True, table)
     assert pending == []
     assert list(raw) == [
-        int(oracle(a, t, "match", "end", True)) for a, t in zip(answers, targets, strict=True)
+        int(verdict(a, t, "match", "end", True)) for a, t in zip(answers, targets, strict=True)
     ]

@@ -23,7 +23,7 @@ from typing import Annotated, Any
 import msgspec
 
 from evalmark._files.source import is_utf8
-from evalmark.interop._inspect_log import PER_EPOCH, REFUSED, Rows
+from evalmark.interop._inspect_log import HEADER, PER_EPOCH, REFUSED, Rows
 from evalmark.interop._inspect_rescore import Score
 
 __all__ = ["read_common"]
@@ -60,23 +60,13 @@ def _sample_type() -> type[Any]:
 _SAMPLE = _sample_type()
 
 
-class _Log(msgspec.Struct, gc=False):
-    """The log: its own fields (decoded) and its samples (common ones only)."""
-
-    version: Any = msgspec.UNSET
-    status: Any = msgspec.UNSET
-    eval: Any = msgspec.UNSET
-    plan: Any = msgspec.UNSET
-    results: Any = msgspec.UNSET
-    stats: Any = msgspec.UNSET
-    reductions: Any = msgspec.UNSET
-    tags: Any = msgspec.UNSET
-    metadata: Any = msgspec.UNSET
-    invalidated: Any = msgspec.UNSET
-    samples: list[_SAMPLE] | None = None  # type: ignore[valid-type]
-
-
-_DECODER = msgspec.json.Decoder(_Log)
+# the log: its own fields (decoded) and its samples (common ones only)
+_Log = msgspec.defstruct(
+    "InspectCommonLog",
+    [*((name, Any, msgspec.UNSET) for name in HEADER), ("samples", list[_SAMPLE] | None, None)],  # type: ignore[valid-type]
+    gc=False,
+)
+_DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder(_Log)
 
 
 def read_common(path: Path, data: bytes) -> tuple[Mapping[str, Any], Rows] | None:
@@ -94,5 +84,5 @@ def read_common(path: Path, data: bytes) -> tuple[Mapping[str, Any], Rows] | Non
     rows.typed = log.samples or []
     rows.wheres = [str(path)] * len(rows.typed)
     rows.data = data
-    header = {name: getattr(log, name) for name in _Log.__struct_fields__[:-1]}
+    header = {name: getattr(log, name) for name in HEADER}
     return {name: value for name, value in header.items() if value is not msgspec.UNSET}, rows

@@ -32,7 +32,7 @@ from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import as_mapping
 from evalmark.interop._zip import read_member_from
 
-__all__ = ["PER_EPOCH", "REFUSED", "Rows", "decode", "may_call", "read_log"]
+__all__ = ["HEADER", "PER_EPOCH", "REFUSED", "Rows", "decode", "may_call", "read_log"]
 
 # Per-epoch fields carried in the metadata ``inspect-results.<build>``.
 PER_EPOCH = (
@@ -64,7 +64,7 @@ REFUSED = {
 }
 _READ = ("id", "epoch", "input", "target", "choices", "metadata", "attachments")
 # The log's own fields (the ``.json`` log; the ``.eval`` zip's header is read as it is).
-_HEADER = (
+HEADER = (
     "version",
     "status",
     "eval",
@@ -257,7 +257,7 @@ def _member_order(name: str) -> tuple[int, int | str, int]:
 
 
 def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
-    fields: list[tuple[str, Any, Any]] = [(name, Any, msgspec.UNSET) for name in _HEADER]
+    fields: list[tuple[str, Any, Any]] = [(name, Any, msgspec.UNSET) for name in HEADER]
     fields.append(("samples", list[rows.row_type] | None, None))  # type: ignore[name-defined]
     log_type = msgspec.defstruct("InspectLog", fields, gc=False)
     where = str(path)
@@ -276,7 +276,7 @@ def _read_json(path: Path, rows: Rows) -> Mapping[str, Any]:
         raise _error("not an inspect_ai log: no 'eval' key", where, "eval")
     rows.typed = log.samples or []
     rows.wheres = [where] * len(rows.typed)  # one file: every sample's place
-    header = {name: getattr(log, name) for name in _HEADER}
+    header = {name: getattr(log, name) for name in HEADER}
     return {name: value for name, value in header.items() if value is not msgspec.UNSET}
 
 

@@ -16,23 +16,11 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from evalmark.interop._inspect_log import HEADER as _HEADER
 from evalmark.metrics._native import core as _core
 
 __all__ = ["Scanned", "scan_common", "scan_log"]
 
-# the log's own fields, in the order read_common gives them
-_HEADER = (
-    "version",
-    "status",
-    "eval",
-    "plan",
-    "results",
-    "stats",
-    "reductions",
-    "tags",
-    "metadata",
-    "invalidated",
-)
 _ANY = msgspec.json.Decoder()
 
 

@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap;
 use crate::bindings::normalize::known;
 use crate::errors::EvalError;
 use crate::inputs::type_name;
+use crate::metrics::text::occurs;
 use crate::metrics::text_normalize::{normalize_into, Rules};
 
 /// The replacements of the non-ASCII characters seen, `None` for one the table lacks.
@@ -201,34 +202,6 @@ fn judge(
     (hits, pending)
 }
 
-/// Whether `needle` occurs in `haystack`: the places whose first and last bytes match are
-/// compared whole, which on text rarely happens; after `4 * haystack.len()` bytes compared so
-/// (a repetitive text) the rest is searched by `str::contains`' two-way search, linear.
-fn occurs(haystack: &[u8], needle: &[u8]) -> bool {
-    let Some((&first, &last)) = needle.first().zip(needle.last()) else {
-        return true;
-    };
-    let Some(end) = haystack.len().checked_sub(needle.len()) else {
-        return false;
-    };
-    let mut budget = 4 * haystack.len() + 64;
-    for at in 0..=end {
-        if haystack[at] != first || haystack[at + needle.len() - 1] != last {
-            continue;
-        }
-        if &haystack[at..at + needle.len()] == needle {
-            return true;
-        }
-        budget = budget.saturating_sub(needle.len());
-        if budget == 0 {
-            // ASCII bytes, so both are str; a byte search either way
-            let rest = String::from_utf8_lossy(&haystack[at..]);
-            return rest.contains(String::from_utf8_lossy(needle).as_ref());
-        }
-    }
-    false
-}
-
 /// The bytes of an ASCII text as the normalizer writes them (each byte mapped by `ascii`, runs
 /// of spaces one space, none at the ends), made one at a time.
 struct Normalized<'a> {
@@ -305,34 +278,6 @@ mod tests {
         let (hits, pending) = judge(&actual, &wanted, &owners, (&rules, &lookup), false);
         assert_eq!(hits, vec![1, 0, 0, 1]);
         assert_eq!(pending, vec![2]);
-    }
-
-    #[test]
-    fn occurs_agrees_with_str_contains() {
-        let texts = [
-            "",
-            "a",
-            "ab",
-            "aaa",
-            "abcabd",
-            "the cat sat",
-            "aaaaaaaaab",
-            "xyz",
-        ];
-        for haystack in texts {
-            for needle in texts
-                .iter()
-                .chain(&["t", "at", "cat s", "aab", "abd", "ba"])
-            {
-                let got = occurs(haystack.as_bytes(), needle.as_bytes());
-                assert_eq!(got, haystack.contains(needle), "{haystack:?} {needle:?}");
-            }
-        }
-        // a repetitive text runs out of budget and is finished by the two-way search
-        let long = "a".repeat(5000) + "b";
-        let needle = "a".repeat(300) + "b";
-        assert!(occurs(long.as_bytes(), needle.as_bytes()));
-        assert!(!occurs(long.as_bytes(), (needle + "c").as_bytes()));
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //! nothing trimmed. Case folding changes no byte's class on ASCII, so ASCII texts are trimmed
 //! as they are and compared ignoring case.
 
+use super::text::occurs;
+
 /// Which of inspect_ai's scorers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scorer {
@@ -196,42 +198,6 @@ fn folded<'r>(
     Some(())
 }
 
-/// Whether `needle` occurs in `haystack` (both UTF-8): the places holding the needle's first
-/// byte are compared whole; after `4 * haystack.len()` bytes compared so (a repetitive text)
-/// the rest is searched by the standard library's linear two-way search.
-pub fn occurs(haystack: &[u8], needle: &[u8]) -> bool {
-    let Some((&first, rest)) = needle.split_first() else {
-        return true;
-    };
-    let Some(last_start) = haystack.len().checked_sub(needle.len()) else {
-        return false;
-    };
-    let mut budget = 4 * haystack.len() + 64;
-    let mut at = 0;
-    while at <= last_start {
-        match haystack[at..=last_start].iter().position(|&b| b == first) {
-            Some(k) => at += k,
-            None => return false,
-        }
-        if &haystack[at + 1..at + needle.len()] == rest {
-            return true;
-        }
-        budget = budget.saturating_sub(needle.len());
-        if budget == 0 {
-            // `at` holds the needle's first byte, never a continuation: a character boundary
-            return match (
-                std::str::from_utf8(&haystack[at..]),
-                std::str::from_utf8(needle),
-            ) {
-                (Ok(h), Ok(n)) => h.contains(n),
-                _ => false,
-            };
-        }
-        at += 1;
-    }
-    false
-}
-
 /// `text` (ASCII) lowered into `into`.
 fn lowered(into: &mut Vec<u8>, text: &[u8]) {
     into.clear();
@@ -357,35 +323,5 @@ mod tests {
         let inc = |ic| rule(Scorer::Includes, Location::Any, ic);
         assert_eq!(go(&mut s, "a東b", "東", inc(false)), Some(true));
         assert_eq!(go(&mut s, "GROSSE", "ß", inc(true)), Some(true));
-    }
-
-    #[test]
-    fn occurs_agrees_with_str_contains() {
-        let texts = [
-            "",
-            "a",
-            "ab",
-            "aaa",
-            "abcabd",
-            "the cat sat",
-            "aaaaaaaaab",
-            "xyz",
-            "é",
-            "aéb",
-        ];
-        for haystack in texts {
-            for needle in texts
-                .iter()
-                .chain(&["t", "at", "cat s", "aab", "abd", "ba", "éb"])
-            {
-                let got = occurs(haystack.as_bytes(), needle.as_bytes());
-                assert_eq!(got, haystack.contains(needle), "{haystack:?} {needle:?}");
-            }
-        }
-        // a repetitive text runs out of budget and is finished by the two-way search
-        let long = "a".repeat(5000) + "b";
-        let needle = "a".repeat(300) + "b";
-        assert!(occurs(long.as_bytes(), needle.as_bytes()));
-        assert!(!occurs(long.as_bytes(), (needle + "c").as_bytes()));
     }
 }

@@ -321,6 +321,42 @@ pub const fn is_ascii_py_space(b: u8) -> bool {
     matches!(b, 0x09..=0x0D | 0x1C..=0x20)
 }
 
+/// Whether `needle` occurs in `haystack` (both UTF-8): the places holding the needle's first
+/// byte are compared whole; after `4 * haystack.len()` bytes compared so (a repetitive text)
+/// the rest is searched by the standard library's linear two-way search.
+pub fn occurs(haystack: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let Some(last_start) = haystack.len().checked_sub(needle.len()) else {
+        return false;
+    };
+    let mut budget = 4 * haystack.len() + 64;
+    let mut at = 0;
+    while at <= last_start {
+        match haystack[at..=last_start].iter().position(|&b| b == first) {
+            Some(k) => at += k,
+            None => return false,
+        }
+        if &haystack[at + 1..at + needle.len()] == rest {
+            return true;
+        }
+        budget = budget.saturating_sub(needle.len());
+        if budget == 0 {
+            // `at` holds the needle's first byte, never a continuation: a character boundary
+            return match (
+                std::str::from_utf8(&haystack[at..]),
+                std::str::from_utf8(needle),
+            ) {
+                (Ok(h), Ok(n)) => h.contains(n),
+                _ => false,
+            };
+        }
+        at += 1;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,5 +485,35 @@ mod tests {
         assert!(is_py_word('½' as u32));
         assert!(!is_py_word(0x301));
         assert!(!is_py_word('-' as u32));
+    }
+
+    #[test]
+    fn occurs_agrees_with_str_contains() {
+        let texts = [
+            "",
+            "a",
+            "ab",
+            "aaa",
+            "abcabd",
+            "the cat sat",
+            "aaaaaaaaab",
+            "xyz",
+            "é",
+            "aéb",
+        ];
+        for haystack in texts {
+            for needle in texts
+                .iter()
+                .chain(&["t", "at", "cat s", "aab", "abd", "ba", "éb"])
+            {
+                let got = occurs(haystack.as_bytes(), needle.as_bytes());
+                assert_eq!(got, haystack.contains(needle), "{haystack:?} {needle:?}");
+            }
+        }
+        // a repetitive text runs out of budget and is finished by the two-way search
+        let long = "a".repeat(5000) + "b";
+        let needle = "a".repeat(300) + "b";
+        assert!(occurs(long.as_bytes(), needle.as_bytes()));
+        assert!(!occurs(long.as_bytes(), (needle + "c").as_bytes()));
     }
 }

@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rustc_hash::FxHashMap;
 
+use crate::bindings::normalize::known;
 use crate::errors::EvalError;
 use crate::inputs::{same_length, type_name};
 use crate::metrics::halt::CHECK_EVERY;
@@ -107,54 +108,15 @@ fn text_of<'a>(item: &'a Bound<'_, PyAny>, side: &str, i: usize) -> PyResult<Tex
     })
 }
 
-/// Whether every non-ASCII character of `text` has a rule, looking each new one up in
-/// `table` (none: no rule) and listing those it lacks in `missing`.
-fn ruled(
-    text: &str,
-    table: Option<&Bound<'_, PyDict>>,
-    seen: &mut Seen,
-    missing: &mut Vec<u32>,
-) -> PyResult<bool> {
-    let Some(table) = table else {
-        return Ok(false);
-    };
-    let mut all = true;
-    for (at, &b) in text.as_bytes().iter().enumerate() {
-        if b < 0xC0 {
-            continue; // ASCII, or inside a character
-        }
-        let Some(c) = text[at..].chars().next() else {
-            continue;
-        };
-        let has = match seen.get(&c) {
-            Some(rule) => rule.is_some(),
-            None => {
-                let rule = rule_of(table, c)?;
-                let has = rule.is_some();
-                seen.insert(c, rule);
-                has
-            }
-        };
-        if !has {
-            missing.push(c as u32);
-            all = false;
-        }
-    }
-    Ok(all)
-}
-
 /// The table's rule for `c`, checked.
-fn rule_of(table: &Bound<'_, PyDict>, c: char) -> PyResult<Option<CharRule>> {
-    let Some(value) = table.get_item(c as u32)? else {
-        return Ok(None);
-    };
+fn rule_of(c: char, value: &Bound<'_, PyAny>) -> PyResult<CharRule> {
     let (folded, space) = value.extract::<(String, bool)>().map_err(|_| {
         EvalError::Type(format!(
             "chars[{}] must be a (str, bool) pair: the character's casefold() and isspace()",
             c as u32
         ))
     })?;
-    Ok(Some(CharRule { folded, space }))
+    Ok(CharRule { folded, space })
 }
 
 /// The text of a pair's side for [`hit_text`], when every character it holds has a rule.
@@ -167,7 +129,10 @@ fn readable<'a>(
     Ok(match *text {
         // ASCII bytes are UTF-8
         Text::Ascii(bytes) => std::str::from_utf8(bytes).ok(),
-        Text::Utf8(t) => ruled(t, table, seen, missing)?.then_some(t),
+        Text::Utf8(t) => match table {
+            Some(table) => known(seen, table, t, missing, rule_of)?.then_some(t),
+            None => None, // no table: no rule for any character
+        },
         Text::Unreadable => None,
     })
 }

@@ -68,7 +68,7 @@ pub fn normalize_text_batch<'py>(
                 continue;
             }
         };
-        if !text.is_ascii() && !known(&mut cache, table, text, &mut missing)? {
+        if !text.is_ascii() && !known(&mut cache, table, text, &mut missing, replacement)? {
             pending.push(i);
             rows.push(None);
             continue;
@@ -89,13 +89,14 @@ pub fn normalize_text_batch<'py>(
     Ok((PyList::new(py, rows)?, pending, missing))
 }
 
-/// Look up every non-ASCII character of `text` in `table` (once per call each); whether all
-/// have a rule. The ones without are added to `missing`.
-pub(crate) fn known(
-    cache: &mut FxHashMap<char, Option<String>>,
+/// Look up every non-ASCII character of `text` in `table` (once per call each, read by
+/// `rule_of`); whether all have a rule. The ones without are added to `missing`.
+pub(crate) fn known<R>(
+    cache: &mut FxHashMap<char, Option<R>>,
     table: &Bound<'_, PyDict>,
     text: &str,
     missing: &mut Vec<u32>,
+    rule_of: impl Fn(char, &Bound<'_, PyAny>) -> PyResult<R>,
 ) -> PyResult<bool> {
     let mut all = true;
     for c in text.chars().filter(|c| !c.is_ascii()) {
@@ -103,19 +104,7 @@ pub(crate) fn known(
             Some(rule) => rule.is_some(),
             None => {
                 let found = match table.get_item(c as u32)? {
-                    Some(value) => Some(
-                        value
-                            .cast::<PyString>()
-                            .map_err(|_| {
-                                EvalError::Type(format!(
-                                    "table[{}] must be str, got {}",
-                                    c as u32,
-                                    type_name(&value)
-                                ))
-                            })?
-                            .to_str()?
-                            .to_owned(),
-                    ),
+                    Some(value) => Some(rule_of(c, &value)?),
                     None => None,
                 };
                 let has = found.is_some();
@@ -129,6 +118,18 @@ pub(crate) fn known(
         }
     }
     Ok(all)
+}
+
+/// A normalizer table's replacement text for `c`, checked.
+pub(crate) fn replacement(c: char, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let text = value.cast::<PyString>().map_err(|_| {
+        EvalError::Type(format!(
+            "table[{}] must be str, got {}",
+            c as u32,
+            type_name(value)
+        ))
+    })?;
+    Ok(text.to_str()?.to_owned())
 }
 
 /// Add this family's functions to the module.

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use rustc_hash::FxHashMap;
 
-use crate::bindings::normalize::known;
+use crate::bindings::normalize::{known, replacement};
 use crate::errors::EvalError;
 use crate::inputs::type_name;
 use crate::metrics::text::occurs;
@@ -38,7 +38,7 @@ fn texts_of<'a, 'py>(
         // a lone surrogate (no Rust str holds it) is the caller's
         let text = match s.to_str() {
             Ok(t) if t.is_ascii() => Some(t),
-            Ok(t) if !ascii_only && known(cache, table, t, missing)? => Some(t),
+            Ok(t) if !ascii_only && known(cache, table, t, missing, replacement)? => Some(t),
             _ => None,
         };
         texts.push(text);

@@ -307,6 +307,12 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A number read as [`Parser::any`] reads it (then read); None for anything else.
+    pub fn number_exact(&mut self) -> Option<()> {
+        self.ws();
+        self.number().map(drop)
+    }
+
     /// Skip one value nested `depth` levels deep in the document, building nothing, and check
     /// it as msgspec checks a value it skips: JSON's grammar, escapes (no lone surrogate), no
     /// control character in a string (the text is UTF-8 already). Deeper than [`MAX_DEPTH`]:
@@ -361,10 +367,10 @@ impl<'a> Parser<'a> {
     }
 
     /// The text of one value nested `depth` levels deep, skipped as [`Parser::skip`] does.
-    pub fn raw(&mut self, depth: usize) -> Option<&'a str> {
+    pub fn raw(&mut self, depth: usize, exact: bool) -> Option<&'a str> {
         self.ws();
         let start = self.i;
-        self.skip(depth, false)?;
+        self.skip(depth, exact)?;
         // SAFETY: UTF-8 text cut before the value's first byte and after its last, both ASCII.
         Some(unsafe { std::str::from_utf8_unchecked(&self.b[start..self.i]) })
     }
@@ -708,7 +714,7 @@ mod tests {
             assert_eq!(skipped(deep.as_bytes(), false), read);
         }
         let mut p = Parser::new(b" [1, {\"k\": \"v\"}] ,").unwrap();
-        assert_eq!(p.raw(0), Some("[1, {\"k\": \"v\"}]"));
+        assert_eq!(p.raw(0, false), Some("[1, {\"k\": \"v\"}]"));
     }
 
     #[test]

@@ -69,5 +69,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bindings::jsonl_columns::add(m)?;
     bindings::csv_columns::add(m)?;
     bindings::inspect_scan::add(m)?;
+    bindings::promptfoo_scan::add(m)?;
     Ok(())
 }

@@ -17,7 +17,7 @@ from a thread other than the main one cannot see signals (Python runs handlers t
 Memory sized by the input is allocated fallibly: ``MemoryError`` naming the size, no abort.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, final
 
 import numpy as np
@@ -841,3 +841,19 @@ def inspect_scan(
     text, else None). None for any other log, and for a few common ones left to the general
     reading (a key repeated, nesting deeper than 64, an integer outside int64). Scans without
     the GIL, building nothing for skipped values."""
+
+# The promptfoo results import's fast path (evalmark.interop._promptfoo_scan).
+
+def promptfoo_scan(
+    data: bytes,
+    carried: Sequence[str],
+) -> tuple[dict[str, str], str | None, list[str], list[str], list[str], list[str]] | None:
+    """The common promptfoo results file whose bytes are ``data`` (version 3, read column by
+    column by ``_promptfoo_results``) and whose assertions are all of the types ``carried``,
+    as ``(kept, provider, names, answers, expected, types)``: the file's own fields present
+    (``version`` among them) and every row's provider, as JSON text (None: no row names one),
+    then per row its sample's name, its answer and its expected output, then the assertion
+    types in the order first seen. None for any other file, and for a few common ones left to
+    the general reading (a key repeated, nesting deeper than 64, an integer outside int64, an
+    ``equals`` value that is not a text). Scans without the GIL, building nothing for skipped
+    values."""

@@ -13,6 +13,7 @@ pub mod json;
 pub mod jsonl_columns;
 pub mod nlg;
 pub mod normalize;
+pub mod promptfoo_scan;
 pub mod reference;
 pub mod render;
 pub mod retrieval;

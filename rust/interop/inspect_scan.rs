@@ -123,7 +123,7 @@ pub fn scan(data: &[u8]) -> Option<Scan<'_>> {
             if !first(&mut seen, at as u32) {
                 return None;
             }
-            out.header.push((HEADER[at], p.raw(1)?));
+            out.header.push((HEADER[at], p.raw(1, false)?));
             Some(())
         } else if key == "samples" {
             if !first(&mut seen, HEADER.len() as u32) {

@@ -47,6 +47,7 @@ from evalmark.interop._promptfoo_rows import (
     _Document,
     _Row,
 )
+from evalmark.interop._promptfoo_scan import scan_import
 
 __all__ = ["read_promptfoo"]
 
@@ -338,16 +339,33 @@ def _verdict(row: _Row, response: Mapping[str, Any]) -> dict[str, Any]:
     return verdict
 
 
+def _typed_import(
+    path: Path, data: bytes, losses: Losses, digest: Callable[[], str]
+) -> Imported | None:
+    """The import of the results file ``path`` (whose bytes are ``data``) through typed rows,
+    or None when it is not of the common shape."""
+    typed = _typed_cases(data) or _typed(data)
+    if typed is None:
+        return None
+    kept, rows, *found = typed
+    return _from_rows(Reader(path, losses, value={}), kept, rows, digest, *found)
+
+
 def read_promptfoo(path: Path, losses: Losses) -> Imported:
     """Read a promptfoo config or results file (see :mod:`evalmark.interop._promptfoo`)."""
     with gc_paused(promote=True):  # many small containers, none cyclic, all kept
         if path.suffix == ".json":
             data = path.read_bytes()
-            typed = _typed_cases(data) or _typed(data)
-            if typed is not None:
-                digest = hash_later([path], {path: data})  # while the rows are read
-                kept, rows, *found = typed
-                return _from_rows(Reader(path, losses, value={}), kept, rows, digest, *found)
+            digest = hash_later([path], {path: data})  # while the file is read
+
+            def whole(allowed: Losses) -> Imported:  # a file the scan reads is typed rows
+                with gc_paused(promote=True):
+                    return cast(Imported, _typed_import(path, data, allowed, digest))
+
+            found = scan_import(path, data, losses, whole, digest)
+            found = found or _typed_import(path, data, losses, digest)
+            if found is not None:
+                return found
         reader = Reader(path, losses)
         doc = reader.value
         if isinstance(doc.get("results"), Mapping):

@@ -847,13 +847,27 @@ def inspect_scan(
 def promptfoo_scan(
     data: bytes,
     carried: Sequence[str],
-) -> tuple[dict[str, str], str | None, list[str], list[str], list[str], list[str]] | None:
-    """The common promptfoo results file whose bytes are ``data`` (version 3, read column by
-    column by ``_promptfoo_results``) and whose assertions are all of the types ``carried``,
-    as ``(kept, provider, names, answers, expected, types)``: the file's own fields present
-    (``version`` among them) and every row's provider, as JSON text (None: no row names one),
-    then per row its sample's name, its answer and its expected output, then the assertion
-    types in the order first seen. None for any other file, and for a few common ones left to
-    the general reading (a key repeated, nesting deeper than 64, an integer outside int64, an
-    ``equals`` value that is not a text). Scans without the GIL, building nothing for skipped
-    values."""
+) -> (
+    tuple[
+        dict[str, str],
+        list[str],
+        list[str],
+        list[str],
+        list[str | None],
+        list[int] | None,
+        list[int] | None,
+        list[str],
+    ]
+    | None
+):
+    """The common promptfoo results file whose bytes are ``data`` (version 3, read through
+    typed test cases by ``_promptfoo_results`` without refusing a row) and whose assertions
+    are all of the types ``carried``, as ``(kept, names, expected, types, providers, samples,
+    builds, answers)``: the file's own fields present (``version`` among them), as JSON text;
+    the samples in the order first seen, their names and expected outputs; the assertion types
+    of their test cases; the providers' JSON texts in the order first seen (None: a row
+    naming none); then per row its sample and its provider, as indexes into those (None: row
+    ``i`` answers sample ``i``; one provider), and its answer. None for any other file, and
+    for a few common ones left to the general reading (a key repeated, nesting deeper than
+    64, an integer outside int64, an ``equals`` value that is not a text, no row). Scans
+    without the GIL, building nothing for skipped values."""

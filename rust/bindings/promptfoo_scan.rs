@@ -19,9 +19,8 @@ fn texts<'py, T: AsRef<str>>(py: Python<'py>, column: &[T]) -> PyResult<Bound<'p
 }
 
 /// `promptfoo_scan(data, carried)`: the common promptfoo results file whose bytes are `data`
-/// and whose assertions are all of the types `carried`, as `(kept, provider, names, answers,
-/// expected, types)` (the file's own fields present as JSON text, the provider's JSON text or
-/// None, then one item per row, then the assertion types), or None.
+/// and whose assertions are all of the types `carried`, as `(kept, names, expected, types,
+/// providers, samples, builds, answers)` (see the stub), or None.
 #[pyfunction]
 pub fn promptfoo_scan<'py>(
     py: Python<'py>,
@@ -29,23 +28,38 @@ pub fn promptfoo_scan<'py>(
     carried: Vec<String>,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let bytes = data.as_bytes();
-    let carried: Vec<&str> = carried.iter().map(String::as_str).collect();
-    let Some(found) = py.detach(|| scan(bytes, &carried)) else {
+    let known: Vec<&str> = carried.iter().map(String::as_str).collect();
+    let Some(found) = py.detach(|| scan(bytes, &known)) else {
         return Ok(None);
     };
     let kept = PyDict::new(py);
     for (name, text) in &found.kept {
         kept.set_item(name, text)?;
     }
-    let items: [Bound<'py, PyAny>; 6] = [
+    let types = (0..known.len()).filter(|&at| found.types >> at & 1 == 1);
+    let types: Vec<&str> = types.map(|at| known[at]).collect();
+    let rows = found.answers.len();
+    let one_each = found.names.len() == rows; // row i answers sample i
+    let one_provider = found.providers.len() == 1;
+    let items: [Bound<'py, PyAny>; 8] = [
         kept.into_any(),
-        found.provider.into_pyobject(py)?.into_any(),
         texts(py, &found.names)?.into_any(),
-        texts::<Cow<'_, str>>(py, &found.answers)?.into_any(),
         texts::<Cow<'_, str>>(py, &found.expected)?.into_any(),
-        texts::<Cow<'_, str>>(py, &found.types)?.into_any(),
+        texts(py, &types)?.into_any(),
+        found.providers.into_pyobject(py)?.into_any(),
+        indexes(py, &found.samples, one_each)?,
+        indexes(py, &found.builds, one_provider)?,
+        texts::<Cow<'_, str>>(py, &found.answers)?.into_any(),
     ];
     PyTuple::new(py, items).map(Some)
+}
+
+/// A column of indexes, or None when it goes without saying (`plain`).
+fn indexes<'py>(py: Python<'py>, column: &[u32], plain: bool) -> PyResult<Bound<'py, PyAny>> {
+    if plain {
+        return Ok(py.None().into_bound(py));
+    }
+    Ok(PyList::new(py, column)?.into_any())
 }
 
 /// Register the function.

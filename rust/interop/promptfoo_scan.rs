@@ -1,17 +1,21 @@
 //! One pass over a common promptfoo results file (version 3): the columns a re-score reads
-//! (each row's sample name, answer and expected output, the assertion types) and the file's own
-//! fields as JSON text, with nothing built for the values it skips.
+//! (the samples' names and expected outputs, each row's sample, provider and answer, the
+//! assertion types) and the file's own fields as JSON text, with nothing built for the values
+//! it skips.
 //!
-//! "Common" is the set of files `evalmark.interop._promptfoo_results` reads column by column:
-//! the ones its typed decoding with test cases (`_CaseDocument`, whose msgspec structs are the
-//! specification) accepts and whose rows `_case_columns` reads (one provider text in every
-//! row, a text answer in each response). The scan accepts none of the others, and reads the
-//! same columns from the ones it accepts. It gives up (`None`) on a few of those: a key repeated
-//! in an object it reads, nesting deeper than [`MAX_DEPTH`](crate::json_read::MAX_DEPTH), an
-//! integer outside `i64`, an `equals` assertion whose value is not a text, no rows. The caller
-//! then reads the file the general way, which is slower, never different.
+//! "Common" is the set of files `evalmark.interop._promptfoo_results` reads through typed test
+//! cases without refusing one: the ones its typed decoding with test cases (`_CaseDocument`,
+//! whose msgspec structs are the specification) accepts, with a text answer in each response
+//! and a sample's prompt the same in each of its rows (the caller checks that no build answers
+//! a sample twice: the builds are named from the providers there). The scan accepts none of
+//! the others, and reads the same columns from the ones it accepts. It gives up (`None`) on a
+//! few of those: a key repeated in an object it reads, nesting deeper than
+//! [`MAX_DEPTH`](crate::json_read::MAX_DEPTH), an integer outside `i64`, an `equals` assertion
+//! whose value is not a text, no rows. The caller then reads the file the general way, which
+//! is slower, never different.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use crate::json_read::Parser;
 
@@ -57,19 +61,30 @@ const CASE: [&str; 5] = ["vars", "assert", "threshold", "description", "metadata
 /// The fields an assertion may hold (`_Assert`'s).
 const ASSERT: [&str; 4] = ["type", "value", "weight", "threshold"];
 
-/// The columns of a common results file, one item per row in the file's order (`names`: each
-/// row's sample, `test-{testIdx + 1}-prompt-{promptIdx + 1}`; `expected`: the value of its test
-/// case's first `equals` assertion holding one, else empty), the assertion types in the order
-/// first seen, the provider's JSON text (every row's the same; None: no row names one) and the
-/// file's own fields present, as (name, JSON text).
+/// The columns of a common results file: its samples in the order first seen (`names`:
+/// `test-{testIdx + 1}-prompt-{promptIdx + 1}`; `expected`: the value of its test case's first
+/// `equals` assertion holding one, else empty), its providers' JSON texts in the order first
+/// seen (None: a row naming none), then per row in the file's order its sample and its provider
+/// (indexes into those) and its answer; `types`, the assertion types of each sample's test case
+/// (bits of the types carried), and the file's own fields present, as (name, JSON text).
 #[derive(Debug, Default, PartialEq)]
 pub struct Scan<'a> {
     pub kept: Vec<(&'static str, &'a str)>,
-    pub provider: Option<&'a str>,
     pub names: Vec<String>,
-    pub answers: Vec<Cow<'a, str>>,
     pub expected: Vec<Cow<'a, str>>,
-    pub types: Vec<Cow<'a, str>>,
+    pub providers: Vec<Option<&'a str>>,
+    pub samples: Vec<u32>,
+    pub builds: Vec<u32>,
+    pub answers: Vec<Cow<'a, str>>,
+    pub types: u64,
+}
+
+/// What the scan keeps while it reads the rows: each sample's place by its (testIdx,
+/// promptIdx) and its prompt (the same in every row of the sample, or the file is refused).
+#[derive(Default)]
+struct Seen<'a> {
+    places: HashMap<(i64, i64), u32>,
+    prompts: Vec<Cow<'a, str>>,
 }
 
 /// Mark bit `bit` of `seen`; false when it was set (a key read twice).
@@ -86,25 +101,27 @@ fn fresh(keys: &[&str], seen: &mut u32, key: &str) -> Option<usize> {
 }
 
 /// The columns of the results file `data` (its whole bytes) whose assertions are all of the
-/// types `carried`, or None when it is not a common file (or one the scan leaves to the
-/// general reading).
+/// types `carried` (at most 64), or None when it is not a common file (or one the scan leaves
+/// to the general reading).
 pub fn scan<'a>(data: &'a [u8], carried: &[&str]) -> Option<Scan<'a>> {
+    if carried.len() > 64 {
+        return None;
+    }
     let mut p = Parser::new(data)?;
     let mut out = Scan::default();
-    let mut provider = None; // the first row's: Some(None) when it names none
+    let mut rows = Seen::default();
     let mut seen = 0u32;
     let mut has_rows = false;
     p.members(|p, key| {
         if key == "results" {
             has_rows = first(&mut seen, KEPT.len());
-            return (has_rows && body(p, carried, &mut out, &mut provider).is_some()).then_some(());
+            return (has_rows && body(p, carried, &mut out, &mut rows).is_some()).then_some(());
         }
         let at = fresh(&KEPT[..4], &mut seen, &key)?;
         out.kept.push((KEPT[at], p.raw(1, true)?));
         Some(())
     })?;
-    out.provider = provider?; // no row: None
-    (p.at_end() && has_rows).then_some(out)
+    (p.at_end() && has_rows && !out.answers.is_empty()).then_some(out)
 }
 
 /// The results body: its rows into the columns, its other fields into `out.kept`.
@@ -112,7 +129,7 @@ fn body<'a>(
     p: &mut Parser<'a>,
     carried: &[&str],
     out: &mut Scan<'a>,
-    provider: &mut Option<Option<&'a str>>,
+    rows: &mut Seen<'a>,
 ) -> Option<()> {
     let mut seen = 0u32;
     let mut has_rows = false;
@@ -120,7 +137,7 @@ fn body<'a>(
         if key == "results" {
             has_rows = first(&mut seen, KEPT.len());
             return if has_rows {
-                p.array(|p| row(p, carried, out, provider))
+                p.array(|p| row(p, carried, out, rows))
             } else {
                 None
             };
@@ -137,54 +154,66 @@ fn row<'a>(
     p: &mut Parser<'a>,
     carried: &[&str],
     out: &mut Scan<'a>,
-    provider: &mut Option<Option<&'a str>>,
+    rows: &mut Seen<'a>,
 ) -> Option<()> {
     const DEPTH: usize = 4; // a field's value
     let mut seen = 0u32;
     let (mut prompt_idx, mut test_idx) = (0i64, 0i64);
-    let mut expected = None;
+    let mut question = None;
+    let mut case_read = None;
     let mut answer = None;
     let mut named = None;
     p.members(|p, key| {
         match ROW[fresh(&ROW, &mut seen, &key)?] {
-            "prompt" => prompt(p)?,
+            "prompt" => question = Some(prompt(p)?),
             "promptIdx" => prompt_idx = p.int()?,
             "testIdx" => test_idx = p.int()?,
-            "testCase" => expected = Some(case(p, carried, &mut out.types)?),
+            "testCase" => case_read = Some(case(p, carried)?),
             "provider" => named = Some(p.raw(DEPTH, true)?),
             "response" => answer = Some(response(p)?),
             _ => p.skip(DEPTH, true)?,
         }
         Some(())
     })?;
-    if seen & 1 == 0 || *provider.get_or_insert(named) != named {
-        return None; // no prompt; another provider's text
+    let (question, (expected, types)) = (question?, case_read?);
+    let next = u32::try_from(out.names.len()).ok()?;
+    let sample = *rows.places.entry((test_idx, prompt_idx)).or_insert(next);
+    if sample == next {
+        let (test, prompt) = (i128::from(test_idx) + 1, i128::from(prompt_idx) + 1);
+        out.names.push(format!("test-{test}-prompt-{prompt}"));
+        out.expected.push(expected);
+        out.types |= types; // the general reading reads a sample's first test case
+        rows.prompts.push(question);
+    } else if rows.prompts[sample as usize] != question {
+        return None; // refused by the general reading: a sample sent different prompts
     }
-    let name = format!(
-        "test-{}-prompt-{}",
-        i128::from(test_idx) + 1,
-        i128::from(prompt_idx) + 1
-    );
-    out.names.push(name);
-    out.expected.push(expected?);
+    let build = match out.providers.iter().position(|known| *known == named) {
+        Some(at) => at,
+        None => {
+            out.providers.push(named);
+            out.providers.len() - 1
+        }
+    };
+    out.samples.push(sample);
+    out.builds.push(u32::try_from(build).ok()?);
     out.answers.push(answer?);
     Some(())
 }
 
-/// A row's `prompt`: an object with a text `raw` (its other keys skipped).
-fn prompt(p: &mut Parser<'_>) -> Option<()> {
-    let mut raw = false;
+/// A row's `prompt`: an object with a text `raw` (its other keys skipped), that text.
+fn prompt<'a>(p: &mut Parser<'a>) -> Option<Cow<'a, str>> {
+    let mut raw = None;
     p.members(|p, key| {
         if key != "raw" {
             return p.skip(5, false);
         }
-        if raw {
+        if raw.is_some() {
             return None;
         }
-        raw = true;
-        p.str_cow().map(drop)
+        raw = Some(p.str_cow()?);
+        Some(())
     })?;
-    raw.then_some(())
+    raw
 }
 
 /// A row's `response`: an object whose `output`, when there, is its text answer (its other
@@ -204,16 +233,13 @@ fn response<'a>(p: &mut Parser<'a>) -> Option<Cow<'a, str>> {
     Some(output.unwrap_or_default())
 }
 
-/// A row's `testCase` (an object of `_Case`'s fields): its expected output, its assertion
-/// types added to `types`.
-fn case<'a>(
-    p: &mut Parser<'a>,
-    carried: &[&str],
-    types: &mut Vec<Cow<'a, str>>,
-) -> Option<Cow<'a, str>> {
+/// A row's `testCase` (an object of `_Case`'s fields): its expected output and its
+/// assertion types (bits of `carried`).
+fn case<'a>(p: &mut Parser<'a>, carried: &[&str]) -> Option<(Cow<'a, str>, u64)> {
     const DEPTH: usize = 5; // a field's value
     let mut seen = 0u32;
     let mut expected = None;
+    let mut types = 0u64;
     p.members(|p, key| match CASE[fresh(&CASE, &mut seen, &key)?] {
         "vars" => p.members(|p, _| {
             if p.next_is(b'"') {
@@ -222,19 +248,19 @@ fn case<'a>(
                 p.number_exact()
             }
         }),
-        "assert" => p.array(|p| assertion(p, carried, types, &mut expected)),
+        "assert" => p.array(|p| assertion(p, carried, &mut types, &mut expected)),
         _ => p.skip(DEPTH, true),
     })?;
-    Some(expected.unwrap_or_default())
+    Some((expected.unwrap_or_default(), types))
 }
 
 /// One assertion (an object of `_Assert`'s fields, of a type `carried`, its value no text
-/// holding `{`): its type added to `types`, its value made `expected` when it is the first
+/// holding `{`): its type's bit set in `types`, its value made `expected` when it is the first
 /// `equals` assertion with one.
 fn assertion<'a>(
     p: &mut Parser<'a>,
     carried: &[&str],
-    types: &mut Vec<Cow<'a, str>>,
+    types: &mut u64,
     expected: &mut Option<Cow<'a, str>>,
 ) -> Option<()> {
     const DEPTH: usize = 7; // a field's value
@@ -243,7 +269,10 @@ fn assertion<'a>(
     let mut value = None; // Some(None): a value that is not a text
     p.members(|p, key| {
         match ASSERT[fresh(&ASSERT, &mut seen, &key)?] {
-            "type" => kind = Some(p.str_cow().filter(|t| carried.contains(&t.as_ref()))?),
+            "type" => {
+                let text = p.str_cow()?;
+                kind = Some(carried.iter().position(|known| *known == text)?);
+            }
             "value" if p.next_is(b'"') => {
                 let text = p.str_cow()?;
                 if text.contains('{') {
@@ -260,14 +289,12 @@ fn assertion<'a>(
         Some(())
     })?;
     let kind = kind?;
-    if kind == "equals" && expected.is_none() {
+    if carried[kind] == "equals" && expected.is_none() {
         if let Some(value) = value {
             *expected = Some(value?); // not a text: read as one by the general reading
         }
     }
-    if !types.contains(&kind) {
-        types.push(kind);
-    }
+    *types |= 1 << kind;
     Some(())
 }
 
@@ -304,21 +331,38 @@ mod tests {
             ("config", "{}"),
         ];
         assert_eq!(found.kept, kept);
-        assert_eq!(found.provider, Some(r#"{"id": "a:b"}"#));
+        assert_eq!(found.providers, vec![Some(r#"{"id": "a:b"}"#)]);
         assert_eq!(found.names, vec!["test-1-prompt-1", "test-42-prompt-1"]);
-        assert_eq!(found.answers, vec![cow("A\n"), cow("")]);
         assert_eq!(found.expected, vec![cow("A\u{e9}"), cow("")]);
-        assert_eq!(
-            found.types,
-            vec![cow("contains"), cow("equals"), cow("llm-rubric")]
-        );
+        assert_eq!((found.samples, found.builds), (vec![0, 1], vec![0, 0]));
+        assert_eq!(found.answers, vec![cow("A\n"), cow("")]);
+        assert_eq!(found.types, 0b111);
     }
 
     #[test]
-    fn rows_without_a_provider_are_read() {
+    fn rows_of_several_providers_are_read() {
         let file = FILE.replace(r#""provider": {"id": "a:b"},"#, "");
         let found = scan(file.as_bytes(), &CARRIED).unwrap();
-        assert_eq!((found.provider, found.names.len()), (None, 2));
+        assert_eq!((found.providers, found.builds), (vec![None], vec![0, 0]));
+        // the second row answers the first sample, from another provider: its case not read
+        let file = FILE
+            .replacen(r#""testIdx": 41"#, r#""testIdx": 0"#, 1)
+            .replacen(r#"{"raw": ""}"#, r#"{"raw": "Q1"}"#, 1)
+            .replacen(
+                r#"{"id": "a:b"}, "response": {}"#,
+                r#""b", "response": {}"#,
+                1,
+            );
+        let found = scan(file.as_bytes(), &CARRIED).unwrap();
+        assert_eq!(
+            found.providers,
+            vec![Some(r#"{"id": "a:b"}"#), Some(r#""b""#)]
+        );
+        assert_eq!(found.names, vec!["test-1-prompt-1"]);
+        assert_eq!((found.samples, found.builds), (vec![0, 0], vec![0, 1]));
+        assert_eq!(found.types, 0b011);
+        let other_prompt = file.replacen(r#"{"raw": "Q1"}"#, r#"{"raw": "Q2"}"#, 1);
+        assert_eq!(scan(other_prompt.as_bytes(), &CARRIED), None);
     }
 
     #[test]
@@ -367,10 +411,6 @@ mod tests {
             (
                 r#""testCase": {"assert""#,
                 r#""testCase": null, "x": {"assert""#,
-            ),
-            (
-                r#"{"id": "a:b"}, "response": {}"#,
-                r#"{"id": "c"}, "response": {}"#,
             ),
             (r#""success": true"#, r#""success": tru"#),
             (r#""gradingResult": null"#, r#""gradingResult": 01"#),

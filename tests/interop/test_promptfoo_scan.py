@@ -59,10 +59,15 @@ def _same(quick: Imported, typed: Imported) -> None:
 
 
 @pytest.mark.parametrize("name", ["results.json", "rubric_results.json"])
-def test_a_fixture_is_left_to_typed_rows(name: str) -> None:
-    """Two providers (the scan reads one) and, in the rubric's, a template in an assertion."""
+def test_a_fixture_is_read_by_the_scan_as_by_typed_rows(name: str) -> None:
     quick, typed = _imports(FIXTURES / name)
-    assert quick is None and isinstance(typed, Imported)
+    assert isinstance(typed, Imported)
+    if name == "rubric_results.json":  # a template in an assertion: left to typed rows
+        assert quick is None
+        return
+    assert quick is not None
+    _same(quick, typed)
+    assert list(quick.outputs) == ["openai-gpt-4o-mini", "anthropic-messages-claude-3-5-haiku"]
 
 
 def test_one_providers_rows_of_a_fixture_are_read_by_the_scan_as_by_typed_rows(
@@ -130,15 +135,17 @@ _UNUSUAL: list[tuple[str, Any]] = [
 @st.composite
 def _file(draw: st.DrawFn) -> tuple[bytes, bool]:
     """A results file, mostly of the common shape, and whether it is common (no row with an
-    unusual field, rows with distinct names)."""
-    provider = draw(st.sampled_from([*_PROVIDERS, None]))
-    rows, common, names = [], True, set()
-    for index in range(draw(st.integers(0, 4))):
-        question = draw(_TEXT)
+    unusual field, no provider answering a sample twice)."""
+    providers = draw(st.lists(st.sampled_from([*_PROVIDERS, None]), min_size=1, max_size=3))
+    rows, common, questions, answered = [], True, {}, set()
+    for index in range(draw(st.integers(0, 5))):
+        sample = (draw(st.sampled_from([index, index, 0])), draw(st.sampled_from([0, 0, 1])))
+        question = questions.setdefault(sample, draw(_TEXT))  # a sample's in each of its rows
+        provider = draw(st.sampled_from(providers))
         row: dict[str, Any] = {
             "prompt": {"raw": question, "label": "{{q}}"},
-            "promptIdx": draw(st.sampled_from([0, 0, 1])),
-            "testIdx": draw(st.sampled_from([index, index, 0])),
+            "promptIdx": sample[1],
+            "testIdx": sample[0],
             "testCase": _case(draw, question),
             "provider": provider,
             "response": {"output": draw(_TEXT), "cached": draw(st.booleans())},
@@ -151,7 +158,7 @@ def _file(draw: st.DrawFn) -> tuple[bytes, bool]:
             key, value = draw(st.sampled_from(_UNUSUAL))
             (row["response"] if key == "output" else row)[key] = value
             common = common and key == "gradingResult"
-        names.add((row["testIdx"], row["promptIdx"]))
+        answered.add((sample, json.dumps(provider)))  # each of _PROVIDERS names its own build
         rows.append(row)
     body: dict[str, Any] = {"version": draw(st.sampled_from([3, 3, 3.0, 2])), "results": rows}
     if draw(st.booleans()):
@@ -162,7 +169,7 @@ def _file(draw: st.DrawFn) -> tuple[bytes, bool]:
     if draw(st.integers(0, 9)) == 0:
         document["unknown"] = 1
         common = False
-    common = common and body["version"] == 3 and len(names) == len(rows) > 0
+    common = common and body["version"] == 3 and len(answered) == len(rows) > 0
     text = json.dumps(document, ensure_ascii=draw(st.booleans()))
     if draw(st.integers(0, 9)) == 0 and '"testIdx": ' in text:  # a key repeated
         text = text.replace('"testIdx": ', '"testIdx": 0, "testIdx": ', 1)

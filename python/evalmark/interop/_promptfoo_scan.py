@@ -1,20 +1,22 @@
 """A common promptfoo results file read in one pass by the Rust core
-(``evalmark._core.promptfoo_scan``): each row's sample name, answer and expected output, the
-assertion types and the file's own fields, with nothing built for the rest of each row (its
-prompt, test case, verdict).
+(``evalmark._core.promptfoo_scan``): the samples' names and expected outputs, each row's
+answer by build, the assertion types and the file's own fields, with nothing built for the
+rest of each row (its prompt, test case, verdict).
 
-It accepts only files that :mod:`evalmark.interop._promptfoo_results` reads column by column
-(typed test cases, one provider, a text answer each), and reads the same values from them. A
-few of those it leaves to that reading (None): a key repeated in an object it reads, nesting
-deeper than 64 levels, an integer outside int64, an ``equals`` value that is not a text. The
-samples, which no re-score reads, come from that reading of the same bytes when they are first
-read (it cannot fail on a file the scan accepts).
+It accepts only files that :mod:`evalmark.interop._promptfoo_results` reads through typed
+test cases without refusing one (text answers, a sample's prompt the same in each of its rows,
+no build answering a sample twice), and reads the same values from them. A few of those it
+leaves to that reading (None): a key repeated in an object it reads, nesting deeper than 64
+levels, an integer outside int64, an ``equals`` value that is not a text. The samples, which
+no re-score reads, come from that reading of the same bytes when they are first read (it
+cannot fail on a file the scan accepts).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from itertools import repeat
 from pathlib import Path
 
 import msgspec
@@ -45,18 +47,42 @@ def scan_import(
     found = _core.promptfoo_scan(data, _TYPES)
     if found is None:
         return None
-    texts, provider, names, answers, expected, types = found
+    texts, names, expected, types, providers, samples, builds, answers = found
     try:  # as the typed reading decodes them (a number out of range is refused)
         version = _ANY.decode(texts["version"]) if "version" in texts else None
         kept = {name: _ANY.decode(texts[name]) for name in _KEPT if name in texts}
-        ident = None if provider is None else _ANY.decode(provider)
+        idents = [None if text is None else _ANY.decode(text) for text in providers]
     except msgspec.DecodeError:
         return None
-    answered = dict(zip(names, answers, strict=True))
-    if version != 3 or len(answered) != len(names):  # another version; a sample in two rows
+    taken: dict[str, str] = {}
+    named = [_build_name(ident, taken) for ident in idents]  # in the order first seen
+    outputs = _outputs(names, named, samples, builds, answers)
+    if version != 3 or outputs is None:
         return None
     whole = cache(lambda: general(Losses(losses.allowed)))
-    samples = Deferred(lambda: whole().samples, names, expected)
-    outputs = {_build_name(ident, {}): answered}
+    deferred = Deferred(lambda: whole().samples, names, expected)
     reader = Reader(path, losses, value={})
-    return _imported(reader, "results-3", samples, set(types), outputs, kept, digest=digest)
+    return _imported(reader, "results-3", deferred, set(types), outputs, kept, digest=digest)
+
+
+def _outputs(
+    names: list[str],
+    builds: list[str],
+    samples: list[int] | None,
+    providers: list[int] | None,
+    answers: list[str],
+) -> dict[str, dict[str, str]] | None:
+    """The answers by build (each row's sample and provider as indexes into ``names`` and
+    ``builds``; None: row ``i`` answers sample ``i``, one provider), or None when a build
+    answers a sample twice (refused by the typed reading)."""
+    if samples is None and len(set(builds)) == 1:  # one answer per sample: by column
+        return {builds[0]: dict(zip(names, answers, strict=True))}
+    outputs: dict[str, dict[str, str]] = {}
+    rows = zip(samples or range(len(answers)), providers or repeat(0), answers, strict=False)
+    for sample, provider, answer in rows:
+        answered = outputs.setdefault(builds[provider], {})
+        name = names[sample]
+        if name in answered:
+            return None
+        answered[name] = answer
+    return outputs

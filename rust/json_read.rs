@@ -286,6 +286,30 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Read an object whose string member `name` is wanted: `Some(None)` when it has none;
+    /// its other members are skipped as [`Parser::skip`] skips a value `depth` levels deep
+    /// (exactly with `exact`). None when it is not an object, or holds `name` twice or not as
+    /// a string.
+    pub fn text_member(
+        &mut self,
+        name: &str,
+        depth: usize,
+        exact: bool,
+    ) -> Option<Option<Cow<'a, str>>> {
+        let mut found = None;
+        self.members(|p, key| {
+            if key != name {
+                return p.skip(depth, exact);
+            }
+            if found.is_some() {
+                return None;
+            }
+            found = Some(p.str_cow()?);
+            Some(())
+        })?;
+        Some(found)
+    }
+
     /// A string (then read), borrowed from the text when it holds no escape; None for
     /// anything else, or a string with a lone surrogate.
     pub fn str_cow(&mut self) -> Option<Cow<'a, str>> {

@@ -846,7 +846,9 @@ def inspect_scan(
 
 def promptfoo_scan(
     data: bytes,
-    carried: Sequence[str],
+    shape: tuple[
+        Sequence[str], Sequence[str], Sequence[str], Sequence[str], Sequence[str], Sequence[str]
+    ],
 ) -> (
     tuple[
         dict[str, str],
@@ -861,9 +863,11 @@ def promptfoo_scan(
     | None
 ):
     """The common promptfoo results file whose bytes are ``data`` (version 3, read through
-    typed test cases by ``_promptfoo_results`` without refusing a row) and whose assertions
-    are all of the types ``carried``, as ``(kept, names, expected, types, providers, samples,
-    builds, answers)``: the file's own fields present (``version`` among them), as JSON text;
+    typed test cases by ``_promptfoo_results`` without refusing a row), of the ``shape``
+    (the keys the document, the results body, a row, a test case and an assertion may hold,
+    then the assertion types carried), as ``(kept, names, expected, types, providers,
+    samples, builds, answers)``: the file's own fields present (``version`` among them), as
+    JSON text;
     the samples in the order first seen, their names and expected outputs; the assertion types
     of their test cases; the providers' JSON texts in the order first seen (None: a row
     naming none); then per row its sample and its provider, as indexes into those (None: row

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use crate::interop::promptfoo_scan::scan;
+use crate::interop::promptfoo_scan::{scan, Shape};
 
 fn texts<'py, T: AsRef<str>>(py: Python<'py>, column: &[T]) -> PyResult<Bound<'py, PyList>> {
     PyList::new(
@@ -18,26 +18,51 @@ fn texts<'py, T: AsRef<str>>(py: Python<'py>, column: &[T]) -> PyResult<Bound<'p
     )
 }
 
-/// `promptfoo_scan(data, carried)`: the common promptfoo results file whose bytes are `data`
-/// and whose assertions are all of the types `carried`, as `(kept, names, expected, types,
+/// The keys of each object of a common file and the assertion types carried, as the caller
+/// passes them (see [`Shape`]).
+type Keys = (
+    Vec<String>,
+    Vec<String>,
+    Vec<String>,
+    Vec<String>,
+    Vec<String>,
+    Vec<String>,
+);
+
+fn strs(keys: &[String]) -> Vec<&str> {
+    keys.iter().map(String::as_str).collect()
+}
+
+/// `promptfoo_scan(data, shape)`: the common promptfoo results file whose bytes are `data`,
+/// of the shape `shape` (the keys of the document, the body, a row, a test case and an
+/// assertion, and the assertion types carried), as `(kept, names, expected, types,
 /// providers, samples, builds, answers)` (see the stub), or None.
 #[pyfunction]
 pub fn promptfoo_scan<'py>(
     py: Python<'py>,
     data: Bound<'py, PyBytes>,
-    carried: Vec<String>,
+    shape: Keys,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let bytes = data.as_bytes();
-    let known: Vec<&str> = carried.iter().map(String::as_str).collect();
-    let Some(found) = py.detach(|| scan(bytes, &known)) else {
+    let lists = [&shape.0, &shape.1, &shape.2, &shape.3, &shape.4, &shape.5].map(|k| strs(k));
+    let [document, body, row, case, assertion, carried] = &lists;
+    let keys = Shape {
+        document,
+        body,
+        row,
+        case,
+        assertion,
+        carried,
+    };
+    let Some(found) = py.detach(|| scan(bytes, &keys)) else {
         return Ok(None);
     };
     let kept = PyDict::new(py);
     for (name, text) in &found.kept {
-        kept.set_item(name, text)?;
+        kept.set_item(name.as_ref(), text)?;
     }
-    let types = (0..known.len()).filter(|&at| found.types >> at & 1 == 1);
-    let types: Vec<&str> = types.map(|at| known[at]).collect();
+    let types = (0..carried.len()).filter(|&at| found.types >> at & 1 == 1);
+    let types: Vec<&str> = types.map(|at| carried[at]).collect();
     let rows = found.answers.len();
     let one_each = found.names.len() == rows; // row i answers sample i
     let one_provider = found.providers.len() == 1;

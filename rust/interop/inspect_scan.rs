@@ -202,19 +202,7 @@ fn sample<'a>(p: &mut Parser<'a>, out: &mut Scan<'a>) -> Option<()> {
 
 /// A sample's `output`: its `completion` text (the other keys skipped).
 fn output<'a>(p: &mut Parser<'a>) -> Option<Cow<'a, str>> {
-    let mut completion = None;
-    p.members(|p, key| {
-        if key == "completion" {
-            if completion.is_some() {
-                return None;
-            }
-            completion = Some(p.str_cow()?);
-            Some(())
-        } else {
-            p.skip(4, false)
-        }
-    })?;
-    completion
+    p.text_member("completion", 4, false)?
 }
 
 /// A sample's `scores` (null, or an object of objects): each scorer's `value` into its column

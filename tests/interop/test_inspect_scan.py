@@ -23,6 +23,7 @@ from evalmark.interop._inspect_common import read_common
 from evalmark.interop._inspect_log import REFUSED
 from evalmark.interop._inspect_scan import Scanned, scan_common, scan_log
 from inspect_logs import json_log
+from json_edits import edited
 
 _BENCH = Path(__file__).resolve().parents[2] / "bench" / "import_rescore.py"
 _I64 = range(-(2**63), 2**63)
@@ -192,11 +193,6 @@ def _check(data: bytes, scorers: tuple[str, ...], may_refuse: bool) -> Scanned |
     return scanned
 
 
-def _escaped(key: str) -> bytes:
-    """``"key"`` with its first character written as a ``\\u`` escape."""
-    return f'"\\u{ord(key[0]):04x}{key[1:]}"'.encode()
-
-
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     _logs(),
@@ -230,16 +226,10 @@ def test_the_scan_accepts_only_common_logs_and_reads_their_columns(
         may_refuse = may_refuse or depth + 2 > 64
     text = json.dumps(log, indent=indent, ensure_ascii=ascii_only)
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate: not UTF-8
-    if escape is not None:  # the same log
-        data = data.replace(f'"{escape}"'.encode(), _escaped(escape))
-    if repeat is not None and f'"{repeat}": '.encode() in data:
-        data = data.replace(f'"{repeat}": '.encode(), f'"{repeat}": 0, "{repeat}": '.encode(), 1)
-        may_refuse = True
-    if number is not None:  # a number in a skipped field, or not JSON
-        data = data.replace(b"0.01", number)
-    data = around + data + around[::-1]
-    if cut is not None:
-        data = data[: int(len(data) * cut)]
+    # a number in a skipped field, or not JSON
+    replaced = (b"0.01", number) if number is not None else None
+    data, repeated = edited(data, escape, repeat, replaced, around, cut)
+    may_refuse = may_refuse or repeated
     scanned = _check(data, scorers, may_refuse)
     event("the scan reads" if scanned is not None else "the scan refuses")
 

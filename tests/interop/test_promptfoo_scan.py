@@ -14,7 +14,7 @@ from hypothesis import given, settings
 
 from budget import examples
 from evalmark.interop._model import Imported
-from evalmark.interop._promptfoo import _CARRIED
+from evalmark.interop._promptfoo_scan import _SHAPE_CARRIED
 from evalmark.metrics._native import core
 from promptfoo_files import imports, results_files, same
 
@@ -69,4 +69,4 @@ def test_the_scan_reads_a_common_file_as_typed_rows_and_leaves_the_others(
 
 def test_the_scan_is_refused_other_json() -> None:
     for data in [b"[]", b"{}", b'{"results": {"version": 3, "results": []}}', b"\xff"]:
-        assert core.promptfoo_scan(data, sorted(_CARRIED)) is None
+        assert core.promptfoo_scan(data, _SHAPE_CARRIED) is None

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from budget import examples
 from evalmark.interop._model import Imported
+from json_edits import edited
 from promptfoo_files import imports, results_files, same
 
 _ODD = ["", "é", "😀", 'a"b\\c/', "\n\t\x00\x1f\x7f", "\u2028", "\ud800", "x\udc00y", "{"]
@@ -26,11 +27,6 @@ _NUMBERS = [b"1e400", b"-0.0E-0", b"01", b"1.", b"2e+2", b"99999999999999999999"
 def _sometimes(values: list[Any], odds: int) -> st.SearchStrategy[Any]:
     """One of ``values`` once in ``odds`` draws, else None (most files stay readable)."""
     return st.one_of(*[st.none()] * (odds - 1), st.sampled_from(values))
-
-
-def _escaped(key: str) -> bytes:
-    """``"key"`` with its first character written as a ``\\u`` escape."""
-    return f'"\\u{ord(key[0]):04x}{key[1:]}"'.encode()
 
 
 def _with_odd_values(document: Any, odd: str, depth: int | None) -> None:
@@ -76,15 +72,9 @@ def test_the_scan_reads_json_as_the_typed_reading(
         _with_odd_values(document, odd if odd is not None else "x", depth)
     text = json.dumps(document, indent=indent, ensure_ascii=ascii_only)
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate: not UTF-8
-    if escape is not None:  # the same file
-        data = data.replace(f'"{escape}"'.encode(), _escaped(escape))
-    if repeat is not None and f'"{repeat}": '.encode() in data:
-        data = data.replace(f'"{repeat}": '.encode(), f'"{repeat}": 0, "{repeat}": '.encode(), 1)
-    if number is not None:  # a number in place of one, or not JSON
-        data = data.replace(b"0.0", number, 1)
-    data = (around or b"") + data + (around or b"")[::-1]
-    if cut is not None:
-        data = data[: int(len(data) * cut)]
+    # a number in place of one, or not JSON
+    replaced = (b"0.0", number) if number is not None else None
+    data, _ = edited(data, escape, repeat, replaced, around or b"", cut)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "results.json"
         path.write_bytes(data)

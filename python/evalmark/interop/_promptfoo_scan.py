@@ -24,14 +24,24 @@ import msgspec
 from evalmark.interop._model import Deferred, Imported, Losses
 from evalmark.interop._promptfoo import _CARRIED, _build_name, _imported
 from evalmark.interop._promptfoo_reader import Reader
+from evalmark.interop._promptfoo_rows import _Assert, _Body, _Case, _Document, _Row
 from evalmark.metrics._native import core as _core
 
 __all__ = ["scan_import"]
 
 _ANY = msgspec.json.Decoder()
-_TYPES = sorted(_CARRIED)  # the assertion types a common file may hold
+
+
+def _keys(struct: type[msgspec.Struct]) -> list[str]:
+    """The fields of ``struct``, by their names in the file."""
+    return [field.encode_name for field in msgspec.structs.fields(struct)]
+
+
+# the typed reading's structs: the keys each object may hold; the assertion types carried
+_SHAPE = (_keys(_Document), _keys(_Body), _keys(_Row), _keys(_Case), _keys(_Assert))
+_SHAPE_CARRIED = (*_SHAPE, sorted(_CARRIED))
 # the file's own fields kept, in the typed reading's order: the document's, then its body's
-_KEPT = ("evalId", "config", "shareableUrl", "metadata", "timestamp", "prompts", "stats")
+_KEPT = [key for key in (*_SHAPE[0], *_SHAPE[1]) if key not in ("results", "version")]
 
 
 def scan_import(
@@ -44,7 +54,7 @@ def scan_import(
     """The import of the results file ``path`` (whose bytes are ``data``, hashed by
     ``digest``) when the scan reads it, else None; ``general`` imports it the typed way (with
     the losses it is given), for its samples."""
-    found = _core.promptfoo_scan(data, _TYPES)
+    found = _core.promptfoo_scan(data, _SHAPE_CARRIED)
     if found is None:
         return None
     texts, names, expected, types, providers, samples, builds, answers = found

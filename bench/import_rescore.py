@@ -36,11 +36,13 @@ Python strings), SHA-256 of the source 0.08 (a thread, beside the scan), names a
 0.05, the answers by build 0.03, re-scoring ``match`` 0.025 (``bench/inspect_match.py``; 0.13
 in Python before the native kernel). The samples are decoded (msgspec, 0.2) only when
 ``Imported.samples`` is first read, and the tool-call search (0.075) when ``Imported.extra``
-is. promptfoo's results (81 MB): the typed decoding
-with the test cases 0.20-0.30 (no pattern per assertion value: the template check is one pass
-over the value column after it, 0.03), the test cases' columns 0.05, the sample columns
-(names, answers) 0.14, SHA-256 0.06. The ``.eval`` zip: the stdlib's reading of its
-100,000-member directory 0.43 and inflating the members 1.0 come before any decoding.
+is. promptfoo's results (81 MB), read by the Rust scan
+(``evalmark.interop._promptfoo_scan``): reading the file 0.045, the scan 0.155 (an eighth of it
+making the names, answers and expected outputs Python strings), SHA-256 0.045 (a thread,
+beside the scan), the answers by build 0.02. Its rows are decoded (msgspec, typed test cases,
+0.25-0.3) only when ``Imported.samples`` is first read. The ``.eval`` zip: the stdlib's
+reading of its 100,000-member directory 0.43 and inflating the members 1.0 come before any
+decoding.
 """
 
 from __future__ import annotations

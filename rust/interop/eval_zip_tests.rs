@@ -169,7 +169,10 @@ fn a_changed_byte_of_a_member_read_gives_up() {
         }
     }
     let deflated = 3; // at most the last byte of each deflate stream
-    assert!(checked > 30 && refused + deflated >= checked, "{refused} of {checked}");
+    assert!(
+        checked > 30 && refused + deflated >= checked,
+        "{refused} of {checked}"
+    );
     // a member not read may be damaged
     let journal = entries
         .iter()

@@ -41,10 +41,7 @@ pub fn inspect_eval_scan<'py>(
     data: Bound<'py, PyBytes>,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let bytes = data.as_bytes();
-    let Some(members) = py.detach(|| eval_scan::read(bytes)) else {
-        return Ok(None);
-    };
-    let Some(found) = py.detach(|| eval_scan::scan(&members)) else {
+    let Some(found) = py.detach(|| eval_scan::scan(bytes)) else {
         return Ok(None);
     };
     columns(py, &found).map(Some)

@@ -1,7 +1,7 @@
 //! One pass over a common inspect_ai `.eval` log (a zip, read by [`eval_zip`]): the same
 //! columns as the `.json` log's scan ([`inspect_scan::scan`]), each sample member read by its
-//! sample reader (in parallel, the rows then joined in the members' order), and every
-//! top-level field of `header.json` as JSON text (with `reductions.json`'s whole text as
+//! sample reader (in parallel, each as soon as it is inflated; the rows then joined in the
+//! members' order), and every top-level field of `header.json` as JSON text (with `reductions.json`'s whole text as
 //! `reductions` when the header has none), as the general reading keeps them.
 //!
 //! It gives up (`None`) where the zip reader does, where the `.json` scan gives up on a
@@ -11,10 +11,8 @@
 
 use std::borrow::Cow;
 
-use rayon::prelude::*;
-
-use crate::interop::eval_zip::{self, Members};
-use crate::interop::inspect_scan::{sample, Scan};
+use crate::interop::eval_zip;
+use crate::interop::inspect_scan::{sample, Id, Scan};
 use crate::json_read::Parser;
 
 const MAX_FIELDS: usize = 4096; // more header fields: left to the general reading
@@ -41,37 +39,57 @@ fn document(text: &[u8]) -> Option<&str> {
     p.at_end().then_some(value)
 }
 
-/// The members of the `.eval` log `data` its import reads (`reductions.json` only when the
-/// header has no `reductions` field), or None (see [`eval_zip`]).
-pub fn read(data: &[u8]) -> Option<Members<'_>> {
-    eval_zip::members(data, |header| {
-        Some(!fields(header)?.iter().any(|(name, _)| name == "reductions"))
+fn owned(text: Cow<'_, str>) -> Cow<'static, str> {
+    Cow::Owned(text.into_owned())
+}
+
+/// One sample member's row (a one-row [`Scan`]), its texts copied out of the member (which
+/// is dropped once read).
+fn row(text: &[u8]) -> Option<Scan<'static>> {
+    let mut p = Parser::new(text)?;
+    let mut found = Scan::default();
+    sample(&mut p, &mut found)?;
+    if !p.at_end() {
+        return None;
+    }
+    let id = match found.ids.pop()? {
+        Id::Int(n) => Id::Int(n),
+        Id::Text(text) => Id::Text(owned(text)),
+    };
+    Some(Scan {
+        header: Vec::new(),
+        ids: vec![id],
+        epochs: found.epochs,
+        targets: found.targets.into_iter().map(owned).collect(),
+        completions: found.completions.into_iter().map(owned).collect(),
+        scores: found
+            .scores
+            .into_iter()
+            .map(|(name, column)| {
+                (
+                    owned(name),
+                    column.into_iter().map(|v| v.map(owned)).collect(),
+                )
+            })
+            .collect(),
     })
 }
 
-/// One sample member's row (a one-row [`Scan`]).
-fn row(text: &[u8]) -> Option<Scan<'_>> {
-    let mut p = Parser::new(text)?;
+/// The columns of the common `.eval` log whose bytes are `data` (see the module's
+/// docstring), or None.
+pub fn scan(data: &[u8]) -> Option<Scan<'static>> {
+    let members = eval_zip::members(data, |header| {
+        Some(!fields(header)?.iter().any(|(name, _)| name == "reductions"))
+    })?;
     let mut out = Scan::default();
-    sample(&mut p, &mut out)?;
-    p.at_end().then_some(out)
-}
-
-/// The columns of the members `members` (see the module's docstring), or None.
-pub fn scan<'a>(members: &'a Members<'_>) -> Option<Scan<'a>> {
-    let mut out = Scan {
-        header: fields(&members.header)?,
-        ..Scan::default()
-    };
-    if let Some(text) = &members.reductions {
-        out.header
-            .push((Cow::Borrowed("reductions"), document(text)?));
+    for (name, text) in fields(&members.header)? {
+        out.header.push((owned(name), owned(Cow::Borrowed(text))));
     }
-    let rows = members
-        .samples
-        .par_iter()
-        .map(|text| row(text))
-        .collect::<Option<Vec<_>>>()?;
+    if let Some(text) = &members.reductions {
+        let text = owned(Cow::Borrowed(document(text)?));
+        out.header.push((Cow::Borrowed("reductions"), text));
+    }
+    let rows = eval_zip::each_sample(data, &members.samples, row)?;
     for found in rows {
         let at = out.ids.len(); // this row's place in every column
         out.ids.extend(found.ids);

@@ -144,16 +144,16 @@ pub fn member<'a>(
     (bytes.len() == entry.size && crc32fast::hash(&bytes) == entry.crc).then_some(bytes)
 }
 
-/// The members the import reads: `header.json`, `reductions.json` (when there and `reductions`
-/// asks for it, decided from the header) and each `samples/*.json` in the Python order.
+/// The members the import reads: `header.json`, `reductions.json` (when there and asked for,
+/// as decided from the header) and the `samples/*.json` entries in the Python order.
 pub struct Members<'a> {
     pub header: Cow<'a, [u8]>,
     pub reductions: Option<Cow<'a, [u8]>>,
-    pub samples: Vec<Cow<'a, [u8]>>,
+    pub samples: Vec<Entry<'a>>,
 }
 
-/// Read the members of the `.eval` zip `data` (the samples inflated in parallel; the result
-/// does not depend on the threads); `wants_reductions` tells from the header's bytes whether
+/// The members of the `.eval` zip `data` the import reads (the samples not inflated yet:
+/// [`each_sample`]); `wants_reductions` tells from the header's bytes whether
 /// `reductions.json` is read. None when the zip is not a plain one, has no `header.json`, or
 /// a member read is damaged.
 pub fn members<'a>(
@@ -168,22 +168,33 @@ pub fn members<'a>(
         Some(entry) if wants_reductions(&header)? => Some(member(data, entry, &mut state)?),
         _ => None,
     };
-    let mut samples: Vec<&Entry<'_>> = entries
+    let mut samples: Vec<Entry<'a>> = entries
         .iter()
         .filter(|entry| entry.name.starts_with("samples/") && entry.name.ends_with(".json"))
+        .copied()
         .collect();
     samples.sort_by(|a, b| member_order(a.name, b.name)); // stable, as Python's sorted
-    let samples = samples
-        .par_iter()
-        .map_init(Box::<DecompressorOxide>::default, |state, entry| {
-            member(data, entry, state)
-        })
-        .collect::<Option<Vec<_>>>()?;
     Some(Members {
         header,
         reductions,
         samples,
     })
+}
+
+/// `read` of each member `samples` of the zip `data`, inflated and checked, in parallel (each
+/// member read while its bytes are fresh; the results in the members' order, whatever the
+/// threads); None when a member is damaged or `read` gives None for one.
+pub fn each_sample<T: Send>(
+    data: &[u8],
+    samples: &[Entry<'_>],
+    read: impl Fn(&[u8]) -> Option<T> + Sync,
+) -> Option<Vec<T>> {
+    samples
+        .par_iter()
+        .map_init(Box::<DecompressorOxide>::default, |state, entry| {
+            read(&member(data, entry, state)?)
+        })
+        .collect()
 }
 
 fn is_digits(text: &str) -> bool {

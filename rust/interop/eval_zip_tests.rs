@@ -91,7 +91,7 @@ const PARTS: [Part<'static>; 6] = [
 fn read_all(data: &[u8]) -> Option<Vec<Vec<u8>>> {
     let found = members(data, |_| Some(true))?;
     let mut all = vec![found.header.to_vec()];
-    all.extend(found.samples.iter().map(|m| m.to_vec()));
+    all.extend(each_sample(data, &found.samples, |m| Some(m.to_vec()))?);
     Some(all)
 }
 

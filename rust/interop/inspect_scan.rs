@@ -41,7 +41,7 @@ pub enum Id<'a> {
 /// (name, JSON text).
 #[derive(Debug, Default, PartialEq)]
 pub struct Scan<'a> {
-    pub header: Vec<(Cow<'a, str>, &'a str)>,
+    pub header: Vec<(Cow<'a, str>, Cow<'a, str>)>,
     pub ids: Vec<Id<'a>>,
     pub epochs: Vec<Option<i64>>,
     pub targets: Vec<Cow<'a, str>>,
@@ -123,8 +123,8 @@ pub fn scan(data: &[u8]) -> Option<Scan<'_>> {
             if !first(&mut seen, at as u32) {
                 return None;
             }
-            out.header
-                .push((Cow::Borrowed(HEADER[at]), p.raw(1, false)?));
+            let text = Cow::Borrowed(p.raw(1, false)?);
+            out.header.push((Cow::Borrowed(HEADER[at]), text));
             Some(())
         } else if key == "samples" {
             if !first(&mut seen, HEADER.len() as u32) {
@@ -284,9 +284,9 @@ mod tests {
     fn reads_the_columns() {
         let found = scan(LOG.as_bytes()).unwrap();
         let header = vec![
-            (cow("version"), "2"),
-            (cow("eval"), r#"{"task": "t"}"#),
-            (cow("results"), r#"{"scores": []}"#),
+            (cow("version"), cow("2")),
+            (cow("eval"), cow(r#"{"task": "t"}"#)),
+            (cow("results"), cow(r#"{"scores": []}"#)),
         ];
         assert_eq!(found.header, header);
         assert_eq!(found.ids, vec![Id::Int(1), Id::Text(cow("s2"))]);

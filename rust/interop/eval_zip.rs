@@ -4,7 +4,8 @@
 //!
 //! Only a plain zip is read, the kind Python's `zipfile` writes: the end of the central
 //! directory in the last 22 bytes (no comment), with the zip64 end record and its locator
-//! just before it when present; no data before the archive; each entry stored or deflated,
+//! just before it when present (one disk; the entries counted right); no data before the
+//! archive; each entry stored or deflated,
 //! not encrypted, without a zip64 extra field, named in ASCII without NUL, no name twice.
 //! Each member read must start with a local header, inflate to exactly its size and CRC-32,
 //! its deflate stream ending exactly at its compressed size. Anything else gives up (`None`):
@@ -57,6 +58,10 @@ pub fn directory(data: &[u8]) -> Option<Vec<Entry<'_>>> {
     if data[end..end + 4] != *b"PK\x05\x06" || u16_at(data, end + 20)? != 0 {
         return None;
     }
+    if u32_at(data, end + 4)? != 0 {
+        return None; // several disks
+    }
+    let mut count = [u16_at(data, end + 8)?, u16_at(data, end + 10)?].map(|n| n as u64);
     let mut size = u64::from(u32_at(data, end + 12)?);
     let mut start = u64::from(u32_at(data, end + 16)?);
     let mut records = end; // where the central directory ends
@@ -66,9 +71,11 @@ pub fn directory(data: &[u8]) -> Option<Vec<Entry<'_>>> {
             return None; // several disks
         }
         let at = locator.checked_sub(END64)?;
-        if data[at..at + 4] != *b"PK\x06\x06" {
-            return None;
+        let plain = u64_at(data, at + 4)? == (END64 - 12) as u64 && u64_at(data, at + 16)? == 0;
+        if data[at..at + 4] != *b"PK\x06\x06" || !plain || u64_at(data, locator + 8)? != at as u64 {
+            return None; // extensible data, several disks, or the record elsewhere
         }
+        count = [u64_at(data, at + 24)?, u64_at(data, at + 32)?];
         size = u64_at(data, at + 40)?;
         start = u64_at(data, at + 48)?;
         records = at;
@@ -110,7 +117,8 @@ pub fn directory(data: &[u8]) -> Option<Vec<Entry<'_>>> {
         });
         at += CENTRAL + name_length + extra + comment;
     }
-    (at == records).then_some(entries)
+    let counted = count.iter().all(|&n| n == entries.len() as u64);
+    (at == records && counted).then_some(entries)
 }
 
 /// The bytes of member `entry` of the zip `data` (a stored one borrowed), checked against

@@ -205,6 +205,12 @@ fn gives_up_on_an_unusual_entry() {
     assert!(read_all(&set(42, &[1])).is_none()); // no local header there
     assert!(read_all(&set(16, &[0, 0])).is_none()); // another CRC-32
     assert!(read_all(&set(24, &[0])).is_none()); // another size
+    let end = zip.len() - END;
+    for (at, value) in [(8, 5u8), (10, 7), (4, 1), (6, 1)] {
+        let mut changed = zip.clone();
+        changed[end + at] = value; // another count of entries, or several disks
+        assert!(directory(&changed).is_none(), "{at}");
+    }
     let twice = write_zip(&[PARTS[1], PARTS[2], PARTS[2]], false);
     assert!(directory(&twice).is_none());
 }
@@ -248,6 +254,13 @@ fn many_members_need_the_zip64_records() {
     let at = zip.len() - END - LOCATOR;
     no_locator[at] = b'X'; // the count alone is not enough
     assert!(directory(&no_locator).is_none());
+    let record = at - END64;
+    // the record elsewhere, another count, a record with more data, a disk
+    for at in [at + 8, record + 24, record + 4, record + 16] {
+        let mut changed = zip.clone();
+        changed[at] ^= 1;
+        assert!(directory(&changed).is_none(), "{at}");
+    }
 }
 
 #[test]

@@ -152,3 +152,19 @@ def test_a_common_eval_log_takes_the_quick_import(
     assert calls == [True]
     assert imported.version == "eval log v2"
     assert [s.name for s in imported.samples] == ["capitals-1", "capitals-2", "capitals-3"]
+
+
+def test_a_zip_of_more_than_65535_members_is_scanned() -> None:
+    """Python's zipfile writes the zip64 end records for so many members: read as the end."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("header.json", b'{"eval": {"task": "t"}}')
+        for index in range(65_540):
+            sample = {"id": index, "input": "q", "output": {"completion": "a"}}
+            archive.writestr(f"samples/{index}_epoch_1.json", json.dumps(sample))
+    data = buffer.getvalue()
+    assert data[-42:-38] == b"PK\x06\x07"  # the zip64 locator
+    scanned = scan_eval(data)
+    assert scanned is not None
+    assert scanned.ids == list(range(65_540))
+    assert scanned.completions == ["a"] * 65_540

@@ -39,8 +39,10 @@ in Python before the native kernel). The samples are decoded (msgspec, 0.2) only
 is. promptfoo's results (81 MB): the typed decoding
 with the test cases 0.20-0.30 (no pattern per assertion value: the template check is one pass
 over the value column after it, 0.03), the test cases' columns 0.05, the sample columns
-(names, answers) 0.14, SHA-256 0.06. The ``.eval`` zip: the stdlib's reading of its
-100,000-member directory 0.43 and inflating the members 1.0 come before any decoding.
+(names, answers) 0.14, SHA-256 0.06. The ``.eval`` zip (55 MB), read by the Rust scan
+(``_core.inspect_eval_scan``): about 0.9 CPU on one thread, 0.55 wall on two (the members
+inflated and scanned in parallel), of which inflating the 100,000 members (miniz_oxide) is
+about 0.6 CPU and the directory 0.01.
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@
 //! Only a plain zip is read, the kind Python's `zipfile` writes: the end of the central
 //! directory in the last 22 bytes (no comment), with the zip64 end record and its locator
 //! just before it when present (one disk; the entries counted right); no data before the
-//! archive; each entry stored or deflated,
-//! not encrypted, without a zip64 extra field, named in ASCII without NUL, no name twice.
-//! Each member read must start with a local header, inflate to exactly its size and CRC-32,
-//! its deflate stream ending exactly at its compressed size. Anything else gives up (`None`):
+//! archive; each entry stored or deflated, not encrypted, without a zip64 extra field, named
+//! in ASCII without NUL, no name twice. Each member read must start with a local header,
+//! inflate to exactly its size and CRC-32, its deflate stream ending exactly at its
+//! compressed size. Anything else gives up (`None`):
 //! the caller reads the log the general way, which says what is wrong with it.
 
 use std::borrow::Cow;

@@ -842,6 +842,27 @@ def inspect_scan(
     reading (a key repeated, nesting deeper than 64, an integer outside int64). Scans without
     the GIL, building nothing for skipped values."""
 
+def inspect_eval_scan(
+    data: bytes,
+) -> (
+    tuple[
+        dict[str, str],
+        list[int | str],
+        list[int | None],
+        list[str],
+        list[str],
+        dict[str, list[str | None]],
+    ]
+    | None
+):
+    """The common inspect_ai ``.eval`` log (a zip) whose bytes are ``data``, as
+    :func:`inspect_scan` gives a ``.json`` log's; the header holds every field of
+    ``header.json`` (and ``reductions.json``'s text as ``reductions`` when it has none).
+    None for any other log: a zip that is not a plain one (a comment, data before it, an
+    encrypted member, a method but stored or deflated, a name twice or not ASCII), a member
+    read that is damaged, no ``header.json``, or a sample the ``.json`` scan leaves to the
+    general reading. Reads without the GIL, the members inflated in parallel."""
+
 # The promptfoo results import's fast path (evalmark.interop._promptfoo_scan).
 
 def promptfoo_scan(

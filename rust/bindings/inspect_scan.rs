@@ -1,15 +1,16 @@
-//! `inspect_scan`: the fast path of the inspect_ai `.json` log import
-//! (`evalmark.interop._inspect_scan`). The log is scanned once without the GIL
-//! (`interop/inspect_scan.rs`: the columns a re-score reads, nothing built for the rest), then
-//! the columns become Python lists. None when the log is not a common one: the caller reads it
-//! the general way.
+//! `inspect_scan` and `inspect_eval_scan`: the fast paths of the inspect_ai `.json` and `.eval`
+//! log imports (`evalmark.interop._inspect_scan`). The log is scanned once without the GIL
+//! (`interop/inspect_scan.rs`, `interop/eval_scan.rs`: the columns a re-score reads, nothing
+//! built for the rest), then the columns become Python lists. None when the log is not a common
+//! one: the caller reads it the general way.
 
 use std::borrow::Cow;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use crate::interop::inspect_scan::{scan, Id};
+use crate::interop::eval_scan;
+use crate::interop::inspect_scan::{scan, Id, Scan};
 
 fn texts<'py>(py: Python<'py>, column: &[Cow<'_, str>]) -> PyResult<Bound<'py, PyList>> {
     PyList::new(py, column.iter().map(|text| PyString::new(py, text)))
@@ -28,9 +29,29 @@ pub fn inspect_scan<'py>(
     let Some(found) = py.detach(|| scan(bytes)) else {
         return Ok(None);
     };
+    columns(py, &found).map(Some)
+}
+
+/// `inspect_eval_scan(data)`: the common inspect_ai `.eval` log (a zip) whose bytes are
+/// `data`, as `inspect_scan` gives a `.json` log's (the header: every field of `header.json`,
+/// and `reductions.json` as `reductions` when it has none), or None.
+#[pyfunction]
+pub fn inspect_eval_scan<'py>(
+    py: Python<'py>,
+    data: Bound<'py, PyBytes>,
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    let bytes = data.as_bytes();
+    let Some(found) = py.detach(|| eval_scan::scan(bytes)) else {
+        return Ok(None);
+    };
+    columns(py, &found).map(Some)
+}
+
+/// The scan's columns as the tuple both functions give.
+fn columns<'py>(py: Python<'py>, found: &Scan<'_>) -> PyResult<Bound<'py, PyTuple>> {
     let header = PyDict::new(py);
     for (name, text) in &found.header {
-        header.set_item(name, text)?;
+        header.set_item(PyString::new(py, name), text)?;
     }
     let ids = found
         .ids
@@ -67,10 +88,11 @@ pub fn inspect_scan<'py>(
         texts(py, &found.completions)?.into_any(),
         scores.into_any(),
     ];
-    PyTuple::new(py, items).map(Some)
+    PyTuple::new(py, items)
 }
 
 /// Register the function.
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(inspect_scan, m)?)
+    m.add_function(wrap_pyfunction!(inspect_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(inspect_eval_scan, m)?)
 }

@@ -41,7 +41,7 @@ pub enum Id<'a> {
 /// (name, JSON text).
 #[derive(Debug, Default, PartialEq)]
 pub struct Scan<'a> {
-    pub header: Vec<(&'static str, &'a str)>,
+    pub header: Vec<(Cow<'a, str>, Cow<'a, str>)>,
     pub ids: Vec<Id<'a>>,
     pub epochs: Vec<Option<i64>>,
     pub targets: Vec<Cow<'a, str>>,
@@ -123,7 +123,8 @@ pub fn scan(data: &[u8]) -> Option<Scan<'_>> {
             if !first(&mut seen, at as u32) {
                 return None;
             }
-            out.header.push((HEADER[at], p.raw(1, false)?));
+            let text = Cow::Borrowed(p.raw(1, false)?);
+            out.header.push((Cow::Borrowed(HEADER[at]), text));
             Some(())
         } else if key == "samples" {
             if !first(&mut seen, HEADER.len() as u32) {
@@ -137,12 +138,13 @@ pub fn scan(data: &[u8]) -> Option<Scan<'_>> {
             p.skip(1, false)
         }
     })?;
-    let has_eval = out.header.iter().any(|(name, _)| *name == "eval");
+    let has_eval = out.header.iter().any(|(name, _)| name == "eval");
     (p.at_end() && has_eval).then_some(out)
 }
 
-/// Read one sample (an object, two levels deep) into the columns.
-fn sample<'a>(p: &mut Parser<'a>, out: &mut Scan<'a>) -> Option<()> {
+/// Read one sample (an object, two levels deep in a `.json` log; a whole member of an
+/// `.eval` zip) into the columns.
+pub(crate) fn sample<'a>(p: &mut Parser<'a>, out: &mut Scan<'a>) -> Option<()> {
     const DEPTH: usize = 3; // a field's value
     let mut seen = 0u32;
     let mut id = None;
@@ -282,9 +284,9 @@ mod tests {
     fn reads_the_columns() {
         let found = scan(LOG.as_bytes()).unwrap();
         let header = vec![
-            ("version", "2"),
-            ("eval", r#"{"task": "t"}"#),
-            ("results", r#"{"scores": []}"#),
+            (cow("version"), cow("2")),
+            (cow("eval"), cow(r#"{"task": "t"}"#)),
+            (cow("results"), cow(r#"{"scores": []}"#)),
         ];
         assert_eq!(found.header, header);
         assert_eq!(found.ids, vec![Id::Int(1), Id::Text(cow("s2"))]);

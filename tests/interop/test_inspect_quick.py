@@ -15,114 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalmark.interop._inspect as inspect_import
-import evalmark.interop._inspect_quick as inspect_quick
 from evalmark.errors import ImportFormatError
 from evalmark.interop import read
-from evalmark.strategies._inspect import inspect_match
 from inspect_logs import json_log
+from inspect_quick_cases import import_result, samples
 
 _BASE = json.dumps(json_log())  # loaded once: each example starts from a fresh copy
-_TEXT = st.text(st.sampled_from("ab C.,!? \n\té"), max_size=8)
-
-
-@st.composite
-def _samples(draw: st.DrawFn) -> list[dict[str, Any]]:
-    """Samples mostly of the common shape, each with a chance of one unusual field."""
-    count = draw(st.integers(0, 5))
-    epochs = draw(st.sampled_from([None, 1, 2]))
-    samples = []
-    for index in range(count):
-        for epoch in range(1, (epochs or 1) + 1):
-            target = draw(_TEXT)
-            answer = draw(_TEXT)
-            verdict = "C" if inspect_match(answer, target) else "I"
-            sample: dict[str, Any] = {
-                "id": draw(st.sampled_from([index, f"s{index}"])),
-                "input": draw(st.sampled_from([f"q{index}", [{"role": "user", "content": "q"}]])),
-                "target": target,
-                "messages": [{"role": "assistant", "content": answer}],
-                "output": {"model": "m", "completion": answer},
-                "scores": {"match": {"value": verdict, "answer": answer}},
-                "events": [],
-                "error": None,
-                "attachments": {},
-                "metadata": {"i": index},
-            }
-            if epochs is not None:
-                sample["epoch"] = epoch
-            samples.append(_unusual(draw, sample))
-    return samples
-
-
-def _unusual(draw: st.DrawFn, sample: dict[str, Any]) -> dict[str, Any]:
-    """``sample`` with at most one field changed to an unusual value."""
-    change = draw(
-        st.sampled_from(
-            [None] * 6
-            + [
-                ("id", 1.5),
-                ("id", True),
-                ("id", None),
-                ("epoch", 0),
-                ("epoch", "1"),
-                ("target", ["x", "y"]),
-                ("target", 3),
-                ("input", 7),
-                ("output", None),
-                ("output", {"choices": [{"message": {"content": "x"}}]}),
-                ("output", {"completion": 5}),
-                ("scores", {"match": {"value": "X"}}),
-                ("scores", {"match": {"value": 1.0}}),
-                ("scores", {}),
-                ("scores", None),
-                ("events", [{"event": "x"}]),
-                ("events", None),
-                ("error", "boom"),
-                ("error", ""),
-                ("attachments", {"k": "v"}),
-                ("sandbox", {"type": "docker"}),
-                ("unknown_field", 1),
-                ("unknown_field", None),
-                ("uuid", "u"),
-            ]
-        )
-    )
-    if change is None:
-        return sample
-    field, value = change
-    changed = dict(sample)
-    if value is None and field in ("id", "output"):
-        del changed[field]
-    else:
-        changed[field] = value
-    return changed
-
-
-def _read(path: Path, allow: list[str], quick: bool, scan: bool = True) -> Any:
-    """What the import gives (its fields, the samples built, the tool calls read) or its
-    error's message (``quick``: the quick import may read it; ``scan``: by the Rust scan)."""
-    original = getattr(inspect_import, "quick_import")  # noqa: B009
-    scan_log = getattr(inspect_quick, "scan_log")  # noqa: B009
-    if not quick:
-        setattr(inspect_import, "quick_import", lambda *args: None)  # noqa: B010
-    if not scan:
-        setattr(inspect_quick, "scan_log", lambda data: None)  # noqa: B010
-    try:
-        imported = read("inspect", path, allow_loss=allow)
-        found = dict(vars(imported))
-        found["_samples"] = imported.samples
-        found["extra"] = dict(imported.extra)
-        return found
-    except ImportFormatError as exc:
-        return str(exc)
-    finally:
-        setattr(inspect_import, "quick_import", original)  # noqa: B010
-        setattr(inspect_quick, "scan_log", scan_log)  # noqa: B010
 
 
 @settings(max_examples=150, deadline=None)
 @given(
-    samples=_samples(),
+    samples=samples(),
     allow=st.sampled_from([[], ["events", "error", "sandbox", "unknown_field", "attachments"]]),
     status=st.sampled_from(["success", "error"]),
     spaced=st.booleans(),
@@ -138,9 +41,9 @@ def test_the_quick_import_gives_what_the_general_import_gives(
         path = Path(folder) / "log.json"
         path.write_text(text, encoding="utf-8")
         allowed = [*allow, "status"] if status != "success" else allow
-        quick = _read(path, allowed, True)
-        typed = _read(path, allowed, True, scan=False)
-        general = _read(path, allowed, False)
+        quick = import_result(path, allowed, True)
+        typed = import_result(path, allowed, True, scan=False)
+        general = import_result(path, allowed, False)
     assert quick == typed == general
 
 

@@ -1,6 +1,7 @@
-"""The import of a common inspect_ai ``.json`` log (:mod:`evalmark.interop._inspect_common`):
-its names, expected outputs and answers read from the one pass that checked the log (the
-Rust scan, :mod:`evalmark.interop._inspect_scan`, else the typed decoding of a common log),
+"""The import of a common inspect_ai ``.json`` log (:mod:`evalmark.interop._inspect_common`)
+or ``.eval`` log (a zip): its names, expected outputs and answers read from the one pass that
+checked the log (the Rust scan, :mod:`evalmark.interop._inspect_scan`, else, for a ``.json``
+log only, the typed decoding of a common log),
 its ``match`` and ``includes`` scorers re-scored over the columns. The samples and their tool
 calls, which no re-score reads, come from the general reading of the same bytes when they
 are first read (it cannot fail on a log this decoding accepts).
@@ -18,7 +19,7 @@ from evalmark.interop._inspect_columns import by_build, columns_of, fast_columns
 from evalmark.interop._inspect_common import read_common
 from evalmark.interop._inspect_header import Header, kept, read_header
 from evalmark.interop._inspect_rescore import check_parity
-from evalmark.interop._inspect_scan import scan_log
+from evalmark.interop._inspect_scan import scan_eval, scan_log
 from evalmark.interop._model import Deferred, DeferredMapping, Imported, Losses
 from evalmark.strategies._inspect import inspect_match_pairs
 
@@ -26,6 +27,7 @@ __all__ = ["quick_import"]
 
 _ANSWER, _SCORES = attrgetter("output.completion"), attrgetter("scores")
 _VERDICTS = {"C": True, "I": False}
+_ZIP = b"PK\x03\x04"  # a zip's first local header: an ``.eval`` log
 
 
 def quick_import(
@@ -38,7 +40,8 @@ def quick_import(
     """The import of the log ``path`` (whose bytes are ``data``, hashed by ``digest``) when
     it is a common one, else None; ``general`` imports it the general way (with the losses
     it is given)."""
-    found = _scanned(path, data, losses) or _typed(path, data, losses)
+    zipped = data[:4] == _ZIP
+    found = _scanned(path, data, losses, zipped) or (None if zipped else _typed(path, data, losses))
     if found is None:
         return None
     header, head, columns, texts = found
@@ -53,7 +56,7 @@ def quick_import(
     )
     return Imported(
         format="inspect",
-        version="json log v2",
+        version="eval log v2" if zipped else "json log v2",
         files=(str(path),),
         sha256=digest(),
         samples=Deferred(lambda: whole().samples, samples, expected),
@@ -70,11 +73,11 @@ def quick_import(
 _Found = tuple[Mapping[str, Any], Header, tuple[list[str], list[str], list[str], int], list[str]]
 
 
-def _scanned(path: Path, data: bytes, losses: Losses) -> _Found | None:
-    """The log read by the Rust scan, when it reads it and every recorded score the import
-    re-scores agrees with the re-score (else None: the typed decoding reads it, and words
-    any disagreement)."""
-    scanned = scan_log(data)
+def _scanned(path: Path, data: bytes, losses: Losses, zipped: bool) -> _Found | None:
+    """The log read by the Rust scan (of an ``.eval`` log when ``zipped``), when it reads it
+    and every recorded score the import re-scores agrees with the re-score (else None: the
+    typed decoding or the general reading reads it, and words any disagreement)."""
+    scanned = scan_eval(data) if zipped else scan_log(data)
     if scanned is None:
         return None
     head = read_header(scanned.header, losses, str(path))

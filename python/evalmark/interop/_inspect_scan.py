@@ -1,6 +1,8 @@
 """A common inspect_ai ``.json`` log read in one pass by the Rust core
 (``evalmark._core.inspect_scan``): the columns a re-score reads and the log's own fields,
-with nothing built for the rest of each sample (messages, usage, ...).
+with nothing built for the rest of each sample (messages, usage, ...). A ``.eval`` log (a
+zip) is read the same way (``evalmark._core.inspect_eval_scan``, :func:`scan_eval`): its
+members inflated and each sample member scanned by the same sample reader.
 
 It accepts only logs :func:`evalmark.interop._inspect_common.read_common` accepts, and reads
 the same values from them. A few of those it leaves to that reading (None): a key repeated in
@@ -19,9 +21,18 @@ import msgspec
 from evalmark.interop._inspect_log import HEADER as _HEADER
 from evalmark.metrics._native import core as _core
 
-__all__ = ["Scanned", "scan_common", "scan_log"]
+__all__ = ["Scanned", "scan_common", "scan_eval", "scan_log"]
 
 _ANY = msgspec.json.Decoder()
+# what the Rust scans give: the header's fields as JSON text, then the columns
+_Found = tuple[
+    dict[str, str],
+    list[int | str],
+    list[int | None],
+    list[str],
+    list[str],
+    dict[str, list[str | None]],
+]
 
 
 class Scanned(NamedTuple):
@@ -54,12 +65,25 @@ def scan_log(data: bytes) -> Scanned | None:
     """The columns of the common inspect_ai ``.json`` log whose bytes are ``data`` (no
     ``values`` asked for); None for any other log (and the few common ones the module's
     docstring lists), which the general reading then reads."""
-    found = _core.inspect_scan(data)
+    return _scanned(_core.inspect_scan(data), _HEADER)
+
+
+def scan_eval(data: bytes) -> Scanned | None:
+    """The columns of the common inspect_ai ``.eval`` log (a zip) whose bytes are ``data``,
+    as :func:`scan_log` reads a ``.json`` log's, the header holding every field of its
+    ``header.json`` (as the general reading keeps them); None for any other log."""
+    found = _core.inspect_eval_scan(data)
+    return _scanned(found, tuple(found[0]) if found is not None else ())
+
+
+def _scanned(found: _Found | None, names: tuple[str, ...]) -> Scanned | None:
+    """The scan's columns ``found``, the header fields ``names`` decoded from their JSON text
+    (as the general reading decodes them: a number out of range is refused, then None)."""
     if found is None:
         return None
     texts, ids, epochs, targets, completions, scores = found
-    try:  # as read_common decodes them (a number out of range is refused)
-        header = {name: _ANY.decode(texts[name]) for name in _HEADER if name in texts}
+    try:
+        header = {name: _ANY.decode(texts[name]) for name in names if name in texts}
     except msgspec.DecodeError:
         return None
     return Scanned(header, ids, epochs, targets, completions, scores, [])

@@ -26,6 +26,9 @@ const CENTRAL: usize = 46; // a central directory entry before its name
 const LOCAL: usize = 30; // a local header before its name
 const MAX_EXTRACT_VERSION: u8 = 63; // zipfile refuses a newer one
 const MAX_RATIO: usize = 1100; // deflate inflates at most ~1032 times
+/// The largest member inflated here (256 MiB): a larger size, true or forged, is left to the
+/// general reading, so that no allocation here can fail (which would abort, not raise).
+const MAX_MEMBER: usize = 1 << 28;
 
 fn u16_at(data: &[u8], at: usize) -> Option<usize> {
     let bytes = data.get(at..at + 2)?;
@@ -135,7 +138,8 @@ pub fn member<'a>(
     let start = entry.offset + LOCAL + u16_at(head, 26)? + u16_at(head, 28)?;
     let raw = data.get(start..start.checked_add(entry.packed)?)?;
     let bytes = if entry.deflated {
-        if entry.size > entry.packed.saturating_mul(MAX_RATIO).saturating_add(64) {
+        let most = entry.packed.saturating_mul(MAX_RATIO).saturating_add(64);
+        if entry.size > most.min(MAX_MEMBER) {
             return None;
         }
         let mut out = vec![0u8; entry.size];

@@ -18,7 +18,7 @@ Memory sized by the input is allocated fallibly: ``MemoryError`` naming the size
 """
 
 from collections.abc import Callable, Sequence
-from typing import Any, final
+from typing import Any, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
@@ -821,19 +821,17 @@ def csv_text_columns(
 
 # The inspect_ai log import's fast path (evalmark.interop._inspect_scan).
 
-def inspect_scan(
-    data: bytes,
-) -> (
-    tuple[
-        dict[str, str],
-        list[int | str],
-        list[int | None],
-        list[str],
-        list[str],
-        dict[str, list[str | None]],
-    ]
-    | None
-):
+# what both inspect scans give: the header's fields as JSON text, then the columns
+_InspectColumns: TypeAlias = tuple[
+    dict[str, str],
+    list[int | str],
+    list[int | None],
+    list[str],
+    list[str],
+    dict[str, list[str | None]],
+]
+
+def inspect_scan(data: bytes) -> _InspectColumns | None:
     """The common inspect_ai ``.json`` log whose bytes are ``data`` (the logs
     ``_inspect_common.read_common`` accepts) as ``(header, ids, epochs, targets, completions,
     scores)``: the log's own fields present, as JSON text, then one item per sample in order
@@ -842,19 +840,7 @@ def inspect_scan(
     reading (a key repeated, nesting deeper than 64, an integer outside int64). Scans without
     the GIL, building nothing for skipped values."""
 
-def inspect_eval_scan(
-    data: bytes,
-) -> (
-    tuple[
-        dict[str, str],
-        list[int | str],
-        list[int | None],
-        list[str],
-        list[str],
-        dict[str, list[str | None]],
-    ]
-    | None
-):
+def inspect_eval_scan(data: bytes) -> _InspectColumns | None:
     """The common inspect_ai ``.eval`` log (a zip) whose bytes are ``data``, as
     :func:`inspect_scan` gives a ``.json`` log's; the header holds every field of
     ``header.json`` (and ``reductions.json``'s text as ``reductions`` when it has none).

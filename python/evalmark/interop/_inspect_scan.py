@@ -14,25 +14,19 @@ the scorers named.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
 from evalmark.interop._inspect_log import HEADER as _HEADER
 from evalmark.metrics._native import core as _core
 
+if TYPE_CHECKING:
+    from evalmark._core import _InspectColumns
+
 __all__ = ["Scanned", "scan_common", "scan_eval", "scan_log"]
 
 _ANY = msgspec.json.Decoder()
-# what the Rust scans give: the header's fields as JSON text, then the columns
-_Found = tuple[
-    dict[str, str],
-    list[int | str],
-    list[int | None],
-    list[str],
-    list[str],
-    dict[str, list[str | None]],
-]
 
 
 class Scanned(NamedTuple):
@@ -76,7 +70,7 @@ def scan_eval(data: bytes) -> Scanned | None:
     return _scanned(found, tuple(found[0]) if found is not None else ())
 
 
-def _scanned(found: _Found | None, names: tuple[str, ...]) -> Scanned | None:
+def _scanned(found: _InspectColumns | None, names: tuple[str, ...]) -> Scanned | None:
     """The scan's columns ``found``, the header fields ``names`` decoded from their JSON text
     (as the general reading decodes them: a number out of range is refused, then None)."""
     if found is None:

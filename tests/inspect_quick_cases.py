@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 
 import evalmark.interop._inspect as inspect_import
@@ -115,3 +116,18 @@ def import_result(path: Path, allow: list[str], quick: bool, scan: bool = True) 
         setattr(inspect_import, "quick_import", original)  # noqa: B010
         for name, scan_of in scans.items():
             setattr(inspect_quick, name, scan_of)
+
+
+def quick_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Record, for each call of the inspect importer's quick import from now on, whether it
+    read the log (the list returned fills as the import runs)."""
+    calls: list[bool] = []
+    original = getattr(inspect_import, "quick_import")  # noqa: B009
+
+    def counted(*args: Any) -> Any:
+        found = original(*args)
+        calls.append(found is not None)
+        return found
+
+    monkeypatch.setattr(inspect_import, "quick_import", counted)
+    return calls

@@ -19,11 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import evalmark.interop._inspect as inspect_import
 from evalmark.interop import read
 from evalmark.interop._inspect_scan import scan_eval
 from inspect_logs import json_log
-from inspect_quick_cases import import_result, samples
+from inspect_quick_cases import import_result, quick_calls, samples
 
 _BASE = json.dumps(json_log())  # loaded once: each example starts from a fresh copy
 _OTHERS = [
@@ -139,15 +138,7 @@ def test_a_common_eval_log_takes_the_quick_import(
     assert scanned is not None
     assert scanned.ids == [sample["id"] for sample in log["samples"]]
     assert scanned.header == {**header, "x": {"y": 1}}
-    calls: list[bool] = []
-    original = getattr(inspect_import, "quick_import")  # noqa: B009
-
-    def counted(*args: Any) -> Any:
-        imported = original(*args)
-        calls.append(imported is not None)
-        return imported
-
-    monkeypatch.setattr(inspect_import, "quick_import", counted)
+    calls = quick_calls(monkeypatch)
     imported = read("inspect", path)
     assert calls == [True]
     assert imported.version == "eval log v2"

@@ -14,11 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import evalmark.interop._inspect as inspect_import
 from evalmark.errors import ImportFormatError
 from evalmark.interop import read
 from inspect_logs import json_log
-from inspect_quick_cases import import_result, samples
+from inspect_quick_cases import import_result, quick_calls, samples
 
 _BASE = json.dumps(json_log())  # loaded once: each example starts from a fresh copy
 
@@ -60,15 +59,7 @@ def test_a_common_log_takes_the_quick_import_and_another_the_general(
         log["samples"][2]["zz"] = 1
     path = tmp_path / "log.json"
     path.write_text(json.dumps(log), encoding="utf-8")
-    calls: list[bool] = []
-    original = getattr(inspect_import, "quick_import")  # noqa: B009
-
-    def counted(*args: Any) -> Any:
-        found = original(*args)
-        calls.append(found is not None)
-        return found
-
-    monkeypatch.setattr(inspect_import, "quick_import", counted)
+    calls = quick_calls(monkeypatch)
     if shape == "common":
         imported = read("inspect", path)
         assert calls == [True]

@@ -831,10 +831,11 @@ _InspectColumns: TypeAlias = tuple[
     dict[str, list[str | None]],
 ]
 
-def inspect_scan(data: bytes) -> _InspectColumns | None:
+def inspect_scan(data: bytes, header: Sequence[str]) -> _InspectColumns | None:
     """The common inspect_ai ``.json`` log whose bytes are ``data`` (the logs
-    ``_inspect_common.read_common`` accepts) as ``(header, ids, epochs, targets, completions,
-    scores)``: the log's own fields present, as JSON text, then one item per sample in order
+    ``_inspect_common.read_common`` accepts), its own fields named ``header`` (at most 31:
+    ``_inspect_log.HEADER``), as ``(header, ids, epochs, targets, completions, scores)``: the
+    log's own fields present, as JSON text, then one item per sample in order
     (``scores``: per scorer any sample names, each sample's ``scores[name].value`` when a
     text, else None). None for any other log, and for a few common ones left to the general
     reading (a key repeated, nesting deeper than 64, an integer outside int64). Scans without

@@ -16,17 +16,20 @@ fn texts<'py>(py: Python<'py>, column: &[Cow<'_, str>]) -> PyResult<Bound<'py, P
     PyList::new(py, column.iter().map(|text| PyString::new(py, text)))
 }
 
-/// `inspect_scan(data)`: the common inspect_ai `.json` log whose bytes are `data` as
-/// `(header, ids, epochs, targets, completions, scores)` (the log's own fields present as
-/// JSON text, then one item per sample; `scores` maps each scorer to its column: each
-/// sample's recorded `scores[name].value` when a text, else None), or None.
+/// `inspect_scan(data, header)`: the common inspect_ai `.json` log whose bytes are `data`,
+/// its own fields named `header`, as `(header, ids, epochs, targets, completions, scores)`
+/// (the log's own fields present as JSON text, then one item per sample; `scores` maps each
+/// scorer to its column: each sample's recorded `scores[name].value` when a text, else
+/// None), or None.
 #[pyfunction]
 pub fn inspect_scan<'py>(
     py: Python<'py>,
     data: Bound<'py, PyBytes>,
+    header: Vec<String>,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let bytes = data.as_bytes();
-    let Some(found) = py.detach(|| scan(bytes)) else {
+    let names: Vec<&str> = header.iter().map(String::as_str).collect();
+    let Some(found) = py.detach(|| scan(bytes, &names)) else {
         return Ok(None);
     };
     columns(py, &found).map(Some)

@@ -36,7 +36,7 @@ fn reads_the_columns_of_the_json_scan() {
         r#"{{"eval": {{"task": "t"}}, "samples": [{}]}}"#,
         SAMPLES.join(",")
     );
-    let expected = inspect_scan::scan(log.as_bytes()).unwrap();
+    let expected = inspect_scan::scan(log.as_bytes(), &inspect_scan::tests::HEADER).unwrap();
     assert_eq!(found.ids, expected.ids);
     assert_eq!(found.epochs, expected.epochs);
     assert_eq!(found.targets, expected.targets);

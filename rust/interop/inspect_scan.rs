@@ -14,20 +14,6 @@ use std::borrow::Cow;
 
 use crate::json_read::Parser;
 
-/// The log's own fields, kept as JSON text.
-pub const HEADER: [&str; 10] = [
-    "version",
-    "status",
-    "eval",
-    "plan",
-    "results",
-    "stats",
-    "reductions",
-    "tags",
-    "metadata",
-    "invalidated",
-];
-
 /// A sample's id as read.
 #[derive(Debug, PartialEq)]
 pub enum Id<'a> {
@@ -112,22 +98,26 @@ fn first(seen: &mut u32, bit: u32) -> bool {
     fresh
 }
 
-/// The columns of the log `data` (its whole bytes), or None when it is not a common log (or
+/// The columns of the log `data` (its whole bytes) whose own fields are named `header` (the
+/// caller's list: `_inspect_log.HEADER`, at most 31), or None when it is not a common log (or
 /// one the scan leaves to the general reading).
-pub fn scan(data: &[u8]) -> Option<Scan<'_>> {
+pub fn scan<'a>(data: &'a [u8], header: &[&str]) -> Option<Scan<'a>> {
+    if header.len() > 31 {
+        return None;
+    }
     let mut p = Parser::new(data)?;
     let mut out = Scan::default();
     let mut seen = 0u32;
     p.members(|p, key| {
-        if let Some(at) = HEADER.iter().position(|name| *name == key) {
+        if let Some(at) = header.iter().position(|name| *name == key) {
             if !first(&mut seen, at as u32) {
                 return None;
             }
             let text = Cow::Borrowed(p.raw(1, false)?);
-            out.header.push((Cow::Borrowed(HEADER[at]), text));
+            out.header.push((key, text));
             Some(())
         } else if key == "samples" {
-            if !first(&mut seen, HEADER.len() as u32) {
+            if !first(&mut seen, header.len() as u32) {
                 return None;
             }
             if p.null() {
@@ -265,8 +255,22 @@ fn empty(p: &mut Parser<'_>) -> Option<()> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The log's own fields, as `evalmark.interop._inspect_log.HEADER` names them.
+    pub(crate) const HEADER: [&str; 10] = [
+        "version",
+        "status",
+        "eval",
+        "plan",
+        "results",
+        "stats",
+        "reductions",
+        "tags",
+        "metadata",
+        "invalidated",
+    ];
 
     const LOG: &str = r#" {"version": 2, "eval": {"task": "t"}, "error": null, "samples": [
         {"id": 1, "epoch": 1, "input": "q", "target": "a\n", "output": {"x": [1.5e3, {}],
@@ -282,7 +286,7 @@ mod tests {
 
     #[test]
     fn reads_the_columns() {
-        let found = scan(LOG.as_bytes()).unwrap();
+        let found = scan(LOG.as_bytes(), &HEADER).unwrap();
         let header = vec![
             (cow("version"), cow("2")),
             (cow("eval"), cow(r#"{"task": "t"}"#)),
@@ -296,17 +300,17 @@ mod tests {
         let other = (cow("other"), vec![None, None]); // not a text, then no score of it
         let matched = (cow("match"), vec![Some(cow("C")), Some(cow("I"))]);
         assert_eq!(found.scores, vec![other, matched]);
-        let empty = scan(br#"{"eval": null, "samples": null}"#).unwrap();
+        let empty = scan(br#"{"eval": null, "samples": null}"#, &HEADER).unwrap();
         assert_eq!((empty.ids.len(), empty.scores), (0, vec![]));
     }
 
     #[test]
     fn a_score_without_a_text_value_is_none_in_its_column() {
         let log = LOG.replacen(r#""value": "C""#, r#""value": 1"#, 1);
-        let found = scan(log.as_bytes()).unwrap();
+        let found = scan(log.as_bytes(), &HEADER).unwrap();
         assert_eq!(found.scores[1], (cow("match"), vec![None, Some(cow("I"))]));
         let log = LOG.replacen(r#""answer": "b", "value": "C""#, r#""answer": "b""#, 1);
-        assert_eq!(scan(log.as_bytes()).unwrap().scores[1].1[0], None);
+        assert_eq!(scan(log.as_bytes(), &HEADER).unwrap().scores[1].1[0], None);
     }
 
     #[test]
@@ -350,21 +354,21 @@ mod tests {
         for (from, to) in changes {
             assert!(LOG.contains(from), "{from}");
             let log = LOG.replacen(from, to, 1);
-            assert_eq!(scan(log.as_bytes()), None, "{to}");
+            assert_eq!(scan(log.as_bytes(), &HEADER), None, "{to}");
         }
-        assert_eq!(scan(b"[]"), None);
-        assert_eq!(scan(b"{\"eval\": \"\xff\"}"), None);
+        assert_eq!(scan(b"[]", &HEADER), None);
+        assert_eq!(scan(b"{\"eval\": \"\xff\"}", &HEADER), None);
         let deep = format!("{{\"eval\": {}1{}}}", "[".repeat(64), "]".repeat(64));
-        assert_eq!(scan(deep.as_bytes()), None);
+        assert_eq!(scan(deep.as_bytes(), &HEADER), None);
         let shallow = format!("{{\"eval\": {}1{}}}", "[".repeat(63), "]".repeat(63));
-        assert!(scan(shallow.as_bytes()).is_some());
+        assert!(scan(shallow.as_bytes(), &HEADER).is_some());
     }
 
     #[test]
     fn any_cut_of_a_log_is_read_or_refused() {
         let text = LOG.as_bytes();
         for end in 0..text.len() {
-            let found = scan(&text[..end]);
+            let found = scan(&text[..end], &HEADER);
             assert!(found.is_none() || text[end..].iter().all(u8::is_ascii_whitespace));
         }
     }

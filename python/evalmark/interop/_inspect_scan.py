@@ -59,7 +59,7 @@ def scan_log(data: bytes) -> Scanned | None:
     """The columns of the common inspect_ai ``.json`` log whose bytes are ``data`` (no
     ``values`` asked for); None for any other log (and the few common ones the module's
     docstring lists), which the general reading then reads."""
-    return _scanned(_core.inspect_scan(data), _HEADER)
+    return _scanned(_core.inspect_scan(data, _HEADER), _HEADER)
 
 
 def scan_eval(data: bytes) -> Scanned | None:

@@ -30,7 +30,7 @@ import msgspec
 from evalmark._files.source import is_utf8
 from evalmark.errors import ImportFormatError, Problem
 from evalmark.interop._model import as_mapping
-from evalmark.interop._zip import read_member_from
+from evalmark.interop._zip import open_zip, read_member_from
 
 __all__ = ["HEADER", "PER_EPOCH", "REFUSED", "Rows", "decode", "may_call", "read_log"]
 
@@ -207,7 +207,7 @@ def _every_key(data: bytes | None) -> tuple[str, ...]:
 
 def _read_zip(path: Path, rows: Rows) -> Mapping[str, Any]:
     data = rows.data = path.read_bytes() if rows.data is None else rows.data
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+    with open_zip(data, str(path)) as archive:
         names = archive.namelist()
         if "header.json" not in names:
             raise _error(

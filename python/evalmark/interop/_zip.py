@@ -16,11 +16,21 @@ import zlib
 
 from evalmark.errors import ImportFormatError, Problem
 
-__all__ = ["read_member", "read_member_from"]
+__all__ = ["open_zip", "read_member", "read_member_from"]
 
 ZSTD = 93  # the zip method number of Zstandard (APPNOTE 4.4.5)
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # the 30 bytes before a member's name
 _LOCAL_SIGNATURE = b"PK\x03\x04"
+
+
+def open_zip(data: bytes, where: str) -> zipfile.ZipFile:
+    """The zip whose bytes are ``data``, open; one whose directory Python's zipfile cannot
+    read (a damaged record, a zip version it does not know) is refused, ``where`` naming it."""
+    try:
+        return zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, NotImplementedError, EOFError, ValueError) as exc:
+        message = f"a damaged zip: {exc}; its directory cannot be read: import an undamaged copy"
+        raise ImportFormatError([Problem(message, path=where)]) from None
 
 
 def read_member(archive: zipfile.ZipFile, name: str, where: str) -> bytes:
@@ -36,6 +46,11 @@ def read_member(archive: zipfile.ZipFile, name: str, where: str) -> bytes:
         return _read_zstd(archive, info, where)
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
         raise ImportFormatError([Problem(f"a damaged zip member: {exc}", path=where)]) from None
+    except RuntimeError:  # zipfile asks for the password of an encrypted member
+        if not info.flag_bits & 0x1:
+            raise
+        message = "an encrypted zip member: a password-protected log is not read; decrypt it"
+        raise ImportFormatError([Problem(message, path=where)]) from None
     except Exception as exc:  # a Zstandard decoder's own error (Python 3.14's, or zstandard's)
         if info.compress_type != ZSTD:
             raise

@@ -123,6 +123,14 @@ pub fn parse_str(text: &str) -> Option<V> {
     (p.i == p.b.len()).then_some(v)
 }
 
+/// Mark bit `bit` of `seen` (a key's place in the caller's list of the keys an object may
+/// hold, below 32); false when it was marked already (the key read twice in one object).
+pub fn first(seen: &mut u32, bit: usize) -> bool {
+    let fresh = *seen & (1 << bit) == 0;
+    *seen |= 1 << bit;
+    fresh
+}
+
 /// A reader over one JSON text, used value by value by the OTLP reader (`otlp.rs`), which
 /// knows the shape to expect and builds no tree for it.
 pub struct Parser<'a> {

@@ -4,17 +4,12 @@
 //! built for the rest), then the columns become Python lists. None when the log is not a common
 //! one: the caller reads it the general way.
 
-use std::borrow::Cow;
-
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
+use super::texts;
 use crate::interop::eval_scan;
 use crate::interop::inspect_scan::{scan, Id, Scan};
-
-fn texts<'py>(py: Python<'py>, column: &[Cow<'_, str>]) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(py, column.iter().map(|text| PyString::new(py, text)))
-}
 
 /// `inspect_scan(data, header)`: the common inspect_ai `.json` log whose bytes are `data`,
 /// its own fields named `header`, as `(header, ids, epochs, targets, completions, scores)`

@@ -22,6 +22,17 @@ pub mod text_hits;
 pub mod traces;
 pub mod vectors;
 
+/// A column of texts as a Python list (the scans' columns: borrowed or owned texts).
+pub(crate) fn texts<'py, T: AsRef<str>>(
+    py: Python<'py>,
+    column: &[T],
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    let items = column
+        .iter()
+        .map(|text| pyo3::types::PyString::new(py, text.as_ref()));
+    pyo3::types::PyList::new(py, items)
+}
+
 /// `work_done()`: the word operations the O(n·m/64) kernels of this process have done so far.
 #[pyfunction]
 pub fn work_done() -> u64 {

@@ -4,19 +4,11 @@
 //! then the columns become Python lists. None when the file is not a common one: the caller
 //! reads it the general way.
 
-use std::borrow::Cow;
-
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
+use super::texts;
 use crate::interop::promptfoo_scan::{scan, Shape};
-
-fn texts<'py, T: AsRef<str>>(py: Python<'py>, column: &[T]) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(
-        py,
-        column.iter().map(|text| PyString::new(py, text.as_ref())),
-    )
-}
 
 /// The keys of each object of a common file and the assertion types carried, as the caller
 /// passes them (see [`Shape`]).
@@ -69,12 +61,12 @@ pub fn promptfoo_scan<'py>(
     let items: [Bound<'py, PyAny>; 8] = [
         kept.into_any(),
         texts(py, &found.names)?.into_any(),
-        texts::<Cow<'_, str>>(py, &found.expected)?.into_any(),
+        texts(py, &found.expected)?.into_any(),
         texts(py, &types)?.into_any(),
         found.providers.into_pyobject(py)?.into_any(),
         indexes(py, &found.samples, one_each)?,
         indexes(py, &found.builds, one_provider)?,
-        texts::<Cow<'_, str>>(py, &found.answers)?.into_any(),
+        texts(py, &found.answers)?.into_any(),
     ];
     PyTuple::new(py, items).map(Some)
 }

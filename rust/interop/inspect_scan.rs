@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use crate::json_read::Parser;
+use crate::json_read::{first, Parser};
 
 /// A sample's id as read.
 #[derive(Debug, PartialEq)]
@@ -57,7 +57,7 @@ enum Kind {
 
 /// The fields a common sample may hold, by bit (the struct of `read_common`: the read ones,
 /// the refused ones, the other per-epoch ones, `choices` and `metadata`).
-fn field(key: &str) -> Option<(u32, Kind)> {
+fn field(key: &str) -> Option<(usize, Kind)> {
     let found = match key {
         "id" => (0, Kind::Id),
         "epoch" => (1, Kind::Epoch),
@@ -91,13 +91,6 @@ fn field(key: &str) -> Option<(u32, Kind)> {
     Some(found)
 }
 
-/// Mark bit `bit` of `seen`; false when it was set (a key read twice).
-fn first(seen: &mut u32, bit: u32) -> bool {
-    let fresh = *seen & (1 << bit) == 0;
-    *seen |= 1 << bit;
-    fresh
-}
-
 /// The columns of the log `data` (its whole bytes) whose own fields are named `header` (the
 /// caller's list: `_inspect_log.HEADER`, at most 31), or None when it is not a common log (or
 /// one the scan leaves to the general reading).
@@ -110,14 +103,14 @@ pub fn scan<'a>(data: &'a [u8], header: &[&str]) -> Option<Scan<'a>> {
     let mut seen = 0u32;
     p.members(|p, key| {
         if let Some(at) = header.iter().position(|name| *name == key) {
-            if !first(&mut seen, at as u32) {
+            if !first(&mut seen, at) {
                 return None;
             }
             let text = Cow::Borrowed(p.raw(1, false)?);
             out.header.push((key, text));
             Some(())
         } else if key == "samples" {
-            if !first(&mut seen, header.len() as u32) {
+            if !first(&mut seen, header.len()) {
                 return None;
             }
             if p.null() {

@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::json_read::Parser;
+use crate::json_read::{first, Parser};
 
 /// The fields each object of a common file may hold, by their names in the file (each at most
 /// 32), and the assertion types carried (at most 64). A few of them the scan reads: the
@@ -75,12 +75,9 @@ struct Seen<'a> {
 
 /// Whether `key` is one of `keys` not read before (its bit in `seen` then set).
 fn fresh(keys: &[&str], seen: &mut u32, key: &str) -> bool {
-    let Some(bit) = keys.iter().position(|name| *name == key) else {
-        return false;
-    };
-    let fresh = *seen & (1 << bit) == 0;
-    *seen |= 1 << bit;
-    fresh
+    keys.iter()
+        .position(|name| *name == key)
+        .is_some_and(|bit| first(seen, bit))
 }
 
 /// The columns of the results file `data` (its whole bytes) of the shape `shape`, or None when
